@@ -1,0 +1,23 @@
+import { defineConfig } from 'tsup';
+
+// One self-contained file: every dependency is bundled, so `council` starts without resolving
+// node_modules. Bundled CommonJS dependencies call `require`, which ESM lacks, hence the shim.
+export default defineConfig({
+  entry: { council: 'src/council.ts' },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  noExternal: [/.*/],
+  splitting: false,
+  sourcemap: false,
+  minify: false,
+  clean: true,
+  dts: false,
+  banner: {
+    js: [
+      '#!/usr/bin/env node',
+      "import { createRequire as __councilCreateRequire } from 'node:module';",
+      'const require = __councilCreateRequire(import.meta.url);',
+    ].join('\n'),
+  },
+});

@@ -1,0 +1,2 @@
+export { CouncilError } from './council-error.js';
+export type { CouncilErrorCode } from './council-error.js';

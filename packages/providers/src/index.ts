@@ -1,0 +1,2 @@
+export { ProviderError } from './provider-error.js';
+export type { ProviderErrorCode } from './provider-error.js';

@@ -1,0 +1,2 @@
+export { ScoringError } from './scoring-error.js';
+export type { ScoringErrorCode } from './scoring-error.js';

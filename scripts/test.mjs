@@ -1,0 +1,30 @@
+// `npm test` / `pnpm test`: set up a fresh clone, then build, lint, typecheck, check the packages
+// and run every test. It ends with the plain line "N passed, N failed" that CI reads.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { ensurePnpmAndInstall, run } from './ensure-pnpm.mjs';
+
+ensurePnpmAndInstall();
+run('pnpm', ['turbo', 'run', 'build', 'typecheck', 'check:pkg', '--output-logs=errors-only']);
+run('pnpm', ['exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']);
+run('pnpm', ['run', 'lint']);
+
+const resultsFile = '.vitest-results.json';
+rmSync(resultsFile, { force: true });
+const vitest = spawnSync(
+  'pnpm',
+  ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`],
+  { stdio: 'inherit' },
+);
+
+if (!existsSync(resultsFile)) {
+  console.error('vitest wrote no results file: it failed before running any test.');
+  process.exit(vitest.status || 1);
+}
+const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+// A file that fails to load counts as a failure even though it holds no counted test.
+const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+const failed = results.numFailedTests + failedSuites;
+const skipped = results.numPendingTests + results.numTodoTests;
+console.log(`${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || vitest.status !== 0 ? 1 : 0);
