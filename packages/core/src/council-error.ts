@@ -1,7 +1,21 @@
 const marker = Symbol.for('council.error.CouncilError');
 
 /** The failure kinds of this package; callers switch on `code`, never on the message. */
-export type CouncilErrorCode = 'INVALID_OPTIONS' | 'QUORUM_NOT_MET' | 'CONFIG_INVALID';
+export type CouncilErrorCode =
+  /** An option to a function of this package is missing or out of range. */
+  | 'INVALID_OPTIONS'
+  /** Fewer members answered in stage 1 than the quorum requires. */
+  | 'QUORUM_NOT_MET'
+  /** A configuration file, layer or environment variable is invalid. */
+  | 'CONFIG_INVALID'
+  /** A strategy key names no directive in the configuration cascade. */
+  | 'UNKNOWN_STRATEGY'
+  /** A personality (YAML file or evolved) does not validate. */
+  | 'PERSONALITY_INVALID'
+  /** A model call that the operation cannot do without failed (e.g. the evolution model). */
+  | 'MODEL_FAILED'
+  /** The caller's abort signal fired. */
+  | 'ABORTED';
 
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the

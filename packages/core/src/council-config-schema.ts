@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { orderModes } from './order-mode.js';
+
+const positiveMs = z.number().int().positive().max(3_600_000);
+
+function requirePlaceholders(value: string, names: readonly string[], ctx: z.RefinementCtx): void {
+  for (const name of names) {
+    if (!value.includes(`{${name}}`)) ctx.addIssue({ code: 'custom', message: `must contain the placeholder {${name}}` });
+  }
+}
+
+function template(required: readonly string[], mustContain?: string) {
+  return z.string().superRefine((value, ctx) => {
+    requirePlaceholders(value, required, ctx);
+    if (mustContain !== undefined && !value.includes(mustContain)) ctx.addIssue({ code: 'custom', message: `must contain the text "${mustContain}"` });
+  });
+}
+
+/**
+ * One layer of the configuration cascade, camelCase, every key optional. Files are read in
+ * snake_case and mapped onto this schema by the loader; explicit options are checked with it as is.
+ */
+export const councilConfigLayerSchema = z
+  .object({
+    evaluationPrompt: template(['query', 'responses']),
+    rankingEnforcedOutputFormat: template([], 'FINAL RANKING'),
+    consensusPrompt: template(['query', 'responses', 'directive', 'attribution_format']),
+    attributionFormat: template([], 'contributors'),
+    votingInstruction: z.string(),
+    evolutionPrompt: template(['parents', 'feedback']),
+    feedbackSummaryPrompt: template(['personality', 'themes']),
+    strategies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.string().min(1)),
+    strategy: z.string().min(1),
+    mode: z.enum(['consensus', 'voting']),
+    order: z.enum(orderModes as [string, ...string[]]),
+    quorum: z.number().int().min(1),
+    excludeSelfVotes: z.boolean(),
+    selfReview: z.enum(['include', 'omit']),
+    biasAudit: z.boolean(),
+    timeouts: z.object({ stage1Ms: positiveMs, stage2Ms: positiveMs, stage3Ms: positiveMs }).partial().strict(),
+    members: z.array(z.string().min(1)),
+    chairman: z.string().min(1),
+    chairmanFallbacks: z.array(z.string().min(1)),
+  })
+  .partial()
+  .strict();

@@ -1,0 +1,60 @@
+import type { OrderMode } from './order-mode.js';
+
+/** How the chairman synthesises: `consensus` (a synthesis of the strengths) or `voting` (also reports the winner). */
+export type SynthesisMode = 'consensus' | 'voting';
+
+/** `include` (default): a reviewer also sees its own answer, so self-preference can be measured. `omit`: it does not. */
+export type SelfReview = 'include' | 'omit';
+
+/** Per-stage deadlines in milliseconds, for each model call of the stage. */
+export interface StageTimeouts {
+  stage1Ms: number;
+  stage2Ms: number;
+  stage3Ms: number;
+}
+
+/**
+ * The resolved configuration: built-in defaults ← `$LLM_COUNCIL_HOME/config.yaml` ←
+ * `organizations/<org>/config/system-prompts.yaml` ← explicit options (design doc §6.3).
+ * Every prompt text lives here, not in code; templates use `{placeholder}`s.
+ */
+export interface CouncilConfig {
+  /** The stage-2 prompt. Placeholders: `{query}`, `{responses}` (required), `{count}`, `{labels}`, `{output_format}`. */
+  evaluationPrompt: string;
+  /** The unified evaluation format (§4.2); must contain `FINAL RANKING`. Placeholders: `{labels}`, `{example_json}`, `{example_list}`. */
+  rankingEnforcedOutputFormat: string;
+  /** The stage-3 skeleton (§5.3). Placeholders: `{query}`, `{responses}`, `{directive}`, `{attribution_format}` (required), `{count}`, `{evaluations}`, `{mode_instruction}`. */
+  consensusPrompt: string;
+  /** The contributors metadata block instruction (§7.2); must contain `contributors`. Placeholder: `{member_ids}`. */
+  attributionFormat: string;
+  /** Added to the chairman's instructions in `voting` mode. Placeholder: `{member_ids}`. */
+  votingInstruction: string;
+  /** Personality evolution (§4.3). Placeholders: `{parents}`, `{feedback}` (required). */
+  evolutionPrompt: string;
+  /** Asks a model to summarise peer feedback. Placeholders: `{personality}`, `{themes}` (required). */
+  feedbackSummaryPrompt: string;
+  /** Strategic directives by key (`balanced`, `risk-averse`, `goal-seeking`, `novelty`, or custom). `{goal}` is filled in. */
+  strategies: Record<string, string>;
+  /** The default strategy key. */
+  strategy: string;
+  mode: SynthesisMode;
+  order: OrderMode;
+  /** Minimum stage-1 answers to go on. */
+  quorum: number;
+  excludeSelfVotes: boolean;
+  selfReview: SelfReview;
+  /** Run the per-session bias audit (ADR-015; `LLM_COUNCIL_BIAS_AUDIT`). */
+  biasAudit: boolean;
+  timeouts: StageTimeouts;
+  /** Default member model ids (`LLM_COUNCIL_MODELS`), when the caller names none. */
+  members: string[];
+  /** Default chairman model id (`LLM_COUNCIL_CHAIRMAN`). */
+  chairman: string | undefined;
+  chairmanFallbacks: string[];
+}
+
+/** A partial configuration, as one layer of the cascade supplies it. */
+export type CouncilConfigLayer = Partial<Omit<CouncilConfig, 'timeouts' | 'strategies'>> & {
+  timeouts?: Partial<StageTimeouts>;
+  strategies?: Record<string, string>;
+};

@@ -1,0 +1,132 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CouncilError } from './council-error.js';
+import { defaultConfig } from './default-config.js';
+import { loadConfig, resolveConfig } from './load-config.js';
+import { resolveStrategy } from './resolve-strategy.js';
+
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'council-config-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+async function write(relative: string, text: string): Promise<string> {
+  const path = join(home, relative);
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(path, text);
+  return path;
+}
+
+async function expectConfigError(promise: Promise<unknown>, ...fragments: string[]): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(CouncilError.isInstance(error)).toBe(true);
+  for (const fragment of fragments) expect((error as Error).message).toContain(fragment);
+}
+
+describe('loadConfig', () => {
+  it('gives the built-in defaults when no file exists', async () => {
+    const loaded = await loadConfig({ home, env: {} });
+    expect(loaded.config).toEqual(defaultConfig);
+    expect(loaded.sources).toEqual(['built-in defaults']);
+    expect(loaded.personalities).toEqual([]);
+  });
+
+  it('applies defaults ← config.yaml ← organization file ← environment ← explicit options, key by key', async () => {
+    const userPath = await write('config.yaml', 'mode: voting\nquorum: 3\norder: shared\ntimeouts:\n  stage1_ms: 5000\nstrategies:\n  cautious_growth: Grow, but carefully.\n');
+    const orgPath = await write('organizations/acme/config/system-prompts.yaml', 'strategy: risk_averse\norder: per-reviewer\ntimeouts:\n  stage2_ms: 7000\n');
+    const loaded = await loadConfig({ home, env: { LLM_COUNCIL_ORG: 'acme', LLM_COUNCIL_MODELS: 'a/x, b/y', LLM_COUNCIL_CHAIRMAN: 'c/z' }, overrides: { quorum: 4 } });
+    expect(loaded.sources).toEqual(['built-in defaults', userPath, orgPath, 'environment', 'explicit options']);
+    expect(loaded.config.mode).toBe('voting'); // from config.yaml
+    expect(loaded.config.order).toBe('per-reviewer'); // org overrides user
+    expect(loaded.config.strategy).toBe('risk-averse'); // normalised key
+    expect(loaded.config.quorum).toBe(4); // explicit options win
+    expect(loaded.config.timeouts).toEqual({ stage1Ms: 5000, stage2Ms: 7000, stage3Ms: defaultConfig.timeouts.stage3Ms });
+    expect(loaded.config.strategies['cautious-growth']).toBe('Grow, but carefully.');
+    expect(loaded.config.strategies.balanced).toBe(defaultConfig.strategies.balanced);
+    expect(loaded.config.members).toEqual(['a/x', 'b/y']);
+    expect(loaded.config.chairman).toBe('c/z');
+    expect(loaded.config.consensusPrompt).toBe(defaultConfig.consensusPrompt);
+  });
+
+  it('an organization can override the consensus prompt for all its interactions', async () => {
+    await write('organizations/acme/config/system-prompts.yaml', 'consensus_prompt: "ACME {query} {responses} {directive} {attribution_format}"\n');
+    const loaded = await loadConfig({ home, org: 'acme', env: {} });
+    expect(loaded.config.consensusPrompt).toBe('ACME {query} {responses} {directive} {attribution_format}');
+  });
+
+  it('names the file, the key and the accepted values of a bad enum', async () => {
+    const path = await write('config.yaml', 'order: random\n');
+    await expectConfigError(loadConfig({ home, env: {} }), path, '"order"', '"shared", "per-reviewer", "latin-square"');
+  });
+
+  it('names an unknown key and lists the accepted keys in the file’s snake_case', async () => {
+    await write('config.yaml', 'quorm: 2\n');
+    await expectConfigError(loadConfig({ home, env: {} }), 'unknown key "quorm"', 'exclude_self_votes', 'ranking_enforced_output_format');
+  });
+
+  it('names a wrong type, and a nested timeout key', async () => {
+    await write('config.yaml', 'quorum: two\ntimeouts:\n  stage1_ms: -5\n');
+    await expectConfigError(loadConfig({ home, env: {} }), '"quorum" must be a number', '"timeouts.stage1_ms"');
+  });
+
+  it('requires the placeholders a prompt cannot work without', async () => {
+    await write('config.yaml', 'evaluation_prompt: "Rank these."\nranking_enforced_output_format: "Just rank."\n');
+    await expectConfigError(loadConfig({ home, env: {} }), '"evaluation_prompt" must contain the placeholder {query}', '{responses}', 'FINAL RANKING');
+  });
+
+  it('reports a YAML syntax error with its file and line', async () => {
+    const path = await write('config.yaml', 'mode: voting\norder: [shared\n');
+    await expectConfigError(loadConfig({ home, env: {} }), `${path}:`, 'not valid YAML');
+  });
+
+  it('fails clearly when the named organization has no file, or an unsafe id', async () => {
+    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: 'ghost' } }), 'Organization "ghost"', 'system-prompts.yaml');
+    await expectConfigError(loadConfig({ home, org: '../etc', env: {} }), 'not a valid organization id');
+  });
+
+  it('rejects a bad LLM_COUNCIL_BIAS_AUDIT and reads a good one', async () => {
+    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_BIAS_AUDIT: 'maybe' } }), 'LLM_COUNCIL_BIAS_AUDIT', 'true, false');
+    expect((await loadConfig({ home, env: { LLM_COUNCIL_BIAS_AUDIT: 'TRUE' } })).config.biasAudit).toBe(true);
+  });
+
+  it('validates explicit options in camelCase', async () => {
+    await expectConfigError(loadConfig({ home, env: {}, overrides: { mode: 'debate' as never } }), 'explicit options', '"mode" must be one of "consensus", "voting"');
+    expect(() => resolveConfig({ selfReview: 'skip' as never })).toThrow(/"selfReview" must be one of "include", "omit"/);
+  });
+
+  it('loads personalities, sorted by id, and rejects duplicates naming both files', async () => {
+    await write('personalities/b.yaml', 'id: skeptic\nname: The Skeptic\nmodel: openai/gpt-4o\nsystem_prompt: You doubt everything.\ntraits: [careful]\n');
+    await write('personalities/a.yml', 'id: builder\nname: The Builder\nmodel: anthropic/claude\nsystem_prompt: You build.\n');
+    await write('personalities/notes.txt', 'ignored');
+    const loaded = await loadConfig({ home, env: {} });
+    expect(loaded.personalities).toEqual([
+      { id: 'builder', name: 'The Builder', model: 'anthropic/claude', systemPrompt: 'You build.' },
+      { id: 'skeptic', name: 'The Skeptic', model: 'openai/gpt-4o', systemPrompt: 'You doubt everything.', traits: ['careful'] },
+    ]);
+    await write('personalities/c.yaml', 'id: skeptic\nname: Again\nmodel: m\nsystem_prompt: p\n');
+    await expectConfigError(loadConfig({ home, env: {} }), 'c.yaml', 'b.yaml', '"skeptic"');
+  });
+});
+
+describe('resolveStrategy', () => {
+  it('reaches every built-in strategy and fills in the goal', () => {
+    expect(resolveStrategy(defaultConfig, { strategy: 'balanced' })).toMatch(/middle ground/);
+    expect(resolveStrategy(defaultConfig, { strategy: 'risk_averse' })).toMatch(/MUST be discarded/);
+    expect(resolveStrategy(defaultConfig, { strategy: 'novelty' })).toMatch(/most novel/);
+    expect(resolveStrategy(defaultConfig, { strategy: 'goal-seeking', goal: 'ship by Friday' })).toContain('ship by Friday');
+  });
+
+  it('errors on an unknown key, listing the accepted ones, and on a goal-seeking strategy without a goal', () => {
+    expect(() => resolveStrategy(defaultConfig, { strategy: 'yolo' })).toThrow(/Unknown strategy "yolo". Accepted strategies: balanced, goal-seeking, novelty, risk-averse/);
+    expect(() => resolveStrategy(defaultConfig, { strategy: 'goal-seeking' })).toThrow(/needs a goal/);
+  });
+});

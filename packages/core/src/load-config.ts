@@ -1,0 +1,204 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
+import { councilConfigLayerSchema } from './council-config-schema.js';
+import { CouncilError } from './council-error.js';
+import { defaultConfig } from './default-config.js';
+import { mergeConfig } from './merge-config.js';
+import { parsePersonality } from './parse-personality.js';
+import type { Personality } from './personality.js';
+
+/**
+ * This module is the only one in `@council/core` that touches the file system: it reads the
+ * configuration cascade and the personality files, and nothing else.
+ */
+
+export interface LoadConfigOptions {
+  /** `LLM_COUNCIL_HOME`; default from `env`, else `~/.llm-council`. */
+  home?: string;
+  /** The organization id (`LLM_COUNCIL_ORG`); default from `env`. */
+  org?: string;
+  /** The environment to read `LLM_COUNCIL_*` variables from; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Explicit options: the last layer of the cascade. */
+  overrides?: CouncilConfigLayer;
+}
+
+export interface LoadedConfig {
+  config: CouncilConfig;
+  /** The layers applied, in order: `built-in defaults`, file paths, `environment`, `explicit options`. */
+  sources: string[];
+  /** Every `personalities/*.yaml` under the home directory, sorted by id. */
+  personalities: Personality[];
+  home: string;
+  org: string | undefined;
+}
+
+const camelToSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/(\d)ms$/, '$1_ms');
+const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const configKeys = Object.keys(councilConfigLayerSchema.shape);
+const timeoutKeys = ['stage1Ms', 'stage2Ms', 'stage3Ms'];
+
+function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel'): string {
+  const name = (key: PropertyKey) => (style === 'snake' ? camelToSnake(String(key)) : String(key));
+  const path = issue.path.map(name).join('.');
+  const at = path === '' ? 'the top level' : `"${path}"`;
+  if (issue.code === 'unrecognized_keys') {
+    const accepted = (issue.path.length === 0 ? configKeys : timeoutKeys).map(name).join(', ');
+    return `unknown key ${issue.keys.map((k) => `"${path === '' ? '' : `${path}.`}${name(k)}"`).join(', ')}; accepted keys: ${accepted}`;
+  }
+  if (issue.code === 'invalid_value') return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'invalid_type') {
+    const expected = issue.expected === 'record' || issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
+    return `${at} must be ${expected}`;
+  }
+  return `${at} ${issue.message}`;
+}
+
+/** Validates one layer; throws `CONFIG_INVALID` naming the source, each bad key and what it accepts. */
+function validateLayer(data: unknown, source: string, style: 'snake' | 'camel'): CouncilConfigLayer {
+  const result = councilConfigLayerSchema.safeParse(data);
+  if (result.success) return result.data as CouncilConfigLayer;
+  const problems = result.error.issues.map((issue) => describeIssue(issue, style));
+  throw new CouncilError({ code: 'CONFIG_INVALID', message: `${source}: ${problems.join('; ')}.` });
+}
+
+/** snake_case file keys → camelCase layer keys (top level and `timeouts`); other values untouched. */
+function fromFileKeys(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const camel = snakeToCamel(key);
+    out[camel] =
+      camel === 'timeouts' && typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeToCamel(k), v]))
+        : value;
+  }
+  return out;
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+  }
+}
+
+function parseYamlFile(text: string, path: string): unknown {
+  try {
+    return parseYaml(text, { prettyErrors: true });
+  } catch (error) {
+    const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+    throw new CouncilError({
+      code: 'CONFIG_INVALID',
+      message: `${path}${line === undefined ? '' : `:${line}`}: not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Fix the syntax and try again.`,
+      cause: error,
+    });
+  }
+}
+
+async function readLayerFile(path: string): Promise<CouncilConfigLayer | undefined> {
+  const text = await readOptional(path);
+  if (text === undefined) return undefined;
+  const data = parseYamlFile(text, path);
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).` });
+  }
+  return validateLayer(fromFileKeys(data as Record<string, unknown>), path, 'snake');
+}
+
+function environmentLayer(env: Readonly<Record<string, string | undefined>>): CouncilConfigLayer | undefined {
+  const layer: CouncilConfigLayer = {};
+  const models = env.LLM_COUNCIL_MODELS?.trim();
+  if (models) layer.members = models.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  const chairman = env.LLM_COUNCIL_CHAIRMAN?.trim();
+  if (chairman) layer.chairman = chairman;
+  const audit = env.LLM_COUNCIL_BIAS_AUDIT?.trim().toLowerCase();
+  if (audit) {
+    if (!['true', 'false', '1', '0', 'yes', 'no'].includes(audit)) {
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `LLM_COUNCIL_BIAS_AUDIT is "${env.LLM_COUNCIL_BIAS_AUDIT}"; accepted values: true, false (or 1, 0, yes, no).` });
+    }
+    layer.biasAudit = ['true', '1', 'yes'].includes(audit);
+  }
+  return Object.keys(layer).length > 0 ? layer : undefined;
+}
+
+async function loadPersonalities(dir: string): Promise<Personality[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${dir}: cannot be listed (${(error as Error).message}).`, cause: error });
+  }
+  const byId = new Map<string, { personality: Personality; path: string }>();
+  for (const name of names.filter((n) => /\.ya?ml$/i.test(n)).sort()) {
+    const path = join(dir, name);
+    const text = await readOptional(path);
+    if (text === undefined) continue;
+    const personality = parsePersonality(text, path);
+    const existing = byId.get(personality.id);
+    if (existing) {
+      throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${path}: id "${personality.id}" is already used by ${existing.path}; personality ids must be unique.` });
+    }
+    byId.set(personality.id, { personality, path });
+  }
+  return [...byId.values()].map((v) => v.personality).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Loads the configuration cascade (design doc §6.3): built-in defaults ← `$LLM_COUNCIL_HOME/config.yaml`
+ * ← `organizations/<org>/config/system-prompts.yaml` (`LLM_COUNCIL_ORG`) ← the environment
+ * (`LLM_COUNCIL_MODELS`, `LLM_COUNCIL_CHAIRMAN`, `LLM_COUNCIL_BIAS_AUDIT`) ← `overrides`; plus the
+ * personalities in `$LLM_COUNCIL_HOME/personalities/`. A missing `config.yaml` is fine; a named
+ * organization without its file is an error. Every error is a `CouncilError` (`CONFIG_INVALID` or
+ * `PERSONALITY_INVALID`) naming the file, the key and what is accepted.
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? (env.LLM_COUNCIL_HOME?.trim() || join(homedir(), '.llm-council'));
+  const org = options.org ?? (env.LLM_COUNCIL_ORG?.trim() || undefined);
+  const sources = ['built-in defaults'];
+  const layers: CouncilConfigLayer[] = [];
+
+  const userPath = join(home, 'config.yaml');
+  const user = await readLayerFile(userPath);
+  if (user) {
+    layers.push(user);
+    sources.push(userPath);
+  }
+  if (org !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org) || org.includes('..')) {
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `LLM_COUNCIL_ORG "${org}" is not a valid organization id; use letters, digits, ".", "-" and "_".` });
+    }
+    const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
+    const orgLayer = await readLayerFile(orgPath);
+    if (!orgLayer) {
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or unset LLM_COUNCIL_ORG.` });
+    }
+    layers.push(orgLayer);
+    sources.push(orgPath);
+  }
+  const envLayer = environmentLayer(env);
+  if (envLayer) {
+    layers.push(envLayer);
+    sources.push('environment');
+  }
+  if (options.overrides) {
+    layers.push(validateLayer(options.overrides, 'explicit options', 'camel'));
+    sources.push('explicit options');
+  }
+  const config = mergeConfig(defaultConfig, ...layers);
+  const personalities = await loadPersonalities(join(home, 'personalities'));
+  return { config, sources, personalities, home, org };
+}
+
+/** Validates an explicit configuration layer (camelCase) without touching files; throws `CONFIG_INVALID`. */
+export function resolveConfig(overrides?: CouncilConfigLayer, base: Readonly<CouncilConfig> = defaultConfig): CouncilConfig {
+  return overrides === undefined ? mergeConfig(base) : mergeConfig(base, validateLayer(overrides, 'explicit options', 'camel'));
+}
