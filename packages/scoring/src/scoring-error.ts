@@ -1,7 +1,16 @@
 const marker = Symbol.for('council.error.ScoringError');
 
 /** The failure kinds of this package; callers switch on `code`, never on the message. */
-export type ScoringErrorCode = 'EMPTY_CANDIDATES' | 'DUPLICATE_CANDIDATE' | 'INVALID_WEIGHT' | 'INVALID_BALLOT' | 'INVALID_OPTION';
+export type ScoringErrorCode =
+  | 'EMPTY_CANDIDATES'
+  | 'DUPLICATE_CANDIDATE'
+  | 'INVALID_CANDIDATE'
+  | 'INVALID_WEIGHT'
+  | 'INVALID_BALLOT'
+  | 'INVALID_OPTION'
+  | 'INVALID_SESSION'
+  | 'DUPLICATE_SESSION'
+  | 'INSUFFICIENT_DATA';
 
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the

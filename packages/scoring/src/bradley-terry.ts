@@ -1,0 +1,204 @@
+import type { Ballot, CandidateOptions } from './ballot.js';
+import { readBootstrapOptions } from './bootstrap-options.js';
+import { SCORE_EPSILON } from './calculate-borda-scores.js';
+import { createRng } from './create-rng.js';
+import { forEachRankedPair } from './pairwise-preferences.js';
+import { prepareBallots } from './prepare-ballots.js';
+import { quantileSorted } from './quantile.js';
+import { ScoringError } from './scoring-error.js';
+
+/** Options of {@link bradleyTerry}. */
+export interface BradleyTerryOptions extends CandidateOptions {
+  /** Bootstrap replicates (resampling ballots). Default 1000; 0 gives a zero-width interval and P(best) from the fit alone. */
+  bootstrap?: number;
+  /** Seed of the resampling. Default 0. */
+  seed?: number | string;
+  /** Elo points per factor of 10 in odds. Default 400. */
+  scale?: number;
+  /** The mean rating. Default 1000. */
+  base?: number;
+  /**
+   * Regularisation: every pair of candidates gets a virtual tie of this weight (half a win each way).
+   * Keeps ratings finite for candidates that never lose or never win and makes the fit unique. Default 1; must be > 0.
+   */
+  prior?: number;
+}
+
+/** One candidate's Bradley–Terry rating. */
+export interface BradleyTerryEntry {
+  candidate: string;
+  /** Elo-scale rating: `base + scale · log10(strength / geometric mean of strengths)`. */
+  rating: number;
+  /** 95% percentile bootstrap interval of the rating. */
+  interval: { lower: number; upper: number };
+  /** Share of bootstrap replicates in which this candidate has the top rating (ties split). */
+  pBest: number;
+  /** Competition rank by rating (equal within 1e-9 share a rank). */
+  rank: number;
+  /**
+   * Rank interval from the bootstrap intervals, as Chatbot Arena reports it:
+   * `best = 1 + #{j : lower_j > upper_i}`, `worst = n − #{j : upper_j < lower_i}`.
+   */
+  rankInterval: { best: number; worst: number };
+  /** Weighted number of real (not virtual) pairwise comparisons the candidate took part in. */
+  comparisons: number;
+}
+
+const MAX_ITERATIONS = 10000;
+const TOLERANCE = 1e-10;
+
+/**
+ * Fits strengths by Hunter's (2004) MM algorithm to the matrix `wins` (n × n, row-major: wins of i
+ * over j), starting from `start` and normalised to geometric mean 1. Every off-diagonal cell must be
+ * positive (the prior sees to it), so the fit exists and is unique. Internal.
+ */
+export function fitBradleyTerry(wins: Float64Array, n: number, start?: Float64Array): Float64Array {
+  const p = start ? Float64Array.from(start) : new Float64Array(n).fill(1);
+  const totalWins = new Float64Array(n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) totalWins[i]! += wins[i * n + j]!;
+  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+    let change = 0;
+    for (let i = 0; i < n; i++) {
+      let denominator = 0;
+      const pi = p[i]!;
+      for (let j = 0; j < n; j++) {
+        if (j !== i) denominator += (wins[i * n + j]! + wins[j * n + i]!) / (pi + p[j]!);
+      }
+      const next = totalWins[i]! / denominator;
+      change = Math.max(change, Math.abs(next / pi - 1));
+      p[i] = next;
+    }
+    let logSum = 0;
+    for (let i = 0; i < n; i++) logSum += Math.log(p[i]!);
+    const norm = Math.exp(logSum / n);
+    for (let i = 0; i < n; i++) p[i] = p[i]! / norm;
+    if (change < TOLERANCE) break;
+  }
+  return p;
+}
+
+function readNumber(option: { value: number | undefined; fallback: number; name: string; positive: boolean }): number {
+  const v = option.value ?? option.fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || (option.positive && v <= 0)) {
+    throw new ScoringError({
+      code: 'INVALID_OPTION',
+      message: `bradleyTerry: options.${option.name} must be a finite number${option.positive ? ' > 0' : ''} (default ${option.fallback}), got ${String(v)}.`,
+    });
+  }
+  return v;
+}
+
+/**
+ * Bradley–Terry ratings from the pairwise outcomes implied by each ballot's cleaned ranking (every pair
+ * of ranked candidates; a tie — equal scores in a ranking derived from scores — counts half to each),
+ * weighted by ballot weight. Returns per candidate an Elo-scale rating, a seeded 95% bootstrap interval
+ * (resampling ballots), P(best) and a rank interval; sorted by rating, then candidate id.
+ */
+export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOptions): BradleyTerryEntry[] {
+  const where = 'bradleyTerry';
+  const { candidates, ballots: prepared } = prepareBallots(ballots, options, where);
+  const { bootstrap, seed } = readBootstrapOptions(options, where);
+  const scale = readNumber({ value: options.scale, fallback: 400, name: 'scale', positive: true });
+  const base = readNumber({ value: options.base, fallback: 1000, name: 'base', positive: false });
+  const prior = readNumber({ value: options.prior, fallback: 1, name: 'prior', positive: true });
+  const n = candidates.length;
+
+  // Each contributing ballot's outcomes as (cell = winner · n + loser, amount) in one flat list.
+  const offsets: number[] = [0];
+  const cells: number[] = [];
+  const amounts: number[] = [];
+  for (const ballot of prepared) {
+    if (ballot.weight === 0 || ballot.order.length < 2) continue;
+    const w = ballot.weight;
+    forEachRankedPair(ballot, ({ first, second, tie }) => {
+      if (tie) {
+        cells.push(first * n + second, second * n + first);
+        amounts.push(w / 2, w / 2);
+      } else {
+        cells.push(first * n + second);
+        amounts.push(w);
+      }
+    });
+    offsets.push(cells.length);
+  }
+  const ballotCount = offsets.length - 1;
+
+  const priorMatrix = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) priorMatrix[i * n + j] = prior / 2;
+  const observed = new Float64Array(n * n);
+  for (let k = 0; k < cells.length; k++) observed[cells[k]!]! += amounts[k]!;
+  const wins = Float64Array.from(priorMatrix);
+  for (let k = 0; k < n * n; k++) wins[k]! += observed[k]!;
+
+  const toRating = (strength: number): number => base + scale * Math.log10(strength);
+  const strengths = fitBradleyTerry(wins, n);
+  const ratings = Array.from(strengths, toRating);
+
+  const replicates = Array.from({ length: n }, () => new Float64Array(bootstrap));
+  const bestShare = new Float64Array(n);
+  if (bootstrap > 0 && ballotCount > 0) {
+    const rng = createRng(seed);
+    const multiplicity = new Int32Array(ballotCount);
+    const resampled = new Float64Array(n * n);
+    for (let b = 0; b < bootstrap; b++) {
+      multiplicity.fill(0);
+      for (let k = 0; k < ballotCount; k++) multiplicity[rng.nextInt(ballotCount)]!++;
+      resampled.set(priorMatrix);
+      for (let ballot = 0; ballot < ballotCount; ballot++) {
+        const times = multiplicity[ballot]!;
+        if (times === 0) continue;
+        for (let k = offsets[ballot]!; k < offsets[ballot + 1]!; k++) resampled[cells[k]!]! += times * amounts[k]!;
+      }
+      const fitted = fitBradleyTerry(resampled, n, strengths);
+      let top = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const r = toRating(fitted[i]!);
+        replicates[i]![b] = r;
+        if (r > top) top = r;
+      }
+      addBestShare(bestShare, replicates.map((row) => row[b]!), top);
+    }
+  } else {
+    // No resampling possible (or asked for): the fit is the only replicate.
+    for (let i = 0; i < n; i++) replicates[i] = Float64Array.of(ratings[i]!);
+    addBestShare(bestShare, ratings, Math.max(...ratings));
+  }
+  const replicateCount = replicates[0]!.length;
+
+  const intervals = replicates.map((row) => {
+    row.sort();
+    return { lower: quantileSorted(row, 0.025), upper: quantileSorted(row, 0.975) };
+  });
+  const entries: BradleyTerryEntry[] = candidates.map((candidate, i) => {
+    let comparisons = 0;
+    for (let j = 0; j < n; j++) if (j !== i) comparisons += observed[i * n + j]! + observed[j * n + i]!;
+    let above = 0;
+    let below = 0;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      if (intervals[j]!.lower > intervals[i]!.upper) above++;
+      if (intervals[j]!.upper < intervals[i]!.lower) below++;
+    }
+    return {
+      candidate,
+      rating: ratings[i]!,
+      interval: intervals[i]!,
+      pBest: bestShare[i]! / replicateCount,
+      rank: 0,
+      rankInterval: { best: 1 + above, worst: n - below },
+      comparisons,
+    };
+  });
+  entries.sort((a, b) => (Math.abs(a.rating - b.rating) > SCORE_EPSILON ? b.rating - a.rating : a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  entries.forEach((entry, i) => {
+    const previous = entries[i - 1];
+    entry.rank = previous === undefined || entry.rating < previous.rating - SCORE_EPSILON ? i + 1 : previous.rank;
+  });
+  return entries;
+}
+
+function addBestShare(share: Float64Array, ratings: readonly number[], top: number): void {
+  let tied = 0;
+  for (const r of ratings) if (r >= top - SCORE_EPSILON) tied++;
+  for (let i = 0; i < ratings.length; i++) if (ratings[i]! >= top - SCORE_EPSILON) share[i]! += 1 / tied;
+}

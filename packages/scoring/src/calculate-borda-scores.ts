@@ -1,0 +1,112 @@
+import type { Ballot, CandidateOptions } from './ballot.js';
+import { prepareBallots } from './prepare-ballots.js';
+
+/** How much of the possible evidence a score rests on (ADR-007's confidence indicator). */
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** One candidate's line on a session's Borda leaderboard. */
+export interface LeaderboardEntry {
+  candidate: string;
+  /** Mean normalised Borda score over the votes received, 0 (last) … 1 (first); 0 with no votes. */
+  bordaScore: number;
+  /** Mean Borda points over the votes received, on ADR-007's scale (m − 1 for first, 0 for last). */
+  bordaPoints: number;
+  /** Ballots (weight > 0) that ranked this candidate. */
+  voteCount: number;
+  /** Ballots (weight > 0) that ranked this candidate first. */
+  winCount: number;
+  /** Competition rank (1, 1, 3): equal scores (within 1e-9) share a rank; no votes ranks after every vote. */
+  finalRank: number;
+  /** Coverage = votes / ballots that could have ranked it: high ≥ 0.8, medium ≥ 0.5, else low. */
+  confidence: Confidence;
+}
+
+/** Options of {@link calculateBordaScores}. */
+export type BordaOptions = CandidateOptions;
+
+/** Scores within this distance are equal (ADR-007's ties). */
+export const SCORE_EPSILON = 1e-9;
+
+/** Coverage thresholds of ADR-007's `calculate_confidence`. */
+export function confidenceFromCoverage(coverage: number): Confidence {
+  if (coverage >= 0.8) return 'high';
+  if (coverage >= 0.5) return 'medium';
+  return 'low';
+}
+
+/**
+ * Borda count over one session's ballots, with every edge case of ADR-007.
+ *
+ * A ballot that can rank `m` eligible candidates gives the candidate at (cleaned, 0-based) position `p`
+ * `m − 1 − p` points and a normalised score `(m − 1 − p) / (m − 1)`; unranked candidates get no vote
+ * from it; a ballot with `m < 2` expresses no preference and casts no vote. Scores are weighted means
+ * over the votes received. Returns one entry per candidate, sorted by rank; ties are ordered by
+ * `winCount`, then candidate id.
+ */
+export function calculateBordaScores(ballots: readonly Ballot[], options: BordaOptions): LeaderboardEntry[] {
+  const { candidates, ballots: prepared } = prepareBallots(ballots, options, 'calculateBordaScores');
+  const n = candidates.length;
+  // Plain arrays: for the handful of candidates of a session they are cheaper to create than typed arrays.
+  const zeros = (): number[] => new Array<number>(n).fill(0);
+  const scoreSum = zeros();
+  const pointsSum = zeros();
+  const weightSum = zeros();
+  const votes = zeros();
+  const wins = zeros();
+  const possible = zeros();
+  const reviewers = new Set<string>();
+
+  for (const ballot of prepared) {
+    if (ballot.weight === 0) continue; // advisory: not in scores
+    reviewers.add(ballot.reviewer);
+    const m = ballot.eligible;
+    if (m < 2) continue; // nothing to prefer between
+    for (let c = 0; c < n; c++) possible[c]!++;
+    for (const c of ballot.own) possible[c]!--;
+    const order = ballot.order;
+    for (let p = 0; p < order.length; p++) {
+      const c = order[p]!;
+      const points = m - 1 - p;
+      scoreSum[c]! += ballot.weight * (points / (m - 1));
+      pointsSum[c]! += ballot.weight * points;
+      weightSum[c]! += ballot.weight;
+      votes[c]!++;
+      if (p === 0) wins[c]!++;
+    }
+  }
+
+  const single = reviewers.size <= 1;
+  const entries: LeaderboardEntry[] = candidates.map((candidate, c) => {
+    const voted = votes[c]! > 0;
+    const coverage = possible[c]! > 0 ? votes[c]! / possible[c]! : 0;
+    return {
+      candidate,
+      bordaScore: voted ? scoreSum[c]! / weightSum[c]! : 0,
+      bordaPoints: voted ? pointsSum[c]! / weightSum[c]! : 0,
+      voteCount: votes[c]!,
+      winCount: wins[c]!,
+      finalRank: 0,
+      confidence: single ? 'low' : confidenceFromCoverage(coverage),
+    };
+  });
+
+  entries.sort(compareEntries);
+  entries.forEach((entry, i) => {
+    const previous = entries[i - 1];
+    const newRank =
+      previous === undefined ||
+      (previous.voteCount > 0 && entry.voteCount === 0) ||
+      entry.bordaScore < previous.bordaScore - SCORE_EPSILON;
+    entry.finalRank = newRank ? i + 1 : previous.finalRank;
+  });
+  return entries;
+}
+
+function compareEntries(a: LeaderboardEntry, b: LeaderboardEntry): number {
+  const votedA = a.voteCount > 0 ? 1 : 0;
+  const votedB = b.voteCount > 0 ? 1 : 0;
+  if (votedA !== votedB) return votedB - votedA;
+  if (Math.abs(a.bordaScore - b.bordaScore) > SCORE_EPSILON) return b.bordaScore - a.bordaScore;
+  if (a.winCount !== b.winCount) return b.winCount - a.winCount;
+  return a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0;
+}
