@@ -1,3 +1,38 @@
 export { BiasAuditError } from './bias-audit-error.js';
 export type { BiasAuditErrorCode } from './bias-audit-error.js';
 export type { BiasObservation } from './bias-observation.js';
+
+export { normalCdf, normalQuantile } from './normal-distribution.js';
+export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';
+export { chiSquaredCdf, chiSquaredSf } from './chi-squared-distribution.js';
+export { fCdf, fSf } from './f-distribution.js';
+
+export { fisherZ, inverseFisherZ } from './fisher-z.js';
+export { pearson } from './pearson.js';
+export { spearman } from './spearman.js';
+export type { ConfidenceInterval, CorrelationResult } from './correlation-result.js';
+export { ordinalKrippendorffAlpha } from './ordinal-krippendorff-alpha.js';
+export type { KrippendorffAlphaResult } from './ordinal-krippendorff-alpha.js';
+
+export { createSeededRandom } from './seeded-random.js';
+export type { SeededRandom } from './seeded-random.js';
+export { bootstrap } from './bootstrap.js';
+export type { BootstrapOptions } from './bootstrap.js';
+export { clusterBootstrap } from './cluster-bootstrap.js';
+export type { ClusterBootstrapOptions } from './cluster-bootstrap.js';
+export type { BootstrapMethod, BootstrapResult } from './bootstrap-result.js';
+
+export { runBiasAudit, DEFAULT_BIAS_AUDIT_THRESHOLDS } from './run-bias-audit.js';
+export type { BiasAuditInput, BiasAuditThresholds, SessionPositions, SessionResponse } from './bias-audit-input.js';
+export type {
+  BiasAuditResult,
+  BiasRisk,
+  CalibrationCutoffs,
+  PositionMean,
+  PositionScoreVariance,
+  ReviewerCalibration,
+  SelfVoteInflation,
+} from './bias-audit-result.js';
+export { derivePositionMapping } from './derive-position-mapping.js';
+export { summarizeSession } from './summarize-session.js';
+export type { SessionBiasFlag, SessionBiasIndicators } from './summarize-session.js';

@@ -1,0 +1,42 @@
+import type { CorrelationResult } from './correlation-result.js';
+import { averageRanks } from './internal/average-ranks.js';
+import { validatePairs } from './internal/validate-pairs.js';
+import { normalQuantile } from './normal-distribution.js';
+import { correlationPValue } from './pearson.js';
+
+const Z_975 = normalQuantile(0.975);
+
+/**
+ * Spearman's ρ: Pearson's r of the average ranks (ties share their mean rank). The p-value uses the
+ * t distribution with n − 2 df as SciPy's `spearmanr` does (exact for no ρ only asymptotically);
+ * the interval is Fisher-z with Fieller, Hartley & Pearson's variance 1.06/(n − 3).
+ */
+export function spearman(x: readonly number[], y: readonly number[]): CorrelationResult {
+  validatePairs(x, y);
+  const n = x.length;
+  if (n < 3) return { computable: false, n, reason: `needs at least 3 pairs to test a correlation, got ${n}` };
+  const rx = averageRanks(x);
+  const ry = averageRanks(y);
+  const mean = (n + 1) / 2;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = rx[i]! - mean;
+    const dy = ry[i]! - mean;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  if (sxx === 0 || syy === 0) {
+    return { computable: false, n, reason: `${sxx === 0 ? 'x' : 'y'} has no variance (all ${n} values are tied)` };
+  }
+  const r = Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  let ci95 = null;
+  if (n >= 4) {
+    const z = Math.atanh(r);
+    const half = Z_975 * Math.sqrt(1.06 / (n - 3));
+    ci95 = { lower: Math.tanh(z - half), upper: Math.tanh(z + half), level: 0.95 };
+  }
+  return { computable: true, r, n, pValue: correlationPValue(r, n), ci95 };
+}
