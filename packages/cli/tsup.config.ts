@@ -8,4 +8,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // One file: the app bundles it again, and lazy command modules stay lazy through esbuild's own wrappers.
+  splitting: false,
 });

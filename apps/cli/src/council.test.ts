@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -22,5 +24,28 @@ describe('the bundled council executable', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Unknown command "no-such-command"/);
     expect(result.stdout).toBe('');
+  });
+
+  it('config path prints the home it was given, and config show --json never prints a key', () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-app-'));
+    const env = { ...process.env, LLM_COUNCIL_HOME: home, OPENROUTER_API_KEY: 'sk-or-APP-CANARY' };
+    expect(execFileSync(process.execPath, [bundle, 'config', 'path'], { encoding: 'utf8', env })).toBe(`${home}\n`);
+    const show = execFileSync(process.execPath, [bundle, 'config', 'show', '--json'], { encoding: 'utf8', env });
+    expect((JSON.parse(show) as { keys: Record<string, string> }).keys['OPENROUTER_API_KEY']).toBe('present');
+    expect(show).not.toContain('APP-CANARY');
+  });
+
+  it('doctor --offline exits 0 with a readable home and prints no colour codes into a pipe', () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-app-'));
+    const result = spawnSync(process.execPath, [bundle, 'doctor', '--offline'], { encoding: 'utf8', env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/home directory\s+│ ok/);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('exits 2 with one line on a bad environment value', () => {
+    const result = spawnSync(process.execPath, [bundle, 'config', 'show'], { encoding: 'utf8', env: { PATH: process.env['PATH'], LLM_COUNCIL_BIAS_CONSENT: '9' } });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

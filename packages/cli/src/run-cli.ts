@@ -1,70 +1,146 @@
 import { cac } from 'cac';
 import { CliError } from './cli-error.js';
+import type { CliIo } from './cli-io.js';
+import { processIo } from './cli-io.js';
+import type { CommandContext } from './command-context.js';
+import { createStyle } from './create-style.js';
+import { parseDurationOption, parseStringOption } from './parse-option.js';
+import type { Env } from './read-cli-settings.js';
+import { shouldUseColor } from './should-use-color.js';
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type { CliIo } from './cli-io.js';
 
 export interface RunCliOptions {
   /** The version printed by `--version`: the executable's own, injected by the app that bundles it. */
   version: string;
   io?: CliIo;
+  /** Environment variables. Default `process.env`. */
+  env?: Env;
+  /** Working directory for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** The clock. Default `() => new Date()`. */
+  now?: () => Date;
+  /**
+   * Runs the telemetry uploader for `council telemetry upload …` with the arguments after `upload`.
+   * Packages never import apps, so the executable injects it; without it the command says it is unavailable.
+   */
+  telemetryUpload?: (argv: readonly string[]) => Promise<number>;
 }
 
-const defaultIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
+type Action = (ctx: CommandContext) => Promise<number> | number;
 
 /**
  * Parses `argv` (without the node and script paths), runs the command, and returns the exit code:
- * 0 on success, 1 on a runtime failure, 2 on a usage error.
+ * 0 on success, 1 on a runtime failure, 2 on a usage error. Command modules are loaded only when their
+ * command runs, so `--version` and `--help` stay fast.
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions): Promise<number> {
-  const io = options.io ?? defaultIo;
+  const io = options.io ?? processIo();
+  const env = options.env ?? process.env;
+  const verbose = argv.includes('--verbose');
   const cli = cac('council');
   cli.usage('<command> [options]');
   cli.help((sections) => {
-    sections.push({
-      title: 'Examples',
-      body: ['  council --help', '  council --version'].join('\n'),
-    });
+    // cac prints "council/1.2.3" first; a sentence on what the tool does reads better.
+    sections[0] = { body: `council ${options.version}: convene several LLMs on one question, have them review each other blind, and measure how fair the reviewing was.` };
+    if (cli.matchedCommand === undefined) {
+      sections.push({
+        title: 'Examples',
+        body: [
+          '  council demo                                   # offline: a simulated council and a bias report',
+          '  council ask "Is Rust a good first language?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet',
+          '  council bias-report --format html --output report.html',
+        ].join('\n'),
+      });
+    }
+    sections.push({ title: 'Exit codes', body: '  0 success, 1 runtime failure, 2 usage error' });
     return sections;
   });
   cli.version(options.version);
-  cli.option('--verbose', 'Show stack traces on errors');
+  cli.option('--verbose', 'Show stack traces on errors (and more detail where a command has it)');
+  cli.option('--home <dir>', 'Use this directory instead of LLM_COUNCIL_HOME (~/.llm-council)');
+
+  let action: Action | undefined;
+  const set = (a: Action) => () => {
+    action = a;
+  };
+
+  cli
+    .command('config <action>', 'Show the settings in effect (show) or where Council keeps its files (path)')
+    .option('--json', 'Print one JSON document')
+    .example('  council config show')
+    .example('  council config path')
+    .example('  council config show --json')
+    .action((sub: string, o: Record<string, unknown>) =>
+      set(async (ctx) => (await import('./commands/config-command.js')).runConfigCommand({ action: sub, json: o['json'] === true }, ctx))(),
+    );
+
+  cli
+    .command('doctor', 'Check keys (present or absent, never printed), provider reachability, the store and consent')
+    .option('--json', 'Print one JSON document')
+    .option('--offline', 'Skip the network probes')
+    .option('--timeout <duration>', 'Time allowed for each probe (default 3s)')
+    .example('  council doctor')
+    .example('  council doctor --offline --json')
+    .action((o: Record<string, unknown>) => {
+      const timeoutMs = parseDurationOption('timeout', o['timeout']);
+      set(async (ctx) =>
+        (await import('./commands/doctor-command.js')).runDoctorCommand({ json: o['json'] === true, offline: o['offline'] === true, timeoutMs }, ctx),
+      )();
+    });
 
   const captured: string[] = [];
   const originalInfo = console.info;
   // cac prints help and version through console.info; route them to the caller's stdout.
   console.info = (...parts: unknown[]) => captured.push(parts.map(String).join(' ') + '\n');
+  let parsedOptions: Record<string, unknown> = {};
   try {
-    const parsed = cli.parse(['node', 'council', ...argv], { run: false });
-    if (parsed.options.help || parsed.options.version) return 0;
-    if (cli.matchedCommand === undefined) {
-      if (parsed.args.length > 0) {
-        throw new CliError({
-          code: 'USAGE',
-          message: `Unknown command "${String(parsed.args[0])}". Run "council --help" to see the commands.`,
-        });
+    try {
+      const parsed = cli.parse(['node', 'council', ...argv], { run: false });
+      parsedOptions = parsed.options;
+      if (parsed.options['help'] || parsed.options['version']) return 0;
+      if (cli.matchedCommand === undefined) {
+        if (parsed.args.length > 0) {
+          throw new CliError({
+            code: 'USAGE',
+            message: `Unknown command "${String(parsed.args[0])}". Run "council --help" to see the commands.`,
+          });
+        }
+        cli.outputHelp();
+        return 0;
       }
-      cli.outputHelp();
-      return 0;
+      await cli.runMatchedCommand();
+    } finally {
+      console.info = originalInfo;
+      for (const line of captured) io.stdout(line);
+      captured.length = 0;
     }
-    await cli.runMatchedCommand();
-    return 0;
+    if (action === undefined) return 0;
+    const ctx: CommandContext = {
+      io,
+      env,
+      cwd: options.cwd ?? process.cwd(),
+      now: options.now ?? (() => new Date()),
+      out: createStyle(shouldUseColor({ isTTY: io.stdoutIsTTY === true, env })),
+      err: createStyle(shouldUseColor({ isTTY: io.stderrIsTTY === true, env })),
+      verbose,
+      home: parseStringOption('home', parsedOptions['home']),
+      version: options.version,
+      telemetryUpload: options.telemetryUpload,
+    };
+    return await action(ctx);
   } catch (error) {
-    return reportError(error, io, argv.includes('--verbose'));
-  } finally {
-    console.info = originalInfo;
-    for (const line of captured) io.stdout(line);
+    return reportError(error, io, verbose);
   }
 }
 
 function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   const isUsage = CliError.isInstance(error) ? error.code === 'USAGE' : isCacUsageError(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof Error ? error.message : String(error);
+  // One line: the first line of the message, with a hint for cac's own usage errors.
+  let message = raw.split('\n')[0] ?? raw;
+  if (isCacUsageError(error)) message = `${message}. Run "council <command> --help" for the options.`;
+  else if (!CliError.isInstance(error) && !verbose) message = `${message} (run again with --verbose for the stack trace)`;
   io.stderr(`council: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return isUsage ? 2 : 1;

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { CONSENT_NAMES, PROVIDER_KEY_VARIABLES } from '../provider-environment.js';
+import { readCliSettings } from '../read-cli-settings.js';
+
+export interface ConfigCommandOptions {
+  action: string | undefined;
+  json?: boolean;
+}
+
+/**
+ * `council config show|path`. `show` prints the settings in effect and where each came from (keys only as
+ * present/absent); `path` prints the home directory, or every file under it with `--json`.
+ */
+export function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): number {
+  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const action = options.action;
+  if (action === 'path') {
+    if (options.json) ctx.io.stdout(`${JSON.stringify({ home: settings.home, files: settings.files }, null, 2)}\n`);
+    else ctx.io.stdout(`${settings.home}\n`);
+    return 0;
+  }
+  if (action !== 'show') {
+    throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show" or "council config path".` });
+  }
+  const keys = Object.fromEntries(PROVIDER_KEY_VARIABLES.map((v) => [v, (ctx.env[v] ?? '').trim() !== '' ? 'present' : 'absent']));
+  if (options.json) {
+    const document = {
+      home: settings.home,
+      homeSource: settings.homeSource,
+      files: Object.fromEntries(Object.entries(settings.files).map(([k, p]) => [k, p === null ? null : { path: p, exists: existsSync(p) }])),
+      models: settings.models,
+      chairman: settings.chairman,
+      org: settings.org,
+      biasPersistence: settings.biasPersistence,
+      consentLevel: settings.consentLevel,
+      windowSessions: settings.windowSessions,
+      windowDays: settings.windowDays,
+      minSessions: settings.minSessions,
+      randomSeed: settings.randomSeed,
+      hashSecret: settings.hashSecretSet ? 'present' : 'absent',
+      cloudUrl: settings.cloudUrl,
+      cloudToken: settings.cloudTokenSet ? 'present' : 'absent',
+      keys,
+    };
+    ctx.io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  const file = (p: string | null) => (p === null ? s.dim('(none)') : `${p} ${existsSync(p) ? '' : s.dim('(missing)')}`.trimEnd());
+  const origin = (variable: string) => (ctx.env[variable]?.trim() ? s.dim(`(${variable})`) : s.dim('(default)'));
+  const rows: [string, string][] = [
+    ['home', `${settings.home} ${s.dim(`(${settings.homeSource})`)}`],
+    ['config file', file(settings.files.config)],
+    ['organization file', file(settings.files.orgConfig)],
+    ['personalities', file(settings.files.personalities)],
+    ['bias store', `${file(settings.files.biasStore)} ${origin('LLM_COUNCIL_BIAS_STORE')}`],
+    ['history', file(settings.files.history)],
+    ['telemetry outbox', file(settings.files.outbox)],
+    ['models', `${settings.models.length ? settings.models.join(', ') : s.dim('(none: pass --models)')} ${origin('LLM_COUNCIL_MODELS')}`],
+    ['chairman', `${settings.chairman ?? s.dim('(first member)')} ${origin('LLM_COUNCIL_CHAIRMAN')}`],
+    ['organization', `${settings.org ?? s.dim('(none)')} ${origin('LLM_COUNCIL_ORG')}`],
+    ['bias persistence', `${settings.biasPersistence ? 'on' : 'off'} ${origin('LLM_COUNCIL_BIAS_PERSISTENCE')}`],
+    ['consent level', `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`],
+    ['bias window', `last ${settings.windowSessions} sessions, ${settings.windowDays} days`],
+    ['minimum sessions', `${settings.minSessions} ${origin('LLM_COUNCIL_MIN_BIAS_SESSIONS')}`],
+    ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
+    ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
+    ['cloud', `${settings.cloudUrl ?? s.dim('(not configured)')}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
+    ...Object.entries(keys).map(([k, v]): [string, string] => [k, v]),
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  ctx.io.stdout(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testContext } from '../testing/capture-io.js';
+import { runDoctorChecks, runDoctorCommand } from './doctor-command.js';
+
+const requests: { url: string; authorization: string | undefined }[] = [];
+const server = createServer((req, res) => {
+  requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+});
+let baseUrl = '';
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function home(): string {
+  return mkdtempSync(join(tmpdir(), 'council-doctor-'));
+}
+
+describe('council doctor', () => {
+  it('probes a configured provider on its base URL without sending the key, and never prints the key', async () => {
+    const canary = 'sk-or-v1-DOCTOR-CANARY';
+    const t = testContext({ home: home(), env: { OPENROUTER_API_KEY: canary, OPENROUTER_BASE_URL: baseUrl } });
+    const code = await runDoctorCommand({}, t.ctx);
+    expect(code).toBe(0);
+    expect(requests.at(-1)).toEqual({ url: '/api/v1/models', authorization: undefined });
+    expect(t.out()).toMatch(/openrouter reachable\s+│ ok\s+│ http:\/\/127\.0\.0\.1:\d+\/api\/v1\/models: HTTP 200/);
+    expect(t.out()).not.toContain(canary);
+    expect(t.out()).toContain('Everything needed is in place.');
+  });
+
+  it('fails with exit 1 when a configured provider cannot be reached, and says which variable to check', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const t = testContext({ home: home(), env: { OPENROUTER_API_KEY: 'k', OPENROUTER_BASE_URL: `http://127.0.0.1:${port}` } });
+    const code = await runDoctorCommand({ json: true }, t.ctx);
+    expect(code).toBe(1);
+    const doc = JSON.parse(t.out()) as { ok: boolean; checks: { check: string; status: string; detail: string }[] };
+    expect(doc.ok).toBe(false);
+    const probe = doc.checks.find((c) => c.check === 'openrouter reachable');
+    expect(probe?.status).toBe('fail');
+    expect(probe?.detail).toMatch(/ECONNREFUSED; check OPENROUTER_BASE_URL/);
+  });
+
+  it('makes no request at all when no provider is configured, and warns that only the demo can run', async () => {
+    const before = requests.length;
+    const t = testContext({ home: home(), env: {} });
+    const checks = await runDoctorChecks({}, t.ctx);
+    expect(requests.length).toBe(before);
+    expect(checks.find((c) => c.check === 'OPENROUTER_API_KEY')).toEqual({ check: 'OPENROUTER_API_KEY', status: 'skip', detail: 'absent' });
+    expect(checks.find((c) => c.check === 'any provider key')?.status).toBe('warn');
+  });
+
+  it('fails consent level 4 without a hash secret, and warns about a secret nothing uses', async () => {
+    const a = await runDoctorChecks({}, testContext({ home: home(), env: { LLM_COUNCIL_BIAS_CONSENT: '4' } }).ctx);
+    expect(a.find((c) => c.check === 'consent and secret')).toMatchObject({ status: 'fail' });
+    const b = await runDoctorChecks({}, testContext({ home: home(), env: { LLM_COUNCIL_HASH_SECRET: 's3cret' } }).ctx);
+    const consent = b.find((c) => c.check === 'consent and secret');
+    expect(consent?.status).toBe('warn');
+    expect(consent?.detail).not.toContain('s3cret');
+  });
+
+  it('counts unreadable lines in the store, and fails a store that is a directory', async () => {
+    const h = home();
+    writeFileSync(join(h, 'bias_metrics.jsonl'), '{"a":1}\n{"torn":\n{"b":2}\n');
+    mkdirSync(join(h, 'history.jsonl'));
+    const checks = await runDoctorChecks({ offline: true }, testContext({ home: h }).ctx);
+    expect(checks.find((c) => c.check === 'bias store')).toEqual({
+      check: 'bias store',
+      status: 'warn',
+      detail: '3 lines, 1 unreadable (first at line 2); readers skip them',
+    });
+    expect(checks.find((c) => c.check === 'history')?.status).toBe('fail');
+  });
+});

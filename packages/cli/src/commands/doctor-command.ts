@@ -1,0 +1,147 @@
+import { constants, createReadStream, existsSync, statSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { CommandContext } from '../command-context.js';
+import { PROVIDER_ENDPOINTS } from '../provider-environment.js';
+import { readCliSettings } from '../read-cli-settings.js';
+import type { CliSettings } from '../read-cli-settings.js';
+import { renderTable } from '../render-table.js';
+
+export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface DoctorCheck {
+  check: string;
+  status: DoctorStatus;
+  detail: string;
+}
+
+export interface DoctorCommandOptions {
+  json?: boolean;
+  /** Skip the network probes. */
+  offline?: boolean;
+  /** Per-probe timeout in milliseconds. Default 3000. */
+  timeoutMs?: number;
+}
+
+async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+  const started = Date.now();
+  try {
+    // Reachability only: no key is sent, so a 401 still proves the server answers.
+    const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await response.body?.cancel();
+    return { ok: true, detail: `HTTP ${response.status} in ${Date.now() - started} ms` };
+  } catch (error) {
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+    return { ok: false, detail: reason };
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
+  if (!existsSync(path)) return { check: label, status: 'ok', detail: 'not created yet (written after the first session)' };
+  try {
+    if (statSync(path).isDirectory()) return { check: label, status: 'fail', detail: `${path} is a directory; move it away` };
+    await access(path, constants.R_OK);
+  } catch {
+    return { check: label, status: 'fail', detail: `${path} is not readable; check its permissions` };
+  }
+  let lines = 0;
+  let bad = 0;
+  let firstBad = 0;
+  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of reader) {
+    lines++;
+    if (line.trim() === '') continue;
+    try {
+      JSON.parse(line);
+    } catch {
+      bad++;
+      if (firstBad === 0) firstBad = lines;
+    }
+  }
+  if (bad > 0) return { check: label, status: 'warn', detail: `${lines} lines, ${bad} unreadable (first at line ${firstBad}); readers skip them` };
+  return { check: label, status: 'ok', detail: `${lines} lines, all readable` };
+}
+
+async function checkHome(settings: CliSettings): Promise<DoctorCheck> {
+  const target = existsSync(settings.home) ? settings.home : dirname(settings.home);
+  try {
+    await access(target, constants.W_OK);
+    return { check: 'home directory', status: 'ok', detail: existsSync(settings.home) ? `${settings.home} is writable` : `${settings.home} will be created` };
+  } catch {
+    return { check: 'home directory', status: 'fail', detail: `${target} is not writable; set LLM_COUNCIL_HOME to a writable directory` };
+  }
+}
+
+function checkConsent(settings: CliSettings): DoctorCheck {
+  const check = 'consent and secret';
+  if (settings.consentLevel === 4 && !settings.hashSecretSet) {
+    return { check, status: 'fail', detail: 'consent level 4 (research) needs LLM_COUNCIL_HASH_SECRET; set it or lower LLM_COUNCIL_BIAS_CONSENT' };
+  }
+  if (settings.consentLevel < 4 && settings.hashSecretSet) {
+    return { check, status: 'warn', detail: `LLM_COUNCIL_HASH_SECRET is set but only consent level 4 uses it (level is ${settings.consentLevel})` };
+  }
+  if (settings.consentLevel >= 2 && !(settings.cloudUrl && settings.cloudTokenSet)) {
+    return { check, status: 'warn', detail: `consent level ${settings.consentLevel} queues telemetry, but LLM_COUNCIL_CLOUD_URL or LLM_COUNCIL_CLOUD_TOKEN is unset, so nothing is uploaded` };
+  }
+  return { check, status: 'ok', detail: `consent level ${settings.consentLevel}${settings.hashSecretSet ? ', hash secret present' : ''}` };
+}
+
+/** Runs every check. Separate from the command so tests can assert on the checks themselves. */
+export async function runDoctorChecks(options: DoctorCommandOptions, ctx: CommandContext): Promise<DoctorCheck[]> {
+  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const checks: DoctorCheck[] = [];
+  for (const endpoint of PROVIDER_ENDPOINTS) {
+    const hasKey = endpoint.keyVariable !== null && (ctx.env[endpoint.keyVariable] ?? '').trim() !== '';
+    const geminiAlt = endpoint.provider === 'gemini' && (ctx.env['GOOGLE_API_KEY'] ?? '').trim() !== '';
+    const baseUrl = (ctx.env[endpoint.baseUrlVariable] ?? '').trim();
+    const configured = hasKey || geminiAlt || (endpoint.keyVariable === null && baseUrl !== '');
+    if (endpoint.keyVariable !== null) {
+      checks.push({ check: `${endpoint.keyVariable}`, status: hasKey || geminiAlt ? 'ok' : 'skip', detail: hasKey ? 'present' : geminiAlt ? 'absent (GOOGLE_API_KEY present)' : 'absent' });
+    }
+    if (!configured) continue;
+    const url = `${(baseUrl || endpoint.defaultBaseUrl).replace(/\/+$/, '')}/models`;
+    if (options.offline) {
+      checks.push({ check: `${endpoint.provider} reachable`, status: 'skip', detail: '--offline' });
+      continue;
+    }
+    const result = await probe(url, options.timeoutMs ?? 3000);
+    checks.push({
+      check: `${endpoint.provider} reachable`,
+      status: result.ok ? 'ok' : 'fail',
+      detail: result.ok ? `${url}: ${result.detail}` : `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network`,
+    });
+  }
+  if (!checks.some((c) => c.status === 'ok' && c.check.endsWith('_KEY'))) {
+    checks.push({ check: 'any provider key', status: 'warn', detail: 'no provider key is set; only `council demo` (simulated provider) and ollama can run' });
+  }
+  checks.push(await checkHome(settings));
+  checks.push(await checkJsonl(settings.files.biasStore, 'bias store'));
+  checks.push(await checkJsonl(settings.files.history, 'history'));
+  checks.push(await checkJsonl(settings.files.outbox, 'telemetry outbox'));
+  checks.push(checkConsent(settings));
+  return checks;
+}
+
+/** `council doctor`: exit 0 when nothing failed (warnings allowed), 1 otherwise. */
+export async function runDoctorCommand(options: DoctorCommandOptions, ctx: CommandContext): Promise<number> {
+  const checks = await runDoctorChecks(options, ctx);
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify({ ok: failed === 0, checks }, null, 2)}\n`);
+  } else {
+    const s = ctx.out;
+    const mark = (status: DoctorStatus) =>
+      status === 'ok' ? s.green('ok') : status === 'warn' ? s.yellow('warn') : status === 'fail' ? s.red('FAIL') : s.dim('-');
+    ctx.io.stdout(renderTable({ head: ['check', 'status', 'detail'], rows: checks.map((c) => [c.check, mark(c.status), c.detail]), style: s }));
+    ctx.io.stdout(failed === 0 ? 'Everything needed is in place.\n' : `${failed} check${failed === 1 ? '' : 's'} failed; see the detail column.\n`);
+  }
+  return failed === 0 ? 0 : 1;
+}
