@@ -1,2 +1,49 @@
 export { BiasStoreError } from './bias-store-error.js';
 export type { BiasStoreErrorCode } from './bias-store-error.js';
+
+export { ConsentLevel, consentLevelNames, isConsentLevel, parseConsentLevel, safeParseConsentLevel } from './consent-level.js';
+
+export { biasMetricRecordSchema, biasRecordWriteProblem, biasSchemaVersion, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
+export type { BiasMetricRecord } from './bias-metric-record.js';
+
+export { deriveQueryMetadata } from './query-metadata.js';
+export type { QueryMetadata } from './query-metadata.js';
+export { detectQueryCategory, queryCategories } from './query-category.js';
+export type { QueryCategory } from './query-category.js';
+export { tokenCountBucket, tokenCountBuckets } from './token-count-bucket.js';
+export type { TokenCountBucket } from './token-count-bucket.js';
+export { detectQueryLanguage } from './query-language.js';
+export { hashQuery } from './query-hash.js';
+
+export { recordsFromObservations } from './records-from-observations.js';
+export type { RecordsFromObservationsOptions } from './records-from-observations.js';
+export { toObservation } from './to-observation.js';
+
+export { createJsonlStore, skipReasons } from './jsonl-store.js';
+export type {
+  BadLine,
+  JsonlCompactResult,
+  JsonlEntry,
+  JsonlReadOptions,
+  JsonlReadResult,
+  JsonlStore,
+  JsonlStoreOptions,
+  JsonlStoreStats,
+  SkipReason,
+  SkipReport,
+} from './jsonl-store.js';
+export type { SegmentFile } from './segment-files.js';
+export { createBiasStore } from './create-bias-store.js';
+export type { BiasStoreOptions } from './create-bias-store.js';
+
+export { parseBiasStoreConfig, safeParseBiasStoreConfig } from './bias-store-config.js';
+export type { BiasStoreConfig } from './bias-store-config.js';
+export { expandHomePath, resolveCouncilHome, resolveCouncilPaths } from './council-paths.js';
+export type { CouncilPaths } from './council-paths.js';
+
+export { parseJsonlCursor, safeParseJsonlCursor, startCursor } from './jsonl-cursor.js';
+export type { JsonlCursor } from './jsonl-cursor.js';
+export { readCursorFile, writeCursorFile } from './cursor-file.js';
+export { fsyncDirectory, writeFileAtomic } from './write-file-atomic.js';
+export { parseIsoTimestamp } from './iso-timestamp.js';
+export type { ParsedTimestamp } from './iso-timestamp.js';

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { BiasStoreError } from './bias-store-error.js';
+import type { ConsentLevel } from './consent-level.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
+import type { QueryMetadata } from './query-metadata.js';
+
+/** The `schema_version` this package writes (ADR-018 v1.1). */
+export const biasSchemaVersion = '1.1.0';
+
+/**
+ * One reviewer's view of one candidate in one session (ADR-018 v1.1), in the camelCase of the
+ * TypeScript API. On disk it is the snake_case line that `biasMetricRecordSchema` maps to and from.
+ */
+export interface BiasMetricRecord {
+  /** `"1.1.0"` when written here; `"1"` for ADR-018 v1 records (integer 1 on disk); any `"1.x.y"` when read. */
+  schemaVersion: string;
+  sessionId: string;
+  /** ISO 8601; always with a zone when written here. Zone-less values read from older files mean UTC. */
+  timestamp: string;
+  /** The consent level the record was written under; null for v1 records, which predate consent. */
+  consentLevel: ConsentLevel | null;
+  /** What the record says about the query (never the query); null when the writer had none (v1 records). */
+  queryMetadata: QueryMetadata | null;
+  /** The reviewing member (`reviewer_id`). */
+  reviewerId: string;
+  /** The reviewed member (`model_id`). */
+  modelId: string;
+  /** 0-based position the response was *shown* in to this reviewer (display order, never its rank). */
+  position: number;
+  responseLengthChars: number;
+  /** The score given, or null when the reviewer ranked without scoring (never a fake 0). */
+  scoreValue: number | null;
+  /** The scale of `scoreValue`, e.g. `"1-10"`. */
+  scoreScale: string | null;
+  councilConfigVersion: string | null;
+  /** 16 hex characters at consent level 4 only; null otherwise. */
+  queryHash: string | null;
+  /** Extension: 0-based place of the candidate in this reviewer's ranking, or null. */
+  rankPosition: number | null;
+  /**
+   * Derived on read, never stored: whether `position` is known to be display order. True for records
+   * written here (they carry `rank_position`) and for schema ≥ 1.2.0 (the Python implementation's
+   * `position_is_display_order` fix); false for older records without `rank_position`, whose
+   * `position` may hold the reviewer's ranking index instead.
+   */
+  positionIsDisplayOrder: boolean;
+}
+
+const nonEmpty = z.string().min(1);
+const count = z.number().int().min(0);
+
+const timestampSchema = z.string().refine((value) => parseIsoTimestamp(value) !== null, {
+  message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
+});
+
+// query_metadata as written here (token_count_bucket) or by the Python implementation (token_bucket).
+const diskQueryMetadataSchema = z.object({
+  category: z.string().nullish(),
+  token_count_bucket: z.string().nullish(),
+  token_bucket: z.string().nullish(),
+  language: z.string().nullish(),
+});
+
+/** The snake_case line on disk (unknown fields are ignored on read). */
+const diskRecordSchema = z.object({
+  schema_version: z.union([z.literal(1), z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' })]),
+  session_id: nonEmpty,
+  timestamp: timestampSchema,
+  consent_level: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).nullish(),
+  query_metadata: diskQueryMetadataSchema.nullish(),
+  reviewer_id: nonEmpty,
+  model_id: nonEmpty,
+  position: count,
+  response_length_chars: count,
+  score_value: z.number().nullable(),
+  score_scale: z.string().nullish(),
+  council_config_version: z.string().nullish(),
+  query_hash: z.string().regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' }).nullish(),
+  rank_position: count.nullish(),
+});
+
+type DiskRecord = z.input<typeof diskRecordSchema>;
+
+function versionAtLeast(version: string, major: number, minor: number): boolean {
+  const [a = 0, b = 0] = version.split('.').map(Number);
+  return a > major || (a === major && b >= minor);
+}
+
+function decode(disk: z.output<typeof diskRecordSchema>): BiasMetricRecord {
+  const version = String(disk.schema_version);
+  const meta = disk.query_metadata;
+  return {
+    schemaVersion: version,
+    sessionId: disk.session_id,
+    timestamp: disk.timestamp,
+    consentLevel: disk.consent_level ?? null,
+    queryMetadata:
+      meta === null || meta === undefined
+        ? null
+        : { category: meta.category ?? null, tokenCountBucket: meta.token_count_bucket ?? meta.token_bucket ?? null, language: meta.language ?? null },
+    reviewerId: disk.reviewer_id,
+    modelId: disk.model_id,
+    position: disk.position,
+    responseLengthChars: disk.response_length_chars,
+    scoreValue: disk.score_value,
+    scoreScale: disk.score_scale ?? null,
+    councilConfigVersion: disk.council_config_version ?? null,
+    queryHash: disk.query_hash ?? null,
+    rankPosition: disk.rank_position ?? null,
+    positionIsDisplayOrder: disk.rank_position !== undefined || versionAtLeast(version, 1, 2),
+  };
+}
+
+function encode(record: BiasMetricRecord): DiskRecord {
+  // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example.
+  return {
+    schema_version: record.schemaVersion === '1' ? 1 : record.schemaVersion,
+    session_id: record.sessionId,
+    timestamp: record.timestamp,
+    consent_level: record.consentLevel,
+    query_metadata:
+      record.queryMetadata === null
+        ? null
+        : { category: record.queryMetadata.category, token_count_bucket: record.queryMetadata.tokenCountBucket, language: record.queryMetadata.language },
+    reviewer_id: record.reviewerId,
+    model_id: record.modelId,
+    position: record.position,
+    response_length_chars: record.responseLengthChars,
+    score_value: record.scoreValue,
+    score_scale: record.scoreScale,
+    council_config_version: record.councilConfigVersion,
+    query_hash: record.queryHash,
+    rank_position: record.rankPosition,
+  };
+}
+
+/**
+ * The `BiasMetricRecord` codec: `biasMetricRecordSchema.safeDecode(line)` validates a snake_case line
+ * and gives the camelCase record; `biasMetricRecordSchema.encode(record)` gives the line's object.
+ * Reads schema 1 (integer) and any `1.x.y`; a record of another major version fails here and is
+ * skipped (and counted) by the store.
+ */
+export const biasMetricRecordSchema: z.ZodCodec<typeof diskRecordSchema, z.ZodCustom<BiasMetricRecord, BiasMetricRecord>> = z.codec(
+  diskRecordSchema,
+  z.custom<BiasMetricRecord>((value) => typeof value === 'object' && value !== null),
+  { decode: (disk) => decode(disk), encode: (record) => encode(record) },
+);
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()
+const isOptString = (v: unknown): v is string | null | undefined => v === undefined || v === null || typeof v === 'string';
+const hex16 = /^[0-9a-f]{16}$/;
+const version1 = /^1(?:\.\d+){0,2}$/;
+
+/**
+ * A hand-written fast path for reading: returns the record when `raw` certainly satisfies
+ * `biasMetricRecordSchema`, or undefined to let the schema decide (and explain). It accepts a subset
+ * of what the schema accepts (a property test holds it to that) and decodes identically.
+ */
+export function decodeBiasMetricRecordFast(raw: Record<string, unknown>): BiasMetricRecord | undefined {
+  const v = raw.schema_version;
+  if (!(v === 1 || (typeof v === 'string' && version1.test(v)))) return undefined;
+  if (typeof raw.session_id !== 'string' || raw.session_id === '') return undefined;
+  if (typeof raw.timestamp !== 'string' || parseIsoTimestamp(raw.timestamp) === null) return undefined;
+  const c = raw.consent_level;
+  if (!(c === undefined || c === null || c === 0 || c === 1 || c === 2 || c === 3 || c === 4)) return undefined;
+  const m = raw.query_metadata;
+  if (m !== undefined && m !== null) {
+    if (typeof m !== 'object' || Array.isArray(m)) return undefined;
+    const meta = m as Record<string, unknown>;
+    if (!isOptString(meta.category) || !isOptString(meta.token_count_bucket) || !isOptString(meta.token_bucket) || !isOptString(meta.language)) return undefined;
+  }
+  if (typeof raw.reviewer_id !== 'string' || raw.reviewer_id === '') return undefined;
+  if (typeof raw.model_id !== 'string' || raw.model_id === '') return undefined;
+  if (!isCount(raw.position) || !isCount(raw.response_length_chars)) return undefined;
+  const score = raw.score_value;
+  if (!(score === null || (typeof score === 'number' && Number.isFinite(score)))) return undefined;
+  if (!isOptString(raw.score_scale) || !isOptString(raw.council_config_version)) return undefined;
+  const h = raw.query_hash;
+  if (!(h === undefined || h === null || (typeof h === 'string' && hex16.test(h)))) return undefined;
+  const r = raw.rank_position;
+  if (!(r === undefined || r === null || isCount(r))) return undefined;
+  return decode(raw as z.output<typeof diskRecordSchema>);
+}
+
+/** Why a record may not be written, or undefined when it may: the rules past the schema. */
+export function biasRecordWriteProblem(record: BiasMetricRecord): string | undefined {
+  if (record.schemaVersion !== biasSchemaVersion) return `schema_version must be "${biasSchemaVersion}" on write`;
+  if (record.consentLevel === null || record.consentLevel === 0) return 'consent_level must be 1–4 on write: at 0 (OFF) nothing is written';
+  const parsed = parseIsoTimestamp(record.timestamp);
+  if (parsed === null || !parsed.hasZone) return 'timestamp must be ISO 8601 with a zone (e.g. 2025-12-17T10:30:00Z)';
+  if (record.queryHash !== null && record.consentLevel !== 4) return 'query_hash is only written at consent level 4 (RESEARCH)';
+  if (!record.positionIsDisplayOrder) return 'position must be display order (positionIsDisplayOrder: true)';
+  return undefined;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Validates one on-disk (snake_case) record; returns the error instead of throwing. */
+export function safeParseBiasMetricRecord(line: unknown): { success: true; value: BiasMetricRecord } | { success: false; error: BiasStoreError } {
+  const result = biasMetricRecordSchema.safeDecode(line as DiskRecord);
+  if (result.success) return { success: true, value: result.data };
+  return {
+    success: false,
+    error: new BiasStoreError({ code: 'INVALID_RECORD', message: `Not a bias metric record (${describeIssues(result.error)}).`, cause: result.error }),
+  };
+}
+
+/** Validates one on-disk (snake_case) record; throws a `BiasStoreError` (`INVALID_RECORD`). */
+export function parseBiasMetricRecord(line: unknown): BiasMetricRecord {
+  const result = safeParseBiasMetricRecord(line);
+  if (!result.success) throw result.error;
+  return result.value;
+}

@@ -1,0 +1,715 @@
+import { isUtf8 } from 'node:buffer';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { constants, link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import type { z } from 'zod';
+import { BiasStoreError } from './bias-store-error.js';
+import { ioError } from './io-error.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
+import type { JsonlCursor } from './jsonl-cursor.js';
+import type { SegmentFile } from './segment-files.js';
+import { listSegments, segmentNaming } from './segment-files.js';
+import { fsyncDirectory } from './write-file-atomic.js';
+
+/** Why a line was skipped on read. */
+export type SkipReason =
+  | 'invalid_json'
+  | 'invalid_record'
+  | 'unsupported_version'
+  | 'invalid_utf8'
+  | 'line_too_long'
+  | 'torn_line'
+  | 'corrupt_segment';
+
+/** Every skip reason, for iterating over `reasons`. */
+export const skipReasons: readonly SkipReason[] = [
+  'invalid_json',
+  'invalid_record',
+  'unsupported_version',
+  'invalid_utf8',
+  'line_too_long',
+  'torn_line',
+  'corrupt_segment',
+];
+
+/** One line read from a store: an item, or a skipped line with its reason. `next` is the cursor just past it. */
+export type JsonlEntry<T> =
+  | { kind: 'item'; item: T; file: string; line: number; offset: number; next: JsonlCursor }
+  | { kind: 'skip'; reason: SkipReason; detail: string; file: string; line: number; offset: number; next: JsonlCursor };
+
+/** A skipped line, as reported in `firstBadLines` (the detail never quotes the line's content). */
+export interface BadLine {
+  file: string;
+  /** 1-based line number within the file. */
+  line: number;
+  reason: SkipReason;
+  detail: string;
+}
+
+/** What reading skipped: the count, the count per reason, and the first few bad lines with where they are. */
+export interface SkipReport {
+  skipped: number;
+  reasons: Record<SkipReason, number>;
+  firstBadLines: BadLine[];
+}
+
+export interface JsonlReadOptions {
+  /** Keep the last N sessions, ranked by each session's latest record (needs `sessionOf` and `timeOf`). */
+  maxSessions?: number;
+  /** Keep records from the last N days before `now` (needs `timeOf`). */
+  maxDays?: number;
+  /** Keep records at or after this time (needs `timeOf`). */
+  since?: Date | string;
+  /** Keep records at or before this time (needs `timeOf`). */
+  until?: Date | string;
+  /** The clock for `maxDays`; default the current time. */
+  now?: Date;
+}
+
+export interface JsonlReadResult<T> extends SkipReport {
+  /** Oldest first when the store knows time (`timeOf`), else in file order. */
+  items: T[];
+  /** Records whose timestamp had no zone; they were read as UTC. */
+  timestampsWithoutZone: number;
+}
+
+export interface JsonlStoreStats extends SkipReport {
+  records: number;
+  /** Distinct sessions, or null when the store has no `sessionOf`. */
+  sessions: number | null;
+  /** Earliest and latest record time as ISO 8601 UTC, or null (empty store, or no `timeOf`). */
+  oldest: string | null;
+  newest: string | null;
+  /** Bytes on disk over all files (compressed size for compacted segments). */
+  bytes: number;
+  /** Files: closed segments plus the active file when it exists. */
+  segments: number;
+  timestampsWithoutZone: number;
+}
+
+export interface JsonlCompactResult {
+  /** Closed segments gzipped by this call. */
+  compacted: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+export interface JsonlStoreOptions<T> {
+  /** The active file, e.g. `~/.llm-council/bias_metrics.jsonl`. Closed segments live beside it. */
+  path: string;
+  /**
+   * Maps a line's JSON value to an item (`safeDecode`) and back (`encode`). A plain `z.object` works
+   * (its encode validates); a `z.codec` maps snake_case on disk to camelCase items in one place.
+   */
+  schema: z.ZodType<T>;
+  /** When the active file reaches this size it is closed as a segment and a new one begins. Default 64 MiB. */
+  segmentBytes?: number;
+  /** Longest line accepted on write and on read (longer lines are skipped, never buffered whole). Default 1 MiB. */
+  maxLineBytes?: number;
+  /** fsync after every append (default false; `append(items, { fsync })` overrides it). */
+  fsync?: boolean;
+  /** Skip (and count as `unsupported_version`) records whose `field` holds another major version than `major`. */
+  version?: { field: string; major: number };
+  /** The item's ISO 8601 time; enables time windows, `oldest`/`newest` and oldest-first order. */
+  timeOf?: (item: T) => string;
+  /** The item's session; enables `maxSessions` and the session count. */
+  sessionOf?: (item: T) => string;
+  /**
+   * Optional fast path for reading: returns the item when the line's object certainly satisfies
+   * `schema` (decoded as the schema would), or undefined to let the schema decide and explain.
+   */
+  fastDecode?: (raw: Record<string, unknown>) => T | undefined;
+  /** Rules past the schema for writing: returns why an item may not be written, or undefined. */
+  checkWrite?: (item: T) => string | undefined;
+}
+
+export interface JsonlStore<T> {
+  readonly path: string;
+  /**
+   * Validates and serialises `items`, then writes them as whole lines in one `write` on an O_APPEND
+   * descriptor (so concurrent writers never interleave). Starts with a newline when a crash left the
+   * file without one. Writes nothing at all (not even a directory) for an empty list.
+   */
+  append(items: readonly T[], options?: { fsync?: boolean }): Promise<{ records: number; bytes: number }>;
+  /** Streams every file and returns the windowed items plus what was skipped. */
+  read(options?: JsonlReadOptions): Promise<JsonlReadResult<T>>;
+  /** Streams entries (items and skips) in file order, from a cursor; for consumers that resume, such as an uploader. */
+  scan(options?: { from?: JsonlCursor }): AsyncGenerator<JsonlEntry<T>>;
+  stats(): Promise<JsonlStoreStats>;
+  /** Closes the active file as a segment now, if it holds anything. Returns the new segment's number, or null. */
+  rotate(): Promise<number | null>;
+  /** Gzips closed segments (verified before the plain file is removed); reads span them transparently. */
+  compact(): Promise<JsonlCompactResult>;
+  /** The files of the store in read order. */
+  files(): Promise<SegmentFile[]>;
+}
+
+const newline = 0x0a;
+const lockStaleMs = 30_000;
+
+function emptyReasons(): Record<SkipReason, number> {
+  return { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
+}
+
+function majorOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string') {
+    const m = /^(\d+)(?:\.|$)/.exec(value);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+function describeZodError(error: z.ZodError): string {
+  // Paths and zod's messages only: zod 4 messages name the expected type, never the received value.
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function isZodError(error: unknown): error is z.ZodError {
+  return typeof error === 'object' && error !== null && 'issues' in error && Array.isArray((error).issues);
+}
+
+function toMs(value: Date | string, name: string): number {
+  if (value instanceof Date) {
+    const ms = value.getTime();
+    if (Number.isNaN(ms)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${name} is an invalid Date.` });
+    return ms;
+  }
+  const parsed = parseIsoTimestamp(value);
+  if (parsed === null) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).` });
+  }
+  return parsed.ms;
+}
+
+class SkipCounter implements SkipReport {
+  skipped = 0;
+  reasons = emptyReasons();
+  firstBadLines: BadLine[] = [];
+
+  add(entry: { reason: SkipReason; detail: string; file: string; line: number }): void {
+    this.skipped++;
+    this.reasons[entry.reason]++;
+    if (this.firstBadLines.length < 20) this.firstBadLines.push({ file: entry.file, line: entry.line, reason: entry.reason, detail: entry.detail });
+  }
+
+  report(): SkipReport {
+    return { skipped: this.skipped, reasons: this.reasons, firstBadLines: this.firstBadLines };
+  }
+}
+
+/**
+ * An append-only JSONL store: whole-line atomic appends, streaming reads that skip and count bad
+ * lines with their line numbers, size-based segments, gzip compaction of closed segments.
+ * It never rewrites a line in place.
+ */
+export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T> {
+  const path = options.path;
+  const schema = options.schema;
+  const segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  const naming = segmentNaming(path);
+  for (const [name, value] of [
+    ['segmentBytes', segmentBytes],
+    ['maxLineBytes', maxLineBytes],
+  ] as const) {
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `createJsonlStore: ${name} must be a positive integer number of bytes.` });
+    }
+  }
+
+  function serialise(items: readonly T[]): Buffer {
+    const lines: string[] = [];
+    items.forEach((item, index) => {
+      const problem = options.checkWrite?.(item);
+      if (problem !== undefined) {
+        throw new BiasStoreError({ code: 'INVALID_RECORD', message: `Item ${index} cannot be written to ${path}: ${problem}. Nothing was written.` });
+      }
+      let encoded: unknown;
+      try {
+        encoded = schema.encode(item);
+      } catch (error) {
+        const what = isZodError(error) ? describeZodError(error) : 'it cannot be encoded';
+        throw new BiasStoreError({ code: 'INVALID_RECORD', message: `Item ${index} cannot be written to ${path}: ${what}. Nothing was written.`, cause: error });
+      }
+      const line = JSON.stringify(encoded);
+      if (line === undefined) {
+        throw new BiasStoreError({ code: 'INVALID_RECORD', message: `Item ${index} cannot be written to ${path}: it has no JSON form. Nothing was written.` });
+      }
+      const bytes = Buffer.byteLength(line);
+      if (bytes > maxLineBytes) {
+        throw new BiasStoreError({
+          code: 'INVALID_RECORD',
+          message: `Item ${index} cannot be written to ${path}: its line is ${bytes} bytes, over maxLineBytes (${maxLineBytes}). Nothing was written.`,
+        });
+      }
+      lines.push(line);
+    });
+    return Buffer.from(`${lines.join('\n')}\n`);
+  }
+
+  async function openActive(): Promise<FileHandle> {
+    // O_RDWR so the last byte can be checked for a torn line; O_APPEND so every write lands at the end.
+    const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
+    try {
+      return await open(path, flags, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError({ action: 'append to', path, cause: error });
+    }
+    try {
+      await mkdir(naming.dir, { recursive: true, mode: 0o700 });
+      return await open(path, flags, 0o600);
+    } catch (error) {
+      throw ioError({ action: 'append to', path, cause: error });
+    }
+  }
+
+  async function withRotationLock<R>(fn: () => Promise<R>): Promise<R | null> {
+    const lockPath = `${path}.rotate.lock`;
+    let lock: FileHandle | undefined;
+    for (let attempt = 0; attempt < 2 && lock === undefined; attempt++) {
+      try {
+        lock = await open(lockPath, 'wx', 0o600);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError({ action: 'lock', path, cause: error });
+        const info = await stat(lockPath).catch(() => null);
+        if (info !== null && Date.now() - info.mtimeMs < lockStaleMs) return null; // another writer is rotating
+        await unlink(lockPath).catch(() => undefined); // stale: its holder died
+      }
+    }
+    if (lock === undefined) return null;
+    try {
+      return await fn();
+    } finally {
+      await lock.close();
+      await unlink(lockPath).catch(() => undefined);
+    }
+  }
+
+  async function rotateIfAtLeast(minBytes: number): Promise<number | null> {
+    return withRotationLock(async () => {
+      const info = await stat(path).catch(() => null);
+      if (info === null || info.size < Math.max(1, minBytes)) return null;
+      const files = await listSegments(path);
+      let next = Math.max(0, ...files.filter((f) => !f.active).map((f) => f.segment)) + 1;
+      // link() refuses to replace an existing name, so a segment is never overwritten.
+      for (;;) {
+        try {
+          await link(path, naming.segmentPath(next, false));
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError({ action: 'close a segment of', path, cause: error });
+          next++;
+        }
+      }
+      await unlink(path);
+      await fsyncDirectory(naming.dir);
+      return next;
+    });
+  }
+
+  async function append(items: readonly T[], appendOptions?: { fsync?: boolean }): Promise<{ records: number; bytes: number }> {
+    if (items.length === 0) return { records: 0, bytes: 0 };
+    let data = serialise(items);
+    let handle = await openActive();
+    try {
+      let size = (await handle.stat()).size;
+      if (size >= segmentBytes) {
+        await handle.close();
+        await rotateIfAtLeast(segmentBytes);
+        handle = await openActive();
+        size = (await handle.stat()).size;
+      }
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== newline) data = Buffer.concat([Buffer.from('\n'), data]); // keep a torn line alone
+      }
+      let written = 0;
+      while (written < data.length) {
+        // One write for the whole batch; only a partial write (disk full, signal) loops.
+        const { bytesWritten } = await handle.write(data, written, data.length - written);
+        written += bytesWritten;
+      }
+      if (appendOptions?.fsync ?? options.fsync ?? false) await handle.sync();
+      return { records: items.length, bytes: data.length };
+    } catch (error) {
+      if (BiasStoreError.isInstance(error)) throw error;
+      throw ioError({ action: 'append to', path, cause: error });
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  function decodeLine(buf: Buffer, start: number, end: number): { ok: true; item: T } | { ok: false; reason: SkipReason; detail: string } | null {
+    const text = buf.toString('utf8', start, end);
+    if (text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) return { ok: false, reason: 'invalid_utf8', detail: 'the line is not valid UTF-8' };
+    const first = text.charCodeAt(0);
+    if ((Number.isNaN(first) || first <= 0x20) && text.trim() === '') return null;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // JSON.parse's message quotes the input, so it is not repeated here.
+      return { ok: false, reason: 'invalid_json', detail: 'the line is not valid JSON' };
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'invalid_record', detail: 'the line is not a JSON object' };
+    if (options.version !== undefined) {
+      const value = (raw as Record<string, unknown>)[options.version.field];
+      const major = majorOf(value);
+      if (major !== null && major !== options.version.major) {
+        return {
+          ok: false,
+          reason: 'unsupported_version',
+          detail: `${options.version.field} ${JSON.stringify(value)} has major version ${major}; this reader understands major ${options.version.major}`,
+        };
+      }
+    }
+    if (options.fastDecode !== undefined) {
+      const fast = options.fastDecode(raw as Record<string, unknown>);
+      if (fast !== undefined) return { ok: true, item: fast };
+    }
+    const result = schema.safeDecode(raw);
+    if (!result.success) return { ok: false, reason: 'invalid_record', detail: describeZodError(result.error) };
+    return { ok: true, item: result.data };
+  }
+
+  async function* scanFile(file: SegmentFile, from: { offset: number; line: number }): AsyncGenerator<JsonlEntry<T>[]> {
+    let offset = from.offset; // byte offset (uncompressed) of the start of the current line
+    let line = from.line; // lines before the current one
+    let toSkip = file.compressed ? from.offset : 0; // gzip cannot seek: skip decompressed bytes
+    const pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let discarding = false; // inside a line longer than maxLineBytes
+
+    let terminated = true; // false only for a last line without a newline
+    const entryFor = (buf: Buffer | null, from: number, lineBytes: number): JsonlEntry<T> | null => {
+      const start = offset;
+      const end = offset + lineBytes + (terminated ? 1 : 0);
+      line++;
+      const lineNo = line;
+      offset = end;
+      const next: JsonlCursor = { segment: file.segment, offset: end, line: lineNo };
+      if (buf === null) {
+        return { kind: 'skip', reason: 'line_too_long', detail: `the line is ${lineBytes} bytes, over maxLineBytes (${maxLineBytes})`, file: file.path, line: lineNo, offset: start, next };
+      }
+      const decoded = decodeLine(buf, from, from + lineBytes);
+      if (decoded === null) return null;
+      if (decoded.ok) return { kind: 'item', item: decoded.item, file: file.path, line: lineNo, offset: start, next };
+      if (!terminated) {
+        // An unterminated last line that does not decode is torn (a crash mid-write, or a write in flight):
+        // in the active file the cursor stays before it, so a consumer never steps past data still arriving.
+        const stay: JsonlCursor = file.active ? { segment: file.segment, offset: start, line: lineNo - 1 } : next;
+        return { kind: 'skip', reason: 'torn_line', detail: 'the last line has no newline and does not parse (a write was interrupted)', file: file.path, line: lineNo, offset: start, next: stay };
+      }
+      return { kind: 'skip', reason: decoded.reason, detail: decoded.detail, file: file.path, line: lineNo, offset: start, next };
+    };
+
+    let stream: AsyncIterable<Buffer>;
+    const raw = createReadStream(file.path, { start: file.compressed ? 0 : from.offset, highWaterMark: 1024 * 1024 });
+    if (file.compressed) {
+      const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+      raw.on('error', (error) => gunzip.destroy(error));
+      stream = raw.pipe(gunzip);
+    } else {
+      stream = raw;
+    }
+    try {
+      for await (let chunk of stream) {
+        if (toSkip > 0) {
+          if (chunk.length <= toSkip) {
+            toSkip -= chunk.length;
+            continue;
+          }
+          chunk = chunk.subarray(toSkip);
+          toSkip = 0;
+        }
+        const batch: JsonlEntry<T>[] = [];
+        let position = 0;
+        for (;;) {
+          const nl = chunk.indexOf(newline, position);
+          if (nl === -1) break;
+          const lineBytes = pendingBytes + (nl - position);
+          let entry: JsonlEntry<T> | null;
+          if (discarding || lineBytes > maxLineBytes) {
+            entry = entryFor(null, 0, lineBytes);
+          } else if (pending.length === 0) {
+            entry = entryFor(chunk, position, lineBytes);
+          } else {
+            entry = entryFor(Buffer.concat([...pending, chunk.subarray(position, nl)]), 0, lineBytes);
+          }
+          if (entry !== null) batch.push(entry);
+          pending.length = 0;
+          pendingBytes = 0;
+          discarding = false;
+          position = nl + 1;
+        }
+        if (position < chunk.length) {
+          pendingBytes += chunk.length - position;
+          if (pendingBytes > maxLineBytes) {
+            discarding = true; // stop buffering; the line is reported by its length when it ends
+            pending.length = 0;
+          } else {
+            pending.push(Buffer.from(chunk.subarray(position)));
+          }
+        }
+        if (batch.length > 0) yield batch;
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return; // rotated or compacted while listed: its data is read under its new name
+      if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw ioError({ action: 'read', path: file.path, cause: error });
+      if (!file.compressed) throw ioError({ action: 'read', path: file.path, cause: error });
+      line++;
+      yield [
+        {
+          kind: 'skip',
+          reason: 'corrupt_segment',
+          detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
+          file: file.path,
+          line,
+          offset,
+          next: { segment: file.segment + 1, offset: 0, line: 0 },
+        },
+      ];
+      return;
+    }
+    if (pendingBytes > 0 || discarding) {
+      terminated = false;
+      const entry = discarding ? entryFor(null, 0, pendingBytes) : entryFor(Buffer.concat(pending), 0, pendingBytes);
+      if (entry !== null) yield [entry];
+    }
+  }
+
+  async function* scanBatches(from?: JsonlCursor): AsyncGenerator<JsonlEntry<T>[]> {
+    const files = await listSegments(path);
+    for (const file of files) {
+      if (from !== undefined && file.segment < from.segment) continue;
+      const start = from !== undefined && file.segment === from.segment ? { offset: from.offset, line: from.line } : { offset: 0, line: 0 };
+      yield* scanFile(file, start);
+    }
+  }
+
+  async function* scan(scanOptions?: { from?: JsonlCursor }): AsyncGenerator<JsonlEntry<T>> {
+    for await (const batch of scanBatches(scanOptions?.from)) yield* batch;
+  }
+
+  function requireAccessor<K extends 'timeOf' | 'sessionOf'>(name: K, option: string): NonNullable<JsonlStoreOptions<T>[K]> {
+    const fn = options[name];
+    if (fn === undefined) {
+      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${option} needs a store created with ${name}; ${path} has none.` });
+    }
+    return fn;
+  }
+
+  async function read(readOptions: JsonlReadOptions = {}): Promise<JsonlReadResult<T>> {
+    const { maxSessions, maxDays } = readOptions;
+    if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) {
+      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.` });
+    }
+    if (maxDays !== undefined && (!Number.isFinite(maxDays) || maxDays <= 0)) {
+      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: maxDays must be a positive number, got ${String(maxDays)}.` });
+    }
+    const windowed = maxSessions !== undefined || maxDays !== undefined || readOptions.since !== undefined || readOptions.until !== undefined;
+    const timeOf = windowed ? requireAccessor('timeOf', 'a time window') : options.timeOf;
+    const sessionOf = maxSessions !== undefined ? requireAccessor('sessionOf', 'maxSessions') : undefined;
+    const now = readOptions.now === undefined ? Date.now() : toMs(readOptions.now, 'now');
+    let lower = -Infinity;
+    if (maxDays !== undefined) lower = now - maxDays * 86_400_000;
+    if (readOptions.since !== undefined) lower = Math.max(lower, toMs(readOptions.since, 'since'));
+    const upper = readOptions.until === undefined ? Infinity : toMs(readOptions.until, 'until');
+
+    const skips = new SkipCounter();
+    let timestampsWithoutZone = 0;
+    // Items that pass the time window, with their time; grouped by session when maxSessions is set.
+    const keptItems: T[] = [];
+    const keptTimes: number[] = [];
+    const keep = (item: T, ms: number): void => {
+      keptItems.push(item);
+      keptTimes.push(ms);
+    };
+    const sessions = new Map<string, { latest: number; items: { item: T; ms: number }[] }>();
+    const dropped = new Map<string, number>(); // sessions pruned from memory: their latest time
+    const pruneAt = maxSessions === undefined ? Infinity : Math.max(4 * maxSessions, 1024);
+
+    const prune = (): void => {
+      const latest = [...sessions.entries()].sort((a, b) => b[1].latest - a[1].latest || (a[0] < b[0] ? -1 : 1));
+      for (const [id, session] of latest.slice(maxSessions)) {
+        sessions.delete(id);
+        dropped.set(id, session.latest);
+      }
+    };
+
+    const accept = (entry: JsonlEntry<T>, firstPass: boolean, only?: Set<string>): void => {
+      if (entry.kind === 'skip') {
+        if (firstPass) skips.add(entry);
+        return;
+      }
+      let ms = 0;
+      if (timeOf !== undefined) {
+        const parsed = parseIsoTimestamp(timeOf(entry.item));
+        if (parsed === null) {
+          if (firstPass) skips.add({ reason: 'invalid_record', detail: 'its time is not an ISO 8601 date-time', file: entry.file, line: entry.line });
+          return;
+        }
+        if (!parsed.hasZone && firstPass) timestampsWithoutZone++;
+        ms = parsed.ms;
+        if (ms < lower || ms > upper) return;
+      }
+      if (sessionOf === undefined) {
+        keep(entry.item, ms);
+        return;
+      }
+      const id = sessionOf(entry.item);
+      if (only !== undefined) {
+        if (only.has(id)) keep(entry.item, ms);
+        return;
+      }
+      const droppedLatest = dropped.get(id);
+      if (droppedLatest !== undefined) {
+        dropped.set(id, Math.max(droppedLatest, ms));
+        return;
+      }
+      let session = sessions.get(id);
+      if (session === undefined) {
+        session = { latest: ms, items: [] };
+        sessions.set(id, session);
+        if (sessions.size > pruneAt) prune();
+        if (!sessions.has(id)) {
+          dropped.set(id, Math.max(dropped.get(id) ?? ms, ms));
+          return;
+        }
+      }
+      session.items.push({ item: entry.item, ms });
+      if (ms > session.latest) session.latest = ms;
+    };
+
+    for await (const batch of scanBatches()) for (const entry of batch) accept(entry, true);
+
+    if (maxSessions !== undefined) {
+      const ranked = [...[...sessions.entries()].map(([id, s]) => [id, s.latest] as const), ...dropped.entries()].sort(
+        (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+      );
+      const chosen = ranked.slice(0, maxSessions).map(([id]) => id);
+      const missing = new Set(chosen.filter((id) => !sessions.has(id)));
+      for (const id of chosen) for (const k of sessions.get(id)?.items ?? []) keep(k.item, k.ms);
+      // A session pruned early that later turned out to be among the last N: read its records again.
+      if (missing.size > 0) for await (const batch of scanBatches()) for (const entry of batch) accept(entry, false, missing);
+    }
+    let items = keptItems;
+    if (timeOf !== undefined && !keptTimes.every((ms, i) => i === 0 || keptTimes[i - 1]! <= ms)) {
+      const order = keptItems.map((_, i) => i).sort((a, b) => keptTimes[a]! - keptTimes[b]! || a - b); // ties keep file order
+      items = order.map((i) => keptItems[i]!);
+    }
+    return { items, ...skips.report(), timestampsWithoutZone };
+  }
+
+  async function stats(): Promise<JsonlStoreStats> {
+    const files = await listSegments(path);
+    const skips = new SkipCounter();
+    const sessionIds = options.sessionOf === undefined ? null : new Set<string>();
+    let records = 0;
+    let oldest = Infinity;
+    let newest = -Infinity;
+    let timestampsWithoutZone = 0;
+    for await (const batch of scanBatches()) {
+      for (const entry of batch) {
+        if (entry.kind === 'skip') {
+          skips.add(entry);
+          continue;
+        }
+        records++;
+        sessionIds?.add(options.sessionOf!(entry.item));
+        if (options.timeOf !== undefined) {
+          const parsed = parseIsoTimestamp(options.timeOf(entry.item));
+          if (parsed === null) continue;
+          if (!parsed.hasZone) timestampsWithoutZone++;
+          oldest = Math.min(oldest, parsed.ms);
+          newest = Math.max(newest, parsed.ms);
+        }
+      }
+    }
+    return {
+      records,
+      sessions: sessionIds === null ? null : sessionIds.size,
+      oldest: Number.isFinite(oldest) ? new Date(oldest).toISOString() : null,
+      newest: Number.isFinite(newest) ? new Date(newest).toISOString() : null,
+      bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+      segments: files.length,
+      timestampsWithoutZone,
+      ...skips.report(),
+    };
+  }
+
+  async function sha256Of(source: AsyncIterable<Buffer>): Promise<{ hash: string; bytes: number }> {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of source) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    return { hash: hash.digest('hex'), bytes };
+  }
+
+  async function compact(): Promise<JsonlCompactResult> {
+    const files = await listSegments(path);
+    const result: JsonlCompactResult = { compacted: 0, bytesBefore: 0, bytesAfter: 0 };
+    for (const file of files) {
+      if (file.active || file.compressed) continue;
+      const target = naming.segmentPath(file.segment, true);
+      const temp = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      try {
+        const before = await stat(file.path);
+        const original = await sha256Of(createReadStream(file.path));
+        await pipeline(createReadStream(file.path), createGzip({ level: 9 }), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+        const out = await open(temp, 'r');
+        try {
+          await out.sync();
+        } finally {
+          await out.close();
+        }
+        const check = await sha256Of(createReadStream(temp).pipe(createGunzip()));
+        const after = await stat(file.path);
+        // Verify the copy, and that no late writer added to the segment meanwhile; else leave it for next time.
+        if (check.hash !== original.hash || check.bytes !== original.bytes || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+          await unlink(temp);
+          continue;
+        }
+        await rename(temp, target);
+        await fsyncDirectory(naming.dir);
+        await unlink(file.path);
+        result.compacted++;
+        result.bytesBefore += before.size;
+        result.bytesAfter += (await stat(target)).size;
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        throw ioError({ action: 'compact', path: file.path, cause: error });
+      }
+    }
+    return result;
+  }
+
+  return {
+    path,
+    append,
+    read,
+    scan,
+    stats,
+    rotate: async () => {
+      try {
+        return await rotateIfAtLeast(1);
+      } catch (error) {
+        if (BiasStoreError.isInstance(error)) throw error;
+        throw ioError({ action: 'close a segment of', path, cause: error });
+      }
+    },
+    compact,
+    files: () => listSegments(path),
+  };
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ioError } from './io-error.js';
+
+/** fsyncs a directory so a rename or a new name in it survives a crash (a no-op where directories cannot be opened). */
+export async function fsyncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) cannot fsync a directory; the data itself was fsynced.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Replaces `path` with `data` atomically: writes a temporary file beside it (mode 0600), fsyncs it,
+ * renames it over `path` and fsyncs the directory. A crash leaves either the old or the new content.
+ * Creates missing directories with mode 0700.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw ioError({ action: 'create the directory of', path, cause: error });
+  }
+  let handle;
+  try {
+    handle = await open(temp, 'wx', 0o600);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, path);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  await fsyncDirectory(dir);
+}
