@@ -1,0 +1,55 @@
+import { APICallError } from './api-call-error.js';
+import { AuthenticationError } from './authentication-error.js';
+import { InsufficientCreditsError } from './insufficient-credits-error.js';
+import { ModelNotFoundError } from './model-not-found-error.js';
+import { RateLimitError } from './rate-limit-error.js';
+import { retryableStatuses } from './retry-policy.js';
+
+/**
+ * The typed error for an HTTP failure status. `detail` is the provider's own message (already
+ * free of secrets); `keyHint` tells the user where the key comes from, e.g. "OPENROUTER_API_KEY".
+ */
+export function createApiError(options: {
+  provider: string;
+  modelId: string;
+  url: string;
+  statusCode: number;
+  detail: string | undefined;
+  responseBody: string | undefined;
+  retryAfterMs?: number;
+  keyHint: string;
+}): APICallError {
+  const { provider, modelId, url, statusCode, responseBody } = options;
+  const said = options.detail ? `: ${options.detail}` : '';
+  const base = { provider, url, statusCode, responseBody, modelId };
+  switch (statusCode) {
+    case 401:
+    case 403:
+      return new AuthenticationError({
+        ...base,
+        message: `${provider} refused the API key for ${modelId} (HTTP ${statusCode}${said}). Check ${options.keyHint}: the key may be wrong, revoked, or lack access to this model.`,
+      });
+    case 402:
+      return new InsufficientCreditsError({
+        ...base,
+        message: `${provider} has no credits left to run ${modelId} (HTTP 402${said}). Add credits to the account, lower maxTokens, or choose a cheaper model.`,
+      });
+    case 404:
+      return new ModelNotFoundError({
+        ...base,
+        message: `${provider} does not serve the model "${modelId}" (HTTP 404${said}). Check the model id (stale ids are common after a provider retires a model) and the base URL ${new URL(url).origin}.`,
+      });
+    case 429:
+      return new RateLimitError({
+        ...base,
+        ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+        message: `${provider} rate-limited the call to ${modelId} (HTTP 429${said})${options.retryAfterMs === undefined ? '' : `; it asked to wait ${Math.ceil(options.retryAfterMs / 1000)} s`}. Lower requestsPerMinute or maxConcurrency, or retry later.`,
+      });
+    default: {
+      const isRetryable = retryableStatuses.has(statusCode);
+      const what = statusCode === 529 ? 'is overloaded' : statusCode >= 500 ? 'failed on its side' : 'rejected the request';
+      const advice = isRetryable ? 'This is usually temporary: retry later or raise maxRetries.' : 'Check the request options (messages, maxTokens, provider options).';
+      return new APICallError({ ...base, isRetryable, message: `${provider} ${what} for ${modelId} (HTTP ${statusCode}${said}). ${advice}` });
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import type { APICallError } from './api-call-error.js';
+import { createApiError } from './create-api-error.js';
+import { EmptyResponseError } from './empty-response-error.js';
+import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
+import { parseSse } from './parse-sse.js';
+import type { ProviderRuntime } from './provider-runtime.js';
+import { parseJsonResponse } from './read-json-response.js';
+import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import { sendRequest } from './send-request.js';
+import type { HttpFailure } from './send-request.js';
+
+const errorSchema = z.object({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() });
+const errorBodySchema = z.object({ error: errorSchema.nullish() });
+
+const responseSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        content: z.object({ parts: z.array(z.object({ text: z.string().nullish(), thought: z.boolean().nullish() })).nullish() }).nullish(),
+        finishReason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usageMetadata: z
+    .object({
+      promptTokenCount: z.number().nullish(),
+      candidatesTokenCount: z.number().nullish(),
+      thoughtsTokenCount: z.number().nullish(),
+      cachedContentTokenCount: z.number().nullish(),
+    })
+    .nullish(),
+  promptFeedback: z.object({ blockReason: z.string().nullish() }).nullish(),
+  modelVersion: z.string().nullish(),
+  responseId: z.string().nullish(),
+  error: errorSchema.nullish(),
+});
+
+type GeminiResponse = z.infer<typeof responseSchema>;
+
+export function mapGeminiFinishReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'STOP':
+      return 'stop';
+    case 'MAX_TOKENS':
+      return 'length';
+    case 'SAFETY':
+    case 'RECITATION':
+    case 'BLOCKLIST':
+    case 'PROHIBITED_CONTENT':
+    case 'SPII':
+    case 'IMAGE_SAFETY':
+      return 'content-filter';
+    case 'MALFORMED_FUNCTION_CALL':
+      return 'error';
+    case null:
+    case undefined:
+      return 'unknown';
+    default:
+      return 'other';
+  }
+}
+
+export interface GeminiConfig {
+  runtime: ProviderRuntime;
+  baseURL: () => string;
+  apiKey: () => string;
+  headers: () => Record<string, string>;
+}
+
+/** A Gemini model behind `generateContent` / `streamGenerateContent?alt=sse`. The key goes in a header, never the URL. */
+export class GeminiModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'gemini';
+  readonly modelId: string;
+  readonly #config: GeminiConfig;
+
+  constructor(modelId: string, config: GeminiConfig) {
+    this.modelId = modelId.replace(/^models\//, '');
+    this.#config = config;
+  }
+
+  #url(stream: boolean): string {
+    return `${this.#config.baseURL()}/models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+  }
+
+  #request(options: GenerateOptions, stream: boolean): { url: string; headers: Record<string, string>; body: Record<string, unknown>; secrets: string[] } {
+    const key = this.#config.apiKey();
+    const system = options.messages.filter((m) => m.role === 'system').map((m) => ({ text: m.content }));
+    const extra = { ...options.providerOptions?.gemini };
+    const extraConfig = (extra.generationConfig ?? {}) as Record<string, unknown>;
+    delete extra.generationConfig;
+    const generationConfig = {
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...extraConfig,
+    };
+    const body: Record<string, unknown> = {
+      contents: options.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
+      ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
+      ...extra,
+    };
+    return { url: this.#url(stream), headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key] };
+  }
+
+  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; retryAfterMs?: number }): APICallError {
+    const detail = options.error?.message ?? options.error?.status ?? undefined;
+    // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid": an authentication failure.
+    const badKey = options.statusCode === 400 && /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) && /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
+    return createApiError({
+      provider: this.provider,
+      modelId: this.modelId,
+      url: options.url,
+      statusCode: badKey ? 401 : options.statusCode,
+      detail: detail == null ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
+      responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
+      keyHint: 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)',
+      ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+    });
+  }
+
+  #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
+    return (failure) => {
+      let error: z.infer<typeof errorSchema> | undefined;
+      try {
+        error = errorBodySchema.safeParse(JSON.parse(failure.bodyText)).data?.error ?? undefined;
+      } catch {
+        // Not JSON: the status alone decides.
+      }
+      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
+    };
+  }
+
+  #usage(meta: GeminiResponse['usageMetadata']): Usage {
+    const thoughts = meta?.thoughtsTokenCount ?? undefined;
+    // candidatesTokenCount leaves out thinking; outputTokens counts both, as billed.
+    const result: Usage = { inputTokens: meta?.promptTokenCount ?? 0, outputTokens: (meta?.candidatesTokenCount ?? 0) + (thoughts ?? 0) };
+    if (thoughts !== undefined) result.reasoningTokens = thoughts;
+    if (meta?.cachedContentTokenCount != null) result.cachedTokens = meta.cachedContentTokenCount;
+    return result;
+  }
+
+  #empty(options: { finishReason: FinishReason; usage: Usage; reasoning: string; blockReason: string | undefined; maxTokens: number | undefined }): EmptyResponseError {
+    const { provider, modelId } = this;
+    if (options.blockReason) return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `Gemini blocked the prompt for ${modelId} (blockReason ${options.blockReason}). Rephrase the prompt or adjust safetySettings.` });
+    if (options.finishReason === 'length' && ((options.usage.reasoningTokens ?? 0) > 0 || options.reasoning !== '')) {
+      return new EmptyResponseError({ provider, modelId, reason: 'reasoning-used-budget', message: `${modelId} spent its whole token budget${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`} thinking (${options.usage.reasoningTokens ?? 'some'} thought tokens) and returned no answer. Raise maxTokens, or lower generationConfig.thinkingConfig.thinkingBudget.` });
+    }
+    if (options.finishReason === 'content-filter') return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `Gemini withheld the answer of ${modelId} (safety filter). Rephrase the prompt or choose another model.` });
+    return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
+  }
+
+  #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; url: string; secrets: readonly string[] }): APICallError {
+    const code = options.error.code ?? 500;
+    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, url: options.url, secrets: options.secrets });
+  }
+
+  static #parts(response: GeminiResponse): { text: string; reasoning: string } {
+    const parts = response.candidates?.[0]?.content?.parts ?? [];
+    return {
+      text: parts.filter((p) => !p.thought).map((p) => p.text ?? '').join(''),
+      reasoning: parts.filter((p) => p.thought).map((p) => p.text ?? '').join(''),
+    };
+  }
+
+  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    const { runtime } = this.#config;
+    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, options }, async (scope) => {
+      const request = this.#request(options, false);
+      const { url, secrets } = request;
+      const json = await sendRequest({
+        runtime,
+        scope,
+        provider: this.provider,
+        modelId: this.modelId,
+        url,
+        headers: request.headers,
+        body: request.body,
+        mapError: this.#mapFailure(url, secrets),
+        read: async (response) => {
+          const text = await response.text();
+          const parsed = parseJsonResponse({ text, schema: responseSchema, url, provider: this.provider, secrets });
+          if (parsed.error) throw this.#inBodyError({ error: parsed.error, bodyText: text, url, secrets });
+          return parsed;
+        },
+      });
+      const { text, reasoning } = GeminiModel.#parts(json);
+      const finishReason = mapGeminiFinishReason(json.candidates?.[0]?.finishReason);
+      const usage = this.#usage(json.usageMetadata);
+      if (text.trim() === '') throw this.#empty({ finishReason, usage, reasoning, blockReason: json.promptFeedback?.blockReason ?? undefined, maxTokens: options.maxTokens });
+      const out: GenerateResult = { text, usage, finishReason, latencyMs: runtime.clock.now() - scope.startedAt };
+      if (reasoning !== '') out.reasoning = reasoning;
+      if (json.responseId) out.responseId = json.responseId;
+      if (json.modelVersion) out.responseModelId = json.modelVersion;
+      if (options.seed !== undefined) out.seed = options.seed;
+      return out;
+    });
+  }
+
+  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
+    const { runtime } = this.#config;
+    const url = this.#url(true);
+    let secrets: readonly string[] = [];
+    return runStreamCall(
+      { runtime, provider: this.provider, modelId: this.modelId, options, url },
+      {
+        start: (scope) => {
+          const request = this.#request(options, true);
+          secrets = request.secrets;
+          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: request.url, headers: request.headers, body: request.body, mapError: this.#mapFailure(request.url, secrets), read: (r) => Promise.resolve(r) });
+        },
+        parts: (body) => this.#streamParts(body, { secrets, url, maxTokens: options.maxTokens }),
+      },
+    );
+  }
+
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { secrets: readonly string[]; url: string; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+    let finishReason: FinishReason = 'unknown';
+    let usage: Usage = this.#usage(undefined);
+    let responseId: string | undefined;
+    let responseModelId: string | undefined;
+    let blockReason: string | undefined;
+    let sawText = false;
+    let reasoning = '';
+    for await (const sse of parseSse(body)) {
+      const chunk = parseJsonResponse({ text: sse.data, schema: responseSchema, url: context.url, provider: this.provider, secrets: context.secrets });
+      if (chunk.error) throw this.#inBodyError({ error: chunk.error, bodyText: sse.data, url: context.url, secrets: context.secrets });
+      const { text, reasoning: thought } = GeminiModel.#parts(chunk);
+      if (thought) {
+        reasoning += thought;
+        yield { type: 'reasoning-delta', text: thought };
+      }
+      if (text) {
+        sawText = true;
+        yield { type: 'text-delta', text };
+      }
+      if (chunk.candidates?.[0]?.finishReason) finishReason = mapGeminiFinishReason(chunk.candidates[0].finishReason);
+      if (chunk.usageMetadata) usage = this.#usage(chunk.usageMetadata);
+      if (chunk.responseId) responseId = chunk.responseId;
+      if (chunk.modelVersion) responseModelId = chunk.modelVersion;
+      if (chunk.promptFeedback?.blockReason) blockReason = chunk.promptFeedback.blockReason;
+    }
+    if (finishReason === 'unknown' && !blockReason) throw new Error('the stream ended without a finishReason');
+    if (!sawText) throw this.#empty({ finishReason, usage, reasoning, blockReason, maxTokens: context.maxTokens });
+    const finish: StreamPart = { type: 'finish', finishReason, usage };
+    if (responseId) finish.responseId = responseId;
+    if (responseModelId) finish.responseModelId = responseModelId;
+    yield finish;
+  }
+}

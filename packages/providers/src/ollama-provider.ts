@@ -1,0 +1,20 @@
+import { createOpenAICompatible } from './openai-compatible-provider.js';
+import type { HttpProviderSettings } from './provider-runtime.js';
+import type { ProviderV1 } from './provider-v1.js';
+
+/** Ollama's OpenAI-compatible API (`OLLAMA_BASE_URL`, default http://127.0.0.1:11434/v1). No key; every call costs 0. */
+export function createOllama(settings: HttpProviderSettings = {}): ProviderV1 {
+  return createOpenAICompatible({
+    name: 'ollama',
+    apiKeyEnvVar: 'OLLAMA_API_KEY',
+    requireApiKey: false,
+    baseURLEnvVar: 'OLLAMA_BASE_URL',
+    defaultBaseURL: 'http://127.0.0.1:11434/v1',
+    zeroCost: true,
+    maxTokensField: 'max_tokens',
+    ...settings,
+  });
+}
+
+/** The default ollama provider, configured from the environment at each request. */
+export const ollama: ProviderV1 = createOllama();

@@ -1,0 +1,320 @@
+import { z } from 'zod';
+import type { APICallError } from './api-call-error.js';
+import { createApiError } from './create-api-error.js';
+import { EmptyResponseError } from './empty-response-error.js';
+import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
+import { parseSse } from './parse-sse.js';
+import type { ProviderRuntime } from './provider-runtime.js';
+import { parseJsonResponse } from './read-json-response.js';
+import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import { sendRequest } from './send-request.js';
+import type { HttpFailure } from './send-request.js';
+
+const errorObjectSchema = z.object({
+  message: z.string().nullish(),
+  code: z.union([z.string(), z.number()]).nullish(),
+  type: z.string().nullish(),
+});
+const errorBodySchema = z.object({ error: z.union([errorObjectSchema, z.string()]).nullish(), message: z.string().nullish() });
+
+const usageSchema = z
+  .object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+    /** OpenRouter: the call's cost in credits (US dollars). */
+    cost: z.number().nullish(),
+  })
+  .nullish();
+
+const responseSchema = z.object({
+  id: z.string().nullish(),
+  model: z.string().nullish(),
+  system_fingerprint: z.string().nullish(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish(), reasoning: z.string().nullish(), reasoning_content: z.string().nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+        error: errorObjectSchema.nullish(),
+      }),
+    )
+    .nullish(),
+  usage: usageSchema,
+  error: errorObjectSchema.nullish(),
+});
+
+const chunkSchema = z.object({
+  id: z.string().nullish(),
+  model: z.string().nullish(),
+  choices: z
+    .array(
+      z.object({
+        delta: z.object({ content: z.string().nullish(), reasoning: z.string().nullish(), reasoning_content: z.string().nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+        error: errorObjectSchema.nullish(),
+      }),
+    )
+    .nullish(),
+  usage: usageSchema,
+  error: errorObjectSchema.nullish(),
+});
+
+/** How one OpenAI-compatible provider (OpenRouter, OpenAI, Ollama, …) is configured. */
+export interface OpenAICompatibleChatConfig {
+  provider: string;
+  runtime: ProviderRuntime;
+  /** Read at each request. */
+  baseURL: () => string;
+  /** Read at each request; throws when a required key is missing. */
+  apiKey: () => string | undefined;
+  /** Where the key comes from, for error messages, e.g. "OPENROUTER_API_KEY (or the apiKey setting)". */
+  keyHint: string;
+  headers: () => Record<string, string>;
+  /** Body fields the provider adds to every request (before `providerOptions[provider]`). */
+  extraBody?: (options: GenerateOptions) => Record<string, unknown>;
+  /** Local servers: every call costs nothing. */
+  zeroCost?: boolean;
+  /** OpenAI's current models take `max_completion_tokens`; most compatible servers take `max_tokens` (the default). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+}
+
+export function mapOpenAIFinishReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'end_turn':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
+    case 'error':
+      return 'error';
+    case null:
+    case undefined:
+      return 'unknown';
+    default:
+      return 'other';
+  }
+}
+
+type ErrorObject = z.infer<typeof errorObjectSchema>;
+
+interface RequestParts {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  secrets: string[];
+}
+
+/** A chat-completions model: `POST {baseURL}/chat/completions`, JSON or SSE. */
+export class OpenAICompatibleChatModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly #config: OpenAICompatibleChatConfig;
+
+  constructor(modelId: string, config: OpenAICompatibleChatConfig) {
+    this.modelId = modelId;
+    this.provider = config.provider;
+    this.#config = config;
+  }
+
+  #request(options: GenerateOptions, stream: boolean): RequestParts {
+    const config = this.#config;
+    const key = config.apiKey();
+    const url = `${config.baseURL()}/chat/completions`;
+    const body: Record<string, unknown> = {
+      model: this.modelId,
+      messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.maxTokens === undefined ? {} : { [config.maxTokensField ?? 'max_tokens']: options.maxTokens }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      ...config.extraBody?.(options),
+      ...options.providerOptions?.[config.provider],
+    };
+    const headers = { ...config.headers(), ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) };
+    return { url, headers, body, secrets: key === undefined ? [] : [key] };
+  }
+
+  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; url: string; secrets: readonly string[]; retryAfterMs?: number }): APICallError {
+    const detail = typeof options.error === 'string' ? options.error : (options.error?.message ?? undefined);
+    return createApiError({
+      provider: this.provider,
+      modelId: this.modelId,
+      url: options.url,
+      statusCode: options.statusCode,
+      detail: detail === undefined ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
+      responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
+      keyHint: this.#config.keyHint,
+      ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+    });
+  }
+
+  #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
+    return (failure) => {
+      let parsed: z.infer<typeof errorBodySchema> | undefined;
+      try {
+        const result = errorBodySchema.safeParse(JSON.parse(failure.bodyText));
+        if (result.success) parsed = result.data;
+      } catch {
+        // Not JSON (a proxy's HTML page): the status alone decides.
+      }
+      return this.#error({
+        statusCode: failure.statusCode,
+        error: parsed?.error ?? parsed?.message ?? undefined,
+        bodyText: failure.bodyText,
+        url,
+        secrets,
+        ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+      });
+    };
+  }
+
+  /** An error object that arrived inside a 200 body or a stream chunk (OpenRouter does both). */
+  #inBodyError(options: { error: ErrorObject; bodyText: string; url: string; secrets: readonly string[] }): APICallError {
+    const code = typeof options.error.code === 'number' ? options.error.code : Number.parseInt(String(options.error.code ?? ''), 10);
+    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, url: options.url, secrets: options.secrets });
+  }
+
+  #usage(usage: z.infer<typeof usageSchema>): Usage {
+    const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
+    const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+    const cached = usage?.prompt_tokens_details?.cached_tokens;
+    if (reasoning != null) result.reasoningTokens = reasoning;
+    if (cached != null) result.cachedTokens = cached;
+    if (this.#config.zeroCost) result.costUsd = 0;
+    else if (usage?.cost != null) result.costUsd = usage.cost;
+    return result;
+  }
+
+  #emptyError(options: { finishReason: FinishReason; usage: Usage; reasoning: string; maxTokens: number | undefined }): EmptyResponseError {
+    const { provider, modelId } = this;
+    if (options.finishReason === 'length' && ((options.usage.reasoningTokens ?? 0) > 0 || options.reasoning !== '')) {
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'reasoning-used-budget',
+        message: `${modelId} spent its whole token budget${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`} on reasoning (${options.usage.reasoningTokens ?? 'some'} reasoning tokens) and returned no answer. Raise maxTokens, or lower the reasoning effort (e.g. providerOptions.${provider}.reasoning = { effort: 'low' }).`,
+      });
+    }
+    if (options.finishReason === 'content-filter') {
+      return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `${provider} withheld the answer of ${modelId} (content filter). Rephrase the prompt or choose another model.` });
+    }
+    return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
+  }
+
+  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    const { runtime } = this.#config;
+    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, options }, async (scope) => {
+      const request = this.#request(options, false);
+      const { url, secrets } = request;
+      const result = await sendRequest({
+        runtime,
+        scope,
+        provider: this.provider,
+        modelId: this.modelId,
+        url,
+        headers: request.headers,
+        body: request.body,
+        mapError: this.#mapFailure(url, secrets),
+        read: async (response) => {
+          const text = await response.text();
+          const json = parseJsonResponse({ text, schema: responseSchema, url, provider: this.provider, secrets });
+          const choice = json.choices?.[0];
+          const error = json.error ?? choice?.error;
+          if (error) throw this.#inBodyError({ error, bodyText: text, url, secrets });
+          return json;
+        },
+      });
+      const choice = result.choices?.[0];
+      const text = choice?.message?.content ?? '';
+      const reasoning = choice?.message?.reasoning ?? choice?.message?.reasoning_content ?? '';
+      const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
+      const usage = this.#usage(result.usage);
+      if (text.trim() === '') throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: options.maxTokens });
+      const out: GenerateResult = { text, usage, finishReason, latencyMs: runtime.clock.now() - scope.startedAt };
+      if (reasoning !== '') out.reasoning = reasoning;
+      if (result.id) out.responseId = result.id;
+      if (result.model) out.responseModelId = result.model;
+      if (options.seed !== undefined) out.seed = options.seed;
+      if (result.system_fingerprint) out.systemFingerprint = result.system_fingerprint;
+      return out;
+    });
+  }
+
+  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
+    const { runtime } = this.#config;
+    let request: RequestParts | undefined;
+    const url = `${this.#config.baseURL()}/chat/completions`;
+    return runStreamCall(
+      { runtime, provider: this.provider, modelId: this.modelId, options, url },
+      {
+        start: (scope) => {
+          request = this.#request(options, true);
+          return sendRequest({
+            runtime,
+            scope,
+            provider: this.provider,
+            modelId: this.modelId,
+            url: request.url,
+            headers: request.headers,
+            body: request.body,
+            mapError: this.#mapFailure(request.url, request.secrets),
+            read: (response) => Promise.resolve(response),
+          });
+        },
+        parts: (body) => this.#streamParts(body, { secrets: request?.secrets ?? [], url, maxTokens: options.maxTokens }),
+      },
+    );
+  }
+
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { secrets: readonly string[]; url: string; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+    const { secrets, url } = context;
+    let finishReason: FinishReason = 'unknown';
+    let usage: Usage = this.#usage(undefined);
+    let sawText = false;
+    let reasoning = '';
+    let responseId: string | undefined;
+    let responseModelId: string | undefined;
+    let done = false;
+    for await (const event of parseSse(body)) {
+      if (event.data === '[DONE]') {
+        done = true;
+        break;
+      }
+      const chunk = parseJsonResponse({ text: event.data, schema: chunkSchema, url, provider: this.provider, secrets });
+      const choice = chunk.choices?.[0];
+      const error = chunk.error ?? choice?.error;
+      if (error) throw this.#inBodyError({ error, bodyText: event.data, url, secrets });
+      if (chunk.id) responseId = chunk.id;
+      if (chunk.model) responseModelId = chunk.model;
+      const delta = choice?.delta;
+      const thought = delta?.reasoning ?? delta?.reasoning_content;
+      if (thought) {
+        reasoning += thought;
+        yield { type: 'reasoning-delta', text: thought };
+      }
+      if (delta?.content) {
+        sawText = true;
+        yield { type: 'text-delta', text: delta.content };
+      }
+      if (choice?.finish_reason) finishReason = mapOpenAIFinishReason(choice.finish_reason);
+      if (chunk.usage) usage = this.#usage(chunk.usage);
+    }
+    if (!done && finishReason === 'unknown') {
+      throw new Error('the stream ended without a finish reason or [DONE]');
+    }
+    if (!sawText) throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: context.maxTokens });
+    const finish: StreamPart = { type: 'finish', finishReason, usage };
+    if (responseId) finish.responseId = responseId;
+    if (responseModelId) finish.responseModelId = responseModelId;
+    yield finish;
+  }
+}

@@ -1,0 +1,56 @@
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { createRequestLimiter } from './request-limiter.js';
+import type { RequestLimiter } from './request-limiter.js';
+import { defaultRetryPolicy } from './retry-policy.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+/** Settings every HTTP provider accepts. */
+export interface HttpProviderSettings {
+  /** The API's base URL; each provider documents its default and environment variable. */
+  baseURL?: string;
+  /** The API key; when omitted it is read from the provider's environment variable at each request. */
+  apiKey?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A fetch implementation, e.g. to point tests at a local server or add a proxy. */
+  fetch?: typeof fetch;
+  /** Retries after the first attempt; 0 means none. Default 2. */
+  maxRetries?: number;
+  /** Backoff and Retry-After limits. */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Default deadline of one call, all attempts included. Default 120,000 ms; a call's `timeoutMs` overrides it. */
+  timeoutMs?: number;
+  /** Calls in flight at once for this provider instance. Default 16. */
+  maxConcurrency?: number;
+  /** Request starts per minute for this provider instance (free tiers); default unlimited. */
+  requestsPerMinute?: number;
+  /** Time and randomness; tests pass a fake one. */
+  clock?: Clock;
+}
+
+/** What one provider instance shares across its models: policy, clock and the limiter. */
+export interface ProviderRuntime {
+  readonly fetch: typeof fetch | undefined;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly clock: Clock;
+  readonly limiter: RequestLimiter;
+}
+
+export function createProviderRuntime(settings: HttpProviderSettings): ProviderRuntime {
+  const clock = settings.clock ?? systemClock;
+  const maxRetries = settings.maxRetries ?? defaultRetryPolicy.maxRetries;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError(`maxRetries must be a whole number ≥ 0 (got ${maxRetries}).`);
+  return {
+    fetch: settings.fetch,
+    retry: { ...defaultRetryPolicy, ...settings.retry, maxRetries },
+    timeoutMs: settings.timeoutMs ?? 120_000,
+    clock,
+    limiter: createRequestLimiter({
+      maxConcurrency: settings.maxConcurrency ?? 16,
+      ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
+      clock,
+    }),
+  };
+}

@@ -1,0 +1,98 @@
+import ky from 'ky';
+import { APICallError } from './api-call-error.js';
+import type { CallScope } from './call-scope.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+import { ProviderError } from './provider-error.js';
+import type { ProviderRuntime } from './provider-runtime.js';
+import { backoffDelayMs } from './retry-policy.js';
+
+/** A non-2xx response, as `mapError` sees it. */
+export interface HttpFailure {
+  statusCode: number;
+  /** The raw body; the mapper must redact and truncate what it keeps. */
+  bodyText: string;
+  headers: Headers;
+  retryAfterMs: number | undefined;
+}
+
+export interface SendRequestOptions<T> {
+  runtime: ProviderRuntime;
+  scope: CallScope;
+  provider: string;
+  modelId: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Builds the typed error for a non-2xx response. */
+  mapError: (failure: HttpFailure) => APICallError;
+  /** Reads a 2xx response. A retryable APICallError it throws (an error in a 200 body) is retried. */
+  read: (response: Response) => Promise<T>;
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${current.message} (${code})` : current.message);
+    current = current.cause;
+  }
+  return parts.join(': ') || String(error);
+}
+
+/** A failure below HTTP (refused, reset, cut-off body) as a retryable APICallError. */
+function networkError(options: { error: unknown; provider: string; modelId: string; url: string }): APICallError {
+  return new APICallError({
+    provider: options.provider,
+    modelId: options.modelId,
+    url: options.url,
+    isRetryable: true,
+    cause: options.error,
+    message: `The connection to ${options.provider} at ${new URL(options.url).origin} failed while calling ${options.modelId}: ${describeCause(options.error)}. Check that the server is reachable (a local server must be running), then retry.`,
+  });
+}
+
+/**
+ * POSTs JSON through ky and retries: full-jitter exponential backoff, `Retry-After` honoured up to
+ * `maxRetryAfterMs`, only retryable statuses and network failures, never past the call's deadline.
+ */
+export async function sendRequest<T>(options: SendRequestOptions<T>): Promise<T> {
+  const { runtime, scope } = options;
+  for (let attempt = 0; ; attempt++) {
+    let failure: unknown;
+    let retryAfterMs: number | undefined;
+    try {
+      await runtime.limiter.awaitRequestStart(scope.signal);
+      const response = await ky.post(options.url, {
+        json: options.body,
+        headers: options.headers,
+        signal: scope.signal,
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+      });
+      if (!response.ok) {
+        const bodyText = await response.text();
+        retryAfterMs = parseRetryAfter(response.headers, runtime.clock.now());
+        throw options.mapError({ statusCode: response.status, bodyText, headers: response.headers, retryAfterMs });
+      }
+      return await options.read(response);
+    } catch (error) {
+      if (scope.signal.aborted) throw scope.translate(error);
+      failure = ProviderError.isInstance(error) ? error : networkError({ error, provider: options.provider, modelId: options.modelId, url: options.url });
+    }
+    if (!APICallError.isInstance(failure) || !failure.isRetryable || attempt >= runtime.retry.maxRetries) throw failure;
+    const delay =
+      retryAfterMs !== undefined
+        ? Math.min(retryAfterMs, runtime.retry.maxRetryAfterMs)
+        : backoffDelayMs({ retry: attempt, policy: runtime.retry, random: () => runtime.clock.random() });
+    // Waiting past the deadline would only turn a clear error into a timeout.
+    if (delay >= scope.remainingMs()) throw failure;
+    try {
+      await runtime.clock.sleep(delay, scope.signal);
+    } catch (error) {
+      throw scope.translate(error);
+    }
+  }
+}

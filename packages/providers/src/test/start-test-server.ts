@@ -1,0 +1,164 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { RecordedRequest, TestResponse } from './test-response.js';
+import type { VendorFormat } from './vendor-format.js';
+
+export interface TestServerOptions {
+  /** When set, requests must carry this key (in the vendor's header) or get the vendor's auth error. */
+  apiKey?: string;
+  /** Answers requests when the queue is empty. Default: the text `ok`. */
+  respond?: (request: RecordedRequest) => TestResponse;
+}
+
+/** A vendor-format HTTP server on 127.0.0.1 (a free port) for tests and benchmarks. */
+export interface TestServer {
+  /** The API base URL to give a provider as `baseURL`, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Queues responses; each request takes the next one, then `respond` takes over. */
+  enqueue(...responses: TestResponse[]): void;
+  /** Requests being handled right now (for concurrency checks). */
+  readonly inFlight: number;
+  /** The most requests ever handled at once. */
+  readonly maxInFlight: number;
+  /** Stops the server and destroys open connections (hanging responses included). */
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, options: { status: number; body: unknown; headers?: Record<string, string> }): void {
+  const text = JSON.stringify(options.body);
+  res.writeHead(options.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...options.headers });
+  res.end(text);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a server that speaks `format`. Vendor factories (`createOpenRouterTestServer`, …) call this. */
+export async function startTestServer(format: VendorFormat, options: TestServerOptions = {}): Promise<TestServer> {
+  const queue: TestResponse[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const path = req.url ?? '/';
+    const route = format.route({ method: req.method ?? 'GET', path, body });
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, stream: route?.stream ?? false, model: route?.model };
+    requests.push(recorded);
+    if (!route) {
+      sendJson(res, { status: 404, body: format.errorBody({ kind: 'error', status: 404, message: `No route for ${req.method ?? 'GET'} ${path}` }) });
+      return;
+    }
+    if (options.apiKey !== undefined) {
+      const received = format.apiKey(recorded.headers);
+      if (received !== options.apiKey) {
+        const auth = format.authError(received);
+        sendJson(res, { status: auth.status, body: format.errorBody(auth) });
+        return;
+      }
+    }
+    const response = queue.shift() ?? options.respond?.(recorded) ?? { kind: 'text', text: 'ok' };
+    switch (response.kind) {
+      case 'text': {
+        if (response.delayMs) await sleep(response.delayMs);
+        if (!recorded.stream) {
+          sendJson(res, { status: 200, body: format.json(response, recorded), ...(response.headers ? { headers: response.headers } : {}) });
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
+        for (const event of format.stream(response, recorded)) {
+          res.write(event.startsWith('event:') || event.startsWith(':') ? event : `data: ${event}\n\n`);
+        }
+        if (response.midStreamError) {
+          const error = format.streamError(response.midStreamError);
+          res.write(error.startsWith('event:') ? error : `data: ${error}\n\n`);
+        }
+        res.end();
+        return;
+      }
+      case 'error': {
+        const errorBody = format.errorBody(response);
+        sendJson(res, { status: response.inBody ? 200 : response.status, body: errorBody, ...(response.headers ? { headers: response.headers } : {}) });
+        return;
+      }
+      case 'raw':
+        res.writeHead(response.status ?? 200, { 'content-type': 'application/json', ...response.headers });
+        res.end(response.body);
+        return;
+      case 'hang':
+        if (response.beforeHeaders) return;
+        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json' });
+        res.flushHeaders();
+        if (response.partial) res.write(response.partial);
+        return;
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'truncated':
+        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(response.body) + 100 });
+        res.write(response.body, () => setTimeout(() => req.socket.destroy(), 5));
+        return;
+    }
+  };
+
+  const server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let counted = true;
+    const done = (): void => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    res.on('close', done);
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, { status: 500, body: { error: { message: `test server failed: ${String(error)}` } } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}${format.basePath}`,
+    origin,
+    requests,
+    enqueue: (...responses) => void queue.push(...responses),
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const socket of sockets) socket.destroy();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

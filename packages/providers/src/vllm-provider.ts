@@ -1,0 +1,20 @@
+import { createOpenAICompatible } from './openai-compatible-provider.js';
+import type { HttpProviderSettings } from './provider-runtime.js';
+import type { ProviderV1 } from './provider-v1.js';
+
+/** A vLLM server (`VLLM_BASE_URL`, default http://127.0.0.1:8000/v1; `VLLM_API_KEY` when started with --api-key). Every call costs 0. */
+export function createVLLM(settings: HttpProviderSettings = {}): ProviderV1 {
+  return createOpenAICompatible({
+    name: 'vllm',
+    apiKeyEnvVar: 'VLLM_API_KEY',
+    requireApiKey: false,
+    baseURLEnvVar: 'VLLM_BASE_URL',
+    defaultBaseURL: 'http://127.0.0.1:8000/v1',
+    zeroCost: true,
+    maxTokensField: 'max_tokens',
+    ...settings,
+  });
+}
+
+/** The default vllm provider, configured from the environment at each request. */
+export const vllm: ProviderV1 = createVLLM();
