@@ -1,6 +1,5 @@
 import type { Ballot, CandidateOptions } from './ballot.js';
 import { readBootstrapOptions } from './bootstrap-options.js';
-import { SCORE_EPSILON } from './calculate-borda-scores.js';
 import { createRng } from './create-rng.js';
 import { forEachRankedPair } from './pairwise-preferences.js';
 import { prepareBallots } from './prepare-ballots.js';
@@ -33,7 +32,7 @@ export interface BradleyTerryEntry {
   interval: { lower: number; upper: number };
   /** Share of bootstrap replicates in which this candidate has the top rating (ties split). */
   pBest: number;
-  /** Competition rank by rating (equal within 1e-9 share a rank). */
+  /** Competition rank by rating (ratings within 1e-6 share a rank). */
   rank: number;
   /**
    * Rank interval from the bootstrap intervals, as Chatbot Arena reports it:
@@ -45,7 +44,9 @@ export interface BradleyTerryEntry {
 }
 
 const MAX_ITERATIONS = 10000;
-const TOLERANCE = 1e-10;
+const TOLERANCE = 1e-13;
+/** Ratings this close (in rating points) are equal: far above the fit's convergence error, far below any real difference. */
+const RATING_EPSILON = 1e-6;
 
 /**
  * Fits strengths by Hunter's (2004) MM algorithm to the matrix `wins` (n × n, row-major: wins of i
@@ -189,16 +190,16 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
       comparisons,
     };
   });
-  entries.sort((a, b) => (Math.abs(a.rating - b.rating) > SCORE_EPSILON ? b.rating - a.rating : a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  entries.sort((a, b) => (Math.abs(a.rating - b.rating) > RATING_EPSILON ? b.rating - a.rating : a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
   entries.forEach((entry, i) => {
     const previous = entries[i - 1];
-    entry.rank = previous === undefined || entry.rating < previous.rating - SCORE_EPSILON ? i + 1 : previous.rank;
+    entry.rank = previous === undefined || entry.rating < previous.rating - RATING_EPSILON ? i + 1 : previous.rank;
   });
   return entries;
 }
 
 function addBestShare(share: Float64Array, ratings: readonly number[], top: number): void {
   let tied = 0;
-  for (const r of ratings) if (r >= top - SCORE_EPSILON) tied++;
-  for (let i = 0; i < ratings.length; i++) if (ratings[i]! >= top - SCORE_EPSILON) share[i]! += 1 / tied;
+  for (const r of ratings) if (r >= top - RATING_EPSILON) tied++;
+  for (let i = 0; i < ratings.length; i++) if (ratings[i]! >= top - RATING_EPSILON) share[i]! += 1 / tied;
 }
