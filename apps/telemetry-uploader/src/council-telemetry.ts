@@ -1,20 +1,12 @@
-import packageJson from '../package.json' with { type: 'json' };
+import { runTelemetryCommand } from './run-telemetry-cli.js';
 
-const usage = `council-telemetry ${packageJson.version}
-
-Sends the consented session summaries queued in $LLM_COUNCIL_HOME/telemetry/outbox.jsonl to council-cloud.
-
-Usage:
-  council-telemetry --help
-  council-telemetry --version
-`;
-
-const args = process.argv.slice(2);
-if (args.includes('--version') || args.includes('-v')) {
-  process.stdout.write(`${packageJson.version}\n`);
-} else if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
-  process.stdout.write(usage);
-} else {
-  process.stderr.write(`council-telemetry: unknown command "${args[0]}". Run "council-telemetry --help" to see the commands.\n`);
-  process.exitCode = 2;
+// The `council-telemetry` executable. SIGINT/SIGTERM stop `--watch` after the run in progress
+// (the cursor only moves after a 2xx, so stopping harder loses nothing either); a second signal ends at once.
+const controller = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    controller.abort();
+    process.once(signal, () => process.exit(130));
+  });
 }
+process.exitCode = await runTelemetryCommand(process.argv.slice(2), { signal: controller.signal });

@@ -1,0 +1,50 @@
+import { fieldConsentLevel, fieldsAboveConsent, minimumSendLevel } from './event-consent.js';
+import type { TelemetryEvent } from './telemetry-event.js';
+import { telemetryEventSchema } from './telemetry-event.js';
+
+/** What the uploader does with one event read from the outbox. */
+export type OutboxEventDecision =
+  /** Send `event` (possibly reduced to the current consent ceiling). */
+  | { kind: 'send'; event: TelemetryEvent; reduced: boolean }
+  /** Never sent: consent 0–1, or it does not fit the schema. Dead-lettered with `reason`. */
+  | { kind: 'set-aside'; reason: string; eventId: string | null }
+  /** A field above the event's own consent level: a bug upstream that stops the upload. */
+  | { kind: 'violation'; reason: string; eventId: string | null };
+
+function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  // Paths and zod's messages only: zod 4 messages name the expected type, never the received value.
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(event)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Decides about one outbox event, defence in depth: its own `consent_level` must allow every field
+ * it carries (else `violation`); levels 0–1 are never sent; it must fit the schema. With a
+ * `ceiling` (the user's current consent, when lower than the event's), the fields above the ceiling
+ * are removed from the copy that is sent, so lowering consent takes effect for events already queued.
+ */
+export function classifyOutboxEvent(raw: Readonly<Record<string, unknown>>, ceiling?: number): OutboxEventDecision {
+  const eventId = typeof raw.event_id === 'string' ? raw.event_id : null;
+  const level = raw.consent_level;
+  if (typeof level !== 'number' || !Number.isInteger(level) || level < 0 || level > 4) {
+    return { kind: 'set-aside', reason: 'consent_level is missing or not an integer from 0 to 4', eventId };
+  }
+  const above = fieldsAboveConsent(raw);
+  if (above.length > 0) {
+    const list = above.map((a) => (a.needs === null ? `${a.field} (not a field of the event schema)` : `${a.field} (needs consent ${a.needs})`)).join(', ');
+    return { kind: 'violation', reason: `it has consent_level ${level} but carries ${list}`, eventId };
+  }
+  if (level < minimumSendLevel) {
+    return { kind: 'set-aside', reason: `consent_level ${level} allows no transmission (only levels 2 to 4 are sent)`, eventId };
+  }
+  const parsed = telemetryEventSchema.safeParse(raw);
+  if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeIssues(parsed.error)}`, eventId };
+  if (ceiling === undefined || ceiling >= level) return { kind: 'send', event: parsed.data, reduced: false };
+  const reduced: Record<string, unknown> = { ...parsed.data, consent_level: ceiling };
+  for (const field of Object.keys(reduced)) {
+    if ((fieldConsentLevel[field] ?? Infinity) > ceiling) delete reduced[field];
+  }
+  return { kind: 'send', event: reduced as TelemetryEvent, reduced: true };
+}

@@ -1,0 +1,12 @@
+export { runTelemetryCli, runTelemetryCommand, telemetryCliVersion } from './run-telemetry-cli.js';
+export type { TelemetryCliEnv, TelemetryCliIo, TelemetryCommandOptions } from './run-telemetry-cli.js';
+export { uploadOutbox } from './upload-outbox.js';
+export type { OutboxPaths, UploadOutboxOptions, UploadSummary } from './upload-outbox.js';
+export { createIngestClient } from './ingest-client.js';
+export type { IngestClient, IngestClientOptions, IngestOutcome } from './ingest-client.js';
+export { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
+export type { IngestRejection } from './ingest-contract.js';
+export { deadLetterEntrySchema } from './dead-letter-entry.js';
+export type { DeadLetterEntry } from './dead-letter-entry.js';
+export { TelemetryUploadError } from './telemetry-upload-error.js';
+export type { TelemetryUploadErrorCode } from './telemetry-upload-error.js';

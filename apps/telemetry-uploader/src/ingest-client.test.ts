@@ -1,0 +1,118 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIngestClient } from './ingest-client.js';
+import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
+import { startIngestTestServer } from './testing/ingest-test-server.js';
+import { sampleEvent } from './testing/sample-events.js';
+
+const token = 'cloud-token-7f3a';
+let server: IngestTestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientFor(answer: (index: number) => IngestAnswer, timeoutMs = 2000) {
+  server = await startIngestTestServer({ token, answer: (_request, index) => answer(index) });
+  return createIngestClient({ baseUrl: server.url, token, userAgent: 'council-telemetry/9.9.9 (test)', timeoutMs, now: () => Date.parse('2026-11-22T00:00:00Z') });
+}
+
+const events = [sampleEvent(1), sampleEvent(2)] as { event_id: string }[];
+
+/** A loopback port with nothing listening: bind one, note it, close it. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('createIngestClient', () => {
+  it('POSTs { events } to /v1/events with the bearer token, idempotency key and user agent', async () => {
+    const client = await clientFor(() => ({ kind: 'ok' }));
+    const outcome = await client.send(events);
+    expect(outcome).toEqual({ kind: 'accepted', status: 200, rejected: [] });
+    const request = server!.requests[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/events');
+    expect(request.headers.authorization).toBe(`Bearer ${token}`);
+    expect(request.headers['user-agent']).toBe('council-telemetry/9.9.9 (test)');
+    expect(request.headers['content-type']).toContain('application/json');
+    expect(request.headers['idempotency-key']).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(request.body)).toEqual({ events });
+    expect(client.endpoint).toBe(`${server!.url}/v1/events`);
+  });
+
+  it('sends the same idempotency key for the same batch and another for another', async () => {
+    const client = await clientFor(() => ({ kind: 'ok' }));
+    await client.send(events);
+    await client.send(events);
+    await client.send([events[1]!]);
+    const keys = server!.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('returns the rejected events of a 2xx', async () => {
+    const client = await clientFor(() => ({ kind: 'ok', rejected: [{ event_id: events[1]!.event_id, reason: 'duplicate session' }] }));
+    expect(await client.send(events)).toEqual({ kind: 'accepted', status: 200, rejected: [{ event_id: events[1]!.event_id, reason: 'duplicate session' }] });
+  });
+
+  it('classifies 408, 429 and 5xx as retryable, with Retry-After in ms', async () => {
+    const answers: IngestAnswer[] = [
+      { kind: 'status', status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down' } } },
+      { kind: 'status', status: 503, headers: { 'retry-after': 'Sun, 22 Nov 2026 00:00:03 GMT' } },
+      { kind: 'status', status: 408 },
+      { kind: 'status', status: 500, body: { message: 'boom' } },
+    ];
+    const client = await clientFor((i) => answers[i]!);
+    expect(await client.send(events)).toEqual({ kind: 'retry', status: 429, reason: 'HTTP 429: slow down', retryAfterMs: 7000 });
+    expect(await client.send(events)).toEqual({ kind: 'retry', status: 503, reason: 'HTTP 503', retryAfterMs: 3000 });
+    expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 408, retryAfterMs: undefined });
+    expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 500, reason: 'HTTP 500: boom' });
+  });
+
+  it('classifies 400 as a bad request and 401/403 as unauthorized', async () => {
+    const answers: IngestAnswer[] = [
+      { kind: 'status', status: 400, body: { error: { message: 'rankings[0].rank must be ≥ 1' } } },
+      { kind: 'status', status: 403, body: { error: 'token lacks ingest scope' } },
+    ];
+    const client = await clientFor((i) => answers[i]!);
+    expect(await client.send(events)).toEqual({ kind: 'bad-request', status: 400, reason: 'HTTP 400: rankings[0].rank must be ≥ 1' });
+    expect(await client.send(events)).toEqual({ kind: 'unauthorized', status: 403, reason: 'HTTP 403: token lacks ingest scope' });
+    const wrong = createIngestClient({ baseUrl: server!.url, token: 'wrong', userAgent: 'x' });
+    expect(await wrong.send(events)).toMatchObject({ kind: 'unauthorized', status: 401 });
+  });
+
+  it('never repeats the token in a reason, even when the server echoes it', async () => {
+    const client = await clientFor(() => ({ kind: 'status', status: 400, body: { message: `bad token ${token} here` } }));
+    const outcome = await client.send(events);
+    expect(JSON.stringify(outcome)).not.toContain(token);
+  });
+
+  it('gives up on a server that never answers after timeoutMs', async () => {
+    const client = await clientFor(() => ({ kind: 'hang' }), 300);
+    const started = Date.now();
+    expect(await client.send(events)).toEqual({ kind: 'retry', status: null, reason: 'no answer within 300 ms (timeout)', retryAfterMs: undefined });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reports a reset connection and a refused one as retryable network errors', async () => {
+    const client = await clientFor(() => ({ kind: 'reset' }));
+    const reset = await client.send(events);
+    expect(reset).toMatchObject({ kind: 'retry', status: null });
+    expect(reset.kind === 'retry' && reset.reason).toMatch(/reset|closed/);
+    const refused = createIngestClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, token, userAgent: 'x', timeoutMs: 2000 });
+    expect(await refused.send(events)).toEqual({ kind: 'retry', status: null, reason: 'connection refused (nothing listens there) (ECONNREFUSED)', retryAfterMs: undefined });
+  });
+
+  it('refuses empty and oversized batches before sending', async () => {
+    const client = await clientFor(() => ({ kind: 'ok' }));
+    await expect(client.send([])).rejects.toThrow(RangeError);
+    await expect(client.send(Array.from({ length: 101 }, (_, i) => sampleEvent(i) as { event_id: string }))).rejects.toThrow('1 to 100');
+    expect(server!.requests).toHaveLength(0);
+  });
+});

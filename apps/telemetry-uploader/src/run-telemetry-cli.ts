@@ -1,0 +1,275 @@
+import { release } from 'node:os';
+import { join, dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveCouncilPaths, safeParseConsentLevel } from '@council/bias-store';
+import packageJson from '../package.json' with { type: 'json' };
+import { formatUploadSummary } from './format-upload-summary.js';
+import { createIngestClient } from './ingest-client.js';
+import { maxEventsPerBatch } from './ingest-contract.js';
+import { parseDuration } from './parse-duration.js';
+import { TelemetryUploadError } from './telemetry-upload-error.js';
+import { acquireUploadLock } from './upload-lock.js';
+import type { UploadSummary } from './upload-outbox.js';
+import { uploadOutbox } from './upload-outbox.js';
+
+/** Where the command writes: `stdout` for results, `stderr` for progress and errors. */
+export interface TelemetryCliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** What `runTelemetryCli` reads its configuration from (default `process.env`). */
+export type TelemetryCliEnv = Readonly<Record<string, string | undefined>>;
+
+/** Knobs for tests and embedding; the CLI itself uses the defaults. */
+export interface TelemetryCommandOptions {
+  io?: TelemetryCliIo;
+  env?: TelemetryCliEnv;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+  /** A request's whole time budget; default 30 s. */
+  timeoutMs?: number;
+  /** Attempts per batch in one run; default 5. */
+  maxAttempts?: number;
+  backoff?: { baseMs?: number; maxMs?: number };
+  /** Stops `--watch` (checked between runs and during the wait). */
+  signal?: AbortSignal;
+}
+
+export const telemetryCliVersion: string = packageJson.version;
+
+const usage = `council-telemetry ${packageJson.version}
+
+Sends the consented session summaries queued in $LLM_COUNCIL_HOME/telemetry/outbox.jsonl to council-cloud,
+never more than each event's consent level allows (ADR-018). Nothing is queued below consent level 2.
+
+Usage:
+  council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]
+  council-telemetry --help
+  council-telemetry --version
+
+Options for upload:
+  --dry-run         Print the batches that would be sent; send nothing, move nothing.
+  --batch-size N    Events per request, 1 to ${maxEventsPerBatch} (default ${maxEventsPerBatch}).
+  --max-events N    Stop after N events.
+  --watch           Keep running: upload, wait --interval, upload again, until interrupted.
+  --interval T      The wait between uploads with --watch: 60s, 5m, 1h… (default 60s).
+
+Environment:
+  LLM_COUNCIL_CLOUD_URL     council-cloud's base URL (https; http only for localhost). Required to send.
+  LLM_COUNCIL_CLOUD_TOKEN   The bearer token. Required to send; sent only in the Authorization header.
+  LLM_COUNCIL_HOME          Where the outbox lives (default ~/.llm-council).
+  LLM_COUNCIL_BIAS_CONSENT  Your consent level now, 0-4. Below 2 nothing is sent; events queued at a
+                            higher level are sent without the fields above it.
+
+Exit codes: 0 done, 1 the upload failed (see the message), 2 a usage or configuration error.
+`;
+
+const defaultIo: TelemetryCliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function usageError(message: string): TelemetryUploadError {
+  return new TelemetryUploadError({ code: 'USAGE', message });
+}
+
+function parseCount(value: string | undefined, option: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > max) {
+    throw usageError(`${option} ${JSON.stringify(value.slice(0, 40))} is not a whole number from 1 to ${max}.`);
+  }
+  return Number(value);
+}
+
+function readCloudConfig(env: TelemetryCliEnv): { url: string; token: string } {
+  const url = env.LLM_COUNCIL_CLOUD_URL?.trim() ?? '';
+  const token = env.LLM_COUNCIL_CLOUD_TOKEN?.trim() ?? '';
+  const missing = [url === '' ? 'LLM_COUNCIL_CLOUD_URL' : null, token === '' ? 'LLM_COUNCIL_CLOUD_TOKEN' : null].filter((v) => v !== null);
+  if (missing.length > 0) {
+    throw new TelemetryUploadError({
+      code: 'MISSING_CONFIG',
+      message: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set, so there is nowhere to send to. Set ${missing.length > 1 ? 'them' : 'it'} (council-cloud's base URL and your token), or use --dry-run to see what would be sent. Nothing was sent.`,
+    });
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TelemetryUploadError({ code: 'INVALID_CONFIG', message: `LLM_COUNCIL_CLOUD_URL is not a URL; set it to council-cloud's base URL, e.g. https://cloud.example.com. Nothing was sent.` });
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
+    throw new TelemetryUploadError({
+      code: 'INVALID_CONFIG',
+      message: `LLM_COUNCIL_CLOUD_URL must use https (plain http only for localhost), so the token is never sent in the clear; it uses ${parsed.protocol.replace(':', '')}. Nothing was sent.`,
+    });
+  }
+  return { url, token };
+}
+
+function readConsentCeiling(env: TelemetryCliEnv): number | undefined {
+  const value = env.LLM_COUNCIL_BIAS_CONSENT;
+  if (value === undefined || value.trim() === '') return undefined;
+  const parsed = safeParseConsentLevel(value);
+  if (!parsed.success) {
+    throw new TelemetryUploadError({ code: 'INVALID_CONFIG', message: `LLM_COUNCIL_BIAS_CONSENT: ${parsed.error.message}` });
+  }
+  return parsed.value;
+}
+
+function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return sleep(ms);
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done);
+    sleep(ms).then(done, done);
+  });
+}
+
+/**
+ * `council-telemetry` as a function: parses `argv` (without the node and script paths), runs the
+ * command, writes to `io`, and returns the exit code: 0 done, 1 the upload failed, 2 a usage or
+ * configuration error. `apps/cli` calls it as `runTelemetryCli(['upload', ...argv])`.
+ */
+export function runTelemetryCli(argv: readonly string[], io?: TelemetryCliIo, env?: TelemetryCliEnv): Promise<number> {
+  return runTelemetryCommand(argv, { io: io ?? defaultIo, env: env ?? process.env });
+}
+
+/** `runTelemetryCli` with injectable clock, sleep, timeouts and a stop signal (for tests and `--watch`). */
+export async function runTelemetryCommand(argv: readonly string[], options: TelemetryCommandOptions = {}): Promise<number> {
+  const io = options.io ?? defaultIo;
+  const env = options.env ?? process.env;
+  try {
+    return await runCommand(argv, { ...options, io, env });
+  } catch (error) {
+    if (!TelemetryUploadError.isInstance(error)) throw error;
+    const hint = error.code === 'USAGE' ? ' Run "council-telemetry --help" to see the commands.' : '';
+    io.stderr(`council-telemetry: ${error.message}${hint}\n`);
+    return error.code === 'USAGE' || error.code === 'MISSING_CONFIG' || error.code === 'INVALID_CONFIG' ? 2 : 1;
+  }
+}
+
+async function runCommand(argv: readonly string[], options: TelemetryCommandOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
+  const { io, env } = options;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        'dry-run': { type: 'boolean' },
+        'batch-size': { type: 'string' },
+        'max-events': { type: 'string' },
+        watch: { type: 'boolean' },
+        interval: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    // parseArgs names the offending option in its message, e.g. "Unknown option '--nope'".
+    throw usageError(`${error instanceof Error ? error.message.split('\n')[0]!.replace(/\.?$/, '.') : 'Invalid arguments.'}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.version === true) {
+    io.stdout(`${packageJson.version}\n`);
+    return 0;
+  }
+  if (values.help === true || positionals.length === 0) {
+    io.stdout(usage);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (command !== 'upload') throw usageError(`Unknown command "${command}".`);
+  if (rest.length > 0) throw usageError(`upload takes no arguments, got "${rest[0]}".`);
+
+  const batchSize = parseCount(values['batch-size'], '--batch-size', maxEventsPerBatch) ?? maxEventsPerBatch;
+  const maxEvents = parseCount(values['max-events'], '--max-events', Number.MAX_SAFE_INTEGER);
+  if (values.interval !== undefined && values.watch !== true) throw usageError('--interval only applies with --watch.');
+  const intervalMs = values.watch === true ? parseDuration(values.interval ?? '60s', '--interval') : 0;
+  const dryRun = values['dry-run'] === true;
+  if (dryRun && values.watch === true) throw usageError('--dry-run and --watch cannot be combined: a dry run sends nothing, so it would print the same batches forever.');
+
+  const ceiling = readConsentCeiling(env);
+  const paths = resolveCouncilPaths(env);
+  const outboxPaths = { outbox: paths.telemetryOutbox, cursor: paths.telemetrySentCursor, deadLetter: paths.telemetryDeadLetter };
+  if (ceiling !== undefined && ceiling < 2 && !dryRun) {
+    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${paths.telemetryOutbox}.\n`);
+    return 0;
+  }
+
+  let client = null;
+  if (!dryRun) {
+    const cloud = readCloudConfig(env);
+    client = createIngestClient({
+      baseUrl: cloud.url,
+      token: cloud.token,
+      userAgent: `council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform} ${release()})`,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  }
+  const lockPath = join(dirname(paths.telemetryOutbox), 'upload.lock');
+
+  const runOnce = async (): Promise<UploadSummary> => {
+    const lock = dryRun ? null : await acquireUploadLock({ path: lockPath, ...(options.now === undefined ? {} : { now: options.now }) });
+    let batchNumber = 0;
+    try {
+      return await uploadOutbox({
+        paths: outboxPaths,
+        client,
+        dryRun,
+        batchSize,
+        ...(maxEvents === undefined ? {} : { maxEvents }),
+        ...(ceiling === undefined ? {} : { consentCeiling: ceiling }),
+        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+        ...(options.random === undefined ? {} : { random: options.random }),
+        ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+        ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
+        onCommit: () => lock?.refresh(),
+        onNotice: (text) => io.stderr(`council-telemetry: ${text}\n`),
+        onDryRunBatch: (body) => {
+          batchNumber++;
+          io.stdout(`# batch ${batchNumber}: ${body.events.length} event${body.events.length === 1 ? '' : 's'} (POST /v1/events)\n${JSON.stringify(body, null, 2)}\n`);
+        },
+      });
+    } finally {
+      await lock?.release();
+    }
+  };
+
+  if (values.watch !== true) {
+    const summary = await runOnce();
+    io.stdout(formatUploadSummary(summary, outboxPaths.deadLetter));
+    if (summary.error !== null) throw summary.error;
+    return 0;
+  }
+
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  while (options.signal?.aborted !== true) {
+    let summary: UploadSummary | null = null;
+    try {
+      summary = await runOnce();
+    } catch (error) {
+      if (!TelemetryUploadError.isInstance(error) || !error.isRetryable) throw error;
+      io.stderr(`council-telemetry: ${error.message}\n`);
+    }
+    if (summary !== null) {
+      io.stdout(`[${new Date((options.now ?? Date.now)()).toISOString()}] ${formatUploadSummary(summary, outboxPaths.deadLetter)}`);
+      if (summary.error !== null) {
+        if (!summary.error.isRetryable) throw summary.error;
+        io.stderr(`council-telemetry: ${summary.error.message}\n`);
+      }
+    }
+    await abortableSleep(sleep, intervalMs, options.signal);
+  }
+  return 0;
+}

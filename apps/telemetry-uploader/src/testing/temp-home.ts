@@ -1,0 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OutboxPaths } from '../upload-outbox.js';
+
+/** A fresh `$LLM_COUNCIL_HOME` in the temp directory and its telemetry paths. */
+export function tempHome(): { home: string; paths: OutboxPaths } {
+  const home = mkdtempSync(join(tmpdir(), 'council-telemetry-'));
+  const dir = join(home, 'telemetry');
+  return { home, paths: { outbox: join(dir, 'outbox.jsonl'), cursor: join(dir, 'sent.cursor'), deadLetter: join(dir, 'dead-letter.jsonl') } };
+}

@@ -1,0 +1,73 @@
+import { readFileSync, statSync, existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIngestClient } from './ingest-client.js';
+import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
+import { startIngestTestServer } from './testing/ingest-test-server.js';
+import { appendOutboxEvents, recordingSleep, sampleEvent } from './testing/sample-events.js';
+import { seededRandom } from './testing/seeded-random.js';
+import { tempHome } from './testing/temp-home.js';
+import { uploadOutbox } from './upload-outbox.js';
+
+let server: IngestTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** 40% answered, the rest spread over every fault the issue lists. */
+function faultySchedule(seed: number) {
+  const random = seededRandom(seed);
+  const counts = { ok: 0, 500: 0, 429: 0, hang: 0, reset: 0, 'commit-then-fail': 0 };
+  const answer = (): IngestAnswer => {
+    const r = random();
+    if (r < 0.4) return (counts.ok++, { kind: 'ok' });
+    if (r < 0.55) return (counts[500]++, { kind: 'status', status: 500, body: { error: { message: 'internal' } } });
+    if (r < 0.7) return (counts[429]++, { kind: 'status', status: 429, headers: { 'retry-after': '2' } });
+    if (r < 0.75) return (counts.hang++, { kind: 'hang' });
+    if (r < 0.87) return (counts.reset++, { kind: 'reset' });
+    return (counts['commit-then-fail']++, { kind: 'commit-then-fail' });
+  };
+  return { answer, counts };
+}
+
+describe('uploading through a failing server', () => {
+  it.each([1, 2])('every one of 1,000 events arrives; duplicates only where the server committed without answering (seed %i)', async (seed) => {
+    const { paths } = tempHome();
+    const ids = Array.from({ length: 1000 }, (_, i) => sampleEvent(i + 1).event_id as string);
+    appendOutboxEvents(
+      paths.outbox,
+      ids.map((_, i) => sampleEvent(i + 1, ((i % 3) + 2) as 2 | 3 | 4)),
+    );
+    const schedule = faultySchedule(seed);
+    server = await startIngestTestServer({ answer: schedule.answer });
+    const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 150 });
+    const sleeps: number[] = [];
+    let runs = 0;
+    let lastError: string | null = null;
+    for (;;) {
+      runs++;
+      const summary = await uploadOutbox({ paths, client, batchSize: 25, maxAttempts: 3, sleep: recordingSleep(sleeps), random: seededRandom(seed + runs) });
+      lastError = summary.error?.code ?? null;
+      expect(['UNAVAILABLE', null]).toContain(lastError);
+      if (summary.remaining === 0 && summary.error === null) break;
+      expect(runs).toBeLessThan(200);
+    }
+    const counts = schedule.counts;
+    // the schedule really exercised every fault
+    for (const fault of ['500', '429', 'hang', 'reset', 'commit-then-fail'] as const) expect(counts[fault], fault).toBeGreaterThan(0);
+    expect(runs).toBeGreaterThan(1);
+
+    const committed = server.committed;
+    const distinct = new Set(committed);
+    expect(ids.filter((id) => !distinct.has(id))).toEqual([]); // none lost
+    expect(distinct.size).toBe(1000);
+    const duplicates = committed.length - distinct.size;
+    expect(duplicates).toBe(server.committedWithoutAnswer);
+    expect(duplicates).toBeGreaterThan(0);
+    // Retry-After: 2 was honoured: every 429 that was retried in-run waited at least 2 s (sleeps are injected)
+    expect(sleeps.filter((ms) => ms >= 2000).length).toBeGreaterThan(0);
+    // nothing dead-lettered, and the cursor sits at the end of the outbox
+    expect(existsSync(paths.deadLetter)).toBe(false);
+    expect((JSON.parse(readFileSync(paths.cursor, 'utf8')) as { offset: number }).offset).toBe(statSync(paths.outbox).size);
+  });
+});
