@@ -1,0 +1,52 @@
+import type { IntervalRow } from './interval-chart.js';
+import type { TrendPoint } from './trend-chart.js';
+
+/** ADR-018's confidence tiers. */
+export type ConfidenceTier = 'insufficient_data' | 'preliminary' | 'moderate' | 'high';
+
+/** One reported metric: ADR-018's reporting rule (N, estimate, 95% interval, window, tier). */
+export interface ReportMetricRow {
+  metric: string;
+  estimate: number | null;
+  ciLower: number | null;
+  ciUpper: number | null;
+  sampleSize: number;
+  sessions: number;
+  confidence: ConfidenceTier;
+  pValue?: number | null;
+  flagged?: boolean;
+}
+
+/** Everything the HTML report draws, already computed. `renderHtmlReport` only lays it out. */
+export interface HtmlReportData {
+  title: string;
+  generatedAt: string;
+  /** Where the records came from (a path, or "simulated demo data"). */
+  source: string;
+  /** True when every record came from the simulated provider: the page says so at the top. */
+  simulated: boolean;
+  sessions: number;
+  observations: number;
+  windowStart: string | null;
+  windowEnd: string | null;
+  confidence: ConfidenceTier;
+  metrics: readonly ReportMetricRow[];
+  /** Per display position: mean centred score (effect) with its interval. */
+  positionEffects: readonly IntervalRow[];
+  /** Per reviewer: mean centred score (negative = harsh) with its interval. */
+  reviewerHarshness: readonly IntervalRow[];
+  lengthVsScore: {
+    points: readonly { x: number; y: number }[];
+    /** How many observations the points were thinned from. */
+    total: number;
+    correlation: ReportMetricRow | null;
+  };
+  trends: readonly { metric: string; points: readonly TrendPoint[] }[];
+  affinity: {
+    reviewers: readonly string[];
+    candidates: readonly string[];
+    values: readonly (readonly (number | null)[])[];
+  };
+  /** Extra lines shown under the summary (flags, anomalies, change points). */
+  notes: readonly string[];
+}

@@ -1,0 +1,58 @@
+import { escapeXml, extent, formatNumber, linearScale, niceTicks, px, svgFrame } from './svg-primitives.js';
+
+export interface IntervalRow {
+  label: string;
+  estimate: number;
+  ciLower: number;
+  ciUpper: number;
+  n: number;
+  /** Drawn in the warning colour, e.g. a flagged reviewer. */
+  highlight?: boolean;
+}
+
+/**
+ * A horizontal dot-and-whisker chart: one row per category, the point estimate as a dot, the 95% interval as a
+ * bar, and a reference line at `reference` (0 for effects). Rows whose interval excludes the reference are
+ * drawn emphasised, since those are the ones the data supports.
+ */
+export function renderIntervalChart(options: {
+  id: string;
+  title: string;
+  description: string;
+  rows: readonly IntervalRow[];
+  axisLabel: string;
+  reference?: number;
+}): string {
+  const width = 640;
+  const rowHeight = 28;
+  const labelWidth = 190;
+  const top = 10;
+  const bottom = 40;
+  const height = top + options.rows.length * rowHeight + bottom;
+  const reference = options.reference ?? 0;
+  const [lo, hi] = extent(options.rows.flatMap((r) => [r.ciLower, r.ciUpper, r.estimate]), reference);
+  const x = linearScale([lo, hi], [labelWidth, width - 20]);
+  const plotBottom = top + options.rows.length * rowHeight;
+  const parts: string[] = [];
+  for (const t of niceTicks(x.domain[0], x.domain[1], 6)) {
+    parts.push(`<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${plotBottom}"/>`);
+    parts.push(`<text class="tick" x="${px(x(t))}" y="${plotBottom + 14}" text-anchor="middle">${formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1)}</text>`);
+  }
+  parts.push(`<line class="reference" x1="${px(x(reference))}" x2="${px(x(reference))}" y1="${top}" y2="${plotBottom}"/>`);
+  options.rows.forEach((row, i) => {
+    const y = top + i * rowHeight + rowHeight / 2;
+    const excludes = row.ciLower > reference || row.ciUpper < reference;
+    const cls = `mark interval${excludes ? ' excludes' : ''}${row.highlight ? ' highlight' : ''}`;
+    const tip = `${row.label}: ${formatNumber(row.estimate, 3)} [${formatNumber(row.ciLower, 3)}, ${formatNumber(row.ciUpper, 3)}], n = ${row.n}`;
+    parts.push(
+      `<g class="${cls}"><title>${escapeXml(tip)}</title>` +
+        `<text class="label" x="${labelWidth - 8}" y="${px(y + 4)}" text-anchor="end">${escapeXml(row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label)}</text>` +
+        `<line class="whisker" x1="${px(x(row.ciLower))}" x2="${px(x(row.ciUpper))}" y1="${px(y)}" y2="${px(y)}"/>` +
+        `<line class="cap" x1="${px(x(row.ciLower))}" x2="${px(x(row.ciLower))}" y1="${px(y - 5)}" y2="${px(y + 5)}"/>` +
+        `<line class="cap" x1="${px(x(row.ciUpper))}" x2="${px(x(row.ciUpper))}" y1="${px(y - 5)}" y2="${px(y + 5)}"/>` +
+        `<circle class="dot" cx="${px(x(row.estimate))}" cy="${px(y)}" r="4.5"/></g>`,
+    );
+  });
+  parts.push(`<text class="axis-label" x="${px((labelWidth + width - 20) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.axisLabel)}</text>`);
+  return svgFrame({ id: options.id, title: options.title, description: options.description, width, height, body: parts.join('') });
+}
