@@ -29,3 +29,42 @@ export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
 
 export type { Personality } from './personality.js';
 export { parsePersonality, personalityFileSchema, personalityFromData, stringifyPersonality } from './parse-personality.js';
+
+export { createBoundaryToken } from './create-boundary-token.js';
+export { uuidFromRng } from './uuid-from-rng.js';
+export { buildEvaluationPrompt } from './build-evaluation-prompt.js';
+export type { BuildEvaluationPromptOptions } from './build-evaluation-prompt.js';
+export { buildChairmanPrompt } from './build-chairman-prompt.js';
+export type { BuildChairmanPromptOptions, ChairmanInput } from './build-chairman-prompt.js';
+export { parseContributors } from './parse-contributors.js';
+export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
+
+export { runCouncil } from './run-council.js';
+export type { RunCouncilOptions } from './run-council.js';
+export type { CouncilMember, ResolvedMember } from './council-member.js';
+export type { CouncilEvent, CouncilStage } from './council-event.js';
+export type {
+  CallError,
+  CouncilBiasIndicators,
+  CouncilSession,
+  Exclusion,
+  FailureReason,
+  SessionAgreement,
+  SessionConfig,
+  SessionEvaluation,
+  SessionSynthesis,
+  SessionUsage,
+  Stage1Result,
+  Stage2Result,
+} from './council-session.js';
+export { observationsFromSession } from './observations-from-session.js';
+export type { ObservationsFromSessionOptions } from './observations-from-session.js';
+export { buildTelemetryEvent } from './build-telemetry-event.js';
+export type { TelemetryEventExtras, TelemetryQueryMetadata } from './build-telemetry-event.js';
+export { TELEMETRY_SCHEMA_VERSION, telemetryEventSchema } from './telemetry-event-schema.js';
+export type { TelemetryEvent } from './telemetry-event-schema.js';
+
+export { critiqueThemes, generateFeedbackSummary } from './generate-feedback-summary.js';
+export type { FeedbackSummary, FeedbackSummaryOptions, ThemeCount } from './generate-feedback-summary.js';
+export { combinePersonalities } from './combine-personalities.js';
+export type { CombinePersonalitiesOptions } from './combine-personalities.js';

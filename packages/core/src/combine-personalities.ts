@@ -1,0 +1,78 @@
+import type { LanguageModelV1 } from '@council/providers';
+import { parse as parseYaml } from 'yaml';
+import { callModel } from './call-model.js';
+import type { CouncilConfig } from './council-config.js';
+import { CouncilError } from './council-error.js';
+import { defaultConfig } from './default-config.js';
+import { fillTemplate } from './fill-template.js';
+import type { FeedbackSummary } from './generate-feedback-summary.js';
+import { personalityFromData } from './parse-personality.js';
+import type { Personality } from './personality.js';
+
+export interface CombinePersonalitiesOptions {
+  /** The model that designs the offspring. */
+  model: LanguageModelV1;
+  /** Supplies `evolutionPrompt`; default the built-in one. */
+  config?: Pick<CouncilConfig, 'evolutionPrompt'>;
+  timeoutMs?: number;
+  abortSignal?: AbortSignal;
+}
+
+function describeParents(parents: readonly Personality[]): string {
+  return parents
+    .map((p) => `## ${p.id} (${p.name})\nmodel id: ${p.model}\n${p.traits?.length ? `traits: ${p.traits.join(', ')}\n` : ''}system prompt:\n${p.systemPrompt}`)
+    .join('\n\n');
+}
+
+function describeFeedback(parents: readonly Personality[], feedback: readonly FeedbackSummary[]): string {
+  return parents
+    .map((p) => {
+      const f = feedback.find((x) => x.personalityId === p.id);
+      if (!f || f.reviews === 0) return `## ${p.id}\n(no peer feedback yet)`;
+      const list = (items: FeedbackSummary['strengths']) => (items.length ? items.map((t) => `- ${t.theme} (${t.count}×)`).join('\n') : '- (none)');
+      return `## ${p.id} (${f.reviews} peer reviews in ${f.sessions} sessions)\nStrengths:\n${list(f.strengths)}\nWeaknesses:\n${list(f.weaknesses)}${f.summary ? `\nSummary: ${f.summary}` : ''}`;
+    })
+    .join('\n\n');
+}
+
+/** The last fenced block of a reply (yaml, json or untagged), or the whole reply when it has none. */
+function lastBlock(text: string): string {
+  const blocks = [...text.matchAll(/```[a-zA-Z]*[^\n]*\n([\s\S]*?)```/g)];
+  return blocks.length > 0 ? blocks[blocks.length - 1]![1]! : text;
+}
+
+/**
+ * Personality evolution (design doc §4.3): asks `model`, with the `evolution_prompt`, to combine two or
+ * more parents using their peer feedback, and returns the validated offspring with its lineage
+ * (`parents`: the parents' ids; `model` defaults to the first parent's when the reply omits it).
+ * Throws `INVALID_OPTIONS` for fewer than two parents, `MODEL_FAILED` when the call fails, and
+ * `PERSONALITY_INVALID` when the reply is not a valid personality.
+ */
+export async function combinePersonalities(
+  parents: readonly Personality[],
+  feedback: readonly FeedbackSummary[],
+  modelOrOptions: LanguageModelV1 | CombinePersonalitiesOptions,
+): Promise<Personality> {
+  const options: CombinePersonalitiesOptions = 'doGenerate' in modelOrOptions ? { model: modelOrOptions } : modelOrOptions;
+  if (parents.length < 2) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `Evolution needs at least two parent personalities (got ${parents.length}).` });
+  const ids = parents.map((p) => p.id);
+  if (new Set(ids).size !== ids.length) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `The parents must be different personalities (got ${ids.join(', ')}).` });
+  const prompt = fillTemplate((options.config ?? defaultConfig).evolutionPrompt, { parents: describeParents(parents), feedback: describeFeedback(parents, feedback) });
+  const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 180_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
+  if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message}. Retry, or pick another model.` });
+  const source = `the evolution model's reply (${options.model.modelId})`;
+  let data: unknown;
+  try {
+    data = parseYaml(lastBlock(outcome.text));
+  } catch (error) {
+    throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source} is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Retry the evolution.`, cause: error });
+  }
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    const record = data as Record<string, unknown>;
+    record.model ??= parents[0]!.model;
+    record.parents = ids;
+  }
+  const child = personalityFromData(data, source);
+  if (ids.includes(child.id)) throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source}: the new personality reuses its parent's id "${child.id}"; it needs a new id. Retry the evolution.` });
+  return child;
+}

@@ -1,0 +1,157 @@
+import type { BiasAuditResult, SessionBiasFlag, SessionBiasIndicators } from '@council/bias-audit';
+import type { Usage } from '@council/providers';
+import type { LeaderboardEntry } from '@council/scoring';
+import type { OrderMode } from './order-mode.js';
+import type { SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
+import type { InjectionSignal } from './detect-injection.js';
+import type { LabelToModel } from './label-to-model.js';
+import type { Contributor } from './parse-contributors.js';
+import type { Critique, EvaluationFormat } from './parse-evaluation.js';
+
+/** Why a model call produced nothing usable. */
+export type FailureReason = 'timeout' | 'error' | 'empty' | 'aborted';
+
+/** A failed model call, as recorded in the session. */
+export interface CallError {
+  reason: FailureReason;
+  /** The error's code when it had one (`TIMEOUT`, `MODEL_NOT_FOUND`, …). */
+  code: string | null;
+  message: string;
+}
+
+/** The options a session ran with, as recorded in it (member and model ids only; never secrets). */
+export interface SessionConfig {
+  members: string[];
+  chairman: string;
+  chairmanFallbacks: string[];
+  strategy: string;
+  goal: string | null;
+  mode: SynthesisMode;
+  order: OrderMode;
+  seed: number | string | null;
+  quorum: number;
+  excludeSelfVotes: boolean;
+  selfReview: SelfReview;
+  maxReviewers: number | null;
+  timeouts: StageTimeouts;
+  biasAudit: boolean;
+}
+
+/** One member's stage-1 answer (or failure). */
+export interface Stage1Result {
+  member: string;
+  /** The model id that played the member. */
+  model: string;
+  /** Null when the call failed. */
+  text: string | null;
+  usage: Usage | null;
+  latencyMs: number;
+  error: CallError | null;
+  /** The answer looks like it tries to steer its reviewers (see `injectionSignals`). */
+  suspectedInjection: boolean;
+  injectionSignals: InjectionSignal[];
+}
+
+/** A parsed evaluation with labels mapped back to member ids. */
+export interface SessionEvaluation {
+  /** Member ids, best first. */
+  ranking: string[];
+  /** Scores 1–10 by member id. */
+  scores: Record<string, number>;
+  /** Critiques by member id. */
+  critiques: Record<string, Critique>;
+  abstained: boolean;
+  format: EvaluationFormat;
+}
+
+/** One reviewer's stage-2 view: the order it saw, its labels, and what it said. */
+export interface Stage2Result {
+  reviewer: string;
+  model: string;
+  /** Member ids in the order shown (index = display position = the label's letter). */
+  order: string[];
+  /** ADR-017's enhanced mapping: `{ "Response A": { model: <member id>, displayIndex: 0 } }`. */
+  labelToModel: LabelToModel;
+  /** Null when the call failed. */
+  evaluation: SessionEvaluation | null;
+  /** The reviewer's raw text, null when the call failed. */
+  text: string | null;
+  warnings: string[];
+  usage: Usage | null;
+  latencyMs: number;
+  error: CallError | null;
+}
+
+/** Reviewer agreement over the session's ballots; a figure is null when it cannot be computed. */
+export interface SessionAgreement {
+  kendallW: number | null;
+  kendallWPValue: number | null;
+  krippendorffAlpha: number | null;
+  /** Ballots that ranked something. */
+  ballots: number;
+}
+
+/** The chairman's synthesis (stage 3). */
+export interface SessionSynthesis {
+  /** The answer, with the contributors block removed. */
+  text: string;
+  /** Null when the chairman gave no usable contributors block (see `warnings`). */
+  contributors: Contributor[] | null;
+  /** The winner the chairman reported, in `voting` mode; null otherwise. */
+  winner: string | null;
+  strategy: string;
+  mode: SynthesisMode;
+  /** The chairman that answered (the requested one, or the fallback that took over). */
+  model: string;
+  warnings: string[];
+  usage: Usage;
+  latencyMs: number;
+}
+
+/** ADR-018's `bias_indicators`, plus `SUSPECTED_INJECTION` when an answer looked like a prompt injection. */
+export type CouncilBiasIndicators = Omit<SessionBiasIndicators, 'flags'> & { flags: Array<SessionBiasFlag | 'SUSPECTED_INJECTION'> };
+
+/** A member, reviewer or chairman call that was dropped, and why. */
+export interface Exclusion {
+  member: string;
+  stage: 1 | 2 | 3;
+  reason: FailureReason;
+  message: string;
+}
+
+/** Tokens and cost over every call of the session. */
+export interface SessionUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** inputTokens + outputTokens. */
+  tokens: number;
+  /** Sum of the costs the providers reported; null when none did. */
+  costUsd: number | null;
+}
+
+/**
+ * One council session: plain data, JSON round-trips it, and with the same seed, the same model
+ * outputs and an injected clock it is byte-identical across runs.
+ */
+export interface CouncilSession {
+  sessionId: string;
+  /** ISO 8601, from the injected clock. */
+  timestamp: string;
+  /** The question. It goes to the models and stays in the session; it never enters telemetry or bias observations. */
+  query: string;
+  config: SessionConfig;
+  stage1: Stage1Result[];
+  stage2: Stage2Result[];
+  /** Borda leaderboard over the members that answered, best first. */
+  leaderboard: LeaderboardEntry[];
+  agreement: SessionAgreement;
+  /** Null when every chairman failed; the rest of the session is kept. */
+  synthesis: SessionSynthesis | null;
+  /** The per-session audit (ADR-015), when enabled. */
+  biasAudit: BiasAuditResult | null;
+  biasIndicators: CouncilBiasIndicators | null;
+  excluded: Exclusion[];
+  usage: SessionUsage;
+  /** Session-level notes: agreement not computable, no chairman answered, … */
+  warnings: string[];
+}

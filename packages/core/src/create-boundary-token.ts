@@ -1,0 +1,15 @@
+import { randomInt } from './create-rng.js';
+import type { Rng } from './rng.js';
+
+const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A per-session random token for the boundary markers around each answer in a review prompt
+ * (`<<<{token} Response A>>>` … `<<<{token} END>>>`). Sixteen base-36 characters (~82 bits), drawn
+ * from `rng`, so a seeded session uses the same token on every run and an answer cannot guess it.
+ */
+export function createBoundaryToken(rng: Rng): string {
+  let token = '';
+  for (let i = 0; i < 16; i++) token += alphabet[randomInt(rng, alphabet.length)];
+  return token;
+}

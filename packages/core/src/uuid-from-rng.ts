@@ -1,0 +1,11 @@
+import { randomInt } from './create-rng.js';
+import type { Rng } from './rng.js';
+
+/** A version-4-shaped UUID drawn from `rng`: the session id of a seeded session, the same on every run. */
+export function uuidFromRng(rng: Rng): string {
+  const hex = Array.from({ length: 32 }, () => randomInt(rng, 16).toString(16));
+  hex[12] = '4';
+  hex[16] = (8 + randomInt(rng, 4)).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
