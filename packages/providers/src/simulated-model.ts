@@ -96,12 +96,14 @@ export class SimulatedModel implements LanguageModelV1 {
     const meanLength = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
     const rated = blocks.map((block, i) => {
       const q = perceivedQuality(block.text);
-      const jitter = normalDraw(textRandom([seed, this.modelId, 'score'], block.text)) * noise;
+      // Noise keyed on the answer itself (not on where it is shown, nor on prompt text a block absorbed).
+      const core = trimToSignOff(block.text);
+      const jitter = normalDraw(textRandom([seed, this.modelId, 'score'], core)) * noise;
       const position = blocks.length > 1 ? biases.position * (1 - (2 * i) / (blocks.length - 1)) : 0;
       const length = biases.length * Math.log2(lengths[i]! / meanLength);
       const self = detectStyle(block.text) === this.persona.style ? biases.selfPreference : 0;
       const raw = 1 + 9 * q + jitter + position + length + self - biases.harshness;
-      return { label: block.label, q, raw, score: Math.min(10, Math.max(1, Math.round(raw))), tie: textRandom([seed, this.modelId, 'tie'], block.text)() };
+      return { label: block.label, q, raw, score: Math.min(10, Math.max(1, Math.round(raw))), tie: textRandom([seed, this.modelId, 'tie'], core)() };
     });
     const ranking = [...rated].sort((a, b) => b.raw - a.raw || a.tie - b.tie).map((r) => r.label);
     const critiques = rated.map((r) => `${r.label} — strengths: ${strengths(r.q)}. weaknesses: ${weaknesses(r.q)}. score: ${r.score}/10`);

@@ -1,0 +1,105 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLMStudio } from './lmstudio-provider.js';
+import { createOllama } from './ollama-provider.js';
+import { createOpenAICompatible } from './openai-compatible-provider.js';
+import { createOpenAI } from './openai-provider.js';
+import { createVLLM } from './vllm-provider.js';
+import { createOpenAICompatibleTestServer } from './test/create-openai-compatible-test-server.js';
+import type { TestServer } from './test/start-test-server.js';
+
+let open: TestServer;
+let keyed: TestServer;
+beforeAll(async () => {
+  open = await createOpenAICompatibleTestServer();
+  keyed = await createOpenAICompatibleTestServer({ apiKey: 'sk-proj-test' });
+});
+afterAll(async () => {
+  await open.close();
+  await keyed.close();
+});
+afterEach(() => {
+  open.requests.length = 0;
+  keyed.requests.length = 0;
+});
+
+const messages = [{ role: 'user' as const, content: 'Hi' }];
+
+function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (v: Record<string, string | undefined>) => {
+    for (const [k, value] of Object.entries(v)) {
+      if (value === undefined) delete process.env[k];
+      else process.env[k] = value;
+    }
+  };
+  apply(vars);
+  return fn().finally(() => apply(saved));
+}
+
+describe('OpenAI-compatible providers', () => {
+  it('Ollama: base URL from OLLAMA_BASE_URL, no key sent, cost 0', async () => {
+    open.enqueue({
+      kind: 'raw',
+      // Ollama's /v1/chat/completions answer shape (no cost field).
+      body: '{"id":"chatcmpl-455","object":"chat.completion","created":1737000000,"model":"llama3.2","system_fingerprint":"fp_ollama","choices":[{"index":0,"message":{"role":"assistant","content":"Hello!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":26,"completion_tokens":3,"total_tokens":29}}',
+    });
+    const result = await withEnv({ OLLAMA_BASE_URL: open.url, OLLAMA_API_KEY: undefined }, () => createOllama({ maxRetries: 0 })('llama3.2').doGenerate({ messages, seed: 3 }));
+    expect(result).toMatchObject({ text: 'Hello!', usage: { inputTokens: 26, outputTokens: 3, costUsd: 0 }, systemFingerprint: 'fp_ollama', seed: 3 });
+    expect(open.requests[0]?.headers.authorization).toBeUndefined();
+    expect(open.requests[0]?.path).toBe('/v1/chat/completions');
+  });
+
+  it('Ollama: a server that is not running is a clear, retryable connection error', async () => {
+    const closed = await createOpenAICompatibleTestServer();
+    const url = closed.url;
+    await closed.close();
+    const error = await createOllama({ baseURL: url, maxRetries: 0 })('llama3.2').doGenerate({ messages }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'APICallError', isRetryable: true, statusCode: undefined });
+    expect((error as Error).message).toMatch(/ECONNREFUSED|connect/);
+    expect((error as Error).message).toMatch(/must be running/);
+  });
+
+  it('OpenAI: OPENAI_API_KEY and OPENAI_BASE_URL, max_completion_tokens, usage without cost', async () => {
+    keyed.enqueue({ kind: 'text', text: 'Hello from OpenAI', usage: { inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 } });
+    const result = await withEnv({ OPENAI_API_KEY: 'sk-proj-test', OPENAI_BASE_URL: keyed.url }, () => createOpenAI({ maxRetries: 0 })('gpt-5').doGenerate({ messages, maxTokens: 30 }));
+    expect(result.usage).toEqual({ inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 });
+    expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-proj-test');
+    expect(keyed.requests[0]?.body).toMatchObject({ model: 'gpt-5', max_completion_tokens: 30 });
+    expect(keyed.requests[0]?.body).not.toHaveProperty('max_tokens');
+  });
+
+  it('OpenAI: a missing key fails before any request, naming OPENAI_API_KEY', async () => {
+    await withEnv({ OPENAI_API_KEY: undefined }, async () => {
+      await expect(createOpenAI({ baseURL: keyed.url })('gpt-5').doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENAI_API_KEY') as unknown });
+    });
+    expect(keyed.requests).toHaveLength(0);
+  });
+
+  it('vLLM and LM Studio presets talk to their base URLs with no key', async () => {
+    await withEnv({ VLLM_API_KEY: undefined, LMSTUDIO_API_KEY: undefined }, async () => {
+      expect((await createVLLM({ baseURL: open.url })('Qwen/Qwen3-8B').doGenerate({ messages })).usage.costUsd).toBe(0);
+      expect((await createLMStudio({ baseURL: open.url })('qwen3-8b').doGenerate({ messages })).text).toBe('ok');
+    });
+    expect(open.requests.map((r) => r.model)).toEqual(['Qwen/Qwen3-8B', 'qwen3-8b']);
+  });
+
+  it('a custom provider: its name in results and errors, its key variable, its providerOptions', async () => {
+    const together = createOpenAICompatible({ name: 'together', baseURL: keyed.url, apiKeyEnvVar: 'TOGETHER_API_KEY', maxRetries: 0 });
+    const m = together('meta/llama');
+    expect(m.provider).toBe('together');
+    await withEnv({ TOGETHER_API_KEY: 'sk-proj-test' }, async () => {
+      await m.doGenerate({ messages, providerOptions: { together: { top_k: 40 }, openrouter: { ignored: true } } });
+    });
+    expect(keyed.requests[0]?.body).toMatchObject({ top_k: 40 });
+    expect(keyed.requests[0]?.body).not.toHaveProperty('ignored');
+    await withEnv({ TOGETHER_API_KEY: 'wrong' }, async () => {
+      await expect(m.doGenerate({ messages })).rejects.toMatchObject({ name: 'AuthenticationError', provider: 'together', message: expect.stringContaining('TOGETHER_API_KEY') as unknown });
+    });
+  });
+
+  it('rejects bad settings with a message that says what to do', () => {
+    expect(() => createOpenAICompatible({ name: 'Bad Name', baseURL: 'http://127.0.0.1:1/v1' })).toThrow(/lower-case/);
+    expect(() => createOpenAICompatible({ name: 'nourl' })).toThrow(/needs a baseURL/);
+    expect(() => createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:1', maxRetries: -1 })).toThrow(/maxRetries/);
+  });
+});
