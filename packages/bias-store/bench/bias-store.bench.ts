@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineBenchSuite } from '@council/bench';
+import { syntheticObservations } from '../src/__fixtures__/synthetic-sessions.js';
+import { createBiasStore, recordsFromObservations } from '../src/index.js';
+import type { BiasMetricRecord } from '../src/index.js';
+
+// Issue 5's targets: read + validate 1,000 sessions ≤ 50 ms; stream 100,000 sessions with peak RSS ≤ 256 MB
+// at ≥ 100 MB/s; append one session (20 lines, no fsync) p99 ≤ 2 ms; < 1 KB per session once compacted (ADR-018).
+const query = 'How do I write a Python function that merges two sorted lists?';
+let dir = '';
+let records: BiasMetricRecord[] = [];
+let thousand = '';
+let hundredThousand = '';
+let appendPath = '';
+let appendSession = 0;
+
+export const suite = defineBenchSuite({
+  name: 'bias-store',
+  setup: async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bias-store-bench-'));
+    // A 5-model council: every member reviews the four others, 20 records per session.
+    records = recordsFromObservations(syntheticObservations({ sessions: 1000 }), { consent: 1, hashSecret: null, query });
+    thousand = join(dir, 'thousand', 'bias_metrics.jsonl');
+    const store = createBiasStore({ path: thousand });
+    for (let s = 0; s < 1000; s++) await store.append(records.slice(s * 20, s * 20 + 20));
+    // 100,000 sessions: the 1,000-session file 100 times over, each copy with its own session ids.
+    hundredThousand = join(dir, 'hundred-thousand', 'bias_metrics.jsonl');
+    const block = readFileSync(thousand, 'utf8');
+    mkdirSync(join(dir, 'hundred-thousand'), { mode: 0o700 });
+    writeFileSync(hundredThousand, '', { mode: 0o600 });
+    for (let copy = 0; copy < 100; copy++) {
+      appendFileSync(hundredThousand, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
+    }
+    appendPath = join(dir, 'append', 'bias_metrics.jsonl');
+  },
+  teardown: () => rmSync(dir, { recursive: true, force: true }),
+  cases: [
+    {
+      name: 'read + validate 1,000 sessions (20,000 records)',
+      budgetMs: 50,
+      iterations: 9,
+      fn: async () => {
+        const result = await createBiasStore({ path: thousand }).read();
+        if (result.items.length !== 20_000 || result.skipped !== 0) throw new Error(`read ${result.items.length} records, skipped ${result.skipped}`);
+      },
+    },
+    {
+      name: 'append one session (20 lines, no fsync)',
+      iterations: 200,
+      fn: async () => {
+        const s = appendSession++ % 1000;
+        await createBiasStore({ path: appendPath }).append(records.slice(s * 20, s * 20 + 20));
+      },
+    },
+  ],
+  values: async () => {
+    // p99 of single-session appends to a warm store.
+    const store = createBiasStore({ path: join(dir, 'p99', 'bias_metrics.jsonl') });
+    const times: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const s = i % 1000;
+      const start = performance.now();
+      await store.append(records.slice(s * 20, s * 20 + 20));
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    const p99 = times[Math.floor(times.length * 0.99)]!;
+
+    // Stream 100,000 sessions in a child process, for a peak RSS of the store alone.
+    const child = fileURLToPath(new URL('./stream-child.mjs', import.meta.url));
+    const out = JSON.parse(execFileSync(process.execPath, [child, hundredThousand], { encoding: 'utf8', maxBuffer: 1 << 20 })) as {
+      records: number;
+      skipped: number;
+      bytes: number;
+      seconds: number;
+      cpuSeconds: number;
+      maxRssKb: number;
+    };
+    if (out.records !== 2_000_000 || out.skipped !== 0) throw new Error(`streamed ${out.records} records, skipped ${out.skipped}`);
+
+    // Bytes per session on disk: the active file, then the same data as a gzipped segment.
+    const sizeStore = createBiasStore({ path: join(dir, 'size', 'bias_metrics.jsonl') });
+    for (let s = 0; s < 1000; s++) await sizeStore.append(records.slice(s * 20, s * 20 + 20));
+    const active = statSync(sizeStore.path).size / 1000;
+    await sizeStore.rotate();
+    await sizeStore.compact();
+    const compacted = (await sizeStore.files()).reduce((sum, f) => sum + f.bytes, 0) / 1000;
+
+    // CPU time of the 1,000-session read (median of 9): less sensitive than wall time to a busy machine.
+    const cpuTimes: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const before = process.cpuUsage();
+      await createBiasStore({ path: thousand }).read();
+      const used = process.cpuUsage(before);
+      cpuTimes.push((used.user + used.system) / 1000);
+    }
+    cpuTimes.sort((a, b) => a - b);
+
+    return [
+      { name: 'read + validate 1,000 sessions: CPU time (median of 9)', value: cpuTimes[4]!, unit: 'ms', budget: 50 },
+      { name: 'append one session p99 (2,000 appends)', value: p99, unit: 'ms', budget: 2 },
+      { name: 'stream 100,000 sessions: throughput', value: out.bytes / 1e6 / out.seconds, unit: 'MB/s', budget: 100 },
+      { name: 'stream 100,000 sessions: peak RSS', value: out.maxRssKb / 1024, unit: 'MB', budget: 256 },
+      { name: 'stream 100,000 sessions: throughput per CPU second', value: out.bytes / 1e6 / out.cpuSeconds, unit: 'MB/s', budget: 100 },
+      { name: 'stream 100,000 sessions: time', value: out.seconds, unit: 's' },
+      { name: 'bytes per session, active file', value: active, unit: 'B' },
+      { name: 'bytes per session, compacted (gzip -9)', value: compacted, unit: 'B', budget: 1024 },
+    ];
+  },
+});
