@@ -35,6 +35,8 @@ export interface TelemetryCommandOptions {
   backoff?: { baseMs?: number; maxMs?: number };
   /** Stops `--watch` (checked between runs and during the wait). */
   signal?: AbortSignal;
+  /** Called after each committed batch (the executable uses it to keep its memory bounded). */
+  afterCommit?: () => void;
 }
 
 export const telemetryCliVersion: string = packageJson.version;
@@ -234,7 +236,10 @@ async function runCommand(argv: readonly string[], options: TelemetryCommandOpti
         ...(options.random === undefined ? {} : { random: options.random }),
         ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
         ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
-        onCommit: () => lock?.refresh(),
+        onCommit: async () => {
+          await lock?.refresh();
+          options.afterCommit?.();
+        },
         onNotice: (text) => io.stderr(`council-telemetry: ${text}\n`),
         onDryRunBatch: (body) => {
           batchNumber++;

@@ -78,7 +78,9 @@ interface Item {
   event?: TelemetryEvent;
 }
 
-const looseObject = z.record(z.string(), z.unknown());
+// The outbox is read as plain objects and judged by `classifyOutboxEvent` (a consent violation must
+// stop the upload, not be skipped as an invalid record). z.custom checks without copying each line.
+const looseObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
 function sameCursor(a: JsonlCursor, b: { segment: number; offset: number }): boolean {
   return a.segment === b.segment && a.offset === b.offset;

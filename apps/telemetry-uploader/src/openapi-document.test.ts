@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createOpenApiDocument, openApiDocumentText } from './openapi-document.js';
+
+const checkedIn = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8');
+
+describe('openapi.json', () => {
+  it('matches the zod schemas', () => {
+    const fresh = openApiDocumentText();
+    if (fresh !== checkedIn) {
+      expect.fail('apps/telemetry-uploader/openapi.json is out of date with the zod schemas. Regenerate it with `pnpm --filter @council/telemetry-uploader generate:openapi` and commit the result.');
+    }
+  });
+
+  it('describes POST /v1/events as ADR-018 and issue 9 set it out', () => {
+    const doc = createOpenApiDocument() as {
+      openapi: string;
+      paths: Record<string, { post: { parameters: { name: string; required: boolean }[]; responses: Record<string, unknown> } }>;
+      components: { schemas: Record<string, { properties: Record<string, { maxItems?: number; $ref?: string; items?: { $ref?: string } }> }>; securitySchemes: Record<string, { scheme: string }> };
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    const post = doc.paths['/v1/events']!.post;
+    expect(post.parameters.find((p) => p.name === 'Idempotency-Key')?.required).toBe(true);
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '408', '429', '5XX']));
+    expect(doc.components.securitySchemes.bearerAuth!.scheme).toBe('bearer');
+    const request = doc.components.schemas.IngestRequest!.properties.events!;
+    expect(request.maxItems).toBe(100);
+    expect(request.items?.$ref).toBe('#/components/schemas/TelemetryEvent');
+    const event = Object.keys(doc.components.schemas.TelemetryEvent!.properties);
+    for (const field of ['schema_version', 'event_id', 'session_id', 'consent_level', 'rankings', 'bias_indicators', 'query_metadata', 'query_hash']) expect(event).toContain(field);
+    expect(event).not.toContain('query');
+  });
+});

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import packageJson from '../package.json' with { type: 'json' };
+import { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
+import { telemetryEventSchema } from './telemetry-event.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** The component schemas, generated from the zod schemas the uploader validates with. */
+function componentSchemas(): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(telemetryEventSchema, { id: 'TelemetryEvent' });
+  registry.add(ingestRequestSchema, { id: 'IngestRequest' });
+  registry.add(ingestRejectionSchema, { id: 'IngestRejection' });
+  registry.add(ingestResponseSchema, { id: 'IngestResponse' });
+  registry.add(ingestErrorSchema, { id: 'IngestError' });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  const result: Record<string, JsonObject> = {};
+  for (const name of Object.keys(schemas).sort()) {
+    // OpenAPI 3.1 schemas are JSON Schema 2020-12 already; the per-schema $schema/$id add nothing.
+    const { $schema: _schema, $id: _id, ...rest } = schemas[name]!;
+    result[name] = rest;
+  }
+  return result;
+}
+
+const errorResponse = (description: string, headers?: JsonObject): JsonObject => ({
+  description,
+  ...(headers === undefined ? {} : { headers }),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/IngestError' } } },
+});
+
+const retryAfter = {
+  'Retry-After': {
+    description: 'Delay-seconds or an HTTP-date. The uploader waits at least this long before sending the batch again.',
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 description of council-cloud's ingest endpoint as this uploader uses it. Checked in
+ * as `openapi.json`; a test fails when it no longer matches the schemas (`pnpm --filter @council/telemetry-uploader generate:openapi`).
+ */
+export function createOpenApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'council-cloud ingest (as used by council-telemetry)',
+      version: packageJson.version,
+      summary: 'How Council sends consented session summaries to council-cloud (ADR-018, Cross-Project Compatibility).',
+      description: [
+        'Events are ADR-018 council-cloud events (schema 1.1.0). Each carries only what its consent_level allows:',
+        '0-1 are never sent; 2 rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
+        'The uploader checks this again before sending and never sends query text or API keys.',
+      ].join(' '),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'https://cloud.example.com', description: 'The base URL comes from LLM_COUNCIL_CLOUD_URL.' }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/v1/events': {
+        post: {
+          operationId: 'ingestEvents',
+          summary: `Store a batch of 1 to ${maxEventsPerBatch} events.`,
+          description:
+            'Idempotent per Idempotency-Key: a batch sent again after a lost answer carries the same key. The uploader moves its cursor only after a 2xx; it retries 408, 429, 5xx and network failures with backoff; it splits a batch answered 400 to isolate the bad events; it stops on 401/403.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: true,
+              description: "SHA-256 (hex) of the batch's event_id values in order, joined by newlines.",
+              schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+            },
+            {
+              name: 'User-Agent',
+              in: 'header',
+              required: true,
+              description: 'council-telemetry/<version> (node/<version>; <platform> <release>)',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/IngestRequest' } } },
+          },
+          responses: {
+            '200': {
+              description: 'The batch is committed. Events in `rejected` were not stored; the uploader dead-letters them with the reason.',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/IngestResponse' } } },
+            },
+            '400': errorResponse('The batch is malformed. The uploader splits it to find the bad events, sends the rest and dead-letters those.'),
+            '401': errorResponse('The token is missing or wrong. The uploader stops; nothing moves.'),
+            '403': errorResponse('The token may not ingest. The uploader stops; nothing moves.'),
+            '408': errorResponse('Request timeout. Retried.'),
+            '429': errorResponse('Too many requests. Retried after Retry-After.', retryAfter),
+            '5XX': errorResponse('Server error. Retried with backoff (and after Retry-After when given).', retryAfter),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'LLM_COUNCIL_CLOUD_TOKEN. Sent only in this header.' },
+      },
+    },
+  };
+}
+
+/** The document as it is checked in: two-space JSON with a final newline. */
+export function openApiDocumentText(): string {
+  return `${JSON.stringify(createOpenApiDocument(), null, 2)}\n`;
+}
