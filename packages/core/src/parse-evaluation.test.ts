@@ -151,3 +151,26 @@ describe('parseEvaluation', () => {
     );
   });
 });
+
+describe('parseEvaluation critiques', () => {
+  it('reads strengths, weaknesses and score written on the header line', () => {
+    const text = `Response A — strengths: concrete advice with trade-offs. weaknesses: a few sentences could be cut. score: 8/10
+
+Response B — strengths: some usable points. weaknesses: generic sentences. score: 6/10
+
+FINAL RANKING:
+1. Response A
+2. Response B`;
+    const parsed = parseEvaluation(text, ['Response A', 'Response B']);
+    expect(parsed.critiques).toEqual({
+      'Response A': { strengths: 'concrete advice with trade-offs.', weaknesses: 'a few sentences could be cut.' },
+      'Response B': { strengths: 'some usable points.', weaknesses: 'generic sentences.' },
+    });
+    expect(parsed.scores).toEqual({ 'Response A': 8, 'Response B': 6 });
+  });
+
+  it('keeps multi-line strengths together and ignores a strengths-based phrase in prose', () => {
+    const text = '**Response A**\nStrengths:\n- fast\n- cheap\nWeaknesses: a strengths-based pitch only\nFINAL RANKING:\n1. Response A';
+    expect(parseEvaluation(text, ['Response A']).critiques).toEqual({ 'Response A': { strengths: 'fast\ncheap', weaknesses: 'a strengths-based pitch only' } });
+  });
+});

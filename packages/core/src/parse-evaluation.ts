@@ -162,10 +162,17 @@ function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, 
   return undefined;
 }
 
-const headerPattern = /^\s*(?:#{1,6}\s*)?(?:\d{1,3}[.)]\s*)?[*_]{0,2}\s*(?:evaluation\s+of\s+)?response[\s_-]+([a-z]{1,4})\b/i;
-const scorePattern = /\bscore\b[*_]*\s*(?:[:=-]|is)?\s*[*_]*\s*([+-]?\d+(?:\.\d+)?)(?:\s*\/\s*10)?/i;
+const headerPattern = /^\s*(?:#{1,6}\s*)?(?:\d{1,3}[.)]\s*)?[*_]{0,2}\s*(?:evaluation\s+of\s+)?response[\s_-]+([a-z]{1,4})\b[*_]*/i;
+const keywordPattern = /\b(strengths?|weakness(?:es)?|score)\b[*_]*\s*(?::|=|[—–]|-(?=\s))/gi;
+const scoreValue = /^[\s*_]*([+-]?\d+(?:\.\d+)?)(?:\s*\/\s*10)?/;
 
-/** Strengths, weaknesses and prose scores from per-response sections (`### Response A`, `**Response A**`, `Response A:`). */
+/** A critique fragment without list markers, emphasis or dangling punctuation; empty when nothing is left. */
+function cleanFragment(text: string): string {
+  const cleaned = text.replace(/^[\s>*_\-•+#]*(?:\d{1,3}[.)]\s*)?[\s*_]*/, '').replace(/[\s*_]+$/, '').trim();
+  return /^[\p{P}\p{S}\d\s]*$/u.test(cleaned) ? '' : cleaned;
+}
+
+/** Strengths, weaknesses and prose scores from per-response sections (`### Response A`, `**Response A**`, `Response A — strengths: …`). */
 function readSections(
   lines: readonly string[],
   byCode: ReadonlyMap<string, string>,
@@ -175,10 +182,25 @@ function readSections(
   const scores: Record<string, number> = {};
   const warnings: string[] = [];
   let current: string | undefined;
-  let field: keyof Critique | undefined;
+  let field: keyof Critique | 'score' | undefined;
   let inFence = false;
+  const absorb = (piece: string, into: typeof field): void => {
+    if (current === undefined || into === undefined) return;
+    if (into === 'score') {
+      const value = scoreValue.exec(piece);
+      if (value && !(current in scores)) {
+        const score = readScore(value[1], current, warnings);
+        if (score !== undefined) scores[current] = score;
+      }
+      return;
+    }
+    const text = cleanFragment(piece);
+    if (text === '') return;
+    const critique = critiques[current]!;
+    critique[into] = critique[into] === '' ? text : `${critique[into]}\n${text}`;
+  };
   for (let i = 0; i < stopLine; i++) {
-    const line = lines[i]!;
+    let line = lines[i]!;
     if (/^\s*```/.test(line)) {
       inFence = !inFence;
       continue;
@@ -186,33 +208,23 @@ function readSections(
     if (inFence) continue;
     const header = headerPattern.exec(line);
     if (header) {
-      const label = byCode.get(header[1]!.toUpperCase());
-      current = label;
+      current = byCode.get(header[1]!.toUpperCase());
       field = undefined;
-      if (label !== undefined) critiques[label] ??= { strengths: '', weaknesses: '' };
-      continue;
+      if (current !== undefined) critiques[current] ??= { strengths: '', weaknesses: '' };
+      line = line.slice(header[0].length);
     }
     if (current === undefined) continue;
-    let text = line;
-    if (/^\W*(?:\d+[.)]\s*)?\W*strengths?\b/i.test(line)) {
-      field = 'strengths';
-      text = line.replace(/^\W*(?:\d+[.)]\s*)?\W*strengths?\W*/i, '');
-    } else if (/^\W*(?:\d+[.)]\s*)?\W*weakness(?:es)?\b/i.test(line)) {
-      field = 'weaknesses';
-      text = line.replace(/^\W*(?:\d+[.)]\s*)?\W*weakness(?:es)?\W*/i, '');
-    } else if (/^\W*(?:\d+[.)]\s*)?\W*score\b/i.test(line)) {
-      field = undefined;
-      const score = scorePattern.exec(line);
-      if (score && !(current in scores)) {
-        const value = readScore(score[1], current, warnings);
-        if (value !== undefined) scores[current] = value;
-      }
+    const keywords = [...line.matchAll(keywordPattern)];
+    if (keywords.length === 0) {
+      absorb(line, field === 'score' ? undefined : field);
       continue;
     }
-    if (field !== undefined && text.trim() !== '') {
-      const critique = critiques[current]!;
-      critique[field] = critique[field] === '' ? text.trim() : `${critique[field]}\n${text.trim()}`;
-    }
+    absorb(line.slice(0, keywords[0]!.index), field === 'score' ? undefined : field);
+    keywords.forEach((match, k) => {
+      const word = match[1]!.toLowerCase();
+      field = word.startsWith('strength') ? 'strengths' : word.startsWith('weakness') ? 'weaknesses' : 'score';
+      absorb(line.slice(match.index + match[0].length, keywords[k + 1]?.index ?? line.length), field);
+    });
   }
   for (const [label, critique] of Object.entries(critiques)) {
     if (critique.strengths === '' && critique.weaknesses === '') delete critiques[label];
