@@ -383,7 +383,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
   async function* scanFile(file: SegmentFile, from: { offset: number; line: number }): AsyncGenerator<JsonlEntry<T>[]> {
     let offset = from.offset; // byte offset (uncompressed) of the start of the current line
     let line = from.line; // lines before the current one
-    let toSkip = file.compressed ? from.offset : 0; // gzip cannot seek: skip decompressed bytes
+    let toSkip = 0; // gzip cannot seek: decompressed bytes to skip, set once the file is open
     const pending: Buffer[] = [];
     let pendingBytes = 0;
     let discarding = false; // inside a line longer than maxLineBytes
@@ -411,9 +411,31 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       return { kind: 'skip', reason: decoded.reason, detail: decoded.detail, file: file.path, line: lineNo, offset: start, next };
     };
 
+    // Open before streaming, so a rotation or compaction after this point cannot pull the file away. If it
+    // vanished since it was listed, its data lives on under its segment name (plain, then gzipped).
+    const candidates = file.compressed
+      ? [{ path: file.path, compressed: true }]
+      : [
+          ...(file.active ? [{ path: file.path, compressed: false }] : []),
+          { path: naming.segmentPath(file.segment, false), compressed: false },
+          { path: naming.segmentPath(file.segment, true), compressed: true },
+        ];
+    let handle: FileHandle | undefined;
+    let compressed = false;
+    for (const candidate of candidates) {
+      try {
+        handle = await open(candidate.path, 'r');
+        compressed = candidate.compressed;
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError({ action: 'read', path: candidate.path, cause: error });
+      }
+    }
+    if (handle === undefined) return; // gone under every name: nothing left to read
+    if (compressed) toSkip = from.offset;
     let stream: AsyncIterable<Buffer>;
-    const raw = createReadStream(file.path, { start: file.compressed ? 0 : from.offset, highWaterMark: 1024 * 1024 });
-    if (file.compressed) {
+    const raw = handle.createReadStream({ start: compressed ? 0 : from.offset, highWaterMark: 1024 * 1024 });
+    if (compressed) {
       const gunzip = createGunzip({ chunkSize: 256 * 1024 });
       raw.on('error', (error) => gunzip.destroy(error));
       stream = raw.pipe(gunzip);
@@ -463,9 +485,8 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return; // rotated or compacted while listed: its data is read under its new name
       if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw ioError({ action: 'read', path: file.path, cause: error });
-      if (!file.compressed) throw ioError({ action: 'read', path: file.path, cause: error });
+      if (!compressed) throw ioError({ action: 'read', path: file.path, cause: error });
       line++;
       yield [
         {
