@@ -47,8 +47,11 @@ describe('classifyOutboxEvent', () => {
     expect(decision.kind === 'violation' && decision.reason).not.toContain('password');
   });
 
-  it('null fields above the level are allowed (they disclose nothing)', () => {
-    expect(classifyOutboxEvent({ ...sampleEvent(1, 2), query_hash: null, bias_indicators: null }).kind).toBe('send');
+  it('a field above the level is a violation even when null (core: fields beyond the level are absent)', () => {
+    const decision = classifyOutboxEvent({ ...sampleEvent(1, 2), query_hash: null });
+    expect(decision.kind === 'violation' && decision.reason).toContain('query_hash (needs consent 4)');
+    expect(classifyOutboxEvent({ ...sampleEvent(1, 3), query_hash: null }).kind).toBe('violation');
+    expect(classifyOutboxEvent({ ...sampleEvent(1, 4), query_hash: null, bias_indicators: null, query_metadata: null }).kind).toBe('send');
   });
 
   it('sets aside events that do not fit the schema, naming the path', () => {
@@ -62,9 +65,9 @@ describe('classifyOutboxEvent', () => {
     expect(decision.kind).toBe('send');
     if (decision.kind !== 'send') return;
     expect(decision.reduced).toBe(true);
-    expect(Object.keys(decision.event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id']);
+    expect(Object.keys(decision.event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
     expect(decision.event.consent_level).toBe(2);
     const three = classifyOutboxEvent(sampleEvent(1, 4), 3);
-    expect(three.kind === 'send' && Object.keys(three.event).sort()).toEqual(['bias_indicators', 'consent_level', 'event_id', 'query_metadata', 'rankings', 'schema_version', 'session_id']);
+    expect(three.kind === 'send' && Object.keys(three.event).sort()).toEqual(['bias_indicators', 'consent_level', 'event_id', 'query_metadata', 'rankings', 'schema_version', 'session_id', 'timestamp']);
   });
 });

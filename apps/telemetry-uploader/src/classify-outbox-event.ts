@@ -1,6 +1,6 @@
 import { fieldConsentLevel, fieldsAboveConsent, minimumSendLevel } from './event-consent.js';
-import type { TelemetryEvent } from './telemetry-event.js';
-import { telemetryEventSchema } from './telemetry-event.js';
+import type { TelemetryEvent } from '@council/core';
+import { telemetryEventSchema } from '@council/core';
 
 /** What the uploader does with one event read from the outbox. */
 export type OutboxEventDecision =
@@ -42,7 +42,7 @@ export function classifyOutboxEvent(raw: Readonly<Record<string, unknown>>, ceil
   const parsed = telemetryEventSchema.safeParse(raw);
   if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeIssues(parsed.error)}`, eventId };
   if (ceiling === undefined || ceiling >= level) return { kind: 'send', event: parsed.data, reduced: false };
-  const reduced: Record<string, unknown> = { ...parsed.data, consent_level: ceiling };
+  const reduced: Record<string, unknown> = { ...parsed.data, consent_level: ceiling }; // ceiling ≥ 2 here: lower ceilings send nothing
   for (const field of Object.keys(reduced)) {
     if ((fieldConsentLevel[field] ?? Infinity) > ceiling) delete reduced[field];
   }

@@ -20,9 +20,10 @@ export const fieldConsentLevel: Readonly<Record<string, number>> = {
 export const minimumSendLevel = 2;
 
 /**
- * The fields of `event` that its own `consent_level` does not allow: fields set (not null) that need
- * a higher level, and fields this uploader does not know (it cannot tell what they would disclose).
- * Empty when the event may be sent as it is.
+ * The fields of `event` that its own `consent_level` does not allow: fields present (even as null, as
+ * `@council/core`'s schema has it: a field beyond the level is absent) that need a higher level, and
+ * fields this uploader does not know (it cannot tell what they would disclose). Empty when the event
+ * may be sent as it is.
  */
 export function fieldsAboveConsent(event: Readonly<Record<string, unknown>>): { field: string; needs: number | null }[] {
   const level = event.consent_level;
@@ -31,7 +32,7 @@ export function fieldsAboveConsent(event: Readonly<Record<string, unknown>>): { 
     if (value === undefined) continue;
     const needs = fieldConsentLevel[field];
     if (needs === undefined) found.push({ field, needs: null });
-    else if (value !== null && (typeof level !== 'number' || needs > level)) found.push({ field, needs });
+    else if (typeof level !== 'number' || needs > level) found.push({ field, needs });
   }
   return found;
 }

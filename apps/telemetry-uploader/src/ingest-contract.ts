@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { telemetryEventSchema } from './telemetry-event.js';
+import { telemetryEventSchema } from '@council/core';
 
 /** The most events one `POST /v1/events` may carry. */
 export const maxEventsPerBatch = 100;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
 import { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
-import { telemetryEventSchema } from './telemetry-event.js';
+import { telemetryEventSchema } from '@council/core';
 
 type JsonObject = Record<string, unknown>;
 

@@ -183,7 +183,7 @@ describe('uploadOutbox', () => {
     appendOutboxEvents(paths.outbox, [sampleEvent(1, 4)]);
     expect(await run({ consentCeiling: 2 })).toMatchObject({ sent: 1, reduced: 1 });
     const sent = (JSON.parse(server.requests[0]!.body) as { events: Record<string, unknown>[] }).events[0]!;
-    expect(Object.keys(sent).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id']);
+    expect(Object.keys(sent).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
     expect(sent.consent_level).toBe(2);
   });
 

@@ -8,7 +8,7 @@ import { deadLetterEntrySchema } from './dead-letter-entry.js';
 import { fieldsAboveConsent } from './event-consent.js';
 import type { IngestClient, IngestOutcome } from './ingest-client.js';
 import { maxEventsPerBatch } from './ingest-contract.js';
-import type { TelemetryEvent } from './telemetry-event.js';
+import type { TelemetryEvent } from '@council/core';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 
 export interface OutboxPaths {

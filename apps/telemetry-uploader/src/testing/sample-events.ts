@@ -1,17 +1,21 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** A well-formed schema 1.1.0 event at `level`, with exactly the fields ADR-018 allows there (hand-written, not from core). */
+/**
+ * A well-formed schema 1.1.0 event at `level`, with exactly the fields ADR-018 allows there; written
+ * by hand (ADR-018's example values; a two-member Borda board), not produced by core's builder.
+ */
 export function sampleEvent(index: number, level: 2 | 3 | 4 = 2): Record<string, unknown> {
   const id = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
   const event: Record<string, unknown> = {
     schema_version: '1.1.0',
     event_id: id,
-    session_id: `session-${index}`,
+    session_id: `5e55a000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    timestamp: '2025-12-17T10:30:00Z',
     consent_level: level,
     rankings: [
-      { model_id: 'anthropic/claude-opus-4.6', rank: 1, borda_score: 2 },
-      { model_id: 'google/gemini-3-pro-preview', rank: 2, borda_score: 1 },
+      { model: 'anthropic/claude-opus-4.6', borda_score: 1, borda_points: 1, vote_count: 1, win_count: 1, final_rank: 1, confidence: 'low' },
+      { model: 'google/gemini-3-pro-preview', borda_score: 0, borda_points: 0, vote_count: 1, win_count: 0, final_rank: 2, confidence: 'low' },
     ],
   };
   if (level >= 3) {
