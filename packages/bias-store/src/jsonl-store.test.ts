@@ -128,6 +128,7 @@ describe('read', () => {
     const all = await store.read();
     expect(all.items.map((e) => e.i)).toEqual([4, 2, 3, 1]);
     expect(all.timestampsWithoutZone).toBe(1);
+    expect(all.warnings).toEqual([`1 record in ${store.path} had a timestamp without a zone; read as UTC.`]);
     // 30 days before 2026-03-11 is 2026-02-09: event 4 (Feb 1) falls out.
     expect((await store.read({ maxDays: 30, now })).items.map((e) => e.i)).toEqual([2, 3, 1]);
     // 1.5 days before now is 2026-03-09T12:00Z.
@@ -289,8 +290,39 @@ describe('scan and cursors', () => {
   });
 });
 
+describe('the telemetry outbox pattern', () => {
+  it('an uploader sends a few, saves its cursor, restarts, and resumes exactly where it stopped', async () => {
+    const dir = tempDir();
+    const outboxPath = join(dir, 'telemetry', 'outbox.jsonl');
+    const cursorPath = join(dir, 'telemetry', 'sent.cursor');
+    const outbox = createJsonlStore<TestEvent>({ path: outboxPath, schema: eventSchema, fsync: true });
+    await outbox.append([...Array(10).keys()].map((i) => ev(`e${i}`, '2026-01-01T00:00:00Z', i)));
+
+    const sendSome = async (limit: number): Promise<number[]> => {
+      const store = createJsonlStore<TestEvent>({ path: outboxPath, schema: eventSchema }); // a fresh process, as it were
+      const from = (await readCursorFile(cursorPath)) ?? undefined;
+      const sent: number[] = [];
+      for await (const entry of store.scan(from === undefined ? {} : { from })) {
+        if (sent.length === limit) break;
+        if (entry.kind === 'item') sent.push(entry.item.i);
+        await writeCursorFile(cursorPath, entry.next);
+      }
+      return sent;
+    };
+    expect(await sendSome(4)).toEqual([0, 1, 2, 3]);
+    expect(await sendSome(100)).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(await sendSome(100)).toEqual([]);
+    await outbox.append([ev('late', '2026-01-01T00:00:00Z', 10), ev('late', '2026-01-01T00:00:00Z', 11)]);
+    await outbox.rotate(); // the active file becomes segment 1, which the cursor already names
+    await outbox.append([ev('later', '2026-01-01T00:00:00Z', 12)]);
+    await outbox.compact();
+    expect(await sendSome(100)).toEqual([10, 11, 12]);
+  });
+});
+
 describe('errors', () => {
   it('are BiasStoreErrors with codes', () => {
     expect(() => eventStore('x.jsonl', { segmentBytes: 0 })).toThrow(BiasStoreError);
+    expect(() => eventStore('')).toThrow(/path must be the path of a file/);
   });
 });

@@ -74,6 +74,8 @@ export interface JsonlReadResult<T> extends SkipReport {
   items: T[];
   /** Records whose timestamp had no zone; they were read as UTC. */
   timestampsWithoutZone: number;
+  /** Human-readable warnings, e.g. about zone-less timestamps; empty when all is well. */
+  warnings: string[];
 }
 
 export interface JsonlStoreStats extends SkipReport {
@@ -88,6 +90,7 @@ export interface JsonlStoreStats extends SkipReport {
   /** Files: closed segments plus the active file when it exists. */
   segments: number;
   timestampsWithoutZone: number;
+  warnings: string[];
 }
 
 export interface JsonlCompactResult {
@@ -212,6 +215,11 @@ class SkipCounter implements SkipReport {
 export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T> {
   const path = options.path;
   const schema = options.schema;
+  if (typeof path !== 'string' || path.trim() === '') {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'createJsonlStore: path must be the path of a file, e.g. ~/.llm-council/bias_metrics.jsonl.' });
+  }
+  const zoneWarnings = (count: number): string[] =>
+    count === 0 ? [] : [`${count} record${count === 1 ? '' : 's'} in ${path} had a timestamp without a zone; read as UTC.`];
   const segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   const naming = segmentNaming(path);
@@ -628,7 +636,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       const order = keptItems.map((_, i) => i).sort((a, b) => keptTimes[a]! - keptTimes[b]! || a - b); // ties keep file order
       items = order.map((i) => keptItems[i]!);
     }
-    return { items, ...skips.report(), timestampsWithoutZone };
+    return { items, ...skips.report(), timestampsWithoutZone, warnings: zoneWarnings(timestampsWithoutZone) };
   }
 
   async function stats(): Promise<JsonlStoreStats> {
@@ -664,6 +672,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       bytes: files.reduce((sum, f) => sum + f.bytes, 0),
       segments: files.length,
       timestampsWithoutZone,
+      warnings: zoneWarnings(timestampsWithoutZone),
       ...skips.report(),
     };
   }
