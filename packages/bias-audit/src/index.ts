@@ -36,3 +36,23 @@ export type {
 export { derivePositionMapping } from './derive-position-mapping.js';
 export { summarizeSession } from './summarize-session.js';
 export type { SessionBiasFlag, SessionBiasIndicators } from './summarize-session.js';
+
+export { aggregateBiasAudit } from './aggregate-bias-audit.js';
+export type { AggregateBiasAuditOptions } from './aggregate-bias-audit.js';
+export type {
+  AggregateBiasFlag,
+  AggregateBiasFlagCode,
+  BiasAggregateReport,
+  ChangePoint,
+  FamilyTest,
+  PooledCorrelationReport,
+  PositionBiasReport,
+  PositionTestReport,
+  ReviewerProfile,
+  SessionAnomaly,
+  TrendReport,
+} from './bias-aggregate-report.js';
+export type { BiasMetricReport } from './bias-metric-report.js';
+export { confidenceTier } from './confidence-tier.js';
+export type { ConfidenceTier } from './confidence-tier.js';
+export { holmAdjust } from './holm-adjust.js';
