@@ -4,7 +4,7 @@ import type { LeaderboardEntry } from './calculate-borda-scores.js';
 import { createRng } from './create-rng.js';
 import type { Rng } from './create-rng.js';
 import { quantileSorted } from './quantile.js';
-import { sampleBinomial } from './sample-binomial.js';
+import { createGroupResampler } from './create-group-resampler.js';
 import { ScoringError } from './scoring-error.js';
 
 /** A moment: a `Date`, milliseconds since the epoch, or an ISO-8601 string. */
@@ -63,6 +63,15 @@ function toMillis(value: Timestamp, describe: () => string, code: 'INVALID_OPTIO
   return ms;
 }
 
+function describeSession(index: number, session: unknown): string {
+  const id = typeof session === 'object' && session !== null ? (session as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? `sessions[${index}] (id "${id}")` : `sessions[${index}]`;
+}
+
+function sessionError(where: string, at: { index: number; session: unknown }, message: string): never {
+  throw new ScoringError({ code: 'INVALID_SESSION', message: `${where}: ${describeSession(at.index, at.session)} ${message}` });
+}
+
 interface Group {
   candidate: string;
   category: string | null;
@@ -80,6 +89,7 @@ interface Group {
  */
 export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], options: AggregateLeaderboardOptions = {}): AggregateLeaderboardEntry[] {
   const where = 'aggregateLeaderboards';
+  const list: readonly LeaderboardSession[] = sessions; // Array.isArray would narrow `sessions` to any[]
   if (!Array.isArray(sessions)) {
     throw new ScoringError({ code: 'INVALID_SESSION', message: `${where}: sessions must be an array of { id, leaderboard } objects.` });
   }
@@ -89,60 +99,69 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
   const byCategory = options.byCategory ?? false;
 
   const seenIds = new Map<string, number>();
-  const groups = new Map<string, Group>();
-  sessions.forEach((session: LeaderboardSession, s) => {
-    const name = (): string => (typeof session?.id === 'string' ? `sessions[${s}] (id "${session.id}")` : `sessions[${s}]`);
-    const fail = (message: string): never => {
-      throw new ScoringError({ code: 'INVALID_SESSION', message: `${where}: ${name()} ${message}` });
-    };
-    if (typeof session !== 'object' || session === null) fail('is not an object; pass { id, leaderboard }.');
-    if (typeof session.id !== 'string' || session.id === '') fail('has no id; give each session its unique id.');
+  // category → candidate → group; `lastSession` catches a candidate listed twice in one leaderboard.
+  const byKey = new Map<string | null, Map<string, Group & { lastSession: number }>>();
+  const groups: Group[] = [];
+  for (let s = 0; s < sessions.length; s++) {
+    const session = list[s]!;
+    if (typeof session !== 'object' || session === null) sessionError(where, { index: s, session }, 'is not an object; pass { id, leaderboard }.');
+    if (typeof session.id !== 'string' || session.id === '') sessionError(where, { index: s, session }, 'has no id; give each session its unique id.');
     const earlier = seenIds.get(session.id);
     if (earlier !== undefined) {
       throw new ScoringError({
         code: 'DUPLICATE_SESSION',
-        message: `${where}: ${name()} repeats the id of sessions[${earlier}]; each session must be passed once.`,
+        message: `${where}: ${describeSession(s, session)} repeats the id of sessions[${earlier}]; each session must be passed once.`,
       });
     }
     seenIds.set(session.id, s);
-    if (!Array.isArray(session.leaderboard)) fail('has no leaderboard array; pass the entries calculateBordaScores returned.');
-    if (session.category !== undefined && typeof session.category !== 'string') fail('has a category that is not a string.');
+    const leaderboard: LeaderboardSession['leaderboard'] = session.leaderboard;
+    if (!Array.isArray(session.leaderboard)) sessionError(where, { index: s, session }, 'has no leaderboard array; pass the entries calculateBordaScores returned.');
+    if (session.category !== undefined && typeof session.category !== 'string') sessionError(where, { index: s, session }, 'has a category that is not a string.');
     if (since !== undefined || until !== undefined) {
-      if (session.timestamp === undefined) fail('has no timestamp, which options.since/until need; add the session time.');
-      const t = toMillis(session.timestamp!, () => `${where}: ${name()} timestamp`, 'INVALID_SESSION');
-      if ((since !== undefined && t <= since) || (until !== undefined && t > until)) return;
+      if (session.timestamp === undefined) sessionError(where, { index: s, session }, 'has no timestamp, which options.since/until need; add the session time.');
+      const t = toMillis(session.timestamp, () => `${where}: ${describeSession(s, session)} timestamp`, 'INVALID_SESSION');
+      if ((since !== undefined && t <= since) || (until !== undefined && t > until)) continue;
     }
     const category = byCategory ? (session.category ?? null) : null;
-    const candidatesHere = new Set<string>();
-    session.leaderboard.forEach((entry, e) => {
-      const at = `leaderboard[${e}]`;
+    let inCategory = byKey.get(category);
+    if (inCategory === undefined) {
+      inCategory = new Map();
+      byKey.set(category, inCategory);
+    }
+    for (let e = 0; e < leaderboard.length; e++) {
+      const entry = leaderboard[e]!;
       if (typeof entry !== 'object' || entry === null || typeof entry.candidate !== 'string' || entry.candidate === '') {
-        fail(`${at} has no candidate id.`);
+        sessionError(where, { index: s, session }, `leaderboard[${e}] has no candidate id.`);
       }
-      if (candidatesHere.has(entry.candidate)) {
+      const { candidate, bordaScore, voteCount, winCount } = entry;
+      if (typeof bordaScore !== 'number' || !(bordaScore >= 0 && bordaScore <= 1)) {
+        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has bordaScore ${String(bordaScore)}; it must lie in [0, 1].`);
+      }
+      if (!Number.isSafeInteger(voteCount) || voteCount < 0) {
+        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has voteCount ${String(voteCount)}; it must be a whole number ≥ 0.`);
+      }
+      if (!Number.isSafeInteger(winCount) || winCount < 0 || winCount > voteCount) {
+        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has winCount ${String(winCount)}; it must be a whole number from 0 to voteCount.`);
+      }
+      let group = inCategory.get(candidate);
+      if (group === undefined) {
+        group = { candidate, category, values: [], totalVotes: 0, totalWins: 0, lastSession: -1 };
+        inCategory.set(candidate, group);
+        groups.push(group);
+      } else if (group.lastSession === s) {
         throw new ScoringError({
           code: 'DUPLICATE_CANDIDATE',
-          message: `${where}: ${name()} lists candidate "${entry.candidate}" twice (again at ${at}); a leaderboard has one entry per candidate.`,
+          message: `${where}: ${describeSession(s, session)} lists candidate "${candidate}" twice (again at leaderboard[${e}]); a leaderboard has one entry per candidate.`,
         });
       }
-      candidatesHere.add(entry.candidate);
-      const { bordaScore, voteCount, winCount } = entry;
-      if (typeof bordaScore !== 'number' || !(bordaScore >= 0 && bordaScore <= 1)) fail(`${at} ("${entry.candidate}") has bordaScore ${String(bordaScore)}; it must lie in [0, 1].`);
-      if (!Number.isSafeInteger(voteCount) || voteCount < 0) fail(`${at} ("${entry.candidate}") has voteCount ${String(voteCount)}; it must be a whole number ≥ 0.`);
-      if (!Number.isSafeInteger(winCount) || winCount < 0 || winCount > voteCount) fail(`${at} ("${entry.candidate}") has winCount ${String(winCount)}; it must be a whole number from 0 to voteCount.`);
-      const key = `${category === null ? '\u0000' : `\u0001${category}`}\u0000${entry.candidate}`;
-      let group = groups.get(key);
-      if (group === undefined) {
-        group = { candidate: entry.candidate, category, values: [], totalVotes: 0, totalWins: 0 };
-        groups.set(key, group);
-      }
+      group.lastSession = s;
       if (voteCount > 0) group.values.push(bordaScore);
       group.totalVotes += voteCount;
       group.totalWins += winCount;
-    });
-  });
+    }
+  }
 
-  const ordered = [...groups.values()].sort(
+  const ordered = groups.sort(
     (a, b) => compareCategory(a.category, b.category) || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0),
   );
   const rng = createRng(seed);
@@ -200,36 +219,20 @@ function compareCategory(a: string | null, b: string | null): number {
 }
 
 /**
- * Fills `means` with bootstrap replicates of the mean of `values`. Few distinct values among many
- * (per-session Borda scores take only a handful) are resampled exactly as a multinomial draw of
- * their counts — conditional binomials — which costs per replicate a few steps per distinct value
- * instead of one draw per session; otherwise sessions are drawn one by one.
+ * Fills `means` with bootstrap replicates of the mean of `values`, resampling sessions. Per-session
+ * Borda scores take only a handful of distinct values, so sessions with equal scores are resampled as
+ * one group (an exact multinomial draw; see createGroupResampler).
  */
 function bootstrapMeans(rng: Rng, values: readonly number[], means: Float64Array): void {
-  const count = values.length;
   const tally = new Map<number, number>();
   for (const v of values) tally.set(v, (tally.get(v) ?? 0) + 1);
-  if (tally.size * 64 < count) {
-    const distinct = [...tally.keys()].sort((a, b) => a - b);
-    const counts = distinct.map((v) => tally.get(v)!);
-    for (let b = 0; b < means.length; b++) {
-      let remainingDraws = count;
-      let remainingCount = count;
-      let sum = 0;
-      for (let c = 0; c < distinct.length && remainingDraws > 0; c++) {
-        const drawn = c === distinct.length - 1 ? remainingDraws : sampleBinomial(rng, remainingDraws, counts[c]! / remainingCount);
-        sum += drawn * distinct[c]!;
-        remainingDraws -= drawn;
-        remainingCount -= counts[c]!;
-      }
-      means[b] = sum / count;
-    }
-    return;
-  }
-  const data = Float64Array.from(values);
+  const distinct = [...tally.keys()].sort((a, b) => a - b);
+  const resample = createGroupResampler(distinct.map((v) => tally.get(v)!));
+  const counts = new Int32Array(distinct.length);
   for (let b = 0; b < means.length; b++) {
+    resample(rng, counts);
     let sum = 0;
-    for (let k = 0; k < count; k++) sum += data[rng.nextInt(count)]!;
-    means[b] = sum / count;
+    for (let g = 0; g < distinct.length; g++) sum += counts[g]! * distinct[g]!;
+    means[b] = sum / values.length;
   }
 }

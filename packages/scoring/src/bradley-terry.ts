@@ -1,5 +1,6 @@
 import type { Ballot, CandidateOptions } from './ballot.js';
 import { readBootstrapOptions } from './bootstrap-options.js';
+import { createGroupResampler } from './create-group-resampler.js';
 import { createRng } from './create-rng.js';
 import { forEachRankedPair } from './pairwise-preferences.js';
 import { prepareBallots } from './prepare-ballots.js';
@@ -104,14 +105,19 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
   const prior = readNumber({ value: options.prior, fallback: 1, name: 'prior', positive: true });
   const n = candidates.length;
 
-  // Each contributing ballot's outcomes as (cell = winner · n + loser, amount) in one flat list.
-  const offsets: number[] = [0];
-  const cells: number[] = [];
-  const amounts: number[] = [];
+  // Each contributing ballot's outcomes as (cell = winner · n + loser, amount) pairs. Ballots with the
+  // same outcomes form one group (pairwise battles among n candidates have at most n(n − 1) kinds), so
+  // the bootstrap can resample groups instead of ballots.
+  const groupOf = new Map<string, number>();
+  const groupCells: number[][] = [];
+  const groupAmounts: number[][] = [];
+  const groupSizes: number[] = [];
   for (const ballot of prepared) {
     if (ballot.weight === 0 || ballot.order.length < 2) continue;
     const w = ballot.weight;
-    forEachRankedPair(ballot, ({ first, second, tie }) => {
+    const cells: number[] = [];
+    const amounts: number[] = [];
+    forEachRankedPair(ballot, (first, second, tie) => {
       if (tie) {
         cells.push(first * n + second, second * n + first);
         amounts.push(w / 2, w / 2);
@@ -120,14 +126,27 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
         amounts.push(w);
       }
     });
-    offsets.push(cells.length);
+    const key = `${cells.join(',')}|${amounts.join(',')}`;
+    const group = groupOf.get(key);
+    if (group !== undefined) groupSizes[group]!++;
+    else {
+      groupOf.set(key, groupSizes.length);
+      groupCells.push(cells);
+      groupAmounts.push(amounts);
+      groupSizes.push(1);
+    }
   }
-  const ballotCount = offsets.length - 1;
+  const groupCount = groupSizes.length;
 
   const priorMatrix = new Float64Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) priorMatrix[i * n + j] = prior / 2;
   const observed = new Float64Array(n * n);
-  for (let k = 0; k < cells.length; k++) observed[cells[k]!]! += amounts[k]!;
+  const addGroup = (matrix: Float64Array, group: number, times: number): void => {
+    const cells = groupCells[group]!;
+    const amounts = groupAmounts[group]!;
+    for (let k = 0; k < cells.length; k++) matrix[cells[k]!]! += times * amounts[k]!;
+  };
+  for (let group = 0; group < groupCount; group++) addGroup(observed, group, groupSizes[group]!);
   const wins = Float64Array.from(priorMatrix);
   for (let k = 0; k < n * n; k++) wins[k]! += observed[k]!;
 
@@ -137,19 +156,15 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
 
   const replicates = Array.from({ length: n }, () => new Float64Array(bootstrap));
   const bestShare = new Float64Array(n);
-  if (bootstrap > 0 && ballotCount > 0) {
+  if (bootstrap > 0 && groupCount > 0) {
     const rng = createRng(seed);
-    const multiplicity = new Int32Array(ballotCount);
+    const resample = createGroupResampler(groupSizes);
+    const multiplicity = new Int32Array(groupCount);
     const resampled = new Float64Array(n * n);
     for (let b = 0; b < bootstrap; b++) {
-      multiplicity.fill(0);
-      for (let k = 0; k < ballotCount; k++) multiplicity[rng.nextInt(ballotCount)]!++;
+      resample(rng, multiplicity);
       resampled.set(priorMatrix);
-      for (let ballot = 0; ballot < ballotCount; ballot++) {
-        const times = multiplicity[ballot]!;
-        if (times === 0) continue;
-        for (let k = offsets[ballot]!; k < offsets[ballot + 1]!; k++) resampled[cells[k]!]! += times * amounts[k]!;
-      }
+      for (let group = 0; group < groupCount; group++) if (multiplicity[group]! > 0) addGroup(resampled, group, multiplicity[group]!);
       const fitted = fitBradleyTerry(resampled, n, strengths);
       let top = -Infinity;
       for (let i = 0; i < n; i++) {

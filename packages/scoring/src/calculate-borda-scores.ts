@@ -1,5 +1,6 @@
 import type { Ballot, CandidateOptions } from './ballot.js';
-import { prepareBallots } from './prepare-ballots.js';
+import { forEachCleanedBallot } from './prepare-ballots.js';
+import { ScoringError } from './scoring-error.js';
 
 /** How much of the possible evidence a score rests on (ADR-007's confidence indicator). */
 export type Confidence = 'high' | 'medium' | 'low';
@@ -44,23 +45,27 @@ export function confidenceFromCoverage(coverage: number): Confidence {
  * `winCount`, then candidate id.
  */
 export function calculateBordaScores(ballots: readonly Ballot[], options: BordaOptions): LeaderboardEntry[] {
-  const { candidates, ballots: prepared } = prepareBallots(ballots, options, 'calculateBordaScores');
-  const n = candidates.length;
-  // Plain arrays: for the handful of candidates of a session they are cheaper to create than typed arrays.
-  const zeros = (): number[] => new Array<number>(n).fill(0);
-  const scoreSum = zeros();
-  const pointsSum = zeros();
-  const weightSum = zeros();
-  const votes = zeros();
-  const wins = zeros();
-  const possible = zeros();
-  const reviewers = new Set<string>();
+  const where = 'calculateBordaScores';
+  if (typeof options !== 'object' || options === null) {
+    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
+  }
+  const n = Array.isArray(options.candidates) ? options.candidates.length : 0;
+  // Accumulators, plain arrays (cheaper than typed arrays for a session's handful of candidates).
+  const scoreSum = new Array<number>(n).fill(0);
+  const pointsSum = new Array<number>(n).fill(0);
+  const weightSum = new Array<number>(n).fill(0);
+  const votes = new Array<number>(n).fill(0);
+  const wins = new Array<number>(n).fill(0);
+  const possible = new Array<number>(n).fill(0);
+  let firstReviewer: string | undefined;
+  let severalReviewers = false;
 
-  for (const ballot of prepared) {
-    if (ballot.weight === 0) continue; // advisory: not in scores
-    reviewers.add(ballot.reviewer);
+  const { candidates } = forEachCleanedBallot(ballots, { ...options, where }, (ballot) => {
+    if (ballot.weight === 0) return; // advisory: not in scores
+    if (firstReviewer === undefined) firstReviewer = ballot.reviewer;
+    else if (ballot.reviewer !== firstReviewer) severalReviewers = true;
     const m = ballot.eligible;
-    if (m < 2) continue; // nothing to prefer between
+    if (m < 2) return; // nothing to prefer between
     for (let c = 0; c < n; c++) possible[c]!++;
     for (const c of ballot.own) possible[c]!--;
     const order = ballot.order;
@@ -73,9 +78,9 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
       votes[c]!++;
       if (p === 0) wins[c]!++;
     }
-  }
+  });
 
-  const single = reviewers.size <= 1;
+  const single = !severalReviewers;
   const entries: LeaderboardEntry[] = candidates.map((candidate, c) => {
     const voted = votes[c]! > 0;
     const coverage = possible[c]! > 0 ? votes[c]! / possible[c]! : 0;

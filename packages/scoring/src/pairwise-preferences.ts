@@ -1,16 +1,19 @@
 import type { PreparedBallot } from './prepare-ballots.js';
 
 /**
- * Calls `visit` once per pair of candidates that a cleaned ballot ranks (unranked candidates take part
- * in no pair): `first` is ranked above `second`, or tied with it when `tie` is true (equal scores in
- * a ranking derived from scores). Internal.
+ * Calls `visit(first, second, tie)` once per pair of candidates that a cleaned ballot ranks (unranked
+ * candidates take part in no pair): `first` is ranked above `second`, or tied with it when `tie` is
+ * true (equal scores in a ranking derived from scores). Internal.
  */
-export function forEachRankedPair(ballot: PreparedBallot, visit: (pair: { first: number; second: number; tie: boolean }) => void): void {
+export function forEachRankedPair(ballot: PreparedBallot, visit: (first: number, second: number, tie: boolean) => void): void {
   const { order, tiedWithPrevious } = ballot;
-  const group = new Int32Array(order.length);
-  for (let k = 1; k < order.length; k++) group[k] = tiedWithPrevious[k] ? group[k - 1]! : k;
   for (let k = 0; k < order.length; k++) {
-    for (let l = k + 1; l < order.length; l++) visit({ first: order[k]!, second: order[l]!, tie: group[k] === group[l] });
+    // order[k] and order[l] are tied when every step k → k+1 → … → l is a tie.
+    let tied = true;
+    for (let l = k + 1; l < order.length; l++) {
+      tied = tied && tiedWithPrevious[l] === true;
+      visit(order[k]!, order[l]!, tied);
+    }
   }
 }
 
@@ -22,7 +25,7 @@ export function pairwiseSupport(ballots: readonly PreparedBallot[], candidateCou
   const support = Array.from({ length: candidateCount }, () => new Array<number>(candidateCount).fill(0));
   for (const ballot of ballots) {
     if (ballot.weight === 0) continue;
-    forEachRankedPair(ballot, ({ first, second, tie }) => {
+    forEachRankedPair(ballot, (first, second, tie) => {
       if (!tie) support[first]![second]! += ballot.weight;
     });
   }

@@ -71,28 +71,30 @@ export function indexCandidates(candidates: unknown, where: string): Map<string,
   return indexOf;
 }
 
+function ballotError(where: string, at: { index: number; ballot: unknown }, message: string): never {
+  throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ${describeBallot(at.index, at.ballot)} ${message}` });
+}
+
 /** Validates one ballot's shape; throws a ScoringError naming it. Returns its weight. */
 export function validateBallot(ballot: unknown, index: number, where: string): number {
-  const name = describeBallot(index, ballot);
-  const fail = (message: string): never => {
-    throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ${name} ${message}` });
-  };
-  if (typeof ballot !== 'object' || ballot === null) return fail('is not an object; pass { reviewer, ranking }.');
+  if (typeof ballot !== 'object' || ballot === null) return ballotError(where, { index, ballot }, 'is not an object; pass { reviewer, ranking }.');
   const b = ballot as Partial<Record<keyof Ballot, unknown>>;
-  if (typeof b.reviewer !== 'string' || b.reviewer === '') fail('has no reviewer id; set reviewer to the reviewing member\'s id.');
-  if (!Array.isArray(b.ranking)) fail('has no ranking array; pass ranking: [] when the reviewer gave only scores.');
-  (b.ranking as unknown[]).forEach((entry, i) => {
-    if (typeof entry !== 'string') fail(`has a non-string ranking[${i}] (${show(entry)}); rankings list candidate ids.`);
-  });
-  if (b.scores !== undefined && (typeof b.scores !== 'object' || b.scores === null || Array.isArray(b.scores))) {
-    fail('has scores that are not an object; pass scores as { candidateId: number } or leave them out.');
+  if (typeof b.reviewer !== 'string' || b.reviewer === '') ballotError(where, { index, ballot }, "has no reviewer id; set reviewer to the reviewing member's id.");
+  const ranking = b.ranking;
+  if (!Array.isArray(ranking)) return ballotError(where, { index, ballot }, 'has no ranking array; pass ranking: [] when the reviewer gave only scores.');
+  for (let i = 0; i < ranking.length; i++) {
+    const entry: unknown = ranking[i];
+    if (typeof entry !== 'string') ballotError(where, { index, ballot }, `has a non-string ranking[${i}] (${show(entry)}); rankings list candidate ids.`);
   }
-  if (b.abstained !== undefined && typeof b.abstained !== 'boolean') fail('has a non-boolean abstained flag; use true, false or leave it out.');
+  if (b.scores !== undefined && (typeof b.scores !== 'object' || b.scores === null || Array.isArray(b.scores))) {
+    ballotError(where, { index, ballot }, 'has scores that are not an object; pass scores as { candidateId: number } or leave them out.');
+  }
+  if (b.abstained !== undefined && typeof b.abstained !== 'boolean') ballotError(where, { index, ballot }, 'has a non-boolean abstained flag; use true, false or leave it out.');
   if (b.weight === undefined) return 1;
   if (typeof b.weight !== 'number' || !Number.isFinite(b.weight) || b.weight < 0) {
     throw new ScoringError({
       code: 'INVALID_WEIGHT',
-      message: `${where}: ${name} has weight ${show(b.weight)}; a weight must be a finite number ≥ 0 (1 by default, 0 for an advisory ballot).`,
+      message: `${where}: ${describeBallot(index, ballot)} has weight ${show(b.weight)}; a weight must be a finite number ≥ 0 (1 by default, 0 for an advisory ballot).`,
     });
   }
   return b.weight;
@@ -140,54 +142,76 @@ const NO_OWN: readonly number[] = [];
 /**
  * Validates and cleans ballots the way ADR-007 and issue 3 prescribe: abstentions skipped; the ranking
  * (or, when it is empty, the ranking derived from finite scores); unknown candidates dropped; repeats
- * keep their first occurrence; self-votes removed before positions are counted.
+ * keep their first occurrence; self-votes removed before positions are counted. Calls `visit` once per
+ * non-abstaining ballot, in input order, with a view whose arrays are reused: copy what you keep.
  */
-export function prepareBallots(ballots: readonly Ballot[], options: CandidateOptions, where: string): PreparedBallots {
-  if (typeof options !== 'object' || options === null) {
-    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
-  }
+export function forEachCleanedBallot(
+  ballots: readonly Ballot[],
+  options: CandidateOptions & { where: string },
+  visit: (ballot: PreparedBallot) => void,
+): { candidates: readonly string[]; indexOf: ReadonlyMap<string, number> } {
+  const where = options.where;
   const indexOf = indexCandidates(options.candidates, where);
   const candidates = options.candidates;
   const excludeSelfVotes = options.excludeSelfVotes ?? true;
   if (typeof excludeSelfVotes !== 'boolean') {
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: options.excludeSelfVotes must be true or false.` });
   }
+  const list: readonly Ballot[] = ballots; // Array.isArray would narrow `ballots` to any[]
   if (!Array.isArray(ballots)) {
     throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ballots must be an array of { reviewer, ranking } objects.` });
   }
   const owned = excludeSelfVotes ? buildOwnership(candidates, options.authorOf, where) : undefined;
   const n = candidates.length;
   const seenStamp = new Array<number>(n).fill(-1);
-  const prepared: PreparedBallot[] = [];
+  const order: number[] = [];
+  const tiedWithPrevious: boolean[] = [];
+  const selfOnly = [0];
 
-  ballots.forEach((ballot: Ballot, index) => {
+  for (let index = 0; index < list.length; index++) {
+    const ballot = list[index]!;
     const weight = validateBallot(ballot, index, where);
-    if (ballot.abstained === true) return;
+    if (ballot.abstained === true) continue;
     let own = NO_OWN;
     if (excludeSelfVotes) {
       if (owned !== undefined) own = owned.get(ballot.reviewer) ?? NO_OWN;
       else {
         const self = indexOf.get(ballot.reviewer);
-        if (self !== undefined) own = [self];
+        if (self !== undefined) {
+          selfOnly[0] = self;
+          own = selfOnly;
+        }
       }
     }
     for (const c of own) seenStamp[c] = index; // the reviewer's own entries count as already used
     let ids: readonly string[] = ballot.ranking;
     let values: readonly number[] | undefined;
     if (ids.length === 0) ({ ids, values } = rankingFromScores(ballot.scores));
-    const order: number[] = [];
-    const tiedWithPrevious: boolean[] = [];
+    order.length = 0;
+    tiedWithPrevious.length = 0;
     let previousValue = NaN;
     for (let k = 0; k < ids.length; k++) {
       const c = indexOf.get(ids[k]!);
       if (c === undefined || seenStamp[c] === index) continue;
       seenStamp[c] = index;
-      const value = values?.[k] ?? NaN;
+      const value = values === undefined ? NaN : values[k]!;
       tiedWithPrevious.push(order.length > 0 && value === previousValue);
       previousValue = value;
       order.push(c);
     }
-    prepared.push({ index, reviewer: ballot.reviewer, weight, order, tiedWithPrevious, eligible: n - own.length, own });
+    visit({ index, reviewer: ballot.reviewer, weight, order, tiedWithPrevious, eligible: n - own.length, own });
+  }
+  return { candidates, indexOf };
+}
+
+/** {@link forEachCleanedBallot}, collected: every non-abstaining ballot, cleaned, with its own arrays. */
+export function prepareBallots(ballots: readonly Ballot[], options: CandidateOptions, where: string): PreparedBallots {
+  if (typeof options !== 'object' || options === null) {
+    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
+  }
+  const prepared: PreparedBallot[] = [];
+  const { candidates, indexOf } = forEachCleanedBallot(ballots, { ...options, where }, (b) => {
+    prepared.push({ ...b, order: [...b.order], tiedWithPrevious: [...b.tiedWithPrevious], own: [...b.own] });
   });
   return { candidates, indexOf, ballots: prepared };
 }
