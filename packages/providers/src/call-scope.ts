@@ -29,7 +29,8 @@ export function openCallScope(options: {
       timeoutMs: options.timeoutMs,
       message: `${options.describe} did not finish within ${options.timeoutMs} ms (all attempts included). Raise timeoutMs, or choose a faster model.`,
     });
-  const timer = Number.isFinite(options.timeoutMs)
+  // setTimeout cannot wait longer than 2^31 − 1 ms (it would fire at once); a longer deadline is no deadline.
+  const timer = options.timeoutMs <= 2_147_483_647
     ? setTimeout(() => {
         timedOut = true;
         controller.abort(timeoutError());
