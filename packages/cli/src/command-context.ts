@@ -21,3 +21,10 @@ export interface CommandContext {
   /** Runs the telemetry uploader (`council telemetry upload …`), injected by the app that bundles it. */
   telemetryUpload?: (argv: readonly string[]) => Promise<number>;
 }
+
+/** The environment the command sees, with `--home` applied as `LLM_COUNCIL_HOME` for the packages that read it. */
+export function commandEnv(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>): Readonly<Record<string, string | undefined>> {
+  if (ctx.home === undefined) return ctx.env;
+  const home = ctx.home.startsWith('/') ? ctx.home : `${ctx.cwd.replace(/\/+$/, '')}/${ctx.home}`;
+  return { ...ctx.env, LLM_COUNCIL_HOME: home };
+}

@@ -19,7 +19,9 @@ export type ProgressEvent =
   | { type: 'model-finished'; stage: ProgressStage; member: string; at: number; latencyMs?: number; tokens?: number; costUsd?: number }
   | { type: 'model-failed'; stage: ProgressStage; member: string; at: number; reason: string }
   | { type: 'model-retried'; stage: ProgressStage; member: string; at: number; attempt: number }
-  | { type: 'stage-finished'; stage: ProgressStage; at: number };
+  | { type: 'stage-finished'; stage: ProgressStage; at: number }
+  /** Running totals over the session so far. */
+  | { type: 'usage'; tokens: number; costUsd: number | null; at: number };
 
 export interface CouncilProgress {
   startedAt: number;
@@ -59,7 +61,7 @@ function cellsOf(state: CouncilProgress, stage: ProgressStage): Record<string, C
 
 function withCell(state: CouncilProgress, at: { stage: ProgressStage; member: string }, cell: CellState): CouncilProgress {
   const { stage, member } = at;
-  if (stage === 3) return { ...state, synthesis: cell };
+  if (stage === 3) return { ...state, synthesis: cell, chairman: member };
   const cells = cellsOf(state, stage)!;
   const next = { ...cells, [member]: cell };
   return stage === 1 ? { ...state, answers: next } : { ...state, reviews: next };
@@ -96,5 +98,7 @@ export function applyProgressEvent(state: CouncilProgress, event: ProgressEvent)
     }
     case 'model-failed':
       return withCell(state, event, { status: 'failed', reason: event.reason });
+    case 'usage':
+      return { ...state, tokens: event.tokens, costUsd: event.costUsd };
   }
 }

@@ -4,7 +4,7 @@ import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { createStyle } from './create-style.js';
-import { parseDurationOption, parseStringOption } from './parse-option.js';
+import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseListOption, parseStringOption } from './parse-option.js';
 import type { Env } from './read-cli-settings.js';
 import { shouldUseColor } from './should-use-color.js';
 
@@ -28,6 +28,11 @@ export interface RunCliOptions {
 }
 
 type Action = (ctx: CommandContext) => Promise<number> | number;
+
+/** A positional argument as text (mri turns numeric-looking ones into numbers). */
+function argText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
 
 /**
  * Parses `argv` (without the node and script paths), runs the command, and returns the exit code:
@@ -89,6 +94,162 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       )();
     });
 
+  cli
+    .command('ask <question>', 'Convene the council on one question: live progress, then the answer, leaderboard and bias indicators')
+    .option('--models <ids>', 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)')
+    .option('--chairman <id>', 'The model that synthesises (default LLM_COUNCIL_CHAIRMAN, else the first member)')
+    .option('--strategy <key>', 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration')
+    .option('--goal <text>', 'The goal for the goal-seeking strategy')
+    .option('--mode <mode>', 'consensus or voting')
+    .option('--order <mode>', 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square')
+    .option('--seed <n>', 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)')
+    .option('--timeout <duration>', 'Deadline of each model call, e.g. 60s or 2m')
+    .option('--org <id>', 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)')
+    .option('--no-persist', 'Save nothing: no history, bias records or telemetry')
+    .option('--json', 'Print the whole session as one JSON document')
+    .example('  council ask "What is the capital of Australia?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001')
+    .example('  council ask "Plan a database migration" --strategy risk-averse --order latin-square --seed 7')
+    .example('  council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json')
+    .action((question: unknown, o: Record<string, unknown>) => {
+      const parsed = {
+        question: argText(question) ?? '',
+        models: parseListOption('models', o['models']),
+        chairman: parseStringOption('chairman', o['chairman']),
+        strategy: parseStringOption('strategy', o['strategy']),
+        goal: parseStringOption('goal', o['goal']),
+        mode: parseChoiceOption('mode', o['mode'], ['consensus', 'voting'] as const),
+        order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
+        seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
+        timeoutMs: parseDurationOption('timeout', o['timeout']),
+        org: parseStringOption('org', o['org']),
+        persist: o['persist'] !== false,
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/ask-command.js')).runAskCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('batch <file>', 'Run many sessions from a prompts file (.txt: one per line; .jsonl: {"prompt": …}), resumable')
+    .option('--models <ids>', 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)')
+    .option('--chairman <id>', 'The model that synthesises (default LLM_COUNCIL_CHAIRMAN, else the first member)')
+    .option('--strategy <key>', 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration')
+    .option('--goal <text>', 'The goal for the goal-seeking strategy')
+    .option('--mode <mode>', 'consensus or voting')
+    .option('--order <mode>', 'shared, per-reviewer or latin-square')
+    .option('--seed <n>', 'Seed the orders and labels of every session')
+    .option('--timeout <duration>', 'Deadline of each model call, e.g. 60s')
+    .option('--concurrency <n>', 'Sessions in flight at once (default 2)')
+    .option('--output <file>', 'Results file, one JSON line per prompt (default <file>.results.jsonl)')
+    .option('--resume', 'Skip prompts already completed in the results file')
+    .option('--no-persist', 'Save no history, bias records or telemetry')
+    .option('--json', 'Print the summary and leaderboard as one JSON document')
+    .example('  council batch prompts.txt --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001')
+    .example('  council batch prompts.jsonl --concurrency 4 --resume')
+    .action((file: unknown, o: Record<string, unknown>) => {
+      const parsed = {
+        file: argText(file) ?? '',
+        models: parseListOption('models', o['models']),
+        chairman: parseStringOption('chairman', o['chairman']),
+        strategy: parseStringOption('strategy', o['strategy']),
+        goal: parseStringOption('goal', o['goal']),
+        mode: parseChoiceOption('mode', o['mode'], ['consensus', 'voting'] as const),
+        order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
+        seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
+        timeoutMs: parseDurationOption('timeout', o['timeout']),
+        concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
+        output: parseStringOption('output', o['output']),
+        resume: o['resume'] === true,
+        persist: o['persist'] !== false,
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/batch-command.js')).runBatchCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('leaderboard', 'Cross-query standings from the history: mean Borda and Bradley–Terry ratings with intervals')
+    .option('--days <n>', 'Only sessions of the last n days')
+    .option('--category <name>', 'Only sessions of this query category (coding, math, writing, analysis, general)')
+    .option('--by-category', 'One table per category')
+    .option('--json', 'Print one JSON document')
+    .example('  council leaderboard')
+    .example('  council leaderboard --days 7 --by-category')
+    .example('  council leaderboard --category coding --json')
+    .action((o: Record<string, unknown>) => {
+      const parsed = {
+        days: parseIntegerOption('days', o['days'], { min: 1 }),
+        category: parseStringOption('category', o['category']),
+        byCategory: o['byCategory'] === true,
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/leaderboard-command.js')).runLeaderboardCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('history <action> [id]', 'List past sessions (list) or show one (show <id>); the query text is never stored')
+    .option('--limit <n>', 'list: the most recent n sessions (default 20)')
+    .option('--json', 'Print JSON')
+    .example('  council history list')
+    .example('  council history show 3f2a9c1e')
+    .action((action: unknown, id: unknown, o: Record<string, unknown>) => {
+      const parsed = {
+        action: argText(action),
+        id: argText(id),
+        limit: parseIntegerOption('limit', o['limit'], { min: 1 }),
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/history-command.js')).runHistoryCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('personalities <action> [...ids]', 'List, show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities')
+    .option('--model <id>', 'evolve: the model that designs the offspring (default the first parent\'s)')
+    .option('--save', 'evolve: save the offspring as personalities/<id>.yaml (never overwrites)')
+    .option('--json', 'Print JSON')
+    .example('  council personalities list')
+    .example('  council personalities show careful-engineer')
+    .example('  council personalities evolve careful-engineer bold-architect --save')
+    .action((action: unknown, ids: unknown, o: Record<string, unknown>) => {
+      const parsed = {
+        action: argText(action),
+        ids: Array.isArray(ids) ? ids.map((x) => argText(x) ?? '') : [],
+        model: parseStringOption('model', o['model']),
+        save: o['save'] === true,
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/personalities-command.js')).runPersonalitiesCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('feedback <id>', 'What peers wrote about one member across the history: counted strengths and weaknesses')
+    .option('--model <id>', 'Also ask this model for a short written summary of the themes')
+    .option('--top <n>', 'Themes per list (default 10)')
+    .option('--json', 'Print JSON')
+    .example('  council feedback anthropic/claude-3.5-sonnet')
+    .example('  council feedback careful-engineer --model openai/gpt-4o-mini')
+    .action((id: unknown, o: Record<string, unknown>) => {
+      const parsed = { id: argText(id) ?? '', model: parseStringOption('model', o['model']), top: parseIntegerOption('top', o['top'], { min: 1 }), json: o['json'] === true };
+      set(async (ctx) => (await import('./commands/feedback-command.js')).runFeedbackCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('telemetry <action> [...args]', 'Consent-level telemetry: status, preview (the exact JSON that would be sent) or upload')
+    .allowUnknownOptions()
+    .option('--json', 'status: print JSON')
+    .example('  council telemetry status')
+    .example('  council telemetry preview')
+    .example('  council telemetry upload --dry-run')
+    .action((action: unknown, _args: unknown, o: Record<string, unknown>) => {
+      const sub = argText(action);
+      // `upload` hands every argument after it to the uploader untouched (its own options and help).
+      const at = argv.indexOf('upload');
+      const rest = sub === 'upload' && at >= 0 ? argv.slice(at + 1).filter((a) => a !== '--verbose') : [];
+      if (sub === 'upload' && o['home'] !== undefined) {
+        throw new CliError({ code: 'USAGE', message: 'telemetry upload reads LLM_COUNCIL_HOME, not --home: run it as LLM_COUNCIL_HOME=<dir> council telemetry upload.' });
+      }
+      const parsed = { action: sub, rest, json: o['json'] === true };
+      set(async (ctx) => (await import('./commands/telemetry-command.js')).runTelemetryCommand(parsed, ctx))();
+    });
+
   const captured: string[] = [];
   const originalInfo = console.info;
   // cac prints help and version through console.info; route them to the caller's stdout.
@@ -134,13 +295,26 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   }
 }
 
+/** Error codes of the other Council packages that mean "the input or configuration is wrong" (exit 2). */
+const USAGE_CODES = new Set(['USAGE', 'INVALID_CONFIG', 'CONFIG_INVALID', 'INVALID_OPTIONS', 'INVALID_OPTION', 'UNKNOWN_STRATEGY', 'UNKNOWN_PROVIDER', 'INVALID_SETTINGS', 'PERSONALITY_INVALID']);
+
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function reportError(error: unknown, io: CliIo, verbose: boolean): number {
-  const isUsage = CliError.isInstance(error) ? error.code === 'USAGE' : isCacUsageError(error);
+  const code = errorCode(error);
+  const isUsage = CliError.isInstance(error) ? error.code === 'USAGE' : isCacUsageError(error) || (code !== undefined && USAGE_CODES.has(code));
   const raw = error instanceof Error ? error.message : String(error);
-  // One line: the first line of the message, with a hint for cac's own usage errors.
-  let message = raw.split('\n')[0] ?? raw;
+  // One line: a multi-line message (a list of problems) is joined.
+  let message = raw
+    .split('\n')
+    .map((line) => line.trim().replace(/^- /, ''))
+    .filter((line) => line !== '')
+    .join(' ');
   if (isCacUsageError(error)) message = `${message}. Run "council <command> --help" for the options.`;
-  else if (!CliError.isInstance(error) && !verbose) message = `${message} (run again with --verbose for the stack trace)`;
+  else if (!CliError.isInstance(error) && code === undefined && !verbose) message = `${message} (run again with --verbose for the stack trace)`;
   io.stderr(`council: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return isUsage ? 2 : 1;

@@ -1,0 +1,116 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
+
+const KEY = 'sk-or-v1-ASK-KEY-CANARY';
+const QUERY = 'CANARY-QUERY-7d1f: how do I add tests to a legacy billing module?';
+const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY });
+});
+afterAll(() => server.close());
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
+}
+
+async function ask(args: string[], extraEnv: Record<string, string> = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'council-ask-'));
+  const c = captureIo();
+  const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, ...extraEnv };
+  const code = await runCli(['ask', QUERY, ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  return { code, out: c.out(), err: c.err(), home };
+}
+
+describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () => {
+  it('goes on without a member that fails and one that times out, and prints the answer, attribution, leaderboard and indicators', async () => {
+    const r = await ask(['--models', [...MEMBERS, 'test/broken', 'test/hang'].join(','), '--chairman', 'test/alpha', '--timeout', '1s', '--seed', '3']);
+    expect(r.err).not.toMatch(/council: /);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Start with characterisation tests around the riskiest module.');
+    // Three contributors with equal weights of one third each.
+    expect(r.out).toContain('Synthesised from: test/alpha (33%), test/beta (33%), test/gamma (33%)');
+    expect(r.out).toMatch(/Excluded: test\/broken at stage 1 \(error\)/);
+    expect(r.out).toMatch(/Excluded: test\/hang at stage 1 \(timeout\)/);
+    expect(r.out).toMatch(/Bias indicators \(one session: indicators, not proof\): position variance/);
+    for (const m of MEMBERS) expect(r.out).toMatch(new RegExp(`│ +\\d │ ${m.replace('/', '\\/')} `));
+    expect(r.out).not.toContain('\u001b['); // not a terminal: no colour, no live display
+    expect(r.err).not.toContain('\u001b[');
+    expect(r.out + r.err).not.toContain(KEY);
+    expect(r.out + r.err).not.toContain('CANARY-QUERY');
+  }, 20_000);
+
+  it('--json prints one document with the documented top level, and nothing else on stdout', async () => {
+    const r = await ask(['--models', [...MEMBERS, 'test/broken'].join(','), '--json', '--seed', '5']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as Record<string, unknown> & {
+      stage2: { reviewer: string; order: string[]; evaluation: { ranking: string[] } }[];
+      leaderboard: { candidate: string; voteCount: number; winCount: number }[];
+      excluded: { member: string; stage: number; reason: string }[];
+    };
+    expect(Object.keys(doc)).toEqual(['sessionId', 'timestamp', 'config', 'stage1', 'stage2', 'leaderboard', 'agreement', 'synthesis', 'biasAudit', 'biasIndicators', 'excluded', 'usage']);
+    expect(doc.excluded).toEqual([expect.objectContaining({ member: 'test/broken', stage: 1, reason: 'error' })]);
+    // The server ranks labels in the order shown, so each reviewer's ranking is the order it saw.
+    expect(doc.stage2).toHaveLength(3);
+    for (const review of doc.stage2) expect(review.evaluation.ranking).toEqual(review.order);
+    // Three ballots, self-votes excluded: each candidate gets 2 votes, and there are 3 first places in all.
+    expect(doc.leaderboard.map((e) => e.voteCount)).toEqual([2, 2, 2]);
+    expect(doc.leaderboard.reduce((n, e) => n + e.winCount, 0)).toBe(3);
+    expect(r.out).not.toContain('CANARY-QUERY');
+  }, 20_000);
+
+  it('saves by consent: history, 9 bias records and an outbox event at consent 2, never the query text or the key', async () => {
+    const r = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '2' });
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('Saved history, 9 bias records, a telemetry event');
+    const lines = (f: string) => readFileSync(join(r.home, f), 'utf8').trim().split('\n');
+    // 3 reviewers × 3 candidates (each reviewer also sees its own answer, so self-preference can be measured).
+    expect(lines('bias_metrics.jsonl')).toHaveLength(9);
+    expect(lines('history.jsonl')).toHaveLength(1);
+    expect(lines('telemetry/outbox.jsonl')).toHaveLength(1);
+    const event = JSON.parse(lines('telemetry/outbox.jsonl')[0]!) as Record<string, unknown>;
+    expect(Object.keys(event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    for (const file of filesUnder(r.home)) {
+      const bytes = readFileSync(file, 'utf8');
+      expect(bytes, file).not.toContain('CANARY-QUERY');
+      expect(bytes, file).not.toContain(KEY);
+    }
+  }, 20_000);
+
+  it('writes nothing with --no-persist, and nothing at consent 0', async () => {
+    const a = await ask(['--models', MEMBERS.join(','), '--no-persist'], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true' });
+    expect(a.code).toBe(0);
+    expect(filesUnder(a.home)).toEqual([]);
+    const b = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' });
+    expect(b.code).toBe(0);
+    expect(b.err).toContain('Nothing saved (consent level 0).');
+    expect(filesUnder(b.home)).toEqual([]);
+  }, 20_000);
+
+  it('fails with exit 1 and one line when the quorum is not met', async () => {
+    const r = await ask(['--models', 'test/broken,test/hang', '--timeout', '500ms']);
+    expect(r.code).toBe(1);
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/^council: .*quorum/i);
+    expect(r.out).toBe('');
+  }, 20_000);
+
+  it('rejects usage errors with exit 2: too few models, an unknown mode', async () => {
+    const one = await ask(['--models', 'test/alpha']);
+    expect(one.code).toBe(2);
+    expect(one.err).toBe('council: A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.\n');
+    const mode = await ask(['--models', MEMBERS.join(','), '--mode', 'democracy']);
+    expect(mode.code).toBe(2);
+    expect(mode.err).toBe('council: --mode must be one of consensus, voting, got "democracy".\n');
+  });
+});

@@ -1,0 +1,85 @@
+import { loadConfig } from '@council/core';
+import type { OrderMode, SynthesisMode } from '@council/core';
+import { resolveCouncilPaths } from '@council/bias-store';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { commandEnv } from '../command-context.js';
+import { createModelResolver } from '../create-model-resolver.js';
+import { isSimulatedSession, persistSession } from '../persist-session.js';
+import type { PersistResult } from '../persist-session.js';
+import { readCliSettings } from '../read-cli-settings.js';
+import { renderSessionText } from '../render-session-text.js';
+import { runSessionLive } from '../run-session-live.js';
+import { sessionDocument } from '../session-document.js';
+
+export interface AskCommandOptions {
+  question: string;
+  /** Member model ids; default `LLM_COUNCIL_MODELS` (through the configuration cascade). */
+  models?: string[];
+  /** Default `LLM_COUNCIL_CHAIRMAN`, else the first member. */
+  chairman?: string;
+  strategy?: string;
+  goal?: string;
+  mode?: SynthesisMode;
+  order?: OrderMode;
+  /** Default `LLM_COUNCIL_RANDOM_SEED`. */
+  seed?: number | string;
+  /** Per-call deadline in every stage, in milliseconds. */
+  timeoutMs?: number;
+  /** Organization whose configuration applies; default `LLM_COUNCIL_ORG`. */
+  org?: string;
+  /** False with `--no-persist`: nothing is written. */
+  persist?: boolean;
+  json?: boolean;
+}
+
+/** Describes what was saved, in one line for stderr. */
+export function describePersist(result: PersistResult): string {
+  if (result.consent === 0) return 'Nothing saved (consent level 0).';
+  const parts = [result.history ? 'history' : null, result.biasRecords > 0 ? `${result.biasRecords} bias records` : null, result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null].filter(Boolean);
+  return `Saved ${parts.join(', ')} at consent level ${result.consent}.`;
+}
+
+/** `council ask "<question>"`: one council session, shown live, then the answer, leaderboard and bias indicators. */
+export async function runAskCommand(options: AskCommandOptions, ctx: CommandContext): Promise<number> {
+  if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
+  const env = commandEnv(ctx);
+  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const loaded = await loadConfig({ env, home: settings.home, ...(options.org === undefined ? {} : { org: options.org }) });
+  const members = options.models ?? loaded.config.members;
+  if (members.length < 2) {
+    throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
+  }
+  const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  const seed = options.seed ?? settings.randomSeed ?? undefined;
+  const simulated = members.every((m) => m.startsWith('simulated:'));
+  const session = await runSessionLive({
+    ctx,
+    members,
+    chairman,
+    label: simulated ? 'simulated' : `${members.length} members`,
+    council: {
+      query: options.question,
+      members,
+      chairman,
+      config: loaded.config,
+      resolveModel: createModelResolver({ env }),
+      // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
+      biasAudit: env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit,
+      ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+      ...(options.goal === undefined ? {} : { goal: options.goal }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.order === undefined ? {} : { order: options.order }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+    },
+  });
+  if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
+  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session) }));
+  if (options.persist !== false) {
+    const saved = await persistSession({ session, env, paths: resolveCouncilPaths(env), version: ctx.version });
+    ctx.io.stderr(`${describePersist(saved)}\n`);
+    for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);
+  }
+  return 0;
+}

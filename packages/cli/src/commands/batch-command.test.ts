@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
+
+const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startCouncilTestServer({ contributors: MEMBERS });
+});
+afterAll(() => server.close());
+
+async function run(dir: string, args: string[]) {
+  const c = captureIo();
+  const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: 'k', LLM_COUNCIL_HOME: join(dir, 'home'), LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+  const code = await runCli(['batch', ...args], { version: '1.2.3', io: c.io, env, cwd: dir });
+  return { code, out: c.out(), err: c.err() };
+}
+
+function results(path: string): { prompt_id: string; session: { leaderboard: unknown[] } | null; error: string | null }[] {
+  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { prompt_id: string; session: { leaderboard: unknown[] } | null; error: string | null });
+}
+
+describe('council batch against an OpenRouter-compatible server on 127.0.0.1', () => {
+  it('runs every prompt with bounded concurrency, records failures, and resumes only what is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), '# comments and blank lines are skipped\nFirst question?\n\nSecond question?\nPLEASE-FAIL third\nFourth question?\n');
+    const first = await run(dir, ['prompts.txt', '--models', [...MEMBERS, 'test/hang'].join(','), '--concurrency', '2', '--timeout', '700ms']);
+    expect(first.code).toBe(1); // one prompt failed
+    expect(first.err).toContain('Batch: 4 prompts, 0 already done, 4 to run, 2 at a time');
+    const lines = results(join(dir, 'prompts.txt.results.jsonl'));
+    expect(lines.map((l) => l.prompt_id).sort()).toEqual(['line-2', 'line-4', 'line-5', 'line-6']);
+    expect(lines.filter((l) => l.error !== null).map((l) => l.prompt_id)).toEqual(['line-5']);
+    expect(first.out).toContain('3 sessions completed, 1 failed (run again with --resume to retry them)');
+    // The batch leaderboard: the three answering members, each in 3 sessions.
+    expect(first.out).toMatch(/test\/alpha +│ +[\d.]+ │ \[[\d.]+, [\d.]+\] │ +3 │/);
+    // Concurrency 2: at most 2 sessions × 4 first-stage calls in flight (4 sessions at once would allow 16).
+    expect(server.maxInFlight).toBeLessThanOrEqual(2 * 4);
+    expect(readFileSync(join(dir, 'home', 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+
+    const again = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--resume']);
+    expect(again.err).toContain('Batch: 4 prompts, 3 already done, 1 to run');
+    expect(again.code).toBe(1);
+    // Nothing completed was redone: one more line, for the failing prompt.
+    expect(results(join(dir, 'prompts.txt.results.jsonl'))).toHaveLength(5);
+  }, 30_000);
+
+  it('refuses to overwrite a results file without --resume, and reads .jsonl prompts with ids', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'p.jsonl'), '{"id": "q1", "prompt": "One?"}\n{"id": "q2", "prompt": "Two?"}\n');
+    const ok = await run(dir, ['p.jsonl', '--models', MEMBERS.join(','), '--json']);
+    expect(ok.code).toBe(0);
+    const summary = JSON.parse(ok.out) as { prompts: number; ran: number; failed: number; leaderboard: { candidate: string; appearances: number }[] };
+    expect(summary).toMatchObject({ prompts: 2, ran: 2, failed: 0 });
+    expect(summary.leaderboard.map((e) => e.appearances)).toEqual([2, 2, 2]);
+    expect(results(join(dir, 'p.jsonl.results.jsonl')).map((l) => l.prompt_id).sort()).toEqual(['q1', 'q2']);
+    const refused = await run(dir, ['p.jsonl', '--models', MEMBERS.join(',')]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/already holds results: pass --resume to continue it, or --output to write elsewhere\.\n$/);
+  }, 30_000);
+
+  it('names the file and line of a bad prompt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'p.jsonl'), '{"prompt": "fine"}\n{"text": "no prompt field"}\n');
+    const r = await run(dir, ['p.jsonl', '--models', MEMBERS.join(',')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`council: ${join(dir, 'p.jsonl')}:2 has no "prompt" string. Each line must be {"prompt": "…"}.\n`);
+  });
+});

@@ -1,0 +1,187 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, runCouncil } from '@council/core';
+import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
+import { resolveCouncilPaths } from '@council/bias-store';
+import { aggregateLeaderboards } from '@council/scoring';
+import type { AggregateLeaderboardEntry } from '@council/scoring';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { commandEnv } from '../command-context.js';
+import { createModelResolver } from '../create-model-resolver.js';
+import { appendJsonLines } from '../append-json-lines.js';
+import { createLiveDisplay } from '../live-display.js';
+import { persistSession } from '../persist-session.js';
+import { readCliSettings } from '../read-cli-settings.js';
+import { readPromptsFile } from '../read-prompts-file.js';
+import { renderTable } from '../render-table.js';
+import { liveDisplayEnabled } from '../run-session-live.js';
+import { sessionDocument } from '../session-document.js';
+
+export interface BatchCommandOptions {
+  file: string;
+  models?: string[];
+  chairman?: string;
+  strategy?: string;
+  goal?: string;
+  mode?: SynthesisMode;
+  order?: OrderMode;
+  seed?: number;
+  timeoutMs?: number;
+  /** Sessions in flight at once. Default 2. */
+  concurrency?: number;
+  /** Results file (JSONL, one line per prompt); default `<file>.results.jsonl`. */
+  output?: string;
+  /** Skip prompts already completed in the results file. */
+  resume?: boolean;
+  persist?: boolean;
+  json?: boolean;
+}
+
+/** One line of the results file. */
+export interface BatchResultLine {
+  prompt_id: string;
+  line: number;
+  /** The session (without the query text), or null when it failed. */
+  session: ReturnType<typeof sessionDocument> | null;
+  error: string | null;
+}
+
+function completedIds(path: string): Set<string> {
+  const done = new Set<string>();
+  if (!existsSync(path)) return done;
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    if (text.trim() === '') continue;
+    try {
+      const line = JSON.parse(text) as Partial<BatchResultLine>;
+      if (typeof line.prompt_id === 'string' && line.session) done.add(line.prompt_id);
+    } catch {
+      // A torn last line (a crash while writing) is simply not completed: that prompt runs again.
+    }
+  }
+  return done;
+}
+
+/**
+ * `council batch <prompts>`: many sessions with bounded concurrency and a progress bar; each result is
+ * appended to the results file as it finishes, so `--resume` after a crash or Ctrl-C redoes only what is
+ * missing. Ends with the cross-query leaderboard of the batch.
+ */
+export async function runBatchCommand(options: BatchCommandOptions, ctx: CommandContext): Promise<number> {
+  const file = resolve(ctx.cwd, options.file);
+  const prompts = readPromptsFile(file);
+  const output = resolve(ctx.cwd, options.output ?? `${options.file}.results.jsonl`);
+  if (existsSync(output) && statSync(output).size > 0 && !options.resume) {
+    throw new CliError({ code: 'USAGE', message: `${output} already holds results: pass --resume to continue it, or --output to write elsewhere.` });
+  }
+  const done = options.resume ? completedIds(output) : new Set<string>();
+  const todo = prompts.filter((p) => !done.has(p.id));
+  const env = commandEnv(ctx);
+  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const loaded = await loadConfig({ env, home: settings.home });
+  const members = options.models ?? loaded.config.members;
+  if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
+  const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  const resolveModel = createModelResolver({ env });
+  const paths = resolveCouncilPaths(env);
+  const concurrency = options.concurrency ?? 2;
+  const biasAudit = env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit;
+
+  ctx.io.stderr(`Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`);
+  const started = Date.now();
+  let finished = 0;
+  let failed = 0;
+  let running = 0;
+  const display = createLiveDisplay({
+    write: ctx.io.stderr,
+    enabled: liveDisplayEnabled(ctx),
+    render: () => {
+      const width = 30;
+      const filled = todo.length === 0 ? width : Math.round((finished / todo.length) * width);
+      return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished}/${todo.length} done${failed ? `, ${failed} failed` : ''}, ${running} running · ${((Date.now() - started) / 1000).toFixed(0)}s\n`;
+    },
+  });
+  const sessions: CouncilSession[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const item = todo[next++]!;
+      running++;
+      const t0 = Date.now();
+      let line: BatchResultLine;
+      try {
+        const session = await runCouncil({
+          query: item.prompt,
+          members,
+          chairman,
+          config: loaded.config,
+          resolveModel,
+          biasAudit,
+          ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+          ...(options.goal === undefined ? {} : { goal: options.goal }),
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
+          ...(options.order === undefined ? {} : { order: options.order }),
+          ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
+          ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+        });
+        sessions.push(session);
+        if (options.persist !== false) await persistSession({ session, env, paths, version: ctx.version });
+        line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
+      } catch (error) {
+        failed++;
+        const message = (error instanceof Error ? error.message : String(error)).split('\n').map((s) => s.trim()).filter(Boolean).join(' ');
+        line = { prompt_id: item.id, line: item.line, session: null, error: message };
+      }
+      // Appended one whole line at a time, so an interrupted batch keeps everything that finished.
+      appendJsonLines(output, [line]);
+      running--;
+      finished++;
+      if (display.active) display.refresh();
+      else ctx.io.stderr(`[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : 'done'} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, worker));
+  } finally {
+    display.stop();
+  }
+
+  // The leaderboard covers every completed prompt of the results file, resumed runs included.
+  const all = readResults(output);
+  const leaderboard = aggregateLeaderboards(
+    all.filter((r) => r.session !== null).map((r) => ({ id: r.session!.sessionId, leaderboard: r.session!.leaderboard, timestamp: r.session!.timestamp })),
+    { bootstrap: 1000, seed: 0 },
+  );
+  const summary = { prompts: prompts.length, ran: todo.length, failed, skipped: done.size, output, leaderboard };
+  if (options.json) ctx.io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+  else ctx.io.stdout(renderBatchSummary(summary, ctx));
+  return failed > 0 ? 1 : 0;
+}
+
+function readResults(path: string): BatchResultLine[] {
+  const out: BatchResultLine[] = [];
+  for (const text of readFileSync(path, 'utf8').split('\n')) {
+    if (text.trim() === '') continue;
+    try {
+      out.push(JSON.parse(text) as BatchResultLine);
+    } catch {
+      // torn line: not a result
+    }
+  }
+  return out;
+}
+
+function renderBatchSummary(summary: { prompts: number; ran: number; failed: number; skipped: number; output: string; leaderboard: AggregateLeaderboardEntry[] }, ctx: CommandContext): string {
+  const s = ctx.out;
+  const lines = [
+    `${s.bold('Batch finished')}: ${summary.ran - summary.failed} sessions completed${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
+    s.bold('Cross-query leaderboard (mean of per-session Borda scores, 95% bootstrap interval)'),
+    renderTable({
+      head: ['rank', 'member', 'mean Borda', '95% interval', 'sessions', 'wins'],
+      align: ['right', 'left', 'right', 'right', 'right', 'right'],
+      style: s,
+      rows: summary.leaderboard.map((b) => [String(b.rank), b.candidate, b.aggregateBorda.toFixed(3), b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a', String(b.appearances), String(b.totalWins)]),
+    }).trimEnd(),
+  ];
+  return lines.join('\n') + '\n';
+}

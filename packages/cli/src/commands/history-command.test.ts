@@ -1,0 +1,80 @@
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { historyEntry, writeHistory } from '../testing/history-fixture.js';
+import { testContext } from '../testing/capture-io.js';
+import { runHistoryCommand } from './history-command.js';
+import { runLeaderboardCommand } from './leaderboard-command.js';
+import type { LeaderboardDocument } from './leaderboard-command.js';
+
+function homeWith(entries: Parameters<typeof writeHistory>[1]): string {
+  const home = mkdtempSync(join(tmpdir(), 'council-history-'));
+  writeHistory(join(home, 'history.jsonl'), entries);
+  return home;
+}
+
+const S1 = historyEntry({ id: 'aaaa1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 }, category: 'coding' });
+const S2 = historyEntry({ id: 'aaaa2222-0000', timestamp: '2026-11-21T10:00:00Z', ranking: ['m/b', 'm/a', 'm/c'], bordaScores: { 'm/a': 0.5, 'm/b': 1, 'm/c': 0 }, category: 'writing' });
+const OLD = historyEntry({ id: 'bbbb3333-0000', timestamp: '2026-10-01T10:00:00Z', ranking: ['m/c', 'm/b', 'm/a'], bordaScores: { 'm/a': 0, 'm/b': 0.5, 'm/c': 1 }, category: 'coding' });
+
+describe('council history', () => {
+  it('lists the newest first, and skips (and reports) a torn line', async () => {
+    const home = homeWith([S1, S2]);
+    appendFileSync(join(home, 'history.jsonl'), '{"schema_version": "1.0.0", "session": {"sessionId": "tor');
+    const t = testContext({ home });
+    expect(await runHistoryCommand({ action: 'list' }, t.ctx)).toBe(0);
+    const out = t.out();
+    expect(out.indexOf('aaaa2222')).toBeLessThan(out.indexOf('aaaa1111'));
+    expect(out).toContain('2 of 2 sessions.');
+    expect(t.err()).toMatch(/skipped 1 unreadable line .*history\.jsonl \(first at line 3\)/);
+  });
+
+  it('shows one session by a unique id prefix, says the query is not stored, and rejects an ambiguous prefix', async () => {
+    const t = testContext({ home: homeWith([S1, S2]) });
+    await runHistoryCommand({ action: 'show', id: 'aaaa2' }, t.ctx);
+    expect(t.out()).toContain('Session aaaa2222-0000');
+    expect(t.out()).toContain('Query: not stored (privacy by default); category writing');
+    await expect(runHistoryCommand({ action: 'show', id: 'aaaa' }, testContext({ home: homeWith([S1, S2]) }).ctx)).rejects.toThrow('"aaaa" matches 2 sessions; give more characters of the id.');
+    await expect(runHistoryCommand({ action: 'show', id: 'zzz' }, testContext({ home: homeWith([S1]) }).ctx)).rejects.toThrow('No session "zzz" in the history.');
+  });
+});
+
+describe('council leaderboard', () => {
+  it('averages per-session Borda scores, each session once, and fits Bradley–Terry to the ballots', async () => {
+    const t = testContext({ home: homeWith([S1, S2]), now: new Date('2026-11-22T00:00:00Z') });
+    await runLeaderboardCommand({ json: true, bootstrap: 200 }, t.ctx);
+    const doc = JSON.parse(t.out()) as LeaderboardDocument;
+    // m/a: (1 + 0.5) / 2 = 0.75; m/b: (0.5 + 1) / 2 = 0.75; m/c: 0. a and b tie for rank 1; c is 3rd.
+    const byCandidate = Object.fromEntries(doc.borda.map((e) => [e.candidate, e]));
+    expect(byCandidate['m/a']).toMatchObject({ aggregateBorda: 0.75, rank: 1, appearances: 2 });
+    expect(byCandidate['m/b']).toMatchObject({ aggregateBorda: 0.75, rank: 1 });
+    expect(byCandidate['m/c']).toMatchObject({ aggregateBorda: 0, rank: 3 });
+    // Every ballot ranks m/c last, so it has the lowest rating.
+    expect(doc.bradleyTerry.at(-1)?.candidate).toBe('m/c');
+    expect(doc.sessions).toBe(2);
+  });
+
+  it('filters by time window and category', async () => {
+    const now = new Date('2026-11-22T00:00:00Z');
+    const recent = testContext({ home: homeWith([S1, S2, OLD]), now });
+    await runLeaderboardCommand({ json: true, days: 7, bootstrap: 0 }, recent.ctx);
+    expect((JSON.parse(recent.out()) as LeaderboardDocument).sessions).toBe(2);
+    const coding = testContext({ home: homeWith([S1, S2, OLD]), now });
+    await runLeaderboardCommand({ json: true, category: 'coding', bootstrap: 0 }, coding.ctx);
+    const doc = JSON.parse(coding.out()) as LeaderboardDocument;
+    expect(doc.sessions).toBe(2);
+    // coding sessions are S1 (a 1, b 0.5, c 0) and OLD (a 0, b 0.5, c 1): a 0.5, b 0.5, c 0.5, all rank 1.
+    expect(doc.borda.map((e) => [e.candidate, e.aggregateBorda, e.rank]).sort()).toEqual([
+      ['m/a', 0.5, 1],
+      ['m/b', 0.5, 1],
+      ['m/c', 0.5, 1],
+    ]);
+  });
+
+  it('says so when there is no session yet', async () => {
+    const t = testContext({ home: mkdtempSync(join(tmpdir(), 'council-empty-')) });
+    await runLeaderboardCommand({}, t.ctx);
+    expect(t.out()).toBe('No sessions in the history yet. Run "council ask" or "council batch".\n');
+  });
+});

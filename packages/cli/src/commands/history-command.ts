@@ -1,0 +1,108 @@
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { readHistory } from '../history-log.js';
+import type { HistoryEntry } from '../history-log.js';
+import { readCliSettings } from '../read-cli-settings.js';
+import { renderSessionText } from '../render-session-text.js';
+import { renderTable } from '../render-table.js';
+import { sessionDocument } from '../session-document.js';
+
+export interface HistoryCommandOptions {
+  action: string | undefined;
+  id?: string;
+  /** `list`: the most recent n sessions (default 20). */
+  limit?: number;
+  json?: boolean;
+}
+
+/** Loads the history log, warning on stderr about lines it had to skip. */
+export async function loadHistory(ctx: CommandContext): Promise<{ path: string; entries: HistoryEntry[] }> {
+  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const path = settings.files.history;
+  const read = await readHistory(path);
+  if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
+  return { path, entries: read.entries };
+}
+
+/** Finds one session by its id or a unique prefix of it. */
+export function findSession(entries: readonly HistoryEntry[], id: string): HistoryEntry {
+  const exact = entries.find((e) => e.session.sessionId === id);
+  if (exact) return exact;
+  const matches = entries.filter((e) => e.session.sessionId.startsWith(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new CliError({ code: 'USAGE', message: `No session "${id}" in the history. Run "council history list" to see the ids.` });
+  throw new CliError({ code: 'USAGE', message: `"${id}" matches ${matches.length} sessions; give more characters of the id.` });
+}
+
+/** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
+export async function runHistoryCommand(options: HistoryCommandOptions, ctx: CommandContext): Promise<number> {
+  const action = options.action;
+  if (action !== 'list' && action !== 'show') {
+    throw new CliError({ code: 'USAGE', message: `Unknown history action "${action ?? ''}": use "council history list" or "council history show <id>".` });
+  }
+  const { path, entries } = await loadHistory(ctx);
+  if (action === 'show') {
+    if (options.id === undefined || options.id.trim() === '') throw new CliError({ code: 'USAGE', message: 'council history show needs a session id: run "council history list" to see them.' });
+    const entry = findSession(entries, options.id.trim());
+    if (options.json) {
+      ctx.io.stdout(`${JSON.stringify({ ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated }, null, 2)}\n`);
+      return 0;
+    }
+    const s = ctx.out;
+    const md = entry.query_metadata;
+    ctx.io.stdout(`${s.bold(`Session ${entry.session.sessionId}`)} · ${entry.session.timestamp}${entry.simulated ? ` ${s.magenta('[simulated]')}` : ''}\n`);
+    ctx.io.stdout(s.dim(`Query: not stored (privacy by default); category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}\n`));
+    ctx.io.stdout(
+      renderTable({
+        head: ['member', 'model', 'answer', 'latency'],
+        align: ['left', 'left', 'left', 'right'],
+        style: s,
+        rows: entry.session.stage1.map((r) => [r.member, r.model, r.text === null ? `failed: ${r.error?.reason ?? 'error'}` : `${[...r.text].length} characters`, `${(r.latencyMs / 1000).toFixed(1)}s`]),
+      }),
+    );
+    ctx.io.stdout(renderSessionText({ session: entry.session, style: s, simulated: entry.simulated }));
+    return 0;
+  }
+  const limit = options.limit ?? 20;
+  const recent = entries.slice(-limit).reverse();
+  if (options.json) {
+    ctx.io.stdout(
+      `${JSON.stringify(
+        recent.map((e) => ({
+          sessionId: e.session.sessionId,
+          timestamp: e.session.timestamp,
+          members: e.session.config.members,
+          winner: e.session.leaderboard[0]?.candidate ?? null,
+          category: e.query_metadata?.category ?? null,
+          simulated: e.simulated,
+          tokens: e.session.usage.tokens,
+          costUsd: e.session.usage.costUsd,
+        })),
+        null,
+        2,
+      )}\n`,
+    );
+    return 0;
+  }
+  if (entries.length === 0) {
+    ctx.io.stdout(`No sessions yet in ${path}. Run "council ask" (or "council demo").\n`);
+    return 0;
+  }
+  ctx.io.stdout(
+    renderTable({
+      head: ['session', 'time (UTC)', 'members', 'top of the leaderboard', 'category', 'tokens'],
+      align: ['left', 'left', 'right', 'left', 'left', 'right'],
+      style: ctx.out,
+      rows: recent.map((e) => [
+        e.session.sessionId.slice(0, 8) + (e.simulated ? ' (sim)' : ''),
+        e.session.timestamp.slice(0, 16).replace('T', ' '),
+        String(e.session.config.members.length),
+        e.session.leaderboard[0]?.candidate ?? 'n/a',
+        e.query_metadata?.category ?? 'n/a',
+        e.session.usage.tokens.toLocaleString('en-US'),
+      ]),
+    }),
+  );
+  ctx.io.stdout(`${recent.length} of ${entries.length} sessions. Show one with: council history show <session>\n`);
+  return 0;
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
+import type { CouncilSession, TelemetryEvent } from '@council/core';
+import { createBiasStore, createJsonlStore, deriveQueryMetadata, hashQuery, parseBiasStoreConfig, recordsFromObservations } from '@council/bias-store';
+import type { CouncilPaths } from '@council/bias-store';
+import { appendHistory } from './history-log.js';
+import type { HistoryEntry } from './history-log.js';
+import type { Env } from './read-cli-settings.js';
+
+export interface PersistResult {
+  consent: number;
+  biasRecords: number;
+  history: boolean;
+  telemetryEvent: boolean;
+  /** Why something was not written, for the user (one line each). */
+  notes: string[];
+}
+
+/** True when every stage-1 member was played by a simulated model. */
+export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boolean {
+  return session.stage1.length > 0 && session.stage1.every((s) => s.model.startsWith('simulated:'));
+}
+
+/**
+ * After a session, by consent (ADR-018): nothing at 0; at ≥ 1 the history log, and bias records when
+ * `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
+ * uploader). The query text is used for metadata (and, at 4, the salted hash) and never written.
+ */
+export async function persistSession(options: { session: CouncilSession; env: Env; paths: CouncilPaths; version: string }): Promise<PersistResult> {
+  const { session, paths } = options;
+  const config = parseBiasStoreConfig(options.env);
+  const result: PersistResult = { consent: config.consent, biasRecords: 0, history: false, telemetryEvent: false, notes: [] };
+  if (config.consent === 0) {
+    result.notes.push('consent level 0: nothing was saved (LLM_COUNCIL_BIAS_CONSENT).');
+    return result;
+  }
+  const metadata = deriveQueryMetadata(session.query);
+  const { query: _query, ...withoutQuery } = session;
+  const entry: HistoryEntry = {
+    schema_version: '1.0.0',
+    council_version: options.version,
+    simulated: isSimulatedSession(session),
+    query_metadata: { category: metadata.category, token_count_bucket: metadata.tokenCountBucket, language: metadata.language },
+    session: withoutQuery,
+  };
+  appendHistory(paths.history, [entry]);
+  result.history = true;
+
+  if (config.writesBiasRecords) {
+    const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
+    const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
+    mkdirSync(dirname(paths.biasMetrics), { recursive: true, mode: 0o700 });
+    const written = await createBiasStore({ path: paths.biasMetrics }).append(records);
+    result.biasRecords = written.records;
+  } else {
+    result.notes.push('bias records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report`.');
+  }
+
+  if (config.consent >= 2) {
+    const event = buildTelemetryEvent(session, config.consent, {
+      queryMetadata: metadata,
+      queryHash: config.consent === 4 && config.hashSecret !== null ? hashQuery({ query: session.query, secret: config.hashSecret }) : null,
+    });
+    if (event !== null) {
+      mkdirSync(dirname(paths.telemetryOutbox), { recursive: true, mode: 0o700 });
+      await createJsonlStore<TelemetryEvent>({ path: paths.telemetryOutbox, schema: telemetryEventSchema }).append([event]);
+      result.telemetryEvent = true;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,72 @@
+import type { CouncilSession } from '@council/core';
+import type { Style } from './create-style.js';
+import { renderTable } from './render-table.js';
+
+function n(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
+}
+
+function cost(costUsd: number | null): string {
+  return costUsd === null ? 'cost not reported' : `$${costUsd.toFixed(costUsd < 0.01 ? 4 : 2)}`;
+}
+
+/**
+ * A finished session for the terminal: the chairman's answer, the attribution footer, the leaderboard,
+ * agreement, the bias indicators and what was excluded. `simulated` labels every part as simulated.
+ */
+export function renderSessionText(options: { session: Omit<CouncilSession, 'query'>; style: Style; simulated: boolean }): string {
+  const { session, style: s } = options;
+  const tag = options.simulated ? ` ${s.magenta('[simulated]')}` : '';
+  const out: string[] = [];
+  const synthesis = session.synthesis;
+  if (synthesis) {
+    out.push(s.bold(`Answer (chairman ${synthesis.model}, ${synthesis.strategy} strategy, ${synthesis.mode} mode)`) + tag);
+    out.push('');
+    out.push(synthesis.text.trim());
+    out.push('');
+    if (synthesis.contributors && synthesis.contributors.length > 0) {
+      out.push(s.dim(`Synthesised from: ${synthesis.contributors.map((c) => `${c.id} (${Math.round(c.weight * 100)}%)`).join(', ')}`));
+    } else {
+      out.push(s.dim(`Synthesised from: not reported${synthesis.warnings[0] ? ` (${synthesis.warnings[0]})` : ''}`));
+    }
+    if (synthesis.winner) out.push(`Winner (voting mode): ${synthesis.winner}`);
+    for (const w of synthesis.warnings.slice(synthesis.contributors ? 0 : 1)) out.push(s.yellow(`warning: ${w}`));
+  } else {
+    out.push(s.red('No synthesis: every chairman failed. The answers and the leaderboard below are kept.') + tag);
+  }
+  out.push('');
+  out.push(s.bold('Leaderboard') + tag);
+  const modelOf = new Map(session.stage1.map((r) => [r.member, r.model]));
+  out.push(
+    renderTable({
+      head: ['rank', 'member', 'Borda score', 'points', 'votes', 'wins', 'confidence'],
+      align: ['right', 'left', 'right', 'right', 'right', 'right', 'left'],
+      style: s,
+      rows: session.leaderboard.map((e) => [
+        String(e.finalRank),
+        modelOf.get(e.candidate) && modelOf.get(e.candidate) !== e.candidate ? `${e.candidate} (${modelOf.get(e.candidate)})` : e.candidate,
+        e.bordaScore.toFixed(3),
+        n(e.bordaPoints, 2),
+        String(e.voteCount),
+        String(e.winCount),
+        e.confidence,
+      ]),
+    }),
+  );
+  const a = session.agreement;
+  out.push(
+    `Agreement over ${a.ballots} ballots: Kendall's W ${n(a.kendallW)}${a.kendallWPValue === null ? '' : ` (p ${a.kendallWPValue < 0.001 ? '< 0.001' : a.kendallWPValue.toFixed(3)})`}, Krippendorff's α ${n(a.krippendorffAlpha)}`,
+  );
+  const b = session.biasIndicators;
+  if (b) {
+    const flags = b.flags.length ? b.flags.join(', ') : 'none';
+    out.push(
+      `Bias indicators (one session: indicators, not proof): position variance ${n(b.position_variance, 3)}, length correlation ${n(b.length_correlation, 3)}, reviewer agreement ${n(b.reviewer_agreement, 3)}; flags: ${b.flags.length ? s.yellow(flags) : flags}`,
+    );
+  } else {
+    out.push(s.dim('Bias indicators: not computed for this session.'));
+  }
+  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason}): ${x.message.split('\n')[0]}`));
+  out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,44 @@
+import { runCouncil } from '@council/core';
+import type { CouncilSession, RunCouncilOptions } from '@council/core';
+import type { CommandContext } from './command-context.js';
+import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
+import { createLiveDisplay } from './live-display.js';
+import { progressFromCouncilEvent } from './progress-from-council-event.js';
+import { renderProgressFrame } from './render-progress-frame.js';
+
+/** Whether the live display may draw: only when both streams are terminals (never into a file or a pipe). */
+export function liveDisplayEnabled(ctx: Pick<CommandContext, 'io'>): boolean {
+  return ctx.io.stderrIsTTY === true && ctx.io.stdoutIsTTY === true;
+}
+
+/**
+ * Runs one council session with the live display on stderr (when it may draw): each member's state per
+ * stage, elapsed time, tokens and cost, redrawn in place from the session's events.
+ */
+export async function runSessionLive(options: {
+  council: Omit<RunCouncilOptions, 'onEvent'>;
+  ctx: CommandContext;
+  members: readonly string[];
+  chairman: string;
+  label: string;
+}): Promise<CouncilSession> {
+  const { ctx } = options;
+  let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
+  const display = createLiveDisplay({
+    write: ctx.io.stderr,
+    enabled: liveDisplayEnabled(ctx),
+    render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns ?? 100 }),
+  });
+  try {
+    return await runCouncil({
+      ...options.council,
+      onEvent: (event) => {
+        const progress = progressFromCouncilEvent(event, Date.now());
+        if (progress) state = applyProgressEvent(state, progress);
+        if (event.type !== 'usage') display.refresh();
+      },
+    });
+  } finally {
+    display.stop();
+  }
+}

@@ -1,0 +1,22 @@
+import type { CouncilSession } from '@council/core';
+
+/**
+ * The JSON document `council ask --json` prints: the session's documented, stable top level, in this
+ * order. The query text is not part of it (it is the user's own input, and never leaves the run).
+ */
+export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
+  return {
+    sessionId: session.sessionId,
+    timestamp: session.timestamp,
+    config: session.config,
+    stage1: session.stage1,
+    stage2: session.stage2,
+    leaderboard: session.leaderboard,
+    agreement: session.agreement,
+    synthesis: session.synthesis,
+    biasAudit: session.biasAudit,
+    biasIndicators: session.biasIndicators,
+    excluded: session.excluded,
+    usage: session.usage,
+  };
+}

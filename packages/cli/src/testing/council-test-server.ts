@@ -1,0 +1,45 @@
+import { detectSimulatedRole } from '@council/providers';
+import { createOpenRouterTestServer } from '@council/providers/test';
+import type { RecordedRequest, TestResponse, TestServer } from '@council/providers/test';
+
+/**
+ * An OpenRouter-compatible server on 127.0.0.1 that plays a council: members answer, reviewers return
+ * the unified evaluation (a json block ranking the labels in the order shown, i.e. every reviewer puts
+ * "Response A" first, with scores 9, 7, 5, …), and the chairman credits the members it is told about.
+ * Model `test/broken` answers 404 (model not found); `test/hang` never answers; a question containing
+ * `PLEASE-FAIL` gets a 400 from every member.
+ */
+export async function startCouncilTestServer(options: { contributors: readonly string[]; apiKey?: string }): Promise<TestServer> {
+  return createOpenRouterTestServer({
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    respond: (request: RecordedRequest): TestResponse => {
+      const model = request.model ?? '';
+      if (model === 'test/broken') return { kind: 'error', status: 404, message: `No endpoints found for ${model}.` };
+      if (model === 'test/hang') return { kind: 'hang' };
+      const body = request.body as { messages?: { role: string; content: string }[] } | undefined;
+      const prompt = (body?.messages ?? []).map((m) => m.content).join('\n');
+      const usage = { inputTokens: 100, outputTokens: 50, costUsd: 0.001 };
+      if (prompt.includes('# Parents')) {
+        // The evolution prompt: answer with a new personality as YAML.
+        return { kind: 'text', text: 'Here is the offspring.\n\n```yaml\nid: careful-bold\nname: Careful Bold\nmodel: test/alpha\nsystem_prompt: Weigh risks first, then commit to a bold plan.\ntraits: [careful, decisive]\n```\n', usage };
+      }
+      switch (detectSimulatedRole(prompt)) {
+        case 'answer':
+          if (prompt.includes('PLEASE-FAIL')) return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
+          return { kind: 'text', text: `Answer from ${model}: ${'write characterisation tests first. '.repeat(model.length % 5 + 1)}`, usage };
+        case 'review': {
+          const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
+          const scores = Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - 2 * i)]));
+          const critiques = labels.map((l) => `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`).join('\n\n');
+          const json = JSON.stringify({ ranking: labels, scores });
+          return { kind: 'text', text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage };
+        }
+        case 'chairman': {
+          const weight = 1 / options.contributors.length;
+          const contributors = options.contributors.map((id) => ({ id, weight, reason: 'useful steps' }));
+          return { kind: 'text', text: `Start with characterisation tests around the riskiest module.\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\`\n`, usage };
+        }
+      }
+    },
+  });
+}
