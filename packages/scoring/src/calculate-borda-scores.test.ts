@@ -282,6 +282,15 @@ describe('calculateBordaScores: bad input', () => {
     expect(thrown(() => calculateBordaScores([], { candidates: ['a', ''] })).code).toBe('INVALID_CANDIDATE');
   });
 
+  it('re-validates a candidate array that was changed after an earlier call', () => {
+    const candidates = ['a', 'b'];
+    expect(calculateBordaScores([], { candidates })).toHaveLength(2);
+    candidates.push('a');
+    expect(thrown(() => calculateBordaScores([], { candidates })).code).toBe('DUPLICATE_CANDIDATE');
+    candidates[2] = 'c';
+    expect(calculateBordaScores([{ reviewer: 'x', ranking: ['c'] }], { candidates })[0]!.candidate).toBe('c');
+  });
+
   it('rejects a bad weight, naming the ballot and saying what a weight must be', () => {
     for (const weight of [-1, Number.NaN, Number.POSITIVE_INFINITY, '2' as unknown as number]) {
       const error = thrown(() =>

@@ -1,5 +1,6 @@
 import type { Ballot, CandidateOptions } from './ballot.js';
 import { forEachCleanedBallot } from './prepare-ballots.js';
+import type { PreparedBallot } from './prepare-ballots.js';
 import { ScoringError } from './scoring-error.js';
 
 /** How much of the possible evidence a score rests on (ADR-007's confidence indicator). */
@@ -60,7 +61,7 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
   let firstReviewer: string | undefined;
   let severalReviewers = false;
 
-  const { candidates } = forEachCleanedBallot(ballots, { ...options, where }, (ballot) => {
+  const visit = (ballot: PreparedBallot): void => {
     if (ballot.weight === 0) return; // advisory: not in scores
     if (firstReviewer === undefined) firstReviewer = ballot.reviewer;
     else if (ballot.reviewer !== firstReviewer) severalReviewers = true;
@@ -78,7 +79,8 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
       votes[c]!++;
       if (p === 0) wins[c]!++;
     }
-  });
+  };
+  const { candidates } = forEachCleanedBallot(ballots, options, { where, visit });
 
   const single = !severalReviewers;
   const entries: LeaderboardEntry[] = candidates.map((candidate, c) => {

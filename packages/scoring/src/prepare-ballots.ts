@@ -43,8 +43,24 @@ export function describeBallot(index: number, ballot: unknown): string {
   return typeof reviewer === 'string' ? `ballots[${index}] (reviewer "${reviewer}")` : `ballots[${index}]`;
 }
 
+/**
+ * Validated candidate lists, by array identity, with a snapshot to notice later mutation: callers
+ * score many sessions with the same candidate array, and re-validating it each time is waste.
+ */
+const indexCache: WeakMap<readonly string[], { snapshot: readonly string[]; indexOf: ReadonlyMap<string, number> }> = /* @__PURE__ */ new WeakMap();
+
 /** Checks a candidate list (non-empty, non-empty strings, each once) and returns each id's index. */
-export function indexCandidates(candidates: unknown, where: string): Map<string, number> {
+export function indexCandidates(candidates: unknown, where: string): ReadonlyMap<string, number> {
+  if (Array.isArray(candidates)) {
+    const cached = indexCache.get(candidates);
+    if (cached !== undefined && cached.snapshot.length === candidates.length && cached.snapshot.every((c, i) => c === candidates[i])) return cached.indexOf;
+  }
+  const indexOf = buildCandidateIndex(candidates, where);
+  indexCache.set(candidates as readonly string[], { snapshot: [...(candidates as readonly string[])], indexOf });
+  return indexOf;
+}
+
+function buildCandidateIndex(candidates: unknown, where: string): Map<string, number> {
   if (!Array.isArray(candidates) || candidates.length === 0) {
     throw new ScoringError({
       code: 'EMPTY_CANDIDATES',
@@ -147,10 +163,9 @@ const NO_OWN: readonly number[] = [];
  */
 export function forEachCleanedBallot(
   ballots: readonly Ballot[],
-  options: CandidateOptions & { where: string },
-  visit: (ballot: PreparedBallot) => void,
+  options: CandidateOptions,
+  { where, visit }: { where: string; visit: (ballot: PreparedBallot) => void },
 ): { candidates: readonly string[]; indexOf: ReadonlyMap<string, number> } {
-  const where = options.where;
   const indexOf = indexCandidates(options.candidates, where);
   const candidates = options.candidates;
   const excludeSelfVotes = options.excludeSelfVotes ?? true;
@@ -210,9 +225,9 @@ export function prepareBallots(ballots: readonly Ballot[], options: CandidateOpt
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
   }
   const prepared: PreparedBallot[] = [];
-  const { candidates, indexOf } = forEachCleanedBallot(ballots, { ...options, where }, (b) => {
+  const { candidates, indexOf } = forEachCleanedBallot(ballots, options, { where, visit: (b) => {
     prepared.push({ ...b, order: [...b.order], tiedWithPrevious: [...b.tiedWithPrevious], own: [...b.own] });
-  });
+  } });
   return { candidates, indexOf, ballots: prepared };
 }
 
