@@ -151,6 +151,22 @@ export interface JsonlStore<T> {
 }
 
 const newline = 0x0a;
+const blank = Symbol('blank line');
+
+/** Why a line could not be decoded (a class, so a decoded item is told apart without a wrapper object). */
+class Bad {
+  constructor(
+    readonly reason: SkipReason,
+    readonly detail: string,
+  ) {}
+}
+
+const tornDetail = 'the last line has no newline and does not parse (a write was interrupted)';
+
+interface Sink<T> {
+  item(item: T, file: string, line: number): void;
+  skip(bad: BadLine): void;
+}
 const lockStaleMs = 30_000;
 
 function emptyReasons(): Record<SkipReason, number> {
@@ -355,40 +371,43 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     }
   }
 
-  function decodeLine(buf: Buffer, start: number, end: number): { ok: true; item: T } | { ok: false; reason: SkipReason; detail: string } | null {
+  // Set (synchronously) just before decodeLine when the line lies in a chunk already checked as valid UTF-8.
+  let trustUtf8 = false;
+
+  function decodeLine(buf: Buffer, start: number, end: number): T | Bad | typeof blank {
     const text = buf.toString('utf8', start, end);
-    if (text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) return { ok: false, reason: 'invalid_utf8', detail: 'the line is not valid UTF-8' };
+    if (!trustUtf8 && text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) return new Bad('invalid_utf8', 'the line is not valid UTF-8');
     const first = text.charCodeAt(0);
-    if ((Number.isNaN(first) || first <= 0x20) && text.trim() === '') return null;
+    if ((Number.isNaN(first) || first <= 0x20) && text.trim() === '') return blank;
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch {
       // JSON.parse's message quotes the input, so it is not repeated here.
-      return { ok: false, reason: 'invalid_json', detail: 'the line is not valid JSON' };
+      return new Bad('invalid_json', 'the line is not valid JSON');
     }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'invalid_record', detail: 'the line is not a JSON object' };
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return new Bad('invalid_record', 'the line is not a JSON object');
     if (options.version !== undefined) {
       const value = (raw as Record<string, unknown>)[options.version.field];
       const major = majorOf(value);
       if (major !== null && major !== options.version.major) {
-        return {
-          ok: false,
-          reason: 'unsupported_version',
-          detail: `${options.version.field} ${JSON.stringify(value)} has major version ${major}; this reader understands major ${options.version.major}`,
-        };
+        return new Bad(
+          'unsupported_version',
+          `${options.version.field} ${JSON.stringify(value)} has major version ${major}; this reader understands major ${options.version.major}`,
+        );
       }
     }
     if (options.fastDecode !== undefined) {
       const fast = options.fastDecode(raw as Record<string, unknown>);
-      if (fast !== undefined) return { ok: true, item: fast };
+      if (fast !== undefined) return fast;
     }
     const result = schema.safeDecode(raw);
-    if (!result.success) return { ok: false, reason: 'invalid_record', detail: describeZodError(result.error) };
-    return { ok: true, item: result.data };
+    if (!result.success) return new Bad('invalid_record', describeZodError(result.error));
+    return result.data;
   }
 
-  async function* scanFile(file: SegmentFile, from: { offset: number; line: number }): AsyncGenerator<JsonlEntry<T>[]> {
+  // With a sink (read, stats), items and skips go straight to it and no entry or cursor objects are made.
+  async function* scanFile(file: SegmentFile, from: { offset: number; line: number }, sink?: Sink<T>): AsyncGenerator<JsonlEntry<T>[]> {
     let offset = from.offset; // byte offset (uncompressed) of the start of the current line
     let line = from.line; // lines before the current one
     let toSkip = 0; // gzip cannot seek: decompressed bytes to skip, set once the file is open
@@ -403,18 +422,25 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       line++;
       const lineNo = line;
       offset = end;
-      const next: JsonlCursor = { segment: file.segment, offset: end, line: lineNo };
       if (buf === null) {
-        return { kind: 'skip', reason: 'line_too_long', detail: `the line is ${lineBytes} bytes, over maxLineBytes (${maxLineBytes})`, file: file.path, line: lineNo, offset: start, next };
+        const detail = `the line is ${lineBytes} bytes, over maxLineBytes (${maxLineBytes})`;
+        if (sink !== undefined) return sink.skip({ file: file.path, line: lineNo, reason: 'line_too_long', detail }), null;
+        return { kind: 'skip', reason: 'line_too_long', detail, file: file.path, line: lineNo, offset: start, next: { segment: file.segment, offset: end, line: lineNo } };
       }
       const decoded = decodeLine(buf, from, from + lineBytes);
-      if (decoded === null) return null;
-      if (decoded.ok) return { kind: 'item', item: decoded.item, file: file.path, line: lineNo, offset: start, next };
+      if (decoded === blank) return null;
+      if (sink !== undefined) {
+        if (!(decoded instanceof Bad)) sink.item(decoded, file.path, lineNo);
+        else sink.skip({ file: file.path, line: lineNo, reason: terminated ? decoded.reason : 'torn_line', detail: terminated ? decoded.detail : tornDetail });
+        return null;
+      }
+      const next: JsonlCursor = { segment: file.segment, offset: end, line: lineNo };
+      if (!(decoded instanceof Bad)) return { kind: 'item', item: decoded, file: file.path, line: lineNo, offset: start, next };
       if (!terminated) {
         // An unterminated last line that does not decode is torn (a crash mid-write, or a write in flight):
         // in the active file the cursor stays before it, so a consumer never steps past data still arriving.
         const stay: JsonlCursor = file.active ? { segment: file.segment, offset: start, line: lineNo - 1 } : next;
-        return { kind: 'skip', reason: 'torn_line', detail: 'the last line has no newline and does not parse (a write was interrupted)', file: file.path, line: lineNo, offset: start, next: stay };
+        return { kind: 'skip', reason: 'torn_line', detail: tornDetail, file: file.path, line: lineNo, offset: start, next: stay };
       }
       return { kind: 'skip', reason: decoded.reason, detail: decoded.detail, file: file.path, line: lineNo, offset: start, next };
     };
@@ -462,6 +488,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
         }
         const batch: JsonlEntry<T>[] = [];
         let position = 0;
+        // One native UTF-8 check for the whole lines of this chunk instead of one per line.
+        const wholeFrom = pending.length === 0 && !discarding ? 0 : chunk.indexOf(newline) + 1;
+        const wholeTo = chunk.lastIndexOf(newline);
+        const chunkUtf8 = wholeTo >= wholeFrom && isUtf8(chunk.subarray(wholeFrom, wholeTo));
         for (;;) {
           const nl = chunk.indexOf(newline, position);
           if (nl === -1) break;
@@ -470,7 +500,9 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
           if (discarding || lineBytes > maxLineBytes) {
             entry = entryFor(null, 0, lineBytes);
           } else if (pending.length === 0) {
+            trustUtf8 = chunkUtf8;
             entry = entryFor(chunk, position, lineBytes);
+            trustUtf8 = false;
           } else {
             entry = entryFor(Buffer.concat([...pending, chunk.subarray(position, nl)]), 0, lineBytes);
           }
@@ -496,17 +528,9 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw ioError({ action: 'read', path: file.path, cause: error });
       if (!compressed) throw ioError({ action: 'read', path: file.path, cause: error });
       line++;
-      yield [
-        {
-          kind: 'skip',
-          reason: 'corrupt_segment',
-          detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
-          file: file.path,
-          line,
-          offset,
-          next: { segment: file.segment + 1, offset: 0, line: 0 },
-        },
-      ];
+      const detail = `the compressed segment is damaged from about line ${line}; the lines before it were read`;
+      if (sink !== undefined) sink.skip({ file: file.path, line, reason: 'corrupt_segment', detail });
+      else yield [{ kind: 'skip', reason: 'corrupt_segment', detail, file: file.path, line, offset, next: { segment: file.segment + 1, offset: 0, line: 0 } }];
       return;
     }
     if (pendingBytes > 0 || discarding) {
@@ -523,6 +547,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       const start = from !== undefined && file.segment === from.segment ? { offset: from.offset, line: from.line } : { offset: 0, line: 0 };
       yield* scanFile(file, start);
     }
+  }
+
+  async function drain(sink: Sink<T>): Promise<void> {
+    for (const file of await listSegments(path)) for await (const _ of scanFile(file, { offset: 0, line: 0 }, sink)) void _;
   }
 
   async function* scan(scanOptions?: { from?: JsonlCursor }): AsyncGenerator<JsonlEntry<T>> {
@@ -575,16 +603,19 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       }
     };
 
-    const accept = (entry: JsonlEntry<T>, firstPass: boolean, only?: Set<string>): void => {
-      if (entry.kind === 'skip') {
-        if (firstPass) skips.add(entry);
-        return;
-      }
+    // The first pass counts skips and zone-less times; a second pass (`only`) just collects returning sessions.
+    const sinkFor = (firstPass: boolean, only?: Set<string>): Sink<T> => ({
+      skip: (bad) => {
+        if (firstPass) skips.add(bad);
+      },
+      item: (item, file, line) => accept({ item, file, line, firstPass, only }),
+    });
+    const accept = ({ item, file, line, firstPass, only }: { item: T; file: string; line: number; firstPass: boolean; only: Set<string> | undefined }): void => {
       let ms = 0;
       if (timeOf !== undefined) {
-        const parsed = parseIsoTimestamp(timeOf(entry.item));
+        const parsed = parseIsoTimestamp(timeOf(item));
         if (parsed === null) {
-          if (firstPass) skips.add({ reason: 'invalid_record', detail: 'its time is not an ISO 8601 date-time', file: entry.file, line: entry.line });
+          if (firstPass) skips.add({ reason: 'invalid_record', detail: 'its time is not an ISO 8601 date-time', file, line });
           return;
         }
         if (!parsed.hasZone && firstPass) timestampsWithoutZone++;
@@ -592,12 +623,12 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
         if (ms < lower || ms > upper) return;
       }
       if (sessionOf === undefined) {
-        keep(entry.item, ms);
+        keep(item, ms);
         return;
       }
-      const id = sessionOf(entry.item);
+      const id = sessionOf(item);
       if (only !== undefined) {
-        if (only.has(id)) keep(entry.item, ms);
+        if (only.has(id)) keep(item, ms);
         return;
       }
       const droppedLatest = dropped.get(id);
@@ -615,11 +646,11 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
           return;
         }
       }
-      session.items.push({ item: entry.item, ms });
+      session.items.push({ item: item, ms });
       if (ms > session.latest) session.latest = ms;
     };
 
-    for await (const batch of scanBatches()) for (const entry of batch) accept(entry, true);
+    await drain(sinkFor(true));
 
     if (maxSessions !== undefined) {
       const ranked = [...[...sessions.entries()].map(([id, s]) => [id, s.latest] as const), ...dropped.entries()].sort(
@@ -629,7 +660,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       const missing = new Set(chosen.filter((id) => !sessions.has(id)));
       for (const id of chosen) for (const k of sessions.get(id)?.items ?? []) keep(k.item, k.ms);
       // A session pruned early that later turned out to be among the last N: read its records again.
-      if (missing.size > 0) for await (const batch of scanBatches()) for (const entry of batch) accept(entry, false, missing);
+      if (missing.size > 0) await drain(sinkFor(false, missing));
     }
     let items = keptItems;
     if (timeOf !== undefined && !keptTimes.every((ms, i) => i === 0 || keptTimes[i - 1]! <= ms)) {
@@ -647,23 +678,20 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     let oldest = Infinity;
     let newest = -Infinity;
     let timestampsWithoutZone = 0;
-    for await (const batch of scanBatches()) {
-      for (const entry of batch) {
-        if (entry.kind === 'skip') {
-          skips.add(entry);
-          continue;
-        }
+    await drain({
+      skip: (bad) => skips.add(bad),
+      item: (item) => {
         records++;
-        sessionIds?.add(options.sessionOf!(entry.item));
+        sessionIds?.add(options.sessionOf!(item));
         if (options.timeOf !== undefined) {
-          const parsed = parseIsoTimestamp(options.timeOf(entry.item));
-          if (parsed === null) continue;
+          const parsed = parseIsoTimestamp(options.timeOf(item));
+          if (parsed === null) return;
           if (!parsed.hasZone) timestampsWithoutZone++;
           oldest = Math.min(oldest, parsed.ms);
           newest = Math.max(newest, parsed.ms);
         }
-      }
-    }
+      },
+    });
     return {
       records,
       sessions: sessionIds === null ? null : sessionIds.size,
