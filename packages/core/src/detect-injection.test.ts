@@ -30,3 +30,14 @@ describe('detectInjection', () => {
     for (const attempt of attempts) expect(detectInjection(attempt, boundary)).toContain('reviewer-instructions');
   });
 });
+
+describe('detectInjection on hostile input', () => {
+  it('stays fast on long runs of spaces after trigger words', () => {
+    for (const word of ['reviewer', 'rank this', 'give this', 'ignore', 'note to', '<<<']) {
+      const text = `${word}${' '.repeat(100_000)}x`;
+      const started = performance.now();
+      detectInjection(text, 'tok');
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+  });
+});

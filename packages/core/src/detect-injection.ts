@@ -9,9 +9,9 @@ const forgedMarker = /<<<[^\n>]{0,80}?(?:response\s+[a-z]{1,4}|end)\s*>>>/i;
 const reviewerInstructions = [
   /\bignore\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|other)\s+(?:instructions|prompts|responses|answers|rules)/i,
   /\b(?:note|message|instructions?|attention)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:reviewers?|evaluators?|judges?|graders?|rankers?|ai\s+(?:reviewers?|judges?))/i,
-  /\b(?:reviewers?|evaluators?|judges?|graders?)\s*(?:[:,]|\s)\s*(?:you\s+)?(?:must|should|shall|will|are\s+(?:required|instructed)\s+to)\s+(?:rank|rate|score|place|put|choose|select|prefer)/i,
-  /\b(?:rank|rate|place|put|score)\s+(?:this|me|my)\s+(?:response|answer)?\s*(?:first|highest|#\s*1|number\s+one|at\s+the\s+top|above)/i,
-  /\bgive\s+(?:this|me|my)\s+(?:response|answer)?\s*(?:a\s+)?(?:score|rating)\s+of\s+(?:10|ten)\b/i,
+  /\b(?:reviewers?|evaluators?|judges?|graders?)(?:[ \t]*[:,])?\s+(?:you\s+)?(?:must|should|shall|will|are\s+(?:required|instructed)\s+to)\s+(?:rank|rate|score|place|put|choose|select|prefer)/i,
+  /\b(?:rank|rate|place|put|score)\s+(?:this|me|my)\s+(?:(?:response|answer)\s+)?(?:first|highest|#\s*1|number\s+one|at\s+the\s+top|above)/i,
+  /\bgive\s+(?:this|me|my)\s+(?:(?:response|answer)\s+)?(?:a\s+)?(?:score|rating)\s+of\s+(?:10|ten)\b/i,
   /\b(?:disregard|override)\s+(?:your|the)\s+(?:instructions|system\s+prompt|evaluation\s+criteria)/i,
 ];
 

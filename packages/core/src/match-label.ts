@@ -12,7 +12,7 @@ export function matchLabel(raw: string, labelsByCode: ReadonlyMap<string, string
 export function labelCode(raw: string): string | undefined {
   const mention = /\bresponse[\s_-]+([a-z]{1,4})\b/i.exec(raw);
   if (mention) return mention[1]!.toUpperCase();
-  const bare = /^[\s*_"'`[(]*([a-z]{1,3})[\s*_"'`\])]*[.:)]?\s*$/i.exec(raw);
+  const bare = /^[\s*_"'`[(]*([a-z]{1,3})[\s*_"'`\]).:]*$/i.exec(raw);
   return bare ? bare[1]!.toUpperCase() : undefined;
 }
 

@@ -31,9 +31,13 @@ function findBlocks(text: string): Block[] {
     if (object) blocks.push({ start: match.index, end: match.index + match[0].length, object });
   }
   const bare = /\{\s*"contributors"\s*:/g;
+  const starts: number[] = [];
   while ((match = bare.exec(text)) !== null) {
-    const start = match.index;
-    if (blocks.some((b) => start >= b.start && start < b.end)) continue;
+    const at = match.index;
+    if (!blocks.some((b) => at >= b.start && at < b.end)) starts.push(at);
+  }
+  // Only the last block counts, and each try scans to its closing brace: bound the work.
+  for (const start of starts.slice(-8)) {
     let depth = 0;
     let inString = false;
     for (let i = start; i < text.length; i++) {

@@ -174,3 +174,22 @@ FINAL RANKING:
     expect(parseEvaluation(text, ['Response A']).critiques).toEqual({ 'Response A': { strengths: 'fast\ncheap', weaknesses: 'a strengths-based pitch only' } });
   });
 });
+
+describe('parseEvaluation on hostile input', () => {
+  it('stays fast (no quadratic blow-up) on long runs of markers, braces, fences and spaces', () => {
+    const hostile = [
+      '- final ranking Response Q\n'.repeat(4000),
+      '{"ranking": ['.repeat(8000),
+      '```\n'.repeat(20000),
+      `${' '.repeat(100_000)}x`,
+      '### Response A strengths: x weaknesses: y score: 5\n'.repeat(2000),
+      `FINAL RANKING: Response A${' '.repeat(100_000)}x`,
+    ];
+    for (const text of hostile) {
+      const started = performance.now();
+      parseEvaluation(text, ['Response A', 'Response B']);
+      // Quadratic versions of these took tens of seconds; linear ones take milliseconds.
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+});

@@ -89,10 +89,14 @@ function jsonCandidates(text: string): Array<{ at: number; body: string }> {
     from = close + 3;
   }
   const bare = /\{\s*"(?:ranking|scores)"\s*:/gi;
+  const starts: number[] = [];
   let match: RegExpExecArray | null;
   while ((match = bare.exec(text)) !== null) {
     const at = match.index;
-    if (fenced.some(([start, end]) => at >= start && at < end)) continue;
+    if (!fenced.some(([start, end]) => at >= start && at < end)) starts.push(at);
+  }
+  // Only the last few bare objects can win, and each costs a scan to its closing brace: bound the work.
+  for (const at of starts.slice(-maxBareObjects)) {
     const end = balancedObjectEnd(text, at);
     if (end > at) found.push({ at, body: text.slice(at, end) });
   }
@@ -132,17 +136,21 @@ function getKey(object: Record<string, unknown>, key: string): unknown {
   return found === undefined ? undefined : object[found];
 }
 
+const maxBareObjects = 8;
+const maxMarkersTried = 8;
 const listItem = /^\s*(?:\d{1,3}\s*[.):]|[-*•+])\s*(.*)$/;
 
 /** The last `FINAL RANKING` section that names at least one label, read as a numbered or bulleted list. */
 function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, string>): { read: RankingRead; line: number } | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
+  let tried = 0;
+  for (let i = lines.length - 1; i >= 0 && tried < maxMarkersTried; i--) {
     const markerAt = lines[i]!.search(/final\s+ranking/i);
     if (markerAt < 0) continue;
+    tried++;
     const entries: string[] = [];
     // Items written on the marker line itself: `FINAL RANKING: Response B, Response A` or `B > A > C`.
     const rest = lines[i]!.slice(markerAt).replace(/^final\s+ranking\W*/i, '');
-    const inline = rest.split(/\s*(?:,|>|;|\band\b)\s*/).filter((s) => s.trim() !== '');
+    const inline = rest.split(/[,>;]|\band\b/).map((s) => s.trim()).filter((s) => s !== '');
     if (inline.length > 0 && inline.every((s) => labelCode(s) !== undefined)) entries.push(...inline);
     let started = entries.length > 0;
     for (let j = i + 1; j < lines.length; j++) {
@@ -162,13 +170,17 @@ function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, 
   return undefined;
 }
 
-const headerPattern = /^\s*(?:#{1,6}\s*)?(?:\d{1,3}[.)]\s*)?[*_]{0,2}\s*(?:evaluation\s+of\s+)?response[\s_-]+([a-z]{1,4})\b[*_]*/i;
+const headerPattern = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,3}[.)][ \t]*)?(?:[*_]{1,2}[ \t]*)?(?:evaluation[ \t]+of[ \t]+)?response[ \t_-]+([a-z]{1,4})\b[*_]*/i;
 const keywordPattern = /\b(strengths?|weakness(?:es)?|score)\b[*_]*\s*(?::|=|[—–]|-(?=\s))/gi;
 const scoreValue = /^[\s*_]*([+-]?\d+(?:\.\d+)?)(?:\s*\/\s*10)?/;
 
 /** A critique fragment without list markers, emphasis or dangling punctuation; empty when nothing is left. */
 function cleanFragment(text: string): string {
-  const cleaned = text.replace(/^[\s>*_\-•+#]*(?:\d{1,3}[.)]\s*)?[\s*_]*/, '').replace(/[\s*_]+$/, '').trim();
+  let cleaned = text.replace(/^[\s>*_\-•+#]*(?:\d{1,3}[.)])?[\s*_]*/, '');
+  // Trailing emphasis and spaces, trimmed by hand: a `[\s*_]+$` regex is quadratic on long runs of spaces.
+  let end = cleaned.length;
+  while (end > 0 && /[\s*_]/.test(cleaned[end - 1]!)) end--;
+  cleaned = cleaned.slice(0, end);
   return /^[\p{P}\p{S}\d\s]*$/u.test(cleaned) ? '' : cleaned;
 }
 
