@@ -51,13 +51,14 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
   }
   const n = Array.isArray(options.candidates) ? options.candidates.length : 0;
-  // Accumulators, plain arrays (cheaper than typed arrays for a session's handful of candidates).
-  const scoreSum = new Array<number>(n).fill(0);
-  const pointsSum = new Array<number>(n).fill(0);
-  const weightSum = new Array<number>(n).fill(0);
-  const votes = new Array<number>(n).fill(0);
-  const wins = new Array<number>(n).fill(0);
-  const possible = new Array<number>(n).fill(0);
+  // Accumulators in one plain array (cheaper than six, or than typed arrays, for a session's handful of
+  // candidates): score sums at [0, n), points sums at [n, 2n), weight sums, votes, wins, possible.
+  const acc = new Array<number>(6 * n).fill(0);
+  const POINTS = n;
+  const WEIGHT = 2 * n;
+  const VOTES = 3 * n;
+  const WINS = 4 * n;
+  const POSSIBLE = 5 * n;
   let firstReviewer: string | undefined;
   let severalReviewers = false;
 
@@ -67,31 +68,32 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
     else if (ballot.reviewer !== firstReviewer) severalReviewers = true;
     const m = ballot.eligible;
     if (m < 2) return; // nothing to prefer between
-    for (let c = 0; c < n; c++) possible[c]!++;
-    for (const c of ballot.own) possible[c]!--;
+    for (let c = 0; c < n; c++) acc[POSSIBLE + c]!++;
+    for (const c of ballot.own) acc[POSSIBLE + c]!--;
     const order = ballot.order;
     for (let p = 0; p < order.length; p++) {
       const c = order[p]!;
       const points = m - 1 - p;
-      scoreSum[c]! += ballot.weight * (points / (m - 1));
-      pointsSum[c]! += ballot.weight * points;
-      weightSum[c]! += ballot.weight;
-      votes[c]!++;
-      if (p === 0) wins[c]!++;
+      acc[c]! += ballot.weight * (points / (m - 1));
+      acc[POINTS + c]! += ballot.weight * points;
+      acc[WEIGHT + c]! += ballot.weight;
+      acc[VOTES + c]!++;
+      if (p === 0) acc[WINS + c]!++;
     }
   };
   const { candidates } = forEachCleanedBallot(ballots, options, { where, visit });
 
   const single = !severalReviewers;
   const entries: LeaderboardEntry[] = candidates.map((candidate, c) => {
-    const voted = votes[c]! > 0;
-    const coverage = possible[c]! > 0 ? votes[c]! / possible[c]! : 0;
+    const votes = acc[VOTES + c]!;
+    const possible = acc[POSSIBLE + c]!;
+    const coverage = possible > 0 ? votes / possible : 0;
     return {
       candidate,
-      bordaScore: voted ? scoreSum[c]! / weightSum[c]! : 0,
-      bordaPoints: voted ? pointsSum[c]! / weightSum[c]! : 0,
-      voteCount: votes[c]!,
-      winCount: wins[c]!,
+      bordaScore: votes > 0 ? acc[c]! / acc[WEIGHT + c]! : 0,
+      bordaPoints: votes > 0 ? acc[POINTS + c]! / acc[WEIGHT + c]! : 0,
+      voteCount: votes,
+      winCount: acc[WINS + c]!,
       finalRank: 0,
       confidence: single ? 'low' : confidenceFromCoverage(coverage),
     };

@@ -182,6 +182,8 @@ export function forEachCleanedBallot(
   const order: number[] = [];
   const tiedWithPrevious: boolean[] = [];
   const selfOnly = [0];
+  // One view, updated per ballot: scoring 100,000 sessions should not mean 500,000 short-lived objects.
+  const view: { -readonly [K in keyof PreparedBallot]: PreparedBallot[K] } = { index: 0, reviewer: '', weight: 1, order, tiedWithPrevious, eligible: 0, own: NO_OWN };
 
   for (let index = 0; index < list.length; index++) {
     const ballot = list[index]!;
@@ -214,7 +216,12 @@ export function forEachCleanedBallot(
       previousValue = value;
       order.push(c);
     }
-    visit({ index, reviewer: ballot.reviewer, weight, order, tiedWithPrevious, eligible: n - own.length, own });
+    view.index = index;
+    view.reviewer = ballot.reviewer;
+    view.weight = weight;
+    view.eligible = n - own.length;
+    view.own = own;
+    visit(view);
   }
   return { candidates, indexOf };
 }
