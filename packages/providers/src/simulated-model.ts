@@ -83,7 +83,7 @@ export class SimulatedModel implements LanguageModelV1 {
       case 'answer': {
         const question = [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt;
         const random = createSeededRandom([seed, this.modelId, hashString(prompt), 'answer']);
-        const sentences = Math.max(1, Math.round(this.persona.answerSentences * (0.75 + 0.5 * random())));
+        const sentences = Math.max(1, Math.round(this.persona.answerSentences * (0.6 + 0.8 * random())));
         return { role, text: composeAnswer({ question, quality: this.persona.quality, sentences, style: this.persona.style, random }) };
       }
     }
@@ -102,7 +102,8 @@ export class SimulatedModel implements LanguageModelV1 {
       const position = blocks.length > 1 ? biases.position * (1 - (2 * i) / (blocks.length - 1)) : 0;
       const length = biases.length * Math.log2(lengths[i]! / meanLength);
       const self = detectStyle(block.text) === this.persona.style ? biases.selfPreference : 0;
-      const raw = 1 + 9 * q + jitter + position + length + self - biases.harshness;
+      // 2 + 7q keeps an unbiased score off the 1 and 10 bounds, where clamping would tie it to length.
+      const raw = 2 + 7 * q + jitter + position + length + self - biases.harshness;
       return { label: block.label, q, raw, score: Math.min(10, Math.max(1, Math.round(raw))), tie: textRandom([seed, this.modelId, 'tie'], core)() };
     });
     const ranking = [...rated].sort((a, b) => b.raw - a.raw || a.tie - b.tie).map((r) => r.label);

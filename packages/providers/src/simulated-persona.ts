@@ -19,7 +19,7 @@ export interface SimulatedBiases {
 export interface SimulatedPersona {
   /** Latent quality in [0, 1]: the chance each sentence of its answers is substantive rather than filler. */
   quality: number;
-  /** Mean sentences per answer (each answer varies ±25 %). */
+  /** Mean sentences per answer (each answer varies ±40 %). */
   answerSentences: number;
   /** Mean latency of a call (each call varies ±20 %). */
   latencyMs: number;
@@ -36,15 +36,16 @@ export type SimulatedPersonaSettings = Partial<Omit<SimulatedPersona, 'biases'>>
 const noBiases: Required<SimulatedBiases> = { position: 0, length: 0, selfPreference: 0, harshness: 0 };
 
 /**
- * The default roster for the offline demo. Quality is spread evenly and answer length is balanced
- * against it (zero correlation across the roster), so length does not predict quality.
+ * The default roster for the offline demo. Quality is spread evenly; every persona writes the same
+ * mean length (each answer varies ±40 %), so in any council drawn from the roster an answer's length
+ * says nothing about its quality.
  */
 export const defaultSimulatedPersonas: Readonly<Record<string, SimulatedPersona>> = {
-  ada: { quality: 0.85, answerSentences: 12, latencyMs: 30, noise: 0.6, style: 0, biases: noBiases },
-  basil: { quality: 0.7, answerSentences: 6, latencyMs: 50, noise: 0.6, style: 9, biases: noBiases },
+  ada: { quality: 0.85, answerSentences: 9, latencyMs: 30, noise: 0.6, style: 0, biases: noBiases },
+  basil: { quality: 0.7, answerSentences: 9, latencyMs: 50, noise: 0.6, style: 9, biases: noBiases },
   cleo: { quality: 0.55, answerSentences: 9, latencyMs: 40, noise: 0.6, style: 18, biases: noBiases },
-  dmitri: { quality: 0.4, answerSentences: 6, latencyMs: 60, noise: 0.6, style: 27, biases: noBiases },
-  edda: { quality: 0.25, answerSentences: 12, latencyMs: 45, noise: 0.6, style: 36, biases: noBiases },
+  dmitri: { quality: 0.4, answerSentences: 9, latencyMs: 60, noise: 0.6, style: 27, biases: noBiases },
+  edda: { quality: 0.25, answerSentences: 9, latencyMs: 45, noise: 0.6, style: 36, biases: noBiases },
 };
 
 /** The persona for a name: the roster's entry or one derived from the name, with `settings` over it. */
@@ -52,7 +53,8 @@ export function resolvePersona(name: string, settings: SimulatedPersonaSettings 
   const random = createSeededRandom(['persona', name]);
   const derived: SimulatedPersona = {
     quality: 0.25 + 0.6 * random(),
-    answerSentences: 6 + Math.floor(random() * 7),
+    // The same mean length as the roster: a derived persona's length must not track its quality.
+    answerSentences: 9,
     latencyMs: 30 + Math.floor(random() * 40),
     noise: 0.6,
     style: Math.floor(random() * 64),

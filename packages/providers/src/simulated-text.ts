@@ -21,12 +21,13 @@ export const fillerTemplates: readonly string[] = sentencePairs.map((p) => p[1])
 const substantivePrefixes = substantiveTemplates.map((t) => t.slice(0, t.indexOf('{t}')));
 const fillerPrefixes = fillerTemplates.map((t) => t.slice(0, t.indexOf('{t}')));
 
-const openings = ['Here is my take.', 'Short answer first.', 'Let me lay this out.', 'A direct answer follows.', 'My view, briefly.', 'Good question.', 'Straight to it.', 'In summary form.'];
-const signOffs = ['Hope this helps.', 'That is the gist.', 'Happy to go deeper.', 'Those are the essentials.', 'That covers the core.', 'Worth revisiting later.', 'Use what fits.', 'Judge by your context.'];
+// Every opening has the same length, and every sign-off: a persona's style must not make its answers longer.
+export const styleOpenings: readonly string[] = ['Here is my take on this.', 'Short answer goes first.', 'Let me lay this all out.', 'A direct answer follows.', 'My view, stated briefly.', 'Good question, in brief.', 'Straight to the answers.', 'In a short summary form.'];
+export const styleSignOffs: readonly string[] = ['Hope this helps a bit.', "That's the gist of it.", 'Happy to go into more.', 'The key points, above.', 'That covers all of it.', 'Worth revisiting soon.', 'Use what fits for you.', 'Judge by your context.'];
 
 /** The opening and sign-off lines of a writing style (0–63). */
 export function styleLines(style: number): { opening: string; signOff: string } {
-  return { opening: `${simulatedMarker} ${openings[style % 8]!}`, signOff: signOffs[Math.floor(style / 8) % 8]! };
+  return { opening: `${simulatedMarker} ${styleOpenings[style % 8]!}`, signOff: styleSignOffs[Math.floor(style / 8) % 8]! };
 }
 
 const stopWords = new Set(
@@ -91,8 +92,8 @@ export function perceivedQuality(text: string): number {
 /** The style (0–63) whose opening and sign-off lines a text carries, or undefined. */
 export function detectStyle(text: string): number | undefined {
   const lines = text.split('\n').map((l) => l.trim());
-  const o = openings.findIndex((x) => lines.includes(`${simulatedMarker} ${x}`));
-  const s = signOffs.findIndex((x) => lines.includes(x));
+  const o = styleOpenings.findIndex((x) => lines.includes(`${simulatedMarker} ${x}`));
+  const s = styleSignOffs.findIndex((x) => lines.includes(x));
   return o < 0 || s < 0 ? undefined : o + 8 * s;
 }
 
@@ -104,6 +105,6 @@ export function textRandom(parts: readonly (string | number)[], text: string): (
 /** A simulated answer as a reader sees it: cut after its sign-off line, dropping what a prompt appended. */
 export function trimToSignOff(text: string): string {
   const lines = text.split('\n');
-  const end = lines.findIndex((l, i) => i > 0 && signOffs.includes(l.trim()));
+  const end = lines.findIndex((l, i) => i > 0 && styleSignOffs.includes(l.trim()));
   return (end > 0 ? lines.slice(0, end + 1).join('\n') : text).trim();
 }
