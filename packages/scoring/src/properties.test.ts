@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Ballot } from './ballot.js';
+import { aggregateLeaderboards } from './aggregate-leaderboards.js';
 import { bradleyTerry } from './bradley-terry.js';
 import { calculateBordaScores } from './calculate-borda-scores.js';
 import { copeland } from './copeland.js';
@@ -192,6 +193,34 @@ describe('properties', () => {
         for (const result of [borda, bt, w, alpha, copeland(ballots, { candidates }), schulze(ballots, { candidates })]) expect(containsNaN(result)).toBe(false);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('aggregateLeaderboards: permuting sessions changes nothing, intervals included (same seed)', () => {
+    const sessionArb = fc.array(councilArb, { minLength: 1, maxLength: 12 }).map((councils) =>
+      councils.map(({ candidates, ballots }, i) => ({
+        id: `s${i}`,
+        category: i % 3 === 0 ? 'code' : 'math',
+        leaderboard: calculateBordaScores(ballots, { candidates }),
+      })),
+    );
+    fc.assert(
+      fc.property(sessionArb, fc.integer(), (sessions, seed) => {
+        const shuffled = fc.sample(fc.shuffledSubarray(sessions, { minLength: sessions.length, maxLength: sessions.length }), { numRuns: 1, seed })[0]!;
+        for (const byCategory of [false, true]) {
+          const a = aggregateLeaderboards(sessions, { byCategory, bootstrap: 200, seed: 7 });
+          const b = aggregateLeaderboards(shuffled, { byCategory, bootstrap: 200, seed: 7 });
+          expect(b.map((e) => [e.candidate, e.category, e.rank, e.totalVotes, e.totalWins, e.appearances, e.interval])).toEqual(
+            a.map((e) => [e.candidate, e.category, e.rank, e.totalVotes, e.totalWins, e.appearances, e.interval]),
+          );
+          b.forEach((e, i) => expect(e.aggregateBorda).toBeCloseTo(a[i]!.aggregateBorda, 12));
+          for (const e of a) {
+            expect(e.aggregateBorda >= 0 && e.aggregateBorda <= 1).toBe(true);
+            if (e.interval) expect(e.interval.lower <= e.interval.upper && e.interval.lower >= 0 && e.interval.upper <= 1).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 
