@@ -28,7 +28,7 @@ export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
 export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
 
 export type { Personality } from './personality.js';
-export { parsePersonality, personalityFileSchema, personalityFromData, stringifyPersonality } from './parse-personality.js';
+export { parsePersonality, personalityFileSchema, personalityFromData, safeParsePersonality, stringifyPersonality } from './parse-personality.js';
 
 export { createBoundaryToken } from './create-boundary-token.js';
 export { uuidFromRng } from './uuid-from-rng.js';

@@ -52,6 +52,16 @@ export function parsePersonality(text: string, source: string): Personality {
   return personalityFromData(data, source);
 }
 
+/** Like `parsePersonality`, but returns the error instead of throwing it. */
+export function safeParsePersonality(text: string, source: string): { success: true; value: Personality } | { success: false; error: CouncilError } {
+  try {
+    return { success: true, value: parsePersonality(text, source) };
+  } catch (error) {
+    if (CouncilError.isInstance(error)) return { success: false, error };
+    throw error;
+  }
+}
+
 /** The YAML text of a personality, snake_case keys, ready to write to `personalities/<id>.yaml`. */
 export function stringifyPersonality(personality: Personality): string {
   const data: Record<string, unknown> = { id: personality.id, name: personality.name, model: personality.model, system_prompt: personality.systemPrompt };

@@ -126,6 +126,22 @@ describe('runCouncil', () => {
     expect(elapsed).toBeLessThan(1000);
   });
 
+  it('a hung reviewer and a hung chairman cost their stage timeouts; the council still finishes', async () => {
+    const options = council(3, { timeouts: { stage2Ms: 40, stage3Ms: 40 } });
+    const hungChair = testModel('hung/chair', () => ({ hang: true }));
+    const backup = testModel('backup', () => chairmanReply('Backup.', { m1: 1 }));
+    options.members = [...options.models.slice(0, 2), member('m3', 8, { review: () => ({ hang: true }) })];
+    const session = await runCouncil({ ...options, chairman: hungChair, chairmanFallbacks: [backup] });
+    expect(session.excluded).toEqual([
+      { member: 'm3', stage: 2, reason: 'timeout', message: 'no answer within 40 ms' },
+      { member: 'hung/chair', stage: 3, reason: 'timeout', message: 'no answer within 40 ms' },
+    ]);
+    expect(session.stage2[2]).toMatchObject({ reviewer: 'm3', evaluation: null, error: { reason: 'timeout' } });
+    // Two ballots remain (m1's and m2's), so every candidate still gets votes.
+    expect(session.leaderboard.map((e) => e.candidate)).toEqual(['m1', 'm2', 'm3']);
+    expect(session.synthesis?.model).toBe('backup');
+  });
+
   it('falls back to the next chairman when the chairman fails, and keeps the council when all fail', async () => {
     const stale = testModel('stale/chairman', () => ({ error: Object.assign(new Error('model not found'), { code: 'MODEL_NOT_FOUND' }) }));
     const backup = testModel('backup/chairman', () => chairmanReply('Backup synthesis.', { m2: 1 }));
@@ -271,6 +287,31 @@ describe('runCouncil', () => {
     options.members = options.models.map((m, i) => (i === 0 ? member('m1', 10, { answer: () => { controller.abort(); return { hang: true }; } }) : m));
     const error = await rejection(runCouncil({ ...options, abortSignal: controller.signal }));
     expect(error.code).toBe('ABORTED');
+  });
+
+  it('takes members and chairman from the configuration, and plays personalities with their system prompts', async () => {
+    const models = new Map([1, 2, 3].map((i) => [`vendor/m${i}`, member(`vendor/m${i}`, 10 - i)]));
+    const resolveModel = (id: string) => models.get(id)!;
+    const config = mergeConfig(defaultConfig, { members: ['vendor/m1', 'vendor/m2'], chairman: 'vendor/m3', quorum: 2 });
+    const fromConfig = await runCouncil({ query, config, resolveModel, seed: 3, clock: fixedClock });
+    expect(fromConfig.config.members).toEqual(['vendor/m1', 'vendor/m2']);
+    expect(fromConfig.synthesis?.model).toBe('vendor/m3');
+
+    const personalities = [
+      { id: 'sage', name: 'The Sage', model: 'vendor/m1', systemPrompt: 'You are wise.' },
+      { id: 'critic', name: 'The Critic', model: 'vendor/m2', systemPrompt: 'You find flaws.' },
+    ];
+    const session = await runCouncil({ query, members: personalities, chairman: 'vendor/m3', resolveModel, seed: 3, clock: fixedClock });
+    expect(session.stage1.map((s) => [s.member, s.model])).toEqual([
+      ['sage', 'vendor/m1'],
+      ['critic', 'vendor/m2'],
+    ]);
+    const firstCall = models.get('vendor/m1')!.calls.filter((c) => c.role === 'answer').at(-1)!;
+    expect(firstCall.options.messages).toEqual([
+      { role: 'system', content: 'You are wise.' },
+      { role: 'user', content: query },
+    ]);
+    expect(session.leaderboard.map((e) => e.candidate).sort()).toEqual(['critic', 'sage']);
   });
 
   it('rejects bad options with INVALID_OPTIONS or UNKNOWN_STRATEGY and a message that says what to do', async () => {
