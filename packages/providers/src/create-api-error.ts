@@ -24,10 +24,14 @@ export function createApiError(options: {
   const base = { provider, url, statusCode, responseBody, modelId };
   switch (statusCode) {
     case 401:
+      return new AuthenticationError({
+        ...base,
+        message: `${provider} refused the API key for ${modelId} (HTTP 401${said}). Check ${options.keyHint}: the key may be wrong, expired or revoked.`,
+      });
     case 403:
       return new AuthenticationError({
         ...base,
-        message: `${provider} refused the API key for ${modelId} (HTTP ${statusCode}${said}). Check ${options.keyHint}: the key may be wrong, revoked, or lack access to this model.`,
+        message: `${provider} refused access to ${modelId} (HTTP 403${said}). The key (${options.keyHint}) may lack permission for this model, or a moderation or guardrail rule blocked the input.`,
       });
     case 402:
       return new InsufficientCreditsError({

@@ -47,6 +47,10 @@ const responseSchema = z.object({
 });
 
 const chunkSchema = z.object({
+  /** vLLM sends `{ object: 'error', message, code }` when a stream fails. */
+  object: z.string().nullish(),
+  message: z.string().nullish(),
+  code: z.union([z.string(), z.number()]).nullish(),
   id: z.string().nullish(),
   model: z.string().nullish(),
   choices: z
@@ -291,7 +295,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       }
       const chunk = parseJsonResponse({ text: event.data, schema: chunkSchema, url, provider: this.provider, secrets });
       const choice = chunk.choices?.[0];
-      const error = chunk.error ?? choice?.error;
+      const error = chunk.error ?? choice?.error ?? (chunk.object === 'error' ? { message: chunk.message, code: chunk.code } : undefined);
       if (error) throw this.#inBodyError({ error, bodyText: event.data, url, secrets });
       if (chunk.id) responseId = chunk.id;
       if (chunk.model) responseModelId = chunk.model;

@@ -97,6 +97,20 @@ describe('OpenAI-compatible providers', () => {
     });
   });
 
+  it('vLLM: an error object in the stream ends it with a typed error', async () => {
+    open.enqueue({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream' },
+      body: 'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"object":"error","message":"The engine is overloaded","type":"ServiceUnavailableError","param":null,"code":503}\n\n',
+    });
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const part of createVLLM({ baseURL: open.url, maxRetries: 0 })('m').doStream!({ messages })) if (part.type === 'text-delta') seen.push(part.text);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['Hi']);
+    expect(error).toMatchObject({ name: 'APICallError', statusCode: 503, provider: 'vllm', message: expect.stringContaining('The engine is overloaded') as unknown });
+  });
+
   it('rejects bad settings with a message that says what to do', () => {
     expect(() => createOpenAICompatible({ name: 'Bad Name', baseURL: 'http://127.0.0.1:1/v1' })).toThrow(/lower-case/);
     expect(() => createOpenAICompatible({ name: 'nourl' })).toThrow(/needs a baseURL/);
