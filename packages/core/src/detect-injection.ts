@@ -15,11 +15,23 @@ const reviewerInstructions = [
   /\b(?:disregard|override)\s+(?:your|the)\s+(?:instructions|system\s+prompt|evaluation\s+criteria)/i,
 ];
 
+/** A line that opens a `FINAL RANKING` section naming a label on it or on the next non-blank line. */
+function hasFinalRankingSection(text: string): boolean {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^[\s#*_>]*final\s+ranking/i.test(lines[i]!)) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() === '') j++;
+    if (/\bresponse\s+[a-z]{1,4}\b/i.test(lines[i]!) || (j < lines.length && /\bresponse\s+[a-z]{1,4}\b|^\s*(?:\d{1,3}[.)]|[-*•])\s*\S/i.test(lines[j]!))) return true;
+  }
+  return false;
+}
+
 /** The injection signals found in one answer; empty when it looks clean. `boundary` is the session's marker token. */
 export function detectInjection(text: string, boundary: string): InjectionSignal[] {
   const signals: InjectionSignal[] = [];
   if ((boundary !== '' && text.includes(boundary)) || forgedMarker.test(text)) signals.push('boundary-marker');
-  if (/final\s+ranking/i.test(text)) signals.push('final-ranking-section');
+  if (hasFinalRankingSection(text)) signals.push('final-ranking-section');
   if (/["']ranking["']\s*:\s*\[/i.test(text)) signals.push('ranking-json');
   if (reviewerInstructions.some((pattern) => pattern.test(text))) signals.push('reviewer-instructions');
   return signals;
