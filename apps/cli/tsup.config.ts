@@ -13,6 +13,11 @@ export default defineConfig({
   minify: false,
   clean: true,
   dts: false,
+  // @council/cli's chunks import each other for ordering only; with "sideEffects": false esbuild drops
+  // those bare imports on purpose and would warn about each one.
+  esbuildOptions(options) {
+    options.logOverride = { ...options.logOverride, 'ignored-bare-import': 'silent' };
+  },
   banner: {
     js: [
       '#!/usr/bin/env node',

@@ -20,6 +20,7 @@ export function processIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stderr.columns ?? process.stdout.columns,
+    // A pseudo-terminal without a window size reports 0 columns: treat that as unknown.
+    columns: [process.stderr.columns, process.stdout.columns].find((c) => typeof c === 'number' && c >= 20),
   };
 }

@@ -3,7 +3,7 @@ import { runCli } from './run-cli.js';
 import { captureIo } from './testing/capture-io.js';
 
 /** Every command the executable offers; each must have help with examples. */
-const COMMANDS = ['config', 'doctor'];
+const COMMANDS = ['config', 'doctor', 'ask', 'bias-report', 'demo', 'batch', 'leaderboard', 'history', 'personalities', 'feedback', 'telemetry'];
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   const c = captureIo();

@@ -129,6 +129,46 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     });
 
   cli
+    .command('bias-report', 'ADR-018\'s cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page')
+    .option('--input <file>', 'Bias records file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)')
+    .option('--sessions <n>', 'Use the most recent n sessions (default LLM_COUNCIL_BIAS_WINDOW_SESSIONS, 100)')
+    .option('--days <n>', 'Use sessions of the last n days (default LLM_COUNCIL_BIAS_WINDOW_DAYS, 30)')
+    .option('--format <format>', 'text, json, csv or html (default text)')
+    .option('--output <file>', 'Write the report to a file instead of stdout')
+    .option('--config-version <v>', 'Only records of this council configuration version')
+    .option('--model <id>', 'Only records where this model reviewed or was reviewed')
+    .option('--now <time>', 'End of the window, ISO 8601 (default now): for reproducible reports')
+    .example('  council bias-report')
+    .example('  council bias-report --sessions 50 --verbose')
+    .example('  council bias-report --format html --output bias-report.html')
+    .example('  council bias-report --input ./logs.jsonl --format json > report.json')
+    .action((o: Record<string, unknown>) => {
+      const parsed = {
+        input: parseStringOption('input', o['input']),
+        sessions: parseIntegerOption('sessions', o['sessions'], { min: 1 }),
+        days: parseIntegerOption('days', o['days'], { min: 1 }),
+        format: parseChoiceOption('format', o['format'], ['text', 'json', 'csv', 'html'] as const),
+        output: parseStringOption('output', o['output']),
+        verbose: o['verbose'] === true,
+        configVersion: parseStringOption('config-version', o['configVersion']),
+        model: parseStringOption('model', o['model']),
+        now: parseStringOption('now', o['now']),
+      };
+      set(async (ctx) => (await import('./commands/bias-report-command.js')).runBiasReportCommand(parsed, ctx))();
+    });
+
+  cli
+    .command('demo', 'Offline: one visible council on the simulated provider, 40 more, and the cross-session bias report')
+    .option('--sessions <n>', 'Simulated sessions after the visible one (default 40)')
+    .option('--seed <n>', 'Seed of the whole demo (default 1): the same seed gives the same sessions and report')
+    .example('  council demo')
+    .example('  council demo --home ./demo-home --sessions 60')
+    .action((o: Record<string, unknown>) => {
+      const parsed = { sessions: parseIntegerOption('sessions', o['sessions'], { min: 10, max: 10_000 }), seed: parseIntegerOption('seed', o['seed'], { min: 0 }) };
+      set(async (ctx) => (await import('./commands/demo-command.js')).runDemoCommand(parsed, ctx))();
+    });
+
+  cli
     .command('batch <file>', 'Run many sessions from a prompts file (.txt: one per line; .jsonl: {"prompt": …}), resumable')
     .option('--models <ids>', 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)')
     .option('--chairman <id>', 'The model that synthesises (default LLM_COUNCIL_CHAIRMAN, else the first member)')

@@ -27,7 +27,7 @@ export async function runSessionLive(options: {
   const display = createLiveDisplay({
     write: ctx.io.stderr,
     enabled: liveDisplayEnabled(ctx),
-    render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns ?? 100 }),
+    render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns !== undefined && ctx.io.columns >= 20 ? ctx.io.columns : 100 }),
   });
   try {
     return await runCouncil({

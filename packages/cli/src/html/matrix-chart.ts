@@ -19,7 +19,8 @@ export function renderMatrixChart(options: {
   const cell = 54;
   const labelWidth = 170;
   const headerHeight = 110;
-  const width = labelWidth + options.candidates.length * cell + 20;
+  // Room on the right for the last column's slanted label.
+  const width = labelWidth + options.candidates.length * cell + 110;
   const height = headerHeight + options.reviewers.length * cell + 16;
   const all = options.values.flat().filter((v): v is number => v !== null && Number.isFinite(v));
   const maxAbs = Math.max(1e-9, ...all.map(Math.abs));

@@ -1,0 +1,36 @@
+import type { BiasAggregateReport, BiasMetricReport } from '@council/bias-audit';
+
+/** Every `BiasMetricReport` in a cross-session report, in reading order (the CSV rows). */
+export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport[] {
+  return [
+    report.lengthCorrelation,
+    ...report.position.effects,
+    report.position.primacy,
+    report.position.recency,
+    ...report.position.rankEffects,
+    ...report.reviewers.map((r) => r.harshness),
+    ...report.selfPreference,
+    ...report.affinity,
+    report.anchoring,
+    ...report.trends.flatMap((t) => [t.slopePerDay, ...t.windows]),
+  ];
+}
+
+/** "A (1st)" for display position 0. */
+export function positionLabel(position: number): string {
+  let label = '';
+  let n = position;
+  do {
+    label = String.fromCharCode(65 + (n % 26)) + label;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  const k = position + 1;
+  const suffix = k % 100 >= 11 && k % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][k % 10] ?? 'th');
+  return `${label} (${k}${suffix})`;
+}
+
+/** The subject inside a metric name: `harshness[sim:ada]` → `sim:ada`. */
+export function metricSubject(metric: string): string {
+  const open = metric.indexOf('[');
+  return open >= 0 && metric.endsWith(']') ? metric.slice(open + 1, -1) : metric;
+}

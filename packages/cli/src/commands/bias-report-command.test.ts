@@ -1,0 +1,108 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+import { writePlantedStore } from '../testing/write-bias-records.js';
+import type { BiasReportDocument } from './bias-report-command.js';
+
+const NOW = '2026-11-05T00:00:00Z';
+
+async function store(sessions: number): Promise<{ dir: string; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'council-report-'));
+  const path = join(dir, 'bias_metrics.jsonl');
+  await writePlantedStore(path, { sessions });
+  return { dir, path };
+}
+
+async function report(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const c = captureIo();
+  const code = await runCli(['bias-report', '--now', NOW, ...args], { version: '1.0.0', io: c.io, env, cwd });
+  return { code, out: c.out(), err: c.err() };
+}
+
+describe('council bias-report', () => {
+  it('shows only "Collecting data…" below 10 sessions', async () => {
+    const { dir, path } = await store(6);
+    const r = await report(['--input', path], dir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Collecting data…\n6 of the 10 sessions needed before any metric is shown (ADR-018).');
+    expect(r.out).not.toContain('A (1st)');
+  });
+
+  it('warns of high volatility from 10 to 19 sessions, and shows intervals', async () => {
+    const { dir, path } = await store(14);
+    const r = await report(['--input', path], dir);
+    expect(r.out).toContain('⚠ High volatility: only 14 sessions (fewer than 20). Read the intervals, not the point estimates.');
+    expect(r.out).toMatch(/A \(1st\) +│ +\+\d\.\d{3} │ \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\] │/);
+  });
+
+  it('reports the planted position effect with its t interval (moderate tier at 20 sessions)', async () => {
+    const { dir, path } = await store(20);
+    const r = await report(['--input', path], dir);
+    expect(r.out).toContain('Confidence: moderate (20–49 sessions). Every figure shows its 95% interval.');
+    // Per-session values: 0.75 in 10 sessions, 1.5 in 10. Mean 1.125; SD √(20·0.375²/19) = 0.384737;
+    // SE 0.086030; t(0.975, 19) = 2.093024; half-width 0.180064 → [0.944936, 1.305064].
+    expect(r.out).toMatch(/A \(1st\) +│ +\+1\.125 │ \[\+0\.945, \+1\.305\] │ 20 │ +20 │/);
+    // The other positions get −b/4: −0.25 or −0.5, mean −0.375.
+    expect(r.out).toMatch(/B \(2nd\) +│ +-0\.375 │/);
+    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED/);
+  });
+
+  it('prints one valid JSON document with a stable top level, and nothing else on stdout', async () => {
+    const { dir, path } = await store(20);
+    const r = await report(['--input', path, '--format', 'json'], dir);
+    const doc = JSON.parse(r.out) as BiasReportDocument;
+    expect(Object.keys(doc)).toEqual(['kind', 'schemaVersion', 'generatedAt', 'simulated', 'input', 'options', 'report']);
+    expect(doc.kind).toBe('council-bias-report');
+    expect(doc.input).toMatchObject({ path, records: 20 * 16, skipped: 0 });
+    expect(doc.report.window.sessions).toBe(20);
+    const first = doc.report.position.effects.find((m) => m.metric === 'position_effect[0]')!;
+    expect(first.estimate).toBeCloseTo(1.125, 10);
+    expect(first.ciLower).toBeCloseTo(0.944936, 5);
+    expect(first.ciUpper).toBeCloseTo(1.305064, 5);
+  });
+
+  it('writes CSV with one row per metric, and HTML to a file with a note on stderr', async () => {
+    const { dir, path } = await store(20);
+    const csv = await report(['--input', path, '--format', 'csv'], dir);
+    const rows = csv.out.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('metric,estimate,ci_lower,ci_upper,level,sample_size,unit,sessions,window_start,window_end,confidence,p_value,interval_method,note');
+    const pos0 = rows.find((row) => row.startsWith('position_effect[0],'))!.split(',');
+    expect(Number(pos0[1])).toBeCloseTo(1.125, 10);
+    expect(pos0[10]).toBe('moderate');
+    const html = await report(['--input', path, '--format', 'html', '--output', 'out/../report.html'], dir);
+    expect(html.out).toBe('');
+    expect(html.err).toBe(`Wrote the html report to ${join(dir, 'report.html')}\n`);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
+  });
+
+  it('filters by model and window size, and reads the default store under the home', async () => {
+    const { dir } = await store(0 + 20);
+    const r = await report(['--format', 'json', '--sessions', '12'], dir, { LLM_COUNCIL_HOME: dir });
+    expect((JSON.parse(r.out) as BiasReportDocument).report.window.sessions).toBe(12);
+    const m = await report(['--format', 'json', '--model', 'nobody/none'], dir, { LLM_COUNCIL_HOME: dir });
+    expect((JSON.parse(m.out) as BiasReportDocument).report.window.observations).toBe(0);
+  });
+
+  it('skips and reports a torn line instead of failing, and errors clearly on a missing --input', async () => {
+    const { dir, path } = await store(12);
+    appendFileSync(path, '{"schema_version":"1.1.0","session_id":"tor');
+    const r = await report(['--input', path], dir);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^council: skipped 1 unreadable line in .*bias_metrics\.jsonl \(first: line 193, torn_line\); the rest was read\.\n$/);
+    const missing = await report(['--input', 'nope.jsonl'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toBe(`council: No bias records at ${join(dir, 'nope.jsonl')}: the file does not exist. Check --input, or run sessions first (council demo writes some).\n`);
+  });
+
+  it('rejects a bad --format or --now with exit 2', async () => {
+    const bad = await report(['--format', 'pdf'], tmpdir());
+    expect(bad).toMatchObject({ code: 2, err: 'council: --format must be one of text, json, csv, html, got "pdf".\n' });
+    const c = captureIo();
+    const code = await runCli(['bias-report', '--now', 'yesterday'], { version: '1', io: c.io, env: {}, cwd: tmpdir() });
+    expect(code).toBe(2);
+    expect(c.err()).toBe('council: --now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "yesterday".\n');
+  });
+});

@@ -1,0 +1,49 @@
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+
+async function demo(home: string, env: Record<string, string> = {}) {
+  const c = captureIo();
+  const started = Date.now();
+  const code = await runCli(['demo', '--home', home], { version: '1.0.0', io: c.io, env, cwd: tmpdir() });
+  return { code, out: c.out(), err: c.err(), ms: Date.now() - started };
+}
+
+describe('council demo', () => {
+  it('runs one visible simulated session, 40 more and a report that finds the biases built in, offline and fast', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-demo-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'council-real-'));
+    // The user's own store and consent must not be touched: the demo uses its home only.
+    const r = await demo(home, { LLM_COUNCIL_BIAS_STORE: join(elsewhere, 'real.jsonl'), LLM_COUNCIL_BIAS_CONSENT: '3', OPENROUTER_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(r.err).toContain('runs on the simulated provider (offline personas, no key, no network)');
+    expect(r.out).toContain('── Session 1: a full council on the simulated provider ──');
+    expect(r.out).toMatch(/Answer \(chairman simulated:ada, balanced strategy, consensus mode\) \[simulated\]/);
+    expect(r.out).toMatch(/Leaderboard \[simulated\]/);
+    expect(r.out).toContain('Synthesised from: simulated:');
+    expect(r.out).toContain('── Sessions 2 to 41: 40 more simulated councils');
+    expect(r.out).toContain('Council bias report [simulated data]\n41 sessions · ');
+    expect(r.out).toContain('Confidence: moderate (20–49 sessions)');
+    // The personas' built-in biases are what the report flags.
+    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED/);
+    expect(r.out).toMatch(/⚑ SELF_PREFERENCE simulated:ada/);
+    expect(r.out).toMatch(/⚑ HARSH_REVIEWER simulated:dmitri/);
+    expect(r.out).not.toMatch(/SELF_PREFERENCE simulated:(basil|cleo|dmitri|edda)/);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(existsSync(join(home, 'telemetry'))).toBe(false); // consent 1 inside the demo: nothing queued
+    expect(existsSync(join(home, 'bias-report.html'))).toBe(true);
+    expect(r.out).not.toContain('\u001b[');
+  }, 30_000);
+
+  it('gives the same report for the same seed', async () => {
+    const a = await demo(mkdtempSync(join(tmpdir(), 'council-demo-')));
+    const b = await demo(mkdtempSync(join(tmpdir(), 'council-demo-')));
+    const table = (out: string) => out.slice(out.indexOf('Length and score'), out.indexOf('Flags'));
+    expect(table(a.out)).toBe(table(b.out));
+    expect(table(a.out).length).toBeGreaterThan(500);
+  }, 30_000);
+});

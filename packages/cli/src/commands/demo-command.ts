@@ -1,0 +1,160 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { loadConfig, runCouncil } from '@council/core';
+import type { CouncilSession } from '@council/core';
+import { resolveCouncilPaths } from '@council/bias-store';
+import type { SimulatedSettings } from '@council/providers';
+import type { CommandContext } from '../command-context.js';
+import { createModelResolver } from '../create-model-resolver.js';
+import { createLiveDisplay } from '../live-display.js';
+import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
+import { renderHtmlReport } from '../html/render-html-report.js';
+import { persistSession } from '../persist-session.js';
+import { renderBiasReportText } from '../render-bias-report-text.js';
+import { renderSessionText } from '../render-session-text.js';
+import { liveDisplayEnabled, runSessionLive } from '../run-session-live.js';
+import { computeBiasReport } from './bias-report-command.js';
+
+export interface DemoCommandOptions {
+  /** Where to keep the demo's files; default a new temporary directory. */
+  home?: string;
+  /** Further simulated sessions after the visible one. Default 40. */
+  sessions?: number;
+  /** Seed of the whole demo. Default 1. */
+  seed?: number;
+}
+
+export const DEMO_MEMBERS = ['simulated:ada', 'simulated:basil', 'simulated:cleo', 'simulated:dmitri', 'simulated:edda'] as const;
+
+/**
+ * The biases built into the demo's personas, so the report has something true to find: every reviewer
+ * favours the first answers it is shown; ada prefers its own answer; dmitri is a harsh grader.
+ */
+export const DEMO_BIASES: SimulatedSettings = {
+  biases: { position: 1 },
+  personas: {
+    ada: { biases: { selfPreference: 1.2 } },
+    dmitri: { biases: { harshness: 1.5 } },
+  },
+};
+
+const QUESTIONS = [
+  'How should a small team start writing automated tests for a legacy codebase?',
+  'What is a sensible backup strategy for a small company file server?',
+  'How do I choose between PostgreSQL and SQLite for a new web app?',
+  'What are good first steps to reduce cloud costs?',
+  'How should we structure on-call for a team of five engineers?',
+  'What makes a code review useful rather than a formality?',
+  'How can a data team document its pipelines so others can use them?',
+  'When is it worth rewriting a service instead of refactoring it?',
+];
+
+const HOUR = 3_600_000;
+
+/**
+ * `council demo`: one visible council session on the simulated provider, then `sessions` more in the
+ * background, then ADR-018's cross-session bias report over all of them: offline, no key, no network.
+ */
+export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandContext): Promise<number> {
+  const started = Date.now();
+  const home = options.home !== undefined ? resolve(ctx.cwd, options.home) : ctx.home !== undefined ? resolve(ctx.cwd, ctx.home) : mkdtempSync(join(tmpdir(), 'council-demo-'));
+  const count = options.sessions ?? 40;
+  const seed = options.seed ?? 1;
+  // The demo's own environment: its home, bias records on, consent 1 (nothing queued for upload), and
+  // never the user's LLM_COUNCIL_BIAS_STORE, so it cannot write into real data.
+  const env: Record<string, string | undefined> = { ...ctx.env, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '1' };
+  delete env['LLM_COUNCIL_BIAS_STORE'];
+  delete env['LLM_COUNCIL_ORG'];
+  const demoCtx: CommandContext = { ...ctx, env, home };
+  const paths = resolveCouncilPaths(env);
+  const { config } = await loadConfig({ env, home });
+  const s = ctx.out;
+  const say = (text: string) => ctx.io.stderr(`${text}\n`);
+
+  say(s.dim(`council demo: everything below runs on the simulated provider (offline personas, no key, no network), in ${home}`));
+  ctx.io.stdout(`${s.bold('── Session 1: a full council on the simulated provider ──')}\n`);
+  ctx.io.stdout(`Question: ${QUESTIONS[0]}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
+  const now = ctx.now().getTime();
+  const clockFor = (i: number) => {
+    // Sessions spread over the last days, oldest first, so the report has a window and trends.
+    // The newest is a minute old, so no session can fall after the report's "now".
+    const offset = (count - i) * 6 * HOUR + 60_000;
+    return { now: () => Date.now() - started + now - offset };
+  };
+  const base = {
+    members: [...DEMO_MEMBERS],
+    chairman: DEMO_MEMBERS[0],
+    config,
+    order: 'per-reviewer' as const,
+    biasAudit: true,
+  };
+  const first = await runSessionLive({
+    ctx,
+    members: DEMO_MEMBERS,
+    chairman: DEMO_MEMBERS[0],
+    label: 'simulated',
+    council: {
+      ...base,
+      query: QUESTIONS[0]!,
+      seed,
+      clock: clockFor(0),
+      resolveModel: createModelResolver({ env, simulated: { ...DEMO_BIASES, seed, latencyScale: liveDisplayEnabled(ctx) ? 6 : 1 } }),
+    },
+  });
+  ctx.io.stdout(renderSessionText({ session: first, style: s, simulated: true }));
+  await persistSession({ session: first, env, paths, version: ctx.version });
+
+  ctx.io.stdout(`\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`);
+  let done = 0;
+  const progress = createLiveDisplay({
+    write: ctx.io.stderr,
+    enabled: liveDisplayEnabled(ctx),
+    render: () => `${bar(done, count)} ${done}/${count} simulated sessions\n`,
+  });
+  const resolveModel = createModelResolver({ env, simulated: { ...DEMO_BIASES, seed, latencyScale: 0 } });
+  const sessions: CouncilSession[] = [first];
+  try {
+    for (let i = 1; i <= count; i++) {
+      const session = await runCouncil({ ...base, query: QUESTIONS[i % QUESTIONS.length]!, seed: seed * 1000 + i, clock: clockFor(i), resolveModel });
+      await persistSession({ session, env, paths, version: ctx.version });
+      sessions.push(session);
+      done = i;
+      progress.refresh();
+    }
+  } finally {
+    progress.stop();
+  }
+  ctx.io.stdout(`Ran ${count} sessions (${sessions.reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
+
+  const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
+  ctx.io.stdout(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
+  ctx.io.stdout(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
+  const htmlPath = join(home, 'bias-report.html');
+  writeFileSync(
+    htmlPath,
+    renderHtmlReport(htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
+  );
+  ctx.io.stdout(
+    [
+      '',
+      s.bold('What the demo built in, and what the report should find:'),
+      '  every reviewer favours answers shown first (position bias); simulated:ada prefers its own answer (self-preference);',
+      '  simulated:dmitri grades harshly (so the other four look generous next to it). Compare with the flags above.',
+      '',
+      `HTML report with charts: ${htmlPath}`,
+      `Explore further: council bias-report --home ${home} --verbose`,
+      `                 council history list --home ${home}`,
+      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Run a real council with: council ask "your question" --models a,b,c (needs OPENROUTER_API_KEY).`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+function bar(done: number, total: number): string {
+  const width = 24;
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+}

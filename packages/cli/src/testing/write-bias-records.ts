@@ -1,0 +1,41 @@
+import type { BiasObservation } from '@council/bias-audit';
+import { createBiasStore, recordsFromObservations } from '@council/bias-store';
+
+/**
+ * Writes a bias store with a planted, hand-computable position effect: 4 reviewers score 4 candidates
+ * per session; every score is 5, plus a bonus for the answer shown first: 1 in even sessions, 2 in odd
+ * ones. Within a (session, reviewer) the first position's centred score is 3·bonus/4: 0.75 or 1.5.
+ */
+export function plantedObservations(options: { sessions: number; start?: string; reviewers?: readonly string[]; prefix?: string }): BiasObservation[] {
+  const start = Date.parse(options.start ?? '2026-11-01T00:00:00Z');
+  const reviewers = options.reviewers ?? ['r/one', 'r/two', 'r/three', 'r/four'];
+  const candidates = ['c/a', 'c/b', 'c/c', 'c/d'];
+  const out: BiasObservation[] = [];
+  for (let i = 0; i < options.sessions; i++) {
+    const bonus = i % 2 === 0 ? 1 : 2;
+    const timestamp = new Date(start + i * 3_600_000).toISOString();
+    for (const reviewer of reviewers) {
+      candidates.forEach((candidate, k) => {
+        const position = (k + i) % candidates.length;
+        out.push({
+          sessionId: `${options.prefix ?? 's'}-${String(i).padStart(6, '0')}`,
+          timestamp,
+          reviewer,
+          candidate,
+          position,
+          responseLengthChars: 800 + 100 * k,
+          score: 5 + (position === 0 ? bonus : 0),
+          rankPosition: position,
+          configVersion: '1.0.0',
+          queryCategory: 'coding',
+        });
+      });
+    }
+  }
+  return out;
+}
+
+export async function writePlantedStore(path: string, options: Parameters<typeof plantedObservations>[0]): Promise<void> {
+  const records = recordsFromObservations(plantedObservations(options), { consent: 1, hashSecret: null, query: null });
+  await createBiasStore({ path }).append(records);
+}
