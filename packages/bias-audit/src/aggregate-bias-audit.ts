@@ -79,6 +79,9 @@ interface Session {
   time: number;
   iso: string;
   obs: Obs[];
+  /** Sorted ids of every model in the session, and its config versions: for change points. */
+  modelKey: string;
+  configKey: string;
 }
 
 interface LengthPoint {
@@ -98,7 +101,7 @@ function checkCount(value: number, name: string, limits: { allowInfinite: boolea
   return value;
 }
 
-function validateObservation(o: BiasObservation, i: number): number {
+function validateObservation(o: BiasObservation, i: number, parsed: Map<string, number>): number {
   const fail = (what: string): never => {
     throw new BiasAuditError({ code: 'INVALID_INPUT', message: `observations[${i}] (session ${String(o?.sessionId)}): ${what}. Fix or drop that record before aggregating.` });
   };
@@ -106,7 +109,11 @@ function validateObservation(o: BiasObservation, i: number): number {
   if (typeof o.sessionId !== 'string' || o.sessionId === '') fail('sessionId must be a non-empty string');
   if (typeof o.reviewer !== 'string' || o.reviewer === '') fail('reviewer must be a non-empty string');
   if (typeof o.candidate !== 'string' || o.candidate === '') fail('candidate must be a non-empty string');
-  const time = typeof o.timestamp === 'string' ? Date.parse(o.timestamp) : Number.NaN;
+  let time = typeof o.timestamp === 'string' ? parsed.get(o.timestamp) : Number.NaN;
+  if (time === undefined) {
+    time = Date.parse(o.timestamp);
+    parsed.set(o.timestamp, time);
+  }
   if (Number.isNaN(time)) fail(`timestamp ${JSON.stringify(o.timestamp)} is not an ISO 8601 date`);
   if (!Number.isInteger(o.position) || o.position < 0) fail(`position ${String(o.position)} must be a 0-based integer`);
   if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0) fail(`responseLengthChars ${String(o.responseLengthChars)} must be a non-negative integer`);
@@ -226,8 +233,9 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   let filteredOut = 0;
   let outsideWindow = 0;
   const earliest = nowMs - maxDays * DAY_MS;
+  const parsedTimes = new Map<string, number>();
   observations.forEach((o, i) => {
-    const time = validateObservation(o, i);
+    const time = validateObservation(o, i, parsedTimes);
     if (
       (options.configVersion !== undefined && o.configVersion !== options.configVersion) ||
       (options.model !== undefined && o.reviewer !== options.model && o.candidate !== options.model) ||
@@ -242,7 +250,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     }
     let session = sessionsById.get(o.sessionId);
     if (!session) {
-      session = { id: o.sessionId, time, iso: '', obs: [] };
+      session = { id: o.sessionId, time, iso: '', obs: [], modelKey: '', configKey: '' };
       sessionsById.set(o.sessionId, session);
     }
     session.time = Math.min(session.time, time);
@@ -363,6 +371,13 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     }
     const R = revIds.length;
     const C = candIds.length;
+    session.modelKey = [...new Set([...revIds, ...candIds])].sort((x, y) => x - y).join(',');
+    let configKey = obs[0]?.configVersion ?? '(none)';
+    for (let i = 1; i < n; i++) {
+      const v = obs[i]!.configVersion ?? '(none)';
+      if (v !== configKey && !configKey.split(',').includes(v)) configKey = [...configKey.split(','), v].sort().join(',');
+    }
+    session.configKey = configKey;
     const matrix = new Float64Array(R * C).fill(Number.NaN);
     const candSum = new Float64Array(C);
     const candCount = new Int32Array(C);
@@ -776,10 +791,13 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   let previousConfig: string | null = null;
   let previousModels: string | null = null;
   for (const session of sessions) {
-    const configs = [...new Set(session.obs.map((o) => o.configVersion ?? '(none)'))].sort().join(',');
-    const models = [...new Set(session.obs.flatMap((o) => [o.reviewer, o.candidate]))].sort().join(',');
+    const configs = session.configKey;
+    const models = session.modelKey;
     if (previousConfig !== null && configs !== previousConfig) changePoints.push({ sessionId: session.id, timestamp: session.iso, kind: 'config_version', from: previousConfig, to: configs });
-    if (previousModels !== null && models !== previousModels) changePoints.push({ sessionId: session.id, timestamp: session.iso, kind: 'models', from: previousModels, to: models });
+    if (previousModels !== null && models !== previousModels) {
+      const toNames = (key: string): string => key.split(',').map((id) => names[Number(id)]!).sort().join(',');
+      changePoints.push({ sessionId: session.id, timestamp: session.iso, kind: 'models', from: toNames(previousModels), to: toNames(models) });
+    }
     previousConfig = configs;
     previousModels = models;
   }

@@ -26,7 +26,7 @@ export function blockPermutationTest(options: {
   stopAfter?: number;
 }): PermutationTestResult {
   const { values, labels, blockStarts, permutations, seed } = options;
-  const stopAfter = options.stopAfter ?? 20;
+  const stopAfter = options.stopAfter ?? 10;
   let maxLabel = 0;
   for (let i = 0; i < labels.length; i++) maxLabel = Math.max(maxLabel, labels[i]!);
   const counts = new Float64Array(maxLabel + 1);
