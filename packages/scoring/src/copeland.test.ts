@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Ballot } from './ballot.js';
+import { aggregateLeaderboards } from './aggregate-leaderboards.js';
 import { copeland } from './copeland.js';
+import { kendallW } from './kendall-w.js';
+import { krippendorffAlpha } from './krippendorff-alpha.js';
+import { schulze } from './schulze.js';
 import { ScoringError } from './scoring-error.js';
 
 describe('copeland', () => {
@@ -62,5 +66,25 @@ describe('copeland', () => {
     expect(copeland([{ reviewer: 'x', ranking: ['b', 'a'] }]).pairwise.candidates).toEqual(['a', 'b']);
     expect(() => copeland([{ reviewer: 'x', ranking: [], abstained: true }])).toThrow(ScoringError);
     expect(() => copeland([{ reviewer: 'x', ranking: [] }])).toThrow(/name no candidates/);
+  });
+});
+
+describe('option checks shared by the optional-options functions', () => {
+  it('rejects options that are not an object with INVALID_OPTION, never a TypeError', () => {
+    const ballots: Ballot[] = [{ reviewer: 'x', ranking: ['a', 'b'] }];
+    for (const call of [
+      () => copeland(ballots, null as never),
+      () => schulze(ballots, null as never),
+      () => kendallW(ballots, null as never),
+      () => krippendorffAlpha(ballots, null as never),
+      () => aggregateLeaderboards([], null as never),
+    ]) {
+      try {
+        call();
+        throw new Error('expected a ScoringError');
+      } catch (error) {
+        expect(ScoringError.isInstance(error) && error.code).toBe('INVALID_OPTION');
+      }
+    }
   });
 });

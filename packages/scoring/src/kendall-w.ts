@@ -37,6 +37,9 @@ export interface KendallWResult {
  */
 export function kendallW(ballots: readonly Ballot[], options: KendallWOptions = {}): KendallWResult {
   const where = 'kendallW';
+  if (typeof options !== 'object' || options === null) {
+    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: options must be an object (or left out).` });
+  }
   const { candidates, ballots: prepared } = prepareBallots(
     ballots,
     { ...withCandidates(ballots, { candidates: options.candidates }, where), excludeSelfVotes: false },
