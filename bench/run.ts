@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');
 const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
-const filters = args.filter((a, i) => a !== '--json' && i !== jsonIndex + 1);
+const filters = args.filter((_, i) => jsonIndex < 0 || (i !== jsonIndex && i !== jsonIndex + 1));
 
 const files: string[] = [];
 for (const group of ['packages', 'apps']) {
