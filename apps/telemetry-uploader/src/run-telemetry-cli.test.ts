@@ -143,6 +143,10 @@ describe('runTelemetryCli', () => {
       expect(result.stdout).toContain('Telemetry is off');
     }
     expect(server.requests).toHaveLength(0);
+    const dry = capture();
+    expect(await runTelemetryCli(['upload', '--dry-run'], dry.io, { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_BIAS_CONSENT: '1' })).toBe(0);
+    expect(dry.out()).toContain('Telemetry is off');
+    expect(dry.out()).not.toContain('# batch');
   });
 
   it('an unreachable host fails within bounded time with a clear error and the next retry (refused and never-answering)', async () => {

@@ -202,7 +202,7 @@ async function runCommand(argv: readonly string[], options: TelemetryCommandOpti
   const ceiling = readConsentCeiling(env);
   const paths = resolveCouncilPaths(env);
   const outboxPaths = { outbox: paths.telemetryOutbox, cursor: paths.telemetrySentCursor, deadLetter: paths.telemetryDeadLetter };
-  if (ceiling !== undefined && ceiling < 2 && !dryRun) {
+  if (ceiling !== undefined && ceiling < 2) {
     io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${paths.telemetryOutbox}.\n`);
     return 0;
   }

@@ -40,6 +40,8 @@ export interface IngestTestServerOptions {
   answer?: (request: ReceivedRequest, index: number) => IngestAnswer;
   /** When set, requests without `Authorization: Bearer <token>` get 401. */
   token?: string;
+  /** Keep request bodies and raw bytes (default true); benchmarks turn it off to stay small. */
+  retain?: boolean;
 }
 
 /** A council-cloud ingest endpoint (`POST /v1/events`) on 127.0.0.1 with scriptable faults, for tests and benchmarks. */
@@ -49,6 +51,7 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
   const chunks: Buffer[] = [];
   const sockets = new Set<Socket>();
   let committedWithoutAnswer = 0;
+  const retain = options.retain ?? true;
 
   const server: Server = createServer((req, res) => {
     const body: Buffer[] = [];
@@ -62,7 +65,7 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
       } catch {
         // left empty: the answer function sees the raw body
       }
-      const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text, eventIds };
+      const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: retain ? text : '', eventIds };
       const index = requests.push(request) - 1;
       if (request.method !== 'POST' || request.path !== '/v1/events') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
@@ -102,7 +105,7 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    if (retain) socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
