@@ -142,6 +142,16 @@ describe('runCouncil', () => {
     expect(session.synthesis?.model).toBe('backup');
   });
 
+  it('says so when no reviewer produced a usable ranking', async () => {
+    const options = council(2);
+    options.members = options.models.map((m) => member(m.modelId, 5, { review: () => 'Both answers are fine.' }));
+    const session = await runCouncil(options);
+    expect(session.leaderboard.every((e) => e.voteCount === 0)).toBe(true);
+    expect(session.warnings).toContain('No reviewer produced a usable ranking, so the leaderboard has no votes; see stage2[].warnings and excluded.');
+    expect(session.stage2[0]!.warnings).toEqual(['no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).']);
+    expect(session.synthesis).not.toBeNull();
+  });
+
   it('falls back to the next chairman when the chairman fails, and keeps the council when all fail', async () => {
     const stale = testModel('stale/chairman', () => ({ error: Object.assign(new Error('model not found'), { code: 'MODEL_NOT_FOUND' }) }));
     const backup = testModel('backup/chairman', () => chairmanReply('Backup synthesis.', { m2: 1 }));

@@ -271,6 +271,9 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     .filter((r) => r.evaluation !== null)
     .map((r) => (r.evaluation!.abstained ? { reviewer: r.reviewer, ranking: [], abstained: true } : { reviewer: r.reviewer, ranking: r.evaluation!.ranking, scores: r.evaluation!.scores }));
   const leaderboard = calculateBordaScores(ballots, { candidates, excludeSelfVotes });
+  if (!leaderboard.some((entry) => entry.voteCount > 0)) {
+    warnings.push('No reviewer produced a usable ranking, so the leaderboard has no votes; see stage2[].warnings and excluded.');
+  }
   const agreement: SessionAgreement = { kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: ballots.filter((b) => !b.abstained && b.ranking.length > 0).length };
   try {
     const w = kendallW(ballots, { candidates });
