@@ -33,6 +33,12 @@ describe('test servers', () => {
     await Promise.all([1, 2].map(() => post(`${openai.url}/chat/completions`, { model: 'm' }, { authorization: 'Bearer k' }).then((r) => r.text())));
     expect(openai.maxInFlight).toBeGreaterThanOrEqual(2);
     expect(openai.inFlight).toBe(0);
+    openai.enqueue({ kind: 'text', text: 'left over' });
+    openai.reset();
+    expect(openai.requests).toEqual([]);
+    expect(openai.maxInFlight).toBe(0);
+    const fresh = (await (await post(`${openai.url}/chat/completions`, { model: 'm' }, { authorization: 'Bearer k' })).json()) as { choices: Array<{ message: { content: string } }> };
+    expect(fresh.choices[0]?.message.content).toBe('you asked m');
   });
 
   it('route Anthropic and Gemini paths', async () => {

@@ -25,6 +25,8 @@ export interface TestServer {
   readonly inFlight: number;
   /** The most requests ever handled at once. */
   readonly maxInFlight: number;
+  /** Forgets queued responses, recorded requests and `maxInFlight`, for reuse across tests. */
+  reset(): void;
   /** Stops the server and destroys open connections (hanging responses included). */
   close(): Promise<void>;
 }
@@ -149,6 +151,11 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
     origin,
     requests,
     enqueue: (...responses) => void queue.push(...responses),
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      maxInFlight = inFlight;
+    },
     get inFlight() {
       return inFlight;
     },
