@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -215,6 +215,23 @@ describe('segments and compaction', () => {
     expect(await store.rotate()).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl', 'events.000002.jsonl']);
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2]);
+  });
+
+  it('finishes the work of a rotator that died between link and unlink, reading nothing twice', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'events.jsonl');
+    const store = eventStore(path, { segmentBytes: 90 });
+    await store.append([ev('s', '2026-01-01T00:00:00Z', 1), ev('s', '2026-01-01T00:00:01Z', 2)]); // 2 × 49 bytes ≥ 90
+    // The dead rotator's state: the active file also named as segment 1, and its lock left behind long ago.
+    linkSync(path, join(dir, 'events.000001.jsonl'));
+    writeFileSync(`${path}.rotate.lock`, '');
+    utimesSync(`${path}.rotate.lock`, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2]); // one inode, two names: read once
+    await store.append([ev('s', '2026-01-01T00:00:02Z', 3)]);
+    expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl', 'events.jsonl']);
+    expect(readFileSync(path, 'utf8')).toBe('{"session":"s","t":"2026-01-01T00:00:02Z","i":3}\n');
+    await store.compact();
+    expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2, 3]);
   });
 
   it('prefers the plain segment when an interrupted compaction left both', async () => {

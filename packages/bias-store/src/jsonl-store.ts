@@ -322,7 +322,17 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     return withRotationLock(async () => {
       const info = await stat(path).catch(() => null);
       if (info === null || info.size < Math.max(1, minBytes)) return null;
+      const identity = `${info.dev}:${info.ino}`;
       const files = await listSegments(path);
+      const sameFile = async (): Promise<boolean> => {
+        const now = await stat(path).catch(() => null);
+        return now !== null && `${now.dev}:${now.ino}` === identity;
+      };
+      // Already closed under a segment name by a rotator that lost its lock (it died): finish its work.
+      if (files.some((f) => !f.active && f.identity === identity)) {
+        if (await sameFile()) await unlink(path);
+        return null;
+      }
       let next = Math.max(0, ...files.filter((f) => !f.active).map((f) => f.segment)) + 1;
       // link() refuses to replace an existing name, so a segment is never overwritten.
       for (;;) {
@@ -330,11 +340,17 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
           await link(path, naming.segmentPath(next, false));
           break;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError({ action: 'close a segment of', path, cause: error });
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
           next++;
         }
       }
-      await unlink(path);
+      // Should two rotators have linked the same file (a stale lock taken twice), the lowest name wins.
+      const after = await listSegments(path);
+      if (!after.some((f) => f.segment === next && !f.active)) {
+        await unlink(naming.segmentPath(next, false));
+        return null;
+      }
+      if (await sameFile()) await unlink(path);
       await fsyncDirectory(naming.dir);
       return next;
     });
