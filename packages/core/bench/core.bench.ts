@@ -92,6 +92,28 @@ async function wallRatio(c: { members: LanguageModelV1[]; criticalPath: number }
   return times[Math.floor(times.length / 2)]! / c.criticalPath;
 }
 
+/** Median wall time of stage 1 (stage-started → stage-finished) when one member never answers. */
+async function hungStageOne(runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let started = 0;
+    let finished = 0;
+    await runCouncil({
+      query: 'q',
+      members: [...quick, hung],
+      seed: i,
+      timeouts: { stage1Ms: stageTimeout },
+      onEvent: (e) => {
+        if (e.type === 'stage-started' && e.stage === 1) started = performance.now();
+        if (e.type === 'stage-finished' && e.stage === 1) finished = performance.now();
+      },
+    });
+    times.push(finished - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
 export const suite = defineBenchSuite({
   name: 'core',
   cases: [
@@ -108,6 +130,8 @@ export const suite = defineBenchSuite({
     { name: 'parse + score + audit one 10-member session', budgetMs: 5, iterations: 50, fn: parseScoreAudit },
   ],
   values: async () => [
+    // The issue's target: a member that never answers costs exactly its stage timeout, not more.
+    { name: `stage 1 with a never-answering member (timeout ${stageTimeout} ms)`, value: await hungStageOne(7), unit: 'ms', budget: stageTimeout },
     // The issue's target: wall ≤ critical path × 1.05 + 20 ms, i.e. this ratio ≤ 1.05 + 20 / 145 ≈ 1.19.
     { name: 'wall / critical path, 5 members', value: await wallRatio(five, 5), unit: '×', budget: Math.round((1.05 + 20 / five.criticalPath) * 100) / 100 },
     { name: 'wall / critical path, 12 members', value: await wallRatio(twelve, 5), unit: '×', budget: Math.round((1.05 + 20 / twelve.criticalPath) * 100) / 100 },
