@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { runTelemetryCommand } from './run-telemetry-cli.js';
+import { runTelemetryCliWith } from './run-telemetry-cli.js';
 
 // The `council-telemetry` executable. SIGINT/SIGTERM stop `--watch` after the run in progress
 // (the cursor only moves after a 2xx, so stopping harder loses nothing either); a second signal ends at once.
@@ -24,4 +24,4 @@ const afterCommit = (): void => {
   if (++commits % 20 === 0) collect();
 };
 
-process.exitCode = await runTelemetryCommand(process.argv.slice(2), { signal: controller.signal, afterCommit });
+process.exitCode = await runTelemetryCliWith(process.argv.slice(2), { signal: controller.signal, afterCommit });

@@ -1,5 +1,5 @@
-export { runTelemetryCli, runTelemetryCommand, telemetryCliVersion } from './run-telemetry-cli.js';
-export type { TelemetryCliEnv, TelemetryCliIo, TelemetryCommandOptions } from './run-telemetry-cli.js';
+export { runTelemetryCli, runTelemetryCliWith, telemetryCliVersion } from './run-telemetry-cli.js';
+export type { TelemetryCliEnv, TelemetryCliIo, TelemetryCliOptions } from './run-telemetry-cli.js';
 export { uploadOutbox } from './upload-outbox.js';
 export type { OutboxPaths, UploadOutboxOptions, UploadSummary } from './upload-outbox.js';
 export { createIngestClient } from './ingest-client.js';

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
-import type { TelemetryCommandOptions } from './run-telemetry-cli.js';
-import { runTelemetryCli, runTelemetryCommand } from './run-telemetry-cli.js';
+import type { TelemetryCliOptions } from './run-telemetry-cli.js';
+import { runTelemetryCli, runTelemetryCliWith } from './run-telemetry-cli.js';
 import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
 import { startIngestTestServer } from './testing/ingest-test-server.js';
 import { appendOutboxEvents, noSleep, sampleEvent } from './testing/sample-events.js';
@@ -28,9 +28,9 @@ async function setup(answer?: (index: number) => IngestAnswer) {
   const { home, paths } = tempHome();
   server = await startIngestTestServer({ token, ...(answer === undefined ? {} : { answer: (_r, i) => answer(i) }) });
   const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: server.url, LLM_COUNCIL_CLOUD_TOKEN: token };
-  const run = async (argv: string[], extra: Partial<TelemetryCommandOptions> & { env?: Record<string, string | undefined> } = {}) => {
+  const run = async (argv: string[], extra: Partial<TelemetryCliOptions> & { env?: Record<string, string | undefined> } = {}) => {
     const c = capture();
-    const code = await runTelemetryCommand(argv, { io: c.io, env, sleep: noSleep, timeoutMs: 300, ...extra });
+    const code = await runTelemetryCliWith(argv, { io: c.io, env, sleep: noSleep, timeoutMs: 300, ...extra });
     return { code, stdout: c.out(), stderr: c.err() };
   };
   return { home, paths, env, run, server };
@@ -155,7 +155,7 @@ describe('runTelemetryCli', () => {
     const refusedUrl = `http://127.0.0.1:${await closedPort()}`;
     const c = capture();
     const started = Date.now();
-    const code = await runTelemetryCommand(['upload'], { io: c.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token }, sleep: noSleep, timeoutMs: 300 });
+    const code = await runTelemetryCliWith(['upload'], { io: c.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token }, sleep: noSleep, timeoutMs: 300 });
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(c.err()).toContain(`council-cloud at ${refusedUrl}/v1/events did not take the batch: connection refused`);

@@ -22,7 +22,7 @@ export interface TelemetryCliIo {
 export type TelemetryCliEnv = Readonly<Record<string, string | undefined>>;
 
 /** Knobs for tests and embedding; the CLI itself uses the defaults. */
-export interface TelemetryCommandOptions {
+export interface TelemetryCliOptions {
   io?: TelemetryCliIo;
   env?: TelemetryCliEnv;
   sleep?: (ms: number) => Promise<void>;
@@ -140,11 +140,11 @@ function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal
  * configuration error. `apps/cli` calls it as `runTelemetryCli(['upload', ...argv])`.
  */
 export function runTelemetryCli(argv: readonly string[], io?: TelemetryCliIo, env?: TelemetryCliEnv): Promise<number> {
-  return runTelemetryCommand(argv, { io: io ?? defaultIo, env: env ?? process.env });
+  return runTelemetryCliWith(argv, { io: io ?? defaultIo, env: env ?? process.env });
 }
 
 /** `runTelemetryCli` with injectable clock, sleep, timeouts and a stop signal (for tests and `--watch`). */
-export async function runTelemetryCommand(argv: readonly string[], options: TelemetryCommandOptions = {}): Promise<number> {
+export async function runTelemetryCliWith(argv: readonly string[], options: TelemetryCliOptions = {}): Promise<number> {
   const io = options.io ?? defaultIo;
   const env = options.env ?? process.env;
   try {
@@ -157,7 +157,7 @@ export async function runTelemetryCommand(argv: readonly string[], options: Tele
   }
 }
 
-async function runCommand(argv: readonly string[], options: TelemetryCommandOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
+async function runCommand(argv: readonly string[], options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
   const { io, env } = options;
   let parsed;
   try {
