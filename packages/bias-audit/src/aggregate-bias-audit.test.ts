@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateBiasAudit } from './aggregate-bias-audit.js';
 import { BiasAuditError } from './bias-audit-error.js';
+import { calibrateScores } from './calibrate-scores.js';
 import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
 import { holmAdjust } from './holm-adjust.js';
@@ -169,6 +170,11 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     // Paired harshness: h − x = −1 in every session.
     expect(h.harshness.estimate).toBe(-1);
     expect(report.notes.join(' ')).toMatch(/cannot exceed/);
+    // Calibrated view: x scores 2, 1, 4, 3 in each of 12 sessions: mean 2.5, Σ(dev²) = 12·5 = 60 over 48
+    // scores, sample SD √(60/47) = 1.129865; a score of 4 → (4 − 2.5)/1.129865 = 1.327592.
+    const calibrated = calibrateScores(data.slice(0, 8), report.reviewers);
+    expect(calibrated[4]!.calibratedScore).toBeCloseTo(1.327592, 6);
+    expect(calibrateScores([{ ...data[0]!, score: null }], report.reviewers)[0]!.calibratedScore).toBeNull();
   });
 
   it('is deterministic for a seed and rejects bad input and options with what to fix', () => {

@@ -56,3 +56,5 @@ export type { BiasMetricReport } from './bias-metric-report.js';
 export { confidenceTier } from './confidence-tier.js';
 export type { ConfidenceTier } from './confidence-tier.js';
 export { holmAdjust } from './holm-adjust.js';
+export { calibrateScores } from './calibrate-scores.js';
+export type { CalibratedObservation } from './calibrate-scores.js';
