@@ -331,6 +331,8 @@ describe('runCouncil', () => {
     expect((await rejection(runCouncil(council(2, { strategy: 'yolo' })))).code).toBe('UNKNOWN_STRATEGY');
     expect((await rejection(runCouncil(council(2, { strategy: 'goal-seeking' })))).message).toMatch(/needs a goal/);
     expect((await rejection(runCouncil(council(2, { members: [] })))).message).toMatch(/members is empty/);
+    expect((await rejection(runCouncil(council(2, { seed: Number.NaN })))).message).toMatch(/seed must be a finite number/);
+    expect((await rejection(runCouncil(council(2, { timeouts: { stage2Ms: 3e9 } })))).message).toMatch(/timeouts.stage2Ms must be a positive number of milliseconds up to 2147483647/);
     expect((await rejection(runCouncil({ query, members: ['nope:model', 'x'], resolveModel: (id) => { throw new Error(`unknown provider in ${id}`); } }))).message).toMatch(/members\[0\] "nope:model" cannot be resolved/);
   });
 });

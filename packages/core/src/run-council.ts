@@ -151,11 +151,15 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   positiveInt(options.maxReviewers, 'maxReviewers');
   const timeouts: StageTimeouts = { ...config.timeouts, ...Object.fromEntries(Object.entries(options.timeouts ?? {}).filter(([, v]) => v !== undefined)) };
   for (const [name, ms] of Object.entries(timeouts)) {
-    if (!(Number.isFinite(ms) && ms > 0)) throw invalid(`timeouts.${name} must be a positive number of milliseconds (got ${String(ms)}).`);
+    // setTimeout fires at once for delays past 2^31 − 1 ms, so larger values are refused rather than misread.
+    if (!(Number.isFinite(ms) && ms > 0 && ms <= 2_147_483_647)) throw invalid(`timeouts.${name} must be a positive number of milliseconds up to 2147483647 (got ${String(ms)}).`);
   }
   const excludeSelfVotes = options.excludeSelfVotes ?? config.excludeSelfVotes;
   const biasAuditEnabled = options.biasAudit ?? config.biasAudit;
 
+  if (options.seed !== undefined && !((typeof options.seed === 'number' && Number.isFinite(options.seed)) || (typeof options.seed === 'string' && options.seed.trim() !== ''))) {
+    throw invalid(`seed must be a finite number or a non-empty string (got ${String(options.seed)}).`);
+  }
   const now = options.clock ? () => options.clock!.now() : () => Date.now();
   const seeded = options.rng !== undefined || options.seed !== undefined;
   const rng = options.rng ?? createRng(options.seed ?? randomUUID());
