@@ -176,8 +176,10 @@ function emptyReasons(): Record<SkipReason, number> {
 function majorOf(value: unknown): number | null {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'string') {
-    const m = /^(\d+)(?:\.|$)/.exec(value);
-    if (m) return Number(m[1]);
+    // "1", "1.1.0", "2.0.0": the digits before the first dot (no regex: this runs on every line).
+    const dot = value.indexOf('.');
+    const head = dot === -1 ? value : value.slice(0, dot);
+    if (head.length > 0 && head.length < 10 && /^\d+$/.test(head)) return Number(head);
   }
   return null;
 }
