@@ -23,7 +23,7 @@ export type IngestRejection = z.infer<typeof ingestRejectionSchema>;
 
 /** A 2xx answer: the batch is committed; events listed in `rejected` were refused individually. */
 export const ingestResponseSchema = z
-  .object({
+  .looseObject({
     accepted: z.number().int().min(0).optional(),
     rejected: z.array(ingestRejectionSchema).optional(),
   })
@@ -31,8 +31,8 @@ export const ingestResponseSchema = z
 
 /** A 4xx/5xx answer's body, as far as the uploader reads it (for the message only). */
 export const ingestErrorSchema = z
-  .object({
-    error: z.union([z.string(), z.object({ code: z.string().optional(), message: z.string().optional() })]).optional(),
+  .looseObject({
+    error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })]).optional(),
     message: z.string().nullish(),
   })
   .meta({ id: 'IngestError', description: 'An error answer. Only the message is read, to show the user.' });

@@ -30,4 +30,15 @@ describe('openapi.json', () => {
     for (const field of ['schema_version', 'event_id', 'session_id', 'consent_level', 'rankings', 'bias_indicators', 'query_metadata', 'query_hash']) expect(event).toContain(field);
     expect(event).not.toContain('query');
   });
+
+  it('carries the consent rule: a level-2 event may not hold bias_indicators, query_metadata or query_hash; level 3 not query_hash', () => {
+    const schemas = (createOpenApiDocument() as { components: { schemas: Record<string, { allOf?: unknown[] }> } }).components.schemas;
+    expect(schemas.TelemetryEvent!.allOf).toEqual([
+      {
+        if: { properties: { consent_level: { const: 2 } } },
+        then: { not: { anyOf: [{ required: ['bias_indicators'] }, { required: ['query_metadata'] }, { required: ['query_hash'] }] } },
+      },
+      { if: { properties: { consent_level: { const: 3 } } }, then: { not: { required: ['query_hash'] } } },
+    ]);
+  });
 });

@@ -20,6 +20,19 @@ function componentSchemas(): Record<string, JsonObject> {
     const { $schema: _schema, $id: _id, ...rest } = schemas[name]!;
     result[name] = rest;
   }
+  // core's schema enforces the consent rule in a refinement, which JSON Schema output cannot carry;
+  // the same rule, written out: fields beyond the event's consent_level are absent.
+  result.TelemetryEvent = {
+    ...result.TelemetryEvent,
+    description: 'ADR-018 council-cloud event, schema 1.1.0. Fields beyond consent_level are absent: 2 carries rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
+    allOf: [
+      {
+        if: { properties: { consent_level: { const: 2 } } },
+        then: { not: { anyOf: [{ required: ['bias_indicators'] }, { required: ['query_metadata'] }, { required: ['query_hash'] }] } },
+      },
+      { if: { properties: { consent_level: { const: 3 } } }, then: { not: { required: ['query_hash'] } } },
+    ],
+  };
   return result;
 }
 
