@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
-import { writePlantedStore } from '../testing/write-bias-records.js';
+import { aggregateBiasAudit } from '@council/bias-audit';
+import { plantedObservations, writePlantedStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
 const NOW = '2026-11-05T00:00:00Z';
@@ -76,6 +77,23 @@ describe('council bias-report', () => {
     expect(html.out).toBe('');
     expect(html.err).toBe(`Wrote the html report to ${join(dir, 'report.html')}\n`);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
+  });
+
+  it('reads only the window\'s records, yet reports exactly what aggregating every record gives', async () => {
+    const { dir, path } = await store(30);
+    // An older session written last (a late writer): the window goes by time, not by file order.
+    const late = { sessions: 1, start: '2026-10-20T00:00:00Z', prefix: 'late' };
+    await writePlantedStore(path, late);
+    const r = await report(['--input', path, '--format', 'json', '--sessions', '12'], dir);
+    const doc = JSON.parse(r.out) as BiasReportDocument;
+    expect(doc.input).toMatchObject({ lines: 31 * 16, records: 12 * 16, outsideWindow: 19 * 16, skipped: 0 });
+    const everything = [...plantedObservations({ sessions: 30 }), ...plantedObservations(late)].map((o) => ({ ...o, queryCategory: null }));
+    const expected = aggregateBiasAudit(everything, { now: NOW, maxSessions: 12, maxDays: 30, minSessions: 20, seed: 1 });
+    // Only the counts of what was left out differ: the CLI never handed those records over.
+    const { excluded: _a, ...window } = doc.report.window;
+    const { excluded: _b, ...expectedWindow } = expected.window;
+    expect(window).toEqual(expectedWindow);
+    expect({ ...doc.report, window: null }).toEqual(JSON.parse(JSON.stringify({ ...expected, window: null })));
   });
 
   it('filters by model and window size, and reads the default store under the home', async () => {

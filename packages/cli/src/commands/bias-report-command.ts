@@ -41,7 +41,8 @@ export interface BiasReportDocument {
   schemaVersion: 1;
   generatedAt: string;
   simulated: boolean;
-  input: { path: string; records: number; skipped: number; firstBadLines: LoadedObservations['firstBadLines'] };
+  /** `records`: the window's records, validated; `outsideWindow`: records the window left out (not validated). */
+  input: { path: string; lines: number; records: number; outsideWindow: number; skipped: number; firstBadLines: LoadedObservations['firstBadLines'] };
   options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null };
   report: BiasAggregateReport;
 }
@@ -54,7 +55,12 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
   if (Number.isNaN(now.getTime())) throw new CliError({ code: 'USAGE', message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".` });
   const maxSessions = options.sessions ?? settings.windowSessions;
   const maxDays = options.days ?? settings.windowDays;
-  const loaded = await loadObservations({ path, explicit: options.input !== undefined, since: now.getTime() - maxDays * 86_400_000 });
+  const loaded = await loadObservations({
+    path,
+    explicit: options.input !== undefined,
+    window: { now: now.getTime(), maxDays, maxSessions },
+    filter: { ...(options.model === undefined ? {} : { model: options.model }), ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }) },
+  });
   const report = aggregateBiasAudit(loaded.observations, {
     now,
     maxSessions,
@@ -69,7 +75,7 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     schemaVersion: 1,
     generatedAt: ctx.now().toISOString(),
     simulated: loaded.records > 0 && loaded.simulatedRecords === loaded.observations.length && loaded.observations.length > 0,
-    input: { path, records: loaded.records, skipped: loaded.skipped, firstBadLines: loaded.firstBadLines },
+    input: { path, lines: loaded.lines, records: loaded.records, outsideWindow: loaded.outsideWindow, skipped: loaded.skipped, firstBadLines: loaded.firstBadLines },
     options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null },
     report,
   };
@@ -87,7 +93,7 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   if (loaded.positionNotDisplayOrder > 0) {
     ctx.io.stderr(`council: ${loaded.positionNotDisplayOrder} records come from an older writer whose position may be a rank, not the display order.\n`);
   }
-  if (loaded.records === 0 && options.input === undefined) {
+  if (loaded.lines === 0 && options.input === undefined) {
     ctx.io.stderr(`council: no bias records yet at ${loaded.path}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`);
   }
   const toFile = options.output !== undefined;

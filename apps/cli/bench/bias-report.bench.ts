@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineBenchSuite } from '@council/bench';
+import { writeBiasFixture } from './write-bias-fixture.js';
+
+const bundle = fileURLToPath(new URL('../dist/council.js', import.meta.url));
+let dir = '';
+const file = (sessions: number) => join(dir, `bias-${sessions}.jsonl`);
+
+/** The fixture writes one session a minute from 2026-01-01; "now" is a minute after the last one. */
+const nowAfter = (sessions: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + sessions * 60_000).toISOString();
+/** The default window (the last 100 sessions within 30 days): what `council bias-report` does on a store this big. */
+const report = (sessions: number) => ['bias-report', '--input', file(sessions), '--format', 'json', '--now', nowAfter(sessions)];
+/** Every session in the window: the statistics run over all of them. */
+const reportAll = (sessions: number) => [...report(sessions), '--sessions', String(sessions), '--days', '100000'];
+
+function run(args: string[]): void {
+  execFileSync(process.execPath, [bundle, ...args], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+}
+
+/** Peak resident set size of the whole child process, from GNU time. */
+function peakRssMb(args: string[]): number {
+  const out = execFileSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  return Number(out.trim().split('\n').at(-1)) / 1024;
+}
+
+// Issue 8's targets: 1,000 sessions ≤ 400 ms whole process; 100,000 sessions ≤ 10 s and ≤ 300 MB peak RSS.
+export const suite = defineBenchSuite({
+  name: 'cli',
+  setup: async () => {
+    dir = mkdtempSync(join(tmpdir(), 'council-bench-'));
+    await writeBiasFixture(file(1000), 1000);
+    await writeBiasFixture(file(100_000), 100_000);
+  },
+  cases: [
+    { name: 'bias-report --format json, store of 1,000 sessions (25,000 records)', budgetMs: 400, iterations: 7, fn: () => run(report(1000)) },
+    { name: 'bias-report --format json, all 1,000 sessions in the window', iterations: 3, fn: () => run(reportAll(1000)) },
+    { name: 'bias-report --format json, store of 100,000 sessions (2.5M records, 1 GB)', budgetMs: 10_000, iterations: 2, fn: () => run(report(100_000)) },
+  ],
+  values: () => [
+    { name: 'bias-report 100,000 sessions: peak RSS', value: peakRssMb(report(100_000)), unit: 'MB', budget: 300 },
+    { name: 'bias-report 100,000 sessions: input size', value: statSync(file(100_000)).size / 2 ** 20, unit: 'MiB' },
+  ],
+  teardown: () => rmSync(dir, { recursive: true, force: true }),
+});
