@@ -53,4 +53,12 @@ describe('extractMemberAnswers', () => {
       { id: 'openrouter:x/y', text: 'XY says.' },
     ]);
   });
+
+  it('ends the last answer at the next top-level section heading, so peer evaluations are not part of it', () => {
+    const prompt = 'List contributors.\n\nModel: ada\nAda says.\n\nModel: basil\nBasil says.\n\n# Peer Evaluations\nada ranked first by 3 reviewers.';
+    expect(extractMemberAnswers(prompt)).toEqual([
+      { id: 'ada', text: 'Ada says.' },
+      { id: 'basil', text: 'Basil says.' },
+    ]);
+  });
 });

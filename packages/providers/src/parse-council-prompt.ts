@@ -16,6 +16,7 @@ const plainHeader = /^[^A-Za-z0-9]*Response ([A-Z]{1,3})[^A-Za-z0-9]*$/;
 const boundaryLine = /^<<<[^>]*>>>$/;
 const numbered = /^\d+[.)]/;
 const memberHeader = /^[#>*\-\s]*Model:\s*([^\s*]+?)[\s*:]*$/;
+const sectionHeading = /^# \S/;
 
 /**
  * The responses of a stage-2 prompt. A block opens with a line that is the label `Response X`
@@ -66,6 +67,12 @@ export function extractMemberAnswers(prompt: string): PromptMemberAnswer[] {
     if (header) {
       flush();
       current = { id: header[1]!, lines: [] };
+      continue;
+    }
+    // A top-level heading ("# Peer Evaluations") starts the next prompt section, not more of the answer.
+    if (sectionHeading.test(line)) {
+      flush();
+      current = undefined;
       continue;
     }
     current?.lines.push(line);
