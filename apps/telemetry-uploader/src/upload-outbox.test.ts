@@ -20,7 +20,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 async function setup(answer?: (request: ReceivedRequest, index: number) => IngestAnswer) {
   const { paths } = tempHome();
   server = await startIngestTestServer(answer === undefined ? {} : { answer });
-  const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 500 });
+  const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 1000 });
   const sleeps: number[] = [];
   const run = (extra: Partial<UploadOutboxOptions> = {}) =>
     uploadOutbox({ paths, client, sleep: recordingSleep(sleeps), random: () => 0, ...extra });
