@@ -155,6 +155,10 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     const report = aggregateBiasAudit(data, { now: NOW });
     report.position.rankEffects.forEach((e, p) => expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12));
     expect(report.position.tests.map((t) => t.basis)).toEqual(['ranks']);
+    // Identical rankings in all 12 sessions: no shuffle beats the observed arrangement, p = 1/1001.
+    const flagged = aggregateBiasAudit(data, { now: NOW, minSessions: 10 });
+    expect(flagged.position.tests[0]!.pValue).toBeCloseTo(1 / 1001, 9);
+    expect(flagged.flags.map((f) => f.code)).toContain('POSITION_BIAS_DETECTED');
     expect(report.notes.join(' ')).toMatch(/No observation in the window carries a score/);
   });
 

@@ -464,8 +464,13 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       }
       const k = revRankCount[b]!;
       if (k >= 2) {
-        hadRankBlock = true;
-        rankBlocks.starts.push(rankBlocks.values.length);
+        // Rank points enter the rank effects for every ranking reviewer, but the rank permutation test
+        // only for reviewers that ranked without scoring: the others are already in the score test.
+        const rankOnly = revScoreCount[b]! < 2;
+        if (rankOnly) {
+          hadRankBlock = true;
+          rankBlocks.starts.push(rankBlocks.values.length);
+        }
         let pointSum = 0;
         for (let i = 0; i < n; i++) if (revOf[i] === b && obs[i]!.rank !== null) pointSum += 1 - Math.min(obs[i]!.rank!, k - 1) / (k - 1);
         const m = pointSum / k;
@@ -473,8 +478,10 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
           const o = obs[i]!;
           if (revOf[i] !== b || o.rank === null) continue;
           const centred = 1 - Math.min(o.rank, k - 1) / (k - 1) - m;
-          rankBlocks.values.push(centred);
-          rankBlocks.labels.push(o.position);
+          if (rankOnly) {
+            rankBlocks.values.push(centred);
+            rankBlocks.labels.push(o.position);
+          }
           rankSum[o.position]! += centred;
           rankCount[o.position]!++;
         }
@@ -814,10 +821,12 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   const testable = (r: BiasMetricReport): r is BiasMetricReport & { pValue: number; estimate: number } =>
     typeof r.pValue === 'number' && r.estimate !== null;
   if (testable(lengthCorrelation)) families.push({ family: 'length', hypotheses: [{ code: 'LENGTH_BIAS_DETECTED', subject: null, report: lengthCorrelation, pValue: lengthCorrelation.pValue }] });
-  if (positionTests.length > 0 && confidenceTier(positionedScoreSessions + 0) !== 'insufficient_data') {
-    const strongest = effects.reduce<BiasMetricReport | null>((best, e) => (e.estimate !== null && (best === null || Math.abs(e.estimate) > Math.abs(best.estimate!)) ? e : best), null);
-    const report = strongest ?? primacy;
-    if (report.estimate !== null) {
+  if (positionTests.length > 0 && confidenceTier(Math.max(positionedScoreSessions, rankedSessions)) !== 'insufficient_data') {
+    // The flag carries the largest position effect as its estimate (scores first, then rank points).
+    const strongest = (list: BiasMetricReport[]): BiasMetricReport | null =>
+      list.reduce<BiasMetricReport | null>((best, e) => (e.estimate !== null && (best === null || Math.abs(e.estimate) > Math.abs(best.estimate!)) ? e : best), null);
+    const report = strongest(effects) ?? strongest(rankEffects);
+    if (report !== null) {
       families.push({ family: 'position', hypotheses: positionTests.map((t) => ({ code: 'POSITION_BIAS_DETECTED' as const, subject: null, report, pValue: t.pValue })) });
     }
   }

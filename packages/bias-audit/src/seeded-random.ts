@@ -6,6 +6,8 @@ export interface SeededRandom {
   next(): number;
   /** A uniform integer in [0, n). */
   integer(n: number): number;
+  /** 32 uniform random bits as an unsigned integer. */
+  uint32(): number;
   /** A standard normal variate (Box–Muller, both values of each pair used). */
   normal(): number;
 }
@@ -45,6 +47,7 @@ export function createSeededRandom(seed: number): SeededRandom {
   return {
     next,
     integer: (n: number): number => Math.floor(next() * n),
+    uint32: nextUint,
     normal: (): number => {
       if (spare !== null) {
         const value = spare;

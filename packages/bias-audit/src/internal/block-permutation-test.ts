@@ -50,7 +50,7 @@ export function blockPermutationTest(options: {
     for (let b = 0; b < blockStarts.length; b++) {
       const start = blockStarts[b]!;
       for (let i = ends[b]! - 1; i > start; i--) {
-        const j = start + random.integer(i - start + 1);
+        const j = start + Math.floor((random.uint32() * (i - start + 1)) / 4294967296);
         const tmp = work[i]!;
         work[i] = work[j]!;
         work[j] = tmp;
