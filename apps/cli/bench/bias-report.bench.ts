@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,10 @@ function run(args: string[]): void {
 
 /** Peak resident set size of the whole child process, from GNU time. */
 function peakRssMb(args: string[]): number {
-  const out = execFileSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  return Number(out.trim().split('\n').at(-1)) / 1024;
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const kb = Number(result.stderr.trim().split('\n').at(-1));
+  if (result.status !== 0 || !Number.isFinite(kb)) throw new Error(`measuring RSS failed: ${result.stderr}`);
+  return kb / 1024;
 }
 
 // Issue 8's targets: 1,000 sessions ≤ 400 ms whole process; 100,000 sessions ≤ 10 s and ≤ 300 MB peak RSS.

@@ -39,6 +39,8 @@ export async function runSessionLive(options: {
       },
     });
   } finally {
+    const drawn = display.active;
     display.stop();
+    if (drawn) ctx.io.stderr('\n');
   }
 }

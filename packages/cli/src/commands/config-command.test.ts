@@ -6,16 +6,16 @@ import { testContext } from '../testing/capture-io.js';
 import { runConfigCommand } from './config-command.js';
 
 describe('council config', () => {
-  it('path prints the home directory alone, so scripts can use it', () => {
+  it('path prints the home directory alone, so scripts can use it', async () => {
     const t = testContext({ env: { LLM_COUNCIL_HOME: '/srv/council' } });
-    expect(runConfigCommand({ action: 'path' }, t.ctx)).toBe(0);
+    expect(await runConfigCommand({ action: 'path' }, t.ctx)).toBe(0);
     expect(t.out()).toBe('/srv/council\n');
     expect(t.err()).toBe('');
   });
 
-  it('path --json lists every file under the home', () => {
+  it('path --json lists every file under the home', async () => {
     const t = testContext({ home: '/h' });
-    runConfigCommand({ action: 'path', json: true }, t.ctx);
+    await runConfigCommand({ action: 'path', json: true }, t.ctx);
     const doc = JSON.parse(t.out()) as { home: string; files: Record<string, string | null> };
     expect(doc.home).toBe('/h');
     expect(doc.files).toMatchObject({
@@ -28,20 +28,23 @@ describe('council config', () => {
     });
   });
 
-  it('show reports keys as present or absent and never prints a value', () => {
+  it('show reports keys as present or absent and never prints a value', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-config-'));
-    writeFileSync(join(home, 'config.yaml'), 'x: 1\n');
+    writeFileSync(join(home, 'config.yaml'), 'strategy: risk-averse\n');
     const canary = 'sk-or-v1-CANARY-0123456789';
     const t = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
-    runConfigCommand({ action: 'show' }, t.ctx);
+    await runConfigCommand({ action: 'show' }, t.ctx);
     const text = t.out();
     expect(text).toMatch(/OPENROUTER_API_KEY\s+present/);
     expect(text).toMatch(/ANTHROPIC_API_KEY\s+absent/);
     expect(text).toMatch(/hash secret\s+present/);
-    expect(text).toContain(`config file         ${join(home, 'config.yaml')}\n`);
+    expect(text).toMatch(new RegExp(`config file +${join(home, 'config.yaml')}\n`));
     expect(text).toMatch(/history\s+.*history\.jsonl \(missing\)/);
+    // The cascade: the user's config.yaml over the built-in defaults.
+    expect(text).toContain(`configuration layers  built-in defaults ← ${join(home, 'config.yaml')}`);
+    expect(text).toMatch(/defaults\s+strategy risk-averse, mode consensus/);
     const t2 = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
-    runConfigCommand({ action: 'show', json: true }, t2.ctx);
+    await runConfigCommand({ action: 'show', json: true }, t2.ctx);
     const doc = JSON.parse(t2.out()) as { keys: Record<string, string>; files: Record<string, { exists: boolean }> };
     expect(doc.keys['OPENROUTER_API_KEY']).toBe('present');
     expect(doc.files['config']?.exists).toBe(true);
@@ -50,8 +53,14 @@ describe('council config', () => {
     }
   });
 
-  it('rejects an unknown action as a usage error naming the valid ones', () => {
+  it('names the file and key of an invalid configuration', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-config-'));
+    writeFileSync(join(home, 'config.yaml'), 'quorum: many\n');
+    await expect(runConfigCommand({ action: 'show' }, testContext({ home }).ctx)).rejects.toThrow(/config\.yaml.*quorum/);
+  });
+
+  it('rejects an unknown action as a usage error naming the valid ones', async () => {
     const t = testContext();
-    expect(() => runConfigCommand({ action: 'edit' }, t.ctx)).toThrow('Unknown config action "edit": use "council config show" or "council config path".');
+    await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow('Unknown config action "edit": use "council config show" or "council config path".');
   });
 });

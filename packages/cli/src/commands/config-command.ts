@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { loadConfig } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
+import { commandEnv } from '../command-context.js';
 import { CONSENT_NAMES, PROVIDER_KEY_VARIABLES } from '../provider-environment.js';
 import { readCliSettings } from '../read-cli-settings.js';
 
@@ -11,9 +13,10 @@ export interface ConfigCommandOptions {
 
 /**
  * `council config show|path`. `show` prints the settings in effect and where each came from (keys only as
- * present/absent); `path` prints the home directory, or every file under it with `--json`.
+ * present/absent), including the configuration cascade's layers, which it validates; `path` prints the home
+ * directory, or every file under it with `--json`.
  */
-export function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): number {
+export async function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): Promise<number> {
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
   const action = options.action;
   if (action === 'path') {
@@ -24,6 +27,16 @@ export function runConfigCommand(options: ConfigCommandOptions, ctx: CommandCont
   if (action !== 'show') {
     throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show" or "council config path".` });
   }
+  const cascade = await loadConfig({ env: commandEnv(ctx), home: settings.home });
+  const council = {
+    layers: cascade.sources,
+    strategy: cascade.config.strategy,
+    strategies: Object.keys(cascade.config.strategies).sort(),
+    mode: cascade.config.mode,
+    order: cascade.config.order,
+    quorum: cascade.config.quorum,
+    personalities: cascade.personalities.map((p) => p.id),
+  };
   const keys = Object.fromEntries(PROVIDER_KEY_VARIABLES.map((v) => [v, (ctx.env[v] ?? '').trim() !== '' ? 'present' : 'absent']));
   if (options.json) {
     const document = {
@@ -43,6 +56,7 @@ export function runConfigCommand(options: ConfigCommandOptions, ctx: CommandCont
       cloudUrl: settings.cloudUrl,
       cloudToken: settings.cloudTokenSet ? 'present' : 'absent',
       keys,
+      council,
     };
     ctx.io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     return 0;
@@ -68,6 +82,10 @@ export function runConfigCommand(options: ConfigCommandOptions, ctx: CommandCont
     ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
     ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
     ['cloud', `${settings.cloudUrl ?? s.dim('(not configured)')}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
+    ['configuration layers', council.layers.join(' ← ')],
+    ['defaults', `strategy ${council.strategy}, mode ${council.mode}, order ${council.order}, quorum ${council.quorum}`],
+    ['strategies', council.strategies.join(', ')],
+    ['personalities', council.personalities.length ? council.personalities.join(', ') : s.dim('(none)')],
     ...Object.entries(keys).map(([k, v]): [string, string] => [k, v]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

@@ -126,7 +126,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   } finally {
     progress.stop();
   }
-  ctx.io.stdout(`Ran ${count} sessions (${sessions.reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
+  ctx.io.stdout(`Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
 
   const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
   ctx.io.stdout(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
