@@ -181,6 +181,62 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     expect(calibrateScores([{ ...data[0]!, score: null }], report.reviewers)[0]!.calibratedScore).toBeNull();
   });
 
+  it('fits a trend slope per day and honours the rolling window size', () => {
+    // Session s (s + 1 days before NOW) has its scores' deviations scaled by √(1 + s), so its position
+    // spread (population variance of the centred means −.5, −1.5, 1.5, .5 = 1.25) is 1.25·(1 + s). Counting
+    // days from the oldest session (s = 11), s = 11 − d: spread = 1.25·(12 − d), a slope of exactly −1.25 per day.
+    const data = identicalSessions(12).map((o) => {
+      const s = Number(o.sessionId.slice(1));
+      return { ...o, score: 2.5 + (o.score! - 2.5) * Math.sqrt(1 + s) };
+    });
+    const trends = aggregateBiasAudit(data, { now: NOW }).trends;
+    const spread = trends.find((t) => t.indicator === 'position_spread')!;
+    expect(spread.slopePerDay.estimate).toBeCloseTo(-1.25, 10);
+    expect(spread.slopePerDay.note).toMatch(/exactly on a line/);
+    // Windows of exactly 10 sessions stepping by 5: only one fits in 12 sessions.
+    expect(spread.windows).toHaveLength(1);
+    expect(spread.windows[0]!.sessions).toBe(10);
+    // Scaling leaves every session's length correlation at 0.6, so its slope is 0.
+    expect(trends.find((t) => t.indicator === 'length_score_correlation')!.slopePerDay.estimate).toBeCloseTo(0, 12);
+  });
+
+  it('measures self-preference against the leave-one-out consensus and reviewer→candidate affinity (worked by hand)', () => {
+    // Reviewers c0, c1, c2 score candidates c0..c3 of base quality 5, 6, 7, 4; c0 adds 2 to itself, c1 adds 1 to c3.
+    // c0: own 7 − mean(5, 5) = 2 (unadjusted); on others: c1 6 − mean(6, 6) = 0, c2 7 − 7 = 0, c3 4 − mean(5, 4) = −.5
+    //     → harshness −1/6 → self-preference 2 + 1/6 = 2.166667.
+    // c1: c0 5 − mean(7, 5) = −1, c2 7 − mean(7, 7) = 0, c3 5 − mean(4, 4) = 1 → harshness 0 → affinity c1→c3 = 1, c1→c0 = −1.
+    const base = [5, 6, 7, 4];
+    const data: BiasObservation[] = [];
+    for (let s = 0; s < 12; s++) {
+      for (const reviewer of ['c0', 'c1', 'c2']) {
+        base.forEach((q, c) => {
+          const bonus = (reviewer === 'c0' && c === 0 ? 2 : 0) + (reviewer === 'c1' && c === 3 ? 1 : 0);
+          data.push({
+            sessionId: `s${s}`,
+            timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
+            reviewer,
+            candidate: `c${c}`,
+            position: c,
+            responseLengthChars: 100,
+            score: q + bonus,
+            rankPosition: null,
+            configVersion: null,
+            queryCategory: null,
+          });
+        });
+      }
+    }
+    const report = aggregateBiasAudit(data, { now: NOW });
+    const self = report.selfPreference.find((r) => r.metric === 'self_preference[c0]')!;
+    expect(self.estimate).toBeCloseTo(2 + 1 / 6, 12);
+    expect(self.note).toMatch(/Unadjusted own score − others' consensus: 2\.000/);
+    expect(report.affinity.find((r) => r.metric === 'affinity[c1→c3]')!.estimate).toBeCloseTo(1, 12);
+    expect(report.affinity.find((r) => r.metric === 'affinity[c1→c0]')!.estimate).toBeCloseTo(-1, 12);
+    // Equal lengths: the length correlation is not computable, and says so instead of reporting 0.
+    expect(report.lengthCorrelation.estimate).toBeNull();
+    expect(report.lengthCorrelation.note).toMatch(/Not computable/);
+  });
+
   it('is deterministic for a seed and rejects bad input and options with what to fix', () => {
     const data = identicalSessions(12);
     expect(aggregateBiasAudit(data, { now: NOW, seed: 3 })).toEqual(aggregateBiasAudit(data, { now: NOW, seed: 3 }));

@@ -304,7 +304,8 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       intervalMethod: spec.intervalMethod,
     };
     if (tier === 'insufficient_data') {
-      return { ...base, estimate: null, ciLower: null, ciUpper: null, pValue: null, note: `Collecting data: ${spec.sessions} session(s), fewer than 10, so no estimate is shown.` };
+      const reason = spec.note?.startsWith('Not computable') ? ` ${spec.note}` : '';
+      return { ...base, estimate: null, ciLower: null, ciUpper: null, pValue: null, note: `Collecting data: ${spec.sessions} session(s), fewer than 10, so no estimate is shown.${reason}` };
     }
     const report: BiasMetricReport = { ...base, estimate: spec.estimate, ciLower: spec.lower, ciUpper: spec.upper };
     if (spec.pValue !== undefined) report.pValue = spec.pValue;
@@ -614,8 +615,8 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
           });
     let boot: PooledCorrelationReport['bootstrap'] = null;
     if (pooled !== null && replicates > 0 && fisherSessions.length >= 2 && base.estimate !== null) {
-      const zs = fisherSessions.map(fisherZCorrected);
-      const ws = fisherSessions.map((p) => p.n - 3);
+      const zs = Float64Array.from(fisherSessions, fisherZCorrected);
+      const ws = Float64Array.from(fisherSessions, (p) => p.n - 3);
       const k = zs.length;
       const random = createSeededRandom(seed + 101);
       const values = new Float64Array(replicates);
@@ -623,7 +624,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
         let sw = 0;
         let swz = 0;
         for (let i = 0; i < k; i++) {
-          const j = random.integer(k);
+          const j = Math.floor((random.uint32() * k) / 4294967296);
           sw += ws[j]!;
           swz += ws[j]! * zs[j]!;
         }
@@ -631,7 +632,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       }
       const totalW = ws.reduce((s, w) => s + w, 0);
       const totalWz = ws.reduce((s, w, i) => s + w * zs[i]!, 0);
-      const jackknife = zs.map((z, i) => Math.tanh((totalWz - ws[i]! * z) / (totalW - ws[i]!)));
+      const jackknife = Array.from(zs, (z, i) => Math.tanh((totalWz - ws[i]! * z) / (totalW - ws[i]!)));
       const interval = bootstrapInterval({ estimate: Math.tanh(pooled.z), replicates: values, level, method: bootstrapMethod, jackknife });
       if (interval.computable) boot = { ciLower: interval.lower, ciUpper: interval.upper, method: bootstrapMethod, replicates: interval.replicates };
     }
@@ -737,7 +738,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       const df = xs.length - 2;
       const se = Math.sqrt(sse / df / sxx);
       estimate = slope;
-      if (se > 0) {
+      if (se > 1e-12 * Math.max(1, Math.abs(slope))) {
         const t = criticalT(level, df);
         lower = slope - t * se;
         upper = slope + t * se;
