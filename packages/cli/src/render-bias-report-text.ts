@@ -47,7 +47,7 @@ export function renderBiasReportText(options: {
   const level = Math.round(report.level * 100);
   const span = w.start && w.end ? `${w.start.slice(0, 10)} to ${w.end.slice(0, 10)}` : 'no sessions in the window';
   out.push(s.bold(`Council bias report${options.simulated ? ' [simulated data]' : ''}`));
-  out.push(`${w.sessions} sessions · ${w.observations} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`);
+  out.push(`${w.sessions} sessions · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`);
   out.push(s.dim(`source: ${options.source}`));
   if (options.simulated) out.push(s.magenta('Every record here came from the simulated provider: it shows how the report works, not how real models behave.'));
   out.push('');
@@ -129,7 +129,7 @@ export function renderBiasReportText(options: {
     for (const c of report.changePoints) out.push(`  change point at ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`);
   }
 
-  out.push('');
+  if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
   out.push(s.bold(`Flags (Holm-corrected across ${report.tests.length} families, α = ${report.alpha})`));
   if (report.flags.length === 0) out.push('  No bias flag raised.');
   // The same hypothesis can be flagged by two tests (scores and ranks): show it once.

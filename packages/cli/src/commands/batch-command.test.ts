@@ -30,7 +30,8 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
   it('runs every prompt with bounded concurrency, records failures, and resumes only what is missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
     writeFileSync(join(dir, 'prompts.txt'), '# comments and blank lines are skipped\nFirst question?\n\nSecond question?\nPLEASE-FAIL third\nFourth question?\n');
-    const first = await run(dir, ['prompts.txt', '--models', [...MEMBERS, 'test/hang'].join(','), '--concurrency', '2', '--timeout', '700ms']);
+    // test/broken fails (404) and test/hang times out in every session; the others carry on.
+    const first = await run(dir, ['prompts.txt', '--models', [...MEMBERS, 'test/broken', 'test/hang'].join(','), '--concurrency', '2', '--timeout', '700ms']);
     expect(first.code).toBe(1); // one prompt failed
     expect(first.err).toContain('Batch: 4 prompts, 0 already done, 4 to run, 2 at a time');
     const lines = results(join(dir, 'prompts.txt.results.jsonl'));
@@ -39,9 +40,14 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(first.out).toContain('3 sessions completed, 1 failed (run again with --resume to retry them)');
     // The batch leaderboard: the three answering members, each in 3 sessions.
     expect(first.out).toMatch(/test\/alpha +│ +[\d.]+ │ \[[\d.]+, [\d.]+\] │ +3 │/);
-    // Concurrency 2: at most 2 sessions × 4 first-stage calls in flight (4 sessions at once would allow 16).
-    expect(server.maxInFlight).toBeLessThanOrEqual(2 * 4);
+    // Concurrency 2: at most 2 sessions × 5 first-stage calls in flight (4 sessions at once would allow 20).
+    expect(server.maxInFlight).toBeLessThanOrEqual(2 * 5);
     expect(readFileSync(join(dir, 'home', 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+    const done = lines.find((l) => l.prompt_id === 'line-2')!.session as unknown as { excluded: { member: string; reason: string }[] };
+    expect(done.excluded.map((x) => [x.member, x.reason])).toEqual([
+      ['test/broken', 'error'],
+      ['test/hang', 'timeout'],
+    ]);
 
     const again = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--resume']);
     expect(again.err).toContain('Batch: 4 prompts, 3 already done, 1 to run');

@@ -12,6 +12,8 @@ import { renderHtmlReport } from './render-html-report.js';
 
 const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+/** The repository's own artifacts folder (gitignored), which CI collects. */
+const repoArtifacts = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url));
 
 interface ChartBox {
   id: string;
@@ -70,6 +72,9 @@ describe.runIf(existsSync(executablePath))('the HTML report in a real browser (c
       expect(demo.problems).toEqual([]);
       expect(demo.requests).toEqual([pathToFileURL(demoFile).href]);
       copyFileSync(demoFile, join(artifacts, 'bias-report.html'));
+      mkdirSync(repoArtifacts, { recursive: true });
+      copyFileSync(join(artifacts, 'bias-report.png'), join(repoArtifacts, 'bias-report.png'));
+      copyFileSync(demoFile, join(repoArtifacts, 'bias-report.html'));
 
       // 2. A hand-built report with every section populated.
       const sampleFile = join(home, 'sample.html');
