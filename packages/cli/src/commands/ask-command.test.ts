@@ -105,6 +105,16 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(r.out).toBe('');
   }, 20_000);
 
+  it('refuses consent level 4 without a hash secret before calling any model', async () => {
+    const before = server.requests.length;
+    const r = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_CONSENT: '4' });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^council: Invalid bias store configuration: LLM_COUNCIL_BIAS_CONSENT is 4 \(RESEARCH\).*LLM_COUNCIL_HASH_SECRET/);
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(server.requests.length).toBe(before);
+    expect(r.out).toBe('');
+  });
+
   it('rejects usage errors with exit 2: too few models, an unknown mode', async () => {
     const one = await ask(['--models', 'test/alpha']);
     expect(one.code).toBe(2);

@@ -1,6 +1,6 @@
 import { loadConfig } from '@council/core';
 import type { OrderMode, SynthesisMode } from '@council/core';
-import { resolveCouncilPaths } from '@council/bias-store';
+import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -45,6 +45,8 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
   if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
   const env = commandEnv(ctx);
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  // Check the persistence settings before any model is called, not after the session was paid for.
+  if (options.persist !== false) parseBiasStoreConfig(env);
   const loaded = await loadConfig({ env, home: settings.home, ...(options.org === undefined ? {} : { org: options.org }) });
   const members = options.models ?? loaded.config.members;
   if (members.length < 2) {

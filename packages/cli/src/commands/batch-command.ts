@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, runCouncil } from '@council/core';
 import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
-import { resolveCouncilPaths } from '@council/bias-store';
+import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { CliError } from '../cli-error.js';
@@ -78,6 +78,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const todo = prompts.filter((p) => !done.has(p.id));
   const env = commandEnv(ctx);
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  if (options.persist !== false) parseBiasStoreConfig(env);
   const loaded = await loadConfig({ env, home: settings.home });
   const members = options.models ?? loaded.config.members;
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
