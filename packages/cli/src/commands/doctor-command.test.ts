@@ -69,6 +69,14 @@ describe('council doctor', () => {
     expect(consent?.detail).not.toContain('s3cret');
   });
 
+  it('reports an invalid variable as a failed check instead of stopping', async () => {
+    const t = testContext({ home: home(), env: { LLM_COUNCIL_BIAS_WINDOW_DAYS: 'thirty' } });
+    expect(await runDoctorCommand({ json: true, offline: true }, t.ctx)).toBe(1);
+    const doc = JSON.parse(t.out()) as { checks: { check: string; status: string; detail: string }[] };
+    expect(doc.checks[0]).toEqual({ check: 'environment', status: 'fail', detail: 'LLM_COUNCIL_BIAS_WINDOW_DAYS="thirty" is not valid: use a whole number ≥ 1. Fix or unset it.' });
+    expect(doc.checks.find((c) => c.check === 'home directory')?.status).toBe('ok');
+  });
+
   it('counts unreadable lines in the store, and fails a store that is a directory', async () => {
     const h = home();
     writeFileSync(join(h, 'bias_metrics.jsonl'), '{"a":1}\n{"torn":\n{"b":2}\n');

@@ -96,8 +96,17 @@ function checkConsent(settings: CliSettings): DoctorCheck {
 
 /** Runs every check. Separate from the command so tests can assert on the checks themselves. */
 export async function runDoctorChecks(options: DoctorCommandOptions, ctx: CommandContext): Promise<DoctorCheck[]> {
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
   const checks: DoctorCheck[] = [];
+  let settings: CliSettings;
+  try {
+    settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+    checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
+  } catch (error) {
+    // A doctor reports a bad value as a failed check and goes on with the defaults for it.
+    checks.push({ check: 'environment', status: 'fail', detail: error instanceof Error ? error.message : String(error) });
+    const kept = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => k === 'LLM_COUNCIL_HOME' || !k.startsWith('LLM_COUNCIL_')));
+    settings = readCliSettings({ env: kept, cwd: ctx.cwd, home: ctx.home });
+  }
   for (const endpoint of PROVIDER_ENDPOINTS) {
     const hasKey = endpoint.keyVariable !== null && (ctx.env[endpoint.keyVariable] ?? '').trim() !== '';
     const geminiAlt = endpoint.provider === 'gemini' && (ctx.env['GOOGLE_API_KEY'] ?? '').trim() !== '';
