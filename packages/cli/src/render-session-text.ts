@@ -55,13 +55,13 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
   );
   const a = session.agreement;
   out.push(
-    `Agreement over ${a.ballots} ballots: Kendall's W ${n(a.kendallW)}${a.kendallWPValue === null ? '' : ` (p ${a.kendallWPValue < 0.001 ? '< 0.001' : a.kendallWPValue.toFixed(3)})`}, Krippendorff's α ${n(a.krippendorffAlpha)}`,
+    `Agreement over ${a.ballots} ballots: Kendall's W ${n(a.kendallW)}${a.kendallWPValue === null ? '' : ` (p ${a.kendallWPValue < 0.001 ? '< 0.001' : a.kendallWPValue.toFixed(3)})`}, Krippendorff's α on rankings ${n(a.krippendorffAlpha)}`,
   );
   const b = session.biasIndicators;
   if (b) {
     const flags = b.flags.length ? b.flags.join(', ') : 'none';
     out.push(
-      `Bias indicators (one session: indicators, not proof): position variance ${n(b.position_variance, 3)}, length correlation ${n(b.length_correlation, 3)}, reviewer agreement ${n(b.reviewer_agreement, 3)}; flags: ${b.flags.length ? s.yellow(flags) : flags}`,
+      `Bias indicators (one session: indicators, not proof): position variance ${n(b.position_variance, 3)}, length correlation ${n(b.length_correlation, 3)}, reviewer agreement (α on scores) ${n(b.reviewer_agreement, 3)}; flags: ${b.flags.length ? s.yellow(flags) : flags}`,
     );
   } else {
     out.push(s.dim('Bias indicators: not computed for this session.'));
