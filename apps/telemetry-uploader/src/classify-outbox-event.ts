@@ -1,6 +1,6 @@
-import { fieldConsentLevel, fieldsAboveConsent, minimumSendLevel } from './event-consent.js';
+import { fieldsAboveConsent } from './event-consent.js';
 import type { TelemetryEvent } from '@council/core';
-import { telemetryEventSchema } from '@council/core';
+import { minimumTelemetryConsentLevel, reduceTelemetryEventToConsent, telemetryEventSchema } from '@council/core';
 
 /** What the uploader does with one event read from the outbox. */
 export type OutboxEventDecision =
@@ -36,15 +36,13 @@ export function classifyOutboxEvent(raw: Readonly<Record<string, unknown>>, ceil
     const list = above.map((a) => (a.needs === null ? `${a.field} (not a field of the event schema)` : `${a.field} (needs consent ${a.needs})`)).join(', ');
     return { kind: 'violation', reason: `it has consent_level ${level} but carries ${list}`, eventId };
   }
-  if (level < minimumSendLevel) {
+  if (level < minimumTelemetryConsentLevel) {
     return { kind: 'set-aside', reason: `consent_level ${level} allows no transmission (only levels 2 to 4 are sent)`, eventId };
   }
   const parsed = telemetryEventSchema.safeParse(raw);
   if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeIssues(parsed.error)}`, eventId };
   if (ceiling === undefined || ceiling >= level) return { kind: 'send', event: parsed.data, reduced: false };
-  const reduced: Record<string, unknown> = { ...parsed.data, consent_level: ceiling }; // ceiling ≥ 2 here: lower ceilings send nothing
-  for (const field of Object.keys(reduced)) {
-    if ((fieldConsentLevel[field] ?? Infinity) > ceiling) delete reduced[field];
-  }
-  return { kind: 'send', event: reduced as TelemetryEvent, reduced: true };
+  const reduced = reduceTelemetryEventToConsent(parsed.data, ceiling);
+  if (reduced === null) return { kind: 'set-aside', reason: `the current consent level ${ceiling} allows no transmission`, eventId };
+  return { kind: 'send', event: reduced, reduced: true };
 }

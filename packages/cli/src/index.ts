@@ -37,7 +37,7 @@ export { runPersonalitiesCommand } from './commands/personalities-command.js';
 export type { PersonalitiesCommandOptions } from './commands/personalities-command.js';
 export { runFeedbackCommand } from './commands/feedback-command.js';
 export type { FeedbackCommandOptions } from './commands/feedback-command.js';
-export { reduceToConsent, runTelemetryCommand } from './commands/telemetry-command.js';
+export { runTelemetryCommand } from './commands/telemetry-command.js';
 export type { TelemetryCommandOptions } from './commands/telemetry-command.js';
 export { appendHistory, readHistory } from './history-log.js';
 export type { HistoryEntry, HistoryReadResult, HistorySession } from './history-log.js';

@@ -63,6 +63,12 @@ export { buildTelemetryEvent } from './build-telemetry-event.js';
 export type { TelemetryEventExtras, TelemetryQueryMetadata } from './build-telemetry-event.js';
 export { TELEMETRY_SCHEMA_VERSION, telemetryEventSchema } from './telemetry-event-schema.js';
 export type { TelemetryEvent } from './telemetry-event-schema.js';
+export {
+  minimumTelemetryConsentLevel,
+  reduceTelemetryEventToConsent,
+  telemetryFieldConsentLevel,
+  telemetryFieldLevel,
+} from './telemetry-field-consent.js';
 
 export { critiqueThemes, generateFeedbackSummary } from './generate-feedback-summary.js';
 export type { FeedbackSummary, FeedbackSummaryOptions, ThemeCount } from './generate-feedback-summary.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { telemetryFieldLevel } from './telemetry-field-consent.js';
 
 /** The schema version of ADR-018's council-cloud event. */
 export const TELEMETRY_SCHEMA_VERSION = '1.1.0';
@@ -51,14 +52,11 @@ export const telemetryEventSchema = z
   })
   .strict()
   .superRefine((event, ctx) => {
-    const present = (key: 'bias_indicators' | 'query_metadata' | 'query_hash') => Object.hasOwn(event, key);
-    if (event.consent_level < 3) {
-      for (const key of ['bias_indicators', 'query_metadata'] as const) {
-        if (present(key)) ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs consent level 3 or more; this event has ${event.consent_level}` });
+    for (const key of Object.keys(event)) {
+      const needs = telemetryFieldLevel(key) ?? Infinity;
+      if (needs > event.consent_level) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs consent level ${needs}${needs < 4 ? ' or more' : ''}; this event has ${event.consent_level}` });
       }
-    }
-    if (event.consent_level < 4 && present('query_hash')) {
-      ctx.addIssue({ code: 'custom', path: ['query_hash'], message: `query_hash needs consent level 4; this event has ${event.consent_level}` });
     }
   });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { telemetryEventSchema } from '@council/core';
+import { reduceTelemetryEventToConsent, telemetryEventSchema } from '@council/core';
 import type { TelemetryEvent } from '@council/core';
 import { createJsonlStore, parseBiasStoreConfig, readCursorFile, resolveCouncilPaths, startCursor } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
@@ -12,27 +12,6 @@ export interface TelemetryCommandOptions {
   /** Arguments after `upload`, passed to the uploader unchanged. */
   rest: readonly string[];
   json?: boolean;
-}
-
-/** The lowest consent level at which each field of an event may leave the machine (ADR-018). */
-const FIELD_LEVEL: Readonly<Record<string, number>> = {
-  schema_version: 0,
-  event_id: 0,
-  session_id: 0,
-  timestamp: 0,
-  consent_level: 0,
-  rankings: 2,
-  bias_indicators: 3,
-  query_metadata: 3,
-  query_hash: 4,
-};
-
-/** The copy of `event` that may be sent at `ceiling`: fields above it removed, as the uploader does. */
-export function reduceToConsent(event: TelemetryEvent, ceiling: number): Record<string, unknown> {
-  const level = Math.min(event.consent_level, ceiling);
-  const copy: Record<string, unknown> = { ...event, consent_level: level };
-  for (const field of Object.keys(copy)) if ((FIELD_LEVEL[field] ?? Infinity) > level) delete copy[field];
-  return copy;
 }
 
 async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEvent[]; skipped: number; outbox: string; consent: number; cursorFile: string }> {
@@ -85,7 +64,7 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
       const { events, consent } = await pendingEvents(ctx);
       if (consent < 2) ctx.io.stderr(`council: consent level ${consent} sends nothing; the body below stays empty until LLM_COUNCIL_BIAS_CONSENT is 2 or more.\n`);
       else if (events.length === 0) ctx.io.stderr('council: the outbox has no pending event; sessions queue one each at consent level 2 or more.\n');
-      const body = { events: consent < 2 ? [] : events.slice(0, 100).map((e) => reduceToConsent(e, consent)) };
+      const body = { events: events.slice(0, 100).flatMap((e) => reduceTelemetryEventToConsent(e, consent) ?? []) };
       ctx.io.stdout(`${JSON.stringify(body, null, 2)}\n`);
       if (events.length > 100 && consent >= 2) ctx.io.stderr(`council: showing the first batch of 100; ${events.length - 100} more events follow in later batches.\n`);
       return 0;
