@@ -1,9 +1,21 @@
 import { z } from 'zod';
 import packageJson from '../package.json' with { type: 'json' };
 import { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
-import { telemetryEventSchema } from '@council/core';
+import { minimumTelemetryConsentLevel, telemetryEventSchema, telemetryFieldConsentLevel } from '@council/core';
 
 type JsonObject = Record<string, unknown>;
+
+/** For each sendable consent level below the highest, the fields it must not carry (from core's one rule). */
+function consentRules(): JsonObject[] {
+  const levels = Object.entries(telemetryFieldConsentLevel);
+  const highest = Math.max(...levels.map(([, level]) => level));
+  const rules: JsonObject[] = [];
+  for (let level = minimumTelemetryConsentLevel; level < highest; level++) {
+    const forbidden = levels.filter(([, needs]) => needs > level).map(([field]) => ({ required: [field] }));
+    rules.push({ if: { properties: { consent_level: { const: level } } }, then: { not: forbidden.length === 1 ? forbidden[0] : { anyOf: forbidden } } });
+  }
+  return rules;
+}
 
 /** The component schemas, generated from the zod schemas the uploader validates with. */
 function componentSchemas(): Record<string, JsonObject> {
@@ -21,17 +33,11 @@ function componentSchemas(): Record<string, JsonObject> {
     result[name] = rest;
   }
   // core's schema enforces the consent rule in a refinement, which JSON Schema output cannot carry;
-  // the same rule, written out: fields beyond the event's consent_level are absent.
+  // the same rule, derived from core's field levels: fields beyond the event's consent_level are absent.
   result.TelemetryEvent = {
     ...result.TelemetryEvent,
     description: 'ADR-018 council-cloud event, schema 1.1.0. Fields beyond consent_level are absent: 2 carries rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
-    allOf: [
-      {
-        if: { properties: { consent_level: { const: 2 } } },
-        then: { not: { anyOf: [{ required: ['bias_indicators'] }, { required: ['query_metadata'] }, { required: ['query_hash'] }] } },
-      },
-      { if: { properties: { consent_level: { const: 3 } } }, then: { not: { required: ['query_hash'] } } },
-    ],
+    allOf: consentRules(),
   };
   return result;
 }
