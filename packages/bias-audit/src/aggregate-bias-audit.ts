@@ -608,13 +608,15 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       const k = zs.length;
       const random = createSeededRandom(seed + 101);
       const values = new Float64Array(replicates);
+      const wzs = zs.map((z, i) => z * ws[i]!);
+      const scale = k / 4294967296;
       for (let b = 0; b < replicates; b++) {
         let sw = 0;
         let swz = 0;
         for (let i = 0; i < k; i++) {
-          const j = Math.floor((random.uint32() * k) / 4294967296);
+          const j = Math.floor(random.uint32() * scale);
           sw += ws[j]!;
-          swz += ws[j]! * zs[j]!;
+          swz += wzs[j]!;
         }
         values[b] = Math.tanh(swz / sw);
       }
