@@ -75,6 +75,31 @@ describe('createIngestClient', () => {
     expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 500, reason: 'HTTP 500: boom' });
   });
 
+  it('classifies 413 and 422 as bad requests, and 404, 405 and redirects (never followed) as unexpected', async () => {
+    const client = await clientFor((index) =>
+      [
+        { kind: 'status', status: 413 },
+        { kind: 'status', status: 422 },
+        { kind: 'status', status: 404 },
+        { kind: 'status', status: 405 },
+        { kind: 'status', status: 307, headers: { location: '/elsewhere' } },
+      ][index] as IngestAnswer,
+    );
+    expect(await client.send(events)).toMatchObject({ kind: 'bad-request', status: 413 });
+    expect(await client.send(events)).toMatchObject({ kind: 'bad-request', status: 422 });
+    expect(await client.send(events)).toMatchObject({ kind: 'unexpected', status: 404 });
+    expect(await client.send(events)).toMatchObject({ kind: 'unexpected', status: 405 });
+    expect(await client.send(events)).toEqual({ kind: 'unexpected', status: 307, reason: 'HTTP 307 (a redirect to /elsewhere)' });
+    expect(server!.requests).toHaveLength(5); // the redirect was not followed
+  });
+
+  it('takes a 2xx with an unreadable body as committed, with a warning', async () => {
+    const client = await clientFor(() => ({ kind: 'status', status: 200, body: { rejected: 'all of them' } }));
+    const outcome = await client.send(events);
+    expect(outcome).toMatchObject({ kind: 'accepted', status: 200, rejected: [] });
+    expect(outcome.kind === 'accepted' ? outcome.warning : undefined).toContain('not the documented');
+  });
+
   it('classifies 400 as a bad request and 401/403 as unauthorized', async () => {
     const answers: IngestAnswer[] = [
       { kind: 'status', status: 400, body: { error: { message: 'rankings[0].rank must be ≥ 1' } } },

@@ -6,12 +6,20 @@ import { parseRetryAfter } from './parse-retry-after.js';
 
 /** What one POST of a batch came to. */
 export type IngestOutcome =
-  /** 2xx: the batch is committed; `rejected` lists events council-cloud refused, with its reason. */
-  | { kind: 'accepted'; status: number; rejected: IngestRejection[] }
+  /**
+   * 2xx: the batch is committed; `rejected` lists events council-cloud refused, with its reason.
+   * `warning` is set when the answer's body could not be read (the refusals, if any, are unknown).
+   */
+  | { kind: 'accepted'; status: number; rejected: IngestRejection[]; warning?: string }
   /** 408, 429, 5xx, a network error or a timeout: send the same batch again later. */
   | { kind: 'retry'; status: number | null; reason: string; retryAfterMs: number | undefined }
-  /** 400 (or another 4xx that is not about credentials): something in the batch is malformed. */
+  /** 400, 413 or 422: something in the batch is malformed or too large; splitting it isolates the bad events. */
   | { kind: 'bad-request'; status: number; reason: string }
+  /**
+   * Any other answer (a redirect, 404, 405, 410, another 4xx…): not about the events but about where
+   * they were sent; nothing is committed or dead-lettered and the run stops.
+   */
+  | { kind: 'unexpected'; status: number; reason: string }
   /** 401 or 403: the token is missing, wrong or lacks permission. */
   | { kind: 'unauthorized'; status: number; reason: string };
 
@@ -53,6 +61,8 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
+    // A redirect is answered, never followed: following it would resend the batch and the token to another address.
+    redirect: 'manual',
     headers: { authorization: `Bearer ${token}`, 'user-agent': options.userAgent, accept: 'application/json' },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
@@ -78,14 +88,18 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
       if (status >= 200 && status < 300) {
         const body = safeJson(text);
         const parsed = ingestResponseSchema.safeParse(body ?? {});
-        return { kind: 'accepted', status, rejected: parsed.success ? (parsed.data.rejected ?? []).map((r) => ({ event_id: r.event_id, reason: clean(r.reason) })) : [] };
+        if (parsed.success) return { kind: 'accepted', status, rejected: (parsed.data.rejected ?? []).map((r) => ({ event_id: r.event_id, reason: clean(r.reason) })) };
+        // Committed (a 2xx) but unreadable: the events count as taken, and the caller is told.
+        return { kind: 'accepted', status, rejected: [], warning: `HTTP ${status} with a body that is not ${body === undefined ? 'JSON' : 'the documented { "rejected": [...] } answer'}; any events it refused are unknown` };
       }
       const reason = `HTTP ${status}${describeErrorBody(text, clean)}`;
       if (status === 401 || status === 403) return { kind: 'unauthorized', status, reason };
       if (status === 408 || status === 429 || status >= 500) {
         return { kind: 'retry', status, reason, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()) };
       }
-      return { kind: 'bad-request', status, reason };
+      if (status === 400 || status === 413 || status === 422) return { kind: 'bad-request', status, reason };
+      const location = status >= 300 && status < 400 ? response.headers.get('location') : null;
+      return { kind: 'unexpected', status, reason: location === null ? reason : `${reason} (a redirect to ${clean(location)})` };
     } catch (error) {
       if (timedOut) return { kind: 'retry', status: null, reason: `no answer within ${timeoutMs} ms (timeout)`, retryAfterMs: undefined };
       return { kind: 'retry', status: null, reason: describeNetworkError(error, clean), retryAfterMs: undefined };

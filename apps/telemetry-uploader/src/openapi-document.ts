@@ -81,7 +81,7 @@ export function createOpenApiDocument(): JsonObject {
           operationId: 'ingestEvents',
           summary: `Store a batch of 1 to ${maxEventsPerBatch} events.`,
           description:
-            'Idempotent per Idempotency-Key: a batch sent again after a lost answer carries the same key. The uploader moves its cursor only after a 2xx; it retries 408, 429, 5xx and network failures with backoff; it splits a batch answered 400 to isolate the bad events; it stops on 401/403.',
+            'Idempotent per Idempotency-Key: a batch sent again after a lost answer carries the same key. The uploader moves its cursor only after a 2xx; it retries 408, 429, 5xx and network failures with backoff; it splits a batch answered 400, 413 or 422 to isolate the bad events; it stops on 401/403 and on any other answer (redirects are not followed), moving nothing.',
           parameters: [
             {
               name: 'Idempotency-Key',
@@ -109,6 +109,8 @@ export function createOpenApiDocument(): JsonObject {
             },
             '400': errorResponse('The batch is malformed. The uploader splits it to find the bad events, sends the rest and dead-letters those.'),
             '401': errorResponse('The token is missing or wrong. The uploader stops; nothing moves.'),
+            '413': errorResponse('The batch is too large. Handled as 400: split to isolate the events at fault.'),
+            '422': errorResponse('An event cannot be processed. Handled as 400: split to isolate the events at fault.'),
             '403': errorResponse('The token may not ingest. The uploader stops; nothing moves.'),
             '408': errorResponse('Request timeout. Retried.'),
             '429': errorResponse('Too many requests. Retried after Retry-After.', retryAfter),

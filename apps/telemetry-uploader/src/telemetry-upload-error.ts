@@ -9,6 +9,7 @@ const marker = Symbol.for('council.error.TelemetryUploadError');
  * - `UNAUTHORIZED`: council-cloud answered 401 or 403; nothing moved.
  * - `CONSENT_VIOLATION`: a queued event carries a field above its own consent level (a bug upstream); nothing of it was sent.
  * - `UNAVAILABLE`: council-cloud could not be reached or kept failing (network, timeout, 408, 429, 5xx) after the retries.
+ * - `UNEXPECTED_RESPONSE`: the address answered something that is not the ingest API (a redirect, 404, 405…); nothing moved.
  * - `LOCKED`: another uploader holds the lock.
  * - `IO_ERROR`: the file system refused (outbox, cursor, dead-letter or lock file).
  */
@@ -19,6 +20,7 @@ export type TelemetryUploadErrorCode =
   | 'UNAUTHORIZED'
   | 'CONSENT_VIOLATION'
   | 'UNAVAILABLE'
+  | 'UNEXPECTED_RESPONSE'
   | 'LOCKED'
   | 'IO_ERROR';
 

@@ -133,6 +133,26 @@ describe('uploadOutbox', () => {
     expect(existsSync(paths.deadLetter)).toBe(false);
   });
 
+  it('stops on an answer that is not the ingest API (404, 405, a redirect): nothing moves, nothing is dead-lettered', async () => {
+    for (const answer of [
+      { kind: 'status', status: 404, body: { error: { message: 'no such route' } } },
+      { kind: 'status', status: 405 },
+      { kind: 'status', status: 302, headers: { location: 'https://elsewhere.example/v1/events' } },
+    ] as const) {
+      const { paths, run, server } = await setup(() => answer);
+      appendOutboxEvents(paths.outbox, range(1, 4).map((i) => sampleEvent(i)));
+      const summary = await run();
+      expect(summary.error?.code).toBe('UNEXPECTED_RESPONSE');
+      expect(summary.error?.message).toContain(`HTTP ${answer.status}`);
+      expect(summary.error?.message).toContain('LLM_COUNCIL_CLOUD_URL');
+      expect(summary).toMatchObject({ sent: 0, rejected: 0, remaining: 4 });
+      expect(server.requests).toHaveLength(1); // neither split nor retried nor followed
+      expect(existsSync(paths.cursor)).toBe(false);
+      expect(existsSync(paths.deadLetter)).toBe(false);
+      await server.close();
+    }
+  });
+
   it('a torn last line is left for later; once a later append ends it, it is dead-lettered', async () => {
     const { paths, run, server } = await setup();
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);

@@ -162,7 +162,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
   }
 
   /** Sends one batch until it is answered; throws a TelemetryUploadError when the run must stop. */
-  async function sendWithRetry(events: TelemetryEvent[]): Promise<Exclude<IngestOutcome, { kind: 'retry' } | { kind: 'unauthorized' }>> {
+  async function sendWithRetry(events: TelemetryEvent[]): Promise<Extract<IngestOutcome, { kind: 'accepted' } | { kind: 'bad-request' }>> {
     for (let attempt = 1; ; attempt++) {
       for (const event of events) {
         // The copy about to leave the machine, checked once more against its own consent level.
@@ -183,6 +183,12 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
           throw new TelemetryUploadError({
             code: 'UNAUTHORIZED',
             message: `council-cloud refused the credentials (${outcome.reason}) at ${client!.endpoint}. Check LLM_COUNCIL_CLOUD_TOKEN; nothing was sent and the outbox is unchanged.`,
+          });
+        case 'unexpected':
+          // Not an answer about the events (a wrong address, a proxy, a redirect): dead-lettering them would lose them.
+          throw new TelemetryUploadError({
+            code: 'UNEXPECTED_RESPONSE',
+            message: `${client!.endpoint} answered ${outcome.reason}, which is not an answer of council-cloud's ingest API. Check LLM_COUNCIL_CLOUD_URL (council-cloud's base URL, without /v1/events); nothing was dead-lettered and the events stay queued.`,
           });
         case 'retry': {
           const delay = backoffDelay({ attempt, retryAfterMs: outcome.retryAfterMs, random, ...options.backoff });
@@ -216,6 +222,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     const outcome = await sendWithRetry(sendable.map((item) => item.event!));
     if (outcome.kind === 'accepted') {
       summary.batches++;
+      if (outcome.warning !== undefined) notice(`council-cloud answered ${outcome.warning}`);
       const refused = new Map(outcome.rejected.map((r) => [r.event_id, r.reason]));
       for (const item of sendable) {
         const reason = refused.get(item.event!.event_id);
