@@ -13,7 +13,7 @@ export interface Ballot {
   scores?: Readonly<Record<string, number>>;
   /** An abstaining ballot is skipped entirely. */
   abstained?: boolean;
-  /** Default 1; 0 = advisory (counted in diagnostics, not in scores). Must be finite and ≥ 0. */
+  /** Default 1; 0 = advisory (counted in diagnostics, not in scores). Must be finite and ≥ 0, and the weights of a call must add up to a finite number. */
   weight?: number;
 }
 

@@ -120,6 +120,16 @@ describe('bradleyTerry', () => {
     );
   });
 
+  it('rejects weights whose comparisons overflow, instead of returning NaN ratings', () => {
+    let error: unknown;
+    try {
+      bradleyTerry([{ reviewer: 'x', ranking: ['a', 'b', 'c'], weight: 1e308 }], { candidates: ['a', 'b', 'c'], bootstrap: 0 });
+    } catch (e) {
+      error = e;
+    }
+    expect(ScoringError.isInstance(error) && error.code).toBe('INVALID_WEIGHT');
+  });
+
   it('rejects bad options with INVALID_OPTION', () => {
     const bad = (options: object): string => {
       try {

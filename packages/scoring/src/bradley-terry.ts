@@ -150,6 +150,16 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
   const wins = Float64Array.from(priorMatrix);
   for (let k = 0; k < n * n; k++) wins[k]! += observed[k]!;
 
+  for (let i = 0; i < n; i++) {
+    let row = 0;
+    for (let j = 0; j < n; j++) row += wins[i * n + j]! + wins[j * n + i]!;
+    if (!Number.isFinite(row)) {
+      throw new ScoringError({
+        code: 'INVALID_WEIGHT',
+        message: `${where}: the weighted comparisons of candidate "${candidates[i]!}" (ballot weights plus options.prior) add up to more than the largest finite number; weights are relative, so scale them down.`,
+      });
+    }
+  }
   const toRating = (strength: number): number => base + scale * Math.log10(strength);
   const strengths = fitBradleyTerry(wins, n);
   const ratings = Array.from(strengths, toRating);

@@ -308,6 +308,41 @@ describe('calculateBordaScores: bad input', () => {
     }
   });
 
+  it('keeps weighted means exact at the ends of the number range, and rejects weights whose sum overflows', () => {
+    // Only relative weights matter: one ballot of weight 5e-324 (the smallest double) scores like weight 1,
+    // so with m = 3 the points are 2, 1, 0 and the scores 1, ½, 0 (a product w · ½ would underflow to 0).
+    expectRows(calculateBordaScores([{ reviewer: 'X', ranking: ['a', 'b', 'c'], weight: 5e-324 }], { candidates: ['a', 'b', 'c'] }), [
+      ['a', 1, 2, 1, 1, 1, 'low'],
+      ['b', 0.5, 1, 1, 0, 2, 'low'],
+      ['c', 0, 0, 1, 0, 3, 'low'],
+    ]);
+    // Weights 1e300 and 3e300 for opposite orders of two candidates: a's score is 1e300 / 4e300 = ¼.
+    expectRows(
+      calculateBordaScores(
+        [
+          { reviewer: 'X', ranking: ['a', 'b'], weight: 1e300 },
+          { reviewer: 'Y', ranking: ['b', 'a'], weight: 3e300 },
+        ],
+        { candidates: ['a', 'b'] },
+      ),
+      [
+        ['b', 0.75, 0.75, 2, 1, 1, 'high'],
+        ['a', 0.25, 0.25, 2, 1, 2, 'high'],
+      ],
+    );
+    const error = thrown(() =>
+      calculateBordaScores(
+        [
+          { reviewer: 'X', ranking: ['a', 'b'], weight: 1e308 },
+          { reviewer: 'Y', ranking: ['a', 'b'], weight: 1e308 },
+        ],
+        { candidates: ['a', 'b'] },
+      ),
+    );
+    expect(error.code).toBe('INVALID_WEIGHT');
+    expect(error.message).toContain('ballots[1] (reviewer "Y")');
+  });
+
   it('rejects malformed ballots and options with INVALID_BALLOT / INVALID_OPTION', () => {
     const bad = (ballot: unknown, code = 'INVALID_BALLOT'): string => {
       const error = thrown(() => calculateBordaScores([ballot as Ballot], { candidates: ['a', 'b'] }));

@@ -51,14 +51,17 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
   }
   const n = Array.isArray(options.candidates) ? options.candidates.length : 0;
-  // Accumulators in one plain array (cheaper than six, or than typed arrays, for a session's handful of
-  // candidates): score sums at [0, n), points sums at [n, 2n), weight sums, votes, wins, possible.
-  const acc = new Array<number>(6 * n).fill(0);
+  // Accumulators in one plain array (cheaper than seven, or than typed arrays, for a session's handful of
+  // candidates): score sums at [0, n), points sums at [n, 2n), weight sums, votes, wins, possible, and
+  // the largest weight seen per candidate. Sums hold weights divided by that largest weight, so the
+  // weighted means neither overflow (weights near 1e308) nor underflow (weights near 5e-324).
+  const acc = new Array<number>(7 * n).fill(0);
   const POINTS = n;
   const WEIGHT = 2 * n;
   const VOTES = 3 * n;
   const WINS = 4 * n;
   const POSSIBLE = 5 * n;
+  const SCALE = 6 * n;
   let firstReviewer: string | undefined;
   let severalReviewers = false;
 
@@ -74,9 +77,18 @@ export function calculateBordaScores(ballots: readonly Ballot[], options: BordaO
     for (let p = 0; p < order.length; p++) {
       const c = order[p]!;
       const points = m - 1 - p;
-      acc[c]! += ballot.weight * (points / (m - 1));
-      acc[POINTS + c]! += ballot.weight * points;
-      acc[WEIGHT + c]! += ballot.weight;
+      const scale = acc[SCALE + c]!;
+      if (ballot.weight > scale) {
+        const shrink = scale / ballot.weight; // 0 on the first vote, when the sums are still 0
+        acc[c]! *= shrink;
+        acc[POINTS + c]! *= shrink;
+        acc[WEIGHT + c]! *= shrink;
+        acc[SCALE + c] = ballot.weight;
+      }
+      const w = ballot.weight / acc[SCALE + c]!;
+      acc[c]! += w * (points / (m - 1));
+      acc[POINTS + c]! += w * points;
+      acc[WEIGHT + c]! += w;
       acc[VOTES + c]!++;
       if (p === 0) acc[WINS + c]!++;
     }

@@ -185,10 +185,19 @@ export function forEachCleanedBallot(
   // One view, updated per ballot: scoring 100,000 sessions should not mean 500,000 short-lived objects.
   const view: { -readonly [K in keyof PreparedBallot]: PreparedBallot[K] } = { index: 0, reviewer: '', weight: 1, order, tiedWithPrevious, eligible: 0, own: NO_OWN };
 
+  let totalWeight = 0;
   for (let index = 0; index < list.length; index++) {
     const ballot = list[index]!;
     const weight = validateBallot(ballot, index, where);
     if (ballot.abstained === true) continue;
+    totalWeight += weight;
+    if (totalWeight === Number.POSITIVE_INFINITY) {
+      // Pairwise support and Bradley–Terry's win counts are sums of weights: they must stay finite.
+      throw new ScoringError({
+        code: 'INVALID_WEIGHT',
+        message: `${where}: the weights up to ${describeBallot(index, ballot)} add up to more than the largest finite number; weights are relative, so scale them down (e.g. divide each by the largest).`,
+      });
+    }
     let own = NO_OWN;
     if (excludeSelfVotes) {
       if (owned !== undefined) own = owned.get(ballot.reviewer) ?? NO_OWN;
