@@ -10,6 +10,7 @@ const marker = Symbol.for('council.error.TelemetryUploadError');
  * - `CONSENT_VIOLATION`: a queued event carries a field above its own consent level (a bug upstream); nothing of it was sent.
  * - `UNAVAILABLE`: council-cloud could not be reached or kept failing (network, timeout, 408, 429, 5xx) after the retries.
  * - `UNEXPECTED_RESPONSE`: the address answered something that is not the ingest API (a redirect, 404, 405…); nothing moved.
+ * - `INVALID_CURSOR`: `sent.cursor` points past the end of the outbox (it was replaced or cut short); nothing moved.
  * - `LOCKED`: another uploader holds the lock.
  * - `IO_ERROR`: the file system refused (outbox, cursor, dead-letter or lock file).
  */
@@ -21,6 +22,7 @@ export type TelemetryUploadErrorCode =
   | 'CONSENT_VIOLATION'
   | 'UNAVAILABLE'
   | 'UNEXPECTED_RESPONSE'
+  | 'INVALID_CURSOR'
   | 'LOCKED'
   | 'IO_ERROR';
 

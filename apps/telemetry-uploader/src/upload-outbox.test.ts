@@ -153,6 +153,25 @@ describe('uploadOutbox', () => {
     }
   });
 
+  it('refuses a cursor past the end of a replaced outbox instead of skipping the events queued since', async () => {
+    const { paths, run, server } = await setup();
+    appendOutboxEvents(paths.outbox, range(1, 5).map((i) => sampleEvent(i)));
+    expect(await run()).toMatchObject({ sent: 5, error: null });
+    // The user deletes the outbox (not the cursor); the CLI queues two new events in a fresh file.
+    writeFileSync(paths.outbox, '');
+    appendOutboxEvents(paths.outbox, [sampleEvent(6), sampleEvent(7)]);
+    const cursorBefore = readFileSync(paths.cursor, 'utf8');
+    const summary = await run();
+    expect(summary.error?.code).toBe('INVALID_CURSOR');
+    expect(summary.error?.message).toContain(`delete ${paths.cursor}`);
+    expect(summary.sent).toBe(0);
+    expect(readFileSync(paths.cursor, 'utf8')).toBe(cursorBefore);
+    // Following the message sends the two new events.
+    writeFileSync(paths.cursor, '{"segment":0,"offset":0,"line":0}');
+    expect(await run()).toMatchObject({ sent: 2, error: null });
+    expect(server.committed.slice(5)).toEqual([idOf(6), idOf(7)]);
+  });
+
   it('a torn last line is left for later; once a later append ends it, it is dead-lettered', async () => {
     const { paths, run, server } = await setup();
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);

@@ -142,6 +142,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
   let cursor: JsonlCursor;
   try {
     cursor = (await readCursorFile(options.paths.cursor)) ?? startCursor;
+    await checkCursorFits(outbox, cursor, options.paths);
   } catch (error) {
     summary.error = asUploadError(error);
     return summary;
@@ -332,6 +333,26 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     summary.error ??= asUploadError(error);
   }
   return summary;
+}
+
+/**
+ * The outbox is append-only, so a cursor past its end means it was replaced or cut short since the
+ * last run (deleted, restored from a backup, segments removed). Reading on from there would silently
+ * skip every event queued since; stop and say so instead.
+ */
+async function checkCursorFits(outbox: JsonlStore<Record<string, unknown>>, cursor: JsonlCursor, paths: OutboxPaths): Promise<void> {
+  if (cursor.segment === 0 && cursor.offset === 0) return;
+  const files = await outbox.files();
+  const last = files.at(-1);
+  if (last === undefined) return; // nothing queued at all: nothing to skip
+  const file = files.find((f) => f.segment === cursor.segment);
+  const beyond = file === undefined ? cursor.segment > last.segment : !file.compressed && cursor.offset > file.bytes;
+  if (!beyond) return;
+  const where = file === undefined ? `segment ${cursor.segment}, past the last one (${last.segment})` : `byte ${cursor.offset} of ${file.path}, which holds ${file.bytes}`;
+  throw new TelemetryUploadError({
+    code: 'INVALID_CURSOR',
+    message: `${paths.cursor} points at ${where}: the outbox was replaced or cut short since the last upload, so the cursor no longer fits it. Nothing was sent. To send every event now in the outbox, delete ${paths.cursor} and run again.`,
+  });
 }
 
 /** Events still queued past `from`. */
