@@ -119,6 +119,19 @@ describe('distributions against published tables and closed forms', () => {
     expect(fCdf(0, 3, 4)).toBe(0);
   });
 
+  it('stays finite and inside [0, 1] at the far ends of the double range', () => {
+    // SciPy 1.17: norm.ppf(5e-324) = -38.467405617144344. The smallest double carries a single bit, so
+    // Φ there is only known to ~1e-9 and the quantile is checked to that precision.
+    expect(relativeError(normalQuantile(Number.MIN_VALUE), -38.467405617144344)).toBeLessThan(1e-8);
+    // With df = 1e-300 the series for P(a, x) rounds to just above 1; the upper tail must not go negative.
+    for (const [x, df] of [[1e-300, 1e-300], [1e-200, 1e-250], [1e-5, 1e-280]] as const) {
+      const sf = chiSquaredSf(x, df);
+      expect(sf).toBeGreaterThanOrEqual(0);
+      expect(sf).toBeLessThanOrEqual(1);
+      expect(chiSquaredCdf(x, df)).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('rejects bad parameters with a BiasAuditError that says what was wrong', () => {
     expect(() => studentTCdf(1, 0)).toThrow(BiasAuditError);
     expect(() => studentTCdf(1, 0)).toThrow(/df must be greater than 0/);

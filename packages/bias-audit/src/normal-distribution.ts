@@ -1,7 +1,7 @@
 import { assertNumber, assertProbability } from './internal/assert.js';
 import { regularizedGamma } from './internal/regularized-gamma.js';
 
-const SQRT_2PI = 2.5066282746310002;
+const LOG_SQRT_2PI = 0.9189385332046728;
 
 /**
  * Φ(x), the standard normal CDF, as ½·Q(½, x²/2) (x < 0) or 1 − ½·Q(½, x²/2): the incomplete
@@ -42,7 +42,9 @@ function lowerQuantile(p: number): number {
   }
   for (let i = 0; i < 8; i++) {
     const e = normalCdf(x) - p;
-    const u = e * SQRT_2PI * Math.exp((x * x) / 2);
+    if (e === 0) break;
+    // e / φ(x), formed in logs: below p ≈ 1e-308 the factor exp(x²/2) alone overflows.
+    const u = Math.sign(e) * Math.exp(Math.log(Math.abs(e)) + LOG_SQRT_2PI + (x * x) / 2);
     const step = u / (1 + (x * u) / 2);
     x -= step;
     if (Math.abs(step) <= 1e-16 * Math.abs(x)) break;

@@ -94,9 +94,9 @@ export function regularizedBeta(options: { x: number; a: number; b: number; y?: 
   if (x <= 0) return { lower: 0, upper: 1 };
   if (y <= 0) return { lower: 1, upper: 0 };
   if (x < (a + 1) / (a + b + 2)) {
-    const lower = (Math.exp(logPrefactor({ a, b }, x, y)) * continuedFraction(a, b, x)) / a;
+    const lower = Math.min(1, (Math.exp(logPrefactor({ a, b }, x, y)) * continuedFraction(a, b, x)) / a);
     return { lower, upper: 1 - lower };
   }
-  const upper = (Math.exp(logPrefactor({ a: b, b: a }, y, x)) * continuedFraction(b, a, y)) / b;
+  const upper = Math.min(1, (Math.exp(logPrefactor({ a: b, b: a }, y, x)) * continuedFraction(b, a, y)) / b);
   return { lower: 1 - upper, upper };
 }

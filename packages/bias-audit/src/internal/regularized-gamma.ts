@@ -31,7 +31,8 @@ export function regularizedGamma(options: { a: number; x: number }): GammaTails 
       sum += del;
       if (Math.abs(del) < Math.abs(sum) * EPSILON) break;
     }
-    const lower = sum * Math.exp(logPrefactor(a, x));
+    // Rounding can carry the series a hair past 1 when a is tiny; a probability stays in [0, 1].
+    const lower = Math.min(1, sum * Math.exp(logPrefactor(a, x)));
     return { lower, upper: 1 - lower };
   }
   let b = x + 1 - a;
@@ -50,6 +51,6 @@ export function regularizedGamma(options: { a: number; x: number }): GammaTails 
     h *= del;
     if (Math.abs(del - 1) < EPSILON) break;
   }
-  const upper = Math.exp(logPrefactor(a, x)) * h;
+  const upper = Math.min(1, Math.exp(logPrefactor(a, x)) * h);
   return { lower: 1 - upper, upper };
 }
