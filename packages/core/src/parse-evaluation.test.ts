@@ -72,6 +72,15 @@ describe('parseEvaluation', () => {
 
   it('accepts a ranking written on the marker line', () => {
     expect(parseEvaluation('FINAL RANKING: Response B > Response C > Response A', abc).ranking).toEqual(['Response B', 'Response C', 'Response A']);
+    expect(parseEvaluation('Final ranking: **B**, (A), c.', abc).ranking).toEqual(['Response B', 'Response A', 'Response C']);
+  });
+
+  it('does not read prose on the marker line as a ranking entry', () => {
+    // "Response A" here is a mention in a sentence, not a place: the list below is the ranking.
+    const parsed = parseEvaluation('In the final ranking below I put Response A last.\n- Response B\n- Response C\n- Response A', abc);
+    expect(parsed.ranking).toEqual(['Response B', 'Response C', 'Response A']);
+    expect(parsed.warnings).toEqual([]);
+    expect(parseEvaluation('My final ranking weighs Response C highly, as discussed.', abc).ranking).toEqual([]);
   });
 
   it('matches multi-letter labels for councils of more than 26', () => {

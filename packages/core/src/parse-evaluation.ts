@@ -139,6 +139,8 @@ function getKey(object: Record<string, unknown>, key: string): unknown {
 const maxBareObjects = 8;
 const maxMarkersTried = 8;
 const listItem = /^\s*(?:\d{1,3}\s*[.):]|[-*•+])\s*(.*)$/;
+/** A label alone, with optional emphasis, quotes or brackets: `Response A`, `**B**`, `(c).`. */
+const inlineLabel = /^[\s*_"'`[(]*(?:response[\s_-]+)?[a-z]{1,4}[\s*_"'`\]).:]*$/i;
 
 /** The last `FINAL RANKING` section that names at least one label, read as a numbered or bulleted list. */
 function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, string>): { read: RankingRead; line: number } | undefined {
@@ -151,7 +153,8 @@ function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, 
     // Items written on the marker line itself: `FINAL RANKING: Response B, Response A` or `B > A > C`.
     const rest = lines[i]!.slice(markerAt).replace(/^final\s+ranking\W*/i, '');
     const inline = rest.split(/[,>;]|\band\b/).map((s) => s.trim()).filter((s) => s !== '');
-    if (inline.length > 0 && inline.every((s) => labelCode(s) !== undefined)) entries.push(...inline);
+    // Each piece must be a label and nothing else: `Response A.` counts, prose that mentions one does not.
+    if (inline.length > 0 && inline.every((s) => inlineLabel.test(s) && labelCode(s) !== undefined)) entries.push(...inline);
     let started = entries.length > 0;
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j]!;
