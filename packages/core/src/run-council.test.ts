@@ -114,6 +114,14 @@ describe('runCouncil', () => {
     expect(error.message).toContain('m3: timed out after 30 ms');
   });
 
+  it('lists provider failures in one readable sentence (their own full stops dropped)', async () => {
+    const options = council(2, { quorum: 2 });
+    options.members = [options.models[0]!, member('m2', 9, { answer: () => ({ error: new Error('test needs an API key: set TEST_API_KEY.') }) })];
+    const error = await rejection(runCouncil(options));
+    expect(error.message).toContain('m2: test needs an API key: set TEST_API_KEY. Fix or replace the failing members');
+    expect(error.message).not.toContain('..');
+  });
+
   it('a hung member costs its stage timeout and is excluded as a timeout', async () => {
     const options = council(3, { timeouts: { stage1Ms: 80 } });
     options.members = [...options.models.slice(0, 2), member('m3', 8, { answer: () => ({ hang: true }) })];

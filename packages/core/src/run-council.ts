@@ -220,7 +220,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   emit({ type: 'stage-finished', stage: 1, succeeded: answered.length, failed: members.length - answered.length });
   checkAborted();
   if (answered.length < quorum) {
-    const failures = stage1.filter((s) => s.error).map((s) => `${s.member}: ${s.error!.reason === 'timeout' ? `timed out after ${timeouts.stage1Ms} ms` : s.error!.message}`);
+    const failures = stage1.filter((s) => s.error).map((s) => `${s.member}: ${s.error!.reason === 'timeout' ? `timed out after ${timeouts.stage1Ms} ms` : s.error!.message.replace(/\.+\s*$/, '')}`);
     throw new CouncilError({
       code: 'QUORUM_NOT_MET',
       message: `Only ${answered.length} of ${members.length} members answered; the quorum is ${quorum}. ${failures.join('; ')}. Fix or replace the failing members, raise timeouts.stage1Ms, or lower the quorum.`,
