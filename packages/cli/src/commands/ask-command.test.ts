@@ -115,6 +115,23 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(r.out).toBe('');
   });
 
+  it('without the provider key, fails in one line naming the variable before any request is made', async () => {
+    const before = server.requests.length;
+    const home = mkdtempSync(join(tmpdir(), 'council-ask-'));
+    const c = captureIo();
+    // No OPENROUTER_API_KEY: bare ids go to OpenRouter, which needs one; simulated members need none.
+    const env = { OPENROUTER_BASE_URL: server.url, LLM_COUNCIL_HOME: home };
+    const code = await runCli(['ask', QUERY, '--models', 'test/alpha,test/beta,simulated:ada', '--chairman', 'anthropic:claude-x'], { version: '1.2.3', io: c.io, env, cwd: home });
+    expect(code).toBe(1);
+    expect(c.err()).toBe(
+      'council: No API key set: OPENROUTER_API_KEY (for test/alpha, test/beta); ANTHROPIC_API_KEY (for anthropic:claude-x). ' +
+        'Export the key in your environment, or try `council demo` or simulated:<name> models, which need none.\n',
+    );
+    expect(c.out()).toBe('');
+    expect(server.requests.length).toBe(before);
+    expect(filesUnder(home)).toEqual([]);
+  });
+
   it('rejects usage errors with exit 2: too few models, an unknown mode', async () => {
     const one = await ask(['--models', 'test/alpha']);
     expect(one.code).toBe(2);

@@ -1,6 +1,7 @@
 import { loadConfig } from '@council/core';
 import type { OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
+import { checkProviderKeys } from '../check-provider-keys.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -54,6 +55,9 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
   }
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   const seed = options.seed ?? settings.randomSeed ?? undefined;
+  const resolveModel = createModelResolver({ env });
+  // Without a key the council would start, lose every member to it and report a quorum failure.
+  checkProviderKeys({ ids: [...members, chairman], env, resolveModel });
   const simulated = members.every((m) => m.startsWith('simulated:'));
   const session = await runSessionLive({
     ctx,
@@ -65,7 +69,7 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
       members,
       chairman,
       config: loaded.config,
-      resolveModel: createModelResolver({ env }),
+      resolveModel,
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit,
       ...(options.strategy === undefined ? {} : { strategy: options.strategy }),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
@@ -76,5 +76,19 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     const r = await run(dir, ['p.jsonl', '--models', MEMBERS.join(',')]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(`council: ${join(dir, 'p.jsonl')}:2 has no "prompt" string. Each line must be {"prompt": "…"}.\n`);
+  });
+
+  it('without the provider key, fails before any session and any request, and writes no results file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\n');
+    const before = server.requests.length;
+    const c = captureIo();
+    const env = { OPENROUTER_BASE_URL: server.url, LLM_COUNCIL_HOME: join(dir, 'home') };
+    const code = await runCli(['batch', 'prompts.txt', '--models', MEMBERS.join(',')], { version: '1.2.3', io: c.io, env, cwd: dir });
+    expect(code).toBe(1);
+    expect(c.err()).toMatch(/^council: No API key set: OPENROUTER_API_KEY \(for test\/alpha, test\/beta, test\/gamma\)\. /);
+    expect(c.err().trimEnd().split('\n')).toHaveLength(1);
+    expect(server.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'prompts.txt.results.jsonl'))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
+import { checkProviderKeys } from '../check-provider-keys.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -84,6 +85,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   const resolveModel = createModelResolver({ env });
+  checkProviderKeys({ ids: [...members, chairman], env, resolveModel });
   const paths = resolveCouncilPaths(env);
   const concurrency = options.concurrency ?? 2;
   const biasAudit = env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit;

@@ -1,0 +1,39 @@
+import type { LanguageModelV1 } from '@council/providers';
+import { CliError } from './cli-error.js';
+import type { Env } from './read-cli-settings.js';
+
+/** The key variables each hosted provider reads (any one of them will do). Local servers need none. */
+const KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = {
+  openrouter: ['OPENROUTER_API_KEY'],
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+};
+
+/**
+ * Fails before any model is called when a member or the chairman belongs to a hosted provider whose
+ * key is not set: one line naming the variable and the models that need it, instead of a council that
+ * starts, loses every member to the same missing key and reports a quorum failure. Ids the resolver
+ * rejects are left to the council, which reports them itself. Key values are only tested, never read out.
+ */
+export function checkProviderKeys(options: { ids: readonly string[]; env: Env; resolveModel: (id: string) => LanguageModelV1 }): void {
+  const missing = new Map<string, string[]>();
+  for (const id of new Set(options.ids)) {
+    let provider: string;
+    try {
+      provider = options.resolveModel(id).provider;
+    } catch {
+      continue;
+    }
+    const variables = KEY_VARIABLES[provider];
+    if (variables === undefined || variables.some((name) => (options.env[name] ?? '').trim() !== '')) continue;
+    const key = variables.join(' or ');
+    missing.set(key, [...(missing.get(key) ?? []), id]);
+  }
+  if (missing.size === 0) return;
+  const needs = [...missing].map(([key, ids]) => `${key} (for ${ids.join(', ')})`).join('; ');
+  throw new CliError({
+    code: 'RUNTIME',
+    message: `No API key set: ${needs}. Export the key in your environment, or try \`council demo\` or simulated:<name> models, which need none.`,
+  });
+}
