@@ -37,6 +37,14 @@ describe('runCli', () => {
     expect(r.out).toMatch(new RegExp(`Examples:\\n {2}council ${command}`));
   });
 
+  it('does not describe --no-persist as on by default', async () => {
+    for (const command of ['ask', 'batch']) {
+      const r = await run([command, '--help']);
+      expect(r.out).toMatch(/--no-persist +Save no/);
+      expect(r.out).not.toMatch(/--no-persist.*\(default: true\)/);
+    }
+  });
+
   it('rejects an unknown command with exit code 2 and a one-line hint on stderr', async () => {
     const r = await run(['frobnicate']);
     expect(r.code).toBe(2);

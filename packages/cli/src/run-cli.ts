@@ -59,7 +59,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       });
     }
     sections.push({ title: 'Exit codes', body: '  0 success, 1 runtime failure, 2 usage error' });
-    return sections;
+    // cac shows a `--no-x` flag's implied default ("(default: true)"), which reads as if the flag were on.
+    return sections.map((section) => (section.title === 'Options' ? { ...section, body: section.body.replace(/^(\s*--no-\S+.*?) \(default: true\)$/gm, '$1') } : section));
   });
   cli.version(options.version);
   cli.option('--verbose', 'Show stack traces on errors (and more detail where a command has it)');
