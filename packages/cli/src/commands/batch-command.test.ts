@@ -91,4 +91,14 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(server.requests.length).toBe(before);
     expect(existsSync(join(dir, 'prompts.txt.results.jsonl'))).toBe(false);
   });
+
+  it('says there is no leaderboard yet when no session completed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\n');
+    const r = await run(dir, ['prompts.txt', '--models', 'test/broken,test/hang', '--timeout', '500ms']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('0 sessions completed, 1 failed');
+    expect(r.out).toContain('No session has completed, so there is no leaderboard yet.');
+    expect(r.out).not.toContain('┌');
+  });
 });

@@ -178,6 +178,12 @@ function renderBatchSummary(summary: { prompts: number; ran: number; failed: num
   const s = ctx.out;
   const lines = [
     `${s.bold('Batch finished')}: ${summary.ran - summary.failed} sessions completed${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
+  ];
+  if (summary.leaderboard.length === 0) {
+    lines.push('No session has completed, so there is no leaderboard yet.');
+    return lines.join('\n') + '\n';
+  }
+  lines.push(
     s.bold('Cross-query leaderboard (mean of per-session Borda scores, 95% bootstrap interval)'),
     renderTable({
       head: ['rank', 'member', 'mean Borda', '95% interval', 'sessions', 'wins'],
@@ -185,6 +191,6 @@ function renderBatchSummary(summary: { prompts: number; ran: number; failed: num
       style: s,
       rows: summary.leaderboard.map((b) => [String(b.rank), b.candidate, b.aggregateBorda.toFixed(3), b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a', String(b.appearances), String(b.totalWins)]),
     }).trimEnd(),
-  ];
+  );
   return lines.join('\n') + '\n';
 }
