@@ -104,6 +104,12 @@ describe('biasMetricRecordSchema', () => {
     expect(biasRecordWriteProblem({ ...record, queryHash: '0123456789abcdef' })).toMatch(/level 4/);
     expect(biasRecordWriteProblem({ ...record, queryHash: '0123456789abcdef', consentLevel: 4 })).toBeUndefined();
     expect(biasRecordWriteProblem({ ...record, schemaVersion: '1.2.0' })).toMatch(/1\.1\.0/);
+    // query_metadata carries labels, never text: a query pasted into a label is refused.
+    const canary = 'CANARY how do I rotate my production database password';
+    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: canary, tokenCountBucket: '0-100', language: 'en' } })).toMatch(/category must be one of/);
+    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: 'coding', tokenCountBucket: canary, language: 'en' } })).toMatch(/token_count_bucket/);
+    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: 'coding', tokenCountBucket: '5000+', language: canary } })).toMatch(/language/);
+    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: null, tokenCountBucket: null, language: 'und' } })).toBeUndefined();
   });
 });
 

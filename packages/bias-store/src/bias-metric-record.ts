@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
 import type { ConsentLevel } from './consent-level.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
+import { queryCategories } from './query-category.js';
 import type { QueryMetadata } from './query-metadata.js';
+import { tokenCountBuckets } from './token-count-bucket.js';
 
 /** The `schema_version` this package writes (ADR-018 v1.1). */
 export const biasSchemaVersion = '1.1.0';
@@ -189,6 +191,13 @@ export function biasRecordWriteProblem(record: BiasMetricRecord): string | undef
   const parsed = parseIsoTimestamp(record.timestamp);
   if (parsed === null || !parsed.hasZone) return 'timestamp must be ISO 8601 with a zone (e.g. 2025-12-17T10:30:00Z)';
   if (record.queryHash !== null && record.consentLevel !== 4) return 'query_hash is only written at consent level 4 (RESEARCH)';
+  // query_metadata holds labels derived from the query, never its text: only the known labels are written.
+  const meta = record.queryMetadata;
+  if (meta !== null) {
+    if (meta.category !== null && !(queryCategories as readonly string[]).includes(meta.category)) return `query_metadata.category must be one of ${queryCategories.join(', ')} or null`;
+    if (meta.tokenCountBucket !== null && !(tokenCountBuckets as readonly string[]).includes(meta.tokenCountBucket)) return `query_metadata.token_count_bucket must be one of ${tokenCountBuckets.join(', ')} or null`;
+    if (meta.language !== null && !/^(?:[a-z]{2}|und)$/.test(meta.language)) return 'query_metadata.language must be an ISO 639-1 code or und, or null';
+  }
   if (!record.positionIsDisplayOrder) return 'position must be display order (positionIsDisplayOrder: true)';
   return undefined;
 }

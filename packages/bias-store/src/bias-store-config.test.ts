@@ -77,6 +77,7 @@ describe('parseBiasStoreConfig', () => {
   it('fails at consent 4 without LLM_COUNCIL_HASH_SECRET: there is no default secret', () => {
     expect(() => parseBiasStoreConfig({ HOME: home, LLM_COUNCIL_BIAS_CONSENT: '4' })).toThrow(/LLM_COUNCIL_HASH_SECRET is not set; there is no default secret/);
     expect(() => parseBiasStoreConfig({ HOME: home, LLM_COUNCIL_BIAS_CONSENT: '4', LLM_COUNCIL_HASH_SECRET: '' })).toThrow(/no default secret/);
+    expect(() => parseBiasStoreConfig({ HOME: home, LLM_COUNCIL_BIAS_CONSENT: '4', LLM_COUNCIL_HASH_SECRET: ' \t ' })).toThrow(/no default secret/);
   });
 
   it('never prints the secret', () => {

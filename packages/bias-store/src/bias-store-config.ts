@@ -74,7 +74,7 @@ export function safeParseBiasStoreConfig(env: Env = process.env): { success: tru
 
   // The secret is never trimmed into something else nor echoed.
   const secretRaw = env.LLM_COUNCIL_HASH_SECRET;
-  const hashSecret = secretRaw === undefined || secretRaw === '' ? null : secretRaw;
+  const hashSecret = secretRaw === undefined || secretRaw.trim() === '' ? null : secretRaw; // only white space counts as unset
   if (consent === 4 && hashSecret === null) {
     problems.push(
       'LLM_COUNCIL_BIAS_CONSENT is 4 (RESEARCH), which stores query hashes, but LLM_COUNCIL_HASH_SECRET is not set; there is no default secret. Set LLM_COUNCIL_HASH_SECRET to a long random secret of your own (e.g. `openssl rand -hex 32`), or choose consent 3 or lower.',

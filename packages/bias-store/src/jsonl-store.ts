@@ -414,7 +414,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       if (major !== null && major !== options.version.major) {
         return new Bad(
           'unsupported_version',
-          `${options.version.field} ${JSON.stringify(value)} has major version ${major}; this reader understands major ${options.version.major}`,
+          `${options.version.field} ${JSON.stringify(typeof value === 'string' && value.length > 20 ? `${value.slice(0, 20)}…` : value)} has major version ${major}; this reader understands major ${options.version.major}`,
         );
       }
     }
