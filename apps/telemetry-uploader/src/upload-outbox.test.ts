@@ -163,6 +163,7 @@ describe('uploadOutbox', () => {
     const cursorBefore = readFileSync(paths.cursor, 'utf8');
     const summary = await run();
     expect(summary.error?.code).toBe('INVALID_CURSOR');
+    expect(summary.remaining).toBeNull(); // not a misleading 0
     expect(summary.error?.message).toContain(`delete ${paths.cursor}`);
     expect(summary.sent).toBe(0);
     expect(readFileSync(paths.cursor, 'utf8')).toBe(cursorBefore);

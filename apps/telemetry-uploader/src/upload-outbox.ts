@@ -61,8 +61,8 @@ export interface UploadSummary {
   reduced: number;
   /** Requests that got a 2xx answer. */
   batches: number;
-  /** Events still queued after this run. */
-  remaining: number;
+  /** Events still queued after this run; null when the run stopped before it could tell (an unreadable or unfitting cursor). */
+  remaining: number | null;
   /** An incomplete last line (a write in flight or interrupted) was left where it is. */
   incompleteTail: boolean;
   /** When to try again (ISO 8601), when the run stopped on a retryable failure. */
@@ -145,6 +145,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     await checkCursorFits(outbox, cursor, options.paths);
   } catch (error) {
     summary.error = asUploadError(error);
+    summary.remaining = null;
     return summary;
   }
 
@@ -331,6 +332,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     summary.remaining = await countRemaining(outbox, dryRun ? dryPosition : cursor);
   } catch (error) {
     summary.error ??= asUploadError(error);
+    summary.remaining = null;
   }
   return summary;
 }
