@@ -23,6 +23,8 @@ export function parseIntegerOption(name: string, value: unknown, bounds: { min?:
   return n;
 }
 
+const maxDurationMs = 2_147_483_647;
+
 /** A duration such as `--timeout 30` (seconds), `30s`, `1500ms` or `2m`; returns milliseconds. */
 export function parseDurationOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -35,6 +37,9 @@ export function parseDurationOption(name: string, value: unknown): number | unde
   const unit = match[2] ?? 's';
   const ms = unit === 'ms' ? amount : unit === 's' ? amount * 1000 : amount * 60_000;
   if (ms <= 0) throw usage(`--${name} must be greater than zero.`);
+  if (Math.round(ms) < 1) throw usage(`--${name} must be at least 1ms, got "${text}".`);
+  // Node's timers cannot wait longer than 2^31 − 1 ms (about 24.8 days).
+  if (ms > maxDurationMs) throw usage(`--${name} must be at most 24 days (2147483647ms), got "${text}".`);
   return Math.round(ms);
 }
 
