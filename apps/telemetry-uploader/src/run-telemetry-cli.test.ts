@@ -100,6 +100,16 @@ describe('runTelemetryCli', () => {
     expect(bad.err()).toContain('LLM_COUNCIL_CLOUD_URL is not a URL');
   });
 
+  it('a token that cannot go in a header is a configuration error that does not show it, before any request', async () => {
+    for (const bad of ['SECRETTOK with space', 'SECRETTOK\u0001x', 'SECRETTÖK']) {
+      const c = capture();
+      const env = { LLM_COUNCIL_HOME: tempHome().home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com', LLM_COUNCIL_CLOUD_TOKEN: bad };
+      expect(await runTelemetryCli(['upload'], c.io, env)).toBe(2);
+      expect(c.err()).toContain('LLM_COUNCIL_CLOUD_TOKEN holds a character a bearer token cannot have');
+      expect(c.err()).not.toContain('SECRET');
+    }
+  });
+
   it('an invalid LLM_COUNCIL_BIAS_CONSENT names the variable and the accepted values', async () => {
     const c = capture();
     expect(await runTelemetryCli(['upload'], c.io, { LLM_COUNCIL_BIAS_CONSENT: 'lots' })).toBe(2);

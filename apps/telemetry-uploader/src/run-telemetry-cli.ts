@@ -95,6 +95,14 @@ function readCloudConfig(env: TelemetryCliEnv): { url: string; token: string } {
       message: `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set, so there is nowhere to send to. Set ${missing.length > 1 ? 'them' : 'it'} (council-cloud's base URL and your token), or use --dry-run to see what would be sent. Nothing was sent.`,
     });
   }
+  // A bearer token is visible ASCII (RFC 6750); anything else cannot go in a header and would fail every
+  // request as an obscure "network error". The token itself is never shown.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new TelemetryUploadError({
+      code: 'INVALID_CONFIG',
+      message: `LLM_COUNCIL_CLOUD_TOKEN holds a character a bearer token cannot have (a space, a control character or a non-ASCII letter; it is not shown here). Copy the token again from council-cloud. Nothing was sent.`,
+    });
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
