@@ -47,6 +47,7 @@ export const suite = defineBenchSuite({
     const effects = [0.4, 0, -0.2, 0, 0.3];
     const positionCoverage = runValidityStudy({ runs: 2000, seed: 200_001, simulation: { sessions: 50, positionEffects: effects }, options: { permutations: 0, bootstrapReplicates: 0 } });
     const positionPower = runValidityStudy({ runs: 500, seed: 300_001, simulation: { sessions: 50, positionEffects: effects } });
+    const sharedNull = runValidityStudy({ runs: 1000, seed: 500_001, simulation: { sessions: 50, sharedOrder: true } });
     return [
       { name: 'false-positive rate, unbiased council, 50 sessions (any flag, 2,000 runs)', value: percent(nullStudy.anyFlagRate), unit: '%', budget: 5 },
       { name: 'coverage, 95% pooled-r interval (Fisher z), ρ = 0', value: percent(nullStudy.lengthCoverage), unit: '%' },
@@ -58,6 +59,8 @@ export const suite = defineBenchSuite({
       { name: 'power: ρ = 0.3 flagged at 50 sessions (2,000 runs)', value: percent(power50.lengthFlagRate), unit: '%' },
       { name: 'power: ρ = 0.3 flagged at 30 sessions (1,000 runs)', value: percent(power30.lengthFlagRate), unit: '%' },
       { name: 'power: position effects .4/0/−.2/0/.3 flagged at 50 sessions (500 runs)', value: percent((positionPower.flagCounts['POSITION_BIAS_DETECTED'] ?? 0) / positionPower.runs), unit: '%' },
+      { name: 'shared orders, unbiased: position test p ≤ 0.05 (1,000 runs)', value: percent(sharedNull.positionTestRejectionRate), unit: '%' },
+      { name: 'shared orders, unbiased: any flag (1,000 runs)', value: percent(sharedNull.anyFlagRate), unit: '%', budget: 5 },
     ];
   },
 });

@@ -329,8 +329,11 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   const selfRawById = new Map<number, number[]>();
   const affinityByPair = new Map<number, number[]>();
   const reviewerTotals = new Map<number, { sum: number; sumSq: number; n: number; sessions: number }>();
-  const scoreBlocks = { values: [] as number[], labels: [] as number[], starts: [] as number[] };
-  const rankBlocks = { values: [] as number[], labels: [] as number[], starts: [] as number[] };
+  // A block is one reviewer's view of a session; `groups` gives each block the id of the order it was
+  // shown, so the permutation test relabels a shared order once for all the reviewers who saw it.
+  const scoreBlocks = { values: [] as number[], labels: [] as number[], starts: [] as number[], groups: [] as number[] };
+  const rankBlocks = { values: [] as number[], labels: [] as number[], starts: [] as number[], groups: [] as number[] };
+  let orderGroups = 0;
   let candidatePairs = 0;
   let scoredObservations = 0;
   let positionedScoreSessions = 0;
@@ -357,6 +360,20 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     }
     const R = revIds.length;
     const C = candIds.length;
+    // Which reviewers were shown the same order (the same position for every candidate).
+    const shownAt = new Int32Array(R * C).fill(-1);
+    for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = obs[i]!.position;
+    const orderGroupOf = new Int32Array(R);
+    const groupOfOrder = new Map<string, number>();
+    for (let b = 0; b < R; b++) {
+      const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
+      let group = groupOfOrder.get(key);
+      if (group === undefined) {
+        group = orderGroups++;
+        groupOfOrder.set(key, group);
+      }
+      orderGroupOf[b] = group;
+    }
     session.modelKey = [...new Set([...revIds, ...candIds])].sort((x, y) => x - y).join(',');
     let configKey = obs[0]?.configVersion ?? '(none)';
     for (let i = 1; i < n; i++) {
@@ -430,6 +447,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
         hadScoreBlock = true;
         const m = revScoreSum[b]! / revScoreCount[b]!;
         scoreBlocks.starts.push(scoreBlocks.values.length);
+        scoreBlocks.groups.push(orderGroupOf[b]!);
         for (let i = 0; i < n; i++) {
           const o = obs[i]!;
           if (revOf[i] !== b || o.score === null) continue;
@@ -456,6 +474,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
         if (rankOnly) {
           hadRankBlock = true;
           rankBlocks.starts.push(rankBlocks.values.length);
+          rankBlocks.groups.push(orderGroupOf[b]!);
         }
         let pointSum = 0;
         for (let i = 0; i < n; i++) {
@@ -648,6 +667,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
         values: Float64Array.from(blocks.values),
         labels: Int32Array.from(blocks.labels),
         blockStarts: blocks.starts,
+        blockGroups: blocks.groups,
         permutations,
         seed: seed + offset,
       });

@@ -29,3 +29,22 @@ describe('an unbiased council (5 models, 4 reviewers, 50 sessions, 2,000 runs)',
     }
   });
 }, 120_000);
+
+// ADR-015's shared order: one shuffle per session that all 4 reviewers see, so a candidate sits at the
+// same position for every reviewer. Responses differ in quality (Var = 1 − 1/4 of a mean score) but no
+// position has an effect. The position test must relabel the session's one order, not each reviewer's
+// view independently: that would read the candidates' quality differences as a position effect (it
+// rejected in about a third of such runs). 400 runs: at the nominal 5%, 3 binomial SEs allow up to 8.3%.
+describe('an unbiased council with shared orders (5 models, 4 reviewers, 50 sessions, 400 runs)', () => {
+  const figures = runValidityStudy({
+    runs: 400,
+    seed: 400_001,
+    simulation: { sessions: 50, sharedOrder: true },
+    options: { bootstrapReplicates: 0, permutations: 200 },
+  });
+
+  it('rejects "no position effect" in at most 5% (+ 3 SE) of runs', () => {
+    expect(figures.positionTestRejectionRate).toBeLessThanOrEqual(0.083);
+    expect((figures.flagCounts['POSITION_BIAS_DETECTED'] ?? 0) / figures.runs).toBeLessThanOrEqual(0.05);
+  });
+}, 120_000);

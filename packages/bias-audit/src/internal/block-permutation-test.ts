@@ -10,17 +10,24 @@ export interface PermutationTestResult {
 }
 
 /**
- * Tests "the label (display position) has no effect on the value" by permuting labels within each
- * block (a reviewer's view of one session), which is exact under ADR-017's randomised orders.
- * Statistic: Σ_p S_p² / n_p, the between-label sum of squares of block-centred values. Uses Besag &
- * Clifford's (1991) sequential Monte Carlo p-value: stop after `stopAfter` permutations at least as
- * extreme (p = h / L); otherwise p = (G + 1) / (B + 1).
+ * Tests "the label (display position) has no effect on the value" by relabelling within blocks (a
+ * reviewer's view of one session). The unit that is relabelled must be the unit whose order was
+ * randomised: blocks with the same `blockGroups` entry (reviewers of one session who were shown the
+ * same order) share one random permutation of their labels, so a shared order is permuted once for
+ * all its reviewers. Permuting them independently would break the link between candidate and position
+ * that a shared order keeps, and candidate quality would then pass for a position effect. Without
+ * `blockGroups` every block is its own group (per-reviewer orders). Statistic: Σ_p S_p² / n_p, the
+ * between-label sum of squares of block-centred values. Uses Besag & Clifford's (1991) sequential
+ * Monte Carlo p-value: stop after `stopAfter` permutations at least as extreme (p = h / L); otherwise
+ * p = (G + 1) / (B + 1).
  */
 export function blockPermutationTest(options: {
   values: Float64Array;
   labels: Int32Array;
   /** blockStarts[b] is the first index of block b; the last block ends at values.length. */
   blockStarts: readonly number[];
+  /** blockGroups[b]: blocks with equal entries were shown the same order and are relabelled together. */
+  blockGroups?: readonly number[];
   permutations: number;
   seed: number;
   stopAfter?: number;
@@ -40,21 +47,56 @@ export function blockPermutationTest(options: {
     return t;
   };
   const observed = statisticOf(labels);
-  const work = Int32Array.from(labels);
-  const random = createSeededRandom(seed);
+
+  // Each group: its blocks, and the distinct labels its observations carry (the labels it permutes).
   const ends = [...blockStarts.slice(1), values.length];
+  const groupIndex = new Map<number, number>();
+  const groupBlocks: number[][] = [];
+  blockStarts.forEach((_, b) => {
+    const key = options.blockGroups?.[b] ?? -1 - b;
+    let g = groupIndex.get(key);
+    if (g === undefined) {
+      g = groupBlocks.length;
+      groupIndex.set(key, g);
+      groupBlocks.push([]);
+    }
+    groupBlocks[g]!.push(b);
+  });
+  const seen = new Int32Array(maxLabel + 1).fill(-1);
+  const groupLabels = groupBlocks.map((blocks, g) => {
+    const list: number[] = [];
+    for (const b of blocks) {
+      for (let i = blockStarts[b]!; i < ends[b]!; i++) {
+        const label = labels[i]!;
+        if (seen[label] !== g) {
+          seen[label] = g;
+          list.push(label);
+        }
+      }
+    }
+    return Int32Array.from(list);
+  });
+
+  const work = Int32Array.from(labels);
+  const relabel = new Int32Array(maxLabel + 1);
+  const scratch = new Int32Array(maxLabel + 1);
+  const random = createSeededRandom(seed);
   let extreme = 0;
   let drawn = 0;
   const tolerance = 1e-12 * Math.max(1, Math.abs(observed));
   for (; drawn < permutations; drawn++) {
-    for (let b = 0; b < blockStarts.length; b++) {
-      const start = blockStarts[b]!;
-      for (let i = ends[b]! - 1; i > start; i--) {
-        const j = start + Math.floor((random.uint32() * (i - start + 1)) / 4294967296);
-        const tmp = work[i]!;
-        work[i] = work[j]!;
-        work[j] = tmp;
+    for (let g = 0; g < groupBlocks.length; g++) {
+      const own = groupLabels[g]!;
+      const k = own.length;
+      scratch.set(own);
+      for (let i = k - 1; i > 0; i--) {
+        const j = Math.floor((random.uint32() * (i + 1)) / 4294967296);
+        const tmp = scratch[i]!;
+        scratch[i] = scratch[j]!;
+        scratch[j] = tmp;
       }
+      for (let i = 0; i < k; i++) relabel[own[i]!] = scratch[i]!;
+      for (const b of groupBlocks[g]!) for (let i = blockStarts[b]!; i < ends[b]!; i++) work[i] = relabel[labels[i]!]!;
     }
     if (statisticOf(work) >= observed - tolerance) {
       extreme++;

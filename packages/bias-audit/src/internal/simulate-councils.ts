@@ -13,13 +13,15 @@ export interface CouncilSimulation {
   positionEffects?: readonly number[];
   /** Standard deviation of one reviewer's noise around a response's quality. Default 1. */
   reviewerNoise?: number;
+  /** One shuffle per session that every reviewer sees (ADR-015's shared order) instead of one per reviewer. Default false. */
+  sharedOrder?: boolean;
 }
 
 /**
  * Simulated councils for the validity tests and the benchmark. Per session: lengths L ~ N(0, 1)
  * (shown as round(1500 + 400·L) characters), quality a = ρ·L + u with Var(u) = 1 − ρ² − σ²/R so that
  * the response's mean score over R reviewers has variance 1 and correlation exactly ρ with L; score
- * = 6 + a + noise(σ) + positionEffect[shown position]; every reviewer sees its own random order and
+ * = 6 + a + noise(σ) + positionEffect[shown position]; every reviewer sees its own random order (or, with `sharedOrder`, the session's one order) and
  * ranks by its own scores. Reviewers are the first R models, so self-votes occur, with no self-preference.
  */
 export function simulateCouncils(spec: CouncilSimulation): BiasObservation[] {
@@ -40,7 +42,7 @@ export function simulateCouncils(spec: CouncilSimulation): BiasObservation[] {
     const lengths = order.map(() => random.normal());
     const quality = lengths.map((l) => rho * l + Math.sqrt(uVariance) * random.normal());
     for (let r = 0; r < reviewers; r++) {
-      for (let i = models - 1; i > 0; i--) {
+      for (let i = models - 1; i > 0 && !(spec.sharedOrder === true && r > 0); i--) {
         const j = random.integer(i + 1);
         [order[i], order[j]] = [order[j]!, order[i]!];
       }

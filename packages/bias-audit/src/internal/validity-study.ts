@@ -20,6 +20,8 @@ export interface ValidityFigures {
   positionCoverage: number[];
   /** Runs per flag code. */
   flagCounts: Record<string, number>;
+  /** Share of runs whose score-based position permutation test had p ≤ 0.05 (before any correction). */
+  positionTestRejectionRate: number;
 }
 
 const covers = (report: BiasMetricReport, truth: number): boolean =>
@@ -49,6 +51,7 @@ export function runValidityStudy(spec: {
   let bootstrapSeen = 0;
   const positionCovered = effects.map(() => 0);
   const flagCounts: Record<string, number> = {};
+  let positionRejected = 0;
   for (let run = 0; run < runs; run++) {
     const observations = simulateCouncils({ ...simulation, seed: spec.seed + run });
     const report = aggregateBiasAudit(observations, {
@@ -61,6 +64,7 @@ export function runValidityStudy(spec: {
     if (report.flags.length > 0) anyFlag++;
     for (const code of new Set(report.flags.map((f) => f.code))) flagCounts[code] = (flagCounts[code] ?? 0) + 1;
     if (report.flags.some((f) => f.code === 'LENGTH_BIAS_DETECTED')) lengthFlag++;
+    if (report.position.tests.some((t) => t.basis === 'scores' && t.pValue <= 0.05)) positionRejected++;
     if (covers(report.lengthCorrelation, truthLength)) lengthCovered++;
     const boot = report.lengthCorrelation.bootstrap;
     if (boot !== null) {
@@ -80,5 +84,6 @@ export function runValidityStudy(spec: {
     lengthBootstrapCoverage: bootstrapSeen === 0 ? null : bootstrapCovered / bootstrapSeen,
     positionCoverage: positionCovered.map((c) => c / runs),
     flagCounts,
+    positionTestRejectionRate: positionRejected / runs,
   };
 }
