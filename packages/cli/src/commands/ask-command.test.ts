@@ -139,5 +139,8 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const mode = await ask(['--models', MEMBERS.join(','), '--mode', 'democracy']);
     expect(mode.code).toBe(2);
     expect(mode.err).toBe('council: --mode must be one of consensus, voting, got "democracy".\n');
+    const noGoal = await ask(['--models', MEMBERS.join(','), '--strategy', 'goal-seeking']);
+    expect(noGoal.code).toBe(2);
+    expect(noGoal.err).toBe('council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n');
   });
 });

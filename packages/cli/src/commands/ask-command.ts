@@ -2,6 +2,7 @@ import { loadConfig } from '@council/core';
 import type { OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { checkProviderKeys } from '../check-provider-keys.js';
+import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -54,6 +55,7 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
     throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   }
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
   const resolveModel = createModelResolver({ env });
   // Without a key the council would start, lose every member to it and report a quorum failure.

@@ -101,4 +101,19 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(r.out).toContain('No session has completed, so there is no leaderboard yet.');
     expect(r.out).not.toContain('┌');
   });
+
+  it('rejects an unknown strategy or a missing goal once, with exit 2, before any session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\nSecond question?\n');
+    const before = server.requests.length;
+    const unknown = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--strategy', 'reckless']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/^council: Unknown strategy "reckless"\. Accepted strategies: balanced, goal-seeking, novelty, risk-averse\./);
+    expect(unknown.err.trimEnd().split('\n')).toHaveLength(1);
+    const noGoal = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--strategy', 'goal-seeking']);
+    expect(noGoal.code).toBe(2);
+    expect(noGoal.err).toBe('council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n');
+    expect(server.requests.length).toBe(before);
+    expect(existsSync(join(dir, 'prompts.txt.results.jsonl'))).toBe(false);
+  });
 });

@@ -6,6 +6,7 @@ import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { checkProviderKeys } from '../check-provider-keys.js';
+import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -84,6 +85,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const members = options.models ?? loaded.config.members;
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const resolveModel = createModelResolver({ env });
   checkProviderKeys({ ids: [...members, chairman], env, resolveModel });
   const paths = resolveCouncilPaths(env);
