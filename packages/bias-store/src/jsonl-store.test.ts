@@ -205,6 +205,18 @@ describe('segments and compaction', () => {
     expect(stats.bytes).toBeLessThan(before.bytes);
   });
 
+  it('two compactions at once both succeed and lose nothing', async () => {
+    const dir = tempDir();
+    const store = eventStore(join(dir, 'events.jsonl'), { segmentBytes: 200 });
+    for (let i = 0; i < 40; i++) await store.append([ev(`s${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), i)]);
+    const closed = readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n)).length;
+    expect(closed).toBeGreaterThan(3);
+    const results = await Promise.all([store.compact(), eventStore(join(dir, 'events.jsonl')).compact()]);
+    expect(results.map((r) => r.compacted).reduce((a, b) => a + b, 0)).toBe(closed);
+    expect(readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n))).toEqual([]);
+    expect((await store.read()).items.map((e) => e.i)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
+
   it('rotate() closes a non-empty active file and does nothing to an empty store', async () => {
     const dir = tempDir();
     const store = eventStore(join(dir, 'events.jsonl'));

@@ -744,7 +744,11 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       const target = naming.segmentPath(file.segment, true);
       const temp = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
-        const before = await stat(file.path);
+        const before = await stat(file.path).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null; // compacted by another process since it was listed
+          throw error;
+        });
+        if (before === null) continue;
         const original = await sha256Of(createReadStream(file.path));
         await pipeline(createReadStream(file.path), createGzip({ level: 9 }), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
         const out = await open(temp, 'r');
@@ -754,15 +758,22 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
           await out.close();
         }
         const check = await sha256Of(createReadStream(temp).pipe(createGunzip()));
-        const after = await stat(file.path);
+        const after = await stat(file.path).catch(() => null);
         // Verify the copy, and that no late writer added to the segment meanwhile; else leave it for next time.
-        if (check.hash !== original.hash || check.bytes !== original.bytes || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+        if (after === null || check.hash !== original.hash || check.bytes !== original.bytes || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
           await unlink(temp);
           continue;
         }
-        await rename(temp, target);
+        await rename(temp, target); // another compactor's identical copy may be replaced; never the plain data
         await fsyncDirectory(naming.dir);
-        await unlink(file.path);
+        const removed = await unlink(file.path).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code === 'ENOENT') return false; // another compactor finished first
+            throw error;
+          },
+        );
+        if (!removed) continue;
         result.compacted++;
         result.bytesBefore += before.size;
         result.bytesAfter += (await stat(target)).size;
