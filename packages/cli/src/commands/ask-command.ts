@@ -1,7 +1,7 @@
 import { loadConfig } from '@council/core';
 import type { OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
-import { checkProviderKeys } from '../check-provider-keys.js';
+import { checkModels } from '../check-models.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -59,7 +59,7 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
   const seed = options.seed ?? settings.randomSeed ?? undefined;
   const resolveModel = createModelResolver({ env });
   // Without a key the council would start, lose every member to it and report a quorum failure.
-  checkProviderKeys({ ids: [...members, chairman], env, resolveModel });
+  checkModels({ ids: [...members, chairman], env, resolveModel });
   const simulated = members.every((m) => m.startsWith('simulated:'));
   const session = await runSessionLive({
     ctx,

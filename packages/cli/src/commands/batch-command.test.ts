@@ -102,7 +102,7 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(r.out).not.toContain('┌');
   });
 
-  it('rejects an unknown strategy or a missing goal once, with exit 2, before any session', async () => {
+  it('rejects an unknown strategy, a missing goal or an unknown provider once, with exit 2, before any session', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
     writeFileSync(join(dir, 'prompts.txt'), 'First question?\nSecond question?\n');
     const before = server.requests.length;
@@ -113,6 +113,12 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     const noGoal = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--strategy', 'goal-seeking']);
     expect(noGoal.code).toBe(2);
     expect(noGoal.err).toBe('council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n');
+    const unknownProvider = await run(dir, ['prompts.txt', '--models', `${MEMBERS.join(',')},foo:bar`]);
+    expect(unknownProvider.code).toBe(2);
+    expect(unknownProvider.err).toBe(
+      'council: Cannot use the model "foo:bar": The model id "foo:bar" names an unknown provider "foo". Known providers: anthropic, gemini, lmstudio, ollama, openai, openrouter, simulated, vllm. ' +
+        'Check --models and --chairman (or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN).\n',
+    );
     expect(server.requests.length).toBe(before);
     expect(existsSync(join(dir, 'prompts.txt.results.jsonl'))).toBe(false);
   });

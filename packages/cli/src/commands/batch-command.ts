@@ -5,7 +5,7 @@ import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
-import { checkProviderKeys } from '../check-provider-keys.js';
+import { checkModels } from '../check-models.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -87,7 +87,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const resolveModel = createModelResolver({ env });
-  checkProviderKeys({ ids: [...members, chairman], env, resolveModel });
+  checkModels({ ids: [...members, chairman], env, resolveModel });
   const paths = resolveCouncilPaths(env);
   const concurrency = options.concurrency ?? 2;
   const biasAudit = env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit;

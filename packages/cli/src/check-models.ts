@@ -11,19 +11,21 @@ const KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Fails before any model is called when a member or the chairman belongs to a hosted provider whose
- * key is not set: one line naming the variable and the models that need it, instead of a council that
- * starts, loses every member to the same missing key and reports a quorum failure. Ids the resolver
- * rejects are left to the council, which reports them itself. Key values are only tested, never read out.
+ * Checks the member and chairman ids before any model is called, so that a batch fails once rather than
+ * on every prompt: an id no provider knows is a usage error (exit 2); a hosted provider whose key is not
+ * set is one line naming the variable and the models that need it (exit 1), instead of a council that
+ * starts, loses every member to the same missing key and reports a quorum failure. Key values are only
+ * tested, never read out.
  */
-export function checkProviderKeys(options: { ids: readonly string[]; env: Env; resolveModel: (id: string) => LanguageModelV1 }): void {
+export function checkModels(options: { ids: readonly string[]; env: Env; resolveModel: (id: string) => LanguageModelV1 }): void {
   const missing = new Map<string, string[]>();
   for (const id of new Set(options.ids)) {
     let provider: string;
     try {
       provider = options.resolveModel(id).provider;
-    } catch {
-      continue;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('; register a custom one')[0]!.replace(/\.?$/, '.') : String(error);
+      throw new CliError({ code: 'USAGE', message: `Cannot use the model "${id}": ${reason} Check --models and --chairman (or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN).`, cause: error });
     }
     const variables = KEY_VARIABLES[provider];
     if (variables === undefined || variables.some((name) => (options.env[name] ?? '').trim() !== '')) continue;
