@@ -478,13 +478,26 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     let handle: FileHandle | undefined;
     let compressed = false;
     for (const candidate of candidates) {
+      let opened: FileHandle;
       try {
-        handle = await open(candidate.path, 'r');
-        compressed = candidate.compressed;
-        break;
+        opened = await open(candidate.path, 'r');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError({ action: 'read', path: candidate.path, cause: error });
+        continue;
       }
+      if (file.active && candidate.path === file.path) {
+        // Rotated since it was listed: the name now holds a new file (the next segment's lines, read
+        // next time). This segment's lines are under its segment name; reading the new file here would
+        // label its lines with this segment's number and put a cursor at a wrong offset.
+        const now = await opened.stat();
+        if (`${now.dev}:${now.ino}` !== file.identity) {
+          await opened.close();
+          continue;
+        }
+      }
+      handle = opened;
+      compressed = candidate.compressed;
+      break;
     }
     if (handle === undefined) return; // gone under every name: nothing left to read
     if (compressed) toSkip = from.offset;
