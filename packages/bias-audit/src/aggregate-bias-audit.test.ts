@@ -5,6 +5,7 @@ import { calibrateScores } from './calibrate-scores.js';
 import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
 import { holmAdjust } from './holm-adjust.js';
+import { weightedHolmAdjust } from './internal/weighted-holm.js';
 
 const NOW = '2026-11-22T00:00:00Z';
 const DAY = 86_400_000;
@@ -46,6 +47,25 @@ describe('confidenceTier and holmAdjust', () => {
     const adjusted = holmAdjust([0.01, 0.04, 0.03, 0.005]);
     [0.03, 0.06, 0.06, 0.02].forEach((expected, i) => expect(adjusted[i]).toBeCloseTo(expected, 12));
     expect(() => holmAdjust([0.5, 1.2])).toThrow(/\[0, 1\]/);
+  });
+});
+
+describe('weightedHolmAdjust (how the report combines its flag families)', () => {
+  it('gives plain Holm with equal weights', () => {
+    const adjusted = weightedHolmAdjust([0.01, 0.04, 0.03, 0.005], [0.25, 0.25, 0.25, 0.25]);
+    [0.03, 0.06, 0.06, 0.02].forEach((expected, i) => expect(adjusted[i]).toBeCloseTo(expected, 12));
+  });
+
+  it('passes on only a rejected hypothesis\'s own share of alpha, not its whole family\'s (worked by hand)', () => {
+    // Family F1 = {1e-6, 0.02}, family F2 = {0.04}; two families, so weights 1/4, 1/4 and 1/2.
+    // p / w: 4e-6, 0.08, 0.08. Step 1: 4e-6 · 1 = 4e-6. Step 2 (F1's second): 0.08 · 3/4 = 0.06.
+    // Step 3 (F2): max(0.06, 0.08 · 1/2 = 0.04) = 0.06. At α = 0.05 only the first is rejected.
+    // Holm on the families' Bonferroni p-values (2e-6 and 0.04) would give F2 0.04 and reject it at 0.05
+    // while F1's second hypothesis still had α/4 of its own: 1.25 α in all if both are true nulls.
+    const adjusted = weightedHolmAdjust([1e-6, 0.02, 0.04], [0.25, 0.25, 0.5]);
+    expect(adjusted[0]).toBeCloseTo(4e-6, 15);
+    expect(adjusted[1]).toBeCloseTo(0.06, 12);
+    expect(adjusted[2]).toBeCloseTo(0.06, 12);
   });
 });
 

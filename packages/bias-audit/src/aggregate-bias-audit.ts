@@ -14,12 +14,12 @@ import type { BiasMetricReport } from './bias-metric-report.js';
 import type { BiasObservation } from './bias-observation.js';
 import type { BootstrapMethod } from './bootstrap-result.js';
 import { confidenceTier } from './confidence-tier.js';
-import { holmAdjust } from './holm-adjust.js';
 import { assertLevel } from './internal/assert.js';
 import { blockPermutationTest } from './internal/block-permutation-test.js';
 import { isArrayValue } from './internal/is-array-value.js';
 import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { mean, median, variance } from './internal/describe.js';
+import { weightedHolmAdjust } from './internal/weighted-holm.js';
 import { criticalT, tSummary } from './internal/t-summary.js';
 import type { TSummary } from './internal/t-summary.js';
 import { normalCdf, normalQuantile } from './normal-distribution.js';
@@ -821,7 +821,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   }
   if (changePoints.length > 0) notes.push(`${changePoints.length} change point(s) in the window: consider filtering by configVersion or model, since pooling across a model change mixes two councils.`);
 
-  // 8. Flags: Holm across families, Bonferroni within a family.
+  // 8. Flags: weighted Holm over all hypotheses, each family sharing alpha equally.
   interface Hypothesis {
     code: AggregateBiasFlag['code'];
     subject: string | null;
@@ -851,28 +851,32 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   if (affinityHypotheses.length > 0) families.push({ family: 'affinity', hypotheses: affinityHypotheses });
   if (testable(anchoring)) families.push({ family: 'anchoring', hypotheses: [{ code: 'ANCHORING', subject: null, report: anchoring, pValue: anchoring.pValue }] });
 
+  // Weighted Holm over every hypothesis (Holm 1979, weighted form), weight 1/(families · family size):
+  // each family gets an equal share of alpha, split evenly among its hypotheses, and a rejected
+  // hypothesis passes on only its own share. Passing on the whole family's share once its smallest p
+  // is rejected (Holm on the Bonferroni family p-values) would let the family's other, possibly true,
+  // hypotheses and the remaining families all use the same alpha, which lifts the family-wise error rate.
   const familyP = families.map((f) => Math.min(1, f.hypotheses.length * Math.min(...f.hypotheses.map((h) => h.pValue))));
-  const adjusted = holmAdjust(familyP);
-  const m = families.length;
-  const order = familyP.map((_, i) => i).sort((a, b) => familyP[a]! - familyP[b]!);
-  const multiplier = new Array<number>(m);
-  order.forEach((index, rank) => (multiplier[index] = m - rank));
+  const all = families.flatMap((f, i) => f.hypotheses.map((h) => ({ h, family: i, weight: 1 / (families.length * f.hypotheses.length) })));
+  const itemAdjusted = weightedHolmAdjust(
+    all.map((item) => item.h.pValue),
+    all.map((item) => item.weight),
+  );
+  const familyAdjusted = families.map(() => 1);
+  all.forEach((item, i) => (familyAdjusted[item.family] = Math.min(familyAdjusted[item.family]!, itemAdjusted[i]!)));
   const tests: FamilyTest[] = families.map((f, i) => ({
     family: f.family,
     pValue: familyP[i]!,
     hypotheses: f.hypotheses.length,
-    adjustedPValue: adjusted[i]!,
-    rejected: meetsMinimum && adjusted[i]! <= alpha,
+    adjustedPValue: familyAdjusted[i]!,
+    rejected: meetsMinimum && familyAdjusted[i]! <= alpha,
   }));
   const flags: AggregateBiasFlag[] = [];
-  families.forEach((f, i) => {
-    if (!tests[i]!.rejected) return;
-    for (const h of f.hypotheses) {
-      const itemAdjusted = Math.max(adjusted[i]!, Math.min(1, multiplier[i]! * f.hypotheses.length * h.pValue));
-      if (itemAdjusted > alpha) continue;
-      if (h.code === 'SELF_PREFERENCE' && h.report.estimate! <= 0) continue;
-      flags.push({ code: h.code, subject: h.subject, metric: h.report.metric, estimate: h.report.estimate!, pValue: h.pValue, adjustedPValue: itemAdjusted });
-    }
+  all.forEach(({ h }, i) => {
+    const adjusted = itemAdjusted[i]!;
+    if (!meetsMinimum || adjusted > alpha) return;
+    if (h.code === 'SELF_PREFERENCE' && h.report.estimate! <= 0) return;
+    flags.push({ code: h.code, subject: h.subject, metric: h.report.metric, estimate: h.report.estimate!, pValue: h.pValue, adjustedPValue: adjusted });
   });
 
   return {

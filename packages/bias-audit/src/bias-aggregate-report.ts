@@ -87,7 +87,7 @@ export interface FamilyTest {
   /** Bonferroni-combined p-value of the family's hypotheses (the smallest p times their number, capped at 1). */
   pValue: number;
   hypotheses: number;
-  /** Holm-adjusted across families. */
+  /** The smallest weighted-Holm adjusted p-value among the family's hypotheses (each family gets an equal share of alpha). */
   adjustedPValue: number;
   rejected: boolean;
 }
