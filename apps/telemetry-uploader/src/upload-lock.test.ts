@@ -19,6 +19,18 @@ async function codeOf(promise: Promise<unknown>): Promise<string | null> {
 }
 
 describe('acquireUploadLock', () => {
+  it('says which path is a file when the telemetry directory cannot exist', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-lock-'));
+    writeFileSync(join(home, 'telemetry'), 'not a directory');
+    let message = '';
+    try {
+      await acquireUploadLock({ path: join(home, 'telemetry', 'upload.lock') });
+    } catch (error) {
+      message = TelemetryUploadError.isInstance(error) && error.code === 'IO_ERROR' ? error.message : 'wrong error';
+    }
+    expect(message).toContain(`part of ${join(home, 'telemetry')} is a file, not a directory; check LLM_COUNCIL_HOME`);
+  });
+
   it('lets one holder in at a time and frees the lock on release', async () => {
     const path = lockPath();
     const lock = await acquireUploadLock({ path });

@@ -52,9 +52,13 @@ function readContent(text: string): LockContent | null {
 
 function lockIoError(path: string, error: unknown): TelemetryUploadError {
   const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+  const advice =
+    code === 'ENOTDIR' || code === 'EEXIST'
+      ? `part of ${dirname(path)} is a file, not a directory; check LLM_COUNCIL_HOME`
+      : 'check that its directory is writable by this user';
   return new TelemetryUploadError({
     code: 'IO_ERROR',
-    message: `Cannot create the upload lock ${path} (${code}); check that its directory is writable by this user.`,
+    message: `Cannot create the upload lock ${path} (${code}); ${advice}.`,
     cause: error,
   });
 }
