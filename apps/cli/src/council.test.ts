@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,30 @@ describe('the bundled council executable', () => {
   it('prints the app version from package.json', () => {
     const out = execFileSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' });
     expect(out.trim()).toContain(packageJson.version);
+  });
+
+  it('stops quietly when the reader of its output goes away (`council --help | head -1`)', async () => {
+    // The pipe is closed before the executable writes: its write fails with EPIPE.
+    const child = spawn(process.execPath, [bundle, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('still saves the session when the reader of `ask` goes away', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-app-'));
+    const args = [bundle, 'ask', 'Which queue?', '--models', 'simulated:ada,simulated:basil'];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home } });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(readFileSync(join(home, 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it('exits 2 on an unknown command', () => {

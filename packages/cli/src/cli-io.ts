@@ -13,10 +13,34 @@ export interface CliIo {
   columns?: number;
 }
 
+let brokenPipeHandled = false;
+let stdoutGone = false;
+
+/**
+ * When the reader of stdout goes away (`council history list | head -3`), writes fail with EPIPE, which
+ * Node would print as an unhandled error with its stack. Like other Unix tools, the command then writes
+ * nothing more to stdout, without a message; it still finishes its work (a session is still saved). A
+ * broken stderr is ignored the same way. Other stream errors keep Node's default.
+ */
+function handleBrokenPipes(): void {
+  if (brokenPipeHandled) return;
+  brokenPipeHandled = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stdoutGone = true;
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 /** The running process's streams. */
 export function processIo(): CliIo {
+  handleBrokenPipes();
   return {
-    stdout: (text) => void process.stdout.write(text),
+    stdout: (text) => {
+      if (!stdoutGone) process.stdout.write(text);
+    },
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
