@@ -119,6 +119,16 @@ describe('distributions against published tables and closed forms', () => {
     expect(fCdf(0, 3, 4)).toBe(0);
   });
 
+  it('keeps relative accuracy in the far tail of t, where df/t² underflows', () => {
+    // Cauchy: P(T < −t) = atan(1/t)/π = 1/(πt) − 1/(3πt³) + …; at t = 1e200 the first term is exact to 1e-400.
+    expect(relativeError(studentTCdf(-1e200, 1), 1 / (Math.PI * 1e200))).toBeLessThan(1e-12);
+    // df = 2: P(T < −t) = ½(1 − t/√(2 + t²)) = 1/(2t²) − 3/(4t⁴) + …; at t = 1e120 that is 5e-241.
+    expect(relativeError(studentTCdf(-1e120, 2), 5e-241)).toBeLessThan(1e-12);
+    expect(relativeError(studentTTwoSided(1e120, 2), 1e-240)).toBeLessThan(1e-12);
+    // And the quantile inverts there: P(T < −t) = 1e-300 at df = 1 gives t = 1/(π·1e-300).
+    expect(relativeError(studentTQuantile(1e-300, 1), -1 / (Math.PI * 1e-300))).toBeLessThan(1e-12);
+  });
+
   it('stays finite and inside [0, 1] at the far ends of the double range', () => {
     // SciPy 1.17: norm.ppf(5e-324) = -38.467405617144344. The smallest double carries a single bit, so
     // Φ there is only known to ~1e-9 and the quantile is checked to that precision.

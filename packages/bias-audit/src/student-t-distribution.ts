@@ -7,17 +7,15 @@ import { normalCdf, normalQuantile } from './normal-distribution.js';
 function upperTail(t: number, df: number): number {
   if (t === Number.POSITIVE_INFINITY) return 0;
   if (df === Number.POSITIVE_INFINITY) return normalCdf(-t);
-  let x: number;
-  let y: number;
   if (t > 1e100) {
-    x = df / t / t;
-    y = 1 - x;
-  } else {
-    const t2 = t * t;
-    x = df / (df + t2);
-    y = t2 / (df + t2);
+    // Far tail, where df/t² would underflow: the density is c·(1 + t²/df)^(−(df+1)/2) with
+    // c = Γ((df+1)/2)/(√(dfπ)·Γ(df/2)), so P(T > t) = c·df^((df−1)/2)·t^(−df)·(1 + O(df²/t²)), in logs.
+    return Math.exp(
+      logGamma((df + 1) / 2) - logGamma(df / 2) - 0.5 * Math.log(df * Math.PI) + ((df - 1) / 2) * Math.log(df) - df * Math.log(t),
+    );
   }
-  return 0.5 * regularizedBeta({ x, y, a: df / 2, b: 0.5 }).lower;
+  const t2 = t * t;
+  return 0.5 * regularizedBeta({ x: df / (df + t2), y: t2 / (df + t2), a: df / 2, b: 0.5 }).lower;
 }
 
 /** The two-sided p-value P(|T| ≥ |t|) of Student's t with `df` degrees of freedom. */
