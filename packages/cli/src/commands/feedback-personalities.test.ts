@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenRouterTestServer } from '@council/providers/test';
 import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliError } from '../cli-error.js';
 import { testContext } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
 import { historyEntry, writeHistory } from '../testing/history-fixture.js';
@@ -82,4 +84,24 @@ describe('council personalities', () => {
     expect(existsSync(join(dir, 'personalities', 'careful-bold.yaml'))).toBe(true);
     await expect(runPersonalitiesCommand({ action: 'evolve', ids: ['careful'] }, testContext({ home: dir, env }).ctx)).rejects.toThrow(/needs two parent ids/);
   }, 20_000);
+
+  it('refuses a simulated persona as the evolution model, and treats an unusable reply as a runtime failure', async () => {
+    const dir = withPersonalities();
+    const simulated = runPersonalitiesCommand({ action: 'evolve', ids: ['careful', 'bold'], model: 'simulated:ada' }, testContext({ home: dir }).ctx);
+    await expect(simulated).rejects.toThrow(/^simulated:ada is a simulated persona: it plays council sessions but cannot design a personality\. Pass --model/);
+    await expect(simulated).rejects.toMatchObject({ code: 'USAGE' });
+    const garbage = await createOpenRouterTestServer({ respond: () => ({ kind: 'text', text: 'name: [not closed' }) });
+    try {
+      const env = { OPENROUTER_BASE_URL: garbage.url, OPENROUTER_API_KEY: 'k' };
+      const error: unknown = await runPersonalitiesCommand({ action: 'evolve', ids: ['careful', 'bold'] }, testContext({ home: dir, env }).ctx).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(CliError.isInstance(error) && error.code).toBe('RUNTIME');
+      expect((error as Error).message).toMatch(/^the evolution model's reply \(test\/alpha\) is not valid YAML/);
+      expect(existsSync(join(dir, 'personalities', 'careful-bold.yaml'))).toBe(false);
+    } finally {
+      await garbage.close();
+    }
+  });
 });

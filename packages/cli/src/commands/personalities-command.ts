@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combinePersonalities, generateFeedbackSummary, loadConfig, stringifyPersonality } from '@council/core';
+import { combinePersonalities, CouncilError, generateFeedbackSummary, loadConfig, stringifyPersonality } from '@council/core';
 import type { Personality } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -70,8 +70,21 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
       const feedback = await Promise.all(parents.map((p) => generateFeedbackSummary(history, p.id)));
       const modelId = options.model ?? parents[0]!.model;
       const model = createModelResolver({ env })(modelId);
+      if (model.provider === 'simulated') {
+        throw new CliError({
+          code: 'USAGE',
+          message: `${modelId} is a simulated persona: it plays council sessions but cannot design a personality. Pass --model with a real model id, e.g. --model openai/gpt-4o-mini.`,
+        });
+      }
       ctx.io.stderr(`Evolving ${parents.map((p) => p.id).join(' + ')} with ${modelId}, using ${feedback.reduce((n, f) => n + f.reviews, 0)} peer reviews…\n`);
-      const child = await combinePersonalities(parents, feedback, { model, config });
+      let child: Personality;
+      try {
+        child = await combinePersonalities(parents, feedback, { model, config });
+      } catch (error) {
+        // An unusable reply is the model's failure (exit 1), not a mistake in the user's files or options.
+        if (CouncilError.isInstance(error) && error.code === 'PERSONALITY_INVALID') throw new CliError({ code: 'RUNTIME', message: error.message, cause: error });
+        throw error;
+      }
       const yaml = stringifyPersonality(child);
       if (options.save) {
         const file = join(dir, `${child.id}.yaml`);
