@@ -1,3 +1,4 @@
+import { queryCategories } from '@council/bias-store';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { captureIo } from './testing/capture-io.js';
@@ -43,6 +44,14 @@ describe('runCli', () => {
       expect(r.out).toMatch(/--no-persist +Save no/);
       expect(r.out).not.toMatch(/--no-persist.*\(default: true\)/);
     }
+  });
+
+  it('rejects a leaderboard category that sessions can never have', async () => {
+    const r = await run(['leaderboard', '--category', 'codign']);
+    expect(r.code).toBe(2);
+    // The list must stay the one bias-store assigns sessions to.
+    expect(r.err).toBe(`council: --category must be one of ${queryCategories.join(', ')}, got "codign".\n`);
+    expect(r.out).toBe('');
   });
 
   it('rejects an unknown command with exit code 2 and a one-line hint on stderr', async () => {

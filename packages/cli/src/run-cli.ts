@@ -218,7 +218,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .action((o: Record<string, unknown>) => {
       const parsed = {
         days: parseIntegerOption('days', o['days'], { min: 1 }),
-        category: parseStringOption('category', o['category']),
+        // The categories of @council/bias-store's detectQueryCategory (written out here to keep startup light).
+        category: parseChoiceOption('category', o['category'], ['coding', 'math', 'writing', 'analysis', 'general'] as const),
         byCategory: o['byCategory'] === true,
         json: o['json'] === true,
       };
