@@ -264,6 +264,9 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(BiasAuditError);
     expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(/observations\[0\].*timestamp "yesterday"/);
     expect(() => aggregateBiasAudit([{ ...data[0]!, score: Number.NaN }], { now: NOW })).toThrow(/score NaN/);
+    // A display position sizes per-session arrays: 1e300 must be an input error, not a RangeError.
+    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 1e300 }], { now: NOW })).toThrow(BiasAuditError);
+    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { now: NOW })).toThrow(/position 65536 must be a 0-based integer of at most 65535/);
     expect(() => aggregateBiasAudit(data, { now: NOW, level: 1.2 })).toThrow(/level/);
     expect(() => aggregateBiasAudit(data, { now: 'soon' })).toThrow(/now must be/);
     expect(() => aggregateBiasAudit(data, { now: NOW, bootstrapReplicates: 5 })).toThrow(/at least 10/);

@@ -61,6 +61,8 @@ export interface AggregateBiasAuditOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** The largest display position accepted. */
+const MAX_POSITION = 65_535;
 /** |r| is capped here before Fisher's z so a session with a perfect correlation (e.g. n = 4 with integer scores) stays finite. */
 const R_CAP = 0.9999;
 
@@ -108,7 +110,8 @@ function validateObservation(o: BiasObservation, i: number, parsed: Map<string, 
     parsed.set(o.timestamp, time);
   }
   if (Number.isNaN(time)) fail(`timestamp ${JSON.stringify(o.timestamp)} is not an ISO 8601 date`);
-  if (!Number.isInteger(o.position) || o.position < 0) fail(`position ${String(o.position)} must be a 0-based integer`);
+  // Positions index per-session arrays, so they are bounded: no council shows a reviewer 65,536 answers.
+  if (!Number.isInteger(o.position) || o.position < 0 || o.position > MAX_POSITION) fail(`position ${String(o.position)} must be a 0-based integer of at most ${MAX_POSITION}`);
   if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0) fail(`responseLengthChars ${String(o.responseLengthChars)} must be a non-negative integer`);
   if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score))) fail(`score ${String(o.score)} must be a finite number or null`);
   if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0)) fail(`rankPosition ${String(o.rankPosition)} must be a 0-based integer or null`);

@@ -12,7 +12,7 @@ export interface BiasObservation {
   reviewer: string;
   /** The id of the member whose response was reviewed (ADR-018 `model_id`). */
   candidate: string;
-  /** 0-based position the response was shown in to this reviewer — display order, never the rank it got. */
+  /** 0-based position the response was shown in to this reviewer — display order, never the rank it got (at most 65,535). */
   position: number;
   /** Length of the reviewed response in characters. */
   responseLengthChars: number;
