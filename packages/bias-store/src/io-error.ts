@@ -8,6 +8,7 @@ const advice: Record<string, string> = {
   ENOTDIR: 'a component of the path is a file, not a directory; fix the path',
   ENOSPC: 'the disk is full; free some space and retry (nothing was lost: the write did not happen)',
   EDQUOT: 'the disk quota is exceeded; free some space and retry',
+  EFBIG: 'the file reached the largest size this process may write (a file-size limit, ulimit -f); raise the limit or choose another path',
   EMFILE: 'too many open files; retry after other files are closed',
   ELOOP: 'too many symbolic links; fix the path',
   ENAMETOOLONG: 'the path is too long; choose a shorter one',

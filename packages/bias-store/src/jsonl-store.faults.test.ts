@@ -56,9 +56,25 @@ try { out.read = (await store.read()).items.length; } catch (e) { out.read = { c
 console.log(JSON.stringify(out));
 `;
 
+// Appends 10 items in one call, each a 300-byte line (56 bytes of JSON around the digits of i and the pad, plus the newline) (run under a file-size limit); prints the error as JSON.
+const batchWriter = `
+const { createJsonlStore, eventSchema } = await import('./bias-store.mjs');
+const [path] = process.argv.slice(2);
+const store = createJsonlStore({ path, schema: eventSchema });
+try {
+  await store.append(Array.from({ length: 10 }, (_, i) => ({ session: 's', t: '2026-01-01T00:00:00Z', i, pad: 'p'.repeat(243 - String(i).length) })));
+  console.log(JSON.stringify({ ok: true }));
+} catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
+`;
+
 let childDir = '';
 beforeAll(async () => {
-  childDir = await bundleForChildren({ 'concurrent-writer.mjs': concurrentWriter, 'endless-writer.mjs': endlessWriter, 'probe.mjs': probe });
+  childDir = await bundleForChildren({
+    'concurrent-writer.mjs': concurrentWriter,
+    'endless-writer.mjs': endlessWriter,
+    'probe.mjs': probe,
+    'batch-writer.mjs': batchWriter,
+  });
 }, 60_000);
 afterAll(() => rmSync(childDir, { recursive: true, force: true }));
 
@@ -204,6 +220,23 @@ describe('hostile file systems and files', () => {
     expect((error as BiasStoreError).code).toBe('IO_ERROR');
     expect((error as Error).message).toMatch(/a-file\/events\.jsonl: a component of the path is a file, not a directory; fix the path \(ENOTDIR\)/);
     expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('user data');
+  });
+
+  it('a disk that fills up partway through a batch: the error says how many records were written whole, not "nothing"', async () => {
+    // A file-size limit of 2 KiB stands in for a full disk: the kernel writes what fits, then refuses (EFBIG).
+    const path = join(tempDir(), 'events.jsonl');
+    writeFileSync(path, '{"session":"s","t":"2026-01-01T00:00:00Z","i":-1,"pad":"torn'); // 60 bytes, no newline
+    // bash's ulimit -f counts 1024-byte blocks (POSIX sh may count 512).
+    const child = spawn('bash', ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" batch-writer.mjs "${path}"`], { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = await finished(child);
+    const outcome = JSON.parse(result.stdout) as { code: string; message: string };
+    // 2048 bytes = 60 (old torn line) + 1 (its repair newline) + 6 × 300-byte lines (1800) + 187 bytes of the 7th.
+    expect(outcome.code).toBe('IO_ERROR');
+    expect(outcome.message).toContain('only the first 6 of 10 records were written whole');
+    expect(outcome.message).toContain('Append only the last 4 again');
+    expect(statSync(path).size).toBe(2048);
+    const read = await eventStore(path).read();
+    expect(read.items.map((e) => e.i)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('a path that is a directory: a clear error on append and on read, never a crash', async () => {

@@ -362,6 +362,8 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     if (items.length === 0) return { records: 0, bytes: 0 };
     let data = serialise(items);
     let fd = openActive();
+    let repaired = false; // data begins with a newline that ends a torn line
+    let written = 0;
     try {
       let size = fstatSync(fd).size;
       if (size >= segmentBytes) {
@@ -375,9 +377,11 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       if (size > 0) {
         const last = Buffer.alloc(1);
         readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== newline) data = Buffer.concat([Buffer.from('\n'), data]); // keep a torn line alone
+        if (last[0] !== newline) {
+          data = Buffer.concat([Buffer.from('\n'), data]); // keep a torn line alone
+          repaired = true;
+        }
       }
-      let written = 0;
       while (written < data.length) {
         // One write for the whole batch; only a partial write (disk full, signal) loops.
         written += writeSync(fd, data, written, data.length - written);
@@ -386,10 +390,36 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       return { records: items.length, bytes: data.length };
     } catch (error) {
       if (BiasStoreError.isInstance(error)) throw error;
+      if (written > 0) throw partialAppendError({ error, data, written, repaired, total: items.length });
       throw ioError({ action: 'append to', path, cause: error });
     } finally {
       if (fd >= 0) closeSync(fd);
     }
+  }
+
+  /**
+   * Some bytes reached the file before the failure (a partial write on a full disk, or a failed fsync):
+   * saying "nothing was written" would invite a retry of the whole batch, duplicating its first records.
+   */
+  function partialAppendError(failure: { error: unknown; data: Buffer; written: number; repaired: boolean; total: number }): BiasStoreError {
+    const { error, data, written, repaired, total } = failure;
+    const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    if (written >= data.length) {
+      return new BiasStoreError({
+        code: 'IO_ERROR',
+        message: `Appended all ${total} records to ${path}, but flushing them to disk failed (${code}); they may not survive a crash. Do not append them again (that would store them twice); check the disk.`,
+        cause: error,
+      });
+    }
+    let whole = 0;
+    for (let at = data.indexOf(newline); at !== -1 && at < written; at = data.indexOf(newline, at + 1)) whole++;
+    if (repaired) whole--; // the first newline ended an older torn line, not one of these records
+    const advice = ioError({ action: 'append to', path, cause: error }).message.replace(/^Cannot append to .*?: /, '');
+    return new BiasStoreError({
+      code: 'IO_ERROR',
+      message: `Cannot append to ${path}: only the first ${whole} of ${total} records were written whole before the failure; the rest were not (the cut line after them is skipped on read as torn). Append only the last ${total - whole} again once fixed: ${advice}`,
+      cause: error,
+    });
   }
 
   // Set (synchronously) just before decodeLine when the line lies in a chunk already checked as valid UTF-8.
