@@ -25,7 +25,7 @@ export function checkModels(options: { ids: readonly string[]; env: Env; resolve
       provider = options.resolveModel(id).provider;
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('; register a custom one')[0]!.replace(/\.?$/, '.') : String(error);
-      throw new CliError({ code: 'USAGE', message: `Cannot use the model "${id}": ${reason} Check --models and --chairman (or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN).`, cause: error });
+      throw new CliError({ code: 'USAGE', message: `Cannot use the model "${id}": ${reason} Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.`, cause: error });
     }
     const variables = KEY_VARIABLES[provider];
     if (variables === undefined || variables.some((name) => (options.env[name] ?? '').trim() !== '')) continue;

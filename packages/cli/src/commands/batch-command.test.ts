@@ -117,7 +117,7 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(unknownProvider.code).toBe(2);
     expect(unknownProvider.err).toBe(
       'council: Cannot use the model "foo:bar": The model id "foo:bar" names an unknown provider "foo". Known providers: anthropic, gemini, lmstudio, ollama, openai, openrouter, simulated, vllm. ' +
-        'Check --models and --chairman (or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN).\n',
+        'Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.\n',
     );
     expect(server.requests.length).toBe(before);
     expect(existsSync(join(dir, 'prompts.txt.results.jsonl'))).toBe(false);

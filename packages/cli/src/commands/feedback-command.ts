@@ -2,6 +2,7 @@ import { generateFeedbackSummary, loadConfig } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
+import { checkModels } from '../check-models.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { readCliSettings } from '../read-cli-settings.js';
 import { renderTable } from '../render-table.js';
@@ -30,10 +31,13 @@ export async function runFeedbackCommand(options: FeedbackCommandOptions, ctx: C
   const env = commandEnv(ctx);
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
   const { config } = await loadConfig({ env, home: settings.home });
+  const resolveModel = createModelResolver({ env });
+  // A missing key or an unknown provider is one clear line before the counting starts.
+  if (options.model !== undefined) checkModels({ ids: [options.model], env, resolveModel });
   const summary = await generateFeedbackSummary(
     entries.map((e) => e.session),
     id,
-    { config, maxThemes: options.top ?? 10, ...(options.model ? { model: createModelResolver({ env })(options.model) } : {}) },
+    { config, maxThemes: options.top ?? 10, ...(options.model ? { model: resolveModel(options.model) } : {}) },
   );
   if (options.json) {
     ctx.io.stdout(`${JSON.stringify(summary, null, 2)}\n`);

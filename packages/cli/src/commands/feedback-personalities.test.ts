@@ -45,6 +45,12 @@ describe('council feedback', () => {
     expect(summary.weaknesses).toEqual([{ theme: 'too long', count: 3 }]);
   });
 
+  it('with --model but no key for it, stops in one line naming the variable', async () => {
+    const t = testContext({ home: home(), env: {} });
+    await expect(runFeedbackCommand({ id: 'm/a', model: 'openai/gpt-4o-mini' }, t.ctx)).rejects.toThrow(/^No API key set: OPENROUTER_API_KEY \(for openai\/gpt-4o-mini\)\. /);
+    expect(t.out()).toBe('');
+  });
+
   it('names the members it knows when the id is unknown', async () => {
     await expect(runFeedbackCommand({ id: 'm/zz' }, testContext({ home: home() }).ctx)).rejects.toThrow('No session in the history has a member "m/zz" (members: m/a, m/b, m/c, m/x).');
   });

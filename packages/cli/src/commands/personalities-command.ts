@@ -5,6 +5,7 @@ import type { Personality } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
+import { checkModels } from '../check-models.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { readCliSettings } from '../read-cli-settings.js';
 import { renderTable } from '../render-table.js';
@@ -69,7 +70,9 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
       const history = entries.map((e) => e.session);
       const feedback = await Promise.all(parents.map((p) => generateFeedbackSummary(history, p.id)));
       const modelId = options.model ?? parents[0]!.model;
-      const model = createModelResolver({ env })(modelId);
+      const resolveModel = createModelResolver({ env });
+      checkModels({ ids: [modelId], env, resolveModel });
+      const model = resolveModel(modelId);
       if (model.provider === 'simulated') {
         throw new CliError({
           code: 'USAGE',
