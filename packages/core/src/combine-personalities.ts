@@ -59,7 +59,7 @@ export async function combinePersonalities(
   if (new Set(ids).size !== ids.length) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `The parents must be different personalities (got ${ids.join(', ')}).` });
   const prompt = fillTemplate((options.config ?? defaultConfig).evolutionPrompt, { parents: describeParents(parents), feedback: describeFeedback(parents, feedback) });
   const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 180_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
-  if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message}. Retry, or pick another model.` });
+  if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.` });
   const source = `the evolution model's reply (${options.model.modelId})`;
   let data: unknown;
   try {

@@ -99,7 +99,7 @@ export async function generateFeedbackSummary(
       themes: `Strengths:\n${list(result.strengths)}\n\nWeaknesses:\n${list(result.weaknesses)}`,
     });
     const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 120_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
-    if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The feedback summary model ${options.model.modelId} failed: ${outcome.error.message}. Retry, or omit model to get the counted themes only.` });
+    if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The feedback summary model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or omit model to get the counted themes only.` });
     result.summary = outcome.text.trim();
   }
   return result;

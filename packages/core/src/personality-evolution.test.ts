@@ -97,5 +97,8 @@ describe('combinePersonalities', () => {
     await expect(combinePersonalities([sage, critic], [], model('```yaml\nname: No Id\nsystem_prompt: x\n```'))).rejects.toThrow(/"id"/);
     await expect(combinePersonalities([sage, critic], [], model('```yaml\nid: sage\nname: S\nsystem_prompt: x\n```'))).rejects.toThrow(/reuses its parent's id "sage"/);
     await expect(combinePersonalities([sage, critic], [], { model: testModel('down', () => ({ error: new Error('503') })) })).rejects.toThrow(/evolution model down failed: 503/);
+    // A cause that ends its own sentence does not leave a doubled full stop.
+    await expect(combinePersonalities([sage, critic], [], { model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })) })).rejects.toThrow('The evolution model down failed: Set THE_KEY. Retry, or pick another model.');
+    await expect(generateFeedbackSummary(history, 'sage', { model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })) })).rejects.toThrow('The feedback summary model down failed: Set THE_KEY. Retry, or omit model');
   });
 });
