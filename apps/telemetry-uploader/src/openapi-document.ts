@@ -94,7 +94,7 @@ export function createOpenApiDocument(): JsonObject {
               name: 'User-Agent',
               in: 'header',
               required: true,
-              description: 'council-telemetry/<version> (node/<version>; <platform> <release>)',
+              description: 'council-telemetry/<version> (node/<version>; <platform>)',
               schema: { type: 'string' },
             },
           ],

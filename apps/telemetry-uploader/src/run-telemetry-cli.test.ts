@@ -126,7 +126,7 @@ describe('runTelemetryCli', () => {
     expect(result.stdout).toContain(`Rejected by council-cloud: 1 (reasons in ${paths.deadLetter}).`);
     expect(result.stdout).toContain('Remaining in the outbox: 0.');
     expect(result.stdout).toContain('Next retry: none needed.');
-    expect(server.requests[0]!.headers['user-agent']).toMatch(new RegExp(`^council-telemetry/${packageJson.version.replace(/\./g, '\\.')} \\(node/`));
+    expect(server.requests[0]!.headers['user-agent']).toBe(`council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform})`);
     expect(result.stdout + result.stderr).not.toContain(token);
   });
 

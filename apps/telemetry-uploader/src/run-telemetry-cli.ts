@@ -1,4 +1,3 @@
-import { release } from 'node:os';
 import { join, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveCouncilPaths, safeParseConsentLevel } from '@council/bias-store';
@@ -221,7 +220,8 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
     client = createIngestClient({
       baseUrl: cloud.url,
       token: cloud.token,
-      userAgent: `council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform} ${release()})`,
+      // The app, its version, the runtime and the platform; not the kernel release, which adds nothing but fingerprint.
+      userAgent: `council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform})`,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
