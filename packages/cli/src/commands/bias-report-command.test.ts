@@ -32,6 +32,18 @@ describe('council bias-report', () => {
     expect(r.out).not.toContain('A (1st)');
   });
 
+  it('says which filter or window left every record out, instead of only asking for more data', async () => {
+    const { dir, path } = await store(12);
+    const filtered = await report(['--input', path, '--model', 'no/such-model', '--format', 'json'], dir);
+    expect(filtered.code).toBe(0);
+    expect((JSON.parse(filtered.out) as BiasReportDocument).input.records).toBe(0);
+    expect(filtered.err).toBe(`council: no record in ${path} matches --model no/such-model; check the id (\`council history list\` shows the members) or drop the filter.\n`);
+    // A window that ends before the first record leaves everything outside it.
+    const c = captureIo();
+    expect(await runCli(['bias-report', '--input', path, '--now', '2020-01-01T00:00:00Z'], { version: '1.0.0', io: c.io, env: {}, cwd: dir })).toBe(0);
+    expect(c.err()).toMatch(new RegExp(`^council: all \\d+ records in ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} are outside the window \\(last 100 sessions, 30 days\\); widen it`));
+  });
+
   it('warns of high volatility from 10 to 19 sessions, and shows intervals', async () => {
     const { dir, path } = await store(14);
     const r = await report(['--input', path], dir);

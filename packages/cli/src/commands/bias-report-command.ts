@@ -96,6 +96,15 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   if (loaded.lines === 0 && options.input === undefined) {
     ctx.io.stderr(`council: no bias records yet at ${loaded.path}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`);
   }
+  if (loaded.lines > 0 && loaded.records === 0) {
+    // Records exist but none was used: say which setting left them out, not "collect more data".
+    const filters = [options.model === undefined ? null : `--model ${options.model}`, options.configVersion === undefined ? null : `--config-version ${options.configVersion}`].filter((f) => f !== null);
+    if (filters.length > 0) {
+      ctx.io.stderr(`council: no record in ${loaded.path} matches ${filters.join(' and ')}; check the id (\`council history list\` shows the members) or drop the filter.\n`);
+    } else if (loaded.outsideWindow > 0) {
+      ctx.io.stderr(`council: all ${loaded.outsideWindow} records in ${loaded.path} are outside the window (last ${document.options.maxSessions} sessions, ${document.options.maxDays} days); widen it with --days or --sessions, or set --now.\n`);
+    }
+  }
   const toFile = options.output !== undefined;
   const style = toFile ? createStyle(false) : ctx.out;
   let text: string;
