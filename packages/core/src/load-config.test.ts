@@ -90,7 +90,11 @@ describe('loadConfig', () => {
 
   it('fails clearly when the named organization has no file, or an unsafe id', async () => {
     await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: 'ghost' } }), 'Organization "ghost"', 'system-prompts.yaml');
-    await expectConfigError(loadConfig({ home, org: '../etc', env: {} }), 'not a valid organization id');
+    await expectConfigError(loadConfig({ home, org: '../etc', env: {} }), 'Organization id "../etc" (from the org option) is not valid');
+    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: '../etc' } }), 'Organization id "../etc" (from LLM_COUNCIL_ORG) is not valid');
+    // A missing organization is blamed on what named it: the option, or the variable.
+    await expectConfigError(loadConfig({ home, org: 'nobody', env: {} }), 'Create that file, or choose another organization.');
+    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: 'nobody' } }), 'Create that file, or unset LLM_COUNCIL_ORG.');
   });
 
   it('rejects a bad LLM_COUNCIL_BIAS_AUDIT and reads a good one', async () => {

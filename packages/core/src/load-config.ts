@@ -163,6 +163,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const env = options.env ?? process.env;
   const home = options.home ?? (env.LLM_COUNCIL_HOME?.trim() || join(homedir(), '.llm-council'));
   const org = options.org ?? (env.LLM_COUNCIL_ORG?.trim() || undefined);
+  // Where the organization came from, so a message points at what the user actually set.
+  const orgSource = options.org === undefined ? 'LLM_COUNCIL_ORG' : 'the org option';
   const sources = ['built-in defaults'];
   const layers: CouncilConfigLayer[] = [];
 
@@ -174,12 +176,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   if (org !== undefined) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org) || org.includes('..')) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `LLM_COUNCIL_ORG "${org}" is not a valid organization id; use letters, digits, ".", "-" and "_".` });
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization id "${org}" (from ${orgSource}) is not valid; use letters, digits, ".", "-" and "_".` });
     }
     const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
     const orgLayer = await readLayerFile(orgPath);
     if (!orgLayer) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or unset LLM_COUNCIL_ORG.` });
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.org === undefined ? 'unset LLM_COUNCIL_ORG' : 'choose another organization'}.` });
     }
     layers.push(orgLayer);
     sources.push(orgPath);
