@@ -17,15 +17,19 @@ export interface PersistResult {
   notes: string[];
 }
 
+function isSimulatedModel(model: string): boolean {
+  return model.startsWith('simulated:');
+}
+
 /** True when every stage-1 member was played by a simulated model. */
 export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boolean {
-  return session.stage1.length > 0 && session.stage1.every((s) => s.model.startsWith('simulated:'));
+  return session.stage1.length > 0 && session.stage1.every((s) => isSimulatedModel(s.model));
 }
 
 /**
  * After a session, by consent (ADR-018): nothing at 0; at ≥ 1 the history log, and bias records when
  * `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
- * uploader). The query text is used for metadata (and, at 4, the salted hash) and never written.
+ * uploader) unless a member was simulated. The query text is used for metadata (and, at 4, the salted hash) and never written.
  */
 export async function persistSession(options: { session: CouncilSession; env: Env; paths: CouncilPaths; version: string }): Promise<PersistResult> {
   const { session, paths } = options;
@@ -57,7 +61,10 @@ export async function persistSession(options: { session: CouncilSession; env: En
     result.notes.push('bias records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report`.');
   }
 
-  if (config.consent >= 2) {
+  if (config.consent >= 2 && session.stage1.some((s) => isSimulatedModel(s.model))) {
+    // council-cloud ranks real models; a simulated answer in the rankings would pollute them.
+    result.notes.push('no telemetry event: the session had simulated members, whose rankings are not real.');
+  } else if (config.consent >= 2) {
     const event = buildTelemetryEvent(session, config.consent, {
       queryMetadata: metadata,
       queryHash: config.consent === 4 && config.hashSecret !== null ? hashQuery({ query: session.query, secret: config.hashSecret }) : null,

@@ -1,9 +1,20 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
+
+const KEY = 'sk-or-v1-TELEMETRY-KEY-CANARY';
+const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY });
+});
+afterAll(() => server.close());
 
 async function cli(argv: string[], env: Record<string, string>, telemetryUpload?: (argv: readonly string[]) => Promise<number>) {
   const c = captureIo();
@@ -13,13 +24,25 @@ async function cli(argv: string[], env: Record<string, string>, telemetryUpload?
 
 async function homeWithOneEvent(): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), 'council-telemetry-'));
-  // A simulated session at consent 3 queues an event with rankings, bias indicators and query metadata.
-  const r = await cli(['ask', 'TELEMETRY-CANARY: which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+  // A session at consent 3 (against the OpenRouter test server on 127.0.0.1) queues an event with
+  // rankings, bias indicators and query metadata.
+  const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3', OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY };
+  const r = await cli(['ask', 'TELEMETRY-CANARY: which sort is stable?', '--models', MEMBERS.join(',')], env);
   expect(r.code).toBe(0);
   return home;
 }
 
 describe('council telemetry', () => {
+  it('never queues an event for a session with simulated members: their rankings are not real', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-telemetry-sim-'));
+    const r = await cli(['ask', 'which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(home, 'telemetry', 'outbox.jsonl'))).toBe(false);
+    expect(r.err).toContain('no telemetry event: the session had simulated members');
+    const status = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+    expect(JSON.parse(status.out)).toMatchObject({ pendingEvents: 0 });
+  });
+
   it('preview prints the exact body the next upload sends, reduced to the current consent level', async () => {
     const home = await homeWithOneEvent();
     const at3 = await cli(['telemetry', 'preview'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
