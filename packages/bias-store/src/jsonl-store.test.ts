@@ -1,4 +1,4 @@
-import { existsSync, linkSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -192,7 +192,7 @@ describe('segments and compaction', () => {
     expect((await store.read()).items).toEqual(all);
 
     const before = await store.stats();
-    const compacted = await store.compact();
+    const compacted = await store.compact({ minAgeMs: 0 });
     expect(compacted.compacted).toBe(names.length - 1);
     const after = readdirSync(dir).sort();
     expect(after.filter((n) => n.endsWith('.jsonl.gz'))).toHaveLength(names.length - 1);
@@ -205,13 +205,42 @@ describe('segments and compaction', () => {
     expect(stats.bytes).toBeLessThan(before.bytes);
   });
 
+  it('leaves a just-closed segment plain by default, so a writer that opened it before the rotation can still finish', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'events.jsonl');
+    const store = eventStore(path);
+    await store.append([ev('s0', '2026-01-01T00:00:00.000Z', 0)]);
+    // A writer opens the active file, then another process rotates it before the writer writes.
+    const late = openSync(path, constants.O_WRONLY | constants.O_APPEND);
+    expect(await store.rotate()).toBe(1);
+    expect(await store.compact()).toMatchObject({ compacted: 0 }); // younger than the default 10 s
+    writeSync(late, `${JSON.stringify(ev('s1', '2026-01-01T00:01:00.000Z', 1))}\n`);
+    closeSync(late);
+    // Once old enough, compaction keeps the late line too.
+    expect(await store.compact({ minAgeMs: 0 })).toMatchObject({ compacted: 1 });
+    expect((await store.read()).items.map((e) => e.session)).toEqual(['s0', 's1']);
+    await expect(store.compact({ minAgeMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+
+  it('never compacts a segment that a rotation has linked but not yet unlinked from the active name', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'events.jsonl');
+    const store = eventStore(path);
+    await store.append([ev('s0', '2026-01-01T00:00:00.000Z', 0)]);
+    linkSync(path, join(dir, 'events.000001.jsonl')); // a rotator in another process, between link() and unlink()
+    expect(await store.compact({ minAgeMs: 0 })).toMatchObject({ compacted: 0 });
+    await store.append([ev('s1', '2026-01-01T00:01:00.000Z', 1)]); // lands in the same file, under both names
+    expect(existsSync(join(dir, 'events.000001.jsonl.gz'))).toBe(false);
+    expect((await store.read()).items.map((e) => e.session)).toEqual(['s0', 's1']);
+  });
+
   it('two compactions at once both succeed and lose nothing', async () => {
     const dir = tempDir();
     const store = eventStore(join(dir, 'events.jsonl'), { segmentBytes: 200 });
     for (let i = 0; i < 40; i++) await store.append([ev(`s${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), i)]);
     const closed = readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n)).length;
     expect(closed).toBeGreaterThan(3);
-    const results = await Promise.all([store.compact(), eventStore(join(dir, 'events.jsonl')).compact()]);
+    const results = await Promise.all([store.compact({ minAgeMs: 0 }), eventStore(join(dir, 'events.jsonl')).compact({ minAgeMs: 0 })]);
     expect(results.map((r) => r.compacted).reduce((a, b) => a + b, 0)).toBe(closed);
     expect(readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n))).toEqual([]);
     expect((await store.read()).items.map((e) => e.i)).toEqual(Array.from({ length: 40 }, (_, i) => i));
@@ -242,7 +271,7 @@ describe('segments and compaction', () => {
     await store.append([ev('s', '2026-01-01T00:00:02Z', 3)]);
     expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl', 'events.jsonl']);
     expect(readFileSync(path, 'utf8')).toBe('{"session":"s","t":"2026-01-01T00:00:02Z","i":3}\n');
-    await store.compact();
+    await store.compact({ minAgeMs: 0 });
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2, 3]);
   });
 
@@ -252,10 +281,10 @@ describe('segments and compaction', () => {
     await store.append([ev('s', '2026-01-01T00:00:00Z', 1)]);
     await store.rotate();
     const plain = readFileSync(join(dir, 'events.000001.jsonl'));
-    await store.compact();
+    await store.compact({ minAgeMs: 0 });
     writeFileSync(join(dir, 'events.000001.jsonl'), plain); // as if the unlink never happened
     expect((await store.read()).items.map((e) => e.i)).toEqual([1]);
-    await store.compact();
+    await store.compact({ minAgeMs: 0 });
     expect(readdirSync(dir)).toEqual(['events.000001.jsonl.gz']);
     expect((await store.read()).items.map((e) => e.i)).toEqual([1]);
   });
@@ -265,7 +294,7 @@ describe('segments and compaction', () => {
     const store = eventStore(join(dir, 'events.jsonl'));
     await store.append([ev('s', '2026-01-01T00:00:00Z', 1)]);
     await store.rotate();
-    await store.compact();
+    await store.compact({ minAgeMs: 0 });
     const gz = readFileSync(join(dir, 'events.000001.jsonl.gz'));
     writeFileSync(join(dir, 'events.000001.jsonl.gz'), gz.subarray(0, gz.length - 12));
     await store.append([ev('s', '2026-01-01T00:00:01Z', 2)]);
@@ -280,7 +309,7 @@ describe('scan and cursors', () => {
     const dir = tempDir();
     const store = eventStore(join(dir, 'events.jsonl'), { segmentBytes: 300 });
     for (let i = 0; i < 20; i++) await store.append([ev('s', new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), i)]);
-    await store.compact(); // some segments gzipped, the active one plain
+    await store.compact({ minAgeMs: 0 }); // some segments gzipped, the active one plain
     const entries = [];
     for await (const entry of store.scan()) entries.push(entry);
     expect(entries.map((e) => (e.kind === 'item' ? e.item.i : -1))).toEqual([...Array(20).keys()]);
@@ -344,7 +373,7 @@ describe('the telemetry outbox pattern', () => {
     await outbox.append([ev('late', '2026-01-01T00:00:00Z', 10), ev('late', '2026-01-01T00:00:00Z', 11)]);
     await outbox.rotate(); // the active file becomes segment 1, which the cursor already names
     await outbox.append([ev('later', '2026-01-01T00:00:00Z', 12)]);
-    await outbox.compact();
+    await outbox.compact({ minAgeMs: 0 });
     expect(await sendSome(100)).toEqual([10, 11, 12]);
   });
 });

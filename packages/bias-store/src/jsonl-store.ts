@@ -93,6 +93,16 @@ export interface JsonlStoreStats extends SkipReport {
   warnings: string[];
 }
 
+export interface JsonlCompactOptions {
+  /**
+   * Compact a closed segment only once its last change (the rotation that closed it, or a late write) is
+   * this old. An appender that opened the active file just before another process rotated it writes
+   * into the closed segment; waiting lets such a write land before the plain file is replaced.
+   * Default 10,000 ms; 0 compacts at once (only safe when no other process appends).
+   */
+  minAgeMs?: number;
+}
+
 export interface JsonlCompactResult {
   /** Closed segments gzipped by this call. */
   compacted: number;
@@ -145,7 +155,7 @@ export interface JsonlStore<T> {
   /** Closes the active file as a segment now, if it holds anything. Returns the new segment's number, or null. */
   rotate(): Promise<number | null>;
   /** Gzips closed segments (verified before the plain file is removed); reads span them transparently. */
-  compact(): Promise<JsonlCompactResult>;
+  compact(options?: JsonlCompactOptions): Promise<JsonlCompactResult>;
   /** The files of the store in read order. */
   files(): Promise<SegmentFile[]>;
 }
@@ -168,6 +178,7 @@ interface Sink<T> {
   skip(bad: BadLine): void;
 }
 const lockStaleMs = 30_000;
+const compactMinAgeMs = 10_000;
 
 function emptyReasons(): Record<SkipReason, number> {
   return { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
@@ -779,7 +790,11 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     return { hash: hash.digest('hex'), bytes };
   }
 
-  async function compact(): Promise<JsonlCompactResult> {
+  async function compact(compactOptions?: JsonlCompactOptions): Promise<JsonlCompactResult> {
+    const minAgeMs = compactOptions?.minAgeMs ?? compactMinAgeMs;
+    if (!Number.isFinite(minAgeMs) || minAgeMs < 0) {
+      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
+    }
     const files = await listSegments(path);
     const result: JsonlCompactResult = { compacted: 0, bytesBefore: 0, bytesAfter: 0 };
     for (const file of files) {
@@ -792,6 +807,11 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
           throw error;
         });
         if (before === null) continue;
+        // Still linked as the active file too: a rotation is between its link and its unlink, and appends
+        // to the active name land in this very file. Leave it for a later compaction.
+        if (before.nlink > 1) continue;
+        // ctime moves on link() (the rotation) and on every write: a young segment may still get a late line.
+        if (minAgeMs > 0 && Date.now() - before.ctimeMs < minAgeMs) continue;
         const original = await sha256Of(createReadStream(file.path));
         await pipeline(createReadStream(file.path), createGzip({ level: 9 }), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
         const out = await open(temp, 'r');

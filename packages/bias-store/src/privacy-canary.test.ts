@@ -71,7 +71,7 @@ describe('the raw query never reaches the disk', () => {
         continue;
       }
       await store.rotate();
-      await store.compact();
+      await store.compact({ minAgeMs: 0 });
       await writeCursorFile(join(home, 'telemetry', 'sent.cursor'), { segment: 1, offset: 0, line: 0 });
       const read = await store.read();
       expect(read.items).toHaveLength(100);
