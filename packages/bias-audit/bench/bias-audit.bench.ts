@@ -51,10 +51,10 @@ export const suite = defineBenchSuite({
     return [
       { name: 'false-positive rate, unbiased council, 50 sessions (any flag, 2,000 runs)', value: percent(nullStudy.anyFlagRate), unit: '%', budget: 5 },
       { name: 'coverage, 95% pooled-r interval (Fisher z), ρ = 0', value: percent(nullStudy.lengthCoverage), unit: '%' },
-      { name: 'coverage, 95% pooled-r interval (cluster bootstrap BCa), ρ = 0', value: percent(nullStudy.lengthBootstrapCoverage ?? 0), unit: '%' },
+      { name: 'coverage, 95% pooled-r interval (cluster bootstrap BCa, expanded for 50 sessions), ρ = 0', value: percent(nullStudy.lengthBootstrapCoverage ?? 0), unit: '%' },
       { name: 'coverage, 95% position-effect intervals, no effect (lowest of 5)', value: percent(Math.min(...nullStudy.positionCoverage)), unit: '%' },
       { name: 'coverage, 95% pooled-r interval (Fisher z), ρ = 0.3', value: percent(power50.lengthCoverage), unit: '%' },
-      { name: 'coverage, 95% pooled-r interval (cluster bootstrap BCa), ρ = 0.3', value: percent(power50.lengthBootstrapCoverage ?? 0), unit: '%' },
+      { name: 'coverage, 95% pooled-r interval (cluster bootstrap BCa, expanded for 50 sessions), ρ = 0.3', value: percent(power50.lengthBootstrapCoverage ?? 0), unit: '%' },
       { name: 'coverage, 95% position-effect intervals, effects .4/0/−.2/0/.3 (lowest of 5)', value: percent(Math.min(...positionCoverage.positionCoverage)), unit: '%' },
       { name: 'power: ρ = 0.3 flagged at 50 sessions (2,000 runs)', value: percent(power50.lengthFlagRate), unit: '%' },
       { name: 'power: ρ = 0.3 flagged at 30 sessions (1,000 runs)', value: percent(power30.lengthFlagRate), unit: '%' },

@@ -4,7 +4,10 @@ import type { ConfidenceTier } from './confidence-tier.js';
 
 /** The pooled length–score correlation, with the session-cluster bootstrap interval beside the Fisher one. */
 export interface PooledCorrelationReport extends BiasMetricReport {
-  /** Percentile or BCa interval from resampling whole sessions; null when turned off or not computable. */
+  /**
+   * Percentile or BCa interval from resampling whole sessions (on the z scale, back-transformed, tail
+   * shares expanded for the number of sessions); null when turned off or not computable.
+   */
   bootstrap: { ciLower: number; ciUpper: number; method: BootstrapMethod; replicates: number } | null;
 }
 

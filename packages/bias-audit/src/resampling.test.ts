@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrap } from './bootstrap.js';
 import { clusterBootstrap } from './cluster-bootstrap.js';
+import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { ordinalKrippendorffAlpha } from './ordinal-krippendorff-alpha.js';
 import { createSeededRandom } from './seeded-random.js';
 
@@ -72,6 +73,26 @@ describe('bootstrap', () => {
   it('rejects bad options', () => {
     expect(() => bootstrap({ data: [1, 2, 3], statistic: mean, level: 95 })).toThrow(/between 0 and 1/);
     expect(() => bootstrap({ data: [1, 2, 3], statistic: mean, replicates: 3 })).toThrow(/at least 10/);
+  });
+});
+
+describe('bootstrapInterval', () => {
+  // Replicates spread evenly over [0, 1], so a percentile interval reads its tail shares off directly.
+  const replicates = Float64Array.from({ length: 100_001 }, (_, i) => i / 100_000);
+
+  it("expands the percentile interval for few units (Hesterberg): tail share Φ(−√(n/(n − 1))·t₀.₉₇₅,ₙ₋₁)", () => {
+    const plain = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile' });
+    const expanded = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile', expansionSampleSize: 50 });
+    if (!plain.computable || !expanded.computable) throw new Error('not computable');
+    expect(plain.lower).toBeCloseTo(0.025, 4);
+    expect(plain.upper).toBeCloseTo(0.975, 4);
+    // n = 50: t₀.₉₇₅,₄₉ = 2.009575 (tables), × √(50/49) = 2.029977, Φ(−2.029977) = 0.021179.
+    expect(expanded.lower).toBeCloseTo(0.021179, 4);
+    expect(expanded.upper).toBeCloseTo(1 - 0.021179, 4);
+    // n = 5: t₀.₉₇₅,₄ = 2.776445, × √(5/4) = 3.104157, Φ(−3.104157) = 0.000954.
+    const five = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile', expansionSampleSize: 5 });
+    if (!five.computable) throw new Error(five.reason);
+    expect(five.lower).toBeCloseTo(0.000954, 4);
   });
 });
 

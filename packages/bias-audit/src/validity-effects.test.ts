@@ -4,7 +4,7 @@ import { runValidityStudy } from './internal/validity-study.js';
 // A true length–score correlation of 0.3 (between a response's length and its mean score within a
 // session), 5 models, 4 reviewers, 50 sessions, 2,000 runs.
 describe('a council with a true length–score correlation of 0.3 (50 sessions, 2,000 runs)', () => {
-  const figures = runValidityStudy({ runs: 2000, seed: 100_001, simulation: { sessions: 50, lengthCorrelation: 0.3 }, options: { bootstrapReplicates: 200 } });
+  const figures = runValidityStudy({ runs: 2000, seed: 100_001, simulation: { sessions: 50, lengthCorrelation: 0.3 }, options: { bootstrapReplicates: 1000 } });
 
   it('flags length bias in at least 80% of runs (power)', () => {
     expect(figures.lengthFlagRate).toBeGreaterThanOrEqual(0.8);
@@ -13,6 +13,12 @@ describe('a council with a true length–score correlation of 0.3 (50 sessions, 
   it('95% intervals of the pooled correlation cover 0.3 in 93.5–96.5% of runs', () => {
     expect(figures.lengthCoverage).toBeGreaterThanOrEqual(0.935);
     expect(figures.lengthCoverage).toBeLessThanOrEqual(0.965);
+  });
+
+  it('95% session-cluster bootstrap (BCa) intervals of the pooled correlation cover 0.3 in 93.5–96.5% of runs', () => {
+    expect(figures.lengthBootstrapCoverage).not.toBeNull();
+    expect(figures.lengthBootstrapCoverage!).toBeGreaterThanOrEqual(0.935);
+    expect(figures.lengthBootstrapCoverage!).toBeLessThanOrEqual(0.965);
   });
 }, 120_000);
 
