@@ -343,14 +343,28 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
   let rankedSessions = 0;
   const PAIR = 1 << 20;
 
+  // Per-session working arrays, reused across sessions (grown when a session needs more) rather than
+  // allocated anew for each of up to 100,000 sessions; each is reset over the range a session uses.
+  const scratch = { f64: new Map<string, Float64Array>(), i32: new Map<string, Int32Array>() };
+  const f64 = (name: string, size: number, value: number): Float64Array => {
+    let buffer = scratch.f64.get(name);
+    if (buffer === undefined || buffer.length < size) scratch.f64.set(name, (buffer = new Float64Array(Math.max(size, 2 * (buffer?.length ?? 8)))));
+    return buffer.fill(value, 0, size);
+  };
+  const i32 = (name: string, size: number, value: number): Int32Array => {
+    let buffer = scratch.i32.get(name);
+    if (buffer === undefined || buffer.length < size) scratch.i32.set(name, (buffer = new Int32Array(Math.max(size, 2 * (buffer?.length ?? 8)))));
+    return buffer.fill(value, 0, size);
+  };
+
   for (const session of sessions) {
     const obs = session.obs;
     const n = obs.length;
     // Local indices of reviewers and candidates (linear search: a council has a handful of members).
     const revIds: number[] = [];
     const candIds: number[] = [];
-    const revOf = new Int32Array(n);
-    const candOf = new Int32Array(n);
+    const revOf = i32('revOf', n, 0);
+    const candOf = i32('candOf', n, 0);
     for (let i = 0; i < n; i++) {
       const rid = intern(obs[i]!.reviewer);
       const cid = intern(obs[i]!.candidate);
@@ -364,9 +378,9 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     const R = revIds.length;
     const C = candIds.length;
     // Which reviewers were shown the same order (the same position for every candidate).
-    const shownAt = new Int32Array(R * C).fill(-1);
+    const shownAt = i32('shownAt', R * C, -1);
     for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = obs[i]!.position;
-    const orderGroupOf = new Int32Array(R);
+    const orderGroupOf = i32('orderGroupOf', R, 0);
     const groupOfOrder = new Map<string, number>();
     for (let b = 0; b < R; b++) {
       const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
@@ -384,10 +398,10 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
       if (v !== configKey && !configKey.split(',').includes(v)) configKey = [...configKey.split(','), v].sort().join(',');
     }
     session.configKey = configKey;
-    const matrix = new Float64Array(R * C).fill(Number.NaN);
-    const candSum = new Float64Array(C);
-    const candCount = new Int32Array(C);
-    const candLength = new Float64Array(C).fill(-1);
+    const matrix = f64('matrix', R * C, Number.NaN);
+    const candSum = f64('candSum', C, 0);
+    const candCount = i32('candCount', C, 0);
+    const candLength = f64('candLength', C, -1);
     let scoreSum = 0;
     let scoreCount = 0;
     for (let i = 0; i < n; i++) {
@@ -418,11 +432,11 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     if (r !== null) candidatePairs += lengths.length;
 
     // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
-    const revScoreSum = new Float64Array(R);
-    const revScoreCount = new Int32Array(R);
-    const revRankCount = new Int32Array(R);
-    const revFirst = new Int32Array(R).fill(2147483647);
-    const revLast = new Int32Array(R).fill(-1);
+    const revScoreSum = f64('revScoreSum', R, 0);
+    const revScoreCount = i32('revScoreCount', R, 0);
+    const revRankCount = i32('revRankCount', R, 0);
+    const revFirst = i32('revFirst', R, 2147483647);
+    const revLast = i32('revLast', R, -1);
     for (let i = 0; i < n; i++) {
       const o = obs[i]!;
       const b = revOf[i]!;
@@ -435,10 +449,10 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     }
     let maxPosition = 0;
     for (let i = 0; i < n; i++) if (obs[i]!.position > maxPosition) maxPosition = obs[i]!.position;
-    const posSum = new Float64Array(maxPosition + 1);
-    const posCount = new Int32Array(maxPosition + 1);
-    const rankSum = new Float64Array(maxPosition + 1);
-    const rankCount = new Int32Array(maxPosition + 1);
+    const posSum = f64('posSum', maxPosition + 1, 0);
+    const posCount = i32('posCount', maxPosition + 1, 0);
+    const rankSum = f64('rankSum', maxPosition + 1, 0);
+    const rankCount = i32('rankCount', maxPosition + 1, 0);
     let primacySum = 0;
     let primacyCount = 0;
     let recencySum = 0;
@@ -526,7 +540,7 @@ export function aggregateBiasAudit(observations: readonly BiasObservation[], opt
     }
 
     // Reviewers: deviation from the others' mean on the same candidate → harshness, self-preference, affinity.
-    const deviation = new Float64Array(C);
+    const deviation = f64('deviation', C, 0);
     for (let b = 0; b < R; b++) {
       const rid = revIds[b]!;
       if (revScoreCount[b]! === 0) continue;
