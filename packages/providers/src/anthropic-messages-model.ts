@@ -5,6 +5,7 @@ import { EmptyResponseError } from './empty-response-error.js';
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
+import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
@@ -130,12 +131,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
 
   #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
     return (failure) => {
-      let error: z.infer<typeof errorSchema> | undefined;
-      try {
-        error = errorBodySchema.safeParse(JSON.parse(failure.bodyText)).data?.error ?? undefined;
-      } catch {
-        // Not JSON: the status alone decides.
-      }
+      const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
       return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
     };
   }

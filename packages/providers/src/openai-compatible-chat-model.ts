@@ -5,6 +5,7 @@ import { EmptyResponseError } from './empty-response-error.js';
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
+import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
@@ -163,13 +164,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
 
   #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
     return (failure) => {
-      let parsed: z.infer<typeof errorBodySchema> | undefined;
-      try {
-        const result = errorBodySchema.safeParse(JSON.parse(failure.bodyText));
-        if (result.success) parsed = result.data;
-      } catch {
-        // Not JSON (a proxy's HTML page): the status alone decides.
-      }
+      const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
       return this.#error({
         statusCode: failure.statusCode,
         error: parsed?.error ?? parsed?.message ?? undefined,
