@@ -4,7 +4,8 @@ import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { createStyle } from './create-style.js';
-import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseListOption, parseStringOption } from './parse-option.js';
+import { parseCouncilRunFlags } from './parse-council-run-flags.js';
+import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseStringOption } from './parse-option.js';
 import type { Env } from './read-cli-settings.js';
 import { shouldUseColor } from './should-use-color.js';
 
@@ -112,20 +113,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .example('  council ask "Plan a database migration" --strategy risk-averse --order latin-square --seed 7')
     .example('  council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json')
     .action((question: unknown, o: Record<string, unknown>) => {
-      const parsed = {
-        question: argText(question) ?? '',
-        models: parseListOption('models', o['models']),
-        chairman: parseStringOption('chairman', o['chairman']),
-        strategy: parseStringOption('strategy', o['strategy']),
-        goal: parseStringOption('goal', o['goal']),
-        mode: parseChoiceOption('mode', o['mode'], ['consensus', 'voting'] as const),
-        order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
-        seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
-        timeoutMs: parseDurationOption('timeout', o['timeout']),
-        org: parseStringOption('org', o['org']),
-        persist: o['persist'] !== false,
-        json: o['json'] === true,
-      };
+      const parsed = { question: argText(question) ?? '', ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) };
       set(async (ctx) => (await import('./commands/ask-command.js')).runAskCommand(parsed, ctx))();
     });
 
@@ -189,19 +177,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .action((file: unknown, o: Record<string, unknown>) => {
       const parsed = {
         file: argText(file) ?? '',
-        models: parseListOption('models', o['models']),
-        chairman: parseStringOption('chairman', o['chairman']),
-        strategy: parseStringOption('strategy', o['strategy']),
-        goal: parseStringOption('goal', o['goal']),
-        mode: parseChoiceOption('mode', o['mode'], ['consensus', 'voting'] as const),
-        order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
-        seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
-        timeoutMs: parseDurationOption('timeout', o['timeout']),
+        ...parseCouncilRunFlags(o),
         concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
         output: parseStringOption('output', o['output']),
         resume: o['resume'] === true,
-        persist: o['persist'] !== false,
-        json: o['json'] === true,
       };
       set(async (ctx) => (await import('./commands/batch-command.js')).runBatchCommand(parsed, ctx))();
     });

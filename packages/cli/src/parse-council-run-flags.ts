@@ -1,0 +1,31 @@
+import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseListOption, parseStringOption } from './parse-option.js';
+
+/** The flags `ask` and `batch` share: who sits on the council, how it runs, and what is saved. */
+export interface CouncilRunFlags {
+  models: string[] | undefined;
+  chairman: string | undefined;
+  strategy: string | undefined;
+  goal: string | undefined;
+  mode: 'consensus' | 'voting' | undefined;
+  order: 'shared' | 'per-reviewer' | 'latin-square' | undefined;
+  seed: number | undefined;
+  timeoutMs: number | undefined;
+  persist: boolean;
+  json: boolean;
+}
+
+/** Validates the shared flags from cac's parsed options; a bad value is a usage error naming the flag. */
+export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlags {
+  return {
+    models: parseListOption('models', o['models']),
+    chairman: parseStringOption('chairman', o['chairman']),
+    strategy: parseStringOption('strategy', o['strategy']),
+    goal: parseStringOption('goal', o['goal']),
+    mode: parseChoiceOption('mode', o['mode'], ['consensus', 'voting'] as const),
+    order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
+    seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
+    timeoutMs: parseDurationOption('timeout', o['timeout']),
+    persist: o['persist'] !== false,
+    json: o['json'] === true,
+  };
+}
