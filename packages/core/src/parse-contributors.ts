@@ -1,3 +1,5 @@
+import { balancedObjectEnd, parseJsonObject } from './json-object-in-text.js';
+
 /** One contributor to the synthesis (design doc §7.2): a member id, its normalised weight, and why. */
 export interface Contributor {
   id: string;
@@ -27,7 +29,7 @@ function findBlocks(text: string): Block[] {
   const fence = /```[^\n]*\n([\s\S]*?)```/g;
   let match: RegExpExecArray | null;
   while ((match = fence.exec(text)) !== null) {
-    const object = parseObject(match[1]!);
+    const object = parseJsonObject(match[1]!);
     if (object) blocks.push({ start: match.index, end: match.index + match[0].length, object });
   }
   const bare = /\{\s*"contributors"\s*:/g;
@@ -38,32 +40,11 @@ function findBlocks(text: string): Block[] {
   }
   // Only the last block counts, and each try scans to its closing brace: bound the work.
   for (const start of starts.slice(-8)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === '\\') i++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === '{') depth++;
-      else if (c === '}' && --depth === 0) {
-        const object = parseObject(text.slice(start, i + 1));
-        if (object) blocks.push({ start, end: i + 1, object });
-        break;
-      }
-    }
+    const end = balancedObjectEnd(text, start);
+    const object = end > start ? parseJsonObject(text.slice(start, end)) : undefined;
+    if (object) blocks.push({ start, end, object });
   }
   return blocks.sort((a, b) => a.start - b.start);
-}
-
-function parseObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function matchMember(raw: unknown, memberIds: readonly string[]): string | undefined {

@@ -1,3 +1,4 @@
+import { balancedObjectEnd, parseJsonObject } from './json-object-in-text.js';
 import { labelCode, labelsByCode, matchLabel } from './match-label.js';
 
 /** What one reviewer wrote about one response. Empty strings when it wrote nothing under that heading. */
@@ -101,34 +102,6 @@ function jsonCandidates(text: string): Array<{ at: number; body: string }> {
     if (end > at) found.push({ at, body: text.slice(at, end) });
   }
   return found.sort((a, b) => a.at - b.at);
-}
-
-/** Index just past the `}` closing the object that opens at `start`, or −1; aware of JSON strings. */
-function balancedObjectEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-function parseJsonObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function getKey(object: Record<string, unknown>, key: string): unknown {
