@@ -125,10 +125,13 @@ describe('concurrent writers', () => {
     while (!settled) {
       const seen = (await store.read()).items.map((e) => `${e.session}:${e.i}`);
       expect(new Set(seen).size).toBe(seen.length); // a read never sees a line twice
-      await store.compact({ minAgeMs: 300 }); // short, so compaction runs during the test; writers finish within it
+      // Segments closed early in the run pass 2 s while writers still append. A shorter age lost a batch under a
+      // fully loaded CI run: a writer stalled between opening the active file and writing past the age.
+      await store.compact({ minAgeMs: 2000 });
       reads++;
     }
     for (const r of await all) expect(r).toMatchObject({ code: 0, stderr: '' });
+    await store.compact({ minAgeMs: 0 }); // no writer is left: every closed segment can go
     const result = await store.read();
     expect(result.skipped).toBe(0);
     for (let w = 0; w < 4; w++) expect(result.items.filter((e) => e.session === `w${w}`).map((e) => e.i)).toEqual([...Array(300).keys()]);
