@@ -318,7 +318,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError({ action: 'lock', path, cause: error });
         const info = await stat(lockPath).catch(() => null);
-        if (info !== null && Date.now() - info.mtimeMs < lockStaleMs) return null; // another writer is rotating
+        // Released meanwhile: try again. Unlinking here could remove a lock a third process has just taken, and two
+        // rotators at once can unlink an active file another writer has just created.
+        if (info === null) continue;
+        if (Date.now() - info.mtimeMs < lockStaleMs) return null; // another writer is rotating
         await unlink(lockPath).catch(() => undefined); // stale: its holder died
       }
     }
