@@ -47,3 +47,10 @@ export { readCursorFile, writeCursorFile } from './cursor-file.js';
 export { fsyncDirectory, writeFileAtomic } from './write-file-atomic.js';
 export { parseIsoTimestamp } from './iso-timestamp.js';
 export type { ParsedTimestamp } from './iso-timestamp.js';
+
+export { readBiasRecords } from './read-bias-records.js';
+export type { BiasWindowExclusions, ReadBiasRecordsOptions, ReadBiasRecordsResult } from './read-bias-records.js';
+export { noRank } from './bias-record-columns.js';
+export type { BiasRecordColumns } from './bias-record-columns.js';
+export type { RepeatedRecords } from './drop-repeated-records.js';
+export { columnsToObservations } from './columns-to-observations.js';

@@ -69,6 +69,12 @@ export function parseChoiceOption<T extends string>(name: string, value: unknown
 }
 
 /** A string option that needs a value (`--output file`). */
+/** A string option that may be given several times (`--input a --input b`): every value, in order. */
+export function parseRepeatedStringOption(name: string, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? (value as unknown[]) : [value]).map((one) => parseStringOption(name, one)!);
+}
+
 export function parseStringOption(name: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === true || asText(value).trim() === '') throw usage(`--${name} needs a value.`);

@@ -5,7 +5,7 @@ import { processIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { createStyle } from './create-style.js';
 import { parseCouncilRunFlags } from './parse-council-run-flags.js';
-import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseStringOption } from './parse-option.js';
+import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseRepeatedStringOption, parseStringOption } from './parse-option.js';
 import type { Env } from './read-cli-settings.js';
 import { shouldUseColor } from './should-use-color.js';
 
@@ -119,7 +119,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
 
   cli
     .command('bias-report', 'ADR-018\'s cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page')
-    .option('--input <file>', 'Bias records file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)')
+    .option('--input <path>', 'A bias store file, a directory of stores, or a quoted glob; repeat to merge stores by session (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)')
     .option('--sessions <n>', 'Use the most recent n sessions (default LLM_COUNCIL_BIAS_WINDOW_SESSIONS, 100)')
     .option('--days <n>', 'Use sessions of the last n days (default LLM_COUNCIL_BIAS_WINDOW_DAYS, 30)')
     .option('--format <format>', 'text, json, csv or html (default text)')
@@ -131,9 +131,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .example('  council bias-report --sessions 50 --verbose')
     .example('  council bias-report --format html --output bias-report.html')
     .example('  council bias-report --input ./logs.jsonl --format json > report.json')
+    .example("  council bias-report --input alice/bias_metrics.jsonl --input 'team/*.jsonl.gz'")
     .action((o: Record<string, unknown>) => {
       const parsed = {
-        input: parseStringOption('input', o['input']),
+        input: parseRepeatedStringOption('input', o['input']),
         sessions: parseIntegerOption('sessions', o['sessions'], { min: 1 }),
         days: parseIntegerOption('days', o['days'], { min: 1 }),
         format: parseChoiceOption('format', o['format'], ['text', 'json', 'csv', 'html'] as const),

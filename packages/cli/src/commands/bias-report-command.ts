@@ -1,14 +1,14 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
-import type { BiasAggregateReport } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasObservation } from '@council/bias-audit';
+import { BiasStoreError, columnsToObservations, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
+import type { ReadBiasRecordsResult } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
+import { describeBiasRead } from '../describe-bias-read.js';
 import type { CommandContext } from '../command-context.js';
 import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
 import { renderHtmlReport } from '../html/render-html-report.js';
-import { loadObservations } from '../load-observations.js';
-import type { LoadedObservations } from '../load-observations.js';
 import { readCliSettings } from '../read-cli-settings.js';
 import { renderBiasReportCsv } from '../render-bias-report-csv.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
@@ -16,8 +16,11 @@ import { renderBiasReportText } from '../render-bias-report-text.js';
 export type BiasReportFormat = 'text' | 'json' | 'csv' | 'html';
 
 export interface BiasReportCommandOptions {
-  /** The bias records file; default `LLM_COUNCIL_BIAS_STORE` or `$LLM_COUNCIL_HOME/bias_metrics.jsonl`. */
-  input?: string;
+  /**
+   * Bias stores to read, merged by session: store files, directories of stores, or globs over file names.
+   * Default `LLM_COUNCIL_BIAS_STORE` or `$LLM_COUNCIL_HOME/bias_metrics.jsonl`.
+   */
+  input?: string | readonly string[];
   /** Most recent sessions kept; default `LLM_COUNCIL_BIAS_WINDOW_SESSIONS` (100). */
   sessions?: number;
   /** Days kept; default `LLM_COUNCIL_BIAS_WINDOW_DAYS` (30). */
@@ -35,76 +38,110 @@ export interface BiasReportCommandOptions {
   seed?: number;
 }
 
+/** What was read for a report: the inputs, the reader's counts, and the window as observations. */
+export interface LoadedBiasRecords {
+  /** The inputs as given (resolved against the working directory), or the default store. */
+  paths: string[];
+  read: ReadBiasRecordsResult;
+  /** The window's records, as the statistics take them. */
+  observations: BiasObservation[];
+}
+
 /** The JSON document `council bias-report --format json` prints. Its top level is stable. */
 export interface BiasReportDocument {
   kind: 'council-bias-report';
   schemaVersion: 1;
   generatedAt: string;
   simulated: boolean;
-  /** `records`: the window's records, validated; `outsideWindow`: records the window left out (not validated). */
-  input: { path: string; lines: number; records: number; outsideWindow: number; skipped: number; firstBadLines: LoadedObservations['firstBadLines'] };
-  options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null };
+  /**
+   * `lines`: non-blank lines read; `records`: valid records read; `kept`: records in the window;
+   * `outsideWindow`: records the window left out, by filter in `excluded`; `duplicates`/`conflicts`: repeated
+   * records in the window, counted once; `skipped`: unreadable lines, by reason, with the first few.
+   */
+  input: {
+    path: string;
+    paths: string[];
+    files: number;
+    lines: number;
+    records: number;
+    kept: number;
+    outsideWindow: number;
+    excluded: ReadBiasRecordsResult['excluded'];
+    duplicates: number;
+    conflicts: number;
+    skipped: number;
+    reasons: ReadBiasRecordsResult['reasons'];
+    firstBadLines: ReadBiasRecordsResult['firstBadLines'];
+  };
+  options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null; now: string };
   report: BiasAggregateReport;
 }
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
-export async function computeBiasReport(options: BiasReportCommandOptions, ctx: CommandContext): Promise<{ document: BiasReportDocument; loaded: LoadedObservations }> {
+export async function computeBiasReport(options: BiasReportCommandOptions, ctx: CommandContext): Promise<{ document: BiasReportDocument; loaded: LoadedBiasRecords }> {
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
-  const path = options.input === undefined ? settings.files.biasStore : resolve(ctx.cwd, options.input);
+  const given = options.input === undefined ? [] : typeof options.input === 'string' ? [options.input] : [...options.input];
+  const paths = given.length === 0 ? [settings.files.biasStore] : given.map((p) => resolve(ctx.cwd, p));
   const now = options.now === undefined ? ctx.now() : new Date(options.now);
   if (Number.isNaN(now.getTime())) throw new CliError({ code: 'USAGE', message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".` });
   const maxSessions = options.sessions ?? settings.windowSessions;
   const maxDays = options.days ?? settings.windowDays;
-  const loaded = await loadObservations({
-    path,
-    explicit: options.input !== undefined,
-    window: { now: now.getTime(), maxDays, maxSessions },
-    filter: { ...(options.model === undefined ? {} : { model: options.model }), ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }) },
-  });
-  const report = aggregateBiasAudit(loaded.observations, {
+  const filter = { ...(options.model === undefined ? {} : { model: options.model }), ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }) };
+  let read: ReadBiasRecordsResult;
+  try {
+    // The default store may not exist yet: that is an empty report, not an error.
+    const inputs = given.length === 0 ? (await defaultStoreExists(paths[0]!)) ? paths : [] : paths;
+    read = await readBiasRecords({ inputs, cwd: ctx.cwd, now, maxSessions, maxDays, ...filter });
+  } catch (error) {
+    if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTIONS' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
+    throw error;
+  }
+  const observations = columnsToObservations(read.columns);
+  // The reader applied the window; the aggregation's own window keeps every one of these observations.
+  const report = aggregateBiasAudit(observations, {
     now,
     maxSessions,
     maxDays,
     minSessions: settings.minSessions,
     seed: options.seed ?? 1,
-    ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
-    ...(options.model === undefined ? {} : { model: options.model }),
+    ...filter,
   });
+  const excluded = read.excluded;
   const document: BiasReportDocument = {
     kind: 'council-bias-report',
     schemaVersion: 1,
     generatedAt: ctx.now().toISOString(),
-    simulated: loaded.records > 0 && loaded.simulatedRecords === loaded.observations.length && loaded.observations.length > 0,
-    input: { path, lines: loaded.lines, records: loaded.records, outsideWindow: loaded.outsideWindow, skipped: loaded.skipped, firstBadLines: loaded.firstBadLines },
-    options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null },
+    simulated: read.columns.length > 0 && read.simulatedRecords === read.columns.length,
+    input: {
+      path: paths.join(', '),
+      paths,
+      files: read.files.length,
+      lines: read.lines,
+      records: read.records,
+      kept: read.columns.length,
+      outsideWindow: excluded.model + excluded.configVersion + excluded.beforeWindow + excluded.future + excluded.beyondSessions,
+      excluded,
+      duplicates: read.repeated.duplicates,
+      conflicts: read.repeated.conflicts,
+      skipped: read.skipped,
+      reasons: read.reasons,
+      firstBadLines: read.firstBadLines,
+    },
+    options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString() },
     report,
   };
-  return { document, loaded };
+  return { document, loaded: { paths, read, observations } };
+}
+
+async function defaultStoreExists(path: string): Promise<boolean> {
+  return (await createBiasStore({ path }).files()).length > 0;
 }
 
 /** `council bias-report`: ADR-018's cross-session report as text, JSON, CSV or a self-contained HTML page. */
 export async function runBiasReportCommand(options: BiasReportCommandOptions, ctx: CommandContext): Promise<number> {
   const format = options.format ?? 'text';
   const { document, loaded } = await computeBiasReport(options, ctx);
-  if (loaded.skipped > 0) {
-    const first = loaded.firstBadLines[0];
-    ctx.io.stderr(`council: skipped ${loaded.skipped} unreadable line${loaded.skipped === 1 ? '' : 's'} in ${loaded.path}${first ? ` (first: line ${first.line}, ${first.reason})` : ''}; the rest was read.\n`);
-  }
-  if (loaded.positionNotDisplayOrder > 0) {
-    ctx.io.stderr(`council: ${loaded.positionNotDisplayOrder} records come from an older writer whose position may be a rank, not the display order.\n`);
-  }
-  if (loaded.lines === 0 && options.input === undefined) {
-    ctx.io.stderr(`council: no bias records yet at ${loaded.path}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`);
-  }
-  if (loaded.lines > 0 && loaded.records === 0) {
-    // Records exist but none was used: say which setting left them out, not "collect more data".
-    const filters = [options.model === undefined ? null : `--model ${options.model}`, options.configVersion === undefined ? null : `--config-version ${options.configVersion}`].filter((f) => f !== null);
-    if (filters.length > 0) {
-      ctx.io.stderr(`council: no record in ${loaded.path} matches ${filters.join(' and ')}; check the id (\`council history list\` shows the members) or drop the filter.\n`);
-    } else if (loaded.outsideWindow > 0) {
-      ctx.io.stderr(`council: all ${loaded.outsideWindow} records in ${loaded.path} are outside the window (last ${document.options.maxSessions} sessions, ${document.options.maxDays} days); widen it with --days or --sessions, or set --now.\n`);
-    }
-  }
+  for (const line of describeBiasRead({ document, loaded, defaultStore: options.input === undefined })) ctx.io.stderr(line);
   const toFile = options.output !== undefined;
   const style = toFile ? createStyle(false) : ctx.out;
   let text: string;
@@ -117,19 +154,20 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
       break;
     case 'html':
       text = renderHtmlReport(
-        htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: loaded.path, simulated: document.simulated, generatedAt: document.generatedAt }),
+        htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
       );
       break;
     case 'text':
-      text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: loaded.path, simulated: document.simulated });
+      text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: document.input.path, simulated: document.simulated });
       break;
   }
   if (toFile) {
     const target = resolve(ctx.cwd, options.output!);
     try {
-      writeFileSync(target, text);
+      await writeFileAtomic(target, text); // 0600, like every file Council writes; never half a report
     } catch (error) {
-      throw new CliError({ code: 'RUNTIME', message: `Could not write ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Check the directory exists and is writable.`, cause: error });
+      const why = BiasStoreError.isInstance(error) ? error.message : `Could not write ${target}: ${String(error)}.`;
+      throw new CliError({ code: 'RUNTIME', message: why, cause: error });
     }
     ctx.io.stderr(`Wrote the ${format} report to ${target}\n`);
   } else {

@@ -1,0 +1,420 @@
+import { isUtf8 } from 'node:buffer';
+import { BiasColumnsBuilder } from './bias-columns-builder.js';
+import type { BiasRow } from './bias-columns-builder.js';
+import { safeParseBiasMetricRecord } from './bias-metric-record.js';
+import type { BiasRecordColumns } from './bias-record-columns.js';
+import { noRank } from './bias-record-columns.js';
+import { BiasStoreError } from './bias-store-error.js';
+import { dropRepeatedRecords } from './drop-repeated-records.js';
+import type { RepeatedRecords } from './drop-repeated-records.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
+import type { BadLine, SkipReason, SkipReport } from './jsonl-store.js';
+import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
+import type { BiasInputFile } from './resolve-bias-inputs.js';
+import { resolveBiasInputs } from './resolve-bias-inputs.js';
+import type { JsonlLine } from './scan-jsonl-lines.js';
+import { scanJsonlLines } from './scan-jsonl-lines.js';
+
+export interface ReadBiasRecordsOptions {
+  /** Store files, directories of stores, or globs over file names (relative to `cwd`). Each store's closed and compacted segments are read too. */
+  inputs: readonly string[];
+  /** Where relative inputs start; default the current directory. */
+  cwd?: string;
+  /** Keep the last N sessions, by each session's earliest record in the window. Default: all. */
+  maxSessions?: number;
+  /** Keep records from the `maxDays` days before `now`. Default: all. */
+  maxDays?: number;
+  /** The end of the window; records after it are left out (and counted). Default: the current time. */
+  now?: Date;
+  /** Keep only records where this model is the reviewer or the reviewed member. */
+  model?: string;
+  /** Keep only records of this council configuration version. */
+  configVersion?: string;
+  /** Longest line read; longer ones are skipped and counted. Default 1 MiB. */
+  maxLineBytes?: number;
+}
+
+/** Records the window left out, by the filter that left them out (each record counts under the first that applies). */
+export interface BiasWindowExclusions {
+  model: number;
+  configVersion: number;
+  /** Older than `maxDays`. */
+  beforeWindow: number;
+  /** Timestamped after `now`. */
+  future: number;
+  /** Of sessions older than the last `maxSessions`. */
+  beyondSessions: number;
+}
+
+export interface ReadBiasRecordsResult extends SkipReport {
+  /** The window's records, by session, oldest session first. */
+  columns: BiasRecordColumns;
+  /** Files read, in order, with their lines. */
+  files: { path: string; lines: number }[];
+  /** Lines read, blank lines aside. */
+  lines: number;
+  /** Valid bias records read, before the window. */
+  records: number;
+  excluded: BiasWindowExclusions;
+  /** Repeated records in the window (counted once). */
+  repeated: RepeatedRecords;
+  /** Majors of the `unsupported_version` lines, e.g. [2]. */
+  foreignMajors: number[];
+  timestampsWithoutZone: number;
+  /** Records in the window whose `position` may be a rank (older writers). */
+  positionNotDisplayOrder: number;
+  /** Records in the window with a simulated member (`simulated:…`). */
+  simulatedRecords: number;
+  /** Human-readable warnings: zone-less timestamps, conflicting records. */
+  warnings: string[];
+}
+
+const dayMs = 86_400_000;
+
+function positiveOption(value: number | undefined, name: string, integer: boolean): number {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
+  }
+  return value;
+}
+
+function majorOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string') {
+    const m = /^(\d{1,9})(?:\.|$)/.exec(value);
+    if (m !== null) return Number(m[1]);
+  }
+  return null;
+}
+
+/** An id → index table. Ids from the fast path arrive as bytes, found by a hash of the bytes: no string per record. */
+class Interner {
+  readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly encoded: Buffer[] = [];
+  private readonly byHash = new Map<number, number[]>();
+  constructor(private readonly limit: number, private readonly what: string) {}
+
+  of(name: string): number {
+    let i = this.index.get(name);
+    if (i === undefined) {
+      i = this.names.length;
+      if (i >= this.limit) {
+        throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Narrow the inputs or filter by model.` });
+      }
+      this.names.push(name);
+      this.index.set(name, i);
+      const bytes = Buffer.from(name, 'utf8');
+      this.encoded.push(bytes);
+      const hash = hashBytes(bytes, 0, bytes.length);
+      const bucket = this.byHash.get(hash);
+      if (bucket === undefined) this.byHash.set(hash, [i]);
+      else bucket.push(i);
+    }
+    return i;
+  }
+
+  ofBytes(buf: Buffer, start: number, end: number): number {
+    const bucket = this.byHash.get(hashBytes(buf, start, end));
+    if (bucket !== undefined) {
+      for (const i of bucket) {
+        const known = this.encoded[i]!;
+        if (known.length !== end - start) continue;
+        let same = true;
+        for (let j = 0; j < known.length; j++) {
+          if (known[j] !== buf[start + j]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return i;
+      }
+    }
+    return this.of(buf.toString('utf8', start, end));
+  }
+}
+
+function hashBytes(buf: Buffer, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let j = start; j < end; j++) h = Math.imul(h ^ buf[j]!, 0x01000193);
+  return h;
+}
+
+interface SessionState {
+  /** Earliest time of its records in the window. */
+  key: number;
+  /** Records in the window. */
+  records: number;
+  /** False once its records were dropped from memory (it fell out of the last `maxSessions`). */
+  held: boolean;
+}
+
+/**
+ * The one reader of bias records: streams every file of every input once, parses each line as JSON (a fast
+ * path reads the usual lines without building objects; any other valid JSON formatting reads the same),
+ * applies the schema's rules (major 1, any 1.x.y; other majors, torn, invalid, non-UTF-8 and over-long
+ * lines skipped and counted with file and line), and applies the window once: model and config-version
+ * filters, the days before `now`, then the last `maxSessions` sessions. Memory grows with the records in
+ * the window (41 bytes each), not with the files: sessions that fall out of the window are dropped as the
+ * read goes. Records of one session merge across inputs; repeats count once.
+ */
+export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<ReadBiasRecordsResult> {
+  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
+  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
+  const now = options.now ?? new Date();
+  const nowMs = now.getTime();
+  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'readBiasRecords: now is an invalid Date.' });
+  const earliest = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
+  const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
+
+  const sessionIds = new Interner(0xffff_ffff, 'sessions');
+  const models = new Interner(0xffff, 'model ids');
+  const configVersions = new Interner(0xfffe, 'config versions');
+  const categories = new Interner(0xfffe, 'query categories');
+  const sessions: SessionState[] = [];
+  const builder = new BiasColumnsBuilder();
+  const modelFilter = options.model;
+  const configFilter = options.configVersion;
+
+  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated'> = {
+    files: [],
+    lines: 0,
+    records: 0,
+    excluded: { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 },
+    foreignMajors: [],
+    timestampsWithoutZone: 0,
+    positionNotDisplayOrder: 0,
+    simulatedRecords: 0,
+    warnings: [],
+    skipped: 0,
+    reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
+    firstBadLines: [],
+  };
+  let currentFile = '';
+  const skip = (line: number, reason: SkipReason, detail: string): void => {
+    result.skipped++;
+    result.reasons[reason]++;
+    if (result.firstBadLines.length < 20) result.firstBadLines.push({ file: currentFile, line, reason, detail } satisfies BadLine);
+  };
+
+  // Holding more sessions than this triggers a prune back to `maxSessions`.
+  const holdLimit = maxSessions === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * maxSessions, 4096);
+  let held = 0;
+  const prune = (): void => {
+    const order = sessions.map((_, i) => i).filter((i) => sessions[i]!.held);
+    order.sort((a, b) => sessions[b]!.key - sessions[a]!.key || (sessionIds.names[a]! < sessionIds.names[b]! ? 1 : -1));
+    for (const i of order.slice(maxSessions)) sessions[i]!.held = false;
+    held = Math.min(order.length, maxSessions);
+    builder.retain((s) => sessions[s]!.held);
+  };
+
+  const fields = new BiasLineFields();
+  const row: BiasRow = { session: 0, reviewer: 0, candidate: 0, position: 0, responseLengthChars: 0, score: 0, rankPosition: 0, time: 0, configVersion: 0, queryCategory: 0, positionIsDisplayOrder: false };
+  // The previous record's session id bytes, so the twenty lines of a session intern their id once.
+  let lastSession = Buffer.alloc(256);
+  let lastSessionLength = -1;
+  let lastSessionIndex = -1;
+  // Set for the second pass: only these sessions' records are collected.
+  let only: Set<number> | null = null;
+  let firstPass = true;
+
+  const sessionOfBytes = (line: JsonlLine): number => {
+    const { buf } = line;
+    const n = fields.sessionEnd - fields.sessionStart;
+    if (n === lastSessionLength) {
+      let same = true;
+      for (let i = 0; i < n; i++) {
+        if (buf[fields.sessionStart + i] !== lastSession[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return lastSessionIndex;
+    }
+    lastSessionIndex = sessionIds.ofBytes(buf, fields.sessionStart, fields.sessionEnd);
+    if (n > lastSession.length) lastSession = Buffer.alloc(n);
+    buf.copy(lastSession, 0, fields.sessionStart, fields.sessionEnd);
+    lastSessionLength = n;
+    return lastSessionIndex;
+  };
+
+  /** Takes one valid record (fields filled, ids given); applies the window. */
+  const accept = (ids: { session: number; reviewer: number; candidate: number; config: number; category: number }): void => {
+    if (firstPass) {
+      result.records++;
+      if (!fields.hasZone) result.timestampsWithoutZone++;
+    }
+    if (only !== null && !only.has(ids.session)) return;
+    let excludedBy: keyof BiasWindowExclusions | null = null;
+    if (modelFilter !== undefined && models.names[ids.reviewer] !== modelFilter && models.names[ids.candidate] !== modelFilter) excludedBy = 'model';
+    else if (configFilter !== undefined && (ids.config === 0 ? null : configVersions.names[ids.config - 1]) !== configFilter) excludedBy = 'configVersion';
+    else if (fields.time > nowMs) excludedBy = 'future';
+    else if (fields.time < earliest) excludedBy = 'beforeWindow';
+    if (excludedBy !== null) {
+      if (firstPass) result.excluded[excludedBy]++;
+      return;
+    }
+    let session = sessions[ids.session];
+    if (session === undefined) {
+      session = { key: fields.time, records: 0, held: true };
+      sessions[ids.session] = session;
+      held++;
+    } else if (fields.time < session.key) {
+      session.key = fields.time;
+    }
+    if (firstPass) session.records++;
+    if (!session.held && firstPass) return;
+    row.session = ids.session;
+    row.reviewer = ids.reviewer;
+    row.candidate = ids.candidate;
+    row.position = fields.position;
+    row.responseLengthChars = fields.responseLengthChars;
+    row.score = fields.score;
+    row.rankPosition = fields.rankPosition;
+    row.time = fields.time;
+    row.configVersion = ids.config;
+    row.queryCategory = ids.category;
+    row.positionIsDisplayOrder = fields.positionIsDisplayOrder;
+    builder.add(row);
+    if (held > holdLimit) prune();
+  };
+
+  const slowLine = (line: JsonlLine): void => {
+    const body = line.buf.toString('utf8', line.start, line.end);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body);
+    } catch {
+      if (firstPass) {
+        if (line.terminated) skip(line.line, 'invalid_json', 'the line is not valid JSON');
+        else skip(line.line, 'torn_line', 'the last line has no newline and does not parse (a write was interrupted)');
+      }
+      return;
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      if (firstPass) skip(line.line, 'invalid_record', 'the line is not a JSON object');
+      return;
+    }
+    const version = (raw as Record<string, unknown>).schema_version;
+    const major = majorOf(version);
+    if (major !== null && major !== 1) {
+      if (firstPass) {
+        skip(line.line, 'unsupported_version', `schema_version ${JSON.stringify(version)} has major version ${major}; this reader understands major 1`);
+        if (!result.foreignMajors.includes(major)) result.foreignMajors.push(major);
+      }
+      return;
+    }
+    const parsed = safeParseBiasMetricRecord(raw);
+    if (!parsed.success) {
+      if (firstPass) skip(line.line, 'invalid_record', parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1'));
+      return;
+    }
+    const record = parsed.value;
+    if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
+      if (firstPass) skip(line.line, 'invalid_record', 'position, rank_position or response_length_chars is 4,294,967,295 or more');
+      return;
+    }
+    const time = parseIsoTimestamp(record.timestamp)!;
+    fields.time = time.ms;
+    fields.hasZone = time.hasZone;
+    fields.position = record.position;
+    fields.responseLengthChars = record.responseLengthChars;
+    fields.score = record.scoreValue ?? Number.NaN;
+    fields.rankPosition = record.rankPosition ?? noRank;
+    fields.positionIsDisplayOrder = record.positionIsDisplayOrder;
+    lastSessionLength = -1;
+    accept({
+      session: sessionIds.of(record.sessionId),
+      reviewer: models.of(record.reviewerId),
+      candidate: models.of(record.modelId),
+      config: record.councilConfigVersion === null ? 0 : configVersions.of(record.councilConfigVersion) + 1,
+      category: record.queryMetadata?.category == null ? 0 : categories.of(record.queryMetadata.category) + 1,
+    });
+  };
+
+  const visitor = {
+    line: (line: JsonlLine): void => {
+      const { buf, start, end } = line;
+      let first = start;
+      while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
+      if (first === end) return; // a blank line
+      if (firstPass) result.lines++;
+      if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
+        if (firstPass) skip(line.line, 'invalid_utf8', 'the line is not valid UTF-8');
+        return;
+      }
+      if (!parseBiasLineFast(buf, start, end, fields)) {
+        slowLine(line);
+        return;
+      }
+      accept({
+        session: sessionOfBytes(line),
+        reviewer: models.ofBytes(buf, fields.reviewerStart, fields.reviewerEnd),
+        candidate: models.ofBytes(buf, fields.modelStart, fields.modelEnd),
+        config: fields.configStart === -1 ? 0 : configVersions.ofBytes(buf, fields.configStart, fields.configEnd) + 1,
+        category: fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1,
+      });
+    },
+    tooLong: (line: number, bytes: number): void => {
+      if (firstPass) {
+        result.lines++;
+        skip(line, 'line_too_long', `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`);
+      }
+    },
+    corrupt: (line: number): void => {
+      if (firstPass) skip(line, 'corrupt_segment', `the compressed segment is damaged from about line ${line}; the lines before it were read`);
+    },
+  };
+
+  const readAll = async (files: readonly BiasInputFile[]): Promise<void> => {
+    for (const { storePath, file } of files) {
+      currentFile = file.path;
+      lastSessionLength = -1;
+      const lines = await scanJsonlLines({ storePath, file, maxLineBytes, visitor });
+      if (firstPass) result.files.push({ path: file.path, lines });
+    }
+  };
+  await readAll(inputs);
+
+  // The last maxSessions sessions by their earliest record; ties by id.
+  const ranked: number[] = [];
+  for (let i = 0; i < sessions.length; i++) if (sessions[i] !== undefined) ranked.push(i);
+  ranked.sort((a, b) => sessions[a]!.key - sessions[b]!.key || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1));
+  const chosen = maxSessions < ranked.length ? ranked.slice(ranked.length - maxSessions) : ranked;
+  for (let r = 0; r < ranked.length - chosen.length; r++) result.excluded.beyondSessions += sessions[ranked[r]!]!.records;
+  const missing = chosen.filter((s) => !sessions[s]!.held);
+  const place = new Int32Array(sessionIds.names.length).fill(-1);
+  chosen.forEach((s, i) => (place[s] = i));
+  if (missing.length > 0) {
+    // A session dropped early whose earliest record turned out later to be among the last N: read it again.
+    firstPass = false;
+    only = new Set(missing);
+    await readAll(inputs);
+  }
+
+  const { columns, repeated } = dropRepeatedRecords(
+    builder.finish({
+      place,
+      sessionIds: chosen.map((s) => sessionIds.names[s]!),
+      sessionTime: Float64Array.from(chosen, (s) => sessions[s]!.key),
+      models: models.names,
+      configVersions: configVersions.names,
+      queryCategories: categories.names,
+    }),
+  );
+  for (let i = 0; i < columns.length; i++) {
+    if (columns.positionIsDisplayOrder[i] === 0) result.positionNotDisplayOrder++;
+    if (columns.models[columns.reviewer[i]!]!.startsWith('simulated:') || columns.models[columns.candidate[i]!]!.startsWith('simulated:')) result.simulatedRecords++;
+  }
+  if (result.timestampsWithoutZone > 0) {
+    result.warnings.push(`${result.timestampsWithoutZone} record${result.timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
+  }
+  if (repeated.conflicts > 0) {
+    result.warnings.push(
+      `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
+    );
+  }
+  return { ...result, columns, repeated };
+}
