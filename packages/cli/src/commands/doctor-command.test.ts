@@ -79,13 +79,14 @@ describe('council doctor', () => {
 
   it('counts unreadable lines in the store, and fails a store that is a directory', async () => {
     const h = home();
+    // Two objects that are not bias records, and a line that is not JSON.
     writeFileSync(join(h, 'bias_metrics.jsonl'), '{"a":1}\n{"torn":\n{"b":2}\n');
     mkdirSync(join(h, 'history.jsonl'));
     const checks = await runDoctorChecks({ offline: true }, testContext({ home: h }).ctx);
     expect(checks.find((c) => c.check === 'bias store')).toEqual({
       check: 'bias store',
       status: 'warn',
-      detail: '3 lines, 1 unreadable (first at line 2); readers skip them',
+      detail: `3 lines, 3 unreadable (1 invalid_json, 2 invalid_record; first at ${join(h, 'bias_metrics.jsonl')}:1); readers skip them`,
     });
     expect(checks.find((c) => c.check === 'history')?.status).toBe('fail');
   });

@@ -2,6 +2,7 @@ import { constants, createReadStream, existsSync, statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { BiasStoreError, createBiasStore, readBiasRecords } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { PROVIDER_ENDPOINTS } from '../provider-environment.js';
 import { readCliSettings } from '../read-cli-settings.js';
@@ -44,14 +45,46 @@ function describeNetworkError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
-  if (!existsSync(path)) return { check: label, status: 'ok', detail: 'not created yet (written after the first session)' };
+/** The bias store, read by the one reader of bias records: what a report would find unreadable. */
+async function checkBiasStore(path: string): Promise<DoctorCheck> {
+  const check = 'bias store';
+  if (existsSync(path)) {
+    const problem = await checkFileAccess(path, check);
+    if (problem !== null) return problem;
+  } else if ((await createBiasStore({ path }).files().catch(() => [])).length === 0) {
+    return { check, status: 'ok', detail: 'not created yet (written after the first session)' };
+  }
+  let read;
+  try {
+    read = await readBiasRecords({ inputs: [path] });
+  } catch (error) {
+    return { check, status: 'fail', detail: BiasStoreError.isInstance(error) ? error.message : String(error) };
+  }
+  const summary = `${read.records} records in ${read.columns.sessionIds.length} sessions, ${read.files.length} file${read.files.length === 1 ? '' : 's'}`;
+  if (read.skipped === 0) return { check, status: 'ok', detail: `${summary}, all readable` };
+  const reasons = Object.entries(read.reasons)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(', ');
+  const first = read.firstBadLines[0]!;
+  return { check, status: 'warn', detail: `${read.lines} lines, ${read.skipped} unreadable (${reasons}; first at ${first.file}:${first.line}); readers skip them` };
+}
+
+/** A problem with the file itself (a directory, unreadable), or null when its lines can be read. */
+async function checkFileAccess(path: string, label: string): Promise<DoctorCheck | null> {
   try {
     if (statSync(path).isDirectory()) return { check: label, status: 'fail', detail: `${path} is a directory; move it away` };
     await access(path, constants.R_OK);
   } catch {
     return { check: label, status: 'fail', detail: `${path} is not readable; check its permissions` };
   }
+  return null;
+}
+
+async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
+  if (!existsSync(path)) return { check: label, status: 'ok', detail: 'not created yet (written after the first session)' };
+  const problem = await checkFileAccess(path, label);
+  if (problem !== null) return problem;
   let lines = 0;
   let bad = 0;
   let firstBad = 0;
@@ -132,7 +165,7 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
     checks.push({ check: 'any provider key', status: 'warn', detail: 'no provider key is set; only `council demo` (simulated provider) and ollama can run' });
   }
   checks.push(await checkHome(settings));
-  checks.push(await checkJsonl(settings.files.biasStore, 'bias store'));
+  checks.push(await checkBiasStore(settings.files.biasStore));
   checks.push(await checkJsonl(settings.files.history, 'history'));
   checks.push(await checkJsonl(settings.files.outbox, 'telemetry outbox'));
   checks.push(checkConsent(settings));
