@@ -5,17 +5,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineBenchSuite } from '@council/bench';
 import { syntheticObservations } from '../src/__fixtures__/synthetic-sessions.js';
-import { createBiasStore, recordsFromObservations } from '../src/index.js';
+import { createBiasStore, readBiasRecords, recordsFromObservations } from '../src/index.js';
 import type { BiasMetricRecord } from '../src/index.js';
 
 // Issue 5's targets: read + validate 1,000 sessions ≤ 50 ms; stream 100,000 sessions with peak RSS ≤ 256 MB
 // at ≥ 100 MB/s; append one session (20 lines, no fsync) p99 ≤ 2 ms; < 1 KB per session once compacted (ADR-018).
+// Issue 12's targets for readBiasRecords (the reader every report uses): every session of a 100,000-session store
+// ≤ 3 s with peak RSS ≤ 200 MB; 1,000,000 sessions streamed with peak RSS ≤ 500 MB; 1,000 sessions ≤ 40 ms.
 const query = 'How do I write a Python function that merges two sorted lists?';
 let dir = '';
 let records: BiasMetricRecord[] = [];
 let thousand = '';
 let hundredThousand = '';
 let appendPath = '';
+let million = '';
 let appendSession = 0;
 
 export const suite = defineBenchSuite({
@@ -36,6 +39,13 @@ export const suite = defineBenchSuite({
       appendFileSync(hundredThousand, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
     }
     appendPath = join(dir, 'append', 'bias_metrics.jsonl');
+    // 1,000,000 sessions (≈ 8.9 GB): the 1,000-session file 1,000 times over, each copy with its own session ids.
+    million = join(dir, 'million', 'bias_metrics.jsonl');
+    mkdirSync(join(dir, 'million'), { mode: 0o700 });
+    writeFileSync(million, '', { mode: 0o600 });
+    for (let copy = 0; copy < 1000; copy++) {
+      appendFileSync(million, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
+    }
   },
   teardown: () => rmSync(dir, { recursive: true, force: true }),
   cases: [
@@ -46,6 +56,15 @@ export const suite = defineBenchSuite({
       fn: async () => {
         const result = await createBiasStore({ path: thousand }).read();
         if (result.items.length !== 20_000 || result.skipped !== 0) throw new Error(`read ${result.items.length} records, skipped ${result.skipped}`);
+      },
+    },
+    {
+      name: 'readBiasRecords, 1,000 sessions (20,000 records), all kept',
+      budgetMs: 40,
+      iterations: 9,
+      fn: async () => {
+        const result = await readBiasRecords({ inputs: [thousand], now: new Date('2100-01-01T00:00:00Z') });
+        if (result.columns.length !== 20_000 || result.columns.sessionIds.length !== 1000) throw new Error(`read ${result.columns.length} records`);
       },
     },
     {
@@ -87,6 +106,15 @@ export const suite = defineBenchSuite({
     };
     if (out.records !== 2_000_000 || out.skipped !== 0) throw new Error(`streamed ${out.records} records, skipped ${out.skipped}`);
 
+    // readBiasRecords in a child process, for its peak RSS: every session of 100,000, then 1,000,000 streamed.
+    const readChild = fileURLToPath(new URL('./read-child.mjs', import.meta.url));
+    type ReadOut = { records: number; kept: number; sessionsKept: number; sessionsRead: number; skipped: number; seconds: number; cpuSeconds: number; maxRssKb: number };
+    const readIn = (...args: string[]): ReadOut => JSON.parse(execFileSync(process.execPath, [readChild, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 })) as ReadOut;
+    const all = readIn(hundredThousand);
+    if (all.sessionsKept !== 100_000 || all.kept !== 2_000_000) throw new Error(`readBiasRecords kept ${all.sessionsKept} sessions`);
+    const streamed = readIn(million, '100');
+    if (streamed.sessionsRead !== 1_000_000 || streamed.records !== 20_000_000) throw new Error(`readBiasRecords read ${streamed.sessionsRead} sessions`);
+
     // Bytes per session on disk: the active file, then the same data as a gzipped segment.
     const sizeStore = createBiasStore({ path: join(dir, 'size', 'bias_metrics.jsonl') });
     for (let s = 0; s < 1000; s++) await sizeStore.append(records.slice(s * 20, s * 20 + 20));
@@ -106,6 +134,11 @@ export const suite = defineBenchSuite({
     readCpu.sort((a, b) => a - b);
 
     return [
+      { name: 'readBiasRecords: every session of 100,000 (2,000,000 records kept): time', value: all.seconds, unit: 's', budget: 3 },
+      { name: 'readBiasRecords: every session of 100,000: CPU time', value: all.cpuSeconds, unit: 's', budget: 3 },
+      { name: 'readBiasRecords: every session of 100,000: peak RSS', value: all.maxRssKb / 1024, unit: 'MB', budget: 200 },
+      { name: 'readBiasRecords: 1,000,000 sessions streamed (20,000,000 records parsed, last 100 kept): time', value: streamed.seconds, unit: 's' },
+      { name: 'readBiasRecords: 1,000,000 sessions streamed: peak RSS', value: streamed.maxRssKb / 1024, unit: 'MB', budget: 500 },
       { name: 'read + validate 1,000 sessions: CPU time (median of 9)', value: readCpu[4]!, unit: 'ms', budget: 50 },
       { name: 'append one session p99 (2,000 appends)', value: p99, unit: 'ms', budget: 2 },
       { name: 'append one session p99 CPU time', value: p99Cpu, unit: 'ms', budget: 2 },
