@@ -39,6 +39,8 @@ export { runFeedbackCommand } from './commands/feedback-command.js';
 export type { FeedbackCommandOptions } from './commands/feedback-command.js';
 export { runTelemetryCommand } from './commands/telemetry-command.js';
 export type { TelemetryCommandOptions } from './commands/telemetry-command.js';
+export { runStoreCommand } from './commands/store-command.js';
+export type { StoreCommandOptions, StoreCompactDocument, StoreFilesSummary, StoreStatsDocument } from './commands/store-command.js';
 export { appendHistory, readHistory } from './history-log.js';
 export type { HistoryEntry, HistoryReadResult, HistorySession } from './history-log.js';
 export { persistSession } from './persist-session.js';

@@ -223,6 +223,27 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     });
 
   cli
+    .command('store <action>', 'The bias store: what it holds (stats), or gzip its closed segments (compact); nothing is rewritten in place')
+    .option('--input <file>', 'The store\'s .jsonl file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)')
+    .option('--min-age <duration>', 'compact: gzip segments unchanged for this long, waiting for it after closing the active file (default 10s; 0 when no council is running)')
+    .option('--json', 'Print one JSON document')
+    .example('  council store stats')
+    .example('  council store compact')
+    .example('  council store stats --input ./bias_metrics.jsonl --json')
+    .action((action: unknown, o: Record<string, unknown>) => {
+      // 0 is a valid age here (compact at once), which parseDurationOption refuses as a timeout.
+      const minAge = o['minAge'];
+      const zero = (typeof minAge === 'string' || typeof minAge === 'number') && /^0+(\.0+)?(ms|s|m)?$/.test(String(minAge).trim());
+      const parsed = {
+        action: argText(action),
+        input: parseStringOption('input', o['input']),
+        minAgeMs: zero ? 0 : parseDurationOption('min-age', minAge),
+        json: o['json'] === true,
+      };
+      set(async (ctx) => (await import('./commands/store-command.js')).runStoreCommand(parsed, ctx))();
+    });
+
+  cli
     .command('personalities <action> [...ids]', 'List, show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities')
     .option('--model <id>', 'evolve: the model that designs the offspring (default the first parent\'s)')
     .option('--save', 'evolve: save the offspring as personalities/<id>.yaml (never overwrites)')

@@ -1,0 +1,332 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createBiasStore, skipReasons } from '@council/bias-store';
+import type { BadLine, BiasMetricRecord, JsonlStore, JsonlStoreStats, SegmentFile, SkipReason } from '@council/bias-store';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { readCliSettings } from '../read-cli-settings.js';
+import { renderTable } from '../render-table.js';
+
+export interface StoreCommandOptions {
+  action: string | undefined;
+  /** The store's active file; default `LLM_COUNCIL_BIAS_STORE` or `$LLM_COUNCIL_HOME/bias_metrics.jsonl`. */
+  input?: string;
+  json?: boolean;
+  /**
+   * `compact`: gzip a closed segment only once its last change is this old (default 10,000 ms), and wait
+   * that long after closing the active file, so a council that opened the file just before finishes its write.
+   * 0 compacts at once: only safe when no council is running.
+   */
+  minAgeMs?: number;
+}
+
+/** How the store's files stand: closed segments still plain, gzipped ones, and the active file. */
+export interface StoreFilesSummary {
+  plainSegments: number;
+  compactedSegments: number;
+  /** Bytes of the active file, or null when there is none (after a rotation, before the next append). */
+  activeBytes: number | null;
+  list: { path: string; segment: number; compressed: boolean; active: boolean; bytes: number }[];
+}
+
+/** What `council store stats --json` prints. */
+export interface StoreStatsDocument {
+  kind: 'council-store-stats';
+  schemaVersion: 1;
+  path: string;
+  /** False when neither the file nor any segment of it exists (a default store not created yet). */
+  exists: boolean;
+  records: number;
+  sessions: number;
+  bytes: number;
+  /** Bytes on disk divided by sessions, rounded; null without sessions. */
+  bytesPerSession: number | null;
+  files: StoreFilesSummary;
+  oldest: string | null;
+  newest: string | null;
+  skipped: number;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  firstBadLines: BadLine[];
+  timestampsWithoutZone: number;
+  warnings: string[];
+}
+
+/** What `council store compact --json` prints. */
+export interface StoreCompactDocument {
+  kind: 'council-store-compact';
+  schemaVersion: 1;
+  path: string;
+  exists: boolean;
+  /** The number of the segment the active file was closed as, or null when it was empty or absent. */
+  closedActiveAs: number | null;
+  /** Closed segments gzipped by this run, and their bytes before and after. */
+  compacted: number;
+  compactedBytesBefore: number;
+  compactedBytesAfter: number;
+  /** Closed segments still plain afterwards (changed too recently, see `minAgeMs`). */
+  leftPlain: number;
+  /** The whole store on disk, before and after. */
+  bytesBefore: number;
+  bytesAfter: number;
+  records: number;
+  sessions: number;
+  bytesPerSession: number | null;
+}
+
+/** `bias_metrics.000001.jsonl[.gz]`: the stem, and whether it is gzipped (the store's own naming, see its README). */
+const segmentName = /^(.+)\.\d{6,}(\.jsonl)?(\.gz)?$/;
+
+/**
+ * Whether `path` looks like a closed segment of a store rather than a store: gzipped, or named like a segment
+ * with its store's active file or another segment beside it. (A lone `logs.20261122.jsonl` is a store.)
+ */
+function isSegmentOfAStore(path: string): boolean {
+  const m = segmentName.exec(basename(path));
+  if (m === null) return false;
+  if (m[3] !== undefined) return true;
+  const [name, stem, ext = ''] = [basename(path), m[1]!, m[2]];
+  let siblings: string[];
+  try {
+    siblings = readdirSync(dirname(path));
+  } catch {
+    return false; // the store itself reports a directory it cannot list
+  }
+  return siblings.some((other) => other !== name && (other === `${stem}${ext}` || segmentName.exec(other)?.[1] === stem));
+}
+const defaultMinAgeMs = 10_000;
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `587 bytes`, `18.4 KiB`, `3.2 MiB`: for sentences. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString('en-US')} bytes`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** `18,870 bytes (18.4 KiB)`: the exact count too, for the table. */
+function formatBytesExact(bytes: number): string {
+  return bytes < 1024 ? formatBytes(bytes) : `${bytes.toLocaleString('en-US')} bytes (${formatBytes(bytes)})`;
+}
+
+function perSession(bytes: number, sessions: number): number | null {
+  return sessions === 0 ? null : Math.round(bytes / sessions);
+}
+
+function summariseFiles(files: readonly SegmentFile[]): StoreFilesSummary {
+  const active = files.find((f) => f.active);
+  return {
+    plainSegments: files.filter((f) => !f.active && !f.compressed).length,
+    compactedSegments: files.filter((f) => !f.active && f.compressed).length,
+    activeBytes: active === undefined ? null : active.bytes,
+    list: files.map((f) => ({ path: f.path, segment: f.segment, compressed: f.compressed, active: f.active, bytes: f.bytes })),
+  };
+}
+
+interface OpenedStore {
+  path: string;
+  explicit: boolean;
+  store: JsonlStore<BiasMetricRecord>;
+  /** The files before the command touched anything; empty when the store does not exist yet. */
+  files: SegmentFile[];
+}
+
+/** Finds the store (`--input` or the settings), refusing a directory, a segment, or a named store that does not exist. */
+async function openStore(options: StoreCommandOptions, ctx: CommandContext): Promise<OpenedStore> {
+  const explicit = options.input !== undefined;
+  const path = explicit ? resolve(ctx.cwd, options.input!) : readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home }).files.biasStore;
+  const where = explicit ? '--input' : 'LLM_COUNCIL_BIAS_STORE';
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError({ code: 'RUNTIME', message: `${path} is a directory, not a bias store. Give ${where} the store's active file, e.g. ${resolve(path, 'bias_metrics.jsonl')}.` });
+  }
+  if (isSegmentOfAStore(path)) {
+    // Opening a segment as a store would read gzip as text, and compacting would close it as a segment of itself.
+    throw new CliError({
+      code: 'USAGE',
+      message: `${path} is a closed segment of a store, not the store itself. Give ${where} the active file (e.g. bias_metrics.jsonl); its segments beside it are found and read with it.`,
+    });
+  }
+  const store = createBiasStore({ path });
+  const files = await store.files();
+  if (files.length === 0 && explicit) {
+    throw new CliError({ code: 'RUNTIME', message: `No bias store at ${path}: neither the file nor any segment of it exists. Check --input (the store's .jsonl file).` });
+  }
+  return { path, explicit, store, files };
+}
+
+function noStoreYet(path: string): string {
+  return `No bias records yet at ${path}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.`;
+}
+
+function statsDocument(opened: OpenedStore, stats: JsonlStoreStats | null): StoreStatsDocument {
+  const skippedByReason: Partial<Record<SkipReason, number>> = {};
+  for (const reason of skipReasons) if ((stats?.reasons[reason] ?? 0) > 0) skippedByReason[reason] = stats!.reasons[reason];
+  const bytes = stats?.bytes ?? 0;
+  const sessions = stats?.sessions ?? 0;
+  return {
+    kind: 'council-store-stats',
+    schemaVersion: 1,
+    path: opened.path,
+    exists: opened.files.length > 0,
+    records: stats?.records ?? 0,
+    sessions,
+    bytes,
+    bytesPerSession: perSession(bytes, sessions),
+    files: summariseFiles(opened.files),
+    oldest: stats?.oldest ?? null,
+    newest: stats?.newest ?? null,
+    skipped: stats?.skipped ?? 0,
+    skippedByReason,
+    firstBadLines: stats?.firstBadLines ?? [],
+    timestampsWithoutZone: stats?.timestampsWithoutZone ?? 0,
+    warnings: stats?.warnings ?? [],
+  };
+}
+
+async function runStats(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
+  const opened = await openStore(options, ctx);
+  if (opened.files.length === 0) {
+    if (options.json) {
+      ctx.io.stderr(`council: ${noStoreYet(opened.path)}\n`);
+      ctx.io.stdout(`${JSON.stringify(statsDocument(opened, null), null, 2)}\n`);
+    } else {
+      ctx.io.stdout(`${noStoreYet(opened.path)}\n`);
+    }
+    return 0;
+  }
+  const doc = statsDocument(opened, await opened.store.stats());
+  for (const warning of doc.warnings) ctx.io.stderr(`council: ${warning}\n`);
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  const first = doc.firstBadLines[0];
+  const rows: string[][] = [
+    ['records', doc.records.toLocaleString('en-US')],
+    ['sessions', doc.sessions.toLocaleString('en-US')],
+    ['bytes on disk', formatBytesExact(doc.bytes)],
+    ['bytes a session', doc.bytesPerSession === null ? 'n/a' : formatBytesExact(doc.bytesPerSession)],
+    ['closed segments, plain', String(doc.files.plainSegments)],
+    ['closed segments, gzipped', String(doc.files.compactedSegments)],
+    ['active file', doc.files.activeBytes === null ? 'none (the next session starts one)' : formatBytesExact(doc.files.activeBytes)],
+    ['oldest record', doc.oldest ?? 'n/a'],
+    ['newest record', doc.newest ?? 'n/a'],
+    [
+      'skipped lines',
+      doc.skipped === 0
+        ? '0'
+        : `${doc.skipped.toLocaleString('en-US')}: ${Object.entries(doc.skippedByReason)
+            .map(([reason, n]) => `${reason} ${n}`)
+            .join(', ')}`,
+    ],
+  ];
+  if (first !== undefined) rows.push(['first bad line', `${first.file}:${first.line} (${first.reason}: ${first.detail})`]);
+  ctx.io.stdout(renderTable({ head: ['bias store', opened.path], rows, style: s }));
+  if (doc.files.plainSegments > 0 || (doc.files.activeBytes ?? 0) > 0) {
+    ctx.io.stdout(s.dim(`Gzip the closed segments (and the active file) with: council store compact${opened.explicit ? ` --input ${opened.path}` : ''}\n`));
+  }
+  return 0;
+}
+
+async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
+  const minAgeMs = options.minAgeMs ?? defaultMinAgeMs;
+  if (!Number.isFinite(minAgeMs) || minAgeMs < 0) throw new CliError({ code: 'USAGE', message: `--min-age must be a duration ≥ 0, e.g. 10s or 0; got ${String(minAgeMs)}.` });
+  const opened = await openStore(options, ctx);
+  const { store, path } = opened;
+  const bytesBefore = opened.files.reduce((sum, f) => sum + f.bytes, 0);
+  const doc: StoreCompactDocument = {
+    kind: 'council-store-compact',
+    schemaVersion: 1,
+    path,
+    exists: opened.files.length > 0,
+    closedActiveAs: null,
+    compacted: 0,
+    compactedBytesBefore: 0,
+    compactedBytesAfter: 0,
+    leftPlain: 0,
+    bytesBefore,
+    bytesAfter: bytesBefore,
+    records: 0,
+    sessions: 0,
+    bytesPerSession: null,
+  };
+  if (!doc.exists) {
+    if (options.json) {
+      ctx.io.stderr(`council: ${noStoreYet(path)} Nothing to compact.\n`);
+      ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      ctx.io.stdout(`${noStoreYet(path)} Nothing to compact.\n`);
+    }
+    return 0;
+  }
+  const say = (text: string) => ctx.io.stderr(`${text}\n`);
+  const activeBytes = opened.files.find((f) => f.active)?.bytes ?? 0;
+  if (activeBytes > 0) {
+    doc.closedActiveAs = await store.rotate();
+    if (doc.closedActiveAs === null) say('council: the active file was not closed: another council process is closing it right now. Run compact again in a moment to gzip it.');
+    else if (minAgeMs > 0) {
+      // A council that opened the active file just before the rotation still writes into the new segment: let it land.
+      say(`Closed the active file as segment ${doc.closedActiveAs}; waiting ${(minAgeMs / 1000).toFixed(minAgeMs % 1000 === 0 ? 0 : 1)} s in case a running council was writing to it (--min-age 0 skips this when none is)…`);
+      await sleep(minAgeMs + 50);
+    }
+  }
+  const result = await store.compact({ minAgeMs });
+  const stats = await store.stats();
+  const after = summariseFiles(await store.files());
+  Object.assign(doc, {
+    compacted: result.compacted,
+    compactedBytesBefore: result.bytesBefore,
+    compactedBytesAfter: result.bytesAfter,
+    leftPlain: after.plainSegments,
+    bytesAfter: stats.bytes,
+    records: stats.records,
+    sessions: stats.sessions ?? 0,
+    bytesPerSession: perSession(stats.bytes, stats.sessions ?? 0),
+  });
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  const lines = [`${s.bold('Bias store')} ${path}`];
+  if (doc.closedActiveAs !== null) lines.push(`Closed the active file (${formatBytes(activeBytes)}) as segment ${doc.closedActiveAs}.`);
+  if (doc.compacted > 0) {
+    const share = doc.compactedBytesBefore === 0 ? 0 : Math.round((100 * doc.compactedBytesAfter) / doc.compactedBytesBefore);
+    lines.push(`Compacted ${plural(doc.compacted, 'segment')}: ${formatBytes(doc.compactedBytesBefore)} → ${formatBytes(doc.compactedBytesAfter)} (${share}%).`);
+  } else {
+    lines.push(doc.leftPlain === 0 ? 'Nothing to compact: every closed segment is gzipped already.' : 'Compacted no segment.');
+  }
+  if (doc.leftPlain > 0) {
+    lines.push(
+      s.yellow(`${plural(doc.leftPlain, 'closed segment')} left plain: changed less than ${minAgeMs / 1000} s ago, so a council may still be writing to it. Run compact again later.`),
+    );
+  }
+  const onDisk = doc.bytesAfter === doc.bytesBefore ? formatBytes(doc.bytesAfter) : `${formatBytes(doc.bytesBefore)} → ${formatBytes(doc.bytesAfter)}`;
+  lines.push(
+    `Store: ${onDisk} on disk; ${plural(doc.records, 'record')} of ${plural(doc.sessions, 'session')}` +
+      (doc.bytesPerSession === null ? '.' : `, ${formatBytes(doc.bytesPerSession)} a session.`),
+  );
+  ctx.io.stdout(`${lines.join('\n')}\n`);
+  if (stats.skipped > 0) {
+    const first = stats.firstBadLines[0];
+    say(`council: the store holds ${plural(stats.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason})` : ''}; compaction keeps them byte for byte, and readers skip them.`);
+  }
+  return 0;
+}
+
+/** `council store stats|compact`: what the bias store holds, and gzipping its closed segments. */
+export async function runStoreCommand(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
+  if (options.action === 'stats') return runStats(options, ctx);
+  if (options.action === 'compact') return runCompact(options, ctx);
+  throw new CliError({ code: 'USAGE', message: `Unknown store action "${options.action ?? ''}": use "council store stats" or "council store compact".` });
+}
