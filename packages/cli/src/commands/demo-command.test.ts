@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,28 @@ describe('council demo', () => {
     expect(existsSync(join(home, 'telemetry'))).toBe(false); // consent 1 inside the demo: nothing queued
     expect(existsSync(join(home, 'bias-report.html'))).toBe(true);
     expect(r.out).not.toContain('\u001b[');
+  }, 30_000);
+
+  it('writes its files for the owner only (0600, directories 0700), even under a permissive umask and over an old report', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-demo-'));
+    const previous = process.umask(0);
+    try {
+      // A report from an earlier run, readable by everyone: the demo replaces it rather than writing into it.
+      writeFileSync(join(home, 'bias-report.html'), 'old report', { mode: 0o644 });
+      expect(statSync(join(home, 'bias-report.html')).mode & 0o777).toBe(0o644);
+      expect((await demo(join(home, 'nested', 'home'))).code).toBe(0);
+      expect((await demo(home)).code).toBe(0);
+    } finally {
+      process.umask(previous);
+    }
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect(mode(join(home, 'bias-report.html'))).toBe(0o600);
+    expect(mode(join(home, 'bias_metrics.jsonl'))).toBe(0o600);
+    expect(mode(join(home, 'history.jsonl'))).toBe(0o600);
+    expect(mode(join(home, 'nested'))).toBe(0o700);
+    expect(mode(join(home, 'nested', 'home'))).toBe(0o700);
+    expect(mode(join(home, 'nested', 'home', 'bias-report.html'))).toBe(0o600);
+    expect(readdirSync(home).filter((name) => name.includes('.tmp-'))).toEqual([]);
   }, 30_000);
 
   it('gives the same report for the same seed', async () => {

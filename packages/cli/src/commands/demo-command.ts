@@ -1,10 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { loadConfig, runCouncil } from '@council/core';
 import type { CouncilSession } from '@council/core';
-import { resolveCouncilPaths } from '@council/bias-store';
+import { resolveCouncilPaths, writeFileAtomic } from '@council/bias-store';
 import type { SimulatedSettings } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
@@ -132,7 +131,9 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   ctx.io.stdout(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
   ctx.io.stdout(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
   const htmlPath = join(home, 'bias-report.html');
-  writeFileSync(
+  // Through a temporary file created 0600 and renamed over the old report: mode only applies to a new file, and a
+  // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written.
+  await writeFileAtomic(
     htmlPath,
     renderHtmlReport(htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
   );
