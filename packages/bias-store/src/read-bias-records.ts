@@ -92,8 +92,8 @@ function majorOf(value: unknown): number | null {
 class Interner {
   readonly names: string[] = [];
   private readonly index = new Map<string, number>();
-  private readonly encoded: Buffer[] = [];
-  private readonly byHash = new Map<number, number[]>();
+  /** Hash of an ASCII name's bytes → its index, or the indices sharing that hash. */
+  private readonly byHash = new Map<number, number | number[]>();
   constructor(private readonly limit: number, private readonly what: string) {}
 
   of(name: string): number {
@@ -105,34 +105,37 @@ class Interner {
       }
       this.names.push(name);
       this.index.set(name, i);
-      const bytes = Buffer.from(name, 'utf8');
-      this.encoded.push(bytes);
-      const hash = hashBytes(bytes, 0, bytes.length);
-      const bucket = this.byHash.get(hash);
-      if (bucket === undefined) this.byHash.set(hash, [i]);
-      else bucket.push(i);
+      // Only ASCII names are found by their bytes (a char code is then a byte); others by decoding.
+      if (Buffer.byteLength(name) === name.length) {
+        const hash = hashString(name);
+        const known = this.byHash.get(hash);
+        this.byHash.set(hash, known === undefined ? i : typeof known === 'number' ? [known, i] : [...known, i]);
+      }
     }
     return i;
   }
 
   ofBytes(buf: Buffer, start: number, end: number): number {
-    const bucket = this.byHash.get(hashBytes(buf, start, end));
-    if (bucket !== undefined) {
-      for (const i of bucket) {
-        const known = this.encoded[i]!;
-        if (known.length !== end - start) continue;
-        let same = true;
-        for (let j = 0; j < known.length; j++) {
-          if (known[j] !== buf[start + j]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return i;
-      }
+    const known = this.byHash.get(hashBytes(buf, start, end));
+    if (known !== undefined) {
+      for (const i of typeof known === 'number' ? [known] : known) if (sameText(this.names[i]!, buf, start, end)) return i;
     }
     return this.of(buf.toString('utf8', start, end));
   }
+
+}
+
+// eslint-disable-next-line max-params -- runs for every id of every line: an options object per call would allocate millions
+function sameText(name: string, buf: Buffer, start: number, end: number): boolean {
+  if (name.length !== end - start) return false;
+  for (let j = 0; j < name.length; j++) if (name.charCodeAt(j) !== buf[start + j]) return false;
+  return true;
+}
+
+function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let j = 0; j < text.length; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+  return h;
 }
 
 function hashBytes(buf: Buffer, start: number, end: number): number {
