@@ -1,10 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { aggregateBiasAudit } from '@council/bias-audit';
+import { biasMetricRecordSchema, recordsFromObservations } from '@council/bias-store';
 import { plantedObservations, writePlantedStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
@@ -130,6 +131,38 @@ describe('council bias-report', () => {
     const missing = await report(['--input', 'nope.jsonl'], dir);
     expect(missing.code).toBe(1);
     expect(missing.err).toBe(`council: No bias records at ${join(dir, 'nope.jsonl')}: the file does not exist. Check the input path, or run sessions first (council demo writes some).\n`);
+  });
+
+  it('reports the same from a compact store, one written with Python\'s default separators, and a pretty-printed one', async () => {
+    const { dir, path: compact } = await store(20);
+    const objects = recordsFromObservations(plantedObservations({ sessions: 20 }), { consent: 1, hashSecret: null, query: null }).map(
+      (r) => biasMetricRecordSchema.encode(r) as Record<string, unknown>,
+    );
+    // json.dumps(record): ", " and ": " between tokens, floats as 6.0 (these records hold no nested object).
+    const python = (o: Record<string, unknown>): string =>
+      `{${Object.entries(o)
+        .map(([k, v]) => `${JSON.stringify(k)}: ${k === 'score_value' && Number.isInteger(v) ? `${String(v)}.0` : JSON.stringify(v)}`)
+        .join(', ')}}`;
+    // Spaces inside the braces too, { "a": 1, "b": null }, and CRLF line ends.
+    const pretty = (o: Record<string, unknown>): string => JSON.stringify(o, null, 1).replace(/\n */g, ' ');
+    writeFileSync(join(dir, 'python.jsonl'), objects.map((o) => `${python(o)}\n`).join(''));
+    writeFileSync(join(dir, 'pretty.jsonl'), objects.map((o) => `${pretty(o)}\r\n`).join(''));
+    expect(readFileSync(join(dir, 'python.jsonl'), 'utf8')).toMatch(/^\{"schema_version": "1\.1\.0", "session_id": "s-000000", .*"query_metadata": null, .*"score_value": 6\.0, /);
+    expect(readFileSync(join(dir, 'pretty.jsonl'), 'utf8')).toMatch(/^\{ "schema_version": "1\.1\.0", "session_id": "s-000000", .* \}\r\n/);
+
+    const docs = await Promise.all(
+      [compact, join(dir, 'python.jsonl'), join(dir, 'pretty.jsonl')].map(async (path) => {
+        const r = await report(['--input', path, '--format', 'json'], dir);
+        expect(r.code).toBe(0);
+        const { generatedAt: _g, input, ...doc } = JSON.parse(r.out) as BiasReportDocument;
+        const { path: _p, paths: _ps, ...counts } = input;
+        return { ...doc, input: counts };
+      }),
+    );
+    expect(docs[0]!.input).toMatchObject({ records: 20 * 16, kept: 20 * 16, skipped: 0 });
+    expect(docs[0]!.report.window.sessions).toBe(20);
+    expect(docs[1]).toEqual(docs[0]);
+    expect(docs[2]).toEqual(docs[0]);
   });
 
   it('rejects a bad --format or --now with exit 2', async () => {
