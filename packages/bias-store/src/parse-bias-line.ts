@@ -47,8 +47,15 @@ const keys = [
   'council_config_version',
   'query_hash',
   'rank_position',
+  // Written by the Python implementation from schema 1.2.0 on; the schema ignores it (the version says the same).
+  'position_is_display_order',
 ].map((name) => Buffer.from(name, 'latin1'));
+// Each key as this package writes it, quotes and colon included: `"session_id":`.
+const keyLiterals = keys.map((key) => Buffer.from(`"${key.toString('latin1')}":`, 'latin1'));
 const metaKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'].map((name) => Buffer.from(name, 'latin1'));
+const metaKeyLiterals = metaKeys.map((key) => Buffer.from(`"${key.toString('latin1')}":`, 'latin1'));
+// The order this package writes them: category, token_count_bucket, language.
+const metaKeyOrder = [0, 1, 3];
 // schema_version, session_id, timestamp, reviewer_id, model_id, position, response_length_chars, score_value.
 const requiredKeys = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 9);
 
@@ -81,15 +88,26 @@ function ws(buf: Buffer, at: number, end: number): number {
   return at;
 }
 
-/** A string (the line holds no backslash or control byte: checked first); its content is [strStart, strEnd). Returns -1 otherwise. */
+/** A string with no escape or control byte (those go to JSON.parse); its content is [strStart, strEnd). Returns -1 otherwise. */
 function str(buf: Buffer, at: number, end: number): number {
   if (buf[at] !== QUOTE) return -1;
   let j = at + 1;
-  while (j < end && buf[j] !== QUOTE) j++;
-  if (j === end) return -1;
+  for (; j < end; j++) {
+    const c = buf[j]!;
+    if (c === QUOTE) break;
+    if (c === BACKSLASH || c < 0x20) return -1;
+  }
+  if (j >= end) return -1;
   strStart = at + 1;
   strEnd = j;
   return j + 1;
+}
+
+/** Whether `literal` (a key with its quotes and colon) stands at `at`: the usual line, read in one compare a byte. */
+function literalAt(buf: Buffer, at: number, literal: Buffer): boolean {
+  const n = literal.length;
+  for (let k = 0; k < n; k++) if (buf[at + k] !== literal[k]) return false;
+  return true;
 }
 
 /** A non-negative integer written as plain digits, at most 15 of them (always a safe integer), into intValue. */
@@ -114,17 +132,25 @@ function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
-/** Any JSON number, checked against JSON's grammar and converted by Number (as JSON.parse converts), into numberValue. */
+const powersOfTen = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/** Any JSON number, checked against JSON's grammar and converted as JSON.parse converts it, into numberValue. */
 function num(buf: Buffer, at: number, end: number): number {
   let j = at;
-  if (buf[j] === 0x2d) j++;
+  const negative = buf[j] === 0x2d;
+  if (negative) j++;
   const intFrom = j;
-  while (j < end && isDigit(buf[j])) j++;
+  let mantissa = 0;
+  while (j < end && isDigit(buf[j])) mantissa = mantissa * 10 + (buf[j++]! - 0x30);
   if (j === intFrom || (j - intFrom > 1 && buf[intFrom] === 0x30)) return -1;
+  let digits = j - intFrom;
+  let fraction = 0;
   if (buf[j] === 0x2e) {
     const from = ++j;
-    while (j < end && isDigit(buf[j])) j++;
-    if (j === from) return -1;
+    while (j < end && isDigit(buf[j])) mantissa = mantissa * 10 + (buf[j++]! - 0x30);
+    fraction = j - from;
+    if (fraction === 0) return -1;
+    digits += fraction;
   }
   if (buf[j] === 0x65 || buf[j] === 0x45) {
     j++;
@@ -132,6 +158,13 @@ function num(buf: Buffer, at: number, end: number): number {
     const from = j;
     while (j < end && isDigit(buf[j])) j++;
     if (j === from) return -1;
+    digits = 99; // an exponent: let Number convert the text
+  }
+  if (digits <= 15) {
+    // Clinger's fast path: an integer below 2^53 divided by an exact power of ten rounds once, exactly as parsing does.
+    const value = fraction === 0 ? mantissa : mantissa / powersOfTen[fraction]!;
+    numberValue = negative ? -value : value;
+    return j;
   }
   numberValue = Number(buf.toString('latin1', at, j));
   return Number.isFinite(numberValue) ? j : -1;
@@ -154,15 +187,24 @@ function queryMetadata(buf: Buffer, at: number, end: number): number {
   let j = ws(buf, at + 1, end);
   let metaSeen = 0;
   if (buf[j] === 0x7d) return j + 1;
-  for (;;) {
-    j = str(buf, j, end);
-    if (j < 0) return -1;
-    const k = keyIndex(metaKeys, buf, strStart, strEnd, -1);
-    if (k < 0 || (metaSeen & (1 << k)) !== 0) return -1;
+  for (let expected = 0; ; expected++) {
+    let k: number;
+    const literal = expected < metaKeyOrder.length ? metaKeyLiterals[metaKeyOrder[expected]!]! : null;
+    if (literal !== null && j + literal.length <= end && literalAt(buf, j, literal)) {
+      k = metaKeyOrder[expected]!;
+      j += literal.length;
+    } else {
+      j = str(buf, j, end);
+      if (j < 0) return -1;
+      k = keyIndex(metaKeys, buf, strStart, strEnd, -1);
+      if (k < 0) return -1;
+      j = ws(buf, j, end);
+      if (buf[j] !== 0x3a) return -1;
+      j++;
+    }
+    if ((metaSeen & (1 << k)) !== 0) return -1;
     metaSeen |= 1 << k;
     j = ws(buf, j, end);
-    if (buf[j] !== 0x3a) return -1;
-    j = ws(buf, j + 1, end);
     if (isNull(buf, j)) {
       j += 4;
     } else {
@@ -191,12 +233,7 @@ function queryMetadata(buf: Buffer, at: number, end: number): number {
  */
 // eslint-disable-next-line max-params -- runs for every line: an options object per call would allocate millions of them
 export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: BiasLineFields): boolean {
-  // Escapes and control bytes (which JSON forbids inside strings) are left to JSON.parse; a CR before the newline is whitespace.
-  if (end > start && buf[end - 1] === 0x0d) end--;
-  for (let j = start; j < end; j++) {
-    const c = buf[j]!;
-    if (c < 0x20 || c === BACKSLASH) return false;
-  }
+  if (end > start && buf[end - 1] === 0x0d) end--; // a CR before the newline is whitespace
   let i = start;
   let seen = 0;
   let rankSeen = false;
@@ -210,14 +247,23 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
   if (buf[i] !== 0x7b) return false;
   i = ws(buf, i + 1, end);
   for (let expected = 0; ; expected++) {
-    i = str(buf, i, end);
-    if (i < 0) return false;
-    const k = keyIndex(keys, buf, strStart, strEnd, expected);
-    if (k < 0 || (seen & (1 << k)) !== 0) return false;
+    let k: number;
+    const literal = expected < keyLiterals.length ? keyLiterals[expected]! : null;
+    if (literal !== null && i + literal.length <= end && literalAt(buf, i, literal)) {
+      k = expected;
+      i += literal.length;
+    } else {
+      i = str(buf, i, end);
+      if (i < 0) return false;
+      k = keyIndex(keys, buf, strStart, strEnd, -1);
+      if (k < 0) return false;
+      i = ws(buf, i, end);
+      if (buf[i] !== 0x3a) return false;
+      i++;
+    }
+    if ((seen & (1 << k)) !== 0) return false;
     seen |= 1 << k;
     i = ws(buf, i, end);
-    if (buf[i] !== 0x3a) return false;
-    i = ws(buf, i + 1, end);
     switch (k) {
       case 0: {
         // schema_version: the integer 1 or "1", "1.x", "1.x.y".
@@ -322,6 +368,11 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           if (i < 0 || intValue >= noRank) return false;
           out.rankPosition = intValue;
         }
+        break;
+      case 14:
+        if (buf[i] === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) i += 4;
+        else if (buf[i] === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) i += 5;
+        else return false;
         break;
       default:
         return false;

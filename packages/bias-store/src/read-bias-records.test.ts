@@ -218,6 +218,15 @@ describe('readBiasRecords: formatting never changes what is read', () => {
     expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
     expect(counts(b)).toEqual(counts(a));
   });
+
+  it('ignores a byte-order mark before the first line (as some Windows editors write)', async () => {
+    const dir = tempDir();
+    const store = await writeStore(join(dir, 'store.jsonl'), planted);
+    writeFileSync(join(dir, 'bom.jsonl'), `\uFEFF${planted.map((r) => writeJson(disk(r), pythonDefault)).join('\n')}\n`);
+    const [a, b] = await Promise.all([readBiasRecords({ inputs: [store], now }), readBiasRecords({ inputs: [join(dir, 'bom.jsonl')], now })]);
+    expect(b.skipped).toBe(0);
+    expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
+  });
 });
 
 describe('readBiasRecords: the window', () => {

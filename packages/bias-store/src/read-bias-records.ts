@@ -116,6 +116,20 @@ class Interner {
   }
 
   ofBytes(buf: Buffer, start: number, end: number): number {
+    // The same id as the previous record's (a reviewer over its four lines, a session's config version): one compare.
+    if (this.last >= 0 && sameText(this.names[this.last]!, buf, start, end)) return this.last;
+    this.last = this.find(buf, start, end);
+    return this.last;
+  }
+
+  private last = -1;
+
+  private find(buf: Buffer, start: number, end: number): number {
+    // A council has a handful of members: comparing with each (lengths differ at once) beats hashing.
+    if (this.names.length <= 16) {
+      for (let i = 0; i < this.names.length; i++) if (sameText(this.names[i]!, buf, start, end)) return i;
+      return this.of(buf.toString('utf8', start, end));
+    }
     const known = this.byHash.get(hashBytes(buf, start, end));
     if (known !== undefined) {
       for (const i of typeof known === 'number' ? [known] : known) if (sameText(this.names[i]!, buf, start, end)) return i;
@@ -215,36 +229,13 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
 
   const fields = new BiasLineFields();
   const row: BiasRow = { session: 0, reviewer: 0, candidate: 0, position: 0, responseLengthChars: 0, score: 0, rankPosition: 0, time: 0, configVersion: 0, queryCategory: 0, positionIsDisplayOrder: false };
-  // The previous record's session id bytes, so the twenty lines of a session intern their id once.
-  let lastSession = Buffer.alloc(256);
-  let lastSessionLength = -1;
-  let lastSessionIndex = -1;
   // Set for the second pass: only these sessions' records are collected.
   let only: Set<number> | null = null;
   let firstPass = true;
 
-  const sessionOfBytes = (line: JsonlLine): number => {
-    const { buf } = line;
-    const n = fields.sessionEnd - fields.sessionStart;
-    if (n === lastSessionLength) {
-      let same = true;
-      for (let i = 0; i < n; i++) {
-        if (buf[fields.sessionStart + i] !== lastSession[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return lastSessionIndex;
-    }
-    lastSessionIndex = sessionIds.ofBytes(buf, fields.sessionStart, fields.sessionEnd);
-    if (n > lastSession.length) lastSession = Buffer.alloc(n);
-    buf.copy(lastSession, 0, fields.sessionStart, fields.sessionEnd);
-    lastSessionLength = n;
-    return lastSessionIndex;
-  };
-
-  /** Takes one valid record (fields filled, ids given); applies the window. */
-  const accept = (ids: { session: number; reviewer: number; candidate: number; config: number; category: number }): void => {
+  /** Takes one valid record (`fields` filled, ids interned into `row`); applies the window. */
+  const accept = (): void => {
+    const ids = row;
     if (firstPass) {
       result.records++;
       if (!fields.hasZone) result.timestampsWithoutZone++;
@@ -252,7 +243,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     if (only !== null && !only.has(ids.session)) return;
     let excludedBy: keyof BiasWindowExclusions | null = null;
     if (modelFilter !== undefined && models.names[ids.reviewer] !== modelFilter && models.names[ids.candidate] !== modelFilter) excludedBy = 'model';
-    else if (configFilter !== undefined && (ids.config === 0 ? null : configVersions.names[ids.config - 1]) !== configFilter) excludedBy = 'configVersion';
+    else if (configFilter !== undefined && (ids.configVersion === 0 ? null : configVersions.names[ids.configVersion - 1]) !== configFilter) excludedBy = 'configVersion';
     else if (fields.time > nowMs) excludedBy = 'future';
     else if (fields.time < earliest) excludedBy = 'beforeWindow';
     if (excludedBy !== null) {
@@ -269,16 +260,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     }
     if (firstPass) session.records++;
     if (!session.held && firstPass) return;
-    row.session = ids.session;
-    row.reviewer = ids.reviewer;
-    row.candidate = ids.candidate;
     row.position = fields.position;
     row.responseLengthChars = fields.responseLengthChars;
     row.score = fields.score;
     row.rankPosition = fields.rankPosition;
     row.time = fields.time;
-    row.configVersion = ids.config;
-    row.queryCategory = ids.category;
     row.positionIsDisplayOrder = fields.positionIsDisplayOrder;
     builder.add(row);
     if (held > holdLimit) prune();
@@ -327,18 +313,18 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     fields.score = record.scoreValue ?? Number.NaN;
     fields.rankPosition = record.rankPosition ?? noRank;
     fields.positionIsDisplayOrder = record.positionIsDisplayOrder;
-    lastSessionLength = -1;
-    accept({
-      session: sessionIds.of(record.sessionId),
-      reviewer: models.of(record.reviewerId),
-      candidate: models.of(record.modelId),
-      config: record.councilConfigVersion === null ? 0 : configVersions.of(record.councilConfigVersion) + 1,
-      category: record.queryMetadata?.category == null ? 0 : categories.of(record.queryMetadata.category) + 1,
-    });
+    row.session = sessionIds.of(record.sessionId);
+    row.reviewer = models.of(record.reviewerId);
+    row.candidate = models.of(record.modelId);
+    row.configVersion = record.councilConfigVersion === null ? 0 : configVersions.of(record.councilConfigVersion) + 1;
+    row.queryCategory = record.queryMetadata?.category == null ? 0 : categories.of(record.queryMetadata.category) + 1;
+    accept();
   };
 
   const visitor = {
     line: (line: JsonlLine): void => {
+      // A byte-order mark some Windows editors put before the first line is not part of the record.
+      if (line.line === 1 && line.buf[line.start] === 0xef && line.buf[line.start + 1] === 0xbb && line.buf[line.start + 2] === 0xbf) line.start += 3;
       const { buf, start, end } = line;
       let first = start;
       while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
@@ -352,13 +338,12 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
         slowLine(line);
         return;
       }
-      accept({
-        session: sessionOfBytes(line),
-        reviewer: models.ofBytes(buf, fields.reviewerStart, fields.reviewerEnd),
-        candidate: models.ofBytes(buf, fields.modelStart, fields.modelEnd),
-        config: fields.configStart === -1 ? 0 : configVersions.ofBytes(buf, fields.configStart, fields.configEnd) + 1,
-        category: fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1,
-      });
+      row.session = sessionIds.ofBytes(buf, fields.sessionStart, fields.sessionEnd);
+      row.reviewer = models.ofBytes(buf, fields.reviewerStart, fields.reviewerEnd);
+      row.candidate = models.ofBytes(buf, fields.modelStart, fields.modelEnd);
+      row.configVersion = fields.configStart === -1 ? 0 : configVersions.ofBytes(buf, fields.configStart, fields.configEnd) + 1;
+      row.queryCategory = fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1;
+      accept();
     },
     tooLong: (line: number, bytes: number): void => {
       if (firstPass) {
@@ -374,8 +359,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const readAll = async (files: readonly BiasInputFile[]): Promise<void> => {
     for (const { storePath, file } of files) {
       currentFile = file.path;
-      lastSessionLength = -1;
-      const lines = await scanJsonlLines({ storePath, file, maxLineBytes, visitor });
+        const lines = await scanJsonlLines({ storePath, file, maxLineBytes, visitor });
       if (firstPass) result.files.push({ path: file.path, lines });
     }
   };
