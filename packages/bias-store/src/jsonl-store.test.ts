@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { readCursorFile, writeCursorFile } from './cursor-file.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
 import { createJsonlStore } from './jsonl-store.js';
 import type { JsonlStoreOptions } from './jsonl-store.js';
+import { privateName } from './private-names.js';
 
 const tempDir = useTempDirs();
 
@@ -173,7 +174,7 @@ describe('read', () => {
 });
 
 describe('segments and compaction', () => {
-  it('closes the active file past segmentBytes, reads across segments, and compacts them losslessly', async () => {
+  it('closes the active file past segmentBytes, gzips each closed segment after the rotation, and reads across them losslessly', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');
     const store = eventStore(path, { segmentBytes: 500 });
@@ -183,43 +184,46 @@ describe('segments and compaction', () => {
       all.push(...batch);
       await store.append(batch);
     }
-    // Each line is 57 bytes ({"session":"sNN","t":"2026-01-01T00:NN:00.000Z","i":NN} + newline, for two-digit NN):
-    // a segment closes once the active file holds ≥ 500 bytes, so no segment exceeds 500 + one line.
+    // A line ({"session":"sN","t":"2026-01-01T00:MM:00.000Z","i":N} + newline) is 54 bytes for one digit, 56 for two.
+    // The append that finds the active file at ≥ 500 bytes closes it first: i 0–9 (540 bytes), then nine lines each
+    // (504 bytes): 10–18, 19–27, 28–36, 37–45, 46–54; 55–59 stay active. The appending process gzips each one it closes.
     const names = readdirSync(dir).sort();
-    expect(names.length).toBeGreaterThan(5);
-    expect(names.at(-1)).toBe('events.jsonl');
-    expect(names[0]).toBe('events.000001.jsonl');
-    expect((await store.read()).items).toEqual(all);
-
-    const before = await store.stats();
-    const compacted = await store.compact({ minAgeMs: 0 });
-    expect(compacted.compacted).toBe(names.length - 1);
-    const after = readdirSync(dir).sort();
-    expect(after.filter((n) => n.endsWith('.jsonl.gz'))).toHaveLength(names.length - 1);
-    expect(after.filter((n) => /\.\d{6}\.jsonl$/.test(n))).toEqual([]);
+    expect(names).toEqual([1, 2, 3, 4, 5, 6].map((n) => `events.00000${n}.jsonl.gz`).concat('events.jsonl'));
     expect(statSync(join(dir, 'events.000001.jsonl.gz')).mode & 0o777).toBe(0o600);
-    expect(gunzipSync(readFileSync(join(dir, 'events.000001.jsonl.gz'))).toString()).toMatch(/^\{"session":"s0",/);
+    expect(gunzipSync(readFileSync(join(dir, 'events.000001.jsonl.gz'))).toString()).toBe(all.slice(0, 10).map((e) => `${JSON.stringify(e)}\n`).join(''));
+    expect(gunzipSync(readFileSync(join(dir, 'events.000006.jsonl.gz'))).toString()).toBe(all.slice(46, 55).map((e) => `${JSON.stringify(e)}\n`).join(''));
+    expect(readFileSync(path, 'utf8')).toBe(all.slice(55).map((e) => `${JSON.stringify(e)}\n`).join(''));
     expect((await store.read()).items).toEqual(all);
+    expect(await store.compact()).toEqual({ compacted: 0, bytesBefore: 0, bytesAfter: 0 }); // nothing left to do
+
     const stats = await store.stats();
-    expect(stats).toMatchObject({ records: 60, sessions: 60, oldest: '2026-01-01T00:00:00.000Z', newest: '2026-01-01T00:59:00.000Z', segments: names.length, skipped: 0 });
-    expect(stats.bytes).toBeLessThan(before.bytes);
+    expect(stats).toMatchObject({ records: 60, sessions: 60, oldest: '2026-01-01T00:00:00.000Z', newest: '2026-01-01T00:59:00.000Z', segments: 7, skipped: 0 });
+    expect(stats.bytes).toBeLessThan(10 * 54 + 50 * 56); // the plain size of all 60 lines
   });
 
-  it('leaves a just-closed segment plain by default, so a writer that opened it before the rotation can still finish', async () => {
+  it('never compacts a segment a writer has pinned: it waits for the pin, then keeps the late line', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');
     const store = eventStore(path);
     await store.append([ev('s0', '2026-01-01T00:00:00.000Z', 0)]);
-    // A writer opens the active file, then another process rotates it before the writer writes.
-    const late = openSync(path, constants.O_WRONLY | constants.O_APPEND);
+    // A writer pins the active file (as every append does), then another process rotates it before the writer writes.
+    const pin = privateName(path, 'pin');
+    linkSync(path, pin);
+    const late = openSync(pin, constants.O_WRONLY | constants.O_APPEND);
     expect(await store.rotate()).toBe(1);
-    expect(await store.compact()).toMatchObject({ compacted: 0 }); // younger than the default 10 s
+    expect(await store.compact()).toMatchObject({ compacted: 0 }); // two names: the segment's and the live pin
     writeSync(late, `${JSON.stringify(ev('s1', '2026-01-01T00:01:00.000Z', 1))}\n`);
     closeSync(late);
-    // Once old enough, compaction keeps the late line too.
-    expect(await store.compact({ minAgeMs: 0 })).toMatchObject({ compacted: 1 });
+    unlinkSync(pin);
+    expect(await store.compact()).toMatchObject({ compacted: 1 });
+    expect(readdirSync(dir)).toEqual(['events.000001.jsonl.gz']);
     expect((await store.read()).items.map((e) => e.session)).toEqual(['s0', 's1']);
     await expect(store.compact({ minAgeMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    // minAgeMs still works for callers that pass it: a segment changed this recently waits.
+    await store.append([ev('s2', '2026-01-01T00:02:00.000Z', 2)]);
+    expect(await store.rotate()).toBe(2);
+    expect(await store.compact({ minAgeMs: 60_000 })).toMatchObject({ compacted: 0 });
+    expect(await store.compact()).toMatchObject({ compacted: 1 });
   });
 
   it('never compacts a segment that a rotation has linked but not yet unlinked from the active name', async () => {
@@ -236,13 +240,15 @@ describe('segments and compaction', () => {
 
   it('two compactions at once both succeed and lose nothing', async () => {
     const dir = tempDir();
-    const store = eventStore(join(dir, 'events.jsonl'), { segmentBytes: 200 });
-    for (let i = 0; i < 40; i++) await store.append([ev(`s${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), i)]);
-    const closed = readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n)).length;
-    expect(closed).toBeGreaterThan(3);
-    const results = await Promise.all([store.compact({ minAgeMs: 0 }), eventStore(join(dir, 'events.jsonl')).compact({ minAgeMs: 0 })]);
-    expect(results.map((r) => r.compacted).reduce((a, b) => a + b, 0)).toBe(closed);
-    expect(readdirSync(dir).filter((n) => /\.\d{6}\.jsonl$/.test(n))).toEqual([]);
+    const store = eventStore(join(dir, 'events.jsonl'));
+    for (let i = 0; i < 40; i++) {
+      await store.append([ev(`s${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), i)]);
+      if (i % 5 === 4) expect(await store.rotate()).toBe((i + 1) / 5); // rotate() alone leaves its segment plain
+    }
+    expect(readdirSync(dir).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `events.00000${n}.jsonl`));
+    const results = await Promise.all([store.compact(), eventStore(join(dir, 'events.jsonl')).compact()]);
+    expect(results.map((r) => r.compacted).reduce((a, b) => a + b, 0)).toBe(8);
+    expect(readdirSync(dir).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `events.00000${n}.jsonl.gz`));
     expect((await store.read()).items.map((e) => e.i)).toEqual(Array.from({ length: 40 }, (_, i) => i));
   });
 
@@ -258,7 +264,7 @@ describe('segments and compaction', () => {
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2]);
   });
 
-  it('finishes the work of a rotator that died between link and unlink, reading nothing twice', async () => {
+  it('finishes the work of a rotator that died between link and rename, reading nothing twice', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');
     const store = eventStore(path, { segmentBytes: 90 });
@@ -269,13 +275,16 @@ describe('segments and compaction', () => {
     utimesSync(`${path}.rotate.lock`, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2]); // one inode, two names: read once
     await store.append([ev('s', '2026-01-01T00:00:02Z', 3)]);
-    expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl', 'events.jsonl']);
+    // Segment 1 kept its number (no second name), was closed and then gzipped by the appending process.
+    expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl.gz', 'events.jsonl']);
+    expect(gunzipSync(readFileSync(join(dir, 'events.000001.jsonl.gz'))).toString()).toBe(
+      '{"session":"s","t":"2026-01-01T00:00:00Z","i":1}\n{"session":"s","t":"2026-01-01T00:00:01Z","i":2}\n',
+    );
     expect(readFileSync(path, 'utf8')).toBe('{"session":"s","t":"2026-01-01T00:00:02Z","i":3}\n');
-    await store.compact({ minAgeMs: 0 });
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2, 3]);
   });
 
-  it('prefers the plain segment when an interrupted compaction left both', async () => {
+  it('reads one copy when an interrupted compaction left both, and the next compaction removes the plain one', async () => {
     const dir = tempDir();
     const store = eventStore(join(dir, 'events.jsonl'));
     await store.append([ev('s', '2026-01-01T00:00:00Z', 1)]);
@@ -382,5 +391,6 @@ describe('errors', () => {
   it('are BiasStoreErrors with codes', () => {
     expect(() => eventStore('x.jsonl', { segmentBytes: 0 })).toThrow(BiasStoreError);
     expect(() => eventStore('')).toThrow(/path must be the path of a file/);
+    expect(() => eventStore('x.jsonl', { rotationLockStaleMs: -1 })).toThrow(/rotationLockStaleMs must be a number of milliseconds ≥ 0/);
   });
 });

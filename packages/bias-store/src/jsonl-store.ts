@@ -1,18 +1,20 @@
 import { isUtf8 } from 'node:buffer';
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { constants, link, open, rename, stat, unlink } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import type { z } from 'zod';
+import { appendLines } from './append-lines.js';
 import { BiasStoreError } from './bias-store-error.js';
+import type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
+import { compactSegments } from './compact-segments.js';
 import { ioError } from './io-error.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
+import { rotateActiveFile } from './rotate-active-file.js';
 import type { SegmentFile } from './segment-files.js';
 import { listSegments, segmentNaming } from './segment-files.js';
-import { fsyncDirectory } from './write-file-atomic.js';
+
+export type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
 
 /** Why a line was skipped on read. */
 export type SkipReason =
@@ -93,23 +95,6 @@ export interface JsonlStoreStats extends SkipReport {
   warnings: string[];
 }
 
-export interface JsonlCompactOptions {
-  /**
-   * Compact a closed segment only once its last change (the rotation that closed it, or a late write) is
-   * this old. An appender that opened the active file just before another process rotated it writes
-   * into the closed segment; waiting lets such a write land before the plain file is replaced.
-   * Default 10,000 ms; 0 compacts at once (only safe when no other process appends).
-   */
-  minAgeMs?: number;
-}
-
-export interface JsonlCompactResult {
-  /** Closed segments gzipped by this call. */
-  compacted: number;
-  bytesBefore: number;
-  bytesAfter: number;
-}
-
 export interface JsonlStoreOptions<T> {
   /** The active file, e.g. `~/.llm-council/bias_metrics.jsonl`. Closed segments live beside it. */
   path: string;
@@ -137,6 +122,12 @@ export interface JsonlStoreOptions<T> {
   fastDecode?: (raw: Record<string, unknown>) => T | undefined;
   /** Rules past the schema for writing: returns why an item may not be written, or undefined. */
   checkWrite?: (item: T) => string | undefined;
+  /**
+   * For tests and tuning: how old (ms) a `*.rotate.lock` must be before another process takes it over as left by a
+   * dead rotator. Default 30,000. Rotation is safe without the lock (it only saves work), so 0 — every lock stale,
+   * several rotators at once — loses nothing; the stress test runs that way.
+   */
+  rotationLockStaleMs?: number;
 }
 
 export interface JsonlStore<T> {
@@ -154,7 +145,10 @@ export interface JsonlStore<T> {
   stats(): Promise<JsonlStoreStats>;
   /** Closes the active file as a segment now, if it holds anything. Returns the new segment's number, or null. */
   rotate(): Promise<number | null>;
-  /** Gzips closed segments (verified before the plain file is removed); reads span them transparently. */
+  /**
+   * Gzips the closed segments no writer can still write (verified before the plain file is removed); reads span them
+   * transparently. An append that rotates the active file does this too, after its write.
+   */
   compact(options?: JsonlCompactOptions): Promise<JsonlCompactResult>;
   /** The files of the store in read order. */
   files(): Promise<SegmentFile[]>;
@@ -177,8 +171,6 @@ interface Sink<T> {
   item(item: T, file: string, line: number): void;
   skip(bad: BadLine): void;
 }
-const lockStaleMs = 30_000;
-const compactMinAgeMs = 10_000;
 
 function emptyReasons(): Record<SkipReason, number> {
   return { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
@@ -251,6 +243,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     count === 0 ? [] : [`${count} record${count === 1 ? '' : 's'} in ${path} had a timestamp without a zone; read as UTC.`];
   const segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  const lockStaleMs = options.rotationLockStaleMs ?? 30_000;
+  if (!Number.isFinite(lockStaleMs) || lockStaleMs < 0) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `createJsonlStore: rotationLockStaleMs must be a number of milliseconds ≥ 0; got ${String(lockStaleMs)}.` });
+  }
   const naming = segmentNaming(path);
   for (const [name, value] of [
     ['segmentBytes', segmentBytes],
@@ -291,148 +287,18 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     return Buffer.from(`${lines.join('\n')}\n`);
   }
 
-  // Appends use synchronous system calls: a handful of short syscalls on the calling thread, rather than
-  // five round trips through libuv's thread pool, keeps the tail latency low on a busy machine.
-  function openActive(): number {
-    // O_RDWR so the last byte can be checked for a torn line; O_APPEND so every write lands at the end.
-    const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
-    try {
-      return openSync(path, flags, 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError({ action: 'append to', path, cause: error });
-    }
-    try {
-      mkdirSync(naming.dir, { recursive: true, mode: 0o700 });
-      return openSync(path, flags, 0o600);
-    } catch (error) {
-      throw ioError({ action: 'append to', path, cause: error });
-    }
-  }
-
-  async function withRotationLock<R>(fn: () => Promise<R>): Promise<R | null> {
-    const lockPath = `${path}.rotate.lock`;
-    let lock: FileHandle | undefined;
-    for (let attempt = 0; attempt < 2 && lock === undefined; attempt++) {
-      try {
-        lock = await open(lockPath, 'wx', 0o600);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError({ action: 'lock', path, cause: error });
-        const info = await stat(lockPath).catch(() => null);
-        // Released meanwhile: try again. Unlinking here could remove a lock a third process has just taken, and two
-        // rotators at once can unlink an active file another writer has just created.
-        if (info === null) continue;
-        if (Date.now() - info.mtimeMs < lockStaleMs) return null; // another writer is rotating
-        await unlink(lockPath).catch(() => undefined); // stale: its holder died
-      }
-    }
-    if (lock === undefined) return null;
-    try {
-      return await fn();
-    } finally {
-      await lock.close();
-      await unlink(lockPath).catch(() => undefined);
-    }
-  }
-
-  async function rotateIfAtLeast(minBytes: number): Promise<number | null> {
-    return withRotationLock(async () => {
-      const info = await stat(path).catch(() => null);
-      if (info === null || info.size < Math.max(1, minBytes)) return null;
-      const identity = `${info.dev}:${info.ino}`;
-      const files = await listSegments(path);
-      const sameFile = async (): Promise<boolean> => {
-        const now = await stat(path).catch(() => null);
-        return now !== null && `${now.dev}:${now.ino}` === identity;
-      };
-      // Already closed under a segment name by a rotator that lost its lock (it died): finish its work.
-      if (files.some((f) => !f.active && f.identity === identity)) {
-        if (await sameFile()) await unlink(path);
-        return null;
-      }
-      let next = Math.max(0, ...files.filter((f) => !f.active).map((f) => f.segment)) + 1;
-      // link() refuses to replace an existing name, so a segment is never overwritten.
-      for (;;) {
-        try {
-          await link(path, naming.segmentPath(next, false));
-          break;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-          next++;
-        }
-      }
-      // Should two rotators have linked the same file (a stale lock taken twice), the lowest name wins.
-      const after = await listSegments(path);
-      if (!after.some((f) => f.segment === next && !f.active)) {
-        await unlink(naming.segmentPath(next, false));
-        return null;
-      }
-      if (await sameFile()) await unlink(path);
-      await fsyncDirectory(naming.dir);
-      return next;
-    });
-  }
+  const rotate = (minBytes: number): Promise<number | null> => rotateActiveFile({ path, minBytes, lockStaleMs });
 
   async function append(items: readonly T[], appendOptions?: { fsync?: boolean }): Promise<{ records: number; bytes: number }> {
     if (items.length === 0) return { records: 0, bytes: 0 };
-    let data = serialise(items);
-    let fd = openActive();
-    let repaired = false; // data begins with a newline that ends a torn line
-    let written = 0;
-    try {
-      let size = fstatSync(fd).size;
-      if (size >= segmentBytes) {
-        closeSync(fd);
-        fd = -1;
-        // Rotation is housekeeping: if it cannot happen (no hard links on this file system, say), append anyway.
-        await rotateIfAtLeast(segmentBytes).catch(() => null);
-        fd = openActive();
-        size = fstatSync(fd).size;
-      }
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== newline) {
-          data = Buffer.concat([Buffer.from('\n'), data]); // keep a torn line alone
-          repaired = true;
-        }
-      }
-      while (written < data.length) {
-        // One write for the whole batch; only a partial write (disk full, signal) loops.
-        written += writeSync(fd, data, written, data.length - written);
-      }
-      if (appendOptions?.fsync ?? options.fsync ?? false) fsyncSync(fd);
-      return { records: items.length, bytes: data.length };
-    } catch (error) {
-      if (BiasStoreError.isInstance(error)) throw error;
-      if (written > 0) throw partialAppendError({ error, data, written, repaired, total: items.length });
-      throw ioError({ action: 'append to', path, cause: error });
-    } finally {
-      if (fd >= 0) closeSync(fd);
-    }
-  }
-
-  /**
-   * Some bytes reached the file before the failure (a partial write on a full disk, or a failed fsync):
-   * saying "nothing was written" would invite a retry of the whole batch, duplicating its first records.
-   */
-  function partialAppendError(failure: { error: unknown; data: Buffer; written: number; repaired: boolean; total: number }): BiasStoreError {
-    const { error, data, written, repaired, total } = failure;
-    const code = (error as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    if (written >= data.length) {
-      return new BiasStoreError({
-        code: 'IO_ERROR',
-        message: `Appended all ${total} records to ${path}, but flushing them to disk failed (${code}); they may not survive a crash. Do not append them again (that would store them twice); check the disk.`,
-        cause: error,
-      });
-    }
-    let whole = 0;
-    for (let at = data.indexOf(newline); at !== -1 && at < written; at = data.indexOf(newline, at + 1)) whole++;
-    if (repaired) whole--; // the first newline ended an older torn line, not one of these records
-    const advice = ioError({ action: 'append to', path, cause: error }).message.replace(/^Cannot append to .*?: /, '');
-    return new BiasStoreError({
-      code: 'IO_ERROR',
-      message: `Cannot append to ${path}: only the first ${whole} of ${total} records were written whole before the failure; the rest were not (the cut line after them is skipped on read as torn). Append only the last ${total - whole} again once fixed: ${advice}`,
-      cause: error,
+    return appendLines({
+      path,
+      data: serialise(items),
+      records: items.length,
+      fsync: appendOptions?.fsync ?? options.fsync ?? false,
+      segmentBytes,
+      rotate,
+      afterRotation: () => compactSegments({ path, minAgeMs: 0 }),
     });
   }
 
@@ -783,72 +649,12 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     };
   }
 
-  async function sha256Of(source: AsyncIterable<Buffer>): Promise<{ hash: string; bytes: number }> {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of source) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    return { hash: hash.digest('hex'), bytes };
-  }
-
   async function compact(compactOptions?: JsonlCompactOptions): Promise<JsonlCompactResult> {
-    const minAgeMs = compactOptions?.minAgeMs ?? compactMinAgeMs;
+    const minAgeMs = compactOptions?.minAgeMs ?? 0;
     if (!Number.isFinite(minAgeMs) || minAgeMs < 0) {
       throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
     }
-    const files = await listSegments(path);
-    const result: JsonlCompactResult = { compacted: 0, bytesBefore: 0, bytesAfter: 0 };
-    for (const file of files) {
-      if (file.active || file.compressed) continue;
-      const target = naming.segmentPath(file.segment, true);
-      const temp = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-      try {
-        const before = await stat(file.path).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return null; // compacted by another process since it was listed
-          throw error;
-        });
-        if (before === null) continue;
-        // Still linked as the active file too: a rotation is between its link and its unlink, and appends
-        // to the active name land in this very file. Leave it for a later compaction.
-        if (before.nlink > 1) continue;
-        // ctime moves on link() (the rotation) and on every write: a young segment may still get a late line.
-        if (minAgeMs > 0 && Date.now() - before.ctimeMs < minAgeMs) continue;
-        const original = await sha256Of(createReadStream(file.path));
-        await pipeline(createReadStream(file.path), createGzip({ level: 9 }), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
-        const out = await open(temp, 'r');
-        try {
-          await out.sync();
-        } finally {
-          await out.close();
-        }
-        const check = await sha256Of(createReadStream(temp).pipe(createGunzip()));
-        const after = await stat(file.path).catch(() => null);
-        // Verify the copy, and that no late writer added to the segment meanwhile; else leave it for next time.
-        if (after === null || check.hash !== original.hash || check.bytes !== original.bytes || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-          await unlink(temp);
-          continue;
-        }
-        await rename(temp, target); // another compactor's identical copy may be replaced; never the plain data
-        await fsyncDirectory(naming.dir);
-        const removed = await unlink(file.path).then(
-          () => true,
-          (error: NodeJS.ErrnoException) => {
-            if (error.code === 'ENOENT') return false; // another compactor finished first
-            throw error;
-          },
-        );
-        if (!removed) continue;
-        result.compacted++;
-        result.bytesBefore += before.size;
-        result.bytesAfter += (await stat(target)).size;
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        throw ioError({ action: 'compact', path: file.path, cause: error });
-      }
-    }
-    return result;
+    return compactSegments({ path, minAgeMs });
   }
 
   return {
@@ -859,7 +665,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     stats,
     rotate: async () => {
       try {
-        return await rotateIfAtLeast(1);
+        return await rotate(1);
       } catch (error) {
         if (BiasStoreError.isInstance(error)) throw error;
         throw ioError({ action: 'close a segment of', path, cause: error });

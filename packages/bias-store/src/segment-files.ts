@@ -1,6 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ioError } from './io-error.js';
+import type { PrivateName } from './private-names.js';
+import { parsePrivateName } from './private-names.js';
 
 /** One file of a store: a closed segment (plain or gzipped) or the active file. */
 export interface SegmentFile {
@@ -33,29 +35,57 @@ export function segmentNaming(path: string): { dir: string; segmentPath: (segmen
   };
 }
 
-/**
- * Lists the store's files in read order: closed segments by number (a plain file wins over a gzipped
- * one of the same number, which is left by an interrupted compaction), then the active file.
- * A missing directory or file is an empty store.
- */
-export async function listSegments(path: string): Promise<SegmentFile[]> {
+/** What the directory of a store holds: the numbers in use (plain, gzipped or both), and private names left beside them. */
+export interface StoreDirectory {
+  segments: Map<number, { plain: boolean; compressed: boolean }>;
+  /** Pins, rotated names and temporary copies made beside the store's files, with their full path. */
+  privateNames: (PrivateName & { path: string })[];
+}
+
+/** Reads the directory of the store at `path` once. A missing directory is an empty store. */
+export async function readStoreDirectory(path: string): Promise<StoreDirectory> {
   const naming = segmentNaming(path);
+  const base = basename(path);
+  const stem = base.endsWith('.jsonl') ? base.slice(0, -'.jsonl'.length) : base;
   let names: string[];
   try {
     names = await readdir(naming.dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [];
+    if (code === 'ENOENT') return { segments: new Map(), privateNames: [] };
     throw ioError({ action: 'list the directory of', path, cause: error });
   }
-  const closed = new Map<number, { compressed: boolean }>();
+  const segments = new Map<number, { plain: boolean; compressed: boolean }>();
+  const privateNames: StoreDirectory['privateNames'] = [];
   for (const name of names) {
     const m = naming.match(name);
-    if (m === null) continue;
-    const existing = closed.get(m.segment);
-    if (existing === undefined || (existing.compressed && !m.compressed)) closed.set(m.segment, { compressed: m.compressed });
+    if (m !== null) {
+      const entry = segments.get(m.segment) ?? { plain: false, compressed: false };
+      if (m.compressed) entry.compressed = true;
+      else entry.plain = true;
+      segments.set(m.segment, entry);
+      continue;
+    }
+    if (!name.startsWith(stem)) continue; // history.jsonl and the like, beside the store
+    const owned = parsePrivateName(name);
+    // Pins and rotated names sit beside the active file; temporary copies beside a segment's `.gz`.
+    if (owned !== null && (owned.base === base || (owned.kind === 'tmp' && naming.match(owned.base)?.compressed === true))) {
+      privateNames.push({ ...owned, path: join(naming.dir, name) });
+    }
   }
-  const numbers = [...closed.keys()].sort((a, b) => a - b);
+  return { segments, privateNames };
+}
+
+/**
+ * Lists the store's files in read order: closed segments by number, then the active file. Where a number has both a
+ * plain and a gzipped file, the `.gz` is read: compaction publishes it only once it is verified to hold the whole
+ * segment, so the plain file beside it is either the same bytes (a compactor stopped before removing it) or a stray
+ * name a rotator has not yet taken back (see `link-new-segment.ts`). A file under two names is listed once, under the
+ * first. A missing directory or file is an empty store.
+ */
+export async function listSegments(path: string): Promise<SegmentFile[]> {
+  const { segments } = await readStoreDirectory(path);
+  const numbers = [...segments.keys()].sort((a, b) => a - b);
   const files: SegmentFile[] = [];
   const seen = new Set<string>();
   const add = async (file: Omit<SegmentFile, 'bytes' | 'identity'>): Promise<void> => {
@@ -72,8 +102,9 @@ export async function listSegments(path: string): Promise<SegmentFile[]> {
     seen.add(identity);
     files.push({ ...file, bytes: info.size, identity });
   };
+  const naming = segmentNaming(path);
   for (const segment of numbers) {
-    const compressed = closed.get(segment)!.compressed;
+    const compressed = segments.get(segment)!.compressed;
     await add({ path: naming.segmentPath(segment, compressed), segment, compressed, active: false });
   }
   await add({ path, segment: (numbers.at(-1) ?? 0) + 1, compressed: false, active: true });
