@@ -7,13 +7,14 @@ import { build } from 'esbuild';
 /**
  * Bundles the package's source (with zod) into one ES module that plain `node` child processes can
  * import quickly, and writes each named script beside it. The directory is world-readable so a
- * child may run as another user. Returns the directory.
+ * child may run as another user. Returns the directory. `entry` replaces `child-entry.ts`, e.g. to run
+ * a test against an older copy of the package.
  */
-export async function bundleForChildren(scripts: Record<string, string>): Promise<string> {
+export async function bundleForChildren(scripts: Record<string, string>, options: { entry?: string } = {}): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bias-store-children-'));
   chmodSync(dir, 0o755);
   await build({
-    entryPoints: [fileURLToPath(new URL('./child-entry.ts', import.meta.url))],
+    entryPoints: [options.entry ?? fileURLToPath(new URL('./child-entry.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',
