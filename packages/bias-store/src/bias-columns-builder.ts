@@ -15,24 +15,21 @@ export interface BiasRow {
   positionIsDisplayOrder: boolean;
 }
 
-const chunkSize = 1 << 16;
-
-class Chunk {
-  length = 0;
-  session = new Uint32Array(chunkSize);
-  reviewer = new Uint16Array(chunkSize);
-  candidate = new Uint16Array(chunkSize);
-  position = new Uint32Array(chunkSize);
-  responseLengthChars = new Uint32Array(chunkSize);
-  score = new Float64Array(chunkSize);
-  rankPosition = new Uint32Array(chunkSize);
-  time = new Float64Array(chunkSize);
-  configVersion = new Uint16Array(chunkSize);
-  queryCategory = new Uint16Array(chunkSize);
-  positionIsDisplayOrder = new Uint8Array(chunkSize);
+interface Columns {
+  session: Uint32Array;
+  reviewer: Uint16Array;
+  candidate: Uint16Array;
+  position: Uint32Array;
+  responseLengthChars: Uint32Array;
+  score: Float64Array;
+  rankPosition: Uint32Array;
+  time: Float64Array;
+  configVersion: Uint16Array;
+  queryCategory: Uint16Array;
+  positionIsDisplayOrder: Uint8Array;
 }
 
-type ColumnName = Exclude<keyof Chunk, 'length'>;
+type ColumnName = keyof Columns;
 const columnNames: readonly ColumnName[] = [
   'session',
   'reviewer',
@@ -47,6 +44,22 @@ const columnNames: readonly ColumnName[] = [
   'positionIsDisplayOrder',
 ];
 
+function allocate(capacity: number): Columns {
+  return {
+    session: new Uint32Array(capacity),
+    reviewer: new Uint16Array(capacity),
+    candidate: new Uint16Array(capacity),
+    position: new Uint32Array(capacity),
+    responseLengthChars: new Uint32Array(capacity),
+    score: new Float64Array(capacity),
+    rankPosition: new Uint32Array(capacity),
+    time: new Float64Array(capacity),
+    configVersion: new Uint16Array(capacity),
+    queryCategory: new Uint16Array(capacity),
+    positionIsDisplayOrder: new Uint8Array(capacity),
+  };
+}
+
 /** What `finish` needs besides the records: the kept sessions, oldest first, and the interned names. */
 export interface BiasColumnsLayout {
   /** Per builder session index: its place among the kept sessions, or -1 when it is left out. */
@@ -59,110 +72,107 @@ export interface BiasColumnsLayout {
 }
 
 /**
- * Collects records into fixed-size chunks of typed arrays (no array ever doubles and copies), drops the
- * records of sessions that leave the window, and finally lays the kept records out session by session.
+ * Collects records into one typed array per field. The arrays are sized up front from an upper bound of the
+ * records to come (zero pages cost no memory until written), so they rarely grow; records of sessions that
+ * leave the window are dropped in place; and when the records already lie session by session in window
+ * order — a store written as councils ran — the finished columns are the same arrays, not a copy.
  */
 export class BiasColumnsBuilder {
-  private chunks: Chunk[] = [];
-  private tail: Chunk | null = null;
+  private columns: Columns;
+  private capacity: number;
+  length = 0;
 
-  get length(): number {
-    let n = 0;
-    for (const chunk of this.chunks) n += chunk.length;
-    return n;
+  constructor(capacityHint: number) {
+    this.capacity = Math.max(1024, Math.ceil(capacityHint));
+    this.columns = allocate(this.capacity);
   }
 
   add(row: BiasRow): void {
-    let chunk = this.tail;
-    if (chunk === null || chunk.length === chunkSize) {
-      chunk = new Chunk();
-      this.chunks.push(chunk);
-      this.tail = chunk;
-    }
-    const i = chunk.length++;
-    chunk.session[i] = row.session;
-    chunk.reviewer[i] = row.reviewer;
-    chunk.candidate[i] = row.candidate;
-    chunk.position[i] = row.position;
-    chunk.responseLengthChars[i] = row.responseLengthChars;
-    chunk.score[i] = row.score;
-    chunk.rankPosition[i] = row.rankPosition;
-    chunk.time[i] = row.time;
-    chunk.configVersion[i] = row.configVersion;
-    chunk.queryCategory[i] = row.queryCategory;
-    chunk.positionIsDisplayOrder[i] = row.positionIsDisplayOrder ? 1 : 0;
+    if (this.length === this.capacity) this.grow();
+    const c = this.columns;
+    const i = this.length++;
+    c.session[i] = row.session;
+    c.reviewer[i] = row.reviewer;
+    c.candidate[i] = row.candidate;
+    c.position[i] = row.position;
+    c.responseLengthChars[i] = row.responseLengthChars;
+    c.score[i] = row.score;
+    c.rankPosition[i] = row.rankPosition;
+    c.time[i] = row.time;
+    c.configVersion[i] = row.configVersion;
+    c.queryCategory[i] = row.queryCategory;
+    c.positionIsDisplayOrder[i] = row.positionIsDisplayOrder ? 1 : 0;
   }
 
-  /** Keeps only the records whose session `keep` accepts, in order, packed into as few chunks as they need. */
+  private grow(): void {
+    const bigger = allocate(Math.ceil(this.capacity * 1.5));
+    for (const name of columnNames) bigger[name].set(this.columns[name].subarray(0, this.length));
+    this.columns = bigger;
+    this.capacity = bigger.session.length;
+  }
+
+  /** Keeps only the records whose session `keep` accepts, in order, compacted in place. */
   retain(keep: (session: number) => boolean): void {
-    let out: Chunk | null = null;
-    const packed: Chunk[] = [];
-    for (const chunk of this.chunks) {
-      for (let i = 0; i < chunk.length; i++) {
-        if (!keep(chunk.session[i]!)) continue;
-        if (out === null || out.length === chunkSize) {
-          out = new Chunk();
-          packed.push(out);
-        }
-        const j = out.length++;
-        for (const name of columnNames) out[name][j] = chunk[name][i]!;
-      }
+    const c = this.columns;
+    let w = 0;
+    for (let i = 0; i < this.length; i++) {
+      if (!keep(c.session[i]!)) continue;
+      if (w !== i) for (const name of columnNames) c[name][w] = c[name][i]!;
+      w++;
     }
-    this.chunks = packed;
-    this.tail = out;
+    this.length = w;
   }
 
   /** The kept records as columns, grouped by session in `layout.place` order, each session's records in read order. */
   finish(layout: BiasColumnsLayout): BiasRecordColumns {
+    const c = this.columns;
+    const n = this.length;
     const sessions = layout.sessionIds.length;
     const sessionStart = new Uint32Array(sessions + 1);
-    for (const chunk of this.chunks) {
-      for (let i = 0; i < chunk.length; i++) {
-        const place = layout.place[chunk.session[i]!]!;
-        if (place >= 0) sessionStart[place + 1]!++;
+    // Already in window order, session by session, with nothing left out: the columns are the arrays themselves.
+    let inOrder = true;
+    let previous = -1;
+    for (let i = 0; i < n; i++) {
+      const place = layout.place[c.session[i]!]!;
+      if (place < 0) inOrder = false;
+      else sessionStart[place + 1]!++;
+      if (place !== previous) {
+        if (place !== previous + 1) inOrder = false;
+        previous = place;
       }
     }
     for (let s = 0; s < sessions; s++) sessionStart[s + 1]! += sessionStart[s]!;
     const length = sessionStart[sessions]!;
-    // Where each record goes (-1: left out), computed once and used for every column.
-    const target = new Int32Array(this.length);
-    const filled = sessionStart.slice(0, sessions);
-    let k = 0;
-    for (const chunk of this.chunks) {
-      for (let i = 0; i < chunk.length; i++, k++) {
-        const place = layout.place[chunk.session[i]!]!;
-        target[k] = place >= 0 ? filled[place]!++ : -1;
+    let out: Columns;
+    if (inOrder) {
+      out = { ...c };
+      for (const name of columnNames) (out as Record<ColumnName, Columns[ColumnName]>)[name] = c[name].subarray(0, length);
+    } else {
+      // Where each record goes (-1: left out), computed once and used for every column.
+      const target = new Int32Array(n);
+      const filled = sessionStart.slice(0, sessions);
+      for (let i = 0; i < n; i++) {
+        const place = layout.place[c.session[i]!]!;
+        target[i] = place < 0 ? -1 : filled[place]!++;
+      }
+      // Permute each column in place through one scratch array per element type: a fraction of a second copy.
+      const scratch = { u8: new Uint8Array(length), u16: new Uint16Array(length), u32: new Uint32Array(length), f64: new Float64Array(length) };
+      out = { ...c };
+      for (const name of columnNames) {
+        const column = c[name];
+        const temp = column instanceof Float64Array ? scratch.f64 : column instanceof Uint32Array ? scratch.u32 : column instanceof Uint16Array ? scratch.u16 : scratch.u8;
+        for (let i = 0; i < n; i++) if (target[i]! >= 0) temp[target[i]!] = column[i]!;
+        column.set(temp);
+        (out as Record<ColumnName, Columns[ColumnName]>)[name] = column.subarray(0, length);
       }
     }
-    const column = <A extends Chunk[ColumnName]>(name: ColumnName, make: (n: number) => A): A => {
-      const values = make(length);
-      let at = 0;
-      for (const chunk of this.chunks) {
-        const source = chunk[name];
-        for (let i = 0; i < chunk.length; i++, at++) {
-          const to = target[at]!;
-          if (to >= 0) values[to] = source[i]!;
-        }
-        // Free each source column once copied, so the peak is the chunks plus one column, not twice the data.
-        (chunk as Record<ColumnName, Chunk[ColumnName]>)[name] = make(0);
-      }
-      return values;
-    };
-    const session = new Uint32Array(length);
-    for (let s = 0; s < sessions; s++) session.fill(s, sessionStart[s], sessionStart[s + 1]);
-    const columns: BiasRecordColumns = {
+    for (let s = 0; s < sessions; s++) out.session.fill(s, sessionStart[s], sessionStart[s + 1]);
+    this.columns = allocate(0);
+    this.capacity = 0;
+    this.length = 0;
+    return {
       length,
-      session,
-      reviewer: column('reviewer', (n) => new Uint16Array(n)),
-      candidate: column('candidate', (n) => new Uint16Array(n)),
-      position: column('position', (n) => new Uint32Array(n)),
-      responseLengthChars: column('responseLengthChars', (n) => new Uint32Array(n)),
-      score: column('score', (n) => new Float64Array(n)),
-      rankPosition: column('rankPosition', (n) => new Uint32Array(n)),
-      time: column('time', (n) => new Float64Array(n)),
-      configVersion: column('configVersion', (n) => new Uint16Array(n)),
-      queryCategory: column('queryCategory', (n) => new Uint16Array(n)),
-      positionIsDisplayOrder: column('positionIsDisplayOrder', (n) => new Uint8Array(n)),
+      ...out,
       sessionIds: layout.sessionIds,
       sessionTime: layout.sessionTime,
       sessionStart,
@@ -170,8 +180,5 @@ export class BiasColumnsBuilder {
       configVersions: layout.configVersions,
       queryCategories: layout.queryCategories,
     };
-    this.chunks = [];
-    this.tail = null;
-    return columns;
   }
 }

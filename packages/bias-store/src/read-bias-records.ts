@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { open } from 'node:fs/promises';
 import { BiasColumnsBuilder } from './bias-columns-builder.js';
 import type { BiasRow } from './bias-columns-builder.js';
 import { safeParseBiasMetricRecord } from './bias-metric-record.js';
@@ -86,6 +87,38 @@ function majorOf(value: unknown): number | null {
     if (m !== null) return Number(m[1]);
   }
   return null;
+}
+
+/** The shortest bias record line is about 150 bytes: an upper bound of the records that the files can hold. */
+const minimumLineBytes = 128;
+
+/**
+ * How many records to make room for: what the files can hold (a gzipped file's own trailer says how large it
+ * is uncompressed), or — with a session window — what a few times the sessions the reader holds at once need.
+ */
+async function recordsUpperBound(inputs: readonly BiasInputFile[], maxSessions: number): Promise<number> {
+  let bytes = 0;
+  for (const { file } of inputs) bytes += file.compressed ? await gzipSize(file.path, file.bytes) : file.bytes;
+  const fromFiles = bytes / minimumLineBytes;
+  return maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64);
+}
+
+/** The uncompressed size a gzip file records in its last four bytes (modulo 4 GiB), or a generous guess. */
+async function gzipSize(path: string, compressedBytes: number): Promise<number> {
+  const guess = compressedBytes * 40;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const trailer = Buffer.alloc(4);
+      const { bytesRead } = await handle.read(trailer, 0, 4, Math.max(0, compressedBytes - 4));
+      const size = bytesRead === 4 ? trailer.readUInt32LE(0) : 0;
+      return size >= compressedBytes ? size : guess;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return guess; // read errors are reported when the file itself is read
+  }
 }
 
 /** An id → index table. Ids from the fast path arrive as bytes, found by a hash of the bytes: no string per record. */
@@ -191,7 +224,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const configVersions = new Interner(0xfffe, 'config versions');
   const categories = new Interner(0xfffe, 'query categories');
   const sessions: SessionState[] = [];
-  const builder = new BiasColumnsBuilder();
+  const builder = new BiasColumnsBuilder(await recordsUpperBound(inputs, maxSessions));
   const modelFilter = options.model;
   const configFilter = options.configVersion;
 
@@ -374,6 +407,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const missing = chosen.filter((s) => !sessions[s]!.held);
   const place = new Int32Array(sessionIds.names.length).fill(-1);
   chosen.forEach((s, i) => (place[s] = i));
+  builder.retain((s) => place[s]! >= 0);
   if (missing.length > 0) {
     // A session dropped early whose earliest record turned out later to be among the last N: read it again.
     firstPass = false;
