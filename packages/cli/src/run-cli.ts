@@ -225,7 +225,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   cli
     .command('store <action>', 'The bias store: what it holds (stats), or gzip its closed segments (compact); nothing is rewritten in place')
     .option('--input <file>', 'The store\'s .jsonl file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)')
-    .option('--min-age <duration>', 'compact: gzip segments unchanged for this long, waiting for it after closing the active file (default 10s; 0 when no council is running)')
+    .option('--min-age <duration>', 'compact: gzip only segments unchanged for this long, waiting for it after closing the active file (default 0: safe while councils run)')
     .option('--json', 'Print one JSON document')
     .example('  council store stats')
     .example('  council store compact')

@@ -14,9 +14,8 @@ export interface StoreCommandOptions {
   input?: string;
   json?: boolean;
   /**
-   * `compact`: gzip a closed segment only once its last change is this old (default 10,000 ms), and wait
-   * that long after closing the active file, so a council that opened the file just before finishes its write.
-   * 0 compacts at once: only safe when no council is running.
+   * `compact`: gzip a closed segment only once its last change is this old, and wait that long after closing
+   * the active file (default 0: safe while councils run, since the store never gzips a segment a writer still holds).
    */
   minAgeMs?: number;
 }
@@ -94,7 +93,8 @@ function isSegmentOfAStore(path: string): boolean {
   }
   return siblings.some((other) => other !== name && (other === `${stem}${ext}` || segmentName.exec(other)?.[1] === stem));
 }
-const defaultMinAgeMs = 10_000;
+// The store never compacts a segment a writer can still hold (writers pin the file they append to), so no wait is needed.
+const defaultMinAgeMs = 0;
 
 function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
