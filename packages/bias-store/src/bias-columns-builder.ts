@@ -156,7 +156,8 @@ export class BiasColumnsBuilder {
         target[i] = place < 0 ? -1 : filled[place]!++;
       }
       // Permute each column in place through one scratch array per element type: a fraction of a second copy.
-      const scratch = { u8: new Uint8Array(length), u16: new Uint16Array(length), u32: new Uint32Array(length), f64: new Float64Array(length) };
+      const scratchBuffer = new ArrayBuffer(length * 8); // one buffer, viewed as each column's type in turn
+      const scratch = { u8: new Uint8Array(scratchBuffer, 0, length), u16: new Uint16Array(scratchBuffer, 0, length), u32: new Uint32Array(scratchBuffer, 0, length), f64: new Float64Array(scratchBuffer, 0, length) };
       out = { ...c };
       for (const name of columnNames) {
         const column = c[name];

@@ -1,4 +1,6 @@
 import { noRank } from './bias-record-columns.js';
+import { equalBytes, knownBytes } from './equal-bytes.js';
+import type { KnownBytes } from './equal-bytes.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 
 /**
@@ -51,9 +53,9 @@ const keys = [
   'position_is_display_order',
 ].map((name) => Buffer.from(name, 'latin1'));
 // Each key as this package writes it, quotes and colon included: `"session_id":`.
-const keyLiterals = keys.map((key) => Buffer.from(`"${key.toString('latin1')}":`, 'latin1'));
+const keyLiterals = keys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
 const metaKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'].map((name) => Buffer.from(name, 'latin1'));
-const metaKeyLiterals = metaKeys.map((key) => Buffer.from(`"${key.toString('latin1')}":`, 'latin1'));
+const metaKeyLiterals = metaKeys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
 // The order this package writes them: category, token_count_bucket, language.
 const metaKeyOrder = [0, 1, 3];
 // schema_version, session_id, timestamp, reviewer_id, model_id, position, response_length_chars, score_value.
@@ -104,10 +106,8 @@ function str(buf: Buffer, at: number, end: number): number {
 }
 
 /** Whether `literal` (a key with its quotes and colon) stands at `at`: the usual line, read in one compare a byte. */
-function literalAt(buf: Buffer, at: number, literal: Buffer): boolean {
-  const n = literal.length;
-  for (let k = 0; k < n; k++) if (buf[at + k] !== literal[k]) return false;
-  return true;
+function literalAt(buf: Buffer, at: number, literal: KnownBytes): boolean {
+  return equalBytes(buf, at, literal);
 }
 
 /** A non-negative integer written as plain digits, at most 15 of them (always a safe integer), into intValue. */
@@ -398,25 +398,15 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
 }
 
 // The records of a session share one timestamp: remember the last one's bytes and its parse.
-let lastTimestamp = Buffer.alloc(64);
-let lastTimestampLength = -1;
+let lastTimestamp = knownBytes(Buffer.alloc(64), -1);
 let lastParsed: ReturnType<typeof parseIsoTimestamp> = null;
 
 function parseTimestampBytes(buf: Buffer, start: number, end: number): ReturnType<typeof parseIsoTimestamp> {
   const n = end - start;
-  if (n === lastTimestampLength) {
-    let same = true;
-    for (let i = 0; i < n; i++) {
-      if (buf[start + i] !== lastTimestamp[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return lastParsed;
-  }
+  if (n === lastTimestamp.length && equalBytes(buf, start, lastTimestamp)) return lastParsed;
   lastParsed = parseIsoTimestamp(buf.toString('utf8', start, end));
-  if (n > lastTimestamp.length) lastTimestamp = Buffer.alloc(n);
-  buf.copy(lastTimestamp, 0, start, end);
-  lastTimestampLength = n;
+  const bytes = n > lastTimestamp.bytes.length ? Buffer.alloc(n) : lastTimestamp.bytes;
+  bytes.set(buf.subarray(start, end));
+  lastTimestamp = knownBytes(bytes, n);
   return lastParsed;
 }

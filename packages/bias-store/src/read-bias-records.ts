@@ -7,6 +7,7 @@ import type { BiasRecordColumns } from './bias-record-columns.js';
 import { noRank } from './bias-record-columns.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { dropRepeatedRecords } from './drop-repeated-records.js';
+import { IdInterner } from './id-interner.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import type { BadLine, SkipReason, SkipReport } from './jsonl-store.js';
@@ -15,6 +16,7 @@ import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
 import type { JsonlLine } from './scan-jsonl-lines.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
+import { SessionWindow } from './session-window.js';
 
 export interface ReadBiasRecordsOptions {
   /** Store files, directories of stores, or globs over file names (relative to `cwd`). Each store's closed and compacted segments are read too. */
@@ -121,84 +123,6 @@ async function gzipSize(path: string, compressedBytes: number): Promise<number> 
   }
 }
 
-/** An id → index table. Ids from the fast path arrive as bytes, found by a hash of the bytes: no string per record. */
-class Interner {
-  readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-  /** Hash of an ASCII name's bytes → its index, or the indices sharing that hash. */
-  private readonly byHash = new Map<number, number | number[]>();
-  constructor(private readonly limit: number, private readonly what: string) {}
-
-  of(name: string): number {
-    let i = this.index.get(name);
-    if (i === undefined) {
-      i = this.names.length;
-      if (i >= this.limit) {
-        throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Narrow the inputs or filter by model.` });
-      }
-      this.names.push(name);
-      this.index.set(name, i);
-      // Only ASCII names are found by their bytes (a char code is then a byte); others by decoding.
-      if (Buffer.byteLength(name) === name.length) {
-        const hash = hashString(name);
-        const known = this.byHash.get(hash);
-        this.byHash.set(hash, known === undefined ? i : typeof known === 'number' ? [known, i] : [...known, i]);
-      }
-    }
-    return i;
-  }
-
-  ofBytes(buf: Buffer, start: number, end: number): number {
-    // The same id as the previous record's (a reviewer over its four lines, a session's config version): one compare.
-    if (this.last >= 0 && sameText(this.names[this.last]!, buf, start, end)) return this.last;
-    this.last = this.find(buf, start, end);
-    return this.last;
-  }
-
-  private last = -1;
-
-  private find(buf: Buffer, start: number, end: number): number {
-    // A council has a handful of members: comparing with each (lengths differ at once) beats hashing.
-    if (this.names.length <= 16) {
-      for (let i = 0; i < this.names.length; i++) if (sameText(this.names[i]!, buf, start, end)) return i;
-      return this.of(buf.toString('utf8', start, end));
-    }
-    const known = this.byHash.get(hashBytes(buf, start, end));
-    if (known !== undefined) {
-      for (const i of typeof known === 'number' ? [known] : known) if (sameText(this.names[i]!, buf, start, end)) return i;
-    }
-    return this.of(buf.toString('utf8', start, end));
-  }
-
-}
-
-// eslint-disable-next-line max-params -- runs for every id of every line: an options object per call would allocate millions
-function sameText(name: string, buf: Buffer, start: number, end: number): boolean {
-  if (name.length !== end - start) return false;
-  for (let j = 0; j < name.length; j++) if (name.charCodeAt(j) !== buf[start + j]) return false;
-  return true;
-}
-
-function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let j = 0; j < text.length; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
-  return h;
-}
-
-function hashBytes(buf: Buffer, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let j = start; j < end; j++) h = Math.imul(h ^ buf[j]!, 0x01000193);
-  return h;
-}
-
-interface SessionState {
-  /** Earliest time of its records in the window. */
-  key: number;
-  /** Records in the window. */
-  records: number;
-  /** False once its records were dropped from memory (it fell out of the last `maxSessions`). */
-  held: boolean;
-}
 
 /**
  * The one reader of bias records: streams every file of every input once, parses each line as JSON (a fast
@@ -219,11 +143,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
 
-  const sessionIds = new Interner(0xffff_ffff, 'sessions');
-  const models = new Interner(0xffff, 'model ids');
-  const configVersions = new Interner(0xfffe, 'config versions');
-  const categories = new Interner(0xfffe, 'query categories');
-  const sessions: SessionState[] = [];
+  const sessionIds = new IdInterner(0xffff_ffff, 'sessions');
+  const models = new IdInterner(0xffff, 'model ids');
+  const configVersions = new IdInterner(0xfffe, 'config versions');
+  const categories = new IdInterner(0xfffe, 'query categories');
+  const sessions = new SessionWindow();
   const builder = new BiasColumnsBuilder(await recordsUpperBound(inputs, maxSessions));
   const modelFilter = options.model;
   const configFilter = options.configVersion;
@@ -251,13 +175,13 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
 
   // Holding more sessions than this triggers a prune back to `maxSessions`.
   const holdLimit = maxSessions === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * maxSessions, 4096);
-  let held = 0;
   const prune = (): void => {
-    const order = sessions.map((_, i) => i).filter((i) => sessions[i]!.held);
-    order.sort((a, b) => sessions[b]!.key - sessions[a]!.key || (sessionIds.names[a]! < sessionIds.names[b]! ? 1 : -1));
-    for (const i of order.slice(maxSessions)) sessions[i]!.held = false;
-    held = Math.min(order.length, maxSessions);
-    builder.retain((s) => sessions[s]!.held);
+    const order: number[] = [];
+    for (let i = 0; i < sessionIds.names.length; i++) if (sessions.state[i] === 1) order.push(i);
+    order.sort((a, b) => sessions.key[b]! - sessions.key[a]! || (sessionIds.names[a]! < sessionIds.names[b]! ? 1 : -1));
+    for (const i of order.slice(maxSessions)) sessions.state[i] = 2;
+    sessions.held = Math.min(order.length, maxSessions);
+    builder.retain((s) => sessions.state[s] === 1);
   };
 
   const fields = new BiasLineFields();
@@ -283,16 +207,17 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       if (firstPass) result.excluded[excludedBy]++;
       return;
     }
-    let session = sessions[ids.session];
-    if (session === undefined) {
-      session = { key: fields.time, records: 0, held: true };
-      sessions[ids.session] = session;
-      held++;
-    } else if (fields.time < session.key) {
-      session.key = fields.time;
+    const id = ids.session;
+    sessions.ensure(id);
+    if (sessions.state[id] === 0) {
+      sessions.state[id] = 1;
+      sessions.key[id] = fields.time;
+      sessions.held++;
+    } else if (fields.time < sessions.key[id]!) {
+      sessions.key[id] = fields.time;
     }
-    if (firstPass) session.records++;
-    if (!session.held && firstPass) return;
+    if (firstPass) sessions.records[id]!++;
+    if (sessions.state[id] === 2 && firstPass) return;
     row.position = fields.position;
     row.responseLengthChars = fields.responseLengthChars;
     row.score = fields.score;
@@ -300,7 +225,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     row.time = fields.time;
     row.positionIsDisplayOrder = fields.positionIsDisplayOrder;
     builder.add(row);
-    if (held > holdLimit) prune();
+    if (sessions.held > holdLimit) prune();
   };
 
   const slowLine = (line: JsonlLine): void => {
@@ -400,11 +325,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
 
   // The last maxSessions sessions by their earliest record; ties by id.
   const ranked: number[] = [];
-  for (let i = 0; i < sessions.length; i++) if (sessions[i] !== undefined) ranked.push(i);
-  ranked.sort((a, b) => sessions[a]!.key - sessions[b]!.key || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1));
+  for (let i = 0; i < sessionIds.names.length; i++) if (i < sessions.state.length && sessions.state[i] !== 0) ranked.push(i);
+  ranked.sort((a, b) => sessions.key[a]! - sessions.key[b]! || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1));
   const chosen = maxSessions < ranked.length ? ranked.slice(ranked.length - maxSessions) : ranked;
-  for (let r = 0; r < ranked.length - chosen.length; r++) result.excluded.beyondSessions += sessions[ranked[r]!]!.records;
-  const missing = chosen.filter((s) => !sessions[s]!.held);
+  for (let r = 0; r < ranked.length - chosen.length; r++) result.excluded.beyondSessions += sessions.records[ranked[r]!]!;
+  const missing = chosen.filter((s) => sessions.state[s] === 2);
   const place = new Int32Array(sessionIds.names.length).fill(-1);
   chosen.forEach((s, i) => (place[s] = i));
   builder.retain((s) => place[s]! >= 0);
@@ -419,7 +344,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     builder.finish({
       place,
       sessionIds: chosen.map((s) => sessionIds.names[s]!),
-      sessionTime: Float64Array.from(chosen, (s) => sessions[s]!.key),
+      sessionTime: Float64Array.from(chosen, (s) => sessions.key[s]!),
       models: models.names,
       configVersions: configVersions.names,
       queryCategories: categories.names,

@@ -63,19 +63,26 @@ async function openSegment(storePath: string, file: SegmentFile): Promise<{ hand
 }
 
 /**
- * A plain file's bytes, a megabyte at a time into one buffer reused for each read of the file: a stream would allocate a
+ * A plain file's bytes, a megabyte at a time into two buffers reused for each read of the file: a stream would allocate a
  * new megabyte per read, and at a gigabyte a report that garbage outweighs everything kept. Each chunk is
  * valid only until the next is read (the line scanner copies what it carries over). Closes the file.
  */
 async function* readInto(handle: FileHandle): AsyncGenerator<Buffer> {
-  const readBuffer = Buffer.allocUnsafe(1024 * 1024);
+  // Two buffers: the next read runs in the thread pool while the lines of the current one are scanned.
+  const size = 1024 * 1024;
+  let current = Buffer.allocUnsafe(size);
+  let next = Buffer.allocUnsafe(size);
+  let pending = handle.read(current, 0, size, null);
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(readBuffer, 0, readBuffer.length, null);
+      const { bytesRead } = await pending;
       if (bytesRead === 0) return;
-      yield readBuffer.subarray(0, bytesRead);
+      pending = handle.read(next, 0, size, null);
+      yield current.subarray(0, bytesRead);
+      [current, next] = [next, current];
     }
   } finally {
+    await pending.catch(() => undefined); // a read still in flight when the consumer stops early
     await handle.close();
   }
 }
