@@ -50,6 +50,21 @@ describe('council bias-report', () => {
     );
   });
 
+  it('says when every record is of a schema this Council cannot read, or older than the day window', async () => {
+    const { dir, path } = await store(3);
+    // The same 3 × 16 = 48 records relabelled as schema 2.0.0: none is readable, and the user is told why.
+    const foreign = join(dir, 'foreign.jsonl');
+    writeFileSync(foreign, readFileSync(path, 'utf8').replaceAll('"schema_version":"1.1.0"', '"schema_version":"2.0.0"'));
+    const r = await report(['--input', foreign], dir);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`council: 48 records use schema major 2, which this Council cannot read: upgrade Council to read schema 2.\n`);
+    expect(r.err).toContain(`council: none of the 48 lines in ${foreign} is a bias record this Council can read (see the skipped lines above).\n`);
+    // A window of 1 day ending a year after the records leaves all 48 out as older than the window.
+    const c = captureIo();
+    expect(await runCli(['bias-report', '--input', path, '--days', '1', '--now', '2027-11-05T00:00:00Z'], { version: '1.0.0', io: c.io, env: {}, cwd: dir })).toBe(0);
+    expect(c.err()).toBe(`council: the window kept none of the 48 records in ${path}: 48 records are older than the 1-day window (widen it with --days, or set --now).\n`);
+  });
+
   it('warns of high volatility from 10 to 19 sessions, and shows intervals', async () => {
     const { dir, path } = await store(14);
     const r = await report(['--input', path], dir);
