@@ -110,8 +110,11 @@ export const suite = defineBenchSuite({
     const readChild = fileURLToPath(new URL('./read-child.mjs', import.meta.url));
     type ReadOut = { records: number; kept: number; sessionsKept: number; sessionsRead: number; skipped: number; seconds: number; cpuSeconds: number; maxRssKb: number };
     const readIn = (...args: string[]): ReadOut => JSON.parse(execFileSync(process.execPath, [readChild, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 })) as ReadOut;
-    const all = readIn(hundredThousand);
-    if (all.sessionsKept !== 100_000 || all.kept !== 2_000_000) throw new Error(`readBiasRecords kept ${all.sessionsKept} sessions`);
+    // Three runs of the whole 100,000 (the median of each figure): one run on a shared machine is noise.
+    const runs = [readIn(hundredThousand), readIn(hundredThousand), readIn(hundredThousand)];
+    for (const run of runs) if (run.sessionsKept !== 100_000 || run.kept !== 2_000_000) throw new Error(`readBiasRecords kept ${run.sessionsKept} sessions`);
+    const median = (pick: (run: ReadOut) => number): number => runs.map(pick).sort((a, b) => a - b)[1]!;
+    const all = { seconds: median((r) => r.seconds), cpuSeconds: median((r) => r.cpuSeconds), maxRssKb: median((r) => r.maxRssKb) };
     const streamed = readIn(million, '100');
     if (streamed.sessionsRead !== 1_000_000 || streamed.records !== 20_000_000) throw new Error(`readBiasRecords read ${streamed.sessionsRead} sessions`);
 
@@ -134,7 +137,7 @@ export const suite = defineBenchSuite({
     readCpu.sort((a, b) => a - b);
 
     return [
-      { name: 'readBiasRecords: every session of 100,000 (2,000,000 records kept): time', value: all.seconds, unit: 's', budget: 3 },
+      { name: 'readBiasRecords: every session of 100,000 (2,000,000 records kept): time (median of 3)', value: all.seconds, unit: 's', budget: 3 },
       { name: 'readBiasRecords: every session of 100,000: CPU time', value: all.cpuSeconds, unit: 's', budget: 3 },
       { name: 'readBiasRecords: every session of 100,000: peak RSS', value: all.maxRssKb / 1024, unit: 'MB', budget: 200 },
       { name: 'readBiasRecords: 1,000,000 sessions streamed (20,000,000 records parsed, last 100 kept): time', value: streamed.seconds, unit: 's' },
