@@ -1,6 +1,11 @@
 export { BiasAuditError } from './bias-audit-error.js';
 export type { BiasAuditErrorCode } from './bias-audit-error.js';
 export type { BiasObservation } from './bias-observation.js';
+export type { BiasColumns } from './bias-columns.js';
+export { noRank } from './bias-columns.js';
+export { observationsToColumns } from './observations-to-columns.js';
+export { fitScoreModel } from './fit-score-model.js';
+export type { FitScoreModelOptions, ScoreModelEffect, ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
 
 export { normalCdf, normalQuantile } from './normal-distribution.js';
 export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';

@@ -1,0 +1,44 @@
+/**
+ * Bias records as columns: one typed array per field, one entry per record, the records of each session
+ * contiguous (`sessionStart[s]` to `sessionStart[s + 1]`) and sessions oldest first. Ids are interned:
+ * `reviewer[i]` indexes `models`, `session[i]` indexes `sessionIds`. `@council/bias-store`'s reader
+ * (`readBiasRecords`) produces it; the cross-session statistics read it without an object per record.
+ */
+export interface BiasColumns {
+  /** Records (the length of every per-record array). */
+  readonly length: number;
+  /** Per record: index into `sessionIds`. */
+  readonly session: Uint32Array;
+  /** Per record: index into `models` of the reviewing member (`reviewer_id`). */
+  readonly reviewer: Uint16Array;
+  /** Per record: index into `models` of the reviewed member (`model_id`). */
+  readonly candidate: Uint16Array;
+  /** Per record: the 0-based position the answer was shown in to this reviewer. */
+  readonly position: Uint32Array;
+  readonly responseLengthChars: Uint32Array;
+  /** Per record: the score, or NaN when the reviewer ranked without scoring. */
+  readonly score: Float64Array;
+  /** Per record: the 0-based rank the reviewer gave, or `noRank` (0xFFFFFFFF). */
+  readonly rankPosition: Uint32Array;
+  /** Per record: epoch milliseconds. */
+  readonly time: Float64Array;
+  /** Per record: 1 + index into `configVersions`, or 0 for none. */
+  readonly configVersion: Uint16Array;
+  /** Per record: 1 + index into `queryCategories`, or 0 for none. */
+  readonly queryCategory: Uint16Array;
+  /** Per record: 1 when `position` is known to be display order. */
+  readonly positionIsDisplayOrder: Uint8Array;
+
+  /** Sessions, oldest first by their earliest record (ties by id). */
+  readonly sessionIds: readonly string[];
+  /** Per session: its earliest record's time (epoch ms). */
+  readonly sessionTime: Float64Array;
+  /** Per session, plus one: where its records start; `sessionStart[sessionIds.length] === length`. */
+  readonly sessionStart: Uint32Array;
+  readonly models: readonly string[];
+  readonly configVersions: readonly string[];
+  readonly queryCategories: readonly string[];
+}
+
+/** The `rankPosition` of a record that was not ranked. */
+export const noRank = 0xffff_ffff;

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { BiasObservation } from './bias-observation.js';
+import { fitScoreModel } from './fit-score-model.js';
+import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
+import { observationsToColumns } from './observations-to-columns.js';
+import { createSeededRandom } from './seeded-random.js';
+
+function observation(spec: { session: string; reviewer: string; candidate: string; position: number; score: number | null; length?: number }): BiasObservation {
+  return {
+    sessionId: spec.session,
+    timestamp: `2026-01-0${spec.session.slice(-1)}T00:00:00Z`,
+    reviewer: spec.reviewer,
+    candidate: spec.candidate,
+    position: spec.position,
+    responseLengthChars: spec.length ?? 1000,
+    score: spec.score,
+    rankPosition: null,
+    configVersion: null,
+    queryCategory: null,
+  };
+}
+
+describe('symmetricPseudoInverse', () => {
+  it('inverts a full-rank matrix and gives the identity as its range', () => {
+    // [[4, 1], [1, 3]]⁻¹ = [[3, −1], [−1, 4]] / 11.
+    const { inverse, range, rank } = symmetricPseudoInverse(Float64Array.from([4, 1, 1, 3]), 2);
+    expect(rank).toBe(2);
+    [3 / 11, -1 / 11, -1 / 11, 4 / 11].forEach((v, i) => expect(inverse[i]).toBeCloseTo(v, 12));
+    [1, 0, 0, 1].forEach((v, i) => expect(range[i]).toBeCloseTo(v, 12));
+  });
+
+  it('gives the Moore–Penrose inverse of a singular matrix and projects onto its range', () => {
+    // [[1, 1], [1, 1]] = 2·uu' with u = (1, 1)/√2: its pseudo-inverse is uu'/2 = [[¼, ¼], [¼, ¼]], its range uu'.
+    const { inverse, range, rank } = symmetricPseudoInverse(Float64Array.from([1, 1, 1, 1]), 2);
+    expect(rank).toBe(1);
+    inverse.forEach((v) => expect(v).toBeCloseTo(0.25, 12));
+    range.forEach((v) => expect(v).toBeCloseTo(0.5, 12));
+  });
+});
+
+describe('fitScoreModel on scores built exactly from the model', () => {
+  // Three members review each other's answers (no self-review) in two sessions. Every score is
+  // answer level + reviewer offset + position effect, with no noise: A and B offset 0, C −1.2 (harsh);
+  // position 0 adds 0.5. The answers' levels differ (7, 5, 6 and 6, 8, 4) and must cancel exactly.
+  const level: Record<string, number> = { '1A': 7, '1B': 5, '1C': 6, '2A': 6, '2B': 8, '2C': 4 };
+  const offset: Record<string, number> = { A: 0, B: 0, C: -1.2 };
+  const orders: Record<string, Record<string, [string, string]>> = {
+    '1': { A: ['B', 'C'], B: ['C', 'A'], C: ['A', 'B'] },
+    '2': { A: ['C', 'B'], B: ['A', 'C'], C: ['B', 'A'] },
+  };
+  const observations: BiasObservation[] = [];
+  for (const [session, byReviewer] of Object.entries(orders)) {
+    for (const [reviewer, order] of Object.entries(byReviewer)) {
+      order.forEach((candidate, position) => {
+        const score = level[`${session}${candidate}`]! + offset[reviewer]! + (position === 0 ? 0.5 : 0);
+        observations.push(observation({ session: `s${session}`, reviewer, candidate, position, score }));
+      });
+    }
+  }
+  const fit = fitScoreModel(observationsToColumns(observations));
+
+  it('recovers each reviewer against the median reviewer: the harsh one moves no one else', () => {
+    expect(fit.sessions).toBe(2);
+    expect(fit.observations).toBe(12);
+    const bySubject = Object.fromEntries(fit.reviewerOffsets.map((e) => [e.subject, e]));
+    expect(bySubject['A']!.estimate).toBeCloseTo(0, 10);
+    expect(bySubject['B']!.estimate).toBeCloseTo(0, 10);
+    expect(bySubject['C']!.estimate).toBeCloseTo(-1.2, 10);
+    // An exact fit leaves no residual, so no spread: the interval is the point.
+    expect(bySubject['C']!.standardError).toBeCloseTo(0, 10);
+    // Of three, the median is A or B (both 0): the reference, at 0 by definition.
+    expect(fit.reviewerOffsets.filter((e) => e.reference).map((e) => e.subject)).toHaveLength(1);
+    expect(bySubject['C']!.reference).toBe(false);
+  });
+
+  it('recovers the position effects against the median position (the mean of two): ±0.25', () => {
+    const bySubject = Object.fromEntries(fit.positionEffects.map((e) => [e.subject, e.estimate]));
+    expect(bySubject['0']).toBeCloseTo(0.25, 10);
+    expect(bySubject['1']).toBeCloseTo(-0.25, 10);
+  });
+
+  it('finds no affinity and no self-preference where none was planted', () => {
+    expect(fit.selfPreference).toBeNull(); // no member scored its own answer
+    for (const pair of fit.affinity) expect(pair.estimate).toBeCloseTo(0, 10);
+  });
+});
+
+/** A council of `models` members, each scoring every other answer in its own random order, on a 1–10 scale. */
+function simulate(spec: { sessions: number; seed: number; offsets: number[]; primacy?: number; lengthSlope?: number; affinity?: [number, number, number] }): BiasObservation[] {
+  const random = createSeededRandom(spec.seed);
+  const models = spec.offsets.length;
+  const out: BiasObservation[] = [];
+  for (let s = 0; s < spec.sessions; s++) {
+    const lengths = Array.from({ length: models }, () => 500 + Math.floor(random.integer(3000)));
+    const quality = lengths.map((l) => 6 + (spec.lengthSlope ?? 0) * (l / 1000) + 0.7 * random.normal());
+    for (let r = 0; r < models; r++) {
+      const order = Array.from({ length: models }, (_, c) => c).filter((c) => c !== r);
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = random.integer(i + 1);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      order.forEach((c, position) => {
+        const pair = spec.affinity !== undefined && spec.affinity[0] === r && spec.affinity[1] === c ? spec.affinity[2] : 0;
+        const score = quality[c]! + spec.offsets[r]! - (spec.primacy ?? 0) * position + pair + 0.8 * random.normal();
+        out.push({
+          sessionId: `sim-${spec.seed}-${s}`,
+          timestamp: new Date(Date.UTC(2026, 0, 1) + s * 60_000).toISOString(),
+          reviewer: `m${r}`,
+          candidate: `m${c}`,
+          position,
+          responseLengthChars: lengths[c]!,
+          score,
+          rankPosition: null,
+          configVersion: null,
+          queryCategory: null,
+        });
+      });
+    }
+  }
+  return out;
+}
+
+describe('fitScoreModel on simulated councils', () => {
+  it('one harsh reviewer (−1.2 of 5): it alone is off the median, and no pair shows affinity beyond chance', () => {
+    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 11, offsets: [0, 0, 0, 0, -1.2] })));
+    expect(fit.sessions).toBe(300);
+    const offsets = Object.fromEntries(fit.reviewerOffsets.map((e) => [e.subject, e]));
+    expect(offsets['m4']!.lower).toBeLessThan(-1.2);
+    expect(offsets['m4']!.upper).toBeGreaterThan(-1.2);
+    // The others are at the median (0) up to noise: |estimate| well inside 4 standard errors, and small.
+    for (const m of ['m0', 'm1', 'm2', 'm3']) {
+      expect(Math.abs(offsets[m]!.estimate)).toBeLessThan(4 * offsets[m]!.standardError + 1e-9);
+      expect(Math.abs(offsets[m]!.estimate)).toBeLessThan(0.1);
+    }
+    // 20 pairs, none planted: residual means near 0, and their 95% intervals miss 0 rarely.
+    expect(fit.affinity).toHaveLength(20);
+    const misses = fit.affinity.filter((pair) => pair.lower > 0 || pair.upper < 0).length;
+    expect(misses).toBeLessThanOrEqual(4);
+    for (const pair of fit.affinity) expect(Math.abs(pair.estimate)).toBeLessThan(0.15);
+  });
+
+  it('recovers a length slope of 0.4 points per 1,000 characters within sessions, and a primacy of 0.25 a position', () => {
+    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 12, offsets: [0, 0, 0, 0, 0], primacy: 0.25, lengthSlope: 0.4 })));
+    expect(fit.lengthSlope).not.toBeNull();
+    expect(fit.lengthSlope!.lower).toBeLessThan(0.4);
+    expect(fit.lengthSlope!.upper).toBeGreaterThan(0.4);
+    expect(fit.lengthSlope!.lower).toBeGreaterThan(0); // detected
+    // Positions 0–3 at −0.25 a step, against the median (the mean of positions 1 and 2): +0.375, +0.125, −0.125, −0.375.
+    const effects = Object.fromEntries(fit.positionEffects.map((e) => [e.subject, e]));
+    [0.375, 0.125, -0.125, -0.375].forEach((truth, p) => {
+      expect(effects[String(p)]!.lower).toBeLessThan(truth);
+      expect(effects[String(p)]!.upper).toBeGreaterThan(truth);
+    });
+  });
+
+  it('reads a planted affinity (m1 → m2, +1 point) as that pair, attenuated but clear', () => {
+    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 13, offsets: [0, 0, 0, 0, 0], affinity: [1, 2, 1] })));
+    const pair = fit.affinity.find((p) => p.subject === 'm1→m2')!;
+    expect(pair.lower).toBeGreaterThan(0.3);
+    const others = fit.affinity.filter((p) => p.subject !== 'm1→m2');
+    for (const p of others) expect(p.estimate).toBeLessThan(pair.estimate / 2);
+  });
+});
