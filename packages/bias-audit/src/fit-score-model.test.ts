@@ -59,7 +59,7 @@ describe('fitScoreModel on scores built exactly from the model', () => {
   }
   const fit = fitScoreModel(observationsToColumns(observations));
 
-  it('recovers each reviewer against the median reviewer: the harsh one moves no one else', () => {
+  it('recovers each reviewer against the typical reviewer: the harsh one moves no one else', () => {
     expect(fit.sessions).toBe(2);
     expect(fit.observations).toBe(12);
     const bySubject = Object.fromEntries(fit.reviewerOffsets.map((e) => [e.subject, e]));
@@ -68,12 +68,13 @@ describe('fitScoreModel on scores built exactly from the model', () => {
     expect(bySubject['C']!.estimate).toBeCloseTo(-1.2, 10);
     // An exact fit leaves no residual, so no spread: the interval is the point.
     expect(bySubject['C']!.standardError).toBeCloseTo(0, 10);
-    // Of three, the median is A or B (both 0): the reference, at 0 by definition.
-    expect(fit.reviewerOffsets.filter((e) => e.reference).map((e) => e.subject)).toHaveLength(1);
-    expect(bySubject['C']!.reference).toBe(false);
+    // The centre is the majority's (A and B, full weight); C, infinitely many (zero) standard errors away, has none.
+    expect(bySubject['A']!.weight).toBe(1);
+    expect(bySubject['B']!.weight).toBe(1);
+    expect(bySubject['C']!.weight).toBe(0);
   });
 
-  it('recovers the position effects against the median position (the mean of two): ±0.25', () => {
+  it('recovers the position effects against their centre (of two equally far, the mean): ±0.25', () => {
     const bySubject = Object.fromEntries(fit.positionEffects.map((e) => [e.subject, e.estimate]));
     expect(bySubject['0']).toBeCloseTo(0.25, 10);
     expect(bySubject['1']).toBeCloseTo(-0.25, 10);
@@ -145,7 +146,7 @@ describe('fitScoreModel on simulated councils', () => {
     expect(fit.lengthSlope!.lower).toBeLessThan(0.4);
     expect(fit.lengthSlope!.upper).toBeGreaterThan(0.4);
     expect(fit.lengthSlope!.lower).toBeGreaterThan(0); // detected
-    // Positions 0–3 at −0.25 a step, against the median (the mean of positions 1 and 2): +0.375, +0.125, −0.125, −0.375.
+    // Positions 0–3 at −0.25 a step, against their centre (no outlier: the mean): +0.375, +0.125, −0.125, −0.375.
     const effects = Object.fromEntries(fit.positionEffects.map((e) => [e.subject, e]));
     [0.375, 0.125, -0.125, -0.375].forEach((truth, p) => {
       expect(effects[String(p)]!.lower).toBeLessThan(truth);

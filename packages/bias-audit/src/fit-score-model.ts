@@ -22,8 +22,8 @@ export interface ScoreModelEstimate {
 export interface ScoreModelEffect extends ScoreModelEstimate {
   /** The model id, the 0-based display position as a string, or `reviewer→author`. */
   subject: string;
-  /** True for the member that is the family's median (its effect is 0 by definition, with no interval of its own). */
-  reference: boolean;
+  /** Its weight in the family's robust centre (1: full; less for a member far from the others); 1 for affinity. */
+  weight: number;
 }
 
 export interface ScoreModelFit {
@@ -33,12 +33,12 @@ export interface ScoreModelFit {
   observations: number;
   level: number;
   /**
-   * Each reviewer's offset in score points against the median reviewer, with the answer held fixed: how much
-   * more (or less) this reviewer gives the same answer than the typical reviewer does. One harsh reviewer
-   * moves no one else: the median is the majority's.
+   * Each reviewer's offset in score points against the typical reviewer (a robust centre of all reviewers'
+   * offsets), with the answer held fixed: how much more (or less) this reviewer gives the same answer than
+   * the typical reviewer does. One harsh reviewer barely moves anyone else: the centre is the majority's.
    */
   reviewerOffsets: ScoreModelEffect[];
-  /** Each display position's effect in points against the median position, with the answer and reviewer held fixed. */
+  /** Each display position's effect in points against the typical position (the same robust centre), answer and reviewer held fixed. */
   positionEffects: ScoreModelEffect[];
   /** Points a reviewer adds to its own answer beyond its offset (null when no reviewer scored its own answer). */
   selfPreference: ScoreModelEstimate | null;
@@ -59,6 +59,9 @@ export interface FitScoreModelOptions {
   /** Confidence level of every interval. Default 0.95. */
   level?: number;
 }
+
+/** Tukey's biweight tuning constant for the robust centre, in standard errors (95% efficiency at the normal). */
+const biweightC = 4.685;
 
 /** A record's columns in the model: reviewer offset, display position, and self-review. */
 interface Layout {
@@ -297,24 +300,55 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
   };
 
   const recordsOf = (column: number): number => xtxDiagonalCount(columns, layout, column);
-  const relativeToMedian = (family: readonly { column: number; subject: string }[]): ScoreModelEffect[] => {
-    if (family.length < 2) return [];
-    // The median member of the family (by estimate; the mean of the middle two when even) is the reference.
-    const sorted = [...family].sort((a, b) => beta[a.column]! - beta[b.column]!);
-    const middle = sorted.length % 2 === 1 ? [sorted[(sorted.length - 1) / 2]!] : [sorted[sorted.length / 2 - 1]!, sorted[sorted.length / 2]!];
-    const out: ScoreModelEffect[] = [];
-    for (const member of family) {
-      const contrast = new Float64Array(k);
-      contrast[member.column]! += 1;
-      for (const m of middle) contrast[m.column]! -= 1 / middle.length;
-      const fit = estimateOf(contrast, { sampleSize: recordsOf(member.column), sessions: S });
-      if (fit !== null) out.push({ subject: member.subject, reference: middle.length === 1 && middle[0] === member, ...fit });
+  const varianceOf = (contrast: Float64Array): number => {
+    let variance = 0;
+    for (let a = 0; a < k; a++) {
+      if (contrast[a] === 0) continue;
+      for (let b = 0; b < k; b++) variance += contrast[a]! * covariance[a * k + b]! * contrast[b]!;
     }
+    return variance;
+  };
+  /**
+   * Effects that are only relative (reviewers' offsets, positions) against a robust centre of the family: Tukey's
+   * biweight M-estimate of their location (from the median), each member weighted by how far it sits from the
+   * centre in its own standard errors — near 1 close by, 0 beyond 4.685. With no outlier it is close to the mean,
+   * so intervals keep their level; a clearly harsh reviewer gets no weight, so it makes no one else look generous.
+   */
+  const relativeToCentre = (family: readonly { column: number; subject: string }[]): ScoreModelEffect[] => {
+    if (family.length < 2) return [];
+    const estimates = family.map((m) => beta[m.column]!);
+    const weights = family.map(() => 1);
+    const sorted = [...estimates].sort((x, y) => x - y);
+    let centre = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    const contrastOf = (member: number): Float64Array => {
+      const total = weights.reduce((sum, w) => sum + w, 0);
+      const contrast = new Float64Array(k);
+      contrast[family[member]!.column]! += 1;
+      family.forEach((m, j) => (contrast[m.column]! -= total > 0 ? weights[j]! / total : 1 / family.length));
+      return contrast;
+    };
+    for (let iteration = 0; iteration < 100; iteration++) {
+      family.forEach((_, j) => {
+        const se = Math.sqrt(Math.max(0, varianceOf(contrastOf(j))));
+        const distance = se > 0 ? Math.abs(estimates[j]! - centre) / se : Math.abs(estimates[j]! - centre) > 1e-12 ? Number.POSITIVE_INFINITY : 0;
+        weights[j] = distance >= biweightC ? 0 : (1 - (distance / biweightC) ** 2) ** 2;
+      });
+      const total = weights.reduce((sum, w) => sum + w, 0);
+      const next = total > 0 ? estimates.reduce((sum, e, j) => sum + weights[j]! * e, 0) / total : estimates.reduce((sum, e) => sum + e, 0) / estimates.length;
+      const settled = Math.abs(next - centre) <= 1e-12 * Math.max(1, Math.abs(centre));
+      centre = next;
+      if (settled) break;
+    }
+    const out: ScoreModelEffect[] = [];
+    family.forEach((member, j) => {
+      const fit = estimateOf(contrastOf(j), { sampleSize: recordsOf(member.column), sessions: S });
+      if (fit !== null) out.push({ subject: member.subject, weight: weights[j]!, ...fit });
+    });
     return out;
   };
 
-  const reviewerOffsets = relativeToMedian(layout.reviewerModels.map((m) => ({ column: layout.reviewerColumn[m]!, subject: columns.models[m]! })));
-  const positionEffects = relativeToMedian(layout.positions.map((p) => ({ column: layout.positionColumn[p]!, subject: String(p) })));
+  const reviewerOffsets = relativeToCentre(layout.reviewerModels.map((m) => ({ column: layout.reviewerColumn[m]!, subject: columns.models[m]! })));
+  const positionEffects = relativeToCentre(layout.positions.map((p) => ({ column: layout.positionColumn[p]!, subject: String(p) })));
   let selfPreference: ScoreModelEstimate | null = null;
   if (layout.selfColumn >= 0) {
     const contrast = new Float64Array(k);
@@ -331,7 +365,7 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
     const clusters = pairSessions[pair]!;
     const variance = (clusters / (clusters - 1)) * Math.max(0, spread) / (n * n);
     const subject = `${columns.models[Math.floor(pair / models)]!}→${columns.models[pair % models]!}`;
-    affinity.push({ subject, reference: false, ...summary({ estimate: ratio, variance, crit: criticalT(level, clusters - 1), df: clusters - 1, sampleSize: n, sessions: clusters }) });
+    affinity.push({ subject, weight: 1, ...summary({ estimate: ratio, variance, crit: criticalT(level, clusters - 1), df: clusters - 1, sampleSize: n, sessions: clusters }) });
   }
 
   return {
