@@ -208,7 +208,7 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
   const sessionPairSum = new Float64Array(pairCount);
   const sessionPairN = new Float64Array(pairCount);
   const sessionPairs: number[] = [];
-  const length = { sessions: 0, sxx: 0, sxy: 0, syy: 0, sxx2: 0, sxy2: 0, sxxSxy: 0, answers: 0 };
+  const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: [] };
   const between = { n: 0, sx: 0, sy: 0, sxx: 0, sxy: 0, syy: 0, records: 0 };
   let sessionAnswers: { x: number; y: number }[] = [];
   let informativeSessions = 0;
@@ -410,10 +410,9 @@ interface LengthSums {
   sxx: number;
   sxy: number;
   syy: number;
-  sxx2: number;
-  sxy2: number;
-  sxxSxy: number;
   answers: number;
+  /** Each session's within sums (sxx, sxy), in turn: the small-sample (CR2) correction needs each session's share. */
+  perSession: number[];
 }
 
 interface BetweenSums {
@@ -456,9 +455,7 @@ function addLengthSession(answers: readonly { x: number; y: number }[], within: 
   within.sxx += sxx;
   within.sxy += sxy;
   within.syy += syy;
-  within.sxx2 += sxx * sxx;
-  within.sxy2 += sxy * sxy;
-  within.sxxSxy += sxx * sxy;
+  within.perSession.push(sxx, sxy);
 }
 
 function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: number }): Pick<ScoreModelFit, 'lengthSlope' | 'lengthCorrelation' | 'betweenSessionLengthSlope'> {
@@ -467,10 +464,20 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
   let lengthCorrelation: number | null = null;
   if (w.sessions >= 2 && w.sxx > 0) {
     const slope = w.sxy / w.sxx;
-    // Per-session score sxy_s − slope·sxx_s, clustered: Σ(sxy_s − β sxx_s)² / (Σ sxx_s)², times S/(S − 1).
-    const spread = w.sxy2 - 2 * slope * w.sxxSxy + slope * slope * w.sxx2;
-    const variance = (w.sessions / (w.sessions - 1)) * Math.max(0, spread) / (w.sxx * w.sxx);
-    lengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, w.sessions - 1), df: w.sessions - 1, sampleSize: w.answers, sessions: w.sessions });
+    // CR2 (Bell & McCaffrey 2002): each session's score sxy_s − β·sxx_s scaled by 1/√(1 − h_s), h_s = sxx_s/Σ sxx
+    // its leverage on a one-regressor fit; CR1's S/(S − 1) under-covers at 20 sessions.
+    // Its degrees of freedom (Satterthwaite, homoskedastic working model): (Σ sxx_s)² / Σ sxx_s², at most S − 1.
+    let spread = 0;
+    let sxxSquares = 0;
+    for (let j = 0; j < w.perSession.length; j += 2) {
+      const sxx = w.perSession[j]!;
+      const u = w.perSession[j + 1]! - slope * sxx;
+      spread += (u * u) / Math.max(1e-12, 1 - sxx / w.sxx);
+      sxxSquares += sxx * sxx;
+    }
+    const variance = spread / (w.sxx * w.sxx);
+    const df = Math.max(1, Math.min(w.sessions - 1, (w.sxx * w.sxx) / sxxSquares));
+    lengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: w.answers, sessions: w.sessions });
     if (w.syy > 0) lengthCorrelation = w.sxy / Math.sqrt(w.sxx * w.syy);
   }
   let betweenSessionLengthSlope: ScoreModelEstimate | null = null;
