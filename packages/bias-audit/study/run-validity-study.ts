@@ -3,7 +3,7 @@
 // printed as a table of rates with Wilson 95% intervals, targets and verdicts.
 //
 //   pnpm --filter @council/bias-audit study [--quick] [--runs N] [--scenario NAME]… [--jobs N]
-//                                           [--bootstrap N] [--permutations N] [--format text|markdown] [--list]
+//                                           [--bootstrap N] [--permutations N] [--format text|markdown] [--list] [--help]
 //
 // Runs are split into chunks and spread over `--jobs` worker processes (default: 2, or fewer cores);
 // a chunk's counts are plain sums, so the table is the same for any number of jobs.
@@ -69,13 +69,14 @@ async function main(): Promise<void> {
     console.log(
       [
         'Usage: pnpm --filter @council/bias-audit study [options]',
-        '  --runs N            runs of every scenario (default: each scenario\'s own, 200–1,000; --quick: 25)',
+        '  --runs N            runs of every scenario (default: each scenario\'s own, 200–2,000; --quick: 25)',
         '  --scenario NAME     only this scenario (repeat, or comma-separate, for several); --list shows them',
         '  --quick             a smoke run: 25 runs each, 200 bootstrap replicates and 200 permutations',
         '  --bootstrap N       bootstrap replicates per run (default: the estimator\'s own)',
         '  --permutations N    permutations per position test (default: the estimator\'s own)',
         '  --jobs N            worker processes (default: min(2, cores))',
         '  --format F          text (default) or markdown',
+        '  --list              the scenarios, their runs and sessions',
       ].join('\n'),
     );
     return;
