@@ -1,4 +1,5 @@
 import type { BiasRecordColumns } from './bias-record-columns.js';
+import { BiasStoreError } from './bias-store-error.js';
 
 /** One record as the builder takes it: ids already interned. Reused by the caller for every record. */
 export interface BiasRow {
@@ -105,7 +106,16 @@ export class BiasColumnsBuilder {
   }
 
   private grow(): void {
-    const bigger = allocate(Math.ceil(this.capacity * 1.5));
+    let bigger: Columns;
+    try {
+      bigger = allocate(Math.ceil(this.capacity * 1.5));
+    } catch (error) {
+      throw new BiasStoreError({
+        code: 'INVALID_OPTIONS',
+        message: `Not enough memory to hold more than ${this.length.toLocaleString('en-US')} records of the window; narrow it (fewer sessions or days, or fewer inputs).`,
+        cause: error,
+      });
+    }
     for (const name of columnNames) bigger[name].set(this.columns[name].subarray(0, this.length));
     this.columns = bigger;
     this.capacity = bigger.session.length;

@@ -17,6 +17,9 @@ const advice: Record<string, string> = {
 /** Wraps a file-system error as a `BiasStoreError` (`IO_ERROR`) that says what failed, where, and what to do. */
 export function ioError(options: { action: string; path: string; cause: unknown }): BiasStoreError {
   const code = (options.cause as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
-  const what = advice[code] ?? `the system reported ${code}; check that the path exists and is a writable regular file`;
+  const reading = options.action === 'read' || options.action.startsWith('list');
+  const what = reading && (code === 'EACCES' || code === 'EPERM')
+    ? 'permission denied; make it (and its directory) readable by this user'
+    : (advice[code] ?? `the system reported ${code}; check that the path exists and is a ${reading ? 'readable' : 'writable'} regular file`);
   return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot ${options.action} ${options.path}: ${what} (${code}).`, cause: options.cause });
 }

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { basename, join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
@@ -191,6 +192,7 @@ describe('readBiasRecords: formatting never changes what is read', () => {
       files: [planted.length],
       lines: planted.length,
       records: planted.length,
+      sessions: 7, // the 6 synthetic sessions and the non-ASCII one
       excluded: noExclusions,
       repeated: { duplicates: 0, conflicts: 0, conflictSessions: [] },
       foreignMajors: [],
@@ -441,6 +443,39 @@ describe('readBiasRecords: several inputs', () => {
   const s2 = records([obs(['s2', 'r/1'], '2026-03-02T00:00:00Z', { score: 4 }), obs(['s2', 'r/2'], '2026-03-02T00:00:00Z', { score: 5 }), obs(['s2', 'r/3'], '2026-03-02T00:00:00Z', { score: 6 })]);
   const s3 = records([obs(['s3', 'r/1'], '2026-03-03T00:00:00Z'), obs(['s3', 'r/2'], '2026-03-03T00:00:00Z')]);
   const now = new Date('2026-04-01T00:00:00Z');
+
+  it('reads a gzipped file that is no store\'s segment on its own, and every store of a team directory', async () => {
+    const dir = tempDir();
+    const plain = await writeStore(join(dir, 'alice.jsonl'), [...s1, ...s2]);
+    writeFileSync(join(dir, 'bob.jsonl.gz'), gzipSync(readFileSync(plain)));
+    // s1 + s2 = 6 records, the same 6 gzipped: 6 read from the .gz alone.
+    const gz = await readBiasRecords({ inputs: [join(dir, 'bob.jsonl.gz')], now });
+    expect(gz.records).toBe(6);
+    expect(gz.columns.sessionIds).toEqual(['s1', 's2']);
+    // A directory holding bias_metrics.jsonl and a teammate's store reads both (and skips the history).
+    const team = join(dir, 'team');
+    await writeStore(join(team, 'bias_metrics.jsonl'), s1);
+    await writeStore(join(team, 'carol.jsonl'), s3);
+    writeFileSync(join(team, 'history.jsonl'), '{"not":"a bias record"}\n');
+    const both = await readBiasRecords({ inputs: [team], now });
+    expect(both.records).toBe(5);
+    expect(both.skipped).toBe(0);
+    expect(both.columns.sessionIds).toEqual(['s1', 's3']);
+  });
+
+  it('calls a last line cut inside a character torn, and judges schema_version 0 by the schema, not as a newer major', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'cut.jsonl');
+    const line = JSON.stringify(biasMetricRecordSchema.encode(s3[0]!));
+    const zero = line.replace('"schema_version":"1.1.0"', '"schema_version":0');
+    // "é" is two bytes (C3 A9): the file ends after the first of them, as a crash mid-write leaves it.
+    writeFileSync(path, Buffer.concat([Buffer.from(`${line}\n${zero}\n{"reviewer_id":"`), Buffer.from([0xc3])]));
+    const r = await readBiasRecords({ inputs: [path], now });
+    expect(r.records).toBe(1);
+    expect(r.reasons).toMatchObject({ torn_line: 1, invalid_record: 1, unsupported_version: 0, invalid_utf8: 0 });
+    expect(r.foreignMajors).toEqual([]);
+    await expect(readBiasRecords({ inputs: [path], now, maxLineBytes: Number.NaN })).rejects.toThrow(/maxLineBytes must be a positive whole number/);
+  });
 
   it('merges the sessions of two stores, counting a record both hold once', async () => {
     const dir = tempDir();

@@ -58,10 +58,12 @@ export interface ReadBiasRecordsResult extends SkipReport {
   lines: number;
   /** Valid bias records read, before the window. */
   records: number;
+  /** Sessions with a record that passed the model, config-version and time filters (before `maxSessions`). */
+  sessions: number;
   excluded: BiasWindowExclusions;
   /** Repeated records in the window (counted once). */
   repeated: RepeatedRecords;
-  /** Majors of the `unsupported_version` lines, e.g. [2]. */
+  /** Majors of the `unsupported_version` lines, e.g. [2] (the first ten distinct). */
   foreignMajors: number[];
   timestampsWithoutZone: number;
   /** Records in the window whose `position` may be a rank (older writers). */
@@ -80,6 +82,12 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
     throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
   }
   return value;
+}
+
+/** The major version of a later schema (2 or more), or null: 1, or anything else, which the schema judges. */
+function foreignMajorOf(value: unknown): number | null {
+  const major = majorOf(value);
+  return major !== null && major >= 2 ? major : null;
 }
 
 function majorOf(value: unknown): number | null {
@@ -102,7 +110,9 @@ async function recordsUpperBound(inputs: readonly BiasInputFile[], maxSessions: 
   let bytes = 0;
   for (const { file } of inputs) bytes += file.compressed ? await gzipSize(file.path, file.bytes) : file.bytes;
   const fromFiles = bytes / minimumLineBytes;
-  return maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64);
+  // Beyond this the columns grow as records come (a reservation of gigabytes can fail where memory is capped).
+  const reserveAtMost = 1 << 24;
+  return Math.min(reserveAtMost, maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64));
 }
 
 /** The uncompressed size a gzip file records in its last four bytes (modulo 4 GiB), or a generous guess. */
@@ -114,7 +124,8 @@ async function gzipSize(path: string, compressedBytes: number): Promise<number> 
       const trailer = Buffer.alloc(4);
       const { bytesRead } = await handle.read(trailer, 0, 4, Math.max(0, compressedBytes - 4));
       const size = bytesRead === 4 ? trailer.readUInt32LE(0) : 0;
-      return size >= compressedBytes ? size : guess;
+      // Deflate cannot shrink data more than about 1,032 to 1: a larger claim is a damaged or foreign trailer.
+      return size >= compressedBytes && size <= compressedBytes * 1032 ? size : guess;
     } finally {
       await handle.close();
     }
@@ -141,6 +152,9 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'readBiasRecords: now is an invalid Date.' });
   const earliest = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.` });
+  }
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
 
   const sessionIds = new IdInterner(0xffff_ffff, 'sessions');
@@ -152,7 +166,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const modelFilter = options.model;
   const configFilter = options.configVersion;
 
-  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated'> = {
+  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated' | 'sessions'> = {
     files: [],
     lines: 0,
     records: 0,
@@ -245,11 +259,12 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       return;
     }
     const version = (raw as Record<string, unknown>).schema_version;
-    const major = majorOf(version);
-    if (major !== null && major !== 1) {
+    const major = foreignMajorOf(version);
+    if (major !== null) {
       if (firstPass) {
-        skip(line.line, 'unsupported_version', `schema_version ${JSON.stringify(version)} has major version ${major}; this reader understands major 1`);
-        if (!result.foreignMajors.includes(major)) result.foreignMajors.push(major);
+        const shown = JSON.stringify(version);
+        skip(line.line, 'unsupported_version', `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`);
+        if (result.foreignMajors.length < 10 && !result.foreignMajors.includes(major)) result.foreignMajors.push(major);
       }
       return;
     }
@@ -289,7 +304,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       if (first === end) return; // a blank line
       if (firstPass) result.lines++;
       if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
-        if (firstPass) skip(line.line, 'invalid_utf8', 'the line is not valid UTF-8');
+        // A last line cut inside a character is a torn write, not a corrupt one.
+        if (firstPass) {
+          if (line.terminated) skip(line.line, 'invalid_utf8', 'the line is not valid UTF-8; the rest of the file was read (a tool that rewrote the file in another encoding? re-save it as UTF-8)');
+          else skip(line.line, 'torn_line', 'the last line has no newline and does not parse (a write was interrupted)');
+        }
         return;
       }
       if (!parseBiasLineFast(buf, start, end, fields)) {
@@ -362,5 +381,5 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
     );
   }
-  return { ...result, columns, repeated };
+  return { ...result, sessions: ranked.length, columns, repeated };
 }

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
@@ -13,7 +14,6 @@ export interface BiasInputFile {
 
 const wildcard = /[*?[]/;
 const storeFileName = /\.jsonl(?:\.gz)?$/;
-const defaultStoreName = 'bias_metrics.jsonl';
 
 function globToRegExp(pattern: string): RegExp {
   let source = '';
@@ -34,13 +34,20 @@ function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The store a file of it belongs to: `x.000003.jsonl.gz` → `x.jsonl`; `x.jsonl` → itself. */
-function storeOf(path: string): string {
-  const m = /^(.*)\.\d{6,}\.jsonl(?:\.gz)?$/.exec(basename(path));
-  return m === null ? path.replace(/\.gz$/, '') : join(dirname(path), `${m[1]}.jsonl`);
+/** A store (its active file, with the segments beside it) or one standalone gzipped file. */
+type Source = { kind: 'store'; path: string } | { kind: 'gzip'; path: string };
+
+const segmentName = /^(.*)\.\d{6,}\.jsonl(?:\.gz)?$/;
+
+/** What a file named by the user is: a segment or active file of a store, or a gzipped file on its own. */
+function sourceOf(path: string): Source {
+  const m = segmentName.exec(basename(path));
+  if (m !== null) return { kind: 'store', path: join(dirname(path), `${m[1]}.jsonl`) };
+  if (path.endsWith('.gz')) return { kind: 'gzip', path };
+  return { kind: 'store', path };
 }
 
-async function statOrNull(path: string): Promise<Awaited<ReturnType<typeof stat>> | null> {
+async function statOrNull(path: string): Promise<Stats | null> {
   try {
     return await stat(path);
   } catch (error) {
@@ -57,47 +64,70 @@ async function namesIn(dir: string): Promise<string[]> {
   }
 }
 
-/** The stores one input names: a store file, a directory of stores, or a glob over file names. */
-async function storesOf(input: string, cwd: string): Promise<string[]> {
+// Council's own JSONL files that hold no bias records (a home directory given as an input holds them).
+const notBiasStores = new Set(['history.jsonl', 'outbox.jsonl', 'dead-letter.jsonl']);
+
+function dedupe(sources: Source[]): Source[] {
+  const seen = new Set<string>();
+  return sources.filter((source) => (seen.has(source.path) ? false : (seen.add(source.path), true)));
+}
+
+/** The stores and files one input names: a store file, a directory of stores, or a glob over file names. */
+async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
   const path = resolve(cwd, input);
-  if (wildcard.test(basename(path))) {
-    if (wildcard.test(dirname(path))) {
+  if (wildcard.test(basename(input))) {
+    if (wildcard.test(dirname(input))) {
       throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
     }
-    const pattern = globToRegExp(basename(path));
-    const matched = (await namesIn(dirname(path))).filter((name) => pattern.test(name)).map((name) => join(dirname(path), name));
+    const pattern = globToRegExp(basename(input));
+    const dir = dirname(path);
+    const matched: string[] = [];
+    for (const name of await namesIn(dir)) {
+      if (!pattern.test(name)) continue;
+      const info = await statOrNull(join(dir, name));
+      if (info?.isFile() === true) matched.push(join(dir, name)); // a directory the pattern also matches is not a store
+    }
     if (matched.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).` });
-    return [...new Set(matched.map(storeOf))];
+    return dedupe(matched.map(sourceOf));
+  }
+  if (wildcard.test(dirname(input))) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
   }
   const info = await statOrNull(path);
   if (info?.isDirectory()) {
-    const names = await namesIn(path);
-    // A Council home holds other JSONL files (history, outbox): read only its bias store there.
-    if (names.includes(defaultStoreName) || names.some((n) => /^bias_metrics\.\d{6,}\.jsonl(?:\.gz)?$/.test(n))) return [join(path, defaultStoreName)];
-    const stores = [...new Set(names.filter((n) => storeFileName.test(n)).map((n) => storeOf(join(path, n))))];
-    if (stores.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input} is a directory with no .jsonl or .jsonl.gz file. Name a bias store file or a directory of them.` });
-    return stores;
+    const names = (await namesIn(path)).filter((n) => storeFileName.test(n) && !notBiasStores.has(n.replace(segmentName, '$1.jsonl').replace(/\.gz$/, '')));
+    if (names.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input} is a directory with no .jsonl or .jsonl.gz file of bias records. Name a bias store file or a directory of them.` });
+    return dedupe(names.map((n) => sourceOf(join(path, n))));
   }
-  if (info === null && (await listSegments(storeOf(path))).length === 0) {
+  const source = sourceOf(path);
+  if (info === null && (source.kind === 'gzip' || (await listSegments(source.path)).length === 0)) {
     throw new BiasStoreError({ code: 'IO_ERROR', message: `No bias records at ${path}: the file does not exist. Check the input path, or run sessions first (council demo writes some).` });
   }
-  return [storeOf(path)];
+  return [source];
 }
 
 /**
  * The files that `inputs` name, each once (a file named twice, or by two patterns, is read once): every
- * segment of each store, oldest first, then its active file.
+ * segment of each store, oldest first, then its active file; a gzipped file that is no store's segment on its own.
  */
 export async function resolveBiasInputs(inputs: readonly string[], cwd: string): Promise<BiasInputFile[]> {
+  if (!Array.isArray(inputs)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'readBiasRecords: inputs must be an array of paths, e.g. [\'bias_metrics.jsonl\'].' });
   const files: BiasInputFile[] = [];
   const seen = new Set<string>();
-  for (const input of inputs) {
-    for (const storePath of await storesOf(input, cwd)) {
-      for (const file of await listSegments(storePath)) {
-        if (seen.has(file.identity)) continue;
-        seen.add(file.identity);
-        files.push({ storePath, file });
+  const add = (storePath: string, file: SegmentFile): void => {
+    if (seen.has(file.identity)) return;
+    seen.add(file.identity);
+    files.push({ storePath, file });
+  };
+  for (const input of inputs as readonly unknown[]) {
+    if (typeof input !== 'string') throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: every input must be a path string, got ${typeof input}.` });
+    for (const source of await sourcesOf(input, cwd)) {
+      if (source.kind === 'gzip') {
+        const info = await statOrNull(source.path);
+        if (info !== null) add(source.path, { path: source.path, segment: 0, compressed: true, active: false, bytes: info.size, identity: `${info.dev}:${info.ino}` });
+        continue;
       }
+      for (const file of await listSegments(source.path)) add(source.path, file);
     }
   }
   return files;

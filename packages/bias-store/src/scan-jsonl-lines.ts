@@ -29,6 +29,13 @@ export interface JsonlLineVisitor {
 
 const newline = 0x0a;
 
+/** Wraps what a visitor throws, so that it is not taken for an error of the file being read. */
+class VisitorError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('visitor error');
+  }
+}
+
 /**
  * Opens one file of a store for reading. Should a rotation or compaction have moved it since it was listed,
  * its lines live on under its segment name (plain, then gzipped); a file gone under every name is null.
@@ -111,11 +118,16 @@ export async function scanJsonlLines(options: { storePath: string; file: Segment
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let discarding = false; // inside a line longer than maxLineBytes
+  // An error the visitor throws is its own, never the file's: it passes through untouched.
   const emit = (buf: Buffer, start: number, end: number): void => {
     current.buf = buf;
     current.start = start;
     current.end = end;
-    visitor.line(current);
+    try {
+      visitor.line(current);
+    } catch (error) {
+      throw new VisitorError(error);
+    }
   };
   try {
     for await (const chunk of stream) {
@@ -129,7 +141,9 @@ export async function scanJsonlLines(options: { storePath: string; file: Segment
         if (nl === -1) break;
         current.line++;
         const lineBytes = pendingBytes + (nl - position);
-        if (discarding || lineBytes > maxLineBytes) {
+        // A CR before the newline is not part of the line's length limit.
+        const counted = lineBytes > 0 && (nl > position ? chunk[nl - 1] : pending.at(-1)?.at(-1)) === 0x0d ? lineBytes - 1 : lineBytes;
+        if (discarding || counted > maxLineBytes) {
           visitor.tooLong(current.line, lineBytes);
         } else if (pendingBytes === 0) {
           current.utf8 = chunkUtf8;
@@ -155,10 +169,11 @@ export async function scanJsonlLines(options: { storePath: string; file: Segment
       }
     }
   } catch (error) {
+    raw?.destroy(); // closes the file (a plain file's reader closes its own)
+    if (error instanceof VisitorError) throw error.cause;
+    // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR…) mean a damaged file; anything else is the file system's.
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code !== 'string') throw error; // the visitor's own error, not the file's
-    if (!compressed || code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw ioError({ action: 'read', path: file.path, cause: error });
-    raw?.destroy(); // closes the file
+    if (!compressed || typeof code !== 'string' || !code.startsWith('Z_')) throw ioError({ action: 'read', path: file.path, cause: error });
     visitor.corrupt(current.line + 1);
     return current.line;
   }
@@ -166,8 +181,12 @@ export async function scanJsonlLines(options: { storePath: string; file: Segment
     current.line++;
     current.terminated = false;
     current.utf8 = false;
-    if (discarding) visitor.tooLong(current.line, pendingBytes);
-    else emit(Buffer.concat(pending, pendingBytes), 0, pendingBytes);
+    try {
+      if (discarding) visitor.tooLong(current.line, pendingBytes);
+      else emit(Buffer.concat(pending, pendingBytes), 0, pendingBytes);
+    } catch (error) {
+      throw error instanceof VisitorError ? error.cause : error;
+    }
     current.terminated = true;
   }
   return current.line;
