@@ -6,19 +6,20 @@ import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
 import { holmAdjust } from './holm-adjust.js';
 import { weightedHolmAdjust } from './internal/weighted-holm.js';
+import { observationsToColumns } from './observations-to-columns.js';
 
 const NOW = '2026-11-22T00:00:00Z';
 const DAY = 86_400_000;
 
 /**
  * `count` identical sessions, one a day before NOW: one reviewer scores four candidates of 100, 200,
- * 300 and 400 characters, shown at positions 0–3, with scores 2, 1, 4, 3.
+ * 300 and 400 characters, shown at positions 0–3, with scores 2, 1, 4, 3 (or `alternate` in odd sessions).
  */
-function identicalSessions(count: number, extra: Partial<BiasObservation> = {}): BiasObservation[] {
+function identicalSessions(count: number, extra: Partial<BiasObservation> = {}, alternate?: readonly number[]): BiasObservation[] {
   const out: BiasObservation[] = [];
   for (let s = 0; s < count; s++) {
     const timestamp = new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString();
-    [2, 1, 4, 3].forEach((score, c) => {
+    (alternate !== undefined && s % 2 === 1 ? alternate : [2, 1, 4, 3]).forEach((score, c) => {
       out.push({
         sessionId: `s${s}`,
         timestamp,
@@ -69,70 +70,217 @@ describe('weightedHolmAdjust (how the report combines its flag families)', () =>
   });
 });
 
-describe('aggregateBiasAudit on hand-checkable data', () => {
-  it('pools the length correlation with Fisher z (worked by hand) and tests it with the pooled score test', () => {
-    // Each session: lengths 1..4 (×100) centred −1.5, −.5, .5, 1.5; scores 2, 1, 4, 3 centred −.5, −1.5, 1.5, .5.
-    // Σxy = .75 + .75 + .75 + .75 = 3, Σx² = Σy² = 5 → r = 0.6, n = 4, weight n − 3 = 1.
-    // z = atanh .6 = ½ ln 4 = 0.693147; bias-corrected z − r/(2n − 5) = 0.693147 − 0.2 = 0.493147.
-    // All 12 sessions agree, so the between-session spread is 0 and the textbook SE 1/√12 = 0.288675 is used:
-    // 0.493147 ± 1.959964·0.288675 = [−0.072647, 1.058941] → tanh: estimate 0.456711, interval [−0.072518, 0.785258].
-    // Score test: T = Σ(n − 1)r / √Σ(n − 1) = 12·3·0.6/√36 = 3.6 → p = 2Φ(−3.6) = 0.000318.
-    const report = aggregateBiasAudit(identicalSessions(12), { now: NOW });
-    const L = report.lengthCorrelation;
-    expect(L.estimate).toBeCloseTo(0.456711, 5);
-    expect(L.ciLower).toBeCloseTo(-0.072518, 5);
-    expect(L.ciUpper).toBeCloseTo(0.785258, 5);
-    expect(L.pValue).toBeCloseTo(0.000318, 6);
-    expect(L).toMatchObject({ sessions: 12, sampleSize: 48, unit: 'candidate_pairs', confidence: 'preliminary', level: 0.95 });
-    expect(L.note).toMatch(/High volatility/);
-    expect(L.windowStart).toBe('2026-11-10T00:00:00.000Z');
-    expect(L.windowEnd).toBe('2026-11-21T00:00:00.000Z');
+/** Student t quantiles at 0.975 (R: qt(0.975, df)). */
+const T975 = { 11: 2.200985160082949 } as const;
+
+describe('aggregateBiasAudit: length (worked by hand)', () => {
+  // Sessions alternate between scores 2, 1, 4, 3 (type A) and 1, 2, 3, 4 (type B) for lengths 0.1–0.4
+  // thousand characters. One reviewer per answer, so no reviewer effect is estimable and an answer's level is
+  // its score. Centred lengths −.15, −.05, .05, .15: Sxx = 0.05 per session. A: Sxy = .3; B: Sxy = .5.
+  // Pooled over 12 sessions: slope = (6·.3 + 6·.5)/(12·.05) = 4.8/0.6 = 8 points per 1,000 characters.
+  // CR2: u_A = .3 − 8·.05 = −.1, u_B = +.1, leverage h = .05/.6 = 1/12: Σu²/(1 − h) = 12·.01·12/11 = 0.130909;
+  // Var = 0.130909/0.6² = 0.363636, SE = 0.603023; Satterthwaite df = 0.6²/(12·.05²) = 12, capped at S − 1 = 11.
+  const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10 });
+
+  it('reads the within-session slope in points per 1,000 characters with its CR2 interval', () => {
+    const { slope } = report.length;
+    expect(slope.estimate).toBeCloseTo(8, 10);
+    expect(slope.ciLower).toBeCloseTo(8 - T975[11] * 0.603023, 5);
+    expect(slope.ciUpper).toBeCloseTo(8 + T975[11] * 0.603023, 5);
+    expect(slope).toMatchObject({ metric: 'length_slope_per_1000_chars', sessions: 12, sampleSize: 48, unit: 'answers', confidence: 'preliminary', margin: 0.05 });
+    expect(slope.windowStart).toBe('2026-11-10T00:00:00.000Z');
+    expect(slope.windowEnd).toBe('2026-11-21T00:00:00.000Z');
+  });
+
+  it('gives the pooled within-session r with a session-clustered delta interval on Fisher\'s z', () => {
+    // Syy = 5 per session: r = 4.8/√(0.6·60) = 0.8. Influence r·(sxy/Sxy − sxx/(2Sxx) − syy/(2Syy)):
+    // A 0.8·(.0625 − .041667 − .041667) = −0.016667, B +0.016667; Σ² = 12·0.000277778, ·12/11 → SE_r = 0.0603023;
+    // on z: SE 0.0603023/(1 − 0.64) = 0.167506 around atanh 0.8 = 1.0986123, t on the slope's 11 df.
+    const { correlation } = report.length;
+    expect(correlation.estimate).toBeCloseTo(0.8, 10);
+    expect(correlation.ciLower).toBeCloseTo(Math.tanh(1.0986123 - T975[11] * 0.167506), 5);
+    expect(correlation.ciUpper).toBeCloseTo(Math.tanh(1.0986123 + T975[11] * 0.167506), 5);
+    expect(correlation.margin).toBeUndefined(); // the slope carries the flag
+  });
+
+  it('flags it: the interval lies beyond the 0.05 margin', () => {
+    const flag = report.flags.find((f) => f.code === 'LENGTH_BIAS_DETECTED')!;
+    expect(flag).toMatchObject({ subject: null, metric: 'length_slope_per_1000_chars', margin: 0.05 });
+    expect(flag.ciLower).toBeGreaterThan(0.05);
+    // A margin above the upper end keeps the flag down, however small p of "no effect" is.
+    const wide = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10, margins: { lengthSlope: 9.5 } });
+    expect(wide.flags.some((f) => f.code === 'LENGTH_BIAS_DETECTED')).toBe(false);
+    expect(wide.length.slope.pValue).toBeLessThan(1e-6);
+  });
+
+  it('reports the between-session association, never as a flag', () => {
+    // Every session has the same mean length and mean score: no spread in lengths between sessions.
+    expect(report.length.betweenSessions.estimate).toBeNull();
+    expect(report.length.betweenSessions.note).toMatch(/Not computable/);
   });
 
   it('uses the requested level, not a hard-coded 1.96', () => {
-    // 90%: z = 1.644854; 0.493147 ± 1.644854·0.288675 = [0.018318, 0.967976] → tanh: 0.018316 and
-    // (e^1.935952 − 1)/(e^1.935952 + 1) = 5.930640/7.930640 = 0.747813.
-    const L = aggregateBiasAudit(identicalSessions(12), { now: NOW, level: 0.9 }).lengthCorrelation;
-    expect(L.ciLower).toBeCloseTo(0.018316, 5);
-    expect(L.ciUpper).toBeCloseTo(0.747813, 5);
-    expect(L.level).toBe(0.9);
+    // 90%: qt(0.95, 11) = 1.795884819.
+    const slope = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, level: 0.9 }).length.slope;
+    expect(slope.ciLower).toBeCloseTo(8 - 1.795884819 * 0.603023, 5);
+    expect(slope.level).toBe(0.9);
+  });
+});
+
+describe('aggregateBiasAudit: position (worked by hand)', () => {
+  it('reports position effects as within-reviewer centred means with t intervals across sessions', () => {
+    // Centred scores at positions 0–3: A −.5, −1.5, 1.5, .5; B −1.5, −.5, .5, 1.5. Position 0: mean −1, each
+    // session ±.5 from it: SD √(12·.25/11) = 0.522233, SE 0.150756, interval −1 ± 2.200985·0.150756.
+    const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10 });
+    expect(report.position.effects.map((e) => e.estimate)).toEqual([-1, -1, 1, 1]);
+    expect(report.position.effects[0]!.ciLower).toBeCloseTo(-1 - T975[11] * 0.150756, 5);
+    expect(report.position.effects[0]!.ciUpper).toBeCloseTo(-1 + T975[11] * 0.150756, 5);
+    expect(report.position.effects[0]!.margin).toBe(0.1);
+    expect(report.position.primacy.estimate).toBe(-1);
+    expect(report.position.recency.estimate).toBe(1);
+    // One position flag for the family, carried by its largest effect (ties: the first).
+    const flags = report.flags.filter((f) => f.code === 'POSITION_BIAS_DETECTED');
+    expect(flags).toHaveLength(1);
+    expect(flags[0]).toMatchObject({ subject: null, metric: 'position_effect[0]', estimate: -1, margin: 0.1 });
   });
 
-  it('raises no flag below minSessions, and Holm-corrected flags above it', () => {
-    const quiet = aggregateBiasAudit(identicalSessions(12), { now: NOW });
+  it('permutes below 100 sessions by default and takes the Wald F test with resamples 0', () => {
+    // All 12 blocks identical: no relabelling beats the observed arrangement, p = 1/1001.
+    const same = aggregateBiasAudit(identicalSessions(12), { now: NOW });
+    expect(same.resamples).toBe(1000);
+    expect(same.position.tests).toEqual([{ basis: 'scores', method: 'permutation', statistic: expect.any(Number), pValue: 1 / 1001, permutations: 1000, sessions: 12 }]);
+    // Wald: θ = (−1, −1, 1, 1); each session's vector is θ ± .5·(1, −1, 1, −1), so V = (.25·12/144)·(12/11)·vv' with
+    // v = (1, −1, 1, −1): rank 1, and θ is orthogonal to v — the pseudo-inverse sees no distance in its range
+    // direction beyond θ's projection on v, which is 0; W = 0, F = 0, p = 1. The test cannot see an effect that
+    // the sessions never vary around: the per-position t intervals are what flag it.
+    const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, resamples: 0 });
+    expect(wald.position.tests).toHaveLength(1);
+    expect(wald.position.tests[0]).toMatchObject({ basis: 'scores', method: 'wald_f', permutations: 0, sessions: 12 });
+    expect(wald.position.tests[0]!.pValue).toBeCloseTo(1, 12);
+  });
+
+  it('counts rank-only reviewers through rank-based position effects', () => {
+    // Ranks 1, 0, 3, 2 at positions 0..3 (k = 4): points 1 − rank/3 = 2/3, 1, 0, 1/3; centred on ½: 1/6, 1/2, −1/2, −1/6.
+    const data = identicalSessions(12).map((o) => ({ ...o, score: null, rankPosition: [1, 0, 3, 2][o.position]! }));
+    const report = aggregateBiasAudit(data, { now: NOW });
+    report.position.rankEffects.forEach((e, p) => expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12));
+    expect(report.position.tests.map((t) => t.basis)).toEqual(['ranks']);
+    expect(report.position.tests[0]!.pValue).toBeCloseTo(1 / 1001, 9);
+    expect(report.notes.join(' ')).toMatch(/No observation in the window carries a score/);
+  });
+});
+
+describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by hand)', () => {
+  // Reviewers c0, c1, c2 score candidates c0..c3 (quality 5, 6, 7, 4) in 12 identical sessions; c0 adds 2 to
+  // its own answer, c1 adds 1 to c3's. Within answers, with offsets o (o0 = 0) and self-preferences s:
+  // answer c3 wants o1 = 1, o2 = 0; answers c0, c1, c2 (self rows fitted by s) want o1 = o2, o0 = o2, o0 = o1.
+  // Least squares (a = o2, b = o1): f = (a − b)²/2 + a²/2 + b²/2 + SS(4, 5 − b, 4 − a); ∂f/∂a = 0 → 10a − 5b + 2 = 0,
+  // ∂f/∂b = 0 → −5a + 10b − 4 = 0: a = 0, b = 0.4. Self: s0 = 7 − (5 − (b + a)/2) = 2.2, s1 = 6 − b − 6 = −0.4,
+  // s2 = 7 − (7 + 7 − b)/2 = 0.2. Residuals of c3's answer (4, 4.6, 4 less their mean 4.2): c0 −.2, c1 +.4, c2 −.2;
+  // of c0's answer (5 − .4, 5 less 4.8): c1 −.2, c2 +.2; of c2's answer (7, 6.6 less 6.8): c0 +.2, c1 −.2.
+  // Every session alike: no spread, so every interval is its point.
+  const base = [5, 6, 7, 4];
+  const data: BiasObservation[] = [];
+  for (let s = 0; s < 12; s++) {
+    for (const reviewer of ['c0', 'c1', 'c2']) {
+      base.forEach((q, c) => {
+        const bonus = (reviewer === 'c0' && c === 0 ? 2 : 0) + (reviewer === 'c1' && c === 3 ? 1 : 0);
+        data.push({
+          sessionId: `s${s}`,
+          timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
+          reviewer,
+          candidate: `c${c}`,
+          position: c,
+          responseLengthChars: 100,
+          score: q + bonus,
+          rankPosition: null,
+          configVersion: null,
+          queryCategory: null,
+        });
+      });
+    }
+  }
+  const report = aggregateBiasAudit(data, { now: NOW, minSessions: 10 });
+
+  it('measures each reviewer against the typical reviewer (the majority at 0)', () => {
+    const offsets = Object.fromEntries(report.reviewers.map((r) => [r.reviewer, r.offset]));
+    expect(offsets['c0']!.estimate).toBeCloseTo(0, 10);
+    expect(offsets['c1']!.estimate).toBeCloseTo(0.4, 10);
+    expect(offsets['c2']!.estimate).toBeCloseTo(0, 10);
+    expect(offsets['c1']!.ciLower).toBeCloseTo(0.4, 10);
+    expect(report.reviewers.map((r) => r.centreWeight)).toEqual([1, 0, 1]);
+    // c1 is 0.4 generous, beyond the 0.25 margin with no spread: flagged GENEROUS.
+    expect(report.flags.filter((f) => f.code === 'GENEROUS_REVIEWER' || f.code === 'HARSH_REVIEWER').map((f) => f.subject)).toEqual(['c1']);
+  });
+
+  it('reads self-preference per reviewer beyond its offset, and flags only a positive one', () => {
+    expect(report.selfPreference.map((f) => [f.metric, Number(f.estimate!.toFixed(10))])).toEqual([
+      ['self_preference[c0]', 2.2],
+      ['self_preference[c1]', -0.4],
+      ['self_preference[c2]', 0.2],
+    ]);
+    expect(report.flags.filter((f) => f.code === 'SELF_PREFERENCE').map((f) => f.subject)).toEqual(['c0']);
+  });
+
+  it('reads affinity as the residual reviewer → author interaction', () => {
+    const affinity = Object.fromEntries(report.affinity.map((f) => [f.metric, f.estimate!]));
+    expect(affinity['affinity[c1→c3]']).toBeCloseTo(0.4, 10);
+    expect(affinity['affinity[c0→c3]']).toBeCloseTo(-0.2, 10);
+    expect(affinity['affinity[c1→c0]']).toBeCloseTo(-0.2, 10);
+    expect(affinity['affinity[c2→c0]']).toBeCloseTo(0.2, 10);
+    expect(affinity['affinity[c0→c2]']).toBeCloseTo(0.2, 10);
+    expect(affinity['affinity[c0→c1]']).toBeCloseTo(0, 10);
+    // A residual reviewer's pairs sum to 0 (c1: −.2 − .2 + .4); only c1→c3 clears the 0.25 margin.
+    expect(report.flags.filter((f) => f.code === 'REVIEWER_AFFINITY').map((f) => f.subject)).toEqual(['c1→c3']);
+  });
+
+  it('gives each reviewer its mean and SD with intervals clustered by session', () => {
+    // c0 scores 7, 6, 7, 4 in each session: mean 6, sample SD over 48 scores √(12·6/47) = 1.237705; sessions
+    // alike, so both intervals are their points.
+    const c0 = report.reviewers.find((r) => r.reviewer === 'c0')!;
+    expect(c0.mean).toMatchObject({ metric: 'reviewer_mean[c0]', estimate: 6, sampleSize: 48, sessions: 12 });
+    expect(c0.mean.ciLower).toBeCloseTo(6, 10);
+    expect(c0.standardDeviation.estimate).toBeCloseTo(Math.sqrt(72 / 47), 10);
+    expect(c0.standardDeviation.ciUpper).toBeCloseTo(Math.sqrt(72 / 47), 10);
+  });
+
+  it('states the window figures under the tier: nothing shown below 10 sessions', () => {
+    const few = aggregateBiasAudit(data.filter((o) => Number(o.sessionId.slice(1)) < 9), { now: NOW });
+    expect(few.confidence).toBe('insufficient_data');
+    for (const r of few.reviewers) expect([r.offset.estimate, r.mean.estimate, r.z.estimate]).toEqual([null, null, null]);
+    expect(few.flags).toEqual([]);
+  });
+});
+
+describe('aggregateBiasAudit: a reviewer mean interval with spread (worked by hand)', () => {
+  it('clusters the mean by session', () => {
+    // Reviewer x scores 2, 1, 4, 3 (sum 10) in even sessions and 3, 2, 5, 4 (sum 14) in odd ones: mean 3; the
+    // influence a_s − 3·4 = ∓2 per session: Σ = 48, ·12/11, /48² → SE 0.150756; interval 3 ± 2.200985·0.150756.
+    const report = aggregateBiasAudit(identicalSessions(12, {}, [3, 2, 5, 4]), { now: NOW });
+    const x = report.reviewers[0]!;
+    expect(x.mean.estimate).toBeCloseTo(3, 12);
+    expect(x.mean.ciLower).toBeCloseTo(3 - T975[11] * 0.150756, 5);
+    expect(x.mean.ciUpper).toBeCloseTo(3 + T975[11] * 0.150756, 5);
+    // With one reviewer there is no offset to estimate: shown as not computable, with the reason.
+    expect(x.offset.estimate).toBeNull();
+    expect(x.offset.note).toMatch(/Not computable/);
+  });
+
+  it('feeds the calibrated view (analytics only) from the profile', () => {
+    // x in identical sessions: mean 2.5, sample SD √(60/47) = 1.129865; a score of 4 → 1.5/1.129865 = 1.327592.
+    const data = identicalSessions(12);
+    const report = aggregateBiasAudit(data, { now: NOW });
+    expect(calibrateScores(data.slice(0, 4), report.reviewers)[2]!.calibratedScore).toBeCloseTo(1.327592, 6);
+    expect(calibrateScores([{ ...data[0]!, score: null }], report.reviewers)[0]!.calibratedScore).toBeNull();
+  });
+});
+
+describe('aggregateBiasAudit: window, trends, anomalies, change points and input', () => {
+  it('raises no flag below minSessions, and says why', () => {
+    const quiet = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW });
     expect(quiet.meetsMinimum).toBe(false);
     expect(quiet.flags).toEqual([]);
     expect(quiet.notes.join(' ')).toMatch(/fewer than minSessions = 20/);
-
-    // Families: length p = 0.000318; position (permutation; all 12 blocks identical, so no shuffle beats the
-    // observed arrangement) p = 1/1001. Holm with m = 2: length 2·0.000318 = 0.000636, position max(0.000636, 0.000999).
-    const loud = aggregateBiasAudit(identicalSessions(12), { now: NOW, minSessions: 10 });
-    expect(loud.tests.map((t) => [t.family, t.rejected])).toEqual([
-      ['length', true],
-      ['position', true],
-    ]);
-    expect(loud.tests[0]!.adjustedPValue).toBeCloseTo(0.000636, 6);
-    expect(loud.tests[1]!.pValue).toBeCloseTo(1 / 1001, 9);
-    expect(loud.flags.map((f) => f.code)).toEqual(['LENGTH_BIAS_DETECTED', 'POSITION_BIAS_DETECTED']);
-  });
-
-  it('shows no estimate under insufficient_data (fewer than 10 sessions)', () => {
-    const report = aggregateBiasAudit(identicalSessions(9), { now: NOW });
-    expect(report.confidence).toBe('insufficient_data');
-    expect(report.lengthCorrelation).toMatchObject({ estimate: null, ciLower: null, ciUpper: null, pValue: null, bootstrap: null, sessions: 9 });
-    expect(report.lengthCorrelation.note).toMatch(/Collecting data/);
-    for (const effect of report.position.effects) expect(effect.estimate).toBeNull();
-    expect(report.flags).toEqual([]);
-  });
-
-  it('reports position effects as within-reviewer centred means, and a spread-free series as not computable', () => {
-    // Centred scores at positions 0..3 are −.5, −1.5, 1.5, .5 in every session: the estimate is exact, with no interval.
-    const report = aggregateBiasAudit(identicalSessions(12), { now: NOW });
-    expect(report.position.effects.map((e) => e.estimate)).toEqual([-0.5, -1.5, 1.5, 0.5]);
-    expect(report.position.effects[0]!.ciLower).toBeNull();
-    expect(report.position.effects[0]!.note).toMatch(/same value/);
-    expect(report.position.primacy.estimate).toBe(-0.5);
-    expect(report.position.recency.estimate).toBe(0.5);
   });
 
   it('honours the window: maxDays, maxSessions, now and the filters, counting what it left out', () => {
@@ -152,13 +300,18 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     expect(aggregateBiasAudit(data, { now: NOW, queryCategory: 'coding' }).window.sessions).toBe(30);
   });
 
+  it('takes columns whole: the same report as the observations they hold', () => {
+    const data = identicalSessions(30, {}, [1, 2, 3, 4]);
+    const fromObservations = aggregateBiasAudit(data, { now: NOW, maxDays: Number.POSITIVE_INFINITY });
+    const fromColumns = aggregateBiasAudit(observationsToColumns(data), { now: NOW, maxDays: Number.POSITIVE_INFINITY });
+    expect(fromColumns).toEqual(fromObservations);
+  });
+
   it('finds change points where the config version or the set of models changes', () => {
     const early = identicalSessions(3).map((o) => ({ ...o, sessionId: `a-${o.sessionId}`, timestamp: new Date(Date.parse(o.timestamp) - 10 * DAY).toISOString() }));
     const late = identicalSessions(3, { configVersion: '2.0.0' });
     const report = aggregateBiasAudit([...early, ...late], { now: NOW });
-    expect(report.changePoints).toEqual([
-      { sessionId: 's2', timestamp: '2026-11-19T00:00:00.000Z', kind: 'config_version', from: '1.0.0', to: '2.0.0' },
-    ]);
+    expect(report.changePoints).toEqual([{ sessionId: 's2', timestamp: '2026-11-19T00:00:00.000Z', kind: 'config_version', from: '1.0.0', to: '2.0.0' }]);
     expect(report.notes.join(' ')).toMatch(/change point/);
   });
 
@@ -167,38 +320,6 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     const anomalies = aggregateBiasAudit(data, { now: NOW }).anomalies.filter((a) => a.indicator === 'mean_score');
     expect(anomalies.map((a) => a.sessionId)).toEqual(['s5']);
     expect(anomalies[0]!.robustZ).toBeGreaterThan(3.5);
-  });
-
-  it('counts rank-only reviewers through rank-based position effects', () => {
-    // Ranks 1, 0, 3, 2 at positions 0..3 (k = 4): points 1 − rank/3 = 2/3, 1, 0, 1/3; centred on ½: 1/6, 1/2, −1/2, −1/6.
-    const data = identicalSessions(12).map((o) => ({ ...o, score: null, rankPosition: [1, 0, 3, 2][o.position]! }));
-    const report = aggregateBiasAudit(data, { now: NOW });
-    report.position.rankEffects.forEach((e, p) => expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12));
-    expect(report.position.tests.map((t) => t.basis)).toEqual(['ranks']);
-    // Identical rankings in all 12 sessions: no shuffle beats the observed arrangement, p = 1/1001.
-    const flagged = aggregateBiasAudit(data, { now: NOW, minSessions: 10 });
-    expect(flagged.position.tests[0]!.pValue).toBeCloseTo(1 / 1001, 9);
-    expect(flagged.flags.map((f) => f.code)).toContain('POSITION_BIAS_DETECTED');
-    expect(report.notes.join(' ')).toMatch(/No observation in the window carries a score/);
-  });
-
-  it('profiles reviewers and states the small-k limit of the harshness z', () => {
-    // Two reviewers score the same 4 candidates; h gives 1 point less than g everywhere.
-    const data = identicalSessions(12).flatMap((o) => [o, { ...o, reviewer: 'h', score: o.score! - 1 }]);
-    const report = aggregateBiasAudit(data, { now: NOW });
-    const h = report.reviewers.find((r) => r.reviewer === 'h')!;
-    // Means: x = 2.5, h = 1.5; z = (1.5 − 2)/SD(2.5, 1.5) = −0.5/0.7071 = −0.7071 = −(k − 1)/√k with k = 2.
-    expect(h.mean).toBe(1.5);
-    expect(h.harshnessZ).toBeCloseTo(-Math.SQRT1_2, 12);
-    expect(h.maxAbsHarshnessZ).toBeCloseTo(1 / Math.SQRT2, 12);
-    // Paired harshness: h − x = −1 in every session.
-    expect(h.harshness.estimate).toBe(-1);
-    expect(report.notes.join(' ')).toMatch(/cannot exceed/);
-    // Calibrated view: x scores 2, 1, 4, 3 in each of 12 sessions: mean 2.5, Σ(dev²) = 12·5 = 60 over 48
-    // scores, sample SD √(60/47) = 1.129865; a score of 4 → (4 − 2.5)/1.129865 = 1.327592.
-    const calibrated = calibrateScores(data.slice(0, 8), report.reviewers);
-    expect(calibrated[4]!.calibratedScore).toBeCloseTo(1.327592, 6);
-    expect(calibrateScores([{ ...data[0]!, score: null }], report.reviewers)[0]!.calibratedScore).toBeNull();
   });
 
   it('fits a trend slope per day and honours the rolling window size', () => {
@@ -213,48 +334,10 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     const spread = trends.find((t) => t.indicator === 'position_spread')!;
     expect(spread.slopePerDay.estimate).toBeCloseTo(-1.25, 10);
     expect(spread.slopePerDay.note).toMatch(/exactly on a line/);
-    // Windows of exactly 10 sessions stepping by 5: only one fits in 12 sessions.
     expect(spread.windows).toHaveLength(1);
     expect(spread.windows[0]!.sessions).toBe(10);
     // Scaling leaves every session's length correlation at 0.6, so its slope is 0.
     expect(trends.find((t) => t.indicator === 'length_score_correlation')!.slopePerDay.estimate).toBeCloseTo(0, 12);
-  });
-
-  it('measures self-preference against the leave-one-out consensus and reviewer→candidate affinity (worked by hand)', () => {
-    // Reviewers c0, c1, c2 score candidates c0..c3 of base quality 5, 6, 7, 4; c0 adds 2 to itself, c1 adds 1 to c3.
-    // c0: own 7 − mean(5, 5) = 2 (unadjusted); on others: c1 6 − mean(6, 6) = 0, c2 7 − 7 = 0, c3 4 − mean(5, 4) = −.5
-    //     → harshness −1/6 → self-preference 2 + 1/6 = 2.166667.
-    // c1: c0 5 − mean(7, 5) = −1, c2 7 − mean(7, 7) = 0, c3 5 − mean(4, 4) = 1 → harshness 0 → affinity c1→c3 = 1, c1→c0 = −1.
-    const base = [5, 6, 7, 4];
-    const data: BiasObservation[] = [];
-    for (let s = 0; s < 12; s++) {
-      for (const reviewer of ['c0', 'c1', 'c2']) {
-        base.forEach((q, c) => {
-          const bonus = (reviewer === 'c0' && c === 0 ? 2 : 0) + (reviewer === 'c1' && c === 3 ? 1 : 0);
-          data.push({
-            sessionId: `s${s}`,
-            timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
-            reviewer,
-            candidate: `c${c}`,
-            position: c,
-            responseLengthChars: 100,
-            score: q + bonus,
-            rankPosition: null,
-            configVersion: null,
-            queryCategory: null,
-          });
-        });
-      }
-    }
-    const report = aggregateBiasAudit(data, { now: NOW });
-    const self = report.selfPreference.find((r) => r.metric === 'self_preference[c0]')!;
-    expect(self.estimate).toBeCloseTo(2 + 1 / 6, 12);
-    expect(self.note).toMatch(/Unadjusted own score − others' consensus: 2\.000/);
-    expect(report.affinity.find((r) => r.metric === 'affinity[c1→c3]')!.estimate).toBeCloseTo(1, 12);
-    expect(report.affinity.find((r) => r.metric === 'affinity[c1→c0]')!.estimate).toBeCloseTo(-1, 12);
-    // Equal lengths: the length correlation is not computable, and says so instead of reporting 0.
-    expect(report.lengthCorrelation.estimate).toBeNull();
-    expect(report.lengthCorrelation.note).toMatch(/Not computable/);
   });
 
   it('is deterministic for a seed and rejects bad input and options with what to fix', () => {
@@ -264,11 +347,13 @@ describe('aggregateBiasAudit on hand-checkable data', () => {
     expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(BiasAuditError);
     expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(/observations\[0\].*timestamp "yesterday"/);
     expect(() => aggregateBiasAudit([{ ...data[0]!, score: Number.NaN }], { now: NOW })).toThrow(/score NaN/);
-    // A display position sizes per-session arrays: 1e300 must be an input error, not a RangeError.
     expect(() => aggregateBiasAudit([{ ...data[0]!, position: 1e300 }], { now: NOW })).toThrow(BiasAuditError);
     expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { now: NOW })).toThrow(/position 65536 must be a 0-based integer of at most 65535/);
     expect(() => aggregateBiasAudit(data, { now: NOW, level: 1.2 })).toThrow(/level/);
     expect(() => aggregateBiasAudit(data, { now: 'soon' })).toThrow(/now must be/);
-    expect(() => aggregateBiasAudit(data, { now: NOW, bootstrapReplicates: 5 })).toThrow(/at least 10/);
+    expect(() => aggregateBiasAudit(data, { now: NOW, resamples: 5 })).toThrow(/resamples must be 0 .* or at least 20, got 5/);
+    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(/margins\.harshness is not a family; use one of lengthSlope/);
+    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(/margins\.position must be a finite number of at least 0/);
+    expect(() => aggregateBiasAudit({} as never)).toThrow(/array of BiasObservation records or the columns/);
   });
 });

@@ -1,25 +1,36 @@
 import type { BiasMetricReport } from './bias-metric-report.js';
-import type { BootstrapMethod } from './bootstrap-result.js';
 import type { ConfidenceTier } from './confidence-tier.js';
 
-/** The pooled length–score correlation, with the session-cluster bootstrap interval beside the Fisher one. */
-export interface PooledCorrelationReport extends BiasMetricReport {
-  /**
-   * Percentile or BCa interval from resampling whole sessions (on the z scale, back-transformed, tail
-   * shares expanded for the number of sessions); null when turned off or not computable.
-   */
-  bootstrap: { ciLower: number; ciUpper: number; method: BootstrapMethod; replicates: number } | null;
+/**
+ * Length and score. Within a session, each answer's level (its mean score less its reviewers' offsets,
+ * positions and self-preference) against its length, the session held fixed: the bias a reviewer can have.
+ * Between sessions, the sessions' mean scores against their mean lengths: an association (long-answer
+ * sessions may be harder questions), shown so it is seen, never flagged.
+ */
+export interface LengthBiasReport {
+  /** Within-session slope, score points per 1,000 characters (`length_slope_per_1000_chars`); CR2 errors by session. */
+  slope: BiasMetricReport;
+  /** Within-session correlation of answer length and level (`length_score_correlation`), tested and bounded with the slope. */
+  correlation: BiasMetricReport;
+  /** Between-session slope, points per 1,000 characters (`length_between_sessions_per_1000_chars`): not a flag. */
+  betweenSessions: BiasMetricReport;
 }
 
-/** The within-session permutation test of "display position has no effect". */
+/** An omnibus test of "display position has no effect" (valid with shared orders: the session is the unit). */
 export interface PositionTestReport {
-  /** `scores`: block-centred scores; `ranks`: block-centred rank points (reviewers that rank without scoring). */
+  /** `scores`: within-reviewer centred scores; `ranks`: centred rank points (reviewers that rank without scoring). */
   basis: 'scores' | 'ranks';
+  /**
+   * `wald_f`: Hotelling's T² of the per-session position means as an F (asymptotic in sessions); `permutation`:
+   * relabelling each session's shown order (reviewers who saw one order relabelled together).
+   */
+  method: 'wald_f' | 'permutation';
   statistic: number;
   pValue: number;
+  /** Permutations drawn (0 for the Wald test). */
   permutations: number;
-  /** (session, reviewer) blocks that were permuted. */
-  blocks: number;
+  /** Sessions behind the test. */
+  sessions: number;
 }
 
 /** Position bias across sessions. */
@@ -38,21 +49,20 @@ export interface PositionBiasReport {
 /** One reviewer across the window. The calibrated view is for analytics only, never for votes (ADR-018). */
 export interface ReviewerProfile {
   reviewer: string;
-  mean: number;
-  /** Sample standard deviation of this reviewer's scores. */
-  standardDeviation: number;
-  /** Scores given. */
-  n: number;
-  sessions: number;
   /**
-   * (mean − mean of reviewer means) / SD of reviewer means. Descriptive only: with k reviewers |z|
-   * cannot exceed (k − 1)/√k (1.5 for k = 4), so a fixed |z| > 1.5 rule could never fire.
+   * Points this reviewer gives the same answer beyond what the typical reviewer gives it (`reviewer_offset[…]`),
+   * display position held fixed; the typical reviewer is a robust centre of all reviewers' offsets, so one
+   * harsh reviewer makes no one else look generous. Negative: harsh. Flags HARSH_REVIEWER / GENEROUS_REVIEWER.
    */
-  harshnessZ: number | null;
-  /** (k − 1)/√k: the largest |harshnessZ| possible with this many reviewers. */
-  maxAbsHarshnessZ: number;
-  /** Paired harshness: mean over sessions of (own score − others' mean for the same candidate), with a t test that can fire. */
-  harshness: BiasMetricReport;
+  offset: BiasMetricReport;
+  /** The offset in within-answer score SDs (`reviewer_z[…]`): its size against the noise of one score. */
+  z: BiasMetricReport;
+  /** Mean score given (`reviewer_mean[…]`), interval clustered by session. */
+  mean: BiasMetricReport;
+  /** Standard deviation of the scores given (`reviewer_sd[…]`), interval by the delta method clustered by session. */
+  standardDeviation: BiasMetricReport;
+  /** The reviewer's weight in the typical reviewer (1 full; 0 for a reviewer far from the others). */
+  centreWeight: number;
 }
 
 /** A linear trend of a per-session indicator, and the indicator over rolling windows. */
@@ -105,15 +115,41 @@ export type AggregateBiasFlagCode =
   | 'REVIEWER_AFFINITY'
   | 'ANCHORING';
 
-/** A raised flag: its hypothesis survived Holm across families (Bonferroni within its family). */
+/** A raised flag: its interval excludes the family's margin and its test survived weighted Holm across families. */
 export interface AggregateBiasFlag {
   code: AggregateBiasFlagCode;
-  /** The reviewer, or `reviewer→candidate`, the flag is about; null for council-wide flags. */
+  /** The reviewer, or `reviewer→candidate`, the flag is about; null for council-wide flags (length, position, anchoring). */
   subject: string | null;
   metric: string;
   estimate: number;
+  ciLower: number;
+  ciUpper: number;
+  /** The smallest effect worth flagging in this family (the flag needs the interval beyond ±margin). */
+  margin: number;
+  /** p of "the effect lies within ±margin", from the same t as the interval. */
   pValue: number;
   adjustedPValue: number;
+}
+
+/**
+ * The smallest effect each family flags, in the figure's own units: a flag fires only when the interval
+ * lies beyond ±margin, so trivial differences stay unflagged however many sessions there are.
+ */
+export interface BiasMargins {
+  /** Within-session length slope, score points per 1,000 characters. Default 0.05. */
+  lengthSlope: number;
+  /** A display position's effect, score points (rank points for rank-only reviewers use `rankPosition`). Default 0.1. */
+  position: number;
+  /** A display position's effect on centred rank points (1 = ranked first, 0 = last). Default 0.05. */
+  rankPosition: number;
+  /** A reviewer's offset from the typical reviewer, score points. Default 0.25. */
+  reviewerOffset: number;
+  /** Points a reviewer adds to its own answer. Default 0.25. */
+  selfPreference: number;
+  /** Points a reviewer adds to one author's answers beyond its offset. Default 0.25. */
+  affinity: number;
+  /** Correlation of display position and distance from the session mean. Default 0.05. */
+  anchoring: number;
 }
 
 /** The cross-session bias report (ADR-018 phases 2 and 3). */
@@ -134,12 +170,22 @@ export interface BiasAggregateReport {
   meetsMinimum: boolean;
   level: number;
   alpha: number;
-  lengthCorrelation: PooledCorrelationReport;
+  /** The minimum effects the flags required. */
+  margins: BiasMargins;
+  /** Permutations per position test (0: the asymptotic Wald test). */
+  resamples: number;
+  length: LengthBiasReport;
   position: PositionBiasReport;
   reviewers: ReviewerProfile[];
-  /** Per reviewer: own score − leave-one-out consensus of the others, minus the reviewer's harshness on other candidates. */
+  /**
+   * Per reviewer (`self_preference[…]`): points it adds to its own answer beyond its offset, the answer's
+   * level set by the other reviewers (needs self-review).
+   */
   selfPreference: BiasMetricReport[];
-  /** Per reviewer→candidate pair: score − others' consensus, minus the reviewer's overall harshness. */
+  /**
+   * Per reviewer→author pair (`affinity[…]`): the mean residual of the score model (answer, offset, position
+   * and self-preference held fixed); 0 in expectation when only those effects exist.
+   */
   affinity: BiasMetricReport[];
   /** Mean per-session correlation between display position and |score − session mean|. */
   anchoring: BiasMetricReport;

@@ -16,7 +16,7 @@ export interface BiasMetricReport {
   /** Observations (or pairs, or per-session values) behind the figure, as `unit` says. */
   sampleSize: number;
   /** What `sampleSize` counts. */
-  unit: 'observations' | 'candidate_pairs' | 'sessions' | 'scores';
+  unit: 'observations' | 'candidate_pairs' | 'sessions' | 'scores' | 'answers';
   /** Sessions that contributed: the basis of the tier. */
   sessions: number;
   /** ISO timestamps of the first and last contributing session; null when none contributed. */
@@ -25,8 +25,10 @@ export interface BiasMetricReport {
   confidence: ConfidenceTier;
   /** Two-sided p-value of "no effect", where the metric has a test. */
   pValue?: number | null;
-  /** How the interval was formed, e.g. `fisher_z`, `t_across_sessions`. */
+  /** How the interval was formed, e.g. `fisher_z`, `t_across_sessions`, `cluster_cr1_t`. */
   intervalMethod: string;
+  /** Where the figure can raise a flag: the smallest effect the flag needs (the interval must lie beyond ±margin). */
+  margin?: number;
   /** Why a figure is missing, or a caution (e.g. the preliminary tier's high volatility). */
   note?: string;
 }

@@ -3,7 +3,7 @@ import type { BiasObservation } from './bias-observation.js';
 
 /** An observation with its reviewer-calibrated score beside the raw one. */
 export interface CalibratedObservation extends BiasObservation {
-  /** (score − reviewer mean) / reviewer SD; null without a score, a profile, or spread in the profile. */
+  /** (score − reviewer mean) / reviewer SD; null without a score, a profile with both shown (10 sessions or more), or spread. */
   calibratedScore: number | null;
 }
 
@@ -16,8 +16,9 @@ export function calibrateScores(observations: readonly BiasObservation[], review
   const profiles = new Map(reviewers.map((r) => [r.reviewer, r]));
   return observations.map((o) => {
     const profile = profiles.get(o.reviewer);
-    const calibratedScore =
-      o.score === null || profile === undefined || !(profile.standardDeviation > 0) ? null : (o.score - profile.mean) / profile.standardDeviation;
+    const mean = profile?.mean.estimate ?? null;
+    const sd = profile?.standardDeviation.estimate ?? null;
+    const calibratedScore = o.score === null || mean === null || sd === null || !(sd > 0) ? null : (o.score - mean) / sd;
     return { ...o, calibratedScore };
   });
 }

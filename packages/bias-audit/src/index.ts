@@ -43,14 +43,16 @@ export { summarizeSession } from './summarize-session.js';
 export type { SessionBiasFlag, SessionBiasIndicators } from './summarize-session.js';
 
 export { aggregateBiasAudit } from './aggregate-bias-audit.js';
-export type { AggregateBiasAuditOptions } from './aggregate-bias-audit.js';
+export { DEFAULT_BIAS_MARGINS } from './aggregate-bias-audit-options.js';
+export type { AggregateBiasAuditOptions } from './aggregate-bias-audit-options.js';
 export type {
   AggregateBiasFlag,
   AggregateBiasFlagCode,
   BiasAggregateReport,
+  BiasMargins,
   ChangePoint,
   FamilyTest,
-  PooledCorrelationReport,
+  LengthBiasReport,
   PositionBiasReport,
   PositionTestReport,
   ReviewerProfile,

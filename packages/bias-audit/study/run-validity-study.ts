@@ -1,9 +1,9 @@
-// The validity study of issue 13 in one command: every scenario of ISSUE_13_SCENARIOS through today's
-// aggregateBiasAudit (or, once written, its successor: swap `estimator`), seeded and deterministic,
+// The validity study of issue 13 in one command: every scenario of ISSUE_13_SCENARIOS through
+// aggregateBiasAudit, seeded and deterministic,
 // printed as a table of rates with Wilson 95% intervals, targets and verdicts.
 //
 //   pnpm --filter @council/bias-audit study [--quick] [--runs N] [--scenario NAME]… [--jobs N]
-//                                           [--bootstrap N] [--permutations N] [--format text|markdown] [--list] [--help]
+//                                           [--resamples N] [--format text|markdown] [--list] [--help]
 //
 // Runs are split into chunks and spread over `--jobs` worker processes (default: 2, or fewer cores);
 // a chunk's counts are plain sums, so the table is the same for any number of jobs.
@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { currentEstimator } from '../src/study/current-estimator.js';
+import { aggregateEstimator } from '../src/study/aggregate-estimator.js';
 import { formatStudyTable } from '../src/study/format-study-table.js';
 import { emptyTally, mergeTallies, tallyScenario } from '../src/study/scenario-tally.js';
 import type { ScenarioTally } from '../src/study/scenario-tally.js';
@@ -22,14 +22,14 @@ import { ISSUE_13_SCENARIOS } from '../src/study/study-scenarios.js';
 import { summarizeTally } from '../src/study/summarize-tally.js';
 
 /** The estimator under study. */
-const estimator: StudyEstimator = currentEstimator;
+const estimator: StudyEstimator = aggregateEstimator;
 
 interface Chunk {
   id: number;
   scenario: string;
   firstRun: number;
   runs: number;
-  resamples: { bootstrapReplicates?: number; permutations?: number };
+  resamples: number | undefined;
 }
 interface ChunkResult {
   id: number;
@@ -58,8 +58,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
       jobs: { type: 'string' },
-      bootstrap: { type: 'string' },
-      permutations: { type: 'string' },
+      resamples: { type: 'string' },
       format: { type: 'string', default: 'text' },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -71,9 +70,8 @@ async function main(): Promise<void> {
         'Usage: pnpm --filter @council/bias-audit study [options]',
         '  --runs N            runs of every scenario (default: each scenario\'s own, 200–2,000; --quick: 25)',
         '  --scenario NAME     only this scenario (repeat, or comma-separate, for several); --list shows them',
-        '  --quick             a smoke run: 25 runs each, 200 bootstrap replicates and 200 permutations',
-        '  --bootstrap N       bootstrap replicates per run (default: the estimator\'s own)',
-        '  --permutations N    permutations per position test (default: the estimator\'s own)',
+        '  --quick             a smoke run: 25 runs each',
+        '  --resamples N       permutations per position test, 0 for the Wald test (default: the estimator\'s own)',
         '  --jobs N            worker processes (default: min(2, cores))',
         '  --format F          text (default) or markdown',
         '  --list              the scenarios, their runs and sessions',
@@ -92,15 +90,13 @@ async function main(): Promise<void> {
     return n;
   };
   const runsOverride = count('runs', values.runs, 1) ?? (values.quick ? 25 : undefined);
-  const bootstrap = count('bootstrap', values.bootstrap, 0) ?? (values.quick ? 200 : undefined);
-  const permutations = count('permutations', values.permutations, 0) ?? (values.quick ? 200 : undefined);
+  const resamples = count('resamples', values.resamples, 0);
   const jobs = count('jobs', values.jobs, 1) ?? Math.min(2, availableParallelism());
   if (values.format !== 'text' && values.format !== 'markdown') throw new Error(`--format must be text or markdown, got ${values.format}.`);
   const format = values.format;
   const wanted = (values.scenario ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
   for (const name of wanted) if (!byName.has(name)) throw new Error(`No scenario ${name}; --list shows them.`);
   const scenarios: StudyScenario[] = ISSUE_13_SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name)).map((s) => (runsOverride === undefined ? s : { ...s, runs: runsOverride }));
-  const resamples = { ...(bootstrap === undefined ? {} : { bootstrapReplicates: bootstrap }), ...(permutations === undefined ? {} : { permutations }) };
 
   // Chunks of about 2,000 sessions of work, the largest stores first so the workers finish together.
   const chunks: Chunk[] = [];
@@ -159,7 +155,7 @@ async function main(): Promise<void> {
   const describe = (n: number | undefined): string => (n === undefined ? "the estimator's default" : String(n));
   console.log(
     `${estimator.name}: ${scenarios.length} scenario(s), ${totalRuns} runs in ${wallSeconds.toFixed(1)} s wall on ${Math.min(jobs, chunks.length)} process(es); ` +
-      `bootstrap replicates: ${describe(bootstrap)}, permutations: ${describe(permutations)}.`,
+      `resamples: ${describe(resamples)}.`,
   );
   console.log(`CPU seconds per scenario: ${scenarios.map((s) => `${s.name} ${(cpuMs.get(s.name)! / 1000).toFixed(1)}`).join(', ')}.`);
   console.log("Verdict: pass/FAIL by the rate; '?' when the 95% interval reaches across the target's edge.");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateBiasAudit } from '../aggregate-bias-audit.js';
 import { simulateCouncils } from '../internal/simulate-councils.js';
-import { currentEstimator } from './current-estimator.js';
+import { aggregateEstimator } from './aggregate-estimator.js';
 import { mergeTallies, tallyScenario } from './scenario-tally.js';
 import type { StudyEstimator, StudyReport } from './study-estimator.js';
 import type { StudyScenario } from './study-scenario.js';
@@ -105,8 +105,8 @@ describe('tallyScenario with today’s estimator', () => {
       seed: 7_000,
       simulation: { models: 5, reviewers: 5, reviewerNoise: 0.8, selfReview: false, reviewerOffsets: [-1.2] },
     };
-    const resamples = { bootstrapReplicates: 0, permutations: 100 };
-    const tally = tallyScenario({ scenario: harshOnly, estimator: currentEstimator, resamples });
+    const resamples = 100;
+    const tally = tallyScenario({ scenario: harshOnly, estimator: aggregateEstimator, resamples });
     let generous = 0;
     let harshFlagged = 0;
     let othersCovered = 0;
@@ -118,15 +118,15 @@ describe('tallyScenario with today’s estimator', () => {
         maxDays: Number.POSITIVE_INFINITY,
         minSessions: 10,
         seed,
-        ...resamples,
+        resamples,
       });
       if (report.flags.some((f) => f.code === 'GENEROUS_REVIEWER')) generous++;
       if (report.flags.some((f) => f.code === 'HARSH_REVIEWER' && f.subject === 'model-0')) harshFlagged++;
-      for (const r of report.reviewers) if (r.reviewer !== 'model-0' && r.harshness.ciLower! <= 0 && 0 <= r.harshness.ciUpper!) othersCovered++;
+      for (const r of report.reviewers) if (r.reviewer !== 'model-0' && r.offset.ciLower! <= 0 && 0 <= r.offset.ciUpper!) othersCovered++;
     }
     expect(tally.falseFlags['GENEROUS_REVIEWER'] ?? 0).toBe(generous);
     expect(tally.detected['HARSH_REVIEWER(model-0)'] ?? 0).toBe(harshFlagged);
-    const offsets = tally.coverage['reviewer_offset t_across_sessions']!.subjects;
+    const offsets = tally.coverage['reviewer_offset cluster_cr1_t']!.subjects;
     expect(['model-1', 'model-2', 'model-3', 'model-4'].reduce((s, r) => s + offsets[r]!.covered, 0)).toBe(othersCovered);
   });
 });

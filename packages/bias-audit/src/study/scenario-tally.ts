@@ -109,7 +109,7 @@ export function tallyScenario(spec: {
   /** Default `scenario.runs`. */
   runs?: number;
   /** Resample counts passed to the estimator; left out, its defaults. */
-  resamples?: { bootstrapReplicates?: number; permutations?: number };
+  resamples?: number;
   /** Default `plantedTruth(scenario.simulation)`. */
   truth?: PlantedTruth;
 }): ScenarioTally {
@@ -122,7 +122,7 @@ export function tallyScenario(spec: {
   for (let run = firstRun; run < firstRun + runs; run++) {
     const seed = scenario.seed + run;
     const observations = simulateCouncils({ ...scenario.simulation, sessions: scenario.sessions, seed });
-    const report = estimator.run(observations, { seed, ...spec.resamples });
+    const report = estimator.run(observations, spec.resamples === undefined ? { seed } : { seed, resamples: spec.resamples });
     tally.runs++;
     const raised = new Set(report.flags.map(flagKey));
     if (raised.size > 0) tally.anyFlag++;

@@ -56,13 +56,12 @@ export interface StudyReport {
 /** Options the study passes on each run; resample counts left out mean the estimator's defaults. */
 export interface StudyRunOptions {
   seed: number;
-  bootstrapReplicates?: number;
-  permutations?: number;
+  /** Permutations per position test (0: the asymptotic test). */
+  resamples?: number;
 }
 
 /**
- * A cross-session estimator under study: today's `aggregateBiasAudit` (`currentEstimator`) or its
- * successor, each behind an adapter that maps its report to flags and intervals.
+ * A cross-session estimator under study: `aggregateBiasAudit` (`aggregateEstimator`) or another, each behind an adapter that maps its report to flags and intervals.
  */
 export interface StudyEstimator {
   name: string;

@@ -6,13 +6,12 @@ import type { Estimand, StudyEstimate, StudyEstimator } from './study-estimator.
 const subjectOf = (metric: string): string | null => /\[(.*)\]$/.exec(metric)?.[1] ?? null;
 
 /**
- * Today's `aggregateBiasAudit` (the first version of ADR-018's aggregation) as the study sees it: its
- * flags, and every interval it reports. Its `harshness` (own score minus the other reviewers' mean on
- * the same answer) is read as the reviewer's offset, the figure it stands for. The window takes every
- * session, and flags may fire from 10 sessions on (the study's smallest stores have 20).
+ * `aggregateBiasAudit` as the study sees it: its flags, and every interval it reports against the estimand
+ * it stands for. The window takes every session, and flags may fire from 10 sessions on (the study's
+ * smallest stores have 20).
  */
-export const currentEstimator: StudyEstimator = {
-  name: 'aggregateBiasAudit (first version)',
+export const aggregateEstimator: StudyEstimator = {
+  name: 'aggregateBiasAudit',
   run(observations, options) {
     const report = aggregateBiasAudit(observations, {
       now: '2100-01-01T00:00:00Z',
@@ -20,25 +19,21 @@ export const currentEstimator: StudyEstimator = {
       maxDays: Number.POSITIVE_INFINITY,
       minSessions: 10,
       seed: options.seed,
-      ...(options.bootstrapReplicates === undefined ? {} : { bootstrapReplicates: options.bootstrapReplicates }),
-      ...(options.permutations === undefined ? {} : { permutations: options.permutations }),
+      ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
     });
     const estimates: StudyEstimate[] = [];
     const add = (estimand: Estimand, figure: BiasMetricReport, subject: string | null = subjectOf(figure.metric)): void => {
       if (figure.estimate === null || figure.ciLower === null || figure.ciUpper === null) return;
       estimates.push({ estimand, subject, interval: figure.intervalMethod, estimate: figure.estimate, lower: figure.ciLower, upper: figure.ciUpper });
     };
-    const length = report.lengthCorrelation;
-    add('length_correlation', length, null);
-    if (length.bootstrap !== null && length.estimate !== null) {
-      const { ciLower, ciUpper, method } = length.bootstrap;
-      estimates.push({ estimand: 'length_correlation', subject: null, interval: `bootstrap_${method}`, estimate: length.estimate, lower: ciLower, upper: ciUpper });
-    }
+    add('length_slope', report.length.slope, null);
+    add('length_correlation', report.length.correlation, null);
+    add('length_between_sessions', report.length.betweenSessions, null);
     for (const effect of report.position.effects) add('position_effect', effect);
     add('primacy', report.position.primacy, null);
     add('recency', report.position.recency, null);
     for (const effect of report.position.rankEffects) add('rank_position_effect', effect);
-    for (const reviewer of report.reviewers) add('reviewer_offset', reviewer.harshness, reviewer.reviewer);
+    for (const reviewer of report.reviewers) add('reviewer_offset', reviewer.offset, reviewer.reviewer);
     for (const figure of report.selfPreference) add('self_preference', figure);
     for (const figure of report.affinity) add('affinity', figure);
     add('anchoring', report.anchoring, null);

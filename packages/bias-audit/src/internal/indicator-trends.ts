@@ -1,0 +1,97 @@
+import type { TrendReport } from '../bias-aggregate-report.js';
+import type { BiasMetricReport } from '../bias-metric-report.js';
+import { studentTTwoSided } from '../student-t-distribution.js';
+import { mean, variance } from './describe.js';
+import type { FigureSpec } from './metric-figure.js';
+import { poolFisher } from './pool-fisher.js';
+import type { LengthPoint } from './session-indicators.js';
+import { criticalT } from './t-summary.js';
+
+const DAY_MS = 86_400_000;
+
+/** The sessions of a report in time order: their times (epoch ms) and ISO timestamps. */
+export interface SessionTimeline {
+  time: ArrayLike<number>;
+  iso: readonly string[];
+}
+
+/**
+ * A least-squares slope per day of a per-session indicator (t interval on n − 2 df), and the indicator over
+ * rolling windows of `windowSessions` consecutive sessions, half a window apart. The length correlation's
+ * windows pool Fisher's z; the others take a t interval of the window's values.
+ */
+export function indicatorTrend(spec: {
+  indicator: TrendReport['indicator'];
+  series: readonly (number | null)[];
+  lengthPoints: readonly (LengthPoint | null)[];
+  timeline: SessionTimeline;
+  windowSessions: number;
+  level: number;
+  figure: (spec: FigureSpec) => BiasMetricReport;
+  fromT: (spec: { metric: string; values: readonly number[] }) => BiasMetricReport;
+}): TrendReport {
+  const { indicator, series, timeline, level, figure } = spec;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  series.forEach((v, i) => {
+    if (v !== null) {
+      xs.push((timeline.time[i]! - timeline.time[0]!) / DAY_MS);
+      ys.push(v);
+    }
+  });
+  let estimate: number | null = null;
+  let lower: number | null = null;
+  let upper: number | null = null;
+  let pValue: number | null = null;
+  let note: string | undefined;
+  if (xs.length >= 3 && variance(xs, 0) > 0) {
+    const mx = mean(xs);
+    const my = mean(ys);
+    let sxx = 0;
+    let sxy = 0;
+    for (let i = 0; i < xs.length; i++) {
+      sxx += (xs[i]! - mx) ** 2;
+      sxy += (xs[i]! - mx) * (ys[i]! - my);
+    }
+    const slope = sxy / sxx;
+    let sse = 0;
+    for (let i = 0; i < xs.length; i++) sse += (ys[i]! - my - slope * (xs[i]! - mx)) ** 2;
+    const df = xs.length - 2;
+    const se = Math.sqrt(sse / df / sxx);
+    estimate = slope;
+    if (se > 1e-12 * Math.max(1, Math.abs(slope))) {
+      const t = criticalT(level, df);
+      lower = slope - t * se;
+      upper = slope + t * se;
+      pValue = studentTTwoSided(slope / se, df);
+    } else note = 'The indicator lies exactly on a line; no interval.';
+  } else note = 'Not computable: needs the indicator from 3 or more sessions spread over time.';
+  const slopePerDay = figure({ metric: `${indicator}_slope_per_day`, sessions: xs.length, sampleSize: xs.length, unit: 'sessions', intervalMethod: 'ols_t', estimate, lower, upper, pValue, ...(note ? { note } : {}) });
+  const windows: BiasMetricReport[] = [];
+  const step = Math.max(1, Math.floor(spec.windowSessions / 2));
+  for (let start = 0; start + spec.windowSessions <= series.length; start += step) {
+    const end = start + spec.windowSessions;
+    const span = { windowStart: timeline.iso[start]!, windowEnd: timeline.iso[end - 1]! };
+    if (indicator === 'length_score_correlation') {
+      const points = spec.lengthPoints.slice(start, end).filter((p): p is LengthPoint => p !== null);
+      const pool = poolFisher(points, level);
+      windows.push({
+        ...figure({
+          metric: `${indicator}[window]`,
+          sessions: points.filter((p) => p.n >= 4).length,
+          sampleSize: points.reduce((s, p) => s + p.n, 0),
+          unit: 'candidate_pairs',
+          intervalMethod: 'fisher_z_sandwich',
+          estimate: pool ? Math.tanh(pool.z) : null,
+          lower: pool ? Math.tanh(pool.lower) : null,
+          upper: pool ? Math.tanh(pool.upper) : null,
+        }),
+        ...span,
+      });
+    } else {
+      const values = series.slice(start, end).filter((v): v is number => v !== null);
+      windows.push({ ...spec.fromT({ metric: `${indicator}[window]`, values }), ...span });
+    }
+  }
+  return { indicator, slopePerDay, windows };
+}

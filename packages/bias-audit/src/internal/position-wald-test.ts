@@ -1,0 +1,53 @@
+import { fSf } from '../f-distribution.js';
+import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
+
+/**
+ * Hotelling's T² test of "every display position has mean 0" from per-session position values (a session's
+ * mean centred score at each position it showed): θ_p the mean over the sessions that showed p, its
+ * covariance the sandwich Σ_s (v_sp − θ_p)(v_sq − θ_q) / (n_p·n_q) over sessions showing both, times
+ * S/(S − 1). W = θ'V⁺θ on rank r is read as F = W·(S − r)/(r·(S − 1)) on (r, S − r) degrees of freedom,
+ * exact for normal vectors with no missing positions. The session is the unit, so a shared order (one
+ * shuffle for every reviewer) is handled: its positions are randomised once per session. Null when fewer
+ * than r + 1 sessions.
+ */
+export function positionWaldTest(values: ReadonlyMap<number, readonly number[]>, sessionsOf: ReadonlyMap<number, readonly number[]>): { statistic: number; pValue: number; sessions: number } | null {
+  const positions = [...values.keys()].sort((a, b) => a - b);
+  const P = positions.length;
+  if (P < 2) return null;
+  const rowOf = new Map<number, number>();
+  for (const p of positions) for (const s of sessionsOf.get(p)!) if (!rowOf.has(s)) rowOf.set(s, rowOf.size);
+  const S = rowOf.size;
+  const table = new Float64Array(S * P).fill(Number.NaN);
+  const theta = new Float64Array(P);
+  const counts = new Float64Array(P);
+  positions.forEach((p, j) => {
+    const list = values.get(p)!;
+    const sessions = sessionsOf.get(p)!;
+    for (let i = 0; i < list.length; i++) {
+      table[rowOf.get(sessions[i]!)! * P + j] = list[i]!;
+      theta[j]! += list[i]!;
+    }
+    counts[j] = list.length;
+    theta[j]! /= list.length;
+  });
+  const covariance = new Float64Array(P * P);
+  const deviation = new Float64Array(P);
+  for (let s = 0; s < S; s++) {
+    for (let j = 0; j < P; j++) {
+      const v = table[s * P + j]!;
+      deviation[j] = Number.isNaN(v) ? 0 : v - theta[j]!;
+    }
+    for (let a = 0; a < P; a++) {
+      if (deviation[a] === 0) continue;
+      for (let b = 0; b < P; b++) covariance[a * P + b]! += (deviation[a]! * deviation[b]!) / (counts[a]! * counts[b]!);
+    }
+  }
+  if (S < 2) return null;
+  for (let i = 0; i < P * P; i++) covariance[i]! *= S / (S - 1);
+  const { inverse, rank } = symmetricPseudoInverse(covariance, P);
+  if (rank === 0 || S <= rank) return null;
+  let wald = 0;
+  for (let a = 0; a < P; a++) for (let b = 0; b < P; b++) wald += theta[a]! * inverse[a * P + b]! * theta[b]!;
+  const statistic = (wald * (S - rank)) / (rank * (S - 1));
+  return { statistic, pValue: fSf(statistic, rank, S - rank), sessions: S };
+}
