@@ -161,7 +161,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     metric: 'length_between_sessions_per_1000_chars',
     fit: fit.betweenSessionLengthSlope,
     unit: 'sessions',
-    intervalMethod: 'ols_hc2_t',
+    intervalMethod: 'ols_hc2_bell_mccaffrey_t',
     why: 'needs 3 or more sessions whose mean answer lengths differ',
   });
   if (betweenSessions.estimate !== null) {

@@ -691,21 +691,35 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
       const slope = sxy / sxx;
       const mx = b.sx / b.n;
       const my = b.sy / b.n;
-      // HC2 weights a_i = dx_i²/(1 − h_i); Satterthwaite's df (Σa)²/Σa² under a homoskedastic working model
-      // (Bell & McCaffrey 2002): a few long-answer sessions carry the slope, and n − 2 df overstates their number.
+      // HC2 (weights c_i² = dx_i²/(1 − h_i) on squared residuals) with Bell & McCaffrey's (2002) degrees of
+      // freedom: under a homoskedastic working model V̂ ∝ e'De, e = (I − H)y, D = diag(c²), so
+      // df = tr(M)²/tr(M²) with M = (I − H)D(I − H). A few long-answer sessions carry the slope, and n − 2 df
+      // overstates their number. Exact up to 2,000 sessions (O(n²)); beyond, df is large either way: n − 2.
+      const points = b.points;
+      const n = b.n;
+      const c2 = new Float64Array(n);
       let spread = 0;
-      let weights = 0;
-      let weightSquares = 0;
-      for (let j = 0; j < b.points.length; j += 2) {
-        const dx = b.points[j]! - mx;
-        const e = b.points[j + 1]! - my - slope * dx;
-        const a = (dx * dx) / Math.max(1e-12, 1 - 1 / b.n - (dx * dx) / sxx);
-        spread += a * e * e;
-        weights += a;
-        weightSquares += a * a;
+      for (let j = 0; j < n; j++) {
+        const dx = points[2 * j]! - mx;
+        const e = points[2 * j + 1]! - my - slope * dx;
+        c2[j] = (dx * dx) / Math.max(1e-12, 1 - 1 / n - (dx * dx) / sxx);
+        spread += c2[j]! * e * e;
       }
       const variance = spread / (sxx * sxx);
-      const df = Math.max(1, Math.min(b.n - 2, (weights * weights) / weightSquares));
+      let df = n - 2;
+      if (n <= 2000) {
+        let trace = 0;
+        let traceSquare = 0;
+        for (let i = 0; i < n; i++) {
+          const dxi = points[2 * i]! - mx;
+          for (let j = 0; j < n; j++) {
+            const residualMaker = (i === j ? 1 : 0) - 1 / n - (dxi * (points[2 * j]! - mx)) / sxx;
+            if (i === j) trace += c2[i]! * residualMaker;
+            traceSquare += c2[i]! * c2[j]! * residualMaker * residualMaker;
+          }
+        }
+        if (traceSquare > 0) df = Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare));
+      }
       betweenSessionLengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.records, sessions: b.n });
     }
   }
