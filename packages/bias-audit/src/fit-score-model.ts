@@ -258,11 +258,16 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
       answers++;
       const yBar = answerMean.fill(columns, layout, { list, count });
       const size = answerMean.size;
+      // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄' and Σ(x − x̄)(y − ȳ) = Σx(y − ȳ): the mean row once per answer.
+      for (let ja = 0; ja < size; ja++) {
+        const a = support[ja]!;
+        const ma = mean[a]! * count;
+        for (let jb = 0; jb < size; jb++) xtx[a * k + support[jb]!]! -= ma * mean[support[jb]!]!;
+      }
       for (let r = 0; r < count; r++) {
         const i = list[r]!;
         const width = rowOf(columns, layout, i, row);
         const y = columns.score[i]! - yBar;
-        // (x − x̄) has +1 on `row` and −mean on `support`.
         for (let ja = 0; ja < width; ja++) {
           const a = row[ja]!;
           columnRecords[a]!++;
@@ -272,14 +277,6 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
           }
           xty[a]! += y;
           for (let jb = 0; jb < width; jb++) xtx[a * k + row[jb]!]! += 1;
-          for (let jb = 0; jb < size; jb++) xtx[a * k + support[jb]!]! -= mean[support[jb]!]!;
-        }
-        for (let ja = 0; ja < size; ja++) {
-          const a = support[ja]!;
-          const ma = mean[a]!;
-          xty[a]! -= ma * y;
-          for (let jb = 0; jb < width; jb++) xtx[a * k + row[jb]!]! -= ma;
-          for (let jb = 0; jb < size; jb++) xtx[a * k + support[jb]!]! += ma * mean[support[jb]!]!;
         }
         const reviewer = columns.reviewer[i]!;
         if (reviewer !== columns.candidate[i]) {
@@ -337,8 +334,8 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
         for (let j = 0; j < width; j++) predicted += beta[row[j]!]!;
         const residual = columns.score[i]! - yBar - predicted;
         residualSquares += residual * residual;
+        // Σ(x − x̄)e = Σxe: an answer's residuals sum to 0.
         for (let j = 0; j < width; j++) score[row[j]!]! += residual;
-        for (let j = 0; j < answerMean.size; j++) score[support[j]!]! -= mean[support[j]!]! * residual;
         const reviewer = columns.reviewer[i]!;
         if (reviewer !== columns.candidate[i]) {
           const pair = reviewer * models + columns.candidate[i]!;
@@ -694,7 +691,7 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
       // HC2 (weights c_i² = dx_i²/(1 − h_i) on squared residuals) with Bell & McCaffrey's (2002) degrees of
       // freedom: under a homoskedastic working model V̂ ∝ e'De, e = (I − H)y, D = diag(c²), so
       // df = tr(M)²/tr(M²) with M = (I − H)D(I − H). A few long-answer sessions carry the slope, and n − 2 df
-      // overstates their number. Exact up to 2,000 sessions (O(n²)); beyond, df is large either way: n − 2.
+      // overstates their number.
       const points = b.points;
       const n = b.n;
       const c2 = new Float64Array(n);
@@ -706,20 +703,24 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
         spread += c2[j]! * e * e;
       }
       const variance = spread / (sxx * sxx);
-      let df = n - 2;
-      if (n <= 2000) {
-        let trace = 0;
-        let traceSquare = 0;
-        for (let i = 0; i < n; i++) {
-          const dxi = points[2 * i]! - mx;
-          for (let j = 0; j < n; j++) {
-            const residualMaker = (i === j ? 1 : 0) - 1 / n - (dxi * (points[2 * j]! - mx)) / sxx;
-            if (i === j) trace += c2[i]! * residualMaker;
-            traceSquare += c2[i]! * c2[j]! * residualMaker * residualMaker;
-          }
-        }
-        if (traceSquare > 0) df = Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare));
+      // With (I − H)_ij = δ_ij − u_ij, u_ij = 1/n + d_i·d_j/Sxx: tr M = Σ w_i(1 − u_ii) and
+      // tr M² = Σ w_i²(1 − 2u_ii) + W²/n² + 2(Σ w_i d_i)²/(n·Sxx) + (Σ w_i d_i²)²/Sxx², in one pass.
+      let trace = 0;
+      let diagonal = 0;
+      let total = 0;
+      let firstMoment = 0;
+      let secondMoment = 0;
+      for (let j = 0; j < n; j++) {
+        const d = points[2 * j]! - mx;
+        const u = 1 / n + (d * d) / sxx;
+        trace += c2[j]! * (1 - u);
+        diagonal += c2[j]! * c2[j]! * (1 - 2 * u);
+        total += c2[j]!;
+        firstMoment += c2[j]! * d;
+        secondMoment += c2[j]! * d * d;
       }
+      const traceSquare = diagonal + (total * total) / (n * n) + (2 * firstMoment * firstMoment) / (n * sxx) + (secondMoment * secondMoment) / (sxx * sxx);
+      const df = traceSquare > 0 ? Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare)) : n - 2;
       betweenSessionLengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.records, sessions: b.n });
     }
   }
