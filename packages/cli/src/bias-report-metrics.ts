@@ -3,12 +3,14 @@ import type { BiasAggregateReport, BiasMetricReport } from '@council/bias-audit'
 /** Every `BiasMetricReport` in a cross-session report, in reading order (the CSV rows). */
 export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport[] {
   return [
-    report.lengthCorrelation,
+    report.length.slope,
+    report.length.correlation,
+    report.length.betweenSessions,
     ...report.position.effects,
     report.position.primacy,
     report.position.recency,
     ...report.position.rankEffects,
-    ...report.reviewers.map((r) => r.harshness),
+    ...report.reviewers.flatMap((r) => [r.offset, r.z, r.mean, r.standardDeviation]),
     ...report.selfPreference,
     ...report.affinity,
     report.anchoring,
@@ -29,7 +31,7 @@ export function positionLabel(position: number): string {
   return `${label} (${k}${suffix})`;
 }
 
-/** The subject inside a metric name: `harshness[sim:ada]` → `sim:ada`. */
+/** The subject inside a metric name: `reviewer_offset[sim:ada]` → `sim:ada`. */
 export function metricSubject(metric: string): string {
   const open = metric.indexOf('[');
   return open >= 0 && metric.endsWith(']') ? metric.slice(open + 1, -1) : metric;

@@ -1,4 +1,4 @@
-import type { BiasAggregateReport, BiasMetricReport } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
 import { metricSubject, positionLabel } from './bias-report-metrics.js';
 import type { Style } from './create-style.js';
 import { renderTable } from './render-table.js';
@@ -25,6 +25,25 @@ function ci(m: BiasMetricReport): string {
 
 function rows(metrics: readonly BiasMetricReport[], label: (m: BiasMetricReport) => string): string[][] {
   return metrics.map((m) => [label(m), num(m.estimate), ci(m), String(m.sampleSize), String(m.sessions), p(m.pValue)]);
+}
+
+/** "6.12 [5.98, 6.26]": a profile figure with its interval in one cell. */
+function withInterval(m: BiasMetricReport, signed: boolean): string {
+  const f = (v: number | null) => (signed ? num(v, 2) : v === null || !Number.isFinite(v) ? 'n/a' : v.toFixed(2));
+  return m.ciLower === null || m.ciUpper === null ? f(m.estimate) : `${f(m.estimate)} [${f(m.ciLower)}, ${f(m.ciUpper)}]`;
+}
+
+/** A margin without float noise: 0.05, 0.25, 1. */
+function marginText(margin: number): string {
+  return String(Number(margin.toPrecision(6)));
+}
+
+/** The margins in two lines of a terminal's width. */
+function marginsText(m: BiasMargins): [string, string] {
+  return [
+    `length ±${marginText(m.lengthSlope)} pts/1,000 chars, position ±${marginText(m.position)} pts (±${marginText(m.rankPosition)} rank points),`,
+    `reviewer offset ±${marginText(m.reviewerOffset)} pts, self-preference ±${marginText(m.selfPreference)} pts, affinity ±${marginText(m.affinity)} pts, anchoring ±${marginText(m.anchoring)} r`,
+  ];
 }
 
 const HEAD = ['', 'estimate', '95% interval', 'N', 'sessions', 'p'];
@@ -66,16 +85,17 @@ export function renderBiasReportText(options: {
   if (!report.meetsMinimum) out.push(s.dim(`No flag is raised below ${report.minSessions} sessions (LLM_COUNCIL_MIN_BIAS_SESSIONS).`));
   out.push('');
 
-  const lc = report.lengthCorrelation;
-  out.push(s.bold('Length and score'));
+  const length = report.length;
+  out.push(s.bold('Length and score (score points per 1,000 characters; within a session: answers to the same question)'));
   out.push(
     renderTable({
       head: HEAD,
       align: ALIGN,
       style: s,
       rows: [
-        ...rows([lc], () => 'pooled correlation r'),
-        ...(lc.bootstrap ? [[`session bootstrap (${lc.bootstrap.method})`, '', `[${num(lc.bootstrap.ciLower)}, ${num(lc.bootstrap.ciUpper)}]`, '', '', '']] : []),
+        ...rows([length.slope], () => 'slope within sessions'),
+        ...rows([length.correlation], () => 'correlation r within sessions'),
+        ...rows([length.betweenSessions], () => 'between sessions (association, not flagged)'),
       ],
     }),
   );
@@ -94,31 +114,33 @@ export function renderBiasReportText(options: {
     }),
   );
   for (const t of report.position.tests) {
-    out.push(`  no-position-effect test on ${t.basis}: p ${pRelation(t.pValue)} (${t.permutations} within-session permutations, ${t.blocks} blocks)`);
+    const method = t.method === 'wald_f' ? `Wald F = ${t.statistic.toFixed(2)}` : `${t.permutations.toLocaleString('en-US')} within-session permutations`;
+    out.push(`  no-position-effect test on ${t.basis}: ${method}, p ${pRelation(t.pValue)} (${t.sessions} sessions)`);
   }
   out.push('');
 
-  out.push(s.bold('Reviewers (own score minus the others’ mean for the same answers; negative = harsh)'));
-  out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.reviewers.map((r) => r.harshness), (m) => metricSubject(m.metric)) }));
+  out.push(s.bold('Reviewers (offset: points vs the typical reviewer on the same answer; negative = harsh)'));
+  out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.reviewers.map((r) => r.offset), (m) => metricSubject(m.metric)) }));
   if (options.verbose && report.reviewers.length > 0) {
-    out.push(s.bold('Reviewer profiles (analytics only; never used to weight votes)'));
+    out.push(s.bold('Reviewer profiles (analytics only; never used to weight votes; z: offset in within-answer score SDs)'));
     out.push(
       renderTable({
-        head: ['reviewer', 'mean', 'SD', 'scores', 'sessions', 'harshness z'],
+        head: ['reviewer', 'mean score', 'SD', 'z', 'N', 'sessions'],
         align: ['left', 'right', 'right', 'right', 'right', 'right'],
         style: s,
-        rows: report.reviewers.map((r) => [r.reviewer, r.mean.toFixed(2), r.standardDeviation.toFixed(2), String(r.n), String(r.sessions), r.harshnessZ === null ? 'n/a' : `${num(r.harshnessZ, 2)} (|z| ≤ ${r.maxAbsHarshnessZ.toFixed(2)})`]),
+        rows: report.reviewers.map((r) => [r.reviewer, withInterval(r.mean, false), withInterval(r.standardDeviation, false), withInterval(r.z, true), String(r.mean.sampleSize), String(r.mean.sessions)]),
       }),
     );
   }
 
-  out.push(s.bold('Self-preference (own answer vs the others’ consensus, net of harshness)'));
-  out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.selfPreference, (m) => metricSubject(m.metric)) }));
+  out.push(s.bold('Self-preference (points a reviewer adds to its own answer, beyond its offset)'));
+  if (report.selfPreference.length === 0) out.push(s.dim('  none: no reviewer scored its own answer in the window.\n'));
+  else out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.selfPreference, (m) => metricSubject(m.metric)) }));
   out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows([report.anchoring], () => 'anchoring') }));
 
   if (options.verbose) {
     if (report.affinity.length > 0) {
-      out.push(s.bold('Affinity (reviewer → candidate)'));
+      out.push(s.bold('Affinity (reviewer → author: points beyond offset, position and self-preference)'));
       out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.affinity, (m) => metricSubject(m.metric)) }));
     }
     for (const t of report.trends) {
@@ -131,6 +153,9 @@ export function renderBiasReportText(options: {
 
   if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
   out.push(s.bold(`Flags (Holm-corrected across ${report.tests.length} families, α = ${report.alpha})`));
+  const [margins1, margins2] = marginsText(report.margins);
+  out.push(s.dim(`  a flag needs its ${level}% interval beyond: ${margins1}`));
+  out.push(s.dim(`    ${margins2}`));
   if (report.flags.length === 0) out.push('  No bias flag raised.');
   // The same hypothesis can be flagged by two tests (scores and ranks): show it once.
   const seen = new Set<string>();
@@ -138,7 +163,8 @@ export function renderBiasReportText(options: {
     const key = `${f.code}|${f.subject ?? ''}|${f.metric}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(`  ${s.yellow('⚑')} ${f.code}${f.subject ? ` ${f.subject}` : ''}: ${f.metric} = ${num(f.estimate)}, adjusted p ${pRelation(f.adjustedPValue)}`);
+    const subject = f.subject === null ? '' : ` ${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject}`;
+    out.push(`  ${s.yellow('⚑')} ${f.code}${subject}: ${f.metric} = ${num(f.estimate)} [${num(f.ciLower)}, ${num(f.ciUpper)}], beyond ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)}`);
   }
   const notes = [...report.notes];
   if (notes.length > 0) {

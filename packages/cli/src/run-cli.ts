@@ -35,6 +35,15 @@ function argText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
+/** `--resamples n`: 0 (the asymptotic Wald F test) or at least 20 permutations, as `aggregateBiasAudit` takes them. */
+function parseResamplesOption(value: unknown): number | undefined {
+  const n = parseIntegerOption('resamples', value, { min: 0 });
+  if (n !== undefined && n > 0 && n < 20) {
+    throw new CliError({ code: 'USAGE', message: `--resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got ${n}.` });
+  }
+  return n;
+}
+
 /**
  * Parses `argv` (without the node and script paths), runs the command, and returns the exit code:
  * 0 on success, 1 on a runtime failure, 2 on a usage error. Command modules are loaded only when their
@@ -127,6 +136,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .option('--config-version <v>', 'Only records of this council configuration version')
     .option('--model <id>', 'Only records where this model reviewed or was reviewed')
     .option('--now <time>', 'End of the window, ISO 8601 (default now): for reproducible reports')
+    .option('--resamples <n>', 'Permutations per position test: 0 for the asymptotic Wald F test, else at least 20 (default 1000 below 100 sessions, else 0)')
+    .option('--seed <n>', 'Seed of the permutations (default 1): the same records give the same report')
     .example('  council bias-report')
     .example('  council bias-report --sessions 50 --verbose')
     .example('  council bias-report --format html --output bias-report.html')
@@ -143,6 +154,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
         configVersion: parseStringOption('config-version', o['configVersion']),
         model: parseStringOption('model', o['model']),
         now: parseStringOption('now', o['now']),
+        resamples: parseResamplesOption(o['resamples']),
+        seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
       };
       set(async (ctx) => (await import('./commands/bias-report-command.js')).runBiasReportCommand(parsed, ctx))();
     });

@@ -81,7 +81,55 @@ describe('council bias-report', () => {
     expect(r.out).toMatch(/A \(1st\) +│ +\+1\.125 │ \[\+0\.945, \+1\.305\] │ 20 │ +20 │/);
     // The other positions get −b/4: −0.25 or −0.5, mean −0.375.
     expect(r.out).toMatch(/B \(2nd\) +│ +-0\.375 │/);
-    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED/);
+    // Beyond the position margin (0.1 points by default), with its interval; a margin test of t = (1.125 − 0.1)/0.086030 = 11.9
+    // on 19 df leaves p far below 0.001 even after Holm.
+    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED( A \(1st\))?: position_effect\[0\] = \+1\.125 \[\+0\.945, \+1\.305\], beyond ±0\.1, adjusted p < 0\.001\n/);
+    expect(r.out).toContain('  a flag needs its 95% interval beyond: length ±0.05 pts/1,000 chars, position ±0.1 pts (±0.05 rank points),\n');
+    // Below 100 sessions the position test permutes, 1,000 times by default.
+    expect(r.out).toContain('  no-position-effect test on scores: 1,000 within-session permutations, p < 0.001 (20 sessions)\n');
+    expect(r.out).toMatch(/slope within sessions +│/);
+    expect(r.out).toMatch(/between sessions \(association, not flagged\) +│/);
+  });
+
+  it('measures reviewers against the typical reviewer: identical reviewers have offset 0 and no flag; --verbose shows each profile with intervals', async () => {
+    const { dir, path } = await store(20);
+    const r = await report(['--input', path, '--verbose'], dir);
+    // The four reviewers give every answer the same score, so each is exactly the typical reviewer.
+    expect(r.out).toMatch(/r\/one +│ +0\.000 │ \[0\.000, 0\.000\] │ 80 │ +20 │/);
+    expect(r.out).not.toMatch(/HARSH_REVIEWER|GENEROUS_REVIEWER/);
+    // Each reviewer scores 5 four times a session plus the bonus b (1 or 2) once: session means 5 + b/4 = 5.25 or 5.5,
+    // mean 5.375; SD of the session means 0.125·√(20/19) = 0.128247, SE 0.028677, half-width 2.093024 × that = 0.060022
+    // → [5.315, 5.435]. The SD of the 80 scores (60 fives, 10 sixes, 10 sevens): √(38.75/79) = 0.700.
+    expect(r.out).toMatch(/│ r\/one +│ 5\.38 \[5\.31, 5\.44\] │ 0\.70 \[\d\.\d\d, \d\.\d\d\] │ [^│]+│ 80 │ +20 │/);
+    // No reviewer scored its own answer (reviewers and candidates are different models).
+    expect(r.out).toContain('Self-preference (points a reviewer adds to its own answer, beyond its offset)\n  none: no reviewer scored its own answer in the window.\n');
+    const json = await report(['--input', path, '--format', 'json'], dir);
+    const reviewers = (JSON.parse(json.out) as BiasReportDocument).report.reviewers;
+    expect(reviewers.map((x) => x.reviewer)).toEqual(['r/four', 'r/one', 'r/three', 'r/two']);
+    for (const x of reviewers) {
+      expect(x.offset.estimate).toBeCloseTo(0, 10);
+      expect(x.mean.estimate).toBeCloseTo(5.375, 10);
+      expect(x.mean.ciLower).toBeCloseTo(5.375 - 0.060022, 5);
+      expect(x.standardDeviation.estimate).toBeCloseTo(Math.sqrt(38.75 / 79), 10);
+    }
+  });
+
+  it('--resamples 0 takes the asymptotic Wald F test; --resamples n permutes n times', async () => {
+    const { dir, path } = await store(20);
+    const wald = await report(['--input', path, '--resamples', '0'], dir);
+    expect(wald.code).toBe(0);
+    // Every session's centred scores are b·(0.75, −0.25, −0.25, −0.25): one direction, so F is the squared t of the first
+    // position's effect, 1.125² / (0.375²·20/19 / 20) = 171.
+    expect(wald.out).toContain('  no-position-effect test on scores: Wald F = 171.00, p < 0.001 (20 sessions)\n');
+    const doc = (args: string[]) => report(['--input', path, '--format', 'json', ...args], dir).then((x) => (JSON.parse(x.out) as BiasReportDocument).report);
+    const asymptotic = await doc(['--resamples', '0']);
+    expect(asymptotic.resamples).toBe(0);
+    expect(asymptotic.position.tests[0]).toMatchObject({ basis: 'scores', method: 'wald_f', permutations: 0, sessions: 20 });
+    const permuted = await doc(['--resamples', '200']);
+    expect(permuted.resamples).toBe(200);
+    expect(permuted.position.tests[0]).toMatchObject({ basis: 'scores', method: 'permutation', permutations: 200, sessions: 20 });
+    // The seed is the permutations' only source of chance: the same seed, the same report.
+    expect(await doc(['--resamples', '200', '--seed', '9'])).toEqual(await doc(['--resamples', '200', '--seed', '9']));
   });
 
   it('prints one valid JSON document with a stable top level, and nothing else on stdout', async () => {
@@ -91,7 +139,12 @@ describe('council bias-report', () => {
     expect(Object.keys(doc)).toEqual(['kind', 'schemaVersion', 'generatedAt', 'simulated', 'input', 'options', 'report']);
     expect(doc.kind).toBe('council-bias-report');
     expect(doc.input).toMatchObject({ path, records: 20 * 16, skipped: 0 });
+    expect(doc.options).toMatchObject({ now: '2026-11-05T00:00:00.000Z', seed: 1 });
     expect(doc.report.window.sessions).toBe(20);
+    // The documented default margins, and the new length figures in place of the pooled correlation.
+    expect(doc.report.margins).toEqual({ lengthSlope: 0.05, position: 0.1, rankPosition: 0.05, reviewerOffset: 0.25, selfPreference: 0.25, affinity: 0.25, anchoring: 0.05 });
+    expect(Object.keys(doc.report.length)).toEqual(['slope', 'correlation', 'betweenSessions']);
+    expect(doc.report).not.toHaveProperty('lengthCorrelation');
     const first = doc.report.position.effects.find((m) => m.metric === 'position_effect[0]')!;
     expect(first.estimate).toBeCloseTo(1.125, 10);
     expect(first.ciLower).toBeCloseTo(0.944936, 5);
@@ -102,10 +155,17 @@ describe('council bias-report', () => {
     const { dir, path } = await store(20);
     const csv = await report(['--input', path, '--format', 'csv'], dir);
     const rows = csv.out.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('metric,estimate,ci_lower,ci_upper,level,sample_size,unit,sessions,window_start,window_end,confidence,p_value,interval_method,note');
+    expect(rows[0]).toBe('metric,estimate,ci_lower,ci_upper,level,sample_size,unit,sessions,window_start,window_end,confidence,p_value,margin,interval_method,note');
     const pos0 = rows.find((row) => row.startsWith('position_effect[0],'))!.split(',');
     expect(Number(pos0[1])).toBeCloseTo(1.125, 10);
     expect(pos0[10]).toBe('moderate');
+    expect(pos0[12]).toBe('0.1'); // the default position margin
+    // Reading order: the three length figures first; the between-session one is never flagged, so it has no margin.
+    expect(rows.slice(1, 4).map((row) => row.split(',')[0])).toEqual(['length_slope_per_1000_chars', 'length_score_correlation', 'length_between_sessions_per_1000_chars']);
+    expect(rows[1]!.split(',')[12]).toBe('0.05');
+    expect(rows[3]!.split(',')[12]).toBe('');
+    // Per reviewer, in order: offset, z, mean, SD.
+    expect(rows.map((row) => row.split(',')[0]).filter((m) => m?.endsWith('[r/one]'))).toEqual(['reviewer_offset[r/one]', 'reviewer_z[r/one]', 'reviewer_mean[r/one]', 'reviewer_sd[r/one]']);
     const html = await report(['--input', path, '--format', 'html', '--output', 'out/../report.html'], dir);
     expect(html.out).toBe('');
     expect(html.err).toBe(`Wrote the html report to ${join(dir, 'report.html')}\n`);
@@ -117,11 +177,12 @@ describe('council bias-report', () => {
     // An older session written last (a late writer): the window goes by time, not by file order.
     const late = { sessions: 1, start: '2026-10-20T00:00:00Z', prefix: 'late' };
     await writePlantedStore(path, late);
-    const r = await report(['--input', path, '--format', 'json', '--sessions', '12'], dir);
+    const r = await report(['--input', path, '--format', 'json', '--sessions', '12', '--resamples', '50', '--seed', '3'], dir);
     const doc = JSON.parse(r.out) as BiasReportDocument;
     expect(doc.input).toMatchObject({ lines: 31 * 16, records: 31 * 16, kept: 12 * 16, outsideWindow: 19 * 16, excluded: { beyondSessions: 19 * 16 }, skipped: 0 });
     const everything = [...plantedObservations({ sessions: 30 }), ...plantedObservations(late)].map((o) => ({ ...o, queryCategory: null }));
-    const expected = aggregateBiasAudit(everything, { now: NOW, maxSessions: 12, maxDays: 30, minSessions: 20, seed: 1 });
+    const expected = aggregateBiasAudit(everything, { now: NOW, maxSessions: 12, maxDays: 30, minSessions: 20, seed: 3, resamples: 50 });
+    expect(expected.position.tests[0]).toMatchObject({ method: 'permutation', permutations: 50 });
     // Only the counts of what was left out differ: the CLI never handed those records over.
     const { excluded: _a, ...window } = doc.report.window;
     const { excluded: _b, ...expectedWindow } = expected.window;
@@ -180,9 +241,12 @@ describe('council bias-report', () => {
     expect(docs[2]).toEqual(docs[0]);
   });
 
-  it('rejects a bad --format or --now with exit 2', async () => {
+  it('rejects a bad --format, --now or --resamples with exit 2', async () => {
     const bad = await report(['--format', 'pdf'], tmpdir());
     expect(bad).toMatchObject({ code: 2, err: 'council: --format must be one of text, json, csv, html, got "pdf".\n' });
+    expect(await report(['--resamples', '5'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got 5.\n' });
+    expect(await report(['--resamples=-1'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples must be at least 0, got -1.\n' });
+    expect(await report(['--resamples', 'many'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples expects a whole number, got "many". Example: --resamples 0.\n' });
     const c = captureIo();
     const code = await runCli(['bias-report', '--now', 'yesterday'], { version: '1', io: c.io, env: {}, cwd: tmpdir() });
     expect(code).toBe(2);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
-import type { BiasAggregateReport, BiasObservation } from '@council/bias-audit';
-import { BiasStoreError, columnsToObservations, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
+import type { BiasAggregateReport } from '@council/bias-audit';
+import { BiasStoreError, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
@@ -34,17 +34,20 @@ export interface BiasReportCommandOptions {
   model?: string;
   /** The end of the window (ISO 8601); default now. */
   now?: string;
-  /** Seed of the bootstrap and permutation tests; default 1, so the same records give the same report. */
+  /** Seed of the position permutation tests; default 1, so the same records give the same report. */
   seed?: number;
+  /**
+   * Permutations per position test: 0 takes the asymptotic Wald F test, otherwise at least 20. Default
+   * `aggregateBiasAudit`'s: 1,000 below 100 sessions, else 0.
+   */
+  resamples?: number;
 }
 
-/** What was read for a report: the inputs, the reader's counts, and the window as observations. */
+/** What was read for a report: the inputs, and the reader's counts and columns (the window's records). */
 export interface LoadedBiasRecords {
   /** The inputs as given (resolved against the working directory), or the default store. */
   paths: string[];
   read: ReadBiasRecordsResult;
-  /** The window's records, as the statistics take them. */
-  observations: BiasObservation[];
 }
 
 /** The JSON document `council bias-report --format json` prints. Its top level is stable. */
@@ -73,7 +76,8 @@ export interface BiasReportDocument {
     reasons: ReadBiasRecordsResult['reasons'];
     firstBadLines: ReadBiasRecordsResult['firstBadLines'];
   };
-  options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null; now: string };
+  /** `seed`: of the permutations (the report's `resamples` says how many were drawn). */
+  options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null; now: string; seed: number };
   report: BiasAggregateReport;
 }
 
@@ -96,15 +100,16 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTIONS' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
     throw error;
   }
-  const observations = columnsToObservations(read.columns);
-  // The reader applied the window; the aggregation's own window keeps every one of these observations.
-  const report = aggregateBiasAudit(observations, {
+  // The reader applied the window and the filters: the statistics take its columns whole (now and the window's
+  // bounds only label the report's window).
+  const seed = options.seed ?? 1;
+  const report = aggregateBiasAudit(read.columns, {
     now,
     maxSessions,
     maxDays,
     minSessions: settings.minSessions,
-    seed: options.seed ?? 1,
-    ...filter,
+    seed,
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
   });
   const excluded = read.excluded;
   const document: BiasReportDocument = {
@@ -127,10 +132,10 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
       reasons: read.reasons,
       firstBadLines: read.firstBadLines,
     },
-    options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString() },
+    options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString(), seed },
     report,
   };
-  return { document, loaded: { paths, read, observations } };
+  return { document, loaded: { paths, read } };
 }
 
 async function defaultStoreExists(path: string): Promise<boolean> {
@@ -154,7 +159,7 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
       break;
     case 'html':
       text = renderHtmlReport(
-        htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
+        htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
       );
       break;
     case 'text':

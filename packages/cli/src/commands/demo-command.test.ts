@@ -33,6 +33,8 @@ describe('council demo', () => {
     expect(r.out).toMatch(/⚑ SELF_PREFERENCE simulated:ada/);
     expect(r.out).toMatch(/⚑ HARSH_REVIEWER simulated:dmitri/);
     expect(r.out).not.toMatch(/SELF_PREFERENCE simulated:(basil|cleo|dmitri|edda)/);
+    // Offsets are measured against the typical reviewer, so dmitri's harshness makes no one else look generous.
+    expect(r.out).not.toMatch(/GENEROUS_REVIEWER|HARSH_REVIEWER simulated:(ada|basil|cleo|edda)/);
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(existsSync(join(home, 'telemetry'))).toBe(false); // consent 1 inside the demo: nothing queued
     expect(existsSync(join(home, 'bias-report.html'))).toBe(true);

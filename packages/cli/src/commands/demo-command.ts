@@ -135,14 +135,15 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written.
   await writeFileAtomic(
     htmlPath,
-    renderHtmlReport(htmlReportFromAudit({ report: document.report, observations: loaded.observations, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
+    renderHtmlReport(htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
   );
   ctx.io.stdout(
     [
       '',
       s.bold('What the demo built in, and what the report should find:'),
       '  every reviewer favours answers shown first (position bias); simulated:ada prefers its own answer (self-preference);',
-      '  simulated:dmitri grades harshly (so the other four look generous next to it). Compare with the flags above.',
+      '  simulated:dmitri grades harshly (measured against the typical reviewer, so no one else looks generous).',
+      '  Compare with the flags above.',
       '',
       `HTML report with charts: ${htmlPath}`,
       `Explore further: council bias-report --home ${home} --verbose`,

@@ -14,6 +14,8 @@ export interface ReportMetricRow {
   sessions: number;
   confidence: ConfidenceTier;
   pValue?: number | null;
+  /** Where the figure can raise a flag: the smallest effect the flag needs (its interval beyond ±margin). */
+  margin?: number;
   flagged?: boolean;
 }
 
@@ -31,15 +33,23 @@ export interface HtmlReportData {
   windowEnd: string | null;
   confidence: ConfidenceTier;
   metrics: readonly ReportMetricRow[];
+  /** The smallest effects a flag needs, drawn as a band around 0 in the interval charts (score points). */
+  margins: { position: number; reviewerOffset: number };
   /** Per display position: mean centred score (effect) with its interval. */
   positionEffects: readonly IntervalRow[];
-  /** Per reviewer: mean centred score (negative = harsh) with its interval. */
-  reviewerHarshness: readonly IntervalRow[];
+  /** Per reviewer: points beyond the typical reviewer on the same answer (negative = harsh), with its interval. */
+  reviewerOffsets: readonly IntervalRow[];
   lengthVsScore: {
+    /** One point per scored answer: length and mean score, each less its session's mean over answers. */
     points: readonly { x: number; y: number }[];
-    /** How many observations the points were thinned from. */
+    /** How many answers the points were thinned from. */
     total: number;
+    /** Within-session slope, score points per 1,000 characters (the flagged figure). */
+    slope: ReportMetricRow | null;
+    /** Within-session correlation r. */
     correlation: ReportMetricRow | null;
+    /** Between-session slope per 1,000 characters: an association, never a flag. */
+    betweenSessions: ReportMetricRow | null;
   };
   trends: readonly { metric: string; points: readonly TrendPoint[] }[];
   affinity: {

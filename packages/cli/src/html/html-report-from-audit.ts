@@ -1,7 +1,9 @@
-import type { BiasAggregateReport, BiasMetricReport, BiasObservation } from '@council/bias-audit';
+import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
 import { metricSubject, positionLabel } from '../bias-report-metrics.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
+import { formatNumber } from './svg-primitives.js';
+import { withinSessionLengthPoints } from './within-session-length-points.js';
 
 const MAX_POINTS = 2000;
 
@@ -15,6 +17,7 @@ function row(m: BiasMetricReport, flagged: boolean): ReportMetricRow {
     sessions: m.sessions,
     confidence: m.confidence,
     pValue: m.pValue ?? null,
+    ...(m.margin === undefined ? {} : { margin: m.margin }),
     flagged,
   };
 }
@@ -25,24 +28,21 @@ function intervalRow(m: BiasMetricReport, label: string, highlight = false): Int
 }
 
 /**
- * Turns the cross-session report (and the observations it was computed from, for the scatter plot)
- * into what the HTML page draws. Scatter points are thinned evenly to at most 2,000.
+ * Turns the cross-session report (and the reader's columns it was computed from, for the length chart's
+ * points) into what the HTML page draws. The points are thinned evenly to at most 2,000.
  */
 export function htmlReportFromAudit(options: {
   report: BiasAggregateReport;
-  observations: readonly BiasObservation[];
+  /** The window's records, as `readBiasRecords` returns them and `aggregateBiasAudit` took them. */
+  columns: BiasColumns;
   source: string;
   simulated: boolean;
   generatedAt: string;
 }): HtmlReportData {
   const { report } = options;
   const flagged = new Set(report.flags.map((f) => f.metric));
-  const flaggedSubjects = new Set(report.flags.map((f) => f.subject).filter((x): x is string => x !== null));
-  const inWindow = windowFilter(report, options.observations);
-  const scored = inWindow.filter((o) => o.score !== null);
-  const step = Math.max(1, Math.ceil(scored.length / MAX_POINTS));
-  const points: { x: number; y: number }[] = [];
-  for (let i = 0; i < scored.length; i += step) points.push({ x: scored[i]!.responseLengthChars, y: scored[i]!.score! });
+  const { points, total } = withinSessionLengthPoints(options.columns, MAX_POINTS);
+  const { slope, correlation, betweenSessions } = report.length;
 
   const reviewers = [...new Set(report.reviewers.map((r) => r.reviewer))].sort();
   const candidates = [...new Set([...reviewers, ...report.affinity.map((a) => metricSubject(a.metric).split('→')[1] ?? '')])].filter((c) => c !== '').sort();
@@ -54,11 +54,13 @@ export function htmlReportFromAudit(options: {
   }
 
   const metrics = [
-    report.lengthCorrelation,
+    slope,
+    correlation,
+    betweenSessions,
     ...report.position.effects,
     report.position.primacy,
     report.position.recency,
-    ...report.reviewers.map((r) => r.harshness),
+    ...report.reviewers.map((r) => r.offset),
     ...report.selfPreference,
     report.anchoring,
   ].map((m) => row(m, flagged.has(m.metric)));
@@ -74,11 +76,18 @@ export function htmlReportFromAudit(options: {
     windowEnd: report.window.end,
     confidence: report.confidence,
     metrics,
+    margins: { position: report.margins.position, reviewerOffset: report.margins.reviewerOffset },
     positionEffects: report.position.effects.map((m) => intervalRow(m, positionLabel(Number(metricSubject(m.metric))))).filter((r): r is IntervalRow => r !== null),
-    reviewerHarshness: report.reviewers
-      .map((r) => intervalRow(r.harshness, r.reviewer, flaggedSubjects.has(r.reviewer)))
+    reviewerOffsets: report.reviewers
+      .map((r) => intervalRow(r.offset, r.reviewer, flagged.has(r.offset.metric)))
       .filter((r): r is IntervalRow => r !== null),
-    lengthVsScore: { points, total: scored.length, correlation: row(report.lengthCorrelation, flagged.has(report.lengthCorrelation.metric)) },
+    lengthVsScore: {
+      points,
+      total,
+      slope: row(slope, flagged.has(slope.metric)),
+      correlation: row(correlation, flagged.has(correlation.metric)),
+      betweenSessions: row(betweenSessions, false),
+    },
     trends: report.trends.map((t) => ({
       metric: t.indicator,
       points: t.windows
@@ -91,7 +100,7 @@ export function htmlReportFromAudit(options: {
       values: reviewers.map((r) => candidates.map((c) => value.get(`${r}→${c}`) ?? null)),
     },
     notes: [
-      ...[...new Set(report.flags.map((f) => `${f.code}${f.subject ? ` (${f.subject})` : ''}: ${f.metric} = ${f.estimate.toFixed(3)}, Holm-adjusted p ${f.adjustedPValue < 0.001 ? '< 0.001' : `= ${f.adjustedPValue.toFixed(3)}`}`))],
+      ...[...new Set(report.flags.map(flagNote))],
       ...(report.flags.length === 0 && report.meetsMinimum ? ['No bias flag raised (Holm-corrected across families).'] : []),
       ...report.changePoints.map((c) => `Change point ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`),
       ...report.notes,
@@ -99,14 +108,9 @@ export function htmlReportFromAudit(options: {
   };
 }
 
-/** The observations of the sessions inside the report's window (the scatter shows what the figures used). */
-function windowFilter(report: BiasAggregateReport, observations: readonly BiasObservation[]): BiasObservation[] {
-  const { start, end } = report.window;
-  if (start === null || end === null) return [];
-  const lo = Date.parse(start);
-  const hi = Date.parse(end);
-  return observations.filter((o) => {
-    const t = Date.parse(o.timestamp);
-    return t >= lo && t <= hi;
-  });
+/** `HARSH_REVIEWER (x): reviewer_offset[x] = −1.210 [−1.350, −1.070], beyond ±0.25, Holm-adjusted p < 0.001`. */
+function flagNote(f: AggregateBiasFlag): string {
+  const subject = f.subject === null ? '' : ` (${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject})`;
+  const p = f.adjustedPValue < 0.001 ? '< 0.001' : `= ${formatNumber(f.adjustedPValue, 3)}`;
+  return `${f.code}${subject}: ${f.metric} = ${formatNumber(f.estimate, 3)} [${formatNumber(f.ciLower, 3)}, ${formatNumber(f.ciUpper, 3)}], beyond ±${Number(f.margin.toPrecision(6))}, Holm-adjusted p ${p}`;
 }

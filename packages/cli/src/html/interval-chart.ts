@@ -12,8 +12,9 @@ export interface IntervalRow {
 
 /**
  * A horizontal dot-and-whisker chart: one row per category, the point estimate as a dot, the 95% interval as a
- * bar, and a reference line at `reference` (0 for effects). Rows whose interval excludes the reference are
- * drawn emphasised, since those are the ones the data supports.
+ * bar, and a reference line at `reference` (0 for effects). With a `margin`, a shaded band marks
+ * reference ± margin, the effects too small to flag. Rows whose interval lies beyond the band (beyond the
+ * reference when there is none) are drawn emphasised, since those are the ones the data supports.
  */
 export function renderIntervalChart(options: {
   id: string;
@@ -22,6 +23,8 @@ export function renderIntervalChart(options: {
   rows: readonly IntervalRow[];
   axisLabel: string;
   reference?: number;
+  /** The smallest effect worth flagging: shaded around the reference. Default 0 (no band). */
+  margin?: number;
 }): string {
   const width = 640;
   const rowHeight = 28;
@@ -30,7 +33,8 @@ export function renderIntervalChart(options: {
   const bottom = 40;
   const height = top + options.rows.length * rowHeight + bottom;
   const reference = options.reference ?? 0;
-  const [lo, hi] = extent(options.rows.flatMap((r) => [r.ciLower, r.ciUpper, r.estimate]), reference);
+  const margin = options.margin ?? 0;
+  const [lo, hi] = extent([...options.rows.flatMap((r) => [r.ciLower, r.ciUpper, r.estimate]), reference - margin, reference + margin], reference);
   const x = linearScale([lo, hi], [labelWidth, width - 20]);
   const plotBottom = top + options.rows.length * rowHeight;
   const parts: string[] = [];
@@ -38,10 +42,13 @@ export function renderIntervalChart(options: {
     parts.push(`<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${plotBottom}"/>`);
     parts.push(`<text class="tick" x="${px(x(t))}" y="${plotBottom + 14}" text-anchor="middle">${formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1)}</text>`);
   }
+  if (margin > 0) {
+    parts.push(`<rect class="margin" x="${px(x(reference - margin))}" y="${top}" width="${px(x(reference + margin) - x(reference - margin))}" height="${plotBottom - top}"><title>${escapeXml(`±${formatNumber(margin, 2)}: too small to flag`)}</title></rect>`);
+  }
   parts.push(`<line class="reference" x1="${px(x(reference))}" x2="${px(x(reference))}" y1="${top}" y2="${plotBottom}"/>`);
   options.rows.forEach((row, i) => {
     const y = top + i * rowHeight + rowHeight / 2;
-    const excludes = row.ciLower > reference || row.ciUpper < reference;
+    const excludes = row.ciLower > reference + margin || row.ciUpper < reference - margin;
     const cls = `mark interval${excludes ? ' excludes' : ''}${row.highlight ? ' highlight' : ''}`;
     const tip = `${row.label}: ${formatNumber(row.estimate, 3)} [${formatNumber(row.ciLower, 3)}, ${formatNumber(row.ciUpper, 3)}], n = ${row.n}`;
     parts.push(

@@ -1,9 +1,9 @@
 import { escapeXml, formatNumber, px, svgFrame } from './svg-primitives.js';
 
 /**
- * The reviewer × candidate matrix: each cell is how much a reviewer's scores for a candidate differ from
- * what the other reviewers gave the same responses (positive = favours). The diagonal, a reviewer judging
- * its own answer, is self-preference and is outlined. Colour is diverging around 0 and the value is
+ * The reviewer × candidate matrix: each cell is how many points a reviewer gives a candidate's answers beyond
+ * what its offset and the answers explain (positive = favours). The diagonal, a reviewer judging its own
+ * answer, is self-preference and is outlined. Colour is diverging around 0 and the value is
  * printed in every cell, so the chart reads in greyscale too.
  */
 export function renderMatrixChart(options: {

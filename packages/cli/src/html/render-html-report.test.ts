@@ -18,7 +18,7 @@ describe('renderHtmlReport', () => {
   it('draws the five chart kinds, each with marks', () => {
     const html = renderHtmlReport(sampleReportData());
     const svgs = charts(html);
-    expect(svgs.map((s) => /id="(chart-[a-z]+)/.exec(s)![1])).toEqual(['chart-position', 'chart-harshness', 'chart-length', 'chart-trend', 'chart-affinity']);
+    expect(svgs.map((s) => /id="(chart-[a-z]+)/.exec(s)![1])).toEqual(['chart-position', 'chart-reviewers', 'chart-length', 'chart-trend', 'chart-affinity']);
     for (const svg of svgs) expect(svg).toMatch(/class="mark/);
     // Four positions, four reviewers: one interval group each.
     expect(svgs[0]!.match(/class="mark interval/g)).toHaveLength(4);
@@ -32,10 +32,25 @@ describe('renderHtmlReport', () => {
     expect(svgs[4]).toContain('sim/beta → sim/gamma: no scores');
   });
 
-  it('emphasises intervals that exclude zero and only those', () => {
+  it('shades the margin and emphasises only the intervals beyond it', () => {
     const svg = charts(renderHtmlReport(sampleReportData()))[0]!;
-    // A [0.2, 0.64] and D [−0.5, −0.04] exclude 0; B and C do not.
-    expect(svg.match(/class="mark interval excludes"/g)).toHaveLength(2);
+    // Margin ±0.1: A [0.2, 0.64] lies beyond it; D [−0.5, −0.04] excludes 0 but reaches into the band; B and C straddle 0.
+    expect(svg).toContain('<rect class="margin"');
+    expect(svg.match(/class="mark interval excludes"/g)).toHaveLength(1);
+    // Without a margin, beyond the band is beyond 0: A and D.
+    const bare = charts(renderHtmlReport(sampleReportData({ margins: { position: 0, reviewerOffset: 0 } })))[0]!;
+    expect(bare).not.toContain('class="margin"');
+    expect(bare.match(/class="mark interval excludes"/g)).toHaveLength(2);
+  });
+
+  it('shows the within-session length slope, its r, and the between-session figure as an unflagged association', () => {
+    const html = renderHtmlReport(sampleReportData());
+    expect(html).toContain('Within sessions, each 1,000 more characters go with 0.620 score points, 95% interval [0.410, 0.830] over 41 sessions (r = 0.310).');
+    expect(html).toContain('Between sessions, −0.900 points per 1,000 characters [−1.600, −0.200]: an association');
+    expect(html).toContain('never flagged');
+    expect(html).toContain('<td>between sessions, points per 1,000 characters (association, not flagged)</td><td class="num">−0.900</td>');
+    // The summary table gives each figure's margin: the slope flags beyond ±0.05.
+    expect(html).toMatch(/<td>length_slope_per_1000_chars<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">&lt; 0\.001<\/td><td class="num">±0\.05<\/td>/);
   });
 
   it('labels simulated data at the top, and says nothing of it for real data', () => {

@@ -19,13 +19,13 @@ main{max-width:980px;margin:0 auto;padding:24px 20px 60px}h1{font-size:26px;marg
 .meta{color:var(--muted);margin:0 0 12px}.badge{display:inline-block;padding:2px 9px;border-radius:10px;font-size:13px;font-weight:600;margin-right:6px;border:1px solid currentColor}
 .sim{color:#7a3db8}.tier-insufficient_data{color:var(--muted)}.tier-preliminary{color:var(--warn)}.tier-moderate{color:var(--accent)}.tier-high{color:#2a7a3b}
 .notice{background:#fff6e8;border-left:4px solid var(--warn);padding:8px 12px;margin:12px 0}
-table{border-collapse:collapse;margin:8px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:8px 0;font-size:14px}th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.flagged td:first-child::after{content:" ⚑";color:var(--warn)}
 figure{margin:10px 0}figcaption{color:var(--muted);font-size:13px;max-width:720px}svg.chart{max-width:100%;height:auto;display:block;font:12px system-ui,sans-serif}
 svg .grid{stroke:#eceff4}svg .reference{stroke:#8a93a3;stroke-dasharray:4 3}svg .tick{fill:var(--muted)}svg .label{fill:var(--fg)}svg .axis-label{fill:var(--muted)}
 svg .interval .whisker,svg .interval .cap{stroke:#8fa6c4;stroke-width:2}svg .interval .dot{fill:#8fa6c4}
 svg .interval.excludes .whisker,svg .interval.excludes .cap{stroke:var(--accent)}svg .interval.excludes .dot{fill:var(--accent)}
-svg .interval.highlight .dot{fill:var(--warn)}svg .point{fill:var(--accent);fill-opacity:.35}svg .fit{stroke:var(--warn);stroke-width:2}
+svg .interval.highlight .dot{fill:var(--warn)}svg .margin{fill:#8a93a3;fill-opacity:.12}svg .point{fill:var(--accent);fill-opacity:.35}svg .fit{stroke:var(--warn);stroke-width:2}
 svg .band{fill:var(--accent);fill-opacity:.15}svg .line{fill:none;stroke:var(--accent);stroke-width:2}svg .dot{fill:var(--accent)}
 svg .cell .value{fill:var(--fg);font-size:11px}svg .cell.self rect{stroke:var(--fg);stroke-width:2}
 details{margin:4px 0 0}summary{cursor:pointer;color:var(--muted);font-size:13px}footer{margin-top:40px;color:var(--muted);font-size:13px}
@@ -47,10 +47,10 @@ function metricsTable(rows: readonly ReportMetricRow[]): string {
       (m) =>
         `<tr class="${m.flagged ? 'flagged' : ''}"><td>${escapeXml(m.metric)}</td><td class="num">${m.confidence === 'insufficient_data' ? '–' : formatNumber(m.estimate, 3)}</td>` +
         `<td class="num">${m.confidence === 'insufficient_data' ? '–' : interval(m)}</td><td class="num">${m.sampleSize}</td><td class="num">${m.sessions}</td>` +
-        `<td class="num">${formatPValue(m.pValue)}</td><td>${escapeXml(m.confidence.replace('_', ' '))}</td></tr>`,
+        `<td class="num">${formatPValue(m.pValue)}</td><td class="num">${m.margin === undefined ? '–' : `±${formatNumber(m.margin, 2)}`}</td><td>${escapeXml(m.confidence.replace('_', ' '))}</td></tr>`,
     )
     .join('');
-  return `<table><thead><tr><th>metric</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table><thead><tr><th>metric</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th title="a flag needs the interval beyond ±margin">flag beyond</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function dataTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -99,42 +99,54 @@ export function renderHtmlReport(data: HtmlReportData): string {
         description: 'Mean score, centred within each session and reviewer, by the position a response was shown in, with 95% intervals.',
         rows: data.positionEffects,
         axisLabel: 'score relative to the reviewer’s session mean',
+        margin: data.margins.position,
       }),
-      'Each row is a display position. A dot right of the dashed line means responses shown there scored higher than the same reviewer’s other scores in that session. Darker rows have an interval that excludes zero.',
+      `Each row is a display position. A dot right of the dashed line means responses shown there scored higher than the same reviewer’s other scores in that session. The grey band, ±${formatNumber(data.margins.position, 2)} points, is too small to flag; darker rows have an interval beyond it.`,
       dataTable(['position', 'effect', '95% interval', 'N'], data.positionEffects.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)])),
     ),
   );
 
-  sections.push('<h2>Reviewer harshness</h2>');
+  sections.push('<h2>Reviewer offsets</h2>');
   sections.push(
     figure(
       renderIntervalChart({
-        id: 'chart-harshness',
-        title: 'Reviewer harshness',
-        description: 'Each reviewer’s mean score minus the other reviewers’ mean for the same responses, with 95% intervals.',
-        rows: data.reviewerHarshness,
-        axisLabel: 'score minus the other reviewers’ mean (negative = harsh)',
+        id: 'chart-reviewers',
+        title: 'Reviewer offsets',
+        description: 'Points each reviewer gives the same answer beyond what the typical reviewer gives it, display position held fixed, with 95% intervals.',
+        rows: data.reviewerOffsets,
+        axisLabel: 'points vs the typical reviewer, same answer (negative = harsh)',
+        margin: data.margins.reviewerOffset,
       }),
-      'Left of the line: harsher than the others on the same answers; right: more generous. For analytics only: Council never reweights live votes by these profiles (ADR-018).',
-      dataTable(['reviewer', 'offset', '95% interval', 'N'], data.reviewerHarshness.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)])),
+      `Left of the line: harsher than the typical reviewer on the same answers; right: more generous. The typical reviewer is a robust centre of all reviewers, so one harsh reviewer makes no one else look generous. The grey band, ±${formatNumber(data.margins.reviewerOffset, 2)} points, is too small to flag; orange dots are flagged. For analytics only: Council never reweights live votes by these profiles (ADR-018).`,
+      dataTable(['reviewer', 'offset', '95% interval', 'N'], data.reviewerOffsets.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)])),
     ),
   );
 
-  const corr = data.lengthVsScore.correlation;
+  const { slope, correlation, betweenSessions } = data.lengthVsScore;
+  const lengthRows = [
+    { label: 'slope within sessions (points per 1,000 characters)', m: slope },
+    { label: 'correlation r within sessions', m: correlation },
+    { label: 'between sessions, points per 1,000 characters (association, not flagged)', m: betweenSessions },
+  ].filter((r): r is { label: string; m: ReportMetricRow } => r.m !== null);
   sections.push('<h2>Length and score</h2>');
   sections.push(
     figure(
       renderScatterChart({
         id: 'chart-length',
-        title: 'Response length against score',
-        description: 'One point per scored observation: response length in characters and the score it received.',
+        title: 'Answer length against score, within sessions',
+        description: 'One point per scored answer: its length and its mean score, each relative to the mean over the answers of its session.',
         points: data.lengthVsScore.points,
-        xLabel: 'response length (characters)',
-        yLabel: 'score',
+        xLabel: 'length minus the session’s mean answer length (characters)',
+        yLabel: 'mean score minus the session’s mean',
       }),
-      `${corr ? `Pooled length–score correlation r = ${formatNumber(corr.estimate, 3)}, 95% interval ${interval(corr)} over ${corr.sessions} sessions. ` : ''}` +
-        `${data.lengthVsScore.points.length < data.lengthVsScore.total ? `Showing ${data.lengthVsScore.points.length.toLocaleString('en-US')} of ${data.lengthVsScore.total.toLocaleString('en-US')} observations, evenly thinned. ` : ''}The line is the least-squares fit.`,
-      '',
+      `${slope ? `Within sessions, each 1,000 more characters go with ${formatNumber(slope.estimate, 3)} score points, 95% interval ${interval(slope)} over ${slope.sessions} sessions${correlation ? ` (r = ${formatNumber(correlation.estimate, 3)})` : ''}. ` : ''}` +
+        `${betweenSessions && betweenSessions.estimate !== null ? `Between sessions, ${formatNumber(betweenSessions.estimate, 3)} points per 1,000 characters ${interval(betweenSessions)}: an association (questions with long answers may simply score differently), never flagged. ` : ''}` +
+        `${data.lengthVsScore.points.length < data.lengthVsScore.total ? `Showing ${data.lengthVsScore.points.length.toLocaleString('en-US')} of ${data.lengthVsScore.total.toLocaleString('en-US')} answers, evenly thinned. ` : ''}` +
+        'The line is the least-squares fit of these points; the reported slope also holds reviewers’ offsets, positions and self-preference fixed, so it can differ a little.',
+      dataTable(
+        ['figure', 'estimate', '95% interval', 'sessions'],
+        lengthRows.map((r) => [r.label, formatNumber(r.m.estimate, 3), interval(r.m), String(r.m.sessions)]),
+      ),
     ),
   );
 
@@ -165,12 +177,12 @@ export function renderHtmlReport(data: HtmlReportData): string {
       renderMatrixChart({
         id: 'chart-affinity',
         title: 'Reviewer to candidate affinity',
-        description: 'Mean difference between a reviewer’s score for a candidate and the other reviewers’ scores for the same responses; the outlined diagonal is self-preference.',
+        description: 'Points a reviewer gives one author’s answers beyond its offset, the answer’s level, position and self-preference (the score model’s residual); the outlined diagonal is self-preference.',
         reviewers: data.affinity.reviewers,
         candidates: data.affinity.candidates,
         values: data.affinity.values,
       }),
-      'Rows are reviewers, columns the candidates they scored. Orange: the reviewer favours that candidate compared with the other reviewers; blue: disfavours. Outlined cells are a reviewer scoring its own answer (self-preference).',
+      'Rows are reviewers, columns the authors of the answers they scored. Orange: the reviewer favours that author beyond its usual offset; blue: disfavours. Outlined cells are a reviewer scoring its own answer: the points it adds beyond its offset (self-preference).',
       dataTable(
         ['reviewer → candidate', 'affinity'],
         data.affinity.reviewers.flatMap((r, i) => data.affinity.candidates.map((c, j) => [`${r} → ${c}`, formatNumber(data.affinity.values[i]?.[j] ?? null, 3)])),

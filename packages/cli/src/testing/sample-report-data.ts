@@ -16,17 +16,24 @@ export function sampleReportData(overrides: Partial<HtmlReportData> = {}): HtmlR
     windowEnd: '2026-11-22T00:00:00Z',
     confidence: 'moderate',
     metrics: [
-      { metric: 'length_score_correlation', estimate: 0.31, ciLower: 0.22, ciUpper: 0.4, sampleSize: 656, sessions: 41, confidence: 'moderate', pValue: 0.0001, flagged: true },
-      { metric: 'position_effect_first', estimate: 0.42, ciLower: 0.2, ciUpper: 0.64, sampleSize: 164, sessions: 41, confidence: 'moderate', pValue: 0.002, flagged: true },
+      { metric: 'length_slope_per_1000_chars', estimate: 0.62, ciLower: 0.41, ciUpper: 0.83, sampleSize: 164, sessions: 41, confidence: 'moderate', pValue: 0.0001, margin: 0.05, flagged: true },
+      { metric: 'position_effect[0]', estimate: 0.42, ciLower: 0.2, ciUpper: 0.64, sampleSize: 41, sessions: 41, confidence: 'moderate', pValue: 0.002, margin: 0.1, flagged: true },
     ],
+    margins: { position: 0.1, reviewerOffset: 0.25 },
     positionEffects: [
       { label: 'A (1st)', estimate: 0.42, ciLower: 0.2, ciUpper: 0.64, n: 164 },
       { label: 'B (2nd)', estimate: 0.05, ciLower: -0.15, ciUpper: 0.25, n: 164 },
       { label: 'C (3rd)', estimate: -0.2, ciLower: -0.41, ciUpper: 0.01, n: 164 },
       { label: 'D (4th)', estimate: -0.27, ciLower: -0.5, ciUpper: -0.04, n: 164 },
     ],
-    reviewerHarshness: reviewers.map((r, i) => ({ label: r, estimate: [-0.9, 0.1, 0.3, 0.5][i]!, ciLower: [-1.2, -0.2, 0, 0.2][i]!, ciUpper: [-0.6, 0.4, 0.6, 0.8][i]!, n: 164, highlight: i === 0 })),
-    lengthVsScore: { points, total: 656, correlation: { metric: 'length_score_correlation', estimate: 0.31, ciLower: 0.22, ciUpper: 0.4, sampleSize: 656, sessions: 41, confidence: 'moderate' } },
+    reviewerOffsets: reviewers.map((r, i) => ({ label: r, estimate: [-0.9, 0.1, 0.3, 0.5][i]!, ciLower: [-1.2, -0.2, 0, 0.2][i]!, ciUpper: [-0.6, 0.4, 0.6, 0.8][i]!, n: 164, highlight: i === 0 })),
+    lengthVsScore: {
+      points,
+      total: 164,
+      slope: { metric: 'length_slope_per_1000_chars', estimate: 0.62, ciLower: 0.41, ciUpper: 0.83, sampleSize: 164, sessions: 41, confidence: 'moderate', margin: 0.05 },
+      correlation: { metric: 'length_score_correlation', estimate: 0.31, ciLower: 0.21, ciUpper: 0.4, sampleSize: 164, sessions: 41, confidence: 'moderate' },
+      betweenSessions: { metric: 'length_between_sessions_per_1000_chars', estimate: -0.9, ciLower: -1.6, ciUpper: -0.2, sampleSize: 41, sessions: 41, confidence: 'moderate' },
+    },
     trends: [
       {
         metric: 'length_score_correlation',
