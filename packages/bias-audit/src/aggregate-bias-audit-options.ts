@@ -37,7 +37,7 @@ export interface AggregateBiasAuditOptions {
   resamples?: number;
   /** Seed of the permutations. Default 1. */
   seed?: number;
-  /** Sessions per rolling trend window. Default 10. */
+  /** Sessions per rolling trend window (windows half a window apart, at most 200 of them, evenly spread). Default 10. */
   trendWindowSessions?: number;
   /** Robust SDs (1.4826·MAD) from the median beyond which a session is an anomaly. Default 3.5. */
   anomalyThreshold?: number;

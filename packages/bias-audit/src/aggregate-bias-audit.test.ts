@@ -148,15 +148,16 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     // All 12 blocks identical: no relabelling beats the observed arrangement, p = 1/1001.
     const same = aggregateBiasAudit(identicalSessions(12), { now: NOW });
     expect(same.resamples).toBe(1000);
-    expect(same.position.tests).toEqual([{ basis: 'scores', method: 'permutation', statistic: expect.any(Number), pValue: 1 / 1001, permutations: 1000, sessions: 12 }]);
-    // Wald: θ = (−1, −1, 1, 1); each session's vector is θ ± .5·(1, −1, 1, −1), so V = (.25·12/144)·(12/11)·vv' with
-    // v = (1, −1, 1, −1): rank 1, and θ is orthogonal to v — the pseudo-inverse sees no distance in its range
-    // direction beyond θ's projection on v, which is 0; W = 0, F = 0, p = 1. The test cannot see an effect that
-    // the sessions never vary around: the per-position t intervals are what flag it.
+    expect(same.position.tests).toHaveLength(1);
+    expect(same.position.tests[0]).toMatchObject({ basis: 'scores', method: 'permutation', pValue: 1 / 1001, permutations: 1000, sessions: 12 });
+    // Wald: θ = (−1, −1, 1, 1); each session's vector is θ ± .5·(1, −1, 1, −1), so V is a multiple of vv' with
+    // v = (1, −1, 1, −1): rank 1, and θ lies wholly outside it — an effect every session shows alike: F = ∞, p = 0.
     const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, resamples: 0 });
-    expect(wald.position.tests).toHaveLength(1);
-    expect(wald.position.tests[0]).toMatchObject({ basis: 'scores', method: 'wald_f', permutations: 0, sessions: 12 });
-    expect(wald.position.tests[0]!.pValue).toBeCloseTo(1, 12);
+    expect(wald.position.tests).toEqual([{ basis: 'scores', method: 'wald_f', statistic: Number.POSITIVE_INFINITY, pValue: 0, permutations: 0, sessions: 12 }]);
+    // Sessions 3, 2, 5, 4 and 2, 1, 4, 3 alternate: centred they are identical, θ = (−.5, −1.5, 1.5, .5) and V = 0.
+    // The mean of every position is the same in each session: again certain.
+    const flat = aggregateBiasAudit(identicalSessions(12, {}, [3, 2, 5, 4]), { now: NOW, resamples: 0 });
+    expect(flat.position.tests[0]!.pValue).toBe(0);
   });
 
   it('counts rank-only reviewers through rank-based position effects', () => {

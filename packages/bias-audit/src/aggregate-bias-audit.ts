@@ -219,9 +219,22 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     const offset = fromModel({ metric: `reviewer_offset[${reviewer}]`, fit: offsetFit, unit: 'scores', intervalMethod: 'cluster_cr1_t', margin: margins.reviewerOffset, why: offsetWhy });
     const sd = fit.residualSd;
     const z =
-      offsetFit === null || sd === null || !(sd > 0)
+      offsetFit === null
         ? fromModel({ metric: `reviewer_z[${reviewer}]`, fit: null, unit: 'scores', intervalMethod: 'cluster_cr1_t_per_residual_sd', why: offsetWhy })
-        : fromModel({
+        : sd === null || !(sd > 0)
+          ? figure({
+              metric: `reviewer_z[${reviewer}]`,
+              sessions: offsetFit.sessions,
+              sampleSize: offsetFit.sampleSize,
+              unit: 'scores',
+              intervalMethod: 'cluster_cr1_t_per_residual_sd',
+              estimate: null,
+              lower: null,
+              upper: null,
+              pValue: null,
+              note: 'Not computable: the scores fit the model exactly (no spread within answers), so there is no score SD to measure the offset in.',
+            })
+          : fromModel({
             metric: `reviewer_z[${reviewer}]`,
             fit: { ...offsetFit, estimate: offsetFit.estimate / sd, lower: offsetFit.lower / sd, upper: offsetFit.upper / sd, standardError: offsetFit.standardError / sd },
             unit: 'scores',

@@ -112,6 +112,7 @@ function layoutOf(columns: BiasColumns): Layout {
 }
 
 /** The design columns a record sets to 1 (two or three of them). */
+// eslint-disable-next-line max-params -- called once per record in both passes: no object per call
 function rowOf(columns: BiasColumns, layout: Layout, i: number, out: Int32Array): number {
   const reviewer = columns.reviewer[i]!;
   out[0] = layout.reviewerColumn[reviewer]!;
@@ -310,7 +311,7 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
   const sessionPairN = new Float64Array(pairCount);
   const sessionPairs: number[] = [];
   const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: [] };
-  const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, sxy: 0, syy: 0, records: 0, points: [] };
+  const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, sxy: 0, syy: 0, points: [] };
   const sessionX: number[] = [];
   const sessionY: number[] = [];
   let informativeSessions = 0;
@@ -325,7 +326,6 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
       // The answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
       sessionX.push(columns.responseLengthChars[list[0]!]! / 1000);
       sessionY.push(yBar - fitted);
-      between.records += count;
       if (count < 2) return;
       for (let r = 0; r < count; r++) {
         const i = list[r]!;
@@ -578,7 +578,6 @@ interface BetweenSums {
   sxx: number;
   sxy: number;
   syy: number;
-  records: number;
   /** Each session's (mean length, mean level), in turn: the heteroskedasticity-robust error needs each. */
   points: number[];
 }
@@ -678,16 +677,22 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
   }
   let betweenSessionLengthSlope: ScoreModelEstimate | null = null;
   if (b.n >= 3) {
-    const sxx = b.sxx - (b.sx * b.sx) / b.n;
-    const sxy = b.sxy - (b.sx * b.sy) / b.n;
-    const syy = b.syy - (b.sy * b.sy) / b.n;
-    if (sxx > 0 && syy >= 0) {
+    // Centred sums from the points (the raw-moment shortcut leaves rounding where every session's mean length is equal).
+    const cx = b.sx / b.n;
+    const cy = b.sy / b.n;
+    let sxx = 0;
+    let sxy = 0;
+    for (let j = 0; j < b.points.length; j += 2) {
+      sxx += (b.points[j]! - cx) ** 2;
+      sxy += (b.points[j]! - cx) * (b.points[j + 1]! - cy);
+    }
+    if (sxx > 1e-12 * Math.max(1, b.sxx)) {
       // Least squares over sessions (one point each, independent) with HC2 errors (MacKinnon & White 1985):
       // sessions whose answers react to length differently spread more where lengths are extreme, which the
       // classical residual variance misses (it covered 89.7% at 20 sessions with per-session ρ = ±0.5).
       const slope = sxy / sxx;
-      const mx = b.sx / b.n;
-      const my = b.sy / b.n;
+      const mx = cx;
+      const my = cy;
       // HC2 (weights c_i² = dx_i²/(1 − h_i) on squared residuals) with Bell & McCaffrey's (2002) degrees of
       // freedom: under a homoskedastic working model V̂ ∝ e'De, e = (I − H)y, D = diag(c²), so
       // df = tr(M)²/tr(M²) with M = (I − H)D(I − H). A few long-answer sessions carry the slope, and n − 2 df
@@ -721,7 +726,7 @@ function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: 
       }
       const traceSquare = diagonal + (total * total) / (n * n) + (2 * firstMoment * firstMoment) / (n * sxx) + (secondMoment * secondMoment) / (sxx * sxx);
       const df = traceSquare > 0 ? Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare)) : n - 2;
-      betweenSessionLengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.records, sessions: b.n });
+      betweenSessionLengthSlope = summary({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.n, sessions: b.n });
     }
   }
   return { lengthSlope, lengthCorrelation, betweenSessionLengthSlope };

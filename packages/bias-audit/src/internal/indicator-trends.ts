@@ -8,6 +8,8 @@ import type { LengthPoint } from './session-indicators.js';
 import { criticalT } from './t-summary.js';
 
 const DAY_MS = 86_400_000;
+/** The most rolling windows a trend reports. */
+const MAX_WINDOWS = 200;
 
 /** The sessions of a report in time order: their times (epoch ms) and ISO timestamps. */
 export interface SessionTimeline {
@@ -17,7 +19,7 @@ export interface SessionTimeline {
 
 /**
  * A least-squares slope per day of a per-session indicator (t interval on n − 2 df), and the indicator over
- * rolling windows of `windowSessions` consecutive sessions, half a window apart. The length correlation's
+ * rolling windows of `windowSessions` consecutive sessions, half a window apart (at most 200, evenly spread). The length correlation's
  * windows pool Fisher's z; the others take a t interval of the window's values.
  */
 export function indicatorTrend(spec: {
@@ -68,10 +70,13 @@ export function indicatorTrend(spec: {
   } else note = 'Not computable: needs the indicator from 3 or more sessions spread over time.';
   const slopePerDay = figure({ metric: `${indicator}_slope_per_day`, sessions: xs.length, sampleSize: xs.length, unit: 'sessions', intervalMethod: 'ols_t', estimate, lower, upper, pValue, ...(note ? { note } : {}) });
   const windows: BiasMetricReport[] = [];
-  const step = Math.max(1, Math.floor(spec.windowSessions / 2));
+  // Windows half a window apart, but at most `MAX_WINDOWS` of them, evenly spread: 100,000 sessions would
+  // otherwise give 20,000 windows per indicator, a report no one reads.
+  const span = series.length - spec.windowSessions;
+  const step = Math.max(1, Math.floor(spec.windowSessions / 2), Math.ceil(span / (MAX_WINDOWS - 1)));
   for (let start = 0; start + spec.windowSessions <= series.length; start += step) {
     const end = start + spec.windowSessions;
-    const span = { windowStart: timeline.iso[start]!, windowEnd: timeline.iso[end - 1]! };
+    const dates = { windowStart: timeline.iso[start]!, windowEnd: timeline.iso[end - 1]! };
     if (indicator === 'length_score_correlation') {
       const points = spec.lengthPoints.slice(start, end).filter((p): p is LengthPoint => p !== null);
       const pool = poolFisher(points, level);
@@ -86,11 +91,11 @@ export function indicatorTrend(spec: {
           lower: pool ? Math.tanh(pool.lower) : null,
           upper: pool ? Math.tanh(pool.upper) : null,
         }),
-        ...span,
+        ...dates,
       });
     } else {
       const values = series.slice(start, end).filter((v): v is number => v !== null);
-      windows.push({ ...spec.fromT({ metric: `${indicator}[window]`, values }), ...span });
+      windows.push({ ...spec.fromT({ metric: `${indicator}[window]`, values }), ...dates });
     }
   }
   return { indicator, slopePerDay, windows };

@@ -6,7 +6,8 @@ import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
  * mean centred score at each position it showed): θ_p the mean over the sessions that showed p, its
  * covariance the sandwich Σ_s (v_sp − θ_p)(v_sq − θ_q) / (n_p·n_q) over sessions showing both, times
  * S/(S − 1). W = θ'V⁺θ on rank r is read as F = W·(S − r)/(r·(S − 1)) on (r, S − r) degrees of freedom,
- * exact for normal vectors with no missing positions. The session is the unit, so a shared order (one
+ * exact for normal vectors with no missing positions; a mean outside the range of V (an effect no session
+ * varies around) gives F = ∞, p = 0. The session is the unit, so a shared order (one
  * shuffle for every reviewer) is handled: its positions are randomised once per session. Null when fewer
  * than r + 1 sessions.
  */
@@ -44,7 +45,17 @@ export function positionWaldTest(values: ReadonlyMap<number, readonly number[]>,
   }
   if (S < 2) return null;
   for (let i = 0; i < P * P; i++) covariance[i]! *= S / (S - 1);
-  const { inverse, rank } = symmetricPseudoInverse(covariance, P);
+  const { inverse, range, rank } = symmetricPseudoInverse(covariance, P);
+  // A mean outside the range of V is an effect every session shows alike: certain, whatever the spread elsewhere.
+  let outside = 0;
+  let norm = 0;
+  for (let a = 0; a < P; a++) {
+    let projected = 0;
+    for (let b = 0; b < P; b++) projected += range[a * P + b]! * theta[b]!;
+    outside += (theta[a]! - projected) ** 2;
+    norm += theta[a]! ** 2;
+  }
+  if (outside > 1e-18 * Math.max(norm, 1e-300) && outside > 1e-24) return { statistic: Number.POSITIVE_INFINITY, pValue: 0, sessions: S };
   if (rank === 0 || S <= rank) return null;
   let wald = 0;
   for (let a = 0; a < P; a++) for (let b = 0; b < P; b++) wald += theta[a]! * inverse[a * P + b]! * theta[b]!;
