@@ -125,42 +125,40 @@ function rowOf(columns: BiasColumns, layout: Layout, i: number, out: Int32Array)
 }
 
 /**
- * Visits each answer (one candidate of one session) with its scored records, session by session: a
- * session's scored records are sorted by candidate (a council has a handful) and handed over a run at a time.
+ * The scored records grouped by answer (one candidate of one session), session by session: `order` holds
+ * record indices, answer j's from `answerStart[j]` to `answerStart[j + 1]`, session s's answers from
+ * `sessionAnswerStart[s]` to `sessionAnswerStart[s + 1]`. Built once, read by both passes.
  */
-function forEachAnswer(columns: BiasColumns, visit: (session: number, records: Int32Array, count: number) => void, sessionDone: (session: number) => void): void {
-  let order = new Int32Array(64);
-  let answer = new Int32Array(64);
+interface AnswerIndex {
+  order: Int32Array;
+  answerStart: Int32Array;
+  sessionAnswerStart: Int32Array;
+}
+
+function indexAnswers(columns: BiasColumns): AnswerIndex {
+  const order = new Int32Array(columns.length);
+  const starts: number[] = [];
+  const sessionAnswerStart = new Int32Array(columns.sessionIds.length + 1);
+  let n = 0;
   for (let s = 0; s < columns.sessionIds.length; s++) {
-    const start = columns.sessionStart[s]!;
-    const end = columns.sessionStart[s + 1]!;
-    if (end - start > order.length) {
-      order = new Int32Array(2 * (end - start));
-      answer = new Int32Array(2 * (end - start));
-    }
-    let n = 0;
-    for (let i = start; i < end; i++) {
+    sessionAnswerStart[s] = starts.length;
+    const first = n;
+    for (let i = columns.sessionStart[s]!; i < columns.sessionStart[s + 1]!; i++) {
       if (Number.isNaN(columns.score[i]!)) continue;
       // Insertion by candidate, stable: sessions have tens of records.
       const c = columns.candidate[i]!;
       let j = n++;
-      while (j > 0 && columns.candidate[order[j - 1]!]! > c) {
+      while (j > first && columns.candidate[order[j - 1]!]! > c) {
         order[j] = order[j - 1]!;
         j--;
       }
       order[j] = i;
     }
-    let from = 0;
-    while (from < n) {
-      const c = columns.candidate[order[from]!]!;
-      let to = from + 1;
-      while (to < n && columns.candidate[order[to]!] === c) to++;
-      for (let j = from; j < to; j++) answer[j - from] = order[j]!;
-      visit(s, answer, to - from);
-      from = to;
-    }
-    sessionDone(s);
+    for (let j = first; j < n; j++) if (j === first || columns.candidate[order[j]!] !== columns.candidate[order[j - 1]!]) starts.push(j);
   }
+  sessionAnswerStart[columns.sessionIds.length] = starts.length;
+  starts.push(n);
+  return { order, answerStart: Int32Array.from(starts), sessionAnswerStart };
 }
 
 /** An answer's mean design row: `mean[c]` over the columns in `support` (the others are 0). */
@@ -177,8 +175,8 @@ class AnswerMean {
     this.inSupport = new Uint8Array(k);
   }
 
-  /** Fills the mean row of `count` records; returns their mean score. */
-  fill(columns: BiasColumns, layout: Layout, records: { list: Int32Array; count: number }): number {
+  /** Fills the mean row of the `count` records at `list[from…]`; returns their mean score. */
+  fill(columns: BiasColumns, layout: Layout, records: { list: Int32Array; from: number; count: number }): number {
     for (let j = 0; j < this.size; j++) {
       const c = this.support[j]!;
       this.mean[c] = 0;
@@ -187,7 +185,7 @@ class AnswerMean {
     this.size = 0;
     let y = 0;
     const share = 1 / records.count;
-    for (let r = 0; r < records.count; r++) {
+    for (let r = records.from; r < records.from + records.count; r++) {
       const i = records.list[r]!;
       const width = rowOf(columns, layout, i, this.row);
       for (let j = 0; j < width; j++) {
@@ -250,14 +248,17 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
   const informative = new Uint8Array(columns.sessionIds.length);
 
   // Pass 1: X̃'X̃ and X̃'ỹ of the within-answer demeaned design, answer by answer.
-  forEachAnswer(
-    columns,
-    (s, list, count) => {
-      if (count < 2) return;
+  const index = indexAnswers(columns);
+  const list = index.order;
+  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
+    for (let answer = index.sessionAnswerStart[s]!; answer < index.sessionAnswerStart[s + 1]!; answer++) {
+      const from = index.answerStart[answer]!;
+      const count = index.answerStart[answer + 1]! - from;
+      if (count < 2) continue;
       informative[s] = 1;
       observations += count;
       answers++;
-      const yBar = answerMean.fill(columns, layout, { list, count });
+      const yBar = answerMean.fill(columns, layout, { list, from, count });
       const size = answerMean.size;
       // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄' and Σ(x − x̄)(y − ȳ) = Σx(y − ȳ): the mean row once per answer.
       for (let ja = 0; ja < size; ja++) {
@@ -265,7 +266,7 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
         const ma = mean[a]! * count;
         for (let jb = 0; jb < size; jb++) xtx[a * k + support[jb]!]! -= ma * mean[support[jb]!]!;
       }
-      for (let r = 0; r < count; r++) {
+      for (let r = from; r < from + count; r++) {
         const i = list[r]!;
         const width = rowOf(columns, layout, i, row);
         const y = columns.score[i]! - yBar;
@@ -286,9 +287,8 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
           for (let ja = 0; ja < size; ja++) pairDesign[base + support[ja]!]! -= mean[support[ja]!]!;
         }
       }
-    },
-    () => undefined,
-  );
+    }
+  }
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) beta[a]! += inverse[a * k + b]! * xty[b]!;
@@ -317,17 +317,18 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
   let informativeSessions = 0;
   let residualSquares = 0;
 
-  forEachAnswer(
-    columns,
-    (_s, list, count) => {
-      const yBar = answerMean.fill(columns, layout, { list, count });
+  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
+    for (let answer = index.sessionAnswerStart[s]!; answer < index.sessionAnswerStart[s + 1]!; answer++) {
+      const from = index.answerStart[answer]!;
+      const count = index.answerStart[answer + 1]! - from;
+      const yBar = answerMean.fill(columns, layout, { list, from, count });
       let fitted = 0;
       for (let j = 0; j < answerMean.size; j++) fitted += mean[support[j]!]! * beta[support[j]!]!;
       // The answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
-      sessionX.push(columns.responseLengthChars[list[0]!]! / 1000);
+      sessionX.push(columns.responseLengthChars[list[from]!]! / 1000);
       sessionY.push(yBar - fitted);
-      if (count < 2) return;
-      for (let r = 0; r < count; r++) {
+      if (count < 2) continue;
+      for (let r = from; r < from + count; r++) {
         const i = list[r]!;
         const width = rowOf(columns, layout, i, row);
         let predicted = -fitted;
@@ -344,39 +345,37 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
           sessionPairN[pair]! += 1;
         }
       }
-    },
-    (s) => {
-      if (informative[s] === 1) {
-        informativeSessions++;
-        for (let a = 0; a < k; a++) {
-          const sa = score[a]!;
-          if (sa === 0) continue;
-          for (let b = 0; b < k; b++) meat[a * k + b]! += sa * score[b]!;
-        }
+    }
+    if (informative[s] === 1) {
+      informativeSessions++;
+      for (let a = 0; a < k; a++) {
+        const sa = score[a]!;
+        if (sa === 0) continue;
+        for (let b = 0; b < k; b++) meat[a * k + b]! += sa * score[b]!;
       }
-      for (const pair of sessionPairs) {
-        const e = sessionPairSum[pair]!;
-        const n = sessionPairN[pair]!;
-        pairs.sum[pair]! += e;
-        pairs.n[pair]! += n;
-        pairs.sessions[pair]!++;
-        pairs.ee[pair]! += e * e;
-        pairs.en[pair]! += e * n;
-        pairs.nn[pair]! += n * n;
-        for (let a = 0; a < k; a++) {
-          pairs.eScore[pair * k + a]! += e * score[a]!;
-          pairs.nScore[pair * k + a]! += n * score[a]!;
-        }
-        sessionPairSum[pair] = 0;
-        sessionPairN[pair] = 0;
+    }
+    for (const pair of sessionPairs) {
+      const e = sessionPairSum[pair]!;
+      const n = sessionPairN[pair]!;
+      pairs.sum[pair]! += e;
+      pairs.n[pair]! += n;
+      pairs.sessions[pair]!++;
+      pairs.ee[pair]! += e * e;
+      pairs.en[pair]! += e * n;
+      pairs.nn[pair]! += n * n;
+      for (let a = 0; a < k; a++) {
+        pairs.eScore[pair * k + a]! += e * score[a]!;
+        pairs.nScore[pair * k + a]! += n * score[a]!;
       }
-      sessionPairs.length = 0;
-      score.fill(0);
-      addLengthSession({ x: sessionX, y: sessionY }, length, between);
-      sessionX.length = 0;
-      sessionY.length = 0;
-    },
-  );
+      sessionPairSum[pair] = 0;
+      sessionPairN[pair] = 0;
+    }
+    sessionPairs.length = 0;
+    score.fill(0);
+    addLengthSession({ x: sessionX, y: sessionY }, length, between);
+    sessionX.length = 0;
+    sessionY.length = 0;
+  }
 
   const S = informativeSessions;
   const df = S - 1;
