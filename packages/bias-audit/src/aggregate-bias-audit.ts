@@ -108,16 +108,16 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     : windowObservations(input, { nowMs, maxDays, maxSessions, ...filters });
   const columns = windowed.columns;
   const S = columns.sessionIds.length;
-  const timeline: SessionTimeline = { time: columns.sessionTime, iso: Array.from(columns.sessionTime, (t) => new Date(t).toISOString()) };
-  const windowStart = S > 0 ? timeline.iso[0]! : null;
-  const windowEnd = S > 0 ? timeline.iso[S - 1]! : null;
+  const timeline: SessionTimeline = { time: columns.sessionTime, iso: (s) => new Date(columns.sessionTime[s]!).toISOString() };
+  const windowStart = S > 0 ? timeline.iso(0) : null;
+  const windowEnd = S > 0 ? timeline.iso(S - 1) : null;
   const meetsMinimum = S >= minSessions;
   const resamples = options.resamples ?? (S < PERMUTE_BELOW_SESSIONS ? 1000 : 0);
   const notes: string[] = [];
   if (!meetsMinimum) notes.push(`${S} session(s) in the window, fewer than minSessions = ${minSessions}: figures are shown per their tier, but no bias flag is raised.`);
 
   const figure = createFigureFactory({ level, windowStart, windowEnd });
-  const fromT = (spec: { metric: string; values: readonly number[]; margin?: number }): BiasMetricReport => {
+  const fromT = (spec: { metric: string; values: ArrayLike<number>; margin?: number }): BiasMetricReport => {
     const summary = tSummary(spec.values, level);
     const base = { metric: spec.metric, sessions: summary.n, sampleSize: spec.values.length, unit: 'sessions' as const, intervalMethod: 't_across_sessions', ...(spec.margin === undefined ? {} : { margin: spec.margin }) };
     return summary.computable
@@ -178,7 +178,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   const primacy = fromT({ metric: 'primacy_effect', values: indicators.primacyValues });
   const recency = fromT({ metric: 'recency_effect', values: indicators.recencyValues });
   const positionTests: PositionTestReport[] = [];
-  const testPositions = (spec: { basis: PositionTestReport['basis']; values: Map<number, number[]>; sessionsOf: Map<number, number[]>; blocks: PositionBlocks; sessions: number; offset: number }): void => {
+  const testPositions = (spec: { basis: PositionTestReport['basis']; values: Map<number, Float64Array>; sessionsOf: Map<number, Int32Array>; blocks: PositionBlocks; sessions: number; offset: number }): void => {
     if (spec.sessions < 2) return;
     if (resamples > 0 && spec.blocks.starts.length > 0) {
       const result = blockPermutationTest({
@@ -288,20 +288,20 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   families.push({ family: 'anchoring', hypotheses: tHypothesis({ code: 'ANCHORING', subject: null, figure: anchoring, margin: margins.anchoring }) });
 
   // 7. Trends, anomalies, change points.
-  const lengthSeries = indicators.lengthPoints.map((p) => (p === null ? null : p.r));
+  const lengthSeries = indicators.lengthR;
   const trends: TrendReport[] =
     S === 0
       ? []
       : [
           { indicator: 'length_score_correlation' as const, series: lengthSeries },
           { indicator: 'position_spread' as const, series: indicators.positionSpread },
-        ].map((t) => indicatorTrend({ ...t, lengthPoints: indicators.lengthPoints, timeline, windowSessions: trendWindow, level, figure, fromT }));
+        ].map((t) => indicatorTrend({ ...t, lengthN: indicators.lengthN, timeline, windowSessions: trendWindow, level, figure, fromT }));
   const anomalies: SessionAnomaly[] = [
     { indicator: 'length_score_correlation' as const, series: lengthSeries },
     { indicator: 'position_spread' as const, series: indicators.positionSpread },
     { indicator: 'mean_score' as const, series: indicators.meanScores },
   ].flatMap((a) => sessionAnomalies({ ...a, sessionIds: columns.sessionIds, timeline, threshold: anomalyThreshold }));
-  const changes = changePoints({ modelKeys: indicators.modelKeys, configKeys: indicators.configKeys, models: columns.models, sessionIds: columns.sessionIds, timeline });
+  const changes = changePoints({ indicators, models: columns.models, sessionIds: columns.sessionIds, timeline });
   if (changes.length > 0) notes.push(`${changes.length} change point(s) in the window: consider filtering by configVersion or model, since pooling across a model change mixes two councils.`);
   if (indicators.scoredRecords === 0 && S > 0) notes.push('No observation in the window carries a score; only rank-based figures are available.');
 

@@ -137,11 +137,12 @@ interface AnswerIndex {
 
 function indexAnswers(columns: BiasColumns): AnswerIndex {
   const order = new Int32Array(columns.length);
-  const starts: number[] = [];
+  const starts = new Int32Array(columns.length + 1);
+  let answers = 0;
   const sessionAnswerStart = new Int32Array(columns.sessionIds.length + 1);
   let n = 0;
   for (let s = 0; s < columns.sessionIds.length; s++) {
-    sessionAnswerStart[s] = starts.length;
+    sessionAnswerStart[s] = answers;
     const first = n;
     for (let i = columns.sessionStart[s]!; i < columns.sessionStart[s + 1]!; i++) {
       if (Number.isNaN(columns.score[i]!)) continue;
@@ -154,11 +155,11 @@ function indexAnswers(columns: BiasColumns): AnswerIndex {
       }
       order[j] = i;
     }
-    for (let j = first; j < n; j++) if (j === first || columns.candidate[order[j]!] !== columns.candidate[order[j - 1]!]) starts.push(j);
+    for (let j = first; j < n; j++) if (j === first || columns.candidate[order[j]!] !== columns.candidate[order[j - 1]!]) starts[answers++] = j;
   }
-  sessionAnswerStart[columns.sessionIds.length] = starts.length;
-  starts.push(n);
-  return { order, answerStart: Int32Array.from(starts), sessionAnswerStart };
+  sessionAnswerStart[columns.sessionIds.length] = answers;
+  starts[answers] = n;
+  return { order, answerStart: starts.subarray(0, answers + 1), sessionAnswerStart };
 }
 
 /** An answer's mean design row: `mean[c]` over the columns in `support` (the others are 0). */

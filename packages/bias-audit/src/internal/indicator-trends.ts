@@ -11,10 +11,10 @@ const DAY_MS = 86_400_000;
 /** The most rolling windows a trend reports. */
 const MAX_WINDOWS = 200;
 
-/** The sessions of a report in time order: their times (epoch ms) and ISO timestamps. */
+/** The sessions of a report in time order: their times (epoch ms), and a session's ISO timestamp. */
 export interface SessionTimeline {
   time: ArrayLike<number>;
-  iso: readonly string[];
+  iso: (session: number) => string;
 }
 
 /**
@@ -24,8 +24,10 @@ export interface SessionTimeline {
  */
 export function indicatorTrend(spec: {
   indicator: TrendReport['indicator'];
-  series: readonly (number | null)[];
-  lengthPoints: readonly (LengthPoint | null)[];
+  /** Per session; NaN where the session has none. */
+  series: Float64Array;
+  /** Per session, the answers behind the length correlation (`series` of the length indicator). */
+  lengthN: Int32Array;
   timeline: SessionTimeline;
   windowSessions: number;
   level: number;
@@ -36,7 +38,7 @@ export function indicatorTrend(spec: {
   const xs: number[] = [];
   const ys: number[] = [];
   series.forEach((v, i) => {
-    if (v !== null) {
+    if (!Number.isNaN(v)) {
       xs.push((timeline.time[i]! - timeline.time[0]!) / DAY_MS);
       ys.push(v);
     }
@@ -76,9 +78,10 @@ export function indicatorTrend(spec: {
   const step = Math.max(1, Math.floor(spec.windowSessions / 2), Math.ceil(span / (MAX_WINDOWS - 1)));
   for (let start = 0; start + spec.windowSessions <= series.length; start += step) {
     const end = start + spec.windowSessions;
-    const dates = { windowStart: timeline.iso[start]!, windowEnd: timeline.iso[end - 1]! };
+    const dates = { windowStart: timeline.iso(start), windowEnd: timeline.iso(end - 1) };
     if (indicator === 'length_score_correlation') {
-      const points = spec.lengthPoints.slice(start, end).filter((p): p is LengthPoint => p !== null);
+      const points: LengthPoint[] = [];
+      for (let s = start; s < end; s++) if (!Number.isNaN(series[s]!)) points.push({ n: spec.lengthN[s]!, r: series[s]! });
       const pool = poolFisher(points, level);
       windows.push({
         ...figure({
@@ -94,7 +97,7 @@ export function indicatorTrend(spec: {
         ...dates,
       });
     } else {
-      const values = series.slice(start, end).filter((v): v is number => v !== null);
+      const values = Array.from(series.subarray(start, end)).filter((v) => !Number.isNaN(v));
       windows.push({ ...spec.fromT({ metric: `${indicator}[window]`, values }), ...dates });
     }
   }

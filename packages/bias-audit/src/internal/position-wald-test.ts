@@ -11,13 +11,16 @@ import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
  * shuffle for every reviewer) is handled: its positions are randomised once per session. Null when fewer
  * than r + 1 sessions.
  */
-export function positionWaldTest(values: ReadonlyMap<number, readonly number[]>, sessionsOf: ReadonlyMap<number, readonly number[]>): { statistic: number; pValue: number; sessions: number } | null {
+export function positionWaldTest(values: ReadonlyMap<number, Float64Array>, sessionsOf: ReadonlyMap<number, Int32Array>): { statistic: number; pValue: number; sessions: number } | null {
   const positions = [...values.keys()].sort((a, b) => a - b);
   const P = positions.length;
   if (P < 2) return null;
-  const rowOf = new Map<number, number>();
-  for (const p of positions) for (const s of sessionsOf.get(p)!) if (!rowOf.has(s)) rowOf.set(s, rowOf.size);
-  const S = rowOf.size;
+  // Sessions (indices into the report's sessions, ascending per position) to rows of the table.
+  let last = -1;
+  for (const p of positions) for (const s of sessionsOf.get(p)!) last = Math.max(last, s);
+  const rowOf = new Int32Array(last + 1).fill(-1);
+  let S = 0;
+  for (const p of positions) for (const s of sessionsOf.get(p)!) if (rowOf[s] === -1) rowOf[s] = S++;
   const table = new Float64Array(S * P).fill(Number.NaN);
   const theta = new Float64Array(P);
   const counts = new Float64Array(P);
@@ -25,7 +28,7 @@ export function positionWaldTest(values: ReadonlyMap<number, readonly number[]>,
     const list = values.get(p)!;
     const sessions = sessionsOf.get(p)!;
     for (let i = 0; i < list.length; i++) {
-      table[rowOf.get(sessions[i]!)! * P + j] = list[i]!;
+      table[rowOf[sessions[i]!]! * P + j] = list[i]!;
       theta[j]! += list[i]!;
     }
     counts[j] = list.length;

@@ -40,27 +40,34 @@ export interface ReviewerMoments {
  */
 export interface SessionIndicators {
   /** Per position: per-session mean of within-reviewer centred scores (sessions where shown). */
-  positionValues: Map<number, number[]>;
+  positionValues: Map<number, Float64Array>;
   /** Per position: those sessions' indices, in step with `positionValues`. */
-  positionSessions: Map<number, number[]>;
-  primacyValues: number[];
-  recencyValues: number[];
+  positionSessions: Map<number, Int32Array>;
+  primacyValues: Float64Array;
+  recencyValues: Float64Array;
   /** Per position: per-session mean centred rank points (1 = ranked first, 0 = last). */
-  rankValues: Map<number, number[]>;
-  rankSessions: Map<number, number[]>;
+  rankValues: Map<number, Float64Array>;
+  rankSessions: Map<number, Int32Array>;
   scoreBlocks: PositionBlocks;
   rankBlocks: PositionBlocks;
   positionedScoreSessions: number;
   rankedSessions: number;
-  lengthPoints: (LengthPoint | null)[];
-  positionSpread: (number | null)[];
-  meanScores: (number | null)[];
-  anchoringValues: number[];
+  /** Per session, NaN where not computable (typed arrays: at 100,000 sessions an object or a boxed number each adds up). */
+  lengthR: Float64Array;
+  /** Per session: the answers behind `lengthR`. */
+  lengthN: Int32Array;
+  positionSpread: Float64Array;
+  meanScores: Float64Array;
+  anchoringValues: Float64Array;
   /** Per model index: its moments as a reviewer (null when it never scored). */
   reviewerMoments: (ReviewerMoments | null)[];
-  /** Per session: sorted model indices, and sorted config versions (`(none)` for none), as keys. */
-  modelKeys: string[];
-  configKeys: string[];
+  /**
+   * Per session: its sorted model indices and its sorted config versions (`(none)` for none), each as an
+   * index into `keys` (a store has a handful of distinct ones; a string per session would cost megabytes).
+   */
+  modelKey: Int32Array;
+  configKey: Int32Array;
+  keys: string[];
   scoredRecords: number;
 }
 
@@ -89,10 +96,69 @@ function correlation(x: ArrayLike<number>, y: ArrayLike<number>, n: number): num
   return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+/**
+ * Per-session values, one at most per session, in typed arrays sized up front: growing 100,000-long JS
+ * arrays leaves their old copies behind as garbage (tens of megabytes at that size).
+ */
+class SessionSeries {
+  private readonly values: Float64Array;
+  private readonly sessions: Int32Array;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.values = new Float64Array(capacity);
+    this.sessions = new Int32Array(capacity);
+  }
+
+  add(session: number, value: number): void {
+    this.values[this.count] = value;
+    this.sessions[this.count++] = session;
+  }
+
+  valuesSoFar(): Float64Array {
+    return this.values.subarray(0, this.count);
+  }
+
+  sessionsSoFar(): Int32Array {
+    return this.sessions.subarray(0, this.count);
+  }
+}
+
+/** A series per display position, each sized by the sessions that show that position at all. */
+class PositionSeries {
+  private readonly series = new Map<number, SessionSeries>();
+
+  constructor(private readonly sessionsAt: Int32Array) {}
+
+  add(position: number, session: number, value: number): void {
+    let series = this.series.get(position);
+    if (series === undefined) this.series.set(position, (series = new SessionSeries(this.sessionsAt[position]!)));
+    series.add(session, value);
+  }
+
+  values(): Map<number, Float64Array> {
+    return new Map([...this.series].map(([p, series]) => [p, series.valuesSoFar()]));
+  }
+
+  sessions(): Map<number, Int32Array> {
+    return new Map([...this.series].map(([p, series]) => [p, series.sessionsSoFar()]));
+  }
+}
+
+/** Per display position: the sessions with a record shown there (an upper bound on any per-position series). */
+function sessionsAtPosition(columns: BiasColumns): Int32Array {
+  let maxPosition = -1;
+  for (let i = 0; i < columns.length; i++) if (columns.position[i]! > maxPosition) maxPosition = columns.position[i]!;
+  const counts = new Int32Array(maxPosition + 1);
+  const lastSession = new Int32Array(maxPosition + 1).fill(-1);
+  for (let i = 0; i < columns.length; i++) {
+    const p = columns.position[i]!;
+    if (lastSession[p] !== columns.session[i]) {
+      lastSession[p] = columns.session[i]!;
+      counts[p]!++;
+    }
+  }
+  return counts;
 }
 
 /** Reusable per-session work arrays, grown when a session needs more. */
@@ -115,27 +181,45 @@ class Scratch {
 
 /** One pass over the sessions of `columns` (see `SessionIndicators`). `blocks`: also keep the permutation test's blocks. */
 export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
+  const S = columns.sessionIds.length;
+  const atPosition = sessionsAtPosition(columns);
+  const positionSeries = new PositionSeries(atPosition);
+  const rankSeries = new PositionSeries(atPosition);
+  const primacy = new SessionSeries(S);
+  const recency = new SessionSeries(S);
+  const anchoring = new SessionSeries(S);
   const out: SessionIndicators = {
     positionValues: new Map(),
     positionSessions: new Map(),
-    primacyValues: [],
-    recencyValues: [],
+    primacyValues: new Float64Array(0),
+    recencyValues: new Float64Array(0),
     rankValues: new Map(),
     rankSessions: new Map(),
     scoreBlocks: { values: [], labels: [], starts: [], groups: [] },
     rankBlocks: { values: [], labels: [], starts: [], groups: [] },
     positionedScoreSessions: 0,
     rankedSessions: 0,
-    lengthPoints: [],
-    positionSpread: [],
-    meanScores: [],
-    anchoringValues: [],
+    lengthR: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
+    lengthN: new Int32Array(columns.sessionIds.length),
+    positionSpread: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
+    meanScores: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
+    anchoringValues: new Float64Array(0),
     reviewerMoments: columns.models.map(() => null),
-    modelKeys: [],
-    configKeys: [],
+    modelKey: new Int32Array(columns.sessionIds.length),
+    configKey: new Int32Array(columns.sessionIds.length),
+    keys: [],
     scoredRecords: 0,
   };
   const scratch = new Scratch();
+  const keyIndex = new Map<string, number>();
+  const keyOf = (key: string): number => {
+    let index = keyIndex.get(key);
+    if (index === undefined) {
+      index = out.keys.push(key) - 1;
+      keyIndex.set(key, index);
+    }
+    return index;
+  };
   let orderGroups = 0;
   const revIds: number[] = [];
   const candIds: number[] = [];
@@ -163,13 +247,13 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
     }
     const R = revIds.length;
     const C = candIds.length;
-    out.modelKeys.push([...new Set([...revIds, ...candIds])].sort((x, y) => x - y).join(','));
+    out.modelKey[s] = keyOf([...new Set([...revIds, ...candIds])].sort((x, y) => x - y).join(','));
     const configs = new Set<string>();
     for (let i = 0; i < n; i++) {
       const v = columns.configVersion[start + i]!;
       configs.add(v === 0 ? '(none)' : columns.configVersions[v - 1]!);
     }
-    out.configKeys.push([...configs].sort().join(','));
+    out.configKey[s] = keyOf([...configs].sort().join(','));
 
     // Which reviewers were shown the same order (the same position for every candidate).
     const orderGroupOf = scratch.i32('orderGroupOf', R, 0);
@@ -203,7 +287,7 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
     }
     out.scoredRecords += scoreCount;
     const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
-    out.meanScores.push(scoreCount > 0 ? sessionMean : null);
+    if (scoreCount > 0) out.meanScores[s] = sessionMean;
     const lengths = scratch.f64('lengths', C, 0);
     const means = scratch.f64('means', C, 0);
     let scored = 0;
@@ -213,7 +297,10 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
       means[scored++] = candSum[c]! / candCount[c]!;
     }
     const r = correlation(lengths, means, scored);
-    out.lengthPoints.push(r === null ? null : { n: scored, r });
+    if (r !== null) {
+      out.lengthR[s] = r;
+      out.lengthN[s] = scored;
+    }
 
     // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
     const revScoreSum = scratch.f64('revScoreSum', R, 0);
@@ -312,20 +399,18 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
     for (let p = 0; p <= maxPosition; p++) {
       if (posCount[p]! > 0) {
         const value = posSum[p]! / posCount[p]!;
-        push(out.positionValues, p, value);
-        push(out.positionSessions, p, s);
+        positionSeries.add(p, s, value);
         spreadCount++;
         spreadSum += value;
         spreadSq += value * value;
       }
       if (rankCount[p]! > 0) {
-        push(out.rankValues, p, rankSum[p]! / rankCount[p]!);
-        push(out.rankSessions, p, s);
+        rankSeries.add(p, s, rankSum[p]! / rankCount[p]!);
       }
     }
-    out.positionSpread.push(spreadCount >= 2 ? Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2) : null);
-    if (primacyCount > 0) out.primacyValues.push(primacySum / primacyCount);
-    if (recencyCount > 0) out.recencyValues.push(recencySum / recencyCount);
+    if (spreadCount >= 2) out.positionSpread[s] = Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2);
+    if (primacyCount > 0) primacy.add(s, primacySum / primacyCount);
+    if (recencyCount > 0) recency.add(s, recencySum / recencyCount);
 
     // Anchoring: display position against |score − session mean|.
     if (scoreCount >= 3) {
@@ -339,9 +424,16 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
         anchorDev[j++] = Math.abs(x - sessionMean);
       }
       const anchor = correlation(anchorPos, anchorDev, j);
-      if (anchor !== null) out.anchoringValues.push(anchor);
+      if (anchor !== null) anchoring.add(s, anchor);
     }
   }
+  out.positionValues = positionSeries.values();
+  out.positionSessions = positionSeries.sessions();
+  out.rankValues = rankSeries.values();
+  out.rankSessions = rankSeries.sessions();
+  out.primacyValues = primacy.valuesSoFar();
+  out.recencyValues = recency.valuesSoFar();
+  out.anchoringValues = anchoring.valuesSoFar();
   return out;
 }
 

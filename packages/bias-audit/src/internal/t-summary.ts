@@ -21,7 +21,7 @@ export function criticalT(level: number, df: number): number {
 }
 
 /** Mean, t interval at `level` (df = n − 1) and two-sided p of H0: mean = 0. */
-export function tSummary(values: readonly number[], level: number): TSummary {
+export function tSummary(values: ArrayLike<number>, level: number): TSummary {
   const n = values.length;
   if (n < 2) return { computable: false, estimate: n === 1 ? values[0]! : null, n, reason: `needs values from at least 2 sessions, got ${n}` };
   const m = mean(values);
