@@ -1,4 +1,4 @@
-import type { GenerateResult, LanguageModelV1, Message, Usage } from '@council/providers';
+import type { CouncilCallContext, GenerateResult, LanguageModelV1, Message, Usage } from '@council/providers';
 import type { CallError } from './council-session.js';
 
 export interface CallModelOptions {
@@ -8,6 +8,8 @@ export interface CallModelOptions {
   abortSignal: AbortSignal | undefined;
   now: () => number;
   seed: number | undefined;
+  /** The council stage and the answers the prompt shows, for models that do not read prompts (the simulated provider). */
+  council?: CouncilCallContext;
 }
 
 export type CallOutcome =
@@ -65,6 +67,7 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
         abortSignal: controller.signal,
         timeoutMs: options.timeoutMs,
         ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.council === undefined ? {} : { council: options.council }),
       }),
     );
     // A call that loses the race may still reject later; that must not become an unhandled rejection.

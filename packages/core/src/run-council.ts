@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { runBiasAudit, summarizeSession } from '@council/bias-audit';
 import type { BiasAuditResult, BiasAuditThresholds } from '@council/bias-audit';
 import { resolveModel as defaultResolveModel } from '@council/providers';
-import type { LanguageModelV1, Message, Usage } from '@council/providers';
+import type { CouncilCallContext, LanguageModelV1, Message, Usage } from '@council/providers';
 import { calculateBordaScores, kendallW, krippendorffAlpha } from '@council/scoring';
 import type { Ballot } from '@council/scoring';
 import { buildChairmanPrompt } from './build-chairman-prompt.js';
@@ -176,10 +176,10 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const checkAborted = (): void => {
     if (signal?.aborted) throw new CouncilError({ code: 'ABORTED', message: 'The council session was aborted by its abort signal.', cause: signal.reason });
   };
-  const run = async (input: { stage: CouncilStage; member: ResolvedMember; messages: Message[]; timeoutMs: number; as?: string }): Promise<CallOutcome> => {
+  const run = async (input: { stage: CouncilStage; member: ResolvedMember; messages: Message[]; council: CouncilCallContext; timeoutMs: number; as?: string }): Promise<CallOutcome> => {
     const who = input.as ?? input.member.id;
     emit({ type: 'model-started', stage: input.stage, member: who, model: input.member.modelId });
-    const outcome = await callModel({ model: input.member.model, messages: input.messages, timeoutMs: input.timeoutMs, abortSignal: signal, now, seed: seedForModels });
+    const outcome = await callModel({ model: input.member.model, messages: input.messages, council: input.council, timeoutMs: input.timeoutMs, abortSignal: signal, now, seed: seedForModels });
     if (outcome.ok) {
       emit({ type: 'model-finished', stage: input.stage, member: who, model: input.member.modelId, latencyMs: outcome.latencyMs, usage: outcome.usage });
       runningUsage.push(outcome.usage);
@@ -203,7 +203,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     members.map((member) => {
       const messages: Message[] = member.systemPrompt ? [{ role: 'system', content: member.systemPrompt }] : [];
       messages.push({ role: 'user', content: options.query });
-      return run({ stage: 1, member, messages, timeoutMs: timeouts.stage1Ms });
+      return run({ stage: 1, member, messages, council: { stage: 'answer' }, timeoutMs: timeouts.stage1Ms });
     }),
   );
   const boundary = createBoundaryToken(rng);
@@ -243,9 +243,11 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
       const shown = selfReview === 'omit' ? orders[i]!.filter((c) => c !== reviewer) : orders[i]!;
       const labelToModel = createLabelToModel(shown);
       const labels = Object.keys(labelToModel);
-      const prompt = buildEvaluationPrompt({ config, query: options.query, boundary, entries: labels.map((label) => ({ label, text: textOf.get(labelToModel[label]!.model)! })) });
+      const entries = labels.map((label) => ({ label, text: textOf.get(labelToModel[label]!.model)! }));
+      const prompt = buildEvaluationPrompt({ config, query: options.query, boundary, entries });
       const member = memberById.get(reviewer)!;
-      const outcome = await run({ stage: 2, member, messages: [{ role: 'user', content: prompt }], timeoutMs: timeouts.stage2Ms });
+      const council: CouncilCallContext = { stage: 'review', responses: entries };
+      const outcome = await run({ stage: 2, member, messages: [{ role: 'user', content: prompt }], council, timeoutMs: timeouts.stage2Ms });
       const base = { reviewer, model: member.modelId, order: shown, labelToModel, latencyMs: outcome.latencyMs };
       if (!outcome.ok) return { ...base, evaluation: null, text: null, warnings: [], usage: null, error: outcome.error };
       const parsed = parseEvaluation(outcome.text, labels);
@@ -300,13 +302,14 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     return { member, text: textOf.get(member)!, ...(entry && entry.voteCount > 0 ? { rank: entry.finalRank, bordaScore: entry.bordaScore } : {}), critiques };
   });
   const chairmanPrompt = buildChairmanPrompt({ config, query: options.query, inputs, directive, mode });
+  const chairmanCouncil: CouncilCallContext = { stage: 'chairman', answers: inputs.map((i) => ({ id: i.member, text: i.text })) };
   emit({ type: 'stage-started', stage: 3, calls: 1 });
   let synthesis: SessionSynthesis | null = null;
   for (let i = 0; i < chairmen.length && synthesis === null; i++) {
     const chairman = chairmen[i]!;
     const messages: Message[] = chairman.systemPrompt ? [{ role: 'system', content: chairman.systemPrompt }] : [];
     messages.push({ role: 'user', content: chairmanPrompt });
-    const outcome = await run({ stage: 3, member: chairman, messages, timeoutMs: timeouts.stage3Ms });
+    const outcome = await run({ stage: 3, member: chairman, messages, council: chairmanCouncil, timeoutMs: timeouts.stage3Ms });
     if (outcome.ok) {
       const parsed = parseContributors(outcome.text, candidates);
       synthesis = {

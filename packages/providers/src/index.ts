@@ -10,6 +10,7 @@ export type {
   Usage,
 } from './language-model-v1.js';
 export type { ProviderV1 } from './provider-v1.js';
+export type { CouncilCallContext, CouncilCallStage, CouncilMemberAnswer, CouncilReviewedResponse } from './council-call-context.js';
 
 // Errors.
 export { ProviderError } from './provider-error.js';
@@ -52,5 +53,6 @@ export { createSimulated, simulated } from './simulated-provider.js';
 export type { SimulatedSettings } from './simulated-provider.js';
 export { defaultSimulatedPersonas } from './simulated-persona.js';
 export type { SimulatedBiases, SimulatedPersona, SimulatedPersonaSettings } from './simulated-persona.js';
-export { SimulatedModel, detectSimulatedRole } from './simulated-model.js';
+export { SimulatedModel } from './simulated-model.js';
+export { detectSimulatedRole } from './detect-simulated-role.js';
 export type { SimulatedRole } from './simulated-model.js';

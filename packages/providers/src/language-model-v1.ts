@@ -1,3 +1,5 @@
+import type { CouncilCallContext } from './council-call-context.js';
+
 /**
  * The model interface every provider implements. Types only, and versioned: a breaking change
  * becomes `LanguageModelV2` beside this one, so callers can support both during a migration.
@@ -21,6 +23,8 @@ export interface GenerateOptions {
   timeoutMs?: number;
   /** Extra body fields for one provider, keyed by provider name, e.g. `{ openrouter: { provider: { sort: 'price' } } }`. */
   providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The council stage this call plays and the answers its prompt shows; HTTP providers ignore it, the simulated provider plays from it. */
+  council?: CouncilCallContext;
 }
 
 export interface Usage {

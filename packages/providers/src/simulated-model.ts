@@ -1,23 +1,13 @@
 import type { Clock } from './clock.js';
+import type { CouncilCallStage, CouncilMemberAnswer, CouncilReviewedResponse } from './council-call-context.js';
 import type { GenerateOptions, GenerateResult, LanguageModelV1, StreamPart } from './language-model-v1.js';
-import { extractMemberAnswers, extractResponseBlocks } from './parse-council-prompt.js';
 import { createSeededRandom, hashString, normalDraw } from './seeded-random.js';
 import type { SimulatedPersona } from './simulated-persona.js';
 import { classifySentences, composeAnswer, detectStyle, perceivedQuality, simulatedMarker, textRandom, trimToSignOff } from './simulated-text.js';
 import { TimeoutError } from './timeout-error.js';
 
-/** Which stage a prompt belongs to, as the simulator reads it. */
-export type SimulatedRole = 'answer' | 'review' | 'chairman';
-
-/**
- * The stage of a council prompt: `chairman` when it mentions `contributors` and lists answers under
- * `Model: <id>` lines, `review` when it contains `FINAL RANKING`, otherwise `answer`.
- */
-export function detectSimulatedRole(prompt: string): SimulatedRole {
-  if (/\bcontributors\b/.test(prompt) && extractMemberAnswers(prompt).length > 0) return 'chairman';
-  if (prompt.includes('FINAL RANKING')) return 'review';
-  return 'answer';
-}
+/** Which stage a call plays, as the simulator reads it: its `council` context's stage, else `answer`. */
+export type SimulatedRole = CouncilCallStage;
 
 function strengths(q: number): string {
   if (q >= 0.7) return 'concrete, actionable advice with explicit trade-offs and examples';
@@ -70,16 +60,21 @@ export class SimulatedModel implements LanguageModelV1 {
     this.#clock = options.clock;
   }
 
-  /** The text this persona writes for a prompt (no latency). */
-  respond(options: { messages: GenerateOptions['messages']; seed?: number }): { role: SimulatedRole; text: string } {
+  /**
+   * The text this persona writes for a call (no latency). The stage and the answers it reviews or
+   * synthesises come from the call's `council` context, never from the prompt's wording; a call
+   * without one is a question to answer.
+   */
+  respond(options: Pick<GenerateOptions, 'messages' | 'seed' | 'council'>): { role: SimulatedRole; text: string } {
     const prompt = options.messages.map((m) => m.content).join('\n\n');
     const seed = options.seed ?? this.#seed;
-    const role = detectSimulatedRole(prompt);
-    switch (role) {
+    const council = options.council ?? { stage: 'answer' };
+    const role = council.stage;
+    switch (council.stage) {
       case 'chairman':
-        return { role, text: this.#chairman(prompt) };
+        return { role, text: this.#chairman(council.answers) };
       case 'review':
-        return { role, text: this.#review(prompt, seed) };
+        return { role, text: this.#review(council.responses, seed) };
       case 'answer': {
         const question = [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt;
         const random = createSeededRandom([seed, this.modelId, hashString(prompt), 'answer']);
@@ -89,8 +84,7 @@ export class SimulatedModel implements LanguageModelV1 {
     }
   }
 
-  #review(prompt: string, seed: number): string {
-    const blocks = extractResponseBlocks(prompt);
+  #review(blocks: readonly CouncilReviewedResponse[], seed: number): string {
     const { biases, noise } = this.persona;
     const lengths = blocks.map((b) => Math.max(1, trimToSignOff(b.text).length));
     const meanLength = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
@@ -117,8 +111,8 @@ export class SimulatedModel implements LanguageModelV1 {
     ].join('\n\n');
   }
 
-  #chairman(prompt: string): string {
-    const members = extractMemberAnswers(prompt).map((m) => ({ ...m, q: perceivedQuality(m.text) }));
+  #chairman(answers: readonly CouncilMemberAnswer[]): string {
+    const members = answers.map((m) => ({ id: m.id, text: m.text.trim(), q: perceivedQuality(m.text) }));
     const weights = members.length === 0 ? [] : hundredths(members.map((m) => (0.05 + m.q) ** 2));
     const order = members.map((m, i) => ({ ...m, weight: weights[i]! })).sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
     const points = [...new Set(order.flatMap((m) => classifySentences(m.text).substantive))].slice(0, 3);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { CouncilCallContext } from './council-call-context.js';
+import { detectSimulatedRole } from './detect-simulated-role.js';
 import type { Message } from './language-model-v1.js';
 import { createSeededRandom } from './seeded-random.js';
 import { defaultSimulatedPersonas } from './simulated-persona.js';
+import type { SimulatedModel } from './simulated-model.js';
 import { createSimulated } from './simulated-provider.js';
 import type { SimulatedSettings } from './simulated-provider.js';
-import { detectSimulatedRole } from './simulated-model.js';
 import { createFakeClock } from './test/create-fake-clock.js';
 
 const roster = Object.keys(defaultSimulatedPersonas);
@@ -17,6 +19,11 @@ const questions = [
   'Is it worth rewriting our build scripts in TypeScript?',
 ];
 const user = (content: string): Message[] => [{ role: 'user', content }];
+
+/** The stage-2 context core sends beside its prompt: the answers in the order shown, labelled A, B, …. */
+function reviewContext(answers: readonly string[]): CouncilCallContext {
+  return { stage: 'review', responses: answers.map((text, i) => ({ label: `Response ${String.fromCharCode(65 + i)}`, text })) };
+}
 
 function reviewPrompt(options: { question: string; answers: string[]; nonce: string }): string {
   const blocks = options.answers.map((a, i) => `<<<${options.nonce} Response ${String.fromCharCode(65 + i)}>>>\n${a}\n<<<${options.nonce} END>>>`);
@@ -56,7 +63,7 @@ async function runCouncils(settings: SimulatedSettings, sessions: number, member
         [order[i], order[j]] = [order[j]!, order[i]!];
       }
       const shown = order.map((i) => answers[i]!);
-      const review = await provider(reviewer).doGenerate({ messages: user(reviewPrompt({ question, answers: shown, nonce: `n${s}` })), seed: s });
+      const review = await provider(reviewer).doGenerate({ messages: user(reviewPrompt({ question, answers: shown, nonce: `n${s}` })), council: reviewContext(shown), seed: s });
       const { scores } = parseReview(review.text);
       order.forEach((authorIndex, position) => {
         out.push({ reviewer, author: roster[authorIndex]!, position, length: shown[position]!.length, score: scores[`Response ${String.fromCharCode(65 + position)}`]! });
@@ -127,6 +134,14 @@ describe('simulated: stage 1 answers', () => {
     expect(detectSimulatedRole('List contributors.\nModel: simulated:ada\ntext')).toBe('chairman');
   });
 
+  it('plays the stage its council context names, never one guessed from the prompt', () => {
+    const model = createSimulated({ latencyScale: 0 })('ada') as SimulatedModel;
+    expect(model.respond({ messages: user('Rank them. FINAL RANKING:\nModel: simulated:ada\ncontributors') }).role).toBe('answer');
+    expect(model.respond({ messages: user('Anything.'), council: { stage: 'answer' } }).role).toBe('answer');
+    expect(model.respond({ messages: user('Anything.'), council: reviewContext(['one answer']) }).role).toBe('review');
+    expect(model.respond({ messages: user('Anything.'), council: { stage: 'chairman', answers: [{ id: 'm', text: 'one answer' }] } }).role).toBe('chairman');
+  });
+
   it('sleeps its persona’s latency on the injected clock, honours timeoutMs and abort', async () => {
     const clock = createFakeClock();
     const p = createSimulated({ clock, personas: { slow: { latencyMs: 1000 } } });
@@ -164,7 +179,7 @@ describe('simulated: stage 2 reviews', () => {
   it('writes a critique per response, a JSON block and a FINAL RANKING that agree', async () => {
     const p = createSimulated({ latencyScale: 0 });
     const answers = await Promise.all(['ada', 'cleo', 'edda'].map(async (n) => (await p(n).doGenerate({ messages: user(questions[2]!), seed: 3 })).text));
-    const review = await p('basil').doGenerate({ messages: [{ role: 'system', content: 'You are a careful reviewer.' }, ...user(reviewPrompt({ question: questions[2]!, answers, nonce: 'f00d' }))], seed: 3 });
+    const review = await p('basil').doGenerate({ messages: [{ role: 'system', content: 'You are a careful reviewer.' }, ...user(reviewPrompt({ question: questions[2]!, answers, nonce: 'f00d' }))], council: reviewContext(answers), seed: 3 });
     expect(review.text.startsWith('[simulated]')).toBe(true);
     for (const label of ['A', 'B', 'C']) expect(review.text).toMatch(new RegExp(`^Response ${label} — strengths: .+ weaknesses: .+ score: (10|[1-9])/10$`, 'm'));
     const { ranking, scores, finalRanking } = parseReview(review.text);
@@ -178,13 +193,13 @@ describe('simulated: stage 2 reviews', () => {
     for (const [label, score] of Object.entries(scores)) expect(review.text).toMatch(new RegExp(`^${label} — .* score: ${score}/10$`, 'm'));
   });
 
-  it('reads other header styles, and scores the same text the same wherever it is shown', async () => {
+  it('scores the same text the same wherever it is shown', async () => {
     const p = createSimulated({ latencyScale: 0 });
     const answers = await Promise.all(['ada', 'dmitri'].map(async (n) => (await p(n).doGenerate({ messages: user(questions[3]!), seed: 8 })).text));
     const forward = `### Response A\n${answers[0]}\n\n### Response B\n${answers[1]}\n\nFINAL RANKING please.`;
     const backward = `--- Response A ---\n${answers[1]}\n--- Response B ---\n${answers[0]}\nFINAL RANKING please.`;
-    const f = parseReview((await p('cleo').doGenerate({ messages: user(forward), seed: 8 })).text);
-    const b = parseReview((await p('cleo').doGenerate({ messages: user(backward), seed: 8 })).text);
+    const f = parseReview((await p('cleo').doGenerate({ messages: user(forward), council: reviewContext([answers[0]!, answers[1]!]), seed: 8 })).text);
+    const b = parseReview((await p('cleo').doGenerate({ messages: user(backward), council: reviewContext([answers[1]!, answers[0]!]), seed: 8 })).text);
     expect(f.scores['Response A']).toBe(b.scores['Response B']);
     expect(f.scores['Response B']).toBe(b.scores['Response A']);
   });
@@ -266,7 +281,7 @@ describe('simulated: stage 3 chairman', () => {
       '# Input Data\n' + answers.map((a) => `Model: ${a.id}\n${a.text}`).join('\n\n'),
       '# Output Format\nEnd with a ```json block {"contributors": [{"id", "weight", "reason"}]}.',
     ].join('\n\n');
-    const result = await p('ada').doGenerate({ messages: user(prompt), seed: 11 });
+    const result = await p('ada').doGenerate({ messages: user(prompt), council: { stage: 'chairman', answers }, seed: 11 });
     expect(result.text.startsWith('[simulated]')).toBe(true);
     const json = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(result.text)![1]!) as { contributors: Array<{ id: string; weight: number; reason: string }> };
     expect(json.contributors.map((c) => c.id).sort()).toEqual(answers.map((a) => a.id).sort());
@@ -284,8 +299,9 @@ describe('simulated: stage 3 chairman', () => {
     const totals: Record<string, number> = {};
     for (let s = 0; s < 20; s++) {
       const q = `${questions[s % questions.length]!} (${s})`;
-      const answers = await Promise.all(roster.map(async (n) => `Model: simulated:${n}\n${(await p(n).doGenerate({ messages: user(q), seed: s })).text}`));
-      const result = await p('basil').doGenerate({ messages: user(`Name the contributors.\n\n${answers.join('\n\n')}`), seed: s });
+      const answers = await Promise.all(roster.map(async (n) => ({ id: `simulated:${n}`, text: (await p(n).doGenerate({ messages: user(q), seed: s })).text })));
+      const prompt = `Name the contributors.\n\n${answers.map((a) => `Model: ${a.id}\n${a.text}`).join('\n\n')}`;
+      const result = await p('basil').doGenerate({ messages: user(prompt), council: { stage: 'chairman', answers }, seed: s });
       const json = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(result.text)![1]!) as { contributors: Array<{ id: string; weight: number }> };
       for (const c of json.contributors) totals[c.id] = (totals[c.id] ?? 0) + c.weight / 20;
     }
