@@ -1,3 +1,4 @@
+import type { CliOption } from './cli-command.js';
 import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseListOption, parseStringOption } from './parse-option.js';
 
 /** The flags `ask` and `batch` share: who sits on the council, how it runs, and what is saved. */
@@ -13,6 +14,15 @@ export interface CouncilRunFlags {
   persist: boolean;
   json: boolean;
 }
+
+/** The first flags of `ask` and `batch`, worded alike in both helps: who sits on the council and how it concludes. */
+export const councilMemberOptions: readonly CliOption[] = [
+  { flags: '--models <ids>', description: 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)' },
+  { flags: '--chairman <id>', description: 'The model that synthesises (default LLM_COUNCIL_CHAIRMAN, else the first member)' },
+  { flags: '--strategy <key>', description: 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration' },
+  { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
+  { flags: '--mode <mode>', description: 'consensus or voting' },
+];
 
 /** Validates the shared flags from cac's parsed options; a bad value is a usage error naming the flag. */
 export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlags {

@@ -6,6 +6,11 @@ function asText(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 }
 
+/** A positional argument as text (mri turns numeric-looking ones into numbers). */
+export function argText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
 function usage(message: string): CliError {
   return new CliError({ code: 'USAGE', message });
 }
@@ -68,13 +73,13 @@ export function parseChoiceOption<T extends string>(name: string, value: unknown
   return text as T;
 }
 
-/** A string option that needs a value (`--output file`). */
 /** A string option that may be given several times (`--input a --input b`): every value, in order. */
 export function parseRepeatedStringOption(name: string, value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   return (Array.isArray(value) ? (value as unknown[]) : [value]).map((one) => parseStringOption(name, one)!);
 }
 
+/** A string option that needs a value (`--output file`). */
 export function parseStringOption(name: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === true || asText(value).trim() === '') throw usage(`--${name} needs a value.`);

@@ -1,0 +1,26 @@
+import type { CliCommand } from '../cli-command.js';
+import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
+import { argText, parseStringOption } from '../parse-option.js';
+import type { AskCommandOptions } from './ask-command.js';
+
+export const askCliCommand: CliCommand<AskCommandOptions> = {
+  name: 'ask',
+  args: '<question>',
+  description: 'Convene the council on one question: live progress, then the answer, leaderboard and bias indicators',
+  options: [
+    ...councilMemberOptions,
+    { flags: '--order <mode>', description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square' },
+    { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
+    { flags: '--timeout <duration>', description: 'Deadline of each model call, e.g. 60s or 2m' },
+    { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
+    { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
+    { flags: '--json', description: 'Print the whole session as one JSON document' },
+  ],
+  examples: [
+    'council ask "What is the capital of Australia?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
+    'council ask "Plan a database migration" --strategy risk-averse --order latin-square --seed 7',
+    'council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json',
+  ],
+  parse: ({ args, options: o }) => ({ question: argText(args[0]) ?? '', ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) }),
+  run: async (options, ctx) => (await import('./ask-command.js')).runAskCommand(options, ctx),
+};

@@ -1,0 +1,33 @@
+import type { CliCommand } from '../cli-command.js';
+import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
+import { argText, parseIntegerOption, parseStringOption } from '../parse-option.js';
+import type { BatchCommandOptions } from './batch-command.js';
+
+export const batchCliCommand: CliCommand<BatchCommandOptions> = {
+  name: 'batch',
+  args: '<file>',
+  description: 'Run many sessions from a prompts file (.txt: one per line; .jsonl: {"prompt": …}), resumable',
+  options: [
+    ...councilMemberOptions,
+    { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
+    { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
+    { flags: '--timeout <duration>', description: 'Deadline of each model call, e.g. 60s' },
+    { flags: '--concurrency <n>', description: 'Sessions in flight at once (default 2)' },
+    { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
+    { flags: '--resume', description: 'Skip prompts already completed in the results file' },
+    { flags: '--no-persist', description: 'Save no history, bias records or telemetry' },
+    { flags: '--json', description: 'Print the summary and leaderboard as one JSON document' },
+  ],
+  examples: [
+    'council batch prompts.txt --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
+    'council batch prompts.jsonl --concurrency 4 --resume',
+  ],
+  parse: ({ args, options: o }) => ({
+    file: argText(args[0]) ?? '',
+    ...parseCouncilRunFlags(o),
+    concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
+    output: parseStringOption('output', o['output']),
+    resume: o['resume'] === true,
+  }),
+  run: async (options, ctx) => (await import('./batch-command.js')).runBatchCommand(options, ctx),
+};

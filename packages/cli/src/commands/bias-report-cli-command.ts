@@ -1,0 +1,51 @@
+import type { CliCommand } from '../cli-command.js';
+import { CliError } from '../cli-error.js';
+import { parseChoiceOption, parseIntegerOption, parseRepeatedStringOption, parseStringOption } from '../parse-option.js';
+import type { BiasReportCommandOptions } from './bias-report-command.js';
+
+/** `--resamples n`: 0 (the asymptotic Wald F test) or at least 20 permutations, as `aggregateBiasAudit` takes them. */
+function parseResamplesOption(value: unknown): number | undefined {
+  const n = parseIntegerOption('resamples', value, { min: 0 });
+  if (n !== undefined && n > 0 && n < 20) {
+    throw new CliError({ code: 'USAGE', message: `--resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got ${n}.` });
+  }
+  return n;
+}
+
+export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
+  name: 'bias-report',
+  description: 'ADR-018\'s cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page',
+  options: [
+    { flags: '--input <path>', description: 'A bias store file, a directory of stores, or a quoted glob; repeat to merge stores by session (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)' },
+    { flags: '--sessions <n>', description: 'Use the most recent n sessions (default LLM_COUNCIL_BIAS_WINDOW_SESSIONS, 100)' },
+    { flags: '--days <n>', description: 'Use sessions of the last n days (default LLM_COUNCIL_BIAS_WINDOW_DAYS, 30)' },
+    { flags: '--format <format>', description: 'text, json, csv or html (default text)' },
+    { flags: '--output <file>', description: 'Write the report to a file instead of stdout' },
+    { flags: '--config-version <v>', description: 'Only records of this council configuration version' },
+    { flags: '--model <id>', description: 'Only records where this model reviewed or was reviewed' },
+    { flags: '--now <time>', description: 'End of the window, ISO 8601 (default now): for reproducible reports' },
+    { flags: '--resamples <n>', description: 'Permutations per position test: 0 for the asymptotic Wald F test, else at least 20 (default 1000 below 100 sessions, else 0)' },
+    { flags: '--seed <n>', description: 'Seed of the permutations (default 1): the same records give the same report' },
+  ],
+  examples: [
+    'council bias-report',
+    'council bias-report --sessions 50 --verbose',
+    'council bias-report --format html --output bias-report.html',
+    'council bias-report --input ./logs.jsonl --format json > report.json',
+    "council bias-report --input alice/bias_metrics.jsonl --input 'team/*.jsonl.gz'",
+  ],
+  parse: ({ options: o }) => ({
+    input: parseRepeatedStringOption('input', o['input']),
+    sessions: parseIntegerOption('sessions', o['sessions'], { min: 1 }),
+    days: parseIntegerOption('days', o['days'], { min: 1 }),
+    format: parseChoiceOption('format', o['format'], ['text', 'json', 'csv', 'html'] as const),
+    output: parseStringOption('output', o['output']),
+    verbose: o['verbose'] === true,
+    configVersion: parseStringOption('config-version', o['configVersion']),
+    model: parseStringOption('model', o['model']),
+    now: parseStringOption('now', o['now']),
+    resamples: parseResamplesOption(o['resamples']),
+    seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
+  }),
+  run: async (options, ctx) => (await import('./bias-report-command.js')).runBiasReportCommand(options, ctx),
+};

@@ -1,0 +1,13 @@
+import type { CliCommand } from '../cli-command.js';
+import { argText } from '../parse-option.js';
+import type { ConfigCommandOptions } from './config-command.js';
+
+export const configCliCommand: CliCommand<ConfigCommandOptions> = {
+  name: 'config',
+  args: '<action>',
+  description: 'Show the settings in effect (show) or where Council keeps its files (path)',
+  options: [{ flags: '--json', description: 'Print one JSON document' }],
+  examples: ['council config show', 'council config path', 'council config show --json'],
+  parse: ({ args, options: o }) => ({ action: argText(args[0]), json: o['json'] === true }),
+  run: async (options, ctx) => (await import('./config-command.js')).runConfigCommand(options, ctx),
+};
