@@ -1,12 +1,13 @@
 import { cac } from 'cac';
 import type { CliCommand } from './cli-command.js';
 import { cliCommands } from './cli-commands.js';
-import { CliError } from './cli-error.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
+import { CliError } from './cli-error.js';
 import { createStyle } from './create-style.js';
 import { parseStringOption } from './parse-option.js';
+import { reportCliError } from './report-cli-error.js';
 import type { Env } from './read-cli-settings.js';
 import { shouldUseColor } from './should-use-color.js';
 
@@ -116,35 +117,6 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     };
     return await matched.command.run(matched.options, ctx);
   } catch (error) {
-    return reportError(error, io, verbose);
+    return reportCliError(error, io, verbose);
   }
-}
-
-/** Error codes of the other Council packages that mean "the input or configuration is wrong" (exit 2). */
-const USAGE_CODES = new Set(['USAGE', 'INVALID_CONFIG', 'CONFIG_INVALID', 'INVALID_OPTIONS', 'INVALID_OPTION', 'UNKNOWN_STRATEGY', 'UNKNOWN_PROVIDER', 'INVALID_SETTINGS', 'PERSONALITY_INVALID']);
-
-function errorCode(error: unknown): string | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function reportError(error: unknown, io: CliIo, verbose: boolean): number {
-  const code = errorCode(error);
-  const isUsage = CliError.isInstance(error) ? error.code === 'USAGE' : isCacUsageError(error) || (code !== undefined && USAGE_CODES.has(code));
-  const raw = error instanceof Error ? error.message : String(error);
-  // One line: a multi-line message (a list of problems) is joined.
-  let message = raw
-    .split('\n')
-    .map((line) => line.trim().replace(/^- /, ''))
-    .filter((line) => line !== '')
-    .join(' ');
-  if (isCacUsageError(error)) message = `${message}. Run "council <command> --help" for the options.`;
-  else if (!CliError.isInstance(error) && code === undefined && !verbose) message = `${message} (run again with --verbose for the stack trace)`;
-  io.stderr(`council: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-  return isUsage ? 2 : 1;
-}
-
-function isCacUsageError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'CACError';
 }
