@@ -1,8 +1,8 @@
+import { parseRetryAfter } from '@council/providers';
 import ky from 'ky';
 import { idempotencyKey } from './idempotency-key.js';
 import { ingestErrorSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
 import type { IngestRejection } from './ingest-contract.js';
-import { parseRetryAfter } from './parse-retry-after.js';
 
 /** What one POST of a batch came to. */
 export type IngestOutcome =

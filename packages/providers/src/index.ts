@@ -42,6 +42,7 @@ export { createLMStudio, lmstudio } from './lmstudio-provider.js';
 export { createAnthropic, anthropic } from './anthropic-provider.js';
 export type { AnthropicSettings } from './anthropic-provider.js';
 export { createGemini, gemini } from './gemini-provider.js';
+export { parseRetryAfter } from './parse-retry-after.js';
 
 // Model ids.
 export { createProviderRegistry } from './provider-registry.js';

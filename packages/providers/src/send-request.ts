@@ -1,7 +1,7 @@
 import ky from 'ky';
 import { APICallError } from './api-call-error.js';
 import type { CallScope } from './call-scope.js';
-import { parseRetryAfter } from './parse-retry-after.js';
+import { readRetryAfter } from './read-retry-after.js';
 import { ProviderError } from './provider-error.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { backoffDelayMs } from './retry-policy.js';
@@ -74,7 +74,7 @@ export async function sendRequest<T>(options: SendRequestOptions<T>): Promise<T>
       });
       if (!response.ok) {
         const bodyText = await response.text();
-        retryAfterMs = parseRetryAfter(response.headers, runtime.clock.now());
+        retryAfterMs = readRetryAfter(response.headers, runtime.clock.now());
         throw options.mapError({ statusCode: response.status, bodyText, headers: response.headers, retryAfterMs });
       }
       return await options.read(response);
