@@ -1,49 +1,22 @@
-export { CliError } from './cli-error.js';
-export type { CliErrorCode } from './cli-error.js';
-export { processIo } from './cli-io.js';
-export type { CliIo } from './cli-io.js';
-export type { CommandContext } from './command-context.js';
-export { createStyle, stripAnsi } from './create-style.js';
-export type { Style } from './create-style.js';
-export { readCliSettings } from './read-cli-settings.js';
-export type { CliSettings, Env } from './read-cli-settings.js';
-export { renderTable } from './render-table.js';
-export type { TableAlign } from './render-table.js';
+// The whole CLI: parse an argument vector, run the command, return the exit code.
 export { runCli } from './run-cli.js';
 export type { RunCliOptions } from './run-cli.js';
-export { shouldUseColor } from './should-use-color.js';
-export { runConfigCommand } from './commands/config-command.js';
-export type { ConfigCommandOptions } from './commands/config-command.js';
-export { runDoctorChecks, runDoctorCommand } from './commands/doctor-command.js';
-export type { DoctorCheck, DoctorCommandOptions, DoctorStatus } from './commands/doctor-command.js';
-export { applyProgressEvent, createCouncilProgress } from './council-progress.js';
-export type { CellState, CouncilProgress, ProgressEvent, ProgressStage } from './council-progress.js';
-export { renderProgressFrame } from './render-progress-frame.js';
-export { createLiveDisplay } from './live-display.js';
-export type { LiveDisplay } from './live-display.js';
+export type { CliIo } from './cli-io.js';
+export type { Env } from './read-cli-settings.js';
+
+// Every error the commands throw; `code` is `USAGE` (exit 2) or `RUNTIME` (exit 1).
+export { CliError } from './cli-error.js';
+export type { CliErrorCode } from './cli-error.js';
+
+// Renderers for other front ends, each taking plain data.
 export { renderHtmlReport } from './html/render-html-report.js';
 export type { ConfidenceTier, HtmlReportData, ReportMetricRow } from './html/html-report-data.js';
 export type { IntervalRow } from './html/interval-chart.js';
 export type { TrendPoint } from './html/trend-chart.js';
-export { runAskCommand } from './commands/ask-command.js';
-export type { AskCommandOptions } from './commands/ask-command.js';
-export { runBatchCommand } from './commands/batch-command.js';
-export type { BatchCommandOptions, BatchResultLine } from './commands/batch-command.js';
-export { runHistoryCommand } from './commands/history-command.js';
-export type { HistoryCommandOptions } from './commands/history-command.js';
-export { runLeaderboardCommand } from './commands/leaderboard-command.js';
-export type { LeaderboardCommandOptions, LeaderboardDocument } from './commands/leaderboard-command.js';
-export { runPersonalitiesCommand } from './commands/personalities-command.js';
-export type { PersonalitiesCommandOptions } from './commands/personalities-command.js';
-export { runFeedbackCommand } from './commands/feedback-command.js';
-export type { FeedbackCommandOptions } from './commands/feedback-command.js';
-export { runTelemetryCommand } from './commands/telemetry-command.js';
-export type { TelemetryCommandOptions } from './commands/telemetry-command.js';
-export { runStoreCommand } from './commands/store-command.js';
-export type { StoreCommandOptions, StoreCompactDocument, StoreFilesSummary, StoreStatsDocument } from './commands/store-command.js';
-export { appendHistory, readHistory } from './history-log.js';
-export type { HistoryEntry, HistoryReadResult, HistorySession } from './history-log.js';
-export { persistSession } from './persist-session.js';
-export type { PersistResult } from './persist-session.js';
-export { sessionDocument } from './session-document.js';
-export { createModelResolver } from './create-model-resolver.js';
+export { renderProgressFrame } from './render-progress-frame.js';
+export type { CellState, CouncilProgress, ProgressStage } from './council-progress.js';
+export { createLiveDisplay } from './live-display.js';
+export type { LiveDisplay } from './live-display.js';
+// The colours renderProgressFrame takes (identity functions when off).
+export { createStyle } from './create-style.js';
+export type { Style } from './create-style.js';
