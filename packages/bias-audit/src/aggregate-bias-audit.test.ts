@@ -6,6 +6,8 @@ import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
 import { holmAdjust } from './holm-adjust.js';
 import { weightedHolmAdjust } from './internal/weighted-holm.js';
+import { fitScoreModel } from './fit-score-model.js';
+import { simulateCouncils } from './internal/simulate-councils.js';
 import { observationsToColumns } from './observations-to-columns.js';
 
 const NOW = '2026-11-22T00:00:00Z';
@@ -150,14 +152,28 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     expect(same.resamples).toBe(1000);
     expect(same.position.tests).toHaveLength(1);
     expect(same.position.tests[0]).toMatchObject({ basis: 'scores', method: 'permutation', pValue: 1 / 1001, permutations: 1000, sessions: 12 });
-    // Wald: θ = (−1, −1, 1, 1); each session's vector is θ ± .5·(1, −1, 1, −1), so V is a multiple of vv' with
-    // v = (1, −1, 1, −1): rank 1, and θ lies wholly outside it — an effect every session shows alike: F = ∞, p = 0.
+    // Wald, degenerate: θ = (−1, −1, 1, 1) while every session's vector is θ ± .5·(1, −1, 1, −1), so V has rank 1
+    // and θ lies outside it — a direction no session varies in, which a sandwich cannot judge: no test.
     const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, resamples: 0 });
-    expect(wald.position.tests).toEqual([{ basis: 'scores', method: 'wald_f', statistic: Number.POSITIVE_INFINITY, pValue: 0, permutations: 0, sessions: 12 }]);
-    // Sessions 3, 2, 5, 4 and 2, 1, 4, 3 alternate: centred they are identical, θ = (−.5, −1.5, 1.5, .5) and V = 0.
-    // The mean of every position is the same in each session: again certain.
-    const flat = aggregateBiasAudit(identicalSessions(12, {}, [3, 2, 5, 4]), { now: NOW, resamples: 0 });
-    expect(flat.position.tests[0]!.pValue).toBe(0);
+    expect(wald.position.tests).toEqual([]);
+  });
+
+  it('reads the Wald F by hand where the sessions vary: F = t² of position 0 with two positions', () => {
+    // One reviewer, two answers: score gaps 2 and 4 alternate, so the centred value at position 0 is 1 or 2
+    // (mean 1.5, SD √(3/11), SE 0.150756). V = SE²·[[1, −1], [−1, 1]], θ = (1.5, −1.5): W = 3²/(4·SE²) = 99,
+    // F = W·(12 − 1)/(1·11) = 99 on (1, 11) df, the square of t = 1.5/0.150756 = 9.9499.
+    const data: BiasObservation[] = [];
+    for (let s = 0; s < 12; s++) {
+      const gap = s % 2 === 0 ? 2 : 4;
+      [5 + gap, 5].forEach((score, position) =>
+        data.push({ sessionId: `w${s}`, timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(), reviewer: 'x', candidate: `c${position}`, position, responseLengthChars: 100, score, rankPosition: null, configVersion: null, queryCategory: null }),
+      );
+    }
+    const report = aggregateBiasAudit(data, { now: NOW, resamples: 0 });
+    expect(report.position.tests).toHaveLength(1);
+    expect(report.position.tests[0]!.method).toBe('wald_f');
+    expect(report.position.tests[0]!.statistic).toBeCloseTo(99, 8);
+    expect(report.position.tests[0]!.pValue).toBeCloseTo(report.position.effects[0]!.pValue!, 12);
   });
 
   it('counts rank-only reviewers through rank-based position effects', () => {
@@ -356,5 +372,57 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
     expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(/margins\.harshness is not a family; use one of lengthSlope/);
     expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(/margins\.position must be a finite number of at least 0/);
     expect(() => aggregateBiasAudit({} as never)).toThrow(/array of BiasObservation records or the columns/);
+  });
+});
+
+describe('aggregateBiasAudit: what a review found (large stores, stray records)', () => {
+  const simulateSessions = (spec: { sessions: number; seed: number; offsets: number[] }): BiasObservation[] =>
+    simulateCouncils({ sessions: spec.sessions, seed: spec.seed, models: spec.offsets.length, reviewers: spec.offsets.length, selfReview: false, reviewerNoise: 0.8, reviewerOffsets: spec.offsets });
+  const window = { now: '2100-01-01T00:00:00Z', maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+
+  it('keeps fair reviewers typical at 20,000 sessions, where their standard errors are tiny', () => {
+    // Offsets 0, 0.06, 0.12 and −1.2: measured in their own SEs alone the three fair reviewers are all "far"
+    // from each other, the centre fell back to the mean of four, and B and C read +0.32, +0.38: GENEROUS.
+    const report = aggregateBiasAudit(simulateSessions({ sessions: 20_000, seed: 5, offsets: [0, 0.06, 0.12, -1.2] }), window);
+    expect(report.flags.map((f) => `${f.code} ${f.subject ?? ''}`)).toEqual(['HARSH_REVIEWER model-3']);
+    const offsets = Object.fromEntries(report.reviewers.map((r) => [r.reviewer, r.offset.estimate!]));
+    // The centre is the fair reviewers' (≈ 0.06): they sit within ±0.1 of it, the harsh one ≈ −1.26.
+    for (const fair of ['model-0', 'model-1', 'model-2']) expect(Math.abs(offsets[fair]!)).toBeLessThan(0.1);
+    expect(offsets['model-3']).toBeLessThan(-1.1);
+  });
+
+  it('gives a reviewer seen in few sessions the degrees of freedom of those sessions', () => {
+    const data = simulateSessions({ sessions: 60, seed: 6, offsets: [0, 0, 0, 0] }).filter((o) => o.reviewer !== 'model-3' || Number(o.sessionId.split('-')[1]) < 8);
+    const fit = fitScoreModel(observationsToColumns(data));
+    const rare = fit.reviewerOffsets.find((o) => o.subject === 'model-3')!;
+    expect(rare.sessions).toBe(8);
+    expect(rare.df).toBe(7);
+    expect(fit.reviewerOffsets.find((o) => o.subject === 'model-0')!.df).toBe(59);
+  });
+
+  it('measures the others when one reviewer scored only answers no one else scored', () => {
+    const data = simulateSessions({ sessions: 30, seed: 7, offsets: [0, 0, 0] });
+    for (let s = 0; s < 30; s++) data.push({ ...data[s * 6]!, reviewer: 'loner', candidate: 'unseen', position: 0, score: 7 });
+    const report = aggregateBiasAudit(data, window);
+    expect(report.reviewers.filter((r) => r.offset.estimate !== null).map((r) => r.reviewer)).toEqual(['model-0', 'model-1', 'model-2']);
+    expect(report.reviewers.find((r) => r.reviewer === 'loner')!.offset.note).toMatch(/Not computable/);
+  });
+
+  it('leaves a position shown in one session out of the Wald test instead of calling the test certain', () => {
+    const data = simulateSessions({ sessions: 200, seed: 8, offsets: [0, 0, 0, 0, 0] });
+    data.push({ ...data[0]!, candidate: 'extra', position: 5, score: 6 });
+    const test = aggregateBiasAudit(data, window).position.tests[0]!;
+    expect(test.method).toBe('wald_f');
+    expect(Number.isFinite(test.statistic)).toBe(true);
+    expect(test.pValue).toBeGreaterThan(0.001);
+  });
+
+  it('sizes the model by the positions shown, and refuses columns with an impossible position', () => {
+    const data = simulateSessions({ sessions: 30, seed: 9, offsets: [0, 0, 0] }).map((o, i) => (i === 0 ? { ...o, position: 30_000 } : o));
+    expect(aggregateBiasAudit(data, window).window.sessions).toBe(30);
+    const columns = observationsToColumns(data);
+    columns.position[0] = 70_000;
+    expect(() => aggregateBiasAudit(columns, window)).toThrow(BiasAuditError);
+    expect(() => aggregateBiasAudit(columns, window)).toThrow(/display position 70000, beyond 65535/);
   });
 });

@@ -23,10 +23,8 @@ import { sessionAnomalies } from './internal/session-anomalies.js';
 import { collectSessionIndicators } from './internal/session-indicators.js';
 import type { PositionBlocks } from './internal/session-indicators.js';
 import { criticalT, tSummary } from './internal/t-summary.js';
-import { windowObservations } from './internal/window-observations.js';
+import { assertColumnPositions, windowObservations } from './internal/window-observations.js';
 import { createSeededRandom } from './seeded-random.js';
-
-export type { AggregateBiasAuditOptions } from './aggregate-bias-audit-options.js';
 
 /** Below this many sessions the position tests permute by default; from it on the Wald F test is trusted. */
 const PERMUTE_BELOW_SESSIONS = 100;
@@ -103,6 +101,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.queryCategory === undefined ? {} : { queryCategory: options.queryCategory }),
   };
+  if (isColumns(input)) assertColumnPositions(input);
   const windowed = isColumns(input)
     ? { columns: input, excluded: { filteredOut: 0, outsideWindow: 0, beyondMaxSessions: 0 } }
     : windowObservations(input, { nowMs, maxDays, maxSessions, ...filters });
@@ -124,11 +123,12 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
       ? figure({ ...base, estimate: summary.estimate, lower: summary.lower, upper: summary.upper, pValue: summary.pValue })
       : figure({ ...base, estimate: summary.estimate, lower: null, upper: null, pValue: null, note: `Not computable: ${summary.reason}.` });
   };
-  const fromModel = (spec: { metric: string; fit: ScoreModelEstimate | null; unit: BiasMetricReport['unit']; intervalMethod: string; margin?: number; why: string }): BiasMetricReport => {
+  /** A figure of the score model; when it cannot be estimated, `why` says so and `sessions` (default: the window's) sets its tier. */
+  const fromModel = (spec: { metric: string; fit: ScoreModelEstimate | null; unit: BiasMetricReport['unit']; intervalMethod: string; margin?: number; why?: string; sessions?: number }): BiasMetricReport => {
     const { fit } = spec;
     const margin = spec.margin === undefined ? {} : { margin: spec.margin };
     return fit === null
-      ? figure({ metric: spec.metric, sessions: 0, sampleSize: 0, unit: spec.unit, intervalMethod: spec.intervalMethod, estimate: null, lower: null, upper: null, pValue: null, note: `Not computable: ${spec.why}.`, ...margin })
+      ? figure({ metric: spec.metric, sessions: spec.sessions ?? S, sampleSize: 0, unit: spec.unit, intervalMethod: spec.intervalMethod, estimate: null, lower: null, upper: null, pValue: null, note: `Not computable: ${spec.why ?? 'the score model cannot estimate it from these sessions'}.`, ...margin })
       : figure({ metric: spec.metric, sessions: fit.sessions, sampleSize: fit.sampleSize, unit: spec.unit, intervalMethod: spec.intervalMethod, estimate: fit.estimate, lower: fit.lower, upper: fit.upper, pValue: fit.pValue, ...margin });
   };
   /** The hypothesis "within ±margin" of a shown figure whose t (SE, df) is known. */
@@ -216,11 +216,11 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     const moments = indicators.reviewerMoments[model];
     if (moments === null || moments === undefined) return;
     const offsetFit = offsetBySubject.get(reviewer) ?? null;
-    const offset = fromModel({ metric: `reviewer_offset[${reviewer}]`, fit: offsetFit, unit: 'scores', intervalMethod: 'cluster_cr1_t', margin: margins.reviewerOffset, why: offsetWhy });
+    const offset = fromModel({ metric: `reviewer_offset[${reviewer}]`, fit: offsetFit, unit: 'scores', intervalMethod: 'cluster_cr1_t', margin: margins.reviewerOffset, why: offsetWhy, sessions: moments.sessions });
     const sd = fit.residualSd;
     const z =
       offsetFit === null
-        ? fromModel({ metric: `reviewer_z[${reviewer}]`, fit: null, unit: 'scores', intervalMethod: 'cluster_cr1_t_per_residual_sd', why: offsetWhy })
+        ? fromModel({ metric: `reviewer_z[${reviewer}]`, fit: null, unit: 'scores', intervalMethod: 'cluster_cr1_t_per_residual_sd', why: offsetWhy, sessions: moments.sessions })
         : sd === null || !(sd > 0)
           ? figure({
               metric: `reviewer_z[${reviewer}]`,
@@ -274,12 +274,12 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   const bySubject = (a: { subject: string }, b: { subject: string }): number => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
   fit.selfPreference.sort(bySubject);
   fit.affinity.sort(bySubject);
-  const selfPreference = fit.selfPreference.map((e) => fromModel({ metric: `self_preference[${e.subject}]`, fit: e, unit: 'scores', intervalMethod: 'cluster_cr1_t', margin: margins.selfPreference, why: '' }));
+  const selfPreference = fit.selfPreference.map((e) => fromModel({ metric: `self_preference[${e.subject}]`, fit: e, unit: 'scores', intervalMethod: 'cluster_cr1_t', margin: margins.selfPreference }));
   families.push({
     family: 'self_preference',
     hypotheses: fit.selfPreference.flatMap((e, j) => hypothesis({ code: 'SELF_PREFERENCE', subject: e.subject, figure: selfPreference[j]!, standardError: e.standardError, df: e.df, margin: margins.selfPreference })),
   });
-  const affinity = fit.affinity.map((e) => fromModel({ metric: `affinity[${e.subject}]`, fit: e, unit: 'scores', intervalMethod: 'cluster_influence_t', margin: margins.affinity, why: '' }));
+  const affinity = fit.affinity.map((e) => fromModel({ metric: `affinity[${e.subject}]`, fit: e, unit: 'scores', intervalMethod: 'cluster_influence_t', margin: margins.affinity }));
   families.push({
     family: 'affinity',
     hypotheses: fit.affinity.flatMap((e, j) => hypothesis({ code: 'REVIEWER_AFFINITY', subject: e.subject, figure: affinity[j]!, standardError: e.standardError, df: e.df, margin: margins.affinity })),

@@ -102,6 +102,7 @@ export interface FamilyTest {
   hypotheses: number;
   /** The smallest weighted-Holm adjusted p-value among the family's hypotheses (each family gets an equal share of alpha). */
   adjustedPValue: number;
+  /** Whether the family raised a flag (a rejected hypothesis with its interval beyond the margin, from `minSessions` on). */
   rejected: boolean;
 }
 

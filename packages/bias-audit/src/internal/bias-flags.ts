@@ -22,9 +22,12 @@ export interface HypothesisFamily {
 /**
  * Weighted Holm (Holm 1979, weighted form) over every hypothesis of every family, weight 1/(families ·
  * family size): each family gets an equal share of alpha, split evenly among its hypotheses, and a rejected
- * hypothesis passes on only its own share. A rejected hypothesis is a flag, except a negative
- * self-preference (modesty is not the bias SELF_PREFERENCE names); the position family raises one flag,
- * carried by its largest rejected effect. No flag below the minimum number of sessions.
+ * hypothesis passes on only its own share. A rejected hypothesis whose interval (at the report's level) also
+ * lies beyond its margin is a flag — the second condition only matters when alpha·weight exceeds
+ * 1 − level, e.g. at level 0.99 — except a negative self-preference (modesty is not the bias SELF_PREFERENCE
+ * names). The position family raises one flag, carried by its largest rejected score effect (rank points,
+ * on another scale, only where no score effect is rejected). No flag below the minimum number of sessions; a
+ * family's `rejected` says whether it raised one.
  */
 export function biasFlags(families: readonly HypothesisFamily[], rule: { alpha: number; meetsMinimum: boolean }): { tests: FamilyTest[]; flags: AggregateBiasFlag[] } {
   const present = families.filter((f) => f.hypotheses.length > 0);
@@ -37,32 +40,41 @@ export function biasFlags(families: readonly HypothesisFamily[], rule: { alpha: 
   );
   const familyAdjusted = present.map(() => 1);
   all.forEach((item, i) => (familyAdjusted[item.family] = Math.min(familyAdjusted[item.family]!, adjusted[i]!)));
-  const tests: FamilyTest[] = present.map((f, i) => ({
-    family: f.family,
-    pValue: Math.min(1, f.hypotheses.length * Math.min(...all.filter((item) => item.family === i).map((item) => item.p))),
-    hypotheses: f.hypotheses.length,
-    adjustedPValue: familyAdjusted[i]!,
-    rejected: rule.meetsMinimum && familyAdjusted[i]! <= rule.alpha,
-  }));
   const flags: AggregateBiasFlag[] = [];
-  let position: AggregateBiasFlag | null = null;
-  all.forEach(({ h, p }, i) => {
+  const flaggedFamilies = new Set<number>();
+  const position: { best: { flag: AggregateBiasFlag; ranks: boolean } | null } = { best: null };
+  all.forEach(({ h, p, family }, i) => {
     if (!rule.meetsMinimum || adjusted[i]! > rule.alpha) return;
     if (h.code === 'SELF_PREFERENCE' && h.estimate <= 0) return;
+    const { ciLower, ciUpper } = h.figure;
+    if (ciLower === null || ciUpper === null || !(ciLower > h.margin || ciUpper < -h.margin)) return;
+    flaggedFamilies.add(family);
     const flag: AggregateBiasFlag = {
       code: h.code,
       subject: h.subject,
       metric: h.figure.metric,
       estimate: h.estimate,
-      ciLower: h.figure.ciLower ?? Number.NaN,
-      ciUpper: h.figure.ciUpper ?? Number.NaN,
+      ciLower,
+      ciUpper,
       margin: h.margin,
       pValue: p,
       adjustedPValue: adjusted[i]!,
     };
-    if (h.code !== 'POSITION_BIAS_DETECTED') flags.push(flag);
-    else if (position === null || Math.abs(flag.estimate) > Math.abs(position.estimate)) position = flag;
+    if (h.code !== 'POSITION_BIAS_DETECTED') {
+      flags.push(flag);
+      return;
+    }
+    const ranks = h.figure.metric.startsWith('rank_');
+    const best = position.best;
+    if (best === null || (best.ranks && !ranks) || (best.ranks === ranks && Math.abs(flag.estimate) > Math.abs(best.flag.estimate))) position.best = { flag, ranks };
   });
-  if (position !== null) flags.push(position);
+  if (position.best !== null) flags.push(position.best.flag);
+  const tests: FamilyTest[] = present.map((f, i) => ({
+    family: f.family,
+    pValue: Math.min(1, f.hypotheses.length * Math.min(...all.filter((item) => item.family === i).map((item) => item.p))),
+    hypotheses: f.hypotheses.length,
+    adjustedPValue: familyAdjusted[i]!,
+    rejected: flaggedFamilies.has(i),
+  }));
   return { tests, flags };
 }

@@ -3,7 +3,7 @@ import { criticalT } from './t-summary.js';
 
 /** A reviewer's mean score and score SD, each with an interval clustered by session. */
 export interface ReviewerScoreSpread {
-  mean: { estimate: number; lower: number; upper: number; standardError: number; df: number };
+  mean: { estimate: number; lower: number; upper: number };
   standardDeviation: { estimate: number; lower: number; upper: number } | null;
 }
 
@@ -35,5 +35,5 @@ export function reviewerScoreSpread(m: ReviewerMoments, level: number): Reviewer
     const logSe = varianceSe / (2 * plugIn);
     standardDeviation = { estimate: sd, lower: sd * Math.exp(-crit * logSe), upper: sd * Math.exp(crit * logSe) };
   }
-  return { mean: { estimate: mu, lower: mu - crit * meanSe, upper: mu + crit * meanSe, standardError: meanSe, df: S - 1 }, standardDeviation };
+  return { mean: { estimate: mu, lower: mu - crit * meanSe, upper: mu + crit * meanSe }, standardDeviation };
 }

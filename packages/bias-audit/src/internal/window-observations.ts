@@ -5,7 +5,7 @@ import { observationsToColumns } from '../observations-to-columns.js';
 
 const DAY_MS = 86_400_000;
 /** The largest display position accepted: no council shows a reviewer 65,536 answers. */
-const MAX_POSITION = 65_535;
+export const MAX_POSITION = 65_535;
 
 /** What the window of `aggregateBiasAudit` keeps of a list of observations, and what it left out. */
 export interface WindowedObservations {
@@ -32,6 +32,17 @@ function validateObservation(o: BiasObservation, i: number, parsed: Map<string, 
   if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score))) fail(`score ${String(o.score)} must be a finite number or null`);
   if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0)) fail(`rankPosition ${String(o.rankPosition)} must be a 0-based integer or null`);
   return time;
+}
+
+/** Throws INVALID_INPUT when a record of `columns` has a display position beyond `MAX_POSITION`. */
+export function assertColumnPositions(columns: BiasColumns): void {
+  for (let i = 0; i < columns.length; i++) {
+    if (columns.position[i]! <= MAX_POSITION) continue;
+    throw new BiasAuditError({
+      code: 'INVALID_INPUT',
+      message: `A record of session ${columns.sessionIds[columns.session[i]!]!} has display position ${columns.position[i]!}, beyond ${MAX_POSITION}: no council shows a reviewer that many answers. Fix or drop that record before aggregating.`,
+    });
+  }
 }
 
 /**

@@ -1,0 +1,77 @@
+import type { ScoreModelEffect, ScoreModelEstimate } from '../fit-score-model.js';
+import { quadraticForm } from './sandwich-covariance.js';
+
+/** Tukey's biweight tuning constant (95% efficiency at the normal). */
+const biweightC = 4.685;
+
+function median(sorted: readonly number[]): number {
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Reviewers' offsets are only relative, so each is measured against a robust centre of them all: Tukey's
+ * biweight M-estimate of their location, started at the median. A reviewer's distance from the centre is
+ * counted in √(SE² + τ²), its own standard error and τ = 1.4826·MAD of the offsets (their spread as a
+ * group): near the centre it weighs close to 1, beyond 4.685 nothing. With no outlier the centre is close
+ * to the mean, so intervals keep their level; a clearly harsh reviewer gets no weight, so it makes no one
+ * else look generous; and with 20,000 sessions, where standard errors are tiny, fair reviewers 0.06 points
+ * apart still count each other as typical (τ keeps them in). No weight left: the median. With two reviewers
+ * the centre is their mean, so a harsh one still makes the other look generous.
+ */
+export function offsetsFromRobustCentre(spec: {
+  members: readonly { column: number; subject: string }[];
+  beta: Float64Array;
+  covariance: Float64Array;
+  k: number;
+  estimateOf: (contrast: Float64Array, column: number) => ScoreModelEstimate | null;
+}): ScoreModelEffect[] {
+  const { members, beta, covariance, k } = spec;
+  if (members.length < 2) return [];
+  const estimates = members.map((m) => beta[m.column]!);
+  const start = median([...estimates].sort((x, y) => x - y));
+  const tau = 1.4826 * median(estimates.map((e) => Math.abs(e - start)).sort((x, y) => x - y));
+  let weights = members.map(() => 1);
+  let centre = start;
+  let fallback = false;
+  const contrastOf = (member: number): Float64Array => {
+    const contrast = new Float64Array(k);
+    contrast[members[member]!.column]! += 1;
+    if (fallback) {
+      // The median member(s) as the reference.
+      const sorted = members.map((_, j) => j).sort((a, b) => estimates[a]! - estimates[b]!);
+      const middle = sorted.length % 2 === 1 ? [sorted[(sorted.length - 1) / 2]!] : [sorted[sorted.length / 2 - 1]!, sorted[sorted.length / 2]!];
+      for (const j of middle) contrast[members[j]!.column]! -= 1 / middle.length;
+      return contrast;
+    }
+    const total = weights.reduce((sum, w) => sum + w, 0);
+    members.forEach((m, j) => (contrast[m.column]! -= weights[j]! / total));
+    return contrast;
+  };
+  for (let iteration = 0; iteration < 100; iteration++) {
+    const next = members.map((_, j) => {
+      const se = Math.sqrt(Math.max(0, quadraticForm(covariance, contrastOf(j), k)));
+      const scale = Math.sqrt(se * se + tau * tau);
+      const gap = Math.abs(estimates[j]! - centre);
+      // A scale of 0 (scores that fit exactly, reviewers that agree) leaves rounding only: ties within 1e-9 points are at the centre.
+      const distance = scale > 1e-12 ? gap / scale : gap > 1e-9 ? Number.POSITIVE_INFINITY : 0;
+      return distance >= biweightC ? 0 : (1 - (distance / biweightC) ** 2) ** 2;
+    });
+    const total = next.reduce((sum, w) => sum + w, 0);
+    if (!(total > 0)) {
+      fallback = true;
+      break;
+    }
+    weights = next;
+    const nextCentre = estimates.reduce((sum, e, j) => sum + weights[j]! * e, 0) / total;
+    const settled = Math.abs(nextCentre - centre) <= 1e-12 * Math.max(1, Math.abs(centre));
+    centre = nextCentre;
+    if (settled) break;
+  }
+  const out: ScoreModelEffect[] = [];
+  members.forEach((member, j) => {
+    const fit = spec.estimateOf(contrastOf(j), member.column);
+    if (fit !== null) out.push({ subject: member.subject, weight: fallback ? 0 : weights[j]!, ...fit });
+  });
+  return out;
+}
