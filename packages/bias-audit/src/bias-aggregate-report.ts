@@ -10,7 +10,7 @@ import type { ConfidenceTier } from './confidence-tier.js';
 export interface LengthBiasReport {
   /** Within-session slope, score points per 1,000 characters (`length_slope_per_1000_chars`); CR2 errors by session. */
   slope: BiasMetricReport;
-  /** Within-session correlation of answer length and level (`length_score_correlation`), tested and bounded with the slope. */
+  /** Within-session correlation of answer length and level (`length_score_correlation`): its own delta-method test, on the slope's df. */
   correlation: BiasMetricReport;
   /** Between-session slope, points per 1,000 characters (`length_between_sessions_per_1000_chars`): not a flag. */
   betweenSessions: BiasMetricReport;

@@ -80,7 +80,7 @@ export interface FitScoreModelOptions {
  * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Affinity is
  * the residual reviewer → author interaction, its error including the fitted offsets' own; length is read
  * between the answers of a session from their adjusted levels. Standard errors are clustered by session (CR1,
- * t with sessions − 1 df; the length slope CR2 with Satterthwaite's df).
+ * t on the sessions a figure appears in, less one; the length slope CR2 with Bell–McCaffrey's df).
  */
 export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOptions = {}): ScoreModelFit {
   const level = options.level ?? 0.95;
