@@ -14,7 +14,7 @@ import type { BadLine, SkipReason, SkipReport } from './jsonl-store.js';
 import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
-import type { JsonlLine } from './scan-jsonl-lines.js';
+import type { JsonlLine, JsonlLinePlace } from './scan-jsonl-lines.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import { SessionWindow } from './session-window.js';
 
@@ -322,13 +322,13 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       row.queryCategory = fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1;
       accept();
     },
-    tooLong: (line: number, bytes: number): void => {
+    tooLong: ({ line }: JsonlLinePlace, bytes: number): void => {
       if (firstPass) {
         result.lines++;
         skip(line, 'line_too_long', `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`);
       }
     },
-    corrupt: (line: number): void => {
+    corrupt: ({ line }: { line: number }): void => {
       if (firstPass) skip(line, 'corrupt_segment', `the compressed segment is damaged from about line ${line}; the lines before it were read`);
     },
   };
