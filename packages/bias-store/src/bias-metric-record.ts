@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
+import { describeZodError } from './describe-zod-error.js';
 import type { ConsentLevel } from './consent-level.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import { queryCategories } from './query-category.js';
@@ -202,20 +203,13 @@ export function biasRecordWriteProblem(record: BiasMetricRecord): string | undef
   return undefined;
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
-    .join('; ');
-}
-
 /** Validates one on-disk (snake_case) record; returns the error instead of throwing. */
 export function safeParseBiasMetricRecord(line: unknown): { success: true; value: BiasMetricRecord } | { success: false; error: BiasStoreError } {
   const result = biasMetricRecordSchema.safeDecode(line as DiskRecord);
   if (result.success) return { success: true, value: result.data };
   return {
     success: false,
-    error: new BiasStoreError({ code: 'INVALID_RECORD', message: `Not a bias metric record (${describeIssues(result.error)}).`, cause: result.error }),
+    error: new BiasStoreError({ code: 'INVALID_RECORD', message: `Not a bias metric record (${describeZodError(result.error)}).`, cause: result.error }),
   };
 }
 

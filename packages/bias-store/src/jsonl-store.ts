@@ -7,56 +7,25 @@ import { appendLines } from './append-lines.js';
 import { BiasStoreError } from './bias-store-error.js';
 import type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
 import { compactSegments } from './compact-segments.js';
+import { describeZodError, isZodError } from './describe-zod-error.js';
 import { ioError } from './io-error.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
+import { majorOf } from './major-version.js';
 import { rotateActiveFile } from './rotate-active-file.js';
 import type { SegmentFile } from './segment-files.js';
 import { listSegments, segmentNaming } from './segment-files.js';
+import type { BadLine, SkipReason, SkipReport } from './skip-report.js';
+import { SkipCounter } from './skip-report.js';
 
 export type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
-
-/** Why a line was skipped on read. */
-export type SkipReason =
-  | 'invalid_json'
-  | 'invalid_record'
-  | 'unsupported_version'
-  | 'invalid_utf8'
-  | 'line_too_long'
-  | 'torn_line'
-  | 'corrupt_segment';
-
-/** Every skip reason, for iterating over `reasons`. */
-export const skipReasons: readonly SkipReason[] = [
-  'invalid_json',
-  'invalid_record',
-  'unsupported_version',
-  'invalid_utf8',
-  'line_too_long',
-  'torn_line',
-  'corrupt_segment',
-];
+export type { BadLine, SkipReason, SkipReport } from './skip-report.js';
+export { skipReasons } from './skip-report.js';
 
 /** One line read from a store: an item, or a skipped line with its reason. `next` is the cursor just past it. */
 export type JsonlEntry<T> =
   | { kind: 'item'; item: T; file: string; line: number; offset: number; next: JsonlCursor }
   | { kind: 'skip'; reason: SkipReason; detail: string; file: string; line: number; offset: number; next: JsonlCursor };
-
-/** A skipped line, as reported in `firstBadLines` (the detail never quotes the line's content). */
-export interface BadLine {
-  file: string;
-  /** 1-based line number within the file. */
-  line: number;
-  reason: SkipReason;
-  detail: string;
-}
-
-/** What reading skipped: the count, the count per reason, and the first few bad lines with where they are. */
-export interface SkipReport {
-  skipped: number;
-  reasons: Record<SkipReason, number>;
-  firstBadLines: BadLine[];
-}
 
 export interface JsonlReadOptions {
   /** Keep the last N sessions, ranked by each session's latest record (needs `sessionOf` and `timeOf`). */
@@ -172,33 +141,6 @@ interface Sink<T> {
   skip(bad: BadLine): void;
 }
 
-function emptyReasons(): Record<SkipReason, number> {
-  return { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
-}
-
-function majorOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string') {
-    // "1", "1.1.0", "2.0.0": the digits before the first dot (no regex: this runs on every line).
-    const dot = value.indexOf('.');
-    const head = dot === -1 ? value : value.slice(0, dot);
-    if (head.length > 0 && head.length < 10 && /^\d+$/.test(head)) return Number(head);
-  }
-  return null;
-}
-
-function describeZodError(error: z.ZodError): string {
-  // Paths and zod's messages only: zod 4 messages name the expected type, never the received value.
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(record)'}: ${issue.message}`)
-    .join('; ');
-}
-
-function isZodError(error: unknown): error is z.ZodError {
-  return typeof error === 'object' && error !== null && 'issues' in error && Array.isArray((error).issues);
-}
-
 function toMs(value: Date | string, name: string): number {
   if (value instanceof Date) {
     const ms = value.getTime();
@@ -210,22 +152,6 @@ function toMs(value: Date | string, name: string): number {
     throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).` });
   }
   return parsed.ms;
-}
-
-class SkipCounter implements SkipReport {
-  skipped = 0;
-  reasons = emptyReasons();
-  firstBadLines: BadLine[] = [];
-
-  add(entry: { reason: SkipReason; detail: string; file: string; line: number }): void {
-    this.skipped++;
-    this.reasons[entry.reason]++;
-    if (this.firstBadLines.length < 20) this.firstBadLines.push({ file: entry.file, line: entry.line, reason: entry.reason, detail: entry.detail });
-  }
-
-  report(): SkipReport {
-    return { skipped: this.skipped, reasons: this.reasons, firstBadLines: this.firstBadLines };
-  }
 }
 
 /**

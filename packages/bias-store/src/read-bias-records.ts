@@ -10,7 +10,8 @@ import { dropRepeatedRecords } from './drop-repeated-records.js';
 import { IdInterner } from './id-interner.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
-import type { BadLine, SkipReason, SkipReport } from './jsonl-store.js';
+import { majorOf } from './major-version.js';
+import type { BadLine, SkipReason, SkipReport } from './skip-report.js';
 import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
@@ -88,15 +89,6 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
 function foreignMajorOf(value: unknown): number | null {
   const major = majorOf(value);
   return major !== null && major >= 2 ? major : null;
-}
-
-function majorOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string') {
-    const m = /^(\d{1,9})(?:\.|$)/.exec(value);
-    if (m !== null) return Number(m[1]);
-  }
-  return null;
 }
 
 /** The shortest bias record line is about 150 bytes: an upper bound of the records that the files can hold. */
