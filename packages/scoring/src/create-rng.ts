@@ -1,42 +1,18 @@
+import { fnv1a } from './fnv1a.js';
 import { ScoringError } from './scoring-error.js';
+import { uniformInt } from './uniform-int.js';
 
 /** A seeded pseudo-random number generator: same seed, same numbers, on every runtime. */
 export interface Rng {
   /** The next unsigned 32-bit integer (0 … 2³² − 1). */
   nextUint32(): number;
-  /** A uniform float in [0, 1) with 53 random bits. */
+  /** A uniform float in [0, 1): 53 random bits from `createRng`, 32 from `createMulberry32`. */
   next(): number;
   /** A uniform integer in [0, maxExclusive), without modulo bias. `maxExclusive` is an integer in 1 … 2³². */
   nextInt(maxExclusive: number): number;
 }
 
 const TWO_POW_32 = 4294967296;
-
-/** FNV-1a (32 bit) over the UTF-8 bytes of `text`. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  const add = (byte: number): void => {
-    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  };
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (code < 0x80) add(code);
-    else if (code < 0x800) {
-      add(0xc0 | (code >> 6));
-      add(0x80 | (code & 0x3f));
-    } else if (code < 0x10000) {
-      add(0xe0 | (code >> 12));
-      add(0x80 | ((code >> 6) & 0x3f));
-      add(0x80 | (code & 0x3f));
-    } else {
-      add(0xf0 | (code >> 18));
-      add(0x80 | ((code >> 12) & 0x3f));
-      add(0x80 | ((code >> 6) & 0x3f));
-      add(0x80 | (code & 0x3f));
-    }
-  }
-  return hash;
-}
 
 /**
  * Creates a seeded generator: xoshiro128** (Blackman & Vigna), its 128-bit state filled by splitmix32
@@ -98,18 +74,6 @@ export function createRngFromState(state: readonly [number, number, number, numb
   return {
     nextUint32,
     next: (): number => ((nextUint32() >>> 5) * 67108864 + (nextUint32() >>> 6)) / 9007199254740992,
-    nextInt: (maxExclusive: number): number => {
-      if (!Number.isInteger(maxExclusive) || maxExclusive < 1 || maxExclusive > TWO_POW_32) {
-        throw new ScoringError({
-          code: 'INVALID_OPTION',
-          message: `Rng.nextInt: maxExclusive must be an integer from 1 to 2^32, got ${String(maxExclusive)}.`,
-        });
-      }
-      // Rejection sampling: accept only draws below the largest multiple of maxExclusive.
-      const limit = TWO_POW_32 - (TWO_POW_32 % maxExclusive);
-      let draw = nextUint32();
-      while (draw >= limit) draw = nextUint32();
-      return draw % maxExclusive;
-    },
+    nextInt: (maxExclusive: number): number => uniformInt(nextUint32, maxExclusive),
   };
 }

@@ -2,6 +2,7 @@ export type { Ballot, CandidateOptions } from './ballot.js';
 export { ScoringError } from './scoring-error.js';
 export type { ScoringErrorCode } from './scoring-error.js';
 export { createRng } from './create-rng.js';
+export { createMulberry32 } from './create-mulberry32.js';
 export type { Rng } from './create-rng.js';
 export { calculateBordaScores } from './calculate-borda-scores.js';
 export type { BordaOptions, Confidence, LeaderboardEntry } from './calculate-borda-scores.js';
