@@ -1,10 +1,10 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
+import { createMulberry32 } from '@council/scoring';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIngestClient } from './ingest-client.js';
 import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
 import { startIngestTestServer } from './testing/ingest-test-server.js';
 import { appendOutboxEvents, recordingSleep, sampleEvent } from './testing/sample-events.js';
-import { seededRandom } from './testing/seeded-random.js';
 import { tempHome } from './testing/temp-home.js';
 import { uploadOutbox } from './upload-outbox.js';
 
@@ -19,6 +19,12 @@ afterEach(async () => {
  * costs the client's whole timeout, which is kept at 1 s so that a slow answer on a loaded machine is
  * never mistaken for a hang (that would be a duplicate the server did not cause).
  */
+/** A seeded draw in [0, 1), so a fault schedule is the same on every run. */
+function seededRandom(seed: number): () => number {
+  const rng = createMulberry32(seed);
+  return () => rng.next();
+}
+
 function faultySchedule(seed: number) {
   const random = seededRandom(seed);
   const counts = { ok: 0, 500: 0, 429: 0, hang: 0, reset: 0, 'commit-then-fail': 0 };

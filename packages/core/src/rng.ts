@@ -1,8 +1,8 @@
+import type { Rng as ScoringRng } from '@council/scoring';
+
 /**
- * A source of uniform random numbers in [0, 1). Everything in this package that shuffles, samples
- * or draws a token takes one, so a seeded session is reproducible on every run and runtime.
+ * A source of uniform random numbers in [0, 1): the `next()` of `@council/scoring`'s `Rng`. Everything
+ * in this package that shuffles, samples or draws a token takes one, so a seeded session is
+ * reproducible on every run and runtime; any object with `next()` will do.
  */
-export interface Rng {
-  /** A number in [0, 1). */
-  next(): number;
-}
+export type Rng = Pick<ScoringRng, 'next'>;

@@ -1,3 +1,7 @@
+// A private generator on purpose: DESIGN.md lets @council/providers import ky and zod only, so it
+// cannot use @council/scoring's RNG family without an arrow the map does not have. It is small, and the
+// simulated personas' every answer, score and latency is keyed on it, so it stays exactly as it is.
+
 /** FNV-1a over UTF-16 code units, mixed to 32 bits: a stable, platform-independent string hash. */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
