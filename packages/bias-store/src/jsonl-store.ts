@@ -1,31 +1,26 @@
-import { isUtf8 } from 'node:buffer';
-import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
 import type { z } from 'zod';
 import { appendLines } from './append-lines.js';
 import { BiasStoreError } from './bias-store-error.js';
 import type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
 import { compactSegments } from './compact-segments.js';
+import { lineDecoder } from './decode-jsonl-line.js';
 import { describeZodError, isZodError } from './describe-zod-error.js';
 import { ioError } from './io-error.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
-import { majorOf } from './major-version.js';
+import type { JsonlEntry } from './jsonl-entry.js';
 import { rotateActiveFile } from './rotate-active-file.js';
+import type { StoreSink } from './scan-store-lines.js';
+import { drainStore, scanStoreEntries } from './scan-store-lines.js';
 import type { SegmentFile } from './segment-files.js';
-import { listSegments, segmentNaming } from './segment-files.js';
-import type { BadLine, SkipReason, SkipReport } from './skip-report.js';
+import { listSegments } from './segment-files.js';
+import type { SkipReport } from './skip-report.js';
 import { SkipCounter } from './skip-report.js';
 
 export type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
 export type { BadLine, SkipReason, SkipReport } from './skip-report.js';
 export { skipReasons } from './skip-report.js';
-
-/** One line read from a store: an item, or a skipped line with its reason. `next` is the cursor just past it. */
-export type JsonlEntry<T> =
-  | { kind: 'item'; item: T; file: string; line: number; offset: number; next: JsonlCursor }
-  | { kind: 'skip'; reason: SkipReason; detail: string; file: string; line: number; offset: number; next: JsonlCursor };
+export type { JsonlEntry } from './jsonl-entry.js';
 
 export interface JsonlReadOptions {
   /** Keep the last N sessions, ranked by each session's latest record (needs `sessionOf` and `timeOf`). */
@@ -123,24 +118,6 @@ export interface JsonlStore<T> {
   files(): Promise<SegmentFile[]>;
 }
 
-const newline = 0x0a;
-const blank = Symbol('blank line');
-
-/** Why a line could not be decoded (a class, so a decoded item is told apart without a wrapper object). */
-class Bad {
-  constructor(
-    readonly reason: SkipReason,
-    readonly detail: string,
-  ) {}
-}
-
-const tornDetail = 'the last line has no newline and does not parse (a write was interrupted)';
-
-interface Sink<T> {
-  item(item: T, file: string, line: number): void;
-  skip(bad: BadLine): void;
-}
-
 function toMs(value: Date | string, name: string): number {
   if (value instanceof Date) {
     const ms = value.getTime();
@@ -173,7 +150,6 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
   if (!Number.isFinite(lockStaleMs) || lockStaleMs < 0) {
     throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `createJsonlStore: rotationLockStaleMs must be a number of milliseconds ≥ 0; got ${String(lockStaleMs)}.` });
   }
-  const naming = segmentNaming(path);
   for (const [name, value] of [
     ['segmentBytes', segmentBytes],
     ['maxLineBytes', maxLineBytes],
@@ -213,6 +189,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     return Buffer.from(`${lines.join('\n')}\n`);
   }
 
+  const lines = { path, maxLineBytes, decode: lineDecoder(options) };
+  const drain = (sink: StoreSink<T>): Promise<void> => drainStore(lines, sink);
+  const scan = (scanOptions?: { from?: JsonlCursor }): AsyncGenerator<JsonlEntry<T>> => scanStoreEntries(lines, scanOptions?.from);
+
   const rotate = (minBytes: number): Promise<number | null> => rotateActiveFile({ path, minBytes, lockStaleMs });
 
   async function append(items: readonly T[], appendOptions?: { fsync?: boolean }): Promise<{ records: number; bytes: number }> {
@@ -226,205 +206,6 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
       rotate,
       afterRotation: () => compactSegments({ path, minAgeMs: 0 }),
     });
-  }
-
-  // Set (synchronously) just before decodeLine when the line lies in a chunk already checked as valid UTF-8.
-  let trustUtf8 = false;
-
-  function decodeLine(buf: Buffer, start: number, end: number): T | Bad | typeof blank {
-    const text = buf.toString('utf8', start, end);
-    if (!trustUtf8 && text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) return new Bad('invalid_utf8', 'the line is not valid UTF-8');
-    const first = text.charCodeAt(0);
-    if ((Number.isNaN(first) || first <= 0x20) && text.trim() === '') return blank;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      // JSON.parse's message quotes the input, so it is not repeated here.
-      return new Bad('invalid_json', 'the line is not valid JSON');
-    }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return new Bad('invalid_record', 'the line is not a JSON object');
-    if (options.version !== undefined) {
-      const value = (raw as Record<string, unknown>)[options.version.field];
-      const major = majorOf(value);
-      if (major !== null && major !== options.version.major) {
-        return new Bad(
-          'unsupported_version',
-          `${options.version.field} ${JSON.stringify(typeof value === 'string' && value.length > 20 ? `${value.slice(0, 20)}…` : value)} has major version ${major}; this reader understands major ${options.version.major}`,
-        );
-      }
-    }
-    if (options.fastDecode !== undefined) {
-      const fast = options.fastDecode(raw as Record<string, unknown>);
-      if (fast !== undefined) return fast;
-    }
-    const result = schema.safeDecode(raw);
-    if (!result.success) return new Bad('invalid_record', describeZodError(result.error));
-    return result.data;
-  }
-
-  // With a sink (read, stats), items and skips go straight to it and no entry or cursor objects are made.
-  async function* scanFile(file: SegmentFile, from: { offset: number; line: number }, sink?: Sink<T>): AsyncGenerator<JsonlEntry<T>[]> {
-    let offset = from.offset; // byte offset (uncompressed) of the start of the current line
-    let line = from.line; // lines before the current one
-    let toSkip = 0; // gzip cannot seek: decompressed bytes to skip, set once the file is open
-    const pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let discarding = false; // inside a line longer than maxLineBytes
-
-    let terminated = true; // false only for a last line without a newline
-    const entryFor = (buf: Buffer | null, from: number, lineBytes: number): JsonlEntry<T> | null => {
-      const start = offset;
-      const end = offset + lineBytes + (terminated ? 1 : 0);
-      line++;
-      const lineNo = line;
-      offset = end;
-      if (buf === null) {
-        const detail = `the line is ${lineBytes} bytes, over maxLineBytes (${maxLineBytes})`;
-        if (sink !== undefined) return sink.skip({ file: file.path, line: lineNo, reason: 'line_too_long', detail }), null;
-        return { kind: 'skip', reason: 'line_too_long', detail, file: file.path, line: lineNo, offset: start, next: { segment: file.segment, offset: end, line: lineNo } };
-      }
-      const decoded = decodeLine(buf, from, from + lineBytes);
-      if (decoded === blank) return null;
-      if (sink !== undefined) {
-        if (!(decoded instanceof Bad)) sink.item(decoded, file.path, lineNo);
-        else sink.skip({ file: file.path, line: lineNo, reason: terminated ? decoded.reason : 'torn_line', detail: terminated ? decoded.detail : tornDetail });
-        return null;
-      }
-      const next: JsonlCursor = { segment: file.segment, offset: end, line: lineNo };
-      if (!(decoded instanceof Bad)) return { kind: 'item', item: decoded, file: file.path, line: lineNo, offset: start, next };
-      if (!terminated) {
-        // An unterminated last line that does not decode is torn (a crash mid-write, or a write in flight):
-        // in the active file the cursor stays before it, so a consumer never steps past data still arriving.
-        const stay: JsonlCursor = file.active ? { segment: file.segment, offset: start, line: lineNo - 1 } : next;
-        return { kind: 'skip', reason: 'torn_line', detail: tornDetail, file: file.path, line: lineNo, offset: start, next: stay };
-      }
-      return { kind: 'skip', reason: decoded.reason, detail: decoded.detail, file: file.path, line: lineNo, offset: start, next };
-    };
-
-    // Open before streaming, so a rotation or compaction after this point cannot pull the file away. If it
-    // vanished since it was listed, its data lives on under its segment name (plain, then gzipped).
-    const candidates = file.compressed
-      ? [{ path: file.path, compressed: true }]
-      : [
-          ...(file.active ? [{ path: file.path, compressed: false }] : []),
-          { path: naming.segmentPath(file.segment, false), compressed: false },
-          { path: naming.segmentPath(file.segment, true), compressed: true },
-        ];
-    let handle: FileHandle | undefined;
-    let compressed = false;
-    for (const candidate of candidates) {
-      let opened: FileHandle;
-      try {
-        opened = await open(candidate.path, 'r');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError({ action: 'read', path: candidate.path, cause: error });
-        continue;
-      }
-      if (file.active && candidate.path === file.path) {
-        // Rotated since it was listed: the name now holds a new file (the next segment's lines, read
-        // next time). This segment's lines are under its segment name; reading the new file here would
-        // label its lines with this segment's number and put a cursor at a wrong offset.
-        const now = await opened.stat();
-        if (`${now.dev}:${now.ino}` !== file.identity) {
-          await opened.close();
-          continue;
-        }
-      }
-      handle = opened;
-      compressed = candidate.compressed;
-      break;
-    }
-    if (handle === undefined) return; // gone under every name: nothing left to read
-    if (compressed) toSkip = from.offset;
-    let stream: AsyncIterable<Buffer>;
-    const raw = handle.createReadStream({ start: compressed ? 0 : from.offset, highWaterMark: 1024 * 1024 });
-    if (compressed) {
-      const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-      raw.on('error', (error) => gunzip.destroy(error));
-      stream = raw.pipe(gunzip);
-    } else {
-      stream = raw;
-    }
-    try {
-      for await (let chunk of stream) {
-        if (toSkip > 0) {
-          if (chunk.length <= toSkip) {
-            toSkip -= chunk.length;
-            continue;
-          }
-          chunk = chunk.subarray(toSkip);
-          toSkip = 0;
-        }
-        const batch: JsonlEntry<T>[] = [];
-        let position = 0;
-        // One native UTF-8 check for the whole lines of this chunk instead of one per line.
-        const wholeFrom = pending.length === 0 && !discarding ? 0 : chunk.indexOf(newline) + 1;
-        const wholeTo = chunk.lastIndexOf(newline);
-        const chunkUtf8 = wholeTo >= wholeFrom && isUtf8(chunk.subarray(wholeFrom, wholeTo));
-        for (;;) {
-          const nl = chunk.indexOf(newline, position);
-          if (nl === -1) break;
-          const lineBytes = pendingBytes + (nl - position);
-          let entry: JsonlEntry<T> | null;
-          if (discarding || lineBytes > maxLineBytes) {
-            entry = entryFor(null, 0, lineBytes);
-          } else if (pending.length === 0) {
-            trustUtf8 = chunkUtf8;
-            entry = entryFor(chunk, position, lineBytes);
-            trustUtf8 = false;
-          } else {
-            entry = entryFor(Buffer.concat([...pending, chunk.subarray(position, nl)]), 0, lineBytes);
-          }
-          if (entry !== null) batch.push(entry);
-          pending.length = 0;
-          pendingBytes = 0;
-          discarding = false;
-          position = nl + 1;
-        }
-        if (position < chunk.length) {
-          pendingBytes += chunk.length - position;
-          if (pendingBytes > maxLineBytes) {
-            discarding = true; // stop buffering; the line is reported by its length when it ends
-            pending.length = 0;
-          } else {
-            pending.push(Buffer.from(chunk.subarray(position)));
-          }
-        }
-        if (batch.length > 0) yield batch;
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw ioError({ action: 'read', path: file.path, cause: error });
-      if (!compressed) throw ioError({ action: 'read', path: file.path, cause: error });
-      line++;
-      const detail = `the compressed segment is damaged from about line ${line}; the lines before it were read`;
-      if (sink !== undefined) sink.skip({ file: file.path, line, reason: 'corrupt_segment', detail });
-      else yield [{ kind: 'skip', reason: 'corrupt_segment', detail, file: file.path, line, offset, next: { segment: file.segment + 1, offset: 0, line: 0 } }];
-      return;
-    }
-    if (pendingBytes > 0 || discarding) {
-      terminated = false;
-      const entry = discarding ? entryFor(null, 0, pendingBytes) : entryFor(Buffer.concat(pending), 0, pendingBytes);
-      if (entry !== null) yield [entry];
-    }
-  }
-
-  async function* scanBatches(from?: JsonlCursor): AsyncGenerator<JsonlEntry<T>[]> {
-    const files = await listSegments(path);
-    for (const file of files) {
-      if (from !== undefined && file.segment < from.segment) continue;
-      const start = from !== undefined && file.segment === from.segment ? { offset: from.offset, line: from.line } : { offset: 0, line: 0 };
-      yield* scanFile(file, start);
-    }
-  }
-
-  async function drain(sink: Sink<T>): Promise<void> {
-    for (const file of await listSegments(path)) for await (const _ of scanFile(file, { offset: 0, line: 0 }, sink)) void _;
-  }
-
-  async function* scan(scanOptions?: { from?: JsonlCursor }): AsyncGenerator<JsonlEntry<T>> {
-    for await (const batch of scanBatches(scanOptions?.from)) yield* batch;
   }
 
   function requireAccessor<K extends 'timeOf' | 'sessionOf'>(name: K, option: string): NonNullable<JsonlStoreOptions<T>[K]> {
@@ -474,7 +255,7 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
     };
 
     // The first pass counts skips and zone-less times; a second pass (`only`) just collects returning sessions.
-    const sinkFor = (firstPass: boolean, only?: Set<string>): Sink<T> => ({
+    const sinkFor = (firstPass: boolean, only?: Set<string>): StoreSink<T> => ({
       skip: (bad) => {
         if (firstPass) skips.add(bad);
       },
