@@ -5,6 +5,7 @@ import { link, open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
 import { linkNewSegment } from './link-new-segment.js';
 import { ownerIsGone, privateName } from './private-names.js';
@@ -64,6 +65,15 @@ export async function compactSegments(options: { path: string; minAgeMs: number 
     }
   }
   return result;
+}
+
+/** `store.compact(options)`: checks `minAgeMs`, then compacts (see `compactSegments`). */
+export async function compactStore(path: string, options?: JsonlCompactOptions): Promise<JsonlCompactResult> {
+  const minAgeMs = options?.minAgeMs ?? 0;
+  if (!Number.isFinite(minAgeMs) || minAgeMs < 0) {
+    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
+  }
+  return compactSegments({ path, minAgeMs });
 }
 
 async function removeLeftovers(path: string): Promise<void> {

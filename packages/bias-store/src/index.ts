@@ -19,19 +19,15 @@ export { recordsFromObservations } from './records-from-observations.js';
 export type { RecordsFromObservationsOptions } from './records-from-observations.js';
 export { toObservation } from './to-observation.js';
 
-export { createJsonlStore, skipReasons } from './jsonl-store.js';
-export type {
-  BadLine,
-  JsonlCompactResult,
-  JsonlEntry,
-  JsonlReadOptions,
-  JsonlReadResult,
-  JsonlStore,
-  JsonlStoreOptions,
-  JsonlStoreStats,
-  SkipReason,
-  SkipReport,
-} from './jsonl-store.js';
+export { createJsonlStore } from './jsonl-store.js';
+export type { JsonlStore, JsonlStoreOptions } from './jsonl-store.js';
+export type { JsonlCompactResult } from './compact-segments.js';
+export type { JsonlEntry } from './jsonl-entry.js';
+export type { JsonlReadOptions } from './jsonl-read-window.js';
+export type { JsonlReadResult } from './read-jsonl-store.js';
+export type { JsonlStoreStats } from './jsonl-store-stats.js';
+export { skipReasons } from './skip-report.js';
+export type { BadLine, SkipReason, SkipReport } from './skip-report.js';
 export type { SegmentFile } from './segment-files.js';
 export { createBiasStore } from './create-bias-store.js';
 export type { BiasStoreOptions } from './create-bias-store.js';

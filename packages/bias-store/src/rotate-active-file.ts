@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open, rename, stat, unlink } from 'node:fs/promises';
+import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
 import type { NamedSegment } from './link-new-segment.js';
 import { findSegmentName, linkNewSegment } from './link-new-segment.js';
@@ -44,6 +45,16 @@ export async function rotateActiveFile(options: { path: string; minBytes: number
     await fsyncDirectory(segmentNaming(path).dir);
     return named.segment;
   });
+}
+
+/** `store.rotate()`: closes the active file as a segment now, if it holds anything; a file-system failure is an `IO_ERROR`. */
+export async function rotateNow(options: { path: string; lockStaleMs: number }): Promise<number | null> {
+  try {
+    return await rotateActiveFile({ ...options, minBytes: 1 });
+  } catch (error) {
+    if (BiasStoreError.isInstance(error)) throw error;
+    throw ioError({ action: 'close a segment of', path: options.path, cause: error });
+  }
 }
 
 async function withRotationLock<R>(options: { path: string; lockStaleMs: number }, fn: () => Promise<R>): Promise<R | null> {
