@@ -58,7 +58,8 @@ describe('plantedTruth', () => {
     // And the simulated truth of a pure correlation knob is that correlation. 12,000 sessions of 5 answers:
     // SE ≈ (1 − r²)/√48,000 ≈ 0.004.
     expect(Math.abs(impliedLengthCorrelation({ ...council, selfReview: true, lengthCorrelation: 0.3 }, { sessions: 12_000 }) - 0.3)).toBeLessThan(0.018);
-  });
+    // Two simulations of 12,000 sessions: about 1.5 s alone, 7 s on a busy 2-core machine.
+  }, 60_000);
 
   it('leaves rank effects and anchoring unjudged when positions carry an effect', () => {
     const truth = plantedTruth({ ...council, primacyPerPosition: 0.25 });
