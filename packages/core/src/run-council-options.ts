@@ -1,0 +1,47 @@
+import type { BiasAuditThresholds } from '@council/bias-audit';
+import type { LanguageModelV1 } from '@council/providers';
+import type { CouncilConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
+import type { CouncilEvent } from './council-event.js';
+import type { CouncilMember } from './council-member.js';
+import type { OrderMode } from './order-mode.js';
+import type { Rng } from './rng.js';
+
+export interface RunCouncilOptions {
+  /** The question. It goes to the models; it never enters telemetry, events or bias observations. */
+  query: string;
+  /** Model ids, `LanguageModelV1`s, personalities or `{ id, model, systemPrompt? }`. Default: `config.members`. */
+  members?: readonly CouncilMember[];
+  /** The chairman. Default: `config.chairman`, else the first member. */
+  chairman?: CouncilMember;
+  /** Tried in order when the chairman fails (a stale id must not lose a finished council). Default: `config.chairmanFallbacks`. */
+  chairmanFallbacks?: readonly CouncilMember[];
+  /** A strategy key from the configuration cascade. Default: `config.strategy` (`balanced`). */
+  strategy?: string;
+  /** The goal for `goal-seeking` (and any directive with `{goal}`). */
+  goal?: string;
+  mode?: SynthesisMode;
+  order?: OrderMode;
+  /** Seeds orders, labels, the boundary token and the session id (`LLM_COUNCIL_RANDOM_SEED`); also passed to the models. */
+  seed?: number | string;
+  /** Per-stage deadlines for each call; unspecified stages take the config's. */
+  timeouts?: Partial<StageTimeouts>;
+  /** Minimum stage-1 answers to go on. Default: `config.quorum` (2). */
+  quorum?: number;
+  excludeSelfVotes?: boolean;
+  selfReview?: SelfReview;
+  /** Review with at most this many randomly sampled members (all by default). */
+  maxReviewers?: number;
+  /** Run the per-session bias audit and attach `bias_indicators`. Default: `config.biasAudit`. */
+  biasAudit?: boolean;
+  biasAuditThresholds?: BiasAuditThresholds;
+  /** The resolved configuration cascade (`loadConfig`); default: the built-in defaults. */
+  config?: CouncilConfig;
+  abortSignal?: AbortSignal;
+  onEvent?: (event: CouncilEvent) => void;
+  /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
+  clock?: { now(): number };
+  /** Overrides the rng that `seed` would create. */
+  rng?: Rng;
+  /** Turns model ids into models; default `@council/providers`' `resolveModel`. */
+  resolveModel?: (id: string) => LanguageModelV1;
+}

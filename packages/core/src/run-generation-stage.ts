@@ -1,0 +1,42 @@
+import type { CallOutcome } from './call-model.js';
+import type { ResolvedMember } from './council-member.js';
+import type { Stage1Result } from './council-session.js';
+import type { EmitCouncilEvent } from './create-event-emitter.js';
+import type { ModelCaller } from './create-model-caller.js';
+import { detectInjection } from './detect-injection.js';
+import { memberMessages } from './member-messages.js';
+import type { CouncilPlan } from './resolve-council-plan.js';
+
+export interface RunGenerationStageOptions {
+  plan: Pick<CouncilPlan, 'members' | 'query' | 'timeouts'>;
+  call: ModelCaller;
+  emit: EmitCouncilEvent;
+  /** The session's boundary token: an answer that contains it is flagged as a suspected injection. */
+  boundary: string;
+}
+
+function stage1Result(member: ResolvedMember, outcome: CallOutcome, boundary: string): Stage1Result {
+  if (!outcome.ok) {
+    return { member: member.id, model: member.modelId, text: null, usage: null, latencyMs: outcome.latencyMs, error: outcome.error, suspectedInjection: false, injectionSignals: [] };
+  }
+  const signals = detectInjection(outcome.text, boundary);
+  return { member: member.id, model: member.modelId, text: outcome.text, usage: outcome.usage, latencyMs: outcome.latencyMs, error: null, suspectedInjection: signals.length > 0, injectionSignals: signals };
+}
+
+/** Stage 1 (generation): every member answers the query in parallel; failures are recorded, not thrown. */
+export async function runGenerationStage(options: RunGenerationStageOptions): Promise<Stage1Result[]> {
+  const { plan, call, emit, boundary } = options;
+  emit({ type: 'stage-started', stage: 1, calls: plan.members.length });
+  const outcomes = await Promise.all(
+    plan.members.map((member) => call({ stage: 1, member, messages: memberMessages(member, plan.query), council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms })),
+  );
+  const stage1 = plan.members.map((member, i) => stage1Result(member, outcomes[i]!, boundary));
+  const succeeded = stage1.filter((s) => s.text !== null).length;
+  emit({ type: 'stage-finished', stage: 1, succeeded, failed: stage1.length - succeeded });
+  return stage1;
+}
+
+/** The answers the later stages work on, by member id, in member order. */
+export function answeredTexts(stage1: readonly Stage1Result[]): Map<string, string> {
+  return new Map(stage1.filter((s) => s.text !== null).map((s) => [s.member, s.text!]));
+}
