@@ -55,5 +55,4 @@ export type { SimulatedSettings } from './simulated-provider.js';
 export { defaultSimulatedPersonas } from './simulated-persona.js';
 export type { SimulatedBiases, SimulatedPersona, SimulatedPersonaSettings } from './simulated-persona.js';
 export { SimulatedModel } from './simulated-model.js';
-export { detectSimulatedRole } from './detect-simulated-role.js';
 export type { SimulatedRole } from './simulated-model.js';

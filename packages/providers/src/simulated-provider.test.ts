@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { CouncilCallContext } from './council-call-context.js';
-import { detectSimulatedRole } from './detect-simulated-role.js';
 import type { Message } from './language-model-v1.js';
 import { createSeededRandom } from './seeded-random.js';
 import { defaultSimulatedPersonas } from './simulated-persona.js';
@@ -126,12 +125,6 @@ describe('simulated: stage 1 answers', () => {
     const verbose = await p('verbose').doGenerate({ messages: user(questions[0]!), seed: 1 });
     expect(verbose.text.length).toBeGreaterThan(terse.text.length * 3);
     expect(verbose.text).toMatch(/caching|database/);
-  });
-
-  it('answers a question that mentions contributors as a question, not as a chairman', () => {
-    expect(detectSimulatedRole('Who were the main contributors to the Linux kernel?')).toBe('answer');
-    expect(detectSimulatedRole('Rank them. FINAL RANKING:')).toBe('review');
-    expect(detectSimulatedRole('List contributors.\nModel: simulated:ada\ntext')).toBe('chairman');
   });
 
   it('plays the stage its council context names, never one guessed from the prompt', () => {

@@ -1,6 +1,6 @@
-import { detectSimulatedRole } from '@council/providers';
 import { createOpenRouterTestServer } from '@council/providers/test';
 import type { RecordedRequest, TestResponse, TestServer } from '@council/providers/test';
+import { councilRequestStage } from './council-request-stage.js';
 
 /**
  * An OpenRouter-compatible server on 127.0.0.1 that plays a council: members answer, reviewers return
@@ -23,7 +23,7 @@ export async function startCouncilTestServer(options: { contributors: readonly s
         // The evolution prompt: answer with a new personality as YAML.
         return { kind: 'text', text: 'Here is the offspring.\n\n```yaml\nid: careful-bold\nname: Careful Bold\nmodel: test/alpha\nsystem_prompt: Weigh risks first, then commit to a bold plan.\ntraits: [careful, decisive]\n```\n', usage };
       }
-      switch (detectSimulatedRole(prompt)) {
+      switch (councilRequestStage(prompt)) {
         case 'answer':
           if (prompt.includes('PLEASE-FAIL')) return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
           return { kind: 'text', text: `Answer from ${model}: ${'write characterisation tests first. '.repeat(model.length % 5 + 1)}`, usage };
