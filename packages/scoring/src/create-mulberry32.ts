@@ -1,6 +1,5 @@
 import type { Rng } from './create-rng.js';
-import { fnv1a } from './fnv1a.js';
-import { ScoringError } from './scoring-error.js';
+import { seedWord } from './seed-word.js';
 import { uniformInt } from './uniform-int.js';
 
 /**
@@ -11,15 +10,7 @@ import { uniformInt } from './uniform-int.js';
  * integer and its low 32 bits are the state; a string seed is hashed with FNV-1a over its UTF-8 bytes.
  */
 export function createMulberry32(seed: number | string): Rng {
-  let state: number;
-  if (typeof seed === 'string') state = fnv1a(seed);
-  else if (typeof seed === 'number' && Number.isInteger(seed)) state = seed >>> 0;
-  else {
-    throw new ScoringError({
-      code: 'INVALID_OPTION',
-      message: `createMulberry32: the seed must be an integer or a string, got ${String(seed)}. Pass e.g. 42 or "session-17".`,
-    });
-  }
+  let state = seedWord(seed, 'createMulberry32');
   const nextUint32 = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;

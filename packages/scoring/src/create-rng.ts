@@ -1,4 +1,5 @@
 import { fnv1a } from './fnv1a.js';
+import { lowbias32 } from './lowbias32.js';
 import { ScoringError } from './scoring-error.js';
 import { uniformInt } from './uniform-int.js';
 
@@ -6,7 +7,7 @@ import { uniformInt } from './uniform-int.js';
 export interface Rng {
   /** The next unsigned 32-bit integer (0 … 2³² − 1). */
   nextUint32(): number;
-  /** A uniform float in [0, 1): 53 random bits from `createRng`, 32 from `createMulberry32`. */
+  /** A uniform float in [0, 1): 53 random bits from `createRng`, 32 from `createMulberry32` and `createSfc32`. */
   next(): number;
   /** A uniform integer in [0, maxExclusive), without modulo bias. `maxExclusive` is an integer in 1 … 2³². */
   nextInt(maxExclusive: number): number;
@@ -38,10 +39,7 @@ export function createRng(seed: number | string): Rng {
   let x = lo;
   const splitmix32 = (): number => {
     x = (x + 0x9e3779b9) >>> 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x21f0aaad);
-    z = Math.imul(z ^ (z >>> 15), 0x735a2d97);
-    return (z ^ (z >>> 15)) >>> 0;
+    return lowbias32(x);
   };
   const s0 = splitmix32();
   const s1 = splitmix32();

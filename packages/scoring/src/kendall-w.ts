@@ -1,6 +1,6 @@
 import type { Ballot } from './ballot.js';
 import { ballotRanks } from './ballot-ranks.js';
-import { chiSquareSurvival } from './chi-square-survival.js';
+import { chiSquaredSf } from './chi-squared-distribution.js';
 import { withCandidates } from './condorcet-options.js';
 import { prepareBallots } from './prepare-ballots.js';
 import { ScoringError } from './scoring-error.js';
@@ -80,5 +80,5 @@ export function kendallW(ballots: readonly Ballot[], options: KendallWOptions = 
   }
   const w = Math.min(1, Math.max(0, (12 * s) / denominator));
   const chiSquare = m * (n - 1) * w;
-  return { w, chiSquare, degreesOfFreedom: n - 1, pValue: chiSquareSurvival(chiSquare, n - 1), raters: m, candidates: n };
+  return { w, chiSquare, degreesOfFreedom: n - 1, pValue: chiSquaredSf(chiSquare, n - 1), raters: m, candidates: n };
 }

@@ -2,19 +2,10 @@ import type { Ballot } from './ballot.js';
 import { ballotRanks } from './ballot-ranks.js';
 import { withCandidates } from './condorcet-options.js';
 import type { OptionalCandidateOptions } from './condorcet-options.js';
+import type { KrippendorffAlphaResult } from './krippendorff-alpha-result.js';
 import { ordinalAlpha } from './ordinal-alpha.js';
 import { prepareBallots } from './prepare-ballots.js';
 import { ScoringError } from './scoring-error.js';
-
-/** Krippendorff's ordinal alpha over ballots. */
-export interface KrippendorffAlphaResult {
-  /** 1 = perfect agreement, 0 = chance level, below 0 = systematic disagreement. */
-  alpha: number;
-  /** Candidates (units) ranked by at least two ballots: the ones that count. */
-  pairableUnits: number;
-  /** Ranks given to those candidates: the n of the formula. */
-  pairableValues: number;
-}
 
 /**
  * Krippendorff's alpha, ordinal metric: units are candidates, coders are the non-abstaining ballots

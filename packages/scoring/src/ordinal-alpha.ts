@@ -1,20 +1,16 @@
-/** Inputs and parts of Krippendorff's ordinal alpha. Internal. */
-export interface OrdinalAlphaParts {
-  /** null when undefined (no pairable values, or every pairable value the same). */
-  alpha: number | null;
-  /** n: values in units with at least two values. */
-  pairableValues: number;
-  /** Units with at least two values. */
-  pairableUnits: number;
-}
+import type { KrippendorffAlphaResult } from './krippendorff-alpha-result.js';
 
 /**
  * Krippendorff's alpha with the ordinal metric, for `units[u]` = the values the coders gave unit u
  * (missing cells simply absent). Coincidences `o_ck = Σ_u (pairs c–k in u) / (m_u − 1)`; the ordinal
  * distance `δ²_ck = (Σ_{g=c..k} n_g − (n_c + n_k) / 2)²`; `α = 1 − (n − 1) Σ o_ck δ²_ck / Σ n_c n_k δ²_ck`
- * (Krippendorff, "Computing Krippendorff's Alpha-Reliability", 2011). Internal.
+ * (Krippendorff, "Computing Krippendorff's Alpha-Reliability", 2011). `alpha` is null when alpha is
+ * undefined: no unit has two values, or every pairable value is the same. Values may be any finite
+ * numbers (only their order counts).
  */
-export function ordinalAlpha(units: readonly (readonly number[])[]): OrdinalAlphaParts {
+export function ordinalAlpha(
+  units: readonly (readonly number[])[],
+): KrippendorffAlphaResult | (Omit<KrippendorffAlphaResult, 'alpha'> & { alpha: null }) {
   const pairable = units.filter((values) => values.length >= 2);
   const distinct = [...new Set(pairable.flat())].sort((a, b) => a - b);
   const k = distinct.length;

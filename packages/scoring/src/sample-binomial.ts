@@ -1,4 +1,4 @@
-import { logGamma } from './chi-square-survival.js';
+import { logGamma } from './log-gamma.js';
 import type { Rng } from './create-rng.js';
 
 /**

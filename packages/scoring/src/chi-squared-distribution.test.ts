@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chiSquareSurvival, logGamma } from './chi-square-survival.js';
+import { chiSquaredSf } from './chi-squared-distribution.js';
+import { logGamma } from './log-gamma.js';
 
-describe('chiSquareSurvival', () => {
+describe('chiSquaredSf', () => {
   it('matches the closed forms: df = 2 is exp(−x/2); df = 4 is exp(−x/2)(1 + x/2)', () => {
     for (const x of [0.1, 1, 2.5, 6, 15, 40]) {
-      expect(chiSquareSurvival(x, 2)).toBeCloseTo(Math.exp(-x / 2), 13);
-      expect(chiSquareSurvival(x, 4)).toBeCloseTo(Math.exp(-x / 2) * (1 + x / 2), 13);
+      expect(chiSquaredSf(x, 2)).toBeCloseTo(Math.exp(-x / 2), 13);
+      expect(chiSquaredSf(x, 4)).toBeCloseTo(Math.exp(-x / 2) * (1 + x / 2), 13);
     }
   });
 
@@ -22,12 +23,12 @@ describe('chiSquareSurvival', () => {
       [30, 50.892, 0.01],
     ];
     // Three printed decimals move p by at most ~1e-5 here.
-    for (const [df, x, p] of table) expect(Math.abs(chiSquareSurvival(x, df) - p)).toBeLessThan(2e-5);
+    for (const [df, x, p] of table) expect(Math.abs(chiSquaredSf(x, df) - p)).toBeLessThan(2e-5);
   });
 
   it('is 1 at 0 and falls toward 0, never NaN', () => {
-    expect(chiSquareSurvival(0, 5)).toBe(1);
-    expect(chiSquareSurvival(1e4, 5)).toBe(0);
+    expect(chiSquaredSf(0, 5)).toBe(1);
+    expect(chiSquaredSf(1e4, 5)).toBe(0);
     expect(logGamma(5)).toBeCloseTo(Math.log(24), 12); // Γ(5) = 4! = 24
     expect(logGamma(0.5)).toBeCloseTo(0.5 * Math.log(Math.PI), 12); // Γ(½) = √π
   });
