@@ -1,6 +1,6 @@
 import type { BiasAuditThresholds } from './bias-audit-input.js';
 import type { CorrelationResult } from './correlation-result.js';
-import type { KrippendorffAlphaResult } from './ordinal-krippendorff-alpha.js';
+import type { ReviewerAgreement } from './ordinal-krippendorff-alpha.js';
 
 /** ADR-015's overall risk: the number of risk factors present (0 → low, 1–2 → medium, 3–4 → high). */
 export type BiasRisk = 'low' | 'medium' | 'high';
@@ -81,7 +81,7 @@ export interface BiasAuditResult {
   /** Reviewers whose self-vote inflation exceeds the threshold. */
   selfPreferenceReviewers: string[];
   /** Ordinal Krippendorff's α over the reviewers' scores of the candidates. */
-  reviewerAgreement: KrippendorffAlphaResult;
+  reviewerAgreement: ReviewerAgreement;
   overallBiasRisk: BiasRisk;
   /** The ADR-015 risk factors that counted toward `overallBiasRisk`. */
   riskFactors: ('length_bias' | 'position_bias' | 'harsh_reviewer' | 'generous_reviewer')[];

@@ -1,16 +1,16 @@
+import { chiSquaredCdf as scoringChiSquaredCdf, chiSquaredSf as scoringChiSquaredSf } from '@council/scoring';
 import { assertNumber, assertPositive } from './internal/assert.js';
-import { regularizedGamma } from './internal/regularized-gamma.js';
 
-/** The CDF of the χ² distribution with `df` > 0 degrees of freedom: P(df/2, x/2). */
+/** The CDF of the χ² distribution with `df` > 0 degrees of freedom: P(df/2, x/2) (`@council/scoring`'s, with this package's argument checks). */
 export function chiSquaredCdf(x: number, df: number): number {
   assertNumber(x, 'x', true);
   assertPositive(df, 'df');
-  return regularizedGamma({ a: df / 2, x: Math.max(0, x) / 2 }).lower;
+  return scoringChiSquaredCdf(x, df);
 }
 
-/** The upper tail P(χ² > x), computed directly so small p-values keep their digits. */
+/** The upper tail P(χ² > x), computed directly so small p-values keep their digits (`@council/scoring`'s, with this package's argument checks). */
 export function chiSquaredSf(x: number, df: number): number {
   assertNumber(x, 'x', true);
   assertPositive(df, 'df');
-  return regularizedGamma({ a: df / 2, x: Math.max(0, x) / 2 }).upper;
+  return scoringChiSquaredSf(x, df);
 }

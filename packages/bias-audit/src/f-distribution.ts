@@ -1,5 +1,5 @@
+import { regularizedBeta } from '@council/scoring';
 import { assertNumber, assertPositive } from './internal/assert.js';
-import { regularizedBeta } from './internal/regularized-beta.js';
 
 function tails(x: number, d1: number, d2: number): { lower: number; upper: number } {
   assertNumber(x, 'x', true);

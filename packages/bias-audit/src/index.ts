@@ -17,7 +17,7 @@ export { pearson } from './pearson.js';
 export { spearman } from './spearman.js';
 export type { ConfidenceInterval, CorrelationResult } from './correlation-result.js';
 export { ordinalKrippendorffAlpha } from './ordinal-krippendorff-alpha.js';
-export type { KrippendorffAlphaResult } from './ordinal-krippendorff-alpha.js';
+export type { ReviewerAgreement } from './ordinal-krippendorff-alpha.js';
 
 export { createSeededRandom } from './seeded-random.js';
 export type { SeededRandom } from './seeded-random.js';

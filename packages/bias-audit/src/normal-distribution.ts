@@ -1,5 +1,5 @@
+import { regularizedGamma } from '@council/scoring';
 import { assertNumber, assertProbability } from './internal/assert.js';
-import { regularizedGamma } from './internal/regularized-gamma.js';
 
 const LOG_SQRT_2PI = 0.9189385332046728;
 

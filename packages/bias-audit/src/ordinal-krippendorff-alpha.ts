@@ -1,24 +1,22 @@
+import { ordinalAlpha } from '@council/scoring';
+import type { KrippendorffAlphaResult } from '@council/scoring';
 import { BiasAuditError } from './bias-audit-error.js';
 
-/** Ordinal Krippendorff's α, or why it cannot be computed. */
-export type KrippendorffAlphaResult =
-  | {
-      computable: true;
-      alpha: number;
-      /** Units (candidates) with at least two values, the only ones that carry agreement information. */
-      units: number;
-      /** n: the number of pairable values behind the coincidence matrix. */
-      pairableValues: number;
-    }
-  | { computable: false; reason: string; units: number; pairableValues: number };
+/**
+ * `ordinalKrippendorffAlpha`'s answer: `@council/scoring`'s `KrippendorffAlphaResult` marked computable,
+ * or why α cannot be computed, with the same counts.
+ */
+export type ReviewerAgreement =
+  | ({ computable: true } & KrippendorffAlphaResult)
+  | { computable: false; reason: string; pairableUnits: number; pairableValues: number };
 
 /**
  * Krippendorff's α with the ordinal metric, for ratings given as `{ coder: { unit: value } }` (a
- * reviewer's scores of candidates; null or absent = not rated). Built from the coincidence matrix:
- * α = 1 − (n − 1)·Σ o_ck δ²_ck / Σ n_c n_k δ²_ck, with δ²_ck = (Σ_{g=c..k} n_g − (n_c + n_k)/2)²
- * (Krippendorff 2011, "Computing Krippendorff's alpha-reliability").
+ * reviewer's scores of candidates; null or absent = not rated): the values are grouped by unit and
+ * handed to `@council/scoring`'s `ordinalAlpha` (Krippendorff 2011, "Computing Krippendorff's
+ * alpha-reliability"). Never throws for data that merely carries no agreement information.
  */
-export function ordinalKrippendorffAlpha(ratings: Readonly<Record<string, Readonly<Record<string, number | null>>>>): KrippendorffAlphaResult {
+export function ordinalKrippendorffAlpha(ratings: Readonly<Record<string, Readonly<Record<string, number | null>>>>): ReviewerAgreement {
   if (typeof ratings !== 'object' || ratings === null) {
     throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'ratings must be an object of the form { coder: { unit: value } }.' });
   }
@@ -37,38 +35,12 @@ export function ordinalKrippendorffAlpha(ratings: Readonly<Record<string, Readon
       else byUnit.set(unit, [value]);
     }
   }
-  const units = [...byUnit.values()].filter((values) => values.length >= 2);
-  const distinct = [...new Set(units.flat())].sort((a, b) => a - b);
-  const index = new Map(distinct.map((v, i) => [v, i]));
-  const k = distinct.length;
-  const o = Array.from({ length: k }, () => new Float64Array(k));
-  for (const values of units) {
-    const weight = 1 / (values.length - 1);
-    for (let i = 0; i < values.length; i++) {
-      for (let j = 0; j < values.length; j++) {
-        if (i !== j) o[index.get(values[i]!)!]![index.get(values[j]!)!]! += weight;
-      }
-    }
-  }
-  const marginals = o.map((row) => row.reduce((s, v) => s + v, 0));
-  const n = marginals.reduce((s, v) => s + v, 0);
-  const pairableValues = Math.round(n);
-  if (units.length === 0) return { computable: false, reason: 'no candidate was scored by two or more reviewers', units: 0, pairableValues };
-  if (k < 2) {
-    return { computable: false, reason: 'every score is the same value, so disagreement expected by chance is zero', units: units.length, pairableValues };
-  }
-  let observed = 0;
-  let expected = 0;
-  for (let c = 0; c < k; c++) {
-    let cumulative = 0;
-    for (let e = c; e < k; e++) {
-      cumulative += marginals[e]!;
-      const delta = (cumulative - (marginals[c]! + marginals[e]!) / 2) ** 2;
-      // δ² is symmetric: count (c, e) and (e, c) together.
-      const factor = c === e ? 1 : 2;
-      observed += factor * o[c]![e]! * delta;
-      expected += factor * marginals[c]! * marginals[e]! * delta;
-    }
-  }
-  return { computable: true, alpha: 1 - ((n - 1) * observed) / expected, units: units.length, pairableValues };
+  const result = ordinalAlpha([...byUnit.values()]);
+  if (result.alpha !== null) return { computable: true, ...result };
+  const { pairableUnits, pairableValues } = result;
+  const reason =
+    pairableUnits === 0
+      ? 'no candidate was scored by two or more reviewers'
+      : 'every score is the same value, so disagreement expected by chance is zero';
+  return { computable: false, reason, pairableUnits, pairableValues };
 }

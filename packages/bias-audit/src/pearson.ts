@@ -1,5 +1,6 @@
+import { regularizedBeta } from '@council/scoring';
 import type { CorrelationResult } from './correlation-result.js';
-import { regularizedBeta } from './internal/regularized-beta.js';
+import { pearsonR } from './internal/pearson-r.js';
 import { validatePairs } from './internal/validate-pairs.js';
 import { normalQuantile } from './normal-distribution.js';
 
@@ -14,28 +15,10 @@ export function pearson(x: readonly number[], y: readonly number[]): Correlation
   validatePairs(x, y);
   const n = x.length;
   if (n < 3) return { computable: false, n, reason: `needs at least 3 pairs to test a correlation, got ${n}` };
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i]!;
-    my += y[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i]! - mx;
-    const dy = y[i]! - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  if (sxx === 0 || syy === 0) {
+  const { r, sxx } = pearsonR(x, y, n);
+  if (r === null) {
     return { computable: false, n, reason: `${sxx === 0 ? 'x' : 'y'} has no variance (all ${n} values are equal)` };
   }
-  const r = Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
   return { computable: true, r, n, pValue: correlationPValue(r, n), ci95: fisherInterval(r, n) };
 }
 

@@ -131,7 +131,7 @@ describe('ordinalKrippendorffAlpha', () => {
     };
     const ratings = Object.fromEntries(Object.entries(rows).map(([c, v]) => [c, Object.fromEntries(v.map((x, i) => [`u${i + 1}`, x]))]));
     const result = ordinalKrippendorffAlpha(ratings);
-    expect(result).toMatchObject({ computable: true, units: 11, pairableValues: 40 });
+    expect(result).toMatchObject({ computable: true, pairableUnits: 11, pairableValues: 40 });
     if (result.computable) expect(result.alpha).toBeCloseTo(0.815, 3);
   });
 

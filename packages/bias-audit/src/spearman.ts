@@ -1,5 +1,6 @@
 import type { CorrelationResult } from './correlation-result.js';
 import { averageRanks } from './internal/average-ranks.js';
+import { pearsonR } from './internal/pearson-r.js';
 import { validatePairs } from './internal/validate-pairs.js';
 import { normalQuantile } from './normal-distribution.js';
 import { correlationPValue } from './pearson.js';
@@ -15,23 +16,11 @@ export function spearman(x: readonly number[], y: readonly number[]): Correlatio
   validatePairs(x, y);
   const n = x.length;
   if (n < 3) return { computable: false, n, reason: `needs at least 3 pairs to test a correlation, got ${n}` };
-  const rx = averageRanks(x);
-  const ry = averageRanks(y);
-  const mean = (n + 1) / 2;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = rx[i]! - mean;
-    const dy = ry[i]! - mean;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  if (sxx === 0 || syy === 0) {
+  // The ranks' mean, (n + 1)/2, comes out exact from the sum: ranks are halves and wholes.
+  const { r, sxx } = pearsonR(averageRanks(x), averageRanks(y), n);
+  if (r === null) {
     return { computable: false, n, reason: `${sxx === 0 ? 'x' : 'y'} has no variance (all ${n} values are tied)` };
   }
-  const r = Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
   let ci95 = null;
   if (n >= 4) {
     const z = Math.atanh(r);

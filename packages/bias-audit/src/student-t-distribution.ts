@@ -1,6 +1,5 @@
+import { logGamma, regularizedBeta } from '@council/scoring';
 import { assertNumber, assertPositive, assertProbability } from './internal/assert.js';
-import { logGamma } from './internal/log-gamma.js';
-import { regularizedBeta } from './internal/regularized-beta.js';
 import { normalCdf, normalQuantile } from './normal-distribution.js';
 
 /** P(T > t) for t ≥ 0: ½·I_{df/(df+t²)}(df/2, ½), with both arguments of I formed without cancellation. */

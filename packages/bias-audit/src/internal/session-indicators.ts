@@ -1,5 +1,6 @@
 import type { BiasColumns } from '../bias-columns.js';
 import { noRank } from '../bias-columns.js';
+import { pearsonR } from './pearson-r.js';
 
 /** One session's length–score correlation: the raw per-session indicator of trends and anomalies. */
 export interface LengthPoint {
@@ -73,27 +74,7 @@ export interface SessionIndicators {
 
 /** Pearson r of the first n entries of two arrays, or null when n < 3 or a side is constant. */
 function correlation(x: ArrayLike<number>, y: ArrayLike<number>, n: number): number | null {
-  if (n < 3) return null;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i]!;
-    my += y[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i]! - mx;
-    const dy = y[i]! - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  if (sxx === 0 || syy === 0) return null;
-  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  return n < 3 ? null : pearsonR(x, y, n).r;
 }
 
 /**

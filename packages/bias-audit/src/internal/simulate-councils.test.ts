@@ -1,3 +1,4 @@
+import { fnv1a } from '@council/scoring';
 import { describe, expect, it } from 'vitest';
 import type { BiasObservation } from '../bias-observation.js';
 import { simulateCouncils } from './simulate-councils.js';
@@ -60,18 +61,15 @@ function withinSessionSlope(observations: readonly BiasObservation[]): number {
   return sxy / sxx;
 }
 
-const fnv1a = (text: string): string => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
-};
+/** The digest of a council: FNV-1a of its JSON (ASCII, so its UTF-8 bytes are its characters), in hex. */
+const digest = (text: string): string => fnv1a(text).toString(16).padStart(8, '0');
 
 describe('simulateCouncils', () => {
   it("gives the first version's callers the very same councils (digests taken from that version before the knobs were added)", () => {
-    expect(fnv1a(JSON.stringify(simulateCouncils({ sessions: 30, seed: 7 })))).toBe('18d0da74');
+    expect(digest(JSON.stringify(simulateCouncils({ sessions: 30, seed: 7 })))).toBe('18d0da74');
     const shared = { sessions: 30, seed: 8, lengthCorrelation: 0.3, positionEffects: [0.4, 0, -0.2, 0, 0.3], reviewerNoise: 0.7, sharedOrder: true };
-    expect(fnv1a(JSON.stringify(simulateCouncils(shared)))).toBe('493ab1e2');
-    expect(fnv1a(JSON.stringify(simulateCouncils({ sessions: 20, seed: 9, models: 4, reviewers: 6, lengthCorrelation: -0.2 })))).toBe('c4ecb1d1');
+    expect(digest(JSON.stringify(simulateCouncils(shared)))).toBe('493ab1e2');
+    expect(digest(JSON.stringify(simulateCouncils({ sessions: 20, seed: 9, models: 4, reviewers: 6, lengthCorrelation: -0.2 })))).toBe('c4ecb1d1');
   });
 
   it('plants a reviewer offset: the harsh reviewer scores an answer 1.2 points below the others (400 sessions)', () => {
