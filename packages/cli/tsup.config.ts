@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The main entry and `./test` (helpers for the telemetry uploader's tests and benchmarks).
+  entry: ['src/index.ts', 'src/test/index.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

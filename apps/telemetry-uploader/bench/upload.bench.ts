@@ -6,9 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { defineBenchSuite } from '@council/bench';
 import { median } from '@council/bench';
-import type { IngestTestServer } from '../src/testing/ingest-test-server.js';
-import { startIngestTestServer } from '../src/testing/ingest-test-server.js';
-import { appendOutboxEvents, sampleEvent } from '../src/testing/sample-events.js';
+import type { IngestTestServer } from '@council/cli/test';
+import { appendOutboxEvents, sampleEvent, startIngestTestServer } from '@council/cli/test';
 
 // Issue 9's targets: upload 100,000 queued events to a loopback ingest server at ≥ 5,000 events/s
 // with peak RSS ≤ 150 MB. The uploader runs as the real executable in a child process; a preload

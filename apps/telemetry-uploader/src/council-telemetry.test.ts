@@ -2,9 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startIngestTestServer } from './testing/ingest-test-server.js';
-import { appendOutboxEvents, sampleEvent } from './testing/sample-events.js';
-import { tempHome } from './testing/temp-home.js';
+import { appendOutboxEvents, sampleEvent, startIngestTestServer, tempHome } from '@council/cli/test';
 
 const bundle = fileURLToPath(new URL('../dist/council-telemetry.js', import.meta.url));
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { runTelemetryCliWith } from './run-telemetry-cli.js';
+import { runTelemetryCli } from '@council/cli';
+import packageJson from '../package.json' with { type: 'json' };
 
 // The `council-telemetry` executable. SIGINT/SIGTERM stop `--watch` after the run in progress
 // (the cursor only moves after a 2xx, so stopping harder loses nothing either); a second signal ends at once.
@@ -25,9 +26,9 @@ const afterCommit = (): void => {
 };
 
 try {
-  process.exitCode = await runTelemetryCliWith(process.argv.slice(2), { signal: controller.signal, afterCommit });
+  process.exitCode = await runTelemetryCli(process.argv.slice(2), { version: packageJson.version, signal: controller.signal, afterCommit });
 } catch (error) {
-  // Expected failures are TelemetryUploadErrors, reported by runTelemetryCliWith; anything else is a bug.
+  // Expected failures are TelemetryUploadErrors, reported by runTelemetryCli; anything else is a bug.
   // One line, no stack trace; the cursor only moves after a 2xx, so nothing queued is lost by stopping here.
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   process.stderr.write(`council-telemetry: unexpected error (${what.replace(/\s+/g, ' ').slice(0, 300)}). The queued events are untouched; please report this.\n`);

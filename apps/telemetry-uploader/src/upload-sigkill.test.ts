@@ -4,10 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
-import { startIngestTestServer } from './testing/ingest-test-server.js';
-import { appendOutboxEvents, sampleEvent } from './testing/sample-events.js';
-import { tempHome } from './testing/temp-home.js';
+import type { IngestAnswer, IngestTestServer } from '@council/cli/test';
+import { appendOutboxEvents, sampleEvent, startIngestTestServer, tempHome } from '@council/cli/test';
 
 const bundle = fileURLToPath(new URL('../dist/council-telemetry.js', import.meta.url));
 let server: IngestTestServer | undefined;

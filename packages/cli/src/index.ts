@@ -4,6 +4,10 @@ export type { RunCliOptions } from './run-cli.js';
 export type { CliIo } from './cli-io.js';
 export type { Env } from './read-cli-settings.js';
 
+// `council-telemetry` (apps/telemetry-uploader) as a function: the telemetry upload loop, its flags and exit codes.
+export { runTelemetryCli } from './run-telemetry-cli.js';
+export type { TelemetryCliOptions } from './run-telemetry-cli.js';
+
 // Every error the commands throw; `code` is `USAGE` (exit 2) or `RUNTIME` (exit 1).
 export { CliError } from './cli-error.js';
 export type { CliErrorCode } from './cli-error.js';

@@ -1,17 +1,18 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import packageJson from '../package.json' with { type: 'json' };
+import packageJson from '../../package.json' with { type: 'json' };
 import type { TelemetryCliOptions } from './run-telemetry-cli.js';
-import { runTelemetryCli, runTelemetryCliWith } from './run-telemetry-cli.js';
+import { runTelemetryCli } from './run-telemetry-cli.js';
 import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
 import { startIngestTestServer } from './testing/ingest-test-server.js';
+import { closedPort } from './testing/closed-port.js';
 import { appendOutboxEvents, noSleep, sampleEvent } from './testing/sample-events.js';
 import { tempHome } from './testing/temp-home.js';
 
 const token = 'tok-SECRET-5d1c';
+// The version the executable injects; @council/cli's own stands in for it here.
+const version = packageJson.version;
 let server: IngestTestServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -30,27 +31,19 @@ async function setup(answer?: (index: number) => IngestAnswer) {
   const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: server.url, LLM_COUNCIL_CLOUD_TOKEN: token };
   const run = async (argv: string[], extra: Partial<TelemetryCliOptions> & { env?: Record<string, string | undefined> } = {}) => {
     const c = capture();
-    const code = await runTelemetryCliWith(argv, { io: c.io, env, sleep: noSleep, timeoutMs: 5000, ...extra });
+    const code = await runTelemetryCli(argv, { version, io: c.io, env, sleep: noSleep, timeoutMs: 5000, ...extra });
     return { code, stdout: c.out(), stderr: c.err() };
   };
   return { home, paths, env, run, server };
 }
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 describe('runTelemetryCli', () => {
   it('prints the version and the help', async () => {
     const c = capture();
-    expect(await runTelemetryCli(['--version'], c.io, {})).toBe(0);
+    expect(await runTelemetryCli(['--version'], { version, io: c.io, env: {} })).toBe(0);
     expect(c.out()).toBe(`${packageJson.version}\n`);
     const h = capture();
-    expect(await runTelemetryCli(['--help'], h.io, {})).toBe(0);
+    expect(await runTelemetryCli(['--help'], { version, io: h.io, env: {} })).toBe(0);
     expect(h.out()).toContain('council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]');
     for (const name of ['LLM_COUNCIL_CLOUD_URL', 'LLM_COUNCIL_CLOUD_TOKEN', 'LLM_COUNCIL_HOME', 'LLM_COUNCIL_BIAS_CONSENT']) expect(h.out()).toContain(name);
   });
@@ -68,7 +61,7 @@ describe('runTelemetryCli', () => {
     ];
     for (const [argv, message] of cases) {
       const c = capture();
-      expect(await runTelemetryCli(argv, c.io, {}), argv.join(' ')).toBe(2);
+      expect(await runTelemetryCli(argv, { version, io: c.io, env: {} }), argv.join(' ')).toBe(2);
       expect(c.err()).toContain(message);
       expect(c.err()).toContain('council-telemetry --help');
       expect(c.err().trim().split('\n')).toHaveLength(1);
@@ -80,11 +73,11 @@ describe('runTelemetryCli', () => {
     const { home, paths } = tempHome();
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
     const c = capture();
-    expect(await runTelemetryCli(['upload'], c.io, { LLM_COUNCIL_HOME: home })).toBe(2);
+    expect(await runTelemetryCli(['upload'], { version, io: c.io, env: { LLM_COUNCIL_HOME: home } })).toBe(2);
     expect(c.err()).toContain('LLM_COUNCIL_CLOUD_URL and LLM_COUNCIL_CLOUD_TOKEN are not set');
     expect(c.err()).toContain('--dry-run');
     const t = capture();
-    expect(await runTelemetryCli(['upload'], t.io, { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com' })).toBe(2);
+    expect(await runTelemetryCli(['upload'], { version, io: t.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com' } })).toBe(2);
     expect(t.err()).toContain('LLM_COUNCIL_CLOUD_TOKEN is not set');
     expect(existsSync(paths.cursor)).toBe(false);
   });
@@ -92,11 +85,11 @@ describe('runTelemetryCli', () => {
   it('refuses a non-https cloud URL off localhost so the token never travels in the clear', async () => {
     const c = capture();
     const env = { LLM_COUNCIL_HOME: tempHome().home, LLM_COUNCIL_CLOUD_URL: 'http://cloud.example.com', LLM_COUNCIL_CLOUD_TOKEN: token };
-    expect(await runTelemetryCli(['upload'], c.io, env)).toBe(2);
+    expect(await runTelemetryCli(['upload'], { version, io: c.io, env })).toBe(2);
     expect(c.err()).toContain('must use https');
     expect(c.err()).not.toContain(token);
     const bad = capture();
-    expect(await runTelemetryCli(['upload'], bad.io, { ...env, LLM_COUNCIL_CLOUD_URL: 'not a url' })).toBe(2);
+    expect(await runTelemetryCli(['upload'], { version, io: bad.io, env: { ...env, LLM_COUNCIL_CLOUD_URL: 'not a url' } })).toBe(2);
     expect(bad.err()).toContain('LLM_COUNCIL_CLOUD_URL is not a URL');
   });
 
@@ -104,7 +97,7 @@ describe('runTelemetryCli', () => {
     for (const bad of ['SECRETTOK with space', 'SECRETTOK\u0001x', 'SECRETTÖK']) {
       const c = capture();
       const env = { LLM_COUNCIL_HOME: tempHome().home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com', LLM_COUNCIL_CLOUD_TOKEN: bad };
-      expect(await runTelemetryCli(['upload'], c.io, env)).toBe(2);
+      expect(await runTelemetryCli(['upload'], { version, io: c.io, env })).toBe(2);
       expect(c.err()).toContain('LLM_COUNCIL_CLOUD_TOKEN holds a character a bearer token cannot have');
       expect(c.err()).not.toContain('SECRET');
     }
@@ -112,7 +105,7 @@ describe('runTelemetryCli', () => {
 
   it('an invalid LLM_COUNCIL_BIAS_CONSENT names the variable and the accepted values', async () => {
     const c = capture();
-    expect(await runTelemetryCli(['upload'], c.io, { LLM_COUNCIL_BIAS_CONSENT: 'lots' })).toBe(2);
+    expect(await runTelemetryCli(['upload'], { version, io: c.io, env: { LLM_COUNCIL_BIAS_CONSENT: 'lots' } })).toBe(2);
     expect(c.err()).toContain('LLM_COUNCIL_BIAS_CONSENT');
     expect(c.err()).toContain('4 (RESEARCH)');
   });
@@ -134,7 +127,7 @@ describe('runTelemetryCli', () => {
     const { home, paths, server } = await setup();
     appendOutboxEvents(paths.outbox, [1, 2, 3].map((i) => sampleEvent(i, 3)));
     const c = capture();
-    expect(await runTelemetryCli(['upload', '--dry-run', '--batch-size', '2'], c.io, { LLM_COUNCIL_HOME: home })).toBe(0);
+    expect(await runTelemetryCli(['upload', '--dry-run', '--batch-size', '2'], { version, io: c.io, env: { LLM_COUNCIL_HOME: home } })).toBe(0);
     const out = c.out();
     expect(out).toContain('# batch 1: 2 events (POST /v1/events)');
     expect(out).toContain('# batch 2: 1 event (POST /v1/events)');
@@ -154,7 +147,7 @@ describe('runTelemetryCli', () => {
     }
     expect(server.requests).toHaveLength(0);
     const dry = capture();
-    expect(await runTelemetryCli(['upload', '--dry-run'], dry.io, { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_BIAS_CONSENT: '1' })).toBe(0);
+    expect(await runTelemetryCli(['upload', '--dry-run'], { version, io: dry.io, env: { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_BIAS_CONSENT: '1' } })).toBe(0);
     expect(dry.out()).toContain('Telemetry is off');
     expect(dry.out()).not.toContain('# batch');
   });
@@ -165,7 +158,7 @@ describe('runTelemetryCli', () => {
     const refusedUrl = `http://127.0.0.1:${await closedPort()}`;
     const c = capture();
     const started = Date.now();
-    const code = await runTelemetryCliWith(['upload'], { io: c.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token }, sleep: noSleep, timeoutMs: 300 });
+    const code = await runTelemetryCli(['upload'], { version, io: c.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token }, sleep: noSleep, timeoutMs: 300 });
     expect(code).toBe(1);
     // bounded: 5 refused attempts, no waiting (sleep injected); generous for a loaded CI machine
     expect(Date.now() - started).toBeLessThan(10_000);

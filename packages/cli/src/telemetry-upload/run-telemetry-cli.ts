@@ -1,7 +1,6 @@
 import { join, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveCouncilPaths, safeParseConsentLevel } from '@council/bias-store';
-import packageJson from '../package.json' with { type: 'json' };
 import { formatUploadSummary } from './format-upload-summary.js';
 import { createIngestClient } from './ingest-client.js';
 import { maxEventsPerBatch } from './ingest-contract.js';
@@ -20,8 +19,10 @@ export interface TelemetryCliIo {
 /** What `runTelemetryCli` reads its configuration from (default `process.env`). */
 export type TelemetryCliEnv = Readonly<Record<string, string | undefined>>;
 
-/** Knobs for tests and embedding; the CLI itself uses the defaults. */
+/** What `runTelemetryCli` needs besides the arguments: the version, and knobs for tests and embedding (the executable uses the defaults). */
 export interface TelemetryCliOptions {
+  /** What `--version` prints and the `User-Agent` carries: the executable's own, injected by the app that bundles it. */
+  version: string;
   io?: TelemetryCliIo;
   env?: TelemetryCliEnv;
   sleep?: (ms: number) => Promise<void>;
@@ -38,9 +39,7 @@ export interface TelemetryCliOptions {
   afterCommit?: () => void;
 }
 
-export const telemetryCliVersion: string = packageJson.version;
-
-const usage = `council-telemetry ${packageJson.version}
+const usage = (version: string): string => `council-telemetry ${version}
 
 Sends the consented session summaries queued in $LLM_COUNCIL_HOME/telemetry/outbox.jsonl to council-cloud,
 never more than each event's consent level allows (ADR-018). Nothing is queued below consent level 2.
@@ -143,15 +142,11 @@ function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal
 
 /**
  * `council-telemetry` as a function: parses `argv` (without the node and script paths), runs the
- * command, writes to `io`, and returns the exit code: 0 done, 1 the upload failed, 2 a usage or
- * configuration error. `apps/cli` calls it as `runTelemetryCli(['upload', ...argv])`.
+ * command, writes to `io` (default the process's streams), and returns the exit code: 0 done, 1 the
+ * upload failed, 2 a usage or configuration error. `apps/telemetry-uploader` is this and a signal
+ * handler; `apps/cli` calls it as `runTelemetryCli(['upload', ...argv], { version })`.
  */
-export function runTelemetryCli(argv: readonly string[], io?: TelemetryCliIo, env?: TelemetryCliEnv): Promise<number> {
-  return runTelemetryCliWith(argv, { io: io ?? defaultIo, env: env ?? process.env });
-}
-
-/** `runTelemetryCli` with injectable clock, sleep, timeouts and a stop signal (for tests and `--watch`). */
-export async function runTelemetryCliWith(argv: readonly string[], options: TelemetryCliOptions = {}): Promise<number> {
+export async function runTelemetryCli(argv: readonly string[], options: TelemetryCliOptions): Promise<number> {
   const io = options.io ?? defaultIo;
   const env = options.env ?? process.env;
   try {
@@ -188,11 +183,11 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
   }
   const { values, positionals } = parsed;
   if (values.version === true) {
-    io.stdout(`${packageJson.version}\n`);
+    io.stdout(`${options.version}\n`);
     return 0;
   }
   if (values.help === true || positionals.length === 0) {
-    io.stdout(usage);
+    io.stdout(usage(options.version));
     return 0;
   }
   const [command, ...rest] = positionals;
@@ -221,7 +216,7 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
       baseUrl: cloud.url,
       token: cloud.token,
       // The app, its version, the runtime and the platform; not the kernel release, which adds nothing but fingerprint.
-      userAgent: `council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform})`,
+      userAgent: `council-telemetry/${options.version} (node/${process.versions.node}; ${process.platform})`,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.now === undefined ? {} : { now: options.now }),
     });

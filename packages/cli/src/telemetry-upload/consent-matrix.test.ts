@@ -95,7 +95,7 @@ describe('consent matrix: a real session, the real event builder, the real uploa
       LLM_COUNCIL_HASH_SECRET: hashSecret,
       OPENROUTER_API_KEY: canaryApiKey,
     };
-    expect(await runTelemetryCli(['upload'], io, env)).toBe(0);
+    expect(await runTelemetryCli(['upload'], { version: '1.0.0', io, env })).toBe(0);
 
     const expected = allowedFields[level]!;
     if (expected === null) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import packageJson from '../package.json' with { type: 'json' };
+import packageJson from '../../package.json' with { type: 'json' };
 import { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
 import { minimumTelemetryConsentLevel, telemetryEventSchema, telemetryFieldConsentLevel } from '@council/core';
 
@@ -57,7 +57,7 @@ const retryAfter = {
 
 /**
  * The OpenAPI 3.1 description of council-cloud's ingest endpoint as this uploader uses it. Checked in
- * as `openapi.json`; a test fails when it no longer matches the schemas (`pnpm --filter @council/telemetry-uploader generate:openapi`).
+ * as `docs/telemetry-ingest-openapi.json`; a test fails when it no longer matches the schemas (`pnpm --filter @council/cli generate:openapi`).
  */
 export function createOpenApiDocument(): JsonObject {
   return {

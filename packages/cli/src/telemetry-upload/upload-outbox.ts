@@ -1,27 +1,15 @@
-import type { JsonlCursor, JsonlEntry, JsonlStore } from '@council/bias-store';
-import { BiasStoreError, createJsonlStore, readCursorFile, startCursor, writeCursorFile } from '@council/bias-store';
-import { z } from 'zod';
+import type { DeadLetterEntry, JsonlCursor, JsonlEntry, TelemetryOutboxPaths } from '@council/bias-store';
+import { BiasStoreError, openTelemetryOutbox } from '@council/bias-store';
+import type { TelemetryEvent } from '@council/core';
 import { backoffDelay } from './backoff-delay.js';
 import { classifyOutboxEvent } from './classify-outbox-event.js';
-import type { DeadLetterEntry } from './dead-letter-entry.js';
-import { deadLetterEntrySchema } from './dead-letter-entry.js';
 import { fieldsAboveConsent } from './event-consent.js';
 import type { IngestClient, IngestOutcome } from './ingest-client.js';
 import { maxEventsPerBatch } from './ingest-contract.js';
-import type { TelemetryEvent } from '@council/core';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 
-export interface OutboxPaths {
-  /** `$LLM_COUNCIL_HOME/telemetry/outbox.jsonl` (append-only; never rewritten here). */
-  outbox: string;
-  /** `$LLM_COUNCIL_HOME/telemetry/sent.cursor`: how far the outbox has been handled. */
-  cursor: string;
-  /** `$LLM_COUNCIL_HOME/telemetry/dead-letter.jsonl`: events that will not be sent, with the reason. */
-  deadLetter: string;
-}
-
 export interface UploadOutboxOptions {
-  paths: OutboxPaths;
+  paths: TelemetryOutboxPaths;
   /** Where batches go; unused (may be null) with `dryRun`. */
   client: IngestClient | null;
   /** Print the batches instead of sending them: no request, no cursor move, no dead-letter write. */
@@ -78,10 +66,6 @@ interface Item {
   event?: TelemetryEvent;
 }
 
-// The outbox is read as plain objects and judged by `classifyOutboxEvent` (a consent violation must
-// stop the upload, not be skipped as an invalid record). z.custom checks without copying each line.
-const looseObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
-
 function sameCursor(a: JsonlCursor, b: { segment: number; offset: number }): boolean {
   return a.segment === b.segment && a.offset === b.offset;
 }
@@ -119,12 +103,8 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
   const random = options.random ?? Math.random;
   const notice = options.onNotice ?? (() => undefined);
 
-  const outbox: JsonlStore<Record<string, unknown>> = createJsonlStore({
-    path: options.paths.outbox,
-    schema: looseObject,
-    version: { field: 'schema_version', major: 1 },
-  });
-  const deadLetter = createJsonlStore({ path: options.paths.deadLetter, schema: deadLetterEntrySchema });
+  // Lines come as plain objects, judged by `classifyOutboxEvent`: a consent violation must stop the upload, not be skipped as invalid.
+  const outbox = openTelemetryOutbox(options.paths);
 
   const summary: UploadSummary = {
     dryRun,
@@ -141,8 +121,14 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
 
   let cursor: JsonlCursor;
   try {
-    cursor = (await readCursorFile(options.paths.cursor)) ?? startCursor;
-    await checkCursorFits(outbox, cursor, options.paths);
+    cursor = await outbox.readCursor();
+    const overrun = await outbox.cursorOverrun(cursor);
+    if (overrun !== null) {
+      throw new TelemetryUploadError({
+        code: 'INVALID_CURSOR',
+        message: `${options.paths.cursor} points at ${overrun}: the outbox was replaced or cut short since the last upload, so the cursor no longer fits it. Nothing was sent. To send every event now in the outbox, delete ${options.paths.cursor} and run again.`,
+      });
+    }
   } catch (error) {
     summary.error = asUploadError(error);
     summary.remaining = null;
@@ -157,8 +143,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     const letters: DeadLetterEntry[] = items
       .filter((item) => item.deadLetter !== undefined)
       .map((item) => ({ dead_lettered_at: at, outbox_segment: item.entry.next.segment, outbox_line: item.entry.line, ...item.deadLetter! }));
-    if (letters.length > 0) await deadLetter.append(letters, { fsync: true });
-    await writeCursorFile(options.paths.cursor, last.entry.next);
+    await outbox.commit(letters, last.entry.next);
     cursor = last.entry.next;
     await options.onCommit?.();
   }
@@ -251,7 +236,7 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
     await deliver(items.slice(middle));
   }
 
-  const scan = outbox.scan({ from: cursor })[Symbol.asyncIterator]();
+  const scan = outbox.scan(cursor);
   let exhausted = false;
   let carried: Item | undefined; // read but not yet placed in a batch
   let handed = 0; // events handed to council-cloud (or, in a dry run, printed)
@@ -329,37 +314,10 @@ export async function uploadOutbox(options: UploadOutboxOptions): Promise<Upload
   }
 
   try {
-    summary.remaining = await countRemaining(outbox, dryRun ? dryPosition : cursor);
+    summary.remaining = await outbox.countPending(dryRun ? dryPosition : cursor);
   } catch (error) {
     summary.error ??= asUploadError(error);
     summary.remaining = null;
   }
   return summary;
-}
-
-/**
- * The outbox is append-only, so a cursor past its end means it was replaced or cut short since the
- * last run (deleted, restored from a backup, segments removed). Reading on from there would silently
- * skip every event queued since; stop and say so instead.
- */
-async function checkCursorFits(outbox: JsonlStore<Record<string, unknown>>, cursor: JsonlCursor, paths: OutboxPaths): Promise<void> {
-  if (cursor.segment === 0 && cursor.offset === 0) return;
-  const files = await outbox.files();
-  const last = files.at(-1);
-  if (last === undefined) return; // nothing queued at all: nothing to skip
-  const file = files.find((f) => f.segment === cursor.segment);
-  const beyond = file === undefined ? cursor.segment > last.segment : !file.compressed && cursor.offset > file.bytes;
-  if (!beyond) return;
-  const where = file === undefined ? `segment ${cursor.segment}, past the last one (${last.segment})` : `byte ${cursor.offset} of ${file.path}, which holds ${file.bytes}`;
-  throw new TelemetryUploadError({
-    code: 'INVALID_CURSOR',
-    message: `${paths.cursor} points at ${where}: the outbox was replaced or cut short since the last upload, so the cursor no longer fits it. Nothing was sent. To send every event now in the outbox, delete ${paths.cursor} and run again.`,
-  });
-}
-
-/** Events still queued past `from`. */
-async function countRemaining(outbox: JsonlStore<Record<string, unknown>>, from: JsonlCursor): Promise<number> {
-  let count = 0;
-  for await (const entry of outbox.scan({ from })) if (entry.kind === 'item') count++;
-  return count;
 }

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createOpenApiDocument, openApiDocumentText } from './openapi-document.js';
 
-const checkedIn = readFileSync(new URL('../openapi.json', import.meta.url), 'utf8');
+const checkedIn = readFileSync(new URL('../../docs/telemetry-ingest-openapi.json', import.meta.url), 'utf8');
 
-describe('openapi.json', () => {
+describe('telemetry-ingest-openapi.json', () => {
   it('matches the zod schemas', () => {
     const fresh = openApiDocumentText();
     if (fresh !== checkedIn) {
-      expect.fail('apps/telemetry-uploader/openapi.json is out of date with the zod schemas. Regenerate it with `pnpm --filter @council/telemetry-uploader generate:openapi` and commit the result.');
+      expect.fail('packages/cli/docs/telemetry-ingest-openapi.json is out of date with the zod schemas. Regenerate it with `pnpm --filter @council/cli generate:openapi` and commit the result.');
     }
   });
 

@@ -1,9 +1,8 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIngestClient } from './ingest-client.js';
 import type { IngestAnswer, IngestTestServer } from './testing/ingest-test-server.js';
 import { startIngestTestServer } from './testing/ingest-test-server.js';
+import { closedPort } from './testing/closed-port.js';
 import { sampleEvent } from './testing/sample-events.js';
 
 const token = 'cloud-token-7f3a';
@@ -20,15 +19,6 @@ async function clientFor(answer: (index: number) => IngestAnswer, timeoutMs = 20
 }
 
 const events = [sampleEvent(1), sampleEvent(2)] as { event_id: string }[];
-
-/** A loopback port with nothing listening: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('createIngestClient', () => {
   it('POSTs { events } to /v1/events with the bearer token, idempotency key and user agent', async () => {

@@ -1,8 +1,8 @@
-// `pnpm --filter @council/telemetry-uploader generate:openapi`: writes openapi.json from the zod schemas.
+// `pnpm --filter @council/cli generate:openapi`: writes docs/telemetry-ingest-openapi.json from the zod schemas.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openApiDocumentText } from './openapi-document.js';
 
-const target = fileURLToPath(new URL('../openapi.json', import.meta.url));
+const target = fileURLToPath(new URL('../../docs/telemetry-ingest-openapi.json', import.meta.url));
 writeFileSync(target, openApiDocumentText());
 process.stdout.write(`wrote ${target}\n`);
