@@ -40,7 +40,7 @@ export type { CouncilPaths } from './council-paths.js';
 export { parseJsonlCursor, safeParseJsonlCursor, startCursor } from './jsonl-cursor.js';
 export type { JsonlCursor } from './jsonl-cursor.js';
 export { readCursorFile, writeCursorFile } from './cursor-file.js';
-export { openTelemetryOutbox } from './telemetry-outbox.js';
+export { createTelemetryOutboxStore, openTelemetryOutbox } from './telemetry-outbox.js';
 export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.js';
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';

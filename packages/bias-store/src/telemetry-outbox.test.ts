@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
 import { BiasStoreError } from './bias-store-error.js';
 import type { DeadLetterEntry } from './dead-letter-entry.js';
 import { startCursor } from './jsonl-cursor.js';
-import { openTelemetryOutbox } from './telemetry-outbox.js';
+import { createTelemetryOutboxStore, openTelemetryOutbox } from './telemetry-outbox.js';
 
 const tempDir = useTempDirs();
 
@@ -79,5 +80,15 @@ describe('openTelemetryOutbox', () => {
     const error = await outbox.readCursor().catch((e: unknown) => e);
     expect(BiasStoreError.isInstance(error) && error.code).toBe('INVALID_CURSOR');
     expect((error as Error).message).toContain('sent.cursor');
+  });
+});
+
+describe('createTelemetryOutboxStore', () => {
+  it('reads with the schema it is given and skips lines of another major schema_version', async () => {
+    const { paths } = outboxWith(['{"schema_version":"1.0.0","n":1}', '{"schema_version":"2.0.0","n":2}', '{"schema_version":"1.3.0","n":"three"}']);
+    const store = createTelemetryOutboxStore(paths.outbox, z.object({ schema_version: z.string(), n: z.number() }));
+    const entries = [];
+    for await (const entry of store.scan()) entries.push(entry.kind === 'item' ? entry.item.n : entry.reason);
+    expect(entries).toEqual([1, 'unsupported_version', 'invalid_record']);
   });
 });

@@ -5,6 +5,7 @@ import { deadLetterEntrySchema } from './dead-letter-entry.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
 import { startCursor } from './jsonl-cursor.js';
 import type { JsonlEntry } from './jsonl-entry.js';
+import type { JsonlStore } from './jsonl-store.js';
 import { createJsonlStore } from './jsonl-store.js';
 import { describeCursorOverrun } from './outbox-cursor.js';
 
@@ -43,9 +44,19 @@ export interface TelemetryOutbox {
 // Any JSON object; z.custom checks without copying each line.
 const looseObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 
+/**
+ * The outbox file (`telemetry/outbox.jsonl`) as a store, opened the one way every writer and reader
+ * opens it: lines of another major `schema_version` are skipped as `unsupported_version`. The schema
+ * is the caller's, since the event schema lives in `@council/core` (which this package does not
+ * import): the session writer and `council telemetry status` pass it, the uploader reads plain objects.
+ */
+export function createTelemetryOutboxStore<T>(path: string, schema: z.ZodType<T>): JsonlStore<T> {
+  return createJsonlStore({ path, schema, version: { field: 'schema_version', major: 1 } });
+}
+
 /** Opens the telemetry outbox with its cursor and dead-letter file. Nothing is read or created until a method is called. */
 export function openTelemetryOutbox(paths: TelemetryOutboxPaths): TelemetryOutbox {
-  const outbox = createJsonlStore({ path: paths.outbox, schema: looseObject, version: { field: 'schema_version', major: 1 } });
+  const outbox = createTelemetryOutboxStore(paths.outbox, looseObject);
   const deadLetter = createJsonlStore({ path: paths.deadLetter, schema: deadLetterEntrySchema });
   return {
     paths,

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
-import { createBiasStore, createJsonlStore, deriveQueryMetadata, hashQuery, parseBiasStoreConfig, recordsFromObservations } from '@council/bias-store';
+import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, parseBiasStoreConfig, recordsFromObservations } from '@council/bias-store';
 import type { CouncilPaths } from '@council/bias-store';
 import { appendHistory } from './history-log.js';
 import type { HistoryEntry } from './history-log.js';
@@ -71,7 +71,7 @@ export async function persistSession(options: { session: CouncilSession; env: En
     });
     if (event !== null) {
       mkdirSync(dirname(paths.telemetryOutbox), { recursive: true, mode: 0o700 });
-      await createJsonlStore<TelemetryEvent>({ path: paths.telemetryOutbox, schema: telemetryEventSchema }).append([event]);
+      await createTelemetryOutboxStore<TelemetryEvent>(paths.telemetryOutbox, telemetryEventSchema).append([event]);
       result.telemetryEvent = true;
     }
   }

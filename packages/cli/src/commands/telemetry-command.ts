@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { reduceTelemetryEventToConsent, telemetryEventSchema } from '@council/core';
 import type { TelemetryEvent } from '@council/core';
-import { createJsonlStore, parseBiasStoreConfig, readCursorFile, resolveCouncilPaths, startCursor } from '@council/bias-store';
+import { createTelemetryOutboxStore, parseBiasStoreConfig, readCursorFile, resolveCouncilPaths, startCursor } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandEnv } from '../command-context.js';
@@ -21,7 +21,7 @@ async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEv
   const events: TelemetryEvent[] = [];
   let skipped = 0;
   if (existsSync(paths.telemetryOutbox)) {
-    const store = createJsonlStore<TelemetryEvent>({ path: paths.telemetryOutbox, schema: telemetryEventSchema, version: { field: 'schema_version', major: 1 } });
+    const store = createTelemetryOutboxStore<TelemetryEvent>(paths.telemetryOutbox, telemetryEventSchema);
     const from = (await readCursorFile(paths.telemetrySentCursor)) ?? startCursor;
     for await (const entry of store.scan({ from })) {
       if (entry.kind === 'item') events.push(entry.item);
