@@ -1,4 +1,4 @@
-import type { UploadSummary } from './upload-outbox.js';
+import type { UploadSummary } from './upload-summary.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -7,7 +7,7 @@ import { maxEventsPerBatch } from './ingest-contract.js';
 import { parseDuration } from './parse-duration.js';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 import { acquireUploadLock } from './upload-lock.js';
-import type { UploadSummary } from './upload-outbox.js';
+import type { UploadSummary } from './upload-summary.js';
 import { uploadOutbox } from './upload-outbox.js';
 
 /** Where the command writes: `stdout` for results, `stderr` for progress and errors. */
