@@ -389,6 +389,10 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
     // The centre is the fair reviewers' (≈ 0.06): they sit within ±0.1 of it, the harsh one ≈ −1.26.
     for (const fair of ['model-0', 'model-1', 'model-2']) expect(Math.abs(offsets[fair]!)).toBeLessThan(0.1);
     expect(offsets['model-3']).toBeLessThan(-1.1);
+    // They are the centre (full weight, not a fallback to the median), the harsh one is not.
+    const weights = Object.fromEntries(report.reviewers.map((r) => [r.reviewer, r.centreWeight]));
+    for (const fair of ['model-0', 'model-1', 'model-2']) expect(weights[fair]).toBeGreaterThan(0.5);
+    expect(weights['model-3']).toBe(0);
     // 20,000 simulated sessions: about 1.5 s alone, 3.6 s on a busy machine, past vitest's 5 s when busier.
   }, 60_000);
 
