@@ -1,13 +1,9 @@
 import type { ScoreModelEffect, ScoreModelEstimate } from '../fit-score-model.js';
+import { median } from './describe.js';
 import { quadraticForm } from './sandwich-covariance.js';
 
 /** Tukey's biweight tuning constant (95% efficiency at the normal). */
 const biweightC = 4.685;
-
-function median(sorted: readonly number[]): number {
-  const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /**
  * Reviewers' offsets are only relative, so each is measured against a robust centre of them all: Tukey's
@@ -29,8 +25,8 @@ export function offsetsFromRobustCentre(spec: {
   const { members, beta, covariance, k } = spec;
   if (members.length < 2) return [];
   const estimates = members.map((m) => beta[m.column]!);
-  const start = median([...estimates].sort((x, y) => x - y));
-  const tau = 1.4826 * median(estimates.map((e) => Math.abs(e - start)).sort((x, y) => x - y));
+  const start = median(estimates);
+  const tau = 1.4826 * median(estimates.map((e) => Math.abs(e - start)));
   let weights = members.map(() => 1);
   let centre = start;
   let fallback = false;
