@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForChildren } from './__fixtures__/child-bundle.js';
@@ -147,14 +147,13 @@ describe('a stale rotation lock taken over by several processes at once', () => 
         else expect(r).toMatchObject({ code: 0, stderr: '' });
         for (const m of r.stdout.matchAll(/^ok (\d+) (\d+)$/gm)) for (let k = 0; k < Number(m[2]); k++) confirmed.add(`w${w}:${Number(m[1]) + k}`);
       });
-      const count = async (): Promise<{ lost: number; doubled: number; segments: number }> => {
+      const count = async (): Promise<{ lost: number; doubled: number; segments: number; lostIds: string[] }> => {
         const store = createJsonlStore<TestEvent>({ path, schema: eventSchema });
         const seen = new Map<string, number>();
         for (const e of (await store.read()).items) seen.set(`${e.session}:${e.i}`, (seen.get(`${e.session}:${e.i}`) ?? 0) + 1);
-        let lost = 0;
-        for (const id of confirmed) if (!seen.has(id)) lost++;
+        const lostIds = [...confirmed].filter((id) => !seen.has(id));
         const doubled = [...seen.values()].filter((n) => n > 1).length; // no record is ever written twice
-        return { lost, doubled, segments: (await store.files()).length };
+        return { lost: lostIds.length, doubled, segments: (await store.files()).length, lostIds };
       };
       // Read as the processes left it, then after one more compaction, which also tidies up after the killed writer.
       const before = await count();
@@ -165,7 +164,15 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       lostTotal += after.lost;
       doubledTotal += Math.max(before.doubled, after.doubled);
       segmentsTotal += after.segments;
-      if (after.lost > 0 || before.lost > 0) lossyRounds.push(round);
+      if (after.lost > 0 || before.lost > 0) {
+        lossyRounds.push(round);
+        // What the next engineer needs to find the race: which records, and the files as the processes left them.
+        const files = readdirSync(dir).map((name) => {
+          const info = statSync(join(dir, name));
+          return `${name} (${info.size} B, ${info.nlink} names)`;
+        });
+        console.log(`round ${round} (segments of ${segmentBytes} B${round % 2 === 1 ? ', a writer killed' : ''}): lost ${before.lostIds.slice(0, 30).join(' ')}; files: ${files.join(', ')}`);
+      }
     }
     console.log(
       `stale-lock stress: ${rounds} rounds, ${writers} writers + 1 compactor each, ${confirmedTotal} records confirmed, ${segmentsTotal} segments, ${killed} writers killed; ` +
