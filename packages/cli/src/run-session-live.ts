@@ -1,5 +1,5 @@
 import { runCouncil } from '@council/core';
-import type { CouncilSession, RunCouncilOptions } from '@council/core';
+import type { CouncilEvent, CouncilSession, RunCouncilOptions } from '@council/core';
 import type { CommandContext } from './command-context.js';
 import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
 import { createLiveDisplay } from './live-display.js';
@@ -21,6 +21,8 @@ export async function runSessionLive(options: {
   members: readonly string[];
   chairman: string;
   label: string;
+  /** Also receives every event (after the display). */
+  onEvent?: (event: CouncilEvent) => void;
 }): Promise<CouncilSession> {
   const { ctx } = options;
   let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
@@ -36,6 +38,7 @@ export async function runSessionLive(options: {
         const progress = progressFromCouncilEvent(event, Date.now());
         if (progress) state = applyProgressEvent(state, progress);
         if (event.type !== 'usage') display.refresh();
+        options.onEvent?.(event);
       },
     });
   } finally {

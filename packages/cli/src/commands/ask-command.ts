@@ -1,5 +1,5 @@
 import { loadConfig } from '@council/core';
-import type { OrderMode, SynthesisMode } from '@council/core';
+import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { checkModels } from '../check-models.js';
 import { checkStrategy } from '../check-strategy.js';
@@ -42,8 +42,27 @@ export function describePersist(result: PersistResult): string {
   return `Saved ${parts.join(', ')} at consent level ${result.consent}.`;
 }
 
+/** What `runAsk` returns: the session, and what was saved (null with `--no-persist`). */
+export interface AskResult {
+  session: CouncilSession;
+  saved: PersistResult | null;
+}
+
+/** For a front end other than the terminal (the MCP server): cancel the council's calls, follow its events. */
+export interface AskHooks {
+  /** Aborts the council; nothing is saved, as when `ask` is interrupted. */
+  abortSignal?: AbortSignal;
+  onEvent?: (event: CouncilEvent) => void;
+}
+
 /** `council ask "<question>"`: one council session, shown live, then the answer, leaderboard and bias indicators. */
 export async function runAskCommand(options: AskCommandOptions, ctx: CommandContext): Promise<number> {
+  await runAsk(options, ctx);
+  return 0;
+}
+
+/** Everything `council ask` does (checks, the council, output to `ctx.io`, persistence), returning the session and what was saved. */
+export async function runAsk(options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks = {}): Promise<AskResult> {
   if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
   const env = commandEnv(ctx);
   const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
@@ -66,12 +85,14 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
     members,
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
+    ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
     council: {
       query: options.question,
       members,
       chairman,
       config: loaded.config,
       resolveModel,
+      ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit,
       ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
@@ -84,10 +105,11 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
   else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session) }));
+  let saved: PersistResult | null = null;
   if (options.persist !== false) {
-    const saved = await persistSession({ session, env, paths: resolveCouncilPaths(env), version: ctx.version });
+    saved = await persistSession({ session, env, paths: resolveCouncilPaths(env), version: ctx.version });
     ctx.io.stderr(`${describePersist(saved)}\n`);
     for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);
   }
-  return 0;
+  return { session, saved };
 }
