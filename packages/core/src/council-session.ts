@@ -131,9 +131,11 @@ export interface SessionUsage {
 
 /**
  * One council session: plain data, JSON round-trips it, and with the same seed, the same model
- * outputs and an injected clock it is byte-identical across runs.
+ * outputs and an injected clock it is byte-identical across runs apart from `sessionId`, which is
+ * always unique.
  */
 export interface CouncilSession {
+  /** A fresh random UUID for every session, seeded or not. */
   sessionId: string;
   /** ISO 8601, from the injected clock. */
   timestamp: string;

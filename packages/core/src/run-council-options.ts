@@ -21,7 +21,7 @@ export interface RunCouncilOptions {
   goal?: string;
   mode?: SynthesisMode;
   order?: OrderMode;
-  /** Seeds orders, labels, the boundary token and the session id (`LLM_COUNCIL_RANDOM_SEED`); also passed to the models. */
+  /** Seeds orders, labels, the boundary token and the reviewer sample (`LLM_COUNCIL_RANDOM_SEED`); also passed to the models. The session id is always fresh. */
   seed?: number | string;
   /** Per-stage deadlines for each call; unspecified stages take the config's. */
   timeouts?: Partial<StageTimeouts>;

@@ -25,9 +25,12 @@ describe('runCouncil over the offline simulated provider (the prompt contract)',
     expect(session.biasIndicators).not.toBeNull();
   });
 
-  it('gives byte-identical sessions for the same seed', async () => {
+  it('gives byte-identical sessions for the same seed, apart from a fresh session id', async () => {
     const run = () => runCouncil({ query, members, chairman: 'simulated:ada', seed: 7, clock: fixedClock, order: 'latin-square' });
-    expect(JSON.stringify(await run())).toBe(JSON.stringify(await run()));
+    const [a, b] = [await run(), await run()];
+    expect(a.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(b.sessionId).not.toBe(a.sessionId);
+    expect(JSON.stringify({ ...a, sessionId: '' })).toBe(JSON.stringify({ ...b, sessionId: '' }));
   });
 });
 

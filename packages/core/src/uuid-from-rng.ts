@@ -1,7 +1,7 @@
 import { randomInt } from './create-rng.js';
 import type { Rng } from './rng.js';
 
-/** A version-4-shaped UUID drawn from `rng`: the session id of a seeded session, the same on every run. */
+/** A version-4-shaped UUID drawn from `rng`: the same for the same seed on every run (so never a session id, which must be unique). */
 export function uuidFromRng(rng: Rng): string {
   const hex = Array.from({ length: 32 }, () => randomInt(rng, 16).toString(16));
   hex[12] = '4';
