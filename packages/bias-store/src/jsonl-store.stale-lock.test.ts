@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForChildren } from './__fixtures__/child-bundle.js';
@@ -111,6 +112,29 @@ function keepLockStale(path: string): () => void {
   };
 }
 
+/** Every file in `dir` (private names too) with size, inode and link count, and which of `ids` its lines hold. */
+function describeFiles(dir: string, ids: string[]): string {
+  const wanted = new Set(ids);
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const info = statSync(join(dir, name));
+      let held: string[] = [];
+      try {
+        const bytes = readFileSync(join(dir, name));
+        const text = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+        held = text.split('\n').flatMap((line) => {
+          const m = /"session":"(w\d+)".*"i":(\d+)/.exec(line);
+          return m !== null && wanted.has(`${m[1]}:${m[2]}`) ? [`${m[1]}:${m[2]}`] : [];
+        });
+      } catch (error) {
+        held = [`unreadable: ${String(error)}`];
+      }
+      return `  ${name} (${info.size} B, inode ${info.ino}, ${info.nlink} names)${held.length > 0 ? ` holds ${held.join(' ')}` : ''}`;
+    })
+    .join('\n');
+}
+
 describe('a stale rotation lock taken over by several processes at once', () => {
   it(`${rounds} rounds × ${writers} writers (tiny segments, a lock always stale, a compactor running, writers killed): every confirmed record read back exactly once`, async () => {
     let confirmedTotal = 0;
@@ -157,6 +181,7 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       };
       // Read as the processes left it, then after one more compaction, which also tidies up after the killed writer.
       const before = await count();
+      const leftBy = before.lost > 0 ? describeFiles(dir, before.lostIds) : '';
       await createJsonlStore<TestEvent>({ path, schema: eventSchema }).compact({ minAgeMs: 0 });
       const after = await count();
       confirmedTotal += confirmed.size;
@@ -167,11 +192,10 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       if (after.lost > 0 || before.lost > 0) {
         lossyRounds.push(round);
         // What the next engineer needs to find the race: which records, and the files as the processes left them.
-        const files = readdirSync(dir).map((name) => {
-          const info = statSync(join(dir, name));
-          return `${name} (${info.size} B, ${info.nlink} names)`;
-        });
-        console.log(`round ${round} (segments of ${segmentBytes} B${round % 2 === 1 ? ', a writer killed' : ''}): lost ${before.lostIds.slice(0, 30).join(' ')}; files: ${files.join(', ')}`);
+        console.log(
+          `round ${round} (segments of ${segmentBytes} B${round % 2 === 1 ? ', a writer killed' : ''}): lost ${before.lost} before, ${after.lost} after the last compaction: ` +
+            `${before.lostIds.slice(0, 30).join(' ')}\nfiles as the processes left them:\n${leftBy}\nafter:\n${describeFiles(dir, after.lostIds)}`,
+        );
       }
     }
     console.log(
