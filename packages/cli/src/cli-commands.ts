@@ -8,6 +8,7 @@ import { doctorCliCommand } from './commands/doctor-cli-command.js';
 import { feedbackCliCommand } from './commands/feedback-cli-command.js';
 import { historyCliCommand } from './commands/history-cli-command.js';
 import { leaderboardCliCommand } from './commands/leaderboard-cli-command.js';
+import { mcpCliCommand } from './commands/mcp-cli-command.js';
 import { personalitiesCliCommand } from './commands/personalities-cli-command.js';
 import { storeCliCommand } from './commands/store-cli-command.js';
 import { telemetryCliCommand } from './commands/telemetry-cli-command.js';
@@ -26,4 +27,5 @@ export const cliCommands: readonly CliCommand[] = [
   personalitiesCliCommand,
   feedbackCliCommand,
   telemetryCliCommand,
+  mcpCliCommand,
 ];

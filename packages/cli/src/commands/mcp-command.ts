@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { createCouncilMcpServer } from '../mcp/create-council-mcp-server.js';
+import { serveMcpHttp } from '../mcp/serve-mcp-http.js';
+import type { McpLog } from '../mcp/tool-context.js';
+
+export interface McpCommandOptions {
+  /** Serve the streamable HTTP transport instead of stdio. */
+  http: boolean;
+  /** With `http`: the port; default 0 (a free one). */
+  port?: number;
+  /** With `http`: the address to bind; default 127.0.0.1. */
+  host?: string;
+  /** With `http`: the bearer token clients must send; default a random one per launch. */
+  token?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** Sends anything a dependency prints with `console` to the log: on stdio, stdout carries protocol messages only. */
+function consoleToLog(log: McpLog): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug, warn: console.warn };
+  const write = (...parts: unknown[]): void => log(parts.map(String).join(' '));
+  Object.assign(console, { log: write, info: write, debug: write, warn: write });
+  return () => void Object.assign(console, saved);
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: McpLog): Promise<number> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && options.token === undefined) {
+    throw new CliError({ code: 'USAGE', message: `--host ${host} is reachable from other machines: give --token <secret> too, or keep the default 127.0.0.1.` });
+  }
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log }), host: host === 'localhost' ? '127.0.0.1' : host, port: options.port ?? 0, token, log });
+  log(`streamable HTTP on ${server.url}`);
+  if (options.token === undefined) log(`token for this launch (send it as "Authorization: Bearer <token>"): ${token}`);
+  const signal = await waitForSignal();
+  log(`${signal}: stopping`);
+  await server.close();
+  return 0;
+}
+
+async function serveStdio(ctx: CommandContext, log: McpLog): Promise<number> {
+  const server = createCouncilMcpServer({ ctx, log });
+  const transport = new StdioServerTransport();
+  // The client closing stdin ends the server; a council still running is aborted and saves nothing.
+  const ended = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+  });
+  await server.connect(transport);
+  log('serving on stdio (tools: consult_council, bias_report, leaderboard, get_session, list_sessions)');
+  await ended;
+  await server.close();
+  return 0;
+}
+
+/** `council mcp`: the council as a Model Context Protocol server, on stdio (default) or `--http`. */
+export async function runMcpCommand(options: McpCommandOptions, ctx: CommandContext): Promise<number> {
+  const log: McpLog = (line) => ctx.io.stderr(`council mcp: ${line}\n`);
+  const restore = consoleToLog(log);
+  try {
+    return options.http ? await serveHttp(options, ctx, log) : await serveStdio(ctx, log);
+  } finally {
+    restore();
+  }
+}

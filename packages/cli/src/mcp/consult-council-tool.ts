@@ -1,0 +1,178 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { CouncilEvent, CouncilSession } from '@council/core';
+import type { CommandContext } from '../command-context.js';
+import { createStyle } from '../create-style.js';
+import { isSimulatedSession } from '../persist-session.js';
+import type { PersistResult } from '../persist-session.js';
+import { renderSessionText } from '../render-session-text.js';
+import { createCouncilProgressNotifier } from './council-progress-notifier.js';
+import type { McpLog } from './tool-context.js';
+import { toolContext } from './tool-context.js';
+import { toolError, toolFailure } from './tool-error.js';
+
+export const consultCouncilInput = {
+  query: z.string().min(1, 'query is empty').describe('The question for the council. Sent to the models only; never logged or saved.'),
+  members: z
+    .array(z.string().min(1))
+    .min(2, 'a council needs at least two members')
+    .max(32)
+    .optional()
+    .describe('Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], or simulated:<name> for an offline trial. Default: LLM_COUNCIL_MODELS / the configuration.'),
+  chairman: z.string().min(1).optional().describe('The model that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.'),
+  strategy: z.string().min(1).optional().describe('balanced, risk-averse, goal-seeking, novelty, or a key from the configuration.'),
+  goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
+  mode: z.enum(['consensus', 'voting']).optional().describe('consensus (a synthesis) or voting (the chairman names a winner).'),
+  order: z.enum(['shared', 'per-reviewer', 'latin-square']).optional().describe('How answers are ordered for each reviewer.'),
+  seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
+  timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
+  maxCostUsd: z.number().positive().optional().describe('Stop the council (and save nothing) once the cost the providers report passes this many US dollars.'),
+  save: z.boolean().optional().describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
+};
+
+const leaderboardEntry = z.object({
+  candidate: z.string(),
+  rank: z.number(),
+  bordaScore: z.number(),
+  voteCount: z.number(),
+  winCount: z.number(),
+  confidence: z.string(),
+});
+
+export const consultCouncilOutput = {
+  sessionId: z.string(),
+  timestamp: z.string(),
+  /** False when a member, reviewer or the chairman was dropped, or no synthesis came back. */
+  complete: z.boolean(),
+  synthesis: z.string().nullable(),
+  chairman: z.string().nullable(),
+  winner: z.string().nullable().describe('The chairman\'s winner in voting mode, else the sole leader of the Borda leaderboard (null on a tie).'),
+  leaderboard: z.array(leaderboardEntry),
+  excluded: z.array(z.object({ member: z.string(), stage: z.number(), reason: z.string(), message: z.string() })),
+  biasIndicators: z
+    .object({ position_variance: z.number().nullable(), length_correlation: z.number().nullable(), reviewer_agreement: z.number().nullable(), flags: z.array(z.string()) })
+    .nullable(),
+  usage: z.object({ tokens: z.number(), costUsd: z.number().nullable() }),
+  saved: z.object({ consent: z.number(), history: z.boolean(), biasRecords: z.number(), telemetryEvent: z.boolean() }).nullable(),
+  simulated: z.boolean(),
+  warnings: z.array(z.string()),
+};
+
+type ConsultCouncilInput = z.infer<z.ZodObject<typeof consultCouncilInput>>;
+type ConsultCouncilOutput = z.infer<z.ZodObject<typeof consultCouncilOutput>>;
+
+function winnerOf(session: CouncilSession): string | null {
+  if (session.synthesis?.winner) return session.synthesis.winner;
+  const leaders = session.leaderboard.filter((e) => e.finalRank === 1);
+  return leaders.length === 1 ? leaders[0]!.candidate : null;
+}
+
+/** The structured result: what an agent needs to use the answer and to judge how far to trust it. */
+export function consultCouncilResult(session: CouncilSession, saved: PersistResult | null): ConsultCouncilOutput {
+  return {
+    sessionId: session.sessionId,
+    timestamp: session.timestamp,
+    complete: session.excluded.length === 0 && session.synthesis !== null,
+    synthesis: session.synthesis?.text.trim() ?? null,
+    chairman: session.synthesis?.model ?? null,
+    winner: winnerOf(session),
+    leaderboard: session.leaderboard.map((e) => ({ candidate: e.candidate, rank: e.finalRank, bordaScore: e.bordaScore, voteCount: e.voteCount, winCount: e.winCount, confidence: e.confidence })),
+    excluded: session.excluded.map((e) => ({ member: e.member, stage: e.stage, reason: e.reason, message: e.message })),
+    biasIndicators: session.biasIndicators === null ? null : { ...session.biasIndicators, flags: [...session.biasIndicators.flags] },
+    usage: { tokens: session.usage.tokens, costUsd: session.usage.costUsd },
+    saved: saved === null ? null : { consent: saved.consent, history: saved.history, biasRecords: saved.biasRecords, telemetryEvent: saved.telemetryEvent },
+    simulated: isSimulatedSession(session),
+    warnings: session.warnings,
+  };
+}
+
+/** The readable text beside the structured result: a plain warning first when the council was partial, then what `ask` prints. */
+export function consultCouncilText(session: CouncilSession, result: ConsultCouncilOutput): string {
+  const lines: string[] = [];
+  if (!result.complete) {
+    const dropped = session.excluded.map((e) => `${e.member} (stage ${e.stage}, ${e.reason})`).join(', ');
+    lines.push(`PARTIAL COUNCIL: ${session.synthesis === null ? 'no chairman answered; ' : ''}${dropped === '' ? '' : `dropped ${dropped}. `}The result below comes from the members that answered.`, '');
+  }
+  lines.push(renderSessionText({ session, style: createStyle(false), simulated: result.simulated }).trimEnd());
+  lines.push('', `Session ${session.sessionId}${result.saved === null ? ' (not saved)' : result.saved.history ? ' (saved to the history)' : ' (nothing saved at consent level 0)'}.`);
+  return lines.join('\n');
+}
+
+/** Stops the council when the reported cost passes the cap; says so when it did. */
+function costCap(maxCostUsd: number | undefined) {
+  const controller = new AbortController();
+  let spent = 0;
+  return {
+    signal: controller.signal,
+    onEvent: (event: CouncilEvent): void => {
+      if (maxCostUsd === undefined || event.type !== 'usage' || event.costUsd === null) return;
+      spent = event.costUsd;
+      if (spent > maxCostUsd && !controller.signal.aborted) controller.abort(new Error('cost cap reached'));
+    },
+    reached: (): string | null =>
+      controller.signal.aborted ? `Cost cap reached: the council had spent $${spent.toFixed(4)} of its $${maxCostUsd!.toFixed(4)} cap (maxCostUsd), so it was stopped and nothing was saved.` : null,
+  };
+}
+
+/**
+ * `consult_council`: runs a council exactly as `council ask` does (the same checks, configuration, models and
+ * persistence), with progress notifications per stage and member when the client sent a progress token, and
+ * the client's cancellation aborting the council's calls (nothing is saved, as when `ask` is interrupted).
+ */
+export function registerConsultCouncilTool(server: McpServer, options: { ctx: CommandContext; log: McpLog }): void {
+  const { ctx, log } = options;
+  server.registerTool(
+    'consult_council',
+    {
+      title: 'Consult the council',
+      description:
+        'Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped (a partial council says so), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token.',
+      inputSchema: consultCouncilInput,
+      outputSchema: consultCouncilOutput,
+      annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: false },
+    },
+    async (input: ConsultCouncilInput, extra): Promise<CallToolResult> => {
+      const token = extra._meta?.progressToken;
+      const notify =
+        token === undefined
+          ? undefined
+          : createCouncilProgressNotifier((update) => {
+              extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch((error: unknown) => log(`could not send progress: ${String(error)}`));
+            });
+      const cap = costCap(input.maxCostUsd);
+      const { runAsk } = await import('../commands/ask-command.js');
+      try {
+        const { session, saved } = await runAsk(
+          {
+            question: input.query,
+            ...(input.members === undefined ? {} : { models: input.members }),
+            ...(input.chairman === undefined ? {} : { chairman: input.chairman }),
+            ...(input.strategy === undefined ? {} : { strategy: input.strategy }),
+            ...(input.goal === undefined ? {} : { goal: input.goal }),
+            ...(input.mode === undefined ? {} : { mode: input.mode }),
+            ...(input.order === undefined ? {} : { order: input.order }),
+            ...(input.seed === undefined ? {} : { seed: input.seed }),
+            ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
+            persist: input.save !== false,
+            json: true,
+          },
+          toolContext(ctx, { log }),
+          {
+            abortSignal: AbortSignal.any([extra.signal, cap.signal]),
+            onEvent: (event) => {
+              cap.onEvent(event);
+              notify?.(event);
+            },
+          },
+        );
+        const result = consultCouncilResult(session, saved);
+        return { content: [{ type: 'text', text: consultCouncilText(session, result) }], structuredContent: result };
+      } catch (error) {
+        const capped = cap.reached();
+        if (capped !== null && !extra.signal.aborted) return toolFailure(capped);
+        return toolError(error, log);
+      }
+    },
+  );
+}
