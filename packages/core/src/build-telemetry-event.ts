@@ -23,7 +23,7 @@ export interface TelemetryEventExtras {
 
 /**
  * ADR-018's council-cloud event for a session, containing only what `consentLevel` allows:
- * 0–1 → null (nothing leaves the machine); 2 → rankings; 3 → + `bias_indicators` and `query_metadata`;
+ * 0–1 → null (nothing leaves the machine), and null for an unranked session; 2 → rankings; 3 → + `bias_indicators` and `query_metadata`;
  * 4 → + `query_hash`. Rankings name the model that played each member, never texts or the query.
  * The result is validated against `telemetryEventSchema`.
  */
@@ -32,6 +32,8 @@ export function buildTelemetryEvent(session: CouncilSession, consentLevel: numbe
     throw new CouncilError({ code: 'INVALID_OPTIONS', message: `consentLevel must be 0, 1, 2, 3 or 4 (got ${String(consentLevel)}).` });
   }
   if (consentLevel < 2) return null;
+  // An unranked session (fewer than three answers, see `scoreReviews`) has no rankings to send.
+  if (session.leaderboard.length === 0) return null;
   const modelOf = new Map(session.stage1.map((s) => [s.member, s.model]));
   const event: Record<string, unknown> = {
     schema_version: TELEMETRY_SCHEMA_VERSION,

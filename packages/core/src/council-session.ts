@@ -97,8 +97,13 @@ export interface SessionSynthesis {
   text: string;
   /** Null when the chairman gave no usable contributors block (see `warnings`). */
   contributors: Contributor[] | null;
-  /** The winner the chairman reported, in `voting` mode; null otherwise. */
+  /**
+   * In `voting` mode, the winner: the member the chairman named or, when it named none, the single Borda
+   * leader (see `winnerSource` and `warnings`); null in `consensus` mode or when neither exists.
+   */
   winner: string | null;
+  /** Where `winner` came from: `chairman`, `borda-leader` (the chairman named none), or null when there is no winner. */
+  winnerSource: 'chairman' | 'borda-leader' | null;
   strategy: string;
   mode: SynthesisMode;
   /** The chairman that answered (the requested one, or the fallback that took over). */

@@ -95,13 +95,39 @@ describe('runCouncil', () => {
   });
 
   it('goes on without a failed member while the quorum holds, and records why it was excluded', async () => {
-    const options = council(3);
-    options.members = [...options.models.slice(0, 2), member('m3', 8, { answer: () => ({ error: Object.assign(new Error('No endpoints found for m3'), { code: 'MODEL_NOT_FOUND' }) }) })];
+    const options = council(4);
+    options.members = [...options.models.slice(0, 3), member('m4', 7, { answer: () => ({ error: Object.assign(new Error('No endpoints found for m4'), { code: 'MODEL_NOT_FOUND' }) }) })];
     const session = await runCouncil(options);
-    expect(session.excluded).toEqual([{ member: 'm3', stage: 1, reason: 'error', message: 'No endpoints found for m3' }]);
-    expect(session.stage1[2]!.error).toEqual({ reason: 'error', code: 'MODEL_NOT_FOUND', message: 'No endpoints found for m3' });
-    expect(session.stage2.map((r) => r.reviewer)).toEqual(['m1', 'm2']);
-    expect(session.leaderboard.map((e) => e.candidate)).toEqual(['m1', 'm2']);
+    expect(session.excluded).toEqual([{ member: 'm4', stage: 1, reason: 'error', message: 'No endpoints found for m4' }]);
+    expect(session.stage1[3]!.error).toEqual({ reason: 'error', code: 'MODEL_NOT_FOUND', message: 'No endpoints found for m4' });
+    expect(session.stage2.map((r) => r.reviewer)).toEqual(['m1', 'm2', 'm3']);
+    expect(session.leaderboard.map((e) => e.candidate)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('does not rank fewer than three answers (self-votes excluded): says so once, no bias flags, still synthesises', async () => {
+    const expected =
+      'Not ranked: with self-votes excluded, a ranking needs at least 3 answers and only 2 members answered, so each answer would rest on a single ballot. ' +
+      'No leaderboard, agreement or bias flags for this session; the reviews still went to the chairman. Add a member to rank them.';
+    const two = await runCouncil(council(2, { biasAudit: true }));
+    expect(two.leaderboard).toEqual([]);
+    expect(two.agreement).toEqual({ kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: 2 });
+    expect(two.biasIndicators).toBeNull();
+    expect(two.biasAudit).toBeNull();
+    expect(two.warnings).toEqual([expected]);
+    // The reviews still ran (their critiques feed the chairman and peer feedback), and the chairman answered.
+    expect(two.stage2.map((r) => r.reviewer)).toEqual(['m1', 'm2']);
+    expect(two.synthesis?.text).toBe('Pick Postgres.');
+    // Three members of which one fails: two answers, the same rule.
+    const options = council(3, { biasAudit: true });
+    options.members = [...options.models.slice(0, 2), member('m3', 8, { answer: () => ({ error: new Error('down') }) })];
+    expect((await runCouncil(options)).warnings).toEqual([expected]);
+    // Counting self-votes, two answers get two ballots each, so they are ranked.
+    const withSelf = await runCouncil(council(2, { excludeSelfVotes: false }));
+    expect(withSelf.leaderboard.map((e) => e.candidate)).toEqual(['m1', 'm2']);
+    // Three answers: ranked, and the audit runs.
+    const three = await runCouncil(council(3, { biasAudit: true }));
+    expect(three.leaderboard).toHaveLength(3);
+    expect(three.biasIndicators).not.toBeNull();
   });
 
   it('fails with QUORUM_NOT_MET naming every failure when too few answer', async () => {
@@ -151,7 +177,7 @@ describe('runCouncil', () => {
   });
 
   it('says so when no reviewer produced a usable ranking', async () => {
-    const options = council(2);
+    const options = council(3);
     options.members = options.models.map((m) => member(m.modelId, 5, { review: () => 'Both answers are fine.' }));
     const session = await runCouncil(options);
     expect(session.leaderboard.every((e) => e.voteCount === 0)).toBe(true);
@@ -263,7 +289,41 @@ describe('runCouncil', () => {
     const chair = testModel('chair', (call) => (call.prompt.includes('"winner"') ? chairmanReply('m1 wins.', { m1: 1 }, 'm1') : 'no'));
     const session = await runCouncil(council(3, { chairman: chair, mode: 'voting' }));
     expect(session.synthesis?.winner).toBe('m1');
+    expect(session.synthesis?.winnerSource).toBe('chairman');
+    expect(session.synthesis?.warnings).toEqual([]);
     expect(session.synthesis?.mode).toBe('voting');
+  });
+
+  it('voting mode falls back to the Borda leader when the chairman names no winner, and says so (issue 15 item 8)', async () => {
+    const silentChair = testModel('chair', () => chairmanReply('Both m1 and m2 have merit.', { m1: 1, m2: 1 }));
+    // Every reviewer ranks by quality (m1 10 > m2 9 > m3 8); self-votes excluded, each ballot ranks two answers.
+    // m1 is first on both ballots it appears on (m2's and m3's): Borda (1 + 1) / 2 = 1.000, the single leader.
+    const led = await runCouncil(council(3, { chairman: silentChair, mode: 'voting' }));
+    expect(led.leaderboard[0]).toMatchObject({ candidate: 'm1', finalRank: 1, bordaScore: 1 });
+    expect(led.synthesis).toMatchObject({ winner: 'm1', winnerSource: 'borda-leader' });
+    expect(led.synthesis?.warnings).toEqual(['the chairman reported no winner; the winner is the Borda leader, m1 (Borda score 1.000).']);
+
+    // A Condorcet cycle: m1 prefers m2 to m3, m2 prefers m3 to m1, m3 prefers m1 to m2. Each answer is first
+    // on one of its two ballots: Borda 1/2 each, a three-way tie for first, so there is no leader to name.
+    const likes: Record<string, Record<string, number>> = { m1: { m2: 3, m3: 2, m1: 1 }, m2: { m3: 3, m1: 2, m2: 1 }, m3: { m1: 3, m2: 2, m3: 1 } };
+    const cyclic = ['m1', 'm2', 'm3'].map((id, i) => member(id, 10 - i, { review: (call) => reviewByPreference(call.prompt, (text) => likes[id]![/answer of (m\d)/.exec(text)![1]!]!) }));
+    const tied = await runCouncil({ query, members: cyclic, chairman: silentChair, mode: 'voting', seed: 42, clock: fixedClock });
+    expect(tied.leaderboard.map((e) => [e.candidate, e.finalRank, e.bordaScore])).toEqual([
+      ['m1', 1, 0.5],
+      ['m2', 1, 0.5],
+      ['m3', 1, 0.5],
+    ]);
+    expect(tied.synthesis).toMatchObject({ winner: null, winnerSource: null });
+    expect(tied.synthesis?.warnings).toEqual(['the chairman reported no winner, and there is no Borda leader to fall back on: m1, m2, m3 tie for first place on the leaderboard.']);
+
+    // Two answers are not ranked, so there is no leader either.
+    const small = await runCouncil(council(2, { chairman: silentChair, mode: 'voting' }));
+    expect(small.synthesis?.winner).toBeNull();
+    expect(small.synthesis?.warnings).toEqual(['the chairman reported no winner, and there is no Borda leader to fall back on: the session was not ranked.']);
+
+    // Consensus mode has no winner and says nothing about one.
+    const consensus = await runCouncil(council(3, { chairman: silentChair }));
+    expect(consensus.synthesis).toMatchObject({ winner: null, winnerSource: null, warnings: [] });
   });
 
   it('keeps the synthesis without attribution when the contributors block is missing', async () => {
@@ -320,18 +380,20 @@ describe('runCouncil', () => {
     const personalities = [
       { id: 'sage', name: 'The Sage', model: 'vendor/m1', systemPrompt: 'You are wise.' },
       { id: 'critic', name: 'The Critic', model: 'vendor/m2', systemPrompt: 'You find flaws.' },
+      { id: 'scout', name: 'The Scout', model: 'vendor/m3', systemPrompt: 'You look ahead.' },
     ];
     const session = await runCouncil({ query, members: personalities, chairman: 'vendor/m3', resolveModel, seed: 3, clock: fixedClock });
     expect(session.stage1.map((s) => [s.member, s.model])).toEqual([
       ['sage', 'vendor/m1'],
       ['critic', 'vendor/m2'],
+      ['scout', 'vendor/m3'],
     ]);
     const firstCall = models.get('vendor/m1')!.calls.filter((c) => c.role === 'answer').at(-1)!;
     expect(firstCall.options.messages).toEqual([
       { role: 'system', content: 'You are wise.' },
       { role: 'user', content: query },
     ]);
-    expect(session.leaderboard.map((e) => e.candidate).sort()).toEqual(['critic', 'sage']);
+    expect(session.leaderboard.map((e) => e.candidate).sort()).toEqual(['critic', 'sage', 'scout']);
   });
 
   it('rejects bad options with INVALID_OPTIONS or UNKNOWN_STRATEGY and a message that says what to do', async () => {

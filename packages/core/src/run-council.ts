@@ -68,6 +68,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal });
   throwIfAborted(signal);
 
-  const bias = plan.biasAudit ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds }) : { biasAudit: null, biasIndicators: null, warnings: [] };
+  // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.
+  const bias = plan.biasAudit && scores.ranked ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds }) : { biasAudit: null, biasIndicators: null, warnings: [] };
   return assembleSession({ plan, sessionId, timestamp, stage1, stage2, scores, stage3, bias });
 }

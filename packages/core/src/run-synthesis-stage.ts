@@ -26,17 +26,36 @@ export interface SynthesisStageResult {
   warnings: string[];
 }
 
-function toSynthesis(outcome: Extract<CallOutcome, { ok: true }>, options: { plan: RunSynthesisStageOptions['plan']; chairman: string; candidates: readonly string[] }): SessionSynthesis {
-  const { plan, chairman, candidates } = options;
-  const parsed = parseContributors(outcome.text, candidates);
+/**
+ * Voting mode's winner (design §3: the chairman "reports the Voting Results (Winner)"): the member the
+ * chairman named; when it named none, the single Borda leader, said so in a warning; when there is no
+ * single leader (a tie for first, or an unranked session), none, also said so.
+ */
+function votingWinner(named: string | null, inputs: readonly ChairmanInput[]): Pick<SessionSynthesis, 'winner' | 'winnerSource' | 'warnings'> {
+  if (named !== null) return { winner: named, winnerSource: 'chairman', warnings: [] };
+  const leaders = inputs.filter((i) => i.rank === 1);
+  if (leaders.length === 1) {
+    const leader = leaders[0]!;
+    const score = leader.bordaScore === undefined ? '' : ` (Borda score ${leader.bordaScore.toFixed(3)})`;
+    return { winner: leader.member, winnerSource: 'borda-leader', warnings: [`the chairman reported no winner; the winner is the Borda leader, ${leader.member}${score}.`] };
+  }
+  const why = leaders.length > 1 ? `${leaders.map((l) => l.member).join(', ')} tie for first place on the leaderboard` : 'the session was not ranked';
+  return { winner: null, winnerSource: null, warnings: [`the chairman reported no winner, and there is no Borda leader to fall back on: ${why}.`] };
+}
+
+function toSynthesis(outcome: Extract<CallOutcome, { ok: true }>, options: { plan: RunSynthesisStageOptions['plan']; chairman: string; inputs: readonly ChairmanInput[] }): SessionSynthesis {
+  const { plan, chairman, inputs } = options;
+  const parsed = parseContributors(outcome.text, inputs.map((i) => i.member));
+  const voting = plan.mode === 'voting' ? votingWinner(parsed.winner, inputs) : { winner: null, winnerSource: null, warnings: [] };
   return {
     text: parsed.text,
     contributors: parsed.contributors,
-    winner: plan.mode === 'voting' ? parsed.winner : null,
+    winner: voting.winner,
+    winnerSource: voting.winnerSource,
     strategy: plan.strategy,
     mode: plan.mode,
     model: chairman,
-    warnings: plan.mode === 'voting' && parsed.winner === null ? [...parsed.warnings, 'the chairman reported no winner.'] : parsed.warnings,
+    warnings: [...parsed.warnings, ...voting.warnings],
     usage: outcome.usage,
     latencyMs: outcome.latencyMs,
   };
@@ -48,7 +67,6 @@ function toSynthesis(outcome: Extract<CallOutcome, { ok: true }>, options: { pla
  */
 export async function runSynthesisStage(options: RunSynthesisStageOptions): Promise<SynthesisStageResult> {
   const { plan, call, emit, inputs, abortSignal } = options;
-  const candidates = inputs.map((i) => i.member);
   const prompt = buildChairmanPrompt({ config: plan.config, query: plan.query, inputs, directive: plan.directive, mode: plan.mode });
   const council: CouncilCallContext = { stage: 'chairman', answers: inputs.map((i) => ({ id: i.member, text: i.text })) };
   const excluded: Exclusion[] = [];
@@ -57,7 +75,7 @@ export async function runSynthesisStage(options: RunSynthesisStageOptions): Prom
   for (const [i, chairman] of plan.chairmen.entries()) {
     const outcome = await call({ stage: 3, member: chairman, messages: memberMessages(chairman, prompt), council, timeoutMs: plan.timeouts.stage3Ms });
     if (outcome.ok) {
-      synthesis = toSynthesis(outcome, { plan, chairman: chairman.id, candidates });
+      synthesis = toSynthesis(outcome, { plan, chairman: chairman.id, inputs });
       break;
     }
     excluded.push({ member: chairman.id, stage: 3, reason: outcome.error.reason, message: outcome.error.message });
