@@ -12,7 +12,8 @@ function cost(costUsd: number | null): string {
 
 /**
  * A finished session for the terminal: the chairman's answer, the attribution footer, the leaderboard,
- * agreement, the bias indicators and what was excluded. `simulated` labels every part as simulated.
+ * agreement, the bias indicators (none of the three for an unranked session), the session's notes and what
+ * was excluded. `simulated` labels every part as simulated.
  */
 export function renderSessionText(options: { session: Omit<CouncilSession, 'query'>; style: Style; simulated: boolean }): string {
   const { session, style: s } = options;
@@ -29,12 +30,24 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
     } else {
       out.push(s.dim(`Synthesised from: not reported${synthesis.warnings[0] ? ` (${synthesis.warnings[0]})` : ''}`));
     }
-    if (synthesis.winner) out.push(`Winner (voting mode): ${synthesis.winner}`);
+    if (synthesis.winner) out.push(`Winner (voting mode): ${synthesis.winner}${synthesis.winnerSource === 'borda-leader' ? ' (the Borda leader: the chairman named no winner)' : ''}`);
     for (const w of synthesis.warnings.slice(synthesis.contributors ? 0 : 1)) out.push(s.yellow(`warning: ${w}`));
   } else {
     out.push(s.red('No synthesis: every chairman failed. The answers and the leaderboard below are kept.') + tag);
   }
   out.push('');
+  // An unranked session (fewer than three answers): no table, agreement or indicators; its warning below says why, once.
+  if (session.leaderboard.length > 0) out.push(...rankingLines({ session, style: s, tag }));
+  for (const w of session.warnings) out.push(s.yellow(`note: ${w}`));
+  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason}): ${x.message.split('\n')[0]}`));
+  out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
+  return out.join('\n') + '\n';
+}
+
+/** The leaderboard table, reviewer agreement and the bias indicators line of a ranked session. */
+function rankingLines(options: { session: Omit<CouncilSession, 'query'>; style: Style; tag: string }): string[] {
+  const { session, style: s, tag } = options;
+  const out: string[] = [];
   out.push(s.bold('Leaderboard') + tag);
   const modelOf = new Map(session.stage1.map((r) => [r.member, r.model]));
   out.push(
@@ -66,7 +79,5 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
   } else {
     out.push(s.dim('Bias indicators: not computed for this session.'));
   }
-  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason}): ${x.message.split('\n')[0]}`));
-  out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
-  return out.join('\n') + '\n';
+  return out;
 }

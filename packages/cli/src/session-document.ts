@@ -18,5 +18,7 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
     biasIndicators: session.biasIndicators,
     excluded: session.excluded,
     usage: session.usage,
+    /** Session-level notes, e.g. why it was not ranked (fewer than three answers) or why no chairman answered. */
+    warnings: session.warnings,
   };
 }

@@ -58,7 +58,7 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
       leaderboard: { candidate: string; voteCount: number; winCount: number }[];
       excluded: { member: string; stage: number; reason: string }[];
     };
-    expect(Object.keys(doc)).toEqual(['sessionId', 'timestamp', 'config', 'stage1', 'stage2', 'leaderboard', 'agreement', 'synthesis', 'biasAudit', 'biasIndicators', 'excluded', 'usage']);
+    expect(Object.keys(doc)).toEqual(['sessionId', 'timestamp', 'config', 'stage1', 'stage2', 'leaderboard', 'agreement', 'synthesis', 'biasAudit', 'biasIndicators', 'excluded', 'usage', 'warnings']);
     expect(doc.excluded).toEqual([expect.objectContaining({ member: 'test/broken', stage: 1, reason: 'error' })]);
     // The server ranks labels in the order shown, so each reviewer's ranking is the order it saw.
     expect(doc.stage2).toHaveLength(3);
