@@ -1,0 +1,234 @@
+// `council mcp` end to end: the SDK's own Client over stdio against the bundled executable (apps/cli/dist, built
+// by `pnpm build`), its models played by the OpenRouter test server on 127.0.0.1.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
+
+const bundle = fileURLToPath(new URL('../../../../apps/cli/dist/council.js', import.meta.url));
+const KEY = 'sk-or-MCP-KEY-CANARY-5d1e';
+const QUERY = 'How should we migrate the billing tables? MCP-QUERY-CANARY-93b7';
+const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+
+let server: TestServer;
+let home = '';
+const stderr: string[] = [];
+const clientErrors: Error[] = [];
+const clients: Client[] = [];
+
+/** Starts `council mcp` on stdio with this environment and connects the SDK's client to it. */
+async function connect(env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp'], env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => void stderr.push(chunk.toString('utf8')));
+  const client = new Client({ name: 'council-test', version: '1.0.0' });
+  // A line on stdout that is not a protocol message would surface here.
+  client.onerror = (error) => void clientErrors.push(error);
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+function councilEnv(dir: string): Record<string, string> {
+  return { LLM_COUNCIL_HOME: dir, OPENROUTER_API_KEY: KEY, OPENROUTER_BASE_URL: server.url, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '2' };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .map((f) => relative(dir, join(dir, f)))
+    .sort();
+}
+
+function lines(path: string): string[] {
+  return readFileSync(path, 'utf8').trim().split('\n');
+}
+
+function text(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
+let client: Client;
+
+beforeAll(async () => {
+  expect(statSync(bundle).isFile(), 'run `pnpm build` first: this test drives the bundled executable').toBe(true);
+  server = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY });
+  home = mkdtempSync(join(tmpdir(), 'council-mcp-'));
+  client = await connect(councilEnv(home));
+}, 30_000);
+
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await server.close();
+});
+
+describe('council mcp over stdio (the bundled executable)', () => {
+  it('lists its five tools, each with an input and an output schema, and the session resource template', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['bias_report', 'consult_council', 'get_session', 'leaderboard', 'list_sessions']);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    expect(tools.find((t) => t.name === 'consult_council')!.inputSchema.required).toEqual(['query']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['council://sessions/{id}']);
+  });
+
+  let sessionId = '';
+
+  it('consult_council runs the council, reports progress per stage and member in order, and saves what `ask` saves', async () => {
+    const progress: Progress[] = [];
+    const result = (await client.callTool(
+      { name: 'consult_council', arguments: { query: QUERY, members: MEMBERS, seed: 3 } },
+      undefined,
+      { onprogress: (p) => void progress.push(p), timeout: 60_000 },
+    )) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { sessionId: string; complete: boolean; synthesis: string; leaderboard: { candidate: string }[]; excluded: unknown[]; saved: { history: boolean; biasRecords: number; telemetryEvent: boolean }; usage: { tokens: number; costUsd: number } };
+    sessionId = out.sessionId;
+    expect(out.complete).toBe(true);
+    expect(out.synthesis).toBe('Start with characterisation tests around the riskiest module.');
+    expect(out.leaderboard.map((e) => e.candidate).sort()).toEqual([...MEMBERS].sort());
+    expect(out.excluded).toEqual([]);
+    // 3 answers + 3 reviews + 1 synthesis, each reported at 100 + 50 tokens and $0.001 by the test server.
+    expect(out.usage.tokens).toBe(7 * 150);
+    expect(out.usage.costUsd).toBeCloseTo(0.007, 10);
+    // 3 reviewers × 3 candidates, one record each (self-reviews included).
+    expect(out.saved).toEqual({ consent: 2, history: true, biasRecords: 9, telemetryEvent: true });
+    expect(text(result)).toContain('Start with characterisation tests');
+
+    // Progress: stage 1 starts, 3 answers, stage 2 starts, 3 reviews, stage 3 starts, the synthesis: 10 steps.
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(progress.at(-1)!.total).toBe(10);
+    const kinds = progress.map((p) => (/^stage (\d) of 3/.exec(p.message ?? '')?.[0] ?? /^stage (\d): \S+ (answered|reviewed|synthesised)/.exec(p.message ?? '')?.slice(1).join(' ')));
+    expect(kinds).toEqual(['stage 1 of 3', '1 answered', '1 answered', '1 answered', 'stage 2 of 3', '2 reviewed', '2 reviewed', '2 reviewed', 'stage 3 of 3', '3 synthesised']);
+
+    // `ask` with the same council into another home writes the same files, with as many lines in each.
+    const askHome = mkdtempSync(join(tmpdir(), 'council-mcp-ask-'));
+    // (Not spawnSync: the test server answers from this process's event loop.)
+    await promisify(execFile)(process.execPath, [bundle, 'ask', QUERY, '--models', MEMBERS.join(','), '--seed', '3'], { env: { PATH: process.env['PATH'] ?? '', ...councilEnv(askHome) } });
+    expect(filesUnder(home)).toEqual(filesUnder(askHome));
+    for (const file of filesUnder(askHome)) {
+      if (file.endsWith('.jsonl')) expect(lines(join(home, file)), file).toHaveLength(lines(join(askHome, file)).length);
+    }
+    expect(JSON.parse(lines(join(home, 'history.jsonl'))[0]!).session.sessionId).toBe(sessionId);
+  }, 60_000);
+
+  it('get_session, list_sessions, leaderboard, bias_report and the session resource read what was saved', async () => {
+    const got = (await client.callTool({ name: 'get_session', arguments: { id: sessionId.slice(0, 10) } })) as CallToolResult;
+    expect(got.isError).toBeFalsy();
+    expect((got.structuredContent as { sessionId: string; simulated: boolean }).sessionId).toBe(sessionId);
+    expect(text(got)).toContain(`Session ${sessionId}`);
+
+    const listed = (await client.callTool({ name: 'list_sessions', arguments: { limit: 5 } })) as CallToolResult;
+    expect((listed.structuredContent as { sessions: { sessionId: string; members: string[] }[] }).sessions).toEqual([expect.objectContaining({ sessionId, members: MEMBERS })]);
+
+    const board = (await client.callTool({ name: 'leaderboard', arguments: {} })) as CallToolResult;
+    const doc = board.structuredContent as { sessions: number; borda: { candidate: string; appearances: number }[] };
+    expect(doc.sessions).toBe(1);
+    expect(doc.borda.map((b) => b.candidate).sort()).toEqual([...MEMBERS].sort());
+    expect(text(board)).toContain('Cross-query leaderboard over 1 sessions');
+
+    const report = (await client.callTool({ name: 'bias_report', arguments: { sessions: 50 } })) as CallToolResult;
+    expect(report.isError).toBeFalsy();
+    const summary = report.structuredContent as { window: { sessions: number; observations: number }; confidence: string; flags: unknown[]; input: { kept: number } };
+    expect(summary.window.sessions).toBe(1);
+    expect(summary.input.kept).toBe(9);
+    // One session is far below ADR-018's ten: no metric, no flag.
+    expect(summary.confidence).toBe('insufficient_data');
+    expect(summary.flags).toEqual([]);
+
+    const resource = await client.readResource({ uri: `council://sessions/${sessionId}` });
+    const first = resource.contents[0] as { text: string; mimeType: string };
+    expect(first.mimeType).toBe('application/json');
+    expect(JSON.parse(first.text).sessionId).toBe(sessionId);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`council://sessions/${sessionId}`);
+  }, 60_000);
+
+  it('a cancelled consult_council aborts the council\'s calls, saves nothing, and the server goes on serving', async () => {
+    const before = filesUnder(home).map((f) => [f, readFileSync(join(home, f), 'utf8')]);
+    const controller = new AbortController();
+    let answered = 0;
+    const call = client.callTool(
+      // test/hang never answers: the council waits in stage 1 until it is cancelled.
+      { name: 'consult_council', arguments: { query: QUERY, members: ['test/alpha', 'test/beta', 'test/hang'] } },
+      undefined,
+      {
+        signal: controller.signal,
+        timeout: 60_000,
+        onprogress: (p) => {
+          if (/answered/.test(p.message ?? '') && ++answered === 2) controller.abort('the user pressed stop');
+        },
+      },
+    );
+    await expect(call).rejects.toThrow(/stop|abort/i);
+    // The hanging request's connection is closed by the abort, not left open until the stage timeout.
+    const deadline = Date.now() + 5_000;
+    while (server.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(server.inFlight).toBe(0);
+    expect((await client.listTools()).tools).toHaveLength(5);
+    expect(filesUnder(home).map((f) => [f, readFileSync(join(home, f), 'utf8')])).toEqual(before);
+  }, 60_000);
+
+  it('answers each bad input with a one-line tool error, and stays up', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['consult_council', { query: '' }, /query is empty/],
+      ['consult_council', { query: QUERY, members: ['test/alpha'] }, /at least two members/],
+      ['consult_council', { query: QUERY, members: ['test/alpha', 'nosuch:model'] }, /Cannot use the model "nosuch:model"/],
+      ['consult_council', { query: `${QUERY} PLEASE-FAIL`, members: MEMBERS }, /Only 0 of 3 members answered; the quorum is 2/],
+      ['consult_council', { query: QUERY, members: MEMBERS, maxCostUsd: 0.0015 }, /^Cost cap reached: the council had spent \$0\.0020 of its \$0\.0015 cap/],
+      ['consult_council', { query: QUERY, members: MEMBERS, strategy: 'no-such-strategy' }, /no-such-strategy/],
+      ['consult_council', { query: QUERY, members: MEMBERS, mode: 'democracy' }, /mode/],
+      ['get_session', { id: 'zzzz' }, /No session "zzzz"/],
+      ['bias_report', { sessions: 0 }, /sessions/],
+      ['leaderboard', { category: 'poetry' }, /category/],
+      ['list_sessions', { limit: -3 }, /limit/],
+    ];
+    const before = lines(join(home, 'history.jsonl')).length;
+    for (const [name, args, reason] of cases) {
+      const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })) as CallToolResult;
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(text(result)).toMatch(reason);
+      expect(text(result)).not.toContain('\n');
+    }
+    expect(lines(join(home, 'history.jsonl'))).toHaveLength(before);
+
+    // Without the key: one line naming the variable, before any model is called.
+    const requests = server.requests.length;
+    const keyless = await connect({ LLM_COUNCIL_HOME: mkdtempSync(join(tmpdir(), 'council-mcp-nokey-')), OPENROUTER_BASE_URL: server.url });
+    const missing = (await keyless.callTool({ name: 'consult_council', arguments: { query: QUERY, members: MEMBERS } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/^No API key set: OPENROUTER_API_KEY \(for test\/alpha, test\/beta, test\/gamma\)/);
+    expect(server.requests.length).toBe(requests);
+  }, 90_000);
+
+  it('works offline on the simulated provider', async () => {
+    const sim = await connect({ LLM_COUNCIL_HOME: mkdtempSync(join(tmpdir(), 'council-mcp-sim-')) });
+    const result = (await sim.callTool({ name: 'consult_council', arguments: { query: 'Which queue should we use?', members: ['simulated:ada', 'simulated:basil', 'simulated:cleo'] } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const out = result.structuredContent as { simulated: boolean; complete: boolean; synthesis: string };
+    expect(out).toMatchObject({ simulated: true, complete: true });
+    expect(out.synthesis.length).toBeGreaterThan(0);
+    expect(text(result)).toContain('[simulated]');
+  }, 30_000);
+
+  it('never lets the query or the key reach stderr, a file, or stdout outside protocol messages', () => {
+    const log = stderr.join('');
+    expect(log).toContain('council mcp: serving on stdio');
+    for (const canary of ['MCP-QUERY-CANARY', 'MCP-KEY-CANARY']) {
+      expect(log).not.toContain(canary);
+      for (const file of filesUnder(home)) expect(readFileSync(join(home, file), 'utf8'), file).not.toContain(canary);
+    }
+    expect(clientErrors).toEqual([]);
+  });
+});
