@@ -11,6 +11,27 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** Terminal width in columns, when known. */
   columns?: number;
+  /** Whether stdin is a terminal (`ask` reads its question from stdin only when it is not). Default true. */
+  stdinIsTTY?: boolean;
+  /**
+   * Reads standard input to its end, or until more than `maxBytes` bytes arrived (then returns what it has,
+   * longer than `maxBytes`, and stops reading). Absent where there is no stdin.
+   */
+  readStdin?: (options: { maxBytes: number }) => Promise<Buffer>;
+}
+
+/** Reads the process's stdin to its end or just past `maxBytes`, whichever comes first. */
+async function readProcessStdin(options: { maxBytes: number }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    chunks.push(buffer);
+    length += buffer.length;
+    if (length > options.maxBytes) break;
+  }
+  // Leaving the loop early destroys the stream; nothing more is read.
+  return Buffer.concat(chunks, length);
 }
 
 let brokenPipeHandled = false;
@@ -46,5 +67,7 @@ export function processIo(): CliIo {
     stderrIsTTY: process.stderr.isTTY === true,
     // A pseudo-terminal without a window size reports 0 columns: treat that as unknown.
     columns: [process.stderr.columns, process.stdout.columns].find((c) => typeof c === 'number' && c >= 20),
+    stdinIsTTY: process.stdin.isTTY === true,
+    readStdin: readProcessStdin,
   };
 }

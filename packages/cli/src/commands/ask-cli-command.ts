@@ -3,11 +3,15 @@ import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run
 import { argText, parseStringOption } from '../parse-option.js';
 import type { AskCommandOptions } from './ask-command.js';
 
-export const askCliCommand: CliCommand<AskCommandOptions> = {
+/** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
+export type AskCliOptions = Omit<AskCommandOptions, 'question'> & { question: string | undefined; file: string | undefined };
+
+export const askCliCommand: CliCommand<AskCliOptions> = {
   name: 'ask',
-  args: '<question>',
+  args: '[question]',
   description: 'Convene the council on one question: live progress, then the answer, leaderboard and bias indicators',
   options: [
+    { flags: '--file <path>', description: 'Read the question from this UTF-8 file (at most 1 MiB); or give - as the question, or pipe it in, to read stdin' },
     ...councilMemberOptions,
     { flags: '--order <mode>', description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
@@ -20,7 +24,13 @@ export const askCliCommand: CliCommand<AskCommandOptions> = {
     'council ask "What is the capital of Australia?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
     'council ask "Plan a database migration" --strategy risk-averse --order latin-square --seed 7',
     'council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json',
+    'git diff | council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
+    'council ask --file question.md --strategy risk-averse',
   ],
-  parse: ({ args, options: o }) => ({ question: argText(args[0]) ?? '', ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) }),
-  run: async (options, ctx) => (await import('./ask-command.js')).runAskCommand(options, ctx),
+  parse: ({ args, options: o }) => ({ question: argText(args[0]), file: parseStringOption('file', o['file']), ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) }),
+  run: async ({ question, file, ...options }, ctx) => {
+    const { readQuestion } = await import('../read-question.js');
+    const text = await readQuestion({ question, file, io: ctx.io, cwd: ctx.cwd });
+    return (await import('./ask-command.js')).runAskCommand({ ...options, question: text }, ctx);
+  },
 };
