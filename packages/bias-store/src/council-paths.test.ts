@@ -1,11 +1,11 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandHomePath, resolveCouncilPaths } from './council-paths.js';
+import { councilPaths } from './council-paths.js';
 
-describe('resolveCouncilPaths', () => {
-  it('lays out the files under ~/.llm-council by default', () => {
+describe('councilPaths', () => {
+  it('lays out the files under the home directory', () => {
     const h = join('/home/tester', '.llm-council');
-    expect(resolveCouncilPaths({ HOME: '/home/tester' })).toEqual({
+    expect(councilPaths(h)).toEqual({
       home: h,
       biasMetrics: join(h, 'bias_metrics.jsonl'),
       history: join(h, 'history.jsonl'),
@@ -15,10 +15,9 @@ describe('resolveCouncilPaths', () => {
     });
   });
 
-  it('honours LLM_COUNCIL_HOME and LLM_COUNCIL_BIAS_STORE, expanding ~ and relative paths', () => {
-    const paths = resolveCouncilPaths({ HOME: '/home/tester', LLM_COUNCIL_HOME: '/srv/council', LLM_COUNCIL_BIAS_STORE: '~/b.jsonl' });
+  it('keeps a bias store given elsewhere, and the other files under the home', () => {
+    const paths = councilPaths('/srv/council', { biasMetrics: '/home/tester/b.jsonl' });
     expect(paths.history).toBe('/srv/council/history.jsonl');
     expect(paths.biasMetrics).toBe('/home/tester/b.jsonl');
-    expect(expandHomePath('rel/x.jsonl', {})).toBe(resolve('rel/x.jsonl'));
   });
 });

@@ -4,7 +4,7 @@ import type { JsonlStore } from './jsonl-store.js';
 import { createJsonlStore } from './jsonl-store.js';
 
 export interface BiasStoreOptions {
-  /** The active file; usually `parseBiasStoreConfig().storePath`. */
+  /** The active file; usually the bias store path of the settings the CLI resolves (`councilPaths(home).biasMetrics` by default). */
   path: string;
   /** Default 64 MiB. */
   segmentBytes?: number;

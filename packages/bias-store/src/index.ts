@@ -32,9 +32,7 @@ export type { SegmentFile } from './segment-files.js';
 export { createBiasStore } from './create-bias-store.js';
 export type { BiasStoreOptions } from './create-bias-store.js';
 
-export { parseBiasStoreConfig, safeParseBiasStoreConfig } from './bias-store-config.js';
-export type { BiasStoreConfig } from './bias-store-config.js';
-export { expandHomePath, resolveCouncilHome, resolveCouncilPaths } from './council-paths.js';
+export { councilPaths } from './council-paths.js';
 export type { CouncilPaths } from './council-paths.js';
 
 export { parseJsonlCursor, safeParseJsonlCursor, startCursor } from './jsonl-cursor.js';

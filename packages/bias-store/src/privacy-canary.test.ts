@@ -5,7 +5,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { syntheticObservations } from './__fixtures__/synthetic-sessions.js';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
-import { parseBiasStoreConfig } from './bias-store-config.js';
+import type { ConsentLevel } from './consent-level.js';
+import { councilPaths } from './council-paths.js';
 import { createBiasStore } from './create-bias-store.js';
 import { writeCursorFile } from './cursor-file.js';
 import { recordsFromObservations } from './records-from-observations.js';
@@ -42,13 +43,8 @@ describe('the raw query never reaches the disk', () => {
   it('at every consent level, through config, records, appends, segments, compaction and cursors', async () => {
     for (const consent of [0, 1, 2, 3, 4]) {
       const home = tempDir();
-      const config = parseBiasStoreConfig({
-        HOME: home,
-        LLM_COUNCIL_HOME: home,
-        LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
-        LLM_COUNCIL_BIAS_CONSENT: String(consent),
-        LLM_COUNCIL_HASH_SECRET: 'a-long-test-secret-of-my-own',
-      });
+      // The settings the CLI resolves for this home (LLM_COUNCIL_BIAS_PERSISTENCE=true, this consent, a secret).
+      const config = { storePath: councilPaths(home).biasMetrics, consent: consent as ConsentLevel, hashSecret: 'a-long-test-secret-of-my-own' };
       const store = createBiasStore({ path: config.storePath, segmentBytes: 4096 });
       const records = recordsFromObservations(syntheticObservations({ sessions: 5, seed: consent + 1 }), {
         consent: config.consent,

@@ -9,7 +9,7 @@ import type { JsonlStore } from './jsonl-store.js';
 import { createJsonlStore } from './jsonl-store.js';
 import { describeCursorOverrun } from './outbox-cursor.js';
 
-/** The three files of the telemetry outbox (`resolveCouncilPaths` gives them under `$LLM_COUNCIL_HOME/telemetry/`). */
+/** The three files of the telemetry outbox (`councilPaths(home)` gives them under `<home>/telemetry/`). */
 export interface TelemetryOutboxPaths {
   /** `telemetry/outbox.jsonl` (append-only; never rewritten here). */
   outbox: string;

@@ -1,6 +1,6 @@
 import type { LanguageModelV1 } from '@council/providers';
 import { CliError } from './cli-error.js';
-import type { Env } from './read-cli-settings.js';
+import type { Env } from './settings/council-settings.js';
 
 /** The key variables each hosted provider reads (any one of them will do). Local servers need none. */
 const KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = {

@@ -1,10 +1,17 @@
 import type { CliIo } from './cli-io.js';
 import type { Style } from './create-style.js';
-import type { Env } from './read-cli-settings.js';
+import type { CouncilSettings, CouncilSettingsFlags, Env } from './settings/council-settings.js';
+import { resolveCouncilSettings, safeResolveCouncilSettings } from './settings/resolve-council-settings.js';
+import type { SafeCouncilSettingsResult } from './settings/resolve-council-settings.js';
 
 /** What every command function receives besides its own options: where to write and what the world looks like. */
 export interface CommandContext {
   io: CliIo;
+  /**
+   * The environment the CLI was started with (handed in by its top level). Commands never read it for
+   * Council's variables: those come from `commandSettings(ctx)`. It is read directly only for the terminal
+   * conventions (`NO_COLOR`, `FORCE_COLOR`, `TERM`).
+   */
   env: Env;
   cwd: string;
   now: () => Date;
@@ -22,9 +29,24 @@ export interface CommandContext {
   telemetryUpload?: (argv: readonly string[]) => Promise<number>;
 }
 
-/** The environment the command sees, with `--home` applied as `LLM_COUNCIL_HOME` for the packages that read it. */
-export function commandEnv(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>): Readonly<Record<string, string | undefined>> {
-  if (ctx.home === undefined) return ctx.env;
-  const home = ctx.home.startsWith('/') ? ctx.home : `${ctx.cwd.replace(/\/+$/, '')}/${ctx.home}`;
-  return { ...ctx.env, LLM_COUNCIL_HOME: home };
+const resolved = new WeakMap<object, CouncilSettings>();
+
+/**
+ * The settings of this run: `ctx.env` and the global flags (`--home`) resolved once by the settings module
+ * (`resolveCouncilSettings`) and remembered for the context. `overrides` are a command's own flags
+ * (e.g. `demo`'s home and consent), which win over the environment. Throws a usage error naming an invalid variable.
+ */
+export function commandSettings(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>, overrides?: Omit<CouncilSettingsFlags, 'cwd'>): CouncilSettings {
+  const flags: CouncilSettingsFlags = { cwd: ctx.cwd, ...(ctx.home === undefined ? {} : { home: ctx.home }), ...overrides };
+  if (overrides !== undefined) return resolveCouncilSettings(ctx.env, flags);
+  const known = resolved.get(ctx);
+  if (known !== undefined) return known;
+  const settings = resolveCouncilSettings(ctx.env, flags);
+  resolved.set(ctx, settings);
+  return settings;
+}
+
+/** `commandSettings` without throwing: `council doctor` reports an invalid variable and goes on with the defaults for it. */
+export function safeCommandSettings(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>): SafeCouncilSettingsResult {
+  return safeResolveCouncilSettings(ctx.env, { cwd: ctx.cwd, ...(ctx.home === undefined ? {} : { home: ctx.home }) });
 }

@@ -10,7 +10,7 @@ import {
   createSimulated,
   createVLLM,
 } from '@council/providers';
-import type { Env } from './read-cli-settings.js';
+import type { Env } from './settings/council-settings.js';
 
 function setting(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();

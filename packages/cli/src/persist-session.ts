@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
-import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, parseBiasStoreConfig, recordsFromObservations } from '@council/bias-store';
-import type { CouncilPaths } from '@council/bias-store';
+import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, recordsFromObservations } from '@council/bias-store';
 import { appendHistory } from './history-log.js';
 import type { HistoryEntry } from './history-log.js';
-import type { Env } from './read-cli-settings.js';
+import type { CouncilSettings } from './settings/council-settings.js';
+import { requireHashSecret } from './settings/require-hash-secret.js';
 
 export interface PersistResult {
   consent: number;
@@ -31,9 +31,11 @@ export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boo
  * `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
  * uploader) unless a member was simulated. The query text is used for metadata (and, at 4, the salted hash) and never written.
  */
-export async function persistSession(options: { session: CouncilSession; env: Env; paths: CouncilPaths; version: string }): Promise<PersistResult> {
-  const { session, paths } = options;
-  const config = parseBiasStoreConfig(options.env);
+export async function persistSession(options: { session: CouncilSession; settings: CouncilSettings; version: string }): Promise<PersistResult> {
+  const { session, settings } = options;
+  requireHashSecret(settings);
+  const paths = settings.files;
+  const config = { consent: settings.consentLevel, writesBiasRecords: settings.writesBiasRecords, hashSecret: settings.secrets.hashSecret };
   const result: PersistResult = { consent: config.consent, biasRecords: 0, history: false, telemetryEvent: false, notes: [] };
   if (config.consent === 0) {
     result.notes.push('consent level 0: nothing was saved (LLM_COUNCIL_BIAS_CONSENT).');
@@ -54,8 +56,8 @@ export async function persistSession(options: { session: CouncilSession; env: En
   if (config.writesBiasRecords) {
     const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
     const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
-    mkdirSync(dirname(paths.biasMetrics), { recursive: true, mode: 0o700 });
-    const written = await createBiasStore({ path: paths.biasMetrics }).append(records);
+    mkdirSync(dirname(paths.biasStore), { recursive: true, mode: 0o700 });
+    const written = await createBiasStore({ path: paths.biasStore }).append(records);
     result.biasRecords = written.records;
   } else {
     result.notes.push('bias records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report`.');
@@ -70,8 +72,8 @@ export async function persistSession(options: { session: CouncilSession; env: En
       queryHash: config.consent === 4 && config.hashSecret !== null ? hashQuery({ query: session.query, secret: config.hashSecret }) : null,
     });
     if (event !== null) {
-      mkdirSync(dirname(paths.telemetryOutbox), { recursive: true, mode: 0o700 });
-      await createTelemetryOutboxStore<TelemetryEvent>(paths.telemetryOutbox, telemetryEventSchema).append([event]);
+      mkdirSync(dirname(paths.outbox), { recursive: true, mode: 0o700 });
+      await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append([event]);
       result.telemetryEvent = true;
     }
   }

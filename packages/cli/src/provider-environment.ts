@@ -1,6 +1,3 @@
-/** The conventional key variables of each provider (DESIGN.md). Their values are never printed. */
-export const PROVIDER_KEY_VARIABLES = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
-
 /** ADR-018's unified consent levels. */
 export const CONSENT_NAMES = ['off', 'local only', 'anonymous', 'enhanced', 'research'] as const;
 

@@ -8,7 +8,8 @@ import { CliError } from './cli-error.js';
 import { createStyle } from './create-style.js';
 import { parseStringOption } from './parse-option.js';
 import { reportCliError } from './report-cli-error.js';
-import type { Env } from './read-cli-settings.js';
+import type { Env } from './settings/council-settings.js';
+import { defaultEnvironment } from './settings/resolve-council-settings.js';
 import { shouldUseColor } from './should-use-color.js';
 
 export type { CliIo } from './cli-io.js';
@@ -17,7 +18,7 @@ export interface RunCliOptions {
   /** The version printed by `--version`: the executable's own, injected by the app that bundles it. */
   version: string;
   io?: CliIo;
-  /** Environment variables. Default `process.env`. */
+  /** Environment variables, resolved once by the settings module (`resolveCouncilSettings`). Default: this process's. */
   env?: Env;
   /** Working directory for relative paths. Default `process.cwd()`. */
   cwd?: string;
@@ -37,7 +38,7 @@ export interface RunCliOptions {
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions): Promise<number> {
   const io = options.io ?? processIo();
-  const env = options.env ?? process.env;
+  const env = options.env ?? defaultEnvironment();
   const verbose = argv.includes('--verbose');
   const cli = cac('council');
   cli.usage('<command> [options]');

@@ -34,7 +34,7 @@ async function expectConfigError(promise: Promise<unknown>, ...fragments: string
 
 describe('loadConfig', () => {
   it('gives the built-in defaults when no file exists', async () => {
-    const loaded = await loadConfig({ home, env: {} });
+    const loaded = await loadConfig({ home });
     expect(loaded.config).toEqual(defaultConfig);
     expect(loaded.sources).toEqual(['built-in defaults']);
     expect(loaded.personalities).toEqual([]);
@@ -43,7 +43,7 @@ describe('loadConfig', () => {
   it('applies defaults ← config.yaml ← organization file ← environment ← explicit options, key by key', async () => {
     const userPath = await write('config.yaml', 'mode: voting\nquorum: 3\norder: shared\ntimeouts:\n  stage1_ms: 5000\nstrategies:\n  cautious_growth: Grow, but carefully.\n');
     const orgPath = await write('organizations/acme/config/system-prompts.yaml', 'strategy: risk_averse\norder: per-reviewer\ntimeouts:\n  stage2_ms: 7000\n');
-    const loaded = await loadConfig({ home, env: { LLM_COUNCIL_ORG: 'acme', LLM_COUNCIL_MODELS: 'a/x, b/y', LLM_COUNCIL_CHAIRMAN: 'c/z' }, overrides: { quorum: 4 } });
+    const loaded = await loadConfig({ home, org: 'acme', orgSource: 'LLM_COUNCIL_ORG', environment: { members: ['a/x', 'b/y'], chairman: 'c/z' }, overrides: { quorum: 4 } });
     expect(loaded.sources).toEqual(['built-in defaults', userPath, orgPath, 'environment', 'explicit options']);
     expect(loaded.config.mode).toBe('voting'); // from config.yaml
     expect(loaded.config.order).toBe('per-reviewer'); // org overrides user
@@ -59,51 +59,51 @@ describe('loadConfig', () => {
 
   it('an organization can override the consensus prompt for all its interactions', async () => {
     await write('organizations/acme/config/system-prompts.yaml', 'consensus_prompt: "ACME {query} {responses} {directive} {attribution_format}"\n');
-    const loaded = await loadConfig({ home, org: 'acme', env: {} });
+    const loaded = await loadConfig({ home, org: 'acme' });
     expect(loaded.config.consensusPrompt).toBe('ACME {query} {responses} {directive} {attribution_format}');
   });
 
   it('names the file, the key and the accepted values of a bad enum', async () => {
     const path = await write('config.yaml', 'order: random\n');
-    await expectConfigError(loadConfig({ home, env: {} }), path, '"order"', '"shared", "per-reviewer", "latin-square"');
+    await expectConfigError(loadConfig({ home }), path, '"order"', '"shared", "per-reviewer", "latin-square"');
   });
 
   it('names an unknown key and lists the accepted keys in the file’s snake_case', async () => {
     await write('config.yaml', 'quorm: 2\n');
-    await expectConfigError(loadConfig({ home, env: {} }), 'unknown key "quorm"', 'exclude_self_votes', 'ranking_enforced_output_format');
+    await expectConfigError(loadConfig({ home }), 'unknown key "quorm"', 'exclude_self_votes', 'ranking_enforced_output_format');
   });
 
   it('names a wrong type, and a nested timeout key', async () => {
     await write('config.yaml', 'quorum: two\ntimeouts:\n  stage1_ms: -5\n');
-    await expectConfigError(loadConfig({ home, env: {} }), '"quorum" must be a number', '"timeouts.stage1_ms"');
+    await expectConfigError(loadConfig({ home }), '"quorum" must be a number', '"timeouts.stage1_ms"');
   });
 
   it('requires the placeholders a prompt cannot work without', async () => {
     await write('config.yaml', 'evaluation_prompt: "Rank these."\nranking_enforced_output_format: "Just rank."\n');
-    await expectConfigError(loadConfig({ home, env: {} }), '"evaluation_prompt" must contain the placeholder {query}', '{responses}', 'FINAL RANKING');
+    await expectConfigError(loadConfig({ home }), '"evaluation_prompt" must contain the placeholder {query}', '{responses}', 'FINAL RANKING');
   });
 
   it('reports a YAML syntax error with its file and line', async () => {
     const path = await write('config.yaml', 'mode: voting\norder: [shared\n');
-    await expectConfigError(loadConfig({ home, env: {} }), `${path}:`, 'not valid YAML');
+    await expectConfigError(loadConfig({ home }), `${path}:`, 'not valid YAML');
   });
 
   it('fails clearly when the named organization has no file, or an unsafe id', async () => {
-    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: 'ghost' } }), 'Organization "ghost"', 'system-prompts.yaml');
-    await expectConfigError(loadConfig({ home, org: '../etc', env: {} }), 'Organization id "../etc" (from the org option) is not valid');
-    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: '../etc' } }), 'Organization id "../etc" (from LLM_COUNCIL_ORG) is not valid');
+    await expectConfigError(loadConfig({ home, org: 'ghost', orgSource: 'LLM_COUNCIL_ORG' }), 'Organization "ghost"', 'system-prompts.yaml');
+    await expectConfigError(loadConfig({ home, org: '../etc' }), 'Organization id "../etc" (from the org option) is not valid');
+    await expectConfigError(loadConfig({ home, org: '../etc', orgSource: 'LLM_COUNCIL_ORG' }), 'Organization id "../etc" (from LLM_COUNCIL_ORG) is not valid');
     // A missing organization is blamed on what named it: the option, or the variable.
-    await expectConfigError(loadConfig({ home, org: 'nobody', env: {} }), 'Create that file, or choose another organization.');
-    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_ORG: 'nobody' } }), 'Create that file, or unset LLM_COUNCIL_ORG.');
+    await expectConfigError(loadConfig({ home, org: 'nobody' }), 'Create that file, or choose another organization.');
+    await expectConfigError(loadConfig({ home, org: 'nobody', orgSource: 'LLM_COUNCIL_ORG' }), 'Create that file, or unset LLM_COUNCIL_ORG.');
   });
 
-  it('rejects a bad LLM_COUNCIL_BIAS_AUDIT and reads a good one', async () => {
-    await expectConfigError(loadConfig({ home, env: { LLM_COUNCIL_BIAS_AUDIT: 'maybe' } }), 'LLM_COUNCIL_BIAS_AUDIT', 'true, false');
-    expect((await loadConfig({ home, env: { LLM_COUNCIL_BIAS_AUDIT: 'TRUE' } })).config.biasAudit).toBe(true);
+  it('validates the environment layer and applies it (parsing LLM_COUNCIL_BIAS_AUDIT is the CLI settings\' job)', async () => {
+    await expectConfigError(loadConfig({ home, environment: { biasAudit: 'maybe' as never } }), 'environment', '"biasAudit" must be a boolean');
+    expect((await loadConfig({ home, environment: { biasAudit: true } })).config.biasAudit).toBe(true);
   });
 
   it('validates explicit options in camelCase', async () => {
-    await expectConfigError(loadConfig({ home, env: {}, overrides: { mode: 'debate' as never } }), 'explicit options', '"mode" must be one of "consensus", "voting"');
+    await expectConfigError(loadConfig({ home, overrides: { mode: 'debate' as never } }), 'explicit options', '"mode" must be one of "consensus", "voting"');
     expect(() => resolveConfig({ selfReview: 'skip' as never })).toThrow(/"selfReview" must be one of "include", "omit"/);
   });
 
@@ -111,13 +111,13 @@ describe('loadConfig', () => {
     await write('personalities/b.yaml', 'id: skeptic\nname: The Skeptic\nmodel: openai/gpt-4o\nsystem_prompt: You doubt everything.\ntraits: [careful]\n');
     await write('personalities/a.yml', 'id: builder\nname: The Builder\nmodel: anthropic/claude\nsystem_prompt: You build.\n');
     await write('personalities/notes.txt', 'ignored');
-    const loaded = await loadConfig({ home, env: {} });
+    const loaded = await loadConfig({ home });
     expect(loaded.personalities).toEqual([
       { id: 'builder', name: 'The Builder', model: 'anthropic/claude', systemPrompt: 'You build.' },
       { id: 'skeptic', name: 'The Skeptic', model: 'openai/gpt-4o', systemPrompt: 'You doubt everything.', traits: ['careful'] },
     ]);
     await write('personalities/c.yaml', 'id: skeptic\nname: Again\nmodel: m\nsystem_prompt: p\n');
-    await expectConfigError(loadConfig({ home, env: {} }), 'c.yaml', 'b.yaml', '"skeptic"');
+    await expectConfigError(loadConfig({ home }), 'c.yaml', 'b.yaml', '"skeptic"');
   });
 });
 

@@ -1,5 +1,4 @@
 import { readFile, readdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -17,12 +16,17 @@ import type { Personality } from './personality.js';
  */
 
 export interface LoadConfigOptions {
-  /** `LLM_COUNCIL_HOME`; default from `env`, else `~/.llm-council`. */
-  home?: string;
-  /** The organization id (`LLM_COUNCIL_ORG`); default from `env`. */
+  /** The home directory (`LLM_COUNCIL_HOME`), absolute: resolved by the caller's settings; this package reads no environment. */
+  home: string;
+  /** The organization id (`--org` or `LLM_COUNCIL_ORG`). */
   org?: string;
-  /** The environment to read `LLM_COUNCIL_*` variables from; default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Where `org` came from (e.g. `LLM_COUNCIL_ORG`), so that messages point at what the user set; default "the org option". */
+  orgSource?: string;
+  /**
+   * The environment's layer of the cascade, already parsed by the caller's settings
+   * (`LLM_COUNCIL_MODELS` → `members`, `LLM_COUNCIL_CHAIRMAN` → `chairman`, `LLM_COUNCIL_BIAS_AUDIT` → `biasAudit`).
+   */
+  environment?: CouncilConfigLayer;
   /** Explicit options: the last layer of the cascade. */
   overrides?: CouncilConfigLayer;
 }
@@ -112,22 +116,6 @@ async function readLayerFile(path: string): Promise<CouncilConfigLayer | undefin
   return validateLayer(fromFileKeys(data as Record<string, unknown>), path, 'snake');
 }
 
-function environmentLayer(env: Readonly<Record<string, string | undefined>>): CouncilConfigLayer | undefined {
-  const layer: CouncilConfigLayer = {};
-  const models = env.LLM_COUNCIL_MODELS?.trim();
-  if (models) layer.members = models.split(',').map((m) => m.trim()).filter((m) => m !== '');
-  const chairman = env.LLM_COUNCIL_CHAIRMAN?.trim();
-  if (chairman) layer.chairman = chairman;
-  const audit = env.LLM_COUNCIL_BIAS_AUDIT?.trim().toLowerCase();
-  if (audit) {
-    if (!['true', 'false', '1', '0', 'yes', 'no'].includes(audit)) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `LLM_COUNCIL_BIAS_AUDIT is "${env.LLM_COUNCIL_BIAS_AUDIT}"; accepted values: true, false (or 1, 0, yes, no).` });
-    }
-    layer.biasAudit = ['true', '1', 'yes'].includes(audit);
-  }
-  return Object.keys(layer).length > 0 ? layer : undefined;
-}
-
 async function loadPersonalities(dir: string): Promise<Personality[]> {
   let names: string[];
   try {
@@ -153,18 +141,16 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
 
 /**
  * Loads the configuration cascade (design doc §6.3): built-in defaults ← `$LLM_COUNCIL_HOME/config.yaml`
- * ← `organizations/<org>/config/system-prompts.yaml` (`LLM_COUNCIL_ORG`) ← the environment
- * (`LLM_COUNCIL_MODELS`, `LLM_COUNCIL_CHAIRMAN`, `LLM_COUNCIL_BIAS_AUDIT`) ← `overrides`; plus the
+ * ← `organizations/<org>/config/system-prompts.yaml` (`LLM_COUNCIL_ORG`) ← the environment's layer
+ * (`LLM_COUNCIL_MODELS`, `LLM_COUNCIL_CHAIRMAN`, `LLM_COUNCIL_BIAS_AUDIT`, parsed by the caller) ← `overrides`; plus the
  * personalities in `$LLM_COUNCIL_HOME/personalities/`. A missing `config.yaml` is fine; a named
  * organization without its file is an error. Every error is a `CouncilError` (`CONFIG_INVALID` or
  * `PERSONALITY_INVALID`) naming the file, the key and what is accepted.
  */
-export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? (env.LLM_COUNCIL_HOME?.trim() || join(homedir(), '.llm-council'));
-  const org = options.org ?? (env.LLM_COUNCIL_ORG?.trim() || undefined);
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const { home, org } = options;
   // Where the organization came from, so a message points at what the user actually set.
-  const orgSource = options.org === undefined ? 'LLM_COUNCIL_ORG' : 'the org option';
+  const orgSource = options.orgSource ?? 'the org option';
   const sources = ['built-in defaults'];
   const layers: CouncilConfigLayer[] = [];
 
@@ -181,14 +167,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
     const orgLayer = await readLayerFile(orgPath);
     if (!orgLayer) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.org === undefined ? 'unset LLM_COUNCIL_ORG' : 'choose another organization'}.` });
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.` });
     }
     layers.push(orgLayer);
     sources.push(orgPath);
   }
-  const envLayer = environmentLayer(env);
-  if (envLayer) {
-    layers.push(envLayer);
+  if (options.environment !== undefined && Object.keys(options.environment).length > 0) {
+    layers.push(validateLayer(options.environment, 'environment', 'camel'));
     sources.push('environment');
   }
   if (options.overrides) {

@@ -22,12 +22,12 @@ export function createAnthropic(settings: AnthropicSettings = {}): ProviderV1 {
       new AnthropicMessagesModel(modelId, {
         runtime,
         defaultMaxTokens: settings.defaultMaxTokens ?? 4096,
-        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, envVar: 'ANTHROPIC_BASE_URL', defaultURL: 'https://api.anthropic.com/v1' }),
-        apiKey: () => loadApiKey({ apiKey: settings.apiKey, envVars: ['ANTHROPIC_API_KEY'], provider: 'anthropic', factory: 'createAnthropic' }),
+        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: 'ANTHROPIC_BASE_URL', defaultURL: 'https://api.anthropic.com/v1' }),
+        apiKey: () => loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars: ['ANTHROPIC_API_KEY'], provider: 'anthropic', factory: 'createAnthropic' }),
         headers: () => ({ ...settings.headers }),
       }),
   );
 }
 
-/** The default Anthropic provider, configured from the environment at each request. */
+/** The default Anthropic provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const anthropic: ProviderV1 = createAnthropic();

@@ -15,6 +15,8 @@ import type { TestResponse } from './test/test-response.js';
 
 const CANARY = `sk-canary-${randomBytes(12).toString('hex')}`;
 const ENV = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'] as const;
+/** The environment handed to the providers (they never read the process's): every key variable holds the canary. */
+const env: Record<string, string> = Object.fromEntries(ENV.map((k) => [k, CANARY]));
 
 /** Everything reachable from a value: own properties (enumerable or not, symbols too), causes, and util.inspect's view. */
 function serialise(value: unknown, seen = new Set<unknown>()): string {
@@ -37,10 +39,10 @@ function serialise(value: unknown, seen = new Set<unknown>()): string {
 
 type Vendor = { name: string; start: (o: TestServerOptions) => Promise<TestServer>; make: (url: string) => LanguageModelV1 };
 const vendors: Vendor[] = [
-  { name: 'openrouter', start: createOpenRouterTestServer, make: (url) => createOpenRouter({ baseURL: url, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('x/y') },
-  { name: 'openai', start: createOpenAICompatibleTestServer, make: (url) => createOpenAI({ baseURL: url, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('gpt-5') },
-  { name: 'anthropic', start: createAnthropicTestServer, make: (url) => createAnthropic({ baseURL: url, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('claude-opus-4-6') },
-  { name: 'gemini', start: createGeminiTestServer, make: (url) => createGemini({ baseURL: url, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('gemini-2.5-flash') },
+  { name: 'openrouter', start: createOpenRouterTestServer, make: (url) => createOpenRouter({ baseURL: url, env, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('x/y') },
+  { name: 'openai', start: createOpenAICompatibleTestServer, make: (url) => createOpenAI({ baseURL: url, env, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('gpt-5') },
+  { name: 'anthropic', start: createAnthropicTestServer, make: (url) => createAnthropic({ baseURL: url, env, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('claude-opus-4-6') },
+  { name: 'gemini', start: createGeminiTestServer, make: (url) => createGemini({ baseURL: url, env, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('gemini-2.5-flash') },
 ];
 
 const scenarios: Array<{ name: string; response: TestResponse; stream?: boolean }> = [
@@ -63,12 +65,9 @@ const scenarios: Array<{ name: string; response: TestResponse; stream?: boolean 
 
 const produced: string[] = [];
 const servers: TestServer[] = [];
-let saved: Record<string, string | undefined>;
 const logged: string[] = [];
 
 beforeAll(() => {
-  saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
-  for (const k of ENV) process.env[k] = CANARY;
   for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => serialise(a)).join(' ')));
   }
@@ -85,10 +84,6 @@ beforeAll(() => {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  for (const k of ENV) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
   await Promise.all(servers.map((s) => s.close()));
 });
 

@@ -65,23 +65,14 @@ describe('Gemini generateContent over HTTP', () => {
   });
 
   it('reads GEMINI_API_KEY, or GOOGLE_API_KEY when it is unset, at request time', async () => {
-    const saved = { gemini: process.env.GEMINI_API_KEY, google: process.env.GOOGLE_API_KEY };
-    try {
-      delete process.env.GEMINI_API_KEY;
-      process.env.GOOGLE_API_KEY = KEY;
-      const m = createGemini({ baseURL: server.url, maxRetries: 0 })('gemini-2.5-flash');
-      expect((await m.doGenerate({ messages })).text).toBe('ok');
-      process.env.GEMINI_API_KEY = 'AIza-wrong';
-      await expect(m.doGenerate({ messages })).rejects.toMatchObject({ name: 'AuthenticationError' });
-      delete process.env.GEMINI_API_KEY;
-      delete process.env.GOOGLE_API_KEY;
-      await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('GEMINI_API_KEY or GOOGLE_API_KEY') as unknown });
-    } finally {
-      for (const [name, value] of [['GEMINI_API_KEY', saved.gemini], ['GOOGLE_API_KEY', saved.google]] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    const env: Record<string, string | undefined> = { GOOGLE_API_KEY: KEY };
+    const m = createGemini({ baseURL: server.url, maxRetries: 0, env })('gemini-2.5-flash');
+    expect((await m.doGenerate({ messages })).text).toBe('ok');
+    env.GEMINI_API_KEY = 'AIza-wrong';
+    await expect(m.doGenerate({ messages })).rejects.toMatchObject({ name: 'AuthenticationError' });
+    delete env.GEMINI_API_KEY;
+    delete env.GOOGLE_API_KEY;
+    await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('GEMINI_API_KEY or GOOGLE_API_KEY') as unknown });
   });
 
   it('treats Gemini’s 400 "API key not valid" as an AuthenticationError', async () => {

@@ -17,12 +17,12 @@ export function createGemini(settings: HttpProviderSettings = {}): ProviderV1 {
     (modelId) =>
       new GeminiModel(modelId, {
         runtime,
-        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, envVar: 'GEMINI_BASE_URL', defaultURL: 'https://generativelanguage.googleapis.com/v1beta' }),
-        apiKey: () => loadApiKey({ apiKey: settings.apiKey, envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], provider: 'gemini', factory: 'createGemini' }),
+        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: 'GEMINI_BASE_URL', defaultURL: 'https://generativelanguage.googleapis.com/v1beta' }),
+        apiKey: () => loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], provider: 'gemini', factory: 'createGemini' }),
         headers: () => ({ ...settings.headers }),
       }),
   );
 }
 
-/** The default Gemini provider, configured from the environment at each request. */
+/** The default Gemini provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const gemini: ProviderV1 = createGemini();

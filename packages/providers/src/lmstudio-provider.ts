@@ -16,5 +16,5 @@ export function createLMStudio(settings: HttpProviderSettings = {}): ProviderV1 
   });
 }
 
-/** The default lmstudio provider, configured from the environment at each request. */
+/** The default lmstudio provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const lmstudio: ProviderV1 = createLMStudio();

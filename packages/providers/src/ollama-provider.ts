@@ -16,5 +16,5 @@ export function createOllama(settings: HttpProviderSettings = {}): ProviderV1 {
   });
 }
 
-/** The default ollama provider, configured from the environment at each request. */
+/** The default ollama provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const ollama: ProviderV1 = createOllama();

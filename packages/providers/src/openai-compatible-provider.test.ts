@@ -24,12 +24,15 @@ afterEach(() => {
 
 const messages = [{ role: 'user' as const, content: 'Hi' }];
 
+/** The environment the providers below are given (they never read the process's). */
+const env: Record<string, string | undefined> = {};
+
 function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, env[k]]));
   const apply = (v: Record<string, string | undefined>) => {
     for (const [k, value] of Object.entries(v)) {
-      if (value === undefined) delete process.env[k];
-      else process.env[k] = value;
+      if (value === undefined) delete env[k];
+      else env[k] = value;
     }
   };
   apply(vars);
@@ -43,7 +46,7 @@ describe('OpenAI-compatible providers', () => {
       // Ollama's /v1/chat/completions answer shape (no cost field).
       body: '{"id":"chatcmpl-455","object":"chat.completion","created":1737000000,"model":"llama3.2","system_fingerprint":"fp_ollama","choices":[{"index":0,"message":{"role":"assistant","content":"Hello!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":26,"completion_tokens":3,"total_tokens":29}}',
     });
-    const result = await withEnv({ OLLAMA_BASE_URL: open.url, OLLAMA_API_KEY: undefined }, () => createOllama({ maxRetries: 0 })('llama3.2').doGenerate({ messages, seed: 3 }));
+    const result = await withEnv({ OLLAMA_BASE_URL: open.url, OLLAMA_API_KEY: undefined }, () => createOllama({ maxRetries: 0, env })('llama3.2').doGenerate({ messages, seed: 3 }));
     expect(result).toMatchObject({ text: 'Hello!', usage: { inputTokens: 26, outputTokens: 3, costUsd: 0 }, systemFingerprint: 'fp_ollama', seed: 3 });
     expect(open.requests[0]?.headers.authorization).toBeUndefined();
     expect(open.requests[0]?.path).toBe('/v1/chat/completions');
@@ -61,7 +64,7 @@ describe('OpenAI-compatible providers', () => {
 
   it('OpenAI: OPENAI_API_KEY and OPENAI_BASE_URL, max_completion_tokens, usage without cost', async () => {
     keyed.enqueue({ kind: 'text', text: 'Hello from OpenAI', usage: { inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 } });
-    const result = await withEnv({ OPENAI_API_KEY: 'sk-proj-test', OPENAI_BASE_URL: keyed.url }, () => createOpenAI({ maxRetries: 0 })('gpt-5').doGenerate({ messages, maxTokens: 30 }));
+    const result = await withEnv({ OPENAI_API_KEY: 'sk-proj-test', OPENAI_BASE_URL: keyed.url }, () => createOpenAI({ maxRetries: 0, env })('gpt-5').doGenerate({ messages, maxTokens: 30 }));
     expect(result.usage).toEqual({ inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 });
     expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-proj-test');
     expect(keyed.requests[0]?.body).toMatchObject({ model: 'gpt-5', max_completion_tokens: 30 });
@@ -70,21 +73,21 @@ describe('OpenAI-compatible providers', () => {
 
   it('OpenAI: a missing key fails before any request, naming OPENAI_API_KEY', async () => {
     await withEnv({ OPENAI_API_KEY: undefined }, async () => {
-      await expect(createOpenAI({ baseURL: keyed.url })('gpt-5').doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENAI_API_KEY') as unknown });
+      await expect(createOpenAI({ baseURL: keyed.url, env })('gpt-5').doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENAI_API_KEY') as unknown });
     });
     expect(keyed.requests).toHaveLength(0);
   });
 
   it('vLLM and LM Studio presets talk to their base URLs with no key', async () => {
     await withEnv({ VLLM_API_KEY: undefined, LMSTUDIO_API_KEY: undefined }, async () => {
-      expect((await createVLLM({ baseURL: open.url })('Qwen/Qwen3-8B').doGenerate({ messages })).usage.costUsd).toBe(0);
-      expect((await createLMStudio({ baseURL: open.url })('qwen3-8b').doGenerate({ messages })).text).toBe('ok');
+      expect((await createVLLM({ baseURL: open.url, env })('Qwen/Qwen3-8B').doGenerate({ messages })).usage.costUsd).toBe(0);
+      expect((await createLMStudio({ baseURL: open.url, env })('qwen3-8b').doGenerate({ messages })).text).toBe('ok');
     });
     expect(open.requests.map((r) => r.model)).toEqual(['Qwen/Qwen3-8B', 'qwen3-8b']);
   });
 
   it('a custom provider: its name in results and errors, its key variable, its providerOptions', async () => {
-    const together = createOpenAICompatible({ name: 'together', baseURL: keyed.url, apiKeyEnvVar: 'TOGETHER_API_KEY', maxRetries: 0 });
+    const together = createOpenAICompatible({ name: 'together', baseURL: keyed.url, apiKeyEnvVar: 'TOGETHER_API_KEY', maxRetries: 0, env });
     const m = together('meta/llama');
     expect(m.provider).toBe('together');
     await withEnv({ TOGETHER_API_KEY: 'sk-proj-test' }, async () => {

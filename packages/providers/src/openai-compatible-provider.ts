@@ -47,14 +47,14 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
         zeroCost: settings.zeroCost ?? false,
         maxTokensField: settings.maxTokensField ?? 'max_tokens',
         baseURL: () => {
-          const url = loadBaseUrl({ baseURL: settings.baseURL, envVar: settings.baseURLEnvVar, defaultURL: defaultURL ?? '' });
+          const url = loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: settings.baseURLEnvVar, defaultURL: defaultURL ?? '' });
           if (url === '') throw new ProviderError({ code: 'INVALID_SETTINGS', message: `${name} has no base URL: set ${settings.baseURLEnvVar ?? 'baseURL'}.` });
           return url;
         },
         apiKey: () =>
           requireKey
-            ? loadApiKey({ apiKey: settings.apiKey, envVars, provider: name, factory: 'createOpenAICompatible' })
-            : loadOptionalApiKey({ apiKey: settings.apiKey, envVars }),
+            ? loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars, provider: name, factory: 'createOpenAICompatible' })
+            : loadOptionalApiKey({ apiKey: settings.apiKey, env: settings.env, envVars }),
         headers: () => ({ ...settings.headers }),
       }),
   );

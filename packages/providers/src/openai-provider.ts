@@ -16,5 +16,5 @@ export function createOpenAI(settings: HttpProviderSettings = {}): ProviderV1 {
   });
 }
 
-/** The default openai provider, configured from the environment at each request. */
+/** The default openai provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const openai: ProviderV1 = createOpenAI();

@@ -100,24 +100,16 @@ describe('OpenRouter over HTTP', () => {
     });
   });
 
-  it('reads the key and base URL from the environment at request time, not at creation', async () => {
-    const provider = createOpenRouter({ maxRetries: 0 });
+  it('reads the key and base URL from the environment it is given, at request time, not at creation', async () => {
+    const env: Record<string, string | undefined> = {};
+    const provider = createOpenRouter({ maxRetries: 0, env });
     const m = provider('x/y');
-    const saved = { key: process.env.OPENROUTER_API_KEY, url: process.env.OPENROUTER_BASE_URL };
-    try {
-      delete process.env.OPENROUTER_API_KEY;
-      process.env.OPENROUTER_BASE_URL = server.url;
-      await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENROUTER_API_KEY') as unknown });
-      expect(server.requests).toHaveLength(0);
-      process.env.OPENROUTER_API_KEY = KEY;
-      expect((await m.doGenerate({ messages })).text).toBe('ok');
-      expect(server.requests).toHaveLength(1);
-    } finally {
-      if (saved.key === undefined) delete process.env.OPENROUTER_API_KEY;
-      else process.env.OPENROUTER_API_KEY = saved.key;
-      if (saved.url === undefined) delete process.env.OPENROUTER_BASE_URL;
-      else process.env.OPENROUTER_BASE_URL = saved.url;
-    }
+    env.OPENROUTER_BASE_URL = server.url;
+    await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENROUTER_API_KEY') as unknown });
+    expect(server.requests).toHaveLength(0);
+    env.OPENROUTER_API_KEY = KEY;
+    expect((await m.doGenerate({ messages })).text).toBe('ok');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('treats an error in a 200 body as an error', async () => {

@@ -9,8 +9,14 @@ import type { RetryPolicy } from './retry-policy.js';
 export interface HttpProviderSettings {
   /** The API's base URL; each provider documents its default and environment variable. */
   baseURL?: string;
-  /** The API key; when omitted it is read from the provider's environment variable at each request. */
+  /** The API key; when omitted it is read from the provider's variable in `env` at each request. */
   apiKey?: string;
+  /**
+   * Where the key and base-URL variables are read from at each request, e.g. the process environment passed by the
+   * application. This package never reads the process environment itself; without `env` (and `apiKey`),
+   * a hosted provider's call fails with `MISSING_API_KEY`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
   /** A fetch implementation, e.g. to point tests at a local server or add a proxy. */

@@ -16,5 +16,5 @@ export function createVLLM(settings: HttpProviderSettings = {}): ProviderV1 {
   });
 }
 
-/** The default vllm provider, configured from the environment at each request. */
+/** The default vllm provider, with the default base URL and no environment: pass `apiKey` or `env` to the factory for a configured one. */
 export const vllm: ProviderV1 = createVLLM();

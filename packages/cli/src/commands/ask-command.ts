@@ -1,15 +1,14 @@
-import { loadConfig } from '@council/core';
 import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode } from '@council/core';
-import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { checkModels } from '../check-models.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
+import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { renderSessionText } from '../render-session-text.js';
 import { runSessionLive } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
@@ -64,11 +63,11 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
 /** Everything `council ask` does (checks, the council, output to `ctx.io`, persistence), returning the session and what was saved. */
 export async function runAsk(options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks = {}): Promise<AskResult> {
   if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
-  const env = commandEnv(ctx);
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const settings = commandSettings(ctx);
+  const env = settings.secrets.providerEnv;
   // Check the persistence settings before any model is called, not after the session was paid for.
-  if (options.persist !== false) parseBiasStoreConfig(env);
-  const loaded = await loadConfig({ env, home: settings.home, ...(options.org === undefined ? {} : { org: options.org }) });
+  if (options.persist !== false) requireHashSecret(settings);
+  const loaded = await loadCouncilConfig(settings, options.org === undefined ? {} : { org: options.org });
   const members = options.models ?? loaded.config.members;
   if (members.length < 2) {
     throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
@@ -94,7 +93,8 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       resolveModel,
       ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
-      biasAudit: env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit,
+      biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
+      biasAuditThresholds: settings.biasThresholds,
       ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
       ...(options.goal === undefined ? {} : { goal: options.goal }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
@@ -107,7 +107,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session) }));
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
-    saved = await persistSession({ session, env, paths: resolveCouncilPaths(env), version: ctx.version });
+    saved = await persistSession({ session, settings, version: ctx.version });
     ctx.io.stderr(`${describePersist(saved)}\n`);
     for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);
   }

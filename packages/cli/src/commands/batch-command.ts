@@ -1,20 +1,20 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, runCouncil } from '@council/core';
+import { runCouncil } from '@council/core';
 import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
-import { parseBiasStoreConfig, resolveCouncilPaths } from '@council/bias-store';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { checkModels } from '../check-models.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { appendJsonLines } from '../append-json-lines.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
+import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { readPromptsFile } from '../read-prompts-file.js';
 import { renderTable } from '../render-table.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
@@ -78,19 +78,18 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   }
   const done = options.resume ? completedIds(output) : new Set<string>();
   const todo = prompts.filter((p) => !done.has(p.id));
-  const env = commandEnv(ctx);
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
-  if (options.persist !== false) parseBiasStoreConfig(env);
-  const loaded = await loadConfig({ env, home: settings.home });
+  const settings = commandSettings(ctx);
+  const env = settings.secrets.providerEnv;
+  if (options.persist !== false) requireHashSecret(settings);
+  const loaded = await loadCouncilConfig(settings);
   const members = options.models ?? loaded.config.members;
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const resolveModel = createModelResolver({ env });
   checkModels({ ids: [...members, chairman], env, resolveModel });
-  const paths = resolveCouncilPaths(env);
   const concurrency = options.concurrency ?? 2;
-  const biasAudit = env['LLM_COUNCIL_BIAS_AUDIT'] === undefined ? true : loaded.config.biasAudit;
+  const biasAudit = settings.biasAudit === null ? true : loaded.config.biasAudit;
 
   ctx.io.stderr(`Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`);
   const started = Date.now();
@@ -122,6 +121,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           config: loaded.config,
           resolveModel,
           biasAudit,
+          biasAuditThresholds: settings.biasThresholds,
           ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
           ...(options.goal === undefined ? {} : { goal: options.goal }),
           ...(options.mode === undefined ? {} : { mode: options.mode }),
@@ -130,7 +130,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
         });
         sessions.push(session);
-        if (options.persist !== false) await persistSession({ session, env, paths, version: ctx.version });
+        if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
       } catch (error) {
         failed++;

@@ -9,7 +9,7 @@ import { describeBiasRead } from '../describe-bias-read.js';
 import type { CommandContext } from '../command-context.js';
 import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
 import { renderHtmlReport } from '../html/render-html-report.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
 import { renderBiasReportCsv } from '../render-bias-report-csv.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
 
@@ -83,7 +83,7 @@ export interface BiasReportDocument {
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
 export async function computeBiasReport(options: BiasReportCommandOptions, ctx: CommandContext): Promise<{ document: BiasReportDocument; loaded: LoadedBiasRecords }> {
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const settings = commandSettings(ctx);
   const given = options.input === undefined ? [] : typeof options.input === 'string' ? [options.input] : [...options.input];
   const paths = given.length === 0 ? [settings.files.biasStore] : given.map((p) => resolve(ctx.cwd, p));
   const now = options.now === undefined ? ctx.now() : new Date(options.now);

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { loadConfig } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
-import { CONSENT_NAMES, PROVIDER_KEY_VARIABLES } from '../provider-environment.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
+import { CONSENT_NAMES } from '../provider-environment.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
 
 export interface ConfigCommandOptions {
   action: string | undefined;
@@ -17,7 +16,7 @@ export interface ConfigCommandOptions {
  * directory, or every file under it with `--json`.
  */
 export async function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): Promise<number> {
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const settings = commandSettings(ctx);
   const action = options.action;
   if (action === 'path') {
     if (options.json) ctx.io.stdout(`${JSON.stringify({ home: settings.home, files: settings.files }, null, 2)}\n`);
@@ -27,7 +26,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   if (action !== 'show') {
     throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show" or "council config path".` });
   }
-  const cascade = await loadConfig({ env: commandEnv(ctx), home: settings.home });
+  const cascade = await loadCouncilConfig(settings);
   const council = {
     layers: cascade.sources,
     strategy: cascade.config.strategy,
@@ -37,7 +36,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     quorum: cascade.config.quorum,
     personalities: cascade.personalities.map((p) => p.id),
   };
-  const keys = Object.fromEntries(PROVIDER_KEY_VARIABLES.map((v) => [v, (ctx.env[v] ?? '').trim() !== '' ? 'present' : 'absent']));
+  const keys = Object.fromEntries(Object.entries(settings.apiKeys).map(([v, present]) => [v, present ? 'present' : 'absent']));
   if (options.json) {
     const document = {
       home: settings.home,
@@ -51,6 +50,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       windowSessions: settings.windowSessions,
       windowDays: settings.windowDays,
       minSessions: settings.minSessions,
+      biasThresholds: settings.biasThresholds,
       randomSeed: settings.randomSeed,
       hashSecret: settings.hashSecretSet ? 'present' : 'absent',
       cloudUrl: settings.cloudUrl,
@@ -63,7 +63,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   }
   const s = ctx.out;
   const file = (p: string | null) => (p === null ? s.dim('(none)') : `${p} ${existsSync(p) ? '' : s.dim('(missing)')}`.trimEnd());
-  const origin = (variable: string) => (ctx.env[variable]?.trim() ? s.dim(`(${variable})`) : s.dim('(default)'));
+  const origin = (variable: string) => (settings.variablesSet.includes(variable) ? s.dim(`(${variable})`) : s.dim('(default)'));
   const rows: [string, string][] = [
     ['home', `${settings.home} ${s.dim(`(${settings.homeSource})`)}`],
     ['config file', file(settings.files.config)],
@@ -79,6 +79,8 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['consent level', `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`],
     ['bias window', `last ${settings.windowSessions} sessions, ${settings.windowDays} days`],
     ['minimum sessions', `${settings.minSessions} ${origin('LLM_COUNCIL_MIN_BIAS_SESSIONS')}`],
+    ['length bias above', `|r| ${settings.biasThresholds.lengthCorrelation} ${origin('LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD')}`],
+    ['position bias above', `variance ${settings.biasThresholds.positionVariance} ${origin('LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD')}`],
     ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
     ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
     ['cloud', `${settings.cloudUrl ?? s.dim('(not configured)')}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],

@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { loadConfig, runCouncil } from '@council/core';
+import { join } from 'node:path';
+import { runCouncil } from '@council/core';
 import type { CouncilSession } from '@council/core';
-import { resolveCouncilPaths, writeFileAtomic } from '@council/bias-store';
+import { writeFileAtomic } from '@council/bias-store';
 import type { SimulatedSettings } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { createLiveDisplay } from '../live-display.js';
 import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
@@ -13,6 +14,7 @@ import { renderHtmlReport } from '../html/render-html-report.js';
 import { persistSession } from '../persist-session.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
 import { renderSessionText } from '../render-session-text.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { liveDisplayEnabled, runSessionLive } from '../run-session-live.js';
 import { computeBiasReport } from './bias-report-command.js';
 
@@ -58,17 +60,22 @@ const HOUR = 3_600_000;
  */
 export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandContext): Promise<number> {
   const started = Date.now();
-  const home = options.home !== undefined ? resolve(ctx.cwd, options.home) : ctx.home !== undefined ? resolve(ctx.cwd, ctx.home) : mkdtempSync(join(tmpdir(), 'council-demo-'));
   const count = options.sessions ?? 40;
   const seed = options.seed ?? 1;
-  // The demo's own environment: its home, bias records on, consent 1 (nothing queued for upload), and
-  // never the user's LLM_COUNCIL_BIAS_STORE, so it cannot write into real data.
-  const env: Record<string, string | undefined> = { ...ctx.env, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '1' };
-  delete env['LLM_COUNCIL_BIAS_STORE'];
-  delete env['LLM_COUNCIL_ORG'];
-  const demoCtx: CommandContext = { ...ctx, env, home };
-  const paths = resolveCouncilPaths(env);
-  const { config } = await loadConfig({ env, home });
+  // The demo's own settings, as flags over the environment: its home, bias records on, consent 1 (nothing
+  // queued for upload), no organization, and never the user's LLM_COUNCIL_BIAS_STORE, so it cannot write into real data.
+  const settings = commandSettings(ctx, {
+    home: options.home ?? ctx.home ?? mkdtempSync(join(tmpdir(), 'council-demo-')),
+    biasPersistence: true,
+    consentLevel: 1,
+    org: null,
+    biasStore: null,
+  });
+  const home = settings.home;
+  const env = settings.secrets.providerEnv;
+  const demoCtx: CommandContext = { ...ctx, home };
+  const paths = { biasMetrics: settings.files.biasStore };
+  const { config } = await loadCouncilConfig(settings);
   const s = ctx.out;
   const say = (text: string) => ctx.io.stderr(`${text}\n`);
 
@@ -88,6 +95,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     config,
     order: 'per-reviewer' as const,
     biasAudit: true,
+    biasAuditThresholds: settings.biasThresholds,
   };
   const first = await runSessionLive({
     ctx,
@@ -103,7 +111,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     },
   });
   ctx.io.stdout(renderSessionText({ session: first, style: s, simulated: true }));
-  await persistSession({ session: first, env, paths, version: ctx.version });
+  await persistSession({ session: first, settings, version: ctx.version });
 
   ctx.io.stdout(`\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`);
   let done = 0;
@@ -117,7 +125,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   try {
     for (let i = 1; i <= count; i++) {
       const session = await runCouncil({ ...base, query: QUESTIONS[i % QUESTIONS.length]!, seed: seed * 1000 + i, clock: clockFor(i), resolveModel });
-      await persistSession({ session, env, paths, version: ctx.version });
+      await persistSession({ session, settings, version: ctx.version });
       sessions.push(session);
       done = i;
       progress.refresh();

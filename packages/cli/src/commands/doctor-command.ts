@@ -5,8 +5,8 @@ import { createInterface } from 'node:readline';
 import { BiasStoreError, createBiasStore, readBiasRecords } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { PROVIDER_ENDPOINTS } from '../provider-environment.js';
-import { readCliSettings } from '../read-cli-settings.js';
-import type { CliSettings } from '../read-cli-settings.js';
+import { safeCommandSettings } from '../command-context.js';
+import type { CouncilSettings } from '../settings/council-settings.js';
 import { renderTable } from '../render-table.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -110,7 +110,7 @@ async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
   return { check: label, status: 'ok', detail: `${lines} lines, all readable` };
 }
 
-async function checkHome(settings: CliSettings): Promise<DoctorCheck> {
+async function checkHome(settings: CouncilSettings): Promise<DoctorCheck> {
   const target = existsSync(settings.home) ? settings.home : dirname(settings.home);
   try {
     await access(target, constants.W_OK);
@@ -120,7 +120,7 @@ async function checkHome(settings: CliSettings): Promise<DoctorCheck> {
   }
 }
 
-function checkConsent(settings: CliSettings): DoctorCheck {
+function checkConsent(settings: CouncilSettings): DoctorCheck {
   const check = 'consent and secret';
   if (settings.consentLevel === 4 && !settings.hashSecretSet) {
     return { check, status: 'fail', detail: 'consent level 4 (research) needs LLM_COUNCIL_HASH_SECRET; set it or lower LLM_COUNCIL_BIAS_CONSENT' };
@@ -137,20 +137,15 @@ function checkConsent(settings: CliSettings): DoctorCheck {
 /** Runs every check. Separate from the command so tests can assert on the checks themselves. */
 export async function runDoctorChecks(options: DoctorCommandOptions, ctx: CommandContext): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  let settings: CliSettings;
-  try {
-    settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
-    checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
-  } catch (error) {
-    // A doctor reports a bad value as a failed check and goes on with the defaults for it.
-    checks.push({ check: 'environment', status: 'fail', detail: error instanceof Error ? error.message : String(error) });
-    const kept = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => k === 'LLM_COUNCIL_HOME' || !k.startsWith('LLM_COUNCIL_')));
-    settings = readCliSettings({ env: kept, cwd: ctx.cwd, home: ctx.home });
-  }
+  const resolved = safeCommandSettings(ctx);
+  // A doctor reports a bad value as a failed check and goes on with the defaults for it.
+  const settings = resolved.success ? resolved.value : resolved.fallback;
+  if (resolved.success) checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
+  else checks.push({ check: 'environment', status: 'fail', detail: resolved.error.message });
   for (const endpoint of PROVIDER_ENDPOINTS) {
-    const hasKey = endpoint.keyVariable !== null && (ctx.env[endpoint.keyVariable] ?? '').trim() !== '';
-    const geminiAlt = endpoint.provider === 'gemini' && (ctx.env['GOOGLE_API_KEY'] ?? '').trim() !== '';
-    const baseUrl = (ctx.env[endpoint.baseUrlVariable] ?? '').trim();
+    const hasKey = endpoint.keyVariable !== null && settings.apiKeys[endpoint.keyVariable];
+    const geminiAlt = endpoint.provider === 'gemini' && settings.apiKeys.GOOGLE_API_KEY;
+    const baseUrl = settings.baseUrls[endpoint.baseUrlVariable] ?? '';
     const configured = hasKey || geminiAlt || (endpoint.keyVariable === null && baseUrl !== '');
     if (endpoint.keyVariable !== null) {
       checks.push({ check: `${endpoint.keyVariable}`, status: hasKey || geminiAlt ? 'ok' : 'skip', detail: hasKey ? 'present' : geminiAlt ? 'absent (GOOGLE_API_KEY present)' : 'absent' });

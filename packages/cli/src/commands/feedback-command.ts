@@ -1,10 +1,10 @@
-import { generateFeedbackSummary, loadConfig } from '@council/core';
+import { generateFeedbackSummary } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
 import { checkModels } from '../check-models.js';
 import { createModelResolver } from '../create-model-resolver.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
 
@@ -28,9 +28,9 @@ export async function runFeedbackCommand(options: FeedbackCommandOptions, ctx: C
     const list = [...known].sort().slice(0, 12).join(', ') || 'none yet';
     throw new CliError({ code: 'USAGE', message: `No session in the history has a member "${id}" (members: ${list}).` });
   }
-  const env = commandEnv(ctx);
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
-  const { config } = await loadConfig({ env, home: settings.home });
+  const settings = commandSettings(ctx);
+  const env = settings.secrets.providerEnv;
+  const { config } = await loadCouncilConfig(settings);
   const resolveModel = createModelResolver({ env });
   // A missing key or an unknown provider is one clear line before the counting starts.
   if (options.model !== undefined) checkModels({ ids: [options.model], env, resolveModel });

@@ -2,7 +2,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { readHistory } from '../history-log.js';
 import type { HistoryEntry } from '../history-log.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
@@ -17,7 +17,7 @@ export interface HistoryCommandOptions {
 
 /** Loads the history log, warning on stderr about lines it had to skip. */
 export async function loadHistory(ctx: CommandContext): Promise<{ path: string; entries: HistoryEntry[] }> {
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const settings = commandSettings(ctx);
   const path = settings.files.history;
   const read = await readHistory(path);
   if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combinePersonalities, CouncilError, generateFeedbackSummary, loadConfig, stringifyPersonality } from '@council/core';
+import { combinePersonalities, CouncilError, generateFeedbackSummary, stringifyPersonality } from '@council/core';
 import type { Personality } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
 import { checkModels } from '../check-models.js';
 import { createModelResolver } from '../create-model-resolver.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
 
@@ -32,10 +32,10 @@ function find(personalities: readonly Personality[], id: string, dir: string): P
 
 /** `council personalities list|show <id>|evolve <a> <b>`: the YAML personas in `$LLM_COUNCIL_HOME/personalities`. */
 export async function runPersonalitiesCommand(options: PersonalitiesCommandOptions, ctx: CommandContext): Promise<number> {
-  const env = commandEnv(ctx);
-  const settings = readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home });
+  const settings = commandSettings(ctx);
+  const env = settings.secrets.providerEnv;
   const dir = settings.files.personalities;
-  const { personalities, config } = await loadConfig({ env, home: settings.home });
+  const { personalities, config } = await loadCouncilConfig(settings);
   const s = ctx.out;
   switch (options.action ?? '') {
     case 'list': {

@@ -5,7 +5,7 @@ import { createBiasStore, skipReasons } from '@council/bias-store';
 import type { BadLine, BiasMetricRecord, JsonlStore, JsonlStoreStats, SegmentFile, SkipReason } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { readCliSettings } from '../read-cli-settings.js';
+import { commandSettings } from '../command-context.js';
 import { renderTable } from '../render-table.js';
 
 export interface StoreCommandOptions {
@@ -143,7 +143,7 @@ interface OpenedStore {
 /** Finds the store (`--input` or the settings), refusing a directory, a segment, or a named store that does not exist. */
 async function openStore(options: StoreCommandOptions, ctx: CommandContext): Promise<OpenedStore> {
   const explicit = options.input !== undefined;
-  const path = explicit ? resolve(ctx.cwd, options.input!) : readCliSettings({ env: ctx.env, cwd: ctx.cwd, home: ctx.home }).files.biasStore;
+  const path = explicit ? resolve(ctx.cwd, options.input!) : commandSettings(ctx).files.biasStore;
   const where = explicit ? '--input' : 'LLM_COUNCIL_BIAS_STORE';
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
     throw new CliError({ code: 'RUNTIME', message: `${path} is a directory, not a bias store. Give ${where} the store's active file, e.g. ${resolve(path, 'bias_metrics.jsonl')}.` });

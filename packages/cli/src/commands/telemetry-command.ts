@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { reduceTelemetryEventToConsent, telemetryEventSchema } from '@council/core';
 import type { TelemetryEvent } from '@council/core';
-import { createTelemetryOutboxStore, parseBiasStoreConfig, readCursorFile, resolveCouncilPaths, startCursor } from '@council/bias-store';
+import { createTelemetryOutboxStore, readCursorFile, startCursor } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { commandEnv } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
 import { CONSENT_NAMES } from '../provider-environment.js';
 
 export interface TelemetryCommandOptions {
@@ -15,9 +15,9 @@ export interface TelemetryCommandOptions {
 }
 
 async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEvent[]; skipped: number; outbox: string; consent: number; cursorFile: string }> {
-  const env = commandEnv(ctx);
-  const consent = parseBiasStoreConfig(env).consent;
-  const paths = resolveCouncilPaths(env);
+  const settings = commandSettings(ctx);
+  const consent = settings.consentLevel;
+  const paths = { telemetryOutbox: settings.files.outbox, telemetrySentCursor: settings.files.sentCursor };
   const events: TelemetryEvent[] = [];
   let skipped = 0;
   if (existsSync(paths.telemetryOutbox)) {
@@ -38,10 +38,10 @@ async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEv
 export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx: CommandContext): Promise<number> {
   switch (options.action ?? '') {
     case 'status': {
-      const env = commandEnv(ctx);
+      const settings = commandSettings(ctx);
       const { events, skipped, outbox, consent } = await pendingEvents(ctx);
-      const cloudUrl = env['LLM_COUNCIL_CLOUD_URL']?.trim() || null;
-      const token = (env['LLM_COUNCIL_CLOUD_TOKEN'] ?? '').trim() !== '';
+      const cloudUrl = settings.cloudUrl;
+      const token = settings.cloudTokenSet;
       const status = { consentLevel: consent, consentName: CONSENT_NAMES[consent], sends: consent >= 2, outbox, pendingEvents: events.length, unreadableLines: skipped, cloudUrl, cloudToken: token ? 'present' : 'absent' };
       if (options.json) {
         ctx.io.stdout(`${JSON.stringify(status, null, 2)}\n`);

@@ -1,6 +1,7 @@
 import { join, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveCouncilPaths, safeParseConsentLevel } from '@council/bias-store';
+import type { CouncilSettings } from '../settings/council-settings.js';
+import { defaultEnvironment, safeResolveCouncilSettings } from '../settings/resolve-council-settings.js';
 import { formatUploadSummary } from './format-upload-summary.js';
 import { createIngestClient } from './ingest-client.js';
 import { maxEventsPerBatch } from './ingest-contract.js';
@@ -16,7 +17,7 @@ export interface TelemetryCliIo {
   stderr(text: string): void;
 }
 
-/** What `runTelemetryCli` reads its configuration from (default `process.env`). */
+/** The environment `runTelemetryCli` resolves its settings from (`resolveCouncilSettings`; default this process's). */
 export type TelemetryCliEnv = Readonly<Record<string, string | undefined>>;
 
 /** What `runTelemetryCli` needs besides the arguments: the version, and knobs for tests and embedding (the executable uses the defaults). */
@@ -83,9 +84,10 @@ function parseCount(value: string | undefined, option: string, max: number): num
   return Number(value);
 }
 
-function readCloudConfig(env: TelemetryCliEnv): { url: string; token: string } {
-  const url = env.LLM_COUNCIL_CLOUD_URL?.trim() ?? '';
-  const token = env.LLM_COUNCIL_CLOUD_TOKEN?.trim() ?? '';
+/** Whether the cloud settings can be sent to: both set, a token that fits a header, an https URL (http only for loopback). */
+function readCloudConfig(settings: CouncilSettings): { url: string; token: string } {
+  const url = settings.cloudUrl ?? '';
+  const token = settings.secrets.cloudToken ?? '';
   const missing = [url === '' ? 'LLM_COUNCIL_CLOUD_URL' : null, token === '' ? 'LLM_COUNCIL_CLOUD_TOKEN' : null].filter((v) => v !== null);
   if (missing.length > 0) {
     throw new TelemetryUploadError({
@@ -117,14 +119,16 @@ function readCloudConfig(env: TelemetryCliEnv): { url: string; token: string } {
   return { url, token };
 }
 
-function readConsentCeiling(env: TelemetryCliEnv): number | undefined {
-  const value = env.LLM_COUNCIL_BIAS_CONSENT;
-  if (value === undefined || value.trim() === '') return undefined;
-  const parsed = safeParseConsentLevel(value);
-  if (!parsed.success) {
-    throw new TelemetryUploadError({ code: 'INVALID_CONFIG', message: `LLM_COUNCIL_BIAS_CONSENT: ${parsed.error.message}` });
-  }
-  return parsed.value;
+/** The settings, or a configuration error (exit 2) naming each invalid variable. */
+function readSettings(env: TelemetryCliEnv): CouncilSettings {
+  const result = safeResolveCouncilSettings(env);
+  if (!result.success) throw new TelemetryUploadError({ code: 'INVALID_CONFIG', message: result.error.message });
+  return result.value;
+}
+
+/** The consent level now, when the user set one: events queued at a higher level are sent without the fields above it. */
+function readConsentCeiling(settings: CouncilSettings): number | undefined {
+  return settings.variablesSet.includes('LLM_COUNCIL_BIAS_CONSENT') ? settings.consentLevel : undefined;
 }
 
 function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -148,7 +152,7 @@ function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal
  */
 export async function runTelemetryCli(argv: readonly string[], options: TelemetryCliOptions): Promise<number> {
   const io = options.io ?? defaultIo;
-  const env = options.env ?? process.env;
+  const env = options.env ?? defaultEnvironment();
   try {
     return await runCommand(argv, { ...options, io, env });
   } catch (error) {
@@ -201,17 +205,17 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
   const dryRun = values['dry-run'] === true;
   if (dryRun && values.watch === true) throw usageError('--dry-run and --watch cannot be combined: a dry run sends nothing, so it would print the same batches forever.');
 
-  const ceiling = readConsentCeiling(env);
-  const paths = resolveCouncilPaths(env);
-  const outboxPaths = { outbox: paths.telemetryOutbox, cursor: paths.telemetrySentCursor, deadLetter: paths.telemetryDeadLetter };
+  const settings = readSettings(env);
+  const ceiling = readConsentCeiling(settings);
+  const outboxPaths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
   if (ceiling !== undefined && ceiling < 2) {
-    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${paths.telemetryOutbox}.\n`);
+    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${outboxPaths.outbox}.\n`);
     return 0;
   }
 
   let client = null;
   if (!dryRun) {
-    const cloud = readCloudConfig(env);
+    const cloud = readCloudConfig(settings);
     client = createIngestClient({
       baseUrl: cloud.url,
       token: cloud.token,
@@ -221,7 +225,7 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
       ...(options.now === undefined ? {} : { now: options.now }),
     });
   }
-  const lockPath = join(dirname(paths.telemetryOutbox), 'upload.lock');
+  const lockPath = join(dirname(outboxPaths.outbox), 'upload.lock');
 
   const runOnce = async (): Promise<UploadSummary> => {
     const lock = dryRun ? null : await acquireUploadLock({ path: lockPath, ...(options.now === undefined ? {} : { now: options.now }) });

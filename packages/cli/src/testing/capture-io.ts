@@ -1,7 +1,7 @@
 import type { CliIo } from '../cli-io.js';
 import type { CommandContext } from '../command-context.js';
 import { createStyle } from '../create-style.js';
-import type { Env } from '../read-cli-settings.js';
+import type { Env } from '../settings/council-settings.js';
 
 /** A CliIo that records what was written, for tests. */
 export function captureIo(options: { tty?: boolean; columns?: number } = {}) {

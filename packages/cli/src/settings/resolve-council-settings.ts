@@ -1,0 +1,268 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { councilPaths, safeParseConsentLevel } from '@council/bias-store';
+import type { ConsentLevel } from '@council/bias-store';
+import { z } from 'zod';
+import { CliError } from '../cli-error.js';
+import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
+import { PROVIDER_BASE_URL_VARIABLES, PROVIDER_KEY_VARIABLES } from './council-settings.js';
+
+/*
+ * The one module that reads the environment. Everything else in Council takes the values resolved here as
+ * parameters; only the executables (and `runCli` / `runTelemetryCli`, the CLI's top level) hand an
+ * environment in. `~` is expanded here and nowhere else.
+ */
+
+/** The environment of this process: what `runCli` and `runTelemetryCli` use when their caller passes none. */
+export function defaultEnvironment(): Env {
+  return process.env;
+}
+
+type AddIssue = (message: string) => void;
+
+/** The one place `~` is expanded. `~` and `~/x` are the user's home; absolute paths stay; relative ones are taken from `cwd`. */
+function expandHomePath(path: string, context: { userHome: string; cwd: string; addIssue: AddIssue }): string {
+  if (path === '~') return context.userHome;
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(context.userHome, path.slice(2));
+  if (path.startsWith('~')) {
+    context.addIssue('use an absolute path, ~ or ~/… (another user\'s ~name is not expanded)');
+    return path;
+  }
+  return isAbsolute(path) ? path : resolve(context.cwd, path);
+}
+
+function userHomeOf(env: Env): string {
+  const fromEnv = env['HOME'] ?? env['USERPROFILE'];
+  return fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv : homedir();
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'off'];
+
+const booleanText = z.string().transform((text, ctx) => {
+  const word = text.toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  ctx.addIssue({ code: 'custom', message: 'use true or false (1/0, yes/no and on/off are accepted too)' });
+  return z.NEVER;
+});
+
+function wholeNumber(min: number, accepted: string) {
+  return z.string().transform((text, ctx) => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) {
+      ctx.addIssue({ code: 'custom', message: accepted });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+function decimal(range: { min: number; max: number }, accepted: string) {
+  return z.string().transform((text, ctx) => {
+    const n = Number(text);
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || n < range.min || n > range.max) {
+      ctx.addIssue({ code: 'custom', message: accepted });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+const consentText = z.string().transform((text, ctx): ConsentLevel => {
+  const parsed = safeParseConsentLevel(text);
+  if (parsed.success) return parsed.value;
+  ctx.addIssue({ code: 'custom', message: 'use 0 (off), 1 (local only), 2 (anonymous), 3 (enhanced) or 4 (research)' });
+  return z.NEVER;
+});
+
+// An organization id names a directory under the home: nothing that could leave it.
+const orgText = z.string().transform((org, ctx) => {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org)) ctx.addIssue({ code: 'custom', message: 'use letters, digits, ".", "_" or "-" only, starting with a letter or digit' });
+  else if (org.includes('..')) ctx.addIssue({ code: 'custom', message: 'use letters, digits, ".", "_" or "-" only, without ".."' });
+  else return org;
+  return z.NEVER;
+});
+
+function pathText(context: { userHome: string; cwd: string }) {
+  return z.string().transform((text, ctx) => expandHomePath(text, { ...context, addIssue: (message) => ctx.addIssue({ code: 'custom', message }) }));
+}
+
+/** The `LLM_COUNCIL_*` variables this module reads, each with its schema (blank values are removed before parsing). */
+function environmentSchema(context: { userHome: string; cwd: string }) {
+  return z.object({
+    LLM_COUNCIL_HOME: pathText(context).optional(),
+    LLM_COUNCIL_BIAS_STORE: pathText(context).optional(),
+    LLM_COUNCIL_MODELS: z.string().optional(),
+    LLM_COUNCIL_CHAIRMAN: z.string().optional(),
+    LLM_COUNCIL_ORG: orgText.optional(),
+    LLM_COUNCIL_BIAS_AUDIT: booleanText.optional(),
+    LLM_COUNCIL_BIAS_PERSISTENCE: booleanText.optional(),
+    LLM_COUNCIL_BIAS_CONSENT: consentText.optional(),
+    LLM_COUNCIL_BIAS_WINDOW_SESSIONS: wholeNumber(1, 'use a whole number ≥ 1').optional(),
+    LLM_COUNCIL_BIAS_WINDOW_DAYS: wholeNumber(1, 'use a whole number ≥ 1').optional(),
+    LLM_COUNCIL_MIN_BIAS_SESSIONS: wholeNumber(1, 'use a whole number ≥ 1').optional(),
+    LLM_COUNCIL_RANDOM_SEED: wholeNumber(0, 'use a whole number').optional(),
+    LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: decimal({ min: 0, max: 1 }, 'use a number from 0 to 1, the |r| above which length bias is flagged (default 0.3)').optional(),
+    LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: decimal({ min: 0, max: Number.MAX_VALUE }, 'use a number of 0 or more, the variance of per-position mean scores above which position bias is flagged (default 0.5)').optional(),
+    LLM_COUNCIL_CLOUD_URL: z.string().optional(),
+  });
+}
+
+type Parsed = z.output<ReturnType<typeof environmentSchema>>;
+
+/** Shown in messages: quoted, and cut at 40 characters. Secrets are never parsed here, so never shown. */
+function shown(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** The variables a flag overrides: their environment values are neither read nor checked. */
+function overridden(flags: CouncilSettingsFlags): Set<string> {
+  const names = new Set<string>();
+  if (flags.home !== undefined) names.add('LLM_COUNCIL_HOME');
+  if (flags.org !== undefined) names.add('LLM_COUNCIL_ORG');
+  if (flags.biasStore !== undefined) names.add('LLM_COUNCIL_BIAS_STORE');
+  if (flags.biasPersistence !== undefined) names.add('LLM_COUNCIL_BIAS_PERSISTENCE');
+  if (flags.consentLevel !== undefined) names.add('LLM_COUNCIL_BIAS_CONSENT');
+  return names;
+}
+
+interface Resolution {
+  settings: CouncilSettings;
+  /** One sentence per invalid variable or flag, naming it and what to do. */
+  problems: string[];
+  /** The variables whose values were invalid (the fallback resolution leaves them out). */
+  invalid: string[];
+}
+
+function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
+  const cwd = flags.cwd ?? process.cwd();
+  const userHome = userHomeOf(env);
+  const schema = environmentSchema({ userHome, cwd });
+  const skip = overridden(flags);
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = nonBlank(env[name]);
+    if (value !== undefined && !skip.has(name)) raw[name] = value;
+  }
+  const problems: string[] = [];
+  const invalid: string[] = [];
+  const result = schema.safeParse(raw);
+  let parsed: Parsed = {};
+  if (result.success) parsed = result.data;
+  else {
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0]);
+      invalid.push(name);
+      problems.push(`${name}=${shown(raw[name] ?? '')} is not valid: ${issue.message}. Fix or unset it.`);
+    }
+  }
+
+  let home = join(userHome, '.llm-council');
+  let homeSource: CouncilSettings['homeSource'] = 'default';
+  if (flags.home !== undefined) {
+    home = expandHomePath(flags.home, { userHome, cwd, addIssue: (message) => problems.push(`--home ${shown(flags.home ?? '')} is not valid: ${message}.`) });
+    homeSource = '--home';
+  } else if (parsed.LLM_COUNCIL_HOME !== undefined) {
+    home = parsed.LLM_COUNCIL_HOME;
+    homeSource = 'LLM_COUNCIL_HOME';
+  }
+  let biasStore = parsed.LLM_COUNCIL_BIAS_STORE;
+  if (typeof flags.biasStore === 'string') {
+    biasStore = expandHomePath(flags.biasStore, { userHome, cwd, addIssue: (message) => problems.push(`The bias store path ${shown(flags.biasStore ?? '')} is not valid: ${message}.`) });
+  }
+  const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
+  const orgSource: CouncilSettings['orgSource'] = org === null ? null : flags.org !== undefined ? '--org' : 'LLM_COUNCIL_ORG';
+  const paths = councilPaths(home, biasStore === undefined ? {} : { biasMetrics: biasStore });
+  const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
+  const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
+
+  const hashSecretRaw = env['LLM_COUNCIL_HASH_SECRET'];
+  // The secret is used exactly as set; only white space counts as unset.
+  const hashSecret = hashSecretRaw === undefined || hashSecretRaw.trim() === '' ? null : hashSecretRaw;
+  const cloudToken = nonBlank(env['LLM_COUNCIL_CLOUD_TOKEN']) ?? null;
+  const providerEnv: Record<string, string> = {};
+  for (const name of [...PROVIDER_KEY_VARIABLES, ...PROVIDER_BASE_URL_VARIABLES]) {
+    const value = nonBlank(env[name]);
+    if (value !== undefined) providerEnv[name] = value;
+  }
+  const variablesSet = [...Object.keys(raw), ...(hashSecret === null ? [] : ['LLM_COUNCIL_HASH_SECRET']), ...(cloudToken === null ? [] : ['LLM_COUNCIL_CLOUD_TOKEN'])]
+    .filter((name) => !invalid.includes(name))
+    .sort();
+
+  const settings = {
+    home,
+    homeSource,
+    files: {
+      config: join(home, 'config.yaml'),
+      personalities: join(home, 'personalities'),
+      orgConfig: org === null ? null : join(home, 'organizations', org, 'config', 'system-prompts.yaml'),
+      biasStore: paths.biasMetrics,
+      history: paths.history,
+      outbox: paths.telemetryOutbox,
+      sentCursor: paths.telemetrySentCursor,
+      deadLetter: paths.telemetryDeadLetter,
+    },
+    models: (parsed.LLM_COUNCIL_MODELS ?? '').split(',').map((m) => m.trim()).filter((m) => m !== ''),
+    chairman: parsed.LLM_COUNCIL_CHAIRMAN ?? null,
+    org,
+    orgSource,
+    biasAudit: parsed.LLM_COUNCIL_BIAS_AUDIT ?? null,
+    biasPersistence,
+    consentLevel,
+    writesBiasRecords: biasPersistence && consentLevel >= 1,
+    windowSessions: parsed.LLM_COUNCIL_BIAS_WINDOW_SESSIONS ?? 100,
+    windowDays: parsed.LLM_COUNCIL_BIAS_WINDOW_DAYS ?? 30,
+    minSessions: parsed.LLM_COUNCIL_MIN_BIAS_SESSIONS ?? 20,
+    biasThresholds: {
+      lengthCorrelation: parsed.LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD ?? 0.3,
+      positionVariance: parsed.LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD ?? 0.5,
+    },
+    randomSeed: parsed.LLM_COUNCIL_RANDOM_SEED ?? null,
+    hashSecretSet: hashSecret !== null,
+    cloudUrl: parsed.LLM_COUNCIL_CLOUD_URL ?? null,
+    cloudTokenSet: cloudToken !== null,
+    apiKeys: Object.fromEntries(PROVIDER_KEY_VARIABLES.map((name) => [name, providerEnv[name] !== undefined])) as CouncilSettings['apiKeys'],
+    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (providerEnv[name] === undefined ? [] : [[name, providerEnv[name]]]))),
+    variablesSet,
+  } as Omit<CouncilSettings, 'secrets'> as CouncilSettings;
+  const secrets: CouncilSecrets = { hashSecret, cloudToken, providerEnv };
+  Object.defineProperty(settings, 'secrets', { value: secrets, enumerable: false });
+  return { settings, problems, invalid };
+}
+
+/** The result of `safeResolveCouncilSettings`; on failure, `fallback` has the defaults in place of each invalid value. */
+export type SafeCouncilSettingsResult = { success: true; value: CouncilSettings } | { success: false; error: CliError; fallback: CouncilSettings };
+
+/**
+ * Resolves the settings (see `resolveCouncilSettings`) without throwing. Every invalid variable is
+ * reported at once, one sentence each.
+ */
+export function safeResolveCouncilSettings(env: Env, flags: CouncilSettingsFlags = {}): SafeCouncilSettingsResult {
+  const first = resolveOnce(env, flags);
+  if (first.problems.length === 0) return { success: true, value: first.settings };
+  const error = new CliError({ code: 'USAGE', message: first.problems.join(' ') });
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !first.invalid.includes(name)));
+  const { home: _home, biasStore: _store, ...validFlags } = flags;
+  // A bad --home or store flag falls back to the environment's (or the default) home.
+  const fallbackFlags = first.problems.some((p) => p.startsWith('--home') || p.startsWith('The bias store path')) ? validFlags : flags;
+  return { success: false, error, fallback: resolveOnce(kept, fallbackFlags).settings };
+}
+
+/**
+ * Council's settings from an environment and the global flags, validated with zod: flags over the
+ * environment over the defaults. The home is `--home`, else `LLM_COUNCIL_HOME`, else `~/.llm-council`;
+ * `~` and `~/…` are the user's home (`HOME`), and a relative path is taken from `flags.cwd`. A set but
+ * invalid value is a `CliError` (`USAGE`, exit 2) naming the variable and what to do, never a silent default.
+ * Key values are kept in the non-enumerable `secrets`, never in a message.
+ */
+export function resolveCouncilSettings(env: Env, flags: CouncilSettingsFlags = {}): CouncilSettings {
+  const result = safeResolveCouncilSettings(env, flags);
+  if (!result.success) throw result.error;
+  return result.value;
+}
+
