@@ -120,7 +120,7 @@ describe('council mcp over stdio (the bundled executable)', () => {
     for (const file of filesUnder(askHome)) {
       if (file.endsWith('.jsonl')) expect(lines(join(home, file)), file).toHaveLength(lines(join(askHome, file)).length);
     }
-    expect(JSON.parse(lines(join(home, 'history.jsonl'))[0]!).session.sessionId).toBe(sessionId);
+    expect((JSON.parse(lines(join(home, 'history.jsonl'))[0]!) as { session: { sessionId: string } }).session.sessionId).toBe(sessionId);
   }, 60_000);
 
   it('get_session, list_sessions, leaderboard, bias_report and the session resource read what was saved', async () => {
@@ -150,7 +150,7 @@ describe('council mcp over stdio (the bundled executable)', () => {
     const resource = await client.readResource({ uri: `council://sessions/${sessionId}` });
     const first = resource.contents[0] as { text: string; mimeType: string };
     expect(first.mimeType).toBe('application/json');
-    expect(JSON.parse(first.text).sessionId).toBe(sessionId);
+    expect((JSON.parse(first.text) as { sessionId: string }).sessionId).toBe(sessionId);
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain(`council://sessions/${sessionId}`);
   }, 60_000);

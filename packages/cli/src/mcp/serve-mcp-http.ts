@@ -24,7 +24,8 @@ function refuse(res: ServerResponse, options: { status: number; message: string 
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
+/** The body as text, or null when it is over the limit. */
+function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,7 +34,7 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -60,7 +61,7 @@ export async function serveMcpHttp(options: { createServer: () => McpServer; hos
       return known.handleRequest(req, res);
     }
     const text = await readBody(req);
-    if (text === 'too-large') return refuse(res, { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes.` });
+    if (text === null) return refuse(res, { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes.` });
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { CouncilEvent } from '@council/core';
+import { createCouncilProgressNotifier } from './council-progress-notifier.js';
+import type { ProgressUpdate } from './council-progress-notifier.js';
+
+const usage = { inputTokens: 1, outputTokens: 1 };
+
+function run(events: CouncilEvent[]): ProgressUpdate[] {
+  const updates: ProgressUpdate[] = [];
+  const notify = createCouncilProgressNotifier((u) => void updates.push(u));
+  for (const e of events) notify(e);
+  return updates;
+}
+
+describe('createCouncilProgressNotifier', () => {
+  it('counts a 4-member council with 2 reviewers as 1 + 4 + 1 + 2 + 1 + 1 steps, re-estimating at stage 2', () => {
+    const member = (stage: 1 | 2 | 3, id: string): CouncilEvent => ({ type: 'model-finished', stage, member: id, model: id, latencyMs: 1500, usage });
+    const updates = run([
+      { type: 'stage-started', stage: 1, calls: 4 },
+      member(1, 'a'),
+      member(1, 'b'),
+      { type: 'model-failed', stage: 1, member: 'c', model: 'c', reason: 'timeout', message: 'slow' },
+      member(1, 'd'),
+      { type: 'stage-finished', stage: 1, succeeded: 3, failed: 1 },
+      { type: 'usage', tokens: 10, costUsd: null },
+      { type: 'stage-started', stage: 2, calls: 2 },
+      member(2, 'a'),
+      member(2, 'b'),
+      { type: 'stage-started', stage: 3, calls: 1 },
+      member(3, 'chair'),
+    ]);
+    expect(updates.map((u) => u.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Stage 1 expects its 4 calls, 4 reviews, and the chairman: 1 + 4 + 1 + 4 + 1 + 1.
+    expect(updates[0]!.total).toBe(12);
+    // Two reviewers only: 5 done, then 1 + 2 + 1 + 1.
+    expect(updates[5]!.total).toBe(10);
+    expect(updates.at(-1)).toEqual({ progress: 10, total: 10, message: 'stage 3: chair synthesised in 1.5 s' });
+    expect(updates[3]!.message).toBe('stage 1: c failed (timeout)');
+    expect(updates[0]!.message).toBe('stage 1 of 3 (answers): 4 members');
+  });
+
+  it('never reports progress above the total when a fallback chairman takes over', () => {
+    const updates = run([
+      { type: 'stage-started', stage: 3, calls: 1 },
+      { type: 'model-failed', stage: 3, member: 'x', model: 'x', reason: 'error', message: 'boom' },
+      { type: 'model-retried', stage: 3, member: 'y', model: 'y', previous: 'x', reason: 'error' },
+      { type: 'model-finished', stage: 3, member: 'y', model: 'y', latencyMs: 10, usage },
+    ]);
+    expect(updates.map((u) => [u.progress, u.total])).toEqual([
+      [1, 2],
+      [2, 2],
+      [3, 3],
+    ]);
+  });
+});
