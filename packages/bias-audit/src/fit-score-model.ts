@@ -6,7 +6,10 @@ import { addLengthSession, lengthFigures } from './internal/length-figures.js';
 import type { BetweenSums, LengthSums } from './internal/length-figures.js';
 import { offsetsFromRobustCentre } from './internal/robust-centre.js';
 import { quadraticForm, sandwich } from './internal/sandwich-covariance.js';
-import { AnswerMean, indexAnswers, layoutOf, rowOf } from './internal/score-model-design.js';
+import type { ScoreModelSource } from './internal/score-session-stats.js';
+import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
+import type { ScoreSessionSummaries } from './score-session-summary.js';
+import { assertScoreSessionSummaries } from './score-session-summary.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { tEstimate } from './internal/t-estimate.js';
 import { criticalT } from './internal/t-summary.js';
@@ -74,83 +77,73 @@ export interface FitScoreModelOptions {
 }
 
 /**
- * The cross-session score model, fitted from per-answer sums (one pass to fit, one for the cluster-robust
- * errors and residuals). Within an answer a reviewer's score is the answer's own level plus the reviewer's
+ * The cross-session score model, fitted from per-session sums (`ScoreSessionSummary`: the map) that it adds
+ * up (the reduce: one pass to fit, one for the cluster-robust errors and residuals). `input` is a store's
+ * columns (their sums are formed on the fly, nothing kept per session) or published summaries, e.g. several
+ * stores' merged by `mergeScoreSessionSummaries`: the fit is the same as over their records together. Within an answer a reviewer's score is the answer's own level plus the reviewer's
  * offset, the display position's effect and, on its own answer, the reviewer's self-preference; the answer's
  * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Affinity is
  * the residual reviewer → author interaction, its error including the fitted offsets' own; length is read
  * between the answers of a session from their adjusted levels. Standard errors are clustered by session (CR1,
  * t on the sessions a figure appears in, less one; the length slope CR2 with Bell–McCaffrey's df).
  */
-export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOptions = {}): ScoreModelFit {
+export function fitScoreModel(input: BiasColumns | ScoreSessionSummaries, options: FitScoreModelOptions = {}): ScoreModelFit {
   const level = options.level ?? 0.95;
   assertLevel(level, 'level');
-  const layout = layoutOf(columns);
+  let source: ScoreModelSource;
+  if (isScoreSessionSummaries(input)) {
+    assertScoreSessionSummaries(input);
+    source = sourceFromSummaries(input);
+  } else {
+    source = sourceFromColumns(input);
+  }
+  return fitFromSource(source, level);
+}
+
+/** Anything shaped like summaries (even badly) is checked as summaries, so a wrong one gets a clear error. */
+function isScoreSessionSummaries(input: BiasColumns | ScoreSessionSummaries): input is ScoreSessionSummaries {
+  return 'version' in input || 'sessions' in input;
+}
+
+/** The reduce: pass 1 sums X̃'X̃ and X̃'ỹ over sessions; pass 2 forms each session's score X̃_s'ẽ_s = X̃_s'ỹ_s − X̃_s'X̃_s β̂. */
+function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
+  const { layout, models: names } = source;
   const { k } = layout;
   const xtx = new Float64Array(k * k);
   const xty = new Float64Array(k);
-  const answerMean = new AnswerMean(k);
-  const { mean, support } = answerMean;
-  const row = new Int32Array(3);
   const columnRecords = new Float64Array(k);
   const columnSessions = new Uint32Array(k);
-  const columnLastSession = new Int32Array(k).fill(-1);
-  const models = columns.models.length;
+  const models = names.length;
   const pairCount = models * models;
   const pairDesign = new Float64Array(pairCount * k);
   let observations = 0;
   let answers = 0;
-  const informative = new Uint8Array(columns.sessionIds.length);
 
-  // Pass 1: X̃'X̃ and X̃'ỹ of the within-answer demeaned design, answer by answer.
-  const index = indexAnswers(columns);
-  const list = index.order;
-  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
-    for (let answer = index.sessionAnswerStart[s]!; answer < index.sessionAnswerStart[s + 1]!; answer++) {
-      const from = index.answerStart[answer]!;
-      const count = index.answerStart[answer + 1]! - from;
-      if (count < 2) continue;
-      informative[s] = 1;
-      observations += count;
+  for (const stats of source.sessions()) {
+    const { columns: c, xtx: sx } = stats;
+    const m = c.length;
+    for (let a = 0; a < m; a++) {
+      const ga = c[a]! * k;
+      xty[c[a]!]! += stats.xty[a]!;
+      columnRecords[c[a]!]! += stats.records[a]!;
+      if (stats.records[a]! > 0) columnSessions[c[a]!]!++;
+      for (let b = 0; b < m; b++) xtx[ga + c[b]!]! += sx[a * m + b]!;
+    }
+    for (const answer of stats.answers) {
+      if (answer.count < 2) continue;
+      observations += answer.count;
       answers++;
-      const yBar = answerMean.fill(columns, layout, { list, from, count });
-      const size = answerMean.size;
-      // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄' and Σ(x − x̄)(y − ȳ) = Σx(y − ȳ): the mean row once per answer.
-      for (let ja = 0; ja < size; ja++) {
-        const a = support[ja]!;
-        const ma = mean[a]! * count;
-        for (let jb = 0; jb < size; jb++) xtx[a * k + support[jb]!]! -= ma * mean[support[jb]!]!;
-      }
-      for (let r = from; r < from + count; r++) {
-        const i = list[r]!;
-        const width = rowOf(columns, layout, i, row);
-        const y = columns.score[i]! - yBar;
-        for (let ja = 0; ja < width; ja++) {
-          const a = row[ja]!;
-          columnRecords[a]!++;
-          if (columnLastSession[a] !== s) {
-            columnLastSession[a] = s;
-            columnSessions[a]!++;
-          }
-          xty[a]! += y;
-          for (let jb = 0; jb < width; jb++) xtx[a * k + row[jb]!]! += 1;
-        }
-        const reviewer = columns.reviewer[i]!;
-        if (reviewer !== columns.candidate[i]) {
-          const base = (reviewer * models + columns.candidate[i]!) * k;
-          for (let ja = 0; ja < width; ja++) pairDesign[base + row[ja]!]! += 1;
-          for (let ja = 0; ja < size; ja++) pairDesign[base + support[ja]!]! -= mean[support[ja]!]!;
-        }
-      }
+    }
+    for (const pair of stats.pairs) {
+      const base = (pair.reviewer * models + pair.author) * k;
+      for (let a = 0; a < m; a++) pairDesign[base + c[a]!]! += pair.row[a]!;
     }
   }
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) beta[a]! += inverse[a * k + b]! * xty[b]!;
 
-  // Pass 2: per-session scores X̃_s'ẽ_s for the sandwich; affinity residual sums; answers' adjusted levels for length.
   const meat = new Float64Array(k * k);
-  const score = new Float64Array(k);
   const pairs: PairSums = {
     sum: new Float64Array(pairCount),
     n: new Float64Array(pairCount),
@@ -162,71 +155,66 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
     eScore: new Float64Array(pairCount * k),
     nScore: new Float64Array(pairCount * k),
   };
-  const sessionPairSum = new Float64Array(pairCount);
-  const sessionPairN = new Float64Array(pairCount);
-  const sessionPairs: number[] = [];
   const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: [] };
   const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: [] };
   const sessionX: number[] = [];
   const sessionY: number[] = [];
   let informativeSessions = 0;
   let residualSquares = 0;
+  let localBeta = new Float64Array(0);
+  let score = new Float64Array(0);
 
-  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
-    for (let answer = index.sessionAnswerStart[s]!; answer < index.sessionAnswerStart[s + 1]!; answer++) {
-      const from = index.answerStart[answer]!;
-      const count = index.answerStart[answer + 1]! - from;
-      const yBar = answerMean.fill(columns, layout, { list, from, count });
-      let fitted = 0;
-      for (let j = 0; j < answerMean.size; j++) fitted += mean[support[j]!]! * beta[support[j]!]!;
-      // The answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
-      sessionX.push(columns.responseLengthChars[list[from]!]! / 1000);
-      sessionY.push(yBar - fitted);
-      if (count < 2) continue;
-      for (let r = from; r < from + count; r++) {
-        const i = list[r]!;
-        const width = rowOf(columns, layout, i, row);
-        let predicted = -fitted;
-        for (let j = 0; j < width; j++) predicted += beta[row[j]!]!;
-        const residual = columns.score[i]! - yBar - predicted;
-        residualSquares += residual * residual;
-        // Σ(x − x̄)e = Σxe: an answer's residuals sum to 0.
-        for (let j = 0; j < width; j++) score[row[j]!]! += residual;
-        const reviewer = columns.reviewer[i]!;
-        if (reviewer !== columns.candidate[i]) {
-          const pair = reviewer * models + columns.candidate[i]!;
-          if (sessionPairN[pair] === 0) sessionPairs.push(pair);
-          sessionPairSum[pair]! += residual;
-          sessionPairN[pair]! += 1;
-        }
-      }
+  for (const stats of source.sessions()) {
+    const { columns: c, xtx: sx } = stats;
+    const m = c.length;
+    if (localBeta.length < m) {
+      localBeta = new Float64Array(m);
+      score = new Float64Array(m);
     }
-    if (informative[s] === 1) {
+    for (let a = 0; a < m; a++) localBeta[a] = beta[c[a]!]!;
+    // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
+    let informative = false;
+    for (let a = 0; a < m; a++) {
+      let fitted = 0;
+      for (let b = 0; b < m; b++) fitted += sx[a * m + b]! * localBeta[b]!;
+      score[a] = stats.xty[a]! - fitted;
+      if (stats.records[a]! > 0) informative = true;
+    }
+    let explained = 0;
+    for (let a = 0; a < m; a++) explained += localBeta[a]! * (stats.xty[a]! + score[a]!);
+    residualSquares += stats.yty - explained;
+    if (informative) {
       informativeSessions++;
-      for (let a = 0; a < k; a++) {
+      for (let a = 0; a < m; a++) {
         const sa = score[a]!;
         if (sa === 0) continue;
-        for (let b = 0; b < k; b++) meat[a * k + b]! += sa * score[b]!;
+        const ga = c[a]! * k;
+        for (let b = 0; b < m; b++) meat[ga + c[b]!]! += sa * score[b]!;
       }
     }
-    for (const pair of sessionPairs) {
-      const e = sessionPairSum[pair]!;
-      const n = sessionPairN[pair]!;
-      pairs.sum[pair]! += e;
-      pairs.n[pair]! += n;
-      pairs.sessions[pair]!++;
-      pairs.ee[pair]! += e * e;
-      pairs.en[pair]! += e * n;
-      pairs.nn[pair]! += n * n;
-      for (let a = 0; a < k; a++) {
-        pairs.eScore[pair * k + a]! += e * score[a]!;
-        pairs.nScore[pair * k + a]! += n * score[a]!;
+    for (const pair of stats.pairs) {
+      let e = pair.sum;
+      for (let a = 0; a < m; a++) e -= pair.row[a]! * localBeta[a]!;
+      const n = pair.count;
+      const p = pair.reviewer * models + pair.author;
+      pairs.sum[p]! += e;
+      pairs.n[p]! += n;
+      pairs.sessions[p]!++;
+      pairs.ee[p]! += e * e;
+      pairs.en[p]! += e * n;
+      pairs.nn[p]! += n * n;
+      for (let a = 0; a < m; a++) {
+        pairs.eScore[p * k + c[a]!]! += e * score[a]!;
+        pairs.nScore[p * k + c[a]!]! += n * score[a]!;
       }
-      sessionPairSum[pair] = 0;
-      sessionPairN[pair] = 0;
     }
-    sessionPairs.length = 0;
-    score.fill(0);
+    // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
+    for (const answer of stats.answers) {
+      let fitted = 0;
+      for (let a = 0; a < m; a++) fitted += answer.meanRow[a]! * localBeta[a]!;
+      sessionX.push(answer.lengthChars / 1000);
+      sessionY.push(answer.meanScore - fitted);
+    }
     addLengthSession({ x: sessionX, y: sessionY }, length, between);
     sessionX.length = 0;
     sessionY.length = 0;
@@ -259,7 +247,7 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
 
   const reviewerOffsets = offsetsFromRobustCentre({
     // Only reviewers with within-answer information: one whose answers no one else scored has no offset to compare.
-    members: layout.reviewerModels.filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0).map((m) => ({ column: layout.reviewerColumn[m]!, subject: columns.models[m]! })),
+    members: layout.reviewerModels.filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0).map((m) => ({ column: layout.reviewerColumn[m]!, subject: names[m]! })),
     beta,
     covariance,
     k,
@@ -271,9 +259,9 @@ export function fitScoreModel(columns: BiasColumns, options: FitScoreModelOption
     const contrast = new Float64Array(k);
     contrast[column] = 1;
     const fit = estimateOf(contrast, { sampleSize: columnRecords[column]!, sessions: columnSessions[column]! });
-    if (fit !== null) selfPreference.push({ subject: columns.models[m]!, weight: 1, ...fit });
+    if (fit !== null) selfPreference.push({ subject: names[m]!, weight: 1, ...fit });
   }
-  const affinity = affinityFigures({ pairs, inverse, meat, k, models: columns.models, level, sessions: S });
+  const affinity = affinityFigures({ pairs, inverse, meat, k, models: names, level, sessions: S });
 
   return {
     sessions: S,

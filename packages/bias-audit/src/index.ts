@@ -6,6 +6,9 @@ export { noRank } from './bias-columns.js';
 export { observationsToColumns } from './observations-to-columns.js';
 export { fitScoreModel } from './fit-score-model.js';
 export type { FitScoreModelOptions, ScoreModelEffect, ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
+export { summarizeScoreSessions } from './summarize-score-sessions.js';
+export { SCORE_SESSION_SUMMARY_VERSION, assertScoreSessionSummaries, mergeScoreSessionSummaries } from './score-session-summary.js';
+export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummaries, ScoreSessionSummary } from './score-session-summary.js';
 
 export { normalCdf, normalQuantile } from './normal-distribution.js';
 export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';

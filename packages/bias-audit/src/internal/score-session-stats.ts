@@ -1,0 +1,237 @@
+import type { BiasColumns } from '../bias-columns.js';
+import type { ScoreSessionSummaries, ScoreSessionSummary } from '../score-session-summary.js';
+import { SCORE_SESSION_SUMMARY_VERSION } from '../score-session-summary.js';
+import type { Layout } from './score-model-design.js';
+import { AnswerMean, indexAnswers, layoutOf, rowOf } from './score-model-design.js';
+
+/** One session's sums for the score model (`ScoreSessionSummary`), its columns and members as indices. */
+export interface SessionStats {
+  /** The session's index in its source (`sessionIds` of the columns, or the summaries' order). */
+  session: number;
+  /** Global design column of each local one. */
+  columns: Int32Array;
+  records: ArrayLike<number>;
+  xtx: ArrayLike<number>;
+  xty: ArrayLike<number>;
+  yty: number;
+  answers: { author: number; lengthChars: number; count: number; meanScore: number; meanRow: ArrayLike<number> }[];
+  pairs: { reviewer: number; author: number; count: number; sum: number; row: ArrayLike<number> }[];
+}
+
+/** What the fit reads: the members, the design's layout, and the sessions' sums (iterated twice). */
+export interface ScoreModelSource {
+  models: readonly string[];
+  layout: Layout;
+  sessions: () => Iterable<SessionStats>;
+}
+
+/** The sums of every session of `columns`, computed afresh on each iteration (nothing is kept per session). */
+export function sourceFromColumns(columns: BiasColumns): ScoreModelSource {
+  const layout = layoutOf(columns);
+  const index = indexAnswers(columns);
+  return { models: columns.models, layout, sessions: () => sessionStats(columns, { layout, index }) };
+}
+
+type AnswerStats = SessionStats['answers'][number] & { meanRow: Float64Array };
+type PairStats = SessionStats['pairs'][number] & { row: Float64Array };
+
+/**
+ * Yields each session's sums. The arrays and objects yielded are reused for the next session (the fit reads
+ * one session at a time, and 100,000 sessions must not cost 100,000 sets of arrays): copy what you keep.
+ */
+function* sessionStats(columns: BiasColumns, design: { layout: Layout; index: ReturnType<typeof indexAnswers> }): Generator<SessionStats> {
+  const { layout, index } = design;
+  const { k } = layout;
+  const list = index.order;
+  const local = new Int32Array(k).fill(-1);
+  const touched = new Int32Array(k);
+  const row = new Int32Array(3);
+  const answerMean = new AnswerMean(k);
+  const { mean, support } = answerMean;
+  const supportLocal = new Int32Array(k);
+  const models = columns.models.length;
+  const pairAt = new Int32Array(models * models).fill(-1);
+  const records = new Float64Array(k);
+  const xtx = new Float64Array(k * k);
+  const xty = new Float64Array(k);
+  const answerPool: AnswerStats[] = [];
+  const pairPool: PairStats[] = [];
+  const stats: SessionStats = { session: 0, columns: touched, records, xtx, xty, yty: 0, answers: [], pairs: [] };
+  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
+    const firstAnswer = index.sessionAnswerStart[s]!;
+    const endAnswer = index.sessionAnswerStart[s + 1]!;
+    if (firstAnswer === endAnswer) continue;
+    let m = 0;
+    for (let r = index.answerStart[firstAnswer]!; r < index.answerStart[endAnswer]!; r++) {
+      const width = rowOf(columns, layout, list[r]!, row);
+      for (let j = 0; j < width; j++) {
+        if (local[row[j]!] !== -1) continue;
+        local[row[j]!] = m;
+        touched[m++] = row[j]!;
+      }
+    }
+    records.fill(0, 0, m);
+    xtx.fill(0, 0, m * m);
+    xty.fill(0, 0, m);
+    stats.session = s;
+    stats.columns = touched.subarray(0, m);
+    stats.yty = 0;
+    stats.answers.length = 0;
+    stats.pairs.length = 0;
+    for (let answer = firstAnswer; answer < endAnswer; answer++) {
+      const from = index.answerStart[answer]!;
+      const count = index.answerStart[answer + 1]! - from;
+      const yBar = answerMean.fill(columns, layout, { list, from, count });
+      const size = answerMean.size;
+      const a = answerPool[stats.answers.length] ?? (answerPool[stats.answers.length] = { author: 0, lengthChars: 0, count: 0, meanScore: 0, meanRow: new Float64Array(k) });
+      const meanRow = a.meanRow;
+      meanRow.fill(0, 0, m);
+      for (let j = 0; j < size; j++) {
+        supportLocal[j] = local[support[j]!]!;
+        meanRow[supportLocal[j]!] = mean[support[j]!]!;
+      }
+      const author = columns.candidate[list[from]!]!;
+      a.author = author;
+      a.lengthChars = columns.responseLengthChars[list[from]!]!;
+      a.count = count;
+      a.meanScore = yBar;
+      a.meanRow = meanRow;
+      stats.answers.push(a);
+      if (count < 2) continue;
+      // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄', over the answer's own columns.
+      for (let ja = 0; ja < size; ja++) {
+        const la = supportLocal[ja]!;
+        const ma = count * meanRow[la]!;
+        for (let jb = 0; jb < size; jb++) xtx[la * m + supportLocal[jb]!]! -= ma * meanRow[supportLocal[jb]!]!;
+      }
+      for (let r = from; r < from + count; r++) {
+        const i = list[r]!;
+        const width = rowOf(columns, layout, i, row);
+        const y = columns.score[i]! - yBar;
+        stats.yty += y * y;
+        for (let ja = 0; ja < width; ja++) {
+          const la = local[row[ja]!]!;
+          records[la]!++;
+          xty[la]! += y;
+          for (let jb = 0; jb < width; jb++) xtx[la * m + local[row[jb]!]!]! += 1;
+        }
+        const reviewer = columns.reviewer[i]!;
+        if (reviewer === author) continue;
+        const key = reviewer * models + author;
+        let at = pairAt[key]!;
+        if (at === -1) {
+          at = stats.pairs.length;
+          const pair = pairPool[at] ?? (pairPool[at] = { reviewer: 0, author: 0, count: 0, sum: 0, row: new Float64Array(k) });
+          pair.reviewer = reviewer;
+          pair.author = author;
+          pair.count = 0;
+          pair.sum = 0;
+          pair.row.fill(0, 0, m);
+          stats.pairs.push(pair);
+          pairAt[key] = at;
+        }
+        const pair = stats.pairs[at]! as PairStats;
+        pair.count++;
+        pair.sum += y;
+        for (let ja = 0; ja < width; ja++) pair.row[local[row[ja]!]!]! += 1;
+        for (let j = 0; j < size; j++) pair.row[supportLocal[j]!]! -= meanRow[supportLocal[j]!]!;
+      }
+    }
+    for (let j = 0; j < m; j++) local[touched[j]!] = -1;
+    for (const pair of stats.pairs) pairAt[pair.reviewer * models + pair.author] = -1;
+    yield stats;
+  }
+}
+
+/** The published form of `columns`' sessions (`summarizeScoreSessions`). */
+export function summariesFromSource(source: ScoreModelSource, sessionIds: readonly string[]): ScoreSessionSummaries {
+  const names = columnNames(source);
+  const { models } = source;
+  const sessions: ScoreSessionSummary[] = [];
+  for (const stats of source.sessions()) {
+    sessions.push({
+      session: sessionIds[stats.session]!,
+      columns: Array.from(stats.columns, (c) => names[c]!),
+      records: Array.from(stats.records).slice(0, stats.columns.length),
+      xtx: Array.from(stats.xtx).slice(0, stats.columns.length ** 2),
+      xty: Array.from(stats.xty).slice(0, stats.columns.length),
+      yty: stats.yty,
+      answers: stats.answers.map((a) => ({ author: models[a.author]!, lengthChars: a.lengthChars, count: a.count, meanScore: a.meanScore, meanRow: Array.from(a.meanRow).slice(0, stats.columns.length) })),
+      pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, count: p.count, sum: p.sum, row: Array.from(p.row).slice(0, stats.columns.length) })),
+    });
+  }
+  return { version: SCORE_SESSION_SUMMARY_VERSION, sessions };
+}
+
+/** Each global column's published name: `reviewer:<model>`, `position:<n>`, `self:<model>`. */
+function columnNames(source: ScoreModelSource): string[] {
+  const { layout, models } = source;
+  const names: string[] = new Array<string>(layout.k);
+  for (const m of layout.reviewerModels) names[layout.reviewerColumn[m]!] = `reviewer:${models[m]!}`;
+  for (const [p, c] of layout.positionColumn) names[c] = `position:${p}`;
+  for (const m of layout.selfModels) names[layout.selfColumn[m]!] = `self:${models[m]!}`;
+  return names;
+}
+
+/**
+ * Published summaries (checked by `assertScoreSessionSummaries`) as a source: members sorted by name, and
+ * the same layout as their records would give (reviewers, then positions in order, then self columns).
+ */
+export function sourceFromSummaries(summaries: ScoreSessionSummaries): ScoreModelSource {
+  const names = new Set<string>();
+  const reviewers = new Set<string>();
+  const selves = new Set<string>();
+  const positions = new Set<number>();
+  for (const s of summaries.sessions) {
+    for (const c of s.columns) {
+      const at = c.indexOf(':');
+      const kind = c.slice(0, at);
+      const value = c.slice(at + 1);
+      if (kind === 'position') positions.add(Number(value));
+      else (kind === 'reviewer' ? reviewers : selves).add(value);
+      if (kind !== 'position') names.add(value);
+    }
+    for (const a of s.answers) names.add(a.author);
+  }
+  const models = [...names].sort();
+  const modelIndex = new Map(models.map((name, m) => [name, m]));
+  let k = 0;
+  const reviewerColumn = new Int32Array(models.length).fill(-1);
+  const reviewerModels: number[] = [];
+  const selfColumn = new Int32Array(models.length).fill(-1);
+  const selfModels: number[] = [];
+  const columnOf = new Map<string, number>();
+  models.forEach((name, m) => {
+    if (!reviewers.has(name)) return;
+    reviewerColumn[m] = k;
+    reviewerModels.push(m);
+    columnOf.set(`reviewer:${name}`, k++);
+  });
+  const positionColumn = new Map<number, number>();
+  for (const p of [...positions].sort((a, b) => a - b)) {
+    positionColumn.set(p, k);
+    columnOf.set(`position:${p}`, k++);
+  }
+  models.forEach((name, m) => {
+    if (!selves.has(name)) return;
+    selfColumn[m] = k;
+    selfModels.push(m);
+    columnOf.set(`self:${name}`, k++);
+  });
+  const layout: Layout = { reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels };
+  const sessions = function* (): Generator<SessionStats> {
+    for (const [at, s] of summaries.sessions.entries()) {
+      yield {
+        session: at,
+        columns: Int32Array.from(s.columns, (c) => columnOf.get(c)!),
+        records: s.records,
+        xtx: s.xtx,
+        xty: s.xty,
+        yty: s.yty,
+        answers: s.answers.map((a) => ({ ...a, author: modelIndex.get(a.author)! })),
+        pairs: s.pairs.map((p) => ({ ...p, reviewer: modelIndex.get(p.reviewer)!, author: modelIndex.get(p.author)! })),
+      };
+    }
+  };
+  return { models, layout, sessions };
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { BiasAuditError } from './bias-audit-error.js';
+import type { BiasObservation } from './bias-observation.js';
+import type { ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
+import { fitScoreModel } from './fit-score-model.js';
+import { simulateCouncils } from './internal/simulate-councils.js';
+import { observationsToColumns } from './observations-to-columns.js';
+import type { ScoreSessionSummaries, ScoreSessionSummary } from './score-session-summary.js';
+import { assertScoreSessionSummaries, mergeScoreSessionSummaries, SCORE_SESSION_SUMMARY_VERSION } from './score-session-summary.js';
+import { summarizeScoreSessions } from './summarize-score-sessions.js';
+
+function observation(spec: { reviewer: string; candidate: string; position: number; score: number; length: number }): BiasObservation {
+  return {
+    sessionId: 's1',
+    timestamp: '2026-01-01T00:00:00Z',
+    reviewer: spec.reviewer,
+    candidate: spec.candidate,
+    position: spec.position,
+    responseLengthChars: spec.length,
+    score: spec.score,
+    rankPosition: null,
+    configVersion: null,
+    queryCategory: null,
+  };
+}
+
+/** A session's figures keyed by column name, so a test does not depend on the order columns were met in. */
+function byName(s: ScoreSessionSummary): { records: Record<string, number>; xty: Record<string, number>; xtx: (a: string, b: string) => number; index: (name: string) => number } {
+  const index = (name: string): number => s.columns.indexOf(name);
+  const m = s.columns.length;
+  return {
+    records: Object.fromEntries(s.columns.map((c, j) => [c, s.records[j]!])),
+    xty: Object.fromEntries(s.columns.map((c, j) => [c, s.xty[j]!])),
+    xtx: (a, b) => s.xtx[index(a) * m + index(b)]!,
+    index,
+  };
+}
+
+describe('summarizeScoreSessions', () => {
+  // One session. C's answer (1,200 characters) is scored by A at position 0 (6 points) and B at position 1 (8);
+  // B's answer (600 characters) only by A, at position 1 (5). By hand, for C's answer: x_A = r:A + p:0,
+  // x_B = r:B + p:1, x̄ = ½ of each, ȳ = 7; x̃_A = ½(r:A + p:0 − r:B − p:1) = −x̃_B; ỹ_A = −1, ỹ_B = +1.
+  // X̃'X̃ = 2·x̃_A x̃_A' (entries ±½), X̃'ỹ = −2·x̃_A (±1), ỹ'ỹ = 2. B's answer, scored once, adds only its
+  // length and level (count 1, mean 5, row r:A + p:1).
+  const columns = observationsToColumns([
+    observation({ reviewer: 'A', candidate: 'C', position: 0, score: 6, length: 1200 }),
+    observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
+    observation({ reviewer: 'A', candidate: 'B', position: 1, score: 5, length: 600 }),
+  ]);
+  const summaries = summarizeScoreSessions(columns);
+  const [session] = summaries.sessions;
+
+  it('holds the within-answer cross-products, worked by hand', () => {
+    expect(summaries.version).toBe(SCORE_SESSION_SUMMARY_VERSION);
+    expect(summaries.sessions).toHaveLength(1);
+    const s = byName(session!);
+    expect(session!.session).toBe('s1');
+    expect([...session!.columns].sort()).toEqual(['position:0', 'position:1', 'reviewer:A', 'reviewer:B']);
+    expect(s.records).toEqual({ 'reviewer:A': 1, 'reviewer:B': 1, 'position:0': 1, 'position:1': 1 });
+    expect(s.xty).toEqual({ 'reviewer:A': -1, 'reviewer:B': 1, 'position:0': -1, 'position:1': 1 });
+    const sign: Record<string, number> = { 'reviewer:A': 1, 'position:0': 1, 'reviewer:B': -1, 'position:1': -1 };
+    for (const a of session!.columns) for (const b of session!.columns) expect(s.xtx(a, b)).toBeCloseTo(0.5 * sign[a]! * sign[b]!, 12);
+    expect(session!.yty).toBeCloseTo(2, 12);
+  });
+
+  it('lists every scored answer with its length, level and mean row, and each reviewer → author pair', () => {
+    const s = byName(session!);
+    const answers = Object.fromEntries(session!.answers.map((a) => [a.author, a]));
+    expect(answers['C']).toMatchObject({ lengthChars: 1200, count: 2, meanScore: 7 });
+    expect(answers['B']).toMatchObject({ lengthChars: 600, count: 1, meanScore: 5 });
+    for (const name of session!.columns) expect(answers['C']!.meanRow[s.index(name)]).toBeCloseTo(0.5, 12);
+    expect(answers['B']!.meanRow[s.index('reviewer:A')]).toBe(1);
+    expect(answers['B']!.meanRow[s.index('position:1')]).toBe(1);
+    expect(answers['B']!.meanRow[s.index('reviewer:B')]).toBe(0);
+    // Only C's answer has two scores: A → C with ỹ = −1 and row x̃_A, B → C with +1 and −x̃_A.
+    const pairs = Object.fromEntries(session!.pairs.map((p) => [`${p.reviewer}→${p.author}`, p]));
+    expect(Object.keys(pairs).sort()).toEqual(['A→C', 'B→C']);
+    expect(pairs['A→C']).toMatchObject({ count: 1, sum: -1 });
+    expect(pairs['B→C']).toMatchObject({ count: 1, sum: 1 });
+    expect(pairs['A→C']!.row[s.index('reviewer:A')]).toBeCloseTo(0.5, 12);
+    expect(pairs['A→C']!.row[s.index('position:1')]).toBeCloseTo(-0.5, 12);
+  });
+});
+
+/** Every figure of two fits, side by side: the same to a relative 1e-9. */
+function expectSameFit(actual: ScoreModelFit, expected: ScoreModelFit): void {
+  const close = (a: number | null, b: number | null, what: string): void => {
+    if (a === null || b === null || !Number.isFinite(a) || !Number.isFinite(b)) {
+      expect(a, what).toBe(b);
+      return;
+    }
+    expect(Math.abs(a - b), what).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)));
+  };
+  const same = (a: ScoreModelEstimate | null, b: ScoreModelEstimate | null, what: string): void => {
+    expect(a === null, what).toBe(b === null);
+    if (a === null || b === null) return;
+    for (const key of ['estimate', 'standardError', 'df', 'lower', 'upper', 'pValue', 'sampleSize', 'sessions'] as const) close(a[key], b[key], `${what}.${key}`);
+  };
+  expect(actual.sessions).toBe(expected.sessions);
+  expect(actual.observations).toBe(expected.observations);
+  close(actual.residualSd, expected.residualSd, 'residualSd');
+  for (const family of ['reviewerOffsets', 'selfPreference', 'affinity'] as const) {
+    const bySubject = new Map(actual[family].map((e) => [e.subject, e]));
+    expect([...bySubject.keys()].sort(), family).toEqual(expected[family].map((e) => e.subject).sort());
+    for (const e of expected[family]) {
+      same(bySubject.get(e.subject)!, e, `${family}[${e.subject}]`);
+      close(bySubject.get(e.subject)!.weight, e.weight, `${family}[${e.subject}].weight`);
+    }
+  }
+  same(actual.lengthSlope, expected.lengthSlope, 'lengthSlope');
+  same(actual.lengthCorrelation, expected.lengthCorrelation, 'lengthCorrelation');
+  same(actual.betweenSessionLengthSlope, expected.betweenSessionLengthSlope, 'betweenSessionLengthSlope');
+}
+
+describe('fitScoreModel over summaries', () => {
+  // 60 sessions with every effect the model has: length, primacy, a harsh reviewer, self-preference, an affinity.
+  const observations = simulateCouncils({
+    sessions: 60,
+    models: 5,
+    reviewers: 5,
+    seed: 41,
+    lengthSlopePer1000Chars: 0.4,
+    primacyPerPosition: 0.25,
+    reviewerOffsets: [-1.2],
+    selfPreference: 0.5,
+    affinity: [{ reviewer: 1, candidate: 2, points: 1 }],
+  });
+  const whole = fitScoreModel(observationsToColumns(observations));
+  const firstHalf = new Set(Array.from({ length: 30 }, (_, s) => `s41-${s}`));
+  const partOne = summarizeScoreSessions(observationsToColumns(observations.filter((o) => firstHalf.has(o.sessionId))));
+  const partTwo = summarizeScoreSessions(observationsToColumns(observations.filter((o) => !firstHalf.has(o.sessionId))));
+
+  it('gives the fit of the records themselves', () => {
+    expectSameFit(fitScoreModel(summarizeScoreSessions(observationsToColumns(observations))), whole);
+  });
+
+  it('adds up: two halves of a store, summarised apart and merged (in either order), fit as the whole store does', () => {
+    expect(partOne.sessions.length).toBe(30);
+    expect(partTwo.sessions.length).toBe(30);
+    expectSameFit(fitScoreModel(mergeScoreSessionSummaries(partOne, partTwo)), whole);
+    expectSameFit(fitScoreModel(mergeScoreSessionSummaries(partTwo, partOne)), whole);
+  });
+
+  it('survives JSON: the summaries are plain data', () => {
+    const copy = JSON.parse(JSON.stringify(mergeScoreSessionSummaries(partOne, partTwo))) as ScoreSessionSummaries;
+    expectSameFit(fitScoreModel(copy), whole);
+  });
+});
+
+describe('summaries from elsewhere are checked', () => {
+  const good = summarizeScoreSessions(
+    observationsToColumns([
+      observation({ reviewer: 'A', candidate: 'C', position: 0, score: 6, length: 1200 }),
+      observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
+    ]),
+  );
+  const failure = (input: unknown): string => {
+    try {
+      assertScoreSessionSummaries(input);
+    } catch (error) {
+      expect(BiasAuditError.isInstance(error) && error.code === 'INVALID_INPUT').toBe(true);
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+  const edited = (change: (s: ScoreSessionSummary) => void): unknown => {
+    const copy = JSON.parse(JSON.stringify(good)) as ScoreSessionSummaries;
+    change(copy.sessions[0]!);
+    return copy;
+  };
+
+  it('accepts what summarizeScoreSessions wrote', () => {
+    expect(failure(good)).toBe('accepted');
+  });
+
+  it('refuses another version, naming the one it reads', () => {
+    expect(failure({ ...good, version: 2 })).toMatch(/version 2 is not supported; this package reads version 1/);
+  });
+
+  it('refuses a session given twice, in one list or across merged stores', () => {
+    expect(failure({ ...good, sessions: [...good.sessions, ...good.sessions] })).toMatch(/session s1 appears twice/);
+    expect(() => mergeScoreSessionSummaries(good, good)).toThrow(/session s1 appears twice/);
+  });
+
+  it('names the field that is malformed', () => {
+    expect(failure(edited((s) => s.xtx.pop()))).toMatch(/sessions\[0\]\.xtx must be 16 finite number/);
+    expect(failure(edited((s) => (s.xty[0] = Number.NaN)))).toMatch(/sessions\[0\]\.xty must be 4 finite number/);
+    expect(failure(edited((s) => (s.columns[0] = 'offset:A')))).toMatch(/columns must be distinct names such as reviewer:<model>/);
+    expect(failure(edited((s) => (s.answers[0]!.count = 0)))).toMatch(/answers\[0\] needs an author/);
+    expect(failure(edited((s) => (s.pairs[0]!.author = s.pairs[0]!.reviewer)))).toMatch(/pairs\[0\] needs a reviewer, a different author/);
+  });
+
+  it('fitScoreModel checks what it is given', () => {
+    expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as ScoreSessionSummaries)).toThrow(/version 3 is not supported/);
+  });
+});
