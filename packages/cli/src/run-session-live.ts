@@ -4,6 +4,7 @@ import type { CommandContext } from './command-context.js';
 import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
 import { createLiveDisplay } from './live-display.js';
 import { progressFromCouncilEvent } from './progress-from-council-event.js';
+import { createProgressLines } from './progress-lines.js';
 import { renderProgressFrame } from './render-progress-frame.js';
 
 /** Whether the live display may draw: only when both streams are terminals (never into a file or a pipe). */
@@ -13,7 +14,8 @@ export function liveDisplayEnabled(ctx: Pick<CommandContext, 'io'>): boolean {
 
 /**
  * Runs one council session with the live display on stderr (when it may draw): each member's state per
- * stage, elapsed time, tokens and cost, redrawn in place from the session's events.
+ * stage, elapsed time, tokens and cost, redrawn in place from the session's events. When it may not (a
+ * pipe, a CI log, a redirected stdout), plain progress lines go to stderr instead (`createProgressLines`).
  */
 export async function runSessionLive(options: {
   council: Omit<RunCouncilOptions, 'onEvent'>;
@@ -31,6 +33,8 @@ export async function runSessionLive(options: {
     enabled: liveDisplayEnabled(ctx),
     render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns !== undefined && ctx.io.columns >= 20 ? ctx.io.columns : 100 }),
   });
+  const lines = liveDisplayEnabled(ctx) ? null : createProgressLines({ write: ctx.io.stderr });
+  lines?.start();
   try {
     return await runCouncil({
       ...options.council,
@@ -38,10 +42,12 @@ export async function runSessionLive(options: {
         const progress = progressFromCouncilEvent(event, Date.now());
         if (progress) state = applyProgressEvent(state, progress);
         if (event.type !== 'usage') display.refresh();
+        lines?.onEvent(event);
         options.onEvent?.(event);
       },
     });
   } finally {
+    lines?.stop();
     const drawn = display.active;
     display.stop();
     if (drawn) ctx.io.stderr('\n');

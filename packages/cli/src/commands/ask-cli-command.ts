@@ -15,7 +15,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     ...councilMemberOptions,
     { flags: '--order <mode>', description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
-    { flags: '--timeout <duration>', description: 'Deadline of each model call, e.g. 60s or 2m' },
+    { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
     { flags: '--json', description: 'Print the whole session as one JSON document' },

@@ -100,8 +100,10 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
   it('fails with exit 1 and one line when the quorum is not met', async () => {
     const r = await ask(['--models', 'test/broken,test/hang', '--timeout', '500ms']);
     expect(r.code).toBe(1);
-    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/^council: .*quorum/i);
+    // Progress lines come first (stderr is not a terminal); the error is one line, the last.
+    const errorLines = r.err.trimEnd().split('\n').filter((line) => line.startsWith('council: '));
+    expect(errorLines).toHaveLength(1);
+    expect(r.err.trimEnd().split('\n').at(-1)).toMatch(/^council: .*quorum/i);
     expect(r.out).toBe('');
   }, 20_000);
 

@@ -1,0 +1,98 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig } from '@council/core';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgressLines } from './progress-lines.js';
+import { runCli } from './run-cli.js';
+import { captureIo } from './testing/capture-io.js';
+import { startCouncilTestServer } from './testing/council-test-server.js';
+
+describe('createProgressLines', () => {
+  it('prints "still waiting" only once a call has been pending 15 s, then at most every 15 s, naming what is pending', () => {
+    let t = 1_000_000;
+    const out: string[] = [];
+    const lines = createProgressLines({ write: (s) => void out.push(s), now: () => t });
+    lines.onEvent({ type: 'stage-started', stage: 1, calls: 3 });
+    for (const member of ['a', 'b', 'hung']) lines.onEvent({ type: 'model-started', stage: 1, member, model: member });
+    t += 2_000;
+    lines.onEvent({ type: 'model-finished', stage: 1, member: 'a', model: 'a', latencyMs: 2_000, usage: { inputTokens: 1, outputTokens: 1 } });
+    lines.onEvent({ type: 'model-failed', stage: 1, member: 'b', model: 'b', reason: 'error', message: 'No endpoints found for b.\nstack line' });
+    // Ticks every second: nothing until the pending call is 15 s old.
+    const tickUntil = (end: number) => {
+      while (t < end) {
+        t += 1_000;
+        lines.tick();
+      }
+    };
+    tickUntil(1_000_000 + 14_000);
+    expect(out.filter((l) => l.includes('still waiting'))).toEqual([]);
+    tickUntil(1_000_000 + 50_000);
+    // At 15 s, 30 s and 45 s: never more often than every 15 s.
+    expect(out.filter((l) => l.includes('still waiting'))).toEqual(['  still waiting for hung (15 s)\n', '  still waiting for hung (30 s)\n', '  still waiting for hung (45 s)\n']);
+    lines.onEvent({ type: 'model-failed', stage: 1, member: 'hung', model: 'hung', reason: 'timeout', message: 'no answer within 60000 ms' });
+    lines.onEvent({ type: 'stage-finished', stage: 1, succeeded: 1, failed: 2 });
+    tickUntil(1_000_000 + 100_000);
+    expect(out).toEqual([
+      'stage 1 (answers): 3 calls started\n',
+      '  a answered (2.0 s)\n',
+      '  b failed at stage 1: No endpoints found for b.\n',
+      '  still waiting for hung (15 s)\n',
+      '  still waiting for hung (30 s)\n',
+      '  still waiting for hung (45 s)\n',
+      '  hung timed out at stage 1: no answer within 60000 ms\n',
+      'stage 1 (answers) done: 1 answered, 2 failed (50.0 s)\n',
+    ]);
+  });
+});
+
+describe('council ask in a pipe (issue 15 item 3)', () => {
+  const KEY = 'sk-or-v1-PROGRESS-KEY';
+  const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY });
+  });
+  afterAll(() => server.close());
+
+  it('prints plain progress lines on stderr when it is not a terminal: stages, answers, failures', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-progress-'));
+    const c = captureIo();
+    const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
+    const args = ['ask', 'PROGRESS-QUERY: which test first?', '--models', [...MEMBERS, 'test/broken', 'test/hang'].join(','), '--chairman', 'test/alpha', '--timeout', '1s', '--no-persist'];
+    expect(await runCli(args, { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+    const err = c.err().split('\n');
+    expect(err[0]).toBe('stage 1 (answers): 5 calls started');
+    for (const m of MEMBERS) expect(err).toContainEqual(expect.stringMatching(new RegExp(`^  ${m.replace('/', '\\/')} answered \\(\\d+\\.\\d s\\)$`)));
+    // A provider's long message is cut to 160 characters.
+    expect(err).toContainEqual(expect.stringMatching(/^ {2}test\/broken failed at stage 1: openrouter does not serve the model "test\/broken" \(HTTP 404: .{60,}…$/));
+    expect(err.find((l) => l.startsWith('  test/broken'))!.length).toBe('  test/broken failed at stage 1: '.length + 160);
+    expect(err).toContainEqual('  test/hang timed out at stage 1: no answer within 1000 ms');
+    expect(err).toContainEqual(expect.stringMatching(/^stage 1 \(answers\) done: 3 answered, 2 failed \(\d+\.\d s\)$/));
+    expect(err).toContainEqual('stage 2 (reviews): 3 calls started');
+    expect(err).toContainEqual(expect.stringMatching(/^stage 2 \(reviews\) done: 3 reviewed \(\d+\.\d s\)$/));
+    expect(err).toContainEqual('stage 3 (synthesis): 1 call started');
+    expect(err).toContainEqual(expect.stringMatching(/^ {2}test\/alpha synthesised \(\d+\.\d s\)$/));
+    // Progress never repeats the question, and is not drawn with escape codes.
+    expect(c.err()).not.toContain('PROGRESS-QUERY');
+    expect(c.err()).not.toContain('\u001b[');
+  }, 20_000);
+
+  it('--help states the default timeouts, and they are the configuration defaults', async () => {
+    for (const command of ['ask', 'batch']) {
+      const c = captureIo();
+      expect(await runCli([command, '--help'], { version: '1.2.3', io: c.io, env: {} })).toBe(0);
+      expect(c.out()).toContain('default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts');
+    }
+    expect(defaultConfig.timeouts).toEqual({ stage1Ms: 120_000, stage2Ms: 120_000, stage3Ms: 180_000 });
+  });
+
+  it('draws no plain lines when the live display runs on a terminal', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-progress-'));
+    const c = captureIo({ tty: true, columns: 100 });
+    const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
+    expect(await runCli(['ask', 'q', '--models', MEMBERS.join(','), '--no-persist'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+    expect(c.err()).not.toContain('stage 1 (answers): 3 calls started');
+  }, 20_000);
+});

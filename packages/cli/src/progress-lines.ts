@@ -1,0 +1,95 @@
+import type { CouncilEvent, CouncilStage } from '@council/core';
+
+/** How often at most a "still waiting" line is printed, and how long a call must have run before the first. */
+export const WAIT_LINE_INTERVAL_MS = 15_000;
+
+const STAGES: Record<CouncilStage, { name: string; done: string }> = {
+  1: { name: 'answers', done: 'answered' },
+  2: { name: 'reviews', done: 'reviewed' },
+  3: { name: 'synthesis', done: 'synthesised' },
+};
+
+const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'gave an empty answer', aborted: 'was aborted' };
+
+export interface ProgressLines {
+  /** Prints the line an event calls for, if any. */
+  onEvent(event: CouncilEvent): void;
+  /** Prints "still waiting for …" when a call has been pending for an interval and none was printed for one. */
+  tick(): void;
+  /** Starts calling `tick` every second (on a timer that never keeps the process alive). */
+  start(): void;
+  stop(): void;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Plain progress for a pipe or a CI log, where the live display cannot redraw: one line when a stage
+ * begins or ends and when a member answers or fails, and at most every `intervalMs` (15 s) a line naming
+ * the calls still pending — so a hung member is visible long before its timeout. Events never carry the
+ * query text, and neither do these lines; a provider's message is cut to its first line.
+ */
+export function createProgressLines(options: { write: (text: string) => void; now?: () => number; intervalMs?: number }): ProgressLines {
+  const now = options.now ?? (() => Date.now());
+  const intervalMs = options.intervalMs ?? WAIT_LINE_INTERVAL_MS;
+  const pending = new Map<string, { member: string; startedAt: number }>();
+  const stageStarted = new Map<CouncilStage, number>();
+  let lastWaitLine = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const say = (line: string) => options.write(`${line}\n`);
+
+  const lines: ProgressLines = {
+    onEvent(event) {
+      switch (event.type) {
+        case 'stage-started':
+          stageStarted.set(event.stage, now());
+          say(`stage ${event.stage} (${STAGES[event.stage].name}): ${event.calls} call${event.calls === 1 ? '' : 's'} started`);
+          return;
+        case 'stage-finished': {
+          const took = now() - (stageStarted.get(event.stage) ?? now());
+          say(`stage ${event.stage} (${STAGES[event.stage].name}) done: ${event.succeeded} ${STAGES[event.stage].done}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
+          return;
+        }
+        case 'model-started':
+          pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now() });
+          return;
+        case 'model-finished':
+          pending.delete(`${event.stage}:${event.member}`);
+          say(`  ${event.member} ${STAGES[event.stage].done} (${seconds(event.latencyMs)})`);
+          return;
+        case 'model-failed': {
+          pending.delete(`${event.stage}:${event.member}`);
+          const first = event.message.split('\n')[0]!;
+          const message = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+          say(`  ${event.member} ${REASONS[event.reason] ?? event.reason} at stage ${event.stage}: ${message}`);
+          return;
+        }
+        case 'model-retried':
+          say(`  chairman ${event.previous} failed; ${event.member} takes over`);
+          return;
+        case 'usage':
+          return;
+      }
+    },
+    tick() {
+      if (pending.size === 0) return;
+      const t = now();
+      const oldest = Math.min(...[...pending.values()].map((p) => p.startedAt));
+      if (t - oldest < intervalMs || t - lastWaitLine < intervalMs) return;
+      lastWaitLine = t;
+      const members = [...new Set([...pending.values()].map((p) => p.member))];
+      say(`  still waiting for ${members.join(', ')} (${Math.floor((t - oldest) / 1000)} s)`);
+    },
+    start() {
+      timer = setInterval(() => lines.tick(), Math.min(1000, intervalMs));
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return lines;
+}
