@@ -29,6 +29,7 @@ export const getSessionOutput = {
   biasIndicators: z.unknown(),
   excluded: z.array(z.unknown()),
   usage: z.unknown(),
+  warnings: z.array(z.string()),
   queryMetadata: z.unknown(),
   simulated: z.boolean(),
 };
