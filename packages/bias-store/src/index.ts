@@ -1,7 +1,7 @@
 export { BiasStoreError } from './bias-store-error.js';
 export type { BiasStoreErrorCode } from './bias-store-error.js';
 
-export { ConsentLevel, consentLevelNames, isConsentLevel, parseConsentLevel, safeParseConsentLevel } from './consent-level.js';
+export { ConsentLevel, consentAcceptedValues, consentLevelNames, isConsentLevel, parseConsentLevel, safeParseConsentLevel } from './consent-level.js';
 
 export { biasMetricRecordSchema, biasRecordWriteProblem, biasSchemaVersion, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
 export type { BiasMetricRecord } from './bias-metric-record.js';

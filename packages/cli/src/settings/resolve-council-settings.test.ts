@@ -157,7 +157,7 @@ describe('resolveCouncilSettings: invalid values', () => {
     })();
     expect(CliError.isInstance(error)).toBe(true);
     expect((error as CliError).code).toBe('USAGE');
-    expect((error as CliError).message).toBe('LLM_COUNCIL_BIAS_CONSENT="5" is not valid: use 0 (off), 1 (local only), 2 (anonymous), 3 (enhanced) or 4 (research). Fix or unset it.');
+    expect((error as CliError).message).toBe('LLM_COUNCIL_BIAS_CONSENT="5" is not valid: use 0 (OFF), 1 (LOCAL_ONLY), 2 (ANONYMOUS), 3 (ENHANCED) or 4 (RESEARCH); the names are accepted in any case. Fix or unset it.');
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { councilPaths, safeParseConsentLevel } from '@council/bias-store';
+import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
 import { z } from 'zod';
 import { CliError } from '../cli-error.js';
@@ -72,7 +72,7 @@ function decimal(range: { min: number; max: number }, accepted: string) {
 const consentText = z.string().transform((text, ctx): ConsentLevel => {
   const parsed = safeParseConsentLevel(text);
   if (parsed.success) return parsed.value;
-  ctx.addIssue({ code: 'custom', message: 'use 0 (off), 1 (local only), 2 (anonymous), 3 (enhanced) or 4 (research)' });
+  ctx.addIssue({ code: 'custom', message: `use ${consentAcceptedValues}` });
   return z.NEVER;
 });
 
