@@ -12,8 +12,8 @@ export interface HttpProviderSettings {
   /** The API key; when omitted it is read from the provider's variable in `env` at each request. */
   apiKey?: string;
   /**
-   * Where the key and base-URL variables are read from at each request, e.g. the process environment passed by the
-   * application. This package never reads the process environment itself; without `env` (and `apiKey`),
+   * Where the key and base-URL variables are read from at each request, e.g. the environment of the process, passed by the
+   * application. This package never reads the process's environment itself; without `env` (and `apiKey`),
    * a hosted provider's call fails with `MISSING_API_KEY`.
    */
   env?: Readonly<Record<string, string | undefined>>;
