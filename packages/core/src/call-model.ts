@@ -1,4 +1,4 @@
-import type { CouncilCallContext, GenerateResult, LanguageModelV1, Message, Usage } from '@council/providers';
+import type { CouncilCallContext, GenerateOptions, GenerateResult, LanguageModelV1, Message, StreamPart, Usage } from '@council/providers';
 import type { CallError } from './council-session.js';
 
 export interface CallModelOptions {
@@ -10,6 +10,11 @@ export interface CallModelOptions {
   seed: number | undefined;
   /** The council stage and the answers the prompt shows, for models that do not read prompts (the simulated provider). */
   council?: CouncilCallContext;
+  /**
+   * Receives the text as it is written: the call streams (`doStream`) when the model can, and falls back to
+   * `doGenerate` when it cannot. Never called after the call settled (deadline, abort); a throwing listener is ignored.
+   */
+  onTextDelta?: (text: string) => void;
 }
 
 export type CallOutcome =
@@ -36,6 +41,30 @@ export function cleanUsage(usage: Usage | undefined): Usage {
   return out;
 }
 
+/** Reads a stream to its end into the result `doGenerate` would have given, passing each text delta on. */
+async function collectStream(options: { stream: AsyncIterable<StreamPart>; onTextDelta: (text: string) => void; now: () => number }): Promise<GenerateResult> {
+  const started = options.now();
+  let text = '';
+  let reasoning = '';
+  let finish: Extract<StreamPart, { type: 'finish' }> | undefined;
+  for await (const part of options.stream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      options.onTextDelta(part.text);
+    } else if (part.type === 'reasoning-delta') reasoning += part.text;
+    else finish = part;
+  }
+  return {
+    text,
+    ...(reasoning === '' ? {} : { reasoning }),
+    usage: finish?.usage ?? { inputTokens: 0, outputTokens: 0 },
+    finishReason: finish?.finishReason ?? 'unknown',
+    latencyMs: options.now() - started,
+    ...(finish?.responseId === undefined ? {} : { responseId: finish.responseId }),
+    ...(finish?.responseModelId === undefined ? {} : { responseModelId: finish.responseModelId }),
+  };
+}
+
 /**
  * One model call with a hard deadline: the call is asked to stop (its abort signal, `timeoutMs`) and,
  * whether or not it listens, the outcome is settled when the deadline passes — so a member that never
@@ -60,15 +89,27 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
     if (outer?.aborted) onOuterAbort();
     else outer?.addEventListener('abort', onOuterAbort, { once: true });
   });
+  let settled = false;
+  const listener = options.onTextDelta;
+  const onTextDelta = (text: string) => {
+    if (settled || listener === undefined) return;
+    try {
+      listener(text);
+    } catch {
+      // A failing display must not fail the call.
+    }
+  };
   try {
+    const request: GenerateOptions = {
+      messages: options.messages,
+      abortSignal: controller.signal,
+      timeoutMs: options.timeoutMs,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.council === undefined ? {} : { council: options.council }),
+    };
+    const model = options.model;
     const call = Promise.resolve().then(() =>
-      options.model.doGenerate({
-        messages: options.messages,
-        abortSignal: controller.signal,
-        timeoutMs: options.timeoutMs,
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(options.council === undefined ? {} : { council: options.council }),
-      }),
+      listener !== undefined && typeof model.doStream === 'function' ? collectStream({ stream: model.doStream(request), onTextDelta, now: options.now }) : model.doGenerate(request),
     );
     // A call that loses the race may still reject later; that must not become an unhandled rejection.
     call.catch(() => undefined);
@@ -86,6 +127,7 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
     const reason = code === 'TIMEOUT' ? 'timeout' : code === 'EMPTY_RESPONSE' ? 'empty' : 'error';
     return { ok: false, latencyMs, error: { reason, code, message: error instanceof Error ? error.message : String(error) } };
   } finally {
+    settled = true;
     clearTimeout(timer);
     if (onOuterAbort) outer?.removeEventListener('abort', onOuterAbort);
   }

@@ -13,6 +13,8 @@ export interface ModelCall {
   messages: Message[];
   council: CouncilCallContext;
   timeoutMs: number;
+  /** Streams the call and passes its text on as it is written (see `callModel`). */
+  onTextDelta?: (text: string) => void;
 }
 
 export type ModelCaller = (call: ModelCall) => Promise<CallOutcome>;
@@ -32,9 +34,9 @@ export interface CreateModelCallerOptions {
 export function createModelCaller(options: CreateModelCallerOptions): ModelCaller {
   const { emit, abortSignal, now, seed } = options;
   const runningUsage: Array<Usage | null> = [];
-  return async ({ stage, member, messages, council, timeoutMs }) => {
+  return async ({ stage, member, messages, council, timeoutMs, onTextDelta }) => {
     emit({ type: 'model-started', stage, member: member.id, model: member.modelId });
-    const outcome = await callModel({ model: member.model, messages, council, timeoutMs, abortSignal, now, seed });
+    const outcome = await callModel({ model: member.model, messages, council, timeoutMs, abortSignal, now, seed, ...(onTextDelta === undefined ? {} : { onTextDelta }) });
     if (outcome.ok) {
       emit({ type: 'model-finished', stage, member: member.id, model: member.modelId, latencyMs: outcome.latencyMs, usage: outcome.usage });
       runningUsage.push(outcome.usage);

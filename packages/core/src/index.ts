@@ -40,7 +40,7 @@ export { parseContributors } from './parse-contributors.js';
 export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
 
 export { runCouncil } from './run-council.js';
-export type { RunCouncilOptions } from './run-council-options.js';
+export type { RunCouncilOptions, SynthesisTextPart } from './run-council-options.js';
 export type { CouncilMember, ResolvedMember } from './council-member.js';
 export type { CouncilEvent, CouncilStage } from './council-event.js';
 export type {

@@ -6,6 +6,16 @@ import type { CouncilMember } from './council-member.js';
 import type { OrderMode } from './order-mode.js';
 import type { Rng } from './rng.js';
 
+/** A piece of the synthesis as the chairman writes it (`onSynthesisText`). */
+export interface SynthesisTextPart {
+  /** The chairman writing: when it fails and a fallback takes over, the text starts again under the new id. */
+  chairman: string;
+  strategy: string;
+  mode: SynthesisMode;
+  /** The next piece of the raw reply (the contributors block included; the session's `synthesis.text` has it removed). */
+  text: string;
+}
+
 export interface RunCouncilOptions {
   /** The question. It goes to the models; it never enters telemetry, events or bias observations. */
   query: string;
@@ -38,6 +48,11 @@ export interface RunCouncilOptions {
   config?: CouncilConfig;
   abortSignal?: AbortSignal;
   onEvent?: (event: CouncilEvent) => void;
+  /**
+   * Receives the chairman's synthesis as it is written: stage 3 then streams (`doStream`) when the chairman's
+   * model can, and is a single call as before when it cannot (nothing arrives here). A listener that throws is ignored.
+   */
+  onSynthesisText?: (part: SynthesisTextPart) => void;
   /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
   clock?: { now(): number };
   /** Overrides the rng that `seed` would create. */

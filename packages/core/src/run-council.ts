@@ -65,7 +65,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
 
   const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
-  const stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal });
+  const stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal, onText: options.onSynthesisText });
   throwIfAborted(signal);
 
   // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.

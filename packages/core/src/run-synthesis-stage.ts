@@ -8,6 +8,7 @@ import type { ModelCaller } from './create-model-caller.js';
 import { memberMessages } from './member-messages.js';
 import { parseContributors } from './parse-contributors.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
+import type { SynthesisTextPart } from './run-council-options.js';
 
 export interface RunSynthesisStageOptions {
   plan: Pick<CouncilPlan, 'config' | 'query' | 'chairmen' | 'strategy' | 'directive' | 'mode' | 'timeouts'>;
@@ -16,6 +17,8 @@ export interface RunSynthesisStageOptions {
   /** The answers with their standing and critiques (`chairmanInputs`). */
   inputs: readonly ChairmanInput[];
   abortSignal: AbortSignal | undefined;
+  /** Receives the synthesis as each chairman writes it (`RunCouncilOptions.onSynthesisText`). */
+  onText?: ((part: SynthesisTextPart) => void) | undefined;
 }
 
 export interface SynthesisStageResult {
@@ -66,14 +69,15 @@ function toSynthesis(outcome: Extract<CallOutcome, { ok: true }>, options: { pla
  * fails, each fallback takes over in turn (`model-retried`), until one answers or the session is aborted.
  */
 export async function runSynthesisStage(options: RunSynthesisStageOptions): Promise<SynthesisStageResult> {
-  const { plan, call, emit, inputs, abortSignal } = options;
+  const { plan, call, emit, inputs, abortSignal, onText } = options;
   const prompt = buildChairmanPrompt({ config: plan.config, query: plan.query, inputs, directive: plan.directive, mode: plan.mode });
   const council: CouncilCallContext = { stage: 'chairman', answers: inputs.map((i) => ({ id: i.member, text: i.text })) };
   const excluded: Exclusion[] = [];
   let synthesis: SessionSynthesis | null = null;
   emit({ type: 'stage-started', stage: 3, calls: 1 });
   for (const [i, chairman] of plan.chairmen.entries()) {
-    const outcome = await call({ stage: 3, member: chairman, messages: memberMessages(chairman, prompt), council, timeoutMs: plan.timeouts.stage3Ms });
+    const stream = onText === undefined ? {} : { onTextDelta: (text: string) => onText({ chairman: chairman.id, strategy: plan.strategy, mode: plan.mode, text }) };
+    const outcome = await call({ stage: 3, member: chairman, messages: memberMessages(chairman, prompt), council, timeoutMs: plan.timeouts.stage3Ms, ...stream });
     if (outcome.ok) {
       synthesis = toSynthesis(outcome, { plan, chairman: chairman.id, inputs });
       break;
