@@ -14,7 +14,7 @@ export const biasReportInput = {
   configVersion: z.string().min(1).optional().describe('Only records of this configuration version.'),
 };
 
-const flag = z.object({
+const flag = z.looseObject({
   code: z.string(),
   subject: z.string().nullable(),
   metric: z.string(),

@@ -48,7 +48,7 @@ export function registerLeaderboardTool(server: McpServer, options: { ctx: Comma
       title: 'Leaderboard',
       description: 'Cross-query standings from the saved sessions: mean Borda score with a bootstrap interval, and Bradley–Terry ratings with intervals and P(best).',
       inputSchema: leaderboardInput,
-      outputSchema: leaderboardOutput,
+      outputSchema: z.looseObject(leaderboardOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input: LeaderboardInput): Promise<CallToolResult> => {

@@ -15,7 +15,10 @@ export const getSessionInput = {
   id: z.string().trim().min(1, 'id is empty').describe('A session id from consult_council or list_sessions, or a unique prefix of one.'),
 };
 
-/** The document `council history show <id> --json` prints (the query text is never stored). */
+/**
+ * The document `council history show <id> --json` prints (the query text is never stored). Loose, and keys that
+ * older history lines may lack are optional, so that a key added to the session document refuses no session.
+ */
 export const getSessionOutput = {
   sessionId: z.string(),
   timestamp: z.string(),
@@ -29,7 +32,7 @@ export const getSessionOutput = {
   biasIndicators: z.unknown(),
   excluded: z.array(z.unknown()),
   usage: z.unknown(),
-  warnings: z.array(z.string()),
+  warnings: z.array(z.string()).optional(),
   queryMetadata: z.unknown(),
   simulated: z.boolean(),
 };
@@ -40,7 +43,7 @@ export const listSessionsInput = {
 
 export const listSessionsOutput = {
   sessions: z.array(
-    z.object({
+    z.looseObject({
       sessionId: z.string(),
       timestamp: z.string(),
       members: z.array(z.string()),
@@ -57,8 +60,14 @@ type GetSessionInput = z.infer<z.ZodObject<typeof getSessionInput>>;
 type ListSessionsInput = z.infer<z.ZodObject<typeof listSessionsInput>>;
 type SessionSummary = z.infer<typeof listSessionsOutput.sessions>[number];
 
+/** The entry's session, with what a line written by an older version may lack filled in. */
+function sessionOf(entry: HistoryEntry): HistoryEntry['session'] {
+  const warnings = (entry.session as Partial<HistoryEntry['session']>).warnings;
+  return warnings === undefined ? { ...entry.session, warnings: [] } : entry.session;
+}
+
 function sessionJson(entry: HistoryEntry) {
-  return { ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated };
+  return { ...sessionDocument(sessionOf(entry)), queryMetadata: entry.query_metadata, simulated: entry.simulated };
 }
 
 async function findEntry(ctx: CommandContext, options: { id: string; log: McpLog }): Promise<HistoryEntry> {
@@ -76,13 +85,13 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
       title: 'Get a saved session',
       description: 'One saved council session by id (or a unique prefix): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
       inputSchema: getSessionInput,
-      outputSchema: getSessionOutput,
+      outputSchema: z.looseObject(getSessionOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input: GetSessionInput): Promise<CallToolResult> => {
       try {
         const entry = await findEntry(ctx, { id: input.id, log });
-        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n\n${renderSessionText({ session: entry.session, style: createStyle(false), simulated: entry.simulated })}`;
+        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n\n${renderSessionText({ session: sessionOf(entry), style: createStyle(false), simulated: entry.simulated })}`;
         return { content: [{ type: 'text', text }], structuredContent: sessionJson(entry) };
       } catch (error) {
         return toolError(error, log);

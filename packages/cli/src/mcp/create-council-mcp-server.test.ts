@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { testContext } from '../testing/capture-io.js';
+import { historyEntry, writeHistory } from '../testing/history-fixture.js';
+import { createCouncilMcpServer } from './create-council-mcp-server.js';
+
+/** The server in this process, over the SDK's in-memory transport, on a history of hand-written sessions. */
+async function connect(entries: ReturnType<typeof historyEntry>[]) {
+  const home = mkdtempSync(join(tmpdir(), 'council-mcp-unit-'));
+  writeHistory(join(home, 'history.jsonl'), entries);
+  const t = testContext({ env: { LLM_COUNCIL_HOME: home }, home });
+  const logged: string[] = [];
+  const server = createCouncilMcpServer({ ctx: t.ctx, log: (line) => void logged.push(line) });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'unit', version: '1.0.0' });
+  await client.connect(b);
+  return { client, stdout: t.out, logged };
+}
+
+const ranking = ['m/a', 'm/b', 'm/c'];
+const scores = { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 };
+
+describe('the council MCP server on a saved history', () => {
+  it('serves a session written before a key was added to the session document, and one with a key it does not know', async () => {
+    const old = historyEntry({ id: 'old-session-0001', timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores });
+    delete (old.session as { warnings?: unknown }).warnings;
+    const future = historyEntry({ id: 'new-session-0002', timestamp: '2026-11-02T10:00:00.000Z', ranking, bordaScores: scores });
+    (future.session as unknown as Record<string, unknown>)['addedLater'] = { any: 'thing' };
+    const { client, stdout } = await connect([old, future]);
+    for (const id of ['old-session', 'new-session']) {
+      const result = (await client.callTool({ name: 'get_session', arguments: { id } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      expect((result.structuredContent as { sessionId: string }).sessionId.startsWith(id)).toBe(true);
+    }
+    // Nothing a command printed reached stdout: it belongs to the protocol.
+    expect(stdout()).toBe('');
+  });
+
+  it('lists the newest sessions first, up to the limit, and ranks the leaderboard over all of them', async () => {
+    const entries = ['2026-11-01', '2026-11-02', '2026-11-03'].map((day, i) => historyEntry({ id: `session-${i}`, timestamp: `${day}T10:00:00.000Z`, ranking, bordaScores: scores }));
+    const { client } = await connect(entries);
+    const listed = (await client.callTool({ name: 'list_sessions', arguments: { limit: 2 } })) as CallToolResult;
+    expect((listed.structuredContent as { sessions: { sessionId: string }[] }).sessions.map((s) => s.sessionId)).toEqual(['session-2', 'session-1']);
+    const board = (await client.callTool({ name: 'leaderboard', arguments: {} })) as CallToolResult;
+    const doc = board.structuredContent as { sessions: number; borda: { candidate: string; rank: number }[] };
+    expect(doc.sessions).toBe(3);
+    // m/a leads every session (Borda 1), m/c trails every one (0).
+    expect(doc.borda.map((b) => [b.candidate, b.rank])).toEqual([
+      ['m/a', 1],
+      ['m/b', 2],
+      ['m/c', 3],
+    ]);
+    const resources = await client.listResources();
+    expect(resources.resources.map((r) => r.uri)).toEqual(['council://sessions/session-2', 'council://sessions/session-1', 'council://sessions/session-0']);
+  });
+
+  it('an ambiguous prefix is a one-line tool error naming how many sessions it matches', async () => {
+    const entries = [0, 1].map((i) => historyEntry({ id: `same-prefix-${i}`, timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores }));
+    const { client } = await connect(entries);
+    const result = (await client.callTool({ name: 'get_session', arguments: { id: 'same-prefix' } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: '"same-prefix" matches 2 sessions; give more characters of the id.' }]);
+  });
+});
