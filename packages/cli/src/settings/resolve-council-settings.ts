@@ -139,62 +139,69 @@ interface Resolution {
   invalid: string[];
 }
 
-function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
-  const cwd = flags.cwd ?? process.cwd();
-  const userHome = userHomeOf(env);
-  const schema = environmentSchema({ userHome, cwd });
-  const skip = overridden(flags);
+interface PathContext {
+  userHome: string;
+  cwd: string;
+}
+
+/** The `LLM_COUNCIL_*` variables, validated: what was set (blank counts as unset), what it parsed to, and each problem. */
+function parseVariables(env: Env, options: PathContext & { skip: Set<string> }): { raw: Record<string, string>; parsed: Parsed; problems: string[]; invalid: string[] } {
+  const schema = environmentSchema(options);
   const raw: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
     const value = nonBlank(env[name]);
-    if (value !== undefined && !skip.has(name)) raw[name] = value;
+    if (value !== undefined && !options.skip.has(name)) raw[name] = value;
   }
-  const problems: string[] = [];
-  const invalid: string[] = [];
   const result = schema.safeParse(raw);
-  let parsed: Parsed = {};
-  if (result.success) parsed = result.data;
-  else {
-    for (const issue of result.error.issues) {
-      const name = String(issue.path[0]);
-      invalid.push(name);
-      problems.push(`${name}=${shown(raw[name] ?? '')} is not valid: ${issue.message}. Fix or unset it.`);
-    }
-  }
+  if (result.success) return { raw, parsed: result.data, problems: [], invalid: [] };
+  const invalid = result.error.issues.map((issue) => String(issue.path[0]));
+  const problems = result.error.issues.map((issue, i) => `${invalid[i]}=${shown(raw[invalid[i]!] ?? '')} is not valid: ${issue.message}. Fix or unset it.`);
+  return { raw, parsed: {}, problems, invalid };
+}
 
-  let home = join(userHome, '.llm-council');
+/** The home (flag, variable, default) and a bias store given by flag, `~` expanded; a bad flag adds a problem. */
+function resolveLocations(parsed: Parsed, options: PathContext & { flags: CouncilSettingsFlags; problems: string[] }) {
+  const { flags, problems } = options;
+  const flagProblem = (what: string, value: string) => (message: string) => problems.push(`${what} ${shown(value)} is not valid: ${message}.`);
+  let home = join(options.userHome, '.llm-council');
   let homeSource: CouncilSettings['homeSource'] = 'default';
   if (flags.home !== undefined) {
-    home = expandHomePath(flags.home, { userHome, cwd, addIssue: (message) => problems.push(`--home ${shown(flags.home ?? '')} is not valid: ${message}.`) });
+    home = expandHomePath(flags.home, { ...options, addIssue: flagProblem('--home', flags.home) });
     homeSource = '--home';
   } else if (parsed.LLM_COUNCIL_HOME !== undefined) {
     home = parsed.LLM_COUNCIL_HOME;
     homeSource = 'LLM_COUNCIL_HOME';
   }
-  let biasStore = parsed.LLM_COUNCIL_BIAS_STORE;
-  if (typeof flags.biasStore === 'string') {
-    biasStore = expandHomePath(flags.biasStore, { userHome, cwd, addIssue: (message) => problems.push(`The bias store path ${shown(flags.biasStore ?? '')} is not valid: ${message}.`) });
-  }
-  const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
-  const orgSource: CouncilSettings['orgSource'] = org === null ? null : flags.org !== undefined ? '--org' : 'LLM_COUNCIL_ORG';
-  const paths = councilPaths(home, biasStore === undefined ? {} : { biasMetrics: biasStore });
-  const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
-  const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
+  const biasStore = typeof flags.biasStore === 'string' ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) }) : flags.biasStore === null ? undefined : parsed.LLM_COUNCIL_BIAS_STORE;
+  return { home, homeSource, paths: councilPaths(home, biasStore === undefined ? {} : { biasMetrics: biasStore }) };
+}
 
+/** The values never printed: the hash secret exactly as set, the cloud token, and the provider variables that are set. */
+function readSecrets(env: Env): CouncilSecrets {
   const hashSecretRaw = env['LLM_COUNCIL_HASH_SECRET'];
-  // The secret is used exactly as set; only white space counts as unset.
-  const hashSecret = hashSecretRaw === undefined || hashSecretRaw.trim() === '' ? null : hashSecretRaw;
-  const cloudToken = nonBlank(env['LLM_COUNCIL_CLOUD_TOKEN']) ?? null;
   const providerEnv: Record<string, string> = {};
   for (const name of [...PROVIDER_KEY_VARIABLES, ...PROVIDER_BASE_URL_VARIABLES]) {
     const value = nonBlank(env[name]);
     if (value !== undefined) providerEnv[name] = value;
   }
-  const variablesSet = [...Object.keys(raw), ...(hashSecret === null ? [] : ['LLM_COUNCIL_HASH_SECRET']), ...(cloudToken === null ? [] : ['LLM_COUNCIL_CLOUD_TOKEN'])]
-    .filter((name) => !invalid.includes(name))
-    .sort();
+  return {
+    // Only white space counts as unset; the secret itself is never trimmed into something else.
+    hashSecret: hashSecretRaw === undefined || hashSecretRaw.trim() === '' ? null : hashSecretRaw,
+    cloudToken: nonBlank(env['LLM_COUNCIL_CLOUD_TOKEN']) ?? null,
+    providerEnv,
+  };
+}
 
-  const settings = {
+function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
+  const context: PathContext = { cwd: flags.cwd ?? process.cwd(), userHome: userHomeOf(env) };
+  const { raw, parsed, problems, invalid } = parseVariables(env, { ...context, skip: overridden(flags) });
+  const { home, homeSource, paths } = resolveLocations(parsed, { ...context, flags, problems });
+  const secrets = readSecrets(env);
+  const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
+  const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
+  const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
+  const secretNames = [...(secrets.hashSecret === null ? [] : ['LLM_COUNCIL_HASH_SECRET']), ...(secrets.cloudToken === null ? [] : ['LLM_COUNCIL_CLOUD_TOKEN'])];
+  const values: Omit<CouncilSettings, 'secrets'> = {
     home,
     homeSource,
     files: {
@@ -210,7 +217,7 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     models: (parsed.LLM_COUNCIL_MODELS ?? '').split(',').map((m) => m.trim()).filter((m) => m !== ''),
     chairman: parsed.LLM_COUNCIL_CHAIRMAN ?? null,
     org,
-    orgSource,
+    orgSource: org === null ? null : flags.org !== undefined ? '--org' : 'LLM_COUNCIL_ORG',
     biasAudit: parsed.LLM_COUNCIL_BIAS_AUDIT ?? null,
     biasPersistence,
     consentLevel,
@@ -223,15 +230,15 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
       positionVariance: parsed.LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD ?? 0.5,
     },
     randomSeed: parsed.LLM_COUNCIL_RANDOM_SEED ?? null,
-    hashSecretSet: hashSecret !== null,
+    hashSecretSet: secrets.hashSecret !== null,
     cloudUrl: parsed.LLM_COUNCIL_CLOUD_URL ?? null,
-    cloudTokenSet: cloudToken !== null,
-    apiKeys: Object.fromEntries(PROVIDER_KEY_VARIABLES.map((name) => [name, providerEnv[name] !== undefined])) as CouncilSettings['apiKeys'],
-    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (providerEnv[name] === undefined ? [] : [[name, providerEnv[name]]]))),
-    variablesSet,
-  } as Omit<CouncilSettings, 'secrets'> as CouncilSettings;
-  const secrets: CouncilSecrets = { hashSecret, cloudToken, providerEnv };
-  Object.defineProperty(settings, 'secrets', { value: secrets, enumerable: false });
+    cloudTokenSet: secrets.cloudToken !== null,
+    apiKeys: Object.fromEntries(PROVIDER_KEY_VARIABLES.map((name) => [name, secrets.providerEnv[name] !== undefined])) as CouncilSettings['apiKeys'],
+    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (secrets.providerEnv[name] === undefined ? [] : [[name, secrets.providerEnv[name]]]))),
+    variablesSet: [...Object.keys(raw), ...secretNames].filter((name) => !invalid.includes(name)).sort(),
+  };
+  // `secrets` is defined here, not enumerable: JSON.stringify and console.log of the settings never show it.
+  const settings = Object.defineProperty(values, 'secrets', { value: secrets, enumerable: false }) as CouncilSettings;
   return { settings, problems, invalid };
 }
 
