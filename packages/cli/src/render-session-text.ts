@@ -1,6 +1,7 @@
 import type { CouncilSession } from '@council/core';
 import type { Style } from './create-style.js';
 import { renderTable } from './render-table.js';
+import { answerHeading } from './synthesis-stream-printer.js';
 
 function n(value: number | null | undefined, digits = 2): string {
   return value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
@@ -13,17 +14,20 @@ function cost(costUsd: number | null): string {
 /**
  * A finished session for the terminal: the chairman's answer, the attribution footer, the leaderboard,
  * agreement, the bias indicators (none of the three for an unranked session), the session's notes and what
- * was excluded. `simulated` labels every part as simulated.
+ * was excluded. `simulated` labels every part as simulated; `answerStreamed` leaves out the answer already printed.
  */
-export function renderSessionText(options: { session: Omit<CouncilSession, 'query'>; style: Style; simulated: boolean }): string {
+export function renderSessionText(options: { session: Omit<CouncilSession, 'query'>; style: Style; simulated: boolean; answerStreamed?: boolean }): string {
   const { session, style: s } = options;
   const tag = options.simulated ? ` ${s.magenta('[simulated]')}` : '';
   const out: string[] = [];
   const synthesis = session.synthesis;
   if (synthesis) {
-    out.push(s.bold(`Answer (chairman ${synthesis.model}, ${synthesis.strategy} strategy, ${synthesis.mode} mode)`) + tag);
-    out.push('');
-    out.push(synthesis.text.trim());
+    // When the answer was streamed as it was written (`createSynthesisStreamPrinter`), only what follows it is left.
+    if (options.answerStreamed !== true) {
+      out.push(answerHeading({ chairman: synthesis.model, strategy: synthesis.strategy, mode: synthesis.mode, style: s, simulated: options.simulated }));
+      out.push('');
+      out.push(synthesis.text.trim());
+    }
     out.push('');
     if (synthesis.contributors && synthesis.contributors.length > 0) {
       out.push(s.dim(`Synthesised from: ${synthesis.contributors.map((c) => `${c.id} (${Math.round(c.weight * 100)}%)`).join(', ')}`));

@@ -1,5 +1,5 @@
 import { runCouncil } from '@council/core';
-import type { CouncilEvent, CouncilSession, RunCouncilOptions } from '@council/core';
+import type { CouncilEvent, CouncilSession, RunCouncilOptions, SynthesisTextPart } from '@council/core';
 import type { CommandContext } from './command-context.js';
 import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
 import { createLiveDisplay } from './live-display.js';
@@ -25,6 +25,8 @@ export async function runSessionLive(options: {
   label: string;
   /** Also receives every event (after the display). */
   onEvent?: (event: CouncilEvent) => void;
+  /** Receives the synthesis as it is written; the live display stops before the first piece (stdout takes over). */
+  onSynthesisText?: (part: SynthesisTextPart) => void;
 }): Promise<CouncilSession> {
   const { ctx } = options;
   let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
@@ -34,6 +36,14 @@ export async function runSessionLive(options: {
     render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns !== undefined && ctx.io.columns >= 20 ? ctx.io.columns : 100 }),
   });
   const lines = liveDisplayEnabled(ctx) ? null : createProgressLines({ write: ctx.io.stderr });
+  // The display redraws in place on the terminal that now shows the answer: its last frame stays above it.
+  const streamTo = (listener: (part: SynthesisTextPart) => void) => (part: SynthesisTextPart) => {
+    if (display.active) {
+      display.stop();
+      ctx.io.stderr('\n');
+    }
+    listener(part);
+  };
   lines?.start();
   try {
     return await runCouncil({
@@ -45,6 +55,7 @@ export async function runSessionLive(options: {
         lines?.onEvent(event);
         options.onEvent?.(event);
       },
+      ...(options.onSynthesisText === undefined ? {} : { onSynthesisText: streamTo(options.onSynthesisText) }),
     });
   } finally {
     lines?.stop();

@@ -24,7 +24,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask "What is the capital of Australia?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
     'council ask "Plan a database migration" --strategy risk-averse --order latin-square --seed 7',
     'council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json',
-    'git diff | council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
+    'council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 < question.md',
     'council ask --file question.md --strategy risk-averse',
   ],
   parse: ({ args, options: o }) => ({ question: argText(args[0]), file: parseStringOption('file', o['file']), ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) }),

@@ -1,5 +1,6 @@
-import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode } from '@council/core';
+import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode, SynthesisTextPart } from '@council/core';
 import { checkModels } from '../check-models.js';
+import { seatCouncil } from '../council-seats.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -12,6 +13,7 @@ import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { renderSessionText } from '../render-session-text.js';
 import { runSessionLive } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
+import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 
 export interface AskCommandOptions {
   question: string;
@@ -77,18 +79,23 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const seed = options.seed ?? settings.randomSeed ?? undefined;
   const resolveModel = createModelResolver({ env });
   // Without a key the council would start, lose every member to it and report a quorum failure.
-  checkModels({ ids: [...members, chairman], env, resolveModel });
-  const simulated = members.every((m) => m.startsWith('simulated:'));
+  // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
+  const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
+  checkModels({ ids: seats.modelIds, env, resolveModel });
+  const simulated = seats.simulated;
+  // Text mode streams the answer as the chairman writes it; --json prints one document at the end.
+  const printer = options.json ? null : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
   const session = await runSessionLive({
     ctx,
     members,
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
     ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
+    ...(printer === null ? {} : { onSynthesisText: (part: SynthesisTextPart) => printer.write(part) }),
     council: {
       query: options.question,
-      members,
-      chairman,
+      members: seats.members,
+      chairman: seats.chairman,
       config: loaded.config,
       resolveModel,
       ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
@@ -104,7 +111,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
-  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session) }));
+  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed: printer?.finish(session) ?? false }));
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
     saved = await persistSession({ session, settings, version: ctx.version });

@@ -5,6 +5,7 @@ import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { checkModels } from '../check-models.js';
+import { seatCouncil } from '../council-seats.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -87,7 +88,9 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const resolveModel = createModelResolver({ env });
-  checkModels({ ids: [...members, chairman], env, resolveModel });
+  // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
+  const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
+  checkModels({ ids: seats.modelIds, env, resolveModel });
   const concurrency = options.concurrency ?? 2;
   const biasAudit = settings.biasAudit === null ? true : loaded.config.biasAudit;
 
@@ -116,8 +119,8 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       try {
         const session = await runCouncil({
           query: item.prompt,
-          members,
-          chairman,
+          members: seats.members,
+          chairman: seats.chairman,
           config: loaded.config,
           resolveModel,
           biasAudit,

@@ -9,7 +9,12 @@ import { councilRequestStage } from './council-request-stage.js';
  * Model `test/broken` answers 404 (model not found); `test/hang` never answers; a question containing
  * `PLEASE-FAIL` gets a 400 from every member.
  */
-export async function startCouncilTestServer(options: { contributors: readonly string[]; apiKey?: string }): Promise<TestServer> {
+export async function startCouncilTestServer(options: {
+  contributors: readonly string[];
+  apiKey?: string;
+  /** The chairman's text before its contributors block, and how it streams (when asked to): pieces and the wait between them. */
+  chairman?: { text?: string; chunkSize?: number; chunkDelayMs?: number };
+}): Promise<TestServer> {
   return createOpenRouterTestServer({
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     respond: (request: RecordedRequest): TestResponse => {
@@ -37,7 +42,9 @@ export async function startCouncilTestServer(options: { contributors: readonly s
         case 'chairman': {
           const weight = 1 / options.contributors.length;
           const contributors = options.contributors.map((id) => ({ id, weight, reason: 'useful steps' }));
-          return { kind: 'text', text: `Start with characterisation tests around the riskiest module.\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\`\n`, usage };
+          const text = options.chairman?.text ?? 'Start with characterisation tests around the riskiest module.';
+          const pacing = { ...(options.chairman?.chunkSize ? { chunkSize: options.chairman.chunkSize } : {}), ...(options.chairman?.chunkDelayMs ? { chunkDelayMs: options.chairman.chunkDelayMs } : {}) };
+          return { kind: 'text', text: `${text}\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\`\n`, usage, ...pacing };
         }
       }
     },

@@ -89,7 +89,11 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
+        let first = true;
         for (const event of format.stream(response, recorded)) {
+          if (!first && response.chunkDelayMs) await sleep(response.chunkDelayMs);
+          first = false;
+          if (res.destroyed) return;
           res.write(event.startsWith('event:') || event.startsWith(':') ? event : `data: ${event}\n\n`);
         }
         if (response.midStreamError) {

@@ -25,6 +25,8 @@ export interface TestTextResponse {
   delayMs?: number;
   /** Stream the text in pieces of this many characters. Default 4. */
   chunkSize?: number;
+  /** Stream only: wait this long before each event after the first, so a client sees the text arrive over time. */
+  chunkDelayMs?: number;
   /** Stream only: after the text, send this error event instead of finishing. */
   midStreamError?: { message: string; code?: number | string };
   /** Stream only: interleave SSE comment lines (OpenRouter's `: OPENROUTER PROCESSING`). */
