@@ -27,6 +27,7 @@ export const consultCouncilInput = {
   order: z.enum(['shared', 'per-reviewer', 'latin-square']).optional().describe('How answers are ordered for each reviewer.'),
   seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
   timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
+  org: z.string().min(1).optional().describe('Apply this organization\'s configuration. Default LLM_COUNCIL_ORG.'),
   maxCostUsd: z.number().positive().optional().describe('Stop the council (and save nothing) once the cost the providers report passes this many US dollars.'),
   save: z.boolean().optional().describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
 };
@@ -99,6 +100,9 @@ export function consultCouncilText(session: CouncilSession, result: ConsultCounc
   return lines.join('\n');
 }
 
+/** While a call is pending, how often a progress notification says who the council is waiting for. */
+const HEARTBEAT_MS = 10_000;
+
 /** Stops the council when the reported cost passes the cap; says so when it did. */
 function costCap(maxCostUsd: number | undefined) {
   const controller = new AbortController();
@@ -134,12 +138,16 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
     },
     async (input: ConsultCouncilInput, extra): Promise<CallToolResult> => {
       const token = extra._meta?.progressToken;
-      const notify =
+      const notifier =
         token === undefined
           ? undefined
-          : createCouncilProgressNotifier((update) => {
-              extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch((error: unknown) => log(`could not send progress: ${String(error)}`));
+          : createCouncilProgressNotifier({
+              now: Date.now,
+              send: (update) => {
+                extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch((error: unknown) => log(`could not send progress: ${String(error)}`));
+              },
             });
+      const heartbeat = notifier === undefined ? undefined : setInterval(() => notifier.heartbeat(Date.now()), HEARTBEAT_MS);
       const cap = costCap(input.maxCostUsd);
       const { runAsk } = await import('../commands/ask-command.js');
       try {
@@ -154,6 +162,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
             ...(input.order === undefined ? {} : { order: input.order }),
             ...(input.seed === undefined ? {} : { seed: input.seed }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
+            ...(input.org === undefined ? {} : { org: input.org }),
             persist: input.save !== false,
             json: true,
           },
@@ -162,7 +171,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
             abortSignal: AbortSignal.any([extra.signal, cap.signal]),
             onEvent: (event) => {
               cap.onEvent(event);
-              notify?.(event);
+              notifier?.onEvent(event);
             },
           },
         );
@@ -172,6 +181,8 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
         const capped = cap.reached();
         if (capped !== null && !extra.signal.aborted) return toolFailure(capped);
         return toolError(error, log);
+      } finally {
+        clearInterval(heartbeat);
       }
     },
   );

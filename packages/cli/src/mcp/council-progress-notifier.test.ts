@@ -7,8 +7,8 @@ const usage = { inputTokens: 1, outputTokens: 1 };
 
 function run(events: CouncilEvent[]): ProgressUpdate[] {
   const updates: ProgressUpdate[] = [];
-  const notify = createCouncilProgressNotifier((u) => void updates.push(u));
-  for (const e of events) notify(e);
+  const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => 0 });
+  for (const e of events) notifier.onEvent(e);
   return updates;
 }
 
@@ -50,6 +50,33 @@ describe('createCouncilProgressNotifier', () => {
       [1, 2],
       [2, 2],
       [3, 3],
+    ]);
+  });
+
+  it('between steps, a heartbeat names the members still pending with a progress ½, ¾ … of the way to the next step', () => {
+    const updates: ProgressUpdate[] = [];
+    let clock = 1_000;
+    const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => clock });
+    notifier.heartbeat(clock);
+    // Nothing is pending before the council starts: no update.
+    expect(updates).toEqual([]);
+    notifier.onEvent({ type: 'stage-started', stage: 1, calls: 2 });
+    notifier.onEvent({ type: 'model-started', stage: 1, member: 'fast', model: 'fast' });
+    notifier.onEvent({ type: 'model-started', stage: 1, member: 'slow', model: 'slow' });
+    notifier.onEvent({ type: 'model-finished', stage: 1, member: 'fast', model: 'fast', latencyMs: 2000, usage });
+    clock += 10_000;
+    notifier.heartbeat(clock);
+    clock += 10_000;
+    notifier.heartbeat(clock);
+    notifier.onEvent({ type: 'model-finished', stage: 1, member: 'slow', model: 'slow', latencyMs: 20_000, usage });
+    notifier.onEvent({ type: 'stage-finished', stage: 1, succeeded: 2, failed: 0 });
+    notifier.heartbeat(clock + 10_000);
+    expect(updates.map((u) => [u.progress, u.message])).toEqual([
+      [1, 'stage 1 of 3 (answers): 2 members'],
+      [2, 'stage 1: fast answered in 2.0 s'],
+      [2.5, 'still waiting for slow (10 s)'],
+      [2.75, 'still waiting for slow (20 s)'],
+      [3, 'stage 1: slow answered in 20.0 s'],
     ]);
   });
 });

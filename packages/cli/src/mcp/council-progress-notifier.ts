@@ -2,11 +2,21 @@ import type { CouncilEvent, CouncilStage } from '@council/core';
 
 /** One `notifications/progress` payload, without the token. */
 export interface ProgressUpdate {
-  /** Steps done so far; increases with every update, as the protocol requires. */
+  /** Steps done so far; increases with every update, as the protocol requires (a heartbeat adds a fraction). */
   progress: number;
   /** Steps expected in all; re-estimated when a stage starts (reviewers, a chairman fallback). */
   total: number;
   message: string;
+}
+
+export interface CouncilProgressNotifier {
+  onEvent: (event: CouncilEvent) => void;
+  /**
+   * Says who the council is still waiting for, with a progress a fraction above the last step (½, ¾, ⅞ … of the
+   * way to the next), so a client that resets its timeout on progress keeps waiting through a slow member.
+   * Nothing is sent while no call is pending.
+   */
+  heartbeat: (now: number) => void;
 }
 
 const STAGE_NAMES: Record<CouncilStage, string> = { 1: 'answers', 2: 'reviews', 3: 'synthesis' };
@@ -17,28 +27,39 @@ const DONE_VERBS: Record<CouncilStage, string> = { 1: 'answered', 2: 'reviewed',
  * in it finishes or fails. A step is a stage start or a finished call, so a 3-member council is 3 + 3 + 3 + 1
  * steps when every member reviews. Messages name members, models and stages only: never the question.
  */
-export function createCouncilProgressNotifier(send: (update: ProgressUpdate) => void): (event: CouncilEvent) => void {
+export function createCouncilProgressNotifier(options: { send: (update: ProgressUpdate) => void; now: () => number }): CouncilProgressNotifier {
+  const { send } = options;
   let done = 0;
   let total = 0;
+  let beats = 0;
+  let stageStartedAt = 0;
+  const pending = new Set<string>();
   const step = (message: string): void => {
     done++;
+    beats = 0;
     total = Math.max(total, done);
     send({ progress: done, total, message });
   };
-  return (event) => {
+  const onEvent = (event: CouncilEvent): void => {
     switch (event.type) {
       case 'stage-started': {
         // This start, the stage's calls, then each later stage's start and calls (stage 2 estimated as stage 1's).
         const later = event.stage === 1 ? 1 + event.calls + 1 + 1 : event.stage === 2 ? 1 + 1 : 0;
         total = done + 1 + event.calls + later;
+        stageStartedAt = options.now();
         const who = event.stage === 3 ? 'the chairman' : `${event.calls} ${event.stage === 1 ? 'members' : 'reviewers'}`;
         step(`stage ${event.stage} of 3 (${STAGE_NAMES[event.stage]}): ${who}`);
         return;
       }
+      case 'model-started':
+        pending.add(event.member);
+        return;
       case 'model-finished':
+        pending.delete(event.member);
         step(`stage ${event.stage}: ${event.member} ${DONE_VERBS[event.stage]} in ${(event.latencyMs / 1000).toFixed(1)} s`);
         return;
       case 'model-failed':
+        pending.delete(event.member);
         step(`stage ${event.stage}: ${event.member} failed (${event.reason})`);
         return;
       case 'model-retried':
@@ -46,9 +67,17 @@ export function createCouncilProgressNotifier(send: (update: ProgressUpdate) => 
         total++;
         return;
       case 'stage-finished':
-      case 'model-started':
+        pending.clear();
+        return;
       case 'usage':
         return;
     }
   };
+  const heartbeat = (now: number): void => {
+    if (pending.size === 0 || done === 0) return;
+    beats++;
+    const waited = Math.round((now - stageStartedAt) / 1000);
+    send({ progress: done + 1 - 2 ** -beats, total, message: `still waiting for ${[...pending].join(', ')} (${waited} s)` });
+  };
+  return { onEvent, heartbeat };
 }
