@@ -185,7 +185,8 @@ function renderBatchSummary(summary: { prompts: number; ran: number; failed: num
     `${s.bold('Batch finished')}: ${summary.ran - summary.failed} sessions completed${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
   ];
   if (summary.leaderboard.length === 0) {
-    lines.push('No session has completed, so there is no leaderboard yet.');
+    const completed = summary.ran - summary.failed + summary.skipped;
+    lines.push(completed > 0 ? 'No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).' : 'No session has completed, so there is no leaderboard yet.');
     return lines.join('\n') + '\n';
   }
   lines.push(
