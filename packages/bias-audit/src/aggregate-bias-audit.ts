@@ -6,8 +6,12 @@ import type { BiasColumns } from './bias-columns.js';
 import type { BiasMetricReport } from './bias-metric-report.js';
 import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
-import { fitScoreModel } from './fit-score-model.js';
+import type { BiasSessionSummaries } from './bias-session-summary.js';
+import { assertBiasSessionSummaries } from './bias-session-summary.js';
 import type { ScoreModelEstimate } from './fit-score-model.js';
+import { isSessionSummaries } from './fit-score-model.js';
+import type { AuditSessions } from './internal/audit-sessions.js';
+import { sessionsFromColumns, sessionsFromSummaries } from './internal/audit-sessions.js';
 import { assertLevel } from './internal/assert.js';
 import { biasFlags } from './internal/bias-flags.js';
 import type { HypothesisFamily, MarginHypothesis } from './internal/bias-flags.js';
@@ -20,7 +24,6 @@ import { createFigureFactory } from './internal/metric-figure.js';
 import { positionWaldTest } from './internal/position-wald-test.js';
 import { reviewerScoreSpread } from './internal/reviewer-score-spread.js';
 import { sessionAnomalies } from './internal/session-anomalies.js';
-import { collectSessionIndicators } from './internal/session-indicators.js';
 import type { PositionBlocks } from './internal/session-indicators.js';
 import { criticalT, tSummary } from './internal/t-summary.js';
 import { assertColumnPositions, windowObservations } from './internal/window-observations.js';
@@ -53,6 +56,11 @@ function resolveMargins(given: Partial<BiasMargins> | undefined): BiasMargins {
   return margins;
 }
 
+/** Anything shaped like summaries (even badly) is taken as summaries, so a wrong one gets a clear error. */
+function isSummaries(input: unknown): input is BiasSessionSummaries {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && !isColumns(input) && isSessionSummaries(input as BiasSessionSummaries);
+}
+
 function isColumns(input: unknown): input is BiasColumns {
   return typeof input === 'object' && input !== null && !Array.isArray(input) && (input as BiasColumns).sessionStart instanceof Uint32Array;
 }
@@ -67,12 +75,13 @@ function isColumns(input: unknown): input is BiasColumns {
  * A flag needs its interval beyond the family's margin and its test to survive weighted Holm across
  * families, from `minSessions` sessions on.
  *
- * `input`: observations (validated, then windowed by the options) or the columns of `readBiasRecords`
- * (already windowed: taken whole).
+ * `input`: observations (validated, then windowed by the options), the columns of `readBiasRecords` (already
+ * windowed: taken whole), or per-session summaries (`summarizeSessions`, merged across stores by
+ * `mergeBiasSessionSummaries`: taken whole too), which give the report of the records they summarise.
  */
-export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColumns, options: AggregateBiasAuditOptions = {}): BiasAggregateReport {
-  if (!isArrayValue(input) && !isColumns(input)) {
-    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'aggregateBiasAudit takes an array of BiasObservation records or the columns of readBiasRecords.' });
+export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColumns | BiasSessionSummaries, options: AggregateBiasAuditOptions = {}): BiasAggregateReport {
+  if (!isArrayValue(input) && !isColumns(input) && !isSummaries(input)) {
+    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'aggregateBiasAudit takes an array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeSessions.' });
   }
   const nowMs = options.now === undefined ? Date.now() : options.now instanceof Date ? options.now.getTime() : Date.parse(options.now);
   if (Number.isNaN(nowMs)) throw invalidOption(`now must be a Date or an ISO 8601 string, got ${String(options.now)}.`);
@@ -101,13 +110,23 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.queryCategory === undefined ? {} : { queryCategory: options.queryCategory }),
   };
-  if (isColumns(input)) assertColumnPositions(input);
-  const windowed = isColumns(input)
-    ? { columns: input, excluded: { filteredOut: 0, outsideWindow: 0, beyondMaxSessions: 0 } }
-    : windowObservations(input, { nowMs, maxDays, maxSessions, ...filters });
-  const columns = windowed.columns;
-  const S = columns.sessionIds.length;
-  const timeline: SessionTimeline = { time: columns.sessionTime, iso: (s) => new Date(columns.sessionTime[s]!).toISOString() };
+  const whole = { filteredOut: 0, outsideWindow: 0, beyondMaxSessions: 0 };
+  let frame: AuditSessions;
+  let excluded = whole;
+  if (isSummaries(input)) {
+    if (Object.keys(filters).length > 0) throw invalidOption(`configVersion, model and queryCategory filter records: summaries are taken whole, so summarise the records you want instead.`);
+    assertBiasSessionSummaries(input);
+    frame = sessionsFromSummaries(input);
+  } else if (isColumns(input)) {
+    assertColumnPositions(input);
+    frame = sessionsFromColumns(input);
+  } else {
+    const windowed = windowObservations(input, { nowMs, maxDays, maxSessions, ...filters });
+    frame = sessionsFromColumns(windowed.columns);
+    excluded = windowed.excluded;
+  }
+  const S = frame.sessionIds.length;
+  const timeline: SessionTimeline = { time: frame.sessionTime, iso: (s) => new Date(frame.sessionTime[s]!).toISOString() };
   const windowStart = S > 0 ? timeline.iso(0) : null;
   const windowEnd = S > 0 ? timeline.iso(S - 1) : null;
   const meetsMinimum = S >= minSessions;
@@ -143,8 +162,8 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   };
 
   // 2. The score model, and the per-session indicators.
-  const fit = fitScoreModel(columns, { level });
-  const indicators = collectSessionIndicators(columns, { blocks: resamples > 0 });
+  const fit = frame.fit(level);
+  const indicators = frame.indicators({ blocks: resamples > 0 });
   const families: HypothesisFamily[] = [];
 
   // 3. Length.
@@ -211,7 +230,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   const reviewers: ReviewerProfile[] = [];
   const calibration: MarginHypothesis[] = [];
   const offsetBySubject = new Map(fit.reviewerOffsets.map((o) => [o.subject, o]));
-  const byName = columns.models.map((name, model) => ({ name, model })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = frame.models.map((name, model) => ({ name, model })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   byName.forEach(({ name: reviewer, model }) => {
     const moments = indicators.reviewerMoments[model];
     if (moments === null || moments === undefined) return;
@@ -300,8 +319,8 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     { indicator: 'length_score_correlation' as const, series: lengthSeries },
     { indicator: 'position_spread' as const, series: indicators.positionSpread },
     { indicator: 'mean_score' as const, series: indicators.meanScores },
-  ].flatMap((a) => sessionAnomalies({ ...a, sessionIds: columns.sessionIds, timeline, threshold: anomalyThreshold }));
-  const changes = changePoints({ indicators, models: columns.models, sessionIds: columns.sessionIds, timeline });
+  ].flatMap((a) => sessionAnomalies({ ...a, sessionIds: frame.sessionIds, timeline, threshold: anomalyThreshold }));
+  const changes = changePoints({ indicators, models: frame.models, sessionIds: frame.sessionIds, timeline });
   if (changes.length > 0) notes.push(`${changes.length} change point(s) in the window: consider filtering by configVersion or model, since pooling across a model change mixes two councils.`);
   if (indicators.scoredRecords === 0 && S > 0) notes.push('No observation in the window carries a score; only rank-based figures are available.');
 
@@ -316,8 +335,8 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
       start: windowStart,
       end: windowEnd,
       sessions: S,
-      observations: columns.length,
-      excluded: windowed.excluded,
+      observations: frame.observations,
+      excluded,
     },
     confidence: confidenceTier(S),
     minSessions,

@@ -8,8 +8,8 @@ import { offsetsFromRobustCentre } from './internal/robust-centre.js';
 import { quadraticForm, sandwich } from './internal/sandwich-covariance.js';
 import type { ScoreModelSource } from './internal/score-session-stats.js';
 import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
-import type { ScoreSessionSummaries } from './score-session-summary.js';
-import { assertScoreSessionSummaries } from './score-session-summary.js';
+import type { BiasSessionSummaries } from './bias-session-summary.js';
+import { assertBiasSessionSummaries } from './bias-session-summary.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { tEstimate } from './internal/t-estimate.js';
 import { criticalT } from './internal/t-summary.js';
@@ -80,19 +80,19 @@ export interface FitScoreModelOptions {
  * The cross-session score model, fitted from per-session sums (`ScoreSessionSummary`: the map) that it adds
  * up (the reduce: one pass to fit, one for the cluster-robust errors and residuals). `input` is a store's
  * columns (their sums are formed on the fly, nothing kept per session) or published summaries, e.g. several
- * stores' merged by `mergeScoreSessionSummaries`: the fit is the same as over their records together. Within an answer a reviewer's score is the answer's own level plus the reviewer's
+ * stores' merged by `mergeBiasSessionSummaries` (their `score` parts): the fit is the same as over their records together. Within an answer a reviewer's score is the answer's own level plus the reviewer's
  * offset, the display position's effect and, on its own answer, the reviewer's self-preference; the answer's
  * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Affinity is
  * the residual reviewer → author interaction, its error including the fitted offsets' own; length is read
  * between the answers of a session from their adjusted levels. Standard errors are clustered by session (CR1,
  * t on the sessions a figure appears in, less one; the length slope CR2 with Bell–McCaffrey's df).
  */
-export function fitScoreModel(input: BiasColumns | ScoreSessionSummaries, options: FitScoreModelOptions = {}): ScoreModelFit {
+export function fitScoreModel(input: BiasColumns | BiasSessionSummaries, options: FitScoreModelOptions = {}): ScoreModelFit {
   const level = options.level ?? 0.95;
   assertLevel(level, 'level');
   let source: ScoreModelSource;
-  if (isScoreSessionSummaries(input)) {
-    assertScoreSessionSummaries(input);
+  if (isSessionSummaries(input)) {
+    assertBiasSessionSummaries(input);
     source = sourceFromSummaries(input);
   } else {
     source = sourceFromColumns(input);
@@ -101,7 +101,7 @@ export function fitScoreModel(input: BiasColumns | ScoreSessionSummaries, option
 }
 
 /** Anything shaped like summaries (even badly) is checked as summaries, so a wrong one gets a clear error. */
-function isScoreSessionSummaries(input: BiasColumns | ScoreSessionSummaries): input is ScoreSessionSummaries {
+export function isSessionSummaries(input: BiasColumns | BiasSessionSummaries): input is BiasSessionSummaries {
   return 'version' in input || 'sessions' in input;
 }
 

@@ -6,9 +6,11 @@ export { noRank } from './bias-columns.js';
 export { observationsToColumns } from './observations-to-columns.js';
 export { fitScoreModel } from './fit-score-model.js';
 export type { FitScoreModelOptions, ScoreModelEffect, ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
-export { summarizeScoreSessions } from './summarize-score-sessions.js';
-export { SCORE_SESSION_SUMMARY_VERSION, assertScoreSessionSummaries, mergeScoreSessionSummaries } from './score-session-summary.js';
-export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummaries, ScoreSessionSummary } from './score-session-summary.js';
+export { summarizeSessions } from './summarize-sessions.js';
+export { BIAS_SESSION_SUMMARY_VERSION, assertBiasSessionSummaries, mergeBiasSessionSummaries } from './bias-session-summary.js';
+export type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
+export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummary } from './score-session-summary.js';
+export type { IndicatorSessionSummary, PositionBlockSummary } from './indicator-session-summary.js';
 
 export { normalCdf, normalQuantile } from './normal-distribution.js';
 export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';

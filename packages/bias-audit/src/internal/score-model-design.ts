@@ -4,6 +4,7 @@ import type { BiasColumns } from '../bias-columns.js';
 export interface Layout {
   reviewerColumn: Int32Array; // model index → column, or -1
   positionColumn: Map<number, number>; // position shown → column
+  positionIndex: Int32Array; // the same as an array (position → column, or −1): read once per record
   selfColumn: Int32Array; // model index → column of "scores its own answer", or -1
   k: number;
   reviewerModels: number[];
@@ -40,7 +41,14 @@ export function layoutOf(columns: BiasColumns): Layout {
     selfColumn[m] = k++;
     selfModels.push(m);
   }
-  return { reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels };
+  return { reviewerColumn, positionColumn, positionIndex: positionIndexOf(positionColumn), selfColumn, k, reviewerModels, selfModels };
+}
+
+/** `positionColumn` as an array indexed by position (positions are at most 65,535). */
+export function positionIndexOf(positionColumn: ReadonlyMap<number, number>): Int32Array {
+  const index = new Int32Array(Math.max(-1, ...positionColumn.keys()) + 1).fill(-1);
+  for (const [p, c] of positionColumn) index[p] = c;
+  return index;
 }
 
 /** The design columns a record sets to 1 (two or three of them). */
@@ -48,7 +56,7 @@ export function layoutOf(columns: BiasColumns): Layout {
 export function rowOf(columns: BiasColumns, layout: Layout, i: number, out: Int32Array): number {
   const reviewer = columns.reviewer[i]!;
   out[0] = layout.reviewerColumn[reviewer]!;
-  out[1] = layout.positionColumn.get(columns.position[i]!)!;
+  out[1] = layout.positionIndex[columns.position[i]!]!;
   if (reviewer === columns.candidate[i] && layout.selfColumn[reviewer]! >= 0) {
     out[2] = layout.selfColumn[reviewer]!;
     return 3;

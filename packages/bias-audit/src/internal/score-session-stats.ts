@@ -1,8 +1,8 @@
 import type { BiasColumns } from '../bias-columns.js';
-import type { ScoreSessionSummaries, ScoreSessionSummary } from '../score-session-summary.js';
-import { SCORE_SESSION_SUMMARY_VERSION } from '../score-session-summary.js';
+import type { BiasSessionSummaries } from '../bias-session-summary.js';
+import type { ScoreSessionSummary } from '../score-session-summary.js';
 import type { Layout } from './score-model-design.js';
-import { AnswerMean, indexAnswers, layoutOf, rowOf } from './score-model-design.js';
+import { AnswerMean, indexAnswers, layoutOf, positionIndexOf, rowOf } from './score-model-design.js';
 
 /** One session's sums for the score model (`ScoreSessionSummary`), its columns and members as indices. */
 export interface SessionStats {
@@ -143,28 +143,23 @@ function* sessionStats(columns: BiasColumns, design: { layout: Layout; index: Re
   }
 }
 
-/** The published form of `columns`' sessions (`summarizeScoreSessions`). */
-export function summariesFromSource(source: ScoreModelSource, sessionIds: readonly string[]): ScoreSessionSummaries {
-  const names = columnNames(source);
-  const { models } = source;
-  const sessions: ScoreSessionSummary[] = [];
-  for (const stats of source.sessions()) {
-    sessions.push({
-      session: sessionIds[stats.session]!,
-      columns: Array.from(stats.columns, (c) => names[c]!),
-      records: Array.from(stats.records).slice(0, stats.columns.length),
-      xtx: Array.from(stats.xtx).slice(0, stats.columns.length ** 2),
-      xty: Array.from(stats.xty).slice(0, stats.columns.length),
-      yty: stats.yty,
-      answers: stats.answers.map((a) => ({ author: models[a.author]!, lengthChars: a.lengthChars, count: a.count, meanScore: a.meanScore, meanRow: Array.from(a.meanRow).slice(0, stats.columns.length) })),
-      pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, count: p.count, sum: p.sum, row: Array.from(p.row).slice(0, stats.columns.length) })),
-    });
-  }
-  return { version: SCORE_SESSION_SUMMARY_VERSION, sessions };
+/** The published score part of one session's sums (`names`: each global column's name, see `columnNames`). */
+export function publishScoreStats(stats: SessionStats, spec: { names: readonly string[]; models: readonly string[] }): ScoreSessionSummary {
+  const { names, models } = spec;
+  const m = stats.columns.length;
+  return {
+    columns: Array.from(stats.columns, (c) => names[c]!),
+    records: Array.from(stats.records).slice(0, m),
+    xtx: Array.from(stats.xtx).slice(0, m * m),
+    xty: Array.from(stats.xty).slice(0, m),
+    yty: stats.yty,
+    answers: stats.answers.map((a) => ({ author: models[a.author]!, lengthChars: a.lengthChars, count: a.count, meanScore: a.meanScore, meanRow: Array.from(a.meanRow).slice(0, m) })),
+    pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, count: p.count, sum: p.sum, row: Array.from(p.row).slice(0, m) })),
+  };
 }
 
 /** Each global column's published name: `reviewer:<model>`, `position:<n>`, `self:<model>`. */
-function columnNames(source: ScoreModelSource): string[] {
+export function columnNames(source: ScoreModelSource): string[] {
   const { layout, models } = source;
   const names: string[] = new Array<string>(layout.k);
   for (const m of layout.reviewerModels) names[layout.reviewerColumn[m]!] = `reviewer:${models[m]!}`;
@@ -174,15 +169,15 @@ function columnNames(source: ScoreModelSource): string[] {
 }
 
 /**
- * Published summaries (checked by `assertScoreSessionSummaries`) as a source: members sorted by name, and
+ * Published summaries (checked by `assertBiasSessionSummaries`) as a source: members sorted by name, and
  * the same layout as their records would give (reviewers, then positions in order, then self columns).
  */
-export function sourceFromSummaries(summaries: ScoreSessionSummaries): ScoreModelSource {
+export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModelSource {
   const names = new Set<string>();
   const reviewers = new Set<string>();
   const selves = new Set<string>();
   const positions = new Set<number>();
-  for (const s of summaries.sessions) {
+  for (const { score: s } of summaries.sessions) {
     for (const c of s.columns) {
       const at = c.indexOf(':');
       const kind = c.slice(0, at);
@@ -218,9 +213,10 @@ export function sourceFromSummaries(summaries: ScoreSessionSummaries): ScoreMode
     selfModels.push(m);
     columnOf.set(`self:${name}`, k++);
   });
-  const layout: Layout = { reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels };
+  const layout: Layout = { reviewerColumn, positionColumn, positionIndex: positionIndexOf(positionColumn), selfColumn, k, reviewerModels, selfModels };
   const sessions = function* (): Generator<SessionStats> {
-    for (const [at, s] of summaries.sessions.entries()) {
+    for (const [at, { score: s }] of summaries.sessions.entries()) {
+      if (s.answers.length === 0) continue;
       yield {
         session: at,
         columns: Int32Array.from(s.columns, (c) => columnOf.get(c)!),

@@ -127,7 +127,7 @@ class PositionSeries {
 }
 
 /** Per display position: the sessions with a record shown there (an upper bound on any per-position series). */
-function sessionsAtPosition(columns: BiasColumns): Int32Array {
+export function sessionsAtPosition(columns: BiasColumns): Int32Array {
   let maxPosition = -1;
   for (let i = 0; i < columns.length; i++) if (columns.position[i]! > maxPosition) maxPosition = columns.position[i]!;
   const counts = new Int32Array(maxPosition + 1);
@@ -143,7 +143,7 @@ function sessionsAtPosition(columns: BiasColumns): Int32Array {
 }
 
 /** Reusable per-session work arrays, grown when a session needs more. */
-class Scratch {
+export class Scratch {
   private readonly f64s = new Map<string, Float64Array>();
   private readonly i32s = new Map<string, Int32Array>();
 
@@ -160,12 +160,267 @@ class Scratch {
   }
 }
 
+/**
+ * What one session contributes to `SessionIndicators` (the published form is `IndicatorSessionSummary`). NaN
+ * where a value is not computable. Blocks are one reviewer's view: its within-reviewer centred scores (or rank
+ * points) and the positions they were shown at; `group` numbers the distinct orders shown in the session.
+ */
+export interface IndicatorSessionStats {
+  session: number;
+  /** Model indices of its reviewers and candidates, ascending. */
+  members: number[];
+  /** Its config versions (`(none)` for none), sorted. */
+  configVersions: string[];
+  scoredRecords: number;
+  meanScore: number;
+  lengthR: number;
+  lengthN: number;
+  positionSpread: number;
+  primacy: number;
+  recency: number;
+  anchoring: number;
+  /** Per position shown: the mean centred score and the mean centred rank points there (NaN where none). */
+  positions: { position: number; score: number; rank: number }[];
+  /** Per reviewer with a score: scores, their sum and sum of squares. */
+  reviewers: { reviewer: number; n: number; sum: number; sumOfSquares: number }[];
+  /** A reviewer scored 2 answers or more (the session enters the score position test). */
+  positionedScores: boolean;
+  /** A reviewer ranked 2 answers or more without scoring them (the session enters the rank position test). */
+  rankOnly: boolean;
+  scoreBlocks: { group: number; values: number[]; positions: number[] }[];
+  rankBlocks: { group: number; values: number[]; positions: number[] }[];
+}
+
 /** One pass over the sessions of `columns` (see `SessionIndicators`). `blocks`: also keep the permutation test's blocks. */
 export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
-  const S = columns.sessionIds.length;
-  const atPosition = sessionsAtPosition(columns);
-  const positionSeries = new PositionSeries(atPosition);
-  const rankSeries = new PositionSeries(atPosition);
+  const scratch = new Scratch();
+  const sessions = function* (): Generator<IndicatorSessionStats> {
+    for (let s = 0; s < columns.sessionIds.length; s++) yield indicatorSessionStats(columns, { s, scratch, blocks: options.blocks });
+  };
+  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, sessions());
+}
+
+/** The indicators of one session of `columns`. */
+export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scratch: Scratch; blocks: boolean }): IndicatorSessionStats {
+  const { s, scratch } = at;
+  const start = columns.sessionStart[s]!;
+  const n = columns.sessionStart[s + 1]! - start;
+  const score = (i: number): number => columns.score[start + i]!;
+  const position = (i: number): number => columns.position[start + i]!;
+  // Local indices of reviewers and candidates (linear search: a council has a handful of members).
+  const revIds: number[] = [];
+  const candIds: number[] = [];
+  const revOf = scratch.i32('revOf', n, 0);
+  const candOf = scratch.i32('candOf', n, 0);
+  let maxPosition = 0;
+  for (let i = 0; i < n; i++) {
+    const rid = columns.reviewer[start + i]!;
+    const cid = columns.candidate[start + i]!;
+    let r = revIds.indexOf(rid);
+    if (r < 0) r = revIds.push(rid) - 1;
+    let c = candIds.indexOf(cid);
+    if (c < 0) c = candIds.push(cid) - 1;
+    revOf[i] = r;
+    candOf[i] = c;
+    if (position(i) > maxPosition) maxPosition = position(i);
+  }
+  const R = revIds.length;
+  const C = candIds.length;
+  const configs = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const v = columns.configVersion[start + i]!;
+    configs.add(v === 0 ? '(none)' : columns.configVersions[v - 1]!);
+  }
+  const out: IndicatorSessionStats = {
+    session: s,
+    members: [...new Set([...revIds, ...candIds])].sort((x, y) => x - y),
+    configVersions: [...configs].sort(),
+    scoredRecords: 0,
+    meanScore: Number.NaN,
+    lengthR: Number.NaN,
+    lengthN: 0,
+    positionSpread: Number.NaN,
+    primacy: Number.NaN,
+    recency: Number.NaN,
+    anchoring: Number.NaN,
+    positions: [],
+    reviewers: [],
+    positionedScores: false,
+    rankOnly: false,
+    scoreBlocks: [],
+    rankBlocks: [],
+  };
+
+  // Which reviewers were shown the same order (the same position for every candidate).
+  const orderGroupOf = scratch.i32('orderGroupOf', R, 0);
+  if (at.blocks) {
+    const shownAt = scratch.i32('shownAt', R * C, -1);
+    for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = position(i);
+    const groupOfOrder = new Map<string, number>();
+    for (let b = 0; b < R; b++) {
+      const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
+      let group = groupOfOrder.get(key);
+      if (group === undefined) groupOfOrder.set(key, (group = groupOfOrder.size));
+      orderGroupOf[b] = group;
+    }
+  }
+
+  // Length: a candidate's mean score against its response length.
+  const candSum = scratch.f64('candSum', C, 0);
+  const candCount = scratch.i32('candCount', C, 0);
+  const candLength = scratch.f64('candLength', C, -1);
+  let scoreSum = 0;
+  let scoreCount = 0;
+  for (let i = 0; i < n; i++) {
+    const c = candOf[i]!;
+    if (candLength[c]! < 0) candLength[c] = columns.responseLengthChars[start + i]!;
+    const x = score(i);
+    if (Number.isNaN(x)) continue;
+    candSum[c]! += x;
+    candCount[c]!++;
+    scoreSum += x;
+    scoreCount++;
+  }
+  out.scoredRecords = scoreCount;
+  const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
+  if (scoreCount > 0) out.meanScore = sessionMean;
+  const lengths = scratch.f64('lengths', C, 0);
+  const means = scratch.f64('means', C, 0);
+  let scored = 0;
+  for (let c = 0; c < C; c++) {
+    if (candCount[c]! === 0) continue;
+    lengths[scored] = candLength[c]!;
+    means[scored++] = candSum[c]! / candCount[c]!;
+  }
+  const r = correlation(lengths, means, scored);
+  if (r !== null) {
+    out.lengthR = r;
+    out.lengthN = scored;
+  }
+
+  // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
+  const revScoreSum = scratch.f64('revScoreSum', R, 0);
+  const revScoreSq = scratch.f64('revScoreSq', R, 0);
+  const revScoreCount = scratch.i32('revScoreCount', R, 0);
+  const revRankCount = scratch.i32('revRankCount', R, 0);
+  const revFirst = scratch.i32('revFirst', R, 2147483647);
+  const revLast = scratch.i32('revLast', R, -1);
+  for (let i = 0; i < n; i++) {
+    const b = revOf[i]!;
+    if (columns.rankPosition[start + i] !== noRank) revRankCount[b]!++;
+    const x = score(i);
+    if (Number.isNaN(x)) continue;
+    revScoreSum[b]! += x;
+    revScoreSq[b]! += x * x;
+    revScoreCount[b]!++;
+    if (position(i) < revFirst[b]!) revFirst[b] = position(i);
+    if (position(i) > revLast[b]!) revLast[b] = position(i);
+  }
+  const posSum = scratch.f64('posSum', maxPosition + 1, 0);
+  const posCount = scratch.i32('posCount', maxPosition + 1, 0);
+  const rankSum = scratch.f64('rankSum', maxPosition + 1, 0);
+  const rankCount = scratch.i32('rankCount', maxPosition + 1, 0);
+  let primacySum = 0;
+  let primacyCount = 0;
+  let recencySum = 0;
+  let recencyCount = 0;
+  for (let b = 0; b < R; b++) {
+    if (revScoreCount[b]! > 0) out.reviewers.push({ reviewer: revIds[b]!, n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
+    if (revScoreCount[b]! >= 2) {
+      out.positionedScores = true;
+      const m = revScoreSum[b]! / revScoreCount[b]!;
+      const block = at.blocks ? { group: orderGroupOf[b]!, values: [] as number[], positions: [] as number[] } : null;
+      for (let i = 0; i < n; i++) {
+        const x = score(i);
+        if (revOf[i] !== b || Number.isNaN(x)) continue;
+        const centred = x - m;
+        const p = position(i);
+        block?.values.push(centred);
+        block?.positions.push(p);
+        posSum[p]! += centred;
+        posCount[p]!++;
+        if (p === revFirst[b]) {
+          primacySum += centred;
+          primacyCount++;
+        }
+        if (p === revLast[b]) {
+          recencySum += centred;
+          recencyCount++;
+        }
+      }
+      if (block !== null) out.scoreBlocks.push(block);
+    }
+    const k = revRankCount[b]!;
+    if (k >= 2) {
+      // Rank points enter the rank effects for every ranking reviewer, but the rank permutation test
+      // only for reviewers that ranked without scoring: the others are already in the score test.
+      const rankOnly = revScoreCount[b]! < 2;
+      if (rankOnly) out.rankOnly = true;
+      const block = rankOnly && at.blocks ? { group: orderGroupOf[b]!, values: [] as number[], positions: [] as number[] } : null;
+      let pointSum = 0;
+      for (let i = 0; i < n; i++) {
+        const rank = columns.rankPosition[start + i]!;
+        if (revOf[i] === b && rank !== noRank) pointSum += 1 - Math.min(rank, k - 1) / (k - 1);
+      }
+      const m = pointSum / k;
+      for (let i = 0; i < n; i++) {
+        const rank = columns.rankPosition[start + i]!;
+        if (revOf[i] !== b || rank === noRank) continue;
+        const centred = 1 - Math.min(rank, k - 1) / (k - 1) - m;
+        block?.values.push(centred);
+        block?.positions.push(position(i));
+        rankSum[position(i)]! += centred;
+        rankCount[position(i)]!++;
+      }
+      if (block !== null) out.rankBlocks.push(block);
+    }
+  }
+  let spreadCount = 0;
+  let spreadSum = 0;
+  let spreadSq = 0;
+  for (let p = 0; p <= maxPosition; p++) {
+    const hasScore = posCount[p]! > 0;
+    const hasRank = rankCount[p]! > 0;
+    if (!hasScore && !hasRank) continue;
+    const value = hasScore ? posSum[p]! / posCount[p]! : Number.NaN;
+    out.positions.push({ position: p, score: value, rank: hasRank ? rankSum[p]! / rankCount[p]! : Number.NaN });
+    if (!hasScore) continue;
+    spreadCount++;
+    spreadSum += value;
+    spreadSq += value * value;
+  }
+  if (spreadCount >= 2) out.positionSpread = Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2);
+  if (primacyCount > 0) out.primacy = primacySum / primacyCount;
+  if (recencyCount > 0) out.recency = recencySum / recencyCount;
+
+  // Anchoring: display position against |score − session mean|.
+  if (scoreCount >= 3) {
+    const anchorPos = scratch.f64('anchorPos', scoreCount, 0);
+    const anchorDev = scratch.f64('anchorDev', scoreCount, 0);
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      const x = score(i);
+      if (Number.isNaN(x)) continue;
+      anchorPos[j] = position(i);
+      anchorDev[j++] = Math.abs(x - sessionMean);
+    }
+    const anchor = correlation(anchorPos, anchorDev, j);
+    if (anchor !== null) out.anchoring = anchor;
+  }
+  return out;
+}
+
+/**
+ * Adds up sessions' indicators, in session order, into `SessionIndicators`. `sessionsAtPosition[p]` bounds the
+ * sessions showing position p (it sizes the per-position series); `blocks`: keep the permutation test's blocks.
+ */
+export function foldSessionIndicators(
+  spec: { sessions: number; models: number; sessionsAtPosition: Int32Array; blocks: boolean },
+  sessions: Iterable<IndicatorSessionStats>,
+): SessionIndicators {
+  const S = spec.sessions;
+  const positionSeries = new PositionSeries(spec.sessionsAtPosition);
+  const rankSeries = new PositionSeries(spec.sessionsAtPosition);
   const primacy = new SessionSeries(S);
   const recency = new SessionSeries(S);
   const anchoring = new SessionSeries(S);
@@ -180,18 +435,17 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
     rankBlocks: { values: [], labels: [], starts: [], groups: [] },
     positionedScoreSessions: 0,
     rankedSessions: 0,
-    lengthR: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
-    lengthN: new Int32Array(columns.sessionIds.length),
-    positionSpread: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
-    meanScores: new Float64Array(columns.sessionIds.length).fill(Number.NaN),
+    lengthR: new Float64Array(S).fill(Number.NaN),
+    lengthN: new Int32Array(S),
+    positionSpread: new Float64Array(S).fill(Number.NaN),
+    meanScores: new Float64Array(S).fill(Number.NaN),
     anchoringValues: new Float64Array(0),
-    reviewerMoments: columns.models.map(() => null),
-    modelKey: new Int32Array(columns.sessionIds.length),
-    configKey: new Int32Array(columns.sessionIds.length),
+    reviewerMoments: Array.from({ length: spec.models }, () => null),
+    modelKey: new Int32Array(S),
+    configKey: new Int32Array(S),
     keys: [],
     scoredRecords: 0,
   };
-  const scratch = new Scratch();
   const keyIndex = new Map<string, number>();
   const keyOf = (key: string): number => {
     let index = keyIndex.get(key);
@@ -202,211 +456,39 @@ export function collectSessionIndicators(columns: BiasColumns, options: { blocks
     return index;
   };
   let orderGroups = 0;
-  const revIds: number[] = [];
-  const candIds: number[] = [];
-  for (let s = 0; s < columns.sessionIds.length; s++) {
-    const start = columns.sessionStart[s]!;
-    const n = columns.sessionStart[s + 1]! - start;
-    const score = (i: number): number => columns.score[start + i]!;
-    const position = (i: number): number => columns.position[start + i]!;
-    // Local indices of reviewers and candidates (linear search: a council has a handful of members).
-    revIds.length = 0;
-    candIds.length = 0;
-    const revOf = scratch.i32('revOf', n, 0);
-    const candOf = scratch.i32('candOf', n, 0);
-    let maxPosition = 0;
-    for (let i = 0; i < n; i++) {
-      const rid = columns.reviewer[start + i]!;
-      const cid = columns.candidate[start + i]!;
-      let r = revIds.indexOf(rid);
-      if (r < 0) r = revIds.push(rid) - 1;
-      let c = candIds.indexOf(cid);
-      if (c < 0) c = candIds.push(cid) - 1;
-      revOf[i] = r;
-      candOf[i] = c;
-      if (position(i) > maxPosition) maxPosition = position(i);
-    }
-    const R = revIds.length;
-    const C = candIds.length;
-    out.modelKey[s] = keyOf([...new Set([...revIds, ...candIds])].sort((x, y) => x - y).join(','));
-    const configs = new Set<string>();
-    for (let i = 0; i < n; i++) {
-      const v = columns.configVersion[start + i]!;
-      configs.add(v === 0 ? '(none)' : columns.configVersions[v - 1]!);
-    }
-    out.configKey[s] = keyOf([...configs].sort().join(','));
-
-    // Which reviewers were shown the same order (the same position for every candidate).
-    const orderGroupOf = scratch.i32('orderGroupOf', R, 0);
-    if (options.blocks) {
-      const shownAt = scratch.i32('shownAt', R * C, -1);
-      for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = position(i);
-      const groupOfOrder = new Map<string, number>();
-      for (let b = 0; b < R; b++) {
-        const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
-        let group = groupOfOrder.get(key);
-        if (group === undefined) groupOfOrder.set(key, (group = orderGroups++));
-        orderGroupOf[b] = group;
+  const addBlocks = (into: PositionBlocks, blocks: IndicatorSessionStats['scoreBlocks']): number => {
+    let groups = 0;
+    for (const block of blocks) {
+      into.starts.push(into.values.length);
+      into.groups.push(orderGroups + block.group);
+      groups = Math.max(groups, block.group + 1);
+      for (let j = 0; j < block.values.length; j++) {
+        into.values.push(block.values[j]!);
+        into.labels.push(block.positions[j]!);
       }
     }
-
-    // Length: a candidate's mean score against its response length.
-    const candSum = scratch.f64('candSum', C, 0);
-    const candCount = scratch.i32('candCount', C, 0);
-    const candLength = scratch.f64('candLength', C, -1);
-    let scoreSum = 0;
-    let scoreCount = 0;
-    for (let i = 0; i < n; i++) {
-      const c = candOf[i]!;
-      if (candLength[c]! < 0) candLength[c] = columns.responseLengthChars[start + i]!;
-      const x = score(i);
-      if (Number.isNaN(x)) continue;
-      candSum[c]! += x;
-      candCount[c]!++;
-      scoreSum += x;
-      scoreCount++;
+    return groups;
+  };
+  for (const x of sessions) {
+    const s = x.session;
+    out.modelKey[s] = keyOf(x.members.join(','));
+    out.configKey[s] = keyOf(x.configVersions.join(','));
+    out.scoredRecords += x.scoredRecords;
+    out.meanScores[s] = x.meanScore;
+    out.lengthR[s] = x.lengthR;
+    out.lengthN[s] = x.lengthN;
+    out.positionSpread[s] = x.positionSpread;
+    for (const r of x.reviewers) addReviewerMoments(out.reviewerMoments, r.reviewer, { n: r.n, a: r.sum, b: r.sumOfSquares });
+    if (spec.blocks) orderGroups += Math.max(addBlocks(out.scoreBlocks, x.scoreBlocks), addBlocks(out.rankBlocks, x.rankBlocks));
+    if (x.positionedScores) out.positionedScoreSessions++;
+    if (x.rankOnly) out.rankedSessions++;
+    for (const p of x.positions) {
+      if (!Number.isNaN(p.score)) positionSeries.add(p.position, s, p.score);
+      if (!Number.isNaN(p.rank)) rankSeries.add(p.position, s, p.rank);
     }
-    out.scoredRecords += scoreCount;
-    const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
-    if (scoreCount > 0) out.meanScores[s] = sessionMean;
-    const lengths = scratch.f64('lengths', C, 0);
-    const means = scratch.f64('means', C, 0);
-    let scored = 0;
-    for (let c = 0; c < C; c++) {
-      if (candCount[c]! === 0) continue;
-      lengths[scored] = candLength[c]!;
-      means[scored++] = candSum[c]! / candCount[c]!;
-    }
-    const r = correlation(lengths, means, scored);
-    if (r !== null) {
-      out.lengthR[s] = r;
-      out.lengthN[s] = scored;
-    }
-
-    // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
-    const revScoreSum = scratch.f64('revScoreSum', R, 0);
-    const revScoreSq = scratch.f64('revScoreSq', R, 0);
-    const revScoreCount = scratch.i32('revScoreCount', R, 0);
-    const revRankCount = scratch.i32('revRankCount', R, 0);
-    const revFirst = scratch.i32('revFirst', R, 2147483647);
-    const revLast = scratch.i32('revLast', R, -1);
-    for (let i = 0; i < n; i++) {
-      const b = revOf[i]!;
-      if (columns.rankPosition[start + i] !== noRank) revRankCount[b]!++;
-      const x = score(i);
-      if (Number.isNaN(x)) continue;
-      revScoreSum[b]! += x;
-      revScoreSq[b]! += x * x;
-      revScoreCount[b]!++;
-      if (position(i) < revFirst[b]!) revFirst[b] = position(i);
-      if (position(i) > revLast[b]!) revLast[b] = position(i);
-    }
-    const posSum = scratch.f64('posSum', maxPosition + 1, 0);
-    const posCount = scratch.i32('posCount', maxPosition + 1, 0);
-    const rankSum = scratch.f64('rankSum', maxPosition + 1, 0);
-    const rankCount = scratch.i32('rankCount', maxPosition + 1, 0);
-    let primacySum = 0;
-    let primacyCount = 0;
-    let recencySum = 0;
-    let recencyCount = 0;
-    let hadScoreBlock = false;
-    let hadRankBlock = false;
-    for (let b = 0; b < R; b++) {
-      if (revScoreCount[b]! > 0) addReviewerMoments(out.reviewerMoments, revIds[b]!, { n: revScoreCount[b]!, a: revScoreSum[b]!, b: revScoreSq[b]! });
-      if (revScoreCount[b]! >= 2) {
-        hadScoreBlock = true;
-        const m = revScoreSum[b]! / revScoreCount[b]!;
-        if (options.blocks) {
-          out.scoreBlocks.starts.push(out.scoreBlocks.values.length);
-          out.scoreBlocks.groups.push(orderGroupOf[b]!);
-        }
-        for (let i = 0; i < n; i++) {
-          const x = score(i);
-          if (revOf[i] !== b || Number.isNaN(x)) continue;
-          const centred = x - m;
-          const p = position(i);
-          if (options.blocks) {
-            out.scoreBlocks.values.push(centred);
-            out.scoreBlocks.labels.push(p);
-          }
-          posSum[p]! += centred;
-          posCount[p]!++;
-          if (p === revFirst[b]) {
-            primacySum += centred;
-            primacyCount++;
-          }
-          if (p === revLast[b]) {
-            recencySum += centred;
-            recencyCount++;
-          }
-        }
-      }
-      const k = revRankCount[b]!;
-      if (k >= 2) {
-        // Rank points enter the rank effects for every ranking reviewer, but the rank permutation test
-        // only for reviewers that ranked without scoring: the others are already in the score test.
-        const rankOnly = revScoreCount[b]! < 2;
-        if (rankOnly) {
-          hadRankBlock = true;
-          if (options.blocks) {
-            out.rankBlocks.starts.push(out.rankBlocks.values.length);
-            out.rankBlocks.groups.push(orderGroupOf[b]!);
-          }
-        }
-        let pointSum = 0;
-        for (let i = 0; i < n; i++) {
-          const rank = columns.rankPosition[start + i]!;
-          if (revOf[i] === b && rank !== noRank) pointSum += 1 - Math.min(rank, k - 1) / (k - 1);
-        }
-        const m = pointSum / k;
-        for (let i = 0; i < n; i++) {
-          const rank = columns.rankPosition[start + i]!;
-          if (revOf[i] !== b || rank === noRank) continue;
-          const centred = 1 - Math.min(rank, k - 1) / (k - 1) - m;
-          if (rankOnly && options.blocks) {
-            out.rankBlocks.values.push(centred);
-            out.rankBlocks.labels.push(position(i));
-          }
-          rankSum[position(i)]! += centred;
-          rankCount[position(i)]!++;
-        }
-      }
-    }
-    if (hadScoreBlock) out.positionedScoreSessions++;
-    if (hadRankBlock) out.rankedSessions++;
-    let spreadCount = 0;
-    let spreadSum = 0;
-    let spreadSq = 0;
-    for (let p = 0; p <= maxPosition; p++) {
-      if (posCount[p]! > 0) {
-        const value = posSum[p]! / posCount[p]!;
-        positionSeries.add(p, s, value);
-        spreadCount++;
-        spreadSum += value;
-        spreadSq += value * value;
-      }
-      if (rankCount[p]! > 0) {
-        rankSeries.add(p, s, rankSum[p]! / rankCount[p]!);
-      }
-    }
-    if (spreadCount >= 2) out.positionSpread[s] = Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2);
-    if (primacyCount > 0) primacy.add(s, primacySum / primacyCount);
-    if (recencyCount > 0) recency.add(s, recencySum / recencyCount);
-
-    // Anchoring: display position against |score − session mean|.
-    if (scoreCount >= 3) {
-      const anchorPos = scratch.f64('anchorPos', scoreCount, 0);
-      const anchorDev = scratch.f64('anchorDev', scoreCount, 0);
-      let j = 0;
-      for (let i = 0; i < n; i++) {
-        const x = score(i);
-        if (Number.isNaN(x)) continue;
-        anchorPos[j] = position(i);
-        anchorDev[j++] = Math.abs(x - sessionMean);
-      }
-      const anchor = correlation(anchorPos, anchorDev, j);
-      if (anchor !== null) anchoring.add(s, anchor);
-    }
+    if (!Number.isNaN(x.primacy)) primacy.add(s, x.primacy);
+    if (!Number.isNaN(x.recency)) recency.add(s, x.recency);
+    if (!Number.isNaN(x.anchoring)) anchoring.add(s, x.anchoring);
   }
   out.positionValues = positionSeries.values();
   out.positionSessions = positionSeries.sessions();

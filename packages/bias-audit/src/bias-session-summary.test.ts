@@ -5,9 +5,11 @@ import type { ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
 import { fitScoreModel } from './fit-score-model.js';
 import { simulateCouncils } from './internal/simulate-councils.js';
 import { observationsToColumns } from './observations-to-columns.js';
-import type { ScoreSessionSummaries, ScoreSessionSummary } from './score-session-summary.js';
-import { assertScoreSessionSummaries, mergeScoreSessionSummaries, SCORE_SESSION_SUMMARY_VERSION } from './score-session-summary.js';
-import { summarizeScoreSessions } from './summarize-score-sessions.js';
+import { aggregateBiasAudit } from './aggregate-bias-audit.js';
+import type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
+import { assertBiasSessionSummaries, BIAS_SESSION_SUMMARY_VERSION, mergeBiasSessionSummaries } from './bias-session-summary.js';
+import type { ScoreSessionSummary } from './score-session-summary.js';
+import { summarizeSessions } from './summarize-sessions.js';
 
 function observation(spec: { reviewer: string; candidate: string; position: number; score: number; length: number }): BiasObservation {
   return {
@@ -36,7 +38,7 @@ function byName(s: ScoreSessionSummary): { records: Record<string, number>; xty:
   };
 }
 
-describe('summarizeScoreSessions', () => {
+describe('summarizeSessions', () => {
   // One session. C's answer (1,200 characters) is scored by A at position 0 (6 points) and B at position 1 (8);
   // B's answer (600 characters) only by A, at position 1 (5). By hand, for C's answer: x_A = r:A + p:0,
   // x_B = r:B + p:1, x̄ = ½ of each, ȳ = 7; x̃_A = ½(r:A + p:0 − r:B − p:1) = −x̃_B; ỹ_A = −1, ỹ_B = +1.
@@ -47,14 +49,15 @@ describe('summarizeScoreSessions', () => {
     observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
     observation({ reviewer: 'A', candidate: 'B', position: 1, score: 5, length: 600 }),
   ]);
-  const summaries = summarizeScoreSessions(columns);
-  const [session] = summaries.sessions;
+  const summaries = summarizeSessions(columns);
+  const [whole] = summaries.sessions;
+  const session = whole?.score;
 
   it('holds the within-answer cross-products, worked by hand', () => {
-    expect(summaries.version).toBe(SCORE_SESSION_SUMMARY_VERSION);
+    expect(summaries.version).toBe(BIAS_SESSION_SUMMARY_VERSION);
     expect(summaries.sessions).toHaveLength(1);
     const s = byName(session!);
-    expect(session!.session).toBe('s1');
+    expect(whole).toMatchObject({ session: 's1', time: '2026-01-01T00:00:00.000Z', records: 3, members: ['A', 'B', 'C'], configVersions: ['(none)'] });
     expect([...session!.columns].sort()).toEqual(['position:0', 'position:1', 'reviewer:A', 'reviewer:B']);
     expect(s.records).toEqual({ 'reviewer:A': 1, 'reviewer:B': 1, 'position:0': 1, 'position:1': 1 });
     expect(s.xty).toEqual({ 'reviewer:A': -1, 'reviewer:B': 1, 'position:0': -1, 'position:1': 1 });
@@ -127,28 +130,71 @@ describe('fitScoreModel over summaries', () => {
   });
   const whole = fitScoreModel(observationsToColumns(observations));
   const firstHalf = new Set(Array.from({ length: 30 }, (_, s) => `s41-${s}`));
-  const partOne = summarizeScoreSessions(observationsToColumns(observations.filter((o) => firstHalf.has(o.sessionId))));
-  const partTwo = summarizeScoreSessions(observationsToColumns(observations.filter((o) => !firstHalf.has(o.sessionId))));
+  const partOne = summarizeSessions(observationsToColumns(observations.filter((o) => firstHalf.has(o.sessionId))));
+  const partTwo = summarizeSessions(observationsToColumns(observations.filter((o) => !firstHalf.has(o.sessionId))));
 
   it('gives the fit of the records themselves', () => {
-    expectSameFit(fitScoreModel(summarizeScoreSessions(observationsToColumns(observations))), whole);
+    expectSameFit(fitScoreModel(summarizeSessions(observationsToColumns(observations))), whole);
   });
 
   it('adds up: two halves of a store, summarised apart and merged (in either order), fit as the whole store does', () => {
     expect(partOne.sessions.length).toBe(30);
     expect(partTwo.sessions.length).toBe(30);
-    expectSameFit(fitScoreModel(mergeScoreSessionSummaries(partOne, partTwo)), whole);
-    expectSameFit(fitScoreModel(mergeScoreSessionSummaries(partTwo, partOne)), whole);
+    expectSameFit(fitScoreModel(mergeBiasSessionSummaries(partOne, partTwo)), whole);
+    expectSameFit(fitScoreModel(mergeBiasSessionSummaries(partTwo, partOne)), whole);
   });
 
   it('survives JSON: the summaries are plain data', () => {
-    const copy = JSON.parse(JSON.stringify(mergeScoreSessionSummaries(partOne, partTwo))) as ScoreSessionSummaries;
+    const copy = JSON.parse(JSON.stringify(mergeBiasSessionSummaries(partOne, partTwo))) as BiasSessionSummaries;
     expectSameFit(fitScoreModel(copy), whole);
   });
 });
 
+/** Two values the same, numbers to a relative 1e-9 (sums added in another order round differently). */
+function expectAlike(actual: unknown, expected: unknown, path = 'report'): void {
+  if (typeof expected === 'number' && typeof actual === 'number' && Number.isFinite(expected)) {
+    expect(Math.abs(actual - expected), path).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
+    return;
+  }
+  if (typeof expected !== 'object' || expected === null) {
+    expect(actual, path).toEqual(expected);
+    return;
+  }
+  expect(typeof actual, path).toBe('object');
+  expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort());
+  for (const [key, value] of Object.entries(expected)) expectAlike((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+}
+
+describe('aggregateBiasAudit over summaries', () => {
+  // 60 sessions with the effects planted above; from session 45 on the council runs config v2 (a change point),
+  // and in sessions 50–59 model-4 ranks without scoring (rank-only blocks, rank position effects).
+  const observations = simulateCouncils({ sessions: 60, models: 5, reviewers: 5, seed: 43, lengthSlopePer1000Chars: 0.4, primacyPerPosition: 0.25, reviewerOffsets: [-1.2] }).map(
+    (o): BiasObservation => {
+      const s = Number(o.sessionId.split('-')[1]);
+      return { ...o, configVersion: s >= 45 ? 'v2' : 'v1', score: s >= 50 && o.reviewer === 'model-4' ? null : o.score };
+    },
+  );
+  const options = { now: '2030-01-01T00:00:00Z', maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+  const whole = aggregateBiasAudit(observationsToColumns(observations), options);
+  const half = (first: boolean): BiasSessionSummaries =>
+    summarizeSessions(observationsToColumns(observations.filter((o) => (Number(o.sessionId.split('-')[1]) < 30) === first)));
+
+  it('gives the report of the records, merged from two halves in either order (permutation test, ranks, change point included)', () => {
+    expect(whole.changePoints.map((c) => c.kind)).toEqual(['config_version']);
+    expect(whole.position.rankEffects.length).toBeGreaterThan(0);
+    expect(whole.position.tests.map((t) => `${t.basis} ${t.method}`)).toEqual(['scores permutation', 'ranks permutation']);
+    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), options), whole);
+    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), options), whole);
+  });
+
+  it('and after a JSON round trip, with the asymptotic test', () => {
+    const copy = JSON.parse(JSON.stringify(summarizeSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
+    expectAlike(aggregateBiasAudit(copy, { ...options, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
+  });
+});
+
 describe('summaries from elsewhere are checked', () => {
-  const good = summarizeScoreSessions(
+  const good = summarizeSessions(
     observationsToColumns([
       observation({ reviewer: 'A', candidate: 'C', position: 0, score: 6, length: 1200 }),
       observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
@@ -156,20 +202,20 @@ describe('summaries from elsewhere are checked', () => {
   );
   const failure = (input: unknown): string => {
     try {
-      assertScoreSessionSummaries(input);
+      assertBiasSessionSummaries(input);
     } catch (error) {
       expect(BiasAuditError.isInstance(error) && error.code === 'INVALID_INPUT').toBe(true);
       return (error as Error).message;
     }
     return 'accepted';
   };
-  const edited = (change: (s: ScoreSessionSummary) => void): unknown => {
-    const copy = JSON.parse(JSON.stringify(good)) as ScoreSessionSummaries;
+  const edited = (change: (s: BiasSessionSummary) => void): unknown => {
+    const copy = JSON.parse(JSON.stringify(good)) as BiasSessionSummaries;
     change(copy.sessions[0]!);
     return copy;
   };
 
-  it('accepts what summarizeScoreSessions wrote', () => {
+  it('accepts what summarizeSessions wrote', () => {
     expect(failure(good)).toBe('accepted');
   });
 
@@ -179,18 +225,31 @@ describe('summaries from elsewhere are checked', () => {
 
   it('refuses a session given twice, in one list or across merged stores', () => {
     expect(failure({ ...good, sessions: [...good.sessions, ...good.sessions] })).toMatch(/session s1 appears twice/);
-    expect(() => mergeScoreSessionSummaries(good, good)).toThrow(/session s1 appears twice/);
+    expect(() => mergeBiasSessionSummaries(good, good)).toThrow(/session s1 appears twice/);
   });
 
   it('names the field that is malformed', () => {
-    expect(failure(edited((s) => s.xtx.pop()))).toMatch(/sessions\[0\]\.xtx must be 16 finite number/);
-    expect(failure(edited((s) => (s.xty[0] = Number.NaN)))).toMatch(/sessions\[0\]\.xty must be 4 finite number/);
-    expect(failure(edited((s) => (s.columns[0] = 'offset:A')))).toMatch(/columns must be distinct names such as reviewer:<model>/);
-    expect(failure(edited((s) => (s.answers[0]!.count = 0)))).toMatch(/answers\[0\] needs an author/);
-    expect(failure(edited((s) => (s.pairs[0]!.author = s.pairs[0]!.reviewer)))).toMatch(/pairs\[0\] needs a reviewer, a different author/);
+    expect(failure(edited((s) => s.score.xtx.pop()))).toMatch(/sessions\[0\] \(s1\): score\.xtx must be 16 finite number/);
+    expect(failure(edited((s) => (s.score.xty[0] = Number.NaN)))).toMatch(/score\.xty must be 4 finite number/);
+    expect(failure(edited((s) => (s.score.columns[0] = 'offset:A')))).toMatch(/score\.columns must be distinct names such as reviewer:<model>/);
+    expect(failure(edited((s) => (s.score.answers[0]!.count = 0)))).toMatch(/score\.answers\[0\] needs an author/);
+    expect(failure(edited((s) => (s.score.pairs[0]!.author = s.score.pairs[0]!.reviewer)))).toMatch(/score\.pairs\[0\] needs a reviewer, a different author/);
+    expect(failure(edited((s) => (s.time = 'yesterday')))).toMatch(/time must be an ISO 8601 date/);
+    expect(failure(edited((s) => (s.indicators.meanScore = Number.POSITIVE_INFINITY)))).toMatch(/indicators\.meanScore must be a finite number or null/);
+    expect(failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 0, values: [0.5, -0.5], positions: [0] }])))).toMatch(/indicators\.scoreBlocks must be .* of equal length/);
+  });
+
+  it('refuses sessions out of time order (merging sorts them)', () => {
+    const later = JSON.parse(JSON.stringify(good)) as BiasSessionSummaries;
+    later.sessions[0]!.session = 's0';
+    later.sessions[0]!.time = '2026-01-02T00:00:00.000Z';
+    expect(failure({ ...good, sessions: [later.sessions[0]!, good.sessions[0]!] })).toMatch(/sessions\[1\] \(s1\): sessions must be oldest first/);
+    expect(mergeBiasSessionSummaries(later, good).sessions.map((s) => s.session)).toEqual(['s1', 's0']);
   });
 
   it('fitScoreModel checks what it is given', () => {
-    expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as ScoreSessionSummaries)).toThrow(/version 3 is not supported/);
+    expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
+    expect(() => aggregateBiasAudit({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
+    expect(() => aggregateBiasAudit(good, { model: 'A' })).toThrow(/summaries are taken whole/);
   });
 });
