@@ -3,20 +3,24 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
 
 const bundle = fileURLToPath(new URL('../../../../apps/cli/dist/council.js', import.meta.url));
 let child: ChildProcess;
 let url = '';
 let token = '';
 let stderr = '';
+let models: TestServer;
+let home = '';
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
 
@@ -36,8 +40,10 @@ function post(headers: Record<string, string>, body = initialize): Promise<{ sta
 
 beforeAll(async () => {
   expect(statSync(bundle).isFile(), 'run `pnpm build` first: this test drives the bundled executable').toBe(true);
-  const home = mkdtempSync(join(tmpdir(), 'council-mcp-http-'));
-  child = spawn(process.execPath, [bundle, 'mcp', '--http'], { env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  home = mkdtempSync(join(tmpdir(), 'council-mcp-http-'));
+  models = await startCouncilTestServer({ contributors: ['test/alpha', 'test/beta'], apiKey: 'sk-or-http-test' });
+  const env = { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, OPENROUTER_API_KEY: 'sk-or-http-test', OPENROUTER_BASE_URL: models.url };
+  child = spawn(process.execPath, [bundle, 'mcp', '--http'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -53,8 +59,9 @@ beforeAll(async () => {
   });
 }, 30_000);
 
-afterAll(() => {
+afterAll(async () => {
   child.kill('SIGTERM');
+  await models.close();
 });
 
 describe('council mcp --http (the bundled executable)', () => {
@@ -87,6 +94,27 @@ describe('council mcp --http (the bundled executable)', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ simulated: true, complete: true });
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await client.close();
+  }, 30_000);
+
+  it('a cancelled call aborts its council over HTTP too: the calls are dropped and nothing is saved', async () => {
+    const client = new Client({ name: 'council-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const history = join(home, 'history.jsonl');
+    const before = existsSync(history) ? readFileSync(history, 'utf8') : '';
+    const controller = new AbortController();
+    let answered = 0;
+    const call = client.callTool({ name: 'consult_council', arguments: { query: 'Which queue?', members: ['test/alpha', 'test/beta', 'test/hang'] } }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => {
+        if (/answered/.test(p.message ?? '') && ++answered === 2) controller.abort('stop');
+      },
+    });
+    await expect(call).rejects.toThrow(/stop|abort/i);
+    const deadline = Date.now() + 5_000;
+    while (models.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(models.inFlight).toBe(0);
+    expect(existsSync(history) ? readFileSync(history, 'utf8') : '').toBe(before);
     await client.close();
   }, 30_000);
 
