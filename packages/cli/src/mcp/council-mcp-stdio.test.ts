@@ -212,12 +212,24 @@ describe('council mcp over stdio (the bundled executable)', () => {
     expect(server.requests.length).toBe(requests);
   }, 90_000);
 
-  it('works offline on the simulated provider', async () => {
-    const sim = await connect({ LLM_COUNCIL_HOME: mkdtempSync(join(tmpdir(), 'council-mcp-sim-')) });
-    const result = (await sim.callTool({ name: 'consult_council', arguments: { query: 'Which queue should we use?', members: ['simulated:ada', 'simulated:basil', 'simulated:cleo'] } })) as CallToolResult;
-    expect(result.isError).toBeFalsy();
-    const out = result.structuredContent as { simulated: boolean; complete: boolean; synthesis: string };
+  it('works offline with the README\'s simulated-provider entry pasted as is, members from its environment', async () => {
+    // The `council-demo` entry of the README's mcpServers blocks, with the clone's path filled in.
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const blocks = [...readme.matchAll(/```json\n([\s\S]*?)\n```/g)].filter((m) => m[1]!.includes('mcpServers')).map((m) => JSON.parse(m[1]!) as { mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }> });
+    const entry = blocks.find((b) => 'council-demo' in b.mcpServers)!.mcpServers['council-demo']!;
+    expect(entry.command).toBe('node');
+    const args = entry.args.map((a) => (a === '/absolute/path/to/council/apps/cli/dist/council.js' ? bundle : a));
+    expect(args).toEqual([bundle, 'mcp']);
+    const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: mkdtempSync(join(tmpdir(), 'council-mcp-sim-')), ...entry.env }, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => void stderr.push(chunk.toString('utf8')));
+    const sim = new Client({ name: 'council-test', version: '1.0.0' });
+    await sim.connect(transport);
+    clients.push(sim);
+    const result = (await sim.callTool({ name: 'consult_council', arguments: { query: 'Which queue should we use?' } })) as CallToolResult;
+    expect(result.isError, text(result)).toBeFalsy();
+    const out = result.structuredContent as { simulated: boolean; complete: boolean; synthesis: string; leaderboard: { candidate: string }[] };
     expect(out).toMatchObject({ simulated: true, complete: true });
+    expect(out.leaderboard.map((e) => e.candidate).sort()).toEqual(['simulated:ada', 'simulated:basil', 'simulated:cleo']);
     expect(out.synthesis.length).toBeGreaterThan(0);
     expect(text(result)).toContain('[simulated]');
   }, 30_000);
