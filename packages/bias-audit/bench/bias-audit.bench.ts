@@ -1,6 +1,6 @@
 import { defineBenchSuite } from '@council/bench';
-import { aggregateBiasAudit, fitScoreModel, observationsToColumns, runBiasAudit } from '../src/index.js';
-import type { BiasColumns, BiasObservation } from '../src/index.js';
+import { aggregateBiasAudit, fitScoreModel, mergeBiasSessionSummaries, observationsToColumns, runBiasAudit, summarizeSessions } from '../src/index.js';
+import type { BiasColumns, BiasObservation, BiasSessionSummaries } from '../src/index.js';
 import { simulateCouncils } from '../src/internal/simulate-councils.js';
 
 // Issue 13's targets: aggregateBiasAudit over all 1,000 sessions with default resamples ≤ 30 ms in process
@@ -27,6 +27,8 @@ const council = { models: 5, reviewers: 5, selfReview: false, reviewerNoise: 0.8
 let thousand: BiasObservation[] = [];
 let thousandColumns: BiasColumns | null = null;
 let hundredThousandColumns: BiasColumns | null = null;
+// The same 1,000 sessions as two stores' summaries (sessions 0–499 and 500–999), merged: issue 13's map/reduce.
+let thousandSummaries: BiasSessionSummaries | null = null;
 
 export const suite = defineBenchSuite({
   name: 'bias-audit',
@@ -34,6 +36,8 @@ export const suite = defineBenchSuite({
     thousand = simulateCouncils({ ...council, sessions: 1000, seed: 1 });
     thousandColumns = observationsToColumns(thousand);
     hundredThousandColumns = observationsToColumns(simulateCouncils({ ...council, sessions: 100_000, seed: 2 }));
+    const half = (first: boolean): BiasSessionSummaries => summarizeSessions(observationsToColumns(thousand.filter((o) => Number(o.sessionId.split('-')[1]) < 500 === first)));
+    thousandSummaries = mergeBiasSessionSummaries(half(true), half(false));
   },
   cases: [
     { name: 'runBiasAudit, 5-model session, ×1,000 calls', budgetMs: 1000, iterations: 15, fn: () => { for (let i = 0; i < 1000; i++) runBiasAudit(session); } },
@@ -41,6 +45,8 @@ export const suite = defineBenchSuite({
     { name: 'aggregateBiasAudit, all 1,000 sessions (20,000 observations, validated and windowed)', budgetMs: 46, iterations: 25, fn: () => aggregateBiasAudit(thousand, window) },
     { name: 'aggregateBiasAudit, all 1,000 sessions, 1,000 permutations', iterations: 5, fn: () => aggregateBiasAudit(thousandColumns!, { ...window, resamples: 1000 }) },
     { name: 'fitScoreModel, all 1,000 sessions', iterations: 25, fn: () => fitScoreModel(thousandColumns!) },
+    { name: 'summarizeSessions, all 1,000 sessions (the map)', iterations: 25, fn: () => summarizeSessions(thousandColumns!) },
+    { name: 'aggregateBiasAudit from two stores\' merged summaries, 1,000 sessions (the reduce)', iterations: 25, fn: () => aggregateBiasAudit(thousandSummaries!, window) },
     { name: 'aggregateBiasAudit, all 100,000 sessions (2,000,000 scores, columns)', budgetMs: 5000, iterations: 3, fn: () => aggregateBiasAudit(hundredThousandColumns!, window) },
   ],
 });
