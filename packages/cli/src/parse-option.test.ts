@@ -29,7 +29,7 @@ describe('option parsers', () => {
     expect(parseDurationOption('timeout', '2m')).toBe(120_000);
     expect(parseDurationOption('timeout', '0.5s')).toBe(500);
     expect(usageMessage(() => parseDurationOption('timeout', 'soon'))).toMatch(/--timeout expects a duration/);
-    expect(usageMessage(() => parseDurationOption('timeout', '0'))).toBe('--timeout must be greater than zero.');
+    expect(usageMessage(() => parseDurationOption('timeout', '0'))).toBe('--timeout must be positive, got "0". Example: --timeout 60s.');
     // Past 2^31 − 1 ms a timer would fire at once; below 1 ms it would round to no deadline at all.
     expect(parseDurationOption('timeout', '2147483647ms')).toBe(2_147_483_647);
     expect(usageMessage(() => parseDurationOption('timeout', '2147483648ms'))).toBe('--timeout must be at most 24 days (2147483647ms), got "2147483648ms".');

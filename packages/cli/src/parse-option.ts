@@ -23,7 +23,11 @@ export function parseIntegerOption(name: string, value: unknown, bounds: { min?:
     throw usage(`--${name} expects a whole number, got "${value === true ? '' : text}". Example: --${name} ${bounds.min ?? 1}.`);
   }
   const n = Number(text);
-  if (bounds.min !== undefined && n < bounds.min) throw usage(`--${name} must be at least ${bounds.min}, got ${n}.`);
+  if (bounds.min !== undefined && n < bounds.min) {
+    // A negative count is a slip of sign, not a number just too small: say so (`--sessions -1`).
+    if (n < 0 && bounds.min === 1) throw usage(`--${name} must be positive, got ${n}. Example: --${name} 1.`);
+    throw usage(`--${name} must be at least ${bounds.min}, got ${n}.`);
+  }
   if (bounds.max !== undefined && n > bounds.max) throw usage(`--${name} must be at most ${bounds.max}, got ${n}.`);
   return n;
 }
@@ -34,14 +38,14 @@ const maxDurationMs = 2_147_483_647;
 export function parseDurationOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const text = asText(value).trim();
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
+  const match = /^(-?\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
   if (value === true || !match) {
     throw usage(`--${name} expects a duration such as 30, 30s, 1500ms or 2m, got "${value === true ? '' : text}".`);
   }
   const amount = Number(match[1]);
   const unit = match[2] ?? 's';
   const ms = unit === 'ms' ? amount : unit === 's' ? amount * 1000 : amount * 60_000;
-  if (ms <= 0) throw usage(`--${name} must be greater than zero.`);
+  if (ms <= 0) throw usage(`--${name} must be positive, got "${text}". Example: --${name} 60s.`);
   if (Math.round(ms) < 1) throw usage(`--${name} must be at least 1ms, got "${text}".`);
   // Node's timers cannot wait longer than 2^31 − 1 ms (about 24.8 days).
   if (ms > maxDurationMs) throw usage(`--${name} must be at most 24 days (2147483647ms), got "${text}".`);

@@ -1,10 +1,12 @@
 import { cac } from 'cac';
 import type { CliCommand } from './cli-command.js';
+import { closestName, joinNegativeValues, valueFlagNames } from './cli-argv.js';
 import { cliCommands } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
 import type { CommandContext } from './command-context.js';
 import { CliError } from './cli-error.js';
+import { isCacUsageError } from './cli-error-kind.js';
 import { createStyle } from './create-style.js';
 import { parseStringOption } from './parse-option.js';
 import { reportCliError } from './report-cli-error.js';
@@ -84,14 +86,16 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   let parsedOptions: Record<string, unknown> = {};
   try {
     try {
-      const parsed = cli.parse(['node', 'council', ...argv], { run: false });
+      const valueFlags = valueFlagNames(['--home <dir>', ...cliCommands.flatMap((command) => command.options.map((option) => option.flags))]);
+      const parsed = cli.parse(['node', 'council', ...joinNegativeValues(argv, valueFlags)], { run: false });
       parsedOptions = parsed.options;
       if (parsed.options['help'] || parsed.options['version']) return 0;
       if (cli.matchedCommand === undefined) {
         if (parsed.args.length > 0) {
+          const near = closestName(String(parsed.args[0]), cliCommands.map((command) => command.name));
           throw new CliError({
             code: 'USAGE',
-            message: `Unknown command "${String(parsed.args[0])}". Run "council --help" to see the commands.`,
+            message: `Unknown command "${String(parsed.args[0])}".${near === undefined ? '' : ` Did you mean "${near}"?`} Run "council --help" to see the commands.`,
           });
         }
         cli.outputHelp();
@@ -118,6 +122,19 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     };
     return await matched.command.run(matched.options, ctx);
   } catch (error) {
-    return reportCliError(error, io, verbose);
+    return reportCliError(withFlagSuggestion(error, cli.matchedCommandName), io, verbose);
   }
+}
+
+const globalFlags = ['--verbose', '--home', '--help', '--version'];
+
+/** cac's "Unknown option `--model`" with the nearest flag of the command, if one is a likely slip: "did you mean `--models`?". */
+function withFlagSuggestion(error: unknown, commandName: string | undefined): unknown {
+  const unknown = isCacUsageError(error) ? /^Unknown option `(--[^`]+)`$/.exec((error as Error).message)?.[1] : undefined;
+  if (unknown === undefined) return error;
+  const command = cliCommands.find((one) => one.name === commandName);
+  const flags = [...(command?.options ?? []).map((option) => option.flags.split(/\s/)[0]!), ...globalFlags];
+  const near = closestName(unknown, flags);
+  if (near === undefined) return error;
+  return new CliError({ code: 'USAGE', message: `Unknown option \`${unknown}\`; did you mean \`${near}\`? Run "council ${commandName ?? '<command>'} --help" for the options.` });
 }
