@@ -1,6 +1,6 @@
 // `council mcp` end to end: the SDK's own Client over stdio against the bundled executable (apps/cli/dist, built
 // by `pnpm build`), its models played by the OpenRouter test server on 127.0.0.1.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -179,6 +179,32 @@ describe('council mcp over stdio (the bundled executable)', () => {
     expect((await client.listTools()).tools).toHaveLength(5);
     expect(filesUnder(home).map((f) => [f, readFileSync(join(home, f), 'utf8')])).toEqual(before);
   }, 60_000);
+
+  it('a client that goes away mid-council (stdin closed) ends the server at once, the council aborted and nothing saved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-mcp-gone-'));
+    const child = spawn(process.execPath, [bundle, 'mcp'], { env: { PATH: process.env['PATH'] ?? '', ...councilEnv(dir) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let out = '';
+    let answered = 0;
+    let closedAt = 0;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      answered = (out.match(/answered in/g) ?? []).length;
+      if (answered === 2 && closedAt === 0) {
+        closedAt = Date.now();
+        child.stdin.end();
+      }
+    });
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'consult_council', arguments: { query: QUERY, members: ['test/alpha', 'test/beta', 'test/hang'] }, _meta: { progressToken: 'p' } } });
+    expect(await exited).toBe(0);
+    expect(Date.now() - closedAt).toBeLessThan(5_000);
+    expect(filesUnder(dir)).toEqual([]);
+    // No answer was sent for the abandoned call.
+    expect(out).not.toContain('"id":2');
+  }, 30_000);
 
   it('answers each bad input with a one-line tool error, and stays up', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
