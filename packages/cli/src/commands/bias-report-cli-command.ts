@@ -1,7 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { parseChoiceOption, parseIntegerOption, parseRepeatedStringOption, parseStringOption } from '../parse-option.js';
-import type { BiasReportCommandOptions } from './bias-report-command.js';
+import type { BiasReportCommandOptions, BiasReportFormat } from './bias-report-command.js';
 
 /** `--resamples n`: 0 (the asymptotic Wald F test) or at least 20 permutations, as `aggregateBiasAudit` takes them. */
 function parseResamplesOption(value: unknown): number | undefined {
@@ -12,6 +12,14 @@ function parseResamplesOption(value: unknown): number | undefined {
   return n;
 }
 
+/** `--format`, or `--json` for `--format json`; both naming different formats is a usage error. */
+function parseFormatOption(o: Readonly<Record<string, unknown>>): BiasReportFormat | undefined {
+  const format = parseChoiceOption('format', o['format'], ['text', 'json', 'csv', 'html'] as const);
+  if (o['json'] !== true) return format;
+  if (format !== undefined && format !== 'json') throw new CliError({ code: 'USAGE', message: `--json asks for JSON but --format asks for ${format}; give one of them.` });
+  return 'json';
+}
+
 export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
   name: 'bias-report',
   description: 'ADR-018\'s cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page',
@@ -20,6 +28,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     { flags: '--sessions <n>', description: 'Use the most recent n sessions (default LLM_COUNCIL_BIAS_WINDOW_SESSIONS, 100)' },
     { flags: '--days <n>', description: 'Use sessions of the last n days (default LLM_COUNCIL_BIAS_WINDOW_DAYS, 30)' },
     { flags: '--format <format>', description: 'text, json, csv or html (default text)' },
+    { flags: '--json', description: 'The same as --format json' },
     { flags: '--output <file>', description: 'Write the report to a file instead of stdout' },
     { flags: '--config-version <v>', description: 'Only records of this council configuration version' },
     { flags: '--model <id>', description: 'Only records where this model reviewed or was reviewed' },
@@ -31,14 +40,14 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     'council bias-report',
     'council bias-report --sessions 50 --verbose',
     'council bias-report --format html --output bias-report.html',
-    'council bias-report --input ./logs.jsonl --format json > report.json',
+    'council bias-report --input ./logs.jsonl --json > report.json',
     "council bias-report --input alice/bias_metrics.jsonl --input 'team/*.jsonl.gz'",
   ],
   parse: ({ options: o }) => ({
     input: parseRepeatedStringOption('input', o['input']),
     sessions: parseIntegerOption('sessions', o['sessions'], { min: 1 }),
     days: parseIntegerOption('days', o['days'], { min: 1 }),
-    format: parseChoiceOption('format', o['format'], ['text', 'json', 'csv', 'html'] as const),
+    format: parseFormatOption(o),
     output: parseStringOption('output', o['output']),
     verbose: o['verbose'] === true,
     configVersion: parseStringOption('config-version', o['configVersion']),

@@ -14,6 +14,7 @@ import { renderHtmlReport } from '../html/render-html-report.js';
 import { persistSession } from '../persist-session.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
 import { renderSessionText } from '../render-session-text.js';
+import { sessionDocument } from '../session-document.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { liveDisplayEnabled, runSessionLive } from '../run-session-live.js';
 import { computeBiasReport } from './bias-report-command.js';
@@ -25,6 +26,8 @@ export interface DemoCommandOptions {
   sessions?: number;
   /** Seed of the whole demo. Default 1. */
   seed?: number;
+  /** Print one JSON document at the end (the visible session, the report, the files) instead of text. */
+  json?: boolean;
 }
 
 export const DEMO_MEMBERS = ['simulated:ada', 'simulated:basil', 'simulated:cleo', 'simulated:dmitri', 'simulated:edda'] as const;
@@ -78,10 +81,12 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   const { config } = await loadCouncilConfig(settings);
   const s = ctx.out;
   const say = (text: string) => ctx.io.stderr(`${text}\n`);
+  // With --json, stdout carries the one document printed at the end and nothing else.
+  const print: (text: string) => void = options.json === true ? () => undefined : ctx.io.stdout;
 
   say(s.dim(`council demo: everything below runs on the simulated provider (offline personas, no key, no network), in ${home}`));
-  ctx.io.stdout(`${s.bold('── Session 1: a full council on the simulated provider ──')}\n`);
-  ctx.io.stdout(`Question: ${QUESTIONS[0]}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
+  print(`${s.bold('── Session 1: a full council on the simulated provider ──')}\n`);
+  print(`Question: ${QUESTIONS[0]}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
   const now = ctx.now().getTime();
   const clockFor = (i: number) => {
     // Sessions spread over the last days, oldest first, so the report has a window and trends.
@@ -110,10 +115,10 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
       resolveModel: createModelResolver({ env, simulated: { ...DEMO_BIASES, seed, latencyScale: liveDisplayEnabled(ctx) ? 6 : 1 } }),
     },
   });
-  ctx.io.stdout(renderSessionText({ session: first, style: s, simulated: true }));
+  print(renderSessionText({ session: first, style: s, simulated: true }));
   await persistSession({ session: first, settings, version: ctx.version });
 
-  ctx.io.stdout(`\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`);
+  print(`\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`);
   let done = 0;
   const progress = createLiveDisplay({
     write: ctx.io.stderr,
@@ -133,11 +138,11 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   } finally {
     progress.stop();
   }
-  ctx.io.stdout(`Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
+  print(`Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
 
   const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
-  ctx.io.stdout(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
-  ctx.io.stdout(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
+  print(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
+  print(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
   const htmlPath = join(home, 'bias-report.html');
   // Through a temporary file created 0600 and renamed over the old report: mode only applies to a new file, and a
   // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written.
@@ -145,7 +150,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     htmlPath,
     renderHtmlReport(htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
   );
-  ctx.io.stdout(
+  print(
     [
       '',
       s.bold('What the demo built in, and what the report should find:'),
@@ -160,6 +165,10 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
       '',
     ].join('\n'),
   );
+  if (options.json === true) {
+    const demo = { kind: 'council-demo', home, htmlReport: htmlPath, sessions: sessions.length, firstSession: sessionDocument(first), biasReport: document };
+    ctx.io.stdout(`${JSON.stringify(demo, null, 2)}\n`);
+  }
   return 0;
 }
 
