@@ -89,7 +89,7 @@ describe('council mcp --http (the bundled executable)', () => {
     const result = (await client.callTool(
       { name: 'consult_council', arguments: { query: 'Which queue should we use?', members: ['simulated:ada', 'simulated:basil', 'simulated:cleo'] } },
       undefined,
-      { onprogress: (p) => void progress.push(p) },
+      { onprogress: (p) => void (Number.isInteger(p.progress) && progress.push(p)) },
     )) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ simulated: true, complete: true });
