@@ -67,4 +67,13 @@ describe('the council MCP server on a saved history', () => {
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: '"same-prefix" matches 2 sessions; give more characters of the id.' }]);
   });
+
+  it('reports several input problems at once as one line', async () => {
+    const { client } = await connect([]);
+    const result = (await client.callTool({ name: 'consult_council', arguments: { query: '', members: ['only/one'], mode: 'democracy' } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).not.toContain('\n');
+    for (const problem of [/query is empty/, /at least two members/, /mode/]) expect(text).toMatch(problem);
+  });
 });
