@@ -1,6 +1,7 @@
 import type { CliCommand } from './cli-command.js';
 import { askCliCommand } from './commands/ask-cli-command.js';
 import { batchCliCommand } from './commands/batch-cli-command.js';
+import { completionCliCommand } from './commands/completion-cli-command.js';
 import { biasReportCliCommand } from './commands/bias-report-cli-command.js';
 import { configCliCommand } from './commands/config-cli-command.js';
 import { demoCliCommand } from './commands/demo-cli-command.js';
@@ -28,4 +29,5 @@ export const cliCommands: readonly CliCommand[] = [
   feedbackCliCommand,
   telemetryCliCommand,
   mcpCliCommand,
+  completionCliCommand,
 ];
