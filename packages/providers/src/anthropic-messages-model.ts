@@ -7,6 +7,7 @@ import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
+import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
@@ -170,7 +171,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
         headers: request.headers,
         body: request.body,
         mapError: this.#mapFailure(url, secrets),
-        read: async (response) => parseJsonResponse({ text: await response.text(), schema: responseSchema, url, provider: this.provider, secrets }),
+        read: async (response) => parseJsonResponse({ text: await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' }), schema: responseSchema, url, provider: this.provider, secrets }),
       });
       const text = (json.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
       const reasoning = (json.content ?? []).filter((c) => c.type === 'thinking').map((c) => c.thinking ?? '').join('');

@@ -24,10 +24,12 @@ export { RateLimitError } from './rate-limit-error.js';
 export { TimeoutError } from './timeout-error.js';
 export { InvalidResponseError } from './invalid-response-error.js';
 export { EmptyResponseError } from './empty-response-error.js';
+export { ResponseTooLargeError } from './response-too-large-error.js';
 export type { EmptyResponseReason } from './empty-response-error.js';
 
 // Providers.
 export type { HttpProviderSettings } from './provider-runtime.js';
+export { defaultMaxResponseBytes } from './provider-runtime.js';
 export type { RetryPolicy } from './retry-policy.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';

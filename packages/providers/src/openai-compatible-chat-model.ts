@@ -7,6 +7,7 @@ import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
+import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
@@ -224,7 +225,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
         body: request.body,
         mapError: this.#mapFailure(url, secrets),
         read: async (response) => {
-          const text = await response.text();
+          const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
           const json = parseJsonResponse({ text, schema: responseSchema, url, provider: this.provider, secrets });
           const choice = json.choices?.[0];
           const error = json.error ?? choice?.error;

@@ -12,7 +12,8 @@ export type ProviderErrorCode =
   | 'RATE_LIMIT'
   | 'TIMEOUT'
   | 'INVALID_RESPONSE'
-  | 'EMPTY_RESPONSE';
+  | 'EMPTY_RESPONSE'
+  | 'RESPONSE_TOO_LARGE';
 
 /** Tags an error with a global `Symbol.for('council.error.<name>')` marker that `isInstance` checks. */
 export function markError(error: Error, name: string): void {

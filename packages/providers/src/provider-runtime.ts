@@ -33,7 +33,15 @@ export interface HttpProviderSettings {
   requestsPerMinute?: number;
   /** Time and randomness; tests pass a fake one. */
   clock?: Clock;
+  /**
+   * The most bytes one reply body may have (JSON or the whole stream); past it the call fails with
+   * `ResponseTooLargeError` (not retried) and the rest is never read. Default 4 MiB (`defaultMaxResponseBytes`).
+   */
+  maxResponseBytes?: number;
 }
+
+/** The default `maxResponseBytes`: 4 MiB, some thousand pages of text, far past any answer a council needs. */
+export const defaultMaxResponseBytes = 4 * 1024 * 1024;
 
 /** What one provider instance shares across its models: policy, clock and the limiter. */
 export interface ProviderRuntime {
@@ -42,17 +50,21 @@ export interface ProviderRuntime {
   readonly timeoutMs: number;
   readonly clock: Clock;
   readonly limiter: RequestLimiter;
+  readonly maxResponseBytes: number;
 }
 
 export function createProviderRuntime(settings: HttpProviderSettings): ProviderRuntime {
   const clock = settings.clock ?? systemClock;
   const maxRetries = settings.maxRetries ?? defaultRetryPolicy.maxRetries;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError(`maxRetries must be a whole number ≥ 0 (got ${maxRetries}).`);
+  const maxResponseBytes = settings.maxResponseBytes ?? defaultMaxResponseBytes;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) throw new RangeError(`maxResponseBytes must be a whole number of bytes ≥ 1 (got ${maxResponseBytes}).`);
   return {
     fetch: settings.fetch,
     retry: { ...defaultRetryPolicy, ...settings.retry, maxRetries },
     timeoutMs: settings.timeoutMs ?? 120_000,
     clock,
+    maxResponseBytes,
     limiter: createRequestLimiter({
       maxConcurrency: settings.maxConcurrency ?? 16,
       ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),

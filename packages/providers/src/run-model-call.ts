@@ -3,6 +3,7 @@ import { openCallScope } from './call-scope.js';
 import type { CallScope } from './call-scope.js';
 import type { GenerateOptions, StreamPart } from './language-model-v1.js';
 import { ProviderError } from './provider-error.js';
+import { limitBody } from './read-limited-body.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 
 export interface ModelCallContext {
@@ -53,7 +54,7 @@ export async function* runStreamCall(
     const body = response.body;
     if (!body) throw new APICallError({ provider: context.provider, modelId: context.modelId, url: context.url, isRetryable: true, statusCode: response.status, message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.` });
     try {
-      yield* steps.parts(body as AsyncIterable<Uint8Array>);
+      yield* steps.parts(limitBody(body as AsyncIterable<Uint8Array>, { provider: context.provider, modelId: context.modelId, limitBytes: context.runtime.maxResponseBytes }));
     } catch (error) {
       if (scope.signal.aborted || ProviderError.isInstance(error)) throw error;
       throw new APICallError({

@@ -1,6 +1,7 @@
 import ky from 'ky';
 import { APICallError } from './api-call-error.js';
 import type { CallScope } from './call-scope.js';
+import { readLimitedText } from './read-limited-body.js';
 import { readRetryAfter } from './read-retry-after.js';
 import { ProviderError } from './provider-error.js';
 import type { ProviderRuntime } from './provider-runtime.js';
@@ -73,7 +74,8 @@ export async function sendRequest<T>(options: SendRequestOptions<T>): Promise<T>
         ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
       });
       if (!response.ok) {
-        const bodyText = await response.text();
+        // An error body is only ever kept as an excerpt: read no more of it than a reply may have.
+        const bodyText = await readLimitedText(response, { provider: options.provider, modelId: options.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'truncate' });
         retryAfterMs = readRetryAfter(response.headers, runtime.clock.now());
         throw options.mapError({ statusCode: response.status, bodyText, headers: response.headers, retryAfterMs });
       }

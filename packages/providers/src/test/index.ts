@@ -11,6 +11,7 @@ export type {
   RecordedRequest,
   TestErrorResponse,
   TestHangResponse,
+  TestHugeResponse,
   TestRawResponse,
   TestResetResponse,
   TestResponse,

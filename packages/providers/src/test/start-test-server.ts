@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RecordedRequest, TestResponse } from './test-response.js';
+import type { RecordedRequest, TestHugeResponse, TestResponse } from './test-response.js';
 import type { VendorFormat } from './vendor-format.js';
 
 export interface TestServerOptions {
@@ -25,6 +25,8 @@ export interface TestServer {
   readonly inFlight: number;
   /** The most requests ever handled at once. */
   readonly maxInFlight: number;
+  /** Bytes written so far for `huge` responses (all of them together): what their clients let through. */
+  readonly hugeBytesSent: number;
   /** Forgets queued responses, recorded requests and `maxInFlight`, for reuse across tests. */
   reset(): void;
   /** Stops the server and destroys open connections (hanging responses included). */
@@ -48,6 +50,45 @@ function sendJson(res: ServerResponse, options: { status: number; body: unknown;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+const HUGE_BLOCK = 64 * 1024;
+const HUGE_MARKER = 'HUGE-REPLY-TEXT';
+
+/** Writes one piece, waiting while the socket's buffer is full; false once the client has gone. */
+async function writeWithBackpressure(res: ServerResponse, piece: string): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (res.write(piece)) return true;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+  return !res.destroyed;
+}
+
+/** The pieces of a `huge` answer, made one at a time: the text never exists whole on the server either. */
+function* hugePieces(format: VendorFormat, options: { response: TestHugeResponse; request: RecordedRequest }): Generator<string> {
+  const { response, request } = options;
+  const block = 'x'.repeat(HUGE_BLOCK);
+  const blocks = Math.ceil(response.bytes / HUGE_BLOCK);
+  const text = { kind: 'text' as const, ...(response.usage ? { usage: response.usage } : {}) };
+  if (!request.stream) {
+    const [head, tail] = JSON.stringify(format.json({ ...text, text: HUGE_MARKER }, request)).split(HUGE_MARKER) as [string, string];
+    yield head;
+    for (let i = 0; i < blocks; i++) yield block;
+    yield tail;
+    return;
+  }
+  const events = format.stream({ ...text, text: block, chunkSize: HUGE_BLOCK }, request).map((e) => (e.startsWith('event:') || e.startsWith(':') ? e : `data: ${e}\n\n`));
+  const delta = events.findIndex((e) => e.includes(block));
+  yield* events.slice(0, delta);
+  for (let i = 0; i < blocks; i++) yield events[delta]!;
+  yield* events.slice(delta + 1);
+}
+
 /** Starts a server that speaks `format`. Vendor factories (`createOpenRouterTestServer`, …) call this. */
 export async function startTestServer(format: VendorFormat, options: TestServerOptions = {}): Promise<TestServer> {
   const queue: TestResponse[] = [];
@@ -55,6 +96,7 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
   const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
+  let hugeBytesSent = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
@@ -121,6 +163,15 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
       case 'reset':
         req.socket.destroy();
         return;
+      case 'huge': {
+        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json' });
+        for (const piece of hugePieces(format, { response, request: recorded })) {
+          if (!(await writeWithBackpressure(res, piece))) return;
+          hugeBytesSent += Buffer.byteLength(piece);
+        }
+        res.end();
+        return;
+      }
       case 'truncated':
         res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(response.body) + 100 });
         res.write(response.body, () => setTimeout(() => req.socket.destroy(), 5));
@@ -165,6 +216,9 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
     },
     get maxInFlight() {
       return maxInFlight;
+    },
+    get hugeBytesSent() {
+      return hugeBytesSent;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -72,8 +72,18 @@ export interface TestTruncatedResponse {
   body: string;
 }
 
+/**
+ * A well-formed answer of `bytes` bytes of text (JSON, or a stream of 64 KiB text events), written 64 KiB at a time
+ * as the client reads it, so a test can see how much of it the client took (`TestServer.hugeBytesSent`).
+ */
+export interface TestHugeResponse {
+  kind: 'huge';
+  bytes: number;
+  usage?: TestUsage;
+}
+
 /** What a test server does with one request. */
-export type TestResponse = TestTextResponse | TestErrorResponse | TestRawResponse | TestHangResponse | TestResetResponse | TestTruncatedResponse;
+export type TestResponse = TestTextResponse | TestErrorResponse | TestRawResponse | TestHangResponse | TestResetResponse | TestTruncatedResponse | TestHugeResponse;
 
 /** One request a test server received. */
 export interface RecordedRequest {
