@@ -11,6 +11,7 @@ export interface CouncilRunFlags {
   order: 'shared' | 'per-reviewer' | 'latin-square' | undefined;
   seed: number | undefined;
   timeoutMs: number | undefined;
+  retries: number | undefined;
   persist: boolean;
   json: boolean;
 }
@@ -35,6 +36,7 @@ export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlag
     order: parseChoiceOption('order', o['order'], ['shared', 'per-reviewer', 'latin-square'] as const),
     seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
     timeoutMs: parseDurationOption('timeout', o['timeout']),
+    retries: parseIntegerOption('retries', o['retries'], { min: 0, max: 10 }),
     persist: o['persist'] !== false,
     json: o['json'] === true,
   };

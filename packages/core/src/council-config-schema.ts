@@ -38,6 +38,7 @@ export const councilConfigLayerSchema = z
     selfReview: z.enum(['include', 'omit']),
     biasAudit: z.boolean(),
     timeouts: z.object({ stage1Ms: positiveMs, stage2Ms: positiveMs, stage3Ms: positiveMs }).partial().strict(),
+    retries: z.number().int().min(0).max(10),
     members: z.array(z.string().min(1)),
     chairman: z.string().min(1),
     chairmanFallbacks: z.array(z.string().min(1)),

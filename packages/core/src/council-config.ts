@@ -46,6 +46,11 @@ export interface CouncilConfig {
   /** Run the per-session bias audit (ADR-015; `LLM_COUNCIL_BIAS_AUDIT`). */
   biasAudit: boolean;
   timeouts: StageTimeouts;
+  /**
+   * How many times a model call is retried after a retryable failure (HTTP 408, 429, 5xx, network errors),
+   * with backoff; 0 to 10. The CLI gives it to the providers (`--retries`, `retries:` in config.yaml).
+   */
+  retries: number;
   /** Default member model ids (`LLM_COUNCIL_MODELS`), when the caller names none. */
   members: string[];
   /** Default chairman model id (`LLM_COUNCIL_CHAIRMAN`). */

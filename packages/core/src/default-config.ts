@@ -117,6 +117,7 @@ Summarise this feedback in at most five sentences: what it should keep doing, an
   selfReview: 'include',
   biasAudit: false,
   timeouts: { stage1Ms: 120_000, stage2Ms: 120_000, stage3Ms: 180_000 },
+  retries: 2,
   members: [],
   chairman: undefined,
   chairmanFallbacks: [],

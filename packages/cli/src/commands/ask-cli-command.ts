@@ -16,6 +16,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     { flags: '--order <mode>', description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
+    { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
     { flags: '--json', description: 'Print the whole session as one JSON document' },

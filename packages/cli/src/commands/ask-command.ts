@@ -29,6 +29,8 @@ export interface AskCommandOptions {
   seed?: number | string;
   /** Per-call deadline in every stage, in milliseconds. */
   timeoutMs?: number;
+  /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
+  retries?: number;
   /** Organization whose configuration applies; default `LLM_COUNCIL_ORG`. */
   org?: string;
   /** False with `--no-persist`: nothing is written. */
@@ -77,7 +79,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
-  const resolveModel = createModelResolver({ env });
+  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });

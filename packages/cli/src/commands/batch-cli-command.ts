@@ -12,6 +12,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
+    { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
     { flags: '--concurrency <n>', description: 'Sessions in flight at once (default 2)' },
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
     { flags: '--resume', description: 'Skip prompts already completed in the results file' },

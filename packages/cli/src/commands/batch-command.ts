@@ -31,6 +31,8 @@ export interface BatchCommandOptions {
   order?: OrderMode;
   seed?: number;
   timeoutMs?: number;
+  /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
+  retries?: number;
   /** Sessions in flight at once. Default 2. */
   concurrency?: number;
   /** Results file (JSONL, one line per prompt); default `<file>.results.jsonl`. */
@@ -87,7 +89,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  const resolveModel = createModelResolver({ env });
+  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries });
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });

@@ -6,7 +6,7 @@ import { councilRequestStage } from './council-request-stage.js';
  * An OpenRouter-compatible server on 127.0.0.1 that plays a council: members answer, reviewers return
  * the unified evaluation (a json block ranking the labels in the order shown, i.e. every reviewer puts
  * "Response A" first, with scores 9, 7, 5, …), and the chairman credits the members it is told about.
- * Model `test/broken` answers 404 (model not found); `test/hang` never answers; a question containing
+ * Model `test/broken` answers 404 (model not found); `test/flaky` always answers 500 (retryable); `test/hang` never answers; a question containing
  * `PLEASE-FAIL` gets a 400 from every member.
  */
 export async function startCouncilTestServer(options: {
@@ -20,6 +20,7 @@ export async function startCouncilTestServer(options: {
     respond: (request: RecordedRequest): TestResponse => {
       const model = request.model ?? '';
       if (model === 'test/broken') return { kind: 'error', status: 404, message: `No endpoints found for ${model}.` };
+      if (model === 'test/flaky') return { kind: 'error', status: 500, message: 'Internal server error.' };
       if (model === 'test/hang') return { kind: 'hang' };
       const body = request.body as { messages?: { role: string; content: string }[] } | undefined;
       const prompt = (body?.messages ?? []).map((m) => m.content).join('\n');
