@@ -19,6 +19,7 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
     QUORUM_NOT_MET: 'RUNTIME',
     CONFIG_INVALID: 'USAGE',
     UNKNOWN_STRATEGY: 'USAGE',
+    UNKNOWN_POOL: 'USAGE',
     PERSONALITY_INVALID: 'USAGE',
     MODEL_FAILED: 'RUNTIME',
     ABORTED: 'RUNTIME',

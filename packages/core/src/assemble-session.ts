@@ -1,4 +1,4 @@
-import type { CouncilSession, Exclusion, SessionConfig, Stage1Result, Stage2Result } from './council-session.js';
+import type { CouncilSession, Exclusion, SessionConfig, SessionCostCap, Stage1Result, Stage2Result } from './council-session.js';
 import type { SessionBias } from './audit-session-bias.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 import type { SynthesisStageResult } from './run-synthesis-stage.js';
@@ -14,6 +14,8 @@ export interface AssembleSessionOptions {
   scores: ReviewScores;
   stage3: SynthesisStageResult;
   bias: SessionBias;
+  /** The cost cap's last check and its note(s), when the session ran under one. */
+  costCap?: { costCap: SessionCostCap; warnings: string[] };
 }
 
 /** The options a session ran with, as recorded in it: ids only, unset options as null. */
@@ -61,6 +63,7 @@ export function assembleSession(options: AssembleSessionOptions): CouncilSession
     biasIndicators: bias.biasIndicators,
     excluded: exclusions(options),
     usage: sumUsage([...stage1.map((s) => s.usage), ...stage2.map((r) => r.usage), stage3.synthesis?.usage ?? null]),
-    warnings: [...scores.warnings, ...stage3.warnings, ...bias.warnings],
+    warnings: [...scores.warnings, ...stage3.warnings, ...bias.warnings, ...(options.costCap?.warnings ?? [])],
+    ...(options.costCap === undefined ? {} : { costCap: options.costCap.costCap }),
   };
 }

@@ -124,7 +124,7 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
     if (error instanceof DeadlineError) return { ok: false, latencyMs, error: { reason: 'timeout', code: 'TIMEOUT', message: `no answer within ${options.timeoutMs} ms` } };
     if (outer?.aborted) return { ok: false, latencyMs, error: { reason: 'aborted', code: 'ABORTED', message: 'the session was aborted' } };
     const code = errorCode(error);
-    const reason = code === 'TIMEOUT' ? 'timeout' : code === 'EMPTY_RESPONSE' ? 'empty' : 'error';
+    const reason = code === 'TIMEOUT' ? 'timeout' : code === 'EMPTY_RESPONSE' ? 'empty' : code === 'RESPONSE_TOO_LARGE' ? 'too-large' : 'error';
     return { ok: false, latencyMs, error: { reason, code, message: error instanceof Error ? error.message : String(error) } };
   } finally {
     settled = true;

@@ -51,6 +51,15 @@ export interface CouncilConfig {
    * with backoff; 0 to 10. The CLI gives it to the providers (`--retries`, `retries:` in config.yaml).
    */
   retries: number;
+  /** The most a session may cost, in US dollars; undefined for no cap (`max_cost_usd`, `--max-cost`). See `RunCouncilOptions.maxCostUsd`. */
+  maxCostUsd: number | undefined;
+  /**
+   * The most bytes one model reply may have (`max_reply_bytes`); a larger one is cut off unread and its member
+   * excluded ("reply too large"). The CLI gives it to the providers as `maxResponseBytes`. Default 4 MiB.
+   */
+  maxReplyBytes: number;
+  /** Named lists of members (`pools: { quick: [...], deep: [...] }`), used as `--models @deep` (or `@deep` among other ids, in `members` too). */
+  pools: Record<string, string[]>;
   /** Default member model ids (`LLM_COUNCIL_MODELS`), when the caller names none. */
   members: string[];
   /** Default chairman model id (`LLM_COUNCIL_CHAIRMAN`). */

@@ -10,6 +10,8 @@ export type CouncilErrorCode =
   | 'CONFIG_INVALID'
   /** A strategy key names no directive in the configuration cascade. */
   | 'UNKNOWN_STRATEGY'
+  /** An `@name` in a member list names no pool of the configuration. */
+  | 'UNKNOWN_POOL'
   /** A personality (YAML file or evolved) does not validate. */
   | 'PERSONALITY_INVALID'
   /** A model call that the operation cannot do without failed (e.g. the evolution model). */

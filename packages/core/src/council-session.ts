@@ -9,7 +9,8 @@ import type { Contributor } from './parse-contributors.js';
 import type { Critique, EvaluationFormat } from './parse-evaluation.js';
 
 /** Why a model call produced nothing usable. */
-export type FailureReason = 'timeout' | 'error' | 'empty' | 'aborted';
+/** Why a model call produced nothing usable; `too-large`: its reply passed the size limit and was cut off unread. */
+export type FailureReason = 'timeout' | 'error' | 'empty' | 'aborted' | 'too-large';
 
 /** A failed model call, as recorded in the session. */
 export interface CallError {
@@ -134,6 +135,17 @@ export interface SessionUsage {
   costUsd: number | null;
 }
 
+/** The cost cap a session ran under (`maxCostUsd`), and whether it stopped the session. */
+export interface SessionCostCap {
+  maxCostUsd: number;
+  /** What the session had spent at the last check (before stage 2 or 3); null when no provider reported a cost. */
+  spentUsd: number | null;
+  /** The last stage's estimated cost; null when it could not be estimated (no provider reported a cost). */
+  estimatedUsd: number | null;
+  /** The stage the cap stopped the session before (everything before it is kept), or null when it ran to the end. */
+  stoppedBeforeStage: 2 | 3 | null;
+}
+
 /**
  * One council session: plain data, JSON round-trips it, and with the same seed, the same model
  * outputs and an injected clock it is byte-identical across runs apart from `sessionId`, which is
@@ -159,6 +171,8 @@ export interface CouncilSession {
   biasIndicators: CouncilBiasIndicators | null;
   excluded: Exclusion[];
   usage: SessionUsage;
-  /** Session-level notes: agreement not computable, no chairman answered, … */
+  /** Session-level notes: agreement not computable, no chairman answered, stopped by the cost cap, … */
   warnings: string[];
+  /** Present when the session ran under a cost cap (`maxCostUsd`). */
+  costCap?: SessionCostCap;
 }

@@ -40,6 +40,10 @@ export { parseContributors } from './parse-contributors.js';
 export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
 
 export { runCouncil } from './run-council.js';
+export { checkCostCap } from './check-cost-cap.js';
+export { expandPools } from './expand-pools.js';
+export type { CostCapCheck } from './check-cost-cap.js';
+export { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 export type { RunCouncilOptions, SynthesisTextPart } from './run-council-options.js';
 export type { CouncilMember, ResolvedMember } from './council-member.js';
 export type { CouncilEvent, CouncilStage } from './council-event.js';
@@ -51,6 +55,7 @@ export type {
   FailureReason,
   SessionAgreement,
   SessionConfig,
+  SessionCostCap,
   SessionEvaluation,
   SessionSynthesis,
   SessionUsage,

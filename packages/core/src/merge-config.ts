@@ -2,19 +2,20 @@ import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
 import { normalizeStrategyKey } from './resolve-strategy.js';
 
 /**
- * Applies cascade layers over a base, later layers winning key by key. `timeouts` and `strategies`
+ * Applies cascade layers over a base, later layers winning key by key. `timeouts`, `strategies` and `pools`
  * merge one level deep (an organization can add one strategy without restating the others);
  * strategy keys are normalised (`risk_averse` → `risk-averse`). Layers must already be validated.
  */
 export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly CouncilConfigLayer[]): CouncilConfig {
-  const merged: CouncilConfig = { ...base, timeouts: { ...base.timeouts }, strategies: { ...base.strategies }, members: [...base.members], chairmanFallbacks: [...base.chairmanFallbacks] };
+  const merged: CouncilConfig = { ...base, timeouts: { ...base.timeouts }, strategies: { ...base.strategies }, pools: { ...base.pools }, members: [...base.members], chairmanFallbacks: [...base.chairmanFallbacks] };
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
       if (key === 'timeouts') Object.assign(merged.timeouts, Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined)));
       else if (key === 'strategies') {
         for (const [name, directive] of Object.entries(value as Record<string, string>)) merged.strategies[normalizeStrategyKey(name)] = directive;
-      } else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
+      } else if (key === 'pools') merged.pools = { ...merged.pools, ...(value as Record<string, string[]>) };
+      else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
       else (merged as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }
   }

@@ -31,6 +31,8 @@ export interface CouncilPlan {
   biasAudit: boolean;
   biasAuditThresholds: BiasAuditThresholds | undefined;
   seed: number | string | undefined;
+  /** The cost cap in US dollars, or undefined for none. */
+  maxCostUsd: number | undefined;
 }
 
 function invalid(message: string): CouncilError {
@@ -80,6 +82,8 @@ export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
   positiveInt(options.maxReviewers, 'maxReviewers');
   const timeouts = resolveTimeouts(config, options.timeouts);
   checkSeed(options.seed);
+  const maxCostUsd = options.maxCostUsd ?? config.maxCostUsd;
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) throw invalid(`maxCostUsd must be a positive number of US dollars (got ${String(maxCostUsd)}).`);
   return {
     query: options.query,
     config,
@@ -98,5 +102,6 @@ export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
     biasAudit: options.biasAudit ?? config.biasAudit,
     biasAuditThresholds: options.biasAuditThresholds,
     seed: options.seed,
+    maxCostUsd,
   };
 }

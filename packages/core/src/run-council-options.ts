@@ -53,6 +53,12 @@ export interface RunCouncilOptions {
    * model can, and is a single call as before when it cannot (nothing arrives here). A listener that throws is ignored.
    */
   onSynthesisText?: (part: SynthesisTextPart) => void;
+  /**
+   * The most the session may cost, in US dollars: before stage 2 and before stage 3 it estimates the stage's cost
+   * from what stage 1 cost (`estimateReviewCost`, `estimateSynthesisCost`) and stops there, keeping what finished,
+   * when the spent and estimated cost together would pass it (see `costCap` and `warnings`). Default: `config.maxCostUsd` (none).
+   */
+  maxCostUsd?: number;
   /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
   clock?: { now(): number };
   /** Overrides the rng that `seed` would create. */

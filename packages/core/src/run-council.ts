@@ -3,18 +3,23 @@ import { assembleSession } from './assemble-session.js';
 import { assertQuorum } from './assert-quorum.js';
 import { auditSessionBias } from './audit-session-bias.js';
 import { chairmanInputs } from './chairman-inputs.js';
+import { checkCostCap } from './check-cost-cap.js';
 import { CouncilError } from './council-error.js';
-import type { CouncilSession } from './council-session.js';
+import type { CouncilSession, SessionCostCap, Stage2Result } from './council-session.js';
 import { createBoundaryToken } from './create-boundary-token.js';
 import { createEventEmitter } from './create-event-emitter.js';
 import { createModelCaller } from './create-model-caller.js';
 import { createRng } from './create-rng.js';
+import { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 import { resolveCouncilPlan } from './resolve-council-plan.js';
 import type { RunCouncilOptions } from './run-council-options.js';
 import { answeredTexts, runGenerationStage } from './run-generation-stage.js';
 import { runReviewStage } from './run-review-stage.js';
 import { runSynthesisStage } from './run-synthesis-stage.js';
+import type { SynthesisStageResult } from './run-synthesis-stage.js';
 import { scoreReviews } from './score-reviews.js';
+import type { ReviewScores } from './score-reviews.js';
+import { sumUsage } from './sum-usage.js';
 import { uuidFromRng } from './uuid-from-rng.js';
 
 export type { RunCouncilOptions } from './run-council-options.js';
@@ -60,15 +65,45 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   assertQuorum(stage1, plan);
   const answers = answeredTexts(stage1);
 
-  const stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers });
-  throwIfAborted(signal);
-  const scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
-
-  const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
-  const stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal, onText: options.onSynthesisText });
-  throwIfAborted(signal);
+  // The cost cap: before stages 2 and 3, stop (keeping what finished) when the stage would take the cost past it.
+  const cap = costCapGate(plan.maxCostUsd);
+  let stage2: Stage2Result[] = [];
+  let scores: ReviewScores = NOT_REVIEWED;
+  let stage3: SynthesisStageResult = NOT_SYNTHESISED;
+  const spent = () => sumUsage([...stage1.map((s) => s.usage), ...stage2.map((r) => r.usage)]).costUsd;
+  if (cap.allows(2, { spentUsd: spent(), estimate: () => estimateReviewCost({ stage1, selfReview: plan.selfReview, maxReviewers: plan.maxReviewers }) })) {
+    stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers });
+    throwIfAborted(signal);
+    scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
+    if (cap.allows(3, { spentUsd: spent(), estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }) })) {
+      const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
+      stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal, onText: options.onSynthesisText });
+      throwIfAborted(signal);
+    }
+  }
 
   // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.
   const bias = plan.biasAudit && scores.ranked ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds }) : { biasAudit: null, biasIndicators: null, warnings: [] };
-  return assembleSession({ plan, sessionId, timestamp, stage1, stage2, scores, stage3, bias });
+  return assembleSession({ plan, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() });
+}
+
+/** Scores of a session stopped before stage 2: no ballots, no ranking (the cost cap's note says why). */
+const NOT_REVIEWED: ReviewScores = { leaderboard: [], agreement: { kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: 0 }, ranked: false, warnings: [] };
+/** Stage 3 of a session stopped before it. */
+const NOT_SYNTHESISED: SynthesisStageResult = { synthesis: null, excluded: [], warnings: [] };
+
+/** `checkCostCap` before each stage, remembering the last check and each note, for the session. */
+function costCapGate(maxCostUsd: number | undefined) {
+  let costCap: SessionCostCap | undefined;
+  const warnings: string[] = [];
+  return {
+    allows(stage: 2 | 3, options: { spentUsd: number | null; estimate: () => number | null }): boolean {
+      if (maxCostUsd === undefined) return true;
+      const check = checkCostCap({ maxCostUsd, stage, spentUsd: options.spentUsd, estimatedUsd: options.estimate() });
+      costCap = check.costCap;
+      if (check.warning !== null && !warnings.includes(check.warning)) warnings.push(check.warning);
+      return !check.stop;
+    },
+    record: () => (costCap === undefined ? {} : { costCap: { costCap, warnings } }),
+  };
 }
