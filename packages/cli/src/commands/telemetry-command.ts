@@ -54,7 +54,9 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
           `outbox            ${outbox}`,
           `pending events    ${events.length}${skipped ? ` (${skipped} unreadable lines skipped)` : ''}`,
           `council-cloud     ${cloudUrl ?? 'not configured (LLM_COUNCIL_CLOUD_URL)'}, token ${token ? 'present' : 'absent'}`,
-          'Preview what would be sent: council telemetry preview. Turn it off: LLM_COUNCIL_BIAS_CONSENT=1.',
+          consent < 2
+            ? 'Telemetry is off: nothing is sent below consent level 2. Turn it on: LLM_COUNCIL_BIAS_CONSENT=2 (rankings only).'
+            : 'Preview what would be sent: council telemetry preview. Turn it off: LLM_COUNCIL_BIAS_CONSENT=1 (bias records kept on this machine only).',
           '',
         ].join('\n'),
       );

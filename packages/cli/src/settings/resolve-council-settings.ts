@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
 import { z } from 'zod';
@@ -160,6 +161,25 @@ function parseVariables(env: Env, options: PathContext & { skip: Set<string> }):
 }
 
 /** The home (flag, variable, default) and a bias store given by flag, `~` expanded; a bad flag adds a problem. */
+/**
+ * The home itself, or the nearest of its parents that exists, when that is a file: the home cannot be created or
+ * used there, and every command would otherwise fail later with a file's ENOTDIR. Other file-system trouble
+ * (permissions, a missing mount) is left to the command that writes, which names the file.
+ */
+function fileInHomePath(home: string): string | undefined {
+  for (let path = home; ; path = dirname(path)) {
+    let stats;
+    try {
+      stats = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      // ENOTDIR: a parent is a file, found further up; anything else (EACCES…) is for the command to report.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined;
+    }
+    if (stats !== undefined) return stats.isDirectory() ? undefined : path;
+    if (dirname(path) === path) return undefined;
+  }
+}
+
 function resolveLocations(parsed: Parsed, options: PathContext & { flags: CouncilSettingsFlags; problems: string[] }) {
   const { flags, problems } = options;
   const flagProblem = (what: string, value: string) => (message: string) => problems.push(`${what} ${shown(value)} is not valid: ${message}.`);
@@ -171,6 +191,12 @@ function resolveLocations(parsed: Parsed, options: PathContext & { flags: Counci
   } else if (parsed.LLM_COUNCIL_HOME !== undefined) {
     home = parsed.LLM_COUNCIL_HOME;
     homeSource = 'LLM_COUNCIL_HOME';
+  }
+  const file = fileInHomePath(home);
+  if (file !== undefined) {
+    const named = homeSource === 'default' ? 'The home directory' : homeSource;
+    // Paths in full: a home cut short would not say which file is in the way.
+    problems.push(`${named} ${home} is not valid: ${file === home ? 'it is' : `${file} is`} a file, not a directory. Point it at a directory (Council creates one that is missing).`);
   }
   const biasStore = typeof flags.biasStore === 'string' ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) }) : flags.biasStore === null ? undefined : parsed.LLM_COUNCIL_BIAS_STORE;
   return { home, homeSource, paths: councilPaths(home, biasStore === undefined ? {} : { biasMetrics: biasStore }) };
