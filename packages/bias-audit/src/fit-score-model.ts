@@ -119,26 +119,32 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   let observations = 0;
   let answers = 0;
 
-  for (const stats of source.sessions()) {
-    const { columns: c, xtx: sx } = stats;
-    const m = c.length;
-    for (let a = 0; a < m; a++) {
-      const ga = c[a]! * k;
-      xty[c[a]!]! += stats.xty[a]!;
-      columnRecords[c[a]!]! += stats.records[a]!;
-      if (stats.records[a]! > 0) columnSessions[c[a]!]!++;
-      for (let b = 0; b < m; b++) xtx[ga + c[b]!]! += sx[a * m + b]!;
+  source.forEachChunk((chunk) => {
+    const c = chunk.columns;
+    for (let s = 0; s < chunk.size; s++) {
+      const c0 = chunk.colStart[s]!;
+      const m = chunk.colStart[s + 1]! - c0;
+      const x0 = chunk.xtxStart[s]!;
+      for (let a = 0; a < m; a++) {
+        const column = c[c0 + a]!;
+        const ga = column * k;
+        xty[column]! += chunk.xty[c0 + a]!;
+        columnRecords[column]! += chunk.records[c0 + a]!;
+        if (chunk.records[c0 + a]! > 0) columnSessions[column]!++;
+        for (let b = 0; b < m; b++) xtx[ga + c[c0 + b]!]! += chunk.xtx[x0 + a * m + b]!;
+      }
+      for (let j = chunk.answerStart[s]!; j < chunk.answerStart[s + 1]!; j++) {
+        if (chunk.answerCount[j]! < 2) continue;
+        observations += chunk.answerCount[j]!;
+        answers++;
+      }
+      for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
+        const base = (chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!) * k;
+        const r0 = chunk.pairRowStart[j]!;
+        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! += chunk.pairRow[r0 + a]!;
+      }
     }
-    for (const answer of stats.answers) {
-      if (answer.count < 2) continue;
-      observations += answer.count;
-      answers++;
-    }
-    for (const pair of stats.pairs) {
-      const base = (pair.reviewer * models + pair.author) * k;
-      for (let a = 0; a < m; a++) pairDesign[base + c[a]!]! += pair.row[a]!;
-    }
-  }
+  });
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) beta[a]! += inverse[a * k + b]! * xty[b]!;
@@ -164,61 +170,67 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   let localBeta = new Float64Array(0);
   let score = new Float64Array(0);
 
-  for (const stats of source.sessions()) {
-    const { columns: c, xtx: sx } = stats;
-    const m = c.length;
-    if (localBeta.length < m) {
-      localBeta = new Float64Array(m);
-      score = new Float64Array(m);
-    }
-    for (let a = 0; a < m; a++) localBeta[a] = beta[c[a]!]!;
-    // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
-    let informative = false;
-    for (let a = 0; a < m; a++) {
-      let fitted = 0;
-      for (let b = 0; b < m; b++) fitted += sx[a * m + b]! * localBeta[b]!;
-      score[a] = stats.xty[a]! - fitted;
-      if (stats.records[a]! > 0) informative = true;
-    }
-    let explained = 0;
-    for (let a = 0; a < m; a++) explained += localBeta[a]! * (stats.xty[a]! + score[a]!);
-    residualSquares += stats.yty - explained;
-    if (informative) {
-      informativeSessions++;
-      for (let a = 0; a < m; a++) {
-        const sa = score[a]!;
-        if (sa === 0) continue;
-        const ga = c[a]! * k;
-        for (let b = 0; b < m; b++) meat[ga + c[b]!]! += sa * score[b]!;
+  source.forEachChunk((chunk) => {
+    const c = chunk.columns;
+    for (let s = 0; s < chunk.size; s++) {
+      const c0 = chunk.colStart[s]!;
+      const m = chunk.colStart[s + 1]! - c0;
+      const x0 = chunk.xtxStart[s]!;
+      if (localBeta.length < m) {
+        localBeta = new Float64Array(m);
+        score = new Float64Array(m);
       }
-    }
-    for (const pair of stats.pairs) {
-      let e = pair.sum;
-      for (let a = 0; a < m; a++) e -= pair.row[a]! * localBeta[a]!;
-      const n = pair.count;
-      const p = pair.reviewer * models + pair.author;
-      pairs.sum[p]! += e;
-      pairs.n[p]! += n;
-      pairs.sessions[p]!++;
-      pairs.ee[p]! += e * e;
-      pairs.en[p]! += e * n;
-      pairs.nn[p]! += n * n;
+      for (let a = 0; a < m; a++) localBeta[a] = beta[c[c0 + a]!]!;
+      // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
+      let informative = false;
       for (let a = 0; a < m; a++) {
-        pairs.eScore[p * k + c[a]!]! += e * score[a]!;
-        pairs.nScore[p * k + c[a]!]! += n * score[a]!;
+        let fitted = 0;
+        for (let b = 0; b < m; b++) fitted += chunk.xtx[x0 + a * m + b]! * localBeta[b]!;
+        score[a] = chunk.xty[c0 + a]! - fitted;
+        if (chunk.records[c0 + a]! > 0) informative = true;
       }
+      let explained = 0;
+      for (let a = 0; a < m; a++) explained += localBeta[a]! * (chunk.xty[c0 + a]! + score[a]!);
+      residualSquares += chunk.yty[s]! - explained;
+      if (informative) {
+        informativeSessions++;
+        for (let a = 0; a < m; a++) {
+          const sa = score[a]!;
+          if (sa === 0) continue;
+          const ga = c[c0 + a]! * k;
+          for (let b = 0; b < m; b++) meat[ga + c[c0 + b]!]! += sa * score[b]!;
+        }
+      }
+      for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
+        const r0 = chunk.pairRowStart[j]!;
+        let e = chunk.pairSum[j]!;
+        for (let a = 0; a < m; a++) e -= chunk.pairRow[r0 + a]! * localBeta[a]!;
+        const n = chunk.pairCount[j]!;
+        const p = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
+        pairs.sum[p]! += e;
+        pairs.n[p]! += n;
+        pairs.sessions[p]!++;
+        pairs.ee[p]! += e * e;
+        pairs.en[p]! += e * n;
+        pairs.nn[p]! += n * n;
+        for (let a = 0; a < m; a++) {
+          pairs.eScore[p * k + c[c0 + a]!]! += e * score[a]!;
+          pairs.nScore[p * k + c[c0 + a]!]! += n * score[a]!;
+        }
+      }
+      // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
+      for (let j = chunk.answerStart[s]!; j < chunk.answerStart[s + 1]!; j++) {
+        const r0 = chunk.answerRowStart[j]!;
+        let fitted = 0;
+        for (let a = 0; a < m; a++) fitted += chunk.answerRow[r0 + a]! * localBeta[a]!;
+        sessionX.push(chunk.answerLength[j]! / 1000);
+        sessionY.push(chunk.answerMean[j]! - fitted);
+      }
+      addLengthSession({ x: sessionX, y: sessionY }, length, between);
+      sessionX.length = 0;
+      sessionY.length = 0;
     }
-    // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
-    for (const answer of stats.answers) {
-      let fitted = 0;
-      for (let a = 0; a < m; a++) fitted += answer.meanRow[a]! * localBeta[a]!;
-      sessionX.push(answer.lengthChars / 1000);
-      sessionY.push(answer.meanScore - fitted);
-    }
-    addLengthSession({ x: sessionX, y: sessionY }, length, between);
-    sessionX.length = 0;
-    sessionY.length = 0;
-  }
+  });
 
   const S = informativeSessions;
   const correction = S > 1 ? S / (S - 1) : Number.NaN;

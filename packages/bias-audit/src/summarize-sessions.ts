@@ -3,7 +3,6 @@ import type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-su
 import { BIAS_SESSION_SUMMARY_VERSION } from './bias-session-summary.js';
 import { publishIndicators } from './internal/indicator-session-codec.js';
 import { columnNames, publishScoreStats, sourceFromColumns } from './internal/score-session-stats.js';
-import type { SessionStats } from './internal/score-session-stats.js';
 import { indicatorSessionStats, Scratch } from './internal/session-indicators.js';
 import type { ScoreSessionSummary } from './score-session-summary.js';
 
@@ -18,16 +17,12 @@ export function summarizeSessions(columns: BiasColumns): BiasSessionSummaries {
   const source = sourceFromColumns(columns);
   const names = columnNames(source);
   const models = columns.models;
-  const scores = source.sessions()[Symbol.iterator]();
-  let next: IteratorResult<SessionStats> = scores.next();
+  const scoreParts = new Map<number, ScoreSessionSummary>();
+  source.forEachSession((stats) => scoreParts.set(stats.session, publishScoreStats(stats, { names, models })));
   const scratch = new Scratch();
   const sessions: BiasSessionSummary[] = [];
   for (let s = 0; s < columns.sessionIds.length; s++) {
-    let score = noScores();
-    if (!next.done && next.value.session === s) {
-      score = publishScoreStats(next.value, { names, models });
-      next = scores.next();
-    }
+    const score = scoreParts.get(s) ?? noScores();
     const indicators = indicatorSessionStats(columns, { s, scratch, blocks: true });
     sessions.push({
       session: columns.sessionIds[s]!,

@@ -47,8 +47,9 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
       for (const s of sessions) for (const p of s.indicators.positions) maxPosition = Math.max(maxPosition, p.position);
       const sessionsAtPosition = new Int32Array(maxPosition + 1);
       for (const s of sessions) for (const p of s.indicators.positions) sessionsAtPosition[p.position]!++;
-      const stats = sessions.map((s, session) => indicatorsFromSummary(s.indicators, { session, members: s.members, configVersions: s.configVersions, modelIndex }));
-      return foldSessionIndicators({ sessions: sessions.length, models: models.length, sessionsAtPosition, blocks: options.blocks }, stats);
+      return foldSessionIndicators({ sessions: sessions.length, models: models.length, sessionsAtPosition, blocks: options.blocks }, (visit) =>
+        sessions.forEach((s, session) => visit(indicatorsFromSummary(s.indicators, { session, members: s.members, configVersions: s.configVersions, modelIndex }))),
+      );
     },
   };
 }

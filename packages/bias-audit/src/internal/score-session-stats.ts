@@ -1,6 +1,8 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import type { ScoreSessionSummary } from '../score-session-summary.js';
+import type { ScoreChunk } from './score-chunk.js';
+import { ScoreChunkBuilder } from './score-chunk.js';
 import type { Layout } from './score-model-design.js';
 import { AnswerMean, indexAnswers, layoutOf, positionIndexOf, rowOf } from './score-model-design.js';
 
@@ -18,29 +20,62 @@ export interface SessionStats {
   pairs: { reviewer: number; author: number; count: number; sum: number; row: ArrayLike<number> }[];
 }
 
-/** What the fit reads: the members, the design's layout, and the sessions' sums (iterated twice). */
+/** What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order). */
 export interface ScoreModelSource {
   models: readonly string[];
   layout: Layout;
-  sessions: () => Iterable<SessionStats>;
+  /** Calls `visit` with the sessions' sums in order, many sessions at a time (see `ScoreChunk`). */
+  forEachChunk: (visit: (chunk: ScoreChunk) => void) => void;
 }
 
-/** The sums of every session of `columns`, computed afresh on each iteration (nothing is kept per session). */
-export function sourceFromColumns(columns: BiasColumns): ScoreModelSource {
+/**
+ * Up to this many sessions the first visit keeps the sums for the next (≈ 6 KB a session for a 5-member
+ * council): the fit's second pass then costs no second pass over the records. Beyond it the sums are formed
+ * afresh on each visit, `CHUNK_SESSIONS` at a time, keeping memory flat.
+ */
+const RETAIN_SESSIONS = 5000;
+const CHUNK_SESSIONS = 1000;
+
+/** The sums of every session of `columns` (see `RETAIN_SESSIONS` for when they are kept between visits). */
+export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
   const layout = layoutOf(columns);
   const index = indexAnswers(columns);
-  return { models: columns.models, layout, sessions: () => sessionStats(columns, { layout, index }) };
+  const retain = columns.sessionIds.length <= RETAIN_SESSIONS;
+  let kept: ScoreChunk[] | null = null;
+  const forEachSession = (visit: (stats: SessionStats) => void): void => visitSessionStats(columns, { layout, index, visit });
+  const forEachChunk = (visit: (chunk: ScoreChunk) => void): void => {
+    if (kept !== null) {
+      for (const chunk of kept) visit(chunk);
+      return;
+    }
+    const chunks: ScoreChunk[] = [];
+    const room = (): ScoreChunkBuilder => new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
+    let builder = room();
+    const flush = (): void => {
+      const chunk = builder.build();
+      visit(chunk);
+      if (retain) chunks.push(chunk);
+      builder = room();
+    };
+    forEachSession((stats) => {
+      builder.append(stats);
+      if (builder.sessions === CHUNK_SESSIONS) flush();
+    });
+    if (builder.sessions > 0) flush();
+    if (retain) kept = chunks;
+  };
+  return { models: columns.models, layout, forEachChunk, forEachSession };
 }
 
 type AnswerStats = SessionStats['answers'][number] & { meanRow: Float64Array };
 type PairStats = SessionStats['pairs'][number] & { row: Float64Array };
 
 /**
- * Yields each session's sums. The arrays and objects yielded are reused for the next session (the fit reads
+ * Visits each session's sums. The arrays and objects passed are reused for the next session (the fit reads
  * one session at a time, and 100,000 sessions must not cost 100,000 sets of arrays): copy what you keep.
  */
-function* sessionStats(columns: BiasColumns, design: { layout: Layout; index: ReturnType<typeof indexAnswers> }): Generator<SessionStats> {
-  const { layout, index } = design;
+function visitSessionStats(columns: BiasColumns, design: { layout: Layout; index: ReturnType<typeof indexAnswers>; visit: (stats: SessionStats) => void }): void {
+  const { layout, index, visit } = design;
   const { k } = layout;
   const list = index.order;
   const local = new Int32Array(k).fill(-1);
@@ -139,7 +174,7 @@ function* sessionStats(columns: BiasColumns, design: { layout: Layout; index: Re
     }
     for (let j = 0; j < m; j++) local[touched[j]!] = -1;
     for (const pair of stats.pairs) pairAt[pair.reviewer * models + pair.author] = -1;
-    yield stats;
+    visit(stats);
   }
 }
 
@@ -159,7 +194,7 @@ export function publishScoreStats(stats: SessionStats, spec: { names: readonly s
 }
 
 /** Each global column's published name: `reviewer:<model>`, `position:<n>`, `self:<model>`. */
-export function columnNames(source: ScoreModelSource): string[] {
+export function columnNames(source: Pick<ScoreModelSource, 'layout' | 'models'>): string[] {
   const { layout, models } = source;
   const names: string[] = new Array<string>(layout.k);
   for (const m of layout.reviewerModels) names[layout.reviewerColumn[m]!] = `reviewer:${models[m]!}`;
@@ -214,10 +249,10 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
     columnOf.set(`self:${name}`, k++);
   });
   const layout: Layout = { reviewerColumn, positionColumn, positionIndex: positionIndexOf(positionColumn), selfColumn, k, reviewerModels, selfModels };
-  const sessions = function* (): Generator<SessionStats> {
-    for (const [at, { score: s }] of summaries.sessions.entries()) {
-      if (s.answers.length === 0) continue;
-      yield {
+  const builder = new ScoreChunkBuilder(Math.min(summaries.sessions.length, CHUNK_SESSIONS));
+  for (const [at, { score: s }] of summaries.sessions.entries()) {
+    if (s.answers.length === 0) continue;
+    builder.append({
         session: at,
         columns: Int32Array.from(s.columns, (c) => columnOf.get(c)!),
         records: s.records,
@@ -225,9 +260,9 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
         xty: s.xty,
         yty: s.yty,
         answers: s.answers.map((a) => ({ ...a, author: modelIndex.get(a.author)! })),
-        pairs: s.pairs.map((p) => ({ ...p, reviewer: modelIndex.get(p.reviewer)!, author: modelIndex.get(p.author)! })),
-      };
-    }
-  };
-  return { models, layout, sessions };
+      pairs: s.pairs.map((p) => ({ ...p, reviewer: modelIndex.get(p.reviewer)!, author: modelIndex.get(p.author)! })),
+    });
+  }
+  const chunk = builder.build();
+  return { models, layout, forEachChunk: (visit) => visit(chunk) };
 }

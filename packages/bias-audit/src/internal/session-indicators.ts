@@ -194,10 +194,10 @@ export interface IndicatorSessionStats {
 /** One pass over the sessions of `columns` (see `SessionIndicators`). `blocks`: also keep the permutation test's blocks. */
 export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
   const scratch = new Scratch();
-  const sessions = function* (): Generator<IndicatorSessionStats> {
-    for (let s = 0; s < columns.sessionIds.length; s++) yield indicatorSessionStats(columns, { s, scratch, blocks: options.blocks });
+  const forEachSession = (visit: (stats: IndicatorSessionStats) => void): void => {
+    for (let s = 0; s < columns.sessionIds.length; s++) visit(indicatorSessionStats(columns, { s, scratch, blocks: options.blocks }));
   };
-  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, sessions());
+  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, forEachSession);
 }
 
 /** The indicators of one session of `columns`. */
@@ -416,7 +416,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
  */
 export function foldSessionIndicators(
   spec: { sessions: number; models: number; sessionsAtPosition: Int32Array; blocks: boolean },
-  sessions: Iterable<IndicatorSessionStats>,
+  forEachSession: (visit: (stats: IndicatorSessionStats) => void) => void,
 ): SessionIndicators {
   const S = spec.sessions;
   const positionSeries = new PositionSeries(spec.sessionsAtPosition);
@@ -469,7 +469,7 @@ export function foldSessionIndicators(
     }
     return groups;
   };
-  for (const x of sessions) {
+  forEachSession((x) => {
     const s = x.session;
     out.modelKey[s] = keyOf(x.members.join(','));
     out.configKey[s] = keyOf(x.configVersions.join(','));
@@ -489,7 +489,7 @@ export function foldSessionIndicators(
     if (!Number.isNaN(x.primacy)) primacy.add(s, x.primacy);
     if (!Number.isNaN(x.recency)) recency.add(s, x.recency);
     if (!Number.isNaN(x.anchoring)) anchoring.add(s, x.anchoring);
-  }
+  });
   out.positionValues = positionSeries.values();
   out.positionSessions = positionSeries.sessions();
   out.rankValues = rankSeries.values();
