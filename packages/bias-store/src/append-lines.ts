@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
+import { makeDirectory } from './make-directory.js';
 import { privateName } from './private-names.js';
 import { errorCode } from './quiet-fs.js';
 
@@ -119,9 +120,10 @@ function createActive(path: string): void {
     if (errorCode(error) !== 'ENOENT') throw ioError({ action: 'append to', path, cause: error });
   }
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirectory(dirname(path));
     create();
   } catch (error) {
+    if (BiasStoreError.isInstance(error)) throw error; // makeDirectory's, naming the directory
     throw ioError({ action: 'append to', path, cause: error });
   }
 }

@@ -20,6 +20,7 @@ export type { RecordsFromObservationsOptions } from './records-from-observations
 export { toObservation } from './to-observation.js';
 
 export { createJsonlStore } from './jsonl-store.js';
+export { defaultMaxLineBytes } from './jsonl-store-settings.js';
 export type { JsonlStore, JsonlStoreOptions } from './jsonl-store.js';
 export type { JsonlCompactResult } from './compact-segments.js';
 export type { JsonlEntry } from './jsonl-entry.js';
@@ -43,6 +44,7 @@ export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.j
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';
 export { fsyncDirectory, writeFileAtomic } from './write-file-atomic.js';
+export { makeDirectory } from './make-directory.js';
 export { parseIsoTimestamp } from './iso-timestamp.js';
 export type { ParsedTimestamp } from './iso-timestamp.js';
 

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
+import { makeDirectory } from './make-directory.js';
 
 /** fsyncs a directory so a rename or a new name in it survives a crash (a no-op where directories cannot be opened). */
 export async function fsyncDirectory(dir: string): Promise<void> {
@@ -25,8 +27,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   const dir = dirname(path);
   const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    makeDirectory(dir);
   } catch (error) {
+    if (BiasStoreError.isInstance(error)) throw error; // makeDirectory's, naming the directory
     throw ioError({ action: 'create the directory of', path, cause: error });
   }
   let handle;

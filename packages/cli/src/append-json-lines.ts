@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectory } from '@council/bias-store';
 
 /**
  * Appends items as JSON lines in one write on an append-only descriptor (file 0600, directory 0700),
@@ -8,7 +9,7 @@ import { dirname } from 'node:path';
  */
 export function appendJsonLines(path: string, items: readonly unknown[]): void {
   if (items.length === 0) return;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirectory(dirname(path));
   const fd = openSync(path, 'a+', 0o600);
   try {
     const size = fstatSync(fd).size;

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
-import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, recordsFromObservations } from '@council/bias-store';
-import { appendHistory } from './history-log.js';
+import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, makeDirectory, recordsFromObservations } from '@council/bias-store';
+import { HISTORY_MAX_LINE_BYTES, appendHistory } from './history-log.js';
 import type { HistoryEntry } from './history-log.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
@@ -50,13 +49,15 @@ export async function persistSession(options: { session: CouncilSession; setting
     query_metadata: { category: metadata.category, token_count_bucket: metadata.tokenCountBucket, language: metadata.language },
     session: withoutQuery,
   };
-  appendHistory(paths.history, [entry]);
-  result.history = true;
+  const written = appendHistory(paths.history, [entry]);
+  result.history = written.dropped === 0;
+  if (written.cut > 0) result.notes.push(`the session's history line would have passed ${HISTORY_MAX_LINE_BYTES / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`);
+  if (written.dropped > 0) result.notes.push(`the session could not fit in a history line of ${HISTORY_MAX_LINE_BYTES / (1024 * 1024)} MiB and was not added to the history.`);
 
   if (config.writesBiasRecords) {
     const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
     const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
-    mkdirSync(dirname(paths.biasStore), { recursive: true, mode: 0o700 });
+    makeDirectory(dirname(paths.biasStore));
     const written = await createBiasStore({ path: paths.biasStore }).append(records);
     result.biasRecords = written.records;
   } else {
@@ -72,7 +73,7 @@ export async function persistSession(options: { session: CouncilSession; setting
       queryHash: config.consent === 4 && config.hashSecret !== null ? hashQuery({ query: session.query, secret: config.hashSecret }) : null,
     });
     if (event !== null) {
-      mkdirSync(dirname(paths.outbox), { recursive: true, mode: 0o700 });
+      makeDirectory(dirname(paths.outbox));
       await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append([event]);
       result.telemetryEvent = true;
     }

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { combinePersonalities, CouncilError, generateFeedbackSummary, stringifyPersonality } from '@council/core';
 import type { Personality } from '@council/core';
+import { makeDirectory } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { checkModels } from '../check-models.js';
@@ -92,7 +93,7 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
       if (options.save) {
         const file = join(dir, `${child.id}.yaml`);
         if (existsSync(file)) throw new CliError({ code: 'RUNTIME', message: `${file} already exists; nothing was overwritten. Rename the offspring's id or remove the file.` });
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        makeDirectory(dir);
         writeFileSync(file, yaml, { mode: 0o600, flag: 'wx' });
         ctx.io.stderr(`Saved ${file}\n`);
       }

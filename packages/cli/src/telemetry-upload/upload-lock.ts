@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { link, open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { BiasStoreError, makeDirectory } from '@council/bias-store';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 
 /** A held lock. `refresh` marks it as alive (its age is its file's mtime); `release` removes it if it is still ours. */
@@ -76,9 +77,10 @@ export async function acquireUploadLock(options: AcquireUploadLockOptions): Prom
   const host = hostname();
   const content: LockContent = { pid: process.pid, host, token: randomBytes(8).toString('hex'), started_at: new Date(now()).toISOString() };
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirectory(dirname(path));
   } catch (error) {
-    throw lockIoError(path, error);
+    // makeDirectory's BiasStoreError carries the system's error (its code) as its cause.
+    throw lockIoError(path, BiasStoreError.isInstance(error) ? error.cause : error);
   }
 
   for (let attempt = 0; attempt < 5; attempt++) {
