@@ -1,5 +1,8 @@
 import { BiasStoreError } from './bias-store-error.js';
 
+/** The longest line a store writes or reads by default (1 MiB); the CLI's history log keeps the same limit. */
+export const defaultMaxLineBytes = 1024 * 1024;
+
 /** A store's sizes and timings, checked, with their defaults filled in. */
 export interface JsonlStoreSettings {
   path: string;
@@ -15,7 +18,7 @@ export function resolveJsonlStoreSettings(options: { path: string; segmentBytes?
     throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'createJsonlStore: path must be the path of a file, e.g. ~/.llm-council/bias_metrics.jsonl.' });
   }
   const segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
-  const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
   const lockStaleMs = options.rotationLockStaleMs ?? 30_000;
   if (!Number.isFinite(lockStaleMs) || lockStaleMs < 0) {
     throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `createJsonlStore: rotationLockStaleMs must be a number of milliseconds ≥ 0; got ${String(lockStaleMs)}.` });

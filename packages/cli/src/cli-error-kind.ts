@@ -58,6 +58,7 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
     TIMEOUT: 'RUNTIME',
     INVALID_RESPONSE: 'RUNTIME',
     EMPTY_RESPONSE: 'RUNTIME',
+    RESPONSE_TOO_LARGE: 'RUNTIME',
   } satisfies Record<ProviderErrorCode, CliErrorCode>,
 };
 

@@ -22,12 +22,14 @@ function setting(env: Env, name: string): string | undefined {
  * providers read themselves, so a test's environment never leaks into another's). Bare ids go to
  * OpenRouter; `simulated:<name>` to the offline provider with `simulated` settings.
  */
-export function createModelResolver(options: { env: Env; simulated?: SimulatedSettings; maxRetries?: number }): (id: string) => LanguageModelV1 {
+export function createModelResolver(options: { env: Env; simulated?: SimulatedSettings; maxRetries?: number; maxResponseBytes?: number }): (id: string) => LanguageModelV1 {
   const { env } = options;
   const http = (keyVar: string | null, baseVar: string) => ({
     ...(keyVar && setting(env, keyVar) ? { apiKey: setting(env, keyVar) } : {}),
     ...(setting(env, baseVar) ? { baseURL: setting(env, baseVar) } : {}),
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    // A reply past it is cut off unread and its member excluded ("reply too large"): config.yaml's max_reply_bytes.
+    ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
   });
   const providers: ProviderV1[] = [
     createOpenRouter(http('OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL')),

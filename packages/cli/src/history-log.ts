@@ -1,6 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CouncilSession } from '@council/core';
+import { defaultMaxLineBytes } from '@council/bias-store';
 import { appendJsonLines } from './append-json-lines.js';
 
 /** A session as the history log keeps it: everything but the query text, which never leaves the run. */
@@ -24,9 +25,43 @@ export interface HistoryReadResult {
   firstBadLine: number | null;
 }
 
-/** Appends entries to the history log (see `appendJsonLines` for the write rules). */
-export function appendHistory(path: string, entries: readonly HistoryEntry[]): void {
-  appendJsonLines(path, entries);
+/** The history log's longest line: the bias store's (1 MiB). A longer line is neither written nor read. */
+export const HISTORY_MAX_LINE_BYTES = defaultMaxLineBytes;
+
+/**
+ * An entry as a line of at most `maxLineBytes`: whole when it fits, else with every string longer than some
+ * length cut to it (and marked), the length halved until the line fits; null when even 64 characters are too many.
+ */
+export function fitHistoryLine(entry: HistoryEntry, maxLineBytes: number): { line: string; cutAt: number | null } | null {
+  const whole = JSON.stringify(entry);
+  if (Buffer.byteLength(whole) <= maxLineBytes) return { line: whole, cutAt: null };
+  for (let cutAt = 256 * 1024; cutAt >= 64; cutAt = Math.floor(cutAt / 2)) {
+    const line = JSON.stringify(entry, (_key, value: unknown) =>
+      typeof value === 'string' && value.length > cutAt ? `${value.slice(0, cutAt)}… [cut for the history log: ${value.length - cutAt} more characters]` : value,
+    );
+    if (Buffer.byteLength(line) <= maxLineBytes) return { line, cutAt };
+  }
+  return null;
+}
+
+/**
+ * Appends entries to the history log (see `appendJsonLines` for the write rules), each on a line of at most
+ * `HISTORY_MAX_LINE_BYTES` (`fitHistoryLine`); returns how many had texts cut to fit, and how many could not be written.
+ */
+export function appendHistory(path: string, entries: readonly HistoryEntry[]): { cut: number; dropped: number } {
+  const items: unknown[] = [];
+  const result = { cut: 0, dropped: 0 };
+  for (const entry of entries) {
+    const fitted = fitHistoryLine(entry, HISTORY_MAX_LINE_BYTES);
+    if (fitted === null) result.dropped++;
+    else if (fitted.cutAt === null) items.push(entry);
+    else {
+      result.cut++;
+      items.push(JSON.parse(fitted.line));
+    }
+  }
+  appendJsonLines(path, items);
+  return result;
 }
 
 function isEntry(value: unknown): value is HistoryEntry {
@@ -56,6 +91,12 @@ export async function readHistory(path: string): Promise<HistoryReadResult> {
     line++;
     if (text.trim() === '') continue;
     let parsed: unknown;
+    // The same line limit as the writer: a longer line (written by an older version) is skipped, not parsed.
+    if (text.length > HISTORY_MAX_LINE_BYTES) {
+      result.skipped++;
+      result.firstBadLine ??= line;
+      continue;
+    }
     try {
       parsed = JSON.parse(text);
     } catch {

@@ -32,6 +32,17 @@ export function parseIntegerOption(name: string, value: unknown, bounds: { min?:
   return n;
 }
 
+/** An amount of US dollars such as `--max-cost 0.50` or `--max-cost $2`; must be positive. */
+export function parseDollarOption(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = asText(value).trim();
+  const match = /^\$?(-?\d+(?:\.\d+)?|-?\.\d+)$/.exec(text);
+  if (value === true || !match) throw usage(`--${name} expects an amount of US dollars such as 0.50, got "${value === true ? '' : text}".`);
+  const amount = Number(match[1]);
+  if (!(amount > 0)) throw usage(`--${name} must be positive, got ${text}. Example: --${name} 0.50.`);
+  return amount;
+}
+
 const maxDurationMs = 2_147_483_647;
 
 /** A duration such as `--timeout 30` (seconds), `30s`, `1500ms` or `2m`; returns milliseconds. */

@@ -1,7 +1,7 @@
 import type { CouncilEvent } from '@council/core';
 import type { ProgressEvent } from './council-progress.js';
 
-const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'empty answer', aborted: 'aborted' };
+const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'empty answer', aborted: 'aborted', 'too-large': 'reply too large' };
 
 /** Translates a core session event into the live display's event, stamped with the time it arrived. */
 export function progressFromCouncilEvent(event: CouncilEvent, at: number): ProgressEvent | null {

@@ -9,7 +9,7 @@ const STAGES: Record<CouncilStage, { name: string; done: string }> = {
   3: { name: 'synthesis', done: 'synthesised' },
 };
 
-const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'gave an empty answer', aborted: 'was aborted' };
+const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'gave an empty answer', aborted: 'was aborted', 'too-large': 'sent a reply too large' };
 
 export interface ProgressLines {
   /** Prints the line an event calls for, if any. */

@@ -1,4 +1,4 @@
-import type { CouncilSession } from '@council/core';
+import type { CouncilSession, Exclusion } from '@council/core';
 import type { Style } from './create-style.js';
 import { renderTable } from './render-table.js';
 import { answerHeading } from './synthesis-stream-printer.js';
@@ -36,6 +36,8 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
     }
     if (synthesis.winner) out.push(`Winner (voting mode): ${synthesis.winner}${synthesis.winnerSource === 'borda-leader' ? ' (the Borda leader: the chairman named no winner)' : ''}`);
     for (const w of synthesis.warnings.slice(synthesis.contributors ? 0 : 1)) out.push(s.yellow(`warning: ${w}`));
+  } else if (session.costCap?.stoppedBeforeStage != null) {
+    out.push(...costCapStopLines({ session, style: s, tag }));
   } else {
     out.push(s.red('No synthesis: every chairman failed. The answers and the leaderboard below are kept.') + tag);
   }
@@ -43,9 +45,25 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
   // An unranked session (fewer than three answers): no table, agreement or indicators; its warning below says why, once.
   if (session.leaderboard.length > 0) out.push(...rankingLines({ session, style: s, tag }));
   for (const w of session.warnings) out.push(s.yellow(`note: ${w}`));
-  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason}): ${x.message.split('\n')[0]}`));
+  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason === 'too-large' ? 'reply too large' : x.reason}): ${exclusionMessage(x)}`));
   out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
   return out.join('\n') + '\n';
+}
+
+/** An exclusion's message in one line; a reply too large names the key that raises the limit. */
+function exclusionMessage(x: Exclusion): string {
+  const line = x.message.split('\n')[0]!;
+  return x.reason === 'too-large' ? `${line.split('. ')[0]!.replace(/^reply too large: /, '')}. Raise max_reply_bytes in config.yaml to accept longer replies.` : line;
+}
+
+/** A session the cost cap stopped: which stage it stopped before and, before stage 2, the answers it kept (nobody else shows them). */
+function costCapStopLines(options: { session: Omit<CouncilSession, 'query'>; style: Style; tag: string }): string[] {
+  const { session, style: s, tag } = options;
+  const stage = session.costCap!.stoppedBeforeStage;
+  const out = [s.yellow(`No synthesis: the cost cap stopped the council before stage ${stage} (${stage === 2 ? 'review' : 'synthesis'}); what finished is kept (see the note below).`) + tag];
+  if (stage !== 2) return out;
+  for (const answer of session.stage1.filter((a) => a.text !== null)) out.push('', s.bold(`Answer from ${answer.member} (not reviewed)`) + tag, answer.text!.trim());
+  return out;
 }
 
 /** The leaderboard table, reviewer agreement and the bias indicators line of a ranked session. */

@@ -20,5 +20,7 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
     usage: session.usage,
     /** Session-level notes, e.g. why it was not ranked (fewer than three answers) or why no chairman answered. */
     warnings: session.warnings,
+    /** Only under a cost cap (`--max-cost`, `max_cost_usd`): the cap, what was spent and estimated, and the stage it stopped before (or null). */
+    ...(session.costCap === undefined ? {} : { costCap: session.costCap }),
   };
 }

@@ -1,6 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
-import { argText, parseStringOption } from '../parse-option.js';
+import { argText, parseDollarOption, parseStringOption } from '../parse-option.js';
 import type { AskCommandOptions } from './ask-command.js';
 
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
@@ -17,6 +17,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    { flags: '--max-cost <usd>', description: 'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
     { flags: '--json', description: 'Print the whole session as one JSON document' },
@@ -28,7 +29,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 < question.md',
     'council ask --file question.md --strategy risk-averse',
   ],
-  parse: ({ args, options: o }) => ({ question: argText(args[0]), file: parseStringOption('file', o['file']), ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']) }),
+  parse: ({ args, options: o }) => ({ question: argText(args[0]), file: parseStringOption('file', o['file']), ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']), maxCostUsd: parseDollarOption('max-cost', o['maxCost']) }),
   run: async ({ question, file, ...options }, ctx) => {
     const { readQuestion } = await import('../read-question.js');
     const text = await readQuestion({ question, file, io: ctx.io, cwd: ctx.cwd });

@@ -1,4 +1,5 @@
 import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode, SynthesisTextPart } from '@council/core';
+import { expandPools } from '@council/core';
 import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
 import { checkStrategy } from '../check-strategy.js';
@@ -31,6 +32,8 @@ export interface AskCommandOptions {
   timeoutMs?: number;
   /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
   retries?: number;
+  /** `--max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars; default config.yaml's `max_cost_usd`. */
+  maxCostUsd?: number;
   /** Organization whose configuration applies; default `LLM_COUNCIL_ORG`. */
   org?: string;
   /** False with `--no-persist`: nothing is written. */
@@ -72,14 +75,18 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   // Check the persistence settings before any model is called, not after the session was paid for.
   if (options.persist !== false) requireHashSecret(settings);
   const loaded = await loadCouncilConfig(settings, options.org === undefined ? {} : { org: options.org });
-  const members = options.models ?? loaded.config.members;
+  // `@name` is a pool of config.yaml (`pools: { deep: [...] }`): its models, in order; for the chairman, the first
+  // chairs and the rest are its fallbacks.
+  const pools = loaded.config.pools;
+  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
   if (members.length < 2) {
     throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
   }
-  const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
+  const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
-  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries });
+  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
@@ -98,6 +105,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       query: options.question,
       members: seats.members,
       chairman: seats.chairman,
+      ...(chairmen.length > 1 ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] } : {}),
       config: loaded.config,
       resolveModel,
       ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
@@ -109,6 +117,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       ...(options.mode === undefined ? {} : { mode: options.mode }),
       ...(options.order === undefined ? {} : { order: options.order }),
       ...(seed === undefined ? {} : { seed }),
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
       ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
     },
   });

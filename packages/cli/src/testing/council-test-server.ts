@@ -7,13 +7,18 @@ import { councilRequestStage } from './council-request-stage.js';
  * the unified evaluation (a json block ranking the labels in the order shown, i.e. every reviewer puts
  * "Response A" first, with scores 9, 7, 5, …), and the chairman credits the members it is told about.
  * Model `test/broken` answers 404 (model not found); `test/flaky` always answers 500 (retryable); `test/hang` never answers; a question containing
- * `PLEASE-FAIL` gets a 400 from every member.
+ * `PLEASE-FAIL` gets a 400 from every member. As a member, `test/huge` answers `hugeReplyBytes` bytes (default 50 MiB)
+ * of text, written as the client reads it (`hugeBytesSent`), and `test/long…` answers `longReplyBytes` (default 400 KiB).
  */
 export async function startCouncilTestServer(options: {
   contributors: readonly string[];
   apiKey?: string;
   /** The chairman's text before its contributors block, and how it streams (when asked to): pieces and the wait between them. */
   chairman?: { text?: string; chunkSize?: number; chunkDelayMs?: number };
+  /** What a review reports using (default, as every call: 100 input and 50 output tokens, $0.001). */
+  reviewUsage?: { inputTokens: number; outputTokens: number; costUsd: number };
+  hugeReplyBytes?: number;
+  longReplyBytes?: number;
 }): Promise<TestServer> {
   return createOpenRouterTestServer({
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
@@ -32,13 +37,15 @@ export async function startCouncilTestServer(options: {
       switch (councilRequestStage(prompt)) {
         case 'answer':
           if (prompt.includes('PLEASE-FAIL')) return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
+          if (model === 'test/huge') return { kind: 'huge', bytes: options.hugeReplyBytes ?? 50 * 1024 * 1024, usage };
+          if (model.startsWith('test/long')) return { kind: 'huge', bytes: options.longReplyBytes ?? 400 * 1024, usage };
           return { kind: 'text', text: `Answer from ${model}: ${'write characterisation tests first. '.repeat(model.length % 5 + 1)}`, usage };
         case 'review': {
           const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
           const scores = Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - 2 * i)]));
           const critiques = labels.map((l) => `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`).join('\n\n');
           const json = JSON.stringify({ ranking: labels, scores });
-          return { kind: 'text', text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage };
+          return { kind: 'text', text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage: options.reviewUsage ?? usage };
         }
         case 'chairman': {
           const weight = 1 / options.contributors.length;

@@ -78,7 +78,7 @@ function* hugePieces(format: VendorFormat, options: { response: TestHugeResponse
   if (!request.stream) {
     const [head, tail] = JSON.stringify(format.json({ ...text, text: HUGE_MARKER }, request)).split(HUGE_MARKER) as [string, string];
     yield head;
-    for (let i = 0; i < blocks; i++) yield block;
+    for (let i = 0; i < blocks; i++) yield i < blocks - 1 || response.bytes % HUGE_BLOCK === 0 ? block : block.slice(0, response.bytes % HUGE_BLOCK);
     yield tail;
     return;
   }

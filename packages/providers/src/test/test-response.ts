@@ -73,7 +73,7 @@ export interface TestTruncatedResponse {
 }
 
 /**
- * A well-formed answer of `bytes` bytes of text (JSON, or a stream of 64 KiB text events), written 64 KiB at a time
+ * A well-formed answer of `bytes` bytes of text (JSON, or a stream of 64 KiB text events: rounded up to 64 KiB), written 64 KiB at a time
  * as the client reads it, so a test can see how much of it the client took (`TestServer.hugeBytesSent`).
  */
 export interface TestHugeResponse {
