@@ -61,6 +61,6 @@ describe('council config', () => {
 
   it('rejects an unknown action as a usage error naming the valid ones', async () => {
     const t = testContext();
-    await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow('Unknown config action "edit": use "council config show" or "council config path".');
+    await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow('Unknown config action "edit": use "council config show", "council config path" or "council config init".');
   });
 });

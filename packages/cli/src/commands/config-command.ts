@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BiasStoreError, makeDirectory } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -13,7 +15,7 @@ export interface ConfigCommandOptions {
 /**
  * `council config show|path`. `show` prints the settings in effect and where each came from (keys only as
  * present/absent), including the configuration cascade's layers, which it validates; `path` prints the home
- * directory, or every file under it with `--json`.
+ * directory, or every file under it with `--json`; `init` writes a commented `config.yaml` where there is none.
  */
 export async function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): Promise<number> {
   const settings = commandSettings(ctx);
@@ -23,8 +25,9 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     else ctx.io.stdout(`${settings.home}\n`);
     return 0;
   }
+  if (action === 'init') return initConfig(settings.files.config, ctx);
   if (action !== 'show') {
-    throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show" or "council config path".` });
+    throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show", "council config path" or "council config init".` });
   }
   const cascade = await loadCouncilConfig(settings);
   const council = {
@@ -92,5 +95,23 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   ctx.io.stdout(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+  return 0;
+}
+
+/** `council config init`: the commented template at `path` (0600), never over an existing file. */
+async function initConfig(path: string, ctx: CommandContext): Promise<number> {
+  const { configTemplate } = await import('./config-template.js');
+  try {
+    makeDirectory(dirname(path));
+    // 'wx': fails if the file exists, even one created a moment ago by something else; nothing is overwritten.
+    writeFileSync(path, configTemplate, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new CliError({ code: 'RUNTIME', message: `${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.` });
+    }
+    if (BiasStoreError.isInstance(error)) throw error; // makeDirectory's, naming the directory
+    throw new CliError({ code: 'RUNTIME', message: `Could not write ${path}: ${(error as Error).message}`, cause: error });
+  }
+  ctx.io.stdout(`Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`);
   return 0;
 }

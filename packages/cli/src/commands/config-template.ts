@@ -1,0 +1,42 @@
+/**
+ * The commented `config.yaml` that `council config init` writes. Every key is commented out, so the file
+ * changes nothing until a line is uncommented; each shows its default and what it accepts. The keys are core's
+ * configuration cascade (see @council/core's README, "Configuration cascade"), snake_case as files use them.
+ */
+export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config.yaml (written by \`council config init\`).
+# Every key is optional and commented out: uncomment a line to change it. Later layers win key by key:
+# built-in defaults < this file < organizations/<org>/config/system-prompts.yaml (--org, LLM_COUNCIL_ORG)
+# < LLM_COUNCIL_MODELS / LLM_COUNCIL_CHAIRMAN / LLM_COUNCIL_BIAS_AUDIT < command-line flags.
+# Check it with: council config show
+
+# Who sits on the council when --models is not given (model ids or personality ids), and who synthesises.
+# members: [openai/gpt-4o, anthropic/claude-3.5-sonnet, google/gemini-2.0-flash-001]
+# chairman: openai/gpt-4o            # default: the first member
+# chairman_fallbacks: []             # tried in order when the chairman fails
+
+# How the council concludes.
+# strategy: balanced                 # balanced, risk-averse, goal-seeking, novelty, or a key under strategies
+# mode: consensus                    # consensus or voting (voting also names a winner)
+# strategies:                        # your own directives for the chairman, by key ({goal} is filled in)
+#   compliance-first: Discard any proposal that a regulator could object to; explain each discard.
+
+# Stage 2: how answers are ordered for each reviewer, and who reviews whom.
+# order: latin-square                # shared, per-reviewer or latin-square
+# exclude_self_votes: true           # a reviewer's vote for its own answer does not count in the ranking
+# self_review: include               # include (self-preference can be measured) or omit a reviewer's own answer
+
+# Robustness.
+# quorum: 2                          # the fewest answers to go on with
+# retries: 2                         # retries of a model call after a temporary failure (429, 5xx, network), 0 to 10
+# timeouts:                          # per model call, in milliseconds
+#   stage1_ms: 120000                # answering
+#   stage2_ms: 120000                # reviewing
+#   stage3_ms: 180000                # synthesising
+
+# Bias indicators (ADR-015) on every session; ask shows them unless LLM_COUNCIL_BIAS_AUDIT is false.
+# bias_audit: false
+
+# Prompts can be replaced too: evaluation_prompt (needs {query} and {responses}), ranking_enforced_output_format
+# (must contain FINAL RANKING), consensus_prompt (needs {query}, {responses}, {directive}, {attribution_format}),
+# attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt.
+`;
