@@ -1,14 +1,16 @@
 import { defineConfig } from 'tsup';
 
-// One self-contained file: every dependency is bundled, so `council` starts without resolving
-// node_modules. Bundled CommonJS dependencies call `require`, which ESM lacks, hence the shim.
+// Self-contained: every dependency is bundled, so `council` starts without resolving node_modules.
+// Split into chunks at the commands' dynamic imports, so a command loads (and V8 compiles) only its own
+// code: `bias-report` skips the providers, the council and the MCP SDK, ≈ 60 ms of a cold start.
+// Bundled CommonJS dependencies call `require`, which ESM lacks, hence the shim (in every chunk).
 export default defineConfig({
   entry: { council: 'src/council.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
   noExternal: [/.*/],
-  splitting: false,
+  splitting: true,
   sourcemap: false,
   minify: false,
   clean: true,
