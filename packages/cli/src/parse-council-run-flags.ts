@@ -18,8 +18,8 @@ export interface CouncilRunFlags {
 
 /** The first flags of `ask` and `batch`, worded alike in both helps: who sits on the council and how it concludes. */
 export const councilMemberOptions: readonly CliOption[] = [
-  { flags: '--models <ids>', description: 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)' },
-  { flags: '--chairman <id>', description: 'The model that synthesises (default LLM_COUNCIL_CHAIRMAN, else the first member)' },
+  { flags: '--models <ids>', description: 'Comma-separated member model ids, or @name for a pool of config.yaml (pools:), e.g. @deep or @quick,x/y (default LLM_COUNCIL_MODELS)' },
+  { flags: '--chairman <id>', description: 'The model that synthesises, or @name for a pool whose first model chairs and the rest take over if it fails (default LLM_COUNCIL_CHAIRMAN, else the first member)' },
   { flags: '--strategy <key>', description: 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration' },
   { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
   { flags: '--mode <mode>', description: 'consensus or voting' },

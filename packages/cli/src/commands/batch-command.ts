@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runCouncil } from '@council/core';
+import { expandPools, runCouncil } from '@council/core';
 import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
@@ -85,11 +85,14 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const env = settings.secrets.providerEnv;
   if (options.persist !== false) requireHashSecret(settings);
   const loaded = await loadCouncilConfig(settings);
-  const members = options.models ?? loaded.config.members;
+  // `@name` names a pool of config.yaml, as in `ask`: its models; for the chairman, the first chairs, the rest fall back.
+  const pools = loaded.config.pools;
+  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
-  const chairman = options.chairman ?? loaded.config.chairman ?? members[0]!;
+  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
+  const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries });
+  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
@@ -123,6 +126,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           query: item.prompt,
           members: seats.members,
           chairman: seats.chairman,
+          ...(chairmen.length > 1 ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] } : {}),
           config: loaded.config,
           resolveModel,
           biasAudit,
