@@ -29,6 +29,7 @@ export const councilConfigLayerSchema = z
     votingInstruction: z.string(),
     evolutionPrompt: template(['parents', 'feedback']),
     feedbackSummaryPrompt: template(['personality', 'themes']),
+    followUpPrompt: template(['previous_answer', 'query', 'boundary']),
     strategies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.string().min(1)),
     strategy: z.string().min(1),
     mode: z.enum(['consensus', 'voting']),

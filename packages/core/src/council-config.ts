@@ -31,6 +31,8 @@ export interface CouncilConfig {
   votingInstruction: string;
   /** Personality evolution (§4.3). Placeholders: `{parents}`, `{feedback}` (required). */
   evolutionPrompt: string;
+  /** How a follow-up (`ask --continue`) shows its question. Placeholders: `{previous_answer}`, `{query}`, `{boundary}` (required). */
+  followUpPrompt: string;
   /** Asks a model to summarise peer feedback. Placeholders: `{personality}`, `{themes}` (required). */
   feedbackSummaryPrompt: string;
   /** Strategic directives by key (`balanced`, `risk-averse`, `goal-seeking`, `novelty`, or custom). `{goal}` is filled in. */

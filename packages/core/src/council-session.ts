@@ -173,6 +173,8 @@ export interface CouncilSession {
   usage: SessionUsage;
   /** Session-level notes: agreement not computable, no chairman answered, stopped by the cost cap, … */
   warnings: string[];
+  /** Present on a follow-up (`followUp`): the conversation it belongs to and the session it continues. */
+  conversation?: { id: string; previousSessionId: string };
   /** Present when the session ran under a cost cap (`maxCostUsd`). */
   costCap?: SessionCostCap;
 }

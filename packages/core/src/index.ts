@@ -42,6 +42,8 @@ export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
 export { runCouncil } from './run-council.js';
 export { checkCostCap } from './check-cost-cap.js';
 export { expandPools } from './expand-pools.js';
+export { buildFollowUpQuery } from './build-follow-up-query.js';
+export type { FollowUp } from './build-follow-up-query.js';
 export type { CostCapCheck } from './check-cost-cap.js';
 export { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 export type { RunCouncilOptions, SynthesisTextPart } from './run-council-options.js';

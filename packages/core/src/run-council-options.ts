@@ -4,6 +4,7 @@ import type { CouncilConfig, SelfReview, StageTimeouts, SynthesisMode } from './
 import type { CouncilEvent } from './council-event.js';
 import type { CouncilMember } from './council-member.js';
 import type { OrderMode } from './order-mode.js';
+import type { FollowUp } from './build-follow-up-query.js';
 import type { Rng } from './rng.js';
 
 /** A piece of the synthesis as the chairman writes it (`onSynthesisText`). */
@@ -59,6 +60,11 @@ export interface RunCouncilOptions {
    * when the spent and estimated cost together would pass it (see `costCap` and `warnings`). Default: `config.maxCostUsd` (none).
    */
   maxCostUsd?: number;
+  /**
+   * Makes the session a follow-up: every stage sees the question framed by `config.followUpPrompt`, with the
+   * previous session's synthesis as context; the session records `conversation`. `query` stays the follow-up's own text.
+   */
+  followUp?: FollowUp;
   /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
   clock?: { now(): number };
   /** Overrides the rng that `seed` would create. */

@@ -6,6 +6,7 @@ import { chairmanInputs } from './chairman-inputs.js';
 import { checkCostCap } from './check-cost-cap.js';
 import { CouncilError } from './council-error.js';
 import type { CouncilSession, SessionCostCap, Stage2Result } from './council-session.js';
+import { buildFollowUpQuery } from './build-follow-up-query.js';
 import { createBoundaryToken } from './create-boundary-token.js';
 import { createEventEmitter } from './create-event-emitter.js';
 import { createModelCaller } from './create-model-caller.js';
@@ -43,10 +44,11 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * `UNKNOWN_STRATEGY`, `QUORUM_NOT_MET` (with every member's failure) or `ABORTED`.
  */
 export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSession> {
-  const plan = resolveCouncilPlan(options);
+  const resolved = resolveCouncilPlan(options);
   const signal = options.abortSignal;
   const now = options.clock ? () => options.clock!.now() : () => Date.now();
   const rng = options.rng ?? createRng(options.seed ?? randomUUID());
+  const conversation = options.followUp === undefined ? {} : { conversation: { id: options.followUp.conversationId, previousSessionId: options.followUp.previousSessionId } };
   const emit = createEventEmitter(options.onEvent);
   const call = createModelCaller({ emit, abortSignal: signal, now, seed: modelSeed(options.seed) });
 
@@ -59,6 +61,10 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const sessionId = randomUUID();
   const timestamp = new Date(now()).toISOString();
   const boundary = createBoundaryToken(rng);
+
+  // A follow-up shows every stage its question framed with the previous answer; the session keeps the question alone.
+  const followUp = options.followUp;
+  const plan = followUp === undefined ? resolved : { ...resolved, query: buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary }) };
 
   const stage1 = await runGenerationStage({ plan, call, emit, boundary });
   throwIfAborted(signal);
@@ -84,7 +90,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
 
   // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.
   const bias = plan.biasAudit && scores.ranked ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds }) : { biasAudit: null, biasIndicators: null, warnings: [] };
-  return assembleSession({ plan, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() });
+  return { ...assembleSession({ plan: resolved, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() }), ...conversation };
 }
 
 /** Scores of a session stopped before stage 2: no ballots, no ranking (the cost cap's note says why). */
