@@ -46,6 +46,7 @@ export function renderSessionText(options: { session: Omit<CouncilSession, 'quer
   if (session.leaderboard.length > 0) out.push(...rankingLines({ session, style: s, tag }));
   for (const w of session.warnings) out.push(s.yellow(`note: ${w}`));
   for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason === 'too-large' ? 'reply too large' : x.reason}): ${exclusionMessage(x)}`));
+  if (session.conversation) out.push(s.dim(`Conversation ${session.conversation.id} · follows session ${session.conversation.previousSessionId}`));
   out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
   return out.join('\n') + '\n';
 }

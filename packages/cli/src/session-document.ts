@@ -22,5 +22,7 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
     warnings: session.warnings,
     /** Only under a cost cap (`--max-cost`, `max_cost_usd`): the cap, what was spent and estimated, and the stage it stopped before (or null). */
     ...(session.costCap === undefined ? {} : { costCap: session.costCap }),
+    /** Only on a follow-up (`ask --continue`): the conversation's id and the session it continues. */
+    ...(session.conversation === undefined ? {} : { conversation: session.conversation }),
   };
 }

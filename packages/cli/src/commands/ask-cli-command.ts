@@ -6,6 +6,21 @@ import type { AskCommandOptions } from './ask-command.js';
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
 export type AskCliOptions = Omit<AskCommandOptions, 'question'> & { question: string | undefined; file: string | undefined };
 
+/** `last` or what could be a session id or a prefix of one (hex digits and dashes, at least 4). */
+const SESSION_REF = /^(last|[0-9a-f]{4,}(-[0-9a-f]*)*)$/i;
+
+/**
+ * `--continue` takes an optional session, so in `ask --continue "a follow-up?"` the question arrives as its value:
+ * a value that is not `last` or an id, with no question after it, is the question (continuing the last session).
+ */
+function parseContinue(question: string | undefined, value: unknown): { question: string | undefined; continueFrom?: string } {
+  if (value === undefined || value === false) return { question };
+  if (value === true) return { question, continueFrom: 'last' };
+  const text = argText(value) ?? parseStringOption('continue', value)!;
+  if (question === undefined && !SESSION_REF.test(text.trim())) return { question: text, continueFrom: 'last' };
+  return { question, continueFrom: text.trim() };
+}
+
 export const askCliCommand: CliCommand<AskCliOptions> = {
   name: 'ask',
   args: '[question]',
@@ -17,6 +32,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    { flags: '--continue [session]', description: 'Ask a follow-up: the members see the answer of that session of the history (an id, a prefix of one, or last: the default) as context; the sessions share a conversation id' },
     { flags: '--max-cost <usd>', description: 'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
@@ -29,7 +45,13 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 < question.md',
     'council ask --file question.md --strategy risk-averse',
   ],
-  parse: ({ args, options: o }) => ({ question: argText(args[0]), file: parseStringOption('file', o['file']), ...parseCouncilRunFlags(o), org: parseStringOption('org', o['org']), maxCostUsd: parseDollarOption('max-cost', o['maxCost']) }),
+  parse: ({ args, options: o }) => ({
+    ...parseContinue(argText(args[0]), o['continue']),
+    file: parseStringOption('file', o['file']),
+    ...parseCouncilRunFlags(o),
+    org: parseStringOption('org', o['org']),
+    maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
+  }),
   run: async ({ question, file, ...options }, ctx) => {
     const { readQuestion } = await import('../read-question.js');
     const text = await readQuestion({ question, file, io: ctx.io, cwd: ctx.cwd });

@@ -7,6 +7,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
+import { followUpFromHistory } from '../follow-up-from-history.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
@@ -34,6 +35,8 @@ export interface AskCommandOptions {
   retries?: number;
   /** `--max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars; default config.yaml's `max_cost_usd`. */
   maxCostUsd?: number;
+  /** `--continue [SESSION|last]`: a follow-up of that session of the history, whose synthesis the council sees as context. */
+  continueFrom?: string;
   /** Organization whose configuration applies; default `LLM_COUNCIL_ORG`. */
   org?: string;
   /** False with `--no-persist`: nothing is written. */
@@ -86,6 +89,8 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
+  const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx });
+  if (followUp !== undefined) ctx.io.stderr(`Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`);
   const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
@@ -118,6 +123,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       ...(options.order === undefined ? {} : { order: options.order }),
       ...(seed === undefined ? {} : { seed }),
       ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(followUp === undefined ? {} : { followUp }),
       ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
     },
   });
