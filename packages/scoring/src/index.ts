@@ -24,6 +24,7 @@ export type { KendallWOptions, KendallWResult } from './kendall-w.js';
 export { krippendorffAlpha } from './krippendorff-alpha.js';
 export { ordinalAlpha } from './ordinal-alpha.js';
 export type { KrippendorffAlphaResult } from './krippendorff-alpha-result.js';
+export { quantileSorted } from './quantile.js';
 export { chiSquaredCdf, chiSquaredSf } from './chi-squared-distribution.js';
 export { logGamma } from './log-gamma.js';
 export { regularizedGamma } from './regularized-gamma.js';

@@ -9,4 +9,9 @@ describe('quantileSorted', () => {
     expect([0, 0.25, 0.5, 0.975, 1].map((q) => quantileSorted(sorted, q))).toEqual([1, 1.75, 2.5, 3.925, 4]);
     expect(quantileSorted([7], 0.025)).toBe(7);
   });
+
+  it('reads a probability outside [0, 1] as the nearest end (the smallest or the largest value)', () => {
+    expect(quantileSorted([1, 2, 3, 4], -0.1)).toBe(1);
+    expect(quantileSorted([1, 2, 3, 4], 1.2)).toBe(4);
+  });
 });

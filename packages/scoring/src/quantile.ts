@@ -1,9 +1,10 @@
 /**
- * The q-quantile (0 ≤ q ≤ 1) of values already sorted ascending, interpolating linearly between order
- * statistics (Hyndman & Fan type 7, the default of R and NumPy). Internal; `sorted` must be non-empty.
+ * The q-quantile of values already sorted ascending, interpolating linearly between order statistics
+ * (Hyndman & Fan type 7, the default of R and NumPy); q is clamped to [0, 1]. `sorted` must be non-empty.
+ * Bootstrap intervals here and in `@council/bias-audit` read their percentiles with it.
  */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const position = (sorted.length - 1) * q;
+  const position = (sorted.length - 1) * Math.min(1, Math.max(0, q));
   const below = Math.floor(position);
   const above = Math.min(below + 1, sorted.length - 1);
   const fraction = position - below;

@@ -1,7 +1,7 @@
+import { quantileSorted } from '@council/scoring';
 import type { BootstrapMethod, BootstrapResult } from '../bootstrap-result.js';
 import { normalCdf, normalQuantile } from '../normal-distribution.js';
 import { studentTQuantile } from '../student-t-distribution.js';
-import { quantileSorted } from './quantile-sorted.js';
 
 /**
  * Reads a percentile or BCa interval off bootstrap replicates (non-finite ones dropped and counted).
