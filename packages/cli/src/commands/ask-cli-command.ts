@@ -44,6 +44,8 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask "Which sorting algorithm?" --models simulated:ada,simulated:basil,simulated:cleo --json',
     'council ask - --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 < question.md',
     'council ask --file question.md --strategy risk-averse',
+    'council ask "Plan the migration" --models @deep --max-cost 0.50',
+    'council ask --continue "And for a Python module?"',
   ],
   parse: ({ args, options: o }) => ({
     ...parseContinue(argText(args[0]), o['continue']),
