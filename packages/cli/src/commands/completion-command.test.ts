@@ -42,7 +42,9 @@ describe('council completion (issue 15 item 12)', () => {
     const fish = await run(['completion', 'fish']);
     expect(fish.code).toBe(0);
     expect(fish.out).toContain("complete -c council -n __fish_use_subcommand -a demo -d 'Offline:");
-    expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -F -d 'Comma-separated member model ids (default LLM_COUNCIL_MODELS)'");
+    expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -F -d 'Comma-separated member model ids");
+    // A switch takes no value: no -r.
+    expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l json -d ");
   });
 
   it('names the shells it knows when given another', async () => {
