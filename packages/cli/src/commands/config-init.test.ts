@@ -22,7 +22,9 @@ describe('council config init (issue 15 item 12)', () => {
     const text = readFileSync(path, 'utf8');
     // Every line is a comment or blank.
     expect(text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))).toEqual([]);
-    for (const key of ['members', 'chairman', 'strategy', 'mode', 'order', 'quorum', 'retries', 'timeouts', 'bias_audit', 'exclude_self_votes', 'self_review']) expect(text).toContain(`# ${key}:`);
+    for (const key of ['members', 'chairman', 'pools', 'strategy', 'mode', 'order', 'quorum', 'retries', 'max_cost_usd', 'max_reply_bytes', 'timeouts', 'bias_audit', 'exclude_self_votes', 'self_review']) {
+      expect(text).toContain(`# ${key}:`);
+    }
     const shown = await run(['config', 'show', '--json'], home);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.out)).toMatchObject({ council: { strategy: 'balanced', mode: 'consensus', order: 'latin-square', quorum: 2 } });

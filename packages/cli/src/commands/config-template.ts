@@ -13,6 +13,9 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # members: [openai/gpt-4o, anthropic/claude-3.5-sonnet, google/gemini-2.0-flash-001]
 # chairman: openai/gpt-4o            # default: the first member
 # chairman_fallbacks: []             # tried in order when the chairman fails
+# pools:                             # named councils: --models @deep (or @quick,x/y), --chairman @deep
+#   quick: [openai/gpt-4o-mini, google/gemini-2.0-flash-001]
+#   deep: [openai/gpt-4o, anthropic/claude-3.5-sonnet, google/gemini-2.5-pro]
 
 # How the council concludes.
 # strategy: balanced                 # balanced, risk-averse, goal-seeking, novelty, or a key under strategies
@@ -28,6 +31,8 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # Robustness.
 # quorum: 2                          # the fewest answers to go on with
 # retries: 2                         # retries of a model call after a temporary failure (429, 5xx, network), 0 to 10
+# max_cost_usd: 0.50                 # stop before a stage whose estimated cost would pass this (US dollars); default none
+# max_reply_bytes: 4194304           # the longest reply a model may send (1024 to 1 GiB); a longer one is excluded
 # timeouts:                          # per model call, in milliseconds
 #   stage1_ms: 120000                # answering
 #   stage2_ms: 120000                # reviewing
@@ -38,5 +43,6 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 
 # Prompts can be replaced too: evaluation_prompt (needs {query} and {responses}), ranking_enforced_output_format
 # (must contain FINAL RANKING), consensus_prompt (needs {query}, {responses}, {directive}, {attribution_format}),
-# attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt.
+# attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt,
+# follow_up_prompt (ask --continue; needs {previous_answer}, {query} and {boundary}).
 `;
