@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CouncilEvent, CouncilSession } from '@council/core';
+import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
 import { createStyle } from '../create-style.js';
 import { isSimulatedSession } from '../persist-session.js';
@@ -10,17 +10,24 @@ import { renderSessionText } from '../render-session-text.js';
 import { createCouncilProgressNotifier } from './council-progress-notifier.js';
 import type { McpLog } from './tool-context.js';
 import { toolContext } from './tool-context.js';
-import { toolError, toolFailure } from './tool-error.js';
+import { toolError } from './tool-error.js';
 
 export const consultCouncilInput = {
   query: z.string().min(1, 'query is empty').describe('The question for the council. Sent to the models only; never logged or saved.'),
   members: z
     .array(z.string().min(1))
-    .min(2, 'a council needs at least two members')
+    .min(1, 'members is empty: give at least two model ids, or a pool (@name)')
     .max(32)
     .optional()
-    .describe('Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], or simulated:<name> for an offline trial. Default: LLM_COUNCIL_MODELS / the configuration.'),
-  chairman: z.string().min(1).optional().describe('The model that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.'),
+    .describe(
+      'Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members in all. Default: LLM_COUNCIL_MODELS / the configuration.',
+    ),
+  chairman: z.string().min(1).optional().describe('The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.'),
+  continueFrom: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A follow-up: the sessionId (or a unique prefix) of an earlier council, or "last". The council sees that session\'s answer as context, and the new session joins its conversation.'),
   strategy: z.string().min(1).optional().describe('balanced, risk-averse, goal-seeking, novelty, or a key from the configuration.'),
   goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
   mode: z.enum(['consensus', 'voting']).optional().describe('consensus (a synthesis) or voting (the chairman names a winner).'),
@@ -28,7 +35,11 @@ export const consultCouncilInput = {
   seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
   timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
   org: z.string().min(1).optional().describe('Apply this organization\'s configuration. Default LLM_COUNCIL_ORG.'),
-  maxCostUsd: z.number().positive().optional().describe('Stop the council (and save nothing) once the cost the providers report passes this many US dollars.'),
+  maxCostUsd: z
+    .number()
+    .positive()
+    .optional()
+    .describe('As `council ask --max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars, keeping what finished. Default config.yaml\'s max_cost_usd.'),
   save: z.boolean().optional().describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
 };
 
@@ -57,6 +68,8 @@ export const consultCouncilOutput = {
   usage: z.object({ tokens: z.number(), costUsd: z.number().nullable() }),
   saved: z.object({ consent: z.number(), history: z.boolean(), biasRecords: z.number(), telemetryEvent: z.boolean() }).nullable(),
   simulated: z.boolean(),
+  /** The conversation a follow-up belongs to (pass this session's id as continueFrom to ask the next question in it). */
+  conversation: z.object({ id: z.string(), previousSessionId: z.string() }).nullable(),
   warnings: z.array(z.string()),
 };
 
@@ -84,6 +97,7 @@ export function consultCouncilResult(session: CouncilSession, saved: PersistResu
     usage: { tokens: session.usage.tokens, costUsd: session.usage.costUsd },
     saved: saved === null ? null : { consent: saved.consent, history: saved.history, biasRecords: saved.biasRecords, telemetryEvent: saved.telemetryEvent },
     simulated: isSimulatedSession(session),
+    conversation: session.conversation ?? null,
     warnings: session.warnings,
   };
 }
@@ -100,24 +114,16 @@ export function consultCouncilText(session: CouncilSession, result: ConsultCounc
   return lines.join('\n');
 }
 
+/** One line when the cost cap stopped the council before a stage: the session's own note, and that it was saved. */
+function costCapStop(session: CouncilSession, saved: PersistResult | null): string | null {
+  const stage = session.costCap?.stoppedBeforeStage;
+  if (stage === undefined || stage === null) return null;
+  const note = session.warnings.find((w) => w.startsWith('Stopped by the cost cap')) ?? `Stopped by the cost cap before stage ${stage}.`;
+  return `Cost cap reached. ${note} Session ${session.sessionId}${saved?.history === true ? ' was saved with what finished' : ''}.`;
+}
+
 /** While a call is pending, how often a progress notification says who the council is waiting for. */
 const HEARTBEAT_MS = 10_000;
-
-/** Stops the council when the reported cost passes the cap; says so when it did. */
-function costCap(maxCostUsd: number | undefined) {
-  const controller = new AbortController();
-  let spent = 0;
-  return {
-    signal: controller.signal,
-    onEvent: (event: CouncilEvent): void => {
-      if (maxCostUsd === undefined || event.type !== 'usage' || event.costUsd === null) return;
-      spent = event.costUsd;
-      if (spent > maxCostUsd && !controller.signal.aborted) controller.abort(new Error('cost cap reached'));
-    },
-    reached: (): string | null =>
-      controller.signal.aborted ? `Cost cap reached: the council had spent $${spent.toFixed(4)} of its $${maxCostUsd!.toFixed(4)} cap (maxCostUsd), so it was stopped and nothing was saved.` : null,
-  };
-}
 
 /**
  * `consult_council`: runs a council exactly as `council ask` does (the same checks, configuration, models and
@@ -148,7 +154,6 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
               },
             });
       const heartbeat = notifier === undefined ? undefined : setInterval(() => notifier.heartbeat(Date.now()), HEARTBEAT_MS);
-      const cap = costCap(input.maxCostUsd);
       const { runAsk } = await import('../commands/ask-command.js');
       try {
         const { session, saved } = await runAsk(
@@ -163,23 +168,23 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
             ...(input.seed === undefined ? {} : { seed: input.seed }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
             ...(input.org === undefined ? {} : { org: input.org }),
+            ...(input.continueFrom === undefined ? {} : { continueFrom: input.continueFrom }),
+            ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
             persist: input.save !== false,
             json: true,
           },
           toolContext(ctx, { log }),
           {
-            abortSignal: AbortSignal.any([extra.signal, cap.signal]),
-            onEvent: (event) => {
-              cap.onEvent(event);
-              notifier?.onEvent(event);
-            },
+            abortSignal: extra.signal,
+            ...(notifier === undefined ? {} : { onEvent: notifier.onEvent }),
           },
         );
         const result = consultCouncilResult(session, saved);
+        const stoppedBy = costCapStop(session, saved);
+        // A council the cap stopped is saved as `ask` saves it; the call is a tool error that still carries what finished.
+        if (stoppedBy !== null) return { isError: true, content: [{ type: 'text', text: stoppedBy }], structuredContent: result };
         return { content: [{ type: 'text', text: consultCouncilText(session, result) }], structuredContent: result };
       } catch (error) {
-        const capped = cap.reached();
-        if (capped !== null && !extra.signal.aborted) return toolFailure(capped);
         return toolError(error, log);
       } finally {
         clearInterval(heartbeat);

@@ -2,7 +2,7 @@
 // by `pnpm build`), its models played by the OpenRouter test server on 127.0.0.1.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,19 @@ describe('council mcp over stdio (the bundled executable)', () => {
     expect(resources.map((r) => r.uri)).toContain(`council://sessions/${sessionId}`);
   }, 60_000);
 
+  it('continues a conversation (continueFrom) with a pool of config.yaml as the members', async () => {
+    writeFileSync(join(home, 'config.yaml'), 'pools:\n  trio: [test/alpha, test/beta, test/gamma]\n');
+    const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'And the invoices table?', members: ['@trio'], continueFrom: sessionId.slice(0, 12) } })) as CallToolResult;
+    expect(result.isError, text(result)).toBeFalsy();
+    const out = result.structuredContent as { sessionId: string; conversation: { id: string; previousSessionId: string } | null; leaderboard: { candidate: string }[] };
+    expect(out.conversation?.previousSessionId).toBe(sessionId);
+    expect(out.leaderboard.map((e) => e.candidate).sort()).toEqual([...MEMBERS].sort());
+    // Every member saw the previous answer as context.
+    const prompts = server.requests.slice(-7).map((r) => JSON.stringify(r.body));
+    expect(prompts.filter((p) => p.includes('Start with characterisation tests around the riskiest module')).length).toBeGreaterThanOrEqual(3);
+    rmSync(join(home, 'config.yaml'));
+  }, 60_000);
+
   it('a cancelled consult_council aborts the council\'s calls, saves nothing, and the server goes on serving', async () => {
     const before = filesUnder(home).map((f) => [f, readFileSync(join(home, f), 'utf8')]);
     const controller = new AbortController();
@@ -210,10 +223,11 @@ describe('council mcp over stdio (the bundled executable)', () => {
   it('answers each bad input with a one-line tool error, and stays up', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['consult_council', { query: '' }, /query is empty/],
-      ['consult_council', { query: QUERY, members: ['test/alpha'] }, /at least two members/],
+      ['consult_council', { query: QUERY, members: ['test/alpha'] }, /at least two models/],
+      ['consult_council', { query: QUERY, members: [] }, /members is empty/],
+      ['consult_council', { query: QUERY, members: ['@no-such-pool'] }, /Unknown model pool "@no-such-pool"/],
       ['consult_council', { query: QUERY, members: ['test/alpha', 'nosuch:model'] }, /Cannot use the model "nosuch:model"/],
       ['consult_council', { query: `${QUERY} PLEASE-FAIL`, members: MEMBERS }, /Only 0 of 3 members answered; the quorum is 2/],
-      ['consult_council', { query: QUERY, members: MEMBERS, maxCostUsd: 0.0015 }, /^Cost cap reached: the council had spent \$0\.0020 of its \$0\.0015 cap/],
       ['consult_council', { query: QUERY, members: MEMBERS, strategy: 'no-such-strategy' }, /no-such-strategy/],
       ['consult_council', { query: QUERY, members: MEMBERS, mode: 'democracy' }, /mode/],
       ['get_session', { id: 'zzzz' }, /No session "zzzz"/],
@@ -229,6 +243,14 @@ describe('council mcp over stdio (the bundled executable)', () => {
       expect(text(result)).not.toContain('\n');
     }
     expect(lines(join(home, 'history.jsonl'))).toHaveLength(before);
+
+    // The cost cap (as ask's --max-cost): stopped before the reviews, saved with what finished, a one-line tool error.
+    const capped = (await client.callTool({ name: 'consult_council', arguments: { query: QUERY, members: MEMBERS, maxCostUsd: 0.0045 } })) as CallToolResult;
+    expect(capped.isError).toBe(true);
+    expect(text(capped)).toMatch(/^Cost cap reached\. Stopped by the cost cap before stage 2 \(review\): \$0\.0030 spent and about \$0\.\d{4} more estimated for it, .* over the \$0\.0045 cap\. .* Session \S+ was saved with what finished\.$/);
+    expect(text(capped)).not.toContain('\n');
+    expect(capped.structuredContent).toMatchObject({ complete: false, synthesis: null, leaderboard: [] });
+    expect(lines(join(home, 'history.jsonl'))).toHaveLength(before + 1);
 
     // Without the key: one line naming the variable, before any model is called.
     const requests = server.requests.length;

@@ -29,8 +29,3 @@ export function toolError(error: unknown, log: McpLog): CallToolResult {
   }
   return { isError: true, content: [{ type: 'text', text: reason }] };
 }
-
-/** A tool error with a reason of the tool's own. */
-export function toolFailure(reason: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: reason }] };
-}
