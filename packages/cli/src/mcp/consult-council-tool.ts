@@ -34,6 +34,7 @@ export const consultCouncilInput = {
   order: z.enum(['shared', 'per-reviewer', 'latin-square']).optional().describe('How answers are ordered for each reviewer.'),
   seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
   timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
+  retries: z.number().int().min(0).max(10).optional().describe('Retries of a model call after a retryable failure. Default config.yaml\'s retries (2).'),
   org: z.string().min(1).optional().describe('Apply this organization\'s configuration. Default LLM_COUNCIL_ORG.'),
   maxCostUsd: z
     .number()
@@ -167,6 +168,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
             ...(input.order === undefined ? {} : { order: input.order }),
             ...(input.seed === undefined ? {} : { seed: input.seed }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
+            ...(input.retries === undefined ? {} : { retries: input.retries }),
             ...(input.org === undefined ? {} : { org: input.org }),
             ...(input.continueFrom === undefined ? {} : { continueFrom: input.continueFrom }),
             ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
