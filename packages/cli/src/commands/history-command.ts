@@ -1,7 +1,7 @@
+import { readHistory } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { readHistory } from '../history-log.js';
-import type { HistoryEntry } from '../history-log.js';
+import type { HistoryEntry, HistorySession } from '../history-log.js';
 import { commandSettings } from '../command-context.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
@@ -19,7 +19,7 @@ export interface HistoryCommandOptions {
 export async function loadHistory(ctx: CommandContext): Promise<{ path: string; entries: HistoryEntry[] }> {
   const settings = commandSettings(ctx);
   const path = settings.files.history;
-  const read = await readHistory(path);
+  const read = await readHistory<HistorySession>(path);
   if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
   return { path, entries: read.entries };
 }
@@ -37,10 +37,11 @@ export function findSession(entries: readonly HistoryEntry[], id: string): Histo
 /** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
 export async function runHistoryCommand(options: HistoryCommandOptions, ctx: CommandContext): Promise<number> {
   const action = options.action;
-  if (action !== 'list' && action !== 'show') {
-    throw new CliError({ code: 'USAGE', message: `Unknown history action "${action ?? ''}": use "council history list" or "council history show <id>".` });
+  if (action !== 'list' && action !== 'show' && action !== 'consistency') {
+    throw new CliError({ code: 'USAGE', message: `Unknown history action "${action ?? ''}": use "council history list", "council history show <id>" or "council history consistency".` });
   }
   const { path, entries } = await loadHistory(ctx);
+  if (action === 'consistency') return showSelfConsistency({ path, entries, json: options.json === true }, ctx);
   if (action === 'show') {
     if (options.id === undefined || options.id.trim() === '') throw new CliError({ code: 'USAGE', message: 'council history show needs a session id: run "council history list" to see them.' });
     const entry = findSession(entries, options.id.trim());
@@ -104,5 +105,36 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     }),
   );
   ctx.io.stdout(`${recent.length} of ${entries.length} sessions. Show one with: council history show <session>\n`);
+  return 0;
+}
+
+/** `council history consistency`: ADR-015's self-consistency, each reviewer's score SD over identical answers. */
+async function showSelfConsistency(options: { path: string; entries: readonly HistoryEntry[]; json: boolean }, ctx: CommandContext): Promise<number> {
+  const { measureSelfConsistency } = await import('../self-consistency.js');
+  const reviewers = measureSelfConsistency(options.entries);
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  ctx.io.stdout(`${s.bold('Self-consistency (ADR-015)')}: each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}\n`);
+  const measured = reviewers.filter((r) => r.df > 0);
+  if (measured.length === 0) {
+    ctx.io.stdout(
+      'No reviewer has scored the same answer twice yet. This needs identical answers reviewed again: a batch that repeats a query with models that repeat themselves (temperature 0), or a re-run with the same --seed.\n',
+    );
+    return 0;
+  }
+  const sd = (r: (typeof measured)[number]) =>
+    r.tier === 'insufficient_data' ? s.dim(`collecting data (${r.sessions} of 10 sessions)`) : `${r.scoreSd!.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+  ctx.io.stdout(
+    renderTable({
+      head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'confidence'],
+      align: ['left', 'right', 'right', 'right', 'right', 'left'],
+      style: s,
+      rows: measured.map((r) => [r.reviewer, String(r.repeatedAnswers), String(r.reviews), String(r.sessions), sd(r), r.tier.replace('_', ' ')]),
+    }),
+  );
+  ctx.io.stdout(s.dim('The SD of one reviewer\'s scores around each answer\'s mean (0: the same score every time), pooled over the answers it scored more than once.\n'));
   return 0;
 }
