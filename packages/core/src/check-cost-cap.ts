@@ -1,6 +1,7 @@
 import type { SessionCostCap } from './council-session.js';
 
-const usd = (value: number): string => `$${value.toFixed(4)}`;
+/** Dollars to four decimals, or two significant digits below a hundredth of a cent (a cap of $0.000001 is not $0.0000). */
+const usd = (value: number): string => `$${value === 0 || value >= 0.0001 ? value.toFixed(4) : value.toPrecision(2)}`;
 
 const KEPT_SKIPPED = {
   2: { name: 'review', kept: 'the answers of stage 1', skipped: 'the reviews, the ranking, the bias indicators and the synthesis' },
