@@ -3,8 +3,11 @@ export type { BiasStoreErrorCode } from './bias-store-error.js';
 
 export { ConsentLevel, consentAcceptedValues, consentLevelNames, isConsentLevel, parseConsentLevel, safeParseConsentLevel } from './consent-level.js';
 
-export { biasMetricRecordSchema, biasRecordWriteProblem, biasSchemaVersion, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
+export { biasMetricRecordSchema, biasSchemaVersion, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
 export type { BiasMetricRecord } from './bias-metric-record.js';
+// The one zod-error describer (`path: message`, first three issues), for messages about any stored or sent shape.
+export { describeZodError } from './describe-zod-error.js';
+export type { ZodIssueList } from './describe-zod-error.js';
 
 export { deriveQueryMetadata } from './query-metadata.js';
 export type { QueryMetadata } from './query-metadata.js';
@@ -36,6 +39,11 @@ export type { BiasStoreOptions } from './create-bias-store.js';
 export { councilPaths } from './council-paths.js';
 export type { CouncilPaths } from './council-paths.js';
 
+// The session history log (history.jsonl): whole lines of at most 1 MiB, one write each, torn lines skipped on read.
+export { appendHistory, historyMaxLineBytes, readHistory } from './history-log.js';
+export type { HistoryEntry, HistoryReadResult, HistorySessionFields } from './history-log.js';
+export { appendJsonLines } from './append-json-lines.js';
+
 export { parseJsonlCursor, safeParseJsonlCursor, startCursor } from './jsonl-cursor.js';
 export type { JsonlCursor } from './jsonl-cursor.js';
 export { readCursorFile, writeCursorFile } from './cursor-file.js';
@@ -43,10 +51,8 @@ export { createTelemetryOutboxStore, openTelemetryOutbox } from './telemetry-out
 export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.js';
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';
-export { fsyncDirectory, writeFileAtomic } from './write-file-atomic.js';
+export { writeFileAtomic } from './write-file-atomic.js';
 export { makeDirectory } from './make-directory.js';
-export { parseIsoTimestamp } from './iso-timestamp.js';
-export type { ParsedTimestamp } from './iso-timestamp.js';
 
 export { readBiasRecords } from './read-bias-records.js';
 export type { BiasWindowExclusions, ReadBiasRecordsOptions, ReadBiasRecordsResult } from './read-bias-records.js';

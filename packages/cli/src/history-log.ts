@@ -1,112 +1,11 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import type { HistoryEntry as HistoryLogEntry } from '@council/bias-store';
 import type { CouncilSession } from '@council/core';
-import { defaultMaxLineBytes } from '@council/bias-store';
-import { appendJsonLines } from './append-json-lines.js';
+
+// The history log itself (append with its line limit, read) is @council/bias-store's (history-log.ts);
+// here are only the CLI's types for it, which bias-store cannot name (it does not import core).
 
 /** A session as the history log keeps it: everything but the query text, which never leaves the run. */
 export type HistorySession = Omit<CouncilSession, 'query'>;
 
-/** One line of `$LLM_COUNCIL_HOME/history.jsonl`. */
-export interface HistoryEntry {
-  schema_version: '1.0.0';
-  /** The executable's version that wrote it. */
-  council_version: string;
-  /** True when every member was a simulated model. */
-  simulated: boolean;
-  /** ADR-018 v1.1 query metadata (category, token bucket, language): never the text. */
-  query_metadata: { category: string | null; token_count_bucket: string | null; language: string | null } | null;
-  session: HistorySession;
-}
-
-export interface HistoryReadResult {
-  entries: HistoryEntry[];
-  skipped: number;
-  firstBadLine: number | null;
-}
-
-/** The history log's longest line: the bias store's (1 MiB). A longer line is neither written nor read. */
-export const HISTORY_MAX_LINE_BYTES = defaultMaxLineBytes;
-
-/**
- * An entry as a line of at most `maxLineBytes`: whole when it fits, else with every string longer than some
- * length cut to it (and marked), the length halved until the line fits; null when even 64 characters are too many.
- */
-export function fitHistoryLine(entry: HistoryEntry, maxLineBytes: number): { line: string; cutAt: number | null } | null {
-  const whole = JSON.stringify(entry);
-  if (Buffer.byteLength(whole) <= maxLineBytes) return { line: whole, cutAt: null };
-  for (let cutAt = 256 * 1024; cutAt >= 64; cutAt = Math.floor(cutAt / 2)) {
-    const line = JSON.stringify(entry, (_key, value: unknown) =>
-      typeof value === 'string' && value.length > cutAt ? `${value.slice(0, cutAt)}… [cut for the history log: ${value.length - cutAt} more characters]` : value,
-    );
-    if (Buffer.byteLength(line) <= maxLineBytes) return { line, cutAt };
-  }
-  return null;
-}
-
-/**
- * Appends entries to the history log (see `appendJsonLines` for the write rules), each on a line of at most
- * `HISTORY_MAX_LINE_BYTES` (`fitHistoryLine`); returns how many had texts cut to fit, and how many could not be written.
- */
-export function appendHistory(path: string, entries: readonly HistoryEntry[]): { cut: number; dropped: number } {
-  const items: unknown[] = [];
-  const result = { cut: 0, dropped: 0 };
-  for (const entry of entries) {
-    const fitted = fitHistoryLine(entry, HISTORY_MAX_LINE_BYTES);
-    if (fitted === null) result.dropped++;
-    else if (fitted.cutAt === null) items.push(entry);
-    else {
-      result.cut++;
-      items.push(JSON.parse(fitted.line));
-    }
-  }
-  appendJsonLines(path, items);
-  return result;
-}
-
-function isEntry(value: unknown): value is HistoryEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<HistoryEntry>;
-  const s = v.session as Partial<HistorySession> | undefined;
-  return (
-    typeof v.schema_version === 'string' &&
-    v.schema_version.startsWith('1.') &&
-    typeof s === 'object' &&
-    s !== null &&
-    typeof s.sessionId === 'string' &&
-    typeof s.timestamp === 'string' &&
-    Array.isArray(s.stage1) &&
-    Array.isArray(s.stage2) &&
-    Array.isArray(s.leaderboard)
-  );
-}
-
-/** Streams the history log; unreadable lines (torn, invalid, another major version) are skipped and counted. */
-export async function readHistory(path: string): Promise<HistoryReadResult> {
-  const result: HistoryReadResult = { entries: [], skipped: 0, firstBadLine: null };
-  if (!existsSync(path)) return result;
-  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of reader) {
-    line++;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    // The same line limit as the writer: a longer line (written by an older version) is skipped, not parsed.
-    if (text.length > HISTORY_MAX_LINE_BYTES) {
-      result.skipped++;
-      result.firstBadLine ??= line;
-      continue;
-    }
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (isEntry(parsed)) result.entries.push(parsed);
-    else {
-      result.skipped++;
-      result.firstBadLine ??= line;
-    }
-  }
-  return result;
-}
+/** One line of `$LLM_COUNCIL_HOME/history.jsonl`, as the CLI writes and reads it. */
+export type HistoryEntry = HistoryLogEntry<HistorySession>;

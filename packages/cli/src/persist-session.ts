@@ -1,8 +1,7 @@
 import { dirname } from 'node:path';
 import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
-import { createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, makeDirectory, recordsFromObservations } from '@council/bias-store';
-import { HISTORY_MAX_LINE_BYTES, appendHistory } from './history-log.js';
+import { appendHistory, createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, historyMaxLineBytes, makeDirectory, recordsFromObservations } from '@council/bias-store';
 import type { HistoryEntry } from './history-log.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
@@ -51,8 +50,8 @@ export async function persistSession(options: { session: CouncilSession; setting
   };
   const written = appendHistory(paths.history, [entry]);
   result.history = written.dropped === 0;
-  if (written.cut > 0) result.notes.push(`the session's history line would have passed ${HISTORY_MAX_LINE_BYTES / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`);
-  if (written.dropped > 0) result.notes.push(`the session could not fit in a history line of ${HISTORY_MAX_LINE_BYTES / (1024 * 1024)} MiB and was not added to the history.`);
+  if (written.cut > 0) result.notes.push(`the session's history line would have passed ${historyMaxLineBytes / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`);
+  if (written.dropped > 0) result.notes.push(`the session could not fit in a history line of ${historyMaxLineBytes / (1024 * 1024)} MiB and was not added to the history.`);
 
   if (config.writesBiasRecords) {
     const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { appendJsonLines } from '@council/bias-store';
 import { expandPools, runCouncil } from '@council/core';
 import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
@@ -11,7 +12,6 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
-import { appendJsonLines } from '../append-json-lines.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';

@@ -1,6 +1,7 @@
-import { fieldsAboveConsent } from './event-consent.js';
+import { describeZodError } from '@council/bias-store';
 import type { TelemetryEvent } from '@council/core';
 import { minimumTelemetryConsentLevel, reduceTelemetryEventToConsent, telemetryEventSchema } from '@council/core';
+import { fieldsAboveConsent } from './event-consent.js';
 
 /** What the uploader does with one event read from the outbox. */
 export type OutboxEventDecision =
@@ -10,14 +11,6 @@ export type OutboxEventDecision =
   | { kind: 'set-aside'; reason: string; eventId: string | null }
   /** A field above the event's own consent level: a bug upstream that stops the upload. */
   | { kind: 'violation'; reason: string; eventId: string | null };
-
-function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  // Paths and zod's messages only: zod 4 messages name the expected type, never the received value.
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(event)'}: ${issue.message}`)
-    .join('; ');
-}
 
 /**
  * Decides about one outbox event, defence in depth: its own `consent_level` must allow every field
@@ -40,7 +33,7 @@ export function classifyOutboxEvent(raw: Readonly<Record<string, unknown>>, ceil
     return { kind: 'set-aside', reason: `consent_level ${level} allows no transmission (only levels 2 to 4 are sent)`, eventId };
   }
   const parsed = telemetryEventSchema.safeParse(raw);
-  if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeIssues(parsed.error)}`, eventId };
+  if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeZodError(parsed.error, '(event)')}`, eventId };
   if (ceiling === undefined || ceiling >= level) return { kind: 'send', event: parsed.data, reduced: false };
   const reduced = reduceTelemetryEventToConsent(parsed.data, ceiling);
   if (reduced === null) return { kind: 'set-aside', reason: `the current consent level ${ceiling} allows no transmission`, eventId };

@@ -1,4 +1,4 @@
-import { appendJsonLines } from '../append-json-lines.js';
+import { appendJsonLines } from '@council/bias-store';
 import type { HistoryEntry, HistorySession } from '../history-log.js';
 
 /** A hand-written session: every reviewer ranks the members in `ranking` order (self excluded by Borda). */
