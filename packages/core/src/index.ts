@@ -1,7 +1,7 @@
 export { CouncilError } from './council-error.js';
 export type { CouncilErrorCode } from './council-error.js';
 
-export { createRng, randomInt } from './create-rng.js';
+export { createRng } from './create-rng.js';
 export type { Rng } from './rng.js';
 export { shuffle } from './shuffle.js';
 export { williamsDesign } from './williams-design.js';
@@ -31,7 +31,6 @@ export type { Personality } from './personality.js';
 export { parsePersonality, personalityFileSchema, personalityFromData, safeParsePersonality, stringifyPersonality } from './parse-personality.js';
 
 export { createBoundaryToken } from './create-boundary-token.js';
-export { uuidFromRng } from './uuid-from-rng.js';
 export { buildEvaluationPrompt } from './build-evaluation-prompt.js';
 export type { BuildEvaluationPromptOptions } from './build-evaluation-prompt.js';
 export { buildChairmanPrompt } from './build-chairman-prompt.js';
@@ -77,7 +76,7 @@ export {
   telemetryFieldLevel,
 } from './telemetry-field-consent.js';
 
-export { critiqueThemes, generateFeedbackSummary } from './generate-feedback-summary.js';
+export { generateFeedbackSummary } from './generate-feedback-summary.js';
 export type { FeedbackSummary, FeedbackSummaryOptions, ThemeCount } from './generate-feedback-summary.js';
 export { combinePersonalities } from './combine-personalities.js';
 export type { CombinePersonalitiesOptions } from './combine-personalities.js';

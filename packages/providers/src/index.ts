@@ -56,5 +56,3 @@ export { createSimulated, simulated } from './simulated-provider.js';
 export type { SimulatedSettings } from './simulated-provider.js';
 export { defaultSimulatedPersonas } from './simulated-persona.js';
 export type { SimulatedBiases, SimulatedPersona, SimulatedPersonaSettings } from './simulated-persona.js';
-export { SimulatedModel } from './simulated-model.js';
-export type { SimulatedRole } from './simulated-model.js';
