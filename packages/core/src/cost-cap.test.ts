@@ -3,11 +3,13 @@ import { chairmanReply, fixedClock, reviewByPreference, testModel } from './__fi
 import type { TestModel } from './__fixtures__/scripted-council.js';
 import type { ResolvedMember } from './council-member.js';
 import type { Stage1Result, Stage2Result } from './council-session.js';
+import { defaultConfig } from './default-config.js';
 import { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 import { expandPools } from './expand-pools.js';
+import { mergeConfig } from './merge-config.js';
 import { runCouncil } from './run-council.js';
 
-const quality: Record<string, number> = { m1: 3, m2: 2, m3: 1 };
+const quality = (text: string): number => ({ 'answer of m1': 3, 'answer of m2': 2, 'answer of m3': 1 })[text.trim()] ?? 0;
 
 function member(id: string): TestModel {
   return testModel(id, (call) => (call.role === 'answer' ? `answer of ${id}` : call.role === 'review' ? reviewByPreference(call.prompt, quality) : chairmanReply('Pick Postgres.', { m1: 1 })));
@@ -71,6 +73,16 @@ describe('runCouncil under maxCostUsd', () => {
   it('has no costCap without a cap', async () => {
     const session = await runCouncil({ query: 'Which database?', members: ['m1', 'm2', 'm3'].map(member), seed: 1, clock: fixedClock });
     expect(session.costCap).toBeUndefined();
+  });
+});
+
+describe('config.maxReplyBytes holds for any model (issue 15 item 9)', () => {
+  it('a custom model\'s reply past it is a too-large exclusion; the council goes on without it', async () => {
+    const long = testModel('m4', (call) => (call.role === 'answer' ? 'é'.repeat(600) : reviewByPreference(call.prompt, quality)));
+    // 600 × 'é' is 1,200 bytes of UTF-8 (600 characters): over 1,024 though its length is not.
+    const session = await runCouncil({ query: 'Which database?', members: [...['m1', 'm2', 'm3'].map(member), long], seed: 1, clock: fixedClock, config: mergeConfig(defaultConfig, { maxReplyBytes: 1024 }) });
+    expect(session.excluded).toEqual([{ member: 'm4', stage: 1, reason: 'too-large', message: 'reply too large: more than 1024 bytes. Ask for a shorter answer, or raise maxReplyBytes.' }]);
+    expect(session.synthesis?.text).toContain('Pick Postgres.');
   });
 });
 

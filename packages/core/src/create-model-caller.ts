@@ -25,6 +25,26 @@ export interface CreateModelCallerOptions {
   now: () => number;
   /** The integer seed passed to every model. */
   seed: number | undefined;
+  /** A reply longer than this many UTF-8 bytes is a `too-large` failure (`config.maxReplyBytes`). */
+  maxReplyBytes?: number;
+}
+
+/**
+ * A reply past the size limit as a `too-large` failure: HTTP providers stop reading at their `maxResponseBytes`;
+ * this holds for every other model (a custom `LanguageModelV1`, the simulated provider), so a session never keeps
+ * a reply longer than the configuration allows. Counting stops at the limit.
+ */
+function tooLarge(outcome: CallOutcome, maxReplyBytes: number | undefined): CallOutcome {
+  if (!outcome.ok || maxReplyBytes === undefined || outcome.text.length * 3 <= maxReplyBytes) return outcome;
+  let bytes = 0;
+  for (const char of outcome.text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes > maxReplyBytes) {
+      return { ok: false, latencyMs: outcome.latencyMs, error: { reason: 'too-large', code: 'RESPONSE_TOO_LARGE', message: `reply too large: more than ${maxReplyBytes} bytes. Ask for a shorter answer, or raise maxReplyBytes.` } };
+    }
+  }
+  return outcome;
 }
 
 /**
@@ -32,11 +52,11 @@ export interface CreateModelCallerOptions {
  * each call (`model-started`, then `model-finished` and the running `usage`, or `model-failed`).
  */
 export function createModelCaller(options: CreateModelCallerOptions): ModelCaller {
-  const { emit, abortSignal, now, seed } = options;
+  const { emit, abortSignal, now, seed, maxReplyBytes } = options;
   const runningUsage: Array<Usage | null> = [];
   return async ({ stage, member, messages, council, timeoutMs, onTextDelta }) => {
     emit({ type: 'model-started', stage, member: member.id, model: member.modelId });
-    const outcome = await callModel({ model: member.model, messages, council, timeoutMs, abortSignal, now, seed, ...(onTextDelta === undefined ? {} : { onTextDelta }) });
+    const outcome = tooLarge(await callModel({ model: member.model, messages, council, timeoutMs, abortSignal, now, seed, ...(onTextDelta === undefined ? {} : { onTextDelta }) }), maxReplyBytes);
     if (outcome.ok) {
       emit({ type: 'model-finished', stage, member: member.id, model: member.modelId, latencyMs: outcome.latencyMs, usage: outcome.usage });
       runningUsage.push(outcome.usage);

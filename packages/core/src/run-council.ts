@@ -50,7 +50,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const rng = options.rng ?? createRng(options.seed ?? randomUUID());
   const conversation = options.followUp === undefined ? {} : { conversation: { id: options.followUp.conversationId, previousSessionId: options.followUp.previousSessionId } };
   const emit = createEventEmitter(options.onEvent);
-  const call = createModelCaller({ emit, abortSignal: signal, now, seed: modelSeed(options.seed) });
+  const call = createModelCaller({ emit, abortSignal: signal, now, seed: modelSeed(options.seed), maxReplyBytes: resolved.config.maxReplyBytes });
 
   throwIfAborted(signal);
   // The rng's draws, in order: one uuid (discarded), boundary token, reviewer sample, presentation orders.
