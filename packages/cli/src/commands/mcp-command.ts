@@ -3,7 +3,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { createCouncilMcpServer } from '../mcp/create-council-mcp-server.js';
-import { serveMcpHttp } from '../mcp/serve-mcp-http.js';
 import type { McpLog } from '../mcp/tool-context.js';
 
 export interface McpCommandOptions {
@@ -45,6 +44,8 @@ async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: M
     throw new CliError({ code: 'USAGE', message: `--host ${host} is reachable from other machines: give --token <secret> too, or keep the default 127.0.0.1.` });
   }
   const token = options.token ?? randomBytes(24).toString('base64url');
+  // Loaded only here: the HTTP transport (and the server library under it) is no part of a stdio start.
+  const { serveMcpHttp } = await import('../mcp/serve-mcp-http.js');
   const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log }), host: host === 'localhost' ? '127.0.0.1' : host, port: options.port ?? 0, token, log });
   log(`streamable HTTP on ${server.url}`);
   if (options.token === undefined) log(`token for this launch (send it as "Authorization: Bearer <token>"): ${token}`);
