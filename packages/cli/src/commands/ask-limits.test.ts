@@ -112,6 +112,19 @@ describe('--max-cost (issue 15 item 9)', () => {
     expect(stagesCalled()).toBe(3);
   }, 20_000);
 
+  it('batch --max-cost caps each session alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-limits-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\nSecond question?\n');
+    const c = captureIo();
+    const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: join(dir, 'home') };
+    const code = await runCli(['batch', 'prompts.txt', '--models', MEMBERS, '--max-cost', '0.005'], { version: '1.2.3', io: c.io, env, cwd: dir });
+    expect(code).toBe(0);
+    const lines = readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session: Doc });
+    expect(lines.map((l) => l.session.costCap?.stoppedBeforeStage)).toEqual([2, 2]);
+    // Two sessions of three answers each, and nothing more.
+    expect(stagesCalled()).toBe(6);
+  }, 20_000);
+
   it('a bad amount is one usage line, before anything runs', async () => {
     for (const value of ['cheap', '0']) {
       const r = await ask(['--models', MEMBERS, '--max-cost', value]);

@@ -1,6 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
-import { argText, parseIntegerOption, parseStringOption } from '../parse-option.js';
+import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
 import type { BatchCommandOptions } from './batch-command.js';
 
 export const batchCliCommand: CliCommand<BatchCommandOptions> = {
@@ -13,6 +13,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    { flags: '--max-cost <usd>', description: 'A cost cap for each session in US dollars: stop it before a stage whose estimated cost would pass this, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--concurrency <n>', description: 'Sessions in flight at once (default 2)' },
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
     { flags: '--resume', description: 'Skip prompts already completed in the results file' },
@@ -29,6 +30,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
     output: parseStringOption('output', o['output']),
     resume: o['resume'] === true,
+    maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
   }),
   run: async (options, ctx) => (await import('./batch-command.js')).runBatchCommand(options, ctx),
 };

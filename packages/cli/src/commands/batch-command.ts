@@ -33,6 +33,8 @@ export interface BatchCommandOptions {
   timeoutMs?: number;
   /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
   retries?: number;
+  /** `--max-cost`: each session's cost cap in US dollars; default config.yaml's `max_cost_usd`. */
+  maxCostUsd?: number;
   /** Sessions in flight at once. Default 2. */
   concurrency?: number;
   /** Results file (JSONL, one line per prompt); default `<file>.results.jsonl`. */
@@ -136,6 +138,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           ...(options.mode === undefined ? {} : { mode: options.mode }),
           ...(options.order === undefined ? {} : { order: options.order }),
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
+          ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
           ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
         });
         sessions.push(session);
