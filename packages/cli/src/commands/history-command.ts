@@ -37,11 +37,15 @@ export function findSession(entries: readonly HistoryEntry[], id: string): Histo
 /** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
 export async function runHistoryCommand(options: HistoryCommandOptions, ctx: CommandContext): Promise<number> {
   const action = options.action;
-  if (action !== 'list' && action !== 'show' && action !== 'consistency') {
-    throw new CliError({ code: 'USAGE', message: `Unknown history action "${action ?? ''}": use "council history list", "council history show <id>" or "council history consistency".` });
+  if (action !== 'list' && action !== 'show' && action !== 'consistency' && action !== 'mimicry') {
+    throw new CliError({
+      code: 'USAGE',
+      message: `Unknown history action "${action ?? ''}": use "council history list", "council history show <id>", "council history consistency" or "council history mimicry".`,
+    });
   }
   const { path, entries } = await loadHistory(ctx);
   if (action === 'consistency') return showSelfConsistency({ path, entries, json: options.json === true }, ctx);
+  if (action === 'mimicry') return showStyleMimicry({ path, entries, json: options.json === true }, ctx);
   if (action === 'show') {
     if (options.id === undefined || options.id.trim() === '') throw new CliError({ code: 'USAGE', message: 'council history show needs a session id: run "council history list" to see them.' });
     const entry = findSession(entries, options.id.trim());
@@ -136,5 +140,39 @@ async function showSelfConsistency(options: { path: string; entries: readonly Hi
     }),
   );
   ctx.io.stdout(s.dim('The SD of one reviewer\'s scores around each answer\'s mean (0: the same score every time), pooled over the answers it scored more than once.\n'));
+  return 0;
+}
+
+/** `council history mimicry`: ADR-015's style mimicry, each reviewer's score against other answers' closeness to its own style. */
+async function showStyleMimicry(options: { path: string; entries: readonly HistoryEntry[]; json: boolean }, ctx: CommandContext): Promise<number> {
+  const { measureStyleMimicry } = await import('../style-mimicry.js');
+  const reviewers = measureStyleMimicry(options.entries);
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  ctx.io.stdout(`${s.bold('Style mimicry (ADR-015)')}: do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}\n`);
+  if (reviewers.length === 0) {
+    ctx.io.stdout('No reviewer has both answered and scored two other answers in a session yet.\n');
+    return 0;
+  }
+  const effect = (r: (typeof reviewers)[number]) =>
+    r.tier === 'insufficient_data' || r.pointsPerStyleSd === null
+      ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
+      : `${r.pointsPerStyleSd >= 0 ? '+' : ''}${r.pointsPerStyleSd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+  ctx.io.stdout(
+    renderTable({
+      head: ['reviewer', 'sessions', 'reviews', 'points per style SD closer [95%]', 'confidence'],
+      align: ['left', 'right', 'right', 'right', 'left'],
+      style: s,
+      rows: reviewers.map((r) => [r.reviewer, String(r.sessions), String(r.reviews), effect(r), r.tier.replace('_', ' ')]),
+    }),
+  );
+  ctx.io.stdout(
+    s.dim(
+      'Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer\'s may also be better.\n',
+    ),
+  );
   return 0;
 }

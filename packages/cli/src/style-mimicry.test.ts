@@ -1,0 +1,86 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestServer } from '@council/providers/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryEntry, HistorySession } from './history-log.js';
+import { runCli } from './run-cli.js';
+import { measureStyleMimicry, styleStatistics } from './style-mimicry.js';
+import { captureIo } from './testing/capture-io.js';
+import { startCouncilTestServer } from './testing/council-test-server.js';
+
+function session(id: string, answers: Record<string, string>, scores: Record<string, Record<string, number>>): HistoryEntry {
+  return {
+    schema_version: '1.0.0',
+    council_version: '0.0.0-test',
+    simulated: false,
+    query_metadata: null,
+    session: {
+      sessionId: id,
+      stage1: Object.entries(answers).map(([member, text]) => ({ member, model: member, text })),
+      stage2: Object.entries(scores).map(([reviewer, given]) => ({ reviewer, model: reviewer, evaluation: { scores: given } })),
+    } as unknown as HistorySession,
+  };
+}
+
+// Every line is one sentence of three words; only the share of list lines differs (1, ½, 0).
+const LIST = '- x y z.\n- x y z.';
+const HALF = '- x y z.\nx y z.';
+const PROSE = 'x y z.\nx y z.';
+
+describe('style statistics and style mimicry (issue 15 item 13)', () => {
+  it('measures words per sentence, list, heading and code shares and emphasis, not length', () => {
+    expect(styleStatistics(LIST)).toEqual([3, 1, 0, 0, 0]);
+    expect(styleStatistics('# Title\n\nOne **two** three. Four five six seven!')).toEqual([8 / 3, 0, 1 / 2, 0, 25]);
+    // 8 words (Title, One … seven) in 3 sentences; 1 of 2 non-blank lines a heading; two ** markers per 8 words.
+    expect(styleStatistics(`${LIST}\n${LIST}`)).toEqual(styleStatistics(LIST));
+  });
+
+  it('regresses a reviewer\'s scores on closeness to its own style within sessions, clustered by session', () => {
+    // The list share over all seven answers in the history: 1, 1, 0 and 1, ½, 0, 0 — mean ½, sample SD √(6·¼/6) = ½
+    // (the other statistics never vary and drop out). r answers in lists. Session 1: a (lists, distance 0) gets 8, b (prose,
+    // 1/SD) gets 4; session 2: a (half, ½/SD) 7, b (prose, 1/SD) 6. Centred within sessions, closeness is ±½/SD and
+    // ±¼/SD, scores ±2 and ±½: slope = (2·½·2 + 2·¼·½)/SD ÷ (2·¼ + 2·1/16)/SD² = 2.25/0.625·SD = 3.6·SD = 1.8.
+    // Residuals ±0.2 and ∓0.4; cluster scores 0.2/SD and −0.2/SD; variance 0.08/SD² ÷ (0.625/SD²)² × 2/1 = 0.4096·SD²,
+    // SE 0.64·SD = 0.32; t(0.975, 1 df) = 12.7062 from a printed table: 1.8 ∓ 4.0660 = [−2.2660, 5.8660]. r's own answer
+    // (scored 9) is left out; q reviews in one session only.
+    const entries = [
+      session('s1', { r: LIST, a: LIST, b: PROSE }, { r: { r: 9, a: 8, b: 4 } }),
+      session('s2', { r: LIST, a: HALF, b: PROSE, q: PROSE }, { r: { a: 7, b: 6 }, q: { a: 3, b: 5 } }),
+    ];
+    const [q, r] = measureStyleMimicry(entries);
+    expect(r).toMatchObject({ reviewer: 'r', sessions: 2, reviews: 4, tier: 'insufficient_data' });
+    expect(r!.pointsPerStyleSd).toBeCloseTo(1.8, 9);
+    expect(r!.interval![0]).toBeCloseTo(-2.266, 3);
+    expect(r!.interval![1]).toBeCloseTo(5.866, 3);
+    expect(q).toEqual({ reviewer: 'q', sessions: 1, reviews: 2, pointsPerStyleSd: null, interval: null, tier: 'insufficient_data' });
+  });
+});
+
+describe('council history mimicry (issue 15 item 13)', () => {
+  const KEY = 'sk-or-v1-MIMICRY-KEY';
+  const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY });
+  });
+  afterAll(() => server.close());
+
+  it('after one council, each reviewer has one session of two other answers and no estimate yet', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-mimicry-'));
+    const env = { LLM_COUNCIL_HOME: home, OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY };
+    const run = async (argv: string[]) => {
+      const c = captureIo();
+      const code = await runCli(argv, { version: '1.0.0', io: c.io, env, cwd: home });
+      return { code, out: c.out(), err: c.err() };
+    };
+    expect((await run(['history', 'mimicry'])).out).toContain('No reviewer has both answered and scored two other answers in a session yet.');
+    expect((await run(['ask', 'Which sort is stable?', '--models', MEMBERS.join(',')])).code).toBe(0);
+    const r = await run(['history', 'mimicry', '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.out) as { reviewers: unknown[] }).reviewers).toEqual(
+      MEMBERS.map((reviewer) => ({ reviewer, sessions: 1, reviews: 2, pointsPerStyleSd: null, interval: null, tier: 'insufficient_data' })),
+    );
+    expect((await run(['history', 'mimicry'])).out).toContain('collecting data (1 of 10 sessions)');
+  }, 30_000);
+});
