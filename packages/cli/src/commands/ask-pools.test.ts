@@ -94,6 +94,15 @@ describe('named model pools (issue 15 item 11)', () => {
     expect(line.session.synthesis?.model).toBe('test/delta');
   }, 20_000);
 
+  it('config show lists the pools and the limits', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-pools-'));
+    writeFileSync(join(home, 'config.yaml'), `${POOLS}max_cost_usd: 0.25\n`);
+    const c = captureIo();
+    expect(await runCli(['config', 'show'], { version: '1.2.3', io: c.io, env: { LLM_COUNCIL_HOME: home }, cwd: home })).toBe(0);
+    expect(c.out()).toMatch(/^pools +@deep \(test\/alpha, test\/beta, test\/gamma\); @quick \(test\/alpha, test\/beta\); @judges \(test\/broken, test\/delta\)$/m);
+    expect(c.out()).toMatch(/^limits +cost at most \$0\.25 a session, replies up to 4194304 bytes$/m);
+  }, 20_000);
+
   it('a bad pools entry in config.yaml is named with its file and key', async () => {
     const r = await ask(['--models', '@deep'], { config: 'pools:\n  deep: []\n' });
     expect(r.code).toBe(2);

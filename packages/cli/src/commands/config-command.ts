@@ -38,6 +38,9 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     order: cascade.config.order,
     quorum: cascade.config.quorum,
     personalities: cascade.personalities.map((p) => p.id),
+    pools: cascade.config.pools,
+    maxCostUsd: cascade.config.maxCostUsd ?? null,
+    maxReplyBytes: cascade.config.maxReplyBytes,
   };
   const keys = Object.fromEntries(Object.entries(settings.apiKeys).map(([v, present]) => [v, present ? 'present' : 'absent']));
   if (options.json) {
@@ -91,6 +94,8 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['defaults', `strategy ${council.strategy}, mode ${council.mode}, order ${council.order}, quorum ${council.quorum}`],
     ['strategies', council.strategies.join(', ')],
     ['personalities', council.personalities.length ? council.personalities.join(', ') : s.dim('(none)')],
+    ['pools', Object.keys(council.pools).length ? Object.entries(council.pools).map(([name, ids]) => `@${name} (${ids.join(', ')})`).join('; ') : s.dim('(none)')],
+    ['limits', `cost ${council.maxCostUsd === null ? s.dim('(no cap)') : `at most $${council.maxCostUsd} a session`}, replies up to ${council.maxReplyBytes} bytes`],
     ...Object.entries(keys).map(([k, v]): [string, string] => [k, v]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
