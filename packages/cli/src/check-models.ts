@@ -1,14 +1,7 @@
 import type { LanguageModelV1 } from '@council/providers';
 import { CliError } from './cli-error.js';
 import type { Env } from './settings/council-settings.js';
-
-/** The key variables each hosted provider reads (any one of them will do). Local servers need none. */
-const KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = {
-  openrouter: ['OPENROUTER_API_KEY'],
-  openai: ['OPENAI_API_KEY'],
-  anthropic: ['ANTHROPIC_API_KEY'],
-  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-};
+import { PROVIDER_VARIABLES } from './settings/provider-variables.js';
 
 /**
  * Checks the member and chairman ids before any model is called, so that a batch fails once rather than
@@ -27,7 +20,8 @@ export function checkModels(options: { ids: readonly string[]; env: Env; resolve
       const reason = error instanceof Error ? error.message.split('; register a custom one')[0]!.replace(/\.?$/, '.') : String(error);
       throw new CliError({ code: 'USAGE', message: `Cannot use the model "${id}": ${reason} Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.`, cause: error });
     }
-    const variables = KEY_VARIABLES[provider];
+    // A hosted provider needs one of its key variables; local servers (and unknown providers) need none.
+    const variables = PROVIDER_VARIABLES.find((p) => p.provider === provider && p.keyRequired)?.keyVariables;
     if (variables === undefined || variables.some((name) => (options.env[name] ?? '').trim() !== '')) continue;
     const key = variables.join(' or ');
     missing.set(key, [...(missing.get(key) ?? []), id]);

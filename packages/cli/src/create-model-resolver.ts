@@ -11,6 +11,8 @@ import {
   createVLLM,
 } from '@council/providers';
 import type { Env } from './settings/council-settings.js';
+import type { ConfiguredProvider } from './settings/provider-variables.js';
+import { PROVIDER_VARIABLES } from './settings/provider-variables.js';
 
 function setting(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -24,21 +26,27 @@ function setting(env: Env, name: string): string | undefined {
  */
 export function createModelResolver(options: { env: Env; simulated?: SimulatedSettings; maxRetries?: number; maxResponseBytes?: number }): (id: string) => LanguageModelV1 {
   const { env } = options;
-  const http = (keyVar: string | null, baseVar: string) => ({
-    ...(keyVar && setting(env, keyVar) ? { apiKey: setting(env, keyVar) } : {}),
-    ...(setting(env, baseVar) ? { baseURL: setting(env, baseVar) } : {}),
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    // A reply past it is cut off unread and its member excluded ("reply too large"): config.yaml's max_reply_bytes.
-    ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
-  });
+  // Each provider's key (the first of its key variables that is set) and base URL, from the one table.
+  const http = (provider: ConfiguredProvider) => {
+    const row = PROVIDER_VARIABLES.find((p) => p.provider === provider)!;
+    const apiKey = row.keyVariables.map((name) => setting(env, name)).find((value) => value !== undefined);
+    const baseURL = setting(env, row.baseUrlVariable);
+    return {
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(baseURL === undefined ? {} : { baseURL }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      // A reply past it is cut off unread and its member excluded ("reply too large"): config.yaml's max_reply_bytes.
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+    };
+  };
   const providers: ProviderV1[] = [
-    createOpenRouter(http('OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL')),
-    createOpenAI(http('OPENAI_API_KEY', 'OPENAI_BASE_URL')),
-    createAnthropic(http('ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL')),
-    createGemini({ ...http('GEMINI_API_KEY', 'GEMINI_BASE_URL'), ...(!setting(env, 'GEMINI_API_KEY') && setting(env, 'GOOGLE_API_KEY') ? { apiKey: setting(env, 'GOOGLE_API_KEY') } : {}) }),
-    createOllama(http(null, 'OLLAMA_BASE_URL')),
-    createVLLM(http(null, 'VLLM_BASE_URL')),
-    createLMStudio(http(null, 'LMSTUDIO_BASE_URL')),
+    createOpenRouter(http('openrouter')),
+    createOpenAI(http('openai')),
+    createAnthropic(http('anthropic')),
+    createGemini(http('gemini')),
+    createOllama(http('ollama')),
+    createVLLM(http('vllm')),
+    createLMStudio(http('lmstudio')),
     createSimulated(options.simulated ?? {}),
   ];
   const registry = createProviderRegistry({ providers, defaultProvider: 'openrouter' });

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BiasStoreError, createBiasStore, readBiasRecords } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
-import { PROVIDER_ENDPOINTS } from '../provider-environment.js';
+import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
 import { safeCommandSettings } from '../command-context.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { renderTable } from '../render-table.js';
@@ -142,13 +142,15 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
   const settings = resolved.success ? resolved.value : resolved.fallback;
   if (resolved.success) checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
   else checks.push({ check: 'environment', status: 'fail', detail: resolved.error.message });
-  for (const endpoint of PROVIDER_ENDPOINTS) {
-    const hasKey = endpoint.keyVariable !== null && settings.apiKeys[endpoint.keyVariable];
-    const geminiAlt = endpoint.provider === 'gemini' && settings.apiKeys.GOOGLE_API_KEY;
+  for (const endpoint of PROVIDER_VARIABLES) {
+    const [keyVariable, ...alternatives] = endpoint.keyVariables;
+    const hasKey = settings.apiKeys[keyVariable];
+    const alternative = alternatives.find((name) => settings.apiKeys[name]);
     const baseUrl = settings.baseUrls[endpoint.baseUrlVariable] ?? '';
-    const configured = hasKey || geminiAlt || (endpoint.keyVariable === null && baseUrl !== '');
-    if (endpoint.keyVariable !== null) {
-      checks.push({ check: `${endpoint.keyVariable}`, status: hasKey || geminiAlt ? 'ok' : 'skip', detail: hasKey ? 'present' : geminiAlt ? 'absent (GOOGLE_API_KEY present)' : 'absent' });
+    // A hosted provider is probed when it has a key; a local server (whose key is optional) when its address is set.
+    const configured = endpoint.keyRequired ? hasKey || alternative !== undefined : baseUrl !== '';
+    if (endpoint.keyRequired) {
+      checks.push({ check: keyVariable, status: hasKey || alternative ? 'ok' : 'skip', detail: hasKey ? 'present' : alternative ? `absent (${alternative} present)` : 'absent' });
     }
     if (!configured) continue;
     const url = `${(baseUrl || endpoint.defaultBaseUrl).replace(/\/+$/, '')}/models`;

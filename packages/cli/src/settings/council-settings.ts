@@ -1,23 +1,17 @@
 import type { ConsentLevel } from '@council/bias-store';
+import type { ProviderVariables } from './provider-variables.js';
+import { PROVIDER_VARIABLES } from './provider-variables.js';
 
 /** An environment: variable names to values (`process.env`, or a plain object in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The provider key variables whose presence the settings report (DESIGN.md). Their values are never printed. */
-export const PROVIDER_KEY_VARIABLES = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
-export type ProviderKeyVariable = (typeof PROVIDER_KEY_VARIABLES)[number];
+/** The provider key variables whose presence the settings report (DESIGN.md, plus the local servers'). Their values are never printed. */
+export const PROVIDER_KEY_VARIABLES: readonly ProviderKeyVariable[] = PROVIDER_VARIABLES.flatMap((p) => p.keyVariables);
+export type ProviderKeyVariable = ProviderVariables['keyVariables'][number];
 
 /** The provider base-URL variables (DESIGN.md, plus the local servers'). */
-export const PROVIDER_BASE_URL_VARIABLES = [
-  'OPENROUTER_BASE_URL',
-  'OPENAI_BASE_URL',
-  'ANTHROPIC_BASE_URL',
-  'GEMINI_BASE_URL',
-  'OLLAMA_BASE_URL',
-  'VLLM_BASE_URL',
-  'LMSTUDIO_BASE_URL',
-] as const;
-export type ProviderBaseUrlVariable = (typeof PROVIDER_BASE_URL_VARIABLES)[number];
+export const PROVIDER_BASE_URL_VARIABLES: readonly ProviderBaseUrlVariable[] = PROVIDER_VARIABLES.map((p) => p.baseUrlVariable);
+export type ProviderBaseUrlVariable = ProviderVariables['baseUrlVariable'];
 
 /** What the command line (or a command, such as `demo`) sets over the environment: flags > environment > defaults. */
 export interface CouncilSettingsFlags {
