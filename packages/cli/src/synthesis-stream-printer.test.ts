@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseContributors } from '@council/core';
 import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from './cli-io.js';
@@ -53,6 +54,43 @@ describe('createSynthesisStreamPrinter', () => {
     failed.write({ chairman: 'c', strategy: 'balanced', mode: 'consensus', text: 'partial' });
     expect(failed.finish({ synthesis: null })).toBe(false);
     expect(writes.join('')).toBe('Answer (chairman c, balanced strategy, consensus mode)\n\npartial\n\n');
+  });
+
+  // The answer `finish` gets is core's parseContributors(raw).text, which squeezes blank lines only when it cut a
+  // contributors block out. A line opening with `{` is held to the end, so everything after it comes from `finish`.
+  const CONFIG_ANSWER = 'Intro paragraph.\n\n\n\nUse this config:\n{\n  "retries": 3\n}\nDone.\n';
+  function streamThenFinish(raw: string, size: number) {
+    const writes: string[] = [];
+    const printer = createSynthesisStreamPrinter({ write: (t) => void writes.push(t), style: createStyle(false), simulated: false });
+    for (let i = 0; i < raw.length; i += size) printer.write({ chairman: 'chair', strategy: 'balanced', mode: 'consensus', text: raw.slice(i, i + size) });
+    const streamed = printer.finish({ synthesis: { text: parseContributors(raw, ['a']).text, model: 'chair' } as never });
+    return { streamed, all: writes.join('') };
+  }
+
+  it('prints the held end of an answer with no contributors block and 3+ newlines in a row', () => {
+    for (const size of [1, 5, 1000]) {
+      const r = streamThenFinish(CONFIG_ANSWER, size);
+      expect(r.streamed, `size ${size}`).toBe(true);
+      // The printed part keeps the chairman's four newlines; the held part follows, ending the line once.
+      expect(r.all, `size ${size}`).toBe(`${HEADING}Intro paragraph.\n\n\n\nUse this config:\n{\n  "retries": 3\n}\nDone.\n`);
+    }
+  });
+
+  it('prints the held end when a bare contributors block follows (core squeezed the blank lines)', () => {
+    const raw = `${CONFIG_ANSWER}\n{"contributors": [{"id": "a", "weight": 1, "reason": "r"}]}\n`;
+    for (const size of [1, 5, 1000]) {
+      const r = streamThenFinish(raw, size);
+      expect(r.streamed, `size ${size}`).toBe(true);
+      expect(r.all, `size ${size}`).toBe(`${HEADING}Intro paragraph.\n\n\n\nUse this config:\n{\n  "retries": 3\n}\nDone.\n`);
+    }
+  });
+
+  it('reports false when what was printed is not the start of the answer, so the answer is rendered in full', () => {
+    const writes: string[] = [];
+    const printer = createSynthesisStreamPrinter({ write: (t) => void writes.push(t), style: createStyle(false), simulated: false });
+    printer.write({ chairman: 'chair', strategy: 'balanced', mode: 'consensus', text: 'A draft line.\n{ "x": 1 }' });
+    expect(printer.finish({ synthesis: { text: 'Another answer altogether.', model: 'chair' } as never })).toBe(false);
+    expect(writes.join('')).toBe(`${HEADING}A draft line.\n\n`);
   });
 });
 

@@ -116,15 +116,19 @@ export function createSynthesisStreamPrinter(options: { write: (text: string) =>
         write('\n\n');
         return false;
       }
+      // Both sides normalised alike: core squeezes blank lines only when it cut a contributors block out.
       const shown = normalise(printed);
-      let rest = '';
-      if (synthesis.text.startsWith(shown)) {
-        rest = synthesis.text.slice(shown.length);
-        // Whitespace already printed after the last word is not printed twice.
-        const printedTail = printed.length - printed.trimEnd().length;
-        const restLead = rest.length - rest.trimStart().length;
-        rest = rest.slice(Math.min(printedTail, restLead));
+      const answer = normalise(synthesis.text);
+      if (!answer.startsWith(shown)) {
+        // What was printed is not the start of the answer: end the line and let the answer be rendered in full.
+        write(printed.endsWith('\n') ? '\n' : '\n\n');
+        return false;
       }
+      let rest = answer.slice(shown.length);
+      // Whitespace already printed after the last word is not printed twice.
+      const printedTail = printed.length - printed.trimEnd().length;
+      const restLead = rest.length - rest.trimStart().length;
+      rest = rest.slice(Math.min(printedTail, restLead));
       write(`${rest}${(printed + rest).endsWith('\n') ? '' : '\n'}`);
       return true;
     },
