@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '@council/core';
 import type { TestServer } from '@council/providers/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgressLines } from './progress-lines.js';
 import { runCli } from './run-cli.js';
 import { captureIo } from './testing/capture-io.js';
@@ -44,6 +44,31 @@ describe('createProgressLines', () => {
       '  hung timed out at stage 1: no answer within 60000 ms\n',
       'stage 1 (answers) done: 1 answered, 2 failed (50.0 s)\n',
     ]);
+  });
+
+  it('hold stops the ticker and keeps lines back; release prints them in order', () => {
+    vi.useFakeTimers();
+    try {
+      let t = 0;
+      const out: string[] = [];
+      const lines = createProgressLines({ write: (s) => void out.push(s), now: () => t, intervalMs: 1_000 });
+      lines.start();
+      lines.onEvent({ type: 'stage-started', stage: 3, calls: 1 });
+      lines.onEvent({ type: 'model-started', stage: 3, member: 'chair', model: 'chair' });
+      lines.hold();
+      // Ten seconds pending with a 1 s interval: a running ticker would have printed "still waiting" lines.
+      for (let i = 0; i < 10; i++) {
+        t += 1_000;
+        vi.advanceTimersByTime(1_000);
+      }
+      lines.onEvent({ type: 'model-finished', stage: 3, member: 'chair', model: 'chair', latencyMs: 10_000, usage: { inputTokens: 1, outputTokens: 1 } });
+      lines.onEvent({ type: 'stage-finished', stage: 3, succeeded: 1, failed: 0 });
+      expect(out).toEqual(['stage 3 (synthesis): 1 call started\n']);
+      lines.release();
+      expect(out).toEqual(['stage 3 (synthesis): 1 call started\n', '  chair synthesised (10.0 s)\n', 'stage 3 (synthesis) done: 1 synthesised (10.0 s)\n']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

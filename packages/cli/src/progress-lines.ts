@@ -19,6 +19,13 @@ export interface ProgressLines {
   /** Starts calling `tick` every second (on a timer that never keeps the process alive). */
   start(): void;
   stop(): void;
+  /**
+   * Stops the ticker and keeps every further line back, for while the synthesis streams to stdout: with both
+   * streams in one log (CI, `2>&1`) a line would land in the middle of the answer.
+   */
+  hold(): void;
+  /** Prints the lines kept back since `hold` and prints as they come again (the ticker stays off). */
+  release(): void;
 }
 
 function seconds(ms: number): string {
@@ -38,7 +45,11 @@ export function createProgressLines(options: { write: (text: string) => void; no
   const stageStarted = new Map<CouncilStage, number>();
   let lastWaitLine = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setInterval> | undefined;
-  const say = (line: string) => options.write(`${line}\n`);
+  let held: string[] | null = null;
+  const say = (line: string) => {
+    if (held === null) options.write(`${line}\n`);
+    else held.push(line);
+  };
 
   const lines: ProgressLines = {
     onEvent(event) {
@@ -89,6 +100,15 @@ export function createProgressLines(options: { write: (text: string) => void; no
     stop() {
       clearInterval(timer);
       timer = undefined;
+    },
+    hold() {
+      lines.stop();
+      held ??= [];
+    },
+    release() {
+      const kept = held ?? [];
+      held = null;
+      for (const line of kept) say(line);
     },
   };
   return lines;

@@ -1,11 +1,12 @@
 import { runCouncil } from '@council/core';
-import type { CouncilEvent, CouncilSession, RunCouncilOptions, SynthesisTextPart } from '@council/core';
+import type { CouncilEvent, CouncilSession, RunCouncilOptions } from '@council/core';
 import type { CommandContext } from './command-context.js';
 import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
 import { createLiveDisplay } from './live-display.js';
 import { progressFromCouncilEvent } from './progress-from-council-event.js';
 import { createProgressLines } from './progress-lines.js';
 import { renderProgressFrame } from './render-progress-frame.js';
+import type { SynthesisStreamPrinter } from './synthesis-stream-printer.js';
 
 /** Whether the live display may draw: only when both streams are terminals (never into a file or a pipe). */
 export function liveDisplayEnabled(ctx: Pick<CommandContext, 'io'>): boolean {
@@ -25,9 +26,12 @@ export async function runSessionLive(options: {
   label: string;
   /** Also receives every event (after the display). */
   onEvent?: (event: CouncilEvent) => void;
-  /** Receives the synthesis as it is written; the live display stops before the first piece (stdout takes over). */
-  onSynthesisText?: (part: SynthesisTextPart) => void;
-}): Promise<CouncilSession> {
+  /**
+   * Prints the synthesis as it is written; the live display stops before the first piece (stdout takes over),
+   * and the progress lines are kept back until the printer has finished the answer.
+   */
+  printer?: SynthesisStreamPrinter;
+}): Promise<{ session: CouncilSession; answerStreamed: boolean }> {
   const { ctx } = options;
   let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
   const display = createLiveDisplay({
@@ -37,16 +41,19 @@ export async function runSessionLive(options: {
   });
   const lines = liveDisplayEnabled(ctx) ? null : createProgressLines({ write: ctx.io.stderr });
   // The display redraws in place on the terminal that now shows the answer: its last frame stays above it.
-  const streamTo = (listener: (part: SynthesisTextPart) => void) => (part: SynthesisTextPart) => {
+  const streamTo = (printer: SynthesisStreamPrinter) => (part: Parameters<SynthesisStreamPrinter['write']>[0]) => {
     if (display.active) {
       display.stop();
       ctx.io.stderr('\n');
     }
-    listener(part);
+    // The plain lines too: no ticker and no stage-3 line in the middle of the answer, even when stderr is stdout.
+    lines?.hold();
+    printer.write(part);
   };
   lines?.start();
+  let session: CouncilSession;
   try {
-    return await runCouncil({
+    session = await runCouncil({
       ...options.council,
       onEvent: (event) => {
         const progress = progressFromCouncilEvent(event, Date.now());
@@ -55,12 +62,19 @@ export async function runSessionLive(options: {
         lines?.onEvent(event);
         options.onEvent?.(event);
       },
-      ...(options.onSynthesisText === undefined ? {} : { onSynthesisText: streamTo(options.onSynthesisText) }),
+      ...(options.printer === undefined ? {} : { onSynthesisText: streamTo(options.printer) }),
     });
+  } catch (error) {
+    lines?.release();
+    throw error;
   } finally {
     lines?.stop();
     const drawn = display.active;
     display.stop();
     if (drawn) ctx.io.stderr('\n');
   }
+  // The answer is complete on stdout before "stage 3 … done" and the rest of the kept lines.
+  const answerStreamed = options.printer?.finish(session) ?? false;
+  lines?.release();
+  return { session, answerStreamed };
 }

@@ -130,6 +130,28 @@ describe('council ask streams the synthesis to stdout (issue 15 item 2)', () => 
     expect(r.out).toContain('Leaderboard');
   }, 20_000);
 
+  it('stdout and stderr in one log (CI, 2>&1): no progress line inside the answer; stage 3 is done after it', async () => {
+    // A '{' line is held until the chairman is done, so the end of this answer is printed by finish.
+    const CONFIG = 'Use this config:\n{\n  "retries": 3\n}\nDone.';
+    const configServer = await startCouncilTestServer({ contributors: MEMBERS, apiKey: KEY, chairman: { text: CONFIG, chunkSize: 6, chunkDelayMs: 5 } });
+    const home = mkdtempSync(join(tmpdir(), 'council-stream-'));
+    // Both streams, neither a terminal, written into one buffer in the order they were written.
+    const log: string[] = [];
+    const io: CliIo = { stdout: (t) => void log.push(t), stderr: (t) => void log.push(t), stdoutIsTTY: false, stderrIsTTY: false };
+    const env = { OPENROUTER_BASE_URL: configServer.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
+    const code = await runCli(['ask', 'Which test first?', '--models', MEMBERS.join(','), '--no-persist'], { version: '1.2.3', io, env, cwd: home }).finally(() => configServer.close());
+    expect(code).toBe(0);
+    const all = log.join('');
+    // The plain progress lines ran (stages 1 and 2 are reported before the answer)…
+    expect(all).toMatch(/stage 2 \(reviews\) done: 3 reviewed \([\d.]+ s\)\n/);
+    // …the answer is whole, with its line ended, before any stage-3 line; then the rest of the report.
+    const answer = `Answer (chairman test/alpha, balanced strategy, consensus mode)\n\n${CONFIG}\n`;
+    expect(all).toContain(answer);
+    const after = all.slice(all.indexOf(answer) + answer.length);
+    expect(after).toMatch(/^ {2}test\/alpha synthesised \([\d.]+ s\)\nstage 3 \(synthesis\) done: 1 synthesised \([\d.]+ s\)\n\nSynthesised from: test\/alpha/);
+    expect(all.match(/stage 3 \(synthesis\) done/g)).toHaveLength(1);
+  }, 20_000);
+
   it('--json: the chairman is not streamed and stdout is one document', async () => {
     server.reset();
     const r = await ask(['--json']);

@@ -1,4 +1,4 @@
-import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode, SynthesisTextPart } from '@council/core';
+import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode } from '@council/core';
 import { expandPools } from '@council/core';
 import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
@@ -99,13 +99,13 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const simulated = seats.simulated;
   // Text mode streams the answer as the chairman writes it; --json prints one document at the end.
   const printer = options.json ? null : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
-  const session = await runSessionLive({
+  const { session, answerStreamed } = await runSessionLive({
     ctx,
     members,
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
     ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
-    ...(printer === null ? {} : { onSynthesisText: (part: SynthesisTextPart) => printer.write(part) }),
+    ...(printer === null ? {} : { printer }),
     council: {
       query: options.question,
       members: seats.members,
@@ -128,7 +128,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
-  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed: printer?.finish(session) ?? false }));
+  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed }));
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
     saved = await persistSession({ session, settings, version: ctx.version });

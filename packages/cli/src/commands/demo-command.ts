@@ -102,7 +102,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     biasAudit: true,
     biasAuditThresholds: settings.biasThresholds,
   };
-  const first = await runSessionLive({
+  const { session: first } = await runSessionLive({
     ctx,
     members: DEMO_MEMBERS,
     chairman: DEMO_MEMBERS[0],
