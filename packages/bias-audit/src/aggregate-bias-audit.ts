@@ -7,9 +7,8 @@ import type { BiasMetricReport } from './bias-metric-report.js';
 import type { BiasObservation } from './bias-observation.js';
 import { confidenceTier } from './confidence-tier.js';
 import type { BiasSessionSummaries } from './bias-session-summary.js';
-import { assertBiasSessionSummaries } from './bias-session-summary.js';
+import { assertBiasSessionSummaries, looksLikeSessionSummaries } from './bias-session-summary.js';
 import type { ScoreModelEstimate } from './fit-score-model.js';
-import { isSessionSummaries } from './fit-score-model.js';
 import type { AuditSessions } from './internal/audit-sessions.js';
 import { sessionsFromColumns, sessionsFromSummaries } from './internal/audit-sessions.js';
 import { assertLevel } from './internal/assert.js';
@@ -56,9 +55,8 @@ function resolveMargins(given: Partial<BiasMargins> | undefined): BiasMargins {
   return margins;
 }
 
-/** Anything shaped like summaries (even badly) is taken as summaries, so a wrong one gets a clear error. */
 function isSummaries(input: unknown): input is BiasSessionSummaries {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) && !isColumns(input) && isSessionSummaries(input as BiasSessionSummaries);
+  return !isColumns(input) && looksLikeSessionSummaries(input);
 }
 
 function isColumns(input: unknown): input is BiasColumns {
@@ -114,7 +112,9 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   let frame: AuditSessions;
   let excluded = whole;
   if (isSummaries(input)) {
-    if (Object.keys(filters).length > 0) throw invalidOption(`configVersion, model and queryCategory filter records: summaries are taken whole, so summarise the records you want instead.`);
+    if (Object.keys(filters).length > 0 || options.maxSessions !== undefined || options.maxDays !== undefined) {
+      throw invalidOption('maxSessions, maxDays, configVersion, model and queryCategory choose records: summaries are taken whole, so summarise the records you want instead.');
+    }
     assertBiasSessionSummaries(input);
     frame = sessionsFromSummaries(input);
   } else if (isColumns(input)) {
@@ -330,8 +330,9 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   return {
     window: {
       now: new Date(nowMs).toISOString(),
-      maxSessions,
-      maxDays,
+      // Summaries are taken whole: no limit was applied to them.
+      maxSessions: isSummaries(input) ? Number.POSITIVE_INFINITY : maxSessions,
+      maxDays: isSummaries(input) ? Number.POSITIVE_INFINITY : maxDays,
       start: windowStart,
       end: windowEnd,
       sessions: S,

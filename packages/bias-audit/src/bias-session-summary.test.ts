@@ -144,6 +144,11 @@ describe('fitScoreModel over summaries', () => {
     expectSameFit(fitScoreModel(mergeBiasSessionSummaries(partTwo, partOne)), whole);
   });
 
+  it('reads a store of more sessions than one chunk holds (1,001) as its summaries do', () => {
+    const columns = observationsToColumns(simulateCouncils({ sessions: 1001, models: 5, reviewers: 5, seed: 5, reviewerOffsets: [-1.2], primacyPerPosition: 0.25 }));
+    expectSameFit(fitScoreModel(summarizeSessions(columns)), fitScoreModel(columns));
+  });
+
   it('survives JSON: the summaries are plain data', () => {
     const copy = JSON.parse(JSON.stringify(mergeBiasSessionSummaries(partOne, partTwo))) as BiasSessionSummaries;
     expectSameFit(fitScoreModel(copy), whole);
@@ -183,13 +188,98 @@ describe('aggregateBiasAudit over summaries', () => {
     expect(whole.changePoints.map((c) => c.kind)).toEqual(['config_version']);
     expect(whole.position.rankEffects.length).toBeGreaterThan(0);
     expect(whole.position.tests.map((t) => `${t.basis} ${t.method}`)).toEqual(['scores permutation', 'ranks permutation']);
-    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), options), whole);
-    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), options), whole);
+    // Summaries are taken whole (no window options); the report says so with infinite limits, as `options` asked of the records.
+    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }), whole);
+    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }), whole);
+  });
+
+  it('gives the records\' report from three stores that interleave in time and share timestamps', () => {
+    // Sessions 3j, 3j+1, 3j+2 share one timestamp (ties ordered by id) and go to three different stores.
+    const tied = observations.map((o): BiasObservation => {
+      const s = Number(o.sessionId.split('-')[1]);
+      return { ...o, timestamp: new Date(Date.UTC(2026, 0, 1 + Math.floor(s / 3))).toISOString() };
+    });
+    const store = (k: number): BiasSessionSummaries => summarizeSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
+    const all = aggregateBiasAudit(observationsToColumns(tied), options);
+    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }), all);
   });
 
   it('and after a JSON round trip, with the asymptotic test', () => {
     const copy = JSON.parse(JSON.stringify(summarizeSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
-    expectAlike(aggregateBiasAudit(copy, { ...options, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
+    expectAlike(aggregateBiasAudit(copy, { now: options.now, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
+  });
+});
+
+describe('the map against a reference built from explicit rows', () => {
+  // An independent computation of each session's sums: every scored record's design row written out as a named
+  // vector, demeaned within its answer, and multiplied out — the definitions in the README, nothing shared with the map.
+  const observations = simulateCouncils({ sessions: 12, models: 4, reviewers: 4, seed: 7, selfPreference: 0.4, reviewerOffsets: [0.6], primacyPerPosition: 0.2 }).map(
+    (o, i): BiasObservation => (i % 9 === 4 ? { ...o, score: null } : o), // some records unscored: answers scored once or not at all
+  );
+  const summaries = summarizeSessions(observationsToColumns(observations));
+
+  it('gives every X̃\'X̃, X̃\'ỹ, ỹ\'ỹ and pair sum of every session', () => {
+    expect(summaries.sessions).toHaveLength(12);
+    for (const summary of summaries.sessions) {
+      const records = observations.filter((o) => o.sessionId === summary.session && o.score !== null);
+      const byAnswer = new Map<string, BiasObservation[]>();
+      for (const o of records) byAnswer.set(o.candidate, [...(byAnswer.get(o.candidate) ?? []), o]);
+      const xtx = new Map<string, number>();
+      const xty = new Map<string, number>();
+      const pairs = new Map<string, { sum: number; row: Map<string, number> }>();
+      let yty = 0;
+      const add = (map: Map<string, number>, key: string, v: number): void => void map.set(key, (map.get(key) ?? 0) + v);
+      for (const answer of byAnswer.values()) {
+        if (answer.length < 2) continue;
+        const rows = answer.map((o) => {
+          const row = new Map<string, number>([[`reviewer:${o.reviewer}`, 1], [`position:${o.position}`, 1]]);
+          if (o.reviewer === o.candidate) row.set(`self:${o.reviewer}`, 1);
+          return row;
+        });
+        const names = [...new Set(rows.flatMap((r) => [...r.keys()]))];
+        const mean = new Map(names.map((n) => [n, rows.reduce((t, r) => t + (r.get(n) ?? 0), 0) / rows.length]));
+        const yBar = answer.reduce((t, o) => t + o.score!, 0) / answer.length;
+        answer.forEach((o, i) => {
+          const tilde = new Map(names.map((n) => [n, (rows[i]!.get(n) ?? 0) - mean.get(n)!]));
+          const y = o.score! - yBar;
+          yty += y * y;
+          for (const a of names) {
+            add(xty, a, tilde.get(a)! * y);
+            for (const b of names) add(xtx, `${a}|${b}`, tilde.get(a)! * tilde.get(b)!);
+          }
+          if (o.reviewer === o.candidate) return;
+          const pair = pairs.get(`${o.reviewer}→${o.candidate}`) ?? { sum: 0, row: new Map<string, number>() };
+          pair.sum += y;
+          for (const n of names) add(pair.row, n, tilde.get(n)!);
+          pairs.set(`${o.reviewer}→${o.candidate}`, pair);
+        });
+      }
+      const { score } = summary;
+      const m = score.columns.length;
+      const near = (a: number, b: number): void => expect(Math.abs(a - b)).toBeLessThan(1e-12);
+      near(score.yty, yty);
+      score.columns.forEach((a, i) => {
+        near(score.xty[i]!, xty.get(a) ?? 0);
+        score.columns.forEach((b, j) => near(score.xtx[i * m + j]!, xtx.get(`${a}|${b}`) ?? 0));
+      });
+      expect(score.pairs.map((p) => `${p.reviewer}→${p.author}`).sort()).toEqual([...pairs.keys()].sort());
+      for (const p of score.pairs) {
+        const reference = pairs.get(`${p.reviewer}→${p.author}`)!;
+        near(p.sum, reference.sum);
+        score.columns.forEach((c, i) => near(p.row[i]!, reference.row.get(c) ?? 0));
+      }
+    }
+  });
+
+  it('reports an exact fit as SD 0 — never NaN — from records and from summaries', () => {
+    // Scores built exactly from the model (answer level + reviewer offset + position): the residual sum of squares
+    // is a difference of sums that rounding can push below 0.
+    for (let seed = 1; seed <= 20; seed++) {
+      const exact = simulateCouncils({ sessions: 30, models: 4, reviewers: 4, seed, selfReview: false, reviewerNoise: 0, reviewerOffsets: [0.7, -0.3], primacyPerPosition: 0.1 });
+      for (const fit of [fitScoreModel(observationsToColumns(exact)), fitScoreModel(summarizeSessions(observationsToColumns(exact)))]) {
+        expect(fit.residualSd, `seed ${seed}`).toBe(0);
+      }
+    }
   });
 });
 
@@ -231,12 +321,46 @@ describe('summaries from elsewhere are checked', () => {
   it('names the field that is malformed', () => {
     expect(failure(edited((s) => s.score.xtx.pop()))).toMatch(/sessions\[0\] \(s1\): score\.xtx must be 16 finite number/);
     expect(failure(edited((s) => (s.score.xty[0] = Number.NaN)))).toMatch(/score\.xty must be 4 finite number/);
-    expect(failure(edited((s) => (s.score.columns[0] = 'offset:A')))).toMatch(/score\.columns must be distinct names such as reviewer:<model>/);
-    expect(failure(edited((s) => (s.score.answers[0]!.count = 0)))).toMatch(/score\.answers\[0\] needs an author/);
-    expect(failure(edited((s) => (s.score.pairs[0]!.author = s.score.pairs[0]!.reviewer)))).toMatch(/score\.pairs\[0\] needs a reviewer, a different author/);
-    expect(failure(edited((s) => (s.time = 'yesterday')))).toMatch(/time must be an ISO 8601 date/);
+    expect(failure(edited((s) => (s.score.columns[0] = 'offset:A')))).toMatch(/score\.columns: "offset:A" is not reviewer:<member>, self:<member> or position:<0–65535>/);
+    expect(failure(edited((s) => (s.score.answers[0]!.count = 0)))).toMatch(/score\.answers\[0\] needs a whole lengthChars ≥ 0 and a whole count ≥ 1/);
+    expect(failure(edited((s) => (s.score.pairs[0]!.author = s.score.pairs[0]!.reviewer)))).toMatch(/score\.pairs\[0\]\.author must be another member with an answer/);
+    expect(failure(edited((s) => (s.time = 'yesterday')))).toMatch(/time must be an ISO 8601 time as toISOString/);
     expect(failure(edited((s) => (s.indicators.meanScore = Number.POSITIVE_INFINITY)))).toMatch(/indicators\.meanScore must be a finite number or null/);
     expect(failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 0, values: [0.5, -0.5], positions: [0] }])))).toMatch(/indicators\.scoreBlocks must be .* of equal length/);
+  });
+
+  // Summaries that passed a looser check could hang the fit (a stray position sizes arrays), put records on
+  // the wrong member (a name no column or member knows), or skew figures (impossible values): found in review.
+  it('refuses what would allocate by a stray number, or pin records on the wrong member', () => {
+    const rename = (s: BiasSessionSummary, from: string, to: string): void => {
+      s.score.columns = s.score.columns.map((c) => c.replace(from, to));
+    };
+    expect(failure(edited((s) => rename(s, 'position:1', 'position:3000000000')))).toMatch(/position:3000000000" is not reviewer:<member>, self:<member> or position:<0–65535>/);
+    expect(failure(edited((s) => rename(s, 'position:1', 'position:65536')))).toMatch(/position:65536 is beyond position 65535/);
+    expect(failure(edited((s) => rename(s, 'reviewer:A', 'reviewer:ghost')))).toMatch(/score\.columns: reviewer:ghost names no member of the session/);
+    expect(failure(edited((s) => (s.score.pairs[0]!.reviewer = 'C')))).toMatch(/score\.pairs\[0\]\.reviewer must have a reviewer:<name> column/);
+    expect(failure(edited((s) => (s.score.answers[0]!.author = 'ghost')))).toMatch(/score\.answers\[0\]\.author must be a member of the session, once/);
+    expect(failure(edited((s) => (s.indicators.reviewers[0]!.reviewer = 'ghost')))).toMatch(/indicators\.reviewers must be \{ reviewer \(a member\)/);
+    expect(failure(edited((s) => (s.members = ['B', 'A', 'C'])))).toMatch(/members and configVersions must be names, sorted, each once/);
+    expect(failure(edited((s) => (s.members = ['A', 'A', 'B', 'C'])))).toMatch(/members and configVersions must be names, sorted, each once/);
+  });
+
+  it('refuses impossible values', () => {
+    expect(failure(edited((s) => (s.score.yty = -1)))).toMatch(/score\.yty must be 1 finite number\(s\) in range/);
+    expect(failure(edited((s) => (s.score.xtx[1] = s.score.xtx[1]! + 50)))).toMatch(/score\.xtx must be symmetric/);
+    expect(failure(edited((s) => (s.score.records[0] = 0.5)))).toMatch(/score\.records must be 4 finite number\(s\) in range/);
+    expect(failure(edited((s) => (s.score.answers[0]!.meanRow[0] = 1.5)))).toMatch(/meanRow must be 4 finite number\(s\) in range/);
+    expect(failure(edited((s) => (s.indicators.anchoring = 2)))).toMatch(/indicators\.anchoring must be a correlation/);
+    expect(failure(edited((s) => (s.indicators.positionSpread = -0.1)))).toMatch(/indicators\.positionSpread must be a number ≥ 0 or null/);
+    expect(failure(edited((s) => (s.indicators.positions = [{ position: 1, score: 0.5, rank: null }, { position: 1, score: -0.5, rank: null }])))).toMatch(/indicators\.positions must name each position once/);
+    expect(failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 2 ** 53, values: [0.5, -0.5], positions: [0, 1] }])))).toMatch(/indicators\.scoreBlocks must be \{ group \(0 to members − 1\)/);
+  });
+
+  it('refuses sessions out of time order, ties out of id order, or a time in another format', () => {
+    const tied = JSON.parse(JSON.stringify(good)) as BiasSessionSummaries;
+    tied.sessions[0]!.session = 's0';
+    expect(failure({ ...good, sessions: [good.sessions[0]!, tied.sessions[0]!] })).toMatch(/sessions\[1\] \(s0\): sessions must be oldest first, ties by id/);
+    expect(failure(edited((s) => (s.time = '2026')))).toMatch(/time must be an ISO 8601 time as toISOString\(\) writes it/);
   });
 
   it('refuses sessions out of time order (merging sorts them)', () => {
@@ -251,5 +375,6 @@ describe('summaries from elsewhere are checked', () => {
     expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
     expect(() => aggregateBiasAudit({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
     expect(() => aggregateBiasAudit(good, { model: 'A' })).toThrow(/summaries are taken whole/);
+    expect(() => aggregateBiasAudit(good, { maxSessions: 5 })).toThrow(/summaries are taken whole/);
   });
 });

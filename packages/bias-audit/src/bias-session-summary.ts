@@ -36,7 +36,8 @@ function invalid(message: string): BiasAuditError {
   return new BiasAuditError({ code: 'INVALID_INPUT', message: `Bias session summaries: ${message}` });
 }
 
-const isNames = (v: unknown): boolean => Array.isArray(v) && v.every((n) => typeof n === 'string' && n !== '');
+/** Non-empty names, sorted (as `<` orders strings) and each once. */
+const isSortedNames = (v: unknown): v is string[] => Array.isArray(v) && v.every((n, j) => typeof n === 'string' && n !== '' && (j === 0 || (v[j - 1] as string) < n));
 
 /**
  * Checks summaries read from elsewhere (a file, another store, an analytics engine) before they are used: the
@@ -51,7 +52,7 @@ export function assertBiasSessionSummaries(input: unknown): asserts input is Bia
   }
   if (!Array.isArray(sessions)) throw invalid('sessions must be an array.');
   const seen = new Set<string>();
-  let previous = Number.NEGATIVE_INFINITY;
+  let previous: { time: number; session: string } | null = null;
   for (const [at, s] of sessions.entries()) {
     if (typeof s !== 'object' || s === null || typeof s.session !== 'string' || s.session === '') throw invalid(`sessions[${at}].session must be a non-empty string.`);
     const fail = (what: string): never => {
@@ -60,14 +61,22 @@ export function assertBiasSessionSummaries(input: unknown): asserts input is Bia
     if (seen.has(s.session)) throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
     seen.add(s.session);
     const time = typeof s.time === 'string' ? Date.parse(s.time) : Number.NaN;
-    if (Number.isNaN(time)) fail('time must be an ISO 8601 date');
-    if (time < previous) fail('sessions must be oldest first (mergeBiasSessionSummaries sorts them)');
-    previous = time;
+    if (Number.isNaN(time) || new Date(time).toISOString() !== s.time) fail('time must be an ISO 8601 time as toISOString() writes it (2026-01-31T12:00:00.000Z)');
+    if (previous !== null && (time < previous.time || (time === previous.time && !(previous.session < s.session)))) {
+      fail('sessions must be oldest first, ties by id (mergeBiasSessionSummaries sorts them)');
+    }
+    previous = { time, session: s.session };
     if (!Number.isInteger(s.records) || s.records < 0) fail('records must be a whole number ≥ 0');
-    if (!isNames(s.members) || !isNames(s.configVersions)) fail('members and configVersions must be arrays of names');
-    checkScoreSessionSummary(s.score, fail);
-    checkIndicatorSessionSummary(s.indicators, fail);
+    if (!isSortedNames(s.members) || !isSortedNames(s.configVersions)) fail('members and configVersions must be names, sorted, each once');
+    const check = { members: new Set(s.members), fail };
+    checkScoreSessionSummary(s.score, check);
+    checkIndicatorSessionSummary(s.indicators, check);
   }
+}
+
+/** Anything shaped like summaries (even badly) is taken for summaries, so a wrong one gets a clear error. */
+export function looksLikeSessionSummaries(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && ('version' in input || 'sessions' in input);
 }
 
 /**
@@ -76,11 +85,17 @@ export function assertBiasSessionSummaries(input: unknown): asserts input is Bia
  */
 export function mergeBiasSessionSummaries(...parts: BiasSessionSummaries[]): BiasSessionSummaries {
   for (const part of parts) assertBiasSessionSummaries(part);
+  const seen = new Set<string>();
+  for (const part of parts) {
+    for (const s of part.sessions) {
+      if (seen.has(s.session)) throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
+      seen.add(s.session);
+    }
+  }
+  // Each part is checked, the ids are distinct and the sort below orders them: the result needs no second check.
   const sessions = parts
     .flatMap((p) => p.sessions.map((s) => ({ s, time: Date.parse(s.time) })))
     .sort((a, b) => a.time - b.time || (a.s.session < b.s.session ? -1 : a.s.session > b.s.session ? 1 : 0))
     .map(({ s }) => s);
-  const merged: BiasSessionSummaries = { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
-  assertBiasSessionSummaries(merged);
-  return merged;
+  return { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
 }

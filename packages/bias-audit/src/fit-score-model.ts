@@ -9,7 +9,7 @@ import { quadraticForm, sandwich } from './internal/sandwich-covariance.js';
 import type { ScoreModelSource } from './internal/score-session-stats.js';
 import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
 import type { BiasSessionSummaries } from './bias-session-summary.js';
-import { assertBiasSessionSummaries } from './bias-session-summary.js';
+import { assertBiasSessionSummaries, looksLikeSessionSummaries } from './bias-session-summary.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { tEstimate } from './internal/t-estimate.js';
 import { criticalT } from './internal/t-summary.js';
@@ -79,7 +79,7 @@ export interface FitScoreModelOptions {
 /**
  * The cross-session score model, fitted from per-session sums (`ScoreSessionSummary`: the map) that it adds
  * up (the reduce: one pass to fit, one for the cluster-robust errors and residuals). `input` is a store's
- * columns (their sums are formed on the fly, nothing kept per session) or published summaries, e.g. several
+ * columns (their sums are formed on the fly, kept between its two passes up to a memory budget) or published summaries, e.g. several
  * stores' merged by `mergeBiasSessionSummaries` (their `score` parts): the fit is the same as over their records together. Within an answer a reviewer's score is the answer's own level plus the reviewer's
  * offset, the display position's effect and, on its own answer, the reviewer's self-preference; the answer's
  * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Affinity is
@@ -90,19 +90,14 @@ export interface FitScoreModelOptions {
 export function fitScoreModel(input: BiasColumns | BiasSessionSummaries, options: FitScoreModelOptions = {}): ScoreModelFit {
   const level = options.level ?? 0.95;
   assertLevel(level, 'level');
-  let source: ScoreModelSource;
-  if (isSessionSummaries(input)) {
-    assertBiasSessionSummaries(input);
-    source = sourceFromSummaries(input);
-  } else {
-    source = sourceFromColumns(input);
-  }
-  return fitFromSource(source, level);
+  if (!looksLikeSessionSummaries(input)) return fitFromSource(sourceFromColumns(input as BiasColumns), level);
+  assertBiasSessionSummaries(input);
+  return fitCheckedSummaries(input, level);
 }
 
-/** Anything shaped like summaries (even badly) is checked as summaries, so a wrong one gets a clear error. */
-export function isSessionSummaries(input: BiasColumns | BiasSessionSummaries): input is BiasSessionSummaries {
-  return 'version' in input || 'sessions' in input;
+/** `fitScoreModel` over summaries already checked by `assertBiasSessionSummaries` (the report checks them once). */
+export function fitCheckedSummaries(summaries: BiasSessionSummaries, level: number): ScoreModelFit {
+  return fitFromSource(sourceFromSummaries(summaries), level);
 }
 
 /** The reduce: pass 1 sums X̃'X̃ and X̃'ỹ over sessions; pass 2 forms each session's score X̃_s'ẽ_s = X̃_s'ỹ_s − X̃_s'X̃_s β̂. */
@@ -167,6 +162,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const sessionY: number[] = [];
   let informativeSessions = 0;
   let residualSquares = 0;
+  let totalSquares = 0;
   let localBeta = new Float64Array(0);
   let score = new Float64Array(0);
 
@@ -191,7 +187,9 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
       }
       let explained = 0;
       for (let a = 0; a < m; a++) explained += localBeta[a]! * (chunk.xty[c0 + a]! + score[a]!);
-      residualSquares += chunk.yty[s]! - explained;
+      // A difference of sums: clamp the rounding of an (almost) exact fit at 0, never below.
+      residualSquares += Math.max(0, chunk.yty[s]! - explained);
+      totalSquares += chunk.yty[s]!;
       if (informative) {
         informativeSessions++;
         for (let a = 0; a < m; a++) {
@@ -236,7 +234,9 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const correction = S > 1 ? S / (S - 1) : Number.NaN;
   const covariance = sandwich({ inverse, meat, k, correction });
   const residualDf = observations - answers - rank;
-  const residualSd = residualDf > 0 ? Math.sqrt(residualSquares / residualDf) : null;
+  // Residuals within rounding of the scores' own spread are an exact fit (SD 0), not a tiny SD that blows z up.
+  const exact = residualSquares <= 1e-10 * totalSquares;
+  const residualSd = residualDf > 0 ? (exact ? 0 : Math.sqrt(residualSquares / residualDf)) : null;
 
   const estimateOf = (contrast: Float64Array, counts: { sampleSize: number; sessions: number }): ScoreModelEstimate | null => {
     // Estimable only when the contrast lies in the range of X̃'X̃ (otherwise the answer level absorbs it).

@@ -1,3 +1,5 @@
+import type { SessionCheck } from './score-session-summary.js';
+
 /** One reviewer's view of a session for the position tests: its centred values and where each was shown. */
 export interface PositionBlockSummary {
   /** Reviewers of one session with the same `group` were shown the same order (they are permuted together). */
@@ -25,7 +27,7 @@ export interface IndicatorSessionSummary {
   recency: number | null;
   /** Pearson r of display position and |score − the session's mean score| (3 scores or more). */
   anchoring: number | null;
-  /** Per position shown: the mean centred score and the mean centred rank points there. */
+  /** Per position with a centred score or rank point: their mean there (null where it has none of that kind). */
   positions: { position: number; score: number | null; rank: number | null }[];
   /** Per reviewer with a score: how many, their sum and their sum of squares. */
   reviewers: { reviewer: string; scores: number; sum: number; sumOfSquares: number }[];
@@ -39,27 +41,40 @@ export interface IndicatorSessionSummary {
   rankBlocks: PositionBlockSummary[];
 }
 
-const isNumberOrNull = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v));
-const isFinite = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
+/** The largest display position a summary may name (as for records). */
+const MAX_POSITION = 65_535;
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNumberOrNull = (v: unknown): boolean => v === null || isFiniteNumber(v);
+const isPosition = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_POSITION;
+const isCorrelation = (v: unknown): boolean => v === null || (isFiniteNumber(v) && Math.abs(v) <= 1);
 
-/** Checks one session's indicator part; `fail(what)` throws with the session named. */
-export function checkIndicatorSessionSummary(x: IndicatorSessionSummary, fail: (what: string) => never): void {
-  if (typeof x !== 'object' || x === null) fail('indicators must be an object');
-  if (!Number.isInteger(x.scoredRecords) || x.scoredRecords < 0) fail('indicators.scoredRecords must be a whole number ≥ 0');
-  for (const key of ['meanScore', 'positionSpread', 'primacy', 'recency', 'anchoring'] as const) {
-    if (!isNumberOrNull(x[key])) fail(`indicators.${key} must be a finite number or null`);
-  }
+/**
+ * Checks one session's indicator part (read from elsewhere, so nothing about it is trusted): shapes, ranges
+ * (correlations within ±1, spreads ≥ 0, positions within 0–65,535, each position once), and reviewers that are
+ * members of the session, each once.
+ */
+export function checkIndicatorSessionSummary(input: unknown, check: SessionCheck): asserts input is IndicatorSessionSummary {
+  const { members } = check;
+  const fail: (what: string) => never = check.fail; // annotated, so a call narrows like a throw
+  if (typeof input !== 'object' || input === null) fail('indicators must be an object');
+  const x = input as Partial<IndicatorSessionSummary>;
+  if (!Number.isInteger(x.scoredRecords) || x.scoredRecords! < 0) fail('indicators.scoredRecords must be a whole number ≥ 0');
+  for (const key of ['meanScore', 'primacy', 'recency'] as const) if (!isNumberOrNull(x[key])) fail(`indicators.${key} must be a finite number or null`);
+  if (!isCorrelation(x.anchoring)) fail('indicators.anchoring must be a correlation (−1 to 1) or null');
+  if (!(x.positionSpread === null || (isFiniteNumber(x.positionSpread) && x.positionSpread >= 0))) fail('indicators.positionSpread must be a number ≥ 0 or null');
   const length = x.lengthCorrelation;
-  if (length !== null && (typeof length !== 'object' || !isFinite(length.r) || !Number.isInteger(length.answers) || length.answers < 3)) {
-    fail('indicators.lengthCorrelation must be null or { r, answers ≥ 3 }');
+  if (length !== null && (typeof length !== 'object' || length === undefined || !isFiniteNumber(length.r) || !isCorrelation(length.r) || !Number.isInteger(length.answers) || length.answers < 3)) {
+    fail('indicators.lengthCorrelation must be null or { r (−1 to 1), answers ≥ 3 }');
   }
   if (typeof x.positionedScores !== 'boolean' || typeof x.rankOnly !== 'boolean') fail('indicators.positionedScores and .rankOnly must be booleans');
-  if (!Array.isArray(x.positions) || !x.positions.every((p) => Number.isInteger(p?.position) && p.position >= 0 && isNumberOrNull(p.score) && isNumberOrNull(p.rank))) {
-    fail('indicators.positions must be { position ≥ 0, score, rank } entries (numbers or null)');
+  if (!Array.isArray(x.positions) || !x.positions.every((p) => isPosition(p?.position) && isNumberOrNull(p.score) && isNumberOrNull(p.rank))) {
+    fail(`indicators.positions must be { position (0–${MAX_POSITION}), score, rank } entries (numbers or null)`);
   }
-  if (!Array.isArray(x.reviewers) || !x.reviewers.every((r) => typeof r?.reviewer === 'string' && Number.isInteger(r.scores) && r.scores > 0 && isFinite(r.sum) && isFinite(r.sumOfSquares))) {
-    fail('indicators.reviewers must be { reviewer, scores ≥ 1, sum, sumOfSquares } entries');
+  if (new Set(x.positions.map((p) => p.position)).size !== x.positions.length) fail('indicators.positions must name each position once');
+  if (!Array.isArray(x.reviewers) || !x.reviewers.every((r) => typeof r?.reviewer === 'string' && members.has(r.reviewer) && Number.isInteger(r.scores) && r.scores > 0 && isFiniteNumber(r.sum) && isFiniteNumber(r.sumOfSquares) && r.sumOfSquares >= 0)) {
+    fail('indicators.reviewers must be { reviewer (a member), scores ≥ 1, sum, sumOfSquares ≥ 0 } entries');
   }
+  if (new Set(x.reviewers.map((r) => r.reviewer)).size !== x.reviewers.length) fail('indicators.reviewers must name each reviewer once');
   for (const key of ['scoreBlocks', 'rankBlocks'] as const) {
     const blocks = x[key];
     const valid =
@@ -68,12 +83,14 @@ export function checkIndicatorSessionSummary(x: IndicatorSessionSummary, fail: (
         (b) =>
           Number.isInteger(b?.group) &&
           b.group >= 0 &&
+          b.group < members.size &&
           Array.isArray(b.values) &&
           Array.isArray(b.positions) &&
           b.values.length === b.positions.length &&
-          b.values.every(isFinite) &&
-          b.positions.every((p) => Number.isInteger(p) && p >= 0),
+          b.values.every(isFiniteNumber) &&
+          b.positions.every(isPosition) &&
+          new Set(b.positions).size === b.positions.length,
       );
-    if (!valid) fail(`indicators.${key} must be { group ≥ 0, values, positions } entries of equal length`);
+    if (!valid) fail(`indicators.${key} must be { group (0 to members − 1), values, positions (each once, 0–${MAX_POSITION}) } entries of equal length`);
   }
 }

@@ -49,34 +49,70 @@ export interface ScoreSessionSummary {
   pairs: ScorePairSummary[];
 }
 
-const columnPattern = /^(reviewer|self):.|^position:(0|[1-9]\d*)$/;
+/** The largest display position a summary may name (as for records: no council shows 65,536 answers). */
+const MAX_POSITION = 65_535;
+const columnPattern = /^(reviewer|self):(.+)$|^position:(0|[1-9]\d{0,4})$/;
 
-/** Checks one session's score part; `fail(what)` throws with the session named. */
-export function checkScoreSessionSummary(s: ScoreSessionSummary, fail: (what: string) => never): void {
-  if (typeof s !== 'object' || s === null) fail('score must be an object');
-  const m = Array.isArray(s.columns) ? s.columns.length : -1;
-  if (m < 0 || !s.columns.every((c) => typeof c === 'string' && columnPattern.test(c)) || new Set(s.columns).size !== m) {
-    fail('score.columns must be distinct names such as reviewer:<model>, position:<n>, self:<model>');
+/** What a session's checks share: its members and the way to fail, naming the session. */
+export interface SessionCheck {
+  members: ReadonlySet<string>;
+  fail: (what: string) => never;
+}
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isCount = (v: unknown, min: number): boolean => Number.isInteger(v) && (v as number) >= min;
+/** Rounding of sums: two numbers this close (relative to their size) are equal. */
+const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+/**
+ * Checks one session's score part (read from elsewhere, so nothing about it is trusted): shapes, ranges, and that
+ * every name it uses is one of the session's members — a summary that passes cannot crash the fit, allocate by a
+ * stray number, or pin a record on the wrong member.
+ */
+export function checkScoreSessionSummary(input: unknown, check: SessionCheck): asserts input is ScoreSessionSummary {
+  const { members } = check;
+  const fail: (what: string) => never = check.fail; // annotated, so a call narrows like a throw
+  if (typeof input !== 'object' || input === null) fail('score must be an object');
+  const s = input as Partial<ScoreSessionSummary>;
+  if (!Array.isArray(s.columns)) fail('score.columns must be an array');
+  const columns = s.columns;
+  const m = columns.length;
+  const reviewers = new Set<string>();
+  for (const c of columns) {
+    const match = typeof c === 'string' ? columnPattern.exec(c) : null;
+    if (match === null) fail(`score.columns: ${JSON.stringify(c)} is not reviewer:<member>, self:<member> or position:<0–${MAX_POSITION}>`);
+    if (match[2] !== undefined && !members.has(match[2])) fail(`score.columns: ${c} names no member of the session`);
+    if (match[3] !== undefined && Number(match[3]) > MAX_POSITION) fail(`score.columns: ${c} is beyond position ${MAX_POSITION}`);
+    if (match[1] === 'reviewer') reviewers.add(match[2]!);
   }
-  const numbers = (values: unknown, spec: { length: number; what: string }): void => {
-    if (!Array.isArray(values) || values.length !== spec.length || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) fail(`${spec.what} must be ${spec.length} finite number(s)`);
-  };
-  numbers(s.records, { length: m, what: 'score.records' });
-  numbers(s.xtx, { length: m * m, what: 'score.xtx' });
-  numbers(s.xty, { length: m, what: 'score.xty' });
-  numbers([s.yty], { length: 1, what: 'score.yty' });
-  if (!Array.isArray(s.answers) || !Array.isArray(s.pairs)) fail('score.answers and score.pairs must be arrays');
-  for (const [j, a] of s.answers.entries()) {
-    if (typeof a?.author !== 'string' || !Number.isInteger(a.lengthChars) || a.lengthChars < 0 || !Number.isInteger(a.count) || a.count < 1) {
-      fail(`score.answers[${j}] needs an author, a whole lengthChars ≥ 0 and a whole count ≥ 1`);
+  if (new Set(columns).size !== m) fail('score.columns must be distinct');
+  const numbers = (values: unknown, spec: { length: number; what: string; valid?: (v: number) => boolean }): void => {
+    if (!Array.isArray(values) || values.length !== spec.length || !values.every((v) => isFiniteNumber(v) && (spec.valid?.(v) ?? true))) {
+      fail(`${spec.what} must be ${spec.length} finite number(s)${spec.valid === undefined ? '' : ' in range'}`);
     }
+  };
+  numbers(s.records, { length: m, what: 'score.records', valid: (v) => isCount(v, 0) });
+  numbers(s.xtx, { length: m * m, what: 'score.xtx' });
+  const xtx = s.xtx!;
+  for (let a = 0; a < m; a++) {
+    if (xtx[a * m + a]! < -1e-9) fail('score.xtx must have a diagonal ≥ 0 (it is X̃\'X̃)');
+    for (let b = 0; b < a; b++) if (!close(xtx[a * m + b]!, xtx[b * m + a]!)) fail('score.xtx must be symmetric (it is X̃\'X̃)');
+  }
+  numbers(s.xty, { length: m, what: 'score.xty' });
+  numbers([s.yty], { length: 1, what: 'score.yty', valid: (v) => v >= 0 });
+  if (!Array.isArray(s.answers) || !Array.isArray(s.pairs)) fail('score.answers and score.pairs must be arrays');
+  const authors = new Set<string>();
+  for (const [j, a] of s.answers.entries()) {
+    if (typeof a?.author !== 'string' || !members.has(a.author) || authors.has(a.author)) fail(`score.answers[${j}].author must be a member of the session, once`);
+    authors.add(a.author);
+    if (!isCount(a.lengthChars, 0) || !isCount(a.count, 1)) fail(`score.answers[${j}] needs a whole lengthChars ≥ 0 and a whole count ≥ 1`);
     numbers([a.meanScore], { length: 1, what: `score.answers[${j}].meanScore` });
-    numbers(a.meanRow, { length: m, what: `score.answers[${j}].meanRow` });
+    numbers(a.meanRow, { length: m, what: `score.answers[${j}].meanRow`, valid: (v) => v >= -1e-12 && v <= 1 + 1e-12 });
   }
   for (const [j, p] of s.pairs.entries()) {
-    if (typeof p?.reviewer !== 'string' || typeof p.author !== 'string' || p.reviewer === p.author || !Number.isInteger(p.count) || p.count < 1) {
-      fail(`score.pairs[${j}] needs a reviewer, a different author and a whole count ≥ 1`);
-    }
+    if (typeof p?.reviewer !== 'string' || !reviewers.has(p.reviewer)) fail(`score.pairs[${j}].reviewer must have a reviewer:<name> column`);
+    if (typeof p.author !== 'string' || !authors.has(p.author) || p.author === p.reviewer) fail(`score.pairs[${j}].author must be another member with an answer`);
+    if (!isCount(p.count, 1)) fail(`score.pairs[${j}].count must be a whole number ≥ 1`);
     numbers([p.sum], { length: 1, what: `score.pairs[${j}].sum` });
     numbers(p.row, { length: m, what: `score.pairs[${j}].row` });
   }

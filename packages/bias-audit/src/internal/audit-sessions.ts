@@ -1,7 +1,7 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import type { ScoreModelFit } from '../fit-score-model.js';
-import { fitScoreModel } from '../fit-score-model.js';
+import { fitCheckedSummaries, fitScoreModel } from '../fit-score-model.js';
 import { indicatorsFromSummary } from './indicator-session-codec.js';
 import type { SessionIndicators } from './session-indicators.js';
 import { collectSessionIndicators, foldSessionIndicators } from './session-indicators.js';
@@ -41,7 +41,7 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
     sessionTime: Float64Array.from(sessions, (s) => Date.parse(s.time)),
     models,
     observations: sessions.reduce((n, s) => n + s.records, 0),
-    fit: (level) => fitScoreModel(summaries, { level }),
+    fit: (level) => fitCheckedSummaries(summaries, level),
     indicators: (options) => {
       let maxPosition = -1;
       for (const s of sessions) for (const p of s.indicators.positions) maxPosition = Math.max(maxPosition, p.position);

@@ -10,7 +10,6 @@ import type { SessionStats } from './score-session-stats.js';
  */
 export interface ScoreChunk {
   size: number;
-  session: Int32Array;
   colStart: Int32Array;
   columns: Int32Array;
   records: Float64Array;
@@ -50,8 +49,9 @@ class Growing<A extends Float64Array | Int32Array> {
     this.length += count;
   }
 
-  view(): A {
-    return this.data.subarray(0, this.length) as A;
+  /** The values so far: a view on the buffer, or (`copy`) an array of their own, without the spare room. */
+  view(copy: boolean): A {
+    return (copy ? this.data.slice(0, this.length) : this.data.subarray(0, this.length)) as A;
   }
 
   private grow(needed: number): void {
@@ -67,7 +67,6 @@ const i32 = (capacity: number): Growing<Int32Array> => new Growing(new Int32Arra
 /** Appends sessions' sums (copying them: `SessionStats` buffers are reused) and lays them out as a `ScoreChunk`. */
 export class ScoreChunkBuilder {
   private size = 0;
-  private readonly session: Growing<Int32Array>;
   private readonly colStart: Growing<Int32Array>;
   private readonly columns: Growing<Int32Array>;
   private readonly records: Growing<Float64Array>;
@@ -97,7 +96,6 @@ export class ScoreChunkBuilder {
     const perSquare = sessions * 144;
     const perAnswer = sessions * 6;
     const perPair = sessions * 24;
-    this.session = i32(perSession);
     this.colStart = i32(perSession);
     this.columns = i32(perColumn);
     this.records = f64(perColumn);
@@ -121,6 +119,12 @@ export class ScoreChunkBuilder {
     this.pairRow = f64(perPair * 8);
   }
 
+  /** Empties the builder, keeping its buffers for the next chunk. */
+  reset(): void {
+    this.size = 0;
+    for (const value of Object.values(this)) if (value instanceof Growing) value.length = 0;
+  }
+
   get sessions(): number {
     return this.size;
   }
@@ -128,7 +132,6 @@ export class ScoreChunkBuilder {
   append(stats: SessionStats): void {
     const m = stats.columns.length;
     this.size++;
-    this.session.push(stats.session);
     this.colStart.push(this.columns.length);
     this.columns.pushFrom(stats.columns, m);
     this.records.pushFrom(stats.records, m);
@@ -156,36 +159,39 @@ export class ScoreChunkBuilder {
     }
   }
 
-  /** The chunk of everything appended (the builder is not used afterwards). */
-  build(): ScoreChunk {
+  /**
+   * The chunk of everything appended. Its arrays are views on the builder's buffers unless `compact` (copies
+   * without spare room, to keep): a view is valid until `reset`.
+   */
+  build(options: { compact: boolean }): ScoreChunk {
+    const copy = options.compact;
     this.colStart.push(this.columns.length);
     this.xtxStart.push(this.xtx.length);
     this.answerStart.push(this.answerAuthor.length);
     this.pairStart.push(this.pairReviewer.length);
     return {
       size: this.size,
-      session: this.session.view(),
-      colStart: this.colStart.view(),
-      columns: this.columns.view(),
-      records: this.records.view(),
-      xty: this.xty.view(),
-      xtxStart: this.xtxStart.view(),
-      xtx: this.xtx.view(),
-      yty: this.yty.view(),
-      answerStart: this.answerStart.view(),
-      answerAuthor: this.answerAuthor.view(),
-      answerLength: this.answerLength.view(),
-      answerCount: this.answerCount.view(),
-      answerMean: this.answerMean.view(),
-      answerRowStart: this.answerRowStart.view(),
-      answerRow: this.answerRow.view(),
-      pairStart: this.pairStart.view(),
-      pairReviewer: this.pairReviewer.view(),
-      pairAuthor: this.pairAuthor.view(),
-      pairCount: this.pairCount.view(),
-      pairSum: this.pairSum.view(),
-      pairRowStart: this.pairRowStart.view(),
-      pairRow: this.pairRow.view(),
+      colStart: this.colStart.view(copy),
+      columns: this.columns.view(copy),
+      records: this.records.view(copy),
+      xty: this.xty.view(copy),
+      xtxStart: this.xtxStart.view(copy),
+      xtx: this.xtx.view(copy),
+      yty: this.yty.view(copy),
+      answerStart: this.answerStart.view(copy),
+      answerAuthor: this.answerAuthor.view(copy),
+      answerLength: this.answerLength.view(copy),
+      answerCount: this.answerCount.view(copy),
+      answerMean: this.answerMean.view(copy),
+      answerRowStart: this.answerRowStart.view(copy),
+      answerRow: this.answerRow.view(copy),
+      pairStart: this.pairStart.view(copy),
+      pairReviewer: this.pairReviewer.view(copy),
+      pairAuthor: this.pairAuthor.view(copy),
+      pairCount: this.pairCount.view(copy),
+      pairSum: this.pairSum.view(copy),
+      pairRowStart: this.pairRowStart.view(copy),
+      pairRow: this.pairRow.view(copy),
     };
   }
 }

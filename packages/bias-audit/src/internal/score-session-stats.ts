@@ -29,19 +29,20 @@ export interface ScoreModelSource {
 }
 
 /**
- * Up to this many sessions the first visit keeps the sums for the next (≈ 6 KB a session for a 5-member
- * council): the fit's second pass then costs no second pass over the records. Beyond it the sums are formed
- * afresh on each visit, `CHUNK_SESSIONS` at a time, keeping memory flat.
+ * The first visit keeps the sessions' sums for the next while they take at most this many bytes (about 7.5 KB
+ * a session for a 5-member council with self-review, growing with the cube of the council's size): the fit's
+ * second pass then costs no second pass over the records. Past it the sums are formed afresh on each visit,
+ * `CHUNK_SESSIONS` at a time in one reused set of buffers, keeping memory flat.
  */
-const RETAIN_SESSIONS = 5000;
+const RETAIN_BYTES = 64 * 1024 * 1024;
 const CHUNK_SESSIONS = 1000;
 
-/** The sums of every session of `columns` (see `RETAIN_SESSIONS` for when they are kept between visits). */
+/** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
 export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
   const layout = layoutOf(columns);
   const index = indexAnswers(columns);
-  const retain = columns.sessionIds.length <= RETAIN_SESSIONS;
   let kept: ScoreChunk[] | null = null;
+  let retain = true;
   const forEachSession = (visit: (stats: SessionStats) => void): void => visitSessionStats(columns, { layout, index, visit });
   const forEachChunk = (visit: (chunk: ScoreChunk) => void): void => {
     if (kept !== null) {
@@ -49,13 +50,20 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
       return;
     }
     const chunks: ScoreChunk[] = [];
-    const room = (): ScoreChunkBuilder => new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
-    let builder = room();
+    let bytes = 0;
+    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
     const flush = (): void => {
-      const chunk = builder.build();
+      const chunk = builder.build({ compact: retain });
       visit(chunk);
-      if (retain) chunks.push(chunk);
-      builder = room();
+      if (retain) {
+        chunks.push(chunk);
+        bytes += chunkBytes(chunk);
+        if (bytes > RETAIN_BYTES) {
+          retain = false;
+          chunks.length = 0;
+        }
+      }
+      builder.reset();
     };
     forEachSession((stats) => {
       builder.append(stats);
@@ -65,6 +73,12 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
     if (retain) kept = chunks;
   };
   return { models: columns.models, layout, forEachChunk, forEachSession };
+}
+
+function chunkBytes(chunk: ScoreChunk): number {
+  let bytes = 0;
+  for (const value of Object.values(chunk)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+  return bytes;
 }
 
 type AnswerStats = SessionStats['answers'][number] & { meanRow: Float64Array };
@@ -130,7 +144,6 @@ function visitSessionStats(columns: BiasColumns, design: { layout: Layout; index
       a.lengthChars = columns.responseLengthChars[list[from]!]!;
       a.count = count;
       a.meanScore = yBar;
-      a.meanRow = meanRow;
       stats.answers.push(a);
       if (count < 2) continue;
       // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄', over the answer's own columns.
@@ -204,8 +217,9 @@ export function columnNames(source: Pick<ScoreModelSource, 'layout' | 'models'>)
 }
 
 /**
- * Published summaries (checked by `assertBiasSessionSummaries`) as a source: members sorted by name, and
- * the same layout as their records would give (reviewers, then positions in order, then self columns).
+ * Published summaries (checked by `assertBiasSessionSummaries`) as a source: the same design columns as their
+ * records would give (reviewers, then positions in order, then self columns), members and reviewers in name
+ * order — so figures equal the records' to rounding.
  */
 export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModelSource {
   const names = new Set<string>();
@@ -252,17 +266,18 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
   const builder = new ScoreChunkBuilder(Math.min(summaries.sessions.length, CHUNK_SESSIONS));
   for (const [at, { score: s }] of summaries.sessions.entries()) {
     if (s.answers.length === 0) continue;
+    // Every name was checked against the session's members and columns (assertBiasSessionSummaries).
     builder.append({
-        session: at,
-        columns: Int32Array.from(s.columns, (c) => columnOf.get(c)!),
-        records: s.records,
-        xtx: s.xtx,
-        xty: s.xty,
-        yty: s.yty,
-        answers: s.answers.map((a) => ({ ...a, author: modelIndex.get(a.author)! })),
+      session: at,
+      columns: Int32Array.from(s.columns, (c) => columnOf.get(c)!),
+      records: s.records,
+      xtx: s.xtx,
+      xty: s.xty,
+      yty: s.yty,
+      answers: s.answers.map((a) => ({ ...a, author: modelIndex.get(a.author)! })),
       pairs: s.pairs.map((p) => ({ ...p, reviewer: modelIndex.get(p.reviewer)!, author: modelIndex.get(p.author)! })),
     });
   }
-  const chunk = builder.build();
+  const chunk = builder.build({ compact: true });
   return { models, layout, forEachChunk: (visit) => visit(chunk) };
 }
