@@ -1,5 +1,5 @@
 import { defineBenchSuite } from '@council/bench';
-import { aggregateBiasAudit, fitScoreModel, mergeBiasSessionSummaries, observationsToColumns, runBiasAudit, summarizeSessions } from '../src/index.js';
+import { aggregateBiasAudit, fitScoreModel, mergeBiasSessionSummaries, observationsToColumns, runBiasAudit, summarizeBiasSessions } from '../src/index.js';
 import type { BiasColumns, BiasObservation, BiasSessionSummaries } from '../src/index.js';
 import { simulateCouncils } from '../src/internal/simulate-councils.js';
 
@@ -36,7 +36,7 @@ export const suite = defineBenchSuite({
     thousand = simulateCouncils({ ...council, sessions: 1000, seed: 1 });
     thousandColumns = observationsToColumns(thousand);
     hundredThousandColumns = observationsToColumns(simulateCouncils({ ...council, sessions: 100_000, seed: 2 }));
-    const half = (first: boolean): BiasSessionSummaries => summarizeSessions(observationsToColumns(thousand.filter((o) => Number(o.sessionId.split('-')[1]) < 500 === first)));
+    const half = (first: boolean): BiasSessionSummaries => summarizeBiasSessions(observationsToColumns(thousand.filter((o) => Number(o.sessionId.split('-')[1]) < 500 === first)));
     thousandSummaries = mergeBiasSessionSummaries(half(true), half(false));
   },
   cases: [
@@ -45,7 +45,7 @@ export const suite = defineBenchSuite({
     { name: 'aggregateBiasAudit, all 1,000 sessions (20,000 observations, validated and windowed)', budgetMs: 46, iterations: 25, fn: () => aggregateBiasAudit(thousand, window) },
     { name: 'aggregateBiasAudit, all 1,000 sessions, 1,000 permutations', iterations: 5, fn: () => aggregateBiasAudit(thousandColumns!, { ...window, resamples: 1000 }) },
     { name: 'fitScoreModel, all 1,000 sessions', iterations: 25, fn: () => fitScoreModel(thousandColumns!) },
-    { name: 'summarizeSessions, all 1,000 sessions (the map)', iterations: 25, fn: () => summarizeSessions(thousandColumns!) },
+    { name: 'summarizeBiasSessions, all 1,000 sessions (the map)', iterations: 25, fn: () => summarizeBiasSessions(thousandColumns!) },
     { name: 'aggregateBiasAudit from two stores\' merged summaries, 1,000 sessions (the reduce)', iterations: 25, fn: () => aggregateBiasAudit(thousandSummaries!, window) },
     { name: 'aggregateBiasAudit, all 100,000 sessions (2,000,000 scores, columns)', budgetMs: 5000, iterations: 3, fn: () => aggregateBiasAudit(hundredThousandColumns!, window) },
   ],

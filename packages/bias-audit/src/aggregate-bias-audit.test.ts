@@ -371,7 +371,7 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
     expect(() => aggregateBiasAudit(data, { now: NOW, resamples: 5 })).toThrow(/resamples must be 0 .* or at least 20, got 5/);
     expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(/margins\.harshness is not a family; use one of lengthSlope/);
     expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(/margins\.position must be a finite number of at least 0/);
-    expect(() => aggregateBiasAudit({} as never)).toThrow(/array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeSessions/);
+    expect(() => aggregateBiasAudit({} as never)).toThrow(/array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeBiasSessions/);
   });
 });
 

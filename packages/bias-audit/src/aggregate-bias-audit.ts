@@ -74,12 +74,12 @@ function isColumns(input: unknown): input is BiasColumns {
  * families, from `minSessions` sessions on.
  *
  * `input`: observations (validated, then windowed by the options), the columns of `readBiasRecords` (already
- * windowed: taken whole), or per-session summaries (`summarizeSessions`, merged across stores by
+ * windowed: taken whole), or per-session summaries (`summarizeBiasSessions`, merged across stores by
  * `mergeBiasSessionSummaries`: taken whole too), which give the report of the records they summarise.
  */
 export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColumns | BiasSessionSummaries, options: AggregateBiasAuditOptions = {}): BiasAggregateReport {
   if (!isArrayValue(input) && !isColumns(input) && !isSummaries(input)) {
-    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'aggregateBiasAudit takes an array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeSessions.' });
+    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'aggregateBiasAudit takes an array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeBiasSessions.' });
   }
   const nowMs = options.now === undefined ? Date.now() : options.now instanceof Date ? options.now.getTime() : Date.parse(options.now);
   if (Number.isNaN(nowMs)) throw invalidOption(`now must be a Date or an ISO 8601 string, got ${String(options.now)}.`);

@@ -9,7 +9,7 @@ import { aggregateBiasAudit } from './aggregate-bias-audit.js';
 import type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
 import { assertBiasSessionSummaries, BIAS_SESSION_SUMMARY_VERSION, mergeBiasSessionSummaries } from './bias-session-summary.js';
 import type { ScoreSessionSummary } from './score-session-summary.js';
-import { summarizeSessions } from './summarize-sessions.js';
+import { summarizeBiasSessions } from './summarize-bias-sessions.js';
 
 function observation(spec: { reviewer: string; candidate: string; position: number; score: number; length: number }): BiasObservation {
   return {
@@ -38,7 +38,7 @@ function byName(s: ScoreSessionSummary): { records: Record<string, number>; xty:
   };
 }
 
-describe('summarizeSessions', () => {
+describe('summarizeBiasSessions', () => {
   // One session. C's answer (1,200 characters) is scored by A at position 0 (6 points) and B at position 1 (8);
   // B's answer (600 characters) only by A, at position 1 (5). By hand, for C's answer: x_A = r:A + p:0,
   // x_B = r:B + p:1, x̄ = ½ of each, ȳ = 7; x̃_A = ½(r:A + p:0 − r:B − p:1) = −x̃_B; ỹ_A = −1, ỹ_B = +1.
@@ -49,7 +49,7 @@ describe('summarizeSessions', () => {
     observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
     observation({ reviewer: 'A', candidate: 'B', position: 1, score: 5, length: 600 }),
   ]);
-  const summaries = summarizeSessions(columns);
+  const summaries = summarizeBiasSessions(columns);
   const [whole] = summaries.sessions;
   const session = whole?.score;
 
@@ -130,11 +130,11 @@ describe('fitScoreModel over summaries', () => {
   });
   const whole = fitScoreModel(observationsToColumns(observations));
   const firstHalf = new Set(Array.from({ length: 30 }, (_, s) => `s41-${s}`));
-  const partOne = summarizeSessions(observationsToColumns(observations.filter((o) => firstHalf.has(o.sessionId))));
-  const partTwo = summarizeSessions(observationsToColumns(observations.filter((o) => !firstHalf.has(o.sessionId))));
+  const partOne = summarizeBiasSessions(observationsToColumns(observations.filter((o) => firstHalf.has(o.sessionId))));
+  const partTwo = summarizeBiasSessions(observationsToColumns(observations.filter((o) => !firstHalf.has(o.sessionId))));
 
   it('gives the fit of the records themselves', () => {
-    expectSameFit(fitScoreModel(summarizeSessions(observationsToColumns(observations))), whole);
+    expectSameFit(fitScoreModel(summarizeBiasSessions(observationsToColumns(observations))), whole);
   });
 
   it('adds up: two halves of a store, summarised apart and merged (in either order), fit as the whole store does', () => {
@@ -146,7 +146,7 @@ describe('fitScoreModel over summaries', () => {
 
   it('reads a store of more sessions than one chunk holds (1,001) as its summaries do', () => {
     const columns = observationsToColumns(simulateCouncils({ sessions: 1001, models: 5, reviewers: 5, seed: 5, reviewerOffsets: [-1.2], primacyPerPosition: 0.25 }));
-    expectSameFit(fitScoreModel(summarizeSessions(columns)), fitScoreModel(columns));
+    expectSameFit(fitScoreModel(summarizeBiasSessions(columns)), fitScoreModel(columns));
   });
 
   it('survives JSON: the summaries are plain data', () => {
@@ -182,7 +182,7 @@ describe('aggregateBiasAudit over summaries', () => {
   const options = { now: '2030-01-01T00:00:00Z', maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
   const whole = aggregateBiasAudit(observationsToColumns(observations), options);
   const half = (first: boolean): BiasSessionSummaries =>
-    summarizeSessions(observationsToColumns(observations.filter((o) => (Number(o.sessionId.split('-')[1]) < 30) === first)));
+    summarizeBiasSessions(observationsToColumns(observations.filter((o) => (Number(o.sessionId.split('-')[1]) < 30) === first)));
 
   it('gives the report of the records, merged from two halves in either order (permutation test, ranks, change point included)', () => {
     expect(whole.changePoints.map((c) => c.kind)).toEqual(['config_version']);
@@ -199,13 +199,13 @@ describe('aggregateBiasAudit over summaries', () => {
       const s = Number(o.sessionId.split('-')[1]);
       return { ...o, timestamp: new Date(Date.UTC(2026, 0, 1 + Math.floor(s / 3))).toISOString() };
     });
-    const store = (k: number): BiasSessionSummaries => summarizeSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
+    const store = (k: number): BiasSessionSummaries => summarizeBiasSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
     const all = aggregateBiasAudit(observationsToColumns(tied), options);
     expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }), all);
   });
 
   it('and after a JSON round trip, with the asymptotic test', () => {
-    const copy = JSON.parse(JSON.stringify(summarizeSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
+    const copy = JSON.parse(JSON.stringify(summarizeBiasSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
     expectAlike(aggregateBiasAudit(copy, { now: options.now, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
   });
 });
@@ -216,7 +216,7 @@ describe('the map against a reference built from explicit rows', () => {
   const observations = simulateCouncils({ sessions: 12, models: 4, reviewers: 4, seed: 7, selfPreference: 0.4, reviewerOffsets: [0.6], primacyPerPosition: 0.2 }).map(
     (o, i): BiasObservation => (i % 9 === 4 ? { ...o, score: null } : o), // some records unscored: answers scored once or not at all
   );
-  const summaries = summarizeSessions(observationsToColumns(observations));
+  const summaries = summarizeBiasSessions(observationsToColumns(observations));
 
   it('gives every X̃\'X̃, X̃\'ỹ, ỹ\'ỹ and pair sum of every session', () => {
     expect(summaries.sessions).toHaveLength(12);
@@ -276,7 +276,7 @@ describe('the map against a reference built from explicit rows', () => {
     // is a difference of sums that rounding can push below 0.
     for (let seed = 1; seed <= 20; seed++) {
       const exact = simulateCouncils({ sessions: 30, models: 4, reviewers: 4, seed, selfReview: false, reviewerNoise: 0, reviewerOffsets: [0.7, -0.3], primacyPerPosition: 0.1 });
-      for (const fit of [fitScoreModel(observationsToColumns(exact)), fitScoreModel(summarizeSessions(observationsToColumns(exact)))]) {
+      for (const fit of [fitScoreModel(observationsToColumns(exact)), fitScoreModel(summarizeBiasSessions(observationsToColumns(exact)))]) {
         expect(fit.residualSd, `seed ${seed}`).toBe(0);
       }
     }
@@ -284,7 +284,7 @@ describe('the map against a reference built from explicit rows', () => {
 });
 
 describe('summaries from elsewhere are checked', () => {
-  const good = summarizeSessions(
+  const good = summarizeBiasSessions(
     observationsToColumns([
       observation({ reviewer: 'A', candidate: 'C', position: 0, score: 6, length: 1200 }),
       observation({ reviewer: 'B', candidate: 'C', position: 1, score: 8, length: 1200 }),
@@ -305,7 +305,7 @@ describe('summaries from elsewhere are checked', () => {
     return copy;
   };
 
-  it('accepts what summarizeSessions wrote', () => {
+  it('accepts what summarizeBiasSessions wrote', () => {
     expect(failure(good)).toBe('accepted');
   });
 

@@ -6,7 +6,7 @@ export { noRank } from './bias-columns.js';
 export { observationsToColumns } from './observations-to-columns.js';
 export { fitScoreModel } from './fit-score-model.js';
 export type { FitScoreModelOptions, ScoreModelEffect, ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
-export { summarizeSessions } from './summarize-sessions.js';
+export { summarizeBiasSessions } from './summarize-bias-sessions.js';
 export { BIAS_SESSION_SUMMARY_VERSION, assertBiasSessionSummaries, mergeBiasSessionSummaries } from './bias-session-summary.js';
 export type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
 export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummary } from './score-session-summary.js';

@@ -13,7 +13,7 @@ const noScores = (): ScoreSessionSummary => ({ columns: [], records: [], xtx: []
  * published so that stores can be reported together without their records (`mergeBiasSessionSummaries`)
  * and an analytics engine can compute them with a GROUP BY over sessions.
  */
-export function summarizeSessions(columns: BiasColumns): BiasSessionSummaries {
+export function summarizeBiasSessions(columns: BiasColumns): BiasSessionSummaries {
   const source = sourceFromColumns(columns);
   const names = columnNames(source);
   const models = columns.models;
