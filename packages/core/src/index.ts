@@ -25,6 +25,7 @@ export { fillTemplate } from './fill-template.js';
 export { mergeConfig } from './merge-config.js';
 export { loadConfig, resolveConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
+export { orgIdProblem } from './org-id.js';
 export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
 
 export type { Personality } from './personality.js';

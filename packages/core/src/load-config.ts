@@ -7,6 +7,7 @@ import { councilConfigLayerSchema } from './council-config-schema.js';
 import { CouncilError } from './council-error.js';
 import { defaultConfig } from './default-config.js';
 import { mergeConfig } from './merge-config.js';
+import { orgIdProblem } from './org-id.js';
 import { parsePersonality } from './parse-personality.js';
 import type { Personality } from './personality.js';
 
@@ -161,8 +162,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     sources.push(userPath);
   }
   if (org !== undefined) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org) || org.includes('..')) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization id "${org}" (from ${orgSource}) is not valid; use letters, digits, ".", "-" and "_".` });
+    const problem = orgIdProblem(org);
+    if (problem !== null) {
+      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.` });
     }
     const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
     const orgLayer = await readLayerFile(orgPath);

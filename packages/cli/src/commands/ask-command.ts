@@ -73,11 +73,12 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
 /** Everything `council ask` does (checks, the council, output to `ctx.io`, persistence), returning the session and what was saved. */
 export async function runAsk(options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks = {}): Promise<AskResult> {
   if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
-  const settings = commandSettings(ctx);
+  // --org goes into the settings (flags > environment), so a valid flag overrides an invalid LLM_COUNCIL_ORG.
+  const settings = options.org === undefined ? commandSettings(ctx) : commandSettings(ctx, { org: options.org });
   const env = settings.secrets.providerEnv;
   // Check the persistence settings before any model is called, not after the session was paid for.
   if (options.persist !== false) requireHashSecret(settings);
-  const loaded = await loadCouncilConfig(settings, options.org === undefined ? {} : { org: options.org });
+  const loaded = await loadCouncilConfig(settings);
   // `@name` is a pool of config.yaml (`pools: { deep: [...] }`): its models, in order; for the chairman, the first
   // chairs and the rest are its fallbacks.
   const pools = loaded.config.pools;

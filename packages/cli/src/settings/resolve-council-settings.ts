@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
+import { orgIdProblem } from '@council/core';
 import { z } from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
@@ -78,10 +79,11 @@ const consentText = z.string().transform((text, ctx): ConsentLevel => {
 });
 
 // An organization id names a directory under the home: nothing that could leave it.
+// Core's rule (orgIdProblem), the one its configuration cascade applies: for LLM_COUNCIL_ORG and --org alike.
 const orgText = z.string().transform((org, ctx) => {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org)) ctx.addIssue({ code: 'custom', message: 'use letters, digits, ".", "_" or "-" only, starting with a letter or digit' });
-  else if (org.includes('..')) ctx.addIssue({ code: 'custom', message: 'use letters, digits, ".", "_" or "-" only, without ".."' });
-  else return org;
+  const problem = orgIdProblem(org);
+  if (problem === null) return org;
+  ctx.addIssue({ code: 'custom', message: problem });
   return z.NEVER;
 });
 
@@ -222,6 +224,11 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
   const context: PathContext = { cwd: flags.cwd ?? process.cwd(), userHome: userHomeOf(env) };
   const { raw, parsed, problems, invalid } = parseVariables(env, { ...context, skip: overridden(flags) });
   const { home, homeSource, paths } = resolveLocations(parsed, { ...context, flags, problems });
+  // --org is checked as LLM_COUNCIL_ORG is, so that a valid flag overrides an invalid variable and an invalid flag is named.
+  if (typeof flags.org === 'string') {
+    const checked = orgText.safeParse(flags.org);
+    if (!checked.success) problems.push(`--org ${shown(flags.org)} is not valid: ${checked.error.issues[0]?.message ?? 'not an organization id'}.`);
+  }
   const secrets = readSecrets(env);
   const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
   const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
