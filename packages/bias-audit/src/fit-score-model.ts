@@ -133,10 +133,13 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         observations += chunk.answerCount[j]!;
         answers++;
       }
+      // A pair record's demeaned row: its reviewer's and position's columns less its answer's mean row.
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
         const base = (chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!) * k;
-        const r0 = chunk.pairRowStart[j]!;
-        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! += chunk.pairRow[r0 + a]!;
+        pairDesign[base + c[c0 + chunk.pairReviewerColumn[j]!]!]! += 1;
+        pairDesign[base + c[c0 + chunk.pairPositionColumn[j]!]!]! += 1;
+        const r0 = chunk.answerRowStart[chunk.pairAnswer[j]!]!;
+        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! -= chunk.answerRow[r0 + a]!;
       }
     }
   });
@@ -165,6 +168,10 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   let totalSquares = 0;
   let localBeta = new Float64Array(0);
   let score = new Float64Array(0);
+  const sessionPairSum = new Float64Array(pairCount);
+  const sessionPairN = new Float64Array(pairCount);
+  const sessionPairs: number[] = [];
+  let answerFitted = new Float64Array(models);
 
   source.forEachChunk((chunk) => {
     const c = chunk.columns;
@@ -177,6 +184,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         score = new Float64Array(m);
       }
       for (let a = 0; a < m; a++) localBeta[a] = beta[c[c0 + a]!]!;
+      if (answerFitted.length < chunk.answerStart[s + 1]! - chunk.answerStart[s]!) answerFitted = new Float64Array(chunk.answerStart[s + 1]! - chunk.answerStart[s]!);
       // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
       let informative = false;
       for (let a = 0; a < m; a++) {
@@ -199,12 +207,27 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
           for (let b = 0; b < m; b++) meat[ga + c[c0 + b]!]! += sa * score[b]!;
         }
       }
+      // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
+      const firstAnswer = chunk.answerStart[s]!;
+      for (let j = firstAnswer; j < chunk.answerStart[s + 1]!; j++) {
+        const r0 = chunk.answerRowStart[j]!;
+        let fitted = 0;
+        for (let a = 0; a < m; a++) fitted += chunk.answerRow[r0 + a]! * localBeta[a]!;
+        answerFitted[j - firstAnswer] = fitted;
+        sessionX.push(chunk.answerLength[j]! / 1000);
+        sessionY.push(chunk.answerMean[j]! - fitted);
+      }
+      // Each pair's residual sum and records in this session, from its records' residuals.
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
-        const r0 = chunk.pairRowStart[j]!;
-        let e = chunk.pairSum[j]!;
-        for (let a = 0; a < m; a++) e -= chunk.pairRow[r0 + a]! * localBeta[a]!;
-        const n = chunk.pairCount[j]!;
         const p = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
+        const predicted = localBeta[chunk.pairReviewerColumn[j]!]! + localBeta[chunk.pairPositionColumn[j]!]! - answerFitted[chunk.pairAnswer[j]! - firstAnswer]!;
+        if (sessionPairN[p] === 0) sessionPairs.push(p);
+        sessionPairSum[p]! += chunk.pairDeviation[j]! - predicted;
+        sessionPairN[p]! += 1;
+      }
+      for (const p of sessionPairs) {
+        const e = sessionPairSum[p]!;
+        const n = sessionPairN[p]!;
         pairs.sum[p]! += e;
         pairs.n[p]! += n;
         pairs.sessions[p]!++;
@@ -215,15 +238,10 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
           pairs.eScore[p * k + c[c0 + a]!]! += e * score[a]!;
           pairs.nScore[p * k + c[c0 + a]!]! += n * score[a]!;
         }
+        sessionPairSum[p] = 0;
+        sessionPairN[p] = 0;
       }
-      // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
-      for (let j = chunk.answerStart[s]!; j < chunk.answerStart[s + 1]!; j++) {
-        const r0 = chunk.answerRowStart[j]!;
-        let fitted = 0;
-        for (let a = 0; a < m; a++) fitted += chunk.answerRow[r0 + a]! * localBeta[a]!;
-        sessionX.push(chunk.answerLength[j]! / 1000);
-        sessionY.push(chunk.answerMean[j]! - fitted);
-      }
+      sessionPairs.length = 0;
       addLengthSession({ x: sessionX, y: sessionY }, length, between);
       sessionX.length = 0;
       sessionY.length = 0;

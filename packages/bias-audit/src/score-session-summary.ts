@@ -13,15 +13,18 @@ export interface ScoreAnswerSummary {
   meanRow: number[];
 }
 
-/** A reviewer → author pair's records in one session's answers scored by two reviewers or more. */
+/**
+ * One scored record of a reviewer on another member's answer, in an answer scored by two reviewers or more: what
+ * affinity (the reviewer → author pair's residuals) needs. Its demeaned design row is rebuilt from it — its
+ * reviewer's and its position's columns, less its answer's `meanRow` — so it takes four values, not a row.
+ */
 export interface ScorePairSummary {
   reviewer: string;
   author: string;
-  count: number;
-  /** Σ of its records' within-answer demeaned scores (score − the answer's mean score). */
-  sum: number;
-  /** Σ of its records' within-answer demeaned design rows, over the session's `columns`. */
-  row: number[];
+  /** The position the answer was shown to this reviewer at. */
+  position: number;
+  /** Its score less its answer's mean score (ỹ). */
+  deviation: number;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface ScoreSessionSummary {
   yty: number;
   /** Every answer with at least one scored record (answers scored once carry length information only). */
   answers: ScoreAnswerSummary[];
-  /** Per reviewer → author pair, reviewer ≠ author. */
+  /** Each scored record of a reviewer on another member's answer scored twice or more (reviewer ≠ author). */
   pairs: ScorePairSummary[];
 }
 
@@ -101,19 +104,20 @@ export function checkScoreSessionSummary(input: unknown, check: SessionCheck): a
   numbers(s.xty, { length: m, what: 'score.xty' });
   numbers([s.yty], { length: 1, what: 'score.yty', valid: (v) => v >= 0 });
   if (!Array.isArray(s.answers) || !Array.isArray(s.pairs)) fail('score.answers and score.pairs must be arrays');
-  const authors = new Set<string>();
+  const answerCount = new Map<string, number>();
   for (const [j, a] of s.answers.entries()) {
-    if (typeof a?.author !== 'string' || !members.has(a.author) || authors.has(a.author)) fail(`score.answers[${j}].author must be a member of the session, once`);
-    authors.add(a.author);
+    if (typeof a?.author !== 'string' || !members.has(a.author) || answerCount.has(a.author)) fail(`score.answers[${j}].author must be a member of the session, once`);
+    answerCount.set(a.author, a.count);
     if (!isCount(a.lengthChars, 0) || !isCount(a.count, 1)) fail(`score.answers[${j}] needs a whole lengthChars ≥ 0 and a whole count ≥ 1`);
     numbers([a.meanScore], { length: 1, what: `score.answers[${j}].meanScore` });
     numbers(a.meanRow, { length: m, what: `score.answers[${j}].meanRow`, valid: (v) => v >= -1e-12 && v <= 1 + 1e-12 });
   }
   for (const [j, p] of s.pairs.entries()) {
     if (typeof p?.reviewer !== 'string' || !reviewers.has(p.reviewer)) fail(`score.pairs[${j}].reviewer must have a reviewer:<name> column`);
-    if (typeof p.author !== 'string' || !authors.has(p.author) || p.author === p.reviewer) fail(`score.pairs[${j}].author must be another member with an answer`);
-    if (!isCount(p.count, 1)) fail(`score.pairs[${j}].count must be a whole number ≥ 1`);
-    numbers([p.sum], { length: 1, what: `score.pairs[${j}].sum` });
-    numbers(p.row, { length: m, what: `score.pairs[${j}].row` });
+    if (typeof p.author !== 'string' || p.author === p.reviewer || !((answerCount.get(p.author) ?? 0) >= 2)) {
+      fail(`score.pairs[${j}].author must be another member whose answer is scored twice or more`);
+    }
+    if (!columns.includes(`position:${String(p.position)}`)) fail(`score.pairs[${j}].position must have a position:<n> column`);
+    numbers([p.deviation], { length: 1, what: `score.pairs[${j}].deviation` });
   }
 }

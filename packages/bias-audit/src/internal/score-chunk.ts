@@ -6,7 +6,8 @@ import type { SessionStats } from './score-session-stats.js';
  * cold run's time in allocation and garbage collection). Session s's columns are
  * `colStart[s] … colStart[s + 1]` (m of them) in `columns`, `records`, `xty`; its m² entries of X̃'X̃ start at
  * `xtxStart[s]`; its answers are `answerStart[s] … answerStart[s + 1]`, answer j's mean row the m entries from
- * `answerRowStart[j]`; its pairs likewise.
+ * `answerRowStart[j]`; its pair records `pairStart[s] … pairStart[s + 1]`, each naming its reviewer's and
+ * position's column (local to the session) and its answer (an index into the chunk's answers).
  */
 export interface ScoreChunk {
   size: number;
@@ -27,10 +28,10 @@ export interface ScoreChunk {
   pairStart: Int32Array;
   pairReviewer: Int32Array;
   pairAuthor: Int32Array;
-  pairCount: Float64Array;
-  pairSum: Float64Array;
-  pairRowStart: Int32Array;
-  pairRow: Float64Array;
+  pairReviewerColumn: Int32Array;
+  pairPositionColumn: Int32Array;
+  pairAnswer: Int32Array;
+  pairDeviation: Float64Array;
 }
 
 /** A typed array that grows by doubling. */
@@ -84,10 +85,10 @@ export class ScoreChunkBuilder {
   private readonly pairStart: Growing<Int32Array>;
   private readonly pairReviewer: Growing<Int32Array>;
   private readonly pairAuthor: Growing<Int32Array>;
-  private readonly pairCount: Growing<Float64Array>;
-  private readonly pairSum: Growing<Float64Array>;
-  private readonly pairRowStart: Growing<Int32Array>;
-  private readonly pairRow: Growing<Float64Array>;
+  private readonly pairReviewerColumn: Growing<Int32Array>;
+  private readonly pairPositionColumn: Growing<Int32Array>;
+  private readonly pairAnswer: Growing<Int32Array>;
+  private readonly pairDeviation: Growing<Float64Array>;
 
   /** `sessions`: how many sessions to make room for at first (the arrays grow past it). */
   constructor(sessions = 64) {
@@ -113,10 +114,10 @@ export class ScoreChunkBuilder {
     this.pairStart = i32(perSession);
     this.pairReviewer = i32(perPair);
     this.pairAuthor = i32(perPair);
-    this.pairCount = f64(perPair);
-    this.pairSum = f64(perPair);
-    this.pairRowStart = i32(perPair);
-    this.pairRow = f64(perPair * 8);
+    this.pairReviewerColumn = i32(perPair);
+    this.pairPositionColumn = i32(perPair);
+    this.pairAnswer = i32(perPair);
+    this.pairDeviation = f64(perPair);
   }
 
   /** Empties the builder, keeping its buffers for the next chunk. */
@@ -139,7 +140,8 @@ export class ScoreChunkBuilder {
     this.xtxStart.push(this.xtx.length);
     this.xtx.pushFrom(stats.xtx, m * m);
     this.yty.push(stats.yty);
-    this.answerStart.push(this.answerAuthor.length);
+    const firstAnswer = this.answerAuthor.length;
+    this.answerStart.push(firstAnswer);
     for (const a of stats.answers) {
       this.answerAuthor.push(a.author);
       this.answerLength.push(a.lengthChars);
@@ -152,10 +154,10 @@ export class ScoreChunkBuilder {
     for (const p of stats.pairs) {
       this.pairReviewer.push(p.reviewer);
       this.pairAuthor.push(p.author);
-      this.pairCount.push(p.count);
-      this.pairSum.push(p.sum);
-      this.pairRowStart.push(this.pairRow.length);
-      this.pairRow.pushFrom(p.row, m);
+      this.pairReviewerColumn.push(p.reviewerColumn);
+      this.pairPositionColumn.push(p.positionColumn);
+      this.pairAnswer.push(firstAnswer + p.answer);
+      this.pairDeviation.push(p.deviation);
     }
   }
 
@@ -188,10 +190,10 @@ export class ScoreChunkBuilder {
       pairStart: this.pairStart.view(copy),
       pairReviewer: this.pairReviewer.view(copy),
       pairAuthor: this.pairAuthor.view(copy),
-      pairCount: this.pairCount.view(copy),
-      pairSum: this.pairSum.view(copy),
-      pairRowStart: this.pairRowStart.view(copy),
-      pairRow: this.pairRow.view(copy),
+      pairReviewerColumn: this.pairReviewerColumn.view(copy),
+      pairPositionColumn: this.pairPositionColumn.view(copy),
+      pairAnswer: this.pairAnswer.view(copy),
+      pairDeviation: this.pairDeviation.view(copy),
     };
   }
 }

@@ -17,7 +17,11 @@ export interface SessionStats {
   xty: ArrayLike<number>;
   yty: number;
   answers: { author: number; lengthChars: number; count: number; meanScore: number; meanRow: ArrayLike<number> }[];
-  pairs: { reviewer: number; author: number; count: number; sum: number; row: ArrayLike<number> }[];
+  /**
+   * One per scored record of a reviewer on another member's answer scored twice or more: its design row is its
+   * reviewer's and its position's columns (local indices), demeaned by its answer's mean row.
+   */
+  pairs: { reviewer: number; author: number; reviewerColumn: number; positionColumn: number; answer: number; deviation: number }[];
 }
 
 /** What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order). */
@@ -82,7 +86,7 @@ function chunkBytes(chunk: ScoreChunk): number {
 }
 
 type AnswerStats = SessionStats['answers'][number] & { meanRow: Float64Array };
-type PairStats = SessionStats['pairs'][number] & { row: Float64Array };
+type PairStats = SessionStats['pairs'][number];
 
 /**
  * Visits each session's sums. The arrays and objects passed are reused for the next session (the fit reads
@@ -98,8 +102,6 @@ function visitSessionStats(columns: BiasColumns, design: { layout: Layout; index
   const answerMean = new AnswerMean(k);
   const { mean, support } = answerMean;
   const supportLocal = new Int32Array(k);
-  const models = columns.models.length;
-  const pairAt = new Int32Array(models * models).fill(-1);
   const records = new Float64Array(k);
   const xtx = new Float64Array(k * k);
   const xty = new Float64Array(k);
@@ -165,28 +167,18 @@ function visitSessionStats(columns: BiasColumns, design: { layout: Layout; index
         }
         const reviewer = columns.reviewer[i]!;
         if (reviewer === author) continue;
-        const key = reviewer * models + author;
-        let at = pairAt[key]!;
-        if (at === -1) {
-          at = stats.pairs.length;
-          const pair = pairPool[at] ?? (pairPool[at] = { reviewer: 0, author: 0, count: 0, sum: 0, row: new Float64Array(k) });
-          pair.reviewer = reviewer;
-          pair.author = author;
-          pair.count = 0;
-          pair.sum = 0;
-          pair.row.fill(0, 0, m);
-          stats.pairs.push(pair);
-          pairAt[key] = at;
-        }
-        const pair = stats.pairs[at]! as PairStats;
-        pair.count++;
-        pair.sum += y;
-        for (let ja = 0; ja < width; ja++) pair.row[local[row[ja]!]!]! += 1;
-        for (let j = 0; j < size; j++) pair.row[supportLocal[j]!]! -= meanRow[supportLocal[j]!]!;
+        const at = stats.pairs.length;
+        const pair = pairPool[at] ?? (pairPool[at] = { reviewer: 0, author: 0, reviewerColumn: 0, positionColumn: 0, answer: 0, deviation: 0 });
+        pair.reviewer = reviewer;
+        pair.author = author;
+        pair.reviewerColumn = local[row[0]!]!;
+        pair.positionColumn = local[row[1]!]!;
+        pair.answer = stats.answers.length - 1;
+        pair.deviation = y;
+        stats.pairs.push(pair);
       }
     }
     for (let j = 0; j < m; j++) local[touched[j]!] = -1;
-    for (const pair of stats.pairs) pairAt[pair.reviewer * models + pair.author] = -1;
     visit(stats);
   }
 }
@@ -202,8 +194,13 @@ export function publishScoreStats(stats: SessionStats, spec: { names: readonly s
     xty: Array.from(stats.xty).slice(0, m),
     yty: stats.yty,
     answers: stats.answers.map((a) => ({ author: models[a.author]!, lengthChars: a.lengthChars, count: a.count, meanScore: a.meanScore, meanRow: Array.from(a.meanRow).slice(0, m) })),
-    pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, count: p.count, sum: p.sum, row: Array.from(p.row).slice(0, m) })),
+    pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, position: positionOf(names[stats.columns[p.positionColumn]!]!), deviation: p.deviation })),
   };
+}
+
+/** The position a `position:<n>` column names. */
+function positionOf(name: string): number {
+  return Number(name.slice('position:'.length));
 }
 
 /** Each global column's published name: `reviewer:<model>`, `position:<n>`, `self:<model>`. */
@@ -275,7 +272,14 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
       xty: s.xty,
       yty: s.yty,
       answers: s.answers.map((a) => ({ ...a, author: modelIndex.get(a.author)! })),
-      pairs: s.pairs.map((p) => ({ ...p, reviewer: modelIndex.get(p.reviewer)!, author: modelIndex.get(p.author)! })),
+      pairs: s.pairs.map((p) => ({
+        reviewer: modelIndex.get(p.reviewer)!,
+        author: modelIndex.get(p.author)!,
+        reviewerColumn: s.columns.indexOf(`reviewer:${p.reviewer}`),
+        positionColumn: s.columns.indexOf(`position:${p.position}`),
+        answer: s.answers.findIndex((a) => a.author === p.author),
+        deviation: p.deviation,
+      })),
     });
   }
   const chunk = builder.build({ compact: true });
