@@ -56,23 +56,31 @@ function readFileHead(path: string, limit: number): { bytes: Buffer; size: numbe
   }
 }
 
+/**
+ * The offset of the first byte sequence that is not UTF-8, by the rules TextDecoder applies (RFC 3629, the
+ * WHATWG decoder): the lead byte sets the width and the second byte's range, which excludes overlong forms
+ * (after E0 and F0), UTF-16 surrogates (after ED) and code points past U+10FFFF (after F4). Decoding growing
+ * prefixes to find it would be quadratic, so it scans; 0 only if it finds nothing (TextDecoder did).
+ */
+function firstInvalidSequence(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const width = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const [low, high] = b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    const tail = bytes.subarray(i + 1, i + width);
+    const ok = width > 0 && i + width <= bytes.length && tail.every((c, k) => (k === 0 ? c >= low && c <= high : c >= 0x80 && c <= 0xbf));
+    if (!ok) return i;
+    i += width;
+  }
+  return 0;
+}
+
 /** Decodes UTF-8 strictly (a stray byte is an error naming its offset), dropping a byte-order mark. */
 function decodeUtf8(bytes: Buffer, source: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    let offset = 0;
-    // Find the first offending byte for the message: decode growing prefixes would be quadratic, so scan.
-    for (let i = 0; i < bytes.length; ) {
-      const b = bytes[i]!;
-      const width = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-      const ok = width > 0 && i + width <= bytes.length && [...bytes.subarray(i + 1, i + width)].every((c) => c >= 0x80 && c <= 0xbf);
-      if (!ok) {
-        offset = i;
-        break;
-      }
-      i += width;
-    }
+    const offset = firstInvalidSequence(bytes);
     throw usage(`${source} is not UTF-8 text (invalid byte at offset ${offset}). Convert it, e.g. iconv -t UTF-8, and try again.`);
   }
 }
