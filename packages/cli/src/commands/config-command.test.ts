@@ -59,6 +59,18 @@ describe('council config', () => {
     await expect(runConfigCommand({ action: 'show' }, testContext({ home }).ctx)).rejects.toThrow(/config\.yaml.*quorum/);
   });
 
+  it('show prints LLM_COUNCIL_CLOUD_URL without its user-info, which can hold a token', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-config-'));
+    const env = { LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/v1/ingest', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' };
+    const t = testContext({ home, env });
+    await runConfigCommand({ action: 'show' }, t.ctx);
+    expect(t.out()).toMatch(/cloud\s+https:\/\/cloud\.example\.com\/v1\/ingest, token present\n/);
+    const t2 = testContext({ home, env });
+    await runConfigCommand({ action: 'show', json: true }, t2.ctx);
+    expect((JSON.parse(t2.out()) as { cloudUrl: string }).cloudUrl).toBe('https://cloud.example.com/v1/ingest');
+    for (const out of [t.out(), t2.out()]) expect(out).not.toMatch(/CANARY|acme/);
+  });
+
   it('rejects an unknown action as a usage error naming the valid ones', async () => {
     const t = testContext();
     await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow('Unknown config action "edit": use "council config show", "council config path" or "council config init".');

@@ -5,6 +5,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { CONSENT_NAMES } from '../provider-environment.js';
+import { stripUrlCredentials } from '../strip-url-credentials.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 
 export interface ConfigCommandOptions {
@@ -59,7 +60,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       biasThresholds: settings.biasThresholds,
       randomSeed: settings.randomSeed,
       hashSecret: settings.hashSecretSet ? 'present' : 'absent',
-      cloudUrl: settings.cloudUrl,
+      cloudUrl: settings.cloudUrl === null ? null : stripUrlCredentials(settings.cloudUrl),
       cloudToken: settings.cloudTokenSet ? 'present' : 'absent',
       keys,
       council,
@@ -89,7 +90,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['position bias above', `variance ${settings.biasThresholds.positionVariance} ${origin('LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD')}`],
     ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
     ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
-    ['cloud', `${settings.cloudUrl ?? s.dim('(not configured)')}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
+    ['cloud', `${settings.cloudUrl === null ? s.dim('(not configured)') : stripUrlCredentials(settings.cloudUrl)}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
     ['configuration layers', council.layers.join(' ← ')],
     ['defaults', `strategy ${council.strategy}, mode ${council.mode}, order ${council.order}, quorum ${council.quorum}`],
     ['strategies', council.strategies.join(', ')],

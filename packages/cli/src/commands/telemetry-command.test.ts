@@ -67,6 +67,13 @@ describe('council telemetry', () => {
     expect(r.out).not.toContain('TOKEN-CANARY');
   }, 20_000);
 
+  it('status shows the cloud URL without its user-info', async () => {
+    const home = await homeWithOneEvent();
+    const r = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/ingest' });
+    expect(JSON.parse(r.out)).toMatchObject({ cloudUrl: 'https://cloud.example.com/ingest' });
+    expect(r.out).not.toContain('URL-TOKEN-CANARY');
+  }, 20_000);
+
   it('upload hands the arguments after "upload" to the injected uploader, and says so when there is none', async () => {
     const seen: (readonly string[])[] = [];
     const r = await cli(['telemetry', 'upload', '--dry-run', '--batch-size', '10'], {}, (argv) => {

@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { CONSENT_NAMES } from '../provider-environment.js';
+import { stripUrlCredentials } from '../strip-url-credentials.js';
 
 export interface TelemetryCommandOptions {
   action: string | undefined;
@@ -40,7 +41,8 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
     case 'status': {
       const settings = commandSettings(ctx);
       const { events, skipped, outbox, consent } = await pendingEvents(ctx);
-      const cloudUrl = settings.cloudUrl;
+      // Shown without user-info, which can hold a credential.
+      const cloudUrl = settings.cloudUrl === null ? null : stripUrlCredentials(settings.cloudUrl);
       const token = settings.cloudTokenSet;
       const status = { consentLevel: consent, consentName: CONSENT_NAMES[consent], sends: consent >= 2, outbox, pendingEvents: events.length, unreadableLines: skipped, cloudUrl, cloudToken: token ? 'present' : 'absent' };
       if (options.json) {
