@@ -1,13 +1,9 @@
 import type { CouncilEvent, CouncilStage } from '@council/core';
+import { STAGE_DONE_VERBS, STAGE_NAMES } from './stage-labels.js';
 
 /** How often at most a "still waiting" line is printed, and how long a call must have run before the first. */
 export const WAIT_LINE_INTERVAL_MS = 15_000;
 
-const STAGES: Record<CouncilStage, { name: string; done: string }> = {
-  1: { name: 'answers', done: 'answered' },
-  2: { name: 'reviews', done: 'reviewed' },
-  3: { name: 'synthesis', done: 'synthesised' },
-};
 
 const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'gave an empty answer', aborted: 'was aborted', 'too-large': 'sent a reply too large' };
 
@@ -56,11 +52,11 @@ export function createProgressLines(options: { write: (text: string) => void; no
       switch (event.type) {
         case 'stage-started':
           stageStarted.set(event.stage, now());
-          say(`stage ${event.stage} (${STAGES[event.stage].name}): ${event.calls} call${event.calls === 1 ? '' : 's'} started`);
+          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}): ${event.calls} call${event.calls === 1 ? '' : 's'} started`);
           return;
         case 'stage-finished': {
           const took = now() - (stageStarted.get(event.stage) ?? now());
-          say(`stage ${event.stage} (${STAGES[event.stage].name}) done: ${event.succeeded} ${STAGES[event.stage].done}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
+          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}) done: ${event.succeeded} ${STAGE_DONE_VERBS[event.stage]}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
           return;
         }
         case 'model-started':
@@ -68,7 +64,7 @@ export function createProgressLines(options: { write: (text: string) => void; no
           return;
         case 'model-finished':
           pending.delete(`${event.stage}:${event.member}`);
-          say(`  ${event.member} ${STAGES[event.stage].done} (${seconds(event.latencyMs)})`);
+          say(`  ${event.member} ${STAGE_DONE_VERBS[event.stage]} (${seconds(event.latencyMs)})`);
           return;
         case 'model-failed': {
           pending.delete(`${event.stage}:${event.member}`);

@@ -1,6 +1,7 @@
 import type { CellState, CouncilProgress } from './council-progress.js';
 import type { Style } from './create-style.js';
 import { stripAnsi } from './create-style.js';
+import { STAGE_NAMES } from './stage-labels.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const CELL_WIDTH = 20;
@@ -53,7 +54,7 @@ export function renderProgressFrame(state: CouncilProgress, options: { now: numb
   const { now, style } = options;
   const width = options.width ?? 100;
   const nameWidth = Math.min(32, Math.max(8, ...state.members.map((m) => m.length)));
-  const stageName = state.stage === 'done' ? 'done' : state.stage === 1 ? 'stage 1: answers' : state.stage === 2 ? 'stage 2: reviews' : 'stage 3: synthesis';
+  const stageName = state.stage === 'done' ? 'done' : `stage ${state.stage}: ${STAGE_NAMES[state.stage]}`;
   const header = [
     style.bold('Council'),
     state.label,

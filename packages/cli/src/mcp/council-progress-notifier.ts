@@ -1,4 +1,5 @@
-import type { CouncilEvent, CouncilStage } from '@council/core';
+import type { CouncilEvent } from '@council/core';
+import { STAGE_DONE_VERBS as DONE_VERBS, STAGE_NAMES } from '../stage-labels.js';
 
 /** One `notifications/progress` payload, without the token. */
 export interface ProgressUpdate {
@@ -18,9 +19,6 @@ export interface CouncilProgressNotifier {
    */
   heartbeat: (now: number) => void;
 }
-
-const STAGE_NAMES: Record<CouncilStage, string> = { 1: 'answers', 2: 'reviews', 3: 'synthesis' };
-const DONE_VERBS: Record<CouncilStage, string> = { 1: 'answered', 2: 'reviewed', 3: 'synthesised' };
 
 /**
  * Turns a council's events into progress updates: one when each stage starts and one when each member's call
