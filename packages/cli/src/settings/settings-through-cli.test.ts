@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
+import { startCouncilTestServer } from '../testing/council-test-server.js';
 
 // The settings as a user meets them: through the whole CLI, with the environment runCli is handed.
 const SIM = 'simulated:ada,simulated:basil,simulated:cleo';
@@ -49,6 +50,32 @@ describe('ADR-015 thresholds through the CLI (issue 15 item 6)', () => {
     expect(text.out).toMatch(/position bias above +variance 0\.75 \(LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD\)\n/);
     const json = await run(['config', 'show', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '0.5' });
     expect((JSON.parse(json.out) as { biasThresholds: unknown }).biasThresholds).toEqual({ lengthCorrelation: 0.5, positionVariance: 0.5 });
+  });
+
+  it('the position-bias flag is raised below the measured variance and not above it', async () => {
+    // The test server's reviewers score the answers in the order shown 9, 7, 5, and each sees all three: the
+    // per-position means are 9, 7 and 5, whose population variance is ((9-7)² + 0 + (5-7)²) / 3 = 8/3 ≈ 2.667.
+    const members = ['test/alpha', 'test/beta', 'test/gamma'];
+    const server = await startCouncilTestServer({ contributors: members, apiKey: 'sk-or-v1-THRESHOLD-KEY' });
+    try {
+      const askWith = async (threshold: string) => {
+        const home = mkdtempSync(join(tmpdir(), 'council-thresholds-'));
+        const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: 'sk-or-v1-THRESHOLD-KEY', LLM_COUNCIL_HOME: home, LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: threshold };
+        const r = await run(['ask', 'Which queue should we use?', '--models', members.join(','), '--json', '--no-persist'], env);
+        expect(r.code).toBe(0);
+        return (JSON.parse(r.out) as { biasAudit: { positionScoreVariance: { variance: number }; positionBiasDetected: boolean | null; riskFactors: string[] } }).biasAudit;
+      };
+      const below = await askWith('2.6');
+      expect(below.positionScoreVariance.variance).toBeCloseTo(8 / 3, 12);
+      expect(below.positionBiasDetected).toBe(true);
+      expect(below.riskFactors).toContain('position_bias');
+      const above = await askWith('2.7');
+      expect(above.positionScoreVariance.variance).toBeCloseTo(8 / 3, 12);
+      expect(above.positionBiasDetected).toBe(false);
+      expect(above.riskFactors).not.toContain('position_bias');
+    } finally {
+      await server.close();
+    }
   });
 });
 
