@@ -3,26 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryEntry, HistorySession } from './history-log.js';
 import { runCli } from './run-cli.js';
 import { measureSelfConsistency } from './self-consistency.js';
 import { captureIo } from './testing/capture-io.js';
 import { startCouncilTestServer } from './testing/council-test-server.js';
-
-/** A session in which each reviewer gave the scores listed, to answers with the texts listed. */
-function session(id: string, answers: Record<string, string>, scores: Record<string, Record<string, number>>): HistoryEntry {
-  return {
-    schema_version: '1.0.0',
-    council_version: '0.0.0-test',
-    simulated: false,
-    query_metadata: null,
-    session: {
-      sessionId: id,
-      stage1: Object.entries(answers).map(([member, text]) => ({ member, model: member, text })),
-      stage2: Object.entries(scores).map(([reviewer, given]) => ({ reviewer, model: reviewer, evaluation: { scores: given } })),
-    } as unknown as HistorySession,
-  };
-}
+import { scoredHistoryEntry } from './testing/history-fixture.js';
 
 describe('measureSelfConsistency (issue 15 item 13)', () => {
   it('pools the within-answer SD over answers a reviewer scored more than once, with a χ² interval', () => {
@@ -32,9 +17,9 @@ describe('measureSelfConsistency (issue 15 item 13)', () => {
     // interval is [√(8/9.348), √(8/0.2158)] = [0.9251, 6.0886]. Text "C" is scored once and does not count;
     // q never meets an answer twice.
     const entries = [
-      session('s1', { x: 'A', y: 'B', z: 'C' }, { r: { x: 7, y: 5, z: 4 }, q: { x: 6 } }),
-      session('s2', { x: 'A', y: 'B' }, { r: { x: 9, y: 5 } }),
-      session('s3', { w: 'B' }, { r: { w: 8 } }),
+      scoredHistoryEntry('s1', { x: 'A', y: 'B', z: 'C' }, { r: { x: 7, y: 5, z: 4 }, q: { x: 6 } }),
+      scoredHistoryEntry('s2', { x: 'A', y: 'B' }, { r: { x: 9, y: 5 } }),
+      scoredHistoryEntry('s3', { w: 'B' }, { r: { w: 8 } }),
     ];
     const [q, r] = measureSelfConsistency(entries);
     expect(r).toMatchObject({ reviewer: 'r', repeatedAnswers: 2, reviews: 5, sessions: 3, df: 3, tier: 'insufficient_data' });

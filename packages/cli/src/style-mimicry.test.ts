@@ -3,25 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryEntry, HistorySession } from './history-log.js';
 import { runCli } from './run-cli.js';
 import { measureStyleMimicry, styleStatistics } from './style-mimicry.js';
 import { captureIo } from './testing/capture-io.js';
 import { startCouncilTestServer } from './testing/council-test-server.js';
-
-function session(id: string, answers: Record<string, string>, scores: Record<string, Record<string, number>>): HistoryEntry {
-  return {
-    schema_version: '1.0.0',
-    council_version: '0.0.0-test',
-    simulated: false,
-    query_metadata: null,
-    session: {
-      sessionId: id,
-      stage1: Object.entries(answers).map(([member, text]) => ({ member, model: member, text })),
-      stage2: Object.entries(scores).map(([reviewer, given]) => ({ reviewer, model: reviewer, evaluation: { scores: given } })),
-    } as unknown as HistorySession,
-  };
-}
+import { scoredHistoryEntry } from './testing/history-fixture.js';
 
 // Every line is one sentence of three words; only the share of list lines differs (1, ½, 0).
 const LIST = '- x y z.\n- x y z.';
@@ -45,8 +31,8 @@ describe('style statistics and style mimicry (issue 15 item 13)', () => {
     // SE 0.64·SD = 0.32; t(0.975, 1 df) = 12.7062 from a printed table: 1.8 ∓ 4.0660 = [−2.2660, 5.8660]. r's own answer
     // (scored 9) is left out; q reviews in one session only.
     const entries = [
-      session('s1', { r: LIST, a: LIST, b: PROSE }, { r: { r: 9, a: 8, b: 4 } }),
-      session('s2', { r: LIST, a: HALF, b: PROSE, q: PROSE }, { r: { a: 7, b: 6 }, q: { a: 3, b: 5 } }),
+      scoredHistoryEntry('s1', { r: LIST, a: LIST, b: PROSE }, { r: { r: 9, a: 8, b: 4 } }),
+      scoredHistoryEntry('s2', { r: LIST, a: HALF, b: PROSE, q: PROSE }, { r: { a: 7, b: 6 }, q: { a: 3, b: 5 } }),
     ];
     const [q, r] = measureStyleMimicry(entries);
     expect(r).toMatchObject({ reviewer: 'r', sessions: 2, reviews: 4, tier: 'insufficient_data' });

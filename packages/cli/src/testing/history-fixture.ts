@@ -55,6 +55,21 @@ export function historyEntry(options: {
   };
 }
 
+/** A session in which each reviewer gave the scores listed, to answers with the texts listed (nothing else filled in). */
+export function scoredHistoryEntry(id: string, answers: Record<string, string>, scores: Record<string, Record<string, number>>): HistoryEntry {
+  return {
+    schema_version: '1.0.0',
+    council_version: '0.0.0-test',
+    simulated: false,
+    query_metadata: null,
+    session: {
+      sessionId: id,
+      stage1: Object.entries(answers).map(([member, text]) => ({ member, model: member, text })),
+      stage2: Object.entries(scores).map(([reviewer, given]) => ({ reviewer, model: reviewer, evaluation: { scores: given } })),
+    } as unknown as HistorySession,
+  };
+}
+
 export function writeHistory(path: string, entries: readonly HistoryEntry[]): void {
   appendJsonLines(path, entries);
 }
