@@ -90,7 +90,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
-  const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx });
+  const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
   if (followUp !== undefined) ctx.io.stderr(`Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`);
   const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
   // Without a key the council would start, lose every member to it and report a quorum failure.

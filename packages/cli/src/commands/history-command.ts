@@ -2,6 +2,7 @@ import { readHistory } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import type { HistoryEntry, HistorySession } from '../history-log.js';
+import type { CouncilSettings } from '../settings/council-settings.js';
 import { commandSettings } from '../command-context.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
@@ -16,8 +17,7 @@ export interface HistoryCommandOptions {
 }
 
 /** Loads the history log, warning on stderr about lines it had to skip. */
-export async function loadHistory(ctx: CommandContext): Promise<{ path: string; entries: HistoryEntry[] }> {
-  const settings = commandSettings(ctx);
+export async function loadHistory(ctx: CommandContext, settings: CouncilSettings = commandSettings(ctx)): Promise<{ path: string; entries: HistoryEntry[] }> {
   const path = settings.files.history;
   const read = await readHistory<HistorySession>(path);
   if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
