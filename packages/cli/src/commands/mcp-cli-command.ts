@@ -1,6 +1,28 @@
 import type { CliCommand } from '../cli-command.js';
+import { CliError } from '../cli-error.js';
 import { parseIntegerOption, parseStringOption } from '../parse-option.js';
 import type { McpCommandOptions } from './mcp-command.js';
+
+/**
+ * The value of `--name` exactly as typed: the parser (mri) turns number-like values into numbers, so
+ * `--token 0123456789` would lose its leading zero and `--host 0x7f000001` become 2130706433.
+ */
+function typedValue(argv: readonly string[], name: string, parsed: unknown): unknown {
+  if (typeof parsed !== 'number') return parsed;
+  let value: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === `--${name}`) value = argv[i + 1];
+    else if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
+  });
+  return value ?? parsed;
+}
+
+const httpOnly = [
+  ['port', 'port'],
+  ['host', 'host'],
+  ['token', 'token'],
+  ['token-file', 'tokenFile'],
+] as const;
 
 export const mcpCliCommand: CliCommand<McpCommandOptions> = {
   name: 'mcp',
@@ -8,17 +30,21 @@ export const mcpCliCommand: CliCommand<McpCommandOptions> = {
   options: [
     { flags: '--http', description: 'Serve the streamable HTTP transport on 127.0.0.1 instead of stdio (a per-launch token, printed on stderr)' },
     { flags: '--port <n>', description: 'With --http: the port (default: a free one)' },
-    { flags: '--host <address>', description: 'With --http: the address to bind (default 127.0.0.1; another needs --token)' },
-    { flags: '--token <secret>', description: 'With --http: the bearer token clients must send (default: a random one per launch)' },
+    { flags: '--host <address>', description: 'With --http: the one address to bind (default 127.0.0.1; another needs a token of 32+ characters; not 0.0.0.0 or ::)' },
+    { flags: '--token <secret>', description: 'With --http: the bearer token clients must send (default: LLM_COUNCIL_MCP_TOKEN, else a random one per launch)' },
+    { flags: '--token-file <path>', description: 'With --http: read the token from this file (keeps it out of ps and shell history)' },
   ],
   examples: ['council mcp', 'council mcp --http --port 8765'],
-  parse: ({ options: o }) => {
+  parse: ({ options: o, argv }) => {
     const http = o['http'] === true;
+    const stray = httpOnly.find(([, key]) => o[key] !== undefined);
+    if (!http && stray !== undefined) throw new CliError({ code: 'USAGE', message: `--${stray[0]} needs --http: without it council mcp serves stdio, which has no port, host or token.` });
     return {
       http,
       port: parseIntegerOption('port', o['port'], { min: 0, max: 65535 }),
-      host: parseStringOption('host', o['host']),
-      token: parseStringOption('token', o['token']),
+      host: parseStringOption('host', typedValue(argv, 'host', o['host'])),
+      token: parseStringOption('token', typedValue(argv, 'token', o['token'])),
+      tokenFile: parseStringOption('token-file', typedValue(argv, 'token-file', o['tokenFile'])),
     };
   },
   run: async (options, ctx) => (await import('./mcp-command.js')).runMcpCommand(options, ctx),

@@ -118,12 +118,12 @@ describe('council mcp --http (the bundled executable)', () => {
     await client.close();
   }, 30_000);
 
-  it('refuses a non-loopback --host without --token', async () => {
-    const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '0.0.0.0'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('refuses a non-loopback --host without a token', async () => {
+    const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '192.0.2.1'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     other.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const code = await new Promise<number | null>((resolve) => other.once('exit', resolve));
     expect(code).toBe(2);
-    expect(err).toMatch(/--host 0\.0\.0\.0 is reachable from other machines: give --token/);
+    expect(err).toMatch(/--host 192\.0\.2\.1 is reachable from other machines: give a token of at least 32 characters/);
   });
 });

@@ -61,6 +61,8 @@ export interface CouncilSecrets {
   hashSecret: string | null;
   /** `LLM_COUNCIL_CLOUD_TOKEN`, trimmed, or null. */
   cloudToken: string | null;
+  /** `LLM_COUNCIL_MCP_TOKEN` (the bearer token of `council mcp --http`), trimmed, or null. */
+  mcpToken: string | null;
   /** The provider key and base-URL variables that are set, trimmed; what the providers are configured from. */
   providerEnv: Env;
 }

@@ -216,6 +216,7 @@ function readSecrets(env: Env): CouncilSecrets {
     // Only white space counts as unset; the secret itself is never trimmed into something else.
     hashSecret: hashSecretRaw === undefined || hashSecretRaw.trim() === '' ? null : hashSecretRaw,
     cloudToken: nonBlank(env['LLM_COUNCIL_CLOUD_TOKEN']) ?? null,
+    mcpToken: nonBlank(env['LLM_COUNCIL_MCP_TOKEN']) ?? null,
     providerEnv,
   };
 }
