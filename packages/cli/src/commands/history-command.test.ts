@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,17 @@ describe('council history', () => {
 });
 
 describe('council leaderboard', () => {
+  it('shows a session from a line written before sessions carried warnings (it has none)', async () => {
+    const { warnings: _, ...oldSession } = S1.session;
+    const home = homeWith([{ ...S1, session: oldSession as typeof S1.session }]);
+    const t = testContext({ home });
+    expect(await runHistoryCommand({ action: 'show', id: 'aaaa1111' }, t.ctx)).toBe(0);
+    expect(t.out()).toContain('Session aaaa1111-0000');
+    expect(t.out()).not.toContain('note:');
+    // The line on disk is as old as it was; only the reading fills the list in.
+    expect(JSON.parse(readFileSync(join(home, 'history.jsonl'), 'utf8')).session).not.toHaveProperty('warnings');
+  });
+
   it('averages per-session Borda scores, each session once, and fits Bradley–Terry to the ballots', async () => {
     const t = testContext({ home: homeWith([S1, S2]), now: new Date('2026-11-22T00:00:00Z') });
     await runLeaderboardCommand({ json: true, bootstrap: 200 }, t.ctx);

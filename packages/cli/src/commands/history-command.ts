@@ -21,7 +21,13 @@ export async function loadHistory(ctx: CommandContext, settings: CouncilSettings
   const path = settings.files.history;
   const read = await readHistory<HistorySession>(path);
   if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
-  return { path, entries: read.entries };
+  return { path, entries: read.entries.map(withSessionWarnings) };
+}
+
+/** A line written before sessions carried `warnings` (before 2026-11-24) has none: that is no warning, an empty list. */
+function withSessionWarnings(entry: HistoryEntry): HistoryEntry {
+  const warnings = (entry.session as Partial<HistorySession>).warnings;
+  return warnings === undefined ? { ...entry, session: { ...entry.session, warnings: [] } } : entry;
 }
 
 /** Finds one session by its id or a unique prefix of it. */

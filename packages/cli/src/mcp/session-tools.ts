@@ -60,14 +60,8 @@ type GetSessionInput = z.infer<z.ZodObject<typeof getSessionInput>>;
 type ListSessionsInput = z.infer<z.ZodObject<typeof listSessionsInput>>;
 type SessionSummary = z.infer<typeof listSessionsOutput.sessions>[number];
 
-/** The entry's session, with what a line written by an older version may lack filled in. */
-function sessionOf(entry: HistoryEntry): HistoryEntry['session'] {
-  const warnings = (entry.session as Partial<HistoryEntry['session']>).warnings;
-  return warnings === undefined ? { ...entry.session, warnings: [] } : entry.session;
-}
-
 function sessionJson(entry: HistoryEntry) {
-  return { ...sessionDocument(sessionOf(entry)), queryMetadata: entry.query_metadata, simulated: entry.simulated };
+  return { ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated };
 }
 
 async function findEntry(ctx: CommandContext, options: { id: string; log: McpLog }): Promise<HistoryEntry> {
@@ -91,7 +85,7 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     async (input: GetSessionInput): Promise<CallToolResult> => {
       try {
         const entry = await findEntry(ctx, { id: input.id, log });
-        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n\n${renderSessionText({ session: sessionOf(entry), style: createStyle(false), simulated: entry.simulated })}`;
+        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n\n${renderSessionText({ session: entry.session, style: createStyle(false), simulated: entry.simulated })}`;
         return { content: [{ type: 'text', text }], structuredContent: sessionJson(entry) };
       } catch (error) {
         return toolError(error, log);
