@@ -49,7 +49,7 @@ describe('council leaderboard', () => {
     expect(t.out()).toContain('Session aaaa1111-0000');
     expect(t.out()).not.toContain('note:');
     // The line on disk is as old as it was; only the reading fills the list in.
-    expect(JSON.parse(readFileSync(join(home, 'history.jsonl'), 'utf8')).session).not.toHaveProperty('warnings');
+    expect((JSON.parse(readFileSync(join(home, 'history.jsonl'), 'utf8')) as { session: object }).session).not.toHaveProperty('warnings');
   });
 
   it('averages per-session Borda scores, each session once, and fits Bradley–Terry to the ballots', async () => {
