@@ -53,7 +53,7 @@ describe('createCouncilProgressNotifier', () => {
     ]);
   });
 
-  it('between steps, a heartbeat names the members still pending with a progress ½, ¾ … of the way to the next step', () => {
+  it('between steps, a heartbeat names the members still pending with a progress ½, ⅔ … of the way to the next step', () => {
     const updates: ProgressUpdate[] = [];
     let clock = 1_000;
     const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => clock });
@@ -75,8 +75,25 @@ describe('createCouncilProgressNotifier', () => {
       [1, 'stage 1 of 3 (answers): 2 members'],
       [2, 'stage 1: fast answered in 2.0 s'],
       [2.5, 'still waiting for slow (10 s)'],
-      [2.75, 'still waiting for slow (20 s)'],
+      [2 + 2 / 3, 'still waiting for slow (20 s)'],
       [3, 'stage 1: slow answered in 20.0 s'],
     ]);
+  });
+
+  it('keeps heartbeat progress increasing and below the next step for an hour of beats', () => {
+    const updates: ProgressUpdate[] = [];
+    const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => 0 });
+    notifier.onEvent({ type: 'stage-started', stage: 1, calls: 2 });
+    notifier.onEvent({ type: 'model-started', stage: 1, member: 'slow', model: 'slow' });
+    notifier.onEvent({ type: 'model-finished', stage: 1, member: 'fast', model: 'fast', latencyMs: 10, usage });
+    // 3600 s of beats, far more than the 50 after which 2 + 1 - 2^-n rounds to 3.
+    for (let i = 0; i < 3600; i++) notifier.heartbeat(0);
+    const beats = updates.slice(2).map((u) => u.progress);
+    expect(beats).toHaveLength(3600);
+    for (let i = 1; i < beats.length; i++) expect(beats[i]!).toBeGreaterThan(beats[i - 1]!);
+    // The 100th beat is 2 + 100/101, the last 2 + 3600/3601: below step 3.
+    expect(beats[99]).toBe(2 + 100 / 101);
+    expect(beats.at(-1)).toBe(2 + 3600 / 3601);
+    expect(beats.at(-1)!).toBeLessThan(3);
   });
 });

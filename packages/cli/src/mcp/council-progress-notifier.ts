@@ -75,7 +75,9 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
     if (pending.size === 0 || done === 0) return;
     beats++;
     const waited = Math.round((now - stageStartedAt) / 1000);
-    send({ progress: done + 1 - 2 ** -beats, total, message: `still waiting for ${[...pending].join(', ')} (${waited} s)` });
+    // ½, ⅔, ¾ … of the way to the next step: always below it, and still increasing after thousands of beats
+    // (1 - 2^-n rounds to 1 after about 50, and the protocol requires progress to increase).
+    send({ progress: done + beats / (beats + 1), total, message: `still waiting for ${[...pending].join(', ')} (${waited} s)` });
   };
   return { onEvent, heartbeat };
 }
