@@ -155,8 +155,9 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
               },
             });
       const heartbeat = notifier === undefined ? undefined : setInterval(() => notifier.heartbeat(Date.now()), HEARTBEAT_MS);
-      const { runAsk } = await import('../commands/ask-command.js');
       try {
+        // Inside the try: a failed load is a tool error, and the heartbeat is cleared (it would keep the server alive).
+        const { runAsk } = await import('../commands/ask-command.js');
         const { session, saved } = await runAsk(
           {
             question: input.query,
