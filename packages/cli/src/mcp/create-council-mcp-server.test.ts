@@ -68,6 +68,13 @@ describe('the council MCP server on a saved history', () => {
     expect(result.content).toEqual([{ type: 'text', text: '"same-prefix" matches 2 sessions; give more characters of the id.' }]);
   });
 
+  it('refuses a session resource whose id is no valid percent-encoding with one line, not a raw URIError', async () => {
+    const { client } = await connect([]);
+    await expect(client.readResource({ uri: 'council://sessions/%E0' })).rejects.toThrow(
+      'MCP error -32602: "%E0" in council://sessions/%E0 is not a percent-encoded session id: read council://sessions/<id> with an id from list_sessions.',
+    );
+  });
+
   it('reports several input problems at once as one line', async () => {
     const { client } = await connect([]);
     const result = (await client.callTool({ name: 'consult_council', arguments: { query: '', members: [], mode: 'democracy' } })) as CallToolResult;

@@ -1,5 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CommandContext } from '../command-context.js';
@@ -134,7 +135,14 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     { title: 'Council session', description: 'A saved council session as JSON (as `council history show <id> --json`).', mimeType: 'application/json' },
     async (uri, variables): Promise<ReadResourceResult> => {
       const id = String(Array.isArray(variables['id']) ? variables['id'][0] : variables['id']);
-      const entry = await findEntry(ctx, { id: decodeURIComponent(id), log });
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(id);
+      } catch {
+        // `%E0` and the like are no UTF-8: say so in one line instead of a raw URIError.
+        throw new McpError(ErrorCode.InvalidParams, `"${id}" in ${uri.href} is not a percent-encoded session id: read council://sessions/<id> with an id from list_sessions.`);
+      }
+      const entry = await findEntry(ctx, { id: decoded, log });
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(sessionJson(entry), null, 2) }] };
     },
   );
