@@ -62,6 +62,8 @@ export interface AskHooks {
   /** Aborts the council; nothing is saved, as when `ask` is interrupted. */
   abortSignal?: AbortSignal;
   onEvent?: (event: CouncilEvent) => void;
+  /** What the caller's input that lists the members is called, for its messages (default the CLI's `--models`); e.g. MCP's `members` input. */
+  membersInput?: string;
 }
 
 /** `council ask "<question>"`: one council session, shown live, then the answer, leaderboard and bias indicators. */
@@ -82,9 +84,11 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   // `@name` is a pool of config.yaml (`pools: { deep: [...] }`): its models, in order; for the chairman, the first
   // chairs and the rest are its fallbacks.
   const pools = loaded.config.pools;
-  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
+  const membersInput = hooks.membersInput ?? '--models';
+  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : membersInput });
   if (members.length < 2) {
-    throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
+    const give = hooks.membersInput === undefined ? 'pass --models a,b,c' : `give two or more model ids (or a pool "@name") in ${hooks.membersInput}`;
+    throw new CliError({ code: 'USAGE', message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.` });
   }
   const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
   const chairman = chairmen[0]!;

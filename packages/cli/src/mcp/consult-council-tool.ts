@@ -179,6 +179,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
           toolContext(ctx, { log }),
           {
             abortSignal: extra.signal,
+            membersInput: 'the members input',
             ...(notifier === undefined ? {} : { onEvent: notifier.onEvent }),
           },
         );

@@ -75,6 +75,13 @@ describe('the council MCP server on a saved history', () => {
     );
   });
 
+  it('a single member is a tool error naming the members input, not the CLI flag', async () => {
+    const { client } = await connect([]);
+    const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'Which queue?', members: ['simulated:ada'], save: false } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'A council needs at least two models: give two or more model ids (or a pool "@name") in the members input or set LLM_COUNCIL_MODELS.' }]);
+  });
+
   it('reports several input problems at once as one line', async () => {
     const { client } = await connect([]);
     const result = (await client.callTool({ name: 'consult_council', arguments: { query: '', members: [], mode: 'democracy' } })) as CallToolResult;
