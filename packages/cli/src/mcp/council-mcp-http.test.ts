@@ -25,8 +25,8 @@ let home = '';
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
 
 /** One POST to the endpoint with exactly these headers (node:http lets a test set Host). */
-function post(headers: Record<string, string>, body = initialize): Promise<{ status: number; body: string }> {
-  const target = new URL(url);
+function post(headers: Record<string, string>, body = initialize, endpoint = url): Promise<{ status: number; body: string }> {
+  const target = new URL(endpoint);
   return new Promise((resolve, reject) => {
     const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       let text = '';
@@ -74,6 +74,10 @@ describe('council mcp --http (the bundled executable)', () => {
     const port = new URL(url).port;
     expect((await post({})).status).toBe(401);
     expect((await post({ authorization: 'Bearer not-the-token' })).status).toBe(401);
+    // A wrong token of the same length, so the comparison itself (not the length check) refuses it.
+    const sameLength = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    expect(sameLength).toHaveLength(token.length);
+    expect((await post({ authorization: `Bearer ${sameLength}` })).status).toBe(401);
     expect((await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status).toBe(403);
     expect((await post({ authorization: `Bearer ${token}`, host: `attacker.example:${port}` })).status).toBe(403);
     expect((await post({ authorization: `Bearer ${token}` }, `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`)).status).toBe(413);
@@ -117,6 +121,32 @@ describe('council mcp --http (the bundled executable)', () => {
     expect(existsSync(history) ? readFileSync(history, 'utf8') : '').toBe(before);
     await client.close();
   }, 30_000);
+
+  it('takes a number-like --token exactly as typed, and a token from LLM_COUNCIL_MCP_TOKEN', async () => {
+    for (const [args, env, secret] of [
+      [['--token', '01234567890123456789012345678901'], {}, '01234567890123456789012345678901'],
+      [[], { LLM_COUNCIL_MCP_TOKEN: 'env-token-env-token-env-token-32' }, 'env-token-env-token-env-token-32'],
+    ] as const) {
+      const other = spawn(process.execPath, [bundle, 'mcp', '--http', ...args], { env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      const otherUrl = await new Promise<string>((resolve, reject) => {
+        other.stderr.setEncoding('utf8').on('data', (c: string) => {
+          err += c;
+          const u = /streamable HTTP on (\S+)/.exec(err);
+          if (u) resolve(u[1]!);
+        });
+        other.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+      });
+      try {
+        // A given token is not printed.
+        expect(err).not.toContain(secret);
+        expect((await post({ authorization: `Bearer ${secret}` }, initialize, otherUrl)).status).toBe(200);
+        expect((await post({ authorization: `Bearer ${secret.slice(1)}` }, initialize, otherUrl)).status).toBe(401);
+      } finally {
+        other.kill('SIGTERM');
+      }
+    }
+  });
 
   it('refuses a non-loopback --host without a token', async () => {
     const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '192.0.2.1'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
