@@ -111,7 +111,7 @@ export class BiasColumnsBuilder {
       bigger = allocate(Math.ceil(this.capacity * 1.5));
     } catch (error) {
       throw new BiasStoreError({
-        code: 'INVALID_OPTIONS',
+        code: 'INVALID_OPTION',
         message: `Not enough memory to hold more than ${this.length.toLocaleString('en-US')} records of the window; narrow it (fewer sessions or days, or fewer inputs).`,
         cause: error,
       });

@@ -5,11 +5,11 @@ const marker = Symbol.for('council.error.BiasStoreError');
  *
  * - `INVALID_RECORD`: an item handed to `append` or `recordsFromObservations` does not fit its schema.
  * - `INVALID_CONFIG`: an `LLM_COUNCIL_*` variable holds a value outside its accepted values.
- * - `INVALID_OPTIONS`: a function was called with options it cannot honour (e.g. a window on a store without timestamps).
+ * - `INVALID_OPTION`: a function was called with options it cannot honour (e.g. a window on a store without timestamps).
  * - `INVALID_CURSOR`: a cursor file or cursor text is not a cursor this package wrote.
  * - `IO_ERROR`: the file system refused (permissions, a directory where a file should be, a full disk…).
  */
-export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTIONS' | 'INVALID_CURSOR' | 'IO_ERROR';
+export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR';
 
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the

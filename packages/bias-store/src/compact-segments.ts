@@ -71,7 +71,7 @@ export async function compactSegments(options: { path: string; minAgeMs: number 
 export async function compactStore(path: string, options?: JsonlCompactOptions): Promise<JsonlCompactResult> {
   const minAgeMs = options?.minAgeMs ?? 0;
   if (!Number.isFinite(minAgeMs) || minAgeMs < 0) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
   }
   return compactSegments({ path, minAgeMs });
 }

@@ -17,7 +17,7 @@ export class IdInterner {
     if (i === undefined) {
       i = this.names.length;
       if (i >= this.limit) {
-        throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Read fewer stores at once.` });
+        throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Read fewer stores at once.` });
       }
       this.names.push(name);
       this.index.set(name, i);

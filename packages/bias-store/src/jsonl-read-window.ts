@@ -33,14 +33,14 @@ export interface ReadWindow<T> {
   upper: number;
 }
 
-/** Checks a read's options against what the store knows; throws `INVALID_OPTIONS` for a window it cannot honour. */
+/** Checks a read's options against what the store knows; throws `INVALID_OPTION` for a window it cannot honour. */
 export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock<T>): ReadWindow<T> {
   const { maxSessions, maxDays } = options;
   if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.` });
   }
   if (maxDays !== undefined && (!Number.isFinite(maxDays) || maxDays <= 0)) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: maxDays must be a positive number, got ${String(maxDays)}.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: maxDays must be a positive number, got ${String(maxDays)}.` });
   }
   const windowed = maxSessions !== undefined || maxDays !== undefined || options.since !== undefined || options.until !== undefined;
   const timeOf = windowed ? requireAccessor({ clock, name: 'timeOf', option: 'a time window' }) : clock.timeOf;
@@ -56,7 +56,7 @@ export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock
 function requireAccessor<T>(need: { clock: ItemClock<T>; name: 'timeOf' | 'sessionOf'; option: string }): (item: T) => string {
   const fn = need.clock[need.name];
   if (fn === undefined) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${need.option} needs a store created with ${need.name}; ${need.clock.path} has none.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${need.option} needs a store created with ${need.name}; ${need.clock.path} has none.` });
   }
   return fn;
 }
@@ -64,12 +64,12 @@ function requireAccessor<T>(need: { clock: ItemClock<T>; name: 'timeOf' | 'sessi
 function toMs(value: Date | string, name: string): number {
   if (value instanceof Date) {
     const ms = value.getTime();
-    if (Number.isNaN(ms)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${name} is an invalid Date.` });
+    if (Number.isNaN(ms)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${name} is an invalid Date.` });
     return ms;
   }
   const parsed = parseIsoTimestamp(value);
   if (parsed === null) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).` });
   }
   return parsed.ms;
 }

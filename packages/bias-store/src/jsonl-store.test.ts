@@ -169,7 +169,7 @@ describe('read', () => {
     await expect(plain.read({ maxDays: 3 })).rejects.toThrow(/needs a store created with timeOf/);
     const store = eventStore(join(tempDir(), 'e.jsonl'));
     await expect(store.read({ maxSessions: 0 })).rejects.toThrow(/maxSessions must be a positive integer/);
-    await expect(store.read({ since: 'last week' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(store.read({ since: 'last week' })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });
 
@@ -218,7 +218,7 @@ describe('segments and compaction', () => {
     expect(await store.compact()).toMatchObject({ compacted: 1 });
     expect(readdirSync(dir)).toEqual(['events.000001.jsonl.gz']);
     expect((await store.read()).items.map((e) => e.session)).toEqual(['s0', 's1']);
-    await expect(store.compact({ minAgeMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(store.compact({ minAgeMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     // minAgeMs still works for callers that pass it: a segment changed this recently waits.
     await store.append([ev('s2', '2026-01-01T00:02:00.000Z', 2)]);
     expect(await store.rotate()).toBe(2);

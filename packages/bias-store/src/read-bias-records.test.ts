@@ -332,7 +332,7 @@ describe('readBiasRecords: the window', () => {
   it('rejects a window it cannot honour', async () => {
     const path = await writeStore(join(tempDir(), 'x.jsonl'), planted);
     for (const bad of [{ maxSessions: 0 }, { maxSessions: 1.5 }, { maxDays: -1 }, { now: new Date(Number.NaN) }]) {
-      await expect(readBiasRecords({ inputs: [path], ...bad })).rejects.toSatisfy((e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTIONS');
+      await expect(readBiasRecords({ inputs: [path], ...bad })).rejects.toSatisfy((e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION');
     }
   });
 
@@ -533,7 +533,7 @@ describe('readBiasRecords: several inputs', () => {
     expect(r.columns.sessionIds).toEqual(['s1', 's3']);
     expect(r.records).toBe(5);
     await expect(readBiasRecords({ inputs: ['team/*.ndjson'], cwd: root, now })).rejects.toSatisfy(
-      (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTIONS' && /team\/\*\.ndjson matches no file/.test(e.message),
+      (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION' && /team\/\*\.ndjson matches no file/.test(e.message),
     );
   });
 

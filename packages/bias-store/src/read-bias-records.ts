@@ -80,7 +80,7 @@ const dayMs = 86_400_000;
 function positiveOption(value: number | undefined, name: string, integer: boolean): number {
   if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
   if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
   }
   return value;
 }
@@ -141,11 +141,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const maxDays = positiveOption(options.maxDays, 'maxDays', false);
   const now = options.now ?? new Date();
   const nowMs = now.getTime();
-  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'readBiasRecords: now is an invalid Date.' });
+  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: now is an invalid Date.' });
   const earliest = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.` });
   }
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
 

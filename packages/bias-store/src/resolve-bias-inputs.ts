@@ -77,7 +77,7 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
   const path = resolve(cwd, input);
   if (wildcard.test(basename(input))) {
     if (wildcard.test(dirname(input))) {
-      throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
+      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
     }
     const pattern = globToRegExp(basename(input));
     const dir = dirname(path);
@@ -87,16 +87,16 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
       const info = await statOrNull(join(dir, name));
       if (info?.isFile() === true) matched.push(join(dir, name)); // a directory the pattern also matches is not a store
     }
-    if (matched.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).` });
+    if (matched.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).` });
     return dedupe(matched.map(sourceOf));
   }
   if (wildcard.test(dirname(input))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
   }
   const info = await statOrNull(path);
   if (info?.isDirectory()) {
     const names = (await namesIn(path)).filter((n) => storeFileName.test(n) && !notBiasStores.has(n.replace(segmentName, '$1.jsonl').replace(/\.gz$/, '')));
-    if (names.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `The input ${input} is a directory with no .jsonl or .jsonl.gz file of bias records. Name a bias store file or a directory of them.` });
+    if (names.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} is a directory with no .jsonl or .jsonl.gz file of bias records. Name a bias store file or a directory of them.` });
     return dedupe(names.map((n) => sourceOf(join(path, n))));
   }
   const source = sourceOf(path);
@@ -111,7 +111,7 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
  * segment of each store, oldest first, then its active file; a gzipped file that is no store's segment on its own.
  */
 export async function resolveBiasInputs(inputs: readonly string[], cwd: string): Promise<BiasInputFile[]> {
-  if (!Array.isArray(inputs)) throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: 'readBiasRecords: inputs must be an array of paths, e.g. [\'bias_metrics.jsonl\'].' });
+  if (!Array.isArray(inputs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: inputs must be an array of paths, e.g. [\'bias_metrics.jsonl\'].' });
   const files: BiasInputFile[] = [];
   const seen = new Set<string>();
   const add = (storePath: string, file: SegmentFile): void => {
@@ -120,7 +120,7 @@ export async function resolveBiasInputs(inputs: readonly string[], cwd: string):
     files.push({ storePath, file });
   };
   for (const input of inputs as readonly unknown[]) {
-    if (typeof input !== 'string') throw new BiasStoreError({ code: 'INVALID_OPTIONS', message: `readBiasRecords: every input must be a path string, got ${typeof input}.` });
+    if (typeof input !== 'string') throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: every input must be a path string, got ${typeof input}.` });
     for (const source of await sourcesOf(input, cwd)) {
       if (source.kind === 'gzip') {
         const info = await statOrNull(source.path);

@@ -11,7 +11,7 @@ export function checkStrategy(options: { config: CouncilConfig; strategy: string
   try {
     resolveStrategy(options.config, { strategy, goal: options.goal });
   } catch (error) {
-    if (CouncilError.isInstance(error) && error.code === 'INVALID_OPTIONS') {
+    if (CouncilError.isInstance(error) && error.code === 'INVALID_OPTION') {
       throw new CliError({ code: 'USAGE', message: `The "${normalizeStrategyKey(strategy)}" strategy needs a goal: add --goal "what the answer should achieve".`, cause: error });
     }
     if (CouncilError.isInstance(error) && error.code === 'UNKNOWN_STRATEGY') throw new CliError({ code: 'USAGE', message: error.message, cause: error });

@@ -5,6 +5,7 @@ import type { ProviderErrorCode } from '@council/providers';
 import type { ScoringErrorCode } from '@council/scoring';
 import { CliError } from './cli-error.js';
 import type { CliErrorCode } from './cli-error.js';
+import type { TelemetryUploadErrorCode } from './telemetry-upload/telemetry-upload-error.js';
 
 /**
  * The kind of every code of the other Council packages' errors, as the CLI reports it: `USAGE` when the input
@@ -15,9 +16,9 @@ import type { CliErrorCode } from './cli-error.js';
  */
 const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
   CouncilError: {
-    INVALID_OPTIONS: 'USAGE',
+    INVALID_OPTION: 'USAGE',
     QUORUM_NOT_MET: 'RUNTIME',
-    CONFIG_INVALID: 'USAGE',
+    INVALID_CONFIG: 'USAGE',
     UNKNOWN_STRATEGY: 'USAGE',
     UNKNOWN_POOL: 'USAGE',
     PERSONALITY_INVALID: 'USAGE',
@@ -27,7 +28,7 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
   BiasStoreError: {
     INVALID_RECORD: 'RUNTIME',
     INVALID_CONFIG: 'USAGE',
-    INVALID_OPTIONS: 'USAGE',
+    INVALID_OPTION: 'USAGE',
     INVALID_CURSOR: 'RUNTIME',
     IO_ERROR: 'RUNTIME',
   } satisfies Record<BiasStoreErrorCode, CliErrorCode>,
@@ -60,6 +61,19 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
     EMPTY_RESPONSE: 'RUNTIME',
     RESPONSE_TOO_LARGE: 'RUNTIME',
   } satisfies Record<ProviderErrorCode, CliErrorCode>,
+  // The upload loop's own root (runTelemetryCli reports it, with these kinds as its exit codes).
+  TelemetryUploadError: {
+    USAGE: 'USAGE',
+    MISSING_CONFIG: 'USAGE',
+    INVALID_CONFIG: 'USAGE',
+    UNAUTHORIZED: 'RUNTIME',
+    CONSENT_VIOLATION: 'RUNTIME',
+    UNAVAILABLE: 'RUNTIME',
+    UNEXPECTED_RESPONSE: 'RUNTIME',
+    INVALID_CURSOR: 'RUNTIME',
+    LOCKED: 'RUNTIME',
+    IO_ERROR: 'RUNTIME',
+  } satisfies Record<TelemetryUploadErrorCode, CliErrorCode>,
 };
 
 /** cac's own parse errors (an unknown option, a missing argument), which it throws as plain `CACError`s. */

@@ -29,7 +29,7 @@ export interface TelemetryEventExtras {
  */
 export function buildTelemetryEvent(session: CouncilSession, consentLevel: number, extras: TelemetryEventExtras = {}): TelemetryEvent | null {
   if (!(Number.isInteger(consentLevel) && consentLevel >= 0 && consentLevel <= 4)) {
-    throw new CouncilError({ code: 'INVALID_OPTIONS', message: `consentLevel must be 0, 1, 2, 3 or 4 (got ${String(consentLevel)}).` });
+    throw new CouncilError({ code: 'INVALID_OPTION', message: `consentLevel must be 0, 1, 2, 3 or 4 (got ${String(consentLevel)}).` });
   }
   if (consentLevel < 2) return null;
   // An unranked session (fewer than three answers, see `scoreReviews`) has no rankings to send.
@@ -61,7 +61,7 @@ export function buildTelemetryEvent(session: CouncilSession, consentLevel: numbe
   const parsed = telemetryEventSchema.safeParse(event);
   if (!parsed.success) {
     throw new CouncilError({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
       message: `The telemetry event does not validate: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'} ${i.message}`).join('; ')}. Check eventId (a UUID) and queryHash (lower-case hex).`,
     });
   }

@@ -45,7 +45,7 @@ function lastBlock(text: string): string {
  * Personality evolution (design doc §4.3): asks `model`, with the `evolution_prompt`, to combine two or
  * more parents using their peer feedback, and returns the validated offspring with its lineage
  * (`parents`: the parents' ids; `model` defaults to the first parent's when the reply omits it).
- * Throws `INVALID_OPTIONS` for fewer than two parents, `MODEL_FAILED` when the call fails, and
+ * Throws `INVALID_OPTION` for fewer than two parents, `MODEL_FAILED` when the call fails, and
  * `PERSONALITY_INVALID` when the reply is not a valid personality.
  */
 export async function combinePersonalities(
@@ -54,9 +54,9 @@ export async function combinePersonalities(
   modelOrOptions: LanguageModelV1 | CombinePersonalitiesOptions,
 ): Promise<Personality> {
   const options: CombinePersonalitiesOptions = 'doGenerate' in modelOrOptions ? { model: modelOrOptions } : modelOrOptions;
-  if (parents.length < 2) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `Evolution needs at least two parent personalities (got ${parents.length}).` });
+  if (parents.length < 2) throw new CouncilError({ code: 'INVALID_OPTION', message: `Evolution needs at least two parent personalities (got ${parents.length}).` });
   const ids = parents.map((p) => p.id);
-  if (new Set(ids).size !== ids.length) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `The parents must be different personalities (got ${ids.join(', ')}).` });
+  if (new Set(ids).size !== ids.length) throw new CouncilError({ code: 'INVALID_OPTION', message: `The parents must be different personalities (got ${ids.join(', ')}).` });
   const prompt = fillTemplate((options.config ?? defaultConfig).evolutionPrompt, { parents: describeParents(parents), feedback: describeFeedback(parents, feedback) });
   const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 180_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
   if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.` });

@@ -4,7 +4,7 @@ import { CouncilError } from './council-error.js';
 describe('CouncilError', () => {
   it('carries its code, message and cause', () => {
     const cause = new Error('underlying');
-    const error = new CouncilError({ code: 'INVALID_OPTIONS', message: 'what went wrong', cause });
+    const error = new CouncilError({ code: 'INVALID_OPTION', message: 'what went wrong', cause });
     expect(error.name).toBe('CouncilError');
     expect(error.message).toBe('what went wrong');
     expect(error.cause).toBe(cause);

@@ -3,11 +3,11 @@ const marker = Symbol.for('council.error.CouncilError');
 /** The failure kinds of this package; callers switch on `code`, never on the message. */
 export type CouncilErrorCode =
   /** An option to a function of this package is missing or out of range. */
-  | 'INVALID_OPTIONS'
+  | 'INVALID_OPTION'
   /** Fewer members answered in stage 1 than the quorum requires. */
   | 'QUORUM_NOT_MET'
   /** A configuration file, layer or environment variable is invalid. */
-  | 'CONFIG_INVALID'
+  | 'INVALID_CONFIG'
   /** A strategy key names no directive in the configuration cascade. */
   | 'UNKNOWN_STRATEGY'
   /** An `@name` in a member list names no pool of the configuration. */

@@ -73,7 +73,7 @@ export async function generateFeedbackSummary(
   options: FeedbackSummaryOptions = {},
 ): Promise<FeedbackSummary> {
   const max = options.maxThemes ?? 10;
-  if (!(Number.isInteger(max) && max >= 1)) throw new CouncilError({ code: 'INVALID_OPTIONS', message: `maxThemes must be a whole number of at least 1 (got ${String(max)}).` });
+  if (!(Number.isInteger(max) && max >= 1)) throw new CouncilError({ code: 'INVALID_OPTION', message: `maxThemes must be a whole number of at least 1 (got ${String(max)}).` });
   const strengths = new Map<string, number>();
   const weaknesses = new Map<string, number>();
   let sessions = 0;

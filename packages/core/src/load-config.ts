@@ -63,12 +63,12 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel'): strin
   return `${at} ${issue.message}`;
 }
 
-/** Validates one layer; throws `CONFIG_INVALID` naming the source, each bad key and what it accepts. */
+/** Validates one layer; throws `INVALID_CONFIG` naming the source, each bad key and what it accepts. */
 function validateLayer(data: unknown, source: string, style: 'snake' | 'camel'): CouncilConfigLayer {
   const result = councilConfigLayerSchema.safeParse(data);
   if (result.success) return result.data as CouncilConfigLayer;
   const problems = result.error.issues.map((issue) => describeIssue(issue, style));
-  throw new CouncilError({ code: 'CONFIG_INVALID', message: `${source}: ${problems.join('; ')}.` });
+  throw new CouncilError({ code: 'INVALID_CONFIG', message: `${source}: ${problems.join('; ')}.` });
 }
 
 /** snake_case file keys → camelCase layer keys (top level and `timeouts`); other values untouched. */
@@ -89,7 +89,7 @@ async function readOptional(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
   }
 }
 
@@ -99,7 +99,7 @@ function parseYamlFile(text: string, path: string): unknown {
   } catch (error) {
     const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
     throw new CouncilError({
-      code: 'CONFIG_INVALID',
+      code: 'INVALID_CONFIG',
       message: `${path}${line === undefined ? '' : `:${line}`}: not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Fix the syntax and try again.`,
       cause: error,
     });
@@ -112,7 +112,7 @@ async function readLayerFile(path: string): Promise<CouncilConfigLayer | undefin
   const data = parseYamlFile(text, path);
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).` });
+    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).` });
   }
   return validateLayer(fromFileKeys(data as Record<string, unknown>), path, 'snake');
 }
@@ -123,7 +123,7 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
     names = await readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
-    throw new CouncilError({ code: 'CONFIG_INVALID', message: `${dir}: cannot be listed (${(error as Error).message}).`, cause: error });
+    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${dir}: cannot be listed (${(error as Error).message}).`, cause: error });
   }
   const byId = new Map<string, { personality: Personality; path: string }>();
   for (const name of names.filter((n) => /\.ya?ml$/i.test(n)).sort()) {
@@ -145,7 +145,7 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
  * ← `organizations/<org>/config/system-prompts.yaml` (`LLM_COUNCIL_ORG`) ← the environment's layer
  * (`LLM_COUNCIL_MODELS`, `LLM_COUNCIL_CHAIRMAN`, `LLM_COUNCIL_BIAS_AUDIT`, parsed by the caller) ← `overrides`; plus the
  * personalities in `$LLM_COUNCIL_HOME/personalities/`. A missing `config.yaml` is fine; a named
- * organization without its file is an error. Every error is a `CouncilError` (`CONFIG_INVALID` or
+ * organization without its file is an error. Every error is a `CouncilError` (`INVALID_CONFIG` or
  * `PERSONALITY_INVALID`) naming the file, the key and what is accepted.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
@@ -164,12 +164,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (org !== undefined) {
     const problem = orgIdProblem(org);
     if (problem !== null) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.` });
+      throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.` });
     }
     const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
     const orgLayer = await readLayerFile(orgPath);
     if (!orgLayer) {
-      throw new CouncilError({ code: 'CONFIG_INVALID', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.` });
+      throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.` });
     }
     layers.push(orgLayer);
     sources.push(orgPath);
@@ -187,7 +187,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   return { config, sources, personalities, home, org };
 }
 
-/** Validates an explicit configuration layer (camelCase) without touching files; throws `CONFIG_INVALID`. */
+/** Validates an explicit configuration layer (camelCase) without touching files; throws `INVALID_CONFIG`. */
 export function resolveConfig(overrides?: CouncilConfigLayer, base: Readonly<CouncilConfig> = defaultConfig): CouncilConfig {
   return overrides === undefined ? mergeConfig(base) : mergeConfig(base, validateLayer(overrides, 'explicit options', 'camel'));
 }

@@ -19,12 +19,12 @@ export interface CouncilMembers {
 }
 
 function invalid(message: string): CouncilError {
-  return new CouncilError({ code: 'INVALID_OPTIONS', message });
+  return new CouncilError({ code: 'INVALID_OPTION', message });
 }
 
 /**
  * The members (unique ids, at least one) and the chairmen to try in turn: the chairman (default: the
- * configured one, else the first member) then its fallbacks. Throws `INVALID_OPTIONS` naming the role.
+ * configured one, else the first member) then its fallbacks. Throws `INVALID_OPTION` naming the role.
  */
 export function resolveCouncilMembers(options: ResolveCouncilMembersOptions): CouncilMembers {
   const { config, resolveModel } = options;

@@ -36,7 +36,7 @@ export interface CouncilPlan {
 }
 
 function invalid(message: string): CouncilError {
-  return new CouncilError({ code: 'INVALID_OPTIONS', message });
+  return new CouncilError({ code: 'INVALID_OPTION', message });
 }
 
 function positiveInt(value: number | undefined, name: string): void {
@@ -61,7 +61,7 @@ function checkSeed(seed: number | string | undefined): void {
 /**
  * Checks `runCouncil`'s options and fills each one left out from the configuration, in a fixed order
  * (query, members, chairmen, strategy, mode, order, selfReview, quorum, maxReviewers, timeouts, seed), so
- * the first wrong option is the one reported. Throws `INVALID_OPTIONS` or `UNKNOWN_STRATEGY`.
+ * the first wrong option is the one reported. Throws `INVALID_OPTION` or `UNKNOWN_STRATEGY`.
  */
 export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
   const config = options.config ?? defaultConfig;

@@ -11,18 +11,18 @@ function resolveId(id: string, resolveModel: (id: string) => LanguageModelV1, ro
     return resolveModel(id);
   } catch (error) {
     throw new CouncilError({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
       message: `${role} "${id}" cannot be resolved to a model: ${error instanceof Error ? error.message : String(error)}`,
       cause: error,
     });
   }
 }
 
-/** Turns a member option into a callable member; throws `INVALID_OPTIONS` naming the role when it cannot. */
+/** Turns a member option into a callable member; throws `INVALID_OPTION` naming the role when it cannot. */
 export function resolveMember(member: CouncilMember, options: { resolveModel: (id: string) => LanguageModelV1; role: string }): ResolvedMember {
   if (typeof member === 'string') {
     const id = member.trim();
-    if (id === '') throw new CouncilError({ code: 'INVALID_OPTIONS', message: `${options.role} is an empty model id; pass a model id such as "openrouter:openai/gpt-4o".` });
+    if (id === '') throw new CouncilError({ code: 'INVALID_OPTION', message: `${options.role} is an empty model id; pass a model id such as "openrouter:openai/gpt-4o".` });
     return { id, modelId: id, model: resolveId(id, options.resolveModel, options.role), systemPrompt: undefined };
   }
   if (isModel(member)) return { id: member.modelId, modelId: member.modelId, model: member, systemPrompt: undefined };
@@ -33,7 +33,7 @@ export function resolveMember(member: CouncilMember, options: { resolveModel: (i
     return { id: member.id.trim(), modelId, model, systemPrompt };
   }
   throw new CouncilError({
-    code: 'INVALID_OPTIONS',
+    code: 'INVALID_OPTION',
     message: `${options.role} must be a model id, a LanguageModelV1, a personality or { id, model }; got ${member === null ? 'null' : typeof member}.`,
   });
 }

@@ -10,7 +10,7 @@ export function normalizeStrategyKey(key: string): string {
 /**
  * The strategic directive (design doc §5.3) for `strategy` from the configuration cascade, with
  * `{goal}` filled in. Throws `UNKNOWN_STRATEGY` for a key the cascade does not define, and
- * `INVALID_OPTIONS` when the directive needs a goal (`goal-seeking`) and none was given.
+ * `INVALID_OPTION` when the directive needs a goal (`goal-seeking`) and none was given.
  */
 export function resolveStrategy(config: Pick<CouncilConfig, 'strategies'>, options: { strategy: string; goal?: string | undefined }): string {
   const key = normalizeStrategyKey(options.strategy);
@@ -22,7 +22,7 @@ export function resolveStrategy(config: Pick<CouncilConfig, 'strategies'>, optio
     });
   }
   if (directive.includes('{goal}') && (options.goal === undefined || options.goal.trim() === '')) {
-    throw new CouncilError({ code: 'INVALID_OPTIONS', message: `The "${key}" strategy needs a goal: pass goal (for example "maximise test coverage").` });
+    throw new CouncilError({ code: 'INVALID_OPTION', message: `The "${key}" strategy needs a goal: pass goal (for example "maximise test coverage").` });
   }
   return fillTemplate(directive, { goal: options.goal?.trim() ?? '' });
 }

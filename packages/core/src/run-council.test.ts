@@ -396,7 +396,7 @@ describe('runCouncil', () => {
     expect(session.leaderboard.map((e) => e.candidate).sort()).toEqual(['critic', 'sage', 'scout']);
   });
 
-  it('rejects bad options with INVALID_OPTIONS or UNKNOWN_STRATEGY and a message that says what to do', async () => {
+  it('rejects bad options with INVALID_OPTION or UNKNOWN_STRATEGY and a message that says what to do', async () => {
     expect((await rejection(runCouncil({ ...council(3), query: ' ' }))).message).toMatch(/query must be a non-empty string/);
     expect((await rejection(runCouncil({ ...council(3), members: [member('x', 1), member('x', 2)] }))).message).toMatch(/"x" twice/);
     expect((await rejection(runCouncil(council(2, { quorum: 3 })))).message).toMatch(/quorum is 3 but only 2/);

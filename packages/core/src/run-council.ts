@@ -40,7 +40,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * Runs one council session: stage 1 (members answer in parallel), stage 2 (each reviewer evaluates the
  * anonymised answers in an order from the chosen mode, between boundary markers), scoring (Borda and
  * agreement), stage 3 (the chairman synthesises under the strategy, with fallbacks), and the optional
- * bias audit. Returns a plain, serialisable session. Throws `CouncilError`: `INVALID_OPTIONS`,
+ * bias audit. Returns a plain, serialisable session. Throws `CouncilError`: `INVALID_OPTION`,
  * `UNKNOWN_STRATEGY`, `QUORUM_NOT_MET` (with every member's failure) or `ABORTED`.
  */
 export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSession> {

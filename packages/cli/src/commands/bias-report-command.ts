@@ -97,7 +97,7 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     const inputs = given.length === 0 ? (await defaultStoreExists(paths[0]!)) ? paths : [] : paths;
     read = await readBiasRecords({ inputs, cwd: ctx.cwd, now, maxSessions, maxDays, ...filter });
   } catch (error) {
-    if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTIONS' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
+    if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
     throw error;
   }
   // The reader applied the window and the filters: the statistics take its columns whole (now and the window's

@@ -1,5 +1,6 @@
 import { join, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cliErrorKind } from '../cli-error-kind.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { defaultEnvironment, safeResolveCouncilSettings } from '../settings/resolve-council-settings.js';
 import { formatUploadSummary } from './format-upload-summary.js';
@@ -159,7 +160,7 @@ export async function runTelemetryCli(argv: readonly string[], options: Telemetr
     if (!TelemetryUploadError.isInstance(error)) throw error;
     const hint = error.code === 'USAGE' ? ' Run "council-telemetry --help" to see the commands.' : '';
     io.stderr(`council-telemetry: ${error.message}${hint}\n`);
-    return error.code === 'USAGE' || error.code === 'MISSING_CONFIG' || error.code === 'INVALID_CONFIG' ? 2 : 1;
+    return cliErrorKind(error) === 'USAGE' ? 2 : 1;
   }
 }
 
