@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +183,12 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       // Read as the processes left it, then after one more compaction, which also tidies up after the killed writer.
       const before = await count();
       const leftBy = before.lost > 0 ? describeFiles(dir, before.lostIds) : '';
+      // Keep the store as the processes left it (the test's own directory is removed afterwards) for a post-mortem.
+      const kept = before.lost > 0 ? join(tmpdir(), `stale-lock-loss-${process.pid}-${Date.now()}-round-${round}`) : null;
+      if (kept !== null) {
+        cpSync(dir, kept, { recursive: true });
+        writeFileSync(join(kept, 'LOST.txt'), `${before.lostIds.join('\n')}\n\n${leftBy}\n`);
+      }
       await createJsonlStore<TestEvent>({ path, schema: eventSchema }).compact({ minAgeMs: 0 });
       const after = await count();
       confirmedTotal += confirmed.size;
@@ -194,7 +201,7 @@ describe('a stale rotation lock taken over by several processes at once', () => 
         // What the next engineer needs to find the race: which records, and the files as the processes left them.
         console.log(
           `round ${round} (segments of ${segmentBytes} B${round % 2 === 1 ? ', a writer killed' : ''}): lost ${before.lost} before, ${after.lost} after the last compaction: ` +
-            `${before.lostIds.slice(0, 30).join(' ')}\nfiles as the processes left them:\n${leftBy}\nafter:\n${describeFiles(dir, after.lostIds)}`,
+            `${before.lostIds.slice(0, 30).join(' ')}\nfiles as the processes left them (copied to ${String(kept)}):\n${leftBy}\nafter:\n${describeFiles(dir, after.lostIds)}`,
         );
       }
     }
