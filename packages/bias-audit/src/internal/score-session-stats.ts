@@ -38,7 +38,7 @@ export interface ScoreModelSource {
  * second pass then costs no second pass over the records. Past it the sums are formed afresh on each visit,
  * `CHUNK_SESSIONS` at a time in one reused set of buffers, keeping memory flat.
  */
-const RETAIN_BYTES = 64 * 1024 * 1024;
+const RETAIN_BYTES = 32 * 1024 * 1024;
 const CHUNK_SESSIONS = 1000;
 
 /** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
@@ -46,7 +46,10 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
   const layout = layoutOf(columns);
   const index = indexAnswers(columns);
   let kept: ScoreChunk[] | null = null;
-  let retain = true;
+  // Decided up front from the layout (X̃'X̃ alone is k² numbers a session), so a large store never builds copies
+  // only to drop them; the running count below still stops a store whose sessions are bigger than estimated.
+  const { k } = layout;
+  let retain = columns.sessionIds.length * (k * k + 8 * k) * 8 <= RETAIN_BYTES;
   const forEachSession = (visit: (stats: SessionStats) => void): void => visitSessionStats(columns, { layout, index, visit });
   const forEachChunk = (visit: (chunk: ScoreChunk) => void): void => {
     if (kept !== null) {
