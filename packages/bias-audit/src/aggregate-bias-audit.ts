@@ -111,7 +111,10 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   const whole = { filteredOut: 0, outsideWindow: 0, beyondMaxSessions: 0 };
   let frame: AuditSessions;
   let excluded = whole;
+  // What the window block reports as applied: summaries are taken whole, so no limit was.
+  let applied = { maxSessions, maxDays };
   if (isSummaries(input)) {
+    applied = { maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
     if (Object.keys(filters).length > 0 || options.maxSessions !== undefined || options.maxDays !== undefined) {
       throw invalidOption('maxSessions, maxDays, configVersion, model and queryCategory choose records: summaries are taken whole, so summarise the records you want instead.');
     }
@@ -330,9 +333,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   return {
     window: {
       now: new Date(nowMs).toISOString(),
-      // Summaries are taken whole: no limit was applied to them.
-      maxSessions: isSummaries(input) ? Number.POSITIVE_INFINITY : maxSessions,
-      maxDays: isSummaries(input) ? Number.POSITIVE_INFINITY : maxDays,
+      ...applied,
       start: windowStart,
       end: windowEnd,
       sessions: S,

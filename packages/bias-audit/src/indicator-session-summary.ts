@@ -1,4 +1,6 @@
-import type { SessionCheck } from './score-session-summary.js';
+import type { SessionCheck } from './internal/session-check.js';
+import { isFiniteNumber } from './internal/session-check.js';
+import { MAX_POSITION } from './internal/window-observations.js';
 
 /** One reviewer's view of a session for the position tests: its centred values and where each was shown. */
 export interface PositionBlockSummary {
@@ -41,9 +43,6 @@ export interface IndicatorSessionSummary {
   rankBlocks: PositionBlockSummary[];
 }
 
-/** The largest display position a summary may name (as for records). */
-const MAX_POSITION = 65_535;
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isNumberOrNull = (v: unknown): boolean => v === null || isFiniteNumber(v);
 const isPosition = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_POSITION;
 const isCorrelation = (v: unknown): boolean => v === null || (isFiniteNumber(v) && Math.abs(v) <= 1);

@@ -1,3 +1,7 @@
+import type { SessionCheck } from './internal/session-check.js';
+import { isFiniteNumber } from './internal/session-check.js';
+import { MAX_POSITION } from './internal/window-observations.js';
+
 /**
  * One answer (one candidate of one session) as the score model sees it: its scored records' count and mean
  * score, and their mean design row (`meanRow[j]`: the share of its records that set `columns[j]`).
@@ -52,17 +56,8 @@ export interface ScoreSessionSummary {
   pairs: ScorePairSummary[];
 }
 
-/** The largest display position a summary may name (as for records: no council shows 65,536 answers). */
-const MAX_POSITION = 65_535;
 const columnPattern = /^(reviewer|self):(.+)$|^position:(0|[1-9]\d{0,4})$/;
 
-/** What a session's checks share: its members and the way to fail, naming the session. */
-export interface SessionCheck {
-  members: ReadonlySet<string>;
-  fail: (what: string) => never;
-}
-
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isCount = (v: unknown, min: number): boolean => Number.isInteger(v) && (v as number) >= min;
 /** Rounding of sums: two numbers this close (relative to their size) are equal. */
 const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
