@@ -3,6 +3,7 @@ import type { LanguageModelV1 } from '@council/providers';
 import type { CouncilConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
 import type { CouncilEvent } from './council-event.js';
 import type { CouncilMember } from './council-member.js';
+import type { Stage1Result, Stage2Result } from './council-session.js';
 import type { OrderMode } from './order-mode.js';
 import type { FollowUp } from './build-follow-up-query.js';
 import type { Rng } from './rng.js';
@@ -54,6 +55,17 @@ export interface RunCouncilOptions {
    * model can, and is a single call as before when it cannot (nothing arrives here). A listener that throws is ignored.
    */
   onSynthesisText?: (part: SynthesisTextPart) => void;
+  /**
+   * Receives each stage-1 result as its call ends (in the order the calls end, one per member, a failed call
+   * too, with `text` null). Events never carry model text; this is the way to show answers as they arrive.
+   * A listener that throws is ignored.
+   */
+  onAnswer?: (result: Stage1Result) => void;
+  /**
+   * Receives each stage-2 review as its call ends (one per reviewer, a failed one too, with `evaluation` null);
+   * its `labelToModel` tells which member each label stands for. A listener that throws is ignored.
+   */
+  onReview?: (result: Stage2Result) => void;
   /**
    * The most the session may cost, in US dollars: before stage 2 and before stage 3 it estimates the stage's cost
    * from what stage 1 cost (`estimateReviewCost`, `estimateSynthesisCost`) and stops there, keeping what finished,

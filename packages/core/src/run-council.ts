@@ -11,6 +11,7 @@ import { createBoundaryToken } from './create-boundary-token.js';
 import { createEventEmitter } from './create-event-emitter.js';
 import { createModelCaller } from './create-model-caller.js';
 import { createRng } from './create-rng.js';
+import { ignoreListenerErrors } from './ignore-listener-errors.js';
 import { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 import { resolveCouncilPlan } from './resolve-council-plan.js';
 import type { RunCouncilOptions } from './run-council-options.js';
@@ -66,7 +67,9 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const followUp = options.followUp;
   const plan = followUp === undefined ? resolved : { ...resolved, query: buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary }) };
 
-  const stage1 = await runGenerationStage({ plan, call, emit, boundary });
+  const onAnswer = options.onAnswer === undefined ? undefined : ignoreListenerErrors(options.onAnswer);
+  const onReview = options.onReview === undefined ? undefined : ignoreListenerErrors(options.onReview);
+  const stage1 = await runGenerationStage({ plan, call, emit, boundary, onAnswer });
   throwIfAborted(signal);
   assertQuorum(stage1, plan);
   const answers = answeredTexts(stage1);
@@ -78,7 +81,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   let stage3: SynthesisStageResult = NOT_SYNTHESISED;
   const spent = () => sumUsage([...stage1.map((s) => s.usage), ...stage2.map((r) => r.usage)]).costUsd;
   if (cap.allows(2, { spentUsd: spent(), estimate: () => estimateReviewCost({ stage1, selfReview: plan.selfReview, maxReviewers: plan.maxReviewers }) })) {
-    stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers });
+    stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers, onReview });
     throwIfAborted(signal);
     scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
     if (cap.allows(3, { spentUsd: spent(), estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }) })) {

@@ -13,6 +13,8 @@ export interface RunGenerationStageOptions {
   emit: EmitCouncilEvent;
   /** The session's boundary token: an answer that contains it is flagged as a suspected injection. */
   boundary: string;
+  /** Receives each member's result as its call ends (`RunCouncilOptions.onAnswer`); must not throw. */
+  onAnswer?: ((result: Stage1Result) => void) | undefined;
 }
 
 function stage1Result(member: ResolvedMember, outcome: CallOutcome, boundary: string): Stage1Result {
@@ -25,12 +27,16 @@ function stage1Result(member: ResolvedMember, outcome: CallOutcome, boundary: st
 
 /** Stage 1 (generation): every member answers the query in parallel; failures are recorded, not thrown. */
 export async function runGenerationStage(options: RunGenerationStageOptions): Promise<Stage1Result[]> {
-  const { plan, call, emit, boundary } = options;
+  const { plan, call, emit, boundary, onAnswer } = options;
   emit({ type: 'stage-started', stage: 1, calls: plan.members.length });
-  const outcomes = await Promise.all(
-    plan.members.map((member) => call({ stage: 1, member, messages: memberMessages(member, plan.query), council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms })),
+  const stage1 = await Promise.all(
+    plan.members.map(async (member) => {
+      const outcome = await call({ stage: 1, member, messages: memberMessages(member, plan.query), council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms });
+      const result = stage1Result(member, outcome, boundary);
+      onAnswer?.(result);
+      return result;
+    }),
   );
-  const stage1 = plan.members.map((member, i) => stage1Result(member, outcomes[i]!, boundary));
   const succeeded = stage1.filter((s) => s.text !== null).length;
   emit({ type: 'stage-finished', stage: 1, succeeded, failed: stage1.length - succeeded });
   return stage1;

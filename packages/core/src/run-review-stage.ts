@@ -21,6 +21,8 @@ export interface RunReviewStageOptions {
   rng: Rng;
   /** Stage 1's answers by member id. */
   answers: ReadonlyMap<string, string>;
+  /** Receives each review as its call ends (`RunCouncilOptions.onReview`); must not throw. */
+  onReview?: ((result: Stage2Result) => void) | undefined;
 }
 
 /** One reviewer's call: the answers in its order (without its own under `selfReview: 'omit'`), labelled, then parsed. */
@@ -47,7 +49,13 @@ export async function runReviewStage(options: RunReviewStageOptions): Promise<St
   const orders = createPresentationOrders({ candidates, reviewerCount: reviewers.length, mode: plan.order, rng });
   const memberById = new Map(plan.members.map((m) => [m.id, m]));
   emit({ type: 'stage-started', stage: 2, calls: reviewers.length });
-  const stage2 = await Promise.all(reviewers.map((reviewer, i) => review(options, memberById.get(reviewer)!, orders[i]!)));
+  const stage2 = await Promise.all(
+    reviewers.map(async (reviewer, i) => {
+      const result = await review(options, memberById.get(reviewer)!, orders[i]!);
+      options.onReview?.(result);
+      return result;
+    }),
+  );
   const succeeded = stage2.filter((r) => r.evaluation).length;
   emit({ type: 'stage-finished', stage: 2, succeeded, failed: stage2.length - succeeded });
   return stage2;
