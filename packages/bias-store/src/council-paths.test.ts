@@ -8,6 +8,7 @@ describe('councilPaths', () => {
     expect(councilPaths(h)).toEqual({
       home: h,
       biasMetrics: join(h, 'bias_metrics.jsonl'),
+      contributions: join(h, 'contributions.jsonl'),
       history: join(h, 'history.jsonl'),
       telemetryOutbox: join(h, 'telemetry', 'outbox.jsonl'),
       telemetrySentCursor: join(h, 'telemetry', 'sent.cursor'),

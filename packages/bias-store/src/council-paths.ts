@@ -6,6 +6,8 @@ export interface CouncilPaths {
   home: string;
   /** The bias store given, else `<home>/bias_metrics.jsonl`. */
   biasMetrics: string;
+  /** `<home>/contributions.jsonl`: each synthesis's credited members (design doc 004 §7). */
+  contributions: string;
   /** `<home>/history.jsonl` */
   history: string;
   /** `<home>/telemetry/outbox.jsonl` */
@@ -24,6 +26,7 @@ export function councilPaths(home: string, options: { biasMetrics?: string } = {
   return {
     home,
     biasMetrics: options.biasMetrics ?? join(home, 'bias_metrics.jsonl'),
+    contributions: join(home, 'contributions.jsonl'),
     history: join(home, 'history.jsonl'),
     telemetryOutbox: join(home, 'telemetry', 'outbox.jsonl'),
     telemetrySentCursor: join(home, 'telemetry', 'sent.cursor'),

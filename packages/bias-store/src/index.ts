@@ -36,6 +36,13 @@ export type { SegmentFile } from './segment-files.js';
 export { createBiasStore } from './create-bias-store.js';
 export type { BiasStoreOptions } from './create-bias-store.js';
 
+export { contributionRecordId, contributionRecordSchema, contributionSchemaVersion, safeParseContributionRecord } from './contribution-record.js';
+export type { ContributionMode, ContributionRecord } from './contribution-record.js';
+export { createContributionStore } from './create-contribution-store.js';
+export type { ContributionStoreOptions } from './create-contribution-store.js';
+export { readContributionRecords } from './read-contribution-records.js';
+export type { ReadContributionRecordsOptions, ReadContributionRecordsResult } from './read-contribution-records.js';
+
 export { councilPaths } from './council-paths.js';
 export type { CouncilPaths } from './council-paths.js';
 

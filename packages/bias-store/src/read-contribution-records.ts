@@ -1,0 +1,69 @@
+import type { ContributionRecord } from './contribution-record.js';
+import { createContributionStore } from './create-contribution-store.js';
+import type { RepeatedRecords } from './drop-repeated-records.js';
+import type { SkipReport } from './skip-report.js';
+
+export interface ReadContributionRecordsOptions {
+  /** The store's active file (its closed and compacted segments are read too). */
+  path: string;
+  /** Keep the last N sessions, by time. Default: all. */
+  maxSessions?: number;
+  /** Keep records at or after this time. Default: all. */
+  since?: Date | string;
+  /** Leave out records after this time. Default: none left out. */
+  until?: Date | string;
+}
+
+export interface ReadContributionRecordsResult extends SkipReport {
+  /** The window's records, oldest first, one per (session, member). */
+  records: ContributionRecord[];
+  /** Sessions among `records`. */
+  sessions: number;
+  /** Records met again for a (session, member) already read (counted once; the first read is kept). */
+  repeated: RepeatedRecords;
+  /** Human-readable warnings: zone-less timestamps, conflicting records. */
+  warnings: string[];
+}
+
+function sameRecord(a: ContributionRecord, b: ContributionRecord): boolean {
+  return (Object.keys(a) as (keyof ContributionRecord)[]).every((key) => Object.is(a[key], b[key]));
+}
+
+/**
+ * Reads the contribution store with a window: every line validated (bad lines skipped and reported with file
+ * and line, as the bias store does), then one record per session and member — an identical copy counts as a
+ * duplicate, a differing one as a conflict (the first read is kept, and a warning names the session).
+ * Throws `BiasStoreError` (`INVALID_OPTION`) for a window it cannot honour. A missing store reads as empty.
+ */
+export async function readContributionRecords(options: ReadContributionRecordsOptions): Promise<ReadContributionRecordsResult> {
+  const store = createContributionStore({ path: options.path });
+  const read = await store.read({
+    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...(options.since === undefined ? {} : { since: options.since }),
+    ...(options.until === undefined ? {} : { until: options.until }),
+  });
+  const seen = new Map<string, ContributionRecord>();
+  const records: ContributionRecord[] = [];
+  const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
+  for (const record of read.items) {
+    const key = JSON.stringify([record.sessionId, record.member]);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, record);
+      records.push(record);
+    } else if (sameRecord(first, record)) {
+      repeated.duplicates++;
+    } else {
+      repeated.conflicts++;
+      if (repeated.conflictSessions.length < 5 && !repeated.conflictSessions.includes(record.sessionId)) repeated.conflictSessions.push(record.sessionId);
+    }
+  }
+  const warnings = [...read.warnings];
+  if (repeated.conflicts > 0) {
+    warnings.push(
+      `${repeated.conflicts} contribution record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session and member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept.`,
+    );
+  }
+  const { skipped, reasons, firstBadLines } = read;
+  return { records, sessions: new Set(records.map((r) => r.sessionId)).size, repeated, warnings, skipped, reasons, firstBadLines };
+}
