@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CliError } from '../cli-error.js';
 import { commandSettings } from '../command-context.js';
 import type { CommandContext } from '../command-context.js';
+import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
 import { createCouncilMcpServer } from '../mcp/create-council-mcp-server.js';
 import type { McpLog } from '../mcp/tool-context.js';
 
@@ -20,10 +19,6 @@ export interface McpCommandOptions {
   /** With `http`: a file holding the token (so it is not in argv, visible to `ps` and shell history). */
   tokenFile?: string;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-/** The shortest token a server reachable from other machines accepts (a per-launch one is 32 characters). */
-const MIN_REMOTE_TOKEN_LENGTH = 32;
 
 function usage(message: string): CliError {
   return new CliError({ code: 'USAGE', message });
@@ -45,26 +40,6 @@ function givenToken(options: McpCommandOptions, ctx: CommandContext): { token: s
   }
   const fromEnv = commandSettings(ctx).secrets.mcpToken;
   return fromEnv === null ? undefined : { token: fromEnv, source: 'LLM_COUNCIL_MCP_TOKEN' };
-}
-
-/** `0.0.0.0`, `::` and the like: every interface, so no single address a client's `Host` header could name. */
-function isWildcard(host: string): boolean {
-  return host === '0.0.0.0' || (isIP(host) === 6 && /^[0:]+$/.test(host));
-}
-
-/** The token clients must send, checked: visible ASCII (a bearer token cannot hold anything else), long enough off loopback. */
-function checkedToken(host: string, given: { token: string; source: string } | undefined): string {
-  if (given !== undefined && !/^[\x21-\x7e]+$/.test(given.token)) {
-    throw usage(`The token from ${given.source} holds a character a bearer token cannot have (a space, a control character or a non-ASCII letter; it is not shown here), so no client could send it. Use letters, digits and punctuation only.`);
-  }
-  if (LOOPBACK.has(host)) return given?.token ?? randomBytes(24).toString('base64url');
-  if (given === undefined) {
-    throw usage(`--host ${host} is reachable from other machines: give a token of at least ${MIN_REMOTE_TOKEN_LENGTH} characters (LLM_COUNCIL_MCP_TOKEN, --token-file or --token), or keep the default 127.0.0.1.`);
-  }
-  if (given.token.length < MIN_REMOTE_TOKEN_LENGTH) {
-    throw usage(`--host ${host} is reachable from other machines, and the token from ${given.source} has ${given.token.length} characters: give one of at least ${MIN_REMOTE_TOKEN_LENGTH} (e.g. from \`openssl rand -base64 32\`).`);
-  }
-  return given.token;
 }
 
 /** Sends anything a dependency prints with `console` to the log: on stdio, stdout carries protocol messages only. */
@@ -89,11 +64,9 @@ function waitForSignal(): Promise<string> {
 
 async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: McpLog): Promise<number> {
   const host = options.host ?? '127.0.0.1';
-  if (isWildcard(host)) {
-    throw usage(`--host ${host} binds every interface, and clients could only reach it under an address the server cannot check: give the one address clients use (e.g. --host 192.168.1.20).`);
-  }
+  refuseWildcardHost(host);
   const given = givenToken(options, ctx);
-  const token = checkedToken(host, given);
+  const token = checkedServerToken({ host, given, ways: 'LLM_COUNCIL_MCP_TOKEN, --token-file or --token' });
   // Loaded only here: the HTTP transport (and the server library under it) is no part of a stdio start.
   const { serveMcpHttp } = await import('../mcp/serve-mcp-http.js');
   const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log }), host: host === 'localhost' ? '127.0.0.1' : host, port: options.port ?? 0, token, log });

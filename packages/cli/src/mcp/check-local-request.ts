@@ -1,10 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 
 /** Why a request to the local server is refused, as an HTTP status and one line; null when it may proceed. */
 export interface Refusal {
   status: 401 | 403;
   message: string;
+}
+
+/** The request headers the checks read, lower-case names (Node's `req.headers` is one). */
+export interface LocalRequestHeaders {
+  host?: string | undefined;
+  origin?: string | undefined;
+  authorization?: string | undefined;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -21,18 +27,29 @@ export function allowedHosts(options: { host: string; port: number }): string[] 
 }
 
 /**
- * The rules every request to a local Council server obeys, so that a page on another site cannot spend the
- * user's API credits: the `Host` must be the bound host (a DNS-rebinding name is refused), an `Origin`, when
- * a browser sends one, must be that same host, and the per-launch token must come as `Authorization: Bearer`.
+ * The address rules: the `Host` must be the bound host (a DNS-rebinding name is refused), and an `Origin`,
+ * when a browser sends one, must be that same host (a page of another site is refused).
  */
-export function checkLocalRequest(req: IncomingMessage, options: { host: string; port: number; token: string }): Refusal | null {
+export function checkLocalAddress(headers: LocalRequestHeaders, options: { host: string; port: number }): Refusal | null {
   const hosts = allowedHosts(options);
-  const host = req.headers.host ?? '';
+  const host = headers.host ?? '';
   if (!hosts.includes(host.toLowerCase())) return { status: 403, message: `Host "${host}" is not this server's address.` };
-  const origin = req.headers.origin;
+  const origin = headers.origin;
   if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return { status: 403, message: 'Cross-origin requests are refused.' };
-  const auth = req.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  if (match === null || !sameSecret(match[1]!, options.token)) return { status: 401, message: 'Missing or wrong token: send "Authorization: Bearer <token>" with the token council mcp printed.' };
   return null;
+}
+
+/** The per-launch token as `Authorization: Bearer`, compared in constant time; `issuer` names the command that printed it. */
+export function checkBearerToken(headers: LocalRequestHeaders, options: { token: string; issuer?: string }): Refusal | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  if (match !== null && sameSecret(match[1]!, options.token)) return null;
+  return { status: 401, message: `Missing or wrong token: send "Authorization: Bearer <token>" with the token ${options.issuer ?? 'council mcp'} printed.` };
+}
+
+/**
+ * The rules every request to a local Council server obeys, so that a page on another site cannot spend the
+ * user's API credits: the address rules (`checkLocalAddress`) and the per-launch token (`checkBearerToken`).
+ */
+export function checkLocalRequest(headers: LocalRequestHeaders, options: { host: string; port: number; token: string; issuer?: string }): Refusal | null {
+  return checkLocalAddress(headers, options) ?? checkBearerToken(headers, options);
 }

@@ -51,7 +51,7 @@ export async function serveMcpHttp(options: { createServer: () => McpServer; hos
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const refusal = checkLocalRequest(req, { host: options.host, port, token: options.token });
+    const refusal = checkLocalRequest(req.headers, { host: options.host, port, token: options.token });
     if (refusal !== null) return refuse(res, refusal);
     if (path !== '/mcp') return refuse(res, { status: 404, message: 'Not found: the MCP endpoint is /mcp.' });
     const sessionId = req.headers['mcp-session-id'];
