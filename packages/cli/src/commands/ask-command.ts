@@ -1,4 +1,5 @@
-import type { CouncilEvent, CouncilSession, OrderMode, SynthesisMode } from '@council/core';
+import type { CouncilEvent, CouncilSession, OrderMode, Stage1Result, Stage2Result, SynthesisMode, SynthesisTextPart } from '@council/core';
+import type { SimulatedSettings } from '@council/providers';
 import { expandPools } from '@council/core';
 import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
@@ -57,11 +58,19 @@ export interface AskResult {
   saved: PersistResult | null;
 }
 
-/** For a front end other than the terminal (the MCP server): cancel the council's calls, follow its events. */
+/** For a front end other than the terminal (the MCP and HTTP servers): cancel the council's calls, follow its events. */
 export interface AskHooks {
   /** Aborts the council; nothing is saved, as when `ask` is interrupted. */
   abortSignal?: AbortSignal;
   onEvent?: (event: CouncilEvent) => void;
+  /** Each stage-1 result as its call ends (core's `onAnswer`). */
+  onAnswer?: (result: Stage1Result) => void;
+  /** Each stage-2 review as its call ends (core's `onReview`). */
+  onReview?: (result: Stage2Result) => void;
+  /** The chairman's reply as it is written (core's `onSynthesisText`), beside the terminal's printer when there is one. */
+  onSynthesisText?: (part: SynthesisTextPart) => void;
+  /** Settings of the `simulated:` provider (e.g. `council serve --demo`'s personas with their built-in biases). */
+  simulated?: SimulatedSettings;
   /** What the caller's input that lists the members is called, for its messages (default the CLI's `--models`); e.g. MCP's `members` input. */
   membersInput?: string;
 }
@@ -96,14 +105,22 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const seed = options.seed ?? settings.randomSeed ?? undefined;
   const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
   if (followUp !== undefined) ctx.io.stderr(`Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`);
-  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
+  const resolveModel = createModelResolver({ env, ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }), maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
   const simulated = seats.simulated;
   // Text mode streams the answer as the chairman writes it; --json prints one document at the end.
-  const printer = options.json ? null : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
+  const terminal = options.json ? null : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
+  const onText = hooks.onSynthesisText;
+  const printer = terminal === null || onText === undefined ? terminal : {
+          write: (part: SynthesisTextPart) => {
+            onText(part);
+            terminal.write(part);
+          },
+          finish: (session: Pick<CouncilSession, 'synthesis'>) => terminal.finish(session),
+        };
   const { session, answerStreamed } = await runSessionLive({
     ctx,
     members,
@@ -119,6 +136,9 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       config: loaded.config,
       resolveModel,
       ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
+      ...(hooks.onAnswer === undefined ? {} : { onAnswer: hooks.onAnswer }),
+      ...(hooks.onReview === undefined ? {} : { onReview: hooks.onReview }),
+      ...(onText === undefined || printer !== null ? {} : { onSynthesisText: onText }),
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
       biasAuditThresholds: settings.biasThresholds,
