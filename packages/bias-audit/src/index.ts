@@ -65,6 +65,11 @@ export type {
   TrendReport,
 } from './bias-aggregate-report.js';
 export type { BiasMetricReport } from './bias-metric-report.js';
+export { aggregateContributions } from './aggregate-contributions.js';
+export type { AggregateContributionsOptions } from './aggregate-contributions.js';
+export type { ContributionHeatmap, ContributionInput, ContributionsReport, MeanWeight, MemberContribution, SessionShare } from './contributions-report.js';
+export { boundedMeanInterval } from './bounded-mean-interval.js';
+export type { BoundedMeanInterval } from './bounded-mean-interval.js';
 export { confidenceTier } from './confidence-tier.js';
 export type { ConfidenceTier } from './confidence-tier.js';
 export { holmAdjust } from './holm-adjust.js';
