@@ -24,12 +24,8 @@ export interface LeaderboardDocument {
   bradleyTerry: BradleyTerryEntry[];
 }
 
-/**
- * `council leaderboard`: cross-query standings from the history: the mean of per-session Borda scores
- * (each session counts once) with a bootstrap interval, and Bradley–Terry ratings fitted to every
- * ballot's pairwise preferences, with intervals and P(best).
- */
-export async function runLeaderboardCommand(options: LeaderboardCommandOptions, ctx: CommandContext): Promise<number> {
+/** The standings without printing them: what `council leaderboard --json` prints and `council serve` returns. */
+export async function computeLeaderboard(options: Omit<LeaderboardCommandOptions, 'json'>, ctx: CommandContext): Promise<{ document: LeaderboardDocument; ballots: number }> {
   const { entries } = await loadHistory(ctx);
   const now = ctx.now();
   const since = options.days === undefined ? null : new Date(now.getTime() - options.days * 86_400_000);
@@ -60,16 +56,28 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
     borda,
     bradleyTerry: bt,
   };
+  return { document, ballots: ballots.length };
+}
+
+/**
+ * `council leaderboard`: cross-query standings from the history: the mean of per-session Borda scores
+ * (each session counts once) with a bootstrap interval, and Bradley–Terry ratings fitted to every
+ * ballot's pairwise preferences, with intervals and P(best).
+ */
+export async function runLeaderboardCommand(options: LeaderboardCommandOptions, ctx: CommandContext): Promise<number> {
+  const { document, ballots } = await computeLeaderboard(options, ctx);
+  const { borda, bradleyTerry: bt } = document;
+  const since = document.window.since === null ? null : new Date(document.window.since);
   if (options.json) {
     ctx.io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     return 0;
   }
   const s = ctx.out;
-  if (selected.length === 0) {
+  if (document.sessions === 0) {
     ctx.io.stdout(`No sessions${options.days ? ` in the last ${options.days} days` : ''}${options.category ? ` in category ${options.category}` : ''} in the history yet. Run "council ask" or "council batch".\n`);
     return 0;
   }
-  ctx.io.stdout(`${s.bold('Cross-query leaderboard')} · ${selected.length} sessions${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`);
+  ctx.io.stdout(`${s.bold('Cross-query leaderboard')} · ${document.sessions} sessions${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`);
   const groups = options.byCategory ? [...new Set(borda.map((b) => b.category))] : [null];
   for (const group of groups) {
     if (options.byCategory) ctx.io.stdout(`${s.bold(`Category: ${group ?? 'uncategorised'}`)}\n`);
@@ -85,7 +93,7 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
     );
   }
   if (bt.length > 0) {
-    ctx.io.stdout(`${s.bold('Bradley–Terry ratings')} (Elo scale, from ${ballots.length} ballots' pairwise preferences)\n`);
+    ctx.io.stdout(`${s.bold('Bradley–Terry ratings')} (Elo scale, from ${ballots} ballots' pairwise preferences)\n`);
     ctx.io.stdout(
       renderTable({
         head: ['rank', 'member', 'rating', '95% interval', 'rank range', 'P(best)'],
