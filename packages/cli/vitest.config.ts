@@ -1,6 +1,17 @@
 import { defineProject } from 'vitest/config';
+import { WEB_ASSETS_MODULE, webAssetsModuleSource } from './web/build.mjs';
+
+const resolvedWebAssets = `\0${WEB_ASSETS_MODULE}`;
 
 export default defineProject({
+  // The same `council-web-assets` module as tsup.config.ts builds, so tests of src/serve serve the real UI.
+  plugins: [
+    {
+      name: 'council-web-assets',
+      resolveId: (id: string) => (id === WEB_ASSETS_MODULE ? resolvedWebAssets : undefined),
+      load: (id: string) => (id === resolvedWebAssets ? webAssetsModuleSource() : undefined),
+    },
+  ],
   test: {
     name: 'cli',
   },

@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, api } from './api.js';
+import { readEventStream } from './event-stream.js';
+import { applyRunEvent, initialRunState } from './run-state.js';
+import type { RunState } from './run-state.js';
+import { RunView, runStatusText } from './run-view.js';
+import type { Mode, ServeConfig } from './types.js';
+
+interface Turn {
+  key: number;
+  query: string;
+  runId: string;
+  state: RunState;
+  controller: AbortController;
+}
+
+interface Choices {
+  members: string[];
+  chairman: string;
+  strategy: string;
+  mode: Mode;
+}
+
+function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chosen: string[]; onChange: (members: string[]) => void }) {
+  const options = [...new Set([...config.members, ...config.models])];
+  const pools = Object.keys(config.pools).map((name) => `@${name}`);
+  const toggle = (id: string, on: boolean) => onChange(on ? [...chosen, id] : chosen.filter((m) => m !== id));
+  return (
+    <fieldset class="picker">
+      <legend>Members</legend>
+      <div class="picker-options">
+        {[...pools, ...options].map((id) => (
+          <label key={id} class="check">
+            <input type="checkbox" name="member" value={id} checked={chosen.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
+            {id}
+            {id.startsWith('@') && <span class="muted small"> ({config.pools[id.slice(1)]?.length ?? 0} models)</span>}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The chat: a question box with the council's options, and the conversation's turns as they stream. */
+export function ChatPage({ config }: { config: ServeConfig }) {
+  const [question, setQuestion] = useState('');
+  const [choices, setChoices] = useState<Choices>({
+    members: config.members,
+    chairman: '',
+    strategy: config.defaultStrategy,
+    mode: config.defaultMode,
+  });
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const keyRef = useRef(0);
+  const turnsRef = useRef<Turn[]>([]);
+  turnsRef.current = turns;
+
+  useEffect(() => () => turnsRef.current.forEach((t) => t.controller.abort()), []);
+
+  const last = turns[turns.length - 1];
+  const running = last?.state.status === 'running';
+  const continueFrom = last?.state.session?.sessionId;
+
+  const update = (key: number, change: (state: RunState) => RunState) =>
+    setTurns((list) => list.map((t) => (t.key === key ? { ...t, state: change(t.state) } : t)));
+
+  const send = async () => {
+    const text = question.trim();
+    if (!text || sending || running) return;
+    setSending(true);
+    setError(null);
+    try {
+      const body = {
+        query: text,
+        ...(choices.members.length ? { members: choices.members } : {}),
+        ...(choices.chairman ? { chairman: choices.chairman } : {}),
+        strategy: choices.strategy,
+        mode: choices.mode,
+        ...(continueFrom ? { continueFrom } : {}),
+      };
+      const started = await api<{ id: string; events: string }>('/api/sessions', { method: 'POST', body });
+      const key = ++keyRef.current;
+      const controller = new AbortController();
+      setTurns((list) => [...list, { key, query: text, runId: started.id, state: initialRunState(), controller }]);
+      setQuestion('');
+      void readEventStream({
+        url: started.events,
+        finalEvent: 'done',
+        signal: controller.signal,
+        onEvent: (event) => update(key, (state) => applyRunEvent(state, event)),
+        onError: (e) => update(key, (state) => ({ ...state, status: 'failed', error: { code: 'STREAM', message: `The event stream failed: ${e.message}` } })),
+      });
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const cancel = async (turn: Turn) => {
+    try {
+      await api(`/api/sessions/${encodeURIComponent(turn.runId)}/cancel`, { method: 'POST', body: {} });
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+  };
+
+  const newConversation = () => {
+    turns.forEach((t) => t.controller.abort());
+    setTurns([]);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  const strategies = config.strategies.includes(choices.strategy) ? config.strategies : [choices.strategy, ...config.strategies];
+  return (
+    <div class="chat">
+      <section class="thread" aria-label="Conversation">
+        {turns.length === 0 && (
+          <p class="muted intro">
+            Ask a question: the members answer on their own, review each other's answers blind, and the chairman writes the council's answer.
+            {config.demo ? ' This is the demo: simulated members, no API key, nothing leaves this machine.' : ''}
+          </p>
+        )}
+        {turns.map((t, i) => (
+          <article key={t.key} class="turn" aria-label={`Turn ${i + 1}`}>
+            <p class="question">
+              <span class="who">You</span> <span class="model-text">{t.query}</span>
+            </p>
+            <RunView state={t.state} modeToggle={config.modeToggle} idPrefix={`turn-${t.key}`} onCancel={() => void cancel(t)} />
+          </article>
+        ))}
+        <p class="status" role="status" aria-live="polite">
+          {last ? runStatusText(last.state) : ''}
+        </p>
+      </section>
+      <form
+        class="ask"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <label for="question">{continueFrom ? 'Follow-up question' : 'Your question'}</label>
+        <textarea
+          id="question"
+          name="question"
+          rows={3}
+          value={question}
+          placeholder="Enter sends, Shift+Enter starts a new line"
+          onInput={(e) => setQuestion(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+        />
+        <details class="options">
+          <summary>Council options</summary>
+          <MemberPicker config={config} chosen={choices.members} onChange={(members) => setChoices({ ...choices, members })} />
+          <div class="row">
+            <label>
+              Chairman
+              <select value={choices.chairman} onChange={(e) => setChoices({ ...choices, chairman: e.currentTarget.value })}>
+                <option value="">Default{config.chairman ? ` (${config.chairman})` : ''}</option>
+                {config.models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Strategy
+              <select value={choices.strategy} onChange={(e) => setChoices({ ...choices, strategy: e.currentTarget.value })}>
+                {strategies.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Mode
+              <select value={choices.mode} onChange={(e) => setChoices({ ...choices, mode: e.currentTarget.value as Mode })}>
+                {config.modes.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        </details>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="row actions">
+          <button type="submit" disabled={sending || running || !question.trim()}>
+            {continueFrom ? 'Ask a follow-up' : 'Ask the council'}
+          </button>
+          {turns.length > 0 && (
+            <button type="button" class="secondary" onClick={newConversation} disabled={running}>
+              New conversation
+            </button>
+          )}
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+// The parts of `council serve`'s API documents the page reads (see /api/openapi.json for the whole).
+
+export interface ServeConfig {
+  demo: boolean;
+  members: string[];
+  chairman: string | null;
+  pools: Record<string, string[]>;
+  strategies: string[];
+  defaultStrategy: string;
+  modes: Mode[];
+  defaultMode: Mode;
+  modeToggle: boolean;
+  models: string[];
+  persist: { consent: number; biasRecords: boolean };
+}
+
+export type Mode = 'consensus' | 'voting';
+
+export interface Contributor {
+  id: string;
+  weight: number;
+  reason?: string;
+}
+
+export interface CallError {
+  reason: string;
+  code: string | null;
+  message: string;
+}
+
+export interface Stage1Result {
+  member: string;
+  model: string;
+  text: string | null;
+  latencyMs: number;
+  error: CallError | null;
+}
+
+export interface Stage2Result {
+  reviewer: string;
+  model: string;
+  labelToModel: Record<string, { model: string; displayIndex: number }>;
+  evaluation: { ranking: string[]; scores: Record<string, number>; abstained: boolean } | null;
+  error: CallError | null;
+}
+
+export interface SessionSynthesis {
+  text: string;
+  contributors: Contributor[] | null;
+  winner: string | null;
+  winnerSource: 'chairman' | 'borda-leader' | null;
+  strategy: string;
+  mode: Mode;
+  model: string;
+  warnings: string[];
+}
+
+export interface LeaderboardEntry {
+  candidate: string;
+  bordaScore: number;
+  finalRank: number;
+  winCount: number;
+}
+
+/** `sessionDocument(session)`: the JSON of `council ask --json`. */
+export interface SessionDocument {
+  sessionId: string;
+  timestamp: string;
+  config: { members: string[]; chairman: string; strategy: string; mode: Mode; goal: string | null };
+  stage1: Stage1Result[];
+  stage2: Stage2Result[];
+  leaderboard: LeaderboardEntry[];
+  synthesis: SessionSynthesis | null;
+  excluded: { member: string; stage: number; reason: string; message: string }[];
+  usage: { tokens: number; costUsd: number | null };
+  warnings: string[];
+  conversation?: { id: string; previousSessionId: string };
+}
+
+export interface SessionListItem {
+  id: string;
+  timestamp: string;
+  conversation: string | null;
+  members: string[];
+  chairman: string;
+  strategy: string;
+  mode: Mode;
+  winner: string | null;
+  contributors: Contributor[] | null;
+  category: string;
+  running: boolean;
+  runId?: string;
+}
+
+export interface SessionList {
+  sessions: SessionListItem[];
+  next: string | null;
+}
+
+export interface Interval {
+  estimate: number;
+  lower: number;
+  upper: number;
+  n: number;
+  tier: string;
+}
+
+export interface ContributionsReport {
+  sessions: number;
+  members: { member: string; sessions: number; credited: number; meanWeight: Interval; wins: number }[];
+}
+
+export interface LeaderboardDocument {
+  sessions: number;
+  borda: {
+    candidate: string;
+    aggregateBorda: number;
+    interval: { lower: number; upper: number } | null;
+    totalVotes: number;
+    totalWins: number;
+    appearances: number;
+    rank: number;
+  }[];
+}
+
+/** A figure of the bias report, with its interval. */
+export interface Figure {
+  metric: string;
+  estimate: number | null;
+  ciLower: number | null;
+  ciUpper: number | null;
+  sampleSize: number;
+  confidence: string;
+  margin?: number;
+  pValue?: number | null;
+}
+
+export interface BiasFlag {
+  code: string;
+  subject: string | null;
+  metric: string;
+  estimate: number;
+  ciLower: number | null;
+  ciUpper: number | null;
+}
+
+export interface BiasReportDocument {
+  report: {
+    window: { sessions: number; observations: number; start: string | null; end: string | null };
+    confidence: string;
+    meetsMinimum: boolean;
+    minSessions: number;
+    length: { slope: Figure | null } | null;
+    position: { effects: Figure[] } | null;
+    reviewers: { reviewer: string; offset: Figure | null }[] | null;
+    flags: BiasFlag[];
+    notes: string[];
+  } | null;
+}
+
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}
