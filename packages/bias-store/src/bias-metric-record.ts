@@ -114,7 +114,8 @@ function decode(disk: z.output<typeof diskRecordSchema>): BiasMetricRecord {
   };
 }
 
-function encode(record: BiasMetricRecord): DiskRecord {
+/** The snake_case object of a record, as the store writes it (without validating: the codec's `encode` does that). */
+export function toDiskRecord(record: BiasMetricRecord): DiskRecord {
   // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example.
   return {
     schema_version: record.schemaVersion === '1' ? 1 : record.schemaVersion,
@@ -146,7 +147,7 @@ function encode(record: BiasMetricRecord): DiskRecord {
 export const biasMetricRecordSchema: z.ZodCodec<typeof diskRecordSchema, z.ZodCustom<BiasMetricRecord, BiasMetricRecord>> = z.codec(
   diskRecordSchema,
   z.custom<BiasMetricRecord>((value) => typeof value === 'object' && value !== null),
-  { decode: (disk) => decode(disk), encode: (record) => encode(record) },
+  { decode: (disk) => decode(disk), encode: (record) => toDiskRecord(record) },
 );
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()

@@ -67,3 +67,10 @@ export { noRank } from './bias-record-columns.js';
 export type { BiasRecordColumns } from './bias-record-columns.js';
 export type { RepeatedRecords } from './drop-repeated-records.js';
 export { columnsToObservations } from './columns-to-observations.js';
+
+// Team scale: the records as Parquet or canonical JSONL, partitioned by UTC day (`council store export`).
+export { canonicalBiasLine, exportBiasRecords } from './export-bias-records.js';
+export type { BiasExportFormat, BiasExportPartition, ExportBiasRecordsOptions, ExportBiasRecordsResult } from './export-bias-records.js';
+export { biasParquetColumns } from './bias-parquet-schema.js';
+export { streamBiasRecords } from './stream-bias-records.js';
+export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
@@ -10,10 +10,15 @@ import { listSegments } from './segment-files.js';
 export interface BiasInputFile {
   storePath: string;
   file: SegmentFile;
+  /** A Parquet file (by its `.parquet` name or its `PAR1` magic), such as `council store export` writes. */
+  parquet?: true;
 }
 
 const wildcard = /[*?[]/;
 const storeFileName = /\.jsonl(?:\.gz)?$/;
+const parquetName = /\.parquet$/;
+/** A Hive-style partition directory (`day=2026-11-24`), as an export writes: a directory input reads those inside it. */
+const partitionDirectory = /^[^.=][^=]*=[^=]+$/;
 
 function globToRegExp(pattern: string): RegExp {
   let source = '';
@@ -34,13 +39,14 @@ function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** A store (its active file, with the segments beside it) or one standalone gzipped file. */
-type Source = { kind: 'store'; path: string } | { kind: 'gzip'; path: string };
+/** A store (its active file, with the segments beside it), one standalone gzipped file, or one Parquet file. */
+type Source = { kind: 'store' | 'gzip' | 'parquet'; path: string };
 
 const segmentName = /^(.*)\.\d{6,}\.jsonl(?:\.gz)?$/;
 
 /** What a file named by the user is: a segment or active file of a store, or a gzipped file on its own. */
 function sourceOf(path: string): Source {
+  if (parquetName.test(path)) return { kind: 'parquet', path };
   const m = segmentName.exec(basename(path));
   if (m !== null) return { kind: 'store', path: join(dirname(path), `${m[1]}.jsonl`) };
   if (path.endsWith('.gz')) return { kind: 'gzip', path };
@@ -67,6 +73,43 @@ async function namesIn(dir: string): Promise<string[]> {
 // Council's own JSONL files that hold no bias records (a home directory given as an input holds them).
 const notBiasStores = new Set(['history.jsonl', 'outbox.jsonl', 'dead-letter.jsonl']);
 
+/** Whether a file that is not named like a store starts with Parquet's magic `PAR1`. */
+async function startsWithParquetMagic(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.toString('latin1') === 'PAR1';
+  } catch {
+    return false; // reading it reports what is wrong
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** `sourceOf`, and a file named neither `.jsonl`, `.gz` nor `.parquet` that holds Parquet is read as Parquet. */
+async function sourceOfFile(path: string): Promise<Source> {
+  const source = sourceOf(path);
+  if (source.kind === 'store' && !storeFileName.test(path) && (await startsWithParquetMagic(path))) return { kind: 'parquet', path };
+  return source;
+}
+
+/** The stores and Parquet files of a directory and of the partition directories (`key=value`) inside it, sorted by name. */
+async function sourcesInDirectory(dir: string): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const name of await namesIn(dir)) {
+    const path = join(dir, name);
+    if (partitionDirectory.test(name) && (await statOrNull(path))?.isDirectory() === true) {
+      sources.push(...(await sourcesInDirectory(path)));
+      continue;
+    }
+    if (parquetName.test(name) && !name.startsWith('.')) sources.push({ kind: 'parquet', path });
+    else if (storeFileName.test(name) && !notBiasStores.has(name.replace(segmentName, '$1.jsonl').replace(/\.gz$/, ''))) sources.push(sourceOf(path));
+  }
+  return sources;
+}
+
 function dedupe(sources: Source[]): Source[] {
   const seen = new Set<string>();
   return sources.filter((source) => (seen.has(source.path) ? false : (seen.add(source.path), true)));
@@ -88,19 +131,19 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
       if (info?.isFile() === true) matched.push(join(dir, name)); // a directory the pattern also matches is not a store
     }
     if (matched.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).` });
-    return dedupe(matched.map(sourceOf));
+    return dedupe(await Promise.all(matched.map(sourceOfFile)));
   }
   if (wildcard.test(dirname(input))) {
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
   }
   const info = await statOrNull(path);
   if (info?.isDirectory()) {
-    const names = (await namesIn(path)).filter((n) => storeFileName.test(n) && !notBiasStores.has(n.replace(segmentName, '$1.jsonl').replace(/\.gz$/, '')));
-    if (names.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} is a directory with no .jsonl or .jsonl.gz file of bias records. Name a bias store file or a directory of them.` });
-    return dedupe(names.map((n) => sourceOf(join(path, n))));
+    const sources = await sourcesInDirectory(path);
+    if (sources.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} is a directory with no .jsonl, .jsonl.gz or .parquet file of bias records (nor a day=… partition holding one). Name a bias store file or a directory of them.` });
+    return dedupe(sources);
   }
-  const source = sourceOf(path);
-  if (info === null && (source.kind === 'gzip' || (await listSegments(source.path)).length === 0)) {
+  const source = info === null ? sourceOf(path) : await sourceOfFile(path);
+  if (info === null && (source.kind !== 'store' || (await listSegments(source.path)).length === 0)) {
     throw new BiasStoreError({ code: 'IO_ERROR', message: `No bias records at ${path}: the file does not exist. Check the input path, or run sessions first (council demo writes some).` });
   }
   return [source];
@@ -122,9 +165,14 @@ export async function resolveBiasInputs(inputs: readonly string[], cwd: string):
   for (const input of inputs as readonly unknown[]) {
     if (typeof input !== 'string') throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: every input must be a path string, got ${typeof input}.` });
     for (const source of await sourcesOf(input, cwd)) {
-      if (source.kind === 'gzip') {
+      if (source.kind !== 'store') {
         const info = await statOrNull(source.path);
-        if (info !== null) add(source.path, { path: source.path, segment: 0, compressed: true, active: false, bytes: info.size, identity: `${info.dev}:${info.ino}` });
+        if (info === null) continue;
+        const file = { path: source.path, segment: 0, compressed: source.kind === 'gzip', active: false, bytes: info.size, identity: `${info.dev}:${info.ino}` };
+        if (source.kind === 'parquet') {
+          if (!seen.has(file.identity)) files.push({ storePath: source.path, file, parquet: true });
+          seen.add(file.identity);
+        } else add(source.path, file);
         continue;
       }
       for (const file of await listSegments(source.path)) add(source.path, file);
