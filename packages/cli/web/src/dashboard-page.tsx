@@ -51,9 +51,9 @@ function Leaderboard({ document }: { document: LeaderboardDocument }) {
   );
 }
 
-function Section<T>({ title, id, state, render, missing }: { title: string; id: string; state: Loaded<T>; render: (value: T) => preact.ComponentChildren; missing?: string }) {
+function Section<T>({ title, id, state, render, missing, wide }: { title: string; id: string; state: Loaded<T>; render: (value: T) => preact.ComponentChildren; missing?: string; wide?: boolean }) {
   return (
-    <section class="card" aria-labelledby={id}>
+    <section class={wide ? 'card wide' : 'card'} aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       {state.kind === 'loading' && <p class="muted">Loading…</p>}
       {state.kind === 'error' && (missing ? <p class="muted">{missing}</p> : <p class="error">{state.message}</p>)}
@@ -108,7 +108,7 @@ export function DashboardPage() {
           render={(d) => <ContributionHeatmap report={d} />}
           {...(contributions.kind === 'error' && contributions.status === 404 ? { missing: 'No contribution data yet.' } : {})}
         />
-        <Section title="Bias report" id="dash-bias" state={bias} render={(d) => <BiasFigures document={d} />} />
+        <Section title="Bias report" id="dash-bias" wide state={bias} render={(d) => <BiasFigures document={d} />} />
       </div>
     </div>
   );

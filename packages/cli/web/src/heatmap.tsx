@@ -1,5 +1,5 @@
 import { fixed } from './format.js';
-import type { ContributionsReport } from './types.js';
+import type { ContributionsReport, Interval } from './types.js';
 
 /** The colour class of a share in [0, 1]: seven steps, dark text on the four light ones (contrast ≥ 4.5:1 each). */
 export function heatClass(share: number): string {
@@ -7,67 +7,65 @@ export function heatClass(share: number): string {
   return `heat heat-${step}`;
 }
 
-interface Column {
-  title: string;
-  value: (m: ContributionsReport['members'][number]) => number | null;
-  describe: (m: ContributionsReport['members'][number]) => string;
+function describe(figure: Interval, what: string): string {
+  if (figure.estimate === null) return `${what}: no data`;
+  return `${what} ${fixed(figure.estimate)}, 95% interval ${fixed(figure.lower)} to ${fixed(figure.upper)}, ${figure.n} sessions${figure.tier ? `, ${figure.tier}` : ''}`;
 }
 
-const columns: Column[] = [
-  {
-    title: 'Influence share',
-    value: (m) => m.meanWeight.estimate,
-    describe: (m) =>
-      `mean weight ${fixed(m.meanWeight.estimate)}, 95% interval ${fixed(m.meanWeight.lower)} to ${fixed(m.meanWeight.upper)}, ${m.meanWeight.n} sessions, ${m.meanWeight.tier}`,
-  },
-  {
-    title: 'Credited',
-    value: (m) => (m.sessions ? m.credited / m.sessions : null),
-    describe: (m) => `credited in ${m.credited} of ${m.sessions} sessions`,
-  },
-  {
-    title: 'Vote wins',
-    value: (m) => (m.sessions ? m.wins / m.sessions : null),
-    describe: (m) => `won ${m.wins} of ${m.sessions} sessions`,
-  },
-];
+function Cell({ member, figure, what }: { member: string; figure: Interval | undefined; what: string }) {
+  if (!figure || figure.estimate === null) {
+    const label = `${member}: ${what}: no sessions`;
+    return (
+      <td class="heat heat-none" title={label} aria-label={label}>
+        –
+      </td>
+    );
+  }
+  const label = `${member}: ${describe(figure, what)}`;
+  return (
+    <td class={heatClass(figure.estimate)} title={label} aria-label={label}>
+      {fixed(figure.estimate)}
+    </td>
+  );
+}
 
 /**
- * §8.2's contribution heatmap: which members the chairman credits (their mean weight per session, with its
- * interval), beside how often they are credited at all and how often they win the vote.
+ * §8.2's contribution heatmap: how much of the synthesis the chairman credits to each member (the mean
+ * per-session weight, by strategy and over all), beside how often the member wins the vote: influence is
+ * not the same as winning. Each cell's interval is in its title and accessible name.
  */
-export function ContributionHeatmap({ report }: { report: ContributionsReport | null }) {
-  if (!report || report.members.length === 0) return <p class="muted">No contribution data yet.</p>;
-  const members = [...report.members].sort((a, b) => b.meanWeight.estimate - a.meanWeight.estimate);
+export function ContributionHeatmap({ report }: { report: ContributionsReport }) {
+  if (report.members.length === 0) return <p class="muted">No contribution data yet.</p>;
+  const strategies = report.heatmap?.strategies ?? [];
+  const cell = new Map((report.heatmap?.cells ?? []).map((c) => [`${c.member}\u0000${c.strategy}`, c.meanWeight]));
   return (
     <div class="table-wrap">
       <table class="heatmap">
         <caption>
-          Over {report.sessions} sessions with a contributors block. Colour: the share (0 to 1).
+          Influence share: the mean weight the chairman gave each member per session ({report.sessionsWithBlock ?? report.sessions} sessions with a contributors
+          block), 0 to 1; vote wins for comparison.
         </caption>
         <thead>
           <tr>
             <th scope="col">Member</th>
-            {columns.map((c) => (
-              <th key={c.title} scope="col">
-                {c.title}
+            {strategies.map((s) => (
+              <th key={s} scope="col">
+                {s}
               </th>
             ))}
+            <th scope="col">All strategies</th>
+            <th scope="col">Vote win share</th>
           </tr>
         </thead>
         <tbody>
-          {members.map((m) => (
+          {report.members.map((m) => (
             <tr key={m.member}>
               <th scope="row">{m.member}</th>
-              {columns.map((c) => {
-                const value = c.value(m);
-                const label = `${m.member}: ${c.describe(m)}`;
-                return (
-                  <td key={c.title} class={value === null ? 'heat' : heatClass(value)} title={label} aria-label={label}>
-                    {fixed(value)}
-                  </td>
-                );
-              })}
+              {strategies.map((s) => (
+                <Cell key={s} member={m.member} figure={cell.get(`${m.member}\u0000${s}`)} what={`influence share under ${s}`} />
+              ))}
+              <Cell member={m.member} figure={m.meanWeight} what="influence share" />
+              <Cell member={m.member} figure={m.winShare ?? { estimate: m.sessions ? m.wins / m.sessions : null, lower: null, upper: null, n: m.sessions }} what="vote win share" />
             </tr>
           ))}
         </tbody>

@@ -15,7 +15,8 @@ function outcome(item: SessionListItem): string {
   if (item.running) return 'running';
   if (item.mode === 'voting') return item.winner ? `winner ${item.winner}` : 'no winner';
   if (!item.contributors?.length) return 'no contributors';
-  return item.contributors.map((c) => `${c.id} ${percent(c.weight)}`).join(', ');
+  const [top, ...rest] = [...item.contributors].sort((a, b) => b.weight - a.weight);
+  return `led by ${top!.id} (${percent(top!.weight)})${rest.length ? ` and ${rest.length} more` : ''}`;
 }
 
 /** Past sessions from the history log, filtered by model and date; one opens with the same view as the chat. */

@@ -3,7 +3,7 @@
  * with the zero line. Decorative: the numbers are printed beside it.
  */
 export function IntervalBar({ estimate, lower, upper, extent, from0 = false }: { estimate: number | null; lower: number | null; upper: number | null; extent: number; from0?: boolean }) {
-  const width = 120;
+  const width = 160;
   const min = from0 ? 0 : -extent;
   const x = (v: number) => Math.max(0, Math.min(width, ((v - min) / (extent - min || 1)) * width));
   return (

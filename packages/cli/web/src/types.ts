@@ -97,17 +97,21 @@ export interface SessionList {
   next: string | null;
 }
 
+/** A share with its 95% interval (null with no data). */
 export interface Interval {
-  estimate: number;
-  lower: number;
-  upper: number;
+  estimate: number | null;
+  lower: number | null;
+  upper: number | null;
   n: number;
-  tier: string;
+  tier?: string;
 }
 
+/** `aggregateContributions`' report (@council/bias-audit). */
 export interface ContributionsReport {
   sessions: number;
-  members: { member: string; sessions: number; credited: number; meanWeight: Interval; wins: number }[];
+  sessionsWithBlock?: number;
+  members: { member: string; sessions: number; credited: number; meanWeight: Interval; wins: number; winShare?: Interval }[];
+  heatmap?: { strategies: string[]; cells: { member: string; strategy: string; meanWeight: Interval }[] };
 }
 
 export interface LeaderboardDocument {
