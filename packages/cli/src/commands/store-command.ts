@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createBiasStore, skipReasons } from '@council/bias-store';
-import type { BadLine, BiasMetricRecord, JsonlStore, JsonlStoreStats, SegmentFile, SkipReason } from '@council/bias-store';
+import { BiasStoreError, createBiasStore, exportBiasRecords, skipReasons } from '@council/bias-store';
+import type { BadLine, BiasExportFormat, BiasExportPartition, BiasMetricRecord, JsonlStore, JsonlStoreStats, SegmentFile, SkipReason } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -18,6 +18,35 @@ export interface StoreCommandOptions {
    * the active file (default 0: safe while councils run, since the store never gzips a segment a writer still holds).
    */
   minAgeMs?: number;
+  /** `export`: the stores to read (files, directories, quoted globs); default the settings' store. */
+  inputs?: string[] | undefined;
+  /** `export`: what to write. */
+  format?: BiasExportFormat | undefined;
+  /** `export`: the directory the day partitions go into. */
+  output?: string | undefined;
+  /** `export`: rows per Parquet row group (default 100,000). */
+  rowGroupRows?: number | undefined;
+}
+
+/** What `council store export --json` prints. */
+export interface StoreExportDocument {
+  kind: 'council-store-export';
+  schemaVersion: 1;
+  format: BiasExportFormat;
+  output: string;
+  inputs: string[];
+  /** Input files read, with their lines. */
+  files: { path: string; lines: number }[];
+  records: number;
+  partitions: BiasExportPartition[];
+  bytes: number;
+  skipped: number;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  firstBadLines: BadLine[];
+  timestampsWithoutZone: number;
+  /** Staging directories of killed exports that this one removed. */
+  removedStaging: number;
+  elapsedMs: number;
 }
 
 /** How the store's files stand: closed segments still plain, gzipped ones, and the active file. */
@@ -324,9 +353,68 @@ async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Pr
   return 0;
 }
 
-/** `council store stats|compact`: what the bias store holds, and gzipping its closed segments. */
+async function runExport(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
+  const { format, output } = options;
+  if (format === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --format parquet or --format jsonl.' });
+  if (output === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --output DIR: the directory to write the day=YYYY-MM-DD partitions into.' });
+  const given = options.inputs ?? [];
+  const inputs = given.length > 0 ? given.map((p) => resolve(ctx.cwd, p)) : [commandSettings(ctx).files.biasStore];
+  const started = performance.now();
+  let result;
+  try {
+    result = await exportBiasRecords({ inputs, cwd: ctx.cwd, output, format, ...(options.rowGroupRows === undefined ? {} : { rowGroupRows: options.rowGroupRows }) });
+  } catch (error) {
+    if (BiasStoreError.isInstance(error)) {
+      const message = given.length === 0 && error.code === 'IO_ERROR' && error.message.startsWith('No bias records at') ? noStoreYet(inputs[0]!) : error.message;
+      throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message, cause: error });
+    }
+    throw error;
+  }
+  const skippedByReason: Partial<Record<SkipReason, number>> = {};
+  for (const reason of skipReasons) if (result.reasons[reason] > 0) skippedByReason[reason] = result.reasons[reason];
+  const doc: StoreExportDocument = {
+    kind: 'council-store-export',
+    schemaVersion: 1,
+    format,
+    output: result.output,
+    inputs,
+    files: result.files,
+    records: result.records,
+    partitions: result.partitions,
+    bytes: result.partitions.reduce((sum, p) => sum + p.bytes, 0),
+    skipped: result.skipped,
+    skippedByReason,
+    firstBadLines: result.firstBadLines,
+    timestampsWithoutZone: result.timestampsWithoutZone,
+    removedStaging: result.removedStaging,
+    elapsedMs: Math.round(performance.now() - started),
+  };
+  const say = (text: string) => ctx.io.stderr(`council: ${text}\n`);
+  if (doc.timestampsWithoutZone > 0) say(`${plural(doc.timestampsWithoutZone, 'record')} had a timestamp without a zone; read as UTC${format === 'parquet' ? ' (the Parquet timestamp is that UTC instant)' : ''}.`);
+  if (doc.skipped > 0) {
+    const first = doc.firstBadLines[0];
+    say(`skipped ${plural(doc.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason}: ${first.detail})` : ''}; they are not records, and the store keeps them as they are.`);
+  }
+  if (doc.removedStaging > 0) say(`removed ${plural(doc.removedStaging, 'staging directory')} left by an export that did not finish.`);
+  if (options.json) {
+    ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
+  }
+  const s = ctx.out;
+  const seconds = doc.elapsedMs / 1000;
+  const days = doc.partitions.length === 0 ? 'no partition (no records)' : `${plural(doc.partitions.length, 'partition')}, day=${doc.partitions[0]!.day} … day=${doc.partitions.at(-1)!.day}`;
+  ctx.io.stdout(
+    `${s.bold('Exported')} ${plural(doc.records, 'record')} from ${plural(doc.files.length, 'file')} as ${format === 'parquet' ? 'Parquet' : 'JSONL'} into ${doc.output}: ${days}, ${formatBytes(doc.bytes)}, ` +
+      `in ${seconds.toFixed(1)} s${seconds > 0 ? ` (${Math.round(doc.records / seconds).toLocaleString('en-US')} records/s)` : ''}.\n` +
+      s.dim(`Report over it with: council bias-report --input ${doc.output}\n`),
+  );
+  return 0;
+}
+
+/** `council store stats|compact|export`: what the bias store holds, gzipping its closed segments, and exporting it by day. */
 export async function runStoreCommand(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
   if (options.action === 'stats') return runStats(options, ctx);
   if (options.action === 'compact') return runCompact(options, ctx);
-  throw new CliError({ code: 'USAGE', message: `Unknown store action "${options.action ?? ''}": use "council store stats" or "council store compact".` });
+  if (options.action === 'export') return runExport(options, ctx);
+  throw new CliError({ code: 'USAGE', message: `Unknown store action "${options.action ?? ''}": use "council store stats", "council store compact" or "council store export".` });
 }
