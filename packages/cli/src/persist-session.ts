@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
-import { appendHistory, createBiasStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, historyMaxLineBytes, makeDirectory, recordsFromObservations } from '@council/bias-store';
+import { appendHistory, createBiasStore, createContributionStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, historyMaxLineBytes, makeDirectory, recordsFromObservations } from '@council/bias-store';
+import { contributionRecordsFromSession } from './contribution-records-from-session.js';
 import type { HistoryEntry } from './history-log.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
@@ -9,6 +10,11 @@ import { requireHashSecret } from './settings/require-hash-secret.js';
 export interface PersistResult {
   consent: number;
   biasRecords: number;
+  /**
+   * Contribution records written (one per member that answered, for a session with a synthesis): under the bias
+   * records' rule, consent ≥ 1 and `LLM_COUNCIL_BIAS_PERSISTENCE=true`, in `settings.files.contributions`.
+   */
+  contributions: number;
   history: boolean;
   telemetryEvent: boolean;
   /** Why something was not written, for the user (one line each). */
@@ -25,8 +31,8 @@ export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boo
 }
 
 /**
- * After a session, by consent (ADR-018): nothing at 0; at ≥ 1 the history log, and bias records when
- * `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
+ * After a session, by consent (ADR-018): nothing at 0; at ≥ 1 the history log, and bias records and contribution
+ * records (design doc 004 §7) when `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
  * uploader) unless a member was simulated. The query text is used for metadata (and, at 4, the salted hash) and never written.
  */
 export async function persistSession(options: { session: CouncilSession; settings: CouncilSettings; version: string }): Promise<PersistResult> {
@@ -34,7 +40,7 @@ export async function persistSession(options: { session: CouncilSession; setting
   requireHashSecret(settings);
   const paths = settings.files;
   const config = { consent: settings.consentLevel, writesBiasRecords: settings.writesBiasRecords, hashSecret: settings.secrets.hashSecret };
-  const result: PersistResult = { consent: config.consent, biasRecords: 0, history: false, telemetryEvent: false, notes: [] };
+  const result: PersistResult = { consent: config.consent, biasRecords: 0, contributions: 0, history: false, telemetryEvent: false, notes: [] };
   if (config.consent === 0) {
     result.notes.push('consent level 0: nothing was saved (LLM_COUNCIL_BIAS_CONSENT).');
     return result;
@@ -59,8 +65,12 @@ export async function persistSession(options: { session: CouncilSession; setting
     makeDirectory(dirname(paths.biasStore));
     const written = await createBiasStore({ path: paths.biasStore }).append(records);
     result.biasRecords = written.records;
+    const contributions = contributionRecordsFromSession(session, { configVersion: options.version });
+    if (contributions.length > 0) makeDirectory(dirname(paths.contributions));
+    result.contributions = (await createContributionStore({ path: paths.contributions }).append(contributions)).records;
+    if (session.synthesis === null) result.notes.push('no contribution records: no chairman answered, so nobody was credited.');
   } else {
-    result.notes.push('bias records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report`.');
+    result.notes.push('bias records and contribution records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report` and `council contributions`.');
   }
 
   if (config.consent >= 2 && session.stage1.some((s) => isSimulatedModel(s.model))) {

@@ -38,6 +38,8 @@ export type CouncilFiles = {
   orgConfig: string | null;
   /** `LLM_COUNCIL_BIAS_STORE`, or `<home>/bias_metrics.jsonl`. */
   biasStore: string;
+  /** `<home>/contributions.jsonl`: the members each synthesis credited, written under the bias records' consent rule. */
+  contributions: string;
   history: string;
   outbox: string;
   sentCursor: string;

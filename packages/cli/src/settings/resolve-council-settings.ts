@@ -243,6 +243,7 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
       personalities: join(home, 'personalities'),
       orgConfig: org === null ? null : join(home, 'organizations', org, 'config', 'system-prompts.yaml'),
       biasStore: paths.biasMetrics,
+      contributions: paths.contributions,
       history: paths.history,
       outbox: paths.telemetryOutbox,
       sentCursor: paths.telemetrySentCursor,
