@@ -4,6 +4,7 @@ import { batchCliCommand } from './commands/batch-cli-command.js';
 import { completionCliCommand } from './commands/completion-cli-command.js';
 import { biasReportCliCommand } from './commands/bias-report-cli-command.js';
 import { configCliCommand } from './commands/config-cli-command.js';
+import { contributionsCliCommand } from './commands/contributions-cli-command.js';
 import { demoCliCommand } from './commands/demo-cli-command.js';
 import { doctorCliCommand } from './commands/doctor-cli-command.js';
 import { feedbackCliCommand } from './commands/feedback-cli-command.js';
@@ -23,6 +24,7 @@ export const cliCommands: readonly CliCommand[] = [
   demoCliCommand,
   batchCliCommand,
   leaderboardCliCommand,
+  contributionsCliCommand,
   historyCliCommand,
   storeCliCommand,
   personalitiesCliCommand,
