@@ -17,6 +17,7 @@ describe('resolveCouncilSettings: defaults', () => {
       personalities: '/home/tester/.llm-council/personalities',
       orgConfig: null,
       biasStore: '/home/tester/.llm-council/bias_metrics.jsonl',
+      contributions: '/home/tester/.llm-council/contributions.jsonl',
       history: '/home/tester/.llm-council/history.jsonl',
       outbox: '/home/tester/.llm-council/telemetry/outbox.jsonl',
       sentCursor: '/home/tester/.llm-council/telemetry/sent.cursor',
