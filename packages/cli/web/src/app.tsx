@@ -65,18 +65,18 @@ export function App() {
           <p class="error" role="alert">
             No access token. Open the address <code>council serve</code> printed: it ends in <code>#token=…</code>.
           </p>
-        ) : error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : !config ? (
-          <p class="muted">Loading…</p>
         ) : (
           <>
+            {error && (
+              <p class="error" role="alert">
+                {error}
+              </p>
+            )}
+            {/* The chat renders at once (its options follow the config) and stays mounted to keep its conversation. */}
             <div hidden={route !== '#/chat'}>
               <ChatPage config={config} />
             </div>
-            {route === '#/history' && <HistoryPage config={config} />}
+            {route === '#/history' && (config ? <HistoryPage config={config} /> : !error && <p class="muted">Loading…</p>)}
             {route === '#/dashboard' && <DashboardPage />}
           </>
         )}

@@ -14,11 +14,12 @@ interface Turn {
   controller: AbortController;
 }
 
+/** The council options; null or '' is the server's default (the configured council, chairman, strategy, mode). */
 interface Choices {
-  members: string[];
+  members: string[] | null;
   chairman: string;
   strategy: string;
-  mode: Mode;
+  mode: Mode | '';
 }
 
 function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chosen: string[]; onChange: (members: string[]) => void }) {
@@ -41,15 +42,41 @@ function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chose
   );
 }
 
+function Choice({ label, value, options, fallback, onChange }: { label: string; value: string; options: string[]; fallback: string | null; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">Default{fallback ? ` (${fallback})` : ''}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The options form: shown once the server's config has arrived (the question box does not wait for it). */
+function CouncilOptions({ config, choices, onChange }: { config: ServeConfig; choices: Choices; onChange: (choices: Choices) => void }) {
+  return (
+    <details class="options">
+      <summary>Council options</summary>
+      <MemberPicker config={config} chosen={choices.members ?? config.members} onChange={(members) => onChange({ ...choices, members })} />
+      <div class="row">
+        <Choice label="Chairman" value={choices.chairman} options={config.models} fallback={config.chairman} onChange={(chairman) => onChange({ ...choices, chairman })} />
+        <Choice label="Strategy" value={choices.strategy} options={config.strategies} fallback={config.defaultStrategy} onChange={(strategy) => onChange({ ...choices, strategy })} />
+        <Choice label="Mode" value={choices.mode} options={config.modes} fallback={config.defaultMode} onChange={(mode) => onChange({ ...choices, mode: mode as Mode | '' })} />
+      </div>
+    </details>
+  );
+}
+
 /** The chat: a question box with the council's options, and the conversation's turns as they stream. */
-export function ChatPage({ config }: { config: ServeConfig }) {
+export function ChatPage({ config }: { config: ServeConfig | null }) {
   const [question, setQuestion] = useState('');
-  const [choices, setChoices] = useState<Choices>({
-    members: config.members,
-    chairman: '',
-    strategy: config.defaultStrategy,
-    mode: config.defaultMode,
-  });
+  const [choices, setChoices] = useState<Choices>({ members: null, chairman: '', strategy: '', mode: '' });
   const [turns, setTurns] = useState<Turn[]>([]);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -74,10 +101,10 @@ export function ChatPage({ config }: { config: ServeConfig }) {
     try {
       const body = {
         query: text,
-        ...(choices.members.length ? { members: choices.members } : {}),
+        ...(choices.members ? { members: choices.members } : {}),
         ...(choices.chairman ? { chairman: choices.chairman } : {}),
-        strategy: choices.strategy,
-        mode: choices.mode,
+        ...(choices.strategy ? { strategy: choices.strategy } : {}),
+        ...(choices.mode ? { mode: choices.mode } : {}),
         ...(continueFrom ? { continueFrom } : {}),
       };
       const started = await api<{ id: string; events: string }>('/api/sessions', { method: 'POST', body });
@@ -119,14 +146,13 @@ export function ChatPage({ config }: { config: ServeConfig }) {
     }
   };
 
-  const strategies = config.strategies.includes(choices.strategy) ? config.strategies : [choices.strategy, ...config.strategies];
   return (
     <div class="chat">
       <section class="thread" aria-label="Conversation">
         {turns.length === 0 && (
           <p class="muted intro">
             Ask a question: the members answer on their own, review each other's answers blind, and the chairman writes the council's answer.
-            {config.demo ? ' This is the demo: simulated members, no API key, nothing leaves this machine.' : ''}
+            {config?.demo ? ' This is the demo: simulated members, no API key, nothing leaves this machine.' : ''}
           </p>
         )}
         {turns.map((t, i) => (
@@ -134,7 +160,7 @@ export function ChatPage({ config }: { config: ServeConfig }) {
             <p class="question">
               <span class="who">You</span> <span class="model-text">{t.query}</span>
             </p>
-            <RunView state={t.state} modeToggle={config.modeToggle} idPrefix={`turn-${t.key}`} onCancel={() => void cancel(t)} />
+            <RunView state={t.state} modeToggle={config?.modeToggle ?? false} idPrefix={`turn-${t.key}`} onCancel={() => void cancel(t)} />
           </article>
         ))}
         <p class="status" role="status" aria-live="polite">
@@ -158,43 +184,7 @@ export function ChatPage({ config }: { config: ServeConfig }) {
           onInput={(e) => setQuestion(e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
-        <details class="options">
-          <summary>Council options</summary>
-          <MemberPicker config={config} chosen={choices.members} onChange={(members) => setChoices({ ...choices, members })} />
-          <div class="row">
-            <label>
-              Chairman
-              <select value={choices.chairman} onChange={(e) => setChoices({ ...choices, chairman: e.currentTarget.value })}>
-                <option value="">Default{config.chairman ? ` (${config.chairman})` : ''}</option>
-                {config.models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Strategy
-              <select value={choices.strategy} onChange={(e) => setChoices({ ...choices, strategy: e.currentTarget.value })}>
-                {strategies.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Mode
-              <select value={choices.mode} onChange={(e) => setChoices({ ...choices, mode: e.currentTarget.value as Mode })}>
-                {config.modes.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-        </details>
+        {config && <CouncilOptions config={config} choices={choices} onChange={setChoices} />}
         {error && (
           <p class="error" role="alert">
             {error}
