@@ -1,23 +1,20 @@
 // `pnpm --filter @council/cli screenshots` (after `pnpm build`): the README's pictures of `council serve`.
-// Runs the bundled executable: `council demo` fills a fresh home with 41 simulated sessions, then
-// `council serve --demo` serves it on 127.0.0.1 and Debian's chromium asks one question and photographs the chat,
+// `council demo` fills a fresh home with 41 simulated sessions, then `council serve`'s server (in this process,
+// the demo's simulated members) serves it on 127.0.0.1 and Debian's chromium asks one question and photographs the chat,
 // history and dashboard at a laptop's width (1280 px) and the chat at a phone's (390 px) into docs/screenshots/.
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServeProcess } from './serve-process.js';
+import { startDemoServer } from './serve-demo-server.js';
 
-const bundle = fileURLToPath(new URL('../../../apps/cli/dist/council.js', import.meta.url));
 const out = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const QUESTION = 'We have a 20-year-old billing module nobody dares to touch. Where should the refactor begin?';
 
 const home = mkdtempSync(join(tmpdir(), 'council-screenshots-'));
-execFileSync(process.execPath, [bundle, 'demo', '--home', home], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } });
-const served = await startServeProcess({ bundle, home, spawn });
+const served = await startDemoServer({ home, demo: true });
 const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
 try {
   mkdirSync(out, { recursive: true });
@@ -42,6 +39,6 @@ try {
   console.log(`Wrote serve-chat.png, serve-history.png, serve-dashboard.png and serve-chat-phone.png to ${out}`);
 } finally {
   await browser.close();
-  served.child.kill();
+  await served.server.close();
   rmSync(home, { recursive: true, force: true });
 }

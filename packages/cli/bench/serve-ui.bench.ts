@@ -1,18 +1,15 @@
 // Issue 16's targets for `council serve`'s web UI: its JavaScript ≤ 60 KB min+gzip, and the chat page's first
 // render ≤ 300 ms in headless chromium here (median of 15 loads; navigation start → the question form in the page).
-// Runs the bundled executable (`council serve --demo`, simulated members, 127.0.0.1) and Debian's chromium.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+// Runs `council serve`'s server in this process (the demo's simulated members, 127.0.0.1) and Debian's chromium.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { defineBenchSuite, median } from '@council/bench';
 import { chromium } from 'playwright-core';
-import { startServeProcess } from './serve-process.js';
+import type { CouncilServer } from '../src/serve/serve-council.js';
+import { startDemoServer } from './serve-demo-server.js';
 
-const bundle = fileURLToPath(new URL('../../../apps/cli/dist/council.js', import.meta.url));
 const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const LOADS = 15;
 // Records when the chat's question form first exists and the next frame is drawn; performance.now() counts from
@@ -29,7 +26,7 @@ const FIRST_RENDER_PROBE = `
   });
 `;
 
-let child: ChildProcess | undefined;
+let server: CouncilServer | undefined;
 let home = '';
 
 export const suite = defineBenchSuite({
@@ -38,8 +35,8 @@ export const suite = defineBenchSuite({
     home = mkdtempSync(join(tmpdir(), 'council-bench-serve-ui-'));
   },
   values: async () => {
-    const served = await startServeProcess({ bundle, home, spawn });
-    child = served.child;
+    const served = await startDemoServer({ home, demo: false });
+    server = served.server;
     const origin = new URL(served.url).origin;
     const html = await (await fetch(`${origin}/`)).text();
     const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
@@ -68,8 +65,8 @@ export const suite = defineBenchSuite({
       { name: `chat page first render (median of ${LOADS} loads)`, value: median(renders), unit: 'ms', budget: 300 },
     ];
   },
-  teardown: () => {
-    child?.kill();
+  teardown: async () => {
+    await server?.close();
     rmSync(home, { recursive: true, force: true });
   },
 });
