@@ -431,3 +431,27 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
     expect(() => aggregateBiasAudit(columns, window)).toThrow(/display position 70000, beyond 65535/);
   });
 });
+
+describe('aggregateBiasAudit: the between-session length slope', () => {
+  const betweenOf = (sessions: number) => {
+    // A between-session confound: sessions' mean length 1,500 ± 600 characters, +1 point per 1,000 characters of it.
+    const observations = simulateCouncils({ sessions, seed: 31, lengthChars: { mean: 1500, sd: 400, betweenSessionSd: 600 }, betweenSessionSlopePer1000Chars: 1 });
+    return aggregateBiasAudit(observations, { now: NOW, maxDays: Infinity, maxSessions: 100_000 }).length.betweenSessions;
+  };
+
+  it('takes its interval and p from the restricted wild bootstrap from 12 to 200 sessions, from the HC2 t outside', () => {
+    expect(betweenOf(11).intervalMethod).toBe('ols_hc2_bell_mccaffrey_t');
+    expect(betweenOf(12).intervalMethod).toBe('ols_hc2_restricted_wild_bootstrap');
+    expect(betweenOf(200).intervalMethod).toBe('ols_hc2_restricted_wild_bootstrap');
+    expect(betweenOf(201).intervalMethod).toBe('ols_hc2_bell_mccaffrey_t');
+  });
+
+  it('holds the planted +1 point per 1,000 characters, and its p agrees with its interval', () => {
+    for (const sessions of [12, 40, 201]) {
+      const figure = betweenOf(sessions);
+      expect(figure.ciLower!).toBeLessThan(1);
+      expect(figure.ciUpper!).toBeGreaterThan(1);
+      expect(figure.ciLower! > 0).toBe(figure.pValue! <= 0.05);
+    }
+  });
+});

@@ -20,6 +20,7 @@ import { indicatorTrend } from './internal/indicator-trends.js';
 import type { SessionTimeline } from './internal/indicator-trends.js';
 import { isArrayValue } from './internal/is-array-value.js';
 import { createFigureFactory } from './internal/metric-figure.js';
+import { usesWildBootstrap } from './internal/length-figures.js';
 import { positionWaldTest } from './internal/position-wald-test.js';
 import { reviewerScoreSpread } from './internal/reviewer-score-spread.js';
 import { sessionAnomalies } from './internal/session-anomalies.js';
@@ -183,7 +184,7 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     metric: 'length_between_sessions_per_1000_chars',
     fit: fit.betweenSessionLengthSlope,
     unit: 'sessions',
-    intervalMethod: 'ols_hc2_bell_mccaffrey_t',
+    intervalMethod: fit.betweenSessionLengthSlope !== null && usesWildBootstrap(fit.betweenSessionLengthSlope.sessions) ? 'ols_hc2_restricted_wild_bootstrap' : 'ols_hc2_bell_mccaffrey_t',
     why: 'needs 3 or more sessions whose mean answer lengths differ',
   });
   if (betweenSessions.estimate !== null) {

@@ -1,6 +1,7 @@
 import type { ScoreModelEstimate, ScoreModelFit } from '../fit-score-model.js';
 import { studentTTwoSided } from '../student-t-distribution.js';
 import { criticalT } from './t-summary.js';
+import { restrictedWildBootstrap, WILD_BOOTSTRAP_POINTS } from './restricted-wild-bootstrap.js';
 import { tEstimate } from './t-estimate.js';
 
 export interface LengthSums {
@@ -172,7 +173,23 @@ export function lengthFigures(spec: { length: LengthSums; between: BetweenSums; 
       const traceSquare = diagonal + (total * total) / (n * n) + (2 * firstMoment * firstMoment) / (n * sxx) + (secondMoment * secondMoment) / (sxx * sxx);
       const df = traceSquare > 0 ? Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare)) : n - 2;
       betweenSessionLengthSlope = tEstimate({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.n, sessions: b.n });
+      if (usesWildBootstrap(n) && variance > 0) {
+        const d = new Float64Array(n);
+        const residuals = new Float64Array(n);
+        for (let j = 0; j < n; j++) {
+          d[j] = points[2 * j]! - mx;
+          residuals[j] = points[2 * j + 1]! - my - slope * d[j]!;
+        }
+        const standardError = Math.sqrt(variance);
+        const wild = restrictedWildBootstrap({ d, residuals, slope, sxx, hc2Weights: c2, standardError, level });
+        betweenSessionLengthSlope = { ...betweenSessionLengthSlope, ...wild };
+      }
     }
   }
   return { lengthSlope, lengthCorrelation, betweenSessionLengthSlope };
+}
+
+/** Whether the between-session slope of this many sessions takes its interval and p from the restricted wild bootstrap. */
+export function usesWildBootstrap(sessions: number): boolean {
+  return sessions >= WILD_BOOTSTRAP_POINTS.min && sessions <= WILD_BOOTSTRAP_POINTS.max;
 }
