@@ -57,9 +57,17 @@ export interface ExportBiasRecordsResult extends SkipReport {
 const stagingPrefix = '.export-';
 const dayMs = 86_400_000;
 
-/** `2026-11-24`: the UTC day of an instant. */
+let lastDay = Number.NaN;
+let lastDayText = '';
+
+/** `2026-11-24`: the UTC day of an instant (the last one remembered: records come a session, so a day, at a time). */
 function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / dayMs) * dayMs).toISOString().slice(0, 10);
+  const day = Math.floor(ms / dayMs);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = new Date(day * dayMs).toISOString().slice(0, 10);
+  }
+  return lastDayText;
 }
 
 /**
