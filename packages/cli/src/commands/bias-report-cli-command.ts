@@ -24,7 +24,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
   name: 'bias-report',
   description: 'ADR-018\'s cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page',
   options: [
-    { flags: '--input <path>', description: 'A bias store file, a directory of stores, or a quoted glob; repeat to merge stores by session (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)' },
+    { flags: '--input <path>', description: 'A bias store file, a Parquet file or directory written by council store export, a directory of stores, or a quoted glob; repeat to merge stores by session (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl)' },
     { flags: '--sessions <n>', description: 'Use the most recent n sessions (default LLM_COUNCIL_BIAS_WINDOW_SESSIONS, 100)' },
     { flags: '--days <n>', description: 'Use sessions of the last n days (default LLM_COUNCIL_BIAS_WINDOW_DAYS, 30)' },
     { flags: '--format <format>', description: 'text, json, csv or html (default text)' },
