@@ -2,8 +2,9 @@ import { defineConfig } from 'tsup';
 import { WEB_ASSETS_MODULE, webAssetsModuleSource } from './web/build.mjs';
 
 export default defineConfig({
-  // The main entry and `./test` (helpers for the telemetry uploader's tests and benchmarks).
-  entry: ['src/index.ts', 'src/test/index.ts'],
+  // The main entry, `./run` (runCli and runTelemetryCli alone: the bundled executable starts from it, so
+  // `council --version` loads neither zod nor the bias store) and `./test` (helpers for the uploader's tests and benchmarks).
+  entry: ['src/index.ts', 'src/run.ts', 'src/test/index.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -1,4 +1,4 @@
-import { runCli, runTelemetryCli } from '@council/cli';
+import { runCli, runTelemetryCli } from '@council/cli/run';
 import packageJson from '../package.json' with { type: 'json' };
 
 process.exitCode = await runCli(process.argv.slice(2), {

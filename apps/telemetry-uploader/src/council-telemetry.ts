@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { runTelemetryCli } from '@council/cli';
+import { runTelemetryCli } from '@council/cli/run';
 import packageJson from '../package.json' with { type: 'json' };
 
 // The `council-telemetry` executable. SIGINT/SIGTERM stop `--watch` after the run in progress

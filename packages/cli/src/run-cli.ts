@@ -11,7 +11,7 @@ import { createStyle } from './create-style.js';
 import { parseStringOption } from './parse-option.js';
 import { reportCliError } from './report-cli-error.js';
 import type { Env } from './settings/council-settings.js';
-import { defaultEnvironment } from './settings/resolve-council-settings.js';
+import { defaultEnvironment } from './settings/default-environment.js';
 import { shouldUseColor } from './should-use-color.js';
 
 export type { CliIo } from './cli-io.js';

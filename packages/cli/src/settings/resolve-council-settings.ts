@@ -15,11 +15,6 @@ import { PROVIDER_BASE_URL_VARIABLES, PROVIDER_KEY_VARIABLES } from './council-s
  * environment in. `~` is expanded here and nowhere else.
  */
 
-/** The environment of this process: what `runCli` and `runTelemetryCli` use when their caller passes none. */
-export function defaultEnvironment(): Env {
-  return process.env;
-}
-
 type AddIssue = (message: string) => void;
 
 /** The one place `~` is expanded. `~` and `~/x` are the user's home; absolute paths stay; relative ones are taken from `cwd`. */
