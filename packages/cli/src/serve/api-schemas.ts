@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+// The zod schemas of `council serve`'s API: requests are validated with them, responses are tested against
+// them, and `GET /api/openapi.json` is generated from them (openapi-document.ts).
+
+const isoDate = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, `${field} must be an ISO 8601 date such as 2026-11-22 or 2026-11-22T12:00:00Z`)
+    .refine((text) => !Number.isNaN(Date.parse(text)), `${field} is no real date`);
+
+/** A positive integer given in a query string. */
+const countParam = (field: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${field} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `${field} must be at least 1`).max(max, `${field} must be at most ${max}`));
+
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+export const sessionRequestSchema = z.strictObject({
+  query: z.string().min(1, 'query must not be empty').max(100_000, 'query must be at most 100,000 characters'),
+  members: z.array(z.string().min(1).max(200)).min(1).max(50).optional().describe('Model ids, personality ids or "@pool"; default: the configured members.'),
+  chairman: z.string().min(1).max(200).optional(),
+  strategy: z.string().min(1).max(100).optional(),
+  goal: z.string().min(1).max(10_000).optional(),
+  mode: z.enum(['consensus', 'voting']).optional(),
+  seed: z.union([z.number().int().safe(), z.string().min(1).max(200)]).optional(),
+  continueFrom: z.string().min(1).max(200).optional().describe('A previous session id: a follow-up in the same conversation.'),
+});
+
+export const sessionStartedSchema = z.object({ id: z.string(), events: z.string() });
+
+export const cancelResponseSchema = z.object({ status: z.literal('cancelling') });
+
+export const sessionListQuerySchema = z.strictObject({
+  model: z.string().min(1).max(200).optional(),
+  from: isoDate('from').optional(),
+  to: isoDate('to').optional(),
+  limit: countParam('limit', 500).optional(),
+  before: z.string().min(1).max(200).optional(),
+});
+
+export const sessionSummarySchema = z.object({
+  id: z.string().describe('The session id of the history; a run id while running.'),
+  timestamp: z.string(),
+  conversation: z.string().nullable(),
+  members: z.array(z.string()),
+  chairman: z.string().nullable(),
+  strategy: z.string().nullable(),
+  mode: z.enum(['consensus', 'voting']).nullable(),
+  winner: z.string().nullable(),
+  contributors: z.array(z.object({ id: z.string(), weight: z.number() })).nullable(),
+  category: z.string().nullable(),
+  running: z.boolean(),
+  runId: z.string().optional().describe('The run whose event stream is still kept, if any.'),
+});
+
+export const sessionListSchema = z.object({
+  sessions: z.array(sessionSummarySchema),
+  next: z.string().nullable().describe('Pass as before= for the next page; null on the last.'),
+});
+
+/** `sessionDocument(session)`, the JSON of `council ask --json` (its inner fields are documented there). */
+export const sessionDocumentSchema = z.looseObject({
+  sessionId: z.string(),
+  timestamp: z.string(),
+  config: z.looseObject({}),
+  stage1: z.array(z.looseObject({ member: z.string(), model: z.string() })),
+  stage2: z.array(z.looseObject({ reviewer: z.string() })),
+  leaderboard: z.array(z.looseObject({})),
+  synthesis: z.looseObject({ text: z.string() }).nullable(),
+});
+
+export const sessionResponseSchema = z.object({ session: sessionDocumentSchema });
+
+export const configResponseSchema = z.object({
+  demo: z.boolean(),
+  members: z.array(z.string()),
+  chairman: z.string().nullable(),
+  pools: z.record(z.string(), z.array(z.string())),
+  strategies: z.array(z.string()),
+  defaultStrategy: z.string(),
+  modes: z.tuple([z.literal('consensus'), z.literal('voting')]),
+  defaultMode: z.enum(['consensus', 'voting']),
+  modeToggle: z.boolean(),
+  models: z.array(z.string()),
+  persist: z.object({ consent: z.number().int(), biasRecords: z.boolean() }),
+});
+
+/** The document of `council leaderboard --json`. */
+export const leaderboardResponseSchema = z.looseObject({
+  sessions: z.number().int(),
+  window: z.object({ since: z.string().nullable(), until: z.string() }),
+  category: z.string().nullable(),
+  borda: z.array(z.looseObject({ candidate: z.string() })),
+  bradleyTerry: z.array(z.looseObject({ candidate: z.string() })),
+});
+
+export const windowQuerySchema = z.strictObject({
+  last: countParam('last', 1_000_000).optional(),
+  since: isoDate('since').optional(),
+});
+
+/** The document of `council bias-report --format json`. */
+export const biasReportResponseSchema = z.looseObject({
+  kind: z.literal('council-bias-report'),
+  schemaVersion: z.literal(1),
+  generatedAt: z.string(),
+  simulated: z.boolean(),
+  report: z.looseObject({}),
+});
+
+const stage = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+
+/** The data of each event type on `GET /api/sessions/:id/events`. */
+export const streamEventDataSchemas = {
+  'stage-started': z.object({ stage, calls: z.number().int() }),
+  'stage-finished': z.object({ stage, succeeded: z.number().int(), failed: z.number().int() }),
+  'model-started': z.object({ stage, member: z.string(), model: z.string() }),
+  'model-finished': z.object({ stage, member: z.string(), model: z.string(), latencyMs: z.number() }),
+  'model-failed': z.object({ stage, member: z.string(), model: z.string(), reason: z.string(), message: z.string() }),
+  'model-retried': z.object({ stage, member: z.string(), model: z.string(), previous: z.string(), reason: z.string() }),
+  usage: z.object({ tokens: z.number(), costUsd: z.number().nullable() }),
+  answer: z.object({ member: z.string(), model: z.string(), text: z.string(), latencyMs: z.number() }),
+  review: z.object({ reviewer: z.string(), model: z.string(), ranking: z.array(z.string()), scores: z.record(z.string(), z.number()).nullable() }),
+  'synthesis-text': z.object({ chairman: z.string(), text: z.string() }),
+  session: z.object({
+    session: sessionDocumentSchema,
+    saved: z.object({ consent: z.number(), biasRecords: z.number(), history: z.boolean(), telemetryEvent: z.boolean(), notes: z.array(z.string()) }).nullable(),
+  }),
+  error: z.object({ code: z.string(), message: z.string() }),
+  cancelled: z.object({}),
+  done: z.object({ status: z.enum(['finished', 'failed', 'cancelled']) }),
+} as const;
+
+/** The first problem of a failed parse, naming its field: `members.0: expected string, received number`. */
+export function describeInvalidInput(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'The request is invalid.';
+  const field = issue.path.map(String).join('.');
+  return field === '' ? issue.message : `${field}: ${issue.message}`;
+}

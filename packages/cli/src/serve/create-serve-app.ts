@@ -1,0 +1,220 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { stream } from 'hono/streaming';
+import type { z } from 'zod';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { computeBiasReport } from '../commands/bias-report-command.js';
+import { loadHistory } from '../commands/history-command.js';
+import { computeLeaderboard } from '../commands/leaderboard-command.js';
+import { checkBearerToken, checkLocalAddress } from '../mcp/check-local-request.js';
+import { sessionDocument } from '../session-document.js';
+import { describeInvalidInput, sessionListQuerySchema, sessionRequestSchema, windowQuerySchema } from './api-schemas.js';
+import { listSessions } from './list-sessions.js';
+import { createServeOpenApiDocument } from './openapi-document.js';
+import { serveConfig } from './serve-config.js';
+import type { SessionHub } from './session-hub.js';
+import { describeRunError } from './session-hub.js';
+import { formatStreamEvent } from './stream-event.js';
+import type { StreamEvent } from './stream-event.js';
+
+/** Largest request body accepted: a question of 100,000 characters fits many times over. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** A comment line on idle streams, so that no proxy or browser gives up on a long stage. */
+const KEEP_ALIVE_MS = 15_000;
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** One file of the web UI, as `web-assets.ts` provides them. */
+export interface WebAsset {
+  path: string;
+  contentType: string;
+  body: string | Uint8Array;
+}
+
+export interface ServeAppOptions {
+  hub: SessionHub;
+  /** The server's context (its settings say where the history and stores are). */
+  ctx: CommandContext;
+  host: string;
+  /** The bound port (known once listening). */
+  port: () => number;
+  token: string;
+  demo: boolean;
+  /** The web UI's files; null when the package was built without them. */
+  assets: readonly WebAsset[] | null;
+  log: (line: string) => void;
+}
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500;
+
+/** An error response: `{ "error": { "code", "message" } }`. */
+function fail(options: { status: ErrorStatus; code: string; message: string }): Response {
+  return new Response(JSON.stringify({ error: { code: options.code, message: options.message } }), { status: options.status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+}
+
+function invalid(message: string): Response {
+  return fail({ status: 400, code: 'INVALID_INPUT', message });
+}
+
+/** The query string parsed by a schema, or the 400 naming the first bad parameter. */
+function parseQuery<S extends z.ZodType>(query: Record<string, string>, schema: S): { ok: true; value: z.infer<S> } | { ok: false; response: Response } {
+  const parsed = schema.safeParse(query);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
+}
+
+/** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
+function daysSince(since: string, now: Date): number {
+  return Math.max((now.getTime() - Date.parse(since)) / 86_400_000, Number.MIN_VALUE);
+}
+
+/**
+ * The Hono application of `council serve`: the JSON API under `/api` (token, Host and Origin checked on
+ * every request), the events streams, and the web UI's static files (Host and Origin checked, no token:
+ * the page gets the token from its URL fragment). No CORS headers, ever.
+ */
+export function createServeApp(options: ServeAppOptions): Hono {
+  const { hub, ctx } = options;
+  const app = new Hono();
+  const address = () => ({ host: options.host, port: options.port() });
+
+  app.use('*', async (c, next) => {
+    const refusal = checkLocalAddress({ host: c.req.header('host'), origin: c.req.header('origin') }, address());
+    if (refusal !== null) {
+      c.header('X-Content-Type-Options', 'nosniff');
+      return fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message });
+    }
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (c.req.path.startsWith('/api/')) c.header('Cache-Control', 'no-store');
+  });
+
+  app.use('/api/*', async (c, next) => {
+    const refusal = checkBearerToken({ authorization: c.req.header('authorization') }, { token: options.token, issuer: 'council serve' });
+    if (refusal !== null) return fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message });
+    await next();
+  });
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` }) }));
+
+  const openApi = JSON.stringify(createServeOpenApiDocument());
+  app.get('/api/openapi.json', (c) => c.body(openApi, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
+
+  app.get('/api/config', async (c) => c.json(await serveConfig(ctx, { demo: options.demo })));
+
+  app.post('/api/sessions', async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return invalid('The request body is not JSON: send a JSON object such as {"query": "…"}.');
+    }
+    const parsed = sessionRequestSchema.safeParse(body);
+    if (!parsed.success) return invalid(describeInvalidInput(parsed.error));
+    try {
+      const run = await hub.start(parsed.data);
+      return c.json({ id: run.id, events: `/api/sessions/${run.id}/events` }, 202);
+    } catch (error) {
+      const described = describeRunError(error);
+      if (described.code === 'INTERNAL') throw error;
+      const status = CliError.isInstance(error) && error.code === 'USAGE' ? 400 : 422;
+      return fail({ status, code: described.code, message: described.message });
+    }
+  });
+
+  app.get('/api/sessions', async (c) => {
+    const query = parseQuery(c.req.query(), sessionListQuerySchema);
+    if (!query.ok) return query.response;
+    const { entries } = await loadHistory(ctx);
+    try {
+      return c.json(listSessions({ entries, runs: hub.runs(), query: query.value }));
+    } catch (error) {
+      if (CliError.isInstance(error)) return invalid(error.message);
+      throw error;
+    }
+  });
+
+  app.get('/api/sessions/:id', async (c) => {
+    const id = c.req.param('id');
+    const { entries } = await loadHistory(ctx);
+    const entry = entries.find((e) => e.session.sessionId === id);
+    if (entry === undefined) {
+      const running = hub.get(id)?.status === 'running';
+      const message = running ? `Session run "${id}" is still running: follow /api/sessions/${id}/events; it is in the history once it ends.` : `No session "${id}" in the history.`;
+      return fail({ status: 404, code: 'NOT_FOUND', message });
+    }
+    return c.json({ session: sessionDocument(entry.session) });
+  });
+
+  app.get('/api/sessions/:id/events', (c) => {
+    const run = hub.get(c.req.param('id'));
+    if (run === undefined) return fail({ status: 404, code: 'NOT_FOUND', message: `No session run "${c.req.param('id')}" (the streams of the last 100 finished runs are kept; a past session is at /api/sessions/<session id>).` });
+    const lastEventId = c.req.header('last-event-id');
+    if (lastEventId !== undefined && !/^\d+$/.test(lastEventId.trim())) return invalid(`Last-Event-ID: "${lastEventId}" is not an event id (a whole number).`);
+    const after = lastEventId === undefined ? 0 : Number(lastEventId.trim());
+    c.header('Content-Type', 'text/event-stream; charset=utf-8');
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Accel-Buffering', 'no');
+    return stream(c, async (out) => {
+      await new Promise<void>((resolve) => {
+        let chain = Promise.resolve();
+        const send = (text: string) => {
+          chain = chain.then(() => out.write(text).then(() => undefined)).catch(() => undefined);
+          return chain;
+        };
+        const keepAlive = setInterval(() => void send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+        let unsubscribe: () => void = () => undefined;
+        const end = () => {
+          clearInterval(keepAlive);
+          unsubscribe();
+          resolve();
+        };
+        out.onAbort(end);
+        unsubscribe = run.log.subscribe(after, (event: StreamEvent) => {
+          const written = send(formatStreamEvent(event));
+          if (event.type === 'done') void written.then(end);
+        });
+        // A stream opened after `done` with nothing left to replay ends at once.
+        if (run.log.ended && (run.log.events.at(-1)?.id ?? 0) <= after) end();
+      });
+    });
+  });
+
+  app.post('/api/sessions/:id/cancel', (c) => {
+    const id = c.req.param('id');
+    const outcome = hub.cancel(id);
+    if (outcome === 'unknown') return fail({ status: 404, code: 'NOT_FOUND', message: `No session run "${id}".` });
+    if (outcome === 'over') return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" is already over.` });
+    return c.json({ status: 'cancelling' as const }, 202);
+  });
+
+  app.get('/api/leaderboard', async (c) => c.json((await computeLeaderboard({}, ctx)).document));
+
+  app.get('/api/bias-report', async (c) => {
+    const query = parseQuery(c.req.query(), windowQuerySchema);
+    if (!query.ok) return query.response;
+    const { last, since } = query.value;
+    const { document } = await computeBiasReport({ ...(last === undefined ? {} : { sessions: last }), ...(since === undefined ? {} : { days: daysSince(since, ctx.now()) }) }, ctx);
+    return c.json(document);
+  });
+
+  for (const asset of options.assets ?? []) {
+    app.get(asset.path, (c) => c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, { 'Content-Type': asset.contentType }));
+  }
+  if (options.assets === null) {
+    app.get('/', () =>
+      fail({ status: 404, code: 'NO_WEB_UI', message: 'This build of council has no web UI: the JSON API is at /api (see /api/openapi.json, with the token as "Authorization: Bearer <token>").' }),
+    );
+  }
+
+  app.notFound((c) => fail({ status: 404, code: 'NOT_FOUND', message: `Nothing at ${c.req.method} ${c.req.path}: the API is under /api (see /api/openapi.json).` }));
+  app.onError((error, c) => {
+    if (CliError.isInstance(error) && error.code === 'USAGE') return fail({ status: 400, code: 'INVALID_INPUT', message: error.message });
+    // The log gets the kind of error only: a message could quote what a request carried.
+    options.log(`request ${c.req.method} ${c.req.path} failed: ${error.name}${'code' in error && typeof error.code === 'string' ? ` (${error.code})` : ''}`);
+    return fail({ status: 500, code: 'INTERNAL', message: 'Internal error; see the server log.' });
+  });
+  return app;
+}

@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import type { CommandContext } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
+import type { configResponseSchema } from './api-schemas.js';
+
+/**
+ * `GET /api/config`: what the chat page offers (the configured council, pools, strategies, modes, model
+ * suggestions) and what a session will save. Names and ids only: no key, no path, nothing of the environment's secrets.
+ */
+export async function serveConfig(ctx: CommandContext, options: { demo: boolean }): Promise<z.infer<typeof configResponseSchema>> {
+  const settings = commandSettings(ctx);
+  const { config, personalities } = await loadCouncilConfig(settings);
+  const models = new Set([...config.members, ...Object.values(config.pools).flat(), ...personalities.map((p) => p.id)]);
+  if (config.chairman !== undefined) models.add(config.chairman);
+  return {
+    demo: options.demo,
+    members: config.members,
+    chairman: config.chairman ?? null,
+    pools: config.pools,
+    strategies: Object.keys(config.strategies).sort(),
+    defaultStrategy: config.strategy,
+    modes: ['consensus', 'voting'],
+    defaultMode: config.mode,
+    // The configuration cascade has no setting that forbids a mode: a session may ask for either.
+    modeToggle: true,
+    models: [...models].sort(),
+    persist: { consent: settings.consentLevel, biasRecords: settings.writesBiasRecords },
+  };
+}

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { deriveQueryMetadata } from '@council/bias-store';
+import { CouncilError } from '@council/core';
+import type { SynthesisMode } from '@council/core';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import type { AskCommandOptions, AskHooks, AskResult } from '../commands/ask-command.js';
+import { sessionDocument } from '../session-document.js';
+import { createRunLog } from './run-log.js';
+import type { RunLog, RunStatus } from './run-log.js';
+import { answerEvent, reviewEvent, streamEventFromCouncil, synthesisTextEvent } from './stream-event.js';
+
+/** What `POST /api/sessions` asks for (validated by its schema). */
+export interface SessionRequest {
+  query: string;
+  members?: string[];
+  chairman?: string;
+  strategy?: string;
+  goal?: string;
+  mode?: SynthesisMode;
+  seed?: number | string;
+  continueFrom?: string;
+}
+
+/** One session started through the hub: its id (the stream's key), its event log and what is known of it so far. */
+export interface HubRun {
+  readonly id: string;
+  readonly startedAt: string;
+  readonly log: RunLog;
+  readonly status: RunStatus;
+  /** The members as given (ids or pools), then as they start answering; the chairman as given, else null. */
+  readonly members: readonly string[];
+  readonly chairman: string | null;
+  readonly strategy: string | null;
+  readonly mode: SynthesisMode | null;
+  /** The query's category (query_metadata.category), never its text. */
+  readonly category: string | null;
+  /** The history's session id once the run finished. */
+  readonly sessionId: string | null;
+  /** The conversation's id of a follow-up, once known. */
+  readonly conversation: string | null;
+}
+
+export type CancelOutcome = 'cancelling' | 'over' | 'unknown';
+
+export interface SessionHub {
+  /**
+   * Starts a session and resolves once the council has begun (its first event), so that a request the
+   * council's own checks refuse (unknown model, strategy, too few members, a missing key, an unknown session to
+   * continue) rejects here with the CLI's error and leaves no run behind.
+   */
+  start(request: SessionRequest): Promise<HubRun>;
+  get(id: string): HubRun | undefined;
+  /** Runs in progress and the finished ones still kept, oldest first. */
+  runs(): HubRun[];
+  cancel(id: string): CancelOutcome;
+  /** Cancels every running session and waits for them to end. */
+  close(): Promise<void>;
+}
+
+export interface SessionHubOptions {
+  /** The server's context: `runAsk` gets it with its io silenced. */
+  ctx: CommandContext;
+  /** Passed to every `runAsk` (e.g. the demo's simulated personas). */
+  hooks?: Pick<AskHooks, 'simulated'>;
+  /** One line per session for the server's log: ids, status, member count and duration, never the query. */
+  log: (line: string) => void;
+  /** Finished runs whose logs are kept for replay; older ones are dropped. Default 100. */
+  keepFinished?: number;
+  /** Defaults for tests; `runAsk` of ask-command. */
+  runAsk?: (options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks) => Promise<AskResult>;
+}
+
+const silentIo = { stdout: () => undefined, stderr: () => undefined, stdoutIsTTY: false, stderrIsTTY: false };
+
+/** What an error says on the stream and to the log: a code and the error's own message (no stack). */
+export function describeRunError(error: unknown): { code: string; message: string } {
+  if (CliError.isInstance(error) || CouncilError.isInstance(error)) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: 'The session failed with an unexpected error; see the server log.' };
+}
+
+type MutableRun = { -readonly [K in keyof HubRun]: HubRun[K] };
+
+/**
+ * Runs sessions for the HTTP API: each through `runAsk` (so it is checked and persisted exactly as
+ * `council ask` does), with its own event log, abort controller and subscribers. Finished runs stay for
+ * replay until `keepFinished` newer ones have finished.
+ */
+export function createSessionHub(options: SessionHubOptions): SessionHub {
+  const keep = options.keepFinished ?? 100;
+  const ctx: CommandContext = { ...options.ctx, io: silentIo };
+  const runs = new Map<string, MutableRun>();
+  const controllers = new Map<string, AbortController>();
+  const pending = new Set<Promise<unknown>>();
+
+  const dropOldFinished = (): void => {
+    const finished = [...runs.values()].filter((r) => r.status !== 'running');
+    for (const run of finished.slice(0, Math.max(0, finished.length - keep))) runs.delete(run.id);
+  };
+
+  const start = async (request: SessionRequest): Promise<HubRun> => {
+    const load = options.runAsk ?? (await import('../commands/ask-command.js')).runAsk;
+    const id = randomUUID();
+    const started = Date.now();
+    const controller = new AbortController();
+    const log = createRunLog();
+    const run: MutableRun = {
+      id,
+      startedAt: new Date(started).toISOString(),
+      log,
+      status: 'running',
+      members: request.members ?? [],
+      chairman: request.chairman ?? null,
+      strategy: request.strategy ?? null,
+      mode: request.mode ?? null,
+      category: deriveQueryMetadata(request.query).category,
+      sessionId: null,
+      conversation: null,
+    };
+    const seen = new Set<string>();
+    let begun: () => void = () => undefined;
+    const begins = new Promise<void>((resolve) => (begun = resolve));
+    const hooks: AskHooks = {
+      ...options.hooks,
+      abortSignal: controller.signal,
+      membersInput: 'members',
+      onEvent: (event) => {
+        if (event.type === 'model-started' && event.stage === 1 && !seen.has(event.member)) {
+          seen.add(event.member);
+          run.members = [...seen];
+        }
+        log.append(streamEventFromCouncil(event));
+        begun();
+      },
+      onAnswer: (result) => {
+        const event = answerEvent(result);
+        if (event !== null) log.append(event);
+      },
+      onReview: (result) => log.append(reviewEvent(result)),
+      onSynthesisText: (part) => log.append(synthesisTextEvent(part)),
+    };
+    const ask: AskCommandOptions = {
+      question: request.query,
+      json: true,
+      ...(request.members === undefined ? {} : { models: request.members }),
+      ...(request.chairman === undefined ? {} : { chairman: request.chairman }),
+      ...(request.strategy === undefined ? {} : { strategy: request.strategy }),
+      ...(request.goal === undefined ? {} : { goal: request.goal }),
+      ...(request.mode === undefined ? {} : { mode: request.mode }),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
+      ...(request.continueFrom === undefined ? {} : { continueFrom: request.continueFrom }),
+    };
+    const finish = (status: Exclude<RunStatus, 'running'>, detail: string): void => {
+      run.status = status;
+      controllers.delete(id);
+      log.append({ type: 'done', data: { status } });
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      options.log(`session run ${id}: ${status}${detail} in ${seconds} s (${run.members.length} members)`);
+      dropOldFinished();
+    };
+    const outcome = load(ask, ctx, hooks).then(
+      (result) => {
+        run.sessionId = result.session.sessionId;
+        run.conversation = result.session.conversation?.id ?? null;
+        log.append({ type: 'session', data: { session: sessionDocument(result.session), saved: result.saved } });
+        finish('finished', `, session ${result.session.sessionId}`);
+      },
+      (error: unknown) => {
+        if (log.events.length === 0) throw error;
+        if (controller.signal.aborted) {
+          log.append({ type: 'cancelled', data: {} });
+          finish('cancelled', '');
+          return;
+        }
+        const described = describeRunError(error);
+        log.append({ type: 'error', data: described });
+        if (described.code === 'INTERNAL') options.log(`session run ${id}: unexpected error: ${error instanceof Error ? error.name : typeof error}`);
+        finish('failed', ` (${described.code})`);
+      },
+    );
+    pending.add(outcome);
+    void outcome.finally(() => pending.delete(outcome)).catch(() => undefined);
+    runs.set(id, run);
+    controllers.set(id, controller);
+    try {
+      await Promise.race([begins, outcome]);
+    } catch (error) {
+      runs.delete(id);
+      controllers.delete(id);
+      options.log(`session refused: ${describeRunError(error).code}`);
+      throw error;
+    }
+    return run;
+  };
+
+  return {
+    start,
+    get: (id) => runs.get(id),
+    runs: () => [...runs.values()],
+    cancel(id) {
+      const run = runs.get(id);
+      if (run === undefined) return 'unknown';
+      const controller = controllers.get(id);
+      if (run.status !== 'running' || controller === undefined) return 'over';
+      controller.abort(new CouncilError({ code: 'ABORTED', message: 'The session was cancelled.' }));
+      return 'cancelling';
+    },
+    async close() {
+      for (const controller of controllers.values()) controller.abort(new CouncilError({ code: 'ABORTED', message: 'The server is stopping.' }));
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
