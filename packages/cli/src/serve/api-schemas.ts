@@ -114,6 +114,20 @@ export const biasReportResponseSchema = z.looseObject({
   report: z.looseObject({}),
 });
 
+/** The document of `council contributions --json` (computeContributionsReport). */
+export const contributionsResponseSchema = z.looseObject({
+  sessions: z.number().int(),
+  members: z.array(
+    z.looseObject({
+      member: z.string(),
+      sessions: z.number().int(),
+      credited: z.number().int(),
+      meanWeight: z.looseObject({ estimate: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable() }),
+      wins: z.number().int(),
+    }),
+  ),
+});
+
 const stage = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 
 /** The data of each event type on `GET /api/sessions/:id/events`. */

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { computeBiasReport } from '../commands/bias-report-command.js';
+import { computeContributionsReport } from '../commands/contributions-command.js';
 import { loadHistory } from '../commands/history-command.js';
 import { computeLeaderboard } from '../commands/leaderboard-command.js';
 import { checkBearerToken, checkLocalAddress } from '../mcp/check-local-request.js';
@@ -16,6 +17,7 @@ import { serveConfig } from './serve-config.js';
 import type { SessionHub } from './session-hub.js';
 import { describeRunError } from './session-hub.js';
 import { formatStreamEvent } from './stream-event.js';
+import type { WebAsset } from './web-assets.js';
 import type { StreamEvent } from './stream-event.js';
 
 /** Largest request body accepted: a question of 100,000 characters fits many times over. */
@@ -26,12 +28,6 @@ const KEEP_ALIVE_MS = 15_000;
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** One file of the web UI, as `web-assets.ts` provides them. */
-export interface WebAsset {
-  path: string;
-  contentType: string;
-  body: string | Uint8Array;
-}
 
 export interface ServeAppOptions {
   hub: SessionHub;
@@ -198,6 +194,13 @@ export function createServeApp(options: ServeAppOptions): Hono {
     const { last, since } = query.value;
     const { document } = await computeBiasReport({ ...(last === undefined ? {} : { sessions: last }), ...(since === undefined ? {} : { days: daysSince(since, ctx.now()) }) }, ctx);
     return c.json(document);
+  });
+
+  app.get('/api/contributions', async (c) => {
+    const query = parseQuery(c.req.query(), windowQuerySchema);
+    if (!query.ok) return query.response;
+    const { last, since } = query.value;
+    return c.json(await computeContributionsReport({ ...(last === undefined ? {} : { last }), ...(since === undefined ? {} : { since }) }, ctx));
   });
 
   for (const asset of options.assets ?? []) {

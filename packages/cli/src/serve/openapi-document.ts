@@ -4,6 +4,7 @@ import {
   biasReportResponseSchema,
   cancelResponseSchema,
   configResponseSchema,
+  contributionsResponseSchema,
   errorBodySchema,
   leaderboardResponseSchema,
   sessionListQuerySchema,
@@ -30,6 +31,7 @@ function componentSchemas(): Record<string, JsonObject> {
     [configResponseSchema, 'Config'],
     [leaderboardResponseSchema, 'Leaderboard'],
     [biasReportResponseSchema, 'BiasReport'],
+    [contributionsResponseSchema, 'Contributions'],
     ...Object.entries(streamEventDataSchemas).map(([type, schema]): [z.ZodType, string] => [schema, `StreamEvent_${type}`]),
   ];
   for (const [schema, id] of named) registry.add(schema, { id });
@@ -126,6 +128,13 @@ export function createServeOpenApiDocument(): JsonObject {
           summary: 'The document of `council bias-report --format json`, over the last sessions and/or since a date.',
           parameters: queryParameters(windowQuerySchema),
           responses: { '200': json('The report.', 'BiasReport'), '400': error('A parameter out of range.'), ...refused },
+        },
+      },
+      '/api/contributions': {
+        get: {
+          summary: 'The document of `council contributions --json`: influence share per member with its interval, beside vote wins, and the member × strategy heatmap.',
+          parameters: queryParameters(windowQuerySchema),
+          responses: { '200': json('The report.', 'Contributions'), '400': error('A parameter out of range.'), ...refused },
         },
       },
     },

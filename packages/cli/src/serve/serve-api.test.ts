@@ -8,7 +8,7 @@ import type { CommandContext } from '../command-context.js';
 import { runCli } from '../run-cli.js';
 import { captureIo, testContext } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
-import { leaderboardResponseSchema, sessionListSchema, sessionResponseSchema, streamEventDataSchemas } from './api-schemas.js';
+import { contributionsResponseSchema, leaderboardResponseSchema, sessionListSchema, sessionResponseSchema, streamEventDataSchemas } from './api-schemas.js';
 import { serveCouncil } from './serve-council.js';
 import { createServeClient } from './serve-test-client.js';
 import type { ReadEvent } from './serve-test-client.js';
@@ -222,24 +222,35 @@ describe('council serve: the session API over real HTTP (issue 16)', () => {
   });
 
   it('serves the leaderboard and the bias report as the commands print them', async () => {
-    const { client, home } = served;
-    const cli = async (args: string[]) => {
-      const c = captureIo();
-      await runCli(args, { version: '0.0.0-test', io: c.io, env: { ...env(), LLM_COUNCIL_HOME: home }, cwd: home });
-      return JSON.parse(c.out()) as Record<string, unknown>;
-    };
-    const board = leaderboardResponseSchema.parse((await client.get('/api/leaderboard')).json());
-    const boardCli = await cli(['leaderboard', '--json']);
-    expect(board.sessions).toBeGreaterThanOrEqual(5);
-    expect({ ...board, window: null }).toEqual({ ...boardCli, window: null });
-    const report = (await client.get('/api/bias-report?last=3')).json() as { report: unknown; input: unknown; options: { maxSessions: number } };
-    const reportCli = (await cli(['bias-report', '--format', 'json', '--sessions', '3'])) as typeof report;
-    expect(report.options.maxSessions).toBe(3);
-    expect(normalise(report.input)).toEqual(normalise(reportCli.input));
-    const dropTimes = (r: unknown) => JSON.parse(JSON.stringify(r).replace(/"20\d\d-\d\d-\d\dT[\d:.]+Z"/g, '"T"')) as unknown;
-    expect(dropTimes(report.report)).toEqual(dropTimes(reportCli.report));
-    const badWindow = await client.get('/api/bias-report?last=0');
-    expect(badWindow.status).toBe(400);
-    expect(badWindow.text).toContain('last');
+    const { server, client, home } = await start();
+    try {
+      for (const seed of [1, 2, 3, 4]) await client.events(await client.start({ query: QUERY, members: MEMBERS, seed }));
+      const cli = async (args: string[]) => {
+        const c = captureIo();
+        await runCli(args, { version: '0.0.0-test', io: c.io, env: { ...env(), LLM_COUNCIL_HOME: home }, cwd: home });
+        return JSON.parse(c.out()) as Record<string, unknown>;
+      };
+      const board = leaderboardResponseSchema.parse((await client.get('/api/leaderboard')).json());
+      const boardCli = await cli(['leaderboard', '--json']);
+      expect(board.sessions).toBe(4);
+      expect({ ...board, window: null }).toEqual({ ...boardCli, window: null });
+      const report = (await client.get('/api/bias-report?last=3')).json() as { report: unknown; input: unknown; options: { maxSessions: number } };
+      const reportCli = (await cli(['bias-report', '--format', 'json', '--sessions', '3'])) as typeof report;
+      expect(report.options.maxSessions).toBe(3);
+      expect(normalise(report.input)).toEqual(normalise(reportCli.input));
+      const dropTimes = (r: unknown) => JSON.parse(JSON.stringify(r).replace(/"20\d\d-\d\d-\d\dT[\d:.]+Z"/g, '"T"')) as unknown;
+      expect(dropTimes(report.report)).toEqual(dropTimes(reportCli.report));
+      const contributions = contributionsResponseSchema.parse((await client.get('/api/contributions?last=4')).json());
+      expect(contributions).toEqual(await cli(['contributions', '--json', '--last', '4']));
+      // The test server's chairman credits each of the three members with 1/3 in every session.
+      expect(contributions.sessions).toBe(4);
+      for (const m of contributions.members) expect(m.meanWeight.estimate).toBeCloseTo(1 / 3, 10);
+      expect((await client.get('/api/contributions?since=yesterday')).status).toBe(400);
+      const badWindow = await client.get('/api/bias-report?last=0');
+      expect(badWindow.status).toBe(400);
+      expect(badWindow.text).toContain('last');
+    } finally {
+      await server.close();
+    }
   }, 30_000);
 });

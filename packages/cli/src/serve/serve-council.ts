@@ -5,7 +5,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import type { AskHooks } from '../commands/ask-command.js';
 import { createServeApp } from './create-serve-app.js';
-import type { WebAsset } from './create-serve-app.js';
+import type { WebAsset } from './web-assets.js';
 import { createSessionHub } from './session-hub.js';
 import type { SessionHub } from './session-hub.js';
 
