@@ -11,6 +11,7 @@ import { feedbackCliCommand } from './commands/feedback-cli-command.js';
 import { historyCliCommand } from './commands/history-cli-command.js';
 import { leaderboardCliCommand } from './commands/leaderboard-cli-command.js';
 import { mcpCliCommand } from './commands/mcp-cli-command.js';
+import { serveCliCommand } from './commands/serve-cli-command.js';
 import { personalitiesCliCommand } from './commands/personalities-cli-command.js';
 import { storeCliCommand } from './commands/store-cli-command.js';
 import { telemetryCliCommand } from './commands/telemetry-cli-command.js';
@@ -31,5 +32,6 @@ export const cliCommands: readonly CliCommand[] = [
   feedbackCliCommand,
   telemetryCliCommand,
   mcpCliCommand,
+  serveCliCommand,
   completionCliCommand,
 ];

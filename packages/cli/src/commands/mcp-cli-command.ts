@@ -1,21 +1,8 @@
 import type { CliCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { parseIntegerOption, parseStringOption } from '../parse-option.js';
+import { typedOptionValue } from '../typed-option-value.js';
 import type { McpCommandOptions } from './mcp-command.js';
-
-/**
- * The value of `--name` exactly as typed: the parser (mri) turns number-like values into numbers, so
- * `--token 0123456789` would lose its leading zero and `--host 0x7f000001` become 2130706433.
- */
-function typedValue(argv: readonly string[], name: string, parsed: unknown): unknown {
-  if (typeof parsed !== 'number') return parsed;
-  let value: string | undefined;
-  argv.forEach((arg, i) => {
-    if (arg === `--${name}`) value = argv[i + 1];
-    else if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
-  });
-  return value ?? parsed;
-}
 
 const httpOnly = [
   ['port', 'port'],
@@ -42,9 +29,9 @@ export const mcpCliCommand: CliCommand<McpCommandOptions> = {
     return {
       http,
       port: parseIntegerOption('port', o['port'], { min: 0, max: 65535 }),
-      host: parseStringOption('host', typedValue(argv, 'host', o['host'])),
-      token: parseStringOption('token', typedValue(argv, 'token', o['token'])),
-      tokenFile: parseStringOption('token-file', typedValue(argv, 'token-file', o['tokenFile'])),
+      host: parseStringOption('host', typedOptionValue(argv, 'host', o['host'])),
+      token: parseStringOption('token', typedOptionValue(argv, 'token', o['token'])),
+      tokenFile: parseStringOption('token-file', typedOptionValue(argv, 'token-file', o['tokenFile'])),
     };
   },
   run: async (options, ctx) => (await import('./mcp-command.js')).runMcpCommand(options, ctx),

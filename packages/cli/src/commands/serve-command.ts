@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CommandContext } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
+import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
+import type { CouncilServer } from '../serve/serve-council.js';
+import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
+
+export interface ServeCommandOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** The one address to bind; default 127.0.0.1. Another needs `token`. */
+  host?: string;
+  /** The bearer token; default a random one per launch (required off loopback, ≥ 32 visible ASCII characters). */
+  token?: string;
+  /** Open the page in the default browser. */
+  open?: boolean;
+  /** Sessions on the demo's simulated personas, saved under a temporary home (or `--home`), offline. */
+  demo?: boolean;
+}
+
+/** For tests and embedders: stop without a signal, and see the server once it listens. */
+export interface ServeLifecycle {
+  /** Resolves to the reason to stop (default: the first SIGINT or SIGTERM). */
+  stopped?: Promise<string>;
+  onListening?: (server: CouncilServer) => void;
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** The platform's opener of URLs: `open` on macOS, `start` through cmd on Windows, else `xdg-open`. */
+function openCommand(url: string): { command: string; args: string[] } {
+  if (process.platform === 'darwin') return { command: 'open', args: [url] };
+  if (process.platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url] };
+  return { command: 'xdg-open', args: [url] };
+}
+
+/** Opens the URL in the browser; a failure is a note (the URL is printed anyway), never an error. */
+function openBrowser(url: string, ctx: CommandContext): void {
+  const { command, args } = openCommand(url);
+  const note = (why: string) => ctx.io.stderr(`note: could not open a browser (${why}): open the URL above yourself.\n`);
+  try {
+    const child = spawn(command, args, { env: ctx.env, stdio: 'ignore', detached: true });
+    child.once('error', (error: NodeJS.ErrnoException) => note(error.code === 'ENOENT' ? `${command} is not installed` : (error.code ?? error.message)));
+    child.once('exit', (code) => {
+      if (code !== 0 && code !== null) note(`${command} exited with ${code}`);
+    });
+    child.unref();
+  } catch (error) {
+    note(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * The demo's context: the demo's simulated members and chairman, bias records on at consent 1 (nothing queued
+ * for upload), no organization and never the user's LLM_COUNCIL_BIAS_STORE, under `--home` or a new temporary
+ * home, as `council demo` does, so sessions run here show in the history, leaderboard and dashboard.
+ */
+function demoContext(ctx: CommandContext): CommandContext {
+  const home = ctx.home ?? mkdtempSync(join(tmpdir(), 'council-serve-demo-'));
+  const { LLM_COUNCIL_ORG: _org, LLM_COUNCIL_BIAS_STORE: _store, LLM_COUNCIL_HOME: _home, ...env } = ctx.env;
+  return {
+    ...ctx,
+    home,
+    env: { ...env, LLM_COUNCIL_MODELS: DEMO_MEMBERS.join(','), LLM_COUNCIL_CHAIRMAN: DEMO_MEMBERS[0], LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '1' },
+  };
+}
+
+/**
+ * `council serve`: the chat, history and dashboard in the browser, over a JSON API with live session events,
+ * on 127.0.0.1 with a per-launch token. Runs until SIGINT or SIGTERM, then cancels running sessions (they
+ * save nothing), closes the streams and returns 0.
+ */
+export async function runServeCommand(options: ServeCommandOptions, ctx: CommandContext, lifecycle: ServeLifecycle = {}): Promise<number> {
+  const host = options.host ?? '127.0.0.1';
+  refuseWildcardHost(host);
+  const given = options.token === undefined ? undefined : { token: options.token, source: '--token' };
+  const token = checkedServerToken({ host, given, ways: '--token' });
+  const demo = options.demo === true;
+  const serverCtx = demo ? demoContext(ctx) : ctx;
+  // Resolved now, so an invalid variable is a usage error before anything listens.
+  const settings = commandSettings(serverCtx);
+  const log = (line: string) => ctx.io.stderr(`council serve: ${line}\n`);
+  // Loaded only here: the server and the UI's files are no part of any other command.
+  const [{ serveCouncil }, { webAssets }] = await Promise.all([import('../serve/serve-council.js'), import('../serve/web-assets.js')]);
+  const server = await serveCouncil({
+    ctx: serverCtx,
+    host: host === 'localhost' ? '127.0.0.1' : host,
+    port: options.port ?? 0,
+    token,
+    demo,
+    ...(demo ? { hooks: { simulated: { ...DEMO_BIASES, seed: 1, latencyScale: 6 } } } : {}),
+    assets: webAssets(),
+    log,
+  });
+  // The token goes in the fragment, which a browser never sends: not in a request line, a log or a Referer.
+  const url = `${server.url}/#token=${given === undefined ? token : '<the --token you gave>'}`;
+  ctx.io.stdout(`Council is serving at ${given === undefined ? url : `${server.url}/ (open ${url})`}\n`);
+  if (demo) log(`demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline; sessions are saved in ${settings.home}`);
+  log('press Ctrl-C to stop');
+  if (options.open === true && given === undefined) openBrowser(url, ctx);
+  else if (options.open === true) ctx.io.stderr('note: --open with --token does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n');
+  lifecycle.onListening?.(server);
+  const reason = await (lifecycle.stopped ?? waitForSignal());
+  const running = server.hub.runs().filter((r) => r.status === 'running').length;
+  log(`${reason}: stopping${running > 0 ? `, cancelling ${running} running session${running === 1 ? '' : 's'} (nothing of them is saved)` : ''}`);
+  await server.close();
+  return 0;
+}
