@@ -60,6 +60,25 @@ function parseQuery<S extends z.ZodType>(query: Record<string, string>, schema: 
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
 }
 
+/** The most of an oversized body read (and dropped) so that its client reads the 413. */
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+async function discardBody(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  if (body === null) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    while (read <= MAX_DISCARD_BYTES) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      read += chunk.value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing to answer.
+  }
+}
+
 /** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
 function daysSince(since: string, now: Date): number {
   return Math.max((now.getTime() - Date.parse(since)) / 86_400_000, Number.MIN_VALUE);
@@ -93,7 +112,18 @@ export function createServeApp(options: ServeAppOptions): Hono {
     if (refusal !== null) return fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message });
     await next();
   });
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` }) }));
+  const tooLarge = () => fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` });
+  app.use('/api/*', async (c, next) => {
+    // A body declared too large is read and dropped before the answer, so that the client reads the 413 rather
+    // than a reset connection; past MAX_DISCARD_BYTES the connection is closed instead.
+    if (Number(c.req.header('content-length') ?? '0') > MAX_BODY_BYTES) {
+      await discardBody(c.req.raw.body);
+      return tooLarge();
+    }
+    await next();
+  });
+  // A body without a length (chunked) is counted as it arrives.
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
 
   const openApi = JSON.stringify(createServeOpenApiDocument());
   app.get('/api/openapi.json', (c) => c.body(openApi, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
