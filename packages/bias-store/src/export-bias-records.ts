@@ -1,17 +1,11 @@
 import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ParquetWriter } from 'hyparquet-writer';
 import type { BiasMetricRecord } from './bias-metric-record.js';
-import { decodeBiasMetricRecordFast, toDiskRecord } from './bias-metric-record.js';
-import { biasParquetColumns, biasParquetLayoutKey, biasParquetLayoutVersion, biasParquetSchema } from './bias-parquet-schema.js';
-import type { BiasParquetColumnName } from './bias-parquet-schema.js';
+import { toDiskRecord } from './bias-metric-record.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
-import { parseIsoTimestamp } from './iso-timestamp.js';
 import { makeDirectory } from './make-directory.js';
-import { ParquetFileWriter } from './parquet-file-writer.js';
-import { scanJsonlLines } from './scan-jsonl-lines.js';
 import type { SkipReport } from './skip-report.js';
 import { streamBiasRecords } from './stream-bias-records.js';
 import { fsyncDirectory } from './write-file-atomic.js';
@@ -138,70 +132,6 @@ function fsyncFile(path: string): void {
   }
 }
 
-type ColumnArrays = Record<BiasParquetColumnName, unknown[]>;
-
-function emptyColumns(): ColumnArrays {
-  return Object.fromEntries(biasParquetColumns.map((c) => [c.name, []])) as unknown as ColumnArrays;
-}
-
-function pushRecord(columns: ColumnArrays, record: BiasMetricRecord, ms: number): void {
-  const meta = record.queryMetadata;
-  columns.schema_version.push(record.schemaVersion);
-  columns.session_id.push(record.sessionId);
-  columns.timestamp.push(ms);
-  columns.consent_level.push(record.consentLevel);
-  columns.query_category.push(meta?.category ?? null);
-  columns.query_token_count_bucket.push(meta?.tokenCountBucket ?? null);
-  columns.query_language.push(meta?.language ?? null);
-  columns.reviewer_id.push(record.reviewerId);
-  columns.model_id.push(record.modelId);
-  columns.position.push(record.position);
-  columns.response_length_chars.push(record.responseLengthChars);
-  columns.score_value.push(record.scoreValue);
-  columns.score_scale.push(record.scoreScale);
-  columns.council_config_version.push(record.councilConfigVersion);
-  columns.query_hash.push(record.queryHash);
-  columns.rank_position.push(record.rankPosition);
-  columns.position_is_display_order.push(record.positionIsDisplayOrder);
-}
-
-/** Writes one day's staged lines as a Parquet file at `temp`, one row group at a time. */
-async function writeParquetPartition(options: { spillFile: string; temp: string; rowGroupRows: number }): Promise<void> {
-  const out = new ParquetFileWriter(options.temp);
-  try {
-    const writer = new ParquetWriter({ writer: out, schema: biasParquetSchema(), kvMetadata: [{ key: biasParquetLayoutKey, value: biasParquetLayoutVersion }], createdBy: 'council store export (hyparquet-writer)' });
-    let columns = emptyColumns();
-    let rows = 0;
-    const writeGroup = (): void => {
-      if (rows === 0) return;
-      void writer.write({ columnData: biasParquetColumns.map((c) => ({ name: c.name, data: columns[c.name] })), rowGroupSize: rows });
-      columns = emptyColumns();
-      rows = 0;
-    };
-    const info = statSync(options.spillFile);
-    await scanJsonlLines({
-      storePath: options.spillFile,
-      file: { path: options.spillFile, segment: 1, compressed: false, active: true, bytes: info.size, identity: `${info.dev}:${info.ino}` },
-      maxLineBytes: Number.MAX_SAFE_INTEGER,
-      visitor: {
-        line: (line) => {
-          // The export's own canonical lines: always the fast decoder's.
-          const record = decodeBiasMetricRecordFast(JSON.parse(line.buf.toString('utf8', line.start, line.end)) as Record<string, unknown>)!;
-          pushRecord(columns, record, parseIsoTimestamp(record.timestamp)!.ms);
-          if (++rows >= options.rowGroupRows) writeGroup();
-        },
-        tooLong: () => undefined,
-        corrupt: () => undefined,
-      },
-    });
-    writeGroup();
-    void writer.finish();
-  } catch (error) {
-    out.close();
-    throw error;
-  }
-}
-
 /**
  * `council store export`: every valid bias record of `inputs`, as Parquet or canonical compact JSONL, partitioned by
  * UTC day into `output/day=YYYY-MM-DD/part-0.parquet` (or `.jsonl`). Streamed: records are spilled by day to a staging
@@ -244,7 +174,8 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       let staged = spillFile;
       if (format === 'parquet') {
         staged = join(staging, `${day}.parquet.partial`);
-        await writeParquetPartition({ spillFile, temp: staged, rowGroupRows });
+        // Loaded only here, so commands that never export (bias-report, ask) do not load the Parquet writer.
+        await (await import('./write-parquet-partition.js')).writeParquetPartition({ spillFile, temp: staged, rowGroupRows });
         unlinkSync(spillFile);
       } else {
         fsyncFile(spillFile);
