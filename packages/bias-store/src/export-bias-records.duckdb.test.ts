@@ -4,6 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
 import { exportBiasRecords } from './export-bias-records.js';
+import { readBiasRecords } from './read-bias-records.js';
 
 const tempDir = useTempDirs();
 
@@ -66,6 +67,31 @@ describe('DuckDB reads a Parquet export', () => {
     } finally {
       connection.closeSync();
       db.closeSync();
+    }
+  });
+
+  it('and what DuckDB writes back (microsecond timestamps, its own encodings) reads as the same records', async () => {
+    const dir = tempDir();
+    const store = join(dir, 'bias_metrics.jsonl');
+    writeFileSync(store, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(dir, 'export');
+    await exportBiasRecords({ inputs: [store], output: out, format: 'parquet' });
+    const copy = join(dir, 'from-duckdb.parquet');
+    const db = await DuckDBInstance.create(':memory:');
+    const connection = await db.connect();
+    try {
+      await connection.run(`COPY (SELECT * EXCLUDE (day) FROM read_parquet('${join(out, '*', '*.parquet')}', hive_partitioning = true) ORDER BY session_id, reviewer_id) TO '${copy}' (FORMAT parquet)`);
+    } finally {
+      connection.closeSync();
+      db.closeSync();
+    }
+    const now = new Date('2026-12-01T00:00:00Z');
+    const fromStore = await readBiasRecords({ inputs: [store], now });
+    const fromDuckDb = await readBiasRecords({ inputs: [copy], now });
+    expect(fromDuckDb.records).toBe(3);
+    expect(fromDuckDb.skipped).toBe(0);
+    for (const key of ['sessionIds', 'models', 'reviewer', 'candidate', 'position', 'responseLengthChars', 'score', 'rankPosition', 'time', 'positionIsDisplayOrder', 'configVersions'] as const) {
+      expect(Array.from(fromDuckDb.columns[key] as ArrayLike<unknown>), key).toEqual(Array.from(fromStore.columns[key] as ArrayLike<unknown>));
     }
   });
 });
