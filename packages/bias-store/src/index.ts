@@ -42,6 +42,8 @@ export { createContributionStore } from './create-contribution-store.js';
 export type { ContributionStoreOptions } from './create-contribution-store.js';
 export { readContributionRecords } from './read-contribution-records.js';
 export type { ReadContributionRecordsOptions, ReadContributionRecordsResult } from './read-contribution-records.js';
+export { parseIsoTimestamp } from './iso-timestamp.js';
+export type { ParsedTimestamp } from './iso-timestamp.js';
 
 export { councilPaths } from './council-paths.js';
 export type { CouncilPaths } from './council-paths.js';

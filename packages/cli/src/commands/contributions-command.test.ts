@@ -198,6 +198,9 @@ describe('council contributions over sessions persisted by persistSession', () =
       [['--last', '0'], /--last/],
       [['--last', 'ten'], /--last expects a whole number/],
       [['--since', 'yesterday'], /--since expects an ISO 8601 date or time such as 2026-11-01/],
+      // Real dates only: Date.parse would read these as 2 March and 2 November.
+      [['--since', '2026-02-30'], /--since expects an ISO 8601 date or time.*got "2026-02-30"/],
+      [['--since', '2026-11-01T24:00:00Z'], /--since expects an ISO 8601 date or time/],
     ] as const) {
       const r = await contributionsJson([...args], env);
       expect(r.code).toBe(2);

@@ -1,6 +1,6 @@
 import { aggregateContributions, BiasAuditError } from '@council/bias-audit';
 import type { ContributionsReport, MeanWeight } from '@council/bias-audit';
-import { BiasStoreError, readContributionRecords } from '@council/bias-store';
+import { BiasStoreError, parseIsoTimestamp, readContributionRecords } from '@council/bias-store';
 import type { ReadContributionRecordsResult } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -45,10 +45,10 @@ function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'
   if (last !== undefined && (typeof last !== 'number' || !Number.isInteger(last) || last < 1)) throw usage(`--last expects a whole number of sessions, 1 or more, got ${JSON.stringify(last)}. Example: --last 50.`);
   if (since === undefined) return last === undefined ? {} : { maxSessions: last };
   const text = typeof since === 'string' ? since.trim() : '';
-  const full = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text) ? `${text}Z` : text;
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(full) ? Date.parse(full) : Number.NaN;
-  if (Number.isNaN(ms)) throw usage(`--since expects an ISO 8601 date or time such as 2026-11-01 or 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`);
-  return { ...(last === undefined ? {} : { maxSessions: last }), since: new Date(ms).toISOString() };
+  // The store's own parser: Date.parse would roll 2026-02-30 over to 2 March and take hour 24.
+  const parsed = parseIsoTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (parsed === null) throw usage(`--since expects an ISO 8601 date or time such as 2026-11-01 or 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`);
+  return { ...(last === undefined ? {} : { maxSessions: last }), since: new Date(parsed.ms).toISOString() };
 }
 
 /**
