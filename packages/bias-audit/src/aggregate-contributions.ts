@@ -2,6 +2,7 @@ import { BiasAuditError } from './bias-audit-error.js';
 import { boundedMeanInterval } from './bounded-mean-interval.js';
 import { confidenceTier } from './confidence-tier.js';
 import type { ContributionInput, ContributionsReport, MeanWeight, MemberContribution } from './contributions-report.js';
+import { wilsonInterval } from './wilson-interval.js';
 
 export interface AggregateContributionsOptions {
   /** Keep the last N sessions (after `since`), by session time, ties by id. Default: all. */
@@ -104,8 +105,8 @@ export function aggregateContributions(records: readonly ContributionInput[], op
   const members: MemberContribution[] = [...weights.entries()].map(([member, values]) => {
     const sat = satIn.get(member)!;
     const won = wins.get(member) ?? 0;
-    const share = boundedMeanInterval(Array.from({ length: sat }, (_, i) => (i < won ? 1 : 0)), level);
-    return { member, satIn: sat, sessions: values.length, credited: values.filter((w) => w > 0).length, meanWeight: meanWeight(values, level), wins: won, winShare: share };
+    const winShare = { estimate: won / sat, ...wilsonInterval(won, sat, level), n: sat };
+    return { member, satIn: sat, sessions: values.length, credited: values.filter((w) => w > 0).length, meanWeight: meanWeight(values, level), wins: won, winShare };
   });
   members.sort((a, b) => (b.meanWeight.estimate ?? -1) - (a.meanWeight.estimate ?? -1) || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
   const strategies = [...new Set(sessions.filter((s) => s.block).map((s) => s.strategy))].sort();

@@ -1,4 +1,4 @@
-import { normalQuantile } from './normal-distribution.js';
+import { wilsonInterval } from './wilson-interval.js';
 
 /** A mean of values in [0, 1] with its interval; null figures with no values. */
 export interface BoundedMeanInterval {
@@ -24,10 +24,5 @@ export function boundedMeanInterval(values: readonly number[], level = 0.95): Bo
     if (!(value >= 0 && value <= 1)) throw new RangeError(`boundedMeanInterval takes values from 0 to 1, got ${String(value)}.`);
     sum += value;
   }
-  const p = sum / n;
-  const z = normalQuantile(1 - (1 - level) / 2);
-  const z2n = (z * z) / n;
-  const centre = (p + z2n / 2) / (1 + z2n);
-  const half = (z / (1 + z2n)) * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n));
-  return { estimate: p, lower: p === 0 ? 0 : Math.max(0, centre - half), upper: p === 1 ? 1 : Math.min(1, centre + half), n };
+  return { estimate: sum / n, ...wilsonInterval(sum, n, level), n };
 }

@@ -1,3 +1,4 @@
+import type { BoundedMeanInterval } from './bounded-mean-interval.js';
 import type { ConfidenceTier } from './confidence-tier.js';
 
 /** One member's part in one session's synthesis: the fields of a contribution record the aggregation reads. */
@@ -13,25 +14,14 @@ export interface ContributionInput {
   voteWinner: boolean;
 }
 
-/** An influence share: the mean per-session weight over the sessions with a block, with its interval. */
-export interface MeanWeight {
-  /** Null with no session. */
-  estimate: number | null;
-  lower: number | null;
-  upper: number | null;
-  /** Sessions behind the figure. */
-  n: number;
+/** An influence share: the mean per-session weight over the sessions with a block, with its interval (`n`: sessions behind it). */
+export interface MeanWeight extends BoundedMeanInterval {
   /** ADR-018's tier from `n` (`confidenceTier`): below 10 sessions the figure is insufficient data. */
   tier: ConfidenceTier;
 }
 
 /** A share of sessions (vote wins), with its Wilson interval. */
-export interface SessionShare {
-  estimate: number | null;
-  lower: number | null;
-  upper: number | null;
-  n: number;
-}
+export type SessionShare = BoundedMeanInterval;
 
 export interface MemberContribution {
   member: string;

@@ -1,3 +1,4 @@
+import type { ContributionInput } from '../contributions-report.js';
 import type { SeededRandom } from '../seeded-random.js';
 
 /** One simulated member: how often it sits in, how often the chairman credits it, and how much when it does. */
@@ -24,23 +25,13 @@ export interface ContributionPlant {
   heterogeneity: number;
 }
 
-/** One member's part in one simulated session. */
-export interface SimulatedContribution {
-  sessionId: string;
-  timestamp: string;
-  member: string;
-  strategy: string;
-  weight: number | null;
-  voteWinner: boolean;
-}
-
 /**
  * One simulated session: members sit in by `presence` (at least two do), a block is missing with `noBlock`,
  * otherwise each member is credited with probability `credit` and raw weight scale·Exp(1)·e^{hN(0,1)}; the
  * credited weights are normalised to sum to 1 (a block crediting nobody credits the largest raw weight alone),
  * and with probability `winnerTakesAll` the largest takes 1. The vote winner is the largest raw weight.
  */
-export function simulateSession(plant: ContributionPlant, options: { random: SeededRandom; index: number }): SimulatedContribution[] {
+export function simulateSession(plant: ContributionPlant, options: { random: SeededRandom; index: number }): ContributionInput[] {
   const { random, index } = options;
   let present = plant.members.filter((m) => random.next() < m.presence);
   if (present.length < 2) present = [...plant.members].slice(0, 2);

@@ -1,14 +1,15 @@
 import { aggregateContributions } from '../aggregate-contributions.js';
 import { createSeededRandom } from '../seeded-random.js';
 import { studentTQuantile } from '../student-t-distribution.js';
-import type { ContributionPlant, SimulatedContribution } from './contribution-plants.js';
+import type { ContributionInput } from '../contributions-report.js';
+import type { ContributionPlant } from './contribution-plants.js';
 import { simulateSession } from './contribution-plants.js';
-import { wilsonInterval } from './wilson-interval.js';
+import { wilsonInterval } from '../wilson-interval.js';
 
 /** Simulated sessions of a plant: `count` sessions from `seed`. */
-export function simulateSessions(plant: ContributionPlant, options: { count: number; seed: number }): SimulatedContribution[] {
+export function simulateSessions(plant: ContributionPlant, options: { count: number; seed: number }): ContributionInput[] {
   const random = createSeededRandom(options.seed);
-  const rows: SimulatedContribution[] = [];
+  const rows: ContributionInput[] = [];
   for (let index = 0; index < options.count; index++) rows.push(...simulateSession(plant, { random, index }));
   return rows;
 }

@@ -6,7 +6,7 @@ import { mergeTallies, tallyScenario } from './scenario-tally.js';
 import type { StudyEstimator, StudyReport } from './study-estimator.js';
 import type { StudyScenario } from './study-scenario.js';
 import { summarizeTally } from './summarize-tally.js';
-import { wilsonInterval } from './wilson-interval.js';
+import { wilsonInterval } from '../wilson-interval.js';
 
 // A scenario planting a length slope of 0.4 and model-0 1 point harsh (median offset 0), read by an
 // estimator that returns a scripted report per run: the counts below follow from the script by hand.

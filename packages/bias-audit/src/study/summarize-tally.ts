@@ -2,7 +2,7 @@ import { flagKey } from './flag-key.js';
 import { plantedFlags } from './planted-flags.js';
 import type { ScenarioTally } from './scenario-tally.js';
 import type { StudyScenario, StudyTarget } from './study-scenario.js';
-import { wilsonInterval } from './wilson-interval.js';
+import { wilsonInterval } from '../wilson-interval.js';
 
 /**
  * `pass`/`FAIL`: whether the rate meets the target; with `?` when the 95% interval reaches across

@@ -1,4 +1,4 @@
-import { normalQuantile } from '../normal-distribution.js';
+import { normalQuantile } from './normal-distribution.js';
 
 /**
  * The Wilson (1927) score interval of a binomial proportion, without continuity correction: the
