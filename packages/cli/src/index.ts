@@ -29,3 +29,9 @@ export type { LiveDisplay } from './live-display.js';
 // The colours renderProgressFrame takes (identity functions when off).
 export { createStyle } from './create-style.js';
 export type { Style } from './create-style.js';
+
+// `council serve`'s HTTP server (the web UI and its JSON API) for embedders, loaded on demand.
+export { loadServeCouncil } from './serve/load-serve-council.js';
+export type { CouncilServer, ServeCouncilOptions } from './serve/serve-council.js';
+export type { SessionHub, HubRun, SessionRequest } from './serve/session-hub.js';
+export type { WebAsset } from './serve/web-assets.js';
