@@ -182,6 +182,10 @@ describe('council contributions over sessions persisted by persistSession', () =
     const since = await contributionsJson(['--since', '2026-11-03'], env);
     expect(since.doc.members).toEqual(last.doc.members);
     expect(since.doc.window.since).toBe('2026-11-03T00:00:00.000Z');
+    // A window past the last session: the store is not empty, so no hint to run a demo.
+    const c = captureIo();
+    expect(await runCli(['contributions', '--since', '2026-12-01T00:00+01:00'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+    expect(c.out()).toBe(`No session in ${join(home, 'contributions.jsonl')} since 2026-11-30T23:00:00.000Z: try an earlier --since, or none.\n`);
   });
 
   it('prints a table', async () => {

@@ -100,7 +100,11 @@ export async function runContributionsCommand(options: ContributionsCommandOptio
   }
   const s = ctx.out;
   if (document.sessions === 0) {
-    ctx.io.stdout(`No contribution records${options.last !== undefined || options.since !== undefined ? ' in this window' : ''} in ${document.store.path} yet. They are written after each session with a synthesis when LLM_COUNCIL_BIAS_PERSISTENCE=true (consent ≥ 1); try "council demo".\n`);
+    if (options.since !== undefined) {
+      ctx.io.stdout(`No session in ${document.store.path} since ${document.window.since}: try an earlier --since, or none.\n`);
+    } else {
+      ctx.io.stdout(`No contribution records in ${document.store.path} yet. They are written after each session with a synthesis when LLM_COUNCIL_BIAS_PERSISTENCE=true (consent ≥ 1); try "council demo".\n`);
+    }
     return 0;
   }
   const { window } = document;
