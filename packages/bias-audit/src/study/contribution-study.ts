@@ -1,8 +1,9 @@
 import { aggregateContributions } from '../aggregate-contributions.js';
 import { createSeededRandom } from '../seeded-random.js';
-import { studentTQuantile } from '../student-t-distribution.js';
 import type { ContributionInput } from '../contributions-report.js';
 import type { ContributionPlant } from './contribution-plants.js';
+import type { ComparisonMethod } from './comparison-intervals.js';
+import { comparisonIntervals } from './comparison-intervals.js';
 import { simulateSession } from './contribution-plants.js';
 import { wilsonInterval } from '../wilson-interval.js';
 
@@ -30,16 +31,6 @@ export function trueMeanWeights(plant: ContributionPlant, options: { count: numb
   return new Map([...sums].map(([member, s]) => [member, s.sum / s.n]));
 }
 
-/** The comparison method: mean ± t(n−1)·s/√n, clipped to [0, 1]; [0, 1] with one value. */
-export function studentTMeanInterval(values: readonly number[], level = 0.95): { lower: number; upper: number } {
-  const n = values.length;
-  if (n < 2) return { lower: 0, upper: 1 };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  const half = studentTQuantile(1 - (1 - level) / 2, n - 1) * Math.sqrt(variance / n);
-  return { lower: Math.max(0, mean - half), upper: Math.min(1, mean + half) };
-}
-
 /** Coverage of one method over the runs of one plant and window size. */
 export interface MethodTally {
   /** Member intervals computed (members with at least one session with a block). */
@@ -54,7 +45,7 @@ export interface ContributionStudyRow {
   plant: string;
   sessions: number;
   runs: number;
-  method: 'bounded-wilson' | 'student-t';
+  method: 'bounded-wilson' | ComparisonMethod;
   /** Pooled over members. */
   coverage: number;
   lower: number;
@@ -109,12 +100,13 @@ function row(options: { plant: string; sessions: number; runs: number; method: C
 /**
  * The coverage study of the influence-share interval: `runs` seeded windows of `sessions` sessions of a plant,
  * each aggregated by `aggregateContributions`; every member interval is checked against the member's true mean
- * weight (from `truth`). The Student t interval on the same weights is tallied beside it for comparison.
+ * weight (from `truth`). The intervals of `comparisonIntervals` on the same weights are tallied beside it.
  */
 export function studyContributionCoverage(options: { plant: ContributionPlant; sessions: number; runs: number; truth: Map<string, number>; seed?: number }): ContributionStudyRow[] {
   const { plant, sessions, runs, truth } = options;
   const wilson = emptyTally();
-  const student = emptyTally();
+  const methods = Object.keys(comparisonIntervals) as ComparisonMethod[];
+  const compared = new Map(methods.map((method) => [method, emptyTally()]));
   for (let run = 0; run < runs; run++) {
     const rows = simulateSessions(plant, { count: sessions, seed: (options.seed ?? 1) * 1_000_003 + sessions * 10_007 + run });
     const report = aggregateContributions(rows);
@@ -124,11 +116,11 @@ export function studyContributionCoverage(options: { plant: ContributionPlant; s
       const value = truth.get(member.member)!;
       count(wilson, { member: member.member, truth: value, lower: mw.lower!, upper: mw.upper! });
       const weights = rows.filter((r) => r.member === member.member && r.weight !== null).map((r) => r.weight!);
-      count(student, { member: member.member, truth: value, ...studentTMeanInterval(weights) });
+      for (const method of methods) count(compared.get(method)!, { member: member.member, truth: value, ...comparisonIntervals[method](weights) });
     }
   }
   return [
     row({ plant: plant.name, sessions, runs, method: 'bounded-wilson', tally: wilson }),
-    row({ plant: plant.name, sessions, runs, method: 'student-t', tally: student }),
+    ...methods.map((method) => row({ plant: plant.name, sessions, runs, method, tally: compared.get(method)! })),
   ];
 }
