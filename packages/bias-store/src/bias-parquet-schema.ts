@@ -1,4 +1,5 @@
 import type { SchemaElement } from 'hyparquet';
+import type { BiasMetricRecord } from './bias-metric-record.js';
 
 /**
  * The Parquet columns of an exported bias record, in file order: ADR-018 v1.1's fields, with `query_metadata`
@@ -37,3 +38,27 @@ export function biasParquetSchema(): SchemaElement[] {
 /** Key-value metadata every export carries, so a reader can tell Council's files (and their layout) from others. */
 export const biasParquetLayoutKey = 'council.bias_records';
 export const biasParquetLayoutVersion = '1';
+
+/** A record's values in `biasParquetColumns` order (`ms`: its instant); what an export stages for a Parquet partition. */
+export function biasParquetRow(record: BiasMetricRecord, ms: number): unknown[] {
+  const meta = record.queryMetadata;
+  return [
+    record.schemaVersion,
+    record.sessionId,
+    ms,
+    record.consentLevel,
+    meta?.category ?? null,
+    meta?.tokenCountBucket ?? null,
+    meta?.language ?? null,
+    record.reviewerId,
+    record.modelId,
+    record.position,
+    record.responseLengthChars,
+    record.scoreValue,
+    record.scoreScale,
+    record.councilConfigVersion,
+    record.queryHash,
+    record.rankPosition,
+    record.positionIsDisplayOrder,
+  ];
+}

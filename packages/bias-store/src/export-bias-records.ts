@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { toDiskRecord } from './bias-metric-record.js';
+import { biasParquetRow } from './bias-parquet-schema.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
 import { makeDirectory } from './make-directory.js';
@@ -163,7 +164,8 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
     const read = await streamBiasRecords({
       inputs: options.inputs,
       cwd,
-      onRecord: (record, ms) => spill.add(utcDay(ms), canonicalBiasLine(record)),
+      // A Parquet export stages each record as a flat JSON array of its column values (cheaper to write and read back).
+      onRecord: (record, ms) => spill.add(utcDay(ms), format === 'parquet' ? JSON.stringify(biasParquetRow(record, ms)) : canonicalBiasLine(record)),
     });
     spill.flush();
     const partitions: BiasExportPartition[] = [];
