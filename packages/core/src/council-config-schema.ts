@@ -33,6 +33,7 @@ export const councilConfigLayerSchema = z
     strategies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.string().min(1)),
     strategy: z.string().min(1),
     mode: z.enum(['consensus', 'voting']),
+    modeToggle: z.boolean(),
     order: z.enum(orderModes as [string, ...string[]]),
     quorum: z.number().int().min(1),
     excludeSelfVotes: z.boolean(),

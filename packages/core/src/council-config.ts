@@ -40,6 +40,11 @@ export interface CouncilConfig {
   /** The default strategy key. */
   strategy: string;
   mode: SynthesisMode;
+  /**
+   * Whether a chat interface may offer the Voting/Consensus toggle (design doc §8.1: "if the organization allows
+   * it"; `mode_toggle`). When false, a chat shows and runs only `mode`. Default true.
+   */
+  modeToggle: boolean;
   order: OrderMode;
   /** Minimum stage-1 answers to go on. */
   quorum: number;

@@ -119,6 +119,7 @@ The follow-up question:
 {query}`,
   strategy: 'balanced',
   mode: 'consensus',
+  modeToggle: true,
   order: 'latin-square',
   quorum: 2,
   excludeSelfVotes: true,

@@ -63,6 +63,18 @@ describe('loadConfig', () => {
     expect(loaded.config.consensusPrompt).toBe('ACME {query} {responses} {directive} {attribution_format}');
   });
 
+  it('mode_toggle: on by default, a config.yaml may keep it and an organization turn it off (§8.1: only where the organization allows it)', async () => {
+    expect((await loadConfig({ home })).config.modeToggle).toBe(true);
+    await write('config.yaml', 'mode_toggle: true\n');
+    await write('organizations/acme/config/system-prompts.yaml', 'mode: voting\nmode_toggle: false\n');
+    expect((await loadConfig({ home })).config.modeToggle).toBe(true);
+    const acme = await loadConfig({ home, org: 'acme' });
+    expect(acme.config.modeToggle).toBe(false);
+    expect(acme.config.mode).toBe('voting');
+    await write('organizations/beta/config/system-prompts.yaml', 'mode_toggle: "no"\n');
+    await expect(loadConfig({ home, org: 'beta' })).rejects.toThrow(/mode_toggle/);
+  });
+
   it('names the file, the key and the accepted values of a bad enum', async () => {
     const path = await write('config.yaml', 'order: random\n');
     await expectConfigError(loadConfig({ home }), path, '"order"', '"shared", "per-reviewer", "latin-square"');

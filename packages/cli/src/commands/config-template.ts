@@ -20,6 +20,7 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # How the council concludes.
 # strategy: balanced                 # balanced, risk-averse, goal-seeking, novelty, or a key under strategies
 # mode: consensus                    # consensus or voting (voting also names a winner)
+# mode_toggle: true                  # false: council serve offers no Voting/Consensus toggle and runs only mode
 # strategies:                        # your own directives for the chairman, by key ({goal} is filled in)
 #   compliance-first: Discard any proposal that a regulator could object to; explain each discard.
 

@@ -22,8 +22,8 @@ export async function serveConfig(ctx: CommandContext, options: { demo: boolean 
     defaultStrategy: config.strategy,
     modes: ['consensus', 'voting'],
     defaultMode: config.mode,
-    // The configuration cascade has no setting that forbids a mode: a session may ask for either.
-    modeToggle: true,
+    // mode_toggle (config.yaml or the organization's file): false fixes the mode to defaultMode.
+    modeToggle: config.modeToggle,
     models: [...models].sort(),
     persist: { consent: settings.consentLevel, biasRecords: settings.writesBiasRecords },
   };

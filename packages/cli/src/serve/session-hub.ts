@@ -4,8 +4,10 @@ import { CouncilError } from '@council/core';
 import type { SynthesisMode } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
 import type { AskCommandOptions, AskHooks, AskResult } from '../commands/ask-command.js';
 import { sessionDocument } from '../session-document.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { createRunLog } from './run-log.js';
 import type { RunLog, RunStatus } from './run-log.js';
 import { answerEvent, reviewEvent, streamEventFromCouncil, synthesisTextEvent } from './stream-event.js';
@@ -73,6 +75,16 @@ export interface SessionHubOptions {
 
 const silentIo = { stdout: () => undefined, stderr: () => undefined, stdoutIsTTY: false, stderrIsTTY: false };
 
+/**
+ * With `mode_toggle: false` the configuration fixes the mode (design doc §8.1: the toggle only where the organization
+ * allows it): a request for the other one is refused before the council starts.
+ */
+async function refuseFixedMode(mode: SynthesisMode, ctx: CommandContext): Promise<void> {
+  const { config } = await loadCouncilConfig(commandSettings(ctx));
+  if (config.modeToggle || mode === config.mode) return;
+  throw new CliError({ code: 'USAGE', message: `mode: this council's configuration fixes the mode to "${config.mode}" (mode_toggle: false): leave mode out or ask for "${config.mode}".` });
+}
+
 /** What an error says on the stream and to the log: a code and the error's own message (no stack). */
 export function describeRunError(error: unknown): { code: string; message: string } {
   if (CliError.isInstance(error) || CouncilError.isInstance(error)) return { code: error.code, message: error.message };
@@ -100,6 +112,7 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
 
   const start = async (request: SessionRequest): Promise<HubRun> => {
     const load = options.runAsk ?? (await import('../commands/ask-command.js')).runAsk;
+    if (request.mode !== undefined) await refuseFixedMode(request.mode, ctx);
     const id = randomUUID();
     const started = Date.now();
     const controller = new AbortController();

@@ -67,7 +67,8 @@ function CouncilOptions({ config, choices, onChange }: { config: ServeConfig; ch
       <div class="row">
         <Choice label="Chairman" value={choices.chairman} options={config.models} fallback={config.chairman} onChange={(chairman) => onChange({ ...choices, chairman })} />
         <Choice label="Strategy" value={choices.strategy} options={config.strategies} fallback={config.defaultStrategy} onChange={(strategy) => onChange({ ...choices, strategy })} />
-        <Choice label="Mode" value={choices.mode} options={config.modes} fallback={config.defaultMode} onChange={(mode) => onChange({ ...choices, mode: mode as Mode | '' })} />
+        {/* Without mode_toggle the organisation fixes the mode: sessions run in defaultMode. */}
+        {config.modeToggle && <Choice label="Mode" value={choices.mode} options={config.modes} fallback={config.defaultMode} onChange={(mode) => onChange({ ...choices, mode: mode as Mode | '' })} />}
       </div>
     </details>
   );
