@@ -71,6 +71,11 @@ export interface AskHooks {
   onSynthesisText?: (part: SynthesisTextPart) => void;
   /** Settings of the `simulated:` provider (e.g. `council serve --demo`'s personas with their built-in biases). */
   simulated?: SimulatedSettings;
+  /**
+   * Called once the council has produced its session, just before it is saved (not with `persist: false`). A
+   * throw means nothing is saved and `runAsk` rejects with it (`council serve`: a cancel that came after the council).
+   */
+  beforeSave?: (session: CouncilSession) => void | Promise<void>;
   /** What the caller's input that lists the members is called, for its messages (default the CLI's `--models`); e.g. MCP's `members` input. */
   membersInput?: string;
 }
@@ -156,6 +161,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed }));
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
+    await hooks.beforeSave?.(session);
     saved = await persistSession({ session, settings, version: ctx.version });
     ctx.io.stderr(`${describePersist(saved)}\n`);
     for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);

@@ -114,8 +114,11 @@ export async function runServeCommand(options: ServeCommandOptions, ctx: Command
   else if (options.open === true) ctx.io.stderr('note: --open with --token does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n');
   lifecycle.onListening?.(server);
   const reason = await (lifecycle.stopped ?? waitForSignal());
-  const running = server.hub.runs().filter((r) => r.status === 'running').length;
-  log(`${reason}: stopping${running > 0 ? `, cancelling ${running} running session${running === 1 ? '' : 's'} (nothing of them is saved)` : ''}`);
+  const running = server.hub.runs().filter((r) => r.status === 'running');
+  const cancelled = running.filter((r) => !r.saving).length;
+  const saving = running.length - cancelled;
+  const cancelling = cancelled > 0 ? `, cancelling ${cancelled} running session${cancelled === 1 ? '' : 's'} (nothing of them is saved)` : '';
+  log(`${reason}: stopping${cancelling}${saving > 0 ? `, finishing the save of ${saving} session${saving === 1 ? '' : 's'}` : ''}`);
   await server.close();
   return 0;
 }

@@ -41,6 +41,8 @@ export interface HubRun {
   readonly sessionId: string | null;
   /** The conversation's id of a follow-up, once known. */
   readonly conversation: string | null;
+  /** The council has produced its session and it is being saved: it can no longer be cancelled. */
+  readonly saving: boolean;
 }
 
 export type CancelOutcome = 'cancelling' | 'over' | 'unknown';
@@ -55,6 +57,7 @@ export interface SessionHub {
   get(id: string): HubRun | undefined;
   /** Runs in progress and the finished ones still kept, oldest first. */
   runs(): HubRun[];
+  /** `over` also for a run whose session is being saved: a cancel accepted (`cancelling`) guarantees nothing is saved. */
   cancel(id: string): CancelOutcome;
   /** Cancels every running session and waits for them to end. */
   close(): Promise<void>;
@@ -129,6 +132,7 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       category: deriveQueryMetadata(request.query).category,
       sessionId: null,
       conversation: null,
+      saving: false,
     };
     const seen = new Set<string>();
     let begun: () => void = () => undefined;
@@ -151,6 +155,13 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       },
       onReview: (result) => log.append(reviewEvent(result)),
       onSynthesisText: (part) => log.append(synthesisTextEvent(part)),
+      // The one point that decides between a cancel and a save: a cancel accepted before it saves nothing, and
+      // from here on a cancel is refused (409) rather than accepted and then ignored.
+      beforeSave: () => {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        run.saving = true;
+        controllers.delete(id);
+      },
     };
     const ask: AskCommandOptions = {
       question: request.query,
@@ -214,7 +225,7 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       const run = runs.get(id);
       if (run === undefined) return 'unknown';
       const controller = controllers.get(id);
-      if (run.status !== 'running' || controller === undefined) return 'over';
+      if (run.status !== 'running' || run.saving || controller === undefined) return 'over';
       controller.abort(new CouncilError({ code: 'ABORTED', message: 'The session was cancelled.' }));
       return 'cancelling';
     },
