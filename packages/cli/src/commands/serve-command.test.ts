@@ -54,7 +54,7 @@ describe('council serve: usage errors (issue 16)', () => {
     }
     const remote = await cli(['serve', '--host', '192.0.2.1']);
     expect(remote.code).toBe(2);
-    expect(remote.err).toContain('--host 192.0.2.1 is reachable from other machines: give a token of at least 32 characters (--token)');
+    expect(remote.err).toContain('--host 192.0.2.1 is reachable from other machines: give a token of at least 32 characters (--token-file or --token)');
     const short = await cli(['serve', '--host', '192.0.2.1', '--token', token32.slice(1)]);
     expect(short.code).toBe(2);
     expect(short.err).toContain('the token from --token has 31 characters');
@@ -62,6 +62,39 @@ describe('council serve: usage errors (issue 16)', () => {
     expect(spaced.code).toBe(2);
     expect(spaced.err).toContain('holds a character a bearer token cannot have');
     expect(spaced.err).not.toContain('with a space');
+  });
+
+  it('--token-file: a missing, unreadable, empty or (off loopback) short file, a directory, and both token flags are usage errors naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-serve-token-'));
+    const missing = await cli(['serve', '--token-file', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`--token-file ${join(dir, 'nope')} does not exist`);
+    const directory = await cli(['serve', '--token-file', dir]);
+    expect(directory.code).toBe(2);
+    expect(directory.err).toContain(`--token-file ${dir} is a directory`);
+    writeFileSync(join(dir, 'empty'), '\n');
+    const empty = await cli(['serve', '--token-file', join(dir, 'empty')]);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain(`--token-file ${join(dir, 'empty')} is empty`);
+    // 31 characters and echo's newline: the newline is no part of the token.
+    writeFileSync(join(dir, 'short'), `${token32.slice(1)}\n`);
+    const short = await cli(['serve', '--host', '192.0.2.1', '--token-file', join(dir, 'short')]);
+    expect(short.code).toBe(2);
+    expect(short.err).toContain(`the token from --token-file ${join(dir, 'short')} has 31 characters`);
+    expect(short.err).not.toContain(token32.slice(1));
+    writeFileSync(join(dir, 'spaced'), 'with a space\n');
+    const spaced = await cli(['serve', '--token-file', join(dir, 'spaced')]);
+    expect(spaced.code).toBe(2);
+    expect(spaced.err).toContain(`The token from --token-file ${join(dir, 'spaced')} holds a character a bearer token cannot have`);
+    const both = await cli(['serve', '--token', token32, '--token-file', join(dir, 'short')]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--token and --token-file both give the token');
+    if (process.getuid?.() !== 0) {
+      writeFileSync(join(dir, 'secret'), token32, { mode: 0o000 });
+      const unreadable = await cli(['serve', '--token-file', join(dir, 'secret')]);
+      expect(unreadable.code).toBe(2);
+      expect(unreadable.err).toContain(`--token-file ${join(dir, 'secret')} is not readable by you`);
+    }
   });
 
   it('lists serve in the help', async () => {
@@ -99,6 +132,23 @@ describe('council serve: a launch (issue 16)', () => {
     expect(existsSync(join(home, 'history.jsonl'))).toBe(false);
     // It no longer listens.
     await expect(fetch(`${server.url}/`)).rejects.toThrow();
+  }, 30_000);
+
+  it('--token-file: the file’s token (its newline trimmed, a path relative to the working directory) is the one the API takes, and it is printed nowhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-serve-token-ok-'));
+    writeFileSync(join(dir, 'token'), `${token32}\n`);
+    const t = testContext({ env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY }, home: dir, cwd: dir });
+    const { server, stop, exit } = await launch({ tokenFile: 'token', open: true }, t.ctx);
+    try {
+      expect(t.out()).toBe(`Council is serving at ${server.url}/ (open ${server.url}/#token=<the token in token>)\n`);
+      expect(t.err()).toContain('note: --open with --token-file does not open a browser');
+      expect((await createServeClient({ url: server.url, token: token32 }).get('/api/config')).status).toBe(200);
+      expect((await createServeClient({ url: server.url, token: token32.slice(1) }).get('/api/config')).status).toBe(401);
+      expect(t.out() + t.err()).not.toContain(token32);
+    } finally {
+      stop('SIGTERM');
+      expect(await exit).toBe(0);
+    }
   }, 30_000);
 
   it('--demo runs the simulated personas offline and saves their sessions, which the history and leaderboard then show', async () => {

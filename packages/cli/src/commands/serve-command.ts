@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
 import type { CouncilServer } from '../serve/serve-council.js';
+import { readTokenFile } from '../token-file.js';
 import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
 
 export interface ServeCommandOptions {
@@ -15,6 +17,8 @@ export interface ServeCommandOptions {
   host?: string;
   /** The bearer token; default a random one per launch (required off loopback, ≥ 32 visible ASCII characters). */
   token?: string;
+  /** A file holding the token (so it is not in argv, visible to `ps` and shell history); not with `token`. */
+  tokenFile?: string;
   /** Open the page in the default browser. */
   open?: boolean;
   /** Sessions on the demo's simulated personas, saved under a temporary home (or `--home`), offline. */
@@ -63,6 +67,13 @@ function openBrowser(url: string, ctx: CommandContext): void {
   }
 }
 
+/** The token given by `--token` or `--token-file`, with where it came from; none for a random one per launch. */
+function givenToken(options: ServeCommandOptions, ctx: CommandContext): { token: string; source: string } | undefined {
+  if (options.token !== undefined && options.tokenFile !== undefined) throw new CliError({ code: 'USAGE', message: '--token and --token-file both give the token: give one of them.' });
+  if (options.tokenFile !== undefined) return { ...readTokenFile(resolve(ctx.cwd, options.tokenFile)), source: `--token-file ${options.tokenFile}` };
+  return options.token === undefined ? undefined : { token: options.token, source: '--token' };
+}
+
 /**
  * The demo's context: the demo's simulated members and chairman, bias records on at consent 1 (nothing queued
  * for upload), no organization and never the user's LLM_COUNCIL_BIAS_STORE, under `--home` or a new temporary
@@ -86,8 +97,8 @@ function demoContext(ctx: CommandContext): CommandContext {
 export async function runServeCommand(options: ServeCommandOptions, ctx: CommandContext, lifecycle: ServeLifecycle = {}): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   refuseWildcardHost(host);
-  const given = options.token === undefined ? undefined : { token: options.token, source: '--token' };
-  const token = checkedServerToken({ host, given, ways: '--token' });
+  const given = givenToken(options, ctx);
+  const token = checkedServerToken({ host, given, ways: '--token-file or --token' });
   const demo = options.demo === true;
   const serverCtx = demo ? demoContext(ctx) : ctx;
   // Resolved now, so an invalid variable is a usage error before anything listens.
@@ -106,12 +117,12 @@ export async function runServeCommand(options: ServeCommandOptions, ctx: Command
     log,
   });
   // The token goes in the fragment, which a browser never sends: not in a request line, a log or a Referer.
-  const url = `${server.url}/#token=${given === undefined ? token : '<the --token you gave>'}`;
+  const url = `${server.url}/#token=${given === undefined ? token : given.source === '--token' ? '<the --token you gave>' : `<the token in ${given.source.slice('--token-file '.length)}>`}`;
   ctx.io.stdout(`Council is serving at ${given === undefined ? url : `${server.url}/ (open ${url})`}\n`);
   if (demo) log(`demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline; sessions are saved in ${settings.home}`);
   log('press Ctrl-C to stop');
   if (options.open === true && given === undefined) openBrowser(url, ctx);
-  else if (options.open === true) ctx.io.stderr('note: --open with --token does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n');
+  else if (options.open === true && given !== undefined) ctx.io.stderr(`note: --open with ${given.source.split(' ')[0]} does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n`);
   lifecycle.onListening?.(server);
   const reason = await (lifecycle.stopped ?? waitForSignal());
   const running = server.hub.runs().filter((r) => r.status === 'running');
