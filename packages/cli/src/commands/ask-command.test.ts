@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
+import { describePersist } from './ask-command.js';
 
 const KEY = 'sk-or-v1-ASK-KEY-CANARY';
 const QUERY = 'CANARY-QUERY-7d1f: how do I add tests to a legacy billing module?';
@@ -69,11 +70,13 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(r.out).not.toContain('CANARY-QUERY');
   }, 20_000);
 
-  it('saves by consent: history, 9 bias records and an outbox event at consent 2, never the query text or the key', async () => {
+  it('saves by consent: history, 9 bias records, 3 contribution records and an outbox event at consent 2, never the query text or the key', async () => {
     const r = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '2' });
     expect(r.code).toBe(0);
-    expect(r.err).toContain('Saved history, 9 bias records, a telemetry event');
+    // One contribution record per member that answered a session with a synthesis (§7): the three members.
+    expect(r.err).toContain('Saved history, 9 bias records, 3 contribution records, a telemetry event (sent by `council telemetry upload`) at consent level 2.');
     const lines = (f: string) => readFileSync(join(r.home, f), 'utf8').trim().split('\n');
+    expect(lines('contributions.jsonl')).toHaveLength(3);
     // 3 reviewers × 3 candidates (each reviewer also sees its own answer, so self-preference can be measured).
     expect(lines('bias_metrics.jsonl')).toHaveLength(9);
     expect(lines('history.jsonl')).toHaveLength(1);
@@ -144,5 +147,15 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const noGoal = await ask(['--models', MEMBERS.join(','), '--strategy', 'goal-seeking']);
     expect(noGoal.code).toBe(2);
     expect(noGoal.err).toBe('council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n');
+  });
+});
+
+describe('describePersist: the stderr line of what a session saved', () => {
+  const saved = { consent: 1, biasRecords: 0, contributions: 0, history: true, telemetryEvent: false, notes: [] };
+  it('names each kind of record written, with its count, and leaves out those with none', () => {
+    expect(describePersist({ ...saved, biasRecords: 6, contributions: 2 })).toBe('Saved history, 6 bias records, 2 contribution records at consent level 1.');
+    expect(describePersist({ ...saved, biasRecords: 1, contributions: 1 })).toBe('Saved history, 1 bias record, 1 contribution record at consent level 1.');
+    expect(describePersist(saved)).toBe('Saved history at consent level 1.');
+    expect(describePersist({ ...saved, consent: 0, history: false })).toBe('Nothing saved (consent level 0).');
   });
 });

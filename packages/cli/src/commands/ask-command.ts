@@ -48,7 +48,8 @@ export interface AskCommandOptions {
 /** Describes what was saved, in one line for stderr. */
 export function describePersist(result: PersistResult): string {
   if (result.consent === 0) return 'Nothing saved (consent level 0).';
-  const parts = [result.history ? 'history' : null, result.biasRecords > 0 ? `${result.biasRecords} bias records` : null, result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null].filter(Boolean);
+  const records = (n: number, what: string) => (n > 0 ? `${n} ${what} record${n === 1 ? '' : 's'}` : null);
+  const parts = [result.history ? 'history' : null, records(result.biasRecords, 'bias'), records(result.contributions, 'contribution'), result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null].filter(Boolean);
   return `Saved ${parts.join(', ')} at consent level ${result.consent}.`;
 }
 
