@@ -30,6 +30,8 @@ try {
   await page.screenshot({ path: join(out, 'serve-history.png') });
   await page.goto(new URL('#/dashboard', base).href);
   await page.locator('table.leaderboard').waitFor();
+  // GET /api/contributions is served: the heatmap must be there, not the "no contribution data" fallback.
+  await page.locator('table.heatmap td').first().waitFor({ timeout: 10_000 });
   await page.locator('.bias table').first().waitFor();
   await page.screenshot({ path: join(out, 'serve-dashboard.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
