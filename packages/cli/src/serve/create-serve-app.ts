@@ -1,6 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { stream } from 'hono/streaming';
 import type { z } from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -11,14 +9,13 @@ import { computeLeaderboard } from '../commands/leaderboard-command.js';
 import { checkBearerToken, checkLocalAddress } from '../mcp/check-local-request.js';
 import { sessionDocument } from '../session-document.js';
 import { describeInvalidInput, sessionListQuerySchema, sessionRequestSchema, windowQuerySchema } from './api-schemas.js';
+import { eventStreamBody } from './event-stream-body.js';
 import { listSessions } from './list-sessions.js';
 import { createServeOpenApiDocument } from './openapi-document.js';
 import { serveConfig } from './serve-config.js';
 import type { SessionHub } from './session-hub.js';
 import { describeRunError } from './session-hub.js';
-import { formatStreamEvent } from './stream-event.js';
 import type { WebAsset } from './web-assets.js';
-import type { StreamEvent } from './stream-event.js';
 
 /** Largest request body accepted: a question of 100,000 characters fits many times over. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,6 +47,20 @@ function fail(options: { status: ErrorStatus; code: string; message: string }): 
   return new Response(JSON.stringify({ error: { code: options.code, message: options.message } }), { status: options.status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }
 
+/**
+ * Sets the headers every response carries on the response itself. (Hono's c.header() after the handler copies
+ * the whole response once per header, and the copy makes @hono/node-server send even a short JSON body through
+ * a web stream rather than in one write.) Every response here is built by this app, so its headers can be set.
+ */
+function withSafetyHeaders(response: Response, options: { api: boolean }): Response {
+  const headers = response.headers;
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('Referrer-Policy', 'no-referrer');
+  headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  if (options.api) headers.set('Cache-Control', 'no-store');
+  return response;
+}
+
 function invalid(message: string): Response {
   return fail({ status: 400, code: 'INVALID_INPUT', message });
 }
@@ -63,20 +74,28 @@ function parseQuery<S extends z.ZodType>(query: Record<string, string>, schema: 
 /** The most of an oversized body read (and dropped) so that its client reads the 413. */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
-async function discardBody(body: ReadableStream<Uint8Array> | null): Promise<void> {
-  if (body === null) return;
+/**
+ * A request body read whole, or null when it is over MAX_BODY_BYTES: then the rest is read and dropped (up to
+ * MAX_DISCARD_BYTES), so that the client gets to read the 413 rather than a reset connection.
+ */
+async function readLimitedBody(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array | null> {
+  if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
   let read = 0;
   try {
     while (read <= MAX_DISCARD_BYTES) {
       const chunk = await reader.read();
-      if (chunk.done) return;
+      if (chunk.done) return read > MAX_BODY_BYTES ? null : Buffer.concat(chunks);
       read += chunk.value.byteLength;
+      if (read <= MAX_BODY_BYTES) chunks.push(chunk.value);
+      else chunks.length = 0;
     }
     await reader.cancel();
   } catch {
     // The client went away: nothing to answer.
   }
+  return null;
 }
 
 /** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
@@ -96,15 +115,9 @@ export function createServeApp(options: ServeAppOptions): Hono {
 
   app.use('*', async (c, next) => {
     const refusal = checkLocalAddress({ host: c.req.header('host'), origin: c.req.header('origin') }, address());
-    if (refusal !== null) {
-      c.header('X-Content-Type-Options', 'nosniff');
-      return fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message });
-    }
+    if (refusal !== null) return withSafetyHeaders(fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message }), { api: false });
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    if (c.req.path.startsWith('/api/')) c.header('Cache-Control', 'no-store');
+    withSafetyHeaders(c.res, { api: c.req.path.startsWith('/api/') });
   });
 
   app.use('/api/*', async (c, next) => {
@@ -114,16 +127,17 @@ export function createServeApp(options: ServeAppOptions): Hono {
   });
   const tooLarge = () => fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` });
   app.use('/api/*', async (c, next) => {
-    // A body declared too large is read and dropped before the answer, so that the client reads the 413 rather
-    // than a reset connection; past MAX_DISCARD_BYTES the connection is closed instead.
-    if (Number(c.req.header('content-length') ?? '0') > MAX_BODY_BYTES) {
-      await discardBody(c.req.raw.body);
-      return tooLarge();
-    }
-    await next();
+    const chunked = c.req.header('transfer-encoding') !== undefined;
+    // A body of a declared length within the limit (or none) is left to the route: @hono/node-server then reads it
+    // straight off the socket. Asking for the body stream here, as hono/body-limit does on every request, makes it
+    // build a whole web Request (headers copied, an AbortController, the body as a web stream read chunk by chunk).
+    if (!chunked && Number(c.req.header('content-length') ?? '0') <= MAX_BODY_BYTES) return next();
+    // Too long a declared length, or a body without one (chunked) that is counted as it arrives.
+    const body = await readLimitedBody(c.req.raw.body);
+    if (body === null || !chunked) return tooLarge();
+    c.req.raw = new Request(c.req.raw, { body });
+    return next();
   });
-  // A body without a length (chunked) is counted as it arrives.
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
 
   const openApi = JSON.stringify(createServeOpenApiDocument());
   app.get('/api/openapi.json', (c) => c.body(openApi, 200, { 'Content-Type': 'application/json; charset=utf-8' }));
@@ -180,31 +194,13 @@ export function createServeApp(options: ServeAppOptions): Hono {
     const lastEventId = c.req.header('last-event-id');
     if (lastEventId !== undefined && !/^\d+$/.test(lastEventId.trim())) return invalid(`Last-Event-ID: "${lastEventId}" is not an event id (a whole number).`);
     const after = lastEventId === undefined ? 0 : Number(lastEventId.trim());
-    c.header('Content-Type', 'text/event-stream; charset=utf-8');
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return stream(c, async (out) => {
-      await new Promise<void>((resolve) => {
-        let chain = Promise.resolve();
-        const send = (text: string) => {
-          chain = chain.then(() => out.write(text).then(() => undefined)).catch(() => undefined);
-          return chain;
-        };
-        const keepAlive = setInterval(() => void send(': keep-alive\n\n'), KEEP_ALIVE_MS);
-        let unsubscribe: () => void = () => undefined;
-        const end = () => {
-          clearInterval(keepAlive);
-          unsubscribe();
-          resolve();
-        };
-        out.onAbort(end);
-        unsubscribe = run.log.subscribe(after, (event: StreamEvent) => {
-          const written = send(formatStreamEvent(event));
-          if (event.type === 'done') void written.then(end);
-        });
-        // A stream opened after `done` with nothing left to replay ends at once.
-        if (run.log.ended && (run.log.events.at(-1)?.id ?? 0) <= after) end();
-      });
+    return c.body(eventStreamBody({ log: run.log, afterId: after, keepAliveMs: KEEP_ALIVE_MS }), 200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+      // As Hono's streamSSE says: @hono/node-server then sends the headers at once, instead of first reading the
+      // body for a while to see whether it ends (and could get a Content-Length).
+      'Transfer-Encoding': 'chunked',
     });
   });
 

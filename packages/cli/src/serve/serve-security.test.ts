@@ -6,6 +6,7 @@ import type { TestServer } from '@council/providers/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
+import { CONTENT_SECURITY_POLICY } from './create-serve-app.js';
 import { serveCouncil } from './serve-council.js';
 import type { CouncilServer } from './serve-council.js';
 import { createServeClient } from './serve-test-client.js';
@@ -113,6 +114,49 @@ describe('council serve is safe on localhost (issue 16)', () => {
     const date = await client.get('/api/sessions?from=last-week');
     expect(date.status).toBe(400);
     expect(date.text).toContain('from');
+  });
+
+  it('sets nosniff, no-referrer and the CSP on every response, refusals and event streams included; the API no-store', async () => {
+    const id = await client.start({ query: 'Which queue should we use?', members: MEMBERS });
+    const events = await fetch(`${server.url}/api/sessions/${id}/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    await events.text();
+    const header = (r: { headers: Headers }) => (name: string) => r.headers.get(name);
+    const rawHeader = (r: { headers: Record<string, unknown> }) => (name: string) => r.headers[name] as string | undefined;
+    const responses: [string, (name: string) => string | null | undefined, boolean][] = [
+      ['config', header(await client.get('/api/config')), true],
+      ['events', header(events), true],
+      ['unknown API path', header(await client.get('/api/nothing')), true],
+      ['no token', header(await fetch(`${server.url}/api/config`)), true],
+      ['rebinding Host', rawHeader(await raw({ path: '/api/config', headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${TOKEN}` } })), false],
+      ['page', rawHeader(await raw({ path: '/', headers: { host: `127.0.0.1:${server.port}` } })), false],
+    ];
+    for (const [name, get, api] of responses) {
+      expect(get('x-content-type-options'), name).toBe('nosniff');
+      expect(get('referrer-policy'), name).toBe('no-referrer');
+      expect(get('content-security-policy'), name).toBe(CONTENT_SECURITY_POLICY);
+      if (api) expect(get('cache-control'), name).toBe('no-store');
+    }
+  });
+
+  it('counts a body sent without a length (chunked): over 1 MiB 413, a small one is read and validated', async () => {
+    const chunked = (text: string, pieces: number) => {
+      const bytes = new TextEncoder().encode(text);
+      const size = Math.ceil(bytes.length / pieces);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += size) controller.enqueue(bytes.subarray(i, i + size));
+          controller.close();
+        },
+      });
+      return fetch(`${server.url}/api/sessions`, { method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+    };
+    const big = await chunked(JSON.stringify({ query: 'x'.repeat(2 * 1024 * 1024), members: MEMBERS }), 64);
+    expect(big.headers.get('content-length')).not.toBeNull();
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { code: 'TOO_LARGE' } });
+    const small = await chunked(JSON.stringify({ query: '', members: MEMBERS }), 3);
+    expect(small.status).toBe(400);
+    expect(((await small.json()) as { error: { message: string } }).error.message).toMatch(/^query/);
   });
 
   it('never puts the query or the key in a response other than the run’s answers, nor in the log', async () => {
