@@ -47,8 +47,7 @@ export async function duckdbSessionSummaries(options: DuckdbSessionSummariesOpti
     const statements = duckdbSummaryStatements(files.map((f) => ({ path: f.file.path, parquet: f.parquet === true })));
     for (const statement of statements.slice(0, -1)) await connection.run(statement);
     const reader = await connection.runAndReadAll(statements.at(-1)!);
-    const rows = reader.getRowObjectsJS() as Row[];
-    const sessions = rows.map(sessionOf);
+    const sessions = reader.getColumnsJS()[0]!.map((text) => sessionOf(JSON.parse(text as string) as Row));
     sessions.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || byCodeUnits(a.session, b.session));
     return { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
   } finally {

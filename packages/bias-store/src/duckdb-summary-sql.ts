@@ -2,7 +2,7 @@
  * The per-session summaries (`BiasSessionSummary` of @council/bias-audit, shape v1) as DuckDB SQL: the map step of
  * the cross-session report, run by DuckDB directly over JSONL stores (plain or gzip) or a Parquet export. The one
  * place this dialect's SQL lives. Each statement builds a temporary table; the last selects one row per session
- * whose columns are `summaryRowColumns`, in that order, each named as the summary's field it fills.
+ * as one JSON object whose keys are `summaryRowColumns`, in that order, each named after the summary's field it fills.
  *
  * Definitions follow packages/bias-audit/README.md ("Map/reduce: the per-session summary"):
  * - a record is kept once per (session, reviewer, reviewed member): the first read, as the JS reader keeps it;
@@ -249,8 +249,9 @@ export function duckdbSummaryStatements(inputs: readonly SummarySqlInput[]): str
        FROM whole w JOIN revs USING (session) LEFT JOIN positions USING (session) LEFT JOIN edges USING (session)
        LEFT JOIN anchor USING (session) LEFT JOIN length USING (session)`,
 
-    // ---- one row per session, oldest first (ties by id) ----
-    `WITH info AS (SELECT session, min(ms) AS time_ms FROM rec GROUP BY session),
+    // ---- one row per session, oldest first (ties by id), as one JSON text (DuckDB's conversion of nested lists to JS values is slow) ----
+    `SELECT to_json({${summaryRowColumns.map((c) => `${c}: ${c}`).join(', ')}}) AS summary FROM (
+     WITH info AS (SELECT session, min(ms) AS time_ms FROM rec GROUP BY session),
           sessions AS (SELECT session, count(*)::INTEGER AS records, list(DISTINCT coalesce(config, '(none)')) AS config_versions FROM kept GROUP BY session),
           members AS (SELECT session, list(DISTINCT m) AS members FROM (SELECT session, reviewer AS m FROM kept UNION ALL SELECT session, candidate FROM kept) GROUP BY session)
      SELECT s.session, info.time_ms, s.records, members.members, s.config_versions,
@@ -259,6 +260,6 @@ export function duckdbSummaryStatements(inputs: readonly SummarySqlInput[]): str
             ip.scored AS scored_records, ip.mean AS mean_score, ip.length_r, ip.length_answers, ip.spread AS position_spread, ip.primacy, ip.recency,
             ip.anchoring, ip.positions, ip.reviewers, ip.positioned AS positioned_scores, ip.rank_only, ip.score_blocks, ip.rank_blocks
      FROM sessions s JOIN info USING (session) JOIN members USING (session) JOIN ind_part ip USING (session) LEFT JOIN score_part sp USING (session)
-     ORDER BY info.time_ms, s.session`,
+     ) ORDER BY time_ms, session`,
   ];
 }

@@ -1,0 +1,57 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { aggregateBiasAudit } from '@council/bias-audit';
+import { defineBenchSuite } from '@council/bench';
+import { syntheticObservations } from '../src/__fixtures__/synthetic-sessions.js';
+import { createBiasStore, duckdbSessionSummaries, exportBiasRecords, readBiasRecords, recordsFromObservations } from '../src/index.js';
+
+// Issue 18 item 2: the report with its per-session map run by DuckDB over a Parquet export against the embedded
+// path (the JS reader and map) over the same export, every session reported, in the same run.
+const sessions = Number(process.env['COUNCIL_BENCH_DUCKDB_SESSIONS'] ?? 100_000);
+const now = new Date('2030-01-01T00:00:00Z');
+let dir = '';
+let exported = '';
+let mapSeconds = 0;
+
+export const suite = defineBenchSuite({
+  name: 'duckdb-summaries',
+  setup: async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bias-duckdb-bench-'));
+    // A 5-model council, 20 records a session: 1,000 sessions, copied with new session ids up to `sessions`.
+    const thousand = join(dir, 'thousand', 'bias_metrics.jsonl');
+    const store = createBiasStore({ path: thousand });
+    const records = recordsFromObservations(syntheticObservations({ sessions: 1000 }), { consent: 1, hashSecret: null, query: 'How do I merge two sorted lists?' });
+    for (let s = 0; s < 1000; s++) await store.append(records.slice(s * 20, s * 20 + 20));
+    const whole = join(dir, 'whole', 'bias_metrics.jsonl');
+    mkdirSync(join(dir, 'whole'), { mode: 0o700 });
+    writeFileSync(whole, '', { mode: 0o600 });
+    const block = readFileSync(thousand, 'utf8');
+    for (let copy = 0; copy < sessions / 1000; copy++) appendFileSync(whole, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
+    exported = join(dir, 'export');
+    await exportBiasRecords({ inputs: [whole], output: exported, format: 'parquet' });
+  },
+  cases: [
+    {
+      name: `report over a ${sessions.toLocaleString('en-US')}-session Parquet export, embedded (readBiasRecords + aggregateBiasAudit)`,
+      iterations: 2,
+      fn: async () => {
+        const read = await readBiasRecords({ inputs: [exported], now, maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY });
+        aggregateBiasAudit(read.columns, { now, resamples: 0 });
+      },
+    },
+    {
+      name: `report over the same export, the map by DuckDB (duckdbSessionSummaries + aggregateBiasAudit)`,
+      iterations: 2,
+      baseline: `report over a ${sessions.toLocaleString('en-US')}-session Parquet export, embedded (readBiasRecords + aggregateBiasAudit)`,
+      fn: async () => {
+        const started = performance.now();
+        const summaries = await duckdbSessionSummaries({ inputs: [exported] });
+        mapSeconds = (performance.now() - started) / 1000;
+        aggregateBiasAudit(summaries, { now, resamples: 0 });
+      },
+    },
+  ],
+  values: () => [{ name: 'DuckDB map alone (last run)', value: mapSeconds, unit: 's' }],
+  teardown: () => rmSync(dir, { recursive: true, force: true }),
+});
