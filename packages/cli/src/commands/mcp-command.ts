@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CliError } from '../cli-error.js';
 import { commandSettings } from '../command-context.js';
@@ -6,6 +5,8 @@ import type { CommandContext } from '../command-context.js';
 import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
 import { createCouncilMcpServer } from '../mcp/create-council-mcp-server.js';
 import type { McpLog } from '../mcp/tool-context.js';
+import { readTokenFile } from '../token-file.js';
+import { waitForSignal } from '../wait-for-signal.js';
 
 export interface McpCommandOptions {
   /** Serve the streamable HTTP transport instead of stdio. */
@@ -28,16 +29,7 @@ function usage(message: string): CliError {
 function givenToken(options: McpCommandOptions, ctx: CommandContext): { token: string; source: string } | undefined {
   if (options.token !== undefined && options.tokenFile !== undefined) throw usage('--token and --token-file both give the token: give one of them.');
   if (options.token !== undefined) return { token: options.token, source: '--token' };
-  if (options.tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(options.tokenFile, 'utf8');
-    } catch (error) {
-      throw usage(`--token-file ${options.tokenFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): give a readable file holding the token.`);
-    }
-    // A file written by `echo` ends with a newline: that is no part of the token.
-    return { token: text.trim(), source: `--token-file ${options.tokenFile}` };
-  }
+  if (options.tokenFile !== undefined) return readTokenFile(options.tokenFile);
   const fromEnv = commandSettings(ctx).secrets.mcpToken;
   return fromEnv === null ? undefined : { token: fromEnv, source: 'LLM_COUNCIL_MCP_TOKEN' };
 }
@@ -48,18 +40,6 @@ function consoleToLog(log: McpLog): () => void {
   const write = (...parts: unknown[]): void => log(parts.map(String).join(' '));
   Object.assign(console, { log: write, info: write, debug: write, warn: write });
   return () => void Object.assign(console, saved);
-}
-
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }
 
 async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: McpLog): Promise<number> {

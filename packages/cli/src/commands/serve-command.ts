@@ -8,6 +8,7 @@ import { commandSettings } from '../command-context.js';
 import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
 import type { CouncilServer } from '../serve/serve-council.js';
 import { readTokenFile } from '../token-file.js';
+import { waitForSignal } from '../wait-for-signal.js';
 import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
 
 export interface ServeCommandOptions {
@@ -30,18 +31,6 @@ export interface ServeLifecycle {
   /** Resolves to the reason to stop (default: the first SIGINT or SIGTERM). */
   stopped?: Promise<string>;
   onListening?: (server: CouncilServer) => void;
-}
-
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }
 
 /** The platform's opener of URLs: `open` on macOS, `start` through cmd on Windows, else `xdg-open`. */
