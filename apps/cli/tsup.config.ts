@@ -9,7 +9,9 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  noExternal: [/.*/],
+  // Except DuckDB (a native addon, loaded only by `--engine duckdb`): it is resolved from node_modules when used.
+  noExternal: [/^(?!@duckdb\/)/],
+  external: [/^@duckdb\//],
   splitting: true,
   sourcemap: false,
   minify: false,
