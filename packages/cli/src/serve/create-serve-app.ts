@@ -208,6 +208,7 @@ export function createServeApp(options: ServeAppOptions): Hono {
     const id = c.req.param('id');
     const outcome = hub.cancel(id);
     if (outcome === 'unknown') return fail({ status: 404, code: 'NOT_FOUND', message: `No session run "${id}".` });
+    if (outcome === 'saving') return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.` });
     if (outcome === 'over') return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" is already over.` });
     return c.json({ status: 'cancelling' as const }, 202);
   });

@@ -112,7 +112,7 @@ describe('a cancel against the save (the council has finished; the session is ab
       const id = await client.start({ query: QUERY, members: MEMBERS });
       const events = await client.events(id);
       expect(cancel?.status).toBe(409);
-      expect((JSON.parse(cancel!.text) as { error: { code: string } }).error.code).toBe('CONFLICT');
+      expect(JSON.parse(cancel!.text)).toEqual({ error: { code: 'CONFLICT', message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.` } });
       expect(events.map((e) => e.type).slice(-2)).toEqual(['session', 'done']);
       expect(events.at(-1)!.data).toEqual({ status: 'finished' });
       const history = lines(join(home, 'history.jsonl'));

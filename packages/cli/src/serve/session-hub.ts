@@ -45,7 +45,8 @@ export interface HubRun {
   readonly saving: boolean;
 }
 
-export type CancelOutcome = 'cancelling' | 'over' | 'unknown';
+/** `saving`: the council finished and its session is being saved, which a cancel can no longer stop. */
+export type CancelOutcome = 'cancelling' | 'saving' | 'over' | 'unknown';
 
 export interface SessionHub {
   /**
@@ -225,7 +226,8 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       const run = runs.get(id);
       if (run === undefined) return 'unknown';
       const controller = controllers.get(id);
-      if (run.status !== 'running' || run.saving || controller === undefined) return 'over';
+      if (run.status === 'running' && run.saving) return 'saving';
+      if (run.status !== 'running' || controller === undefined) return 'over';
       controller.abort(new CouncilError({ code: 'ABORTED', message: 'The session was cancelled.' }));
       return 'cancelling';
     },
