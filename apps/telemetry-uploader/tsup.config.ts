@@ -7,7 +7,9 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  noExternal: [/.*/],
+  // Except DuckDB (a native addon that only `bias-report --engine duckdb` loads): esbuild cannot bundle its bindings.
+  noExternal: [/^(?!@duckdb\/)/],
+  external: [/^@duckdb\//],
   splitting: false,
   sourcemap: false,
   clean: true,
