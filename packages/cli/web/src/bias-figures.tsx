@@ -63,7 +63,7 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
       ) : (
         <p class="small">No flags.</p>
       )}
-      <FigureTable caption="Reviewers' offsets (points against the panel's mean)" rows={(report.reviewers ?? []).map((r) => ({ name: r.reviewer, figure: r.offset }))} />
+      <FigureTable caption="Reviewers' offsets (points against the typical reviewer: the robust centre of the panel, which one outlier cannot move)" rows={(report.reviewers ?? []).map((r) => ({ name: r.reviewer, figure: r.offset }))} />
       <FigureTable caption="Position effects (score points by display position)" rows={(report.position?.effects ?? []).map((f, i) => ({ name: `Position ${i + 1}`, figure: f }))} />
       <FigureTable caption="Length slope (score points per 1,000 characters)" rows={[{ name: 'Length slope', figure: report.length?.slope ?? null }]} />
       {report.notes.length > 0 && (
