@@ -27,6 +27,8 @@ const council = { models: 5, reviewers: 5, selfReview: false, reviewerNoise: 0.8
 let thousand: BiasObservation[] = [];
 let thousandColumns: BiasColumns | null = null;
 let hundredThousandColumns: BiasColumns | null = null;
+// 200 sessions: the most at which the between-session slope takes the restricted wild bootstrap (999 replicates).
+let twoHundredColumns: BiasColumns | null = null;
 // The same 1,000 sessions as two stores' summaries (sessions 0–499 and 500–999), merged: issue 13's map/reduce.
 let thousandSummaries: BiasSessionSummaries | null = null;
 
@@ -35,6 +37,7 @@ export const suite = defineBenchSuite({
   setup: () => {
     thousand = simulateCouncils({ ...council, sessions: 1000, seed: 1 });
     thousandColumns = observationsToColumns(thousand);
+    twoHundredColumns = observationsToColumns(simulateCouncils({ ...council, sessions: 200, seed: 3 }));
     hundredThousandColumns = observationsToColumns(simulateCouncils({ ...council, sessions: 100_000, seed: 2 }));
     const half = (first: boolean): BiasSessionSummaries => summarizeBiasSessions(observationsToColumns(thousand.filter((o) => Number(o.sessionId.split('-')[1]) < 500 === first)));
     thousandSummaries = mergeBiasSessionSummaries(half(true), half(false));
@@ -44,6 +47,8 @@ export const suite = defineBenchSuite({
     { name: 'aggregateBiasAudit, all 1,000 sessions (20,000 scores, columns), default resamples', budgetMs: 30, iterations: 25, fn: () => aggregateBiasAudit(thousandColumns!, window) },
     { name: 'aggregateBiasAudit, all 1,000 sessions (20,000 observations, validated and windowed)', budgetMs: 46, iterations: 25, fn: () => aggregateBiasAudit(thousand, window) },
     { name: 'aggregateBiasAudit, all 1,000 sessions, 1,000 permutations', iterations: 5, fn: () => aggregateBiasAudit(thousandColumns!, { ...window, resamples: 1000 }) },
+    { name: 'aggregateBiasAudit, all 200 sessions (the between-session slope by the restricted wild bootstrap)', iterations: 25, fn: () => aggregateBiasAudit(twoHundredColumns!, window) },
+    { name: 'fitScoreModel, all 200 sessions (the wild bootstrap inverted for the between-session interval)', iterations: 25, fn: () => fitScoreModel(twoHundredColumns!) },
     { name: 'fitScoreModel, all 1,000 sessions', iterations: 25, fn: () => fitScoreModel(thousandColumns!) },
     { name: 'summarizeBiasSessions, all 1,000 sessions (the map)', iterations: 25, fn: () => summarizeBiasSessions(thousandColumns!) },
     { name: 'aggregateBiasAudit from two stores\' merged summaries, 1,000 sessions (the reduce)', iterations: 25, fn: () => aggregateBiasAudit(thousandSummaries!, { now: window.now }) },
