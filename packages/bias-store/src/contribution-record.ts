@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
 import { describeZodError } from './describe-zod-error.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';

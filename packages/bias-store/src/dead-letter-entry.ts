@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One line of `telemetry/dead-letter.jsonl`: an outbox line that will not be sent, and why. The outbox

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { describeZodError } from './describe-zod-error.js';
 import type { JsonlLine } from './jsonl-line-splitter.js';
 import { majorOf } from './major-version.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** What `describeZodError` reads of a zod error (structural, so a second installed copy of zod works too). */
 export interface ZodIssueList {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
 import { describeZodError, isZodError } from './describe-zod-error.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { appendLines } from './append-lines.js';
 import type { JsonlCompactOptions, JsonlCompactResult } from './compact-segments.js';
 import { compactSegments, compactStore } from './compact-segments.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
 import { BiasStoreError } from './bias-store-error.js';
 import type { DeadLetterEntry } from './dead-letter-entry.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readCursorFile, writeCursorFile } from './cursor-file.js';
 import type { DeadLetterEntry } from './dead-letter-entry.js';
 import { deadLetterEntrySchema } from './dead-letter-entry.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { orderModes } from './order-mode.js';
 
 const positiveMs = z.number().int().positive().max(3_600_000);

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
 import { councilConfigLayerSchema } from './council-config-schema.js';
 import { CouncilError } from './council-error.js';

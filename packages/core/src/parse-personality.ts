@@ -1,5 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CouncilError } from './council-error.js';
 import type { Personality } from './personality.js';
 

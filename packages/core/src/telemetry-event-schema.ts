@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { telemetryFieldLevel } from './telemetry-field-consent.js';
 
 /** The schema version of ADR-018's council-cloud event. */

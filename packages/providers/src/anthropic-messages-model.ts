@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';

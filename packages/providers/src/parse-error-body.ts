@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Reads a non-2xx body by the vendor's error schema. Undefined when it is not JSON (a proxy's HTML

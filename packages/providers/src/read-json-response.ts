@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidResponseError } from './invalid-response-error.js';
 import { errorBodyExcerpt } from './redact-secrets.js';
 

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
 import { createStyle } from '../create-style.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The zod schemas of `council serve`'s API: requests are validated with them, responses are tested against
 // them, and `GET /api/openapi.json` is generated from them (openapi-document.ts).

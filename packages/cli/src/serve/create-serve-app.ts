@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { computeBiasReport } from '../commands/bias-report-command.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { HistoryEntry } from '../history-log.js';
 import type { sessionListQuerySchema, sessionListSchema, sessionSummarySchema } from './api-schemas.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
 import { orgIdProblem } from '@council/core/org-id';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
 import { PROVIDER_BASE_URL_VARIABLES, PROVIDER_KEY_VARIABLES } from './council-settings.js';

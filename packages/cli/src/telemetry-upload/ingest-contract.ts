@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { telemetryEventSchema } from '@council/core';
 
 /** The most events one `POST /v1/events` may carry. */
