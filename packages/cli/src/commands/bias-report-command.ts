@@ -7,11 +7,7 @@ import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
 import type { CommandContext } from '../command-context.js';
-import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
-import { renderHtmlReport } from '../html/render-html-report.js';
 import { commandSettings } from '../command-context.js';
-import { renderBiasReportCsv } from '../render-bias-report-csv.js';
-import { renderBiasReportText } from '../render-bias-report-text.js';
 
 export type BiasReportFormat = 'text' | 'json' | 'csv' | 'html';
 
@@ -149,22 +145,30 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   for (const line of describeBiasRead({ document, loaded, defaultStore: options.input === undefined })) ctx.io.stderr(line);
   const toFile = options.output !== undefined;
   const style = toFile ? createStyle(false) : ctx.out;
+  // Each renderer loads only when its format is asked for: the text tables (cli-table3) and the HTML page are
+  // ~100 KB that a JSON report would otherwise parse at every start.
   let text: string;
   switch (format) {
     case 'json':
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
-    case 'csv':
+    case 'csv': {
+      const { renderBiasReportCsv } = await import('../render-bias-report-csv.js');
       text = renderBiasReportCsv(document.report);
       break;
-    case 'html':
+    }
+    case 'html': {
+      const [{ renderHtmlReport }, { htmlReportFromAudit }] = await Promise.all([import('../html/render-html-report.js'), import('../html/html-report-from-audit.js')]);
       text = renderHtmlReport(
         htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
       );
       break;
-    case 'text':
+    }
+    case 'text': {
+      const { renderBiasReportText } = await import('../render-bias-report-text.js');
       text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: document.input.path, simulated: document.simulated });
       break;
+    }
   }
   if (toFile) {
     const target = resolve(ctx.cwd, options.output!);
