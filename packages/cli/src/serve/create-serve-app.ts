@@ -40,7 +40,7 @@ export interface ServeAppOptions {
   log: (line: string) => void;
 }
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500;
 
 /** An error response: `{ "error": { "code", "message" } }`. */
 function fail(options: { status: ErrorStatus; code: string; message: string }): Response {
@@ -145,6 +145,10 @@ export function createServeApp(options: ServeAppOptions): Hono {
   app.get('/api/config', async (c) => c.json(await serveConfig(ctx, { demo: options.demo })));
 
   app.post('/api/sessions', async (c) => {
+    // Only JSON: a form or text/plain body is what a page on another site can send without a preflight.
+    if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+      return fail({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the session as JSON, with "Content-Type: application/json".' });
+    }
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());

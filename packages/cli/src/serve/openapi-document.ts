@@ -84,6 +84,7 @@ export function createServeOpenApiDocument(): JsonObject {
             '202': json('Started: follow it on the events stream.', 'SessionStarted'),
             '400': error('Not JSON, a field out of range (named in the message), or a check of the council failed (unknown model or strategy, too few members, a missing key).'),
             '413': error('The body is over 1 MiB.'),
+            '415': error('The body is not sent as application/json.'),
             '422': error('The session could not start for another reason the message gives.'),
             ...refused,
           },

@@ -93,6 +93,11 @@ describe('council serve is safe on localhost (issue 16)', () => {
     const notJson = await client.request('/api/sessions', { method: 'POST', body: '{"query": ', headers: { 'content-type': 'application/json' } });
     expect(notJson.status).toBe(400);
     expect(notJson.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+      const simple = await client.request('/api/sessions', { method: 'POST', body: JSON.stringify({ query: 'x', members: MEMBERS }), headers: type === undefined ? {} : { 'content-type': type } });
+      expect(simple.status, String(type)).toBe(415);
+      expect(simple.json()).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the session as JSON, with "Content-Type: application/json".' } });
+    }
     const cases: [Record<string, unknown>, string][] = [
       [{ query: '' }, 'query'],
       [{ query: 'x', mode: 'loud' }, 'mode'],
