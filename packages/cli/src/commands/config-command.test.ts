@@ -30,7 +30,7 @@ describe('council config', () => {
 
   it('show reports keys as present or absent and never prints a value', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-config-'));
-    writeFileSync(join(home, 'config.yaml'), 'strategy: risk-averse\n');
+    writeFileSync(join(home, 'config.yaml'), 'strategy: risk-averse\nmode_toggle: false\n');
     const canary = 'sk-or-v1-CANARY-0123456789';
     const t = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
     await runConfigCommand({ action: 'show' }, t.ctx);
@@ -42,10 +42,11 @@ describe('council config', () => {
     expect(text).toMatch(/history\s+.*history\.jsonl \(missing\)/);
     // The cascade: the user's config.yaml over the built-in defaults.
     expect(text).toContain(`configuration layers  built-in defaults ← ${join(home, 'config.yaml')}`);
-    expect(text).toMatch(/defaults\s+strategy risk-averse, mode consensus/);
+    expect(text).toMatch(/defaults\s+strategy risk-averse, mode consensus \(fixed: mode_toggle false\)/);
     const t2 = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
     await runConfigCommand({ action: 'show', json: true }, t2.ctx);
-    const doc = JSON.parse(t2.out()) as { keys: Record<string, string>; files: Record<string, { exists: boolean }> };
+    const doc = JSON.parse(t2.out()) as { keys: Record<string, string>; files: Record<string, { exists: boolean }>; council: { modeToggle: boolean } };
+    expect(doc.council.modeToggle).toBe(false);
     expect(doc.keys['OPENROUTER_API_KEY']).toBe('present');
     expect(doc.files['config']?.exists).toBe(true);
     for (const out of [text, t2.out(), t.err(), t2.err()]) {
