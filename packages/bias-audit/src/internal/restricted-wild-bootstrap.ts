@@ -31,7 +31,7 @@ export interface SlopeData {
  * wild bootstrap test (Rademacher weights, null imposed, HC2-studentised; Davidson & Flachaire 2008, MacKinnon &
  * Webb 2017, Roodman et al. 2019 "boottest"). With 20 sessions whose answers react to length in opposite
  * directions, the error's spread grows with the distance from the mean length, and the HC2 t with Bell–McCaffrey
- * degrees of freedom covered 93.0%; this covers 94.2% there and 94.8% under the null (the validity study). The p of 0
+ * degrees of freedom covered 93.0%; this covers 94.3% there and 94.8% under the null (the validity study). The p of 0
  * and the interval come from the same test: β₀ is inside exactly when its p exceeds 1 − level.
  */
 export function restrictedWildBootstrap(data: SlopeData): { lower: number; upper: number; pValue: number } {
