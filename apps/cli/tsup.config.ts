@@ -9,9 +9,7 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  // Except DuckDB (a native addon, loaded only by `--engine duckdb`): it is resolved from node_modules when used.
-  noExternal: [/^(?!@duckdb\/)/],
-  external: [/^@duckdb\//],
+  noExternal: [/.*/],
   splitting: true,
   sourcemap: false,
   minify: false,

@@ -7,9 +7,7 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  // Except DuckDB (a native addon that only `bias-report --engine duckdb` loads): esbuild cannot bundle its bindings.
-  noExternal: [/^(?!@duckdb\/)/],
-  external: [/^@duckdb\//],
+  noExternal: [/.*/],
   splitting: false,
   sourcemap: false,
   clean: true,

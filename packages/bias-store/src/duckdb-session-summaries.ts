@@ -20,10 +20,17 @@ type Row = Record<(typeof summaryRowColumns)[number], unknown>;
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 
+/**
+ * `@duckdb/node-api`'s name, held in a variable: a bundler follows only a literal `import('…')`, and this native
+ * addon cannot be bundled, so every bundle of this package (the apps, the tests' child processes) leaves it to be
+ * resolved from node_modules when it is used.
+ */
+const DUCKDB_MODULE: string = '@duckdb/node-api';
+
 /** `@duckdb/node-api`, loaded only when asked for (an optional dependency: the embedded path never needs it). */
 async function loadDuckdb(): Promise<typeof Duckdb> {
   try {
-    return await import('@duckdb/node-api');
+    return (await import(DUCKDB_MODULE)) as typeof Duckdb;
   } catch (error) {
     throw new BiasStoreError({
       code: 'INVALID_OPTION',

@@ -20,8 +20,6 @@ export async function bundleForChildren(scripts: Record<string, string>, options
     format: 'esm',
     target: 'node20',
     outfile: join(dir, 'bias-store.mjs'),
-    // DuckDB is a native addon that only duckdbSessionSummaries imports, lazily; the children never reach it.
-    external: ['@duckdb/*'],
     logLevel: 'silent',
   });
   chmodSync(join(dir, 'bias-store.mjs'), 0o644);
