@@ -2,11 +2,11 @@
 // and run every test. It ends with the plain line "N passed, N failed" that CI reads.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureDebianPackages } from './ensure-debian-packages.mjs';
 import { ensurePnpmAndInstall, run } from './ensure-pnpm.mjs';
 
 ensurePnpmAndInstall();
-ensureChromium();
+ensureDebianPackages();
 run('pnpm', ['turbo', 'run', 'build', 'typecheck', 'check:pkg', '--output-logs=errors-only']);
 run('pnpm', ['exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']);
 run('pnpm', ['run', 'lint']);
