@@ -77,5 +77,5 @@ export { biasParquetColumns } from './bias-parquet-schema.js';
 export { streamBiasRecords } from './stream-bias-records.js';
 export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';
 // The per-session summaries computed by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
-export { duckdbSessionSummaries } from './duckdb-session-summaries.js';
-export type { DuckdbSessionSummariesOptions } from './duckdb-session-summaries.js';
+export { duckdbSessionSummaries } from './duckdb/session-summaries.js';
+export type { DuckdbSessionSummariesOptions } from './duckdb/session-summaries.js';

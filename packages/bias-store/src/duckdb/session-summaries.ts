@@ -1,10 +1,11 @@
 import type { BiasSessionSummaries, BiasSessionSummary } from '@council/bias-audit';
 import type * as Duckdb from '@duckdb/node-api';
 import { BIAS_SESSION_SUMMARY_VERSION } from '@council/bias-audit';
-import { BiasStoreError } from './bias-store-error.js';
-import type { summaryRowColumns } from './duckdb-summary-sql.js';
-import { duckdbSummaryStatements } from './duckdb-summary-sql.js';
-import { resolveBiasInputs } from './resolve-bias-inputs.js';
+import { BiasStoreError } from '../bias-store-error.js';
+import { duckdbRecordStatements } from './record-sql.js';
+import type { summaryRowColumns } from './summary-sql.js';
+import { duckdbSummaryStatements } from './summary-sql.js';
+import { resolveBiasInputs } from '../resolve-bias-inputs.js';
 
 export interface DuckdbSessionSummariesOptions {
   /** Store files, directories of stores, Parquet exports, or globs over file names, as `readBiasRecords` takes them. */
@@ -41,7 +42,7 @@ async function loadDuckdb(): Promise<typeof Duckdb> {
 
 /**
  * The per-session summaries of the bias records in `inputs` (JSONL stores, plain or gzip, or Parquet exports),
- * computed by SQL in an embedded DuckDB (`duckdb-summary-sql.ts`): the same summaries as
+ * computed by SQL in an embedded DuckDB (`record-sql.ts`, `summary-sql.ts`): the same summaries as
  * `summarizeBiasSessions(readBiasRecords(…).columns)` of @council/bias-audit gives without a window, to rounding,
  * for `aggregateBiasAudit` to reduce. Every record is taken: no window, no filter.
  */
@@ -51,7 +52,7 @@ export async function duckdbSessionSummaries(options: DuckdbSessionSummariesOpti
   const instance = await DuckDBInstance.create(':memory:', options.threads === undefined ? {} : { threads: String(options.threads) });
   const connection = await instance.connect();
   try {
-    const statements = duckdbSummaryStatements(files.map((f) => ({ path: f.file.path, parquet: f.parquet === true })));
+    const statements = [...duckdbRecordStatements(files.map((f) => ({ path: f.file.path, parquet: f.parquet === true }))), ...duckdbSummaryStatements()];
     for (const statement of statements.slice(0, -1)) await connection.run(statement);
     const reader = await connection.runAndReadAll(statements.at(-1)!);
     const sessions = reader.getColumnsJS()[0]!.map((text) => sessionOf(JSON.parse(text as string) as Row));

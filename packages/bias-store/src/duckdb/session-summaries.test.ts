@@ -4,11 +4,11 @@ import { gzipSync } from 'node:zlib';
 import type { BiasObservation, BiasSessionSummaries, BiasSessionSummary } from '@council/bias-audit';
 import { aggregateBiasAudit, assertBiasSessionSummaries, summarizeBiasSessions } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
-import { syntheticModels, syntheticObservations } from './__fixtures__/synthetic-sessions.js';
-import { useTempDirs } from './__fixtures__/temp-dir.js';
-import { duckdbSessionSummaries } from './duckdb-session-summaries.js';
-import { exportBiasRecords } from './export-bias-records.js';
-import { readBiasRecords } from './read-bias-records.js';
+import { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
+import { useTempDirs } from '../__fixtures__/temp-dir.js';
+import { duckdbSessionSummaries } from './session-summaries.js';
+import { exportBiasRecords } from '../export-bias-records.js';
+import { readBiasRecords } from '../read-bias-records.js';
 
 const tempDir = useTempDirs();
 const now = new Date('2030-01-01T00:00:00Z');
