@@ -22,6 +22,12 @@ export interface AggregateBiasAuditOptions {
   maxSessions?: number;
   /** Days before `now` kept. Default 30 (`LLM_COUNCIL_BIAS_WINDOW_DAYS`); Infinity keeps all. */
   maxDays?: number;
+  /**
+   * Summaries only: the window (`maxSessions`, `maxDays`) their records were chosen by — an analytics engine's map
+   * step applies it before summarising. Summaries are still taken whole; this only labels the report's window block
+   * as the records' report would be. Default: no limit (Infinity, Infinity).
+   */
+  summariesWindow?: { maxSessions: number; maxDays: number };
   /** Sessions needed before any flag is raised. Default 20 (`LLM_COUNCIL_MIN_BIAS_SESSIONS`). */
   minSessions?: number;
   /** Confidence level of every interval. Default 0.95. */

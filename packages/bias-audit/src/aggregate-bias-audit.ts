@@ -115,12 +115,14 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
   // What the window block reports as applied: summaries are taken whole, so no limit was.
   let applied = { maxSessions, maxDays };
   if (isSummaries(input)) {
-    applied = { maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
     if (Object.keys(filters).length > 0 || options.maxSessions !== undefined || options.maxDays !== undefined) {
-      throw invalidOption('maxSessions, maxDays, configVersion, model and queryCategory choose records: summaries are taken whole, so summarise the records you want instead.');
+      throw invalidOption('maxSessions, maxDays, configVersion, model and queryCategory choose records: summaries are taken whole, so summarise the records you want instead (summariesWindow labels the window they were chosen by).');
     }
+    applied = checkSummariesWindow(options.summariesWindow);
     assertBiasSessionSummaries(input);
     frame = sessionsFromSummaries(input);
+  } else if (options.summariesWindow !== undefined) {
+    throw invalidOption('summariesWindow labels the window of summaries; for records and columns pass maxSessions and maxDays.');
   } else if (isColumns(input)) {
     assertColumnPositions(input);
     frame = sessionsFromColumns(input);
@@ -361,4 +363,14 @@ export function aggregateBiasAudit(input: readonly BiasObservation[] | BiasColum
     flags,
     notes,
   };
+}
+
+/** The window summaries were chosen by (`summariesWindow`), checked: each a positive number or Infinity. */
+function checkSummariesWindow(window: AggregateBiasAuditOptions['summariesWindow']): { maxSessions: number; maxDays: number } {
+  if (window === undefined) return { maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+  const { maxSessions, maxDays } = window;
+  if (!(maxSessions === Number.POSITIVE_INFINITY || (Number.isInteger(maxSessions) && maxSessions >= 1)) || typeof maxDays !== 'number' || !(maxDays > 0)) {
+    throw invalidOption(`summariesWindow must be { maxSessions: a whole number ≥ 1 or Infinity, maxDays: a positive number or Infinity }, got ${JSON.stringify(window)}.`);
+  }
+  return { maxSessions, maxDays };
 }

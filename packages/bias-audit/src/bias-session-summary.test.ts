@@ -153,19 +153,13 @@ describe('fitScoreModel over summaries', () => {
   });
 });
 
-/** Two values the same, numbers to a relative 1e-9 (sums added in another order round differently). */
-function expectAlike(actual: unknown, expected: unknown, path = 'report'): void {
-  if (typeof expected === 'number' && typeof actual === 'number' && Number.isFinite(expected)) {
-    expect(Math.abs(actual - expected), path).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
-    return;
-  }
-  if (typeof expected !== 'object' || expected === null) {
-    expect(actual, path).toEqual(expected);
-    return;
-  }
-  expect(typeof actual, path).toBe('object');
-  expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort());
-  for (const [key, value] of Object.entries(expected)) expectAlike((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+/**
+ * The same report, byte for byte: a session's summary depends on its own records alone (answers and design columns in
+ * member-name order, not the order a reader met the members in), so summaries — merged in any order, or computed by
+ * an analytics engine that mirrors the map — reduce to exactly the records' report.
+ */
+function expectSameReport(actual: unknown, expected: unknown): void {
+  expect(JSON.stringify(actual, null, 1)).toBe(JSON.stringify(expected, null, 1));
 }
 
 describe('aggregateBiasAudit over summaries', () => {
@@ -187,8 +181,8 @@ describe('aggregateBiasAudit over summaries', () => {
     expect(whole.position.rankEffects.length).toBeGreaterThan(0);
     expect(whole.position.tests.map((t) => `${t.basis} ${t.method}`)).toEqual(['scores permutation', 'ranks permutation']);
     // Summaries are taken whole (no window options); the report says so with infinite limits, as `options` asked of the records.
-    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }), whole);
-    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }), whole);
+    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }), whole);
+    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }), whole);
   });
 
   it('gives the records\' report from three stores that interleave in time and share timestamps', () => {
@@ -199,12 +193,32 @@ describe('aggregateBiasAudit over summaries', () => {
     });
     const store = (k: number): BiasSessionSummaries => summarizeBiasSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
     const all = aggregateBiasAudit(observationsToColumns(tied), options);
-    expectAlike(aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }), all);
+    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }), all);
+  });
+
+  it('labels the window the summaries were chosen by (summariesWindow), byte for byte as the windowed records\' report', () => {
+    // What `bias-report` does: the reader windows the records (here the last 40 sessions) and the report takes its
+    // columns whole, labelled with the window. The summaries of those 40 sessions, labelled alike: the same JSON.
+    const last40 = observationsToColumns(observations.filter((o) => Number(o.sessionId.split('-')[1]) >= 20));
+    const records = aggregateBiasAudit(last40, { now: options.now, maxSessions: 40, maxDays: 100_000 });
+    expect(records.window).toMatchObject({ maxSessions: 40, maxDays: 100_000, sessions: 40 });
+    const summaries = summarizeBiasSessions(last40);
+    const labelled = aggregateBiasAudit(summaries, { now: options.now, summariesWindow: { maxSessions: 40, maxDays: 100_000 } });
+    expect(JSON.stringify(labelled)).toBe(JSON.stringify(records));
+    expect(aggregateBiasAudit(summaries, { now: options.now }).window).toMatchObject({ maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY });
+  });
+
+  it('refuses summariesWindow for records, and a malformed one', () => {
+    expect(() => aggregateBiasAudit(observations, { summariesWindow: { maxSessions: 40, maxDays: 30 } })).toThrow(/summariesWindow labels the window of summaries/);
+    const summaries = half(true);
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 0, maxDays: 30 } })).toThrow(/summariesWindow must be/);
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 2.5, maxDays: 30 } })).toThrow(/summariesWindow must be/);
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 10, maxDays: Number.NaN } })).toThrow(/summariesWindow must be/);
   });
 
   it('and after a JSON round trip, with the asymptotic test', () => {
     const copy = JSON.parse(JSON.stringify(summarizeBiasSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
-    expectAlike(aggregateBiasAudit(copy, { now: options.now, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
+    expectSameReport(aggregateBiasAudit(copy, { now: options.now, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
   });
 });
 

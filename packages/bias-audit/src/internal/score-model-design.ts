@@ -23,10 +23,14 @@ export function layoutOf(columns: BiasColumns): Layout {
     if (reviewer === columns.candidate[i]) selfReviews[reviewer] = 1;
     shown.add(columns.position[i]!);
   }
+  // Members in name order, whatever order the reader met them in: the columns (and so every sum of the fit) are laid
+  // out as they are for the same records' summaries (`sourceFromSummaries`), so both give the same report to the bit.
+  const rank = nameRanks(columns.models);
+  const byName = Array.from({ length: models }, (_, m) => m).sort((a, b) => rank[a]! - rank[b]!);
   let k = 0;
   const reviewerColumn = new Int32Array(models).fill(-1);
   const reviewerModels: number[] = [];
-  for (let m = 0; m < models; m++) {
+  for (const m of byName) {
     if (reviews[m] === 0) continue;
     reviewerColumn[m] = k++;
     reviewerModels.push(m);
@@ -36,7 +40,7 @@ export function layoutOf(columns: BiasColumns): Layout {
   for (const p of [...shown].sort((a, b) => a - b)) positionColumn.set(p, k++);
   const selfColumn = new Int32Array(models).fill(-1);
   const selfModels: number[] = [];
-  for (let m = 0; m < models; m++) {
+  for (const m of byName) {
     if (selfReviews[m] === 0) continue;
     selfColumn[m] = k++;
     selfModels.push(m);
@@ -81,15 +85,18 @@ export function indexAnswers(columns: BiasColumns): AnswerIndex {
   let answers = 0;
   const sessionAnswerStart = new Int32Array(columns.sessionIds.length + 1);
   let n = 0;
+  // Answers by their author's name, not by the order the reader met the members in: a session's sums then depend on
+  // its own records alone (the same whichever store, or engine, they are summarised from).
+  const nameRank = nameRanks(columns.models);
   for (let s = 0; s < columns.sessionIds.length; s++) {
     sessionAnswerStart[s] = answers;
     const first = n;
     for (let i = columns.sessionStart[s]!; i < columns.sessionStart[s + 1]!; i++) {
       if (Number.isNaN(columns.score[i]!)) continue;
       // Insertion by candidate, stable: sessions have tens of records.
-      const c = columns.candidate[i]!;
+      const c = nameRank[columns.candidate[i]!]!;
       let j = n++;
-      while (j > first && columns.candidate[order[j - 1]!]! > c) {
+      while (j > first && nameRank[columns.candidate[order[j - 1]!]!]! > c) {
         order[j] = order[j - 1]!;
         j--;
       }
@@ -100,6 +107,15 @@ export function indexAnswers(columns: BiasColumns): AnswerIndex {
   sessionAnswerStart[columns.sessionIds.length] = answers;
   starts[answers] = n;
   return { order, answerStart: starts.subarray(0, answers + 1), sessionAnswerStart };
+}
+
+/** Each member's place in name order (as `<` orders strings), by member index. */
+export function nameRanks(models: readonly string[]): Int32Array {
+  const rank = new Int32Array(models.length);
+  Array.from({ length: models.length }, (_, m) => m)
+    .sort((a, b) => (models[a]! < models[b]! ? -1 : models[a]! > models[b]! ? 1 : 0))
+    .forEach((m, r) => (rank[m] = r));
+  return rank;
 }
 
 /** An answer's mean design row: `mean[c]` over the columns in `support` (the others are 0). */
