@@ -76,6 +76,8 @@ export type { BiasExportFormat, BiasExportPartition, ExportBiasRecordsOptions, E
 export { biasParquetColumns } from './bias-parquet-schema.js';
 export { streamBiasRecords } from './stream-bias-records.js';
 export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';
+// What an analytics engine's map step returns (`bias-report --engine duckdb|clickhouse`).
+export type { EngineSummariesRead, EngineWindowOptions } from './engine-summaries-read.js';
 // The per-session summaries computed by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
 export { duckdbSessionSummaries } from './duckdb/session-summaries.js';
 export type { DuckdbSessionSummariesOptions } from './duckdb/session-summaries.js';
