@@ -43,7 +43,7 @@ async function loadDuckdb(): Promise<typeof Duckdb> {
 /**
  * The per-session summaries of the bias records in `inputs` (JSONL stores, plain or gzip, or Parquet exports),
  * computed by SQL in an embedded DuckDB (`record-sql.ts`, `summary-sql.ts`): the same summaries as
- * `summarizeBiasSessions(readBiasRecords(…).columns)` of @council/bias-audit gives without a window, to rounding,
+ * `summarizeBiasSessions(readBiasRecords(…).columns)` of @council/bias-audit gives without a window, to the bit,
  * for `aggregateBiasAudit` to reduce. Every record is taken: no window, no filter.
  */
 export async function duckdbSessionSummaries(options: DuckdbSessionSummariesOptions): Promise<BiasSessionSummaries> {
