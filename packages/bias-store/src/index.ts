@@ -81,3 +81,9 @@ export type { EngineSummariesRead, EngineWindowOptions } from './engine-summarie
 // The per-session summaries computed by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
 export { duckdbSessionSummaries } from './duckdb/session-summaries.js';
 export type { DuckdbSessionSummariesOptions } from './duckdb/session-summaries.js';
+// ClickHouse: the bias-records table (`council store clickhouse-init`) and loading records into it (`store export --to clickhouse`).
+export { createClickhouseBiasTable } from './clickhouse/create-table.js';
+export type { CreateClickhouseBiasTableOptions, CreateClickhouseBiasTableResult } from './clickhouse/create-table.js';
+export { exportBiasRecordsToClickhouse } from './clickhouse/export-to-clickhouse.js';
+export type { ExportBiasRecordsToClickhouseOptions, ExportBiasRecordsToClickhouseResult } from './clickhouse/export-to-clickhouse.js';
+export { clickhouseBiasColumns, createClickhouseBiasTableSql, defaultClickhouseBiasTable } from './clickhouse/table-sql.js';

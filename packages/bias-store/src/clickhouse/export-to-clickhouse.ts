@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import type { BiasMetricRecord } from '../bias-metric-record.js';
+import { biasMetricRecordSchema, decodeBiasMetricRecordFast } from '../bias-metric-record.js';
+import { noRank } from '../bias-record-columns.js';
+import { BiasStoreError } from '../bias-store-error.js';
+import { blankLine, LineProblem, lineDecoder, tornLine } from '../decode-jsonl-line.js';
+import { canonicalBiasLine } from '../export-bias-records.js';
+import { parseIsoTimestamp } from '../iso-timestamp.js';
+import { defaultMaxLineBytes } from '../jsonl-store-settings.js';
+import { resolveBiasInputs } from '../resolve-bias-inputs.js';
+import { scanJsonlChunks } from '../scan-jsonl-lines.js';
+import type { SkipReport } from '../skip-report.js';
+import { SkipCounter } from '../skip-report.js';
+import { BiasRowBinaryWriter } from './bias-row-binary.js';
+import { checkClickhouseBiasTable } from './check-bias-table.js';
+import type { ClickhouseConnection } from './client.js';
+import { openClickhouse } from './client.js';
+import { RecordKeySet } from './record-key-set.js';
+import { scanParquetRecords } from './scan-parquet-records.js';
+import { clickhouseBiasColumns, clickhouseBiasTableName } from './table-sql.js';
+
+export interface ExportBiasRecordsToClickhouseOptions {
+  /** Store files, directories of stores, Parquet exports, or globs over file names, as `readBiasRecords` takes them. */
+  inputs: readonly string[];
+  cwd?: string;
+  /** The server's HTTP interface, e.g. `http://127.0.0.1:8123` (a user and password go in it: `http://user:pw@host:8123`). */
+  url: string;
+  /** Default `council_bias_records`; it must exist (`createClickhouseBiasTable`, `council store clickhouse-init`). */
+  table?: string;
+  database?: string;
+  /** Records per INSERT (default 50,000): each is applied whole, and memory holds about one batch. */
+  batchRows?: number;
+  /** Lines longer than this are skipped (default the store's, 1 MiB). */
+  maxLineBytes?: number;
+}
+
+export interface ExportBiasRecordsToClickhouseResult extends SkipReport {
+  /** The server, without its user and password. */
+  url: string;
+  table: string;
+  /** Input files read, with their lines (a Parquet file's: its rows). */
+  files: { path: string; lines: number }[];
+  /** Valid records read; each has an `ord` (0, 1, 2… in this order). */
+  records: number;
+  /** Records sent to the server: all but `duplicates`. */
+  inserted: number;
+  /** Records identical to one read before in this load (same key), not sent again: the row keeps the first one's `ord`. */
+  duplicates: number;
+  /** INSERTs made. */
+  batches: number;
+  /** Records whose timestamp had no zone: read as UTC (the table stores the instant). */
+  timestampsWithoutZone: number;
+}
+
+const decode = lineDecoder<BiasMetricRecord>({ schema: biasMetricRecordSchema, version: { field: 'schema_version', major: 1 }, fastDecode: decodeBiasMetricRecordFast });
+const columnNames = clickhouseBiasColumns.map((c) => c.name);
+
+/** Records encoded into batches of exactly `batchRows`; full batches wait in `ready` until the reader pauses. */
+class BatchLoader {
+  private writer = new BiasRowBinaryWriter();
+  private readonly ready: Buffer[] = [];
+  private readonly seen = new RecordKeySet();
+  ord = 0;
+  inserted = 0;
+  duplicates = 0;
+  batches = 0;
+
+  constructor(
+    private readonly connection: ClickhouseConnection,
+    private readonly table: string,
+    private readonly batchRows: number,
+  ) {}
+
+  add(record: BiasMetricRecord, ms: number): void {
+    const ord = this.ord++;
+    const digest = createHash('sha256').update(canonicalBiasLine(record)).digest();
+    // A copy read again in this load is not sent: ReplacingMergeTree would keep the later copy, and its larger ord
+    // could put it behind a conflicting record read in between, where the reader keeps the first one read.
+    if (!this.seen.add(digest)) {
+      this.duplicates++;
+      return;
+    }
+    const meta = record.queryMetadata;
+    this.writer.add({
+      record_key: digest.toString('hex'),
+      ord,
+      schema_version: record.schemaVersion,
+      session_id: record.sessionId,
+      timestamp_ms: ms,
+      consent_level: record.consentLevel,
+      query_category: meta?.category ?? null,
+      query_token_count_bucket: meta?.tokenCountBucket ?? null,
+      query_language: meta?.language ?? null,
+      reviewer_id: record.reviewerId,
+      model_id: record.modelId,
+      position: record.position,
+      response_length_chars: record.responseLengthChars,
+      score_value: record.scoreValue,
+      score_scale: record.scoreScale,
+      council_config_version: record.councilConfigVersion,
+      query_hash: record.queryHash,
+      rank_position: record.rankPosition,
+      position_is_display_order: record.positionIsDisplayOrder,
+    });
+    if (this.writer.rows === this.batchRows) this.ready.push(this.writer.take());
+  }
+
+  /** Sends the full batches (and, with `all`, the last partial one), one INSERT each, in read order. */
+  async flush(all = false): Promise<void> {
+    if (all && this.writer.rows > 0) this.ready.push(this.writer.take());
+    for (let rows = this.ready.shift(); rows !== undefined; rows = this.ready.shift()) {
+      await this.connection.insertRowBinary({ table: this.table, columns: columnNames, rows });
+      this.batches++;
+    }
+    this.inserted = this.ord - this.duplicates - this.writer.rows;
+  }
+}
+
+/**
+ * `council store export --to clickhouse`: streams every valid bias record of `inputs` (JSONL stores, plain or gzip, and
+ * Parquet exports, in the order `readBiasRecords` reads them) into the ClickHouse bias-records table, `batchRows` records
+ * per INSERT. Each row carries `record_key` (SHA-256 of the record's canonical compact JSONL line) and `ord` (its place
+ * in this load's read order). Idempotent: the table is a ReplacingMergeTree keyed by record, so loading the same
+ * records again leaves the same rows (once merged, or read with FINAL); a load killed midway leaves whole batches,
+ * and running it again completes them. Unreadable lines are skipped and reported with file and line, as
+ * `exportBiasRecords` does. Memory holds about one batch, one read chunk (or Parquet row group), and 12–24 bytes a
+ * record for the keys already read.
+ */
+export async function exportBiasRecordsToClickhouse(options: ExportBiasRecordsToClickhouseOptions): Promise<ExportBiasRecordsToClickhouseResult> {
+  const batchRows = options.batchRows ?? 50_000;
+  if (!Number.isSafeInteger(batchRows) || batchRows < 1) {
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `exportBiasRecordsToClickhouse: batchRows must be a positive whole number, got ${String(batchRows)}.` });
+  }
+  const table = clickhouseBiasTableName(options);
+  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
+  const files = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
+  const connection = await openClickhouse({ url: options.url });
+  try {
+    await checkClickhouseBiasTable(connection, table);
+    const loader = new BatchLoader(connection, table, batchRows);
+    const skips = new SkipCounter();
+    const read: { path: string; lines: number }[] = [];
+    let timestampsWithoutZone = 0;
+    for (const { storePath, file, parquet } of files) {
+      const chunks =
+        parquet === true
+          ? scanParquetRecords({
+              path: file.path,
+              record: (record, ms) => loader.add(record, ms),
+              bad: (row, reason, detail) => skips.add({ file: file.path, line: row, reason, detail }),
+            })
+          : scanJsonlChunks({
+              storePath,
+              file,
+              maxLineBytes,
+              visitor: {
+                line: (line) => {
+                  const decoded = decode(line);
+                  if (decoded === blankLine) return;
+                  // As streamBiasRecords: a last line without its newline that does not parse is torn.
+                  const problem = decoded instanceof LineProblem ? (!line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8') ? tornLine : decoded) : undefined;
+                  if (problem !== undefined) return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
+                  const record = decoded as BiasMetricRecord;
+                  if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
+                    return skips.add({ file: file.path, line: line.line, reason: 'invalid_record', detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more' });
+                  }
+                  const time = parseIsoTimestamp(record.timestamp)!;
+                  if (!time.hasZone) timestampsWithoutZone++;
+                  loader.add(record, time.ms);
+                },
+                tooLong: ({ line }, bytes) => skips.add({ file: file.path, line, reason: 'line_too_long', detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}` }),
+                corrupt: ({ line }) => skips.add({ file: file.path, line, reason: 'corrupt_segment', detail: `the compressed segment is damaged from about line ${line}; the lines before it were read` }),
+              },
+            });
+      for (;;) {
+        const step = await chunks.next();
+        await loader.flush();
+        if (step.done === true) {
+          read.push({ path: file.path, lines: step.value });
+          break;
+        }
+      }
+    }
+    await loader.flush(true);
+    return {
+      url: connection.url,
+      table,
+      files: read,
+      records: loader.ord,
+      inserted: loader.inserted,
+      duplicates: loader.duplicates,
+      batches: loader.batches,
+      timestampsWithoutZone,
+      ...skips.report(),
+    };
+  } finally {
+    await connection.close();
+  }
+}
