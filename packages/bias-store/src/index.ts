@@ -81,6 +81,7 @@ export type { EngineSummariesRead, EngineWindowOptions } from './engine-summarie
 // The per-session summaries computed by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
 export { duckdbSessionSummaries } from './duckdb/session-summaries.js';
 export type { DuckdbSessionSummariesOptions } from './duckdb/session-summaries.js';
+export { duckdbBiasRead, type DuckdbBiasReadOptions } from './duckdb/bias-read.js';
 // ClickHouse: the bias-records table (`council store clickhouse-init`) and loading records into it (`store export --to clickhouse`).
 export { createClickhouseBiasTable } from './clickhouse/create-table.js';
 export type { CreateClickhouseBiasTableOptions, CreateClickhouseBiasTableResult } from './clickhouse/create-table.js';

@@ -1,105 +1,193 @@
 /**
- * The records of the bias report's map step as DuckDB SQL: the valid records of JSONL stores (plain or gzip) or Parquet
- * exports as the table `rec`, and `kept`, the first record read of each (session, reviewer, reviewed member) — what
- * the summaries (`summary-sql.ts`) are computed from. Each record's `ord` is its read order (file, then line or row).
+ * The record stage of the DuckDB map as SQL: every line of the JSONL inputs (plain or gzip) and every row of the Parquet
+ * inputs, read once, as the table `scan` — each with its read order `ord`, its input `file`, and a `status` saying
+ * whether the reader's rules accept it — and, from `scan`, the window's tables `rec` and `kept` (`window-sql.ts`).
+ *
+ * The rules are `readBiasRecords`' (parse-bias-line.ts, bias-metric-record.ts, iso-timestamp.ts, scan-bias-parquet.ts),
+ * written so that SQL accepts (status 0) only what the reader certainly accepts, decoded as the reader decodes it. What
+ * SQL cannot judge as the reader does — a line DuckDB's JSON parser refuses, a repeated key (JSON.parse keeps the last
+ * value, DuckDB the first), a key the schema does not name (DuckDB's parser takes NaN and trailing commas there) — is
+ * status 1, for the reader's own code to decide (`reconcile-lines.ts`); a line the rules reject is status 2.
  */
 
-/** One input file, as `resolveBiasInputs` lists them (in read order). */
+/** One input file, in read order (as `resolveBiasInputs` lists them). */
 export interface SummarySqlInput {
   path: string;
   parquet: boolean;
 }
 
-const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
-/** The highest display position a record may have (as `MAX_POSITION` of @council/bias-audit). */
-const maxPosition = 65_535;
+/** The first `ord` of input `index`: a file's rows or lines are numbered below the next file's first. */
+export const ordBase = (index: number): string => `${index}::BIGINT * 4294967296`;
 
-/** A whole number ≥ 0 held in a JSON value (`5` or `5.0`; never `"5"`), else NULL. */
-const wholeJson = (name: string): string =>
-  `CASE WHEN json_type(${name}) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(${name} AS DOUBLE) >= 0 AND TRY_CAST(${name} AS DOUBLE) = floor(TRY_CAST(${name} AS DOUBLE)) THEN TRY_CAST(${name} AS DOUBLE) END`;
-const stringJson = (name: string): string => `CASE WHEN json_type(${name}) = 'VARCHAR' THEN ${name} ->> '$' END`;
+/** `noRank` of bias-record-columns.ts: counts must stay below it. */
+const noRank = 4_294_967_295;
+
+// The ISO 8601 text parseIsoTimestamp accepts (its isoPattern, with \d written [0-9] as JS's \d means).
+const isoPattern = String.raw`^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,9}))?)?(Z|z|[+-][0-9]{2}(?::?[0-9]{2})?)?$`;
+
+/** The keys a bias record line may hold (parse-bias-line.ts's `keys`); any other is left to the reader. */
+const recordKeys = [
+  'schema_version',
+  'session_id',
+  'timestamp',
+  'consent_level',
+  'query_metadata',
+  'reviewer_id',
+  'model_id',
+  'position',
+  'response_length_chars',
+  'score_value',
+  'score_scale',
+  'council_config_version',
+  'query_hash',
+  'rank_position',
+  'position_is_display_order',
+];
+const metadataKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'];
+
+/** Macros the record SQL uses: a JSON value (DuckDB's JSON text of one field) as the reader reads it. */
+export function recordSqlMacros(): string[] {
+  return [
+    // A finite JSON number as a DOUBLE (JSON.parse's value: both round the text correctly), else NULL.
+    `CREATE OR REPLACE TEMP MACRO json_number(v) AS CASE WHEN json_type(v) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND isfinite(TRY_CAST(v AS DOUBLE)) THEN TRY_CAST(v AS DOUBLE) END`,
+    // A whole number below noRank (zod's int().min(0), then the reader's limit), else NULL.
+    `CREATE OR REPLACE TEMP MACRO json_count(v) AS CASE WHEN json_number(v) >= 0 AND json_number(v) < ${noRank} AND json_number(v) = floor(json_number(v)) THEN json_number(v) END`,
+    `CREATE OR REPLACE TEMP MACRO json_text(v) AS CASE WHEN json_type(v) = 'VARCHAR' THEN v ->> '$' END`,
+    // A key absent or null (DuckDB's map holds JSON null as SQL NULL).
+    `CREATE OR REPLACE TEMP MACRO json_absent(m, k) AS NOT map_contains(m, k) OR m[k] IS NULL`,
+    `CREATE OR REPLACE TEMP MACRO days_in_month(y, mo) AS CASE WHEN mo = 2 AND ((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0) THEN 29 ELSE [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo] END`,
+  ];
+}
 
 /**
- * The records of JSONL stores (plain or gzip) as `rec`: the columns the summaries read, with `ord` the read order
- * (file, then line). Lines the JS reader skips are left out: not JSON, another major version, a field missing or of
- * the wrong type.
+ * One parsed timestamp (`p`, regexp_extract's struct of isoPattern's groups) as parseIsoTimestamp reads it: valid
+ * when the text matched and the fields are in range; the instant as Date.UTC computes it (a year below 100 is 1900 +
+ * the year; the day counted from the month's first, so 29 February of a year Date.UTC does not leap rolls over); the
+ * fraction as Math.floor(Number('0.' + digits) * 1000); minus the zone's offset.
  */
-function jsonlRecords(files: readonly string[], fileBase: number): string {
-  const columns = {
-    schema_version: 'JSON',
-    session_id: 'JSON',
-    timestamp: 'JSON',
-    reviewer_id: 'JSON',
-    model_id: 'JSON',
-    position: 'JSON',
-    response_length_chars: 'JSON',
-    score_value: 'JSON',
-    council_config_version: 'JSON',
-    rank_position: 'JSON',
-  };
-  const struct = `{${Object.entries(columns)
-    .map(([k, v]) => `${k}: '${v}'`)
-    .join(', ')}}`;
-  // ignore_errors turns a line that is not JSON into a row of NULLs, which the checks below leave out.
+function timestampColumns(text: string): { valid: string; ms: string; zoned: string } {
+  const n = (group: string): string => `TRY_CAST(p['${group}'] AS INTEGER)`;
+  const zone = "p['z']";
+  const offsetDigits = `replace(substr(${zone}, 2), ':', '')`;
+  const offsetHours = `TRY_CAST(substr(${offsetDigits}, 1, 2) AS INTEGER)`;
+  const offsetMinutes = `CASE WHEN length(${offsetDigits}) > 2 THEN TRY_CAST(substr(${offsetDigits}, 3, 2) AS INTEGER) ELSE 0 END`;
+  const numericZone = `${zone} NOT IN ('', 'Z', 'z')`;
+  const valid = `(regexp_full_match(${text}, '${isoPattern}') AND ${n('mo')} BETWEEN 1 AND 12 AND ${n('d')} >= 1 AND ${n('d')} <= days_in_month(${n('y')}, ${n('mo')})
+    AND ${n('h')} <= 23 AND ${n('mi')} <= 59 AND coalesce(${n('s')}, 0) <= 59 AND (NOT ${numericZone} OR (${offsetHours} <= 23 AND ${offsetMinutes} <= 59)))`;
+  const year = `CASE WHEN ${n('y')} < 100 THEN ${n('y')} + 1900 ELSE ${n('y')} END`;
+  const fraction = `CASE WHEN p['f'] = '' THEN 0 ELSE floor(('0.' || p['f'])::DOUBLE * 1000)::BIGINT END`;
+  const offset = `CASE WHEN ${numericZone} THEN (CASE WHEN starts_with(${zone}, '-') THEN -1 ELSE 1 END) * (${offsetHours} * 60 + ${offsetMinutes}) * 60000 ELSE 0 END`;
+  const ms = `(((make_date(${year}, ${n('mo')}, 1) - DATE '1970-01-01') + ${n('d')} - 1)::BIGINT * 86400000 + ${n('h')} * 3600000 + ${n('mi')} * 60000 + coalesce(${n('s')}, 0) * 1000 + ${fraction} - ${offset})::DOUBLE`;
+  return { valid, ms, zoned: `${zone} <> ''` };
+}
+
+const scanColumns = 'ord, file, status, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido';
+
+/**
+ * The lines of consecutive JSONL inputs `files` (input indexes from `first`) as rows of `scan`. DuckDB reads each
+ * line that holds more than white space into one row (a line it cannot parse into a row of NULLs), in file order: the
+ * row's `ord` is the group's base plus its ordinality, the line it came from is found by `reconcile-lines.ts`.
+ */
+function jsonlScan(files: readonly string[], first: number): string {
+  const fileList = `[${files.map(literal).join(', ')}]`;
+  const field = (key: string): string => `m[${literal(key)}]`;
+  const absent = (key: string): string => `json_absent(m, ${literal(key)})`;
+  const meta = (key: string): string => `json_type(qm, '$.${key}')`;
+  const metadataOk = `(${absent('query_metadata')} OR (json_type(qm) = 'OBJECT' AND ${metadataKeys.map((k) => `(${meta(k)} IS NULL OR ${meta(k)} IN ('NULL', 'VARCHAR'))`).join(' AND ')}))`;
+  // Plain: what SQL can judge exactly — no repeated key (here or in query_metadata), no key the reader does not name.
+  const plain = `(len(map_keys(m)) = len(list_distinct(map_keys(m))) AND list_has_all([${recordKeys.map(literal).join(', ')}], map_keys(m))
+    AND (${absent('query_metadata')} OR json_type(qm) <> 'OBJECT' OR (len(json_keys(qm)) = len(list_distinct(json_keys(qm))) AND list_has_all([${metadataKeys.map(literal).join(', ')}], json_keys(qm))))
+    AND (NOT map_contains(m, 'position_is_display_order') OR json_type(${field('position_is_display_order')}) = 'BOOLEAN'))`;
+  const version = `(json_number(${field('schema_version')}) = 1 OR regexp_full_match(json_text(${field('schema_version')}), '1(\\.[0-9]+){0,2}'))`;
+  const valid = `(${version} AND session <> '' AND reviewer <> '' AND candidate <> '' AND ts_valid
+    AND (${absent('consent_level')} OR json_number(${field('consent_level')}) IN (0, 1, 2, 3, 4)) AND ${metadataOk}
+    AND position IS NOT NULL AND len IS NOT NULL
+    AND map_contains(m, 'score_value') AND (${field('score_value')} IS NULL OR score IS NOT NULL)
+    AND (${absent('score_scale')} OR json_type(${field('score_scale')}) = 'VARCHAR')
+    AND (${absent('council_config_version')} OR config IS NOT NULL)
+    AND (${absent('query_hash')} OR regexp_full_match(json_text(${field('query_hash')}), '[0-9a-f]{16}'))
+    AND (${absent('rank_position')} OR rank IS NOT NULL))`;
+  const ts = timestampColumns('ts');
+  // versionAtLeast(version, 1, 2): the second part of a "1.x.y" version as Number reads it.
+  const minor = `coalesce(TRY_CAST(split_part(json_text(${field('schema_version')}), '.', 2) AS DOUBLE), 0)`;
   return `
-    SELECT (${fileBase} + list_position([${files.map(literal).join(', ')}], filename)) * 4294967296 + ordinality AS ord, *
+    SELECT ord, file, CASE WHEN m IS NULL OR NOT coalesce(plain, false) THEN 1 WHEN coalesce(valid, false) THEN 0 ELSE 2 END AS status,
+           session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido
     FROM (
-      SELECT
-        ${stringJson('session_id')} AS session,
-        epoch_ms(TRY_CAST(${stringJson('timestamp')} AS TIMESTAMPTZ))::DOUBLE AS ms,
-        ${stringJson('reviewer_id')} AS reviewer,
-        ${stringJson('model_id')} AS candidate,
-        ${wholeJson('position')} AS position,
-        ${wholeJson('response_length_chars')} AS len,
-        CASE WHEN json_type(score_value) IN ('UBIGINT', 'BIGINT', 'DOUBLE') THEN TRY_CAST(score_value AS DOUBLE) END AS score,
-        json_type(score_value) = 'NULL' OR score_value IS NULL AS unscored,
-        ${wholeJson('rank_position')} AS rank,
-        json_type(rank_position) IS NULL OR json_type(rank_position) = 'NULL' AS unranked,
-        ${stringJson('council_config_version')} AS config,
-        json_type(council_config_version) IS NULL OR json_type(council_config_version) = 'NULL' AS no_config,
-        (json_type(schema_version) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(schema_version AS DOUBLE) = 1)
-          OR (json_type(schema_version) = 'VARCHAR' AND regexp_full_match(schema_version ->> '$', '1(\\.[0-9]+){0,2}')) AS version_ok,
-        filename,
-        ordinality
-      FROM read_json([${files.map(literal).join(', ')}], format = 'newline_delimited', compression = 'auto_detect',
-                     columns = ${struct}, ignore_errors = true, filename = true, maximum_object_size = 1048576) WITH ORDINALITY
-    )
-    WHERE version_ok AND session <> '' AND reviewer <> '' AND candidate <> '' AND ms IS NOT NULL
-      AND position IS NOT NULL AND position <= ${maxPosition} AND len IS NOT NULL
-      AND (score IS NOT NULL OR unscored) AND (rank IS NOT NULL OR unranked) AND (config IS NOT NULL OR no_config)`;
+      SELECT *, ${plain} AS plain, ${valid} AS valid
+      FROM (
+        SELECT *, ${ts.valid} AS ts_valid, CASE WHEN ${ts.valid} THEN ${ts.ms} END AS ms, ${ts.zoned} AS zoned
+        FROM (
+        SELECT *, regexp_extract(ts, '${isoPattern}', ['y', 'mo', 'd', 'h', 'mi', 's', 'f', 'z']) AS p
+        FROM (
+          SELECT ${ordBase(first)} + ordinality AS ord, ${first} + list_position(${fileList}, filename) - 1 AS file, m,
+                 ${field('query_metadata')} AS qm,
+                 json_text(${field('session_id')}) AS session,
+                 json_text(${field('timestamp')}) AS ts,
+                 json_text(${field('reviewer_id')}) AS reviewer,
+                 json_text(${field('model_id')}) AS candidate,
+                 json_count(${field('position')}) AS position,
+                 json_count(${field('response_length_chars')}) AS len,
+                 json_number(${field('score_value')}) AS score,
+                 json_count(${field('rank_position')}) AS rank,
+                 json_text(${field('council_config_version')}) AS config,
+                 json_extract_string(${field('query_metadata')}, '$.category') AS category,
+                 map_contains(m, 'rank_position') OR ${minor} >= 2 AS pido
+          FROM read_json(${fileList}, format = 'newline_delimited', records = false, columns = {m: 'MAP(VARCHAR, JSON)'},
+                         compression = 'auto_detect', ignore_errors = true, filename = true) WITH ORDINALITY
+        )
+        )
+      )
+    )`;
 }
 
-/** The rows of Parquet files written by `council store export` as `rec` (their types are the documented ones). */
-function parquetRecords(files: readonly string[], fileBase: number): string {
+/**
+ * The rows of consecutive Parquet inputs as rows of `scan`, checked as scan-bias-parquet.ts checks them (its schema
+ * check runs before, in `reconcile-lines.ts`). The instant is Math.floor(µs / 1000), as the JS reads a
+ * microsecond timestamp (DuckDB's epoch_ms rounds toward zero before 1970).
+ */
+function parquetScan(files: readonly string[], first: number): string {
+  const fileList = `[${files.map(literal).join(', ')}]`;
+  const count = (c: string): string => `(${c} >= 0 AND ${c} < ${noRank})`;
+  const valid = `coalesce(regexp_full_match(schema_version, '1(\\.[0-9]+){0,2}') AND session_id <> '' AND reviewer_id <> '' AND model_id <> ''
+    AND timestamp IS NOT NULL AND ${count('position')} AND ${count('response_length_chars')} AND (rank_position IS NULL OR ${count('rank_position')})
+    AND (score_value IS NULL OR isfinite(score_value)) AND position_is_display_order IS NOT NULL, false)`;
   return `
-    SELECT (${fileBase} + list_position([${files.map(literal).join(', ')}], filename)) * 4294967296 + file_row_number AS ord,
-           session_id AS session, epoch_ms(timestamp)::DOUBLE AS ms, reviewer_id AS reviewer, model_id AS candidate,
-           position::DOUBLE AS position, response_length_chars::DOUBLE AS len, score_value AS score,
-           rank_position::DOUBLE AS rank, council_config_version AS config
-    FROM read_parquet([${files.map(literal).join(', ')}], filename = true, file_row_number = true)
-    WHERE position <= ${maxPosition}`;
+    SELECT ${ordBase(first)} + (list_position(${fileList}, filename) - 1)::BIGINT * 4294967296 + file_row_number + 1 AS ord,
+           ${first} + list_position(${fileList}, filename) - 1 AS file,
+           CASE WHEN ${valid} THEN 0 ELSE 2 END AS status,
+           session_id AS session, floor(epoch_us(timestamp)::DOUBLE / 1000) AS ms, true AS zoned, reviewer_id AS reviewer, model_id AS candidate,
+           position::DOUBLE AS position, response_length_chars::DOUBLE AS len, score_value::DOUBLE AS score, rank_position::DOUBLE AS rank,
+           council_config_version AS config, query_category AS category, position_is_display_order AS pido
+    FROM read_parquet(${fileList}, filename = true, file_row_number = true)`;
 }
 
-const recordColumns = 'ord, session, ms, reviewer, candidate, position, len, score, rank, config';
+/** An empty `scan`, with its column types. */
+const emptyScan = `SELECT NULL::BIGINT AS ord, NULL::INTEGER AS file, NULL::UTINYINT AS status, NULL::VARCHAR AS session, NULL::DOUBLE AS ms,
+  NULL::BOOLEAN AS zoned, NULL::VARCHAR AS reviewer, NULL::VARCHAR AS candidate, NULL::DOUBLE AS position, NULL::DOUBLE AS len,
+  NULL::DOUBLE AS score, NULL::DOUBLE AS rank, NULL::VARCHAR AS config, NULL::VARCHAR AS category, NULL::BOOLEAN AS pido WHERE false`;
 
-/** The statements building `rec` and `kept` from `inputs` (read in the order given). */
-export function duckdbRecordStatements(inputs: readonly SummarySqlInput[]): string[] {
+/**
+ * The statements building `scan` from `inputs` (read in the order given; `skip` holds the indexes of inputs the reader's
+ * own code reads instead — files DuckDB cannot read as the reader does). Consecutive inputs of one kind are read by
+ * one scan. JSONL lines are numbered by ordinality, so a group of JSONL files ends at a skipped input.
+ */
+export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: ReadonlySet<number> = new Set()): string[] {
   const parts: string[] = [];
-  // Consecutive files of one kind are read by one scan; `fileBase` keeps `ord` in the inputs' order.
   for (let at = 0; at < inputs.length; ) {
+    if (skip.has(at)) {
+      at++;
+      continue;
+    }
     const parquet = inputs[at]!.parquet;
     let end = at;
-    while (end < inputs.length && inputs[end]!.parquet === parquet) end++;
+    while (end < inputs.length && !skip.has(end) && inputs[end]!.parquet === parquet) end++;
     const files = inputs.slice(at, end).map((f) => f.path);
-    parts.push(`SELECT ${recordColumns} FROM (${parquet ? parquetRecords(files, at) : jsonlRecords(files, at)})`);
+    parts.push(`SELECT ${scanColumns} FROM (${parquet ? parquetScan(files, at) : jsonlScan(files, at)})`);
     at = end;
   }
-  const source = parts.length === 0 ? `SELECT ${recordColumns} FROM (SELECT NULL::BIGINT AS ord, NULL::VARCHAR AS session, NULL::DOUBLE AS ms, NULL::VARCHAR AS reviewer, NULL::VARCHAR AS candidate, NULL::DOUBLE AS position, NULL::DOUBLE AS len, NULL::DOUBLE AS score, NULL::DOUBLE AS rank, NULL::VARCHAR AS config) WHERE false` : parts.join('\nUNION ALL\n');
-  return [
-    `SET TimeZone = 'UTC'`,
-    `CREATE OR REPLACE TEMP TABLE rec AS ${source}`,
-    // The first record read of each (session, reviewer, reviewed member); repeats count once.
-    `CREATE OR REPLACE TEMP TABLE kept AS SELECT * FROM rec QUALIFY row_number() OVER (PARTITION BY session, reviewer, candidate ORDER BY ord) = 1`,
-  ];
+  const source = [emptyScan, ...parts].join('\nUNION ALL\n');
+  return [`SET TimeZone = 'UTC'`, ...recordSqlMacros(), `CREATE OR REPLACE TEMP TABLE scan AS ${source}`];
 }

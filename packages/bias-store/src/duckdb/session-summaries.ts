@@ -2,10 +2,8 @@ import type { BiasSessionSummaries, BiasSessionSummary } from '@council/bias-aud
 import type * as Duckdb from '@duckdb/node-api';
 import { BIAS_SESSION_SUMMARY_VERSION } from '@council/bias-audit';
 import { BiasStoreError } from '../bias-store-error.js';
-import { duckdbRecordStatements } from './record-sql.js';
 import type { summaryRowColumns } from './summary-sql.js';
 import { duckdbSummaryStatements } from './summary-sql.js';
-import { resolveBiasInputs } from '../resolve-bias-inputs.js';
 
 export interface DuckdbSessionSummariesOptions {
   /** Store files, directories of stores, Parquet exports, or globs over file names, as `readBiasRecords` takes them. */
@@ -29,7 +27,7 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 const DUCKDB_MODULE: string = '@duckdb/node-api';
 
 /** `@duckdb/node-api`, loaded only when asked for (an optional dependency: the embedded path never needs it). */
-async function loadDuckdb(): Promise<typeof Duckdb> {
+export async function loadDuckdb(): Promise<typeof Duckdb> {
   try {
     return (await import(DUCKDB_MODULE)) as typeof Duckdb;
   } catch (error) {
@@ -42,26 +40,23 @@ async function loadDuckdb(): Promise<typeof Duckdb> {
 
 /**
  * The per-session summaries of the bias records in `inputs` (JSONL stores, plain or gzip, or Parquet exports),
- * computed by SQL in an embedded DuckDB (`record-sql.ts`, `summary-sql.ts`): the same summaries as
- * `summarizeBiasSessions(readBiasRecords(…).columns)` of @council/bias-audit gives without a window, to the bit,
- * for `aggregateBiasAudit` to reduce. Every record is taken: no window, no filter.
+ * computed by SQL in an embedded DuckDB (`bias-read.ts`): the summaries `summarizeBiasSessions(readBiasRecords(…).columns)`
+ * of @council/bias-audit gives without a window, for `aggregateBiasAudit` to reduce. Every record is taken: no window,
+ * no filter.
  */
 export async function duckdbSessionSummaries(options: DuckdbSessionSummariesOptions): Promise<BiasSessionSummaries> {
-  const files = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
-  const { DuckDBInstance } = await loadDuckdb();
-  const instance = await DuckDBInstance.create(':memory:', options.threads === undefined ? {} : { threads: String(options.threads) });
-  const connection = await instance.connect();
-  try {
-    const statements = [...duckdbRecordStatements(files.map((f) => ({ path: f.file.path, parquet: f.parquet === true }))), ...duckdbSummaryStatements()];
-    for (const statement of statements.slice(0, -1)) await connection.run(statement);
-    const reader = await connection.runAndReadAll(statements.at(-1)!);
-    const sessions = reader.getColumnsJS()[0]!.map((text) => sessionOf(JSON.parse(text as string) as Row));
-    sessions.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || byCodeUnits(a.session, b.session));
-    return { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  const { duckdbBiasRead } = await import('./bias-read.js');
+  return (await duckdbBiasRead({ ...options, now: new Date(8.64e15), maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY })).summaries;
+}
+
+/** The summaries of the sessions in the table `kept` (with `rec`, as window-sql.ts builds them), oldest session first. */
+export async function readSessionSummaries(connection: Duckdb.DuckDBConnection): Promise<BiasSessionSummaries> {
+  const statements = duckdbSummaryStatements();
+  for (const statement of statements.slice(0, -1)) await connection.run(statement);
+  const reader = await connection.runAndReadAll(statements.at(-1)!);
+  const sessions = reader.getColumnsJS()[0]!.map((text) => sessionOf(JSON.parse(text as string) as Row));
+  sessions.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || byCodeUnits(a.session, b.session));
+  return { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
 }
 
 const numbers = (v: unknown): number[] => (v as (number | bigint)[]).map(Number);

@@ -1,0 +1,247 @@
+import type * as Duckdb from '@duckdb/node-api';
+import { parquetMetadataAsync } from 'hyparquet';
+import type { FileMetaData } from 'hyparquet';
+import { open } from 'node:fs/promises';
+import { BiasStoreError } from '../bias-store-error.js';
+import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summaries-read.js';
+import type { BiasInputFile } from '../resolve-bias-inputs.js';
+import { resolveBiasInputs } from '../resolve-bias-inputs.js';
+import { reconcileLines } from './reconcile-lines.js';
+import type { ReadRecord, Reconciled, ScannedFile } from './reconcile-lines.js';
+import { duckdbScanStatements } from './record-sql.js';
+import { loadDuckdb, readSessionSummaries } from './session-summaries.js';
+import { duckdbWindowStatements, repeatsQuery, windowCountsQuery } from './window-sql.js';
+
+export interface DuckdbBiasReadOptions extends EngineWindowOptions {
+  /** Store files, directories of stores, Parquet exports, or globs over file names, as `readBiasRecords` takes them. */
+  inputs: readonly string[];
+  cwd?: string;
+  /** DuckDB's worker threads (default: DuckDB's, one per core). */
+  threads?: number;
+}
+
+const dayMs = 86_400_000;
+/** The reader's default longest line (`readBiasRecords`' maxLineBytes). */
+const maxLineBytes = 1024 * 1024;
+
+function positiveOption(value: number | undefined, name: string, integer: boolean): number {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
+  }
+  return value;
+}
+
+/**
+ * The bias report's map step in an embedded DuckDB: reads the inputs once by SQL (`record-sql.ts`), reconciles the
+ * lines with the reader's own code (`reconcile-lines.ts`: line counts, skipped lines with the reader's reasons and
+ * details, and whatever DuckDB's parser reads otherwise than JSON.parse), applies the window (`window-sql.ts`) and
+ * computes the window's per-session summaries (`summary-sql.ts`). The result holds every count of `readBiasRecords`
+ * for the same inputs and options, with the same values, and the summaries `summarizeBiasSessions` computes from its
+ * columns.
+ */
+export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<EngineSummariesRead> {
+  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
+  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
+  const nowMs = (options.now ?? new Date()).getTime();
+  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: now is an invalid Date.' });
+  const earliestMs = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
+  const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
+  const jsOwned = await parquetFilesDuckdbCannotRead(inputs);
+
+  const { DuckDBInstance } = await loadDuckdb();
+  const instance = await DuckDBInstance.create(':memory:', options.threads === undefined ? {} : { threads: String(options.threads) });
+  const connection = await instance.connect();
+  try {
+    await scanInputs(connection, inputs, jsOwned);
+    const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
+    await correctScan(connection, reconciled);
+    for (const statement of duckdbWindowStatements({ maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion })) await connection.run(statement);
+    const counts = (await connection.runAndReadAll(windowCountsQuery)).getRowObjectsJS()[0]!;
+    const n = (key: string): number => Number(counts[key]);
+    const repeated = { duplicates: 0, conflicts: 0, conflictSessions: [] as string[] };
+    if (n('window_records') > n('kept')) {
+      const row = (await connection.runAndReadAll(repeatsQuery)).getRowObjectsJS()[0]!;
+      repeated.duplicates = Number(row.duplicates);
+      repeated.conflicts = Number(row.conflicts);
+      repeated.conflictSessions = row.conflict_sessions as string[];
+    }
+    const summaries = await readSessionSummaries(connection);
+    const timestampsWithoutZone = n('timestamps_without_zone');
+    const warnings: string[] = [];
+    if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
+    if (repeated.conflicts > 0) {
+      warnings.push(
+        `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
+      );
+    }
+    const skips = reconciled.skips.report();
+    return {
+      files: reconciled.files,
+      lines: reconciled.lines,
+      records: n('records'),
+      sessions: n('sessions'),
+      excluded: { model: n('excluded_model'), configVersion: n('excluded_config_version'), beforeWindow: n('excluded_before_window'), future: n('excluded_future'), beyondSessions: n('beyond_sessions') },
+      repeated,
+      foreignMajors: reconciled.foreignMajors,
+      timestampsWithoutZone,
+      positionNotDisplayOrder: n('position_not_display_order'),
+      simulatedRecords: n('simulated_records'),
+      warnings,
+      skipped: skips.skipped,
+      reasons: skips.reasons,
+      firstBadLines: skips.firstBadLines,
+      summaries,
+      kept: n('kept'),
+    };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/**
+ * Builds `scan`. DuckDB refuses some files the reader reads line by line (a JSON object broken over two lines stops its
+ * scan): such a file, named in DuckDB's error, is left to the reader's code and the scan run again without it.
+ */
+async function scanInputs(connection: Duckdb.DuckDBConnection, inputs: readonly BiasInputFile[], jsOwned: Set<number>): Promise<void> {
+  const files = inputs.map((f) => ({ path: f.file.path, parquet: f.parquet === true }));
+  for (;;) {
+    try {
+      for (const statement of duckdbScanStatements(files, jsOwned)) await connection.run(statement);
+      return;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const culprit = files.findIndex((f, i) => !jsOwned.has(i) && message.includes(`"${f.path}"`));
+      if (culprit === -1) {
+        throw new BiasStoreError({ code: 'IO_ERROR', message: `DuckDB could not read the bias records (${message}). Check the inputs, or run bias-report without --engine duckdb.`, cause: error });
+      }
+      jsOwned.add(culprit);
+    }
+  }
+}
+
+/** What `scan` holds per input (rows, first `ord`) and the rows SQL did not accept. */
+async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scanned: Map<number, ScannedFile>; unaccepted: Map<number, Map<number, number>> }> {
+  const scanned = new Map<number, ScannedFile>();
+  for (const [file, rows, firstOrd] of (await connection.runAndReadAll('SELECT file, count(*), min(ord) FROM scan GROUP BY file')).getRowsJS()) {
+    scanned.set(Number(file), { rows: Number(rows), firstOrd: Number(firstOrd) });
+  }
+  const unaccepted = new Map<number, Map<number, number>>();
+  for (const [file, ord, status] of (await connection.runAndReadAll('SELECT file, ord, status FROM scan WHERE status <> 0')).getRowsJS()) {
+    let rows = unaccepted.get(Number(file));
+    if (rows === undefined) unaccepted.set(Number(file), (rows = new Map()));
+    rows.set(Number(ord), Number(status));
+  }
+  return { scanned, unaccepted };
+}
+
+/** Makes `scan` hold exactly the reader's records: drops the rows the reader decided otherwise, adds the records it read. */
+async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reconciled): Promise<void> {
+  await connection.run('CREATE OR REPLACE TEMP TABLE scan_fix (ord BIGINT, file INTEGER, session VARCHAR, ms DOUBLE, zoned BOOLEAN, reviewer VARCHAR, candidate VARCHAR, position DOUBLE, len DOUBLE, score DOUBLE, rank DOUBLE, config VARCHAR, category VARCHAR, pido BOOLEAN, drop_only BOOLEAN)');
+  if (reconciled.remove.length === 0 && reconciled.add.length === 0 && reconciled.removeFrom.length === 0) return;
+  const appender = await connection.createAppender('scan_fix', 'temp');
+  const orNull = <T>(value: T | null, append: (v: T) => void): void => (value === null ? appender.appendNull() : append(value));
+  for (const ord of reconciled.remove) {
+    appender.appendBigInt(BigInt(ord));
+    for (let i = 0; i < 13; i++) appender.appendNull();
+    appender.appendBoolean(true);
+    appender.endRow();
+  }
+  for (const { ord, file, record: r } of reconciled.add as ReadRecord[]) {
+    appender.appendBigInt(BigInt(ord));
+    appender.appendInteger(file);
+    appender.appendVarchar(r.session);
+    appender.appendDouble(r.ms);
+    appender.appendBoolean(r.zoned);
+    appender.appendVarchar(r.reviewer);
+    appender.appendVarchar(r.candidate);
+    appender.appendDouble(r.position);
+    appender.appendDouble(r.len);
+    orNull(r.score, (v) => appender.appendDouble(v));
+    orNull(r.rank, (v) => appender.appendDouble(v));
+    orNull(r.config, (v) => appender.appendVarchar(v));
+    orNull(r.category, (v) => appender.appendVarchar(v));
+    appender.appendBoolean(r.pido);
+    appender.appendBoolean(false);
+    appender.endRow();
+  }
+  appender.closeSync();
+  await connection.run('DELETE FROM scan WHERE ord IN (SELECT ord FROM scan_fix)');
+  for (const { file, ord } of reconciled.removeFrom) await connection.run(`DELETE FROM scan WHERE file = ${file} AND ord >= ${ord}`);
+  await connection.run(`INSERT INTO scan SELECT ord, file, 0, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido FROM scan_fix WHERE NOT drop_only`);
+}
+
+/** The columns a report reads and the physical types scan-bias-parquet.ts accepts for each. */
+const parquetColumns: Record<string, readonly string[]> = {
+  schema_version: ['BYTE_ARRAY'],
+  session_id: ['BYTE_ARRAY'],
+  timestamp: ['INT64'],
+  reviewer_id: ['BYTE_ARRAY'],
+  model_id: ['BYTE_ARRAY'],
+  position: ['INT32', 'INT64'],
+  response_length_chars: ['INT32', 'INT64'],
+  score_value: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
+  rank_position: ['INT32', 'INT64'],
+  position_is_display_order: ['BOOLEAN'],
+  council_config_version: ['BYTE_ARRAY'],
+  query_category: ['BYTE_ARRAY'],
+};
+
+/** Why a Parquet file's schema cannot be read as bias records (scan-bias-parquet.ts's check, in its words), or undefined. */
+function schemaProblem(metadata: FileMetaData): string | undefined {
+  const top = new Map(metadata.schema.slice(1).map((element) => [element.name, element]));
+  for (const [name, types] of Object.entries(parquetColumns)) {
+    const element = top.get(name);
+    if (element === undefined) return `it has no column ${name}`;
+    if (element.type === undefined || !types.includes(element.type)) return `its column ${name} is ${element.type ?? 'a group'}, not ${types.join(' or ')}`;
+  }
+  const timestamp = top.get('timestamp')!;
+  const converted = timestamp.converted_type;
+  if (!(timestamp.logical_type?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS')) return 'its column timestamp is no TIMESTAMP';
+  // Text columns without their UTF8 annotation are bytes to the reader (never a valid row) but text to DuckDB.
+  for (const name of ['schema_version', 'session_id', 'reviewer_id', 'model_id', 'council_config_version', 'query_category']) {
+    const element = top.get(name)!;
+    if (element.converted_type !== 'UTF8' && element.logical_type?.type !== 'STRING') return 'text';
+  }
+  if (timestamp.logical_type?.type === 'TIMESTAMP' && timestamp.logical_type.unit === 'NANOS') return 'nanoseconds';
+  return undefined;
+}
+
+/**
+ * The Parquet inputs DuckDB would read otherwise than the reader — a damaged footer, text columns stored as bytes,
+ * nanosecond timestamps — left to the reader's scanner; a file that is no bias export is the reader's error.
+ */
+async function parquetFilesDuckdbCannotRead(inputs: readonly BiasInputFile[]): Promise<Set<number>> {
+  const owned = new Set<number>();
+  for (let i = 0; i < inputs.length; i++) {
+    const { file, parquet } = inputs[i]!;
+    if (parquet !== true) continue;
+    let metadata: FileMetaData;
+    try {
+      const handle = await open(file.path, 'r');
+      try {
+        const size = (await handle.stat()).size;
+        metadata = await parquetMetadataAsync({
+          byteLength: size,
+          slice: async (start: number, end = size) => {
+            const bytes = new Uint8Array(end - start);
+            await handle.read(bytes, 0, bytes.length, start);
+            return bytes.buffer;
+          },
+        });
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      owned.add(i);
+      continue;
+    }
+    const problem = schemaProblem(metadata);
+    if (problem === 'text' || problem === 'nanoseconds') owned.add(i);
+    else if (problem !== undefined) {
+      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${file.path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).` });
+    }
+  }
+  return owned;
+}
