@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineBenchSuite, median } from '@council/bench';
@@ -21,6 +21,7 @@ import { ensureTeamStore, recordsPerSession, teamStoreNow, teamStoreVersion } fr
 //   COUNCIL_TEAM_ROWS       rows to run, comma-separated: embedded,duckdb,clickhouse,phases (default all)
 //   COUNCIL_TEAM_REEXPORT=1 export again (and measure it) though the cache has the export
 //   COUNCIL_TEAM_ROW_TIMEOUT seconds a row may take before it is stopped and reported as such (default 3600)
+//   COUNCIL_TEAM_RSS_CAP_MB  resident MB at which a row is stopped and reported as such (default 10,240; 0: none)
 const sessions = Number(process.env['COUNCIL_TEAM_SESSIONS'] ?? 1_000_000);
 const records = sessions * recordsPerSession;
 const cache = join(process.env['COUNCIL_BENCH_CACHE'] ?? join(tmpdir(), 'council-bench-cache'), `team-v${teamStoreVersion}-${sessions}`);
@@ -30,6 +31,8 @@ const enabled = new Set((process.env['COUNCIL_TEAM_ROWS'] ?? 'embedded,duckdb,cl
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bundle = fileURLToPath(new URL('../dist/council.js', import.meta.url));
 const child = fileURLToPath(new URL('./team-scale-child.mjs', import.meta.url));
+const rssCap = fileURLToPath(new URL('./team-scale-rss-cap.mjs', import.meta.url));
+const rssCapMb = Number(process.env['COUNCIL_TEAM_RSS_CAP_MB'] ?? 10_240);
 const parquet = join(cache, 'parquet');
 const runDir = join(cache, 'run');
 const label = `${sessions.toLocaleString('en-US')} sessions (${(records / 1e6).toLocaleString('en-US')} M records)`;
@@ -39,6 +42,8 @@ interface Run {
   seconds: number;
   rssMb: number;
   status: string;
+  /** The machine's 1-minute load average when the row ended (the machine is shared: a figure's context). */
+  load?: number;
   /** The child's own JSON line (phases, memory), when it is team-scale-child.mjs. */
   detail?: Record<string, unknown>;
 }
@@ -51,16 +56,24 @@ function measure(args: string[]): Run {
   const rssFile = join(runDir, 'time.txt');
   rmSync(rssFile, { force: true });
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, 'timeout', '--kill-after=10', String(rowTimeout), process.execPath, ...args], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, 'timeout', '--kill-after=10', String(rowTimeout), process.execPath, '--import', rssCap, ...args], {
     encoding: 'utf8',
+    env: { ...process.env, COUNCIL_TEAM_RSS_CAP_MB: String(rssCapMb) },
     maxBuffer: 1 << 28,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const seconds = (performance.now() - started) / 1000;
   const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
-  const status = result.status === 0 ? 'ok' : result.status === 124 ? `timed out after ${rowTimeout} s` : `exit ${result.status}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`;
+  const status =
+    result.status === 0
+      ? 'ok'
+      : result.status === 124
+        ? `timed out after ${rowTimeout} s`
+        : result.stderr.includes('past the cap of')
+          ? `stopped past the RSS cap of ${rssCapMb} MB`
+          : `exit ${result.status}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`;
   const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  const run: Run = { seconds, rssMb: kb / 1024, status };
+  const run: Run = { seconds, rssMb: kb / 1024, status, load: loadavg()[0]! };
   if (last.startsWith('{"mode"')) run.detail = JSON.parse(last) as Record<string, unknown>;
   return run;
 }
@@ -188,7 +201,7 @@ function defineRows(): void {
       key: 'phases',
       name: `embedded path in phases (readBiasRecords, summarizeBiasSessions, aggregateBiasAudit of the summaries): ${label}`,
       report: join(runDir, 'phases.json'),
-      run: (round) => (round === 0 ? measure([child, 'embedded-phases', '--input', parquet, ...window, '--out', join(runDir, 'phases.json')]) : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' }),
+      run: (round) => (round === 0 ? measure(['--expose-gc', child, 'embedded-phases', '--input', parquet, ...window, '--out', join(runDir, 'phases.json')]) : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' }),
     });
   }
 }
@@ -236,7 +249,7 @@ export const suite = defineBenchSuite({
         }
         if (run.status === 'first round only') continue;
         results.set(row.key, [...(results.get(row.key) ?? []), run]);
-        process.stderr.write(`team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s, ${run.rssMb.toFixed(0)} MB, ${run.status}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`);
+        process.stderr.write(`team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s, ${run.rssMb.toFixed(0)} MB, ${run.status}, load ${run.load?.toFixed(1) ?? '?'}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`);
       }
     }
     writeFileSync(join(cache, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ sessions, rounds, tree, cliEngines, cliClickhouseExport, exported, results: Object.fromEntries(results) }, null, 2) + '\n');
