@@ -7,7 +7,7 @@ import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summari
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
 import { resolveBiasInputs } from '../resolve-bias-inputs.js';
 import { reconcileLines } from './reconcile-lines.js';
-import type { ReadRecord, Reconciled, ScannedFile } from './reconcile-lines.js';
+import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
 import { loadDuckdb, readSessionSummaries } from './session-summaries.js';
 import { duckdbWindowStatements, repeatsQuery, windowCountsQuery } from './window-sql.js';
@@ -130,7 +130,7 @@ async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scann
   const unaccepted = new Map<number, Map<number, number>>();
   for (const [file, ord, status] of (await connection.runAndReadAll('SELECT file, ord, status FROM scan WHERE status <> 0')).getRowsJS()) {
     let rows = unaccepted.get(Number(file));
-    if (rows === undefined) unaccepted.set(Number(file), (rows = new Map()));
+    if (rows === undefined) unaccepted.set(Number(file), (rows = new Map<number, number>()));
     rows.set(Number(ord), Number(status));
   }
   return { scanned, unaccepted };
@@ -140,7 +140,7 @@ async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scann
 async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reconciled): Promise<void> {
   await connection.run('CREATE OR REPLACE TEMP TABLE scan_fix (ord BIGINT, file INTEGER, session VARCHAR, ms DOUBLE, zoned BOOLEAN, reviewer VARCHAR, candidate VARCHAR, position DOUBLE, len DOUBLE, score DOUBLE, rank DOUBLE, config VARCHAR, category VARCHAR, pido BOOLEAN, drop_only BOOLEAN)');
   if (reconciled.remove.length === 0 && reconciled.add.length === 0 && reconciled.removeFrom.length === 0) return;
-  const appender = await connection.createAppender('scan_fix', 'temp');
+  const appender = await connection.createAppender('scan_fix', 'main', 'temp');
   const orNull = <T>(value: T | null, append: (v: T) => void): void => (value === null ? appender.appendNull() : append(value));
   for (const ord of reconciled.remove) {
     appender.appendBigInt(BigInt(ord));
@@ -148,7 +148,7 @@ async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reco
     appender.appendBoolean(true);
     appender.endRow();
   }
-  for (const { ord, file, record: r } of reconciled.add as ReadRecord[]) {
+  for (const { ord, file, record: r } of reconciled.add) {
     appender.appendBigInt(BigInt(ord));
     appender.appendInteger(file);
     appender.appendVarchar(r.session);

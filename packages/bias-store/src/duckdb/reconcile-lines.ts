@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { BiasStoreError } from '../bias-store-error.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
 import type { JsonlLine, JsonlLinePlace } from '../scan-jsonl-lines.js';
 import { scanJsonlLines } from '../scan-jsonl-lines.js';
@@ -45,6 +46,9 @@ export interface Reconciled {
   judged: number;
 }
 
+/** A UTF-16 surrogate without its pair (a pair is one code point under the u flag). */
+const loneSurrogate = /\p{Cs}/u;
+
 /** The first `ord` of an input's lines or rows, as record-sql.ts's `ordBase`. */
 export const ordBaseOf = (index: number): number => index * 4294967296;
 
@@ -54,6 +58,7 @@ const isDuckdbSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x
  * What DuckDB's parser reads otherwise than JSON.parse: a comma before a closing brace (DuckDB allows trailing commas)
  * and vertical tab or form feed (white space to DuckDB, not to JSON). A line holding one is judged by the reader's code.
  */
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
 const readOtherwise = /,[ \t\r]*\}|[\x0b\x0c]/g;
 
 /** The byte offsets in `buf` where DuckDB might read otherwise than the reader (usually none). */
@@ -109,7 +114,14 @@ async function reconcileJsonl(options: ReconcileOptions, index: number, out: Rec
     if (status === 2) {
       throw new Error(`DuckDB's record rules rejected line ${line.line} of ${file.path}, which the bias reader accepts: the SQL of duckdb/record-sql.ts disagrees with the reader (a bug; report it with the line).`);
     }
-    out.add.push({ ord: ord ?? ordBaseOf(index) + line.line, file: index, record: verdict.record });
+    const r = verdict.record;
+    if ([r.session, r.reviewer, r.candidate, r.config ?? '', r.category ?? ''].some((text) => loneSurrogate.test(text))) {
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `Line ${line.line} of ${file.path} names a session, member, config version or category with a lone UTF-16 surrogate (a \\ud800-style escape without its pair), which DuckDB's UTF-8 text cannot hold: read these inputs without --engine duckdb, or correct the line.`,
+      });
+    }
+    out.add.push({ ord: ord ?? ordBaseOf(index) + line.line, file: index, record: r });
   };
 
   const lines = await scanJsonlLines({

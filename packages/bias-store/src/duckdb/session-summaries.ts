@@ -54,7 +54,7 @@ export async function readSessionSummaries(connection: Duckdb.DuckDBConnection):
   const statements = duckdbSummaryStatements();
   for (const statement of statements.slice(0, -1)) await connection.run(statement);
   const reader = await connection.runAndReadAll(statements.at(-1)!);
-  const sessions = reader.getColumnsJS()[0]!.map((text) => sessionOf(JSON.parse(text as string) as Row));
+  const sessions = (reader.getColumnsJS()[0] ?? []).map((text) => sessionOf(JSON.parse(text as string) as Row));
   sessions.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || byCodeUnits(a.session, b.session));
   return { version: BIAS_SESSION_SUMMARY_VERSION, sessions };
 }

@@ -80,7 +80,7 @@ export const repeatsQuery = `
   WITH repeats AS (
     SELECT r.session,
            r.position = k.position AND r.len = k.len
-             AND ((r.score IS NULL AND k.score IS NULL) OR (r.score = k.score AND signbit(r.score) = signbit(k.score)))
+             AND r.score IS NOT DISTINCT FROM k.score AND coalesce(signbit(r.score) = signbit(k.score), true)
              AND r.rank IS NOT DISTINCT FROM k.rank AND r.ms = k.ms AND r.config IS NOT DISTINCT FROM k.config
              AND r.category IS NOT DISTINCT FROM k.category AND r.pido = k.pido AS same
     FROM rec r JOIN kept k ON r.session = k.session AND r.reviewer = k.reviewer AND r.candidate = k.candidate
