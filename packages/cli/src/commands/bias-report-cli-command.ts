@@ -2,6 +2,7 @@ import type { CliCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { parseChoiceOption, parseIntegerOption, parseRepeatedStringOption, parseStringOption } from '../parse-option.js';
 import type { BiasReportCommandOptions, BiasReportFormat } from './bias-report-command.js';
+import { biasReportEngines } from './bias-report-engine.js';
 
 /** `--resamples n`: 0 (the asymptotic Wald F test) or at least 20 permutations, as `aggregateBiasAudit` takes them. */
 function parseResamplesOption(value: unknown): number | undefined {
@@ -35,6 +36,9 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     { flags: '--now <time>', description: 'End of the window, ISO 8601 (default now): for reproducible reports' },
     { flags: '--resamples <n>', description: 'Permutations per position test: 0 for the asymptotic Wald F test, else at least 20 (default 1000 below 100 sessions, else 0)' },
     { flags: '--seed <n>', description: 'Seed of the permutations (default 1): the same records give the same report' },
+    { flags: '--engine <engine>', description: 'Where the per-session summaries are computed: embedded (default), duckdb (SQL in DuckDB over the same --input files; needs @duckdb/node-api) or clickhouse (SQL on --url); the same report' },
+    { flags: '--url <url>', description: "--engine clickhouse: the server's HTTP interface, e.g. http://127.0.0.1:8123" },
+    { flags: '--table <name>', description: '--engine clickhouse: the records table, [database.]name (default council_bias_records)' },
   ],
   examples: [
     'council bias-report',
@@ -42,6 +46,8 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     'council bias-report --format html --output bias-report.html',
     'council bias-report --input ./logs.jsonl --json > report.json',
     "council bias-report --input alice/bias_metrics.jsonl --input 'team/*.jsonl.gz'",
+    'council bias-report --engine duckdb --input ./bias-export --sessions 1000000 --days 365',
+    'council bias-report --engine clickhouse --url http://127.0.0.1:8123 --json',
   ],
   parse: ({ options: o }) => ({
     input: parseRepeatedStringOption('input', o['input']),
@@ -55,6 +61,9 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     now: parseStringOption('now', o['now']),
     resamples: parseResamplesOption(o['resamples']),
     seed: parseIntegerOption('seed', o['seed'], { min: 0 }),
+    engine: parseChoiceOption('engine', o['engine'], biasReportEngines),
+    url: parseStringOption('url', o['url']),
+    table: parseStringOption('table', o['table']),
   }),
   run: async (options, ctx) => (await import('./bias-report-command.js')).runBiasReportCommand(options, ctx),
 };

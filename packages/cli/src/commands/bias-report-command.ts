@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
-import type { BiasAggregateReport } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasColumns, BiasSessionSummaries } from '@council/bias-audit';
 import { BiasStoreError, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
+import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
+import { checkClickhouseUrl, displayUrl, readWithEngine } from './bias-report-engine.js';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
@@ -37,13 +39,30 @@ export interface BiasReportCommandOptions {
    * `aggregateBiasAudit`'s: 1,000 below 100 sessions, else 0.
    */
   resamples?: number;
+  /**
+   * Where the per-session summaries are computed: `embedded` (default, Council's own reader), `duckdb` (SQL in an
+   * embedded DuckDB over the same inputs; needs the optional @duckdb/node-api) or `clickhouse` (SQL on the server at
+   * `url`, over the table `council store export --to clickhouse` fills). The report is the same byte for byte.
+   */
+  engine?: BiasReportEngine;
+  /** `clickhouse`: the server's HTTP interface, e.g. http://127.0.0.1:8123 (credentials in the URL are never shown). */
+  url?: string;
+  /** `clickhouse`: the table (default council_bias_records), optionally `database.table`. */
+  table?: string;
 }
 
-/** What was read for a report: the inputs, and the reader's counts and columns (the window's records). */
+/**
+ * What was read for a report: the inputs, the reader's counts, and the window's records as columns (embedded) or
+ * as per-session summaries (an engine's map step).
+ */
 export interface LoadedBiasRecords {
-  /** The inputs as given (resolved against the working directory), or the default store. */
+  /** The inputs as given (resolved against the working directory), the default store, or the ClickHouse URL shown. */
   paths: string[];
-  read: ReadBiasRecordsResult;
+  read: Omit<ReadBiasRecordsResult, 'columns'>;
+  /** Records in the window. */
+  kept: number;
+  columns: BiasColumns | null;
+  summaries: BiasSessionSummaries | null;
 }
 
 /** The JSON document `council bias-report --format json` prints. Its top level is stable. */
@@ -80,46 +99,55 @@ export interface BiasReportDocument {
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
 export async function computeBiasReport(options: BiasReportCommandOptions, ctx: CommandContext): Promise<{ document: BiasReportDocument; loaded: LoadedBiasRecords }> {
   const settings = commandSettings(ctx);
+  const engine = options.engine ?? 'embedded';
   const given = options.input === undefined ? [] : typeof options.input === 'string' ? [options.input] : [...options.input];
-  const paths = given.length === 0 ? [settings.files.biasStore] : given.map((p) => resolve(ctx.cwd, p));
+  checkEngineOptions(options, given.length > 0);
+  const clickhouse = engine === 'clickhouse' ? checkClickhouseUrl(options.url!) : null;
+  const paths = clickhouse !== null ? [displayUrl(clickhouse)] : given.length === 0 ? [settings.files.biasStore] : given.map((p) => resolve(ctx.cwd, p));
   const now = options.now === undefined ? ctx.now() : new Date(options.now);
   if (Number.isNaN(now.getTime())) throw new CliError({ code: 'USAGE', message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".` });
   const maxSessions = options.sessions ?? settings.windowSessions;
   const maxDays = options.days ?? settings.windowDays;
   const filter = { ...(options.model === undefined ? {} : { model: options.model }), ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }) };
-  let read: ReadBiasRecordsResult;
+  const window = { now, maxSessions, maxDays, ...filter };
+  let loaded: LoadedBiasRecords;
   try {
     // The default store may not exist yet: that is an empty report, not an error.
-    const inputs = given.length === 0 ? (await defaultStoreExists(paths[0]!)) ? paths : [] : paths;
-    read = await readBiasRecords({ inputs, cwd: ctx.cwd, now, maxSessions, maxDays, ...filter });
+    const inputs = given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
+    if (engine === 'embedded') {
+      const { columns, ...read } = await readBiasRecords({ inputs, cwd: ctx.cwd, ...window });
+      loaded = { paths, read, kept: columns.length, columns, summaries: null };
+    } else {
+      const source: EngineSource = clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...tableOf(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
+      const { summaries, kept, ...read } = await readWithEngine(source, window);
+      loaded = { paths, read, kept, columns: null, summaries };
+    }
   } catch (error) {
     if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
     throw error;
   }
-  // The reader applied the window and the filters: the statistics take its columns whole (now and the window's
-  // bounds only label the report's window).
+  // The reader (or the engine) applied the window and the filters: the statistics take its columns or summaries
+  // whole (now and the window's bounds only label the report's window).
   const seed = options.seed ?? 1;
-  const report = aggregateBiasAudit(read.columns, {
-    now,
-    maxSessions,
-    maxDays,
-    minSessions: settings.minSessions,
-    seed,
-    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
-  });
+  const common = { now, minSessions: settings.minSessions, seed, ...(options.resamples === undefined ? {} : { resamples: options.resamples }) };
+  const report =
+    loaded.columns !== null
+      ? aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays })
+      : aggregateBiasAudit(loaded.summaries!, { ...common, summariesWindow: { maxSessions, maxDays } });
+  const { read, kept } = loaded;
   const excluded = read.excluded;
   const document: BiasReportDocument = {
     kind: 'council-bias-report',
     schemaVersion: 1,
     generatedAt: ctx.now().toISOString(),
-    simulated: read.columns.length > 0 && read.simulatedRecords === read.columns.length,
+    simulated: kept > 0 && read.simulatedRecords === kept,
     input: {
       path: paths.join(', '),
       paths,
       files: read.files.length,
       lines: read.lines,
       records: read.records,
-      kept: read.columns.length,
+      kept,
       outsideWindow: excluded.model + excluded.configVersion + excluded.beforeWindow + excluded.future + excluded.beyondSessions,
       excluded,
       duplicates: read.repeated.duplicates,
@@ -131,7 +159,27 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString(), seed },
     report,
   };
-  return { document, loaded: { paths, read } };
+  return { document, loaded };
+}
+
+/** `--engine`, `--url` and `--table` go together as documented; anything else is a usage error saying what to give. */
+function checkEngineOptions(options: BiasReportCommandOptions, hasInput: boolean): void {
+  const engine = options.engine ?? 'embedded';
+  const usage = (message: string): CliError => new CliError({ code: 'USAGE', message });
+  if (engine === 'clickhouse') {
+    if (options.url === undefined) throw usage('--engine clickhouse needs --url, the HTTP interface of the ClickHouse server holding the records (e.g. --url http://127.0.0.1:8123).');
+    if (hasInput) throw usage('--engine clickhouse reads the records from the server\'s table, not --input: load files into it with `council store export --to clickhouse --url … --input …`.');
+  } else {
+    if (options.url !== undefined) throw usage(`--url is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
+    if (options.table !== undefined) throw usage(`--table is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
+  }
+}
+
+/** `--table name` or `--table database.name`. */
+function tableOf(table: string | undefined): { table?: string; database?: string } {
+  if (table === undefined) return {};
+  const dot = table.indexOf('.');
+  return dot === -1 ? { table } : { database: table.slice(0, dot), table: table.slice(dot + 1) };
 }
 
 async function defaultStoreExists(path: string): Promise<boolean> {
@@ -160,7 +208,7 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
     case 'html': {
       const [{ renderHtmlReport }, { htmlReportFromAudit }] = await Promise.all([import('../html/render-html-report.js'), import('../html/html-report-from-audit.js')]);
       text = renderHtmlReport(
-        htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
+        htmlReportFromAudit({ report: document.report, records: loaded, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
       );
       break;
     }

@@ -148,7 +148,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written.
   await writeFileAtomic(
     htmlPath,
-    renderHtmlReport(htmlReportFromAudit({ report: document.report, columns: loaded.read.columns, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
+    renderHtmlReport(htmlReportFromAudit({ report: document.report, records: loaded, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
   );
   print(
     [

@@ -1,0 +1,49 @@
+import type { EngineSummariesRead, EngineWindowOptions } from '@council/bias-store';
+import { CliError } from '../cli-error.js';
+
+/** Where `bias-report` computes the per-session summaries (the map): in Council itself, or in an analytics engine. */
+export const biasReportEngines = ['embedded', 'duckdb', 'clickhouse'] as const;
+export type BiasReportEngine = (typeof biasReportEngines)[number];
+
+/** What an engine reads: files (DuckDB reads stores and Parquet exports directly) or a ClickHouse table. */
+export type EngineSource =
+  | { engine: 'duckdb'; inputs: readonly string[]; cwd: string }
+  | { engine: 'clickhouse'; url: string; table?: string | undefined; database?: string | undefined };
+
+/** A ClickHouse URL as it may be shown: scheme, host, port and path, never a user name or password. */
+export function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  parsed.search = '';
+  return parsed.toString().replace(/\/$/, '');
+}
+
+/** `--url`: an http(s) URL of a ClickHouse server's HTTP interface, checked before anything connects. */
+export function checkClickhouseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError({ code: 'USAGE', message: `--url expects the http(s) URL of a ClickHouse server's HTTP interface, such as http://127.0.0.1:8123, got "${url}".` });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new CliError({ code: 'USAGE', message: `--url expects an http:// or https:// URL (ClickHouse's HTTP interface, port 8123 by default), got ${parsed.protocol}//… .` });
+  }
+  return url;
+}
+
+/**
+ * Runs the map step in the engine: the window's per-session summaries and the reader's counts. The engine's
+ * module loads only here, so the embedded path never loads DuckDB or the ClickHouse client.
+ */
+export async function readWithEngine(source: EngineSource, window: EngineWindowOptions): Promise<EngineSummariesRead> {
+  const store = await import('@council/bias-store');
+  if (source.engine === 'duckdb') return await store.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
+  return await store.clickhouseBiasRead({
+    url: source.url,
+    ...(source.table === undefined ? {} : { table: source.table }),
+    ...(source.database === undefined ? {} : { database: source.database }),
+    ...window,
+  });
+}

@@ -1,0 +1,148 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BiasObservation } from '@council/bias-audit';
+import { createBiasStore, recordsFromObservations } from '@council/bias-store';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+import type { BiasReportDocument } from './bias-report-command.js';
+
+/** A small seeded generator (mulberry32), so the store is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Sessions as teams produce them, with everything that makes sums round differently when added in another order:
+ * fractional scores, a harsh reviewer, lengths that differ, self-review, unscored-but-ranked records, a reviewer
+ * that only ranks in some sessions, two config versions, and members first met out of name order.
+ */
+function teamObservations(sessions: number): BiasObservation[] {
+  const next = random(18);
+  const members = ['z/last', 'a/first', 'm/middle', 'b/second', 'q/harsh'];
+  const out: BiasObservation[] = [];
+  for (let s = 0; s < sessions; s++) {
+    const timestamp = new Date(Date.parse('2026-10-01T00:00:00Z') + s * 1_800_000).toISOString();
+    const lengths = members.map(() => 300 + Math.floor(next() * 2400));
+    const quality = members.map(() => next() * 3);
+    for (const [r, reviewer] of members.entries()) {
+      const order = members.map((_, k) => k).sort(() => next() - 0.5);
+      const rankOnly = reviewer === 'b/second' && s % 7 === 3;
+      const scores = members.map((_, k) => Math.round((4 + quality[k]! + lengths[k]! / 1000 - (reviewer === 'q/harsh' ? 1.5 : 0) + next() * 2) * 4) / 4);
+      const ranking = members.map((_, k) => k).sort((x, y) => scores[y]! - scores[x]!);
+      for (const [position, k] of order.entries()) {
+        out.push({
+          sessionId: `team-${String(s).padStart(5, '0')}`,
+          timestamp,
+          reviewer,
+          candidate: members[k]!,
+          position,
+          responseLengthChars: lengths[k]!,
+          score: rankOnly || (s + r + k) % 11 === 5 ? null : scores[k]!,
+          rankPosition: ranking.indexOf(k),
+          configVersion: s < (sessions * 2) / 3 ? '1.0.0' : '1.1.0',
+          queryCategory: 'coding',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A store of `sessions` team sessions, plus what a real store gathers: a repeated line, a conflicting record, bad lines. */
+async function teamStore(sessions: number): Promise<{ dir: string; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'council-engines-'));
+  const path = join(dir, 'bias_metrics.jsonl');
+  await createBiasStore({ path }).append(recordsFromObservations(teamObservations(sessions), { consent: 1, hashSecret: null, query: null }));
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const conflicting = JSON.parse(lines[7]!) as Record<string, unknown>;
+  appendFileSync(path, `${lines[3]}\n{"not json\n${JSON.stringify({ ...conflicting, score_value: 1 })}\n${JSON.stringify({ ...conflicting, schema_version: '2.0.0' })}\n{"schema_version":"1.1.0"}\n`);
+  return { dir, path };
+}
+
+async function council(argv: string[], cwd: string) {
+  const c = captureIo();
+  const code = await runCli(argv, { version: '1.0.0', io: c.io, env: {}, cwd });
+  return { code, out: c.out(), err: c.err() };
+}
+
+const NOW = ['--now', '2027-01-01T00:00:00Z'];
+
+/** The JSON report without its one timing field. */
+function untimed(text: string): string {
+  const { generatedAt: _generatedAt, ...rest } = JSON.parse(text) as BiasReportDocument;
+  return JSON.stringify(rest, null, 2);
+}
+
+describe('council bias-report --engine duckdb', () => {
+  it('gives the embedded report byte for byte (timing aside): records, skipped lines, repeats and every figure', async () => {
+    const { dir, path } = await teamStore(150);
+    for (const window of [
+      ['--sessions', '1000', '--days', '1000'],
+      ['--sessions', '60', '--days', '1000'],
+      ['--sessions', '1000', '--days', '1000', '--config-version', '1.1.0'],
+      ['--sessions', '1000', '--days', '1000', '--model', 'q/harsh'],
+    ]) {
+      const embedded = await council(['bias-report', '--input', path, '--json', ...NOW, ...window], dir);
+      const duckdb = await council(['bias-report', '--input', path, '--json', '--engine', 'duckdb', ...NOW, ...window], dir);
+      expect(embedded.code, embedded.err).toBe(0);
+      expect(duckdb.code, duckdb.err).toBe(0);
+      const document = JSON.parse(embedded.out) as BiasReportDocument;
+      // The store really has what the comparison is about: skipped lines, a repeat, a conflict, figures.
+      expect(document.input.skipped, window.join(' ')).toBe(3);
+      expect(document.report.window.sessions).toBeGreaterThan(0);
+      expect(untimed(duckdb.out), window.join(' ')).toBe(untimed(embedded.out));
+      expect(duckdb.err).toBe(embedded.err);
+    }
+  }, 120_000);
+
+  it('reads a Parquet export as the embedded reader does, and its report is the store\'s', async () => {
+    const { dir, path } = await teamStore(120);
+    const out = join(dir, 'export');
+    expect((await council(['store', 'export', '--format', 'parquet', '--output', out, '--input', path], dir)).code).toBe(0);
+    const window = ['--sessions', '1000', '--days', '1000', '--json', ...NOW];
+    const fromStore = await council(['bias-report', '--input', path, ...window], dir);
+    const embedded = await council(['bias-report', '--input', out, ...window], dir);
+    const duckdb = await council(['bias-report', '--input', out, '--engine', 'duckdb', ...window], dir);
+    expect(duckdb.code, duckdb.err).toBe(0);
+    expect(untimed(duckdb.out)).toBe(untimed(embedded.out));
+    expect(JSON.stringify((JSON.parse(duckdb.out) as BiasReportDocument).report)).toBe(JSON.stringify((JSON.parse(fromStore.out) as BiasReportDocument).report));
+  }, 120_000);
+
+  it('draws the HTML page from the engine\'s summaries: the same charts, the length chart\'s points included', async () => {
+    const { dir, path } = await teamStore(40);
+    const args = ['bias-report', '--input', path, '--format', 'html', '--sessions', '1000', '--days', '1000', ...NOW];
+    const embedded = await council(args, dir);
+    const duckdb = await council([...args, '--engine', 'duckdb'], dir);
+    expect(duckdb.code, duckdb.err).toBe(0);
+    const circles = (html: string): number => html.split('<circle').length - 1;
+    // 40 sessions × 5 scored answers in the length chart alone, beside the other charts' dots.
+    expect(circles(embedded.out)).toBeGreaterThan(200);
+    expect(circles(duckdb.out)).toBe(circles(embedded.out));
+  }, 60_000);
+});
+
+describe('council bias-report --engine: usage', () => {
+  const dir = tmpdir();
+  it.each([
+    [['--engine', 'clickhouse'], /--engine clickhouse needs --url, the HTTP interface of the ClickHouse server/],
+    [['--engine', 'clickhouse', '--url', 'http://127.0.0.1:1', '--input', 'x.jsonl'], /reads the records from the server's table, not --input/],
+    [['--url', 'http://127.0.0.1:8123'], /--url is for --engine clickhouse\./],
+    [['--engine', 'duckdb', '--table', 't'], /--table is for --engine clickhouse \(this report runs on duckdb\)/],
+    [['--engine', 'clickhouse', '--url', 'ftp://127.0.0.1'], /--url expects an http:\/\/ or https:\/\/ URL/],
+    [['--engine', 'clickhouse', '--url', 'not a url'], /--url expects the http\(s\) URL of a ClickHouse server's HTTP interface/],
+    [['--engine', 'spark'], /--engine/],
+  ])('%j is refused with a message saying what to give', async (args, message) => {
+    const r = await council(['bias-report', ...args], dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+});
