@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
 import { createBiasStore, recordsFromObservations } from '@council/bias-store';
-import { describe, expect, it } from 'vitest';
+import type { ClickhouseTestServer } from '@council/bias-store/test';
+import { startClickhouseTestServer } from '@council/bias-store/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import type { BiasReportDocument } from './bias-report-command.js';
@@ -127,6 +129,59 @@ describe('council bias-report --engine duckdb', () => {
     // 40 sessions × 5 scored answers in the length chart alone, beside the other charts' dots.
     expect(circles(embedded.out)).toBeGreaterThan(200);
     expect(circles(duckdb.out)).toBe(circles(embedded.out));
+  }, 60_000);
+});
+
+describe('council bias-report --engine clickhouse (a real server on 127.0.0.1)', () => {
+  let server: ClickhouseTestServer;
+  beforeAll(async () => {
+    server = await startClickhouseTestServer();
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('creates the table, loads the store (twice: idempotent), and reports what the embedded reader reports', async () => {
+    const { dir, path } = await teamStore(150);
+    const init = await council(['store', 'clickhouse-init', '--url', server.url, '--table', 'team.bias', '--json'], dir);
+    expect(init.code, init.err).toBe(0);
+    expect(JSON.parse(init.out)).toMatchObject({ table: 'team.bias', created: true });
+    expect(JSON.parse((await council(['store', 'clickhouse-init', '--url', server.url, '--table', 'team.bias', '--json'], dir)).out)).toMatchObject({ created: false });
+    for (const round of [1, 2]) {
+      const load = await council(['store', 'export', '--to', 'clickhouse', '--url', server.url, '--table', 'team.bias', '--input', path, '--batch-rows', '1000', '--json'], dir);
+      expect(load.code, load.err).toBe(0);
+      // 150 sessions × 25 records + a repeated line and a conflicting record; 3 lines are not records.
+      expect(JSON.parse(load.out), `round ${round}`).toMatchObject({ records: 3752, inserted: 3751, duplicates: 1, skipped: 3, batches: 4 });
+    }
+    for (const window of [
+      ['--sessions', '1000', '--days', '1000'],
+      ['--sessions', '60', '--days', '1000'],
+      ['--sessions', '1000', '--days', '1000', '--config-version', '1.1.0'],
+      ['--sessions', '1000', '--days', '1000', '--model', 'q/harsh'],
+    ]) {
+      const embedded = JSON.parse((await council(['bias-report', '--input', path, '--json', ...NOW, ...window], dir)).out) as BiasReportDocument;
+      const r = await council(['bias-report', '--engine', 'clickhouse', '--url', server.url, '--table', 'team.bias', '--json', ...NOW, ...window], dir);
+      expect(r.code, r.err).toBe(0);
+      const clickhouse = JSON.parse(r.out) as BiasReportDocument;
+      expect(JSON.stringify(clickhouse.report, null, 2), window.join(' ')).toBe(JSON.stringify(embedded.report, null, 2));
+      expect(clickhouse.options).toEqual(embedded.options);
+      // A table holds records, not lines: the repeated line was loaded once, the unreadable ones never. So the table
+      // has one record fewer, which the embedded reader counted as a duplicate in the window, or as left out by it.
+      const { records, kept, outsideWindow, conflicts, duplicates } = embedded.input;
+      expect(clickhouse.input).toMatchObject({ path: server.url, records: records - 1, kept, conflicts, duplicates: 0, skipped: 0, outsideWindow: outsideWindow - (1 - duplicates) });
+      for (const [why, n] of Object.entries(clickhouse.input.excluded)) expect(n, why).toBeLessThanOrEqual(embedded.input.excluded[why as keyof typeof embedded.input.excluded]);
+    }
+  }, 300_000);
+
+  it('says what is wrong when the server or the table is not there', async () => {
+    const missing = await council(['bias-report', '--engine', 'clickhouse', '--url', server.url, '--table', 'nowhere.none', '--json'], tmpdir());
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/nowhere/);
+    expect(missing.err).toMatch(/clickhouse-init/);
+    const closed = await council(['store', 'clickhouse-init', '--url', 'http://user:secret-pw@127.0.0.1:1'], tmpdir());
+    expect(closed.code).toBe(1);
+    expect(closed.err).toMatch(/127\.0\.0\.1:1/);
+    expect(closed.err).not.toContain('secret-pw');
   }, 60_000);
 });
 

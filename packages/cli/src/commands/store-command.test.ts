@@ -196,7 +196,7 @@ describe('council store (arguments)', () => {
     expect(help.out).toContain('$ council store <action>');
     expect(help.out).toMatch(/Examples:\n {2}council store stats/);
     expect(help.out).toContain('--min-age <duration>');
-    expect(await council(['store', 'shrink'])).toEqual({ code: 2, out: '', err: 'council: Unknown store action "shrink": use "council store stats", "council store compact" or "council store export".\n' });
+    expect(await council(['store', 'shrink'])).toEqual({ code: 2, out: '', err: 'council: Unknown store action "shrink": use "council store stats", "council store compact", "council store export" or "council store clickhouse-init".\n' });
     const badAge = await council(['store', 'compact', '--min-age', 'soon']);
     expect(badAge.code).toBe(2);
     expect(badAge.err).toContain('--min-age expects a duration');

@@ -7,6 +7,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { renderTable } from '../render-table.js';
+import type { StoreClickhouseOptions } from './store-clickhouse-command.js';
 
 export interface StoreCommandOptions {
   action: string | undefined;
@@ -26,6 +27,10 @@ export interface StoreCommandOptions {
   output?: string | undefined;
   /** `export`: rows per Parquet row group (default 100,000). */
   rowGroupRows?: number | undefined;
+  /** `export --to clickhouse`: load into a ClickHouse table instead of writing files. */
+  to?: 'clickhouse' | undefined;
+  /** `export --to clickhouse` and `clickhouse-init`: the server, the table, and what to load. */
+  clickhouse?: StoreClickhouseOptions | undefined;
 }
 
 /** What `council store export --json` prints. */
@@ -415,6 +420,13 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
 export async function runStoreCommand(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
   if (options.action === 'stats') return runStats(options, ctx);
   if (options.action === 'compact') return runCompact(options, ctx);
+  if (options.action === 'export' && options.to === 'clickhouse') {
+    return (await import('./store-clickhouse-command.js')).runClickhouseExport({ ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) }, ctx);
+  }
   if (options.action === 'export') return runExport(options, ctx);
-  throw new CliError({ code: 'USAGE', message: `Unknown store action "${options.action ?? ''}": use "council store stats", "council store compact" or "council store export".` });
+  if (options.action === 'clickhouse-init') return (await import('./store-clickhouse-command.js')).runClickhouseInit({ ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) }, ctx);
+  throw new CliError({
+    code: 'USAGE',
+    message: `Unknown store action "${options.action ?? ''}": use "council store stats", "council store compact", "council store export" or "council store clickhouse-init".`,
+  });
 }
