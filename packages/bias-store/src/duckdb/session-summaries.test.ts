@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
 import { useTempDirs } from '../__fixtures__/temp-dir.js';
 import { duckdbSessionSummaries } from './session-summaries.js';
+import { UNROLLED_ANSWERS } from './summary-sql.js';
 import { exportBiasRecords } from '../export-bias-records.js';
 import { readBiasRecords } from '../read-bias-records.js';
 
@@ -38,7 +39,7 @@ function expectSameSummaries(actual: BiasSessionSummaries, expected: BiasSession
  * unscored but ranked, self-review in the first ten sessions and then one in four, one in seven sessions without
  * one member, one in three with its records in another order than reviewer by reviewer, a second config version in
  * one session, an ADR-018 v1 session (integer schema_version, no rank_position, its members met out of name order and
- * named beyond U+FFFF), a repeated line, a conflicting one, and lines the reader skips; sessions cross the two files.
+ * named beyond U+FFFF), a 10-member session, a repeated line, a conflicting one, and lines the reader skips; sessions cross the two files.
  */
 function fixtureLines(spec: { sessions: number; seed: number }): { first: string[]; second: string[] } {
   const all: BiasObservation[] = syntheticObservations({ sessions: spec.sessions, seed: spec.seed }).map((o, i) => (i % 13 === 5 ? { ...o, score: null } : o));
@@ -79,12 +80,19 @@ function fixtureLines(spec: { sessions: number; seed: number }): { first: string
       JSON.stringify({ schema_version: 1, session_id: 'v1-session', timestamp: '2026-03-01T09:00:00+01:00', reviewer_id: reviewer, model_id: candidate, position: (c + r) % 3, response_length_chars: 100 * (c + 1), score_value: 3 + ((r * 2 + c) % 4) / 10 }),
     ),
   );
+  // A 10-member council, each member scoring every answer (its own too) at a position of its own shuffle.
+  const big = Array.from({ length: 10 }, (_, m) => `member-${String.fromCharCode(106 - m)}`);
+  const council = big.flatMap((reviewer, r) =>
+    big.map((candidate, c) =>
+      JSON.stringify({ schema_version: '1.2.0', session_id: 'big-council', timestamp: '2026-02-01T10:00:00Z', reviewer_id: reviewer, model_id: candidate, position: (c * 3 + r) % 10, response_length_chars: 500 + 37 * c, score_value: 1 + ((r * 7 + c * 3) % 90) / 10, rank_position: null }),
+    ),
+  );
   const conflict = JSON.parse(lines[7]!) as Record<string, unknown>;
   conflict['score_value'] = 1;
   const bad = ['not json', '{"schema_version":"2.0.0","session_id":"x"}', JSON.stringify({ ...conflict, position: -1 }), JSON.stringify({ ...conflict, session_id: 7 })];
   // Sessions cross the two files: the second file holds the last records of some sessions of the first.
   const cut = Math.floor(lines.length * 0.6);
-  return { first: [...lines.slice(0, cut), bad[0]!, ...v1, lines[3]!, bad[1]!], second: [JSON.stringify(conflict), ...lines.slice(cut), bad[2]!, bad[3]!] };
+  return { first: [...lines.slice(0, cut), bad[0]!, ...v1, lines[3]!, bad[1]!, ...council], second: [JSON.stringify(conflict), ...lines.slice(cut), bad[2]!, bad[3]!] };
 }
 
 function writeStore(dir: string, spec: { sessions: number; seed: number }): string[] {
@@ -122,7 +130,9 @@ describe('the per-session summaries by DuckDB', () => {
     expect(read.repeated).toMatchObject({ duplicates: 1, conflicts: 1 });
     expect(read.skipped).toBe(4);
     const expected = await expectSameAsJs(inputs);
-    expect(expected.sessions).toHaveLength(spec.sessions + 1);
+    expect(expected.sessions).toHaveLength(spec.sessions + 2);
+    // A session with more answers than the SQL unrolls (its X̃'X̃ takes the general path).
+    expect(expected.sessions.find((s) => s.session === 'big-council')!.score.answers.filter((a) => a.count >= 2).length).toBeGreaterThan(UNROLLED_ANSWERS);
     // The store has what it claims: self-review, unscored records, rank-only reviewers, 4-member sessions, the v1 session.
     expect(expected.sessions.some((s) => s.score.columns.some((c) => c.startsWith('self:')))).toBe(true);
     expect(expected.sessions.some((s) => s.indicators.rankBlocks.length > 0)).toBe(true);
