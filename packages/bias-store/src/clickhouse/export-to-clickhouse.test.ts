@@ -314,6 +314,7 @@ describe('exportBiasRecordsToClickhouse', () => {
       message: 'Cannot reach ClickHouse at http://127.0.0.1:1 to run a query: the connection was refused (nothing listens on that port). Check that the server runs and that the URL is its HTTP interface (e.g. http://127.0.0.1:8123), then retry.',
     });
     await expect(exportBiasRecordsToClickhouse({ inputs, url: server.url, table: 'x-y' })).rejects.toThrow('The ClickHouse table name "x-y" is not a plain identifier');
-    await expect(exportBiasRecordsToClickhouse({ inputs, url: server.url, batchRows: 0 })).rejects.toThrow('batchRows must be a positive whole number, got 0');
+    await expect(exportBiasRecordsToClickhouse({ inputs, url: server.url, batchRows: 0 })).rejects.toThrow('batchRows must be a whole number from 1 to 1,000,000');
+    await expect(exportBiasRecordsToClickhouse({ inputs, url: server.url, batchRows: 2_000_000 })).rejects.toThrow(/max_insert_block_size, 1,048,576 rows by default\), got 2000000\.$/);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { BiasMetricRecord } from '../bias-metric-record.js';
 import { biasMetricRecordSchema, decodeBiasMetricRecordFast } from '../bias-metric-record.js';
 import { noRank } from '../bias-record-columns.js';
@@ -28,7 +28,7 @@ export interface ExportBiasRecordsToClickhouseOptions {
   /** Default `council_bias_records`; it must exist (`createClickhouseBiasTable`, `council store clickhouse-init`). */
   table?: string;
   database?: string;
-  /** Records per INSERT (default 50,000): each is applied whole, and memory holds about one batch. */
+  /** Records per INSERT (default 50,000; at most 1,000,000): each is applied whole, and memory holds about two batches. */
   batchRows?: number;
   /** Lines longer than this are skipped (default the store's, 1 MiB). */
   maxLineBytes?: number;
@@ -54,14 +54,16 @@ export interface ExportBiasRecordsToClickhouseResult extends SkipReport {
 
 const decode = lineDecoder<BiasMetricRecord>({ schema: biasMetricRecordSchema, version: { field: 'schema_version', major: 1 }, fastDecode: decodeBiasMetricRecordFast });
 const columnNames = clickhouseBiasColumns.map((c) => c.name);
+/** ClickHouse splits an INSERT into parts of max_insert_block_size rows (1,048,576 by default): a batch stays below. */
+const maxBatchRows = 1_000_000;
 
 /** Records encoded into batches of exactly `batchRows`; full batches wait in `ready` until the reader pauses. */
 class BatchLoader {
   private writer = new BiasRowBinaryWriter();
   private readonly ready: Buffer[] = [];
   private readonly seen = new RecordKeySet();
+  private inFlight: Promise<void> = Promise.resolve();
   ord = 0;
-  inserted = 0;
   duplicates = 0;
   batches = 0;
 
@@ -73,16 +75,16 @@ class BatchLoader {
 
   add(record: BiasMetricRecord, ms: number): void {
     const ord = this.ord++;
-    const digest = createHash('sha256').update(canonicalBiasLine(record)).digest();
+    const key = hash('sha256', canonicalBiasLine(record), 'hex');
     // A copy read again in this load is not sent: ReplacingMergeTree would keep the later copy, and its larger ord
     // could put it behind a conflicting record read in between, where the reader keeps the first one read.
-    if (!this.seen.add(digest)) {
+    if (!this.seen.add(key)) {
       this.duplicates++;
       return;
     }
     const meta = record.queryMetadata;
     this.writer.add({
-      record_key: digest.toString('hex'),
+      record_key: key,
       ord,
       schema_version: record.schemaVersion,
       session_id: record.sessionId,
@@ -105,14 +107,22 @@ class BatchLoader {
     if (this.writer.rows === this.batchRows) this.ready.push(this.writer.take());
   }
 
-  /** Sends the full batches (and, with `all`, the last partial one), one INSERT each, in read order. */
+  /**
+   * Sends the full batches (and, with `all`, the last partial one), one INSERT each, in read order, and one at a time:
+   * the last one sent is left running while the reader reads on (the server's work overlaps Council's), and is
+   * awaited, with any failure, before the next is sent or when `all` asks for the end.
+   */
   async flush(all = false): Promise<void> {
     if (all && this.writer.rows > 0) this.ready.push(this.writer.take());
     for (let rows = this.ready.shift(); rows !== undefined; rows = this.ready.shift()) {
-      await this.connection.insertRowBinary({ table: this.table, columns: columnNames, rows });
-      this.batches++;
+      await this.inFlight;
+      this.inFlight = this.connection.insertRowBinary({ table: this.table, columns: columnNames, rows }).then(() => {
+        this.batches++;
+      });
+      // Awaited on the next flush; until then a failure must not count as unhandled.
+      this.inFlight.catch(() => undefined);
     }
-    this.inserted = this.ord - this.duplicates - this.writer.rows;
+    if (all) await this.inFlight;
   }
 }
 
@@ -123,13 +133,16 @@ class BatchLoader {
  * in this load's read order). Idempotent: the table is a ReplacingMergeTree keyed by record, so loading the same
  * records again leaves the same rows (once merged, or read with FINAL); a load killed midway leaves whole batches,
  * and running it again completes them. Unreadable lines are skipped and reported with file and line, as
- * `exportBiasRecords` does. Memory holds about one batch, one read chunk (or Parquet row group), and 12–24 bytes a
- * record for the keys already read.
+ * `exportBiasRecords` does. Memory holds about two batches (one being sent while the next is read), one read chunk (or
+ * Parquet row group), and 12–24 bytes a record for the keys already read.
  */
 export async function exportBiasRecordsToClickhouse(options: ExportBiasRecordsToClickhouseOptions): Promise<ExportBiasRecordsToClickhouseResult> {
   const batchRows = options.batchRows ?? 50_000;
-  if (!Number.isSafeInteger(batchRows) || batchRows < 1) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `exportBiasRecordsToClickhouse: batchRows must be a positive whole number, got ${String(batchRows)}.` });
+  if (!Number.isSafeInteger(batchRows) || batchRows < 1 || batchRows > maxBatchRows) {
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `exportBiasRecordsToClickhouse: batchRows must be a whole number from 1 to 1,000,000 (ClickHouse applies an INSERT whole only up to its max_insert_block_size, 1,048,576 rows by default), got ${String(batchRows)}.`,
+    });
   }
   const table = clickhouseBiasTableName(options);
   const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
@@ -187,7 +200,7 @@ export async function exportBiasRecordsToClickhouse(options: ExportBiasRecordsTo
       table,
       files: read,
       records: loader.ord,
-      inserted: loader.inserted,
+      inserted: loader.ord - loader.duplicates,
       duplicates: loader.duplicates,
       batches: loader.batches,
       timestampsWithoutZone,

@@ -8,12 +8,11 @@ export class RecordKeySet {
   private mask = 1023;
   size = 0;
 
-  /** Adds the digest's key; returns false when it was already there. */
-  add(digest: Uint8Array): boolean {
-    const view = new DataView(digest.buffer, digest.byteOffset, 12);
-    let a = view.getUint32(0, true);
-    const b = view.getUint32(4, true);
-    const c = view.getUint32(8, true);
+  /** Adds a key (a SHA-256 digest in hex); returns false when it was already there. */
+  add(hex: string): boolean {
+    let a = Number.parseInt(hex.slice(0, 8), 16);
+    const b = Number.parseInt(hex.slice(8, 16), 16);
+    const c = Number.parseInt(hex.slice(16, 24), 16);
     if (a === 0 && b === 0 && c === 0) a = 1; // all-zero words mark an empty slot
     if (!this.insert(a, b, c)) return false;
     if (++this.size * 2 > this.mask + 1) this.grow();
