@@ -5,7 +5,7 @@ import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summari
 import type { BiasWindowExclusions } from '../read-bias-records.js';
 import type { ClickhouseConnection } from './client.js';
 import { openClickhouse } from './client.js';
-import type { ClickhouseWindowSpec, clickhouseSummaryColumns } from './summary-sql.js';
+import type { ClickhouseSessionRange, ClickhouseWindowSpec, clickhouseSummaryColumns } from './summary-sql.js';
 import { clickhouseSummarySql, clickhouseWindowSessionsSql, clickhouseWindowTotalsSql } from './summary-sql.js';
 import { clickhouseBiasTableName } from './table-sql.js';
 
@@ -15,7 +15,7 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   /** Default `council_bias_records`. */
   table?: string;
   database?: string;
-  /** Sessions summarised per query (default 10,000): bounds what one answer holds in memory. */
+  /** Sessions summarised per query (default 10,000; two queries run at a time): bounds what one answer holds in memory. */
   sessionsPerQuery?: number;
 }
 
@@ -109,18 +109,27 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
   const summaries: BiasSessionSummary[] = [];
   const counts = { duplicates: 0, conflicts: 0, notDisplayOrder: 0, simulated: 0 };
   const conflictSessions: { time: number; session: string }[] = [];
+  const ranges: ClickhouseSessionRange[] = [];
   for (let at = 0; at < ids.length; at += perQuery) {
-    const range = { oldest, from: at === 0 ? null : ids[at]!.toString('utf8'), to: at + perQuery >= ids.length ? null : ids[at + perQuery]!.toString('utf8') };
-    for (const row of await connection.query<Row>(clickhouseSummarySql({ ...spec, range }))) {
-      const summary = summaryOf(row);
-      summaries.push(summary);
-      counts.duplicates += Number(row.duplicates);
-      counts.conflicts += Number(row.conflicts);
-      counts.notDisplayOrder += Number(row.not_display_order);
-      counts.simulated += Number(row.simulated);
-      if (Number(row.conflicts) > 0) conflictSessions.push({ time: Date.parse(summary.time), session: summary.session });
-    }
+    ranges.push({ oldest, from: at === 0 ? null : ids[at]!.toString('utf8'), to: at + perQuery >= ids.length ? null : ids[at + perQuery]!.toString('utf8') });
   }
+  // Two queries at a time: the server evaluates one query's per-session expressions on one thread.
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < ranges.length) {
+      const range = ranges[next++]!;
+      for (const row of await connection.query<Row>(clickhouseSummarySql({ ...spec, range }))) {
+        const summary = summaryOf(row);
+        summaries.push(summary);
+        counts.duplicates += Number(row.duplicates);
+        counts.conflicts += Number(row.conflicts);
+        counts.notDisplayOrder += Number(row.not_display_order);
+        counts.simulated += Number(row.simulated);
+        if (Number(row.conflicts) > 0) conflictSessions.push({ time: Date.parse(summary.time), session: summary.session });
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
   summaries.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || byCodeUnits(a.session, b.session));
   conflictSessions.sort((a, b) => a.time - b.time || byCodeUnits(a.session, b.session));
   const warnings: string[] = [];

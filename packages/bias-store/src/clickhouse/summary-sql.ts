@@ -5,9 +5,10 @@
  *
  * The JS map (`summarizeBiasSessions`) is the specification, to the bit: floating-point addition is not associative,
  * so every sum here is a sequential left fold over the same values in the same order as the JS adds them —
- * `arraySum` over an array built in that order, or `sumMap` over (key, value) events in that order (both add one
- * element after another, starting from the first; checked on 18.16.1). Never `sum()`/`avg()` over rows, whose order a
- * parallel engine chooses. Each session's records are gathered with `groupArray` and put in read order by
+ * `arraySum` over an array built in that order (a group's values: `arrayFilter` of the ordered values), or, for
+ * X̃'X̃'s cells, `sumMap` over (cell, value) events in that order (both add one element after another from the first;
+ * checked on 18.16.1; `sumMap` costs about 100 ns an event there, so it serves only where a cell's events interleave
+ * with other cells'). Never `sum()`/`avg()` over rows, whose order a parallel engine chooses. Each session's records are gathered with `groupArray` and put in read order by
  * `arraySort` on (`ord`, `record_key`); everything after that is array functions and lambdas within the row.
  */
 
@@ -124,7 +125,7 @@ type Layer = readonly (readonly [string, string])[];
 
 const select = (layer: Layer): string => layer.map(([alias, expression]) => `  ${expression} AS ${alias}`).join(',\n');
 
-/** `n` ones (UInt64), `n` zeros (Float64): sumMap's count column and its zero-filled prefix. */
+/** `n` ones (UInt64), `n` zeros (Float64): sumMap's count column (which keeps a cell whose sum is 0) and its zero-filled prefix. */
 const ones = (n: string): string => `arrayResize(emptyArrayUInt64(), ${n}, toUInt64(1))`;
 const zeros = (n: string): string => `arrayResize(emptyArrayFloat64(), ${n}, 0.)`;
 /** The arrays of an array of arrays, concatenated in order (18.16 has no arrayFlatten). */
@@ -196,7 +197,7 @@ GROUP BY session_id`;
   const layerB: Layer = [
     ...fields.map((f): [string, string] => [`b_${f}`, `arraySort((x_, o_, k_) -> (o_, k_), a_${f}, a_ord, a_key)`]),
     ['b_once', 'arrayEnumerateUniq(b_key)'],
-    ...fields.map((f): [string, string] => [`c_${f}`, `arrayFilter((x_, u_) -> u_ = 1, b_${f}, b_once)`]),
+    ...fields.filter((f) => f !== 'ord' && f !== 'key').map((f): [string, string] => [`c_${f}`, `arrayFilter((x_, u_) -> u_ = 1, b_${f}, b_once)`]),
     ['c_pair', 'arrayEnumerateUniq(c_rv, c_cd)'],
     // A later record of a (reviewer, member) is a duplicate when every field the reader compares equals the first's:
     // it then met its tuple before among all records but not among the later ones alone.
@@ -238,9 +239,10 @@ GROUP BY session_id`;
     ['mean_score', 'if(scored_records > 0, s_mean, NULL)'],
     // Length: each member's first record's length against its mean score, members in first-appearance order.
     ['cand_len', 'arrayFilter((x_, u_) -> u_ = 1, k_ln, arrayEnumerateUniq(k_cd))'],
-    ['cand_map', `arrayReduce('sumMap', [s_ci], [s_sc], [${ones('length(s_sc)')}])`],
-    ['len_x', 'arrayMap(c_ -> toFloat64(cand_len[c_]), tupleElement(cand_map, 1))'],
-    ['len_y', 'arrayMap((s_, n_) -> s_ / n_, tupleElement(cand_map, 2), tupleElement(cand_map, 3))'],
+    ['cand_n', 'arrayMap(c_ -> toUInt64(countEqual(s_ci, c_)), arrayEnumerate(cand_len))'],
+    ['cand_sum', 'arrayMap(c_ -> arraySum(arrayFilter((x_, k_) -> k_ = c_, s_sc, s_ci)), arrayEnumerate(cand_len))'],
+    ['len_x', 'arrayFilter((l_, n_) -> n_ > 0, arrayMap(l_ -> toFloat64(l_), cand_len), cand_n)'],
+    ['len_y', 'arrayFilter((y_, n_) -> n_ > 0, arrayMap((s_, n_) -> s_ / n_, cand_sum, cand_n), cand_n)'],
     ...pearson('len', 'len_x', 'len_y'),
     ['length_r', 'len_r'],
     ['length_answers', 'toUInt32(len_n)'],
@@ -261,7 +263,6 @@ GROUP BY session_id`;
     ['q_cen', `arraySort((x_, o_) -> o_, ${where('s_cen', 's_in')}, q_order)`],
     ['q_ps', `arraySort((x_, o_) -> o_, ${where('s_ps', 's_in')}, q_order)`],
     ['q_ri', `arraySort((x_, o_) -> o_, ${where('s_ri', 's_in')}, q_order)`],
-    ['pos_map', `arrayReduce('sumMap', [q_ps], [q_cen], [${ones('length(q_cen)')}])`],
     ['q_first', 'arrayMap((p_, r_) -> p_ = rev_first[r_], q_ps, q_ri)'],
     ['q_last', 'arrayMap((p_, r_) -> p_ = rev_last[r_], q_ps, q_ri)'],
     ['primacy_v', where('q_cen', 'q_first')],
@@ -276,12 +277,13 @@ GROUP BY session_id`;
     ['rev_pt', 'arrayMap(b_ -> arraySum(arrayFilter((x_, r_) -> r_ = b_, r_pt, r_ri)), rix)'],
     ['r_cen', 'arrayMap((x_, r_) -> x_ - rev_pt[r_] / rev_k[r_], r_pt, r_ri)'],
     ['r_order', `arrayMap((r_, i_) -> r_ * ${shift32} + i_, r_ri, arrayEnumerate(r_ri))`],
-    ['rank_map', `arrayReduce('sumMap', [arraySort((x_, o_) -> o_, r_ps, r_order)], [arraySort((x_, o_) -> o_, r_cen, r_order)], [${ones('length(r_cen)')}])`],
+    ['rq_ps', 'arraySort((x_, o_) -> o_, r_ps, r_order)'],
+    ['rq_cen', 'arraySort((x_, o_) -> o_, r_cen, r_order)'],
     // Per position shown (ascending): the mean centred score and rank point there.
-    ['pos_at', 'tupleElement(pos_map, 1)'],
-    ['pos_mean', 'arrayMap((s_, n_) -> s_ / n_, tupleElement(pos_map, 2), tupleElement(pos_map, 3))'],
-    ['rank_at', 'tupleElement(rank_map, 1)'],
-    ['rank_mean', 'arrayMap((s_, n_) -> s_ / n_, tupleElement(rank_map, 2), tupleElement(rank_map, 3))'],
+    ['pos_at', 'arraySort(arrayDistinct(q_ps))'],
+    ['pos_mean', 'arrayMap(p_ -> arraySum(arrayFilter((v_, q_) -> q_ = p_, q_cen, q_ps)) / countEqual(q_ps, p_), pos_at)'],
+    ['rank_at', 'arraySort(arrayDistinct(rq_ps))'],
+    ['rank_mean', 'arrayMap(p_ -> arraySum(arrayFilter((v_, q_) -> q_ = p_, rq_cen, rq_ps)) / countEqual(rq_ps, p_), rank_at)'],
     [
       'positions',
       'arrayMap(p_ -> tuple(p_, if(has(pos_at, p_), pos_mean[indexOf(pos_at, p_)], NULL), if(has(rank_at, p_), rank_mean[indexOf(rank_at, p_)], NULL)), arraySort(arrayDistinct(arrayConcat(pos_at, rank_at))))',
@@ -323,29 +325,26 @@ GROUP BY session_id`;
     ['m', 'toUInt64(length(score_columns))'],
     ['l_row', 'arrayMap(row_ -> arrayMap(c_ -> toUInt64(indexOf(score_columns, c_) - 1), row_), l_codes)'],
     // Per answer: count, mean score (Σy · (1/n), as AnswerMean), the length of its first scored record.
-    ['a_map', `arrayReduce('sumMap', [l_a], [l_sc], [${ones('length(l_sc)')}])`],
-    ['a_n', 'tupleElement(a_map, 3)'],
+    ['a_author', 'arrayDistinct(l_cd)'],
+    ['a_n', 'arrayMap(a_ -> toUInt64(countEqual(l_a, a_)), arrayEnumerate(a_author))'],
     ['a_count', 'length(a_n)'],
     ['a_share', 'arrayMap(n_ -> 1 / n_, a_n)'],
-    ['a_mean', 'arrayMap((y_, s_) -> y_ * s_, tupleElement(a_map, 2), a_share)'],
+    ['a_mean', 'arrayMap((a_, s_) -> arraySum(arrayFilter((x_, b_) -> b_ = a_, l_sc, l_a)) * s_, arrayEnumerate(a_author), a_share)'],
     ['a_len', 'arrayFilter((x_, u_) -> u_ = 1, l_ln, arrayEnumerateUniq(l_a))'],
-    ['a_author', 'arrayDistinct(l_cd)'],
-    // Mean rows: `share` added once per record setting the column, from 0 (a zero event first keeps every cell).
-    [
-      'mr_keys',
-      `arrayConcat(range(toUInt64(a_count * m)), ${flatten('arrayMap((row_, a_) -> arrayMap(l_ -> toUInt64((a_ - 1) * m + l_), row_), l_row, l_a)')})`,
-    ],
-    ['mr_vals', `arrayConcat(${zeros('a_count * m')}, ${flatten('arrayMap((row_, a_) -> arrayResize(emptyArrayFloat64(), length(row_), a_share[a_]), l_row, l_a)')})`],
-    ['mr', `tupleElement(arrayReduce('sumMap', [mr_keys], [mr_vals], [${ones('length(mr_keys)')}]), 2)`],
-    ['a_row', 'arrayMap(a_ -> arraySlice(mr, (a_ - 1) * m + 1, m), arrayEnumerate(a_n))'],
+    // Mean rows: `share` added once per record setting the column, from 0.
+    ['slot_col', flatten('l_row')],
+    ['slot_a', flatten('arrayMap((row_, a_) -> arrayResize(emptyArrayUInt32(), length(row_), a_), l_row, l_a)')],
+    ['a_slots', 'arrayMap(a_ -> arrayFilter((c_, b_) -> b_ = a_, slot_col, slot_a), arrayEnumerate(a_author))'],
+    ['a_row', 'arrayMap((slots_, s_) -> arrayMap(c_ -> arraySum(arrayResize(emptyArrayFloat64(), countEqual(slots_, c_), s_)), range(m)), a_slots, a_share)'],
     // X̃'ỹ, the columns' record counts and ỹ'ỹ, over answers scored twice or more, in list order.
     ['l_big', 'arrayMap(a_ -> a_n[a_] >= 2, l_a)'],
     ['l_y', 'arrayMap((x_, a_) -> x_ - a_mean[a_], l_sc, l_a)'],
-    ['xy_keys', `arrayConcat(range(m), ${flatten('arrayMap((row_, f_) -> if(f_, row_, emptyArrayUInt64()), l_row, l_big)')})`],
-    ['xy_vals', `arrayConcat(${zeros('m')}, ${flatten('arrayMap((row_, y_, f_) -> arrayResize(emptyArrayFloat64(), if(f_, length(row_), 0), y_), l_row, l_y, l_big)')})`],
-    ['xy', `arrayReduce('sumMap', [xy_keys], [xy_vals], [${ones('length(xy_keys)')}])`],
-    ['score_xty', 'tupleElement(xy, 2)'],
-    ['score_records', 'arrayMap(n_ -> toUInt32(n_ - 1), tupleElement(xy, 3))'],
+    ['slot_y', flatten('arrayMap((row_, y_) -> arrayResize(emptyArrayFloat64(), length(row_), y_), l_row, l_y)')],
+    ['slot_big', flatten('arrayMap((row_, f_) -> arrayResize(emptyArrayUInt8(), length(row_), f_), l_row, l_big)')],
+    ['big_col', where('slot_col', 'slot_big')],
+    ['big_y', where('slot_y', 'slot_big')],
+    ['score_xty', 'arrayMap(c_ -> arraySum(arrayFilter((y_, k_) -> k_ = c_, big_y, big_col)), range(m))'],
+    ['score_records', 'arrayMap(c_ -> toUInt32(countEqual(big_col, c_)), range(m))'],
     ['score_yty', `arraySum(arrayMap(y_ -> y_ * y_, ${where('l_y', 'l_big')}))`],
     // X̃'X̃: per answer scored twice or more, in order, −n·x̄ₐx̄_b over its support, then +1 per record setting both.
     ['big', 'arrayMap(n_ -> n_ >= 2, a_n)'],
