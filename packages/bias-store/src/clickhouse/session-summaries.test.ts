@@ -44,6 +44,9 @@ function expectSameSummaries(actual: BiasSessionSummaries, expected: BiasSession
   expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 }
 
+/** A member of the v1 session whose name SQL must escape. */
+const oddName = "a'\\\0b";
+
 const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({
     schema_version: '1.1.0',
@@ -93,8 +96,8 @@ function writeStore(dir: string, spec: { sessions: number; seed: number }): stri
   const simulated = observations
     .filter((o) => o.sessionId === ids[6])
     .map((o) => line({ ...o, sessionId: 'simulated-session', reviewer: o.reviewer === syntheticModels[0] ? 'simulated:echo' : o.reviewer, candidate: o.candidate === syntheticModels[0] ? 'simulated:echo' : o.candidate }));
-  const v1 = ['c\uE000', 'c\u{1F600}', 'a'].flatMap((reviewer, r) =>
-    ['c\uE000', 'c\u{1F600}', 'a'].map((candidate, c) =>
+  const v1 = ['c\uE000', 'c\u{1F600}', oddName].flatMap((reviewer, r) =>
+    ['c\uE000', 'c\u{1F600}', oddName].map((candidate, c) =>
       JSON.stringify({ schema_version: 1, session_id: 'v1-session', timestamp: '2026-03-01T09:00:00+01:00', reviewer_id: reviewer, model_id: candidate, position: (c + r) % 3, response_length_chars: 100 * (c + 1), score_value: 3 + ((r * 2 + c) % 4) / 10 }),
     ),
   );
@@ -162,7 +165,7 @@ describe('the per-session summaries by ClickHouse', () => {
     expect(read.simulatedRecords).toBeGreaterThan(0);
     const v1 = expected.sessions.find((s) => s.session === 'v1-session')!;
     expect(v1.time).toBe('2026-03-01T08:00:00.000Z');
-    expect(v1.score.answers.map((a) => a.author)).toEqual(['a', 'c\u{1F600}', 'c\uE000']);
+    expect(v1.score.answers.map((a) => a.author)).toEqual([oddName, 'c\u{1F600}', 'c\uE000']);
   }, 120_000);
 
   it.each([
@@ -174,6 +177,7 @@ describe('the per-session summaries by ClickHouse', () => {
     { name: 'a config version', window: { ...all, configVersion: '0.5.0' }, leaves: ['configVersion'] },
     { name: 'a config version and the last 10 sessions', window: { ...all, configVersion: '0.4.0', maxSessions: 10 }, leaves: ['configVersion', 'beyondSessions'] },
     { name: 'a window nothing is in', window: { now: new Date('2020-01-01T00:00:00Z') }, leaves: ['future'] },
+    { name: 'a model whose name has a quote, a backslash and a NUL (escaped in the SQL)', window: { ...all, model: oddName }, leaves: ['model'] },
   ] as { name: string; window: Omit<ReadBiasRecordsOptions, 'inputs'>; leaves: (keyof BiasWindowExclusions)[] }[])('apply the window as the reader does: $name', async ({ window, leaves }) => {
     const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
     const table = `w${Math.random().toString(36).slice(2, 10)}`;
@@ -205,6 +209,16 @@ describe('the per-session summaries by ClickHouse', () => {
     expect(read.repeated.duplicates).toBe(2);
     expect(actual.repeated).toEqual({ ...read.repeated, duplicates: 1 });
     expect(actual.records).toBe(read.records - 1);
+  }, 120_000);
+
+  it('read a table in another database', async () => {
+    const inputs = writeStore(tempDir(), { sessions: 12, seed: 5 });
+    await createClickhouseBiasTable({ url: server.url, database: 'analytics' });
+    await exportBiasRecordsToClickhouse({ inputs, url: server.url, database: 'analytics' });
+    const read = await readBiasRecords({ inputs, ...all });
+    const actual = await clickhouseBiasRead({ url: server.url, database: 'analytics', ...all });
+    expectSameSummaries(actual.summaries, summarizeBiasSessions(read.columns));
+    expect(actual.summaries.sessions).toHaveLength(14);
   }, 120_000);
 
   it('say clearly what is wrong with an option, a table or a server', async () => {
