@@ -30,7 +30,8 @@ async function freePort(): Promise<number> {
 /**
  * A ClickHouse server of the benchmark's own, as packages/bias-store/src/__fixtures__/clickhouse-test-server.ts
  * starts one for the tests (HTTP on 127.0.0.1 only, a fresh data directory under `parent`), keeping its pid so the
- * benchmark can read the server's own peak memory.
+ * benchmark can read the server's own peak memory, and logging queries (system.query_log), so the benchmark can say
+ * how much of a row's time the server spent on them.
  */
 export async function startBenchClickhouse(parent: string): Promise<BenchClickhouse> {
   if (!existsSync(serverPath)) throw new Error(`clickhouse-server was not found at ${serverPath}: install Debian's clickhouse-server or set CLICKHOUSE_SERVER_PATH.`);
@@ -50,6 +51,7 @@ export async function startBenchClickhouse(parent: string): Promise<BenchClickho
   <user_files_path>${dir}/user_files/</user_files_path>
   <format_schema_path>${dir}/format_schemas/</format_schema_path>
   <mark_cache_size>268435456</mark_cache_size>
+  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>500</flush_interval_milliseconds></query_log>
   <users_config>users.xml</users_config>
   <default_profile>default</default_profile>
   <default_database>default</default_database>
@@ -60,7 +62,7 @@ export async function startBenchClickhouse(parent: string): Promise<BenchClickho
     join(dir, 'users.xml'),
     `<?xml version="1.0"?>
 <yandex>
-  <profiles><default></default></profiles>
+  <profiles><default><log_queries>1</log_queries></default></profiles>
   <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
   <quotas><default></default></quotas>
 </yandex>

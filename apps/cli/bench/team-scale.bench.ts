@@ -40,12 +40,21 @@ const window = ['--now', teamStoreNow, '--sessions', String(sessions), '--days',
 
 interface Run {
   seconds: number;
+  /** User + system CPU time of the process and its threads: steadier than the wall on a shared, loaded machine. */
+  cpuSeconds?: number;
   rssMb: number;
   status: string;
   /** The machine's 1-minute load average when the row ended (the machine is shared: a figure's context). */
   load?: number;
   /** The child's own JSON line (phases, memory), when it is team-scale-child.mjs. */
   detail?: Record<string, unknown>;
+}
+
+/** The environment of a row: this one's without the NODE_PATH that pnpm's tsx shim sets (a user's node has none). */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['NODE_PATH'];
+  return env;
 }
 
 /**
@@ -56,14 +65,15 @@ function measure(args: string[]): Run {
   const rssFile = join(runDir, 'time.txt');
   rmSync(rssFile, { force: true });
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, 'timeout', '--kill-after=10', String(rowTimeout), process.execPath, '--import', rssCap, ...args], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', '-o', rssFile, 'timeout', '--kill-after=10', String(rowTimeout), process.execPath, '--import', rssCap, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, COUNCIL_TEAM_RSS_CAP_MB: String(rssCapMb) },
+    env: { ...childEnv(), COUNCIL_TEAM_RSS_CAP_MB: String(rssCapMb) },
     maxBuffer: 1 << 28,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const seconds = (performance.now() - started) / 1000;
-  const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+  // GNU time's last line (a killed process's starts with "Command terminated by signal"): peak KB, user s, system s.
+  const [kb, user, system] = (readFileSync(rssFile, 'utf8').trim().split('\n').at(-1) ?? '').split(' ').map(Number);
   const status =
     result.status === 0
       ? 'ok'
@@ -73,7 +83,7 @@ function measure(args: string[]): Run {
           ? `stopped past the RSS cap of ${rssCapMb} MB`
           : `exit ${result.status}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`;
   const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  const run: Run = { seconds, rssMb: kb / 1024, status, load: loadavg()[0]! };
+  const run: Run = { seconds, cpuSeconds: user! + system!, rssMb: kb! / 1024, status, load: loadavg()[0]! };
   if (last.startsWith('{"mode"')) run.detail = JSON.parse(last) as Record<string, unknown>;
   return run;
 }
@@ -86,7 +96,13 @@ let cliEngines = { duckdb: false, clickhouse: false };
 let tree = '';
 let cliClickhouseExport = false;
 let clickhouse: BenchClickhouse | null = null;
-let exported = { seconds: Number.NaN, rssMb: Number.NaN, bytes: 0, partitions: 0, measuredAt: '' };
+let exported: { seconds: number; cpuSeconds?: number; rssMb: number; load?: number; bytes: number; partitions: number; measuredAt: string } = {
+  seconds: Number.NaN,
+  rssMb: Number.NaN,
+  bytes: 0,
+  partitions: 0,
+  measuredAt: '',
+};
 let generatedSeconds: number | null = null;
 
 function bytesUnder(path: string): { bytes: number; files: number } {
@@ -113,6 +129,33 @@ async function clickhouseSql(sql: string): Promise<string> {
     request.on('error', reject);
     request.end();
   });
+}
+
+/**
+ * Whether the bundled CLI can load a package (DuckDB's addon stays outside the bundle, resolved from node_modules),
+ * asked of a plain node (tsx, which runs this file, resolves more than node does).
+ */
+function resolvable(name: string): boolean {
+  const script = `require('node:module').createRequire(${JSON.stringify(bundle)}).resolve(${JSON.stringify(name)})`;
+  return spawnSync(process.execPath, ['-e', script], { stdio: 'ignore', env: childEnv() }).status === 0;
+}
+
+/**
+ * What the server did for the queries that finished since `since` (s since the epoch): their summed duration, the
+ * largest memory one used, rows read and the result's size — how much of a map row's time is the server's.
+ */
+async function serverQueries(since: number): Promise<Record<string, number | string>> {
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the log is flushed every 500 ms
+    const line = await clickhouseSql(
+      `SELECT count(), sum(query_duration_ms), max(memory_usage), sum(read_rows), sum(result_rows), sum(result_bytes) FROM system.query_log ` +
+        `WHERE type = 2 AND event_time >= toDateTime(${since}) AND query NOT LIKE '%system.query_log%' FORMAT TabSeparated`,
+    );
+    const [queries, ms, memory, readRows, resultRows, resultBytes] = line.split('\t').map(Number);
+    return { serverQueries: queries!, serverSeconds: ms! / 1000, serverQueryPeakMb: memory! / 2 ** 20, serverReadRows: readRows!, serverResultRows: resultRows!, serverResultMb: resultBytes! / 2 ** 20 };
+  } catch (error) {
+    return { serverQueriesError: String(error) };
+  }
 }
 
 /** The report's JSON of a row's output: the CLI's document's `report`, or the child's report itself. */
@@ -186,12 +229,13 @@ function defineRows(): void {
       key: 'clickhouse-map',
       name: cliEngines.clickhouse ? `bias-report --format json --engine clickhouse: ${label}` : `report via ClickHouse (child: clickhouseBiasRead + aggregateBiasAudit): ${label}`,
       report: out,
-      run: () => {
+      run: async () => {
         clickhouse!.resetPeak();
+        const since = Math.floor(Date.now() / 1000);
         const run = cliEngines.clickhouse
           ? measure(cli('bias-report', '--format', 'json', '--engine', 'clickhouse', '--url', url, ...window, '--output', out))
           : measure([child, 'clickhouse-report', '--url', url, '--table', 'council_bias_records', ...window, '--out', out]);
-        run.detail = { ...run.detail, serverPeakRssMb: clickhouse!.peakRssMb() };
+        run.detail = { ...run.detail, serverPeakRssMb: clickhouse!.peakRssMb(), ...(await serverQueries(since)) };
         return run;
       },
     });
@@ -221,14 +265,14 @@ export const suite = defineBenchSuite({
       const run = measure(cli('store', 'export', '--format', 'parquet', '--input', store.store, '--output', parquet));
       if (run.status !== 'ok') throw new Error(`store export failed: ${run.status}`);
       const { bytes, files } = bytesUnder(parquet);
-      writeFileSync(exportDone, JSON.stringify({ seconds: run.seconds, rssMb: run.rssMb, bytes, partitions: files, measuredAt: new Date().toISOString() }) + '\n');
+      writeFileSync(exportDone, JSON.stringify({ seconds: run.seconds, cpuSeconds: run.cpuSeconds, rssMb: run.rssMb, load: run.load, bytes, partitions: files, measuredAt: new Date().toISOString() }) + '\n');
     }
     exported = JSON.parse(readFileSync(exportDone, 'utf8')) as typeof exported;
     // The CLI's engines run only once the built bias-store has the functions they call.
     const built = (await import(pathToFileURL(join(root, 'packages/bias-store/dist/index.js')).href)) as Record<string, unknown>;
     const has = (name: string) => typeof built[name] === 'function';
     const engineFlag = help('bias-report').includes('--engine');
-    cliEngines = { duckdb: engineFlag && has('duckdbBiasRead'), clickhouse: engineFlag && has('clickhouseBiasRead') };
+    cliEngines = { duckdb: engineFlag && has('duckdbBiasRead') && resolvable('@duckdb/node-api'), clickhouse: engineFlag && has('clickhouseBiasRead') };
     cliClickhouseExport = help('store').includes('--to ') && has('exportBiasRecordsToClickhouse');
     tree = execFileSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).slice(0, 100).trim();
     process.stderr.write(`team-scale: at ${tree}; the CLI runs the engines: ${JSON.stringify({ ...cliEngines, clickhouseExport: cliClickhouseExport })}\n`);
@@ -249,13 +293,14 @@ export const suite = defineBenchSuite({
         }
         if (run.status === 'first round only') continue;
         results.set(row.key, [...(results.get(row.key) ?? []), run]);
-        process.stderr.write(`team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s, ${run.rssMb.toFixed(0)} MB, ${run.status}, load ${run.load?.toFixed(1) ?? '?'}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`);
+        process.stderr.write(`team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds?.toFixed(2) ?? '?'} s), ${run.rssMb.toFixed(0)} MB, ${run.status}, load ${run.load?.toFixed(1) ?? '?'}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`);
       }
     }
     writeFileSync(join(cache, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ sessions, rounds, tree, cliEngines, cliClickhouseExport, exported, results: Object.fromEntries(results) }, null, 2) + '\n');
     const values: BenchValue[] = [
       { name: `store export --format parquet: ${label}, throughput${exported.measuredAt ? ` (measured ${exported.measuredAt})` : ''}`, value: records / exported.seconds, unit: 'records/s' },
-      { name: 'store export --format parquet: time', value: exported.seconds, unit: 's' },
+      { name: `store export --format parquet: time (load average ${exported.load?.toFixed(1) ?? '?'} when it ended)`, value: exported.seconds, unit: 's' },
+      { name: 'store export --format parquet: CPU time, user + system', value: exported.cpuSeconds ?? Number.NaN, unit: 's' },
       { name: 'store export --format parquet: peak RSS', value: exported.rssMb, unit: 'MB' },
       { name: `Parquet export: size (${exported.partitions} day partitions)`, value: exported.bytes / 2 ** 20, unit: 'MiB' },
     ];
@@ -270,6 +315,7 @@ export const suite = defineBenchSuite({
       const n = ok.length === 1 ? 'one run' : `median of ${ok.length}`;
       values.push(
         { name: `${row.name}: wall (${n})`, value: ok.length ? median(ok.map((r) => r.seconds)) : Number.NaN, unit: 's', ...(isTarget ? { budget: 20 } : {}) },
+        { name: `${row.key}: CPU time, user + system (${n})`, value: ok.length ? median(ok.map((r) => r.cpuSeconds ?? Number.NaN)) : Number.NaN, unit: 's' },
         { name: `${row.key}: peak RSS of the process (${n})`, value: ok.length ? median(ok.map((r) => r.rssMb)) : Number.NaN, unit: 'MB', ...(isTarget ? { budget: 1024 } : {}) },
       );
       if (row.key !== 'embedded' && row.key !== 'phases' && embedded.length > 0 && ok.length > 0 && row.key !== 'clickhouse-load') {
@@ -285,6 +331,13 @@ export const suite = defineBenchSuite({
         const memory = (detail['memory'] ?? {}) as Record<string, { rssMb: number; heapUsedMb: number; externalMb: number }>;
         for (const [phase, m] of Object.entries(memory)) values.push({ name: `${row.key}: after ${phase}: RSS / JS heap used / external`, value: m.rssMb, unit: `MB (heap ${m.heapUsedMb.toFixed(0)}, ext ${m.externalMb.toFixed(0)})` });
         if (typeof detail['serverPeakRssMb'] === 'number') values.push({ name: `${row.key}: ClickHouse server's peak RSS during the row`, value: detail['serverPeakRssMb'], unit: 'MB' });
+        if (typeof detail['serverSeconds'] === 'number') {
+          values.push(
+            { name: `${row.key}: time the server spent on the row's ${String(detail['serverQueries'])} queries (system.query_log)`, value: detail['serverSeconds'], unit: 's' },
+            { name: `${row.key}: the largest memory a query used on the server`, value: Number(detail['serverQueryPeakMb']), unit: 'MB' },
+            { name: `${row.key}: what the queries returned to the client`, value: Number(detail['serverResultMb']), unit: `MB (${String(detail['serverResultRows'])} rows)` },
+          );
+        }
         if (typeof detail['bytesOnDisk'] === 'number') values.push({ name: `${row.key}: the table on disk`, value: detail['bytesOnDisk'] / 2 ** 20, unit: 'MiB' });
       }
       if (row.report !== undefined && row.key !== 'embedded' && embeddedReport !== null && ok.length > 0 && existsSync(row.report)) {
