@@ -5,6 +5,7 @@
 //   node team-scale-child.mjs duckdb-report     --input DIR --now T --sessions N --days D --out FILE
 //   node team-scale-child.mjs clickhouse-load   --input DIR --url URL --table NAME
 //   node team-scale-child.mjs clickhouse-report --url URL --table NAME --now T --sessions N --days D --out FILE
+//   node team-scale-child.mjs embedded-columns  --input DIR --now T --sessions N --days D --out FILE
 //   node team-scale-child.mjs embedded-phases   --input DIR --now T --sessions N --days D --out FILE
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -92,6 +93,17 @@ switch (mode) {
     extra.kept = read.kept;
     phase('map');
     reduce(read.summaries);
+    break;
+  }
+  case 'embedded-columns': {
+    // The embedded report's own route (what bias-report does), in two phases: the reader's columns, then the reducer.
+    const read = await store.readBiasRecords({ inputs: [values.input], ...window() });
+    extra.kept = read.columns.length;
+    phase('read');
+    const { summariesWindow, ...options } = reportOptions();
+    const report = audit.aggregateBiasAudit(read.columns, { ...options, ...summariesWindow });
+    phase('reduce');
+    writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     break;
   }
   case 'embedded-phases': {

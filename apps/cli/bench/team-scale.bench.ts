@@ -18,7 +18,8 @@ import { ensureTeamStore, recordsPerSession, teamStoreNow, teamStoreVersion } fr
 //   COUNCIL_TEAM_SESSIONS   sessions (default 1,000,000; 20 records each)
 //   COUNCIL_BENCH_CACHE     where the store and its export are kept between runs (default $TMPDIR/council-bench-cache)
 //   COUNCIL_TEAM_ROUNDS     rounds of the rows (default 3, 1 above 100,000 sessions)
-//   COUNCIL_TEAM_ROWS       rows to run, comma-separated: embedded,duckdb,clickhouse,phases (default all)
+//   COUNCIL_TEAM_ROWS       rows to run, comma-separated: embedded,duckdb,clickhouse,columns,phases (default all;
+//                           columns and phases split the embedded path in phases, with the memory after each)
 //   COUNCIL_TEAM_REEXPORT=1 export again (and measure it) though the cache has the export
 //   COUNCIL_TEAM_ROW_TIMEOUT seconds a row may take before it is stopped and reported as such (default 3600)
 //   COUNCIL_TEAM_RSS_CAP_MB  resident MB at which a row is stopped and reported as such (default 10,240; 0: none)
@@ -27,7 +28,7 @@ const records = sessions * recordsPerSession;
 const cache = join(process.env['COUNCIL_BENCH_CACHE'] ?? join(tmpdir(), 'council-bench-cache'), `team-v${teamStoreVersion}-${sessions}`);
 const rounds = Number(process.env['COUNCIL_TEAM_ROUNDS'] ?? (sessions > 100_000 ? 1 : 3));
 const rowTimeout = Number(process.env['COUNCIL_TEAM_ROW_TIMEOUT'] ?? 3600);
-const enabled = new Set((process.env['COUNCIL_TEAM_ROWS'] ?? 'embedded,duckdb,clickhouse,phases').split(','));
+const enabled = new Set((process.env['COUNCIL_TEAM_ROWS'] ?? 'embedded,duckdb,clickhouse,columns,phases').split(','));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bundle = fileURLToPath(new URL('../dist/council.js', import.meta.url));
 const child = fileURLToPath(new URL('./team-scale-child.mjs', import.meta.url));
@@ -240,6 +241,14 @@ function defineRows(): void {
       },
     });
   }
+  if (enabled.has('columns')) {
+    rows.push({
+      key: 'columns',
+      name: `embedded path in phases as bias-report runs it (readBiasRecords, aggregateBiasAudit of the columns): ${label}`,
+      report: join(runDir, 'columns.json'),
+      run: (round) => (round === 0 ? measure(['--expose-gc', child, 'embedded-columns', '--input', parquet, ...window, '--out', join(runDir, 'columns.json')]) : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' }),
+    });
+  }
   if (enabled.has('phases')) {
     rows.push({
       key: 'phases',
@@ -318,7 +327,7 @@ export const suite = defineBenchSuite({
         { name: `${row.key}: CPU time, user + system (${n})`, value: ok.length ? median(ok.map((r) => r.cpuSeconds ?? Number.NaN)) : Number.NaN, unit: 's' },
         { name: `${row.key}: peak RSS of the process (${n})`, value: ok.length ? median(ok.map((r) => r.rssMb)) : Number.NaN, unit: 'MB', ...(isTarget ? { budget: 1024 } : {}) },
       );
-      if (row.key !== 'embedded' && row.key !== 'phases' && embedded.length > 0 && ok.length > 0 && row.key !== 'clickhouse-load') {
+      if (['duckdb', 'clickhouse-map'].includes(row.key) && embedded.length > 0 && ok.length > 0) {
         values.push({ name: `${row.key}: wall / embedded wall`, value: median(ok.map((r) => r.seconds)) / median(embedded.map((r) => r.seconds)), unit: '×' });
       }
       if (row.key === 'clickhouse-load' && ok.length > 0) {
