@@ -4,11 +4,13 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { parquetWriteFile } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForChildren } from '../__fixtures__/child-bundle.js';
 import type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { startClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { useTempDirs } from '../__fixtures__/temp-dir.js';
+import { biasParquetColumns, biasParquetSchema } from '../bias-parquet-schema.js';
 import { exportBiasRecords } from '../export-bias-records.js';
 import { openClickhouse } from './client.js';
 import { createClickhouseBiasTable } from './create-table.js';
@@ -257,6 +259,36 @@ describe('exportBiasRecordsToClickhouse', () => {
     const rows = (await rowsOf(table)).map((r) => ({ ...r, ord: 'any' }));
     const byKey = (x: Record<string, unknown>, y: Record<string, unknown>): number => String(x.record_key).localeCompare(String(y.record_key));
     expect(rows.sort(byKey)).toEqual(expected.sort(byKey));
+  });
+
+  it("skips a Parquet file's rows that are no bias records, with their row numbers, and refuses a Parquet file of other columns", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'rows.parquet');
+    const rows = [
+      ['1.1.0', 's1', 1_700_000_000_000, 'r', 'm', 0, 10, 5, 0, true],
+      ['2.0.0', 's2', 1_700_000_000_000, 'r', 'm', 0, 10, 5, 0, true],
+      ['1.1.0', '', 1_700_000_000_000, 'r', 'm', 0, 10, 5, 0, true],
+      ['1.1.0', 's3', 1_700_000_000_000, 'r', 'm', 4_294_967_295, 10, 5, 0, true],
+      ['1.1.0', 's4', 1_700_000_000_000, 'r', 'm', 1, 10, Number.NaN, 0, true],
+    ];
+    const pick = ['schema_version', 'session_id', 'timestamp', 'reviewer_id', 'model_id', 'position', 'response_length_chars', 'score_value', 'rank_position', 'position_is_display_order'];
+    const columnData = biasParquetColumns.map((c) => ({ name: c.name, data: rows.map((r) => (pick.includes(c.name) ? r[pick.indexOf(c.name)] : null)) }));
+    parquetWriteFile({ filename: file, columnData, schema: biasParquetSchema() });
+    const table = await freshTable();
+    const result = await exportBiasRecordsToClickhouse({ inputs: [file], url: server.url, table });
+    expect(result).toMatchObject({ records: 1, inserted: 1, skipped: 4, files: [{ path: file, lines: 5 }] });
+    expect(result.reasons).toMatchObject({ unsupported_version: 1, invalid_record: 3 });
+    expect(result.firstBadLines.map((b) => [b.file, b.line])).toEqual([2, 3, 4, 5].map((line) => [file, line]));
+    // 1,700,000,000,000 ms is 2023-11-14T22:13:20.000Z; no query fields, so no query metadata.
+    const line = '{"schema_version":"1.1.0","session_id":"s1","timestamp":"2023-11-14T22:13:20.000Z","consent_level":null,"query_metadata":null,"reviewer_id":"r","model_id":"m","position":0,"response_length_chars":10,"score_value":5,"score_scale":null,"council_config_version":null,"query_hash":null,"rank_position":0}';
+    expect(await query(`SELECT record_key, timestamp_ms, position_is_display_order FROM ${table} FINAL`)).toEqual([{ record_key: sha256(line), timestamp_ms: '1700000000000', position_is_display_order: 1 }]);
+
+    const other = join(dir, 'other.parquet');
+    parquetWriteFile({ filename: other, columnData: [{ name: 'session_id', data: ['a'], type: 'STRING' }] });
+    await expect(exportBiasRecordsToClickhouse({ inputs: [other], url: server.url, table })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: `${other} is a Parquet file but not an export of bias records: it has no column schema_version. Give the Parquet files council store export writes (or their directory).`,
+    });
   });
 
   it('after a load killed midway holds whole batches only, and a second run completes it without duplicates', async () => {
