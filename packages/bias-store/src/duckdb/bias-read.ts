@@ -10,7 +10,7 @@ import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
 import { loadDuckdb, readSessionSummaries } from './session-summaries.js';
-import { duckdbWindowStatements, repeatsQuery, windowCountsQuery } from './window-sql.js';
+import { applyWindow } from './window-sql.js';
 
 export interface DuckdbBiasReadOptions extends EngineWindowOptions {
   /** Store files, directories of stores, Parquet exports, or globs over file names, as `readBiasRecords` takes them. */
@@ -56,18 +56,9 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
     await scanInputs(connection, inputs, jsOwned);
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled);
-    for (const statement of duckdbWindowStatements({ maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion })) await connection.run(statement);
-    const counts = (await connection.runAndReadAll(windowCountsQuery)).getRowObjectsJS()[0]!;
-    const n = (key: string): number => Number(counts[key]);
-    const repeated = { duplicates: 0, conflicts: 0, conflictSessions: [] as string[] };
-    if (n('window_records') > n('kept')) {
-      const row = (await connection.runAndReadAll(repeatsQuery)).getRowObjectsJS()[0]!;
-      repeated.duplicates = Number(row.duplicates);
-      repeated.conflicts = Number(row.conflicts);
-      repeated.conflictSessions = row.conflict_sessions as string[];
-    }
+    const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
     const summaries = await readSessionSummaries(connection);
-    const timestampsWithoutZone = n('timestamps_without_zone');
+    const { repeated, timestampsWithoutZone } = counts;
     const warnings: string[] = [];
     if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
     if (repeated.conflicts > 0) {
@@ -79,20 +70,20 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
     return {
       files: reconciled.files,
       lines: reconciled.lines,
-      records: n('records'),
-      sessions: n('sessions'),
-      excluded: { model: n('excluded_model'), configVersion: n('excluded_config_version'), beforeWindow: n('excluded_before_window'), future: n('excluded_future'), beyondSessions: n('beyond_sessions') },
+      records: counts.records,
+      sessions: counts.sessions,
+      excluded: counts.excluded,
       repeated,
       foreignMajors: reconciled.foreignMajors,
       timestampsWithoutZone,
-      positionNotDisplayOrder: n('position_not_display_order'),
-      simulatedRecords: n('simulated_records'),
+      positionNotDisplayOrder: counts.positionNotDisplayOrder,
+      simulatedRecords: counts.simulatedRecords,
       warnings,
       skipped: skips.skipped,
       reasons: skips.reasons,
       firstBadLines: skips.firstBadLines,
       summaries,
-      kept: n('kept'),
+      kept: counts.kept,
     };
   } finally {
     connection.closeSync();

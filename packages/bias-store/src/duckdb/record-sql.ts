@@ -47,16 +47,9 @@ const recordKeys = [
 ];
 const metadataKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'];
 
-/** Macros the record SQL uses: a JSON value (DuckDB's JSON text of one field) as the reader reads it. */
+/** Macros the record SQL uses. */
 export function recordSqlMacros(): string[] {
   return [
-    // A finite JSON number as a DOUBLE (JSON.parse's value: both round the text correctly), else NULL.
-    `CREATE OR REPLACE TEMP MACRO json_number(v) AS CASE WHEN json_type(v) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND isfinite(TRY_CAST(v AS DOUBLE)) THEN TRY_CAST(v AS DOUBLE) END`,
-    // A whole number below noRank (zod's int().min(0), then the reader's limit), else NULL.
-    `CREATE OR REPLACE TEMP MACRO json_count(v) AS CASE WHEN json_number(v) >= 0 AND json_number(v) < ${noRank} AND json_number(v) = floor(json_number(v)) THEN json_number(v) END`,
-    `CREATE OR REPLACE TEMP MACRO json_text(v) AS CASE WHEN json_type(v) = 'VARCHAR' THEN v ->> '$' END`,
-    // A key absent or null (DuckDB's map holds JSON null as SQL NULL).
-    `CREATE OR REPLACE TEMP MACRO json_absent(m, k) AS NOT map_contains(m, k) OR m[k] IS NULL`,
     `CREATE OR REPLACE TEMP MACRO days_in_month(y, mo) AS CASE WHEN mo = 2 AND ((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0) THEN 29 ELSE [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo] END`,
   ];
 }
@@ -92,52 +85,67 @@ const scanColumns = 'ord, file, status, session, ms, zoned, reviewer, candidate,
  */
 function jsonlScan(files: readonly string[], first: number): string {
   const fileList = `[${files.map(literal).join(', ')}]`;
-  const field = (key: string): string => `m[${literal(key)}]`;
-  const absent = (key: string): string => `json_absent(m, ${literal(key)})`;
-  const meta = (key: string): string => `json_type(qm, '$.${key}')`;
-  const metadataOk = `(${absent('query_metadata')} OR (json_type(qm) = 'OBJECT' AND ${metadataKeys.map((k) => `(${meta(k)} IS NULL OR ${meta(k)} IN ('NULL', 'VARCHAR'))`).join(' AND ')}))`;
+  // Each field's JSON text, its JSON type, and (numbers, strings) its value, computed once: each JSON function parses.
+  const numberKeys = ['schema_version', 'consent_level', 'position', 'response_length_chars', 'score_value', 'rank_position'];
+  const textKeys = ['schema_version', 'session_id', 'timestamp', 'reviewer_id', 'model_id', 'score_scale', 'council_config_version', 'query_hash'];
+  const values = recordKeys.map((k) => `m[${literal(k)}] AS v_${k}`).join(', ');
+  const types = recordKeys.map((k) => `json_type(v_${k}) AS t_${k}`).join(', ');
+  const numbers = numberKeys.map((k) => `TRY_CAST(v_${k} AS DOUBLE) AS x_${k}`).join(', ');
+  const texts = textKeys.map((k) => `v_${k} ->> '$' AS s_${k}`).join(', ');
+  // A finite JSON number (JSON.parse's value: both round the text correctly); a count: whole, ≥ 0, below noRank.
+  const num = (k: string): string => `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND isfinite(x_${k}) THEN x_${k} END`;
+  const count = (k: string): string => `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND x_${k} >= 0 AND x_${k} < ${noRank} AND x_${k} = floor(x_${k}) THEN x_${k} END`;
+  const text = (k: string): string => `CASE WHEN t_${k} = 'VARCHAR' THEN s_${k} END`;
+  // Absent or null (DuckDB's map holds JSON null as SQL NULL, so its type is NULL too).
+  const absent = (k: string): string => `t_${k} IS NULL`;
+  const metadataOk = `(${absent('query_metadata')} OR (t_query_metadata = 'OBJECT' AND list_bool_and(list_transform(q_types, t -> t IS NULL OR t IN ('NULL', 'VARCHAR')))))`;
   // Plain: what SQL can judge exactly — no repeated key (here or in query_metadata), no key the reader does not name.
-  const plain = `(len(map_keys(m)) = len(list_distinct(map_keys(m))) AND list_has_all([${recordKeys.map(literal).join(', ')}], map_keys(m))
-    AND (${absent('query_metadata')} OR json_type(qm) <> 'OBJECT' OR (len(json_keys(qm)) = len(list_distinct(json_keys(qm))) AND list_has_all([${metadataKeys.map(literal).join(', ')}], json_keys(qm))))
-    AND (NOT map_contains(m, 'position_is_display_order') OR json_type(${field('position_is_display_order')}) = 'BOOLEAN'))`;
-  const version = `(json_number(${field('schema_version')}) = 1 OR regexp_full_match(json_text(${field('schema_version')}), '1(\\.[0-9]+){0,2}'))`;
+  const plain = `(len(keys) = len(list_distinct(keys)) AND list_has_all([${recordKeys.map(literal).join(', ')}], keys)
+    AND (t_query_metadata IS DISTINCT FROM 'OBJECT' OR (len(q_keys) = len(list_distinct(q_keys)) AND list_has_all([${metadataKeys.map(literal).join(', ')}], q_keys)))
+    AND (NOT map_contains(m, 'position_is_display_order') OR t_position_is_display_order = 'BOOLEAN'))`;
+  const version = `(${num('schema_version')} = 1 OR regexp_full_match(${text('schema_version')}, '1(\\.[0-9]+){0,2}'))`;
   const valid = `(${version} AND session <> '' AND reviewer <> '' AND candidate <> '' AND ts_valid
-    AND (${absent('consent_level')} OR json_number(${field('consent_level')}) IN (0, 1, 2, 3, 4)) AND ${metadataOk}
+    AND (${absent('consent_level')} OR (${num('consent_level')} BETWEEN 0 AND 4 AND x_consent_level = floor(x_consent_level))) AND ${metadataOk}
     AND position IS NOT NULL AND len IS NOT NULL
-    AND map_contains(m, 'score_value') AND (${field('score_value')} IS NULL OR score IS NOT NULL)
-    AND (${absent('score_scale')} OR json_type(${field('score_scale')}) = 'VARCHAR')
+    AND map_contains(m, 'score_value') AND (${absent('score_value')} OR score IS NOT NULL)
+    AND (${absent('score_scale')} OR t_score_scale = 'VARCHAR')
     AND (${absent('council_config_version')} OR config IS NOT NULL)
-    AND (${absent('query_hash')} OR regexp_full_match(json_text(${field('query_hash')}), '[0-9a-f]{16}'))
+    AND (${absent('query_hash')} OR regexp_full_match(${text('query_hash')}, '[0-9a-f]{16}'))
     AND (${absent('rank_position')} OR rank IS NOT NULL))`;
   const ts = timestampColumns('ts');
   // versionAtLeast(version, 1, 2): the second part of a "1.x.y" version as Number reads it.
-  const minor = `coalesce(TRY_CAST(split_part(json_text(${field('schema_version')}), '.', 2) AS DOUBLE), 0)`;
+  const minor = `coalesce(TRY_CAST(split_part(${text('schema_version')}, '.', 2) AS DOUBLE), 0)`;
   return `
     SELECT ord, file, CASE WHEN m IS NULL OR NOT coalesce(plain, false) THEN 1 WHEN coalesce(valid, false) THEN 0 ELSE 2 END AS status,
            session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido
     FROM (
       SELECT *, ${plain} AS plain, ${valid} AS valid
       FROM (
-        SELECT *, ${ts.valid} AS ts_valid, CASE WHEN ${ts.valid} THEN ${ts.ms} END AS ms, ${ts.zoned} AS zoned
+        SELECT *, CASE WHEN ts_valid THEN ${ts.ms} END AS ms, ${ts.zoned} AS zoned
         FROM (
-        SELECT *, regexp_extract(ts, '${isoPattern}', ['y', 'mo', 'd', 'h', 'mi', 's', 'f', 'z']) AS p
-        FROM (
-          SELECT ${ordBase(first)} + ordinality AS ord, ${first} + list_position(${fileList}, filename) - 1 AS file, m,
-                 ${field('query_metadata')} AS qm,
-                 json_text(${field('session_id')}) AS session,
-                 json_text(${field('timestamp')}) AS ts,
-                 json_text(${field('reviewer_id')}) AS reviewer,
-                 json_text(${field('model_id')}) AS candidate,
-                 json_count(${field('position')}) AS position,
-                 json_count(${field('response_length_chars')}) AS len,
-                 json_number(${field('score_value')}) AS score,
-                 json_count(${field('rank_position')}) AS rank,
-                 json_text(${field('council_config_version')}) AS config,
-                 json_extract_string(${field('query_metadata')}, '$.category') AS category,
-                 map_contains(m, 'rank_position') OR ${minor} >= 2 AS pido
-          FROM read_json(${fileList}, format = 'newline_delimited', records = false, columns = {m: 'MAP(VARCHAR, JSON)'},
-                         compression = 'auto_detect', ignore_errors = true, filename = true) WITH ORDINALITY
-        )
+          SELECT *, ${ts.valid} AS ts_valid
+          FROM (
+            SELECT *, regexp_extract(ts, '${isoPattern}', ['y', 'mo', 'd', 'h', 'mi', 's', 'f', 'z']) AS p,
+                   ${text('session_id')} AS session, ${text('reviewer_id')} AS reviewer, ${text('model_id')} AS candidate,
+                   ${count('position')} AS position, ${count('response_length_chars')} AS len, ${num('score_value')} AS score,
+                   ${count('rank_position')} AS rank, ${text('council_config_version')} AS config,
+                   map_contains(m, 'rank_position') OR ${minor} >= 2 AS pido
+            FROM (
+              SELECT *, ${text('timestamp')} AS ts,
+                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_type(v_query_metadata, [${metadataKeys.map((k) => `'$.${k}'`).join(', ')}]) END AS q_types,
+                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_keys(v_query_metadata) END AS q_keys,
+                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_extract_string(v_query_metadata, '$.category') END AS category
+              FROM (
+                SELECT *, ${types}, ${numbers}, ${texts}
+                FROM (
+                  SELECT ${ordBase(first)} + ordinality AS ord, ${first} + list_position(${fileList}, filename) - 1 AS file, m,
+                         map_keys(m) AS keys, ${values}
+                  FROM read_json(${fileList}, format = 'newline_delimited', records = false, columns = {m: 'MAP(VARCHAR, JSON)'},
+                                 compression = 'auto_detect', ignore_errors = true, filename = true) WITH ORDINALITY
+                )
+              )
+            )
+          )
         )
       )
     )`;
