@@ -109,7 +109,6 @@ function unrolledXtx(): string[] {
  * folded over the session's m² cells.
  */
 function generalXtx(): string {
-  const T = UNROLLED_ANSWERS;
   return `INSERT INTO xtx
     SELECT s.session, list_reduce(s.enc, (acc, e) -> list_transform(range(s.m * s.m), i -> plus_ones(
         acc[i + 1] - (e[1] * e[2 + i // s.m]) * e[2 + i % s.m],
@@ -122,7 +121,7 @@ function generalXtx(): string {
           FROM (SELECT d.session, d.t, any_value(d.m) AS m,
                        list_concat([any_value(d.n)::DOUBLE], values_of(list({'j': d.j, 'v': d.r})), values_of(list({'j': d.j, 'v': d.k::DOUBLE})),
                                    values_of(list({'j': d.j, 'v': d.o_r::DOUBLE})), values_of(list({'j': d.j, 'v': d.o_p::DOUBLE})), values_of(list({'j': d.j, 'v': d.o_s::DOUBLE}))) AS enc
-                FROM answer_dense d WHERE d.t IS NOT NULL AND d.session IN (SELECT session FROM answer GROUP BY session HAVING max(t) > ${T})
+                FROM answer_dense d WHERE d.t IS NOT NULL
                 GROUP BY d.session, d.t)
           GROUP BY session) s`;
 }
@@ -164,20 +163,21 @@ export function duckdbSummaryStatements(): string[] {
        SELECT session, candidate, mi, t, n, share, ord, y, rj AS j, rj, pj, sj, true AS owns FROM srec
        UNION ALL SELECT session, candidate, mi, t, n, share, ord, y, pj, rj, pj, sj, false FROM srec
        UNION ALL SELECT session, candidate, mi, t, n, share, ord, y, sj, rj, pj, sj, true FROM srec WHERE sj >= 0`,
-    // 1/n added k times, as an answer's mean row adds it once per record.
-    `CREATE OR REPLACE TEMP TABLE share_sum AS
-       SELECT n, k, list_reduce(list_transform(range(k), i -> 1::DOUBLE / n), (a, b) -> a + b, 0::DOUBLE) AS r
-       FROM (SELECT DISTINCT n, count(*) AS k FROM cell GROUP BY session, candidate, j, n)`,
-    // Per answer and column it sets: K, R, and for a reviewer or self column the columns of the one record setting it.
+    // Per answer and column it sets: K, and for a reviewer or self column the columns of the one record setting it.
+    `CREATE OR REPLACE TEMP TABLE col_count AS
+       SELECT session, candidate, j, any_value(mi) AS mi, any_value(t) AS t, any_value(n) AS n, count(*) AS k,
+              max(rj) FILTER (WHERE owns) AS o_r, max(pj) FILTER (WHERE owns) AS o_p, max(sj) FILTER (WHERE owns) AS o_s
+       FROM cell GROUP BY session, candidate, j`,
+    // R: 1/n added k times, as an answer's mean row adds it once per record.
     `CREATE OR REPLACE TEMP TABLE col_answer AS
-       SELECT c.*, s.r FROM (SELECT session, candidate, j, any_value(mi) AS mi, any_value(t) AS t, any_value(n) AS n, count(*) AS k,
-                                   max(rj) FILTER (WHERE owns) AS o_r, max(pj) FILTER (WHERE owns) AS o_p, max(sj) FILTER (WHERE owns) AS o_s
-                            FROM cell GROUP BY session, candidate, j) c JOIN share_sum s USING (n, k)`,
-    // The same over all the session's columns (0 and -1 where the answer sets none).
+       SELECT c.*, s.r FROM col_count c
+       JOIN (SELECT n, k, list_reduce(list_transform(range(k), i -> 1::DOUBLE / n), (a, b) -> a + b, 0::DOUBLE) AS r FROM (SELECT DISTINCT n, k FROM col_count)) s USING (n, k)`,
+    // The same over all the session's columns (0 and -1 where the answer sets none), for the general path only.
     `CREATE OR REPLACE TEMP TABLE answer_dense AS
        SELECT a.session, a.candidate, a.mi, a.t, a.n, c.j, c.m, coalesce(x.r, 0) AS r, coalesce(x.k, 0) AS k,
               coalesce(x.o_r, -1) AS o_r, coalesce(x.o_p, -1) AS o_p, coalesce(x.o_s, -1) AS o_s
-       FROM answer a JOIN score_col c USING (session) LEFT JOIN col_answer x ON x.session = a.session AND x.candidate = a.candidate AND x.j = c.j`,
+       FROM (SELECT * FROM answer WHERE session IN (SELECT session FROM answer GROUP BY session HAVING max(t) > ${UNROLLED_ANSWERS})) a
+       JOIN score_col c USING (session) LEFT JOIN col_answer x ON x.session = a.session AND x.candidate = a.candidate AND x.j = c.j`,
     ...unrolledXtx(),
     generalXtx(),
     `CREATE OR REPLACE TEMP TABLE score_part AS
@@ -186,7 +186,12 @@ export function duckdbSummaryStatements(): string[] {
                      FROM score_col c LEFT JOIN (SELECT session, j, count(*)::INTEGER AS records, fsum(values_of(list({'mi': mi, 'ord': ord, 'v': y}))) AS xty
                                                  FROM cell WHERE n >= 2 GROUP BY session, j) x USING (session, j)
                      GROUP BY c.session),
-            rows AS (SELECT session, candidate, values_of(list({'j': j, 'v': r})) AS mean_row FROM answer_dense GROUP BY session, candidate),
+            -- An answer's mean row: R of the columns it sets, 0 elsewhere.
+            rows AS (SELECT session, candidate, list_transform(range(m), j -> coalesce(rs[list_position(js, j)], 0::DOUBLE)) AS mean_row
+                     FROM (SELECT *, list_transform(l, e -> e.j) AS js, list_transform(l, e -> e.r) AS rs
+                           FROM (SELECT x.session, x.candidate, any_value(c.m) AS m, list({'j': x.j, 'r': x.r}) AS l
+                                 FROM col_answer x JOIN (SELECT session, any_value(m) AS m FROM score_col GROUP BY session) c USING (session)
+                                 GROUP BY x.session, x.candidate))),
             answers AS (SELECT a.session, values_of(list({'mi': a.mi, 'v': {'author': a.candidate, 'lengthChars': a.len::BIGINT, 'count': a.n, 'meanScore': a.mean_score, 'meanRow': r.mean_row}})) AS answers
                         FROM answer a JOIN rows r USING (session, candidate) GROUP BY a.session),
             devs AS (SELECT session, fsum(values_of(list({'mi': mi, 'ord': ord, 'v': y * y}))) AS yty,
