@@ -138,10 +138,10 @@ function jsonlScan(files: readonly string[], first: number): string {
               FROM (
                 SELECT *, ${types}, ${numbers}, ${texts}
                 FROM (
-                  SELECT ${ordBase(first)} + ordinality AS ord, ${first} + list_position(${fileList}, filename) - 1 AS file, m,
+                  SELECT ${ordBase(first)} + ordinality AS ord, ${first} + file_index AS file, m,
                          map_keys(m) AS keys, ${values}
                   FROM read_json(${fileList}, format = 'newline_delimited', records = false, columns = {m: 'MAP(VARCHAR, JSON)'},
-                                 compression = 'auto_detect', ignore_errors = true, filename = true) WITH ORDINALITY
+                                 compression = 'auto_detect', ignore_errors = true) WITH ORDINALITY
                 )
               )
             )
@@ -163,13 +163,13 @@ function parquetScan(files: readonly string[], first: number): string {
     AND timestamp IS NOT NULL AND ${count('position')} AND ${count('response_length_chars')} AND (rank_position IS NULL OR ${count('rank_position')})
     AND (score_value IS NULL OR isfinite(score_value)) AND position_is_display_order IS NOT NULL, false)`;
   return `
-    SELECT ${ordBase(first)} + (list_position(${fileList}, filename) - 1)::BIGINT * 4294967296 + file_row_number + 1 AS ord,
-           ${first} + list_position(${fileList}, filename) - 1 AS file,
+    SELECT ${ordBase(first)} + file_index::BIGINT * 4294967296 + file_row_number + 1 AS ord,
+           ${first} + file_index AS file,
            CASE WHEN ${valid} THEN 0 ELSE 2 END AS status,
            session_id AS session, floor(epoch_us(timestamp)::DOUBLE / 1000) AS ms, true AS zoned, reviewer_id AS reviewer, model_id AS candidate,
            position::DOUBLE AS position, response_length_chars::DOUBLE AS len, score_value::DOUBLE AS score, rank_position::DOUBLE AS rank,
            council_config_version AS config, query_category AS category, position_is_display_order AS pido
-    FROM read_parquet(${fileList}, filename = true, file_row_number = true)`;
+    FROM read_parquet(${fileList}, file_row_number = true)`;
 }
 
 /** An empty `scan`, with its column types. */

@@ -89,10 +89,13 @@ export async function applyWindow(connection: Duckdb.DuckDBConnection, options: 
   await connection.run('DROP VIEW tagged');
   await connection.run('DROP TABLE scan');
   const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
-  await connection.run('CREATE OR REPLACE TEMP TABLE firsts AS SELECT min(ord) AS ord, count(*) AS n FROM rec GROUP BY session, reviewer, candidate');
-  const recRecords = await count('SELECT count(*) FROM rec');
-  if (recRecords === (await count('SELECT count(*) FROM firsts'))) await connection.run('CREATE OR REPLACE TEMP VIEW kept AS SELECT * FROM rec');
-  else {
+  // Repeats are rare: grouping by one hash of (session, reviewer, reviewed member) finds there are none more cheaply
+  // than grouping by the three names (equal names have equal hashes, so no hash met twice means no repeat).
+  const maybeRepeats = await count('SELECT count(*) FROM (SELECT hash(session, reviewer, candidate) AS h FROM rec GROUP BY h HAVING count(*) > 1)');
+  if (maybeRepeats > 0) await connection.run('CREATE OR REPLACE TEMP TABLE firsts AS SELECT min(ord) AS ord FROM rec GROUP BY session, reviewer, candidate');
+  if (maybeRepeats === 0 || (await count('SELECT count(*) FROM rec')) === (await count('SELECT count(*) FROM firsts'))) {
+    await connection.run('CREATE OR REPLACE TEMP VIEW kept AS SELECT * FROM rec');
+  } else {
     await connection.run('CREATE OR REPLACE TEMP TABLE kept AS SELECT * FROM rec WHERE ord IN (SELECT ord FROM firsts)');
     const row = (await rows(repeatsQuery))[0]!;
     repeated.duplicates = Number(row['duplicates']);
