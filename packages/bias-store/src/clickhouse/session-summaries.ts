@@ -15,7 +15,7 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   /** Default `council_bias_records`. */
   table?: string;
   database?: string;
-  /** Sessions summarised per query (default 10,000; two queries run at a time): bounds what one answer holds in memory. */
+  /** Most sessions summarised by one query (default 25,000; two queries run at a time): bounds what one answer holds in memory. */
   sessionsPerQuery?: number;
 }
 
@@ -62,7 +62,7 @@ export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Pr
   const now = options.now ?? new Date();
   const nowMs = now.getTime();
   if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'clickhouseBiasRead: now is an invalid Date.' });
-  const perQuery = options.sessionsPerQuery ?? 10_000;
+  const perQuery = options.sessionsPerQuery ?? 25_000;
   if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.` });
   }
@@ -109,11 +109,15 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
   const summaries: BiasSessionSummary[] = [];
   const counts = { duplicates: 0, conflicts: 0, notDisplayOrder: 0, simulated: 0 };
   const conflictSessions: { time: number; session: string }[] = [];
+  // As few queries as `perQuery` allows (18.16 spends about 0.8 s of CPU analysing each), an even number of
+  // them, two at a time: the server evaluates one query's per-session expressions on one thread.
+  let queries = Math.ceil(ids.length / perQuery);
+  if (queries > 1 && queries % 2 === 1) queries++;
+  const size = Math.ceil(ids.length / Math.max(1, queries));
   const ranges: ClickhouseSessionRange[] = [];
-  for (let at = 0; at < ids.length; at += perQuery) {
-    ranges.push({ oldest, from: at === 0 ? null : ids[at]!.toString('utf8'), to: at + perQuery >= ids.length ? null : ids[at + perQuery]!.toString('utf8') });
+  for (let at = 0; at < ids.length; at += size) {
+    ranges.push({ oldest, from: at === 0 ? null : ids[at]!.toString('utf8'), to: at + size >= ids.length ? null : ids[at + size]!.toString('utf8') });
   }
-  // Two queries at a time: the server evaluates one query's per-session expressions on one thread.
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < ranges.length) {
