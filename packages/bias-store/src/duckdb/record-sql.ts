@@ -179,10 +179,11 @@ const emptyScan = `SELECT NULL::BIGINT AS ord, NULL::INTEGER AS file, NULL::UTIN
 
 /**
  * The statements building `scan` from `inputs` (read in the order given; `skip` holds the indexes of inputs the reader's
- * own code reads instead — files DuckDB cannot read as the reader does). Consecutive inputs of one kind are read by
+ * own code reads instead — files DuckDB cannot read as the reader does): a table, or with `view` a view that reads the
+ * files again each time it is read (for Parquet, cheaper than a copy in memory). Consecutive inputs of one kind are read by
  * one scan. JSONL lines are numbered by ordinality, so a group of JSONL files ends at a skipped input.
  */
-export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: ReadonlySet<number> = new Set()): string[] {
+export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: ReadonlySet<number> = new Set(), options: { view?: boolean } = {}): string[] {
   const parts: string[] = [];
   for (let at = 0; at < inputs.length; ) {
     if (skip.has(at)) {
@@ -197,5 +198,5 @@ export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: R
     at = end;
   }
   const source = [emptyScan, ...parts].join('\nUNION ALL\n');
-  return [`SET TimeZone = 'UTC'`, ...recordSqlMacros(), `CREATE OR REPLACE TEMP TABLE scan AS ${source}`];
+  return [`SET TimeZone = 'UTC'`, ...recordSqlMacros(), `CREATE OR REPLACE TEMP ${options.view === true ? 'VIEW' : 'TABLE'} scan AS ${source}`];
 }

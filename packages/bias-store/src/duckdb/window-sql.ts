@@ -84,10 +84,13 @@ export async function applyWindow(connection: Duckdb.DuckDBConnection, options: 
   }
   // A table, not a view over `scan`: the summaries read it many times (a view made them 2–3 times slower).
   const where = inWindow === records && !ranked ? '' : ` AND excluded = 0${ranked ? ' AND session IN (SELECT session FROM chosen)' : ''}`;
+  // Copied in parallel: no statement reads rec in its physical order (each orders by ord where order matters).
+  await connection.run('SET preserve_insertion_order = false');
   await connection.run(`CREATE OR REPLACE TEMP TABLE rec AS SELECT ${recordColumns} FROM tagged WHERE true${where}`);
+  await connection.run('RESET preserve_insertion_order');
   // What the window left out is counted: its memory goes back before the summaries.
   await connection.run('DROP VIEW tagged');
-  await connection.run('DROP TABLE scan');
+  await connection.run(`DROP ${(await count("SELECT count(*) FROM duckdb_views() WHERE view_name = 'scan' AND temporary")) > 0 ? 'VIEW' : 'TABLE'} scan`);
   const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
   // Repeats are rare: grouping by one hash of (session, reviewer, reviewed member) finds there are none more cheaply
   // than grouping by the three names (equal names have equal hashes, so no hash met twice means no repeat).
