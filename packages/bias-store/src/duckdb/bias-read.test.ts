@@ -213,6 +213,11 @@ describe('duckdbBiasRead', () => {
     const read = await expectSameRead({ inputs: [file], now });
     expect(read.skipped).toBe(6);
     expect(read.records).toBe(2);
+    // A damaged Parquet file beside it: the reader's scanner reports it, DuckDB does not read it.
+    const damaged = join(tempDir(), 'damaged.parquet');
+    writeFileSync(damaged, Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from('PAR1')]));
+    const both = await expectSameRead({ inputs: [damaged, file], now });
+    expect(both.reasons.corrupt_segment).toBe(1);
   }, 60_000);
 
   it('refuses a name DuckDB cannot hold (a lone surrogate) instead of reading it otherwise than the reader', async () => {
