@@ -77,8 +77,10 @@ const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1)
 /** The X̃'X̃ cells of sessions with at most `UNROLLED_ANSWERS` answers, as one fold per cell (see `xtxStatements`). */
 function unrolledXtx(): string[] {
   const T = UNROLLED_ANSWERS;
+  // Each column's values in answer t, from its list of {t, …} (a lookup per t: cheaper than 5·T filtered aggregates).
+  const at = (t: number, field: string, none: number): string => `coalesce(l[list_position(ts, ${t})].${field}, ${none})`;
   const pivot = upTo(T)
-    .map((t) => `coalesce(max(r) FILTER (WHERE t = ${t}), 0) AS r${t}, coalesce(max(k) FILTER (WHERE t = ${t}), 0) AS k${t}, coalesce(max(o_r) FILTER (WHERE t = ${t}), -1) AS or${t}, coalesce(max(o_p) FILTER (WHERE t = ${t}), -1) AS op${t}, coalesce(max(o_s) FILTER (WHERE t = ${t}), -1) AS os${t}`)
+    .map((t) => `${at(t, 'r', 0)} AS r${t}, ${at(t, 'k', 0)} AS k${t}, ${at(t, 'o_r', -1)} AS or${t}, ${at(t, 'o_p', -1)} AS op${t}, ${at(t, 'o_s', -1)} AS os${t}`)
     .join(',\n              ');
   const count = (t: number): string =>
     `CASE WHEN a.j = b.j THEN a.k${t} WHEN a.or${t} >= 0 THEN (b.j = a.or${t} OR b.j = a.op${t} OR b.j = a.os${t})::INTEGER
@@ -93,9 +95,11 @@ function unrolledXtx(): string[] {
        SELECT session, ${upTo(T).map((t) => `coalesce(max(n) FILTER (WHERE t = ${t}), 0)::DOUBLE AS n${t}`).join(', ')}
        FROM answer GROUP BY session HAVING coalesce(max(t), 0) <= ${T}`,
     `CREATE OR REPLACE TEMP TABLE xtx_pivot AS
-       SELECT c.session, c.j, ${pivot}
-       FROM score_col c JOIN xtx_session USING (session) LEFT JOIN (SELECT * FROM col_answer WHERE t IS NOT NULL) a USING (session, j)
-       GROUP BY c.session, c.j`,
+       SELECT session, j, ${pivot}
+       FROM (SELECT *, list_transform(l, e -> e.t) AS ts
+             FROM (SELECT c.session, c.j, coalesce(list({'t': a.t, 'r': a.r, 'k': a.k, 'o_r': a.o_r, 'o_p': a.o_p, 'o_s': a.o_s}) FILTER (WHERE a.t IS NOT NULL), []) AS l
+                   FROM score_col c JOIN xtx_session USING (session) LEFT JOIN (SELECT * FROM col_answer WHERE t IS NOT NULL) a USING (session, j)
+                   GROUP BY c.session, c.j))`,
     `CREATE OR REPLACE TEMP TABLE xtx AS
        SELECT session, values_of(list({'i': ja * m + jb, 'v': v})) AS xtx
        FROM (${cells}) JOIN (SELECT session, any_value(m) AS m FROM score_col GROUP BY session) USING (session)
