@@ -15,6 +15,9 @@
  *   `position:`, then `self:` within a record);
  * - X̃'X̃ is formed as the JS forms it, answer by answer: each cell less (n·x̄ₐ)·x̄_b, then plus 1 for each record
  *   that sets both columns; an answer's mean row adds 1/n once per record.
+ * What DuckDB does slowly, and is avoided: ORDER BY inside an aggregate over many small groups (a sorted buffer per
+ * group), and lambdas that capture a list (it is copied per element); DuckDB's own cost here is X̃'X̃, m² cells a
+ * session each folded over its answers (see `unrolledXtx`).
  */
 
 /** The columns of the final row per session, in order: the summary's documented fields. */
@@ -135,12 +138,14 @@ export function duckdbSummaryStatements(): string[] {
   return [
     ...macros,
     // ---- score: the score model's sums ----
+    // Answers in their authors' name order as JS's < orders names: by UTF-16 code units (DuckDB orders text by code
+    // points, which differs past U+FFFF).
     `CREATE OR REPLACE TEMP TABLE author_order AS
        SELECT m, row_number() OVER (ORDER BY utf16_units(m)) AS mi FROM (SELECT DISTINCT candidate AS m FROM kept)`,
     `CREATE OR REPLACE TEMP TABLE scored AS
        SELECT k.session, k.candidate, o.mi, k.ord, k.reviewer, k.position, k.score, k.len
        FROM kept k JOIN author_order o ON o.m = k.candidate WHERE k.score IS NOT NULL`,
-    // Each answer: its scored records in read order, its mean score Σy·(1/n) as \`AnswerMean\` forms it, and t, its
+    // Each answer: its scored records in read order, its mean score Σy·(1/n) as `AnswerMean` forms it, and t, its
     // place among the session's answers scored twice or more.
     `CREATE OR REPLACE TEMP TABLE answer AS
        SELECT session, candidate, mi, n, share, recs[1].len AS len, fsum(list_transform(recs, r -> r.score)) * share AS mean_score,
