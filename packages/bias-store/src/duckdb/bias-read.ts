@@ -1,7 +1,9 @@
 import type * as Duckdb from '@duckdb/node-api';
 import { parquetMetadataAsync } from 'hyparquet';
 import type { FileMetaData } from 'hyparquet';
-import { open } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BiasStoreError } from '../bias-store-error.js';
 import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summaries-read.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
@@ -50,7 +52,10 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
   const jsOwned = await parquetFilesDuckdbCannotRead(inputs);
 
   const { DuckDBInstance } = await loadDuckdb();
-  const instance = await DuckDBInstance.create(':memory:', options.threads === undefined ? {} : { threads: String(options.threads) });
+  // DuckDB spills what does not fit in memory to `.tmp` in the working directory unless told otherwise: a report run
+  // from a project would leave hundreds of MB there. It spills into a directory of its own, removed afterwards.
+  const spill = await mkdtemp(join(tmpdir(), 'council-duckdb-'));
+  const instance = await DuckDBInstance.create(':memory:', { temp_directory: spill, ...(options.threads === undefined ? {} : { threads: String(options.threads) }) });
   const connection = await instance.connect();
   try {
     const { view } = await scanInputs(connection, inputs, jsOwned);
@@ -88,6 +93,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
   } finally {
     connection.closeSync();
     instance.closeSync();
+    await rm(spill, { recursive: true, force: true });
   }
 }
 
