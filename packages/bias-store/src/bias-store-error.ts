@@ -7,9 +7,11 @@ const marker = Symbol.for('council.error.BiasStoreError');
  * - `INVALID_CONFIG`: an `LLM_COUNCIL_*` variable holds a value outside its accepted values.
  * - `INVALID_OPTION`: a function was called with options it cannot honour (e.g. a window on a store without timestamps).
  * - `INVALID_CURSOR`: a cursor file or cursor text is not a cursor this package wrote.
- * - `IO_ERROR`: the file system refused (permissions, a directory where a file should be, a full disk…).
+ * - `IO_ERROR`: the file system or a server refused (permissions, a directory where a file should be, a full disk, a
+ *   ClickHouse server that is down or refuses a query…).
+ * - `TOO_LARGE`: the work asked for would not fit in this process's memory (an engine's summaries of a large window).
  */
-export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR';
+export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR' | 'TOO_LARGE';
 
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the

@@ -1,6 +1,7 @@
 import type { BiasSessionSummary } from '@council/bias-audit';
 import { BIAS_SESSION_SUMMARY_VERSION } from '@council/bias-audit';
 import { BiasStoreError } from '../bias-store-error.js';
+import { assertEngineSummariesFit } from '../engine-summaries-fit.js';
 import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summaries-read.js';
 import type { BiasWindowExclusions } from '../read-bias-records.js';
 import type { ClickhouseConnection } from './client.js';
@@ -103,6 +104,7 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
     beyondSessions: sessions.slice(0, dropped).reduce((sum, s) => sum + s.records, 0),
   };
   const oldest = dropped > 0 ? { firstMs: chosen[0]!.firstMs, session: chosen[0]!.session } : null;
+  assertEngineSummariesFit({ engine: 'clickhouse', records: chosen.reduce((sum, s) => sum + s.records, 0) });
 
   // Queries over ranges of session ids (as ClickHouse orders strings: by bytes), each about `perQuery` sessions.
   const ids = chosen.map((s) => Buffer.from(s.session, 'utf8')).sort((a, b) => Buffer.compare(a, b));

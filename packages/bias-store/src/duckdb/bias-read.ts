@@ -5,6 +5,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '../bias-store-error.js';
+import { assertEngineSummariesFit } from '../engine-summaries-fit.js';
 import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summaries-read.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
 import { resolveBiasInputs } from '../resolve-bias-inputs.js';
@@ -62,6 +63,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
     const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
+    assertEngineSummariesFit({ engine: 'duckdb', records: counts.kept });
     const summaries = await readSessionSummaries(connection);
     const { repeated, timestampsWithoutZone } = counts;
     const warnings: string[] = [];
