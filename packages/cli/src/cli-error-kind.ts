@@ -31,6 +31,7 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
     INVALID_OPTION: 'USAGE',
     INVALID_CURSOR: 'RUNTIME',
     IO_ERROR: 'RUNTIME',
+    TOO_LARGE: 'RUNTIME',
   } satisfies Record<BiasStoreErrorCode, CliErrorCode>,
   BiasAuditError: {
     INVALID_INPUT: 'RUNTIME',
