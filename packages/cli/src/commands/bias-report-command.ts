@@ -4,7 +4,7 @@ import type { BiasAggregateReport, BiasColumns, BiasSessionSummaries } from '@co
 import { BiasStoreError, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
-import { checkClickhouseUrl, displayUrl, readWithEngine } from './bias-report-engine.js';
+import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine } from './bias-report-engine.js';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
@@ -113,12 +113,12 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
   let loaded: LoadedBiasRecords;
   try {
     // The default store may not exist yet: that is an empty report, not an error.
-    const inputs = given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
+    const inputs = clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
     if (engine === 'embedded') {
       const { columns, ...read } = await readBiasRecords({ inputs, cwd: ctx.cwd, ...window });
       loaded = { paths, read, kept: columns.length, columns, summaries: null };
     } else {
-      const source: EngineSource = clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...tableOf(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
+      const source: EngineSource = clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
       const { summaries, kept, ...read } = await readWithEngine(source, window);
       loaded = { paths, read, kept, columns: null, summaries };
     }
@@ -173,13 +173,6 @@ function checkEngineOptions(options: BiasReportCommandOptions, hasInput: boolean
     if (options.url !== undefined) throw usage(`--url is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
     if (options.table !== undefined) throw usage(`--table is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
   }
-}
-
-/** `--table name` or `--table database.name`. */
-function tableOf(table: string | undefined): { table?: string; database?: string } {
-  if (table === undefined) return {};
-  const dot = table.indexOf('.');
-  return dot === -1 ? { table } : { database: table.slice(0, dot), table: table.slice(dot + 1) };
 }
 
 async function defaultStoreExists(path: string): Promise<boolean> {

@@ -33,6 +33,13 @@ export function checkClickhouseUrl(url: string): string {
   return url;
 }
 
+/** `--table name` or `--table database.name`, as the ClickHouse functions take them. */
+export function clickhouseTableOptions(table: string | undefined): { table?: string; database?: string } {
+  if (table === undefined) return {};
+  const dot = table.indexOf('.');
+  return dot === -1 ? { table } : { database: table.slice(0, dot), table: table.slice(dot + 1) };
+}
+
 /**
  * Runs the map step in the engine: the window's per-session summaries and the reader's counts. The engine's
  * module loads only here, so the embedded path never loads DuckDB or the ClickHouse client.

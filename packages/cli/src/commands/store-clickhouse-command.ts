@@ -4,7 +4,7 @@ import type { BadLine, SkipReason } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { checkClickhouseUrl } from './bias-report-engine.js';
+import { checkClickhouseUrl, clickhouseTableOptions } from './bias-report-engine.js';
 
 export interface StoreClickhouseOptions {
   /** The server's HTTP interface (`--url`); a user and password may be in it and are never shown. */
@@ -41,13 +41,6 @@ export interface StoreClickhouseExportDocument {
 
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
-/** `--table name` or `--table database.name`. */
-function tableOptions(table: string | undefined): { table?: string; database?: string } {
-  if (table === undefined) return {};
-  const dot = table.indexOf('.');
-  return dot === -1 ? { table } : { database: table.slice(0, dot), table: table.slice(dot + 1) };
-}
-
 function needUrl(options: StoreClickhouseOptions, command: string): string {
   if (options.url === undefined) throw new CliError({ code: 'USAGE', message: `${command} needs --url, the HTTP interface of the ClickHouse server (e.g. --url http://127.0.0.1:8123).` });
   return checkClickhouseUrl(options.url);
@@ -63,7 +56,7 @@ export async function runClickhouseInit(options: StoreClickhouseOptions, ctx: Co
   const url = needUrl(options, 'council store clickhouse-init');
   let result;
   try {
-    result = await createClickhouseBiasTable({ url, ...tableOptions(options.table) });
+    result = await createClickhouseBiasTable({ url, ...clickhouseTableOptions(options.table) });
   } catch (error) {
     throw asCliError(error);
   }
@@ -86,7 +79,7 @@ export async function runClickhouseExport(options: StoreClickhouseOptions, ctx: 
   const started = performance.now();
   let result;
   try {
-    result = await exportBiasRecordsToClickhouse({ inputs, cwd: ctx.cwd, url, ...tableOptions(options.table), ...(options.batchRows === undefined ? {} : { batchRows: options.batchRows }) });
+    result = await exportBiasRecordsToClickhouse({ inputs, cwd: ctx.cwd, url, ...clickhouseTableOptions(options.table), ...(options.batchRows === undefined ? {} : { batchRows: options.batchRows }) });
   } catch (error) {
     throw asCliError(error);
   }
