@@ -26,6 +26,22 @@ describe('settleRotatedName', () => {
     expect(readdirSync(dir)).toEqual(['events.000001.jsonl']);
   });
 
+  it('a file with the inode number of the segment this rotation named, after that segment was compacted away, is kept (no record lost)', async () => {
+    // The race: this rotation linked F as segment 7 and recorded F's inode; before its move, F was closed by another
+    // rotator, gzipped and deleted, and a writer began X, which the file system gave F's freed inode number. The move
+    // takes X. Modelled without relying on inode reuse: `named` carries X's own identity for segment 7, of which only
+    // the compacted file exists now.
+    const dir = tempDir();
+    const path = join(dir, 'events.jsonl');
+    writeFileSync(join(dir, 'events.000006.jsonl'), line(1));
+    writeFileSync(join(dir, 'events.000007.jsonl.gz'), '');
+    const rotatedName = privateName(path, 'rotated');
+    writeFileSync(rotatedName, line(2)); // X: appended to, confirmed to its writer, then moved by this rotation
+    await settleRotatedName({ path, rotatedName, named: { segment: 7, identity: identity(rotatedName) } });
+    const holders = readdirSync(dir).filter((name) => !name.endsWith('.gz') && readFileSync(join(dir, name), 'utf8').includes('"i":2'));
+    expect(holders).toEqual(['events.jsonl']);
+  });
+
   it('a newer active file moved by mistake (another rotator closed the one this rotation named) goes back to the active name', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');

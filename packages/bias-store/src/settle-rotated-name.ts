@@ -2,6 +2,7 @@ import { link } from 'node:fs/promises';
 import type { NamedSegment } from './link-new-segment.js';
 import { findSegmentName, linkNewSegment } from './link-new-segment.js';
 import { errorCode, identityOf, statOrNull, unlinkIfPresent } from './quiet-fs.js';
+import { segmentNaming } from './segment-files.js';
 
 /**
  * Lets go of the file a rotation moved from the active name to its private `rotatedName`, making sure it keeps a name
@@ -20,7 +21,11 @@ export async function settleRotatedName(options: { path: string; rotatedName: st
   const info = await statOrNull(rotatedName);
   if (info === null) return;
   const identity = identityOf(info);
-  if (named?.identity !== identity && (await findSegmentName({ path, identity })) === null) {
+  // The moved file is kept alive by rotatedName, so comparing it with a name that exists *now* is sound; an identity
+  // recorded before an await is not: the file it named may since have been compacted and deleted, and its inode
+  // number given to a new active file — the one this rotation then moved (records were lost that way).
+  const stillNamed = named !== undefined && named !== null && named.identity === identity && (await holdsSegmentName({ path, segment: named.segment, identity }));
+  if (!stillNamed && (await findSegmentName({ path, identity })) === null) {
     try {
       await link(rotatedName, path);
     } catch (error) {
@@ -35,4 +40,11 @@ export async function settleRotatedName(options: { path: string; rotatedName: st
     }
   }
   await unlinkIfPresent(rotatedName);
+}
+
+/** Whether plain segment `segment` exists now, is the file `identity` names, and has not been compacted. */
+async function holdsSegmentName(options: { path: string; segment: number; identity: string }): Promise<boolean> {
+  const naming = segmentNaming(options.path);
+  const plain = await statOrNull(naming.segmentPath(options.segment, false));
+  return plain !== null && identityOf(plain) === options.identity && (await statOrNull(naming.segmentPath(options.segment, true))) === null;
 }
