@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit';
-import { aggregateBiasAudit, assertBiasSessionSummaries, summarizeBiasSessions } from '@council/bias-audit';
+import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
 import type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { startClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
@@ -23,26 +24,6 @@ beforeAll(async () => {
   server = await startClickhouseTestServer();
 }, 60_000);
 afterAll(async () => await server?.stop());
-
-/**
- * The summaries equal to the bit: on a difference, the first path whose value differs (`Object.is`, so 0 and -0
- * differ too), which says more than two long texts; then the JSON texts themselves.
- */
-function expectSameSummaries(actual: BiasSessionSummaries, expected: BiasSessionSummaries): void {
-  assertBiasSessionSummaries(actual);
-  const firstDifference = (a: unknown, e: unknown, where: string): string | null => {
-    if (typeof e !== 'object' || e === null || typeof a !== 'object' || a === null) return Object.is(a, e) ? null : `${where}: ${JSON.stringify(a)} ≠ ${JSON.stringify(e)}`;
-    const keys = Object.keys(e);
-    if (JSON.stringify(Object.keys(a)) !== JSON.stringify(keys)) return `${where}: keys ${JSON.stringify(Object.keys(a))} ≠ ${JSON.stringify(keys)}`;
-    for (const key of keys) {
-      const found = firstDifference((a as Record<string, unknown>)[key], (e as Record<string, unknown>)[key], `${where}.${key}`);
-      if (found !== null) return found;
-    }
-    return null;
-  };
-  expect(firstDifference(actual, expected, 'summaries')).toBeNull();
-  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
 
 /** A member of the v1 session whose name SQL must escape. */
 const oddName = "a'\\\0b";

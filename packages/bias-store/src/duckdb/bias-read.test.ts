@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { BiasObservation } from '@council/bias-audit';
 import { summarizeBiasSessions } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
+import { firstDifference } from '../__fixtures__/expect-same-summaries.js';
 import { syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
 import { useTempDirs } from '../__fixtures__/temp-dir.js';
 import { exportBiasRecords } from '../export-bias-records.js';
@@ -117,18 +118,6 @@ function writeFixture(dir: string): void {
     const bytes = Buffer.concat([Buffer.from(text), name.endsWith('000001.jsonl') ? Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]) : Buffer.alloc(0)]);
     writeFileSync(join(dir, name), name.endsWith('.gz') ? gzipSync(bytes) : bytes);
   }
-}
-
-/** The first path where two values differ (`Object.is`, so 0 and -0 differ too), or null. */
-function firstDifference(actual: unknown, expected: unknown, where: string): string | null {
-  if (typeof expected !== 'object' || expected === null || typeof actual !== 'object' || actual === null) return Object.is(actual, expected) ? null : `${where}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`;
-  const keys = Object.keys(expected);
-  if (JSON.stringify(Object.keys(actual)) !== JSON.stringify(keys)) return `${where}: keys ${JSON.stringify(Object.keys(actual))} ≠ ${JSON.stringify(keys)}`;
-  for (const key of keys) {
-    const found = firstDifference((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${where}.${key}`);
-    if (found !== null) return found;
-  }
-  return null;
 }
 
 /**

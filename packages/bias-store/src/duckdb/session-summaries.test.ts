@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit';
-import { aggregateBiasAudit, assertBiasSessionSummaries, summarizeBiasSessions } from '@council/bias-audit';
+import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
+import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
 import { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
 import { useTempDirs } from '../__fixtures__/temp-dir.js';
 import { duckdbSessionSummaries } from './session-summaries.js';
@@ -13,26 +14,6 @@ import { readBiasRecords } from '../read-bias-records.js';
 
 const tempDir = useTempDirs();
 const now = new Date('2030-01-01T00:00:00Z');
-
-/**
- * The summaries equal to the bit: the same JSON text, and on a difference the first path whose value differs
- * (`Object.is`, so 0 and -0 differ too), which says more than two long texts.
- */
-function expectSameSummaries(actual: BiasSessionSummaries, expected: BiasSessionSummaries): void {
-  assertBiasSessionSummaries(actual);
-  const firstDifference = (a: unknown, e: unknown, where: string): string | null => {
-    if (typeof e !== 'object' || e === null || typeof a !== 'object' || a === null) return Object.is(a, e) ? null : `${where}: ${JSON.stringify(a)} ≠ ${JSON.stringify(e)}`;
-    const keys = Object.keys(e);
-    if (JSON.stringify(Object.keys(a)) !== JSON.stringify(keys)) return `${where}: keys ${JSON.stringify(Object.keys(a))} ≠ ${JSON.stringify(keys)}`;
-    for (const key of keys) {
-      const found = firstDifference((a as Record<string, unknown>)[key], (e as Record<string, unknown>)[key], `${where}.${key}`);
-      if (found !== null) return found;
-    }
-    return null;
-  };
-  expect(firstDifference(actual, expected, 'summaries')).toBeNull();
-  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
-}
 
 /**
  * A store of `sessions` synthetic 5-member sessions (one in ten rank-only) with, beside them, every 13th record
