@@ -53,30 +53,23 @@ function need(name) {
 }
 
 const window = () => ({ now: new Date(values.now), maxSessions: Number(values.sessions), maxDays: Number(values.days) });
-const reportOptions = () => ({ now: new Date(values.now), minSessions: 20, seed: 1, summariesWindow: { maxSessions: Number(values.sessions), maxDays: Number(values.days) } });
+const reportOptions = () => ({ now: new Date(values.now), minSessions: 20, seed: 1, maxSessions: Number(values.sessions), maxDays: Number(values.days) });
 const extra = {};
 
-function reduce(summaries) {
-  const report = audit.aggregateBiasAudit(summaries, reportOptions());
+/** The report of a read's columns (the window already applied, so the bounds only label it), written to --out. */
+function reduce(columns) {
+  const report = audit.aggregateBiasAudit(columns, reportOptions());
   phase('reduce');
   writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
-  extra.sessions = summaries.sessions.length;
+  extra.sessions = columns.sessionIds.length;
 }
 
 switch (mode) {
   case 'duckdb-report': {
-    if (typeof store.duckdbBiasRead === 'function') {
-      const read = await store.duckdbBiasRead({ inputs: [values.input], ...window() });
-      extra.api = 'duckdbBiasRead';
-      extra.kept = read.kept;
-      phase('map');
-      reduce(read.summaries);
-    } else {
-      const summaries = await need('duckdbSessionSummaries')({ inputs: [values.input] });
-      extra.api = 'duckdbSessionSummaries';
-      phase('map');
-      reduce(summaries);
-    }
+    const read = await need('duckdbBiasRead')({ inputs: [values.input], ...window() });
+    extra.kept = read.columns.length;
+    phase('read');
+    reduce(read.columns);
     break;
   }
   case 'clickhouse-load': {
@@ -90,9 +83,9 @@ switch (mode) {
   }
   case 'clickhouse-report': {
     const read = await need('clickhouseBiasRead')({ url: values.url, table: values.table, ...window() });
-    extra.kept = read.kept;
-    phase('map');
-    reduce(read.summaries);
+    extra.kept = read.columns.length;
+    phase('read');
+    reduce(read.columns);
     break;
   }
   case 'embedded-columns': {
@@ -100,10 +93,7 @@ switch (mode) {
     const read = await store.readBiasRecords({ inputs: [values.input], ...window() });
     extra.kept = read.columns.length;
     phase('read');
-    const { summariesWindow, ...options } = reportOptions();
-    const report = audit.aggregateBiasAudit(read.columns, { ...options, ...summariesWindow });
-    phase('reduce');
-    writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+    reduce(read.columns);
     break;
   }
   case 'embedded-phases': {
@@ -113,7 +103,10 @@ switch (mode) {
     phase('read');
     const summaries = audit.summarizeBiasSessions(read.columns);
     phase('summarize');
-    reduce(summaries);
+    const { maxSessions, maxDays, ...options } = reportOptions();
+    const report = audit.aggregateBiasAudit(summaries, { ...options, summariesWindow: { maxSessions, maxDays } });
+    phase('reduce');
+    writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     break;
   }
   default:

@@ -9,7 +9,7 @@ const marker = Symbol.for('council.error.BiasStoreError');
  * - `INVALID_CURSOR`: a cursor file or cursor text is not a cursor this package wrote.
  * - `IO_ERROR`: the file system or a server refused (permissions, a directory where a file should be, a full disk, a
  *   ClickHouse server that is down or refuses a query…).
- * - `TOO_LARGE`: the work asked for would not fit in this process's memory (an engine's summaries of a large window).
+ * - `TOO_LARGE`: the work asked for would not fit in this process's memory (an engine's records of a large window).
  */
 export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR' | 'TOO_LARGE';
 

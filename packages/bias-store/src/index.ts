@@ -76,11 +76,9 @@ export type { BiasExportFormat, BiasExportPartition, ExportBiasRecordsOptions, E
 export { biasParquetColumns } from './bias-parquet-schema.js';
 export { streamBiasRecords } from './stream-bias-records.js';
 export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';
-// What an analytics engine's map step returns (`bias-report --engine duckdb|clickhouse`).
-export type { EngineSummariesRead, EngineWindowOptions } from './engine-summaries-read.js';
-// The per-session summaries computed by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
-export { duckdbSessionSummaries } from './duckdb/session-summaries.js';
-export type { DuckdbSessionSummariesOptions } from './duckdb/session-summaries.js';
+// The window an analytics engine reads (`bias-report --engine duckdb|clickhouse`); an engine returns readBiasRecords' result.
+export type { EngineWindowOptions } from './engine-window-options.js';
+// The window's records read by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
 export { duckdbBiasRead, type DuckdbBiasReadOptions } from './duckdb/bias-read.js';
 // ClickHouse: the bias-records table (`council store clickhouse-init`) and loading records into it (`store export --to clickhouse`).
 export { createClickhouseBiasTable } from './clickhouse/create-table.js';

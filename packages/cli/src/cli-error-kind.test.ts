@@ -40,7 +40,7 @@ describe('cliErrorKind', () => {
   it.each([
     ['a quorum not met', new CouncilError({ code: 'QUORUM_NOT_MET', message: 'x' })],
     ['a file the store cannot write', new BiasStoreError({ code: 'IO_ERROR', message: 'x' })],
-    ['an engine\'s summaries beyond the heap', new BiasStoreError({ code: 'TOO_LARGE', message: 'x' })],
+    ['an engine\'s window beyond memory', new BiasStoreError({ code: 'TOO_LARGE', message: 'x' })],
     ['a missing API key', new ProviderError({ code: 'MISSING_API_KEY', message: 'x' })],
     ['council-cloud unreachable after the retries', new TelemetryUploadError({ code: 'UNAVAILABLE', message: 'x', isRetryable: true })],
     ['a model the provider does not know (a subclass of ProviderError)', new ModelNotFoundError({ message: 'x', provider: 'openrouter', url: 'http://127.0.0.1/', statusCode: 404, modelId: 'a/b' })],

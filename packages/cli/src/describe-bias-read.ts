@@ -41,7 +41,7 @@ export function describeBiasRead(options: { document: BiasReportDocument; loaded
     else lines.push(`no bias records in ${where}: the input${loaded.paths.length === 1 ? ' is' : 's are'} empty.`);
   } else if (read.records === 0) {
     lines.push(`none of the ${plural(read.lines, 'line')} in ${where} is a bias record this Council can read (see the skipped lines above).`);
-  } else if (loaded.kept === 0) {
+  } else if (loaded.columns.length === 0) {
     // Records exist but the window kept none: say which filter left them out, not "collect more data".
     const { model, configVersion, beforeWindow, future } = read.excluded;
     const causes = [

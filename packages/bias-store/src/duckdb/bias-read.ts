@@ -5,14 +5,15 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '../bias-store-error.js';
-import { assertEngineSummariesFit } from '../engine-summaries-fit.js';
-import type { EngineSummariesRead, EngineWindowOptions } from '../engine-summaries-read.js';
+import type { EngineWindowOptions } from '../engine-window-options.js';
+import type { ReadBiasRecordsResult } from '../read-bias-records.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
 import { resolveBiasInputs } from '../resolve-bias-inputs.js';
 import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
-import { loadDuckdb, readSessionSummaries } from './session-summaries.js';
+import { readKeptColumns } from './kept-columns.js';
+import { loadDuckdb } from './load-duckdb.js';
 import { applyWindow } from './window-sql.js';
 
 export interface DuckdbBiasReadOptions extends EngineWindowOptions {
@@ -36,14 +37,13 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
 }
 
 /**
- * The bias report's map step in an embedded DuckDB: reads the inputs once by SQL (`record-sql.ts`), reconciles the
- * lines with the reader's own code (`reconcile-lines.ts`: line counts, skipped lines with the reader's reasons and
- * details, and whatever DuckDB's parser reads otherwise than JSON.parse), applies the window (`window-sql.ts`) and
- * computes the window's per-session summaries (`summary-sql.ts`). The result holds every count of `readBiasRecords`
- * for the same inputs and options, with the same values, and the summaries `summarizeBiasSessions` computes from its
- * columns.
+ * The bias report's records read by an embedded DuckDB: it reads the inputs once by SQL (`record-sql.ts`), the lines
+ * are reconciled with the reader's own code (`reconcile-lines.ts`: line counts, skipped lines with the reader's reasons
+ * and details, and whatever DuckDB's parser reads otherwise than JSON.parse), the window is applied (`window-sql.ts`)
+ * and the window's records come back as the reader's columns (`kept-columns.ts`). The result is `readBiasRecords`' for
+ * the same inputs and options: every count with the same value, and the same records in the same order.
  */
-export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<EngineSummariesRead> {
+export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<ReadBiasRecordsResult> {
   const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
   const maxDays = positiveOption(options.maxDays, 'maxDays', false);
   const nowMs = (options.now ?? new Date()).getTime();
@@ -63,8 +63,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
     const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
-    assertEngineSummariesFit({ engine: 'duckdb', records: counts.kept });
-    const summaries = await readSessionSummaries(connection);
+    const columns = await readKeptColumns(connection, counts.kept);
     const { repeated, timestampsWithoutZone } = counts;
     const warnings: string[] = [];
     if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
@@ -89,8 +88,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<En
       skipped: skips.skipped,
       reasons: skips.reasons,
       firstBadLines: skips.firstBadLines,
-      summaries,
-      kept: counts.kept,
+      columns,
     };
   } finally {
     connection.closeSync();

@@ -35,7 +35,7 @@ const double = (value: number): string => `${String(value)}::DOUBLE`;
  * beyond U+FFFF (as surrogates, 0xD800–0xDFFF) before U+E000–U+FFFF, UTF-8 after them; prefixing each of U+E000–U+FFFF
  * with U+10FFFF moves them after every other character, as in UTF-16.
  */
-const utf16Order = (column: string): string => `regexp_replace(${column}, '([\\x{E000}-\\x{FFFF}])', '\u{10FFFF}\\1', 'g')`;
+export const utf16Order = (column: string): string => `regexp_replace(${column}, '([\\x{E000}-\\x{FFFF}])', '\u{10FFFF}\\1', 'g')`;
 
 /** Why a record is out of the window, in the reader's order: model, config version, future, before the window (0: in it). */
 const exclusionCodes = { model: 1, configVersion: 2, future: 3, beforeWindow: 4 } as const;
@@ -47,8 +47,7 @@ const recordColumns = 'ord, session, ms, reviewer, candidate, position, len, sco
  * left out by the first filter that applies (model, config version, after `now`, before the window); sessions are
  * ranked by their earliest record in the window (ties by id, in UTF-16 order) and the last `maxSessions` kept. Leaves
  * `rec`, the kept sessions' records in the window with their repeats (what the JS reader holds before dropping
- * repeats), and `kept`, the first record read of each (session, reviewer, reviewed member): what the summaries are
- * computed from. Work the window does not need — ranking when every session is kept, copies when nothing is left out,
+ * repeats), and `kept`, the first record read of each (session, reviewer, reviewed member): the window's records. Work the window does not need — ranking when every session is kept, copies when nothing is left out,
  * dropping repeats when there are none — is skipped.
  */
 export async function applyWindow(connection: Duckdb.DuckDBConnection, options: WindowSqlOptions): Promise<WindowCounts> {
@@ -82,13 +81,13 @@ export async function applyWindow(connection: Duckdb.DuckDBConnection, options: 
       SELECT session FROM window_sessions QUALIFY row_number() OVER (ORDER BY key DESC, ${utf16Order('session')} DESC) <= ${maxSessions}`);
     excluded.beyondSessions = await count('SELECT coalesce(sum(records), 0) FROM window_sessions WHERE session NOT IN (SELECT session FROM chosen)');
   }
-  // A table, not a view over `scan`: the summaries read it many times (a view made them 2–3 times slower).
+  // A table, not a view over `scan`: it is read several times (counts, repeats, the records).
   const where = inWindow === records && !ranked ? '' : ` AND excluded = 0${ranked ? ' AND session IN (SELECT session FROM chosen)' : ''}`;
   // Copied in parallel: no statement reads rec in its physical order (each orders by ord where order matters).
   await connection.run('SET preserve_insertion_order = false');
   await connection.run(`CREATE OR REPLACE TEMP TABLE rec AS SELECT ${recordColumns} FROM tagged WHERE true${where}`);
   await connection.run('RESET preserve_insertion_order');
-  // What the window left out is counted: its memory goes back before the summaries.
+  // What the window left out is counted: its memory goes back before the records are read.
   await connection.run('DROP VIEW tagged');
   await connection.run(`DROP ${(await count("SELECT count(*) FROM duckdb_views() WHERE view_name = 'scan' AND temporary")) > 0 ? 'VIEW' : 'TABLE'} scan`);
   const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
-import type { BiasAggregateReport, BiasColumns, BiasSessionSummaries } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
 import { BiasStoreError, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
@@ -40,9 +40,10 @@ export interface BiasReportCommandOptions {
    */
   resamples?: number;
   /**
-   * Where the per-session summaries are computed: `embedded` (default, Council's own reader), `duckdb` (SQL in an
-   * embedded DuckDB over the same inputs; needs the optional @duckdb/node-api) or `clickhouse` (SQL on the server at
-   * `url`, over the table `council store export --to clickhouse` fills). The report is the same byte for byte.
+   * What reads the window's records: `embedded` (default, Council's own reader), `duckdb` (SQL in an embedded DuckDB
+   * over the same inputs; needs the optional @duckdb/node-api) or `clickhouse` (SQL on the server at `url`, over the
+   * table `council store export --to clickhouse` fills). Council computes the report from them: it is the same byte
+   * for byte.
    */
   engine?: BiasReportEngine;
   /** `clickhouse`: the server's HTTP interface, e.g. http://127.0.0.1:8123 (credentials in the URL are never shown). */
@@ -51,18 +52,12 @@ export interface BiasReportCommandOptions {
   table?: string;
 }
 
-/**
- * What was read for a report: the inputs, the reader's counts, and the window's records as columns (embedded) or
- * as per-session summaries (an engine's map step).
- */
+/** What was read for a report: the inputs, the reader's (or the engine's) counts, and the window's records as columns. */
 export interface LoadedBiasRecords {
   /** The inputs as given (resolved against the working directory), the default store, or the ClickHouse URL shown. */
   paths: string[];
   read: Omit<ReadBiasRecordsResult, 'columns'>;
-  /** Records in the window. */
-  kept: number;
-  columns: BiasColumns | null;
-  summaries: BiasSessionSummaries | null;
+  columns: BiasColumns;
 }
 
 /** The JSON document `council bias-report --format json` prints. Its top level is stable. */
@@ -114,27 +109,21 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
   try {
     // The default store may not exist yet: that is an empty report, not an error.
     const inputs = clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
-    if (engine === 'embedded') {
-      const { columns, ...read } = await readBiasRecords({ inputs, cwd: ctx.cwd, ...window });
-      loaded = { paths, read, kept: columns.length, columns, summaries: null };
-    } else {
-      const source: EngineSource = clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
-      const { summaries, kept, ...read } = await readWithEngine(source, window);
-      loaded = { paths, read, kept, columns: null, summaries };
-    }
+    const source: EngineSource | null =
+      engine === 'embedded' ? null : clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
+    const { columns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window }) : await readWithEngine(source, window);
+    loaded = { paths, read, columns };
   } catch (error) {
     if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
     throw error;
   }
-  // The reader (or the engine) applied the window and the filters: the statistics take its columns or summaries
-  // whole (now and the window's bounds only label the report's window).
+  // The reader (or the engine) applied the window and the filters: the statistics take its columns whole (now and
+  // the window's bounds only label the report's window).
   const seed = options.seed ?? 1;
   const common = { now, minSessions: settings.minSessions, seed, ...(options.resamples === undefined ? {} : { resamples: options.resamples }) };
-  const report =
-    loaded.columns !== null
-      ? aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays })
-      : aggregateBiasAudit(loaded.summaries!, { ...common, summariesWindow: { maxSessions, maxDays } });
-  const { read, kept } = loaded;
+  const report = aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays });
+  const { read } = loaded;
+  const kept = loaded.columns.length;
   const excluded = read.excluded;
   const document: BiasReportDocument = {
     kind: 'council-bias-report',

@@ -1,7 +1,7 @@
-import type { EngineSummariesRead, EngineWindowOptions } from '@council/bias-store';
+import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 
-/** Where `bias-report` computes the per-session summaries (the map): in Council itself, or in an analytics engine. */
+/** What reads `bias-report`'s records — parsing, checking, windowing, dropping repeats: Council itself, or an analytics engine. */
 export const biasReportEngines = ['embedded', 'duckdb', 'clickhouse'] as const;
 export type BiasReportEngine = (typeof biasReportEngines)[number];
 
@@ -41,10 +41,10 @@ export function clickhouseTableOptions(table: string | undefined): { table?: str
 }
 
 /**
- * Runs the map step in the engine: the window's per-session summaries and the reader's counts. The engine's
- * module loads only here, so the embedded path never loads DuckDB or the ClickHouse client.
+ * Reads the window in the engine: the reader's counts and the window's records as its columns. The engine's module
+ * loads only here, so the embedded path never loads DuckDB or the ClickHouse client.
  */
-export async function readWithEngine(source: EngineSource, window: EngineWindowOptions): Promise<EngineSummariesRead> {
+export async function readWithEngine(source: EngineSource, window: EngineWindowOptions): Promise<ReadBiasRecordsResult> {
   const store = await import('@council/bias-store');
   if (source.engine === 'duckdb') return await store.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
   return await store.clickhouseBiasRead({

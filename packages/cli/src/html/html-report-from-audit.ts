@@ -1,9 +1,9 @@
-import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport, BiasSessionSummaries } from '@council/bias-audit';
+import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
 import { metricSubject, positionLabel } from '../bias-report-metrics.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
 import { formatNumber } from './svg-primitives.js';
-import { withinSessionLengthPoints, withinSessionLengthPointsFromSummaries } from './within-session-length-points.js';
+import { withinSessionLengthPoints } from './within-session-length-points.js';
 
 const MAX_POINTS = 2000;
 
@@ -32,11 +32,8 @@ function intervalRow(m: BiasMetricReport, label: string, highlight = false): Int
  */
 export function htmlReportFromAudit(options: {
   report: BiasAggregateReport;
-  /**
-   * The window's records as `aggregateBiasAudit` took them: the columns of `readBiasRecords`, or (an engine's map
-   * step) their per-session summaries.
-   */
-  records: { columns: BiasColumns | null; summaries: BiasSessionSummaries | null };
+  /** The window's records as `aggregateBiasAudit` took them: the columns of `readBiasRecords` (or of an engine's read). */
+  records: { columns: BiasColumns };
   source: string;
   simulated: boolean;
   generatedAt: string;
@@ -44,9 +41,7 @@ export function htmlReportFromAudit(options: {
   const { report } = options;
   const flagged = new Set(report.flags.map((f) => f.metric));
   const { records } = options;
-  const { points, total } = records.columns !== null
-      ? withinSessionLengthPoints(records.columns, MAX_POINTS)
-      : withinSessionLengthPointsFromSummaries(records.summaries ?? { version: 1, sessions: [] }, MAX_POINTS);
+  const { points, total } = withinSessionLengthPoints(records.columns, MAX_POINTS);
   const { slope, correlation, betweenSessions } = report.length;
 
   const reviewers = [...new Set(report.reviewers.map((r) => r.reviewer))].sort();

@@ -1,4 +1,4 @@
-import type { BiasColumns, BiasSessionSummaries } from '@council/bias-audit';
+import type { BiasColumns } from '@council/bias-audit';
 
 /**
  * What the length chart draws: one point per scored answer (a session's candidate), its length and its mean
@@ -28,23 +28,6 @@ export function withinSessionLengthPoints(columns: BiasColumns, maxPoints: numbe
     const mx = levels.reduce((sum, p) => sum + p.x, 0) / levels.length;
     const my = levels.reduce((sum, p) => sum + p.y, 0) / levels.length;
     for (const p of levels) all.push({ x: p.x - mx, y: p.y - my });
-  }
-  const step = Math.max(1, Math.ceil(all.length / maxPoints));
-  return { points: step === 1 ? all : all.filter((_, i) => i % step === 0), total: all.length };
-}
-
-/**
- * The same points from per-session summaries (an engine's map step: `bias-report --engine`), whose scored answers
- * carry their length and mean score; answers come in their authors' name order there, so thinning may keep other
- * points than from the records.
- */
-export function withinSessionLengthPointsFromSummaries(summaries: BiasSessionSummaries, maxPoints: number): { points: { x: number; y: number }[]; total: number } {
-  const all: { x: number; y: number }[] = [];
-  for (const { score } of summaries.sessions) {
-    if (score.answers.length < 2) continue;
-    const mx = score.answers.reduce((sum, a) => sum + a.lengthChars, 0) / score.answers.length;
-    const my = score.answers.reduce((sum, a) => sum + a.meanScore, 0) / score.answers.length;
-    for (const a of score.answers) all.push({ x: a.lengthChars - mx, y: a.meanScore - my });
   }
   const step = Math.max(1, Math.ceil(all.length / maxPoints));
   return { points: step === 1 ? all : all.filter((_, i) => i % step === 0), total: all.length };
