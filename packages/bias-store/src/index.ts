@@ -86,5 +86,5 @@ export type { CreateClickhouseBiasTableOptions, CreateClickhouseBiasTableResult 
 export { exportBiasRecordsToClickhouse } from './clickhouse/export-to-clickhouse.js';
 export type { ExportBiasRecordsToClickhouseOptions, ExportBiasRecordsToClickhouseResult } from './clickhouse/export-to-clickhouse.js';
 export { clickhouseBiasColumns, createClickhouseBiasTableSql, defaultClickhouseBiasTable } from './clickhouse/table-sql.js';
-// The ClickHouse map step (`bias-report --engine clickhouse`): the window's per-session summaries computed on the server.
-export { clickhouseBiasRead, type ClickhouseBiasReadOptions } from './clickhouse/session-summaries.js';
+// The window's records read from a ClickHouse table (`bias-report --engine clickhouse`).
+export { clickhouseBiasRead, type ClickhouseBiasReadOptions } from './clickhouse/bias-read.js';

@@ -20,6 +20,8 @@ export interface ClickhouseConnection {
   readonly url: string;
   /** Runs a query and returns its rows (read as JSONEachRow: 64-bit integers arrive as strings). */
   query: <Row = Record<string, unknown>>(sql: string) => Promise<Row[]>;
+  /** Runs a query whose SQL names its FORMAT and yields the answer's bytes as they arrive (a large answer is never held whole). */
+  stream: (sql: string) => AsyncIterable<Uint8Array>;
   /** Runs a statement that returns no rows (CREATE, OPTIMIZE, DROP…). */
   command: (sql: string) => Promise<void>;
   /** Inserts rows (JSON objects by column name) in one INSERT … FORMAT JSONEachRow, which the server applies whole. */
@@ -155,6 +157,16 @@ export async function openClickhouse(options: OpenClickhouseOptions): Promise<Cl
   return {
     url,
     query: async <Row>(sql: string) => await run('run a query', async () => await (await client.query({ query: sql, format: 'JSONEachRow' })).json<Row>()),
+    stream: async function* (sql) {
+      const answer = await run('run a query', async () => await client.exec({ query: sql }));
+      try {
+        for await (const chunk of answer.stream as AsyncIterable<Uint8Array>) yield chunk;
+      } catch (error) {
+        throw clickhouseError({ url, action: 'read an answer', cause: error });
+      } finally {
+        answer.stream.destroy();
+      }
+    },
     command: async (sql) => {
       await run('run a statement', async () => await client.command({ query: sql }));
     },

@@ -4,7 +4,9 @@ import { gzipSync } from 'node:zlib';
 import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit';
 import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BiasRecordColumns } from '../bias-record-columns.js';
 import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
+import { resolvedRecords } from '../__fixtures__/resolved-records.js';
 import type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { startClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
@@ -13,7 +15,7 @@ import type { BiasWindowExclusions, ReadBiasRecordsOptions, ReadBiasRecordsResul
 import { readBiasRecords } from '../read-bias-records.js';
 import { createClickhouseBiasTable } from './create-table.js';
 import { exportBiasRecordsToClickhouse } from './export-to-clickhouse.js';
-import { clickhouseBiasRead } from './session-summaries.js';
+import { clickhouseBiasRead } from './bias-read.js';
 
 const tempDir = useTempDirs();
 const now = new Date('2030-01-01T00:00:00Z');
@@ -102,19 +104,46 @@ async function load(inputs: string[], table: string): Promise<void> {
   await exportBiasRecordsToClickhouse({ inputs, url: server.url, table });
 }
 
-/** The engine against the reader over the same records: summaries to the bit, the same counts, the same report. */
+/** The names `ids` index, in JS's string order (UTF-16 code units): what the engine's name lists must be. */
+function usedNames(names: readonly string[], ...ids: Uint16Array[]): string[] {
+  const used = new Set<string>();
+  for (const column of ids) for (const id of column) used.add(names[id]!);
+  return [...used].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The engine's columns against the reader's columns of the same records: every record with its names resolved, the
+ * sessions (ids, earliest times, where each starts), names sorted as JS sorts them and only those used, each array as
+ * long as the records; and the JS map of both the same to the bit.
+ */
+function expectSameColumns(actual: BiasRecordColumns, expected: BiasRecordColumns): BiasSessionSummaries {
+  expect(resolvedRecords(actual)).toEqual(resolvedRecords(expected));
+  expect(actual.length).toBe(expected.length);
+  expect(actual.sessionIds).toEqual(expected.sessionIds);
+  expect(actual.sessionTime).toEqual(expected.sessionTime);
+  expect(actual.sessionStart).toEqual(expected.sessionStart);
+  const configs = Uint16Array.from(expected.configVersion.filter((c) => c > 0), (c) => c - 1);
+  const categories = Uint16Array.from(expected.queryCategory.filter((c) => c > 0), (c) => c - 1);
+  expect(actual.models).toEqual(usedNames(expected.models, expected.reviewer, expected.candidate));
+  expect(actual.configVersions).toEqual(usedNames(expected.configVersions, configs));
+  expect(actual.queryCategories).toEqual(usedNames(expected.queryCategories, categories));
+  for (const name of ['session', 'reviewer', 'candidate', 'position', 'responseLengthChars', 'score', 'rankPosition', 'time', 'configVersion', 'queryCategory', 'positionIsDisplayOrder'] as const) {
+    expect(actual[name].length, name).toBe(actual.length);
+  }
+  const summaries = summarizeBiasSessions(expected);
+  expectSameSummaries(summarizeBiasSessions(actual), summaries);
+  return summaries;
+}
+
+/** The engine against the reader over the same records: the same columns, the same counts, the same report. */
 async function expectSameAsReader(spec: { inputs: string[]; table: string; window: Omit<ReadBiasRecordsOptions, 'inputs'> }): Promise<{ expected: BiasSessionSummaries; read: ReadBiasRecordsResult }> {
   const read = await readBiasRecords({ inputs: spec.inputs, ...spec.window });
-  const expected = summarizeBiasSessions(read.columns);
   const { now: _now, ...window } = spec.window;
   const actual = await clickhouseBiasRead({ url: server.url, table: spec.table, now: spec.window.now!, ...window, sessionsPerQuery: 37 });
-  expectSameSummaries(actual.summaries, expected);
-  expect(actual.kept).toBe(read.columns.length);
-  expect({ ...actual, summaries: null, kept: null }).toEqual({
+  const expected = expectSameColumns(actual.columns, read.columns);
+  expect({ ...actual, columns: null }).toEqual({
     ...read,
-    columns: undefined,
-    summaries: null,
-    kept: null,
+    columns: null,
     // What the table cannot know: its files (the load read them), the lines the load skipped, zone-less times.
     files: [],
     lines: read.records,
@@ -124,13 +153,13 @@ async function expectSameAsReader(spec: { inputs: string[]; table: string; windo
     foreignMajors: [],
   });
   const options = { now: spec.window.now!, seed: 1, resamples: 200 };
-  const summariesWindow = { maxSessions: spec.window.maxSessions ?? Number.POSITIVE_INFINITY, maxDays: spec.window.maxDays ?? Number.POSITIVE_INFINITY };
-  expect(JSON.stringify(aggregateBiasAudit(actual.summaries, { ...options, summariesWindow }))).toBe(JSON.stringify(aggregateBiasAudit(read.columns, { ...options, ...summariesWindow })));
+  const cut = { maxSessions: spec.window.maxSessions ?? Number.POSITIVE_INFINITY, maxDays: spec.window.maxDays ?? Number.POSITIVE_INFINITY };
+  expect(JSON.stringify(aggregateBiasAudit(actual.columns, { ...options, ...cut }))).toBe(JSON.stringify(aggregateBiasAudit(read.columns, { ...options, ...cut })));
   return { expected, read };
 }
 
-describe('the per-session summaries by ClickHouse', () => {
-  it('equal the JS map to the bit, with the reader\'s counts and the same report (40 sessions)', async () => {
+describe('the window\'s records read by ClickHouse', () => {
+  it('are the reader\'s columns, with its counts and the same report (40 sessions)', async () => {
     const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
     await load(inputs, 't40');
     const { expected, read } = await expectSameAsReader({ inputs, table: 't40', window: all });
@@ -168,7 +197,7 @@ describe('the per-session summaries by ClickHouse', () => {
     for (const reason of leaves) expect(read.excluded[reason], reason).toBeGreaterThan(0);
   }, 120_000);
 
-  it('equal the JS map over a few hundred sessions, summarised in several queries', async () => {
+  it('are the reader\'s columns over a few hundred sessions, read in several queries', async () => {
     const inputs = writeStore(tempDir(), { sessions: 300, seed: 7 });
     await load(inputs, 't300');
     const { expected } = await expectSameAsReader({ inputs, table: 't300', window: all });
@@ -186,7 +215,7 @@ describe('the per-session summaries by ClickHouse', () => {
     await exportBiasRecordsToClickhouse({ inputs: [plain!, gzip!, copy], url: server.url, table: 'copies' });
     const read = await readBiasRecords({ inputs: [plain!, gzip!, copy], ...all });
     const actual = await clickhouseBiasRead({ url: server.url, table: 'copies', ...all });
-    expectSameSummaries(actual.summaries, summarizeBiasSessions(read.columns));
+    expectSameColumns(actual.columns, read.columns);
     expect(read.repeated.duplicates).toBe(2);
     expect(actual.repeated).toEqual({ ...read.repeated, duplicates: 1 });
     expect(actual.records).toBe(read.records - 1);
@@ -198,8 +227,8 @@ describe('the per-session summaries by ClickHouse', () => {
     await exportBiasRecordsToClickhouse({ inputs, url: server.url, database: 'analytics' });
     const read = await readBiasRecords({ inputs, ...all });
     const actual = await clickhouseBiasRead({ url: server.url, database: 'analytics', ...all });
-    expectSameSummaries(actual.summaries, summarizeBiasSessions(read.columns));
-    expect(actual.summaries.sessions).toHaveLength(14);
+    expectSameColumns(actual.columns, read.columns);
+    expect(actual.columns.sessionIds).toHaveLength(14);
   }, 120_000);
 
   it('say clearly what is wrong with an option, a table or a server', async () => {

@@ -1,0 +1,189 @@
+import { BiasStoreError } from '../bias-store-error.js';
+import type { EngineWindowOptions } from '../engine-window-options.js';
+import type { BiasWindowExclusions, ReadBiasRecordsResult } from '../read-bias-records.js';
+import type { ClickhouseConnection } from './client.js';
+import { clickhouseError, openClickhouse } from './client.js';
+import { readRowBinary } from './row-binary-stream.js';
+import { WindowRecords } from './window-records.js';
+import type { ClickhouseSessionRange, ClickhouseWindowSpec } from './window-sql.js';
+import { clickhouseSessionRecordsSql, clickhouseWindowSessionsSql, clickhouseWindowTotalsSql } from './window-sql.js';
+import { clickhouseBiasTableName } from './table-sql.js';
+
+export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
+  /** The server's HTTP interface, e.g. `http://127.0.0.1:8123` (a user and password go in it: `http://user:pw@host:8123`). */
+  url: string;
+  /** Default `council_bias_records`. */
+  table?: string;
+  database?: string;
+  /** Most sessions one query reads (default 100,000; two queries run at a time): bounds what the server gathers at once. */
+  sessionsPerQuery?: number;
+}
+
+const dayMs = 86_400_000;
+
+/** JS's string order (UTF-16 code units), which the reader's session order follows. */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function positiveOption(value: number | undefined, name: string, integer: boolean): number {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
+  }
+  return value;
+}
+
+/**
+ * `bias-report --engine clickhouse`: the window's bias records in a ClickHouse table (`createClickhouseBiasTable`,
+ * loaded by `exportBiasRecordsToClickhouse`), as `readBiasRecords` returns them for the records the table was loaded
+ * from. The server reads, windows and orders (window-sql.ts); Council drops repeats with the reader's own code and
+ * computes every number of the report from the columns, so the report is the embedded one. The counts:
+ * - `records` and `lines`: rows of the table after FINAL (the records loaded, a record loaded twice counted once);
+ *   `files` is empty and nothing is skipped (the load skipped and reported unreadable lines);
+ * - `excluded`: rows left out by the model filter, then the config-version filter, then as after `now` (`future`),
+ *   then as before `maxDays` (`beforeWindow`), then the rows of sessions older than the last `maxSessions`
+ *   (`beyondSessions`), each row under the first that applies, as the reader counts them;
+ * - `sessions`: sessions with a row in the window, before `maxSessions`;
+ * - `repeated`: in the chosen sessions, rows beyond the first (smallest `ord`, then key) of a (session, reviewer,
+ *   member), as `duplicates` when every field the reader compares equals the first's, else as `conflicts`; copies of
+ *   one line are one row, so a store loaded twice has no duplicates here where the reader of both copies counts them;
+ * - `positionNotDisplayOrder`, `simulatedRecords`: over the window's records, as the reader's;
+ * - `timestampsWithoutZone` 0 and `foreignMajors` empty: the table holds instants, and only major-1 records.
+ * The columns are the reader's up to the order of names: `models`, `configVersions` and `queryCategories` hold the
+ * names of the window's records only, sorted as JS sorts strings. The table's `ord` orders records as the reader
+ * reads them: it is the read order of one load, so a table loaded from several loads orders each (session, reviewer,
+ * member)'s records by their ords in their own loads.
+ */
+export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Promise<ReadBiasRecordsResult> {
+  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
+  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
+  const now = options.now ?? new Date();
+  const nowMs = now.getTime();
+  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'clickhouseBiasRead: now is an invalid Date.' });
+  const perQuery = options.sessionsPerQuery ?? 100_000;
+  if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.` });
+  }
+  const table = clickhouseBiasTableName(options);
+  // The table's times are whole milliseconds: "at or after earliest" is "at or after its ceiling".
+  const earliestMs = maxDays === Number.POSITIVE_INFINITY ? null : Math.ceil(nowMs - maxDays * dayMs);
+  const spec: ClickhouseWindowSpec = {
+    table,
+    nowMs,
+    earliestMs: earliestMs !== null && earliestMs < Number.MIN_SAFE_INTEGER ? null : earliestMs,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
+  };
+  const connection = await openClickhouse({ url: options.url });
+  try {
+    return await readWindow({ connection, spec, maxSessions, perQuery });
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The window's sessions: id, earliest time in the window, records in the window (repeats included). */
+interface WindowSessions {
+  ids: string[];
+  firstMs: number[];
+  records: number[];
+}
+
+async function readWindow(run: { connection: ClickhouseConnection; spec: ClickhouseWindowSpec; maxSessions: number; perQuery: number }): Promise<ReadBiasRecordsResult> {
+  const { connection, spec, maxSessions, perQuery } = run;
+  const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
+  const [[totals]] = await Promise.all([
+    connection.query<{ records: number; model: number; config_version: number; future: number; before_window: number }>(clickhouseWindowTotalsSql(spec)),
+    readAnswer({
+      connection,
+      sql: clickhouseWindowSessionsSql(spec),
+      row: (cursor) => {
+        const id = cursor.string();
+        const firstMs = cursor.float64();
+        const records = cursor.uint32();
+        sessions.ids.push(id);
+        sessions.firstMs.push(firstMs);
+        sessions.records.push(records);
+      },
+    }),
+  ]);
+  const { ids, firstMs, records } = sessions;
+  // The last maxSessions sessions by their earliest record in the window, ties by id (as the reader).
+  const order = Array.from(ids.keys()).sort((a, b) => firstMs[a]! - firstMs[b]! || byCodeUnits(ids[a]!, ids[b]!));
+  const dropped = maxSessions < order.length ? order.length - maxSessions : 0;
+  const chosen = order.slice(dropped);
+  const excluded: BiasWindowExclusions = {
+    model: totals?.model ?? 0,
+    configVersion: totals?.config_version ?? 0,
+    beforeWindow: totals?.before_window ?? 0,
+    future: totals?.future ?? 0,
+    beyondSessions: order.slice(0, dropped).reduce((sum, s) => sum + records[s]!, 0),
+  };
+  const window = new WindowRecords({
+    sessionIds: chosen.map((s) => ids[s]!),
+    sessionTime: Float64Array.from(chosen, (s) => firstMs[s]!),
+    sessionRecords: chosen.map((s) => records[s]!),
+  });
+  const oldest = dropped > 0 ? { firstMs: firstMs[chosen[0]!]!, session: ids[chosen[0]!]! } : null;
+
+  // Queries over ranges of session ids (as ClickHouse orders strings: by bytes), each about `perQuery` sessions, two
+  // at a time: the server gathers one range while Council reads the other's answer.
+  const byBytes = chosen.map((s) => Buffer.from(ids[s]!, 'utf8')).sort((a, b) => Buffer.compare(a, b));
+  const ranges: ClickhouseSessionRange[] = [];
+  for (let at = 0; at < byBytes.length; at += perQuery) {
+    ranges.push({ oldest, from: at === 0 ? null : byBytes[at]!.toString('utf8'), to: at + perQuery >= byBytes.length ? null : byBytes[at + perQuery]!.toString('utf8') });
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < ranges.length) {
+      const range = ranges[next++]!;
+      await readAnswer({ connection, sql: clickhouseSessionRecordsSql({ ...spec, range }), row: (cursor) => window.addSession(cursor) });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  const { columns, repeated } = window.finish();
+
+  let positionNotDisplayOrder = 0;
+  let simulatedRecords = 0;
+  const simulated = columns.models.map((name) => name.startsWith('simulated:'));
+  for (let i = 0; i < columns.length; i++) {
+    if (columns.positionIsDisplayOrder[i] === 0) positionNotDisplayOrder++;
+    if (simulated[columns.reviewer[i]!] === true || simulated[columns.candidate[i]!] === true) simulatedRecords++;
+  }
+  const warnings: string[] = [];
+  if (repeated.conflicts > 0) {
+    warnings.push(
+      `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
+    );
+  }
+  const tableRecords = totals?.records ?? 0;
+  return {
+    columns,
+    files: [],
+    lines: tableRecords,
+    records: tableRecords,
+    sessions: order.length,
+    excluded,
+    repeated,
+    foreignMajors: [],
+    timestampsWithoutZone: 0,
+    positionNotDisplayOrder,
+    simulatedRecords,
+    warnings,
+    skipped: 0,
+    reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
+    firstBadLines: [],
+  };
+}
+
+/** Streams a RowBinary answer through `row`; an error the server wrote into the answer becomes the server's error. */
+async function readAnswer(options: { connection: ClickhouseConnection; sql: string; row: Parameters<typeof readRowBinary>[1] }): Promise<void> {
+  const { connection, sql, row } = options;
+  try {
+    await readRowBinary(connection.stream(sql), row);
+  } catch (error) {
+    if (error instanceof BiasStoreError) throw error;
+    const serverText = (error as { serverText?: unknown }).serverText;
+    if (typeof serverText === 'string') throw clickhouseError({ url: connection.url, action: 'run a query', cause: new Error(serverText) });
+    throw clickhouseError({ url: connection.url, action: 'read an answer', cause: error });
+  }
+}

@@ -1,0 +1,222 @@
+import { endianness } from 'node:os';
+import type { BiasRecordColumns } from '../bias-record-columns.js';
+import { BiasStoreError } from '../bias-store-error.js';
+import { dropRepeatedRecords } from '../drop-repeated-records.js';
+import type { RepeatedRecords } from '../drop-repeated-records.js';
+import type { RowBinaryCursor } from './row-binary-stream.js';
+
+/** JS's string order (UTF-16 code units). */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The most distinct names a column of `BiasColumns` can index (as the reader's interners allow). */
+const limits = { models: 0xffff, 'config versions': 0xfffe, 'query categories': 0xfffe } as const;
+
+/** Names by first meeting; more than the kind's limit is refused. */
+class NameIds {
+  readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+  constructor(private readonly what: keyof typeof limits) {}
+
+  of(name: string): number {
+    let id = this.index.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      if (id >= limits[this.what]) {
+        throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The window holds more than ${limits[this.what]} distinct ${this.what}; a report over them cannot be built. Narrow the window.` });
+      }
+      this.names.push(name);
+      this.index.set(name, id);
+    }
+    return id;
+  }
+
+  /** The names `used` marks, sorted as JS sorts strings, and each name's new index by its old one. */
+  sorted(used: Uint8Array): { names: string[]; index: Uint32Array } {
+    const names = this.names.filter((_, i) => used[i] === 1).sort(byCodeUnits);
+    const index = new Uint32Array(this.names.length);
+    for (const [i, name] of names.entries()) index[this.index.get(name)!] = i;
+    return { names, index };
+  }
+}
+
+const littleEndian = endianness() === 'LE';
+
+/** Copies `count` little-endian values of `size` bytes from `buf` into `target` (the bytes of a typed array) at value `at`. */
+function copyValues(options: { buf: Buffer; from: number; count: number; target: Uint8Array; size: number; at: number }): void {
+  const { buf, from, count, target, size, at } = options;
+  const bytes = count * size;
+  buf.copy(target, at * size, from, from + bytes);
+  if (!littleEndian && size > 1) {
+    const view = Buffer.from(target.buffer, target.byteOffset + at * size, bytes);
+    if (size === 2) view.swap16();
+    else if (size === 4) view.swap32();
+    else view.swap64();
+  }
+}
+
+/**
+ * The window's records as the reader's columns, filled one session at a time from the records query's rows
+ * (`clickhouseSessionRecordsSql`, which arrive in any order): each session's records go to its place — sessions
+ * oldest first, as the window query ranked them — so the columns are allocated once, for the records the window
+ * query counted. `finish` drops repeats with the reader's code and names models, config versions and categories
+ * in JS's string order.
+ */
+export class WindowRecords {
+  private readonly sessionIds: readonly string[];
+  private readonly sessionTime: Float64Array;
+  private readonly start: Uint32Array;
+  private readonly placeOf = new Map<string, number>();
+  private readonly filled: Uint8Array;
+  private readonly models = new NameIds('models');
+  private readonly configVersions = new NameIds('config versions');
+  private readonly queryCategories = new NameIds('query categories');
+  private readonly session: Uint32Array;
+  private readonly reviewer: Uint16Array;
+  private readonly candidate: Uint16Array;
+  private readonly position: Uint32Array;
+  private readonly responseLengthChars: Uint32Array;
+  private readonly score: Float64Array;
+  private readonly rankPosition: Uint32Array;
+  private readonly time: Float64Array;
+  private readonly configVersion: Uint16Array;
+  private readonly queryCategory: Uint16Array;
+  private readonly positionIsDisplayOrder: Uint8Array;
+  private readonly bytes: { position: Uint8Array; length: Uint8Array; score: Uint8Array; rank: Uint8Array; time: Uint8Array; pido: Uint8Array };
+
+  /** `sessionRecords`: each session's records in the window, repeats included (the rows its query returns). */
+  constructor(sessions: { sessionIds: readonly string[]; sessionTime: Float64Array; sessionRecords: readonly number[] }) {
+    this.sessionIds = sessions.sessionIds;
+    this.sessionTime = sessions.sessionTime;
+    const count = this.sessionIds.length;
+    this.start = new Uint32Array(count + 1);
+    for (let s = 0; s < count; s++) {
+      this.start[s + 1] = this.start[s]! + sessions.sessionRecords[s]!;
+      this.placeOf.set(this.sessionIds[s]!, s);
+    }
+    this.filled = new Uint8Array(count);
+    const length = this.start[count]!;
+    this.session = new Uint32Array(length);
+    this.reviewer = new Uint16Array(length);
+    this.candidate = new Uint16Array(length);
+    this.position = new Uint32Array(length);
+    this.responseLengthChars = new Uint32Array(length);
+    this.score = new Float64Array(length);
+    this.rankPosition = new Uint32Array(length);
+    this.time = new Float64Array(length);
+    this.configVersion = new Uint16Array(length);
+    this.queryCategory = new Uint16Array(length);
+    this.positionIsDisplayOrder = new Uint8Array(length);
+    const bytesOf = (values: Uint32Array | Float64Array | Uint8Array): Uint8Array => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    this.bytes = {
+      position: bytesOf(this.position),
+      length: bytesOf(this.responseLengthChars),
+      score: bytesOf(this.score),
+      rank: bytesOf(this.rankPosition),
+      time: bytesOf(this.time),
+      pido: bytesOf(this.positionIsDisplayOrder),
+    };
+  }
+
+  /** Reads one row of the records query (every value first: a row cut short by the chunk changes nothing) and places it. */
+  addSession(cursor: RowBinaryCursor): void {
+    const id = cursor.string();
+    const models = cursor.strings();
+    const reviewer = cursor.fixedArray(2);
+    const n = cursor.count;
+    const sameLength = (at: number): number => {
+      if (cursor.count !== n) throw new Error(`clickhouse/window-records.ts: a row of session ${JSON.stringify(id)} has arrays of ${n} and ${cursor.count} values (a bug: report it).`);
+      return at;
+    };
+    const candidate = sameLength(cursor.fixedArray(2));
+    const position = sameLength(cursor.fixedArray(4));
+    const length = sameLength(cursor.fixedArray(4));
+    const score = sameLength(cursor.fixedArray(8));
+    const rank = sameLength(cursor.fixedArray(4));
+    const time = sameLength(cursor.fixedArray(8));
+    const configNames = cursor.strings();
+    const config = sameLength(cursor.fixedArray(2));
+    const categoryNames = cursor.strings();
+    const category = sameLength(cursor.fixedArray(2));
+    const pido = sameLength(cursor.fixedArray(1));
+
+    const place = this.placeOf.get(id);
+    const expected = place === undefined ? 0 : this.start[place + 1]! - this.start[place]!;
+    if (place === undefined || this.filled[place] === 1 || n !== expected) {
+      throw tableChanged(`session ${JSON.stringify(id)} ${place === undefined ? 'was not in the window' : this.filled[place] === 1 ? 'came twice' : `had ${expected} records in the window, then ${n}`}`);
+    }
+    this.filled[place] = 1;
+    const at = this.start[place]!;
+    const { buf } = cursor;
+    this.session.fill(place, at, at + n);
+    copyValues({ buf, from: position, count: n, target: this.bytes.position, size: 4, at });
+    copyValues({ buf, from: length, count: n, target: this.bytes.length, size: 4, at });
+    copyValues({ buf, from: score, count: n, target: this.bytes.score, size: 8, at });
+    copyValues({ buf, from: rank, count: n, target: this.bytes.rank, size: 4, at });
+    copyValues({ buf, from: time, count: n, target: this.bytes.time, size: 8, at });
+    copyValues({ buf, from: pido, count: n, target: this.bytes.pido, size: 1, at });
+    const modelIds = models.map((name) => this.models.of(name));
+    const configIds = configNames.map((name) => this.configVersions.of(name) + 1);
+    const categoryIds = categoryNames.map((name) => this.queryCategories.of(name) + 1);
+    for (let i = 0; i < n; i++) {
+      this.reviewer[at + i] = modelIds[buf.readUInt16LE(reviewer + 2 * i)]!;
+      this.candidate[at + i] = modelIds[buf.readUInt16LE(candidate + 2 * i)]!;
+      const c = buf.readUInt16LE(config + 2 * i);
+      this.configVersion[at + i] = c === 0 ? 0 : configIds[c - 1]!;
+      const q = buf.readUInt16LE(category + 2 * i);
+      this.queryCategory[at + i] = q === 0 ? 0 : categoryIds[q - 1]!;
+    }
+  }
+
+  /** The columns once every session has come: repeats dropped (the reader's `dropRepeatedRecords`), names sorted. */
+  finish(): { columns: BiasRecordColumns; repeated: RepeatedRecords } {
+    const missing = this.filled.indexOf(0);
+    if (missing !== -1) throw tableChanged(`session ${JSON.stringify(this.sessionIds[missing])} had records in the window, then none`);
+    const { columns, repeated } = dropRepeatedRecords({
+      length: this.session.length,
+      session: this.session,
+      reviewer: this.reviewer,
+      candidate: this.candidate,
+      position: this.position,
+      responseLengthChars: this.responseLengthChars,
+      score: this.score,
+      rankPosition: this.rankPosition,
+      time: this.time,
+      configVersion: this.configVersion,
+      queryCategory: this.queryCategory,
+      positionIsDisplayOrder: this.positionIsDisplayOrder,
+      sessionIds: this.sessionIds,
+      sessionTime: this.sessionTime,
+      sessionStart: this.start,
+      models: this.models.names,
+      configVersions: this.configVersions.names,
+      queryCategories: this.queryCategories.names,
+    });
+    const { length, reviewer, candidate, configVersion, queryCategory } = columns;
+    const usedModels = new Uint8Array(this.models.names.length);
+    const usedConfigs = new Uint8Array(this.configVersions.names.length + 1);
+    const usedCategories = new Uint8Array(this.queryCategories.names.length + 1);
+    for (let i = 0; i < length; i++) {
+      usedModels[reviewer[i]!] = 1;
+      usedModels[candidate[i]!] = 1;
+      usedConfigs[configVersion[i]!] = 1;
+      usedCategories[queryCategory[i]!] = 1;
+    }
+    const models = this.models.sorted(usedModels);
+    const configs = this.configVersions.sorted(usedConfigs.subarray(1));
+    const categories = this.queryCategories.sorted(usedCategories.subarray(1));
+    for (let i = 0; i < length; i++) {
+      reviewer[i] = models.index[reviewer[i]!]!;
+      candidate[i] = models.index[candidate[i]!]!;
+      if (configVersion[i] !== 0) configVersion[i] = configs.index[configVersion[i]! - 1]! + 1;
+      if (queryCategory[i] !== 0) queryCategory[i] = categories.index[queryCategory[i]! - 1]! + 1;
+    }
+    return { columns: { ...columns, models: models.names, configVersions: configs.names, queryCategories: categories.names }, repeated };
+  }
+}
+
+function tableChanged(what: string): BiasStoreError {
+  return new BiasStoreError({
+    code: 'IO_ERROR',
+    message: `The ClickHouse table changed while the report read it (${what}): was a load running? Run the report again once it has finished.`,
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * The window of the cross-session bias report as ClickHouse SQL (18.16 and later): the window's counts, its sessions,
+ * and each chosen session's records in read order — the records only: Council's own code computes every number of the
+ * report from them. The one place this dialect's SQL of the report lives.
+ */
+
+/** An unranked record's rank, as the JS columns hold it (`noRank`). */
+const noRank = 4294967295;
+
+/** The window and filters, with `readBiasRecords`' meanings, as the SQL needs them. */
+export interface ClickhouseWindowSpec {
+  /** `database.table` or `table`, already checked to be identifiers. */
+  table: string;
+  /** Keep records timestamped at or before this instant (epoch ms). */
+  nowMs: number;
+  /** Keep records at or after this instant (epoch ms, a whole number), or null for no lower bound. */
+  earliestMs: number | null;
+  model?: string;
+  configVersion?: string;
+}
+
+/** A ClickHouse string literal (backslash escapes: 18.16 reads `\\`, `\'` and `\0`). */
+export function clickhouseString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\0', '\\0')}'`;
+}
+
+/**
+ * Why a row is left out, as the reader decides it (the first that applies): 0 kept, 1 model, 2 config version,
+ * 3 future (after now), 4 before the window.
+ */
+function exclusionSql(spec: ClickhouseWindowSpec): string {
+  const arms: string[] = [];
+  if (spec.model !== undefined) arms.push(`reviewer_id != ${clickhouseString(spec.model)} AND model_id != ${clickhouseString(spec.model)}, 1`);
+  if (spec.configVersion !== undefined) arms.push(`isNull(council_config_version) OR council_config_version != ${clickhouseString(spec.configVersion)}, 2`);
+  arms.push(`timestamp_ms > ${integer(spec.nowMs)}, 3`);
+  if (spec.earliestMs !== null) arms.push(`timestamp_ms < ${integer(spec.earliestMs)}, 4`);
+  return `multiIf(${arms.join(', ')}, 0)`;
+}
+
+function integer(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not a whole number of milliseconds: ${value}`);
+  return String(value);
+}
+
+/** The rows the window keeps: `exclusionSql` = 0, as a WHERE condition. */
+function keptSql(spec: ClickhouseWindowSpec): string {
+  return `${exclusionSql(spec)} = 0`;
+}
+
+/**
+ * One row: the records (rows after FINAL: copies of one record are one) and how many each filter left out, over the
+ * whole table. Columns: records, model, config_version, future, before_window.
+ */
+export function clickhouseWindowTotalsSql(spec: ClickhouseWindowSpec): string {
+  return `SELECT toUInt32(count()) AS records, toUInt32(countIf(why = 1)) AS model, toUInt32(countIf(why = 2)) AS config_version,
+  toUInt32(countIf(why = 3)) AS future, toUInt32(countIf(why = 4)) AS before_window
+FROM (SELECT ${exclusionSql(spec)} AS why FROM ${spec.table} FINAL)`;
+}
+
+/**
+ * One row per session with a record in the window, in RowBinary: its id (String), its earliest record's time in the
+ * window (Float64, epoch ms: the key `maxSessions` orders sessions by) and its records in the window (UInt32; repeats
+ * included: what `beyondSessions` counts, and how many rows its records query returns).
+ */
+export function clickhouseWindowSessionsSql(spec: ClickhouseWindowSpec): string {
+  return `SELECT session_id, toFloat64(min(timestamp_ms)), toUInt32(count())
+FROM ${spec.table} FINAL WHERE ${keptSql(spec)} GROUP BY session_id
+FORMAT RowBinary`;
+}
+
+/** Which sessions a records query reads. */
+export interface ClickhouseSessionRange {
+  /** The oldest session kept by `maxSessions` (its first time and id): it and every later one; null for all. */
+  oldest: { firstMs: number; session: string } | null;
+  /** Sessions with ids (compared as ClickHouse compares strings: bytes) from `from` (inclusive) to `to` (exclusive). */
+  from: string | null;
+  to: string | null;
+}
+
+/** The columns of a records row (`clickhouseSessionRecordsSql`), in order, with their RowBinary types. */
+export const clickhouseSessionRecordsColumns = [
+  ['session', 'String'],
+  // Names met in the session (reviewers and members), and per record its reviewer's and member's index among them.
+  ['models', 'Array(String)'],
+  ['reviewer', 'Array(UInt16)'],
+  ['candidate', 'Array(UInt16)'],
+  ['position', 'Array(UInt32)'],
+  ['response_length_chars', 'Array(UInt32)'],
+  // NaN when unscored.
+  ['score', 'Array(Float64)'],
+  // 4294967295 when unranked.
+  ['rank_position', 'Array(UInt32)'],
+  // Epoch ms.
+  ['time', 'Array(Float64)'],
+  // Config versions met in the session, and per record 1 + its index among them, or 0 for none; categories likewise.
+  ['config_versions', 'Array(String)'],
+  ['config_version', 'Array(UInt16)'],
+  ['query_categories', 'Array(String)'],
+  ['query_category', 'Array(UInt16)'],
+  ['position_is_display_order', 'Array(UInt8)'],
+] as const;
+
+/** A layer of the query: `[alias, expression]` pairs, each expression free to use the aliases before it. */
+type Layer = readonly (readonly [string, string])[];
+
+const select = (layer: Layer): string => layer.map(([alias, expression]) => `  ${expression} AS ${alias}`).join(',\n');
+
+/**
+ * The records of the window's sessions within `range`, one row per session (`clickhouseSessionRecordsColumns`, in
+ * RowBinary): every record once (a record loaded twice is two rows until the table merges them), in read order — by
+ * `ord`, then `record_key` — repeats of a (reviewer, member) included: the caller drops them as the reader does.
+ */
+export function clickhouseSessionRecordsSql(spec: ClickhouseWindowSpec & { range: ClickhouseSessionRange }): string {
+  const { range } = spec;
+  const conditions = [keptSql(spec)];
+  if (range.from !== null) conditions.push(`session_id >= ${clickhouseString(range.from)}`);
+  if (range.to !== null) conditions.push(`session_id < ${clickhouseString(range.to)}`);
+  if (range.oldest !== null) {
+    // The last maxSessions sessions by (earliest time in the window, id), ids compared as JS compares strings.
+    const utf16 = (s: string): string => `convertCharset(${s}, 'UTF-8', 'UTF-16BE')`;
+    const first = integer(range.oldest.firstMs);
+    conditions.push(`session_id IN (SELECT session_id FROM ${spec.table} WHERE ${keptSql(spec)} GROUP BY session_id
+      HAVING min(timestamp_ms) > ${first} OR (min(timestamp_ms) = ${first} AND ${utf16('session_id')} >= ${utf16(clickhouseString(range.oldest.session))}))`);
+  }
+
+  // Each session's rows; NULLs as values, since groupArray skips NULLs.
+  const rowColumns: Layer = [
+    ['ord', 'ord'],
+    ['key', 'record_key'],
+    ['rv', 'reviewer_id'],
+    ['cd', 'model_id'],
+    ['ps', 'position'],
+    ['ln', 'response_length_chars'],
+    ['sc', 'ifNull(score_value, nan)'],
+    ['rk', `ifNull(rank_position, toUInt32(${noRank}))`],
+    ['ts', 'toFloat64(timestamp_ms)'],
+    ['cfg', "ifNull(council_config_version, '')"],
+    ['nocfg', 'isNull(council_config_version)'],
+    ['cat', "ifNull(query_category, '')"],
+    ['nocat', 'isNull(query_category)'],
+    ['pido', 'position_is_display_order'],
+  ];
+  const gathered = `SELECT session_id AS session,
+${rowColumns.map(([alias, column]) => `  groupArray(${column}) AS a_${alias}`).join(',\n')}
+FROM ${spec.table}
+WHERE ${conditions.join('\n  AND ')}
+GROUP BY session_id`;
+
+  // Read order (ord, then key), then the first row of each key.
+  const fields = rowColumns.map(([alias]) => alias);
+  const ordered: Layer = [
+    ...fields.map((f): [string, string] => [`b_${f}`, `arraySort((x_, o_, k_) -> (o_, k_), a_${f}, a_ord, a_key)`]),
+    ['b_once', 'arrayEnumerateUniq(b_key)'],
+    ...fields.filter((f) => f !== 'ord' && f !== 'key').map((f): [string, string] => [f, `arrayFilter((x_, u_) -> u_ = 1, b_${f}, b_once)`]),
+  ];
+  const named: Layer = [
+    ['models', 'arrayDistinct(arrayConcat(rv, cd))'],
+    ['model_index', 'arrayMap(i_ -> toUInt16(i_ - 1), arrayEnumerateDense(arrayConcat(rv, cd)))'],
+    ['reviewer', 'arraySlice(model_index, 1, length(rv))'],
+    ['candidate', 'arraySlice(model_index, length(rv) + 1)'],
+    ['position', 'ps'],
+    ['response_length_chars', 'ln'],
+    ['score', 'sc'],
+    ['rank_position', 'rk'],
+    ['time', 'ts'],
+    ['config_versions', 'arrayDistinct(arrayFilter((c_, n_) -> NOT n_, cfg, nocfg))'],
+    ['config_version', 'arrayMap((c_, n_) -> toUInt16(if(n_, 0, indexOf(config_versions, c_))), cfg, nocfg)'],
+    ['query_categories', 'arrayDistinct(arrayFilter((c_, n_) -> NOT n_, cat, nocat))'],
+    ['query_category', 'arrayMap((c_, n_) -> toUInt16(if(n_, 0, indexOf(query_categories, c_))), cat, nocat)'],
+    ['position_is_display_order', 'pido'],
+  ];
+  return `SELECT ${clickhouseSessionRecordsColumns.map(([name]) => name).join(', ')} FROM (
+SELECT session,
+${select(named)}
+FROM (
+SELECT session,
+${select(ordered)}
+FROM (
+${gathered}
+)))
+FORMAT RowBinary`;
+}
