@@ -11,10 +11,14 @@ export function sessionAnomalies(spec: {
   timeline: SessionTimeline;
   threshold: number;
 }): SessionAnomaly[] {
-  const values = Array.from(spec.series).filter((v) => !Number.isNaN(v));
-  if (values.length < 5) return [];
-  const med = median(values);
-  const robustSd = 1.4826 * median(values.map((v) => Math.abs(v - med)));
+  const values = new Float64Array(spec.series.length);
+  let count = 0;
+  for (const v of spec.series) if (!Number.isNaN(v)) values[count++] = v;
+  if (count < 5) return [];
+  const present = values.subarray(0, count);
+  const med = median(present);
+  for (let i = 0; i < count; i++) present[i] = Math.abs(present[i]! - med);
+  const robustSd = 1.4826 * median(present);
   if (!(robustSd > 0)) return [];
   const out: SessionAnomaly[] = [];
   spec.series.forEach((v, i) => {
