@@ -23,13 +23,14 @@ export function summarizeBiasSessions(columns: BiasColumns): BiasSessionSummarie
   const sessions: BiasSessionSummary[] = [];
   for (let s = 0; s < columns.sessionIds.length; s++) {
     const score = scoreParts.get(s) ?? noScores();
+    // Reused by the next session's call: the summary below copies what it keeps.
     const indicators = indicatorSessionStats(columns, { s, scratch, blocks: true });
     sessions.push({
       session: columns.sessionIds[s]!,
       time: new Date(columns.sessionTime[s]!).toISOString(),
       records: columns.sessionStart[s + 1]! - columns.sessionStart[s]!,
       members: indicators.members.map((m) => models[m]!).sort(),
-      configVersions: indicators.configVersions,
+      configVersions: [...indicators.configVersions],
       score,
       indicators: publishIndicators(indicators, models),
     });

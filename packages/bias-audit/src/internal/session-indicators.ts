@@ -142,24 +142,6 @@ export function sessionsAtPosition(columns: BiasColumns): Int32Array {
   return counts;
 }
 
-/** Reusable per-session work arrays, grown when a session needs more. */
-export class Scratch {
-  private readonly f64s = new Map<string, Float64Array>();
-  private readonly i32s = new Map<string, Int32Array>();
-
-  f64(name: string, size: number, value: number): Float64Array {
-    let buffer = this.f64s.get(name);
-    if (buffer === undefined || buffer.length < size) this.f64s.set(name, (buffer = new Float64Array(Math.max(size, 2 * (buffer?.length ?? 8)))));
-    return buffer.fill(value, 0, size);
-  }
-
-  i32(name: string, size: number, value: number): Int32Array {
-    let buffer = this.i32s.get(name);
-    if (buffer === undefined || buffer.length < size) this.i32s.set(name, (buffer = new Int32Array(Math.max(size, 2 * (buffer?.length ?? 8)))));
-    return buffer.fill(value, 0, size);
-  }
-}
-
 /**
  * What one session contributes to `SessionIndicators` (the published form is `IndicatorSessionSummary`). NaN
  * where a value is not computable. Blocks are one reviewer's view: its within-reviewer centred scores (or rank
@@ -191,50 +173,45 @@ export interface IndicatorSessionStats {
   rankBlocks: { group: number; values: number[]; positions: number[] }[];
 }
 
-/** One pass over the sessions of `columns` (see `SessionIndicators`). `blocks`: also keep the permutation test's blocks. */
-export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
-  const scratch = new Scratch();
-  const forEachSession = (visit: (stats: IndicatorSessionStats) => void): void => {
-    for (let s = 0; s < columns.sessionIds.length; s++) visit(indicatorSessionStats(columns, { s, scratch, blocks: options.blocks }));
-  };
-  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, forEachSession);
-}
+type PositionValue = IndicatorSessionStats['positions'][number];
+type ReviewerSums = IndicatorSessionStats['reviewers'][number];
+type Block = IndicatorSessionStats['scoreBlocks'][number];
 
-/** The indicators of one session of `columns`. */
-export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scratch: Scratch; blocks: boolean }): IndicatorSessionStats {
-  const { s, scratch } = at;
-  const start = columns.sessionStart[s]!;
-  const n = columns.sessionStart[s + 1]! - start;
-  const score = (i: number): number => columns.score[start + i]!;
-  const position = (i: number): number => columns.position[start + i]!;
-  // Local indices of reviewers and candidates (linear search: a council has a handful of members).
-  const revIds: number[] = [];
-  const candIds: number[] = [];
-  const revOf = scratch.i32('revOf', n, 0);
-  const candOf = scratch.i32('candOf', n, 0);
-  let maxPosition = 0;
-  for (let i = 0; i < n; i++) {
-    const rid = columns.reviewer[start + i]!;
-    const cid = columns.candidate[start + i]!;
-    let r = revIds.indexOf(rid);
-    if (r < 0) r = revIds.push(rid) - 1;
-    let c = candIds.indexOf(cid);
-    if (c < 0) c = candIds.push(cid) - 1;
-    revOf[i] = r;
-    candOf[i] = c;
-    if (position(i) > maxPosition) maxPosition = position(i);
-  }
-  const R = revIds.length;
-  const C = candIds.length;
-  const configs = new Set<string>();
-  for (let i = 0; i < n; i++) {
-    const v = columns.configVersion[start + i]!;
-    configs.add(v === 0 ? '(none)' : columns.configVersions[v - 1]!);
-  }
-  const out: IndicatorSessionStats = {
-    session: s,
-    members: [...new Set([...revIds, ...candIds])].sort((x, y) => x - y),
-    configVersions: [...configs].sort(),
+/**
+ * Reusable per-session work arrays (grown when a session needs more) and the reused result of
+ * `indicatorSessionStats`: a million sessions must not cost a million result objects, Sets and closures.
+ */
+export class Scratch {
+  revOf: Int32Array = new Int32Array(0);
+  candOf: Int32Array = new Int32Array(0);
+  anchorPos: Float64Array = new Float64Array(0);
+  anchorDev: Float64Array = new Float64Array(0);
+  /** Per reviewer or candidate (at most one per record). */
+  orderGroupOf: Int32Array = new Int32Array(0);
+  candSum: Float64Array = new Float64Array(0);
+  candCount: Int32Array = new Int32Array(0);
+  candLength: Float64Array = new Float64Array(0);
+  lengths: Float64Array = new Float64Array(0);
+  means: Float64Array = new Float64Array(0);
+  revScoreSum: Float64Array = new Float64Array(0);
+  revScoreSq: Float64Array = new Float64Array(0);
+  revScoreCount: Int32Array = new Int32Array(0);
+  revRankCount: Int32Array = new Int32Array(0);
+  revFirst: Int32Array = new Int32Array(0);
+  revLast: Int32Array = new Int32Array(0);
+  /** Per display position. */
+  posSum: Float64Array = new Float64Array(0);
+  posCount: Int32Array = new Int32Array(0);
+  rankSum: Float64Array = new Float64Array(0);
+  rankCount: Int32Array = new Int32Array(0);
+  shownAt: Int32Array = new Int32Array(0);
+  readonly revIds: number[] = [];
+  readonly candIds: number[] = [];
+  readonly configs: string[] = [];
+  readonly stats: IndicatorSessionStats = {
+    session: 0,
+    members: [],
+    configVersions: [],
     scoredRecords: 0,
     meanScore: Number.NaN,
     lengthR: Number.NaN,
@@ -250,12 +227,156 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
     scoreBlocks: [],
     rankBlocks: [],
   };
+  private readonly positionPool: PositionValue[] = [];
+  private readonly reviewerPool: ReviewerSums[] = [];
+  private readonly blockPool: Block[] = [];
+  private blocksUsed: number = 0;
+
+  /** Room for a session of `records` records shown at positions up to `positions − 1`. */
+  ensure(records: number, positions: number): void {
+    if (this.revOf.length < records) {
+      const n = Math.max(records, 2 * this.revOf.length, 8);
+      this.revOf = new Int32Array(n);
+      this.candOf = new Int32Array(n);
+      this.anchorPos = new Float64Array(n);
+      this.anchorDev = new Float64Array(n);
+      this.orderGroupOf = new Int32Array(n);
+      this.candSum = new Float64Array(n);
+      this.candCount = new Int32Array(n);
+      this.candLength = new Float64Array(n);
+      this.lengths = new Float64Array(n);
+      this.means = new Float64Array(n);
+      this.revScoreSum = new Float64Array(n);
+      this.revScoreSq = new Float64Array(n);
+      this.revScoreCount = new Int32Array(n);
+      this.revRankCount = new Int32Array(n);
+      this.revFirst = new Int32Array(n);
+      this.revLast = new Int32Array(n);
+    }
+    if (this.posSum.length < positions) {
+      const n = Math.max(positions, 2 * this.posSum.length, 8);
+      this.posSum = new Float64Array(n);
+      this.posCount = new Int32Array(n);
+      this.rankSum = new Float64Array(n);
+      this.rankCount = new Int32Array(n);
+    }
+  }
+
+  /** `shownAt` with room for `size` entries, filled with −1. */
+  shownAtOf(size: number): Int32Array {
+    if (this.shownAt.length < size) this.shownAt = new Int32Array(Math.max(size, 2 * this.shownAt.length));
+    return this.shownAt.fill(-1, 0, size);
+  }
+
+  /** Empties the reused result for the next session. */
+  reset(): IndicatorSessionStats {
+    const out = this.stats;
+    out.members.length = 0;
+    out.configVersions.length = 0;
+    out.scoredRecords = 0;
+    out.meanScore = Number.NaN;
+    out.lengthR = Number.NaN;
+    out.lengthN = 0;
+    out.positionSpread = Number.NaN;
+    out.primacy = Number.NaN;
+    out.recency = Number.NaN;
+    out.anchoring = Number.NaN;
+    out.positions.length = 0;
+    out.reviewers.length = 0;
+    out.positionedScores = false;
+    out.rankOnly = false;
+    out.scoreBlocks.length = 0;
+    out.rankBlocks.length = 0;
+    this.blocksUsed = 0;
+    return out;
+  }
+
+  addPosition(position: number, score: number, rank: number): void {
+    const list = this.stats.positions;
+    const entry = this.positionPool[list.length] ?? (this.positionPool[list.length] = { position: 0, score: 0, rank: 0 });
+    entry.position = position;
+    entry.score = score;
+    entry.rank = rank;
+    list.push(entry);
+  }
+
+  addReviewer(reviewer: number, sums: { n: number; sum: number; sumOfSquares: number }): void {
+    const list = this.stats.reviewers;
+    const entry = this.reviewerPool[list.length] ?? (this.reviewerPool[list.length] = { reviewer: 0, n: 0, sum: 0, sumOfSquares: 0 });
+    entry.reviewer = reviewer;
+    entry.n = sums.n;
+    entry.sum = sums.sum;
+    entry.sumOfSquares = sums.sumOfSquares;
+    list.push(entry);
+  }
+
+  /** An empty block of order group `group` (not yet in a list). */
+  block(group: number): Block {
+    const block = this.blockPool[this.blocksUsed] ?? (this.blockPool[this.blocksUsed] = { group: 0, values: [], positions: [] });
+    this.blocksUsed++;
+    block.group = group;
+    block.values.length = 0;
+    block.positions.length = 0;
+    return block;
+  }
+}
+
+/** One pass over the sessions of `columns` (see `SessionIndicators`). `blocks`: also keep the permutation test's blocks. */
+export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
+  const scratch = new Scratch();
+  const forEachSession = (visit: (stats: IndicatorSessionStats) => void): void => {
+    for (let s = 0; s < columns.sessionIds.length; s++) visit(indicatorSessionStats(columns, { s, scratch, blocks: options.blocks }));
+  };
+  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, forEachSession);
+}
+
+/**
+ * The indicators of one session of `columns`. The result, its arrays and their entries belong to `scratch`
+ * and are reused by its next call: copy what you keep.
+ */
+export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scratch: Scratch; blocks: boolean }): IndicatorSessionStats {
+  const { s, scratch } = at;
+  const start = columns.sessionStart[s]!;
+  const n = columns.sessionStart[s + 1]! - start;
+  const scores = columns.score;
+  const shown = columns.position;
+  const ranks = columns.rankPosition;
+  let maxPosition = 0;
+  for (let i = start; i < start + n; i++) if (shown[i]! > maxPosition) maxPosition = shown[i]!;
+  scratch.ensure(n, maxPosition + 1);
+  // Local indices of reviewers and candidates (linear search: a council has a handful of members).
+  const { revIds, candIds, revOf, candOf } = scratch;
+  revIds.length = 0;
+  candIds.length = 0;
+  for (let i = 0; i < n; i++) {
+    const rid = columns.reviewer[start + i]!;
+    const cid = columns.candidate[start + i]!;
+    let r = revIds.indexOf(rid);
+    if (r < 0) r = revIds.push(rid) - 1;
+    let c = candIds.indexOf(cid);
+    if (c < 0) c = candIds.push(cid) - 1;
+    revOf[i] = r;
+    candOf[i] = c;
+  }
+  const R = revIds.length;
+  const C = candIds.length;
+  const out = scratch.reset();
+  out.session = s;
+  for (const id of revIds) insertSorted(out.members, id);
+  for (const id of candIds) insertSorted(out.members, id);
+  const configs = out.configVersions;
+  for (let i = start; i < start + n; i++) {
+    const v = columns.configVersion[i]!;
+    const name = v === 0 ? '(none)' : columns.configVersions[v - 1]!;
+    if (!configs.includes(name)) configs.push(name);
+  }
+  configs.sort();
 
   // Which reviewers were shown the same order (the same position for every candidate).
-  const orderGroupOf = scratch.i32('orderGroupOf', R, 0);
+  const orderGroupOf = scratch.orderGroupOf.fill(0, 0, R);
   if (at.blocks) {
-    const shownAt = scratch.i32('shownAt', R * C, -1);
-    for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = position(i);
+    const shownAt = scratch.shownAtOf(R * C);
+    for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = shown[start + i]!;
     const groupOfOrder = new Map<string, number>();
     for (let b = 0; b < R; b++) {
       const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
@@ -266,15 +387,15 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   }
 
   // Length: a candidate's mean score against its response length.
-  const candSum = scratch.f64('candSum', C, 0);
-  const candCount = scratch.i32('candCount', C, 0);
-  const candLength = scratch.f64('candLength', C, -1);
+  const candSum = scratch.candSum.fill(0, 0, C);
+  const candCount = scratch.candCount.fill(0, 0, C);
+  const candLength = scratch.candLength.fill(-1, 0, C);
   let scoreSum = 0;
   let scoreCount = 0;
   for (let i = 0; i < n; i++) {
     const c = candOf[i]!;
     if (candLength[c]! < 0) candLength[c] = columns.responseLengthChars[start + i]!;
-    const x = score(i);
+    const x = scores[start + i]!;
     if (Number.isNaN(x)) continue;
     candSum[c]! += x;
     candCount[c]!++;
@@ -284,8 +405,8 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   out.scoredRecords = scoreCount;
   const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
   if (scoreCount > 0) out.meanScore = sessionMean;
-  const lengths = scratch.f64('lengths', C, 0);
-  const means = scratch.f64('means', C, 0);
+  const lengths = scratch.lengths.fill(0, 0, C);
+  const means = scratch.means.fill(0, 0, C);
   let scored = 0;
   for (let c = 0; c < C; c++) {
     if (candCount[c]! === 0) continue;
@@ -299,42 +420,43 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   }
 
   // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
-  const revScoreSum = scratch.f64('revScoreSum', R, 0);
-  const revScoreSq = scratch.f64('revScoreSq', R, 0);
-  const revScoreCount = scratch.i32('revScoreCount', R, 0);
-  const revRankCount = scratch.i32('revRankCount', R, 0);
-  const revFirst = scratch.i32('revFirst', R, 2147483647);
-  const revLast = scratch.i32('revLast', R, -1);
+  const revScoreSum = scratch.revScoreSum.fill(0, 0, R);
+  const revScoreSq = scratch.revScoreSq.fill(0, 0, R);
+  const revScoreCount = scratch.revScoreCount.fill(0, 0, R);
+  const revRankCount = scratch.revRankCount.fill(0, 0, R);
+  const revFirst = scratch.revFirst.fill(2147483647, 0, R);
+  const revLast = scratch.revLast.fill(-1, 0, R);
   for (let i = 0; i < n; i++) {
     const b = revOf[i]!;
-    if (columns.rankPosition[start + i] !== noRank) revRankCount[b]!++;
-    const x = score(i);
+    if (ranks[start + i] !== noRank) revRankCount[b]!++;
+    const x = scores[start + i]!;
     if (Number.isNaN(x)) continue;
     revScoreSum[b]! += x;
     revScoreSq[b]! += x * x;
     revScoreCount[b]!++;
-    if (position(i) < revFirst[b]!) revFirst[b] = position(i);
-    if (position(i) > revLast[b]!) revLast[b] = position(i);
+    const p = shown[start + i]!;
+    if (p < revFirst[b]!) revFirst[b] = p;
+    if (p > revLast[b]!) revLast[b] = p;
   }
-  const posSum = scratch.f64('posSum', maxPosition + 1, 0);
-  const posCount = scratch.i32('posCount', maxPosition + 1, 0);
-  const rankSum = scratch.f64('rankSum', maxPosition + 1, 0);
-  const rankCount = scratch.i32('rankCount', maxPosition + 1, 0);
+  const posSum = scratch.posSum.fill(0, 0, maxPosition + 1);
+  const posCount = scratch.posCount.fill(0, 0, maxPosition + 1);
+  const rankSum = scratch.rankSum.fill(0, 0, maxPosition + 1);
+  const rankCount = scratch.rankCount.fill(0, 0, maxPosition + 1);
   let primacySum = 0;
   let primacyCount = 0;
   let recencySum = 0;
   let recencyCount = 0;
   for (let b = 0; b < R; b++) {
-    if (revScoreCount[b]! > 0) out.reviewers.push({ reviewer: revIds[b]!, n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
+    if (revScoreCount[b]! > 0) scratch.addReviewer(revIds[b]!, { n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
     if (revScoreCount[b]! >= 2) {
       out.positionedScores = true;
       const m = revScoreSum[b]! / revScoreCount[b]!;
-      const block = at.blocks ? { group: orderGroupOf[b]!, values: [] as number[], positions: [] as number[] } : null;
+      const block = at.blocks ? scratch.block(orderGroupOf[b]!) : null;
       for (let i = 0; i < n; i++) {
-        const x = score(i);
+        const x = scores[start + i]!;
         if (revOf[i] !== b || Number.isNaN(x)) continue;
         const centred = x - m;
-        const p = position(i);
+        const p = shown[start + i]!;
         block?.values.push(centred);
         block?.positions.push(p);
         posSum[p]! += centred;
@@ -356,21 +478,22 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
       // only for reviewers that ranked without scoring: the others are already in the score test.
       const rankOnly = revScoreCount[b]! < 2;
       if (rankOnly) out.rankOnly = true;
-      const block = rankOnly && at.blocks ? { group: orderGroupOf[b]!, values: [] as number[], positions: [] as number[] } : null;
+      const block = rankOnly && at.blocks ? scratch.block(orderGroupOf[b]!) : null;
       let pointSum = 0;
       for (let i = 0; i < n; i++) {
-        const rank = columns.rankPosition[start + i]!;
+        const rank = ranks[start + i]!;
         if (revOf[i] === b && rank !== noRank) pointSum += 1 - Math.min(rank, k - 1) / (k - 1);
       }
       const m = pointSum / k;
       for (let i = 0; i < n; i++) {
-        const rank = columns.rankPosition[start + i]!;
+        const rank = ranks[start + i]!;
         if (revOf[i] !== b || rank === noRank) continue;
         const centred = 1 - Math.min(rank, k - 1) / (k - 1) - m;
+        const p = shown[start + i]!;
         block?.values.push(centred);
-        block?.positions.push(position(i));
-        rankSum[position(i)]! += centred;
-        rankCount[position(i)]!++;
+        block?.positions.push(p);
+        rankSum[p]! += centred;
+        rankCount[p]!++;
       }
       if (block !== null) out.rankBlocks.push(block);
     }
@@ -383,7 +506,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
     const hasRank = rankCount[p]! > 0;
     if (!hasScore && !hasRank) continue;
     const value = hasScore ? posSum[p]! / posCount[p]! : Number.NaN;
-    out.positions.push({ position: p, score: value, rank: hasRank ? rankSum[p]! / rankCount[p]! : Number.NaN });
+    scratch.addPosition(p, value, hasRank ? rankSum[p]! / rankCount[p]! : Number.NaN);
     if (!hasScore) continue;
     spreadCount++;
     spreadSum += value;
@@ -395,19 +518,26 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
 
   // Anchoring: display position against |score − session mean|.
   if (scoreCount >= 3) {
-    const anchorPos = scratch.f64('anchorPos', scoreCount, 0);
-    const anchorDev = scratch.f64('anchorDev', scoreCount, 0);
+    const { anchorPos, anchorDev } = scratch;
     let j = 0;
-    for (let i = 0; i < n; i++) {
-      const x = score(i);
+    for (let i = start; i < start + n; i++) {
+      const x = scores[i]!;
       if (Number.isNaN(x)) continue;
-      anchorPos[j] = position(i);
+      anchorPos[j] = shown[i]!;
       anchorDev[j++] = Math.abs(x - sessionMean);
     }
     const anchor = correlation(anchorPos, anchorDev, j);
     if (anchor !== null) out.anchoring = anchor;
   }
   return out;
+}
+
+/** Inserts `value` into the ascending `list` unless it is there already. */
+function insertSorted(list: number[], value: number): void {
+  let j = list.length;
+  while (j > 0 && list[j - 1]! > value) j--;
+  if (j > 0 && list[j - 1] === value) return;
+  list.splice(j, 0, value);
 }
 
 /**
