@@ -35,9 +35,15 @@ export interface ScoreChunk {
 }
 
 /** A typed array that grows by doubling. */
-class Growing<A extends Float64Array | Int32Array> {
+export class Growing<A extends Float64Array | Int32Array> {
   length = 0;
   constructor(private data: A) {}
+
+  /** The buffer, with room for `count` more values from `length` on: write them there, then add `count` to `length`. */
+  reserve(count: number): A {
+    if (this.length + count > this.data.length) this.grow(this.length + count);
+    return this.data;
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) this.grow(this.length + 1);
@@ -68,27 +74,27 @@ const i32 = (capacity: number): Growing<Int32Array> => new Growing(new Int32Arra
 /** Appends sessions' sums (copying them: `SessionStats` buffers are reused) and lays them out as a `ScoreChunk`. */
 export class ScoreChunkBuilder {
   private size = 0;
-  private readonly colStart: Growing<Int32Array>;
-  private readonly columns: Growing<Int32Array>;
-  private readonly records: Growing<Float64Array>;
-  private readonly xty: Growing<Float64Array>;
-  private readonly xtxStart: Growing<Int32Array>;
-  private readonly xtx: Growing<Float64Array>;
-  private readonly yty: Growing<Float64Array>;
-  private readonly answerStart: Growing<Int32Array>;
-  private readonly answerAuthor: Growing<Int32Array>;
-  private readonly answerLength: Growing<Float64Array>;
-  private readonly answerCount: Growing<Float64Array>;
-  private readonly answerMean: Growing<Float64Array>;
-  private readonly answerRowStart: Growing<Int32Array>;
-  private readonly answerRow: Growing<Float64Array>;
-  private readonly pairStart: Growing<Int32Array>;
-  private readonly pairReviewer: Growing<Int32Array>;
-  private readonly pairAuthor: Growing<Int32Array>;
-  private readonly pairReviewerColumn: Growing<Int32Array>;
-  private readonly pairPositionColumn: Growing<Int32Array>;
-  private readonly pairAnswer: Growing<Int32Array>;
-  private readonly pairDeviation: Growing<Float64Array>;
+  readonly colStart: Growing<Int32Array>;
+  readonly columns: Growing<Int32Array>;
+  readonly records: Growing<Float64Array>;
+  readonly xty: Growing<Float64Array>;
+  readonly xtxStart: Growing<Int32Array>;
+  readonly xtx: Growing<Float64Array>;
+  readonly yty: Growing<Float64Array>;
+  readonly answerStart: Growing<Int32Array>;
+  readonly answerAuthor: Growing<Int32Array>;
+  readonly answerLength: Growing<Float64Array>;
+  readonly answerCount: Growing<Float64Array>;
+  readonly answerMean: Growing<Float64Array>;
+  readonly answerRowStart: Growing<Int32Array>;
+  readonly answerRow: Growing<Float64Array>;
+  readonly pairStart: Growing<Int32Array>;
+  readonly pairReviewer: Growing<Int32Array>;
+  readonly pairAuthor: Growing<Int32Array>;
+  readonly pairReviewerColumn: Growing<Int32Array>;
+  readonly pairPositionColumn: Growing<Int32Array>;
+  readonly pairAnswer: Growing<Int32Array>;
+  readonly pairDeviation: Growing<Float64Array>;
 
   /** `sessions`: how many sessions to make room for at first (the arrays grow past it). */
   constructor(sessions = 64) {
@@ -128,6 +134,18 @@ export class ScoreChunkBuilder {
 
   get sessions(): number {
     return this.size;
+  }
+
+  /**
+   * Starts a session whose sums the caller writes straight into the arrays (`reserve`, then add to `length`),
+   * columns, X'X, y'y, answers and pairs as `append` lays them out.
+   */
+  beginSession(): void {
+    this.size++;
+    this.colStart.push(this.columns.length);
+    this.xtxStart.push(this.xtx.length);
+    this.answerStart.push(this.answerAuthor.length);
+    this.pairStart.push(this.pairReviewer.length);
   }
 
   append(stats: SessionStats): void {

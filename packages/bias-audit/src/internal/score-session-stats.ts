@@ -4,7 +4,8 @@ import type { ScoreSessionSummary } from '../score-session-summary.js';
 import type { ScoreChunk } from './score-chunk.js';
 import { ScoreChunkBuilder } from './score-chunk.js';
 import type { Layout } from './score-model-design.js';
-import { AnswerMean, indexAnswers, layoutOf, positionIndexOf, rowOf } from './score-model-design.js';
+import { layoutOf, positionIndexOf } from './score-model-design.js';
+import { ColumnScoreSums } from './column-score-sums.js';
 
 /** One session's sums for the score model (`ScoreSessionSummary`), its columns and members as indices. */
 export interface SessionStats {
@@ -44,13 +45,28 @@ const CHUNK_SESSIONS = 1000;
 /** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
 export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
   const layout = layoutOf(columns);
-  const index = indexAnswers(columns);
+  const sums = new ColumnScoreSums(columns, layout);
   let kept: ScoreChunk[] | null = null;
   // Decided up front from the layout (X̃'X̃ alone is k² numbers a session), so a large store never builds copies
   // only to drop them; the running count below still stops a store whose sessions are bigger than estimated.
   const { k } = layout;
   let retain = columns.sessionIds.length * (k * k + 8 * k) * 8 <= RETAIN_BYTES;
-  const forEachSession = (visit: (stats: SessionStats) => void): void => visitSessionStats(columns, { layout, index, visit });
+  /** Builds the chunks afresh; `visit` gets each with its sessions' indices in `columns`. */
+  const buildChunks = (visit: (chunk: ScoreChunk, sessions: Int32Array) => void, compact: () => boolean): void => {
+    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
+    const sessions = new Int32Array(CHUNK_SESSIONS);
+    const flush = (): void => {
+      visit(builder.build({ compact: compact() }), sessions.subarray(0, builder.sessions));
+      builder.reset();
+    };
+    for (let s = 0; s < columns.sessionIds.length; s++) {
+      const at = builder.sessions;
+      if (!sums.append(s, builder)) continue;
+      sessions[at] = s;
+      if (builder.sessions === CHUNK_SESSIONS) flush();
+    }
+    if (builder.sessions > 0) flush();
+  };
   const forEachChunk = (visit: (chunk: ScoreChunk) => void): void => {
     if (kept !== null) {
       for (const chunk of kept) visit(chunk);
@@ -58,27 +74,23 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
     }
     const chunks: ScoreChunk[] = [];
     let bytes = 0;
-    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
-    const flush = (): void => {
-      const chunk = builder.build({ compact: retain });
-      visit(chunk);
-      if (retain) {
+    buildChunks(
+      (chunk) => {
+        visit(chunk);
+        if (!retain) return;
         chunks.push(chunk);
         bytes += chunkBytes(chunk);
         if (bytes > RETAIN_BYTES) {
           retain = false;
           chunks.length = 0;
         }
-      }
-      builder.reset();
-    };
-    forEachSession((stats) => {
-      builder.append(stats);
-      if (builder.sessions === CHUNK_SESSIONS) flush();
-    });
-    if (builder.sessions > 0) flush();
+      },
+      () => retain,
+    );
     if (retain) kept = chunks;
   };
+  const forEachSession = (visit: (stats: SessionStats) => void): void =>
+    buildChunks((chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))), () => false);
   return { models: columns.models, layout, forEachChunk, forEachSession };
 }
 
@@ -88,102 +100,39 @@ function chunkBytes(chunk: ScoreChunk): number {
   return bytes;
 }
 
-type AnswerStats = SessionStats['answers'][number] & { meanRow: Float64Array };
-type PairStats = SessionStats['pairs'][number];
-
-/**
- * Visits each session's sums. The arrays and objects passed are reused for the next session (the fit reads
- * one session at a time, and 100,000 sessions must not cost 100,000 sets of arrays): copy what you keep.
- */
-function visitSessionStats(columns: BiasColumns, design: { layout: Layout; index: ReturnType<typeof indexAnswers>; visit: (stats: SessionStats) => void }): void {
-  const { layout, index, visit } = design;
-  const { k } = layout;
-  const list = index.order;
-  const local = new Int32Array(k).fill(-1);
-  const touched = new Int32Array(k);
-  const row = new Int32Array(3);
-  const answerMean = new AnswerMean(k);
-  const { mean, support } = answerMean;
-  const supportLocal = new Int32Array(k);
-  const records = new Float64Array(k);
-  const xtx = new Float64Array(k * k);
-  const xty = new Float64Array(k);
-  const answerPool: AnswerStats[] = [];
-  const pairPool: PairStats[] = [];
-  const stats: SessionStats = { session: 0, columns: touched, records, xtx, xty, yty: 0, answers: [], pairs: [] };
-  for (let s = 0; s + 1 < index.sessionAnswerStart.length; s++) {
-    const firstAnswer = index.sessionAnswerStart[s]!;
-    const endAnswer = index.sessionAnswerStart[s + 1]!;
-    if (firstAnswer === endAnswer) continue;
-    let m = 0;
-    for (let r = index.answerStart[firstAnswer]!; r < index.answerStart[endAnswer]!; r++) {
-      const width = rowOf(columns, layout, list[r]!, row);
-      for (let j = 0; j < width; j++) {
-        if (local[row[j]!] !== -1) continue;
-        local[row[j]!] = m;
-        touched[m++] = row[j]!;
-      }
-    }
-    records.fill(0, 0, m);
-    xtx.fill(0, 0, m * m);
-    xty.fill(0, 0, m);
-    stats.session = s;
-    stats.columns = touched.subarray(0, m);
-    stats.yty = 0;
-    stats.answers.length = 0;
-    stats.pairs.length = 0;
-    for (let answer = firstAnswer; answer < endAnswer; answer++) {
-      const from = index.answerStart[answer]!;
-      const count = index.answerStart[answer + 1]! - from;
-      const yBar = answerMean.fill(columns, layout, { list, from, count });
-      const size = answerMean.size;
-      const a = answerPool[stats.answers.length] ?? (answerPool[stats.answers.length] = { author: 0, lengthChars: 0, count: 0, meanScore: 0, meanRow: new Float64Array(k) });
-      const meanRow = a.meanRow;
-      meanRow.fill(0, 0, m);
-      for (let j = 0; j < size; j++) {
-        supportLocal[j] = local[support[j]!]!;
-        meanRow[supportLocal[j]!] = mean[support[j]!]!;
-      }
-      const author = columns.candidate[list[from]!]!;
-      a.author = author;
-      a.lengthChars = columns.responseLengthChars[list[from]!]!;
-      a.count = count;
-      a.meanScore = yBar;
-      stats.answers.push(a);
-      if (count < 2) continue;
-      // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄', over the answer's own columns.
-      for (let ja = 0; ja < size; ja++) {
-        const la = supportLocal[ja]!;
-        const ma = count * meanRow[la]!;
-        for (let jb = 0; jb < size; jb++) xtx[la * m + supportLocal[jb]!]! -= ma * meanRow[supportLocal[jb]!]!;
-      }
-      for (let r = from; r < from + count; r++) {
-        const i = list[r]!;
-        const width = rowOf(columns, layout, i, row);
-        const y = columns.score[i]! - yBar;
-        stats.yty += y * y;
-        for (let ja = 0; ja < width; ja++) {
-          const la = local[row[ja]!]!;
-          records[la]!++;
-          xty[la]! += y;
-          for (let jb = 0; jb < width; jb++) xtx[la * m + local[row[jb]!]!]! += 1;
-        }
-        const reviewer = columns.reviewer[i]!;
-        if (reviewer === author) continue;
-        const at = stats.pairs.length;
-        const pair = pairPool[at] ?? (pairPool[at] = { reviewer: 0, author: 0, reviewerColumn: 0, positionColumn: 0, answer: 0, deviation: 0 });
-        pair.reviewer = reviewer;
-        pair.author = author;
-        pair.reviewerColumn = local[row[0]!]!;
-        pair.positionColumn = local[row[1]!]!;
-        pair.answer = stats.answers.length - 1;
-        pair.deviation = y;
-        stats.pairs.push(pair);
-      }
-    }
-    for (let j = 0; j < m; j++) local[touched[j]!] = -1;
-    visit(stats);
+/** Session `at` of `chunk` as `SessionStats` (views on the chunk's arrays), `session` its index in its source. */
+function sessionStatsOf(chunk: ScoreChunk, where: { at: number; session: number }): SessionStats {
+  const { at, session } = where;
+  const c0 = chunk.colStart[at]!;
+  const m = chunk.colStart[at + 1]! - c0;
+  const x0 = chunk.xtxStart[at]!;
+  const firstAnswer = chunk.answerStart[at]!;
+  const answers: SessionStats['answers'] = [];
+  for (let j = firstAnswer; j < chunk.answerStart[at + 1]!; j++) {
+    const r0 = chunk.answerRowStart[j]!;
+    answers.push({ author: chunk.answerAuthor[j]!, lengthChars: chunk.answerLength[j]!, count: chunk.answerCount[j]!, meanScore: chunk.answerMean[j]!, meanRow: chunk.answerRow.subarray(r0, r0 + m) });
   }
+  const pairs: SessionStats['pairs'] = [];
+  for (let j = chunk.pairStart[at]!; j < chunk.pairStart[at + 1]!; j++) {
+    pairs.push({
+      reviewer: chunk.pairReviewer[j]!,
+      author: chunk.pairAuthor[j]!,
+      reviewerColumn: chunk.pairReviewerColumn[j]!,
+      positionColumn: chunk.pairPositionColumn[j]!,
+      answer: chunk.pairAnswer[j]! - firstAnswer,
+      deviation: chunk.pairDeviation[j]!,
+    });
+  }
+  return {
+    session,
+    columns: chunk.columns.subarray(c0, c0 + m),
+    records: chunk.records.subarray(c0, c0 + m),
+    xtx: chunk.xtx.subarray(x0, x0 + m * m),
+    xty: chunk.xty.subarray(c0, c0 + m),
+    yty: chunk.yty[at]!,
+    answers,
+    pairs,
+  };
 }
 
 /** The published score part of one session's sums (`names`: each global column's name, see `columnNames`). */
