@@ -1,12 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { BiasColumnsBuilder } from './bias-columns-builder.js';
+import { settleWindowRecords } from './settle-window-records.js';
 import type { BiasRow } from './bias-columns-builder.js';
 import { safeParseBiasMetricRecord } from './bias-metric-record.js';
 import type { BiasRecordColumns } from './bias-record-columns.js';
 import { noRank } from './bias-record-columns.js';
 import { BiasStoreError } from './bias-store-error.js';
-import { dropRepeatedRecords } from './drop-repeated-records.js';
 import { IdInterner } from './id-interner.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
@@ -162,16 +162,13 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const modelFilter = options.model;
   const configFilter = options.configVersion;
 
-  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated' | 'sessions'> = {
+  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated' | 'sessions' | 'positionNotDisplayOrder' | 'simulatedRecords' | 'warnings'> = {
     files: [],
     lines: 0,
     records: 0,
     excluded: { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 },
     foreignMajors: [],
     timestampsWithoutZone: 0,
-    positionNotDisplayOrder: 0,
-    simulatedRecords: 0,
-    warnings: [],
     skipped: 0,
     reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
     firstBadLines: [],
@@ -384,7 +381,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     await readAll(inputs);
   }
 
-  const { columns, repeated } = dropRepeatedRecords(
+  const settled = settleWindowRecords(
     builder.finish({
       place,
       sessionIds: chosen.map((s) => sessionIds.names[s]!),
@@ -393,18 +390,7 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       configVersions: configVersions.names,
       queryCategories: categories.names,
     }),
+    result.timestampsWithoutZone,
   );
-  for (let i = 0; i < columns.length; i++) {
-    if (columns.positionIsDisplayOrder[i] === 0) result.positionNotDisplayOrder++;
-    if (columns.models[columns.reviewer[i]!]!.startsWith('simulated:') || columns.models[columns.candidate[i]!]!.startsWith('simulated:')) result.simulatedRecords++;
-  }
-  if (result.timestampsWithoutZone > 0) {
-    result.warnings.push(`${result.timestampsWithoutZone} record${result.timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
-  }
-  if (repeated.conflicts > 0) {
-    result.warnings.push(
-      `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
-    );
-  }
-  return { ...result, sessions: ranked.length, columns, repeated };
+  return { ...result, ...settled, sessions: ranked.length };
 }

@@ -5,6 +5,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '../bias-store-error.js';
+import { settleWindowRecords } from '../settle-window-records.js';
 import type { EngineWindowOptions } from '../engine-window-options.js';
 import type { ReadBiasRecordsResult } from '../read-bias-records.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
@@ -12,8 +13,8 @@ import { resolveBiasInputs } from '../resolve-bias-inputs.js';
 import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
-import { readKeptColumns } from './kept-columns.js';
 import { loadDuckdb } from './load-duckdb.js';
+import { readWindowColumns } from './window-columns.js';
 import { applyWindow } from './window-sql.js';
 
 export interface DuckdbBiasReadOptions extends EngineWindowOptions {
@@ -40,8 +41,9 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
  * The bias report's records read by an embedded DuckDB: it reads the inputs once by SQL (`record-sql.ts`), the lines
  * are reconciled with the reader's own code (`reconcile-lines.ts`: line counts, skipped lines with the reader's reasons
  * and details, and whatever DuckDB's parser reads otherwise than JSON.parse), the window is applied (`window-sql.ts`)
- * and the window's records come back as the reader's columns (`kept-columns.ts`). The result is `readBiasRecords`' for
- * the same inputs and options: every count with the same value, and the same records in the same order.
+ * and the window's records come back as the reader's columns (`window-columns.ts`), whose repeats the reader's own code
+ * drops (`settle-window-records.ts`). The result is `readBiasRecords`' for the same inputs and options: every count
+ * with the same value, and the same records in the same order.
  */
 export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<ReadBiasRecordsResult> {
   const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
@@ -63,15 +65,9 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
     const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
-    const columns = await readKeptColumns(connection, counts.kept);
-    const { repeated, timestampsWithoutZone } = counts;
-    const warnings: string[] = [];
-    if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
-    if (repeated.conflicts > 0) {
-      warnings.push(
-        `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
-      );
-    }
+    // The records come back in any order (window-columns.ts orders them): DuckDB need not keep the files' order.
+    await connection.run('SET preserve_insertion_order = false');
+    const settled = settleWindowRecords(await readWindowColumns(connection, counts.windowRecords), counts.timestampsWithoutZone);
     const skips = reconciled.skips.report();
     return {
       files: reconciled.files,
@@ -79,16 +75,12 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
       records: counts.records,
       sessions: counts.sessions,
       excluded: counts.excluded,
-      repeated,
       foreignMajors: reconciled.foreignMajors,
-      timestampsWithoutZone,
-      positionNotDisplayOrder: counts.positionNotDisplayOrder,
-      simulatedRecords: counts.simulatedRecords,
-      warnings,
+      timestampsWithoutZone: counts.timestampsWithoutZone,
       skipped: skips.skipped,
       reasons: skips.reasons,
       firstBadLines: skips.firstBadLines,
-      columns,
+      ...settled,
     };
   } finally {
     connection.closeSync();

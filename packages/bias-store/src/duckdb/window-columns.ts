@@ -1,0 +1,162 @@
+import type * as Duckdb from '@duckdb/node-api';
+import type { BiasRecordColumns } from '../bias-record-columns.js';
+import { noRank } from '../bias-record-columns.js';
+import { BiasStoreError } from '../bias-store-error.js';
+import { nameKinds } from './window-sql.js';
+
+/** JS's string order (UTF-16 code units). */
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The most distinct names a column of `BiasColumns` can index (as the reader's interners allow). */
+const limits = { models: 0xffff, configVersions: 0xfffe, queryCategories: 0xfffe } as const;
+
+type Columns = Omit<BiasRecordColumns, 'length' | 'sessionIds' | 'sessionTime' | 'sessionStart' | 'models' | 'configVersions' | 'queryCategories'>;
+
+/**
+ * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
+ * window-sql.ts leaves them) as the reader's columns before it drops repeats: sessions in window order, each session's
+ * records in read order (`ord`), names indexed in name order. DuckDB streams them in whatever order its threads finish — no sort, no copy of
+ * the records in DuckDB — and they are put in order here by a counting pass over sessions. `records`: how many the
+ * window holds (window-sql.ts counted them).
+ */
+export async function readWindowColumns(connection: Duckdb.DuckDBConnection, records: number): Promise<BiasRecordColumns> {
+  const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
+  const sorted = (kind: number, what: keyof typeof limits): string[] => {
+    const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
+    if (list.length > limits[what]) {
+      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The window holds more than ${limits[what]} distinct ${what}; a report over them cannot be built. Narrow the window.` });
+    }
+    return list.sort(byCodeUnits);
+  };
+  const models = sorted(nameKinds.model, 'models');
+  const configVersions = sorted(nameKinds.configVersion, 'configVersions');
+  const queryCategories = sorted(nameKinds.queryCategory, 'queryCategories');
+  await nameTable(connection, 'model_ids', models);
+  await nameTable(connection, 'config_ids', configVersions);
+  await nameTable(connection, 'category_ids', queryCategories);
+  const sessionRows = (await connection.runAndReadAll('SELECT session, key FROM session_places ORDER BY place')).getColumnsJS();
+  const sessionIds = (sessionRows[0] ?? []) as string[];
+  const sessionTime = Float64Array.from((sessionRows[1] ?? []) as number[]);
+
+  const arrived = allocateColumns(records);
+  const ord = new Float64Array(records);
+  // Every column is non-null (unscored is NaN, unranked noRank, no config version 0), in the order of `targets`.
+  const result = await connection.stream(`
+    SELECT p.place::UINTEGER, r.id, c.id, t.position::UINTEGER, t.len::UINTEGER, coalesce(t.score, 'NaN'::DOUBLE),
+           coalesce(t.rank, ${noRank})::UINTEGER, t.ms, coalesce(v.id + 1, 0)::USMALLINT, coalesce(q.id + 1, 0)::USMALLINT,
+           t.pido::UTINYINT, t.ord::DOUBLE
+    FROM tagged t JOIN session_places p ON p.session = t.session
+      JOIN model_ids r ON r.name = t.reviewer JOIN model_ids c ON c.name = t.candidate
+      LEFT JOIN config_ids v ON v.name = t.config LEFT JOIN category_ids q ON q.name = t.category
+    WHERE t.excluded = 0`);
+  const targets = [arrived.session, arrived.reviewer, arrived.candidate, arrived.position, arrived.responseLengthChars, arrived.score, arrived.rankPosition, arrived.time, arrived.configVersion, arrived.queryCategory, arrived.positionIsDisplayOrder, ord];
+  let at = 0;
+  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const n = chunk.rowCount;
+    if (at + n > records) throw new Error(`duckdb/window-columns.ts: more than the window's ${records} records (a bug: report it with the inputs).`);
+    targets.forEach((target, k) => copyColumn({ vector: chunk.getColumnVector(k), target, at, n }));
+    at += n;
+  }
+  if (at !== records) throw new Error(`duckdb/window-columns.ts: ${at} records read of the window's ${records} (a bug: report it with the inputs).`);
+  const { sessionStart, target } = readOrder(arrived.session, ord, sessionIds.length);
+  permute(arrived, target);
+  return { length: records, ...arrived, sessionIds, sessionTime, sessionStart, models, configVersions, queryCategories };
+}
+
+/**
+ * Where each arrived record goes so that records lie session by session and, within a session, by `ord`: a counting
+ * pass over sessions (stable), then each session's records sorted by `ord` where they did not arrive in that order.
+ */
+function readOrder(session: Uint32Array, ord: Float64Array, sessions: number): { sessionStart: Uint32Array; target: Uint32Array } {
+  const n = session.length;
+  const sessionStart = new Uint32Array(sessions + 1);
+  for (let i = 0; i < n; i++) sessionStart[session[i]! + 1]!++;
+  for (let s = 0; s < sessions; s++) sessionStart[s + 1]! += sessionStart[s]!;
+  const next = sessionStart.slice(0, sessions);
+  const target = new Uint32Array(n);
+  const source = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = next[session[i]!]!++;
+    target[i] = t;
+    source[t] = i;
+  }
+  for (let s = 0; s < sessions; s++) {
+    const from = sessionStart[s]!;
+    const to = sessionStart[s + 1]!;
+    let ordered = true;
+    for (let t = from + 1; t < to && ordered; t++) ordered = ord[source[t - 1]!]! < ord[source[t]!]!;
+    if (ordered) continue;
+    const slice = Array.from(source.subarray(from, to)).sort((a, b) => ord[a]! - ord[b]!);
+    slice.forEach((i, k) => (target[i] = from + k));
+  }
+  return { sessionStart, target };
+}
+
+/** Moves each record `i` of every column to `target[i]`, through one scratch array. */
+function permute(columns: Columns, target: Uint32Array): void {
+  const n = target.length;
+  let identity = true;
+  for (let i = 0; i < n && identity; i++) identity = target[i] === i;
+  if (identity) return;
+  const scratch = new ArrayBuffer(n * 8);
+  const all: NumberColumn[] = Object.values(columns);
+  for (const column of all) {
+    const temp = new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => typeof column)(scratch, 0, n);
+    for (let i = 0; i < n; i++) temp[target[i]!] = column[i]!;
+    column.set(temp);
+  }
+}
+
+type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+
+/**
+ * Copies a chunk's non-null column into `target` from `at`. @duckdb/node-api 1.5.6 holds a numeric vector's values as
+ * a typed array (`items`, not part of its typed API): copied whole when it is of `target`'s type — a 20 M-record window
+ * took 4 s less than value by value — else value by value, as the API offers.
+ */
+function copyColumn(spec: { vector: Duckdb.DuckDBVector; target: NumberColumn; at: number; n: number }): void {
+  const { vector, target, at, n } = spec;
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (items instanceof target.constructor && (items as NumberColumn).length >= n) {
+    target.set((items as NumberColumn).subarray(0, n), at);
+    return;
+  }
+  for (let i = 0; i < n; i++) target[at + i] = Number(vector.getItem(i));
+}
+
+/** A temporary table of (name, id): each name's index in `names`. */
+async function nameTable(connection: Duckdb.DuckDBConnection, table: string, names: readonly string[]): Promise<void> {
+  await connection.run(`CREATE OR REPLACE TEMP TABLE ${table} (name VARCHAR, id USMALLINT)`);
+  const appender = await connection.createAppender(table, 'main', 'temp');
+  for (const [id, name] of names.entries()) {
+    appender.appendVarchar(name);
+    appender.appendUSmallInt(id);
+    appender.endRow();
+  }
+  appender.closeSync();
+}
+
+/** The window's columns, 41 bytes a record; a window beyond this process's memory is refused with what to do. */
+function allocateColumns(length: number): Columns {
+  try {
+    return {
+      session: new Uint32Array(length),
+      reviewer: new Uint16Array(length),
+      candidate: new Uint16Array(length),
+      position: new Uint32Array(length),
+      responseLengthChars: new Uint32Array(length),
+      score: new Float64Array(length),
+      rankPosition: new Uint32Array(length),
+      time: new Float64Array(length),
+      configVersion: new Uint16Array(length),
+      queryCategory: new Uint16Array(length),
+      positionIsDisplayOrder: new Uint8Array(length),
+    };
+  } catch (error) {
+    throw new BiasStoreError({
+      code: 'TOO_LARGE',
+      message: `Not enough memory for the window's ${length.toLocaleString('en-US')} records (41 bytes each as columns); narrow the window (--sessions, --days).`,
+      cause: error,
+    });
+  }
+}

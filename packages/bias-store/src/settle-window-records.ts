@@ -1,0 +1,41 @@
+import type { BiasRecordColumns } from './bias-record-columns.js';
+import type { RepeatedRecords } from './drop-repeated-records.js';
+import { dropRepeatedRecords } from './drop-repeated-records.js';
+
+/** The window's records once repeats are dropped, and what the reader says about them. */
+export interface SettledWindowRecords {
+  columns: BiasRecordColumns;
+  repeated: RepeatedRecords;
+  /** Kept records whose `position` may be a rank (older writers). */
+  positionNotDisplayOrder: number;
+  /** Kept records with a simulated member (`simulated:…`). */
+  simulatedRecords: number;
+  /** The reader's warnings: zone-less timestamps, conflicting records. */
+  warnings: string[];
+}
+
+/**
+ * The last step of every read of a window (the reader's, and an engine's): `columns` holds the window's records, by
+ * session in window order, each session's in read order, repeats included. Keeps the first record of each (session,
+ * reviewer, reviewed member), counts the rest, and words the warnings — so every reader says the same things alike.
+ */
+export function settleWindowRecords(columns: BiasRecordColumns, timestampsWithoutZone: number): SettledWindowRecords {
+  const settled = dropRepeatedRecords(columns);
+  const kept = settled.columns;
+  let positionNotDisplayOrder = 0;
+  let simulatedRecords = 0;
+  const simulated = Uint8Array.from(kept.models, (name) => (name.startsWith('simulated:') ? 1 : 0));
+  for (let i = 0; i < kept.length; i++) {
+    if (kept.positionIsDisplayOrder[i] === 0) positionNotDisplayOrder++;
+    if (simulated[kept.reviewer[i]!] === 1 || simulated[kept.candidate[i]!] === 1) simulatedRecords++;
+  }
+  const { repeated } = settled;
+  const warnings: string[] = [];
+  if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
+  if (repeated.conflicts > 0) {
+    warnings.push(
+      `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
+    );
+  }
+  return { columns: kept, repeated, positionNotDisplayOrder, simulatedRecords, warnings };
+}
