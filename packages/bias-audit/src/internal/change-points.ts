@@ -8,9 +8,13 @@ export function changePoints(spec: { indicators: SessionIndicators; models: read
   const { modelKey, configKey, keys } = spec.indicators;
   const names = (key: string): string => key.split(',').map((id) => spec.models[Number(id)]!).sort().join(',');
   for (let s = 1; s < spec.sessionIds.length; s++) {
+    const configChanged = configKey[s] !== configKey[s - 1];
+    const modelsChanged = modelKey[s] !== modelKey[s - 1];
+    // The timestamp only where something changed: a million sessions' dates as ISO strings cost a second.
+    if (!configChanged && !modelsChanged) continue;
     const at = { sessionId: spec.sessionIds[s]!, timestamp: spec.timeline.iso(s) };
-    if (configKey[s] !== configKey[s - 1]) out.push({ ...at, kind: 'config_version', from: keys[configKey[s - 1]!]!, to: keys[configKey[s]!]! });
-    if (modelKey[s] !== modelKey[s - 1]) out.push({ ...at, kind: 'models', from: names(keys[modelKey[s - 1]!]!), to: names(keys[modelKey[s]!]!) });
+    if (configChanged) out.push({ ...at, kind: 'config_version', from: keys[configKey[s - 1]!]!, to: keys[configKey[s]!]! });
+    if (modelsChanged) out.push({ ...at, kind: 'models', from: names(keys[modelKey[s - 1]!]!), to: names(keys[modelKey[s]!]!) });
   }
   return out;
 }
