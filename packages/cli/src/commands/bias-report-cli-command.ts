@@ -36,7 +36,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     { flags: '--now <time>', description: 'End of the window, ISO 8601 (default now): for reproducible reports' },
     { flags: '--resamples <n>', description: 'Permutations per position test: 0 for the asymptotic Wald F test, else at least 20 (default 1000 below 100 sessions, else 0)' },
     { flags: '--seed <n>', description: 'Seed of the permutations (default 1): the same records give the same report' },
-    { flags: '--engine <engine>', description: 'Where the per-session summaries are computed: embedded (default), duckdb (SQL in DuckDB over the same --input files; needs @duckdb/node-api) or clickhouse (SQL on --url); the same report' },
+    { flags: '--engine <engine>', description: 'What reads, checks and windows the records: embedded (default), duckdb (SQL in DuckDB over the same --input files; needs @duckdb/node-api) or clickhouse (SQL on --url, over the table store export --to clickhouse fills); the same report' },
     { flags: '--url <url>', description: "--engine clickhouse: the server's HTTP interface, e.g. http://127.0.0.1:8123" },
     { flags: '--table <name>', description: '--engine clickhouse: the records table, [database.]name (default council_bias_records)' },
   ],
