@@ -11,7 +11,7 @@ import { startBenchClickhouse } from './team-scale-clickhouse.js';
 import { ensureTeamStore, recordsPerSession, teamStoreNow, teamStoreVersion } from './team-scale-store.js';
 
 // Issue 18's benchmark: 1,000,000 sessions (20 M records) — the report via DuckDB over Parquet (target ≤ 20 s, peak
-// RSS ≤ 1 GB), the Parquet export's throughput, the ClickHouse load and map step — against the embedded path over the
+// RSS ≤ 1 GB), the Parquet export's throughput, the ClickHouse load and report — against the embedded path over the
 // same Parquet export in the same run. Every row is a whole child process over all N sessions, timed from outside,
 // its peak RSS from GNU time; the rows run side by side, round after round.
 //
@@ -143,7 +143,7 @@ function resolvable(name: string): boolean {
 
 /**
  * What the server did for the queries that finished since `since` (s since the epoch): their summed duration, the
- * largest memory one used, rows read and the result's size — how much of a map row's time is the server's.
+ * largest memory one used, rows read and the result's size — how much of a ClickHouse report's time is the server's.
  */
 async function serverQueries(since: number): Promise<Record<string, number | string>> {
   try {
@@ -189,7 +189,7 @@ function defineRows(): void {
   if (enabled.has('embedded')) {
     rows.push({
       key: 'embedded',
-      name: `bias-report --format json, embedded (JS reader + map), over the Parquet export: ${label}, all reported`,
+      name: `bias-report --format json, embedded (Council's reader), over the Parquet export: ${label}, all reported`,
       report: embeddedReport,
       run: () => measure(cli('bias-report', '--format', 'json', '--input', parquet, ...window, '--output', embeddedReport)),
     });
@@ -198,7 +198,7 @@ function defineRows(): void {
     const out = join(runDir, 'duckdb.json');
     rows.push({
       key: 'duckdb',
-      name: cliEngines.duckdb ? `bias-report --format json --engine duckdb over the Parquet export: ${label}` : `report via DuckDB over the Parquet export (child: duckdb map + aggregateBiasAudit): ${label}`,
+      name: cliEngines.duckdb ? `bias-report --format json --engine duckdb over the Parquet export: ${label}` : `report via DuckDB over the Parquet export (child: duckdbBiasRead + aggregateBiasAudit): ${label}`,
       report: out,
       run: () => (cliEngines.duckdb ? measure(cli('bias-report', '--format', 'json', '--engine', 'duckdb', '--input', parquet, ...window, '--output', out)) : measure([child, 'duckdb-report', '--input', parquet, ...window, '--out', out])),
     });
@@ -227,7 +227,7 @@ function defineRows(): void {
       },
     });
     rows.push({
-      key: 'clickhouse-map',
+      key: 'clickhouse',
       name: cliEngines.clickhouse ? `bias-report --format json --engine clickhouse: ${label}` : `report via ClickHouse (child: clickhouseBiasRead + aggregateBiasAudit): ${label}`,
       report: out,
       run: async () => {
@@ -327,7 +327,7 @@ export const suite = defineBenchSuite({
         { name: `${row.key}: CPU time, user + system (${n})`, value: ok.length ? median(ok.map((r) => r.cpuSeconds ?? Number.NaN)) : Number.NaN, unit: 's' },
         { name: `${row.key}: peak RSS of the process (${n})`, value: ok.length ? median(ok.map((r) => r.rssMb)) : Number.NaN, unit: 'MB', ...(isTarget ? { budget: 1024 } : {}) },
       );
-      if (['duckdb', 'clickhouse-map'].includes(row.key) && embedded.length > 0 && ok.length > 0) {
+      if (['duckdb', 'clickhouse'].includes(row.key) && embedded.length > 0 && ok.length > 0) {
         values.push({ name: `${row.key}: wall / embedded wall`, value: median(ok.map((r) => r.seconds)) / median(embedded.map((r) => r.seconds)), unit: '×' });
       }
       if (row.key === 'clickhouse-load' && ok.length > 0) {
