@@ -6,7 +6,7 @@ import { clickhouseError, openClickhouse } from './client.js';
 import { readRowBinary } from './row-binary-stream.js';
 import { WindowRecords } from './window-records.js';
 import type { ClickhouseSessionRange, ClickhouseWindowSpec } from './window-sql.js';
-import { clickhouseSessionRecordsSql, clickhouseWindowSessionsSql, clickhouseWindowTotalsSql } from './window-sql.js';
+import { clickhouseSessionRecordsSql, clickhouseWindowSessionsSql } from './window-sql.js';
 import { clickhouseBiasTableName } from './table-sql.js';
 
 export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
@@ -91,33 +91,36 @@ interface WindowSessions {
 async function readWindow(run: { connection: ClickhouseConnection; spec: ClickhouseWindowSpec; maxSessions: number; perQuery: number }): Promise<ReadBiasRecordsResult> {
   const { connection, spec, maxSessions, perQuery } = run;
   const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
-  const [[totals]] = await Promise.all([
-    connection.query<{ records: number; model: number; config_version: number; future: number; before_window: number }>(clickhouseWindowTotalsSql(spec)),
-    readAnswer({
-      connection,
-      sql: clickhouseWindowSessionsSql(spec),
-      row: (cursor) => {
-        const id = cursor.string();
-        const firstMs = cursor.float64();
-        const records = cursor.uint32();
-        sessions.ids.push(id);
-        sessions.firstMs.push(firstMs);
-        sessions.records.push(records);
-      },
-    }),
-  ]);
+  let tableRecords = 0;
+  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 };
+  await readAnswer({
+    connection,
+    sql: clickhouseWindowSessionsSql(spec),
+    row: (cursor) => {
+      const id = cursor.string();
+      const firstMs = cursor.float64();
+      const records = cursor.uint32();
+      const model = cursor.uint32();
+      const configVersion = cursor.uint32();
+      const future = cursor.uint32();
+      const beforeWindow = cursor.uint32();
+      tableRecords += records + model + configVersion + future + beforeWindow;
+      excluded.model += model;
+      excluded.configVersion += configVersion;
+      excluded.future += future;
+      excluded.beforeWindow += beforeWindow;
+      if (records === 0) return;
+      sessions.ids.push(id);
+      sessions.firstMs.push(firstMs);
+      sessions.records.push(records);
+    },
+  });
   const { ids, firstMs, records } = sessions;
   // The last maxSessions sessions by their earliest record in the window, ties by id (as the reader).
   const order = Array.from(ids.keys()).sort((a, b) => firstMs[a]! - firstMs[b]! || byCodeUnits(ids[a]!, ids[b]!));
   const dropped = maxSessions < order.length ? order.length - maxSessions : 0;
   const chosen = order.slice(dropped);
-  const excluded: BiasWindowExclusions = {
-    model: totals?.model ?? 0,
-    configVersion: totals?.config_version ?? 0,
-    beforeWindow: totals?.before_window ?? 0,
-    future: totals?.future ?? 0,
-    beyondSessions: order.slice(0, dropped).reduce((sum, s) => sum + records[s]!, 0),
-  };
+  for (let r = 0; r < dropped; r++) excluded.beyondSessions += records[order[r]!]!;
   const window = new WindowRecords({
     sessionIds: chosen.map((s) => ids[s]!),
     sessionTime: Float64Array.from(chosen, (s) => firstMs[s]!),
@@ -140,35 +143,16 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
     }
   };
   await Promise.all([worker(), worker()]);
-  const { columns, repeated } = window.finish();
-
-  let positionNotDisplayOrder = 0;
-  let simulatedRecords = 0;
-  const simulated = columns.models.map((name) => name.startsWith('simulated:'));
-  for (let i = 0; i < columns.length; i++) {
-    if (columns.positionIsDisplayOrder[i] === 0) positionNotDisplayOrder++;
-    if (simulated[columns.reviewer[i]!] === true || simulated[columns.candidate[i]!] === true) simulatedRecords++;
-  }
-  const warnings: string[] = [];
-  if (repeated.conflicts > 0) {
-    warnings.push(
-      `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
-    );
-  }
-  const tableRecords = totals?.records ?? 0;
+  const settled = window.finish();
   return {
-    columns,
+    ...settled,
     files: [],
     lines: tableRecords,
     records: tableRecords,
     sessions: order.length,
     excluded,
-    repeated,
     foreignMajors: [],
     timestampsWithoutZone: 0,
-    positionNotDisplayOrder,
-    simulatedRecords,
-    warnings,
     skipped: 0,
     reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
     firstBadLines: [],

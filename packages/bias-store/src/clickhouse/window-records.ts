@@ -1,8 +1,7 @@
 import { endianness } from 'node:os';
-import type { BiasRecordColumns } from '../bias-record-columns.js';
 import { BiasStoreError } from '../bias-store-error.js';
-import { dropRepeatedRecords } from '../drop-repeated-records.js';
-import type { RepeatedRecords } from '../drop-repeated-records.js';
+import { settleWindowRecords } from '../settle-window-records.js';
+import type { SettledWindowRecords } from '../settle-window-records.js';
 import type { RowBinaryCursor } from './row-binary-stream.js';
 
 /** JS's string order (UTF-16 code units). */
@@ -167,30 +166,34 @@ export class WindowRecords {
     }
   }
 
-  /** The columns once every session has come: repeats dropped (the reader's `dropRepeatedRecords`), names sorted. */
-  finish(): { columns: BiasRecordColumns; repeated: RepeatedRecords } {
+  /** The columns once every session has come, settled as the reader settles its own (repeats dropped), names sorted. */
+  finish(): SettledWindowRecords {
     const missing = this.filled.indexOf(0);
     if (missing !== -1) throw tableChanged(`session ${JSON.stringify(this.sessionIds[missing])} had records in the window, then none`);
-    const { columns, repeated } = dropRepeatedRecords({
-      length: this.session.length,
-      session: this.session,
-      reviewer: this.reviewer,
-      candidate: this.candidate,
-      position: this.position,
-      responseLengthChars: this.responseLengthChars,
-      score: this.score,
-      rankPosition: this.rankPosition,
-      time: this.time,
-      configVersion: this.configVersion,
-      queryCategory: this.queryCategory,
-      positionIsDisplayOrder: this.positionIsDisplayOrder,
-      sessionIds: this.sessionIds,
-      sessionTime: this.sessionTime,
-      sessionStart: this.start,
-      models: this.models.names,
-      configVersions: this.configVersions.names,
-      queryCategories: this.queryCategories.names,
-    });
+    const settled = settleWindowRecords(
+      {
+        length: this.session.length,
+        session: this.session,
+        reviewer: this.reviewer,
+        candidate: this.candidate,
+        position: this.position,
+        responseLengthChars: this.responseLengthChars,
+        score: this.score,
+        rankPosition: this.rankPosition,
+        time: this.time,
+        configVersion: this.configVersion,
+        queryCategory: this.queryCategory,
+        positionIsDisplayOrder: this.positionIsDisplayOrder,
+        sessionIds: this.sessionIds,
+        sessionTime: this.sessionTime,
+        sessionStart: this.start,
+        models: this.models.names,
+        configVersions: this.configVersions.names,
+        queryCategories: this.queryCategories.names,
+      },
+      0,
+    );
+    const { columns } = settled;
     const { length, reviewer, candidate, configVersion, queryCategory } = columns;
     const usedModels = new Uint8Array(this.models.names.length);
     const usedConfigs = new Uint8Array(this.configVersions.names.length + 1);
@@ -210,7 +213,7 @@ export class WindowRecords {
       if (configVersion[i] !== 0) configVersion[i] = configs.index[configVersion[i]! - 1]! + 1;
       if (queryCategory[i] !== 0) queryCategory[i] = categories.index[queryCategory[i]! - 1]! + 1;
     }
-    return { columns: { ...columns, models: models.names, configVersions: configs.names, queryCategories: categories.names }, repeated };
+    return { ...settled, columns: { ...columns, models: models.names, configVersions: configs.names, queryCategories: categories.names } };
   }
 }
 

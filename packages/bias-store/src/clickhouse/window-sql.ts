@@ -48,23 +48,17 @@ function keptSql(spec: ClickhouseWindowSpec): string {
 }
 
 /**
- * One row: the records (rows after FINAL: copies of one record are one) and how many each filter left out, over the
- * whole table. Columns: records, model, config_version, future, before_window.
- */
-export function clickhouseWindowTotalsSql(spec: ClickhouseWindowSpec): string {
-  return `SELECT toUInt32(count()) AS records, toUInt32(countIf(why = 1)) AS model, toUInt32(countIf(why = 2)) AS config_version,
-  toUInt32(countIf(why = 3)) AS future, toUInt32(countIf(why = 4)) AS before_window
-FROM (SELECT ${exclusionSql(spec)} AS why FROM ${spec.table} FINAL)`;
-}
-
-/**
- * One row per session with a record in the window, in RowBinary: its id (String), its earliest record's time in the
- * window (Float64, epoch ms: the key `maxSessions` orders sessions by) and its records in the window (UInt32; repeats
- * included: what `beyondSessions` counts, and how many rows its records query returns).
+ * One row per session of the table (after FINAL: copies of one record are one), in RowBinary: its id (String); its
+ * earliest record's time in the window (Float64, epoch ms: the key `maxSessions` orders sessions by; meaningless when
+ * it has none); its records in the window (UInt32; repeats included: what `beyondSessions` counts, and the rows its
+ * records query returns); then its records the model filter, the config-version filter, `now` and `maxDays` left out
+ * (4 × UInt32). One pass over the table gives the window's sessions and the reader's counts.
  */
 export function clickhouseWindowSessionsSql(spec: ClickhouseWindowSpec): string {
-  return `SELECT session_id, toFloat64(min(timestamp_ms)), toUInt32(count())
-FROM ${spec.table} FINAL WHERE ${keptSql(spec)} GROUP BY session_id
+  return `SELECT session_id, toFloat64(minIf(timestamp_ms, why = 0)), toUInt32(countIf(why = 0)),
+  toUInt32(countIf(why = 1)), toUInt32(countIf(why = 2)), toUInt32(countIf(why = 3)), toUInt32(countIf(why = 4))
+FROM (SELECT session_id, timestamp_ms, ${exclusionSql(spec)} AS why FROM ${spec.table} FINAL)
+GROUP BY session_id
 FORMAT RowBinary`;
 }
 
