@@ -116,6 +116,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
 
   source.forEachChunk((chunk) => {
     const c = chunk.columns;
+    const { answerRow, xtx: sessionXtx } = chunk;
     for (let s = 0; s < chunk.size; s++) {
       const c0 = chunk.colStart[s]!;
       const m = chunk.colStart[s + 1]! - c0;
@@ -126,7 +127,8 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         xty[column]! += chunk.xty[c0 + a]!;
         columnRecords[column]! += chunk.records[c0 + a]!;
         if (chunk.records[c0 + a]! > 0) columnSessions[column]!++;
-        for (let b = 0; b < m; b++) xtx[ga + c[c0 + b]!]! += chunk.xtx[x0 + a * m + b]!;
+        const row = x0 + a * m;
+        for (let b = 0; b < m; b++) xtx[ga + c[c0 + b]!]! += sessionXtx[row + b]!;
       }
       for (let j = chunk.answerStart[s]!; j < chunk.answerStart[s + 1]!; j++) {
         if (chunk.answerCount[j]! < 2) continue;
@@ -139,7 +141,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         pairDesign[base + c[c0 + chunk.pairReviewerColumn[j]!]!]! += 1;
         pairDesign[base + c[c0 + chunk.pairPositionColumn[j]!]!]! += 1;
         const r0 = chunk.answerRowStart[chunk.pairAnswer[j]!]!;
-        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! -= chunk.answerRow[r0 + a]!;
+        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! -= answerRow[r0 + a]!;
       }
     }
   });
@@ -172,9 +174,11 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const sessionPairN = new Float64Array(pairCount);
   const sessionPairs: number[] = [];
   let answerFitted = new Float64Array(models);
+  const { eScore, nScore } = pairs;
 
   source.forEachChunk((chunk) => {
     const c = chunk.columns;
+    const { answerRow, xtx: sessionXtx } = chunk;
     for (let s = 0; s < chunk.size; s++) {
       const c0 = chunk.colStart[s]!;
       const m = chunk.colStart[s + 1]! - c0;
@@ -189,7 +193,8 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
       let informative = false;
       for (let a = 0; a < m; a++) {
         let fitted = 0;
-        for (let b = 0; b < m; b++) fitted += chunk.xtx[x0 + a * m + b]! * localBeta[b]!;
+        const row = x0 + a * m;
+        for (let b = 0; b < m; b++) fitted += sessionXtx[row + b]! * localBeta[b]!;
         score[a] = chunk.xty[c0 + a]! - fitted;
         if (chunk.records[c0 + a]! > 0) informative = true;
       }
@@ -212,7 +217,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
       for (let j = firstAnswer; j < chunk.answerStart[s + 1]!; j++) {
         const r0 = chunk.answerRowStart[j]!;
         let fitted = 0;
-        for (let a = 0; a < m; a++) fitted += chunk.answerRow[r0 + a]! * localBeta[a]!;
+        for (let a = 0; a < m; a++) fitted += answerRow[r0 + a]! * localBeta[a]!;
         answerFitted[j - firstAnswer] = fitted;
         sessionX.push(chunk.answerLength[j]! / 1000);
         sessionY.push(chunk.answerMean[j]! - fitted);
@@ -234,9 +239,11 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         pairs.ee[p]! += e * e;
         pairs.en[p]! += e * n;
         pairs.nn[p]! += n * n;
+        const base = p * k;
         for (let a = 0; a < m; a++) {
-          pairs.eScore[p * k + c[c0 + a]!]! += e * score[a]!;
-          pairs.nScore[p * k + c[c0 + a]!]! += n * score[a]!;
+          const at = base + c[c0 + a]!;
+          eScore[at]! += e * score[a]!;
+          nScore[at]! += n * score[a]!;
         }
         sessionPairSum[p] = 0;
         sessionPairN[p] = 0;
