@@ -117,14 +117,13 @@ async function scanInputs(connection: Duckdb.DuckDBConnection, inputs: readonly 
 /** What `scan` holds per input (rows, first `ord`) and the rows SQL did not accept. */
 async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scanned: Map<number, ScannedFile>; unaccepted: Map<number, Map<number, number>> }> {
   const scanned = new Map<number, ScannedFile>();
-  for (const [file, rows, firstOrd] of (await connection.runAndReadAll('SELECT file, count(*), min(ord) FROM scan GROUP BY file')).getRowsJS()) {
-    scanned.set(Number(file), { rows: Number(rows), firstOrd: Number(firstOrd) });
-  }
   const unaccepted = new Map<number, Map<number, number>>();
-  for (const [file, ord, status] of (await connection.runAndReadAll('SELECT file, ord, status FROM scan WHERE status <> 0')).getRowsJS()) {
-    let rows = unaccepted.get(Number(file));
-    if (rows === undefined) unaccepted.set(Number(file), (rows = new Map<number, number>()));
-    rows.set(Number(ord), Number(status));
+  // One pass: per input, its rows, its first ord, and the rows SQL did not accept (few).
+  const sql = 'SELECT file, count(*), min(ord), list([ord, status]) FILTER (WHERE status <> 0) FROM scan GROUP BY file';
+  for (const [file, rows, firstOrd, rejected] of (await connection.runAndReadAll(sql)).getRowsJS()) {
+    scanned.set(Number(file), { rows: Number(rows), firstOrd: Number(firstOrd) });
+    const pairs = (rejected ?? []) as unknown[][];
+    if (pairs.length > 0) unaccepted.set(Number(file), new Map(pairs.map(([ord, status]) => [Number(ord), Number(status)])));
   }
   return { scanned, unaccepted };
 }

@@ -65,7 +65,7 @@ export async function readWindowColumns(connection: Duckdb.DuckDBConnection, rec
 
 /**
  * Where each arrived record goes so that records lie session by session and, within a session, by `ord`: a counting
- * pass over sessions (stable), then each session's records sorted by `ord` where they did not arrive in that order.
+ * pass over sessions (stable), then the records of any session that did not arrive in `ord` order sorted by it.
  */
 function readOrder(session: Uint32Array, ord: Float64Array, sessions: number): { sessionStart: Uint32Array; target: Uint32Array } {
   const n = session.length;
@@ -74,20 +74,19 @@ function readOrder(session: Uint32Array, ord: Float64Array, sessions: number): {
   for (let s = 0; s < sessions; s++) sessionStart[s + 1]! += sessionStart[s]!;
   const next = sessionStart.slice(0, sessions);
   const target = new Uint32Array(n);
-  const source = new Uint32Array(n);
+  const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
+  let disordered: Map<number, number[]> | null = null;
   for (let i = 0; i < n; i++) {
-    const t = next[session[i]!]!++;
-    target[i] = t;
-    source[t] = i;
+    const s = session[i]!;
+    target[i] = next[s]!++;
+    if (ord[i]! < lastOrd[s]!) (disordered ??= new Map()).set(s, []);
+    lastOrd[s] = ord[i]!;
   }
-  for (let s = 0; s < sessions; s++) {
-    const from = sessionStart[s]!;
-    const to = sessionStart[s + 1]!;
-    let ordered = true;
-    for (let t = from + 1; t < to && ordered; t++) ordered = ord[source[t - 1]!]! < ord[source[t]!]!;
-    if (ordered) continue;
-    const slice = Array.from(source.subarray(from, to)).sort((a, b) => ord[a]! - ord[b]!);
-    slice.forEach((i, k) => (target[i] = from + k));
+  if (disordered === null) return { sessionStart, target };
+  for (let i = 0; i < n; i++) disordered.get(session[i]!)?.push(i);
+  for (const [s, records] of disordered) {
+    records.sort((a, b) => ord[a]! - ord[b]!);
+    records.forEach((i, k) => (target[i] = sessionStart[s]! + k));
   }
   return { sessionStart, target };
 }
