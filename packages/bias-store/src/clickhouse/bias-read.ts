@@ -15,7 +15,10 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   /** Default `council_bias_records`. */
   table?: string;
   database?: string;
-  /** Most sessions one query reads (default 100,000; two queries run at a time): bounds what the server gathers at once. */
+  /**
+   * Most sessions one records query reads (default 50,000; two run at a time): bounds what the server gathers at once —
+   * at 1,000,000 sessions of 20 records on 18.16.1 its peak was 1.25 GB with 100,000, 0.76 GB with 50,000, in as long.
+   */
   sessionsPerQuery?: number;
 }
 
@@ -59,7 +62,7 @@ export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Pr
   const now = options.now ?? new Date();
   const nowMs = now.getTime();
   if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'clickhouseBiasRead: now is an invalid Date.' });
-  const perQuery = options.sessionsPerQuery ?? 100_000;
+  const perQuery = options.sessionsPerQuery ?? 50_000;
   if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.` });
   }
