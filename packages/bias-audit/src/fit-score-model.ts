@@ -161,8 +161,8 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     eScore: new Float64Array(pairCount * k),
     nScore: new Float64Array(pairCount * k),
   };
-  const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: [] };
-  const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: [] };
+  const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: new Float64Array(3 * source.sessions) };
+  const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: new Float64Array(2 * source.sessions) };
   const sessionX: number[] = [];
   const sessionY: number[] = [];
   let informativeSessions = 0;

@@ -13,6 +13,8 @@ export class ColumnScoreSums {
   private readonly nameRank: Int32Array;
   /** The session's scored records, by answer (author in name order), each answer in record order. */
   private order = new Int32Array(64);
+  /** The name rank of each entry's author, in step with `order`. */
+  private orderKey = new Int32Array(64);
   private answerFrom = new Int32Array(65);
   /** Global column → local (−1 when the session has not used it), and local → global. */
   private readonly local: Int32Array;
@@ -21,6 +23,8 @@ export class ColumnScoreSums {
   private readonly mean: Float64Array;
   private readonly support: Int32Array;
   private readonly supportLocal: Int32Array;
+  /** The answer's mean row over its support, densely (`supportMean[j]` of column `supportLocal[j]`). */
+  private readonly supportMean: Float64Array;
   private readonly inSupport: Uint8Array;
 
   constructor(
@@ -34,12 +38,13 @@ export class ColumnScoreSums {
     this.mean = new Float64Array(k);
     this.support = new Int32Array(k);
     this.supportLocal = new Int32Array(k);
+    this.supportMean = new Float64Array(k);
     this.inSupport = new Uint8Array(k);
   }
 
   /** Appends session `s`'s sums to `into`; false (nothing appended) when it has no scored record. */
   append(s: number, into: ScoreChunkBuilder): boolean {
-    const { columns, layout, local, touched, mean, support, supportLocal, inSupport } = this;
+    const { columns, layout, local, touched, mean, support, supportLocal, supportMean, inSupport } = this;
     const { score, reviewer, candidate, position } = columns;
     const { reviewerColumn, positionIndex, selfColumn } = layout;
     const answers = this.groupAnswers(s);
@@ -140,7 +145,8 @@ export class ColumnScoreSums {
       const row = r0 + answer * m;
       for (let j = 0; j < size; j++) {
         supportLocal[j] = local[support[j]!]!;
-        rowOut[row + supportLocal[j]!] = mean[support[j]!]!;
+        supportMean[j] = mean[support[j]!]!;
+        rowOut[row + supportLocal[j]!] = supportMean[j]!;
       }
       const author = candidate[order[from]!]!;
       authorOut[firstAnswer + answer] = author;
@@ -151,10 +157,9 @@ export class ColumnScoreSums {
       if (count < 2) continue;
       // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄', over the answer's own columns.
       for (let ja = 0; ja < size; ja++) {
-        const la = supportLocal[ja]!;
-        const ma = count * rowOut[row + la]!;
-        const at = x0 + la * m;
-        for (let jb = 0; jb < size; jb++) xtxOut[at + supportLocal[jb]!]! -= ma * rowOut[row + supportLocal[jb]!]!;
+        const ma = count * supportMean[ja]!;
+        const at = x0 + supportLocal[ja]! * m;
+        for (let jb = 0; jb < size; jb++) xtxOut[at + supportLocal[jb]!]! -= ma * supportMean[jb]!;
       }
       for (let r = from; r < from + count; r++) {
         const i = order[r]!;
@@ -227,23 +232,26 @@ export class ColumnScoreSums {
     const to = columns.sessionStart[s + 1]!;
     if (this.order.length < to - from) {
       this.order = new Int32Array(2 * (to - from));
+      this.orderKey = new Int32Array(2 * (to - from));
       this.answerFrom = new Int32Array(2 * (to - from) + 1);
     }
-    const { order, answerFrom } = this;
+    const { order, orderKey, answerFrom } = this;
     const { score, candidate } = columns;
     let n = 0;
     for (let i = from; i < to; i++) {
       if (Number.isNaN(score[i]!)) continue;
       const c = nameRank[candidate[i]!]!;
       let j = n++;
-      while (j > 0 && nameRank[candidate[order[j - 1]!]!]! > c) {
+      while (j > 0 && orderKey[j - 1]! > c) {
         order[j] = order[j - 1]!;
+        orderKey[j] = orderKey[j - 1]!;
         j--;
       }
       order[j] = i;
+      orderKey[j] = c;
     }
     let answers = 0;
-    for (let j = 0; j < n; j++) if (j === 0 || candidate[order[j]!] !== candidate[order[j - 1]!]) answerFrom[answers++] = j;
+    for (let j = 0; j < n; j++) if (j === 0 || orderKey[j] !== orderKey[j - 1]) answerFrom[answers++] = j;
     answerFrom[answers] = n;
     return answers;
   }

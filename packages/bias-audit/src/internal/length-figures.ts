@@ -10,8 +10,12 @@ export interface LengthSums {
   sxy: number;
   syy: number;
   answers: number;
-  /** Each session's within sums (sxx, sxy, syy), in turn: the small-sample (CR2) correction needs each session's share. */
-  perSession: number[];
+  /**
+   * Each session's within sums (sxx, sxy, syy), in turn, the first `3 · sessions` entries (sized up front, 3 per
+   * session of the source: a growing array left its old copies as garbage): the small-sample (CR2) correction
+   * needs each session's share.
+   */
+  perSession: Float64Array;
 }
 
 export interface BetweenSums {
@@ -19,8 +23,8 @@ export interface BetweenSums {
   sx: number;
   sy: number;
   sxx: number;
-  /** Each session's (mean length, mean level), in turn: the heteroskedasticity-robust error needs each. */
-  points: number[];
+  /** Each session's (mean length, mean level), in turn, the first `2 · n` entries: the heteroskedasticity-robust error needs each. */
+  points: Float64Array;
 }
 
 /** Adds one session's answers (length in thousands of characters, adjusted level) to the within and between sums. */
@@ -33,11 +37,12 @@ export function addLengthSession(answers: { x: readonly number[]; y: readonly nu
     mx += answers.x[j]! / count;
     my += answers.y[j]! / count;
   }
+  between.points[2 * between.n] = mx;
+  between.points[2 * between.n + 1] = my;
   between.n++;
   between.sx += mx;
   between.sy += my;
   between.sxx += mx * mx;
-  between.points.push(mx, my);
   if (count < 2) return;
   let sxx = 0;
   let sxy = 0;
@@ -50,12 +55,14 @@ export function addLengthSession(answers: { x: readonly number[]; y: readonly nu
     syy += dy * dy;
   }
   if (sxx === 0) return;
+  within.perSession[3 * within.sessions] = sxx;
+  within.perSession[3 * within.sessions + 1] = sxy;
+  within.perSession[3 * within.sessions + 2] = syy;
   within.sessions++;
   within.answers += count;
   within.sxx += sxx;
   within.sxy += sxy;
   within.syy += syy;
-  within.perSession.push(sxx, sxy, syy);
 }
 
 /**
@@ -66,14 +73,14 @@ function correlationFigure(spec: { w: LengthSums; df: number; crit: number }): S
   const { w, df, crit } = spec;
   const r = Math.max(-1, Math.min(1, w.sxy / Math.sqrt(w.sxx * w.syy)));
   let spread = 0;
-  for (let j = 0; j < w.perSession.length; j += 3) {
+  for (let j = 0; j < 3 * w.sessions; j += 3) {
     const influence = r * ((w.sxy !== 0 ? w.perSession[j + 1]! / w.sxy : 0) - w.perSession[j]! / (2 * w.sxx) - w.perSession[j + 2]! / (2 * w.syy));
     spread += influence * influence;
   }
   // Sxy = 0 makes r's influence r·sxy_s/Sxy a 0/0: there the slope's own influence (sxy_s/√(Sxx·Syy)) is r's.
   if (w.sxy === 0) {
     spread = 0;
-    for (let j = 0; j < w.perSession.length; j += 3) spread += w.perSession[j + 1]! ** 2 / (w.sxx * w.syy);
+    for (let j = 0; j < 3 * w.sessions; j += 3) spread += w.perSession[j + 1]! ** 2 / (w.sxx * w.syy);
   }
   const standardError = Math.sqrt((spread * w.sessions) / Math.max(1, w.sessions - 1));
   const z = Math.atanh(Math.max(-0.999999, Math.min(0.999999, r)));
@@ -106,7 +113,7 @@ export function lengthFigures(spec: { length: LengthSums; between: BetweenSums; 
     let hSquares = 0;
     let aSum = 0;
     let aSquares = 0;
-    for (let j = 0; j < w.perSession.length; j += 3) {
+    for (let j = 0; j < 3 * w.sessions; j += 3) {
       const sxx = w.perSession[j]!;
       const u = w.perSession[j + 1]! - slope * sxx;
       const h = sxx / w.sxx;
@@ -130,7 +137,7 @@ export function lengthFigures(spec: { length: LengthSums; between: BetweenSums; 
     const my = b.sy / b.n;
     let sxx = 0;
     let sxy = 0;
-    for (let j = 0; j < b.points.length; j += 2) {
+    for (let j = 0; j < 2 * b.n; j += 2) {
       sxx += (b.points[j]! - mx) ** 2;
       sxy += (b.points[j]! - mx) * (b.points[j + 1]! - my);
     }

@@ -29,6 +29,8 @@ export interface SessionStats {
 export interface ScoreModelSource {
   models: readonly string[];
   layout: Layout;
+  /** At least the sessions `forEachChunk` visits (it sizes the per-session arrays of the fit). */
+  sessions: number;
   /** Calls `visit` with the sessions' sums in order, many sessions at a time (see `ScoreChunk`). */
   forEachChunk: (visit: (chunk: ScoreChunk) => void) => void;
 }
@@ -91,7 +93,7 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
   };
   const forEachSession = (visit: (stats: SessionStats) => void): void =>
     buildChunks((chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))), () => false);
-  return { models: columns.models, layout, forEachChunk, forEachSession };
+  return { models: columns.models, layout, sessions: columns.sessionIds.length, forEachChunk, forEachSession };
 }
 
 function chunkBytes(chunk: ScoreChunk): number {
@@ -235,5 +237,5 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
     });
   }
   const chunk = builder.build({ compact: true });
-  return { models, layout, forEachChunk: (visit) => visit(chunk) };
+  return { models, layout, sessions: summaries.sessions.length, forEachChunk: (visit) => visit(chunk) };
 }

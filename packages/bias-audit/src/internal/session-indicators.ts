@@ -83,17 +83,19 @@ function correlation(x: ArrayLike<number>, y: ArrayLike<number>, n: number): num
  */
 class SessionSeries {
   private readonly values: Float64Array;
+  /** Which session each value is from, where the caller asks for it (`keepSessions`). */
   private readonly sessions: Int32Array;
   private count = 0;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, keepSessions = true) {
     this.values = new Float64Array(capacity);
-    this.sessions = new Int32Array(capacity);
+    this.sessions = new Int32Array(keepSessions ? capacity : 0);
   }
 
   add(session: number, value: number): void {
     this.values[this.count] = value;
-    this.sessions[this.count++] = session;
+    if (this.sessions.length > 0) this.sessions[this.count] = session;
+    this.count++;
   }
 
   valuesSoFar(): Float64Array {
@@ -376,7 +378,13 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   for (const id of candIds) insertSorted(out.members, id);
   const codes = scratch.configCodes;
   codes.length = 0;
-  for (let i = start; i < start + n; i++) if (!codes.includes(columns.configVersion[i]!)) codes.push(columns.configVersion[i]!);
+  let lastCode = -1;
+  for (let i = start; i < start + n; i++) {
+    const v = columns.configVersion[i]!;
+    if (v === lastCode) continue;
+    lastCode = v;
+    if (!codes.includes(v)) codes.push(v);
+  }
   const configs = out.configVersions;
   for (const v of codes) {
     const name = v === 0 ? '(none)' : columns.configVersions[v - 1]!;
@@ -459,7 +467,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   for (let i = 0; i < n; i++) revStart[revOf[i]! + 1]!++;
   for (let b = 0; b < R; b++) revStart[b + 1]! += revStart[b]!;
   const revNext = scratch.revNext;
-  revNext.set(revStart.subarray(0, R));
+  for (let b = 0; b < R; b++) revNext[b] = revStart[b]!;
   const byRev = scratch.byRev;
   for (let i = 0; i < n; i++) byRev[revNext[revOf[i]!]!++] = i;
   let primacySum = 0;
@@ -561,7 +569,9 @@ function insertSorted(list: number[], value: number): void {
   let j = list.length;
   while (j > 0 && list[j - 1]! > value) j--;
   if (j > 0 && list[j - 1] === value) return;
-  list.splice(j, 0, value);
+  list.push(value);
+  for (let i = list.length - 1; i > j; i--) list[i] = list[i - 1]!;
+  list[j] = value;
 }
 
 /**
@@ -575,9 +585,10 @@ export function foldSessionIndicators(
   const S = spec.sessions;
   const positionSeries = new PositionSeries(spec.sessionsAtPosition);
   const rankSeries = new PositionSeries(spec.sessionsAtPosition);
-  const primacy = new SessionSeries(S);
-  const recency = new SessionSeries(S);
-  const anchoring = new SessionSeries(S);
+  // Only their values are read (a t across sessions).
+  const primacy = new SessionSeries(S, false);
+  const recency = new SessionSeries(S, false);
+  const anchoring = new SessionSeries(S, false);
   const out: SessionIndicators = {
     positionValues: new Map(),
     positionSessions: new Map(),
