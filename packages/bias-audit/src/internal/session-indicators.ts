@@ -109,13 +109,20 @@ class SessionSeries {
 
 /** A series per display position, each sized by the sessions that show that position at all. */
 class PositionSeries {
+  /** In the order positions were first met (the maps below keep it). */
   private readonly series = new Map<number, SessionSeries>();
+  /** The same by position, for the lookup per value. */
+  private readonly byPosition: (SessionSeries | undefined)[] = [];
 
   constructor(private readonly sessionsAt: Int32Array) {}
 
   add(position: number, session: number, value: number): void {
-    let series = this.series.get(position);
-    if (series === undefined) this.series.set(position, (series = new SessionSeries(this.sessionsAt[position]!)));
+    let series = this.byPosition[position];
+    if (series === undefined) {
+      series = new SessionSeries(this.sessionsAt[position]!);
+      this.series.set(position, series);
+      this.byPosition[position] = series;
+    }
     series.add(session, value);
   }
 
@@ -611,15 +618,7 @@ export function foldSessionIndicators(
     keys: [],
     scoredRecords: 0,
   };
-  const keyIndex = new Map<string, number>();
-  const keyOf = (key: string): number => {
-    let index = keyIndex.get(key);
-    if (index === undefined) {
-      index = out.keys.push(key) - 1;
-      keyIndex.set(key, index);
-    }
-    return index;
-  };
+  const keys = new ListKeys(out.keys);
   let orderGroups = 0;
   const addBlocks = (into: PositionBlocks, blocks: IndicatorSessionStats['scoreBlocks']): number => {
     let groups = 0;
@@ -636,8 +635,8 @@ export function foldSessionIndicators(
   };
   forEachSession((x) => {
     const s = x.session;
-    out.modelKey[s] = keyOf(x.members.join(','));
-    out.configKey[s] = keyOf(x.configVersions.join(','));
+    out.modelKey[s] = keys.indexOf(x.members);
+    out.configKey[s] = keys.indexOf(x.configVersions);
     out.scoredRecords += x.scoredRecords;
     out.meanScores[s] = x.meanScore;
     out.lengthR[s] = x.lengthR;
@@ -663,6 +662,42 @@ export function foldSessionIndicators(
   out.recencyValues = recency.valuesSoFar();
   out.anchoringValues = anchoring.valuesSoFar();
   return out;
+}
+
+interface ListNode {
+  /** Index in `keys` of the list that ends here (−1: none yet). */
+  index: number;
+  next: Map<number | string, ListNode>;
+}
+
+/**
+ * Interns lists by their comma-joined form (`keys[index]`, equal joined forms one index) without joining a list
+ * met before: a walk down a tree of the lists seen, so a million sessions do not cost two million strings.
+ */
+class ListKeys {
+  private readonly root: ListNode = { index: -1, next: new Map() };
+  private readonly byKey = new Map<string, number>();
+
+  constructor(private readonly keys: string[]) {}
+
+  indexOf(list: readonly (number | string)[]): number {
+    let node = this.root;
+    for (const item of list) {
+      let next = node.next.get(item);
+      if (next === undefined) node.next.set(item, (next = { index: -1, next: new Map() }));
+      node = next;
+    }
+    if (node.index === -1) {
+      const key = list.join(',');
+      let index = this.byKey.get(key);
+      if (index === undefined) {
+        index = this.keys.push(key) - 1;
+        this.byKey.set(key, index);
+      }
+      node.index = index;
+    }
+    return node.index;
+  }
 }
 
 function addReviewerMoments(all: (ReviewerMoments | null)[], model: number, session: { n: number; a: number; b: number }): void {
