@@ -20,12 +20,13 @@ export function layoutOf(columns: BiasColumns): Layout {
   // (which the report refuses before fitting) goes to a Set.
   let shownFlags = new Uint8Array(64);
   const shownBeyond = new Set<number>();
+  const { score, reviewer: reviewers, candidate, position } = columns;
   for (let i = 0; i < columns.length; i++) {
-    if (Number.isNaN(columns.score[i]!)) continue;
-    const reviewer = columns.reviewer[i]!;
+    if (Number.isNaN(score[i]!)) continue;
+    const reviewer = reviewers[i]!;
     reviews[reviewer] = 1;
-    if (reviewer === columns.candidate[i]) selfReviews[reviewer] = 1;
-    const p = columns.position[i]!;
+    if (reviewer === candidate[i]) selfReviews[reviewer] = 1;
+    const p = position[i]!;
     if (p < shownFlags.length) shownFlags[p] = 1;
     else if (p <= MAX_POSITION) {
       const grown = new Uint8Array(Math.min(MAX_POSITION + 1, Math.max(p + 1, 2 * shownFlags.length)));

@@ -360,6 +360,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   const scores = columns.score;
   const shown = columns.position;
   const ranks = columns.rankPosition;
+  const { reviewer: reviewers, candidate: candidates, configVersion, responseLengthChars } = columns;
   let maxPosition = 0;
   for (let i = start; i < start + n; i++) if (shown[i]! > maxPosition) maxPosition = shown[i]!;
   scratch.ensure(n, maxPosition + 1);
@@ -368,8 +369,8 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   revIds.length = 0;
   candIds.length = 0;
   for (let i = 0; i < n; i++) {
-    const rid = columns.reviewer[start + i]!;
-    const cid = columns.candidate[start + i]!;
+    const rid = reviewers[start + i]!;
+    const cid = candidates[start + i]!;
     let r = revIds.indexOf(rid);
     if (r < 0) r = revIds.push(rid) - 1;
     let c = candIds.indexOf(cid);
@@ -387,7 +388,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   codes.length = 0;
   let lastCode = -1;
   for (let i = start; i < start + n; i++) {
-    const v = columns.configVersion[i]!;
+    const v = configVersion[i]!;
     if (v === lastCode) continue;
     lastCode = v;
     if (!codes.includes(v)) codes.push(v);
@@ -421,7 +422,7 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   let scoreCount = 0;
   for (let i = 0; i < n; i++) {
     const c = candOf[i]!;
-    if (candLength[c]! < 0) candLength[c] = columns.responseLengthChars[start + i]!;
+    if (candLength[c]! < 0) candLength[c] = responseLengthChars[start + i]!;
     const x = scores[start + i]!;
     if (Number.isNaN(x)) continue;
     candSum[c]! += x;

@@ -36,8 +36,9 @@ function validateObservation(o: BiasObservation, i: number, parsed: Map<string, 
 
 /** Throws INVALID_INPUT when a record of `columns` has a display position beyond `MAX_POSITION`. */
 export function assertColumnPositions(columns: BiasColumns): void {
+  const { position } = columns;
   for (let i = 0; i < columns.length; i++) {
-    if (columns.position[i]! <= MAX_POSITION) continue;
+    if (position[i]! <= MAX_POSITION) continue;
     throw new BiasAuditError({
       code: 'INVALID_INPUT',
       message: `A record of session ${columns.sessionIds[columns.session[i]!]!} has display position ${columns.position[i]!}, beyond ${MAX_POSITION}: no council shows a reviewer that many answers. Fix or drop that record before aggregating.`,
