@@ -221,6 +221,21 @@ describe('the window\'s records read by ClickHouse', () => {
     expect(actual.records).toBe(read.records - 1);
   }, 120_000);
 
+  it('read one session a query when ids order differently in UTF-8 (ClickHouse) and UTF-16 (JS)', async () => {
+    const dir = tempDir();
+    const base = syntheticObservations({ sessions: 4, seed: 9 });
+    const first = [...new Set(base.map((o) => o.sessionId))];
+    // U+1F600 is before U+E000 and U+FFFF in UTF-16, after them in UTF-8; ranges of ids are cut in UTF-8 order.
+    const ids = ['s\uE000', 's\u{1F600}', 's\uFFFF', 'sa'];
+    const input = join(dir, 'ids.jsonl');
+    writeFileSync(input, `${base.map((o) => line({ ...o, sessionId: ids[first.indexOf(o.sessionId)]! })).join('\n')}\n`);
+    await load([input], 'ids');
+    const read = await readBiasRecords({ inputs: [input], ...all });
+    const actual = await clickhouseBiasRead({ url: server.url, table: 'ids', ...all, sessionsPerQuery: 1 });
+    expectSameColumns(actual.columns, read.columns);
+    expect([...actual.columns.sessionIds].sort()).toEqual(['sa', 's\u{1F600}', 's\uE000', 's\uFFFF']);
+  }, 120_000);
+
   it('read a table in another database', async () => {
     const inputs = writeStore(tempDir(), { sessions: 12, seed: 5 });
     await createClickhouseBiasTable({ url: server.url, database: 'analytics' });

@@ -3,6 +3,7 @@ import type { EngineWindowOptions } from '../engine-window-options.js';
 import type { BiasWindowExclusions, ReadBiasRecordsResult } from '../read-bias-records.js';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
+import { byCodePoints } from './code-point-order.js';
 import { readRowBinary } from './row-binary-stream.js';
 import { WindowRecords } from './window-records.js';
 import type { ClickhouseSessionRange, ClickhouseWindowSpec } from './window-sql.js';
@@ -133,10 +134,10 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
 
   // Queries over ranges of session ids (as ClickHouse orders strings: by bytes), each about `perQuery` sessions, two
   // at a time: the server gathers one range while Council reads the other's answer.
-  const byBytes = chosen.map((s) => Buffer.from(ids[s]!, 'utf8')).sort((a, b) => Buffer.compare(a, b));
+  const byBytes = chosen.map((s) => ids[s]!).sort(byCodePoints);
   const ranges: ClickhouseSessionRange[] = [];
   for (let at = 0; at < byBytes.length; at += perQuery) {
-    ranges.push({ oldest, from: at === 0 ? null : byBytes[at]!.toString('utf8'), to: at + perQuery >= byBytes.length ? null : byBytes[at + perQuery]!.toString('utf8') });
+    ranges.push({ oldest, from: at === 0 ? null : byBytes[at]!, to: at + perQuery >= byBytes.length ? null : byBytes[at + perQuery]! });
   }
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -7,9 +7,18 @@ const incomplete = new Error('a row continues past the bytes received so far');
  */
 export class RowBinaryCursor {
   buf: Buffer = Buffer.alloc(0);
+  /** `buf` as a DataView: a row function reads an array's values with it (`getFloat64(at, true)`…). */
+  view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   at = 0;
   /** The element count of the last `fixedArray`. */
   count = 0;
+
+  /** Reads `buf` from its start. */
+  reset(buf: Buffer): void {
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.at = 0;
+  }
 
   varUInt(): number {
     let value = 0;
@@ -86,7 +95,7 @@ export async function readRowBinary(chunks: AsyncIterable<Uint8Array>, row: (cur
   let untried = false;
   const readHeld = (): void => {
     const buf = held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
-    cursor.buf = buf;
+    cursor.reset(buf);
     let start = 0;
     while (start < buf.length) {
       cursor.at = start;

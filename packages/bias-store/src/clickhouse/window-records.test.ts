@@ -44,22 +44,24 @@ function sessionRow(session: string, records: Rec[]): RowBinaryCursor {
   const configs = local(records.map((r) => r.config), true);
   const categories = local(records.map((r) => r.category), true);
   const cursor = new RowBinaryCursor();
-  cursor.buf = Buffer.concat([
-    string(session),
-    strings(models.names),
-    fixed(models.index.slice(0, records.length), 2),
-    fixed(models.index.slice(records.length), 2),
-    fixed(records.map((r) => r.position), 4),
-    fixed(records.map((r) => r.length), 4),
-    fixed(records.map((r) => r.score), 8),
-    fixed(records.map((r) => r.rank), 4),
-    fixed(records.map((r) => r.time), 8),
-    strings(configs.names),
-    fixed(configs.index, 2),
-    strings(categories.names),
-    fixed(categories.index, 2),
-    fixed(records.map((r) => r.pido), 1),
-  ]);
+  cursor.reset(
+    Buffer.concat([
+      string(session),
+      strings(models.names),
+      fixed(models.index.slice(0, records.length), 2),
+      fixed(models.index.slice(records.length), 2),
+      fixed(records.map((r) => r.position), 4),
+      fixed(records.map((r) => r.length), 4),
+      fixed(records.map((r) => r.score), 8),
+      fixed(records.map((r) => r.rank), 4),
+      fixed(records.map((r) => r.time), 8),
+      strings(configs.names),
+      fixed(configs.index, 2),
+      strings(categories.names),
+      fixed(categories.index, 2),
+      fixed(records.map((r) => r.pido), 1),
+    ]),
+  );
   return cursor;
 }
 

@@ -1,4 +1,3 @@
-import { endianness } from 'node:os';
 import { BiasStoreError } from '../bias-store-error.js';
 import { settleWindowRecords } from '../settle-window-records.js';
 import type { SettledWindowRecords } from '../settle-window-records.js';
@@ -38,21 +37,6 @@ class NameIds {
   }
 }
 
-const littleEndian = endianness() === 'LE';
-
-/** Copies `count` little-endian values of `size` bytes from `buf` into `target` (the bytes of a typed array) at value `at`. */
-function copyValues(options: { buf: Buffer; from: number; count: number; target: Uint8Array; size: number; at: number }): void {
-  const { buf, from, count, target, size, at } = options;
-  const bytes = count * size;
-  buf.copy(target, at * size, from, from + bytes);
-  if (!littleEndian && size > 1) {
-    const view = Buffer.from(target.buffer, target.byteOffset + at * size, bytes);
-    if (size === 2) view.swap16();
-    else if (size === 4) view.swap32();
-    else view.swap64();
-  }
-}
-
 /**
  * The window's records as the reader's columns, filled one session at a time from the records query's rows
  * (`clickhouseSessionRecordsSql`, which arrive in any order): each session's records go to its place — sessions
@@ -80,7 +64,6 @@ export class WindowRecords {
   private readonly configVersion: Uint16Array;
   private readonly queryCategory: Uint16Array;
   private readonly positionIsDisplayOrder: Uint8Array;
-  private readonly bytes: { position: Uint8Array; length: Uint8Array; score: Uint8Array; rank: Uint8Array; time: Uint8Array; pido: Uint8Array };
 
   /** `sessionRecords`: each session's records in the window, repeats included (the rows its query returns). */
   constructor(sessions: { sessionIds: readonly string[]; sessionTime: Float64Array; sessionRecords: readonly number[] }) {
@@ -105,15 +88,6 @@ export class WindowRecords {
     this.configVersion = new Uint16Array(length);
     this.queryCategory = new Uint16Array(length);
     this.positionIsDisplayOrder = new Uint8Array(length);
-    const bytesOf = (values: Uint32Array | Float64Array | Uint8Array): Uint8Array => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-    this.bytes = {
-      position: bytesOf(this.position),
-      length: bytesOf(this.responseLengthChars),
-      score: bytesOf(this.score),
-      rank: bytesOf(this.rankPosition),
-      time: bytesOf(this.time),
-      pido: bytesOf(this.positionIsDisplayOrder),
-    };
   }
 
   /** Reads one row of the records query (every value first: a row cut short by the chunk changes nothing) and places it. */
@@ -145,24 +119,26 @@ export class WindowRecords {
     }
     this.filled[place] = 1;
     const at = this.start[place]!;
-    const { buf } = cursor;
-    this.session.fill(place, at, at + n);
-    copyValues({ buf, from: position, count: n, target: this.bytes.position, size: 4, at });
-    copyValues({ buf, from: length, count: n, target: this.bytes.length, size: 4, at });
-    copyValues({ buf, from: score, count: n, target: this.bytes.score, size: 8, at });
-    copyValues({ buf, from: rank, count: n, target: this.bytes.rank, size: 4, at });
-    copyValues({ buf, from: time, count: n, target: this.bytes.time, size: 8, at });
-    copyValues({ buf, from: pido, count: n, target: this.bytes.pido, size: 1, at });
     const modelIds = models.map((name) => this.models.of(name));
     const configIds = configNames.map((name) => this.configVersions.of(name) + 1);
     const categoryIds = categoryNames.map((name) => this.queryCategories.of(name) + 1);
+    // Value by value through a DataView (little-endian, as RowBinary): far cheaper than a Buffer copy per array.
+    const { view } = cursor;
     for (let i = 0; i < n; i++) {
-      this.reviewer[at + i] = modelIds[buf.readUInt16LE(reviewer + 2 * i)]!;
-      this.candidate[at + i] = modelIds[buf.readUInt16LE(candidate + 2 * i)]!;
-      const c = buf.readUInt16LE(config + 2 * i);
-      this.configVersion[at + i] = c === 0 ? 0 : configIds[c - 1]!;
-      const q = buf.readUInt16LE(category + 2 * i);
-      this.queryCategory[at + i] = q === 0 ? 0 : categoryIds[q - 1]!;
+      const j = at + i;
+      this.session[j] = place;
+      this.reviewer[j] = modelIds[view.getUint16(reviewer + 2 * i, true)]!;
+      this.candidate[j] = modelIds[view.getUint16(candidate + 2 * i, true)]!;
+      this.position[j] = view.getUint32(position + 4 * i, true);
+      this.responseLengthChars[j] = view.getUint32(length + 4 * i, true);
+      this.score[j] = view.getFloat64(score + 8 * i, true);
+      this.rankPosition[j] = view.getUint32(rank + 4 * i, true);
+      this.time[j] = view.getFloat64(time + 8 * i, true);
+      const c = view.getUint16(config + 2 * i, true);
+      this.configVersion[j] = c === 0 ? 0 : configIds[c - 1]!;
+      const q = view.getUint16(category + 2 * i, true);
+      this.queryCategory[j] = q === 0 ? 0 : categoryIds[q - 1]!;
+      this.positionIsDisplayOrder[j] = view.getUint8(pido + i);
     }
   }
 
