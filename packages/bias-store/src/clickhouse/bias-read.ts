@@ -6,8 +6,8 @@ import { clickhouseError, openClickhouse } from './client.js';
 import { byCodePoints } from './code-point-order.js';
 import { readRowBinary } from './row-binary-stream.js';
 import { WindowRecords } from './window-records.js';
-import type { ClickhouseSessionRange, ClickhouseWindowSpec } from './window-sql.js';
-import { clickhouseSessionRecordsSql, clickhouseWindowSessionsSql } from './window-sql.js';
+import type { ClickhouseSessionSelection, ClickhouseWindowSpec } from './window-sql.js';
+import { clickhouseIdListBytes, clickhouseSessionRecordsSql, clickhouseWindowSessionsSql, idListBytes } from './window-sql.js';
 import { clickhouseBiasTableName } from './table-sql.js';
 
 export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
@@ -17,8 +17,9 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   table?: string;
   database?: string;
   /**
-   * Most sessions one records query reads (default 50,000; two run at a time): bounds what the server gathers at once —
-   * at 1,000,000 sessions of 20 records on 18.16.1 its peak was 1.25 GB with 100,000, 0.76 GB with 50,000, in as long.
+   * Sessions of the window one records query covers (default 50,000; two run at a time): bounds what the server
+   * gathers at once — at 1,000,000 sessions of 20 records on 18.16.1 its peak was 1.25 GB with 100,000, 0.76 GB with
+   * 50,000, in as long. A window cut by `maxSessions` to this many sessions or fewer is read in one query naming them.
    */
   sessionsPerQuery?: number;
 }
@@ -130,20 +131,14 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
     sessionTime: Float64Array.from(chosen, (s) => firstMs[s]!),
     sessionRecords: chosen.map((s) => records[s]!),
   });
-  const oldest = dropped > 0 ? { firstMs: firstMs[chosen[0]!]!, session: ids[chosen[0]!]! } : null;
 
-  // Queries over ranges of session ids (as ClickHouse orders strings: by bytes), each about `perQuery` sessions, two
-  // at a time: the server gathers one range while Council reads the other's answer.
-  const byBytes = chosen.map((s) => ids[s]!).sort(byCodePoints);
-  const ranges: ClickhouseSessionRange[] = [];
-  for (let at = 0; at < byBytes.length; at += perQuery) {
-    ranges.push({ oldest, from: at === 0 ? null : byBytes[at]!, to: at + perQuery >= byBytes.length ? null : byBytes[at + perQuery]! });
-  }
+  // Two records queries at a time: the server gathers one while Council reads the other's answer.
+  const selections = sessionSelections({ ids, firstMs, order, dropped, perQuery });
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < ranges.length) {
-      const range = ranges[next++]!;
-      await readAnswer({ connection, sql: clickhouseSessionRecordsSql({ ...spec, range }), row: (cursor) => window.addSession(cursor) });
+    while (next < selections.length) {
+      const sessions = selections[next++]!;
+      await readAnswer({ connection, sql: clickhouseSessionRecordsSql({ ...spec, sessions }), row: (cursor) => window.addSession(cursor) });
     }
   };
   await Promise.all([worker(), worker()]);
@@ -161,6 +156,33 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
     reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
     firstBadLines: [],
   };
+}
+
+/**
+ * The records queries. A window cut by `maxSessions` to at most `perQuery` sessions names them (the last 100 sessions
+ * of a large table are read alone); otherwise ranges of the window's session ids, `perQuery` sessions each (bounding
+ * what the server gathers at once), each leaving out the sessions older than the window's oldest — a range without a
+ * session of the window is not read.
+ */
+function sessionSelections(window: { ids: readonly string[]; firstMs: readonly number[]; order: readonly number[]; dropped: number; perQuery: number }): ClickhouseSessionSelection[] {
+  const { ids, firstMs, order, dropped, perQuery } = window;
+  if (dropped > 0 && order.length - dropped <= perQuery) {
+    const names = order.slice(dropped).map((s) => ids[s]!);
+    if (idListBytes(names) <= clickhouseIdListBytes) return [{ ids: names }];
+  }
+  const oldest = dropped > 0 ? { firstMs: firstMs[order[dropped]!]!, session: ids[order[dropped]!]! } : null;
+  const chosen = new Uint8Array(ids.length);
+  for (let r = dropped; r < order.length; r++) chosen[order[r]!] = 1;
+  // In ClickHouse's order of strings (UTF-8 bytes).
+  const byBytes = Array.from(order).sort((a, b) => byCodePoints(ids[a]!, ids[b]!));
+  const selections: ClickhouseSessionSelection[] = [];
+  for (let at = 0; at < byBytes.length; at += perQuery) {
+    const end = Math.min(at + perQuery, byBytes.length);
+    let any = false;
+    for (let i = at; i < end && !any; i++) any = chosen[byBytes[i]!] === 1;
+    if (any) selections.push({ from: at === 0 ? null : ids[byBytes[at]!]!, to: end === byBytes.length ? null : ids[byBytes[end]!]!, oldest });
+  }
+  return selections;
 }
 
 /** Streams a RowBinary answer through `row`; an error the server wrote into the answer becomes the server's error. */

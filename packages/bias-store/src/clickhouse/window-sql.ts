@@ -20,7 +20,7 @@ export interface ClickhouseWindowSpec {
 }
 
 /** A ClickHouse string literal (backslash escapes: 18.16 reads `\\`, `\'` and `\0`). */
-export function clickhouseString(text: string): string {
+function clickhouseString(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\0', '\\0')}'`;
 }
 
@@ -62,13 +62,23 @@ GROUP BY session_id
 FORMAT RowBinary`;
 }
 
-/** Which sessions a records query reads. */
-export interface ClickhouseSessionRange {
-  /** The oldest session kept by `maxSessions` (its first time and id): it and every later one; null for all. */
-  oldest: { firstMs: number; session: string } | null;
-  /** Sessions with ids (compared as ClickHouse compares strings: bytes) from `from` (inclusive) to `to` (exclusive). */
-  from: string | null;
-  to: string | null;
+/**
+ * Which sessions a records query reads: the sessions named (a list short enough for one query), or the window's
+ * sessions with ids from `from` (inclusive) to `to` (exclusive; null: no bound), compared as ClickHouse compares
+ * strings (UTF-8 bytes), those before `oldest` (by earliest time in the window, then id) left out.
+ */
+export type ClickhouseSessionSelection =
+  | { ids: readonly string[] }
+  | { from: string | null; to: string | null; oldest: { firstMs: number; session: string } | null };
+
+/** The most bytes of ids one query names (ClickHouse parses at most 256 KiB of a query by default). */
+export const clickhouseIdListBytes = 128 * 1024;
+
+/** The bytes `ids` take in a query's IN list. */
+export function idListBytes(ids: readonly string[]): number {
+  let bytes = 0;
+  for (const id of ids) bytes += clickhouseString(id).length * 3 + 2;
+  return bytes;
 }
 
 /** The columns of a records row (`clickhouseSessionRecordsSql`), in order, with their RowBinary types. */
@@ -100,21 +110,26 @@ type Layer = readonly (readonly [string, string])[];
 const select = (layer: Layer): string => layer.map(([alias, expression]) => `  ${expression} AS ${alias}`).join(',\n');
 
 /**
- * The records of the window's sessions within `range`, one row per session (`clickhouseSessionRecordsColumns`, in
+ * The records of the window's `sessions`, one row per session (`clickhouseSessionRecordsColumns`, in
  * RowBinary): every record once (a record loaded twice is two rows until the table merges them), in read order — by
  * `ord`, then `record_key` — repeats of a (reviewer, member) included: the caller drops them as the reader does.
  */
-export function clickhouseSessionRecordsSql(spec: ClickhouseWindowSpec & { range: ClickhouseSessionRange }): string {
-  const { range } = spec;
+export function clickhouseSessionRecordsSql(spec: ClickhouseWindowSpec & { sessions: ClickhouseSessionSelection }): string {
+  const { sessions } = spec;
   const conditions = [keptSql(spec)];
-  if (range.from !== null) conditions.push(`session_id >= ${clickhouseString(range.from)}`);
-  if (range.to !== null) conditions.push(`session_id < ${clickhouseString(range.to)}`);
-  if (range.oldest !== null) {
-    // The last maxSessions sessions by (earliest time in the window, id), ids compared as JS compares strings.
-    const utf16 = (s: string): string => `convertCharset(${s}, 'UTF-8', 'UTF-16BE')`;
-    const first = integer(range.oldest.firstMs);
-    conditions.push(`session_id IN (SELECT session_id FROM ${spec.table} WHERE ${keptSql(spec)} GROUP BY session_id
-      HAVING min(timestamp_ms) > ${first} OR (min(timestamp_ms) = ${first} AND ${utf16('session_id')} >= ${utf16(clickhouseString(range.oldest.session))}))`);
+  let having = '';
+  if ('ids' in sessions) {
+    conditions.push(`session_id IN (${sessions.ids.map(clickhouseString).join(', ')})`);
+  } else {
+    if (sessions.from !== null) conditions.push(`session_id >= ${clickhouseString(sessions.from)}`);
+    if (sessions.to !== null) conditions.push(`session_id < ${clickhouseString(sessions.to)}`);
+    if (sessions.oldest !== null) {
+      // The last maxSessions sessions by (earliest time in the window, id), ids compared as JS compares strings: the
+      // sessions' own groups say it, so no other pass over the table is needed.
+      const utf16 = (s: string): string => `convertCharset(${s}, 'UTF-8', 'UTF-16BE')`;
+      const first = integer(sessions.oldest.firstMs);
+      having = `\nHAVING min(timestamp_ms) > ${first} OR (min(timestamp_ms) = ${first} AND ${utf16('session_id')} >= ${utf16(clickhouseString(sessions.oldest.session))})`;
+    }
   }
 
   // Each session's rows, a record's fields as one tuple (NULLs as values: groupArray skips NULLs), so that one sort
@@ -138,7 +153,7 @@ export function clickhouseSessionRecordsSql(spec: ClickhouseWindowSpec & { range
   groupArray(tuple(${fields.map(([, column]) => column).join(', ')})) AS a_rec
 FROM ${spec.table}
 WHERE ${conditions.join('\n  AND ')}
-GROUP BY session_id`;
+GROUP BY session_id${having}`;
   // Read order (ord, then key), then the first row of each key.
   const inReadOrder = (array: string): string => `arraySort((x_, o_, k_) -> (o_, k_), ${array}, a_ord, a_key)`;
   const ordered: Layer = [['recs', `arrayFilter((x_, u_) -> u_ = 1, ${inReadOrder('a_rec')}, arrayEnumerateUniq(${inReadOrder('a_key')}))`]];
