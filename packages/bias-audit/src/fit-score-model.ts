@@ -163,8 +163,9 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   };
   const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: new Float64Array(3 * source.sessions) };
   const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: new Float64Array(2 * source.sessions) };
-  const sessionX: number[] = [];
-  const sessionY: number[] = [];
+  // A session's answers (length, adjusted level), and the pairs it has records of: buffers reused across sessions.
+  let sessionX = new Float64Array(models);
+  let sessionY = new Float64Array(models);
   let informativeSessions = 0;
   let residualSquares = 0;
   let totalSquares = 0;
@@ -172,7 +173,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   let score = new Float64Array(0);
   const sessionPairSum = new Float64Array(pairCount);
   const sessionPairN = new Float64Array(pairCount);
-  const sessionPairs: number[] = [];
+  const sessionPairs = new Int32Array(pairCount);
   let answerFitted = new Float64Array(models);
   const { eScore, nScore } = pairs;
 
@@ -188,7 +189,12 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         score = new Float64Array(m);
       }
       for (let a = 0; a < m; a++) localBeta[a] = beta[c[c0 + a]!]!;
-      if (answerFitted.length < chunk.answerStart[s + 1]! - chunk.answerStart[s]!) answerFitted = new Float64Array(chunk.answerStart[s + 1]! - chunk.answerStart[s]!);
+      const answers = chunk.answerStart[s + 1]! - chunk.answerStart[s]!;
+      if (answerFitted.length < answers) {
+        answerFitted = new Float64Array(answers);
+        sessionX = new Float64Array(answers);
+        sessionY = new Float64Array(answers);
+      }
       // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
       let informative = false;
       for (let a = 0; a < m; a++) {
@@ -219,18 +225,20 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         let fitted = 0;
         for (let a = 0; a < m; a++) fitted += answerRow[r0 + a]! * localBeta[a]!;
         answerFitted[j - firstAnswer] = fitted;
-        sessionX.push(chunk.answerLength[j]! / 1000);
-        sessionY.push(chunk.answerMean[j]! - fitted);
+        sessionX[j - firstAnswer] = chunk.answerLength[j]! / 1000;
+        sessionY[j - firstAnswer] = chunk.answerMean[j]! - fitted;
       }
       // Each pair's residual sum and records in this session, from its records' residuals.
+      let pairsInSession = 0;
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
         const p = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
         const predicted = localBeta[chunk.pairReviewerColumn[j]!]! + localBeta[chunk.pairPositionColumn[j]!]! - answerFitted[chunk.pairAnswer[j]! - firstAnswer]!;
-        if (sessionPairN[p] === 0) sessionPairs.push(p);
+        if (sessionPairN[p] === 0) sessionPairs[pairsInSession++] = p;
         sessionPairSum[p]! += chunk.pairDeviation[j]! - predicted;
         sessionPairN[p]! += 1;
       }
-      for (const p of sessionPairs) {
+      for (let q = 0; q < pairsInSession; q++) {
+        const p = sessionPairs[q]!;
         const e = sessionPairSum[p]!;
         const n = sessionPairN[p]!;
         pairs.sum[p]! += e;
@@ -248,10 +256,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
         sessionPairSum[p] = 0;
         sessionPairN[p] = 0;
       }
-      sessionPairs.length = 0;
-      addLengthSession({ x: sessionX, y: sessionY }, length, between);
-      sessionX.length = 0;
-      sessionY.length = 0;
+      addLengthSession({ x: sessionX, y: sessionY, count: answers }, length, between);
     }
   });
 

@@ -28,8 +28,8 @@ export interface BetweenSums {
 }
 
 /** Adds one session's answers (length in thousands of characters, adjusted level) to the within and between sums. */
-export function addLengthSession(answers: { x: readonly number[]; y: readonly number[] }, within: LengthSums, between: BetweenSums): void {
-  const count = answers.x.length;
+export function addLengthSession(answers: { x: ArrayLike<number>; y: ArrayLike<number>; count: number }, within: LengthSums, between: BetweenSums): void {
+  const { count } = answers;
   if (count === 0) return;
   let mx = 0;
   let my = 0;

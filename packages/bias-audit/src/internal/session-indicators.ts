@@ -221,9 +221,12 @@ export class Scratch {
   rankSum: Float64Array = new Float64Array(0);
   rankCount: Int32Array = new Int32Array(0);
   shownAt: Int32Array = new Int32Array(0);
-  readonly revIds: number[] = [];
-  readonly candIds: number[] = [];
-  readonly configCodes: number[] = [];
+  /** A session's reviewers and candidates (model indices, in the order met), its members sorted, its config codes. */
+  revIds: Int32Array = new Int32Array(0);
+  candIds: Int32Array = new Int32Array(0);
+  memberIds: Int32Array = new Int32Array(0);
+  configCodes: Int32Array = new Int32Array(0);
+
   readonly stats: IndicatorSessionStats = {
     session: 0,
     members: [],
@@ -247,12 +250,18 @@ export class Scratch {
   private readonly reviewerPool: ReviewerSums[] = [];
   private readonly blockPool: Block[] = [];
   private blocksUsed: number = 0;
+  private positionsUsed: number = 0;
+  private reviewersUsed: number = 0;
 
   /** Room for a session of `records` records shown at positions up to `positions − 1`. */
   ensure(records: number, positions: number): void {
     if (this.revOf.length < records) {
       const n = Math.max(records, 2 * this.revOf.length, 8);
       this.revOf = new Int32Array(n);
+      this.revIds = new Int32Array(n);
+      this.candIds = new Int32Array(n);
+      this.memberIds = new Int32Array(2 * n);
+      this.configCodes = new Int32Array(n);
       this.candOf = new Int32Array(n);
       this.anchorPos = new Float64Array(n);
       this.anchorDev = new Float64Array(n);
@@ -290,8 +299,6 @@ export class Scratch {
   /** Empties the reused result for the next session. */
   reset(): IndicatorSessionStats {
     const out = this.stats;
-    out.members.length = 0;
-    out.configVersions.length = 0;
     out.scoredRecords = 0;
     out.meanScore = Number.NaN;
     out.lengthR = Number.NaN;
@@ -300,33 +307,43 @@ export class Scratch {
     out.primacy = Number.NaN;
     out.recency = Number.NaN;
     out.anchoring = Number.NaN;
-    out.positions.length = 0;
-    out.reviewers.length = 0;
     out.positionedScores = false;
     out.rankOnly = false;
-    out.scoreBlocks.length = 0;
-    out.rankBlocks.length = 0;
+    // Lists are overwritten in place and cut to size by `finish` (setting an array's length is a call into the
+    // runtime, a third of a second at a million sessions when done for every list of every session).
+    this.positionsUsed = 0;
+    this.reviewersUsed = 0;
+    if (out.scoreBlocks.length > 0) out.scoreBlocks.length = 0;
+    if (out.rankBlocks.length > 0) out.rankBlocks.length = 0;
     this.blocksUsed = 0;
     return out;
   }
 
+  /** Cuts the result's lists to what this session added. */
+  finish(): IndicatorSessionStats {
+    const out = this.stats;
+    if (out.positions.length !== this.positionsUsed) out.positions.length = this.positionsUsed;
+    if (out.reviewers.length !== this.reviewersUsed) out.reviewers.length = this.reviewersUsed;
+    return out;
+  }
+
   addPosition(position: number, score: number, rank: number): void {
-    const list = this.stats.positions;
-    const entry = this.positionPool[list.length] ?? (this.positionPool[list.length] = { position: 0, score: 0, rank: 0 });
+    const at = this.positionsUsed++;
+    const entry = this.positionPool[at] ?? (this.positionPool[at] = { position: 0, score: 0, rank: 0 });
     entry.position = position;
     entry.score = score;
     entry.rank = rank;
-    list.push(entry);
+    this.stats.positions[at] = entry;
   }
 
   addReviewer(reviewer: number, sums: { n: number; sum: number; sumOfSquares: number }): void {
-    const list = this.stats.reviewers;
-    const entry = this.reviewerPool[list.length] ?? (this.reviewerPool[list.length] = { reviewer: 0, n: 0, sum: 0, sumOfSquares: 0 });
+    const at = this.reviewersUsed++;
+    const entry = this.reviewerPool[at] ?? (this.reviewerPool[at] = { reviewer: 0, n: 0, sum: 0, sumOfSquares: 0 });
     entry.reviewer = reviewer;
     entry.n = sums.n;
     entry.sum = sums.sum;
     entry.sumOfSquares = sums.sumOfSquares;
-    list.push(entry);
+    this.stats.reviewers[at] = entry;
   }
 
   /** An empty block of order group `group` (not yet in a list). */
@@ -334,8 +351,8 @@ export class Scratch {
     const block = this.blockPool[this.blocksUsed] ?? (this.blockPool[this.blocksUsed] = { group: 0, values: [], positions: [] });
     this.blocksUsed++;
     block.group = group;
-    block.values.length = 0;
-    block.positions.length = 0;
+    if (block.values.length > 0) block.values.length = 0;
+    if (block.positions.length > 0) block.positions.length = 0;
     return block;
   }
 }
@@ -365,40 +382,49 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   for (let i = start; i < start + n; i++) if (shown[i]! > maxPosition) maxPosition = shown[i]!;
   scratch.ensure(n, maxPosition + 1);
   // Local indices of reviewers and candidates (linear search: a council has a handful of members).
-  const { revIds, candIds, revOf, candOf } = scratch;
-  revIds.length = 0;
-  candIds.length = 0;
+  const { revIds, candIds, revOf, candOf, memberIds } = scratch;
+  let R = 0;
+  let C = 0;
   for (let i = 0; i < n; i++) {
     const rid = reviewers[start + i]!;
     const cid = candidates[start + i]!;
-    let r = revIds.indexOf(rid);
-    if (r < 0) r = revIds.push(rid) - 1;
-    let c = candIds.indexOf(cid);
-    if (c < 0) c = candIds.push(cid) - 1;
+    let r = 0;
+    while (r < R && revIds[r] !== rid) r++;
+    if (r === R) revIds[R++] = rid;
+    let c = 0;
+    while (c < C && candIds[c] !== cid) c++;
+    if (c === C) candIds[C++] = cid;
     revOf[i] = r;
     candOf[i] = c;
   }
-  const R = revIds.length;
-  const C = candIds.length;
   const out = scratch.reset();
   out.session = s;
-  for (const id of revIds) insertSorted(out.members, id);
-  for (const id of candIds) insertSorted(out.members, id);
+  let members = 0;
+  for (let r = 0; r < R; r++) members = insertSorted(memberIds, { count: members, value: revIds[r]! });
+  for (let c = 0; c < C; c++) members = insertSorted(memberIds, { count: members, value: candIds[c]! });
+  setList(out.members, memberIds, members);
   const codes = scratch.configCodes;
-  codes.length = 0;
+  let codeCount = 0;
   let lastCode = -1;
   for (let i = start; i < start + n; i++) {
     const v = configVersion[i]!;
     if (v === lastCode) continue;
     lastCode = v;
-    if (!codes.includes(v)) codes.push(v);
+    let j = 0;
+    while (j < codeCount && codes[j] !== v) j++;
+    if (j === codeCount) codes[codeCount++] = v;
   }
   const configs = out.configVersions;
-  for (const v of codes) {
+  let configCount = 0;
+  for (let j = 0; j < codeCount; j++) {
+    const v = codes[j]!;
     const name = v === 0 ? '(none)' : columns.configVersions[v - 1]!;
-    if (!configs.includes(name)) configs.push(name);
+    let at = 0;
+    while (at < configCount && configs[at] !== name) at++;
+    if (at === configCount) configs[configCount++] = name;
   }
-  configs.sort();
+  if (configs.length !== configCount) configs.length = configCount;
+  if (configCount > 1) configs.sort();
 
   // Which reviewers were shown the same order (the same position for every candidate).
   const orderGroupOf = scratch.orderGroupOf.fill(0, 0, R);
@@ -569,17 +595,24 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
     const anchor = correlation(anchorPos, anchorDev, j);
     if (anchor !== null) out.anchoring = anchor;
   }
-  return out;
+  return scratch.finish();
 }
 
-/** Inserts `value` into the ascending `list` unless it is there already. */
-function insertSorted(list: number[], value: number): void {
-  let j = list.length;
+/** Inserts `value` into the ascending first `count` entries of `list` unless it is there already; returns the new count. */
+function insertSorted(list: Int32Array, at: { count: number; value: number }): number {
+  const { count, value } = at;
+  let j = count;
   while (j > 0 && list[j - 1]! > value) j--;
-  if (j > 0 && list[j - 1] === value) return;
-  list.push(value);
-  for (let i = list.length - 1; i > j; i--) list[i] = list[i - 1]!;
+  if (j > 0 && list[j - 1] === value) return count;
+  for (let i = count; i > j; i--) list[i] = list[i - 1]!;
   list[j] = value;
+  return count + 1;
+}
+
+/** Makes `list` the first `count` entries of `values`, overwriting in place (its length set only when it changes). */
+function setList(list: number[], values: Int32Array, count: number): void {
+  for (let i = 0; i < count; i++) list[i] = values[i]!;
+  if (list.length !== count) list.length = count;
 }
 
 /**
