@@ -378,42 +378,77 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   const shown = columns.position;
   const ranks = columns.rankPosition;
   const { reviewer: reviewers, candidate: candidates, configVersion, responseLengthChars } = columns;
+  scratch.ensure(n, 1);
+  // One pass over the records: local indices of reviewers and candidates (linear search: a council has a handful
+  // of members, each one's sums set to 0 when first met), the config codes, and the candidates' and reviewers'
+  // sums — each sum adding its records in record order.
+  const { revIds, candIds, revOf, candOf, memberIds, candSum, candCount, candLength, revScoreSum, revScoreSq, revScoreCount, revRankCount, revFirst, revLast, revStart } = scratch;
+  const codes = scratch.configCodes;
+  let codeCount = 0;
+  let lastCode = -1;
   let maxPosition = 0;
-  for (let i = start; i < start + n; i++) if (shown[i]! > maxPosition) maxPosition = shown[i]!;
-  scratch.ensure(n, maxPosition + 1);
-  // Local indices of reviewers and candidates (linear search: a council has a handful of members).
-  const { revIds, candIds, revOf, candOf, memberIds } = scratch;
   let R = 0;
   let C = 0;
+  let scoreSum = 0;
+  let scoreCount = 0;
+  revStart[0] = 0;
   for (let i = 0; i < n; i++) {
     const rid = reviewers[start + i]!;
     const cid = candidates[start + i]!;
-    let r = 0;
-    while (r < R && revIds[r] !== rid) r++;
-    if (r === R) revIds[R++] = rid;
+    const p = shown[start + i]!;
+    if (p > maxPosition) maxPosition = p;
+    let b = 0;
+    while (b < R && revIds[b] !== rid) b++;
+    if (b === R) {
+      revIds[R] = rid;
+      revScoreSum[R] = 0;
+      revScoreSq[R] = 0;
+      revScoreCount[R] = 0;
+      revRankCount[R] = 0;
+      revFirst[R] = 2147483647;
+      revLast[R] = -1;
+      revStart[++R] = 0;
+    }
     let c = 0;
     while (c < C && candIds[c] !== cid) c++;
-    if (c === C) candIds[C++] = cid;
-    revOf[i] = r;
+    if (c === C) {
+      candIds[C] = cid;
+      candSum[C] = 0;
+      candCount[C] = 0;
+      candLength[C++] = responseLengthChars[start + i]!;
+    }
+    revOf[i] = b;
     candOf[i] = c;
+    revStart[b + 1]!++;
+    const v = configVersion[start + i]!;
+    if (v !== lastCode) {
+      lastCode = v;
+      let j = 0;
+      while (j < codeCount && codes[j] !== v) j++;
+      if (j === codeCount) codes[codeCount++] = v;
+    }
+    if (ranks[start + i] !== noRank) revRankCount[b]!++;
+    const x = scores[start + i]!;
+    if (Number.isNaN(x)) continue;
+    // Length: a candidate's mean score against its response length.
+    candSum[c]! += x;
+    candCount[c]!++;
+    scoreSum += x;
+    scoreCount++;
+    // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
+    revScoreSum[b]! += x;
+    revScoreSq[b]! += x * x;
+    revScoreCount[b]!++;
+    if (p < revFirst[b]!) revFirst[b] = p;
+    if (p > revLast[b]!) revLast[b] = p;
   }
+  scratch.ensure(n, maxPosition + 1);
   const out = scratch.reset();
   out.session = s;
   let members = 0;
   for (let r = 0; r < R; r++) members = insertSorted(memberIds, { count: members, value: revIds[r]! });
   for (let c = 0; c < C; c++) members = insertSorted(memberIds, { count: members, value: candIds[c]! });
   setList(out.members, memberIds, members);
-  const codes = scratch.configCodes;
-  let codeCount = 0;
-  let lastCode = -1;
-  for (let i = start; i < start + n; i++) {
-    const v = configVersion[i]!;
-    if (v === lastCode) continue;
-    lastCode = v;
-    let j = 0;
-    while (j < codeCount && codes[j] !== v) j++;
-    if (j === codeCount) codes[codeCount++] = v;
-  }
   const configs = out.configVersions;
   let configCount = 0;
   for (let j = 0; j < codeCount; j++) {
@@ -440,22 +475,6 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
     }
   }
 
-  // Length: a candidate's mean score against its response length.
-  const candSum = scratch.candSum.fill(0, 0, C);
-  const candCount = scratch.candCount.fill(0, 0, C);
-  const candLength = scratch.candLength.fill(-1, 0, C);
-  let scoreSum = 0;
-  let scoreCount = 0;
-  for (let i = 0; i < n; i++) {
-    const c = candOf[i]!;
-    if (candLength[c]! < 0) candLength[c] = responseLengthChars[start + i]!;
-    const x = scores[start + i]!;
-    if (Number.isNaN(x)) continue;
-    candSum[c]! += x;
-    candCount[c]!++;
-    scoreSum += x;
-    scoreCount++;
-  }
   out.scoredRecords = scoreCount;
   const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
   if (scoreCount > 0) out.meanScore = sessionMean;
@@ -473,32 +492,11 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
     out.lengthN = scored;
   }
 
-  // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
-  const revScoreSum = scratch.revScoreSum.fill(0, 0, R);
-  const revScoreSq = scratch.revScoreSq.fill(0, 0, R);
-  const revScoreCount = scratch.revScoreCount.fill(0, 0, R);
-  const revRankCount = scratch.revRankCount.fill(0, 0, R);
-  const revFirst = scratch.revFirst.fill(2147483647, 0, R);
-  const revLast = scratch.revLast.fill(-1, 0, R);
-  for (let i = 0; i < n; i++) {
-    const b = revOf[i]!;
-    if (ranks[start + i] !== noRank) revRankCount[b]!++;
-    const x = scores[start + i]!;
-    if (Number.isNaN(x)) continue;
-    revScoreSum[b]! += x;
-    revScoreSq[b]! += x * x;
-    revScoreCount[b]!++;
-    const p = shown[start + i]!;
-    if (p < revFirst[b]!) revFirst[b] = p;
-    if (p > revLast[b]!) revLast[b] = p;
-  }
   const posSum = scratch.posSum.fill(0, 0, maxPosition + 1);
   const posCount = scratch.posCount.fill(0, 0, maxPosition + 1);
   const rankSum = scratch.rankSum.fill(0, 0, maxPosition + 1);
   const rankCount = scratch.rankCount.fill(0, 0, maxPosition + 1);
   // Each reviewer's records (in record order), so a reviewer's loops visit its own records only.
-  const revStart = scratch.revStart.fill(0, 0, R + 1);
-  for (let i = 0; i < n; i++) revStart[revOf[i]! + 1]!++;
   for (let b = 0; b < R; b++) revStart[b + 1]! += revStart[b]!;
   const revNext = scratch.revNext;
   for (let b = 0; b < R; b++) revNext[b] = revStart[b]!;
