@@ -15,9 +15,9 @@ type Columns = Omit<BiasRecordColumns, 'length' | 'sessionIds' | 'sessionTime' |
 /**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
  * window-sql.ts leaves them) as the reader's columns before it drops repeats: sessions in window order, each session's
- * records in read order (`ord`), names indexed in name order. DuckDB streams them in whatever order its threads finish — no sort, no copy of
- * the records in DuckDB — and they are put in order here by a counting pass over sessions. `records`: how many the
- * window holds (window-sql.ts counted them).
+ * records in read order (`ord`), names indexed in name order. DuckDB streams them in whatever order its threads
+ * finish — no sort, no copy of the records in DuckDB — and they are put in order here by a counting pass over sessions.
+ * `records`: how many the window holds (window-sql.ts counted them).
  */
 export async function readWindowColumns(connection: Duckdb.DuckDBConnection, records: number): Promise<BiasRecordColumns> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();

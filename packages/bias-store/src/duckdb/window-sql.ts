@@ -63,7 +63,8 @@ export async function applyWindow(connection: Duckdb.DuckDBConnection, options: 
     SELECT grouping_id(session, reviewer, candidate, config, category) AS g, session, excluded, reviewer, candidate, config, category,
            min(ms) AS key, count(*) AS n, count(*) FILTER (WHERE NOT zoned) AS zoneless
     FROM tagged GROUP BY GROUPING SETS ((session, excluded), (excluded, reviewer), (excluded, candidate), (excluded, config), (excluded, category))`);
-  const set = (grouped: string): number => ['session', 'reviewer', 'candidate', 'config', 'category'].reduce((g, column, i) => (grouped === column ? g : g | (1 << (4 - i))), 0);
+  // grouping_id of the set grouped by `by` (and `excluded`): a bit per argument, the first the highest, set where not grouped.
+  const set = (by: string): number => ['session', 'reviewer', 'candidate', 'config', 'category'].reduce((g, column, i) => (by === column ? g : g | (1 << (4 - i))), 0);
   await connection.run(`CREATE OR REPLACE TEMP TABLE window_names AS
     SELECT ${nameKinds.model} AS kind, reviewer AS name FROM by_group WHERE g = ${set('reviewer')} AND excluded = 0
     UNION SELECT ${nameKinds.model}, candidate FROM by_group WHERE g = ${set('candidate')} AND excluded = 0
