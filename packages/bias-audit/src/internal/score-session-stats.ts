@@ -91,6 +91,7 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
     );
     if (retain) kept = chunks;
   };
+  // Each session's sums as views on the chunk being built: valid during the call only (copy what you keep).
   const forEachSession = (visit: (stats: SessionStats) => void): void =>
     buildChunks((chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))), () => false);
   return { models: columns.models, layout, sessions: columns.sessionIds.length, forEachChunk, forEachSession };
