@@ -14,7 +14,9 @@ import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
 import { loadDuckdb } from './load-duckdb.js';
-import { readWindowColumns } from './window-columns.js';
+import type { ArrivedRecords } from './window-columns.js';
+import { inReadOrder, streamWindowRecords } from './window-columns.js';
+import type { WindowCounts } from './window-sql.js';
 import { applyWindow } from './window-sql.js';
 
 export interface DuckdbBiasReadOptions extends EngineWindowOptions {
@@ -60,33 +62,36 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
   const spill = await mkdtemp(join(tmpdir(), 'council-duckdb-'));
   const instance = await DuckDBInstance.create(':memory:', { temp_directory: spill, ...(options.threads === undefined ? {} : { threads: String(options.threads) }) });
   const connection = await instance.connect();
+  let read: { reconciled: Reconciled; counts: WindowCounts; arrived: ArrivedRecords };
   try {
     const { view } = await scanInputs(connection, inputs, jsOwned);
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
     const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
-    // The records come back in any order (window-columns.ts orders them): DuckDB need not keep the files' order.
+    // The records come back in any order (inReadOrder orders them): DuckDB need not keep the files' order.
     await connection.run('SET preserve_insertion_order = false');
-    const settled = settleWindowRecords(await readWindowColumns(connection, counts.windowRecords), counts.timestampsWithoutZone);
-    const skips = reconciled.skips.report();
-    return {
-      files: reconciled.files,
-      lines: reconciled.lines,
-      records: counts.records,
-      sessions: counts.sessions,
-      excluded: counts.excluded,
-      foreignMajors: reconciled.foreignMajors,
-      timestampsWithoutZone: counts.timestampsWithoutZone,
-      skipped: skips.skipped,
-      reasons: skips.reasons,
-      firstBadLines: skips.firstBadLines,
-      ...settled,
-    };
+    read = { reconciled, counts, arrived: await streamWindowRecords(connection, counts.windowRecords) };
   } finally {
     connection.closeSync();
     instance.closeSync();
     await rm(spill, { recursive: true, force: true });
   }
+  const { reconciled, counts } = read;
+  const settled = settleWindowRecords(inReadOrder(read.arrived), counts.timestampsWithoutZone);
+  const skips = reconciled.skips.report();
+  return {
+    files: reconciled.files,
+    lines: reconciled.lines,
+    records: counts.records,
+    sessions: counts.sessions,
+    excluded: counts.excluded,
+    foreignMajors: reconciled.foreignMajors,
+    timestampsWithoutZone: counts.timestampsWithoutZone,
+    skipped: skips.skipped,
+    reasons: skips.reasons,
+    firstBadLines: skips.firstBadLines,
+    ...settled,
+  };
 }
 
 /**

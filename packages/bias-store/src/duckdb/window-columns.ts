@@ -14,12 +14,11 @@ type Columns = Omit<BiasRecordColumns, 'length' | 'sessionIds' | 'sessionTime' |
 
 /**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
- * window-sql.ts leaves them) as the reader's columns before it drops repeats: sessions in window order, each session's
- * records in read order (`ord`), names indexed in name order. DuckDB streams them in whatever order its threads
- * finish — no sort, no copy of the records in DuckDB — and they are put in order here by a counting pass over sessions.
- * `records`: how many the window holds (window-sql.ts counted them).
+ * window-sql.ts leaves them), names indexed in name order, in whatever order DuckDB's threads finish — no sort, no copy
+ * of the records in DuckDB; `inReadOrder` then orders them (once DuckDB's memory is released) by a counting pass over
+ * sessions. `records`: how many the window holds (window-sql.ts counted them).
  */
-export async function readWindowColumns(connection: Duckdb.DuckDBConnection, records: number): Promise<BiasRecordColumns> {
+export async function streamWindowRecords(connection: Duckdb.DuckDBConnection, records: number): Promise<ArrivedRecords> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
   const sorted = (kind: number, what: keyof typeof limits): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
@@ -58,9 +57,26 @@ export async function readWindowColumns(connection: Duckdb.DuckDBConnection, rec
     at += n;
   }
   if (at !== records) throw new Error(`duckdb/window-columns.ts: ${at} records read of the window's ${records} (a bug: report it with the inputs).`);
-  const { sessionStart, target } = readOrder(arrived.session, ord, sessionIds.length);
-  permute(arrived, target);
-  return { length: records, ...arrived, sessionIds, sessionTime, sessionStart, models, configVersions, queryCategories };
+  return { columns: arrived, ord, sessionIds, sessionTime, models, configVersions, queryCategories };
+}
+
+/** The window's records as they arrived from DuckDB, with each one's `ord` (read order). */
+export interface ArrivedRecords {
+  columns: Columns;
+  ord: Float64Array;
+  sessionIds: string[];
+  sessionTime: Float64Array;
+  models: string[];
+  configVersions: string[];
+  queryCategories: string[];
+}
+
+/** The arrived records as the reader's columns: session by session in window order, each session's in read order. */
+export function inReadOrder(arrived: ArrivedRecords): BiasRecordColumns {
+  const { columns, ord, sessionIds, ...names } = arrived;
+  const { sessionStart, target } = readOrder(columns.session, ord, sessionIds.length);
+  permute(columns, target);
+  return { length: ord.length, ...columns, sessionIds, sessionStart, ...names };
 }
 
 /**
