@@ -16,7 +16,8 @@ export interface BiasRow {
   positionIsDisplayOrder: boolean;
 }
 
-interface Columns {
+/** The per-record arrays of `BiasRecordColumns`. */
+export interface RecordArrays {
   session: Uint32Array;
   reviewer: Uint16Array;
   candidate: Uint16Array;
@@ -30,6 +31,7 @@ interface Columns {
   positionIsDisplayOrder: Uint8Array;
 }
 
+type Columns = RecordArrays;
 type ColumnName = keyof Columns;
 const columnNames: readonly ColumnName[] = [
   'session',
@@ -45,7 +47,8 @@ const columnNames: readonly ColumnName[] = [
   'positionIsDisplayOrder',
 ];
 
-function allocate(capacity: number): Columns {
+/** Zeroed per-record arrays for `capacity` records (41 bytes each). */
+export function allocateRecordArrays(capacity: number): RecordArrays {
   return {
     session: new Uint32Array(capacity),
     reviewer: new Uint16Array(capacity),
@@ -59,6 +62,25 @@ function allocate(capacity: number): Columns {
     queryCategory: new Uint16Array(capacity),
     positionIsDisplayOrder: new Uint8Array(capacity),
   };
+}
+
+/**
+ * Moves record `i` of every array to `target[i]` (a negative target leaves it out), in place through one scratch
+ * buffer viewed as each array's type in turn — a fraction of a second's copy — and returns the arrays cut to `length`.
+ */
+export function permuteRecordArrays(spec: { arrays: RecordArrays; target: Int32Array | Uint32Array; length: number; records: number }): RecordArrays {
+  const { arrays, target, length, records: n } = spec;
+  const scratchBuffer = new ArrayBuffer(length * 8); // one buffer, viewed as each column's type in turn
+  const scratch = { u8: new Uint8Array(scratchBuffer, 0, length), u16: new Uint16Array(scratchBuffer, 0, length), u32: new Uint32Array(scratchBuffer, 0, length), f64: new Float64Array(scratchBuffer, 0, length) };
+  const out = { ...arrays };
+  for (const name of columnNames) {
+    const column = arrays[name];
+    const temp = column instanceof Float64Array ? scratch.f64 : column instanceof Uint32Array ? scratch.u32 : column instanceof Uint16Array ? scratch.u16 : scratch.u8;
+    for (let i = 0; i < n; i++) if (target[i]! >= 0) temp[target[i]!] = column[i]!;
+    column.set(temp);
+    (out as Record<ColumnName, Columns[ColumnName]>)[name] = column.subarray(0, length);
+  }
+  return out;
 }
 
 /** What `finish` needs besides the records: the kept sessions, oldest first, and the interned names. */
@@ -85,7 +107,7 @@ export class BiasColumnsBuilder {
 
   constructor(capacityHint: number) {
     this.capacity = Math.max(1024, Math.ceil(capacityHint));
-    this.columns = allocate(this.capacity);
+    this.columns = allocateRecordArrays(this.capacity);
   }
 
   add(row: BiasRow): void {
@@ -108,7 +130,7 @@ export class BiasColumnsBuilder {
   private grow(): void {
     let bigger: Columns;
     try {
-      bigger = allocate(Math.ceil(this.capacity * 1.5));
+      bigger = allocateRecordArrays(Math.ceil(this.capacity * 1.5));
     } catch (error) {
       throw new BiasStoreError({
         code: 'INVALID_OPTION',
@@ -165,20 +187,10 @@ export class BiasColumnsBuilder {
         const place = layout.place[c.session[i]!]!;
         target[i] = place < 0 ? -1 : filled[place]!++;
       }
-      // Permute each column in place through one scratch array per element type: a fraction of a second copy.
-      const scratchBuffer = new ArrayBuffer(length * 8); // one buffer, viewed as each column's type in turn
-      const scratch = { u8: new Uint8Array(scratchBuffer, 0, length), u16: new Uint16Array(scratchBuffer, 0, length), u32: new Uint32Array(scratchBuffer, 0, length), f64: new Float64Array(scratchBuffer, 0, length) };
-      out = { ...c };
-      for (const name of columnNames) {
-        const column = c[name];
-        const temp = column instanceof Float64Array ? scratch.f64 : column instanceof Uint32Array ? scratch.u32 : column instanceof Uint16Array ? scratch.u16 : scratch.u8;
-        for (let i = 0; i < n; i++) if (target[i]! >= 0) temp[target[i]!] = column[i]!;
-        column.set(temp);
-        (out as Record<ColumnName, Columns[ColumnName]>)[name] = column.subarray(0, length);
-      }
+      out = permuteRecordArrays({ arrays: c, target, length, records: n });
     }
     for (let s = 0; s < sessions; s++) out.session.fill(s, sessionStart[s], sessionStart[s + 1]);
-    this.columns = allocate(0);
+    this.columns = allocateRecordArrays(0);
     this.capacity = 0;
     this.length = 0;
     return {

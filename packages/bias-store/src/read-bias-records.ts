@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { BiasColumnsBuilder } from './bias-columns-builder.js';
+import { checkWindowOptions } from './engine-window-options.js';
 import { settleWindowRecords } from './settle-window-records.js';
 import type { BiasRow } from './bias-columns-builder.js';
 import { safeParseBiasMetricRecord } from './bias-metric-record.js';
@@ -76,16 +77,6 @@ export interface ReadBiasRecordsResult extends SkipReport {
   warnings: string[];
 }
 
-const dayMs = 86_400_000;
-
-function positiveOption(value: number | undefined, name: string, integer: boolean): number {
-  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
-  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
-  }
-  return value;
-}
-
 /** The major version of a later schema (2 or more), or null: 1, or anything else, which the schema judges. */
 function foreignMajorOf(value: unknown): number | null {
   const major = majorOf(value);
@@ -141,12 +132,7 @@ async function gzipSize(path: string, compressedBytes: number): Promise<number> 
  * read goes. Records of one session merge across inputs; repeats count once.
  */
 export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<ReadBiasRecordsResult> {
-  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
-  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
-  const now = options.now ?? new Date();
-  const nowMs = now.getTime();
-  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: now is an invalid Date.' });
-  const earliest = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
+  const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'readBiasRecords');
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.` });

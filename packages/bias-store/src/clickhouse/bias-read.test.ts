@@ -5,6 +5,7 @@ import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit'
 import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BiasRecordColumns } from '../bias-record-columns.js';
+import { biasLine } from '../__fixtures__/bias-line.js';
 import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
 import { resolvedRecords } from '../__fixtures__/resolved-records.js';
 import type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
@@ -30,24 +31,7 @@ afterAll(async () => await server?.stop());
 /** A member of the v1 session whose name SQL must escape. */
 const oddName = "a'\\\0b";
 
-const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({
-    schema_version: '1.1.0',
-    session_id: o.sessionId,
-    timestamp: o.timestamp,
-    consent_level: 1,
-    query_metadata: null,
-    reviewer_id: o.reviewer,
-    model_id: o.candidate,
-    position: o.position,
-    response_length_chars: o.responseLengthChars,
-    score_value: o.score,
-    score_scale: '1-10',
-    council_config_version: o.configVersion,
-    query_hash: null,
-    rank_position: o.rankPosition,
-    ...extra,
-  });
+const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string => biasLine(o, { query_metadata: null, ...extra });
 
 /**
  * A store of `sessions` synthetic 5-member sessions (one in ten rank-only) with, beside them: every 13th record

@@ -1,5 +1,7 @@
 import { BiasStoreError } from '../bias-store-error.js';
 import type { EngineWindowOptions } from '../engine-window-options.js';
+import { checkWindowOptions } from '../engine-window-options.js';
+import { byCodeUnits } from '../window-names.js';
 import type { BiasWindowExclusions, ReadBiasRecordsResult } from '../read-bias-records.js';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
@@ -24,18 +26,6 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   sessionsPerQuery?: number;
 }
 
-const dayMs = 86_400_000;
-
-/** JS's string order (UTF-16 code units), which the reader's session order follows. */
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function positiveOption(value: number | undefined, name: string, integer: boolean): number {
-  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
-  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
-  }
-  return value;
-}
 
 /**
  * `bias-report --engine clickhouse`: the window's bias records in a ClickHouse table (`createClickhouseBiasTable`,
@@ -59,18 +49,14 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
  * member)'s records by their ords in their own loads.
  */
 export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Promise<ReadBiasRecordsResult> {
-  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
-  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
-  const now = options.now ?? new Date();
-  const nowMs = now.getTime();
-  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'clickhouseBiasRead: now is an invalid Date.' });
+  const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'clickhouseBiasRead');
   const perQuery = options.sessionsPerQuery ?? 50_000;
   if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.` });
   }
   const table = clickhouseBiasTableName(options);
   // The table's times are whole milliseconds: "at or after earliest" is "at or after its ceiling".
-  const earliestMs = maxDays === Number.POSITIVE_INFINITY ? null : Math.ceil(nowMs - maxDays * dayMs);
+  const earliestMs = earliest === Number.NEGATIVE_INFINITY ? null : Math.ceil(earliest);
   const spec: ClickhouseWindowSpec = {
     table,
     nowMs,

@@ -1,27 +1,23 @@
 import { BiasStoreError } from '../bias-store-error.js';
 import { settleWindowRecords } from '../settle-window-records.js';
+import { byCodeUnits, checkWindowNames } from '../window-names.js';
+import type { windowNameLimits } from '../window-names.js';
 import type { SettledWindowRecords } from '../settle-window-records.js';
+import { allocateRecordArrays } from '../bias-columns-builder.js';
+import type { RecordArrays } from '../bias-columns-builder.js';
 import type { RowBinaryCursor } from './row-binary-stream.js';
-
-/** JS's string order (UTF-16 code units). */
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The most distinct names a column of `BiasColumns` can index (as the reader's interners allow). */
-const limits = { models: 0xffff, 'config versions': 0xfffe, 'query categories': 0xfffe } as const;
 
 /** Names by first meeting; more than the kind's limit is refused. */
 class NameIds {
   readonly names: string[] = [];
   private readonly index = new Map<string, number>();
-  constructor(private readonly what: keyof typeof limits) {}
+  constructor(private readonly what: keyof typeof windowNameLimits) {}
 
   of(name: string): number {
     let id = this.index.get(name);
     if (id === undefined) {
       id = this.names.length;
-      if (id >= limits[this.what]) {
-        throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The window holds more than ${limits[this.what]} distinct ${this.what}; a report over them cannot be built. Narrow the window.` });
-      }
+      checkWindowNames(id + 1, this.what);
       this.names.push(name);
       this.index.set(name, id);
     }
@@ -53,17 +49,8 @@ export class WindowRecords {
   private readonly models = new NameIds('models');
   private readonly configVersions = new NameIds('config versions');
   private readonly queryCategories = new NameIds('query categories');
-  private readonly session: Uint32Array;
-  private readonly reviewer: Uint16Array;
-  private readonly candidate: Uint16Array;
-  private readonly position: Uint32Array;
-  private readonly responseLengthChars: Uint32Array;
-  private readonly score: Float64Array;
-  private readonly rankPosition: Uint32Array;
-  private readonly time: Float64Array;
-  private readonly configVersion: Uint16Array;
-  private readonly queryCategory: Uint16Array;
-  private readonly positionIsDisplayOrder: Uint8Array;
+  /** The records' arrays, each session's at its place. */
+  private readonly records: RecordArrays;
 
   /** `sessionRecords`: each session's records in the window, repeats included (the rows its query returns). */
   constructor(sessions: { sessionIds: readonly string[]; sessionTime: Float64Array; sessionRecords: readonly number[] }) {
@@ -76,18 +63,7 @@ export class WindowRecords {
       this.placeOf.set(this.sessionIds[s]!, s);
     }
     this.filled = new Uint8Array(count);
-    const length = this.start[count]!;
-    this.session = new Uint32Array(length);
-    this.reviewer = new Uint16Array(length);
-    this.candidate = new Uint16Array(length);
-    this.position = new Uint32Array(length);
-    this.responseLengthChars = new Uint32Array(length);
-    this.score = new Float64Array(length);
-    this.rankPosition = new Uint32Array(length);
-    this.time = new Float64Array(length);
-    this.configVersion = new Uint16Array(length);
-    this.queryCategory = new Uint16Array(length);
-    this.positionIsDisplayOrder = new Uint8Array(length);
+    this.records = allocateRecordArrays(this.start[count]!);
   }
 
   /** Reads one row of the records query (every value first: a row cut short by the chunk changes nothing) and places it. */
@@ -124,21 +100,22 @@ export class WindowRecords {
     const categoryIds = categoryNames.map((name) => this.queryCategories.of(name) + 1);
     // Value by value through a DataView (little-endian, as RowBinary): far cheaper than a Buffer copy per array.
     const { view } = cursor;
+    const r = this.records;
     for (let i = 0; i < n; i++) {
       const j = at + i;
-      this.session[j] = place;
-      this.reviewer[j] = modelIds[view.getUint16(reviewer + 2 * i, true)]!;
-      this.candidate[j] = modelIds[view.getUint16(candidate + 2 * i, true)]!;
-      this.position[j] = view.getUint32(position + 4 * i, true);
-      this.responseLengthChars[j] = view.getUint32(length + 4 * i, true);
-      this.score[j] = view.getFloat64(score + 8 * i, true);
-      this.rankPosition[j] = view.getUint32(rank + 4 * i, true);
-      this.time[j] = view.getFloat64(time + 8 * i, true);
+      r.session[j] = place;
+      r.reviewer[j] = modelIds[view.getUint16(reviewer + 2 * i, true)]!;
+      r.candidate[j] = modelIds[view.getUint16(candidate + 2 * i, true)]!;
+      r.position[j] = view.getUint32(position + 4 * i, true);
+      r.responseLengthChars[j] = view.getUint32(length + 4 * i, true);
+      r.score[j] = view.getFloat64(score + 8 * i, true);
+      r.rankPosition[j] = view.getUint32(rank + 4 * i, true);
+      r.time[j] = view.getFloat64(time + 8 * i, true);
       const c = view.getUint16(config + 2 * i, true);
-      this.configVersion[j] = c === 0 ? 0 : configIds[c - 1]!;
+      r.configVersion[j] = c === 0 ? 0 : configIds[c - 1]!;
       const q = view.getUint16(category + 2 * i, true);
-      this.queryCategory[j] = q === 0 ? 0 : categoryIds[q - 1]!;
-      this.positionIsDisplayOrder[j] = view.getUint8(pido + i);
+      r.queryCategory[j] = q === 0 ? 0 : categoryIds[q - 1]!;
+      r.positionIsDisplayOrder[j] = view.getUint8(pido + i);
     }
   }
 
@@ -148,18 +125,8 @@ export class WindowRecords {
     if (missing !== -1) throw tableChanged(`session ${JSON.stringify(this.sessionIds[missing])} had records in the window, then none`);
     const settled = settleWindowRecords(
       {
-        length: this.session.length,
-        session: this.session,
-        reviewer: this.reviewer,
-        candidate: this.candidate,
-        position: this.position,
-        responseLengthChars: this.responseLengthChars,
-        score: this.score,
-        rankPosition: this.rankPosition,
-        time: this.time,
-        configVersion: this.configVersion,
-        queryCategory: this.queryCategory,
-        positionIsDisplayOrder: this.positionIsDisplayOrder,
+        length: this.records.session.length,
+        ...this.records,
         sessionIds: this.sessionIds,
         sessionTime: this.sessionTime,
         sessionStart: this.start,

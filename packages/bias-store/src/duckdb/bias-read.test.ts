@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { BiasObservation } from '@council/bias-audit';
 import { summarizeBiasSessions } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
+import { biasLine as line } from '../__fixtures__/bias-line.js';
 import { firstDifference } from '../__fixtures__/expect-same-summaries.js';
 import { resolvedRecords } from '../__fixtures__/resolved-records.js';
 import { syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
@@ -17,28 +18,6 @@ import { loadDuckdb } from './load-duckdb.js';
 const tempDir = useTempDirs();
 const now = new Date('2026-01-05T00:00:00Z');
 
-/** A record line as this package writes it, with `fields` laid over it (a field set to undefined is left out). */
-function line(o: BiasObservation, fields: Record<string, unknown> = {}): string {
-  const record: Record<string, unknown> = {
-    schema_version: '1.1.0',
-    session_id: o.sessionId,
-    timestamp: o.timestamp,
-    consent_level: 1,
-    query_metadata: { category: 'coding', token_count_bucket: 'short', language: 'en' },
-    reviewer_id: o.reviewer,
-    model_id: o.candidate,
-    position: o.position,
-    response_length_chars: o.responseLengthChars,
-    score_value: o.score,
-    score_scale: '1-10',
-    council_config_version: o.configVersion,
-    query_hash: null,
-    rank_position: o.rankPosition,
-    ...fields,
-  };
-  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  return JSON.stringify(record);
-}
 
 /**
  * Three stores' worth of lines over 60 synthetic sessions (one every 90 minutes from 1 January 2026, so a window of

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BiasStoreError } from '../bias-store-error.js';
 import { settleWindowRecords } from '../settle-window-records.js';
 import type { EngineWindowOptions } from '../engine-window-options.js';
+import { checkWindowOptions } from '../engine-window-options.js';
 import type { ReadBiasRecordsResult } from '../read-bias-records.js';
 import type { BiasInputFile } from '../resolve-bias-inputs.js';
 import { resolveBiasInputs } from '../resolve-bias-inputs.js';
@@ -27,17 +28,8 @@ export interface DuckdbBiasReadOptions extends EngineWindowOptions {
   threads?: number;
 }
 
-const dayMs = 86_400_000;
 /** The reader's default longest line (`readBiasRecords`' maxLineBytes). */
 const maxLineBytes = 1024 * 1024;
-
-function positiveOption(value: number | undefined, name: string, integer: boolean): number {
-  if (value === undefined || value === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
-  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: ${name} must be a positive ${integer ? 'integer' : 'number'} (or Infinity), got ${String(value)}.` });
-  }
-  return value;
-}
 
 /**
  * The bias report's records read by an embedded DuckDB: it reads the inputs once by SQL (`record-sql.ts`), the lines
@@ -48,11 +40,7 @@ function positiveOption(value: number | undefined, name: string, integer: boolea
  * with the same value, and the same records in the same order.
  */
 export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<ReadBiasRecordsResult> {
-  const maxSessions = positiveOption(options.maxSessions, 'maxSessions', true);
-  const maxDays = positiveOption(options.maxDays, 'maxDays', false);
-  const nowMs = (options.now ?? new Date()).getTime();
-  if (Number.isNaN(nowMs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: now is an invalid Date.' });
-  const earliestMs = maxDays === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - maxDays * dayMs;
+  const { maxSessions, nowMs, earliestMs } = checkWindowOptions(options, 'readBiasRecords');
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
   const jsOwned = await parquetFilesDuckdbCannotRead(inputs);
 

@@ -1,16 +1,13 @@
 import type * as Duckdb from '@duckdb/node-api';
+import { allocateRecordArrays, permuteRecordArrays } from '../bias-columns-builder.js';
+import type { RecordArrays } from '../bias-columns-builder.js';
 import type { BiasRecordColumns } from '../bias-record-columns.js';
 import { noRank } from '../bias-record-columns.js';
 import { BiasStoreError } from '../bias-store-error.js';
+import { byCodeUnits, checkWindowNames } from '../window-names.js';
 import { nameKinds } from './window-sql.js';
 
-/** JS's string order (UTF-16 code units). */
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The most distinct names a column of `BiasColumns` can index (as the reader's interners allow). */
-const limits = { models: 0xffff, configVersions: 0xfffe, queryCategories: 0xfffe } as const;
-
-type Columns = Omit<BiasRecordColumns, 'length' | 'sessionIds' | 'sessionTime' | 'sessionStart' | 'models' | 'configVersions' | 'queryCategories'>;
+type Columns = RecordArrays;
 
 /**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
@@ -20,16 +17,14 @@ type Columns = Omit<BiasRecordColumns, 'length' | 'sessionIds' | 'sessionTime' |
  */
 export async function streamWindowRecords(connection: Duckdb.DuckDBConnection, records: number): Promise<ArrivedRecords> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
-  const sorted = (kind: number, what: keyof typeof limits): string[] => {
+  const sorted = (kind: number, what: Parameters<typeof checkWindowNames>[1]): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
-    if (list.length > limits[what]) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The window holds more than ${limits[what]} distinct ${what}; a report over them cannot be built. Narrow the window.` });
-    }
+    checkWindowNames(list.length, what);
     return list.sort(byCodeUnits);
   };
   const models = sorted(nameKinds.model, 'models');
-  const configVersions = sorted(nameKinds.configVersion, 'configVersions');
-  const queryCategories = sorted(nameKinds.queryCategory, 'queryCategories');
+  const configVersions = sorted(nameKinds.configVersion, 'config versions');
+  const queryCategories = sorted(nameKinds.queryCategory, 'query categories');
   await nameTable(connection, 'model_ids', models);
   await nameTable(connection, 'config_ids', configVersions);
   await nameTable(connection, 'category_ids', queryCategories);
@@ -75,8 +70,11 @@ export interface ArrivedRecords {
 export function inReadOrder(arrived: ArrivedRecords): BiasRecordColumns {
   const { columns, ord, sessionIds, ...names } = arrived;
   const { sessionStart, target } = readOrder(columns.session, ord, sessionIds.length);
-  permute(columns, target);
-  return { length: ord.length, ...columns, sessionIds, sessionStart, ...names };
+  const n = ord.length;
+  let arrivedInOrder = true;
+  for (let i = 0; i < n && arrivedInOrder; i++) arrivedInOrder = target[i] === i;
+  const ordered = arrivedInOrder ? columns : permuteRecordArrays({ arrays: columns, target, length: n, records: n });
+  return { length: n, ...ordered, sessionIds, sessionStart, ...names };
 }
 
 /**
@@ -105,21 +103,6 @@ function readOrder(session: Uint32Array, ord: Float64Array, sessions: number): {
     records.forEach((i, k) => (target[i] = sessionStart[s]! + k));
   }
   return { sessionStart, target };
-}
-
-/** Moves each record `i` of every column to `target[i]`, through one scratch array. */
-function permute(columns: Columns, target: Uint32Array): void {
-  const n = target.length;
-  let identity = true;
-  for (let i = 0; i < n && identity; i++) identity = target[i] === i;
-  if (identity) return;
-  const scratch = new ArrayBuffer(n * 8);
-  const all: NumberColumn[] = Object.values(columns);
-  for (const column of all) {
-    const temp = new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => typeof column)(scratch, 0, n);
-    for (let i = 0; i < n; i++) temp[target[i]!] = column[i]!;
-    column.set(temp);
-  }
 }
 
 type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
@@ -151,22 +134,10 @@ async function nameTable(connection: Duckdb.DuckDBConnection, table: string, nam
   appender.closeSync();
 }
 
-/** The window's columns, 41 bytes a record; a window beyond this process's memory is refused with what to do. */
+/** The window's columns; a window beyond this process's memory is refused with what to do. */
 function allocateColumns(length: number): Columns {
   try {
-    return {
-      session: new Uint32Array(length),
-      reviewer: new Uint16Array(length),
-      candidate: new Uint16Array(length),
-      position: new Uint32Array(length),
-      responseLengthChars: new Uint32Array(length),
-      score: new Float64Array(length),
-      rankPosition: new Uint32Array(length),
-      time: new Float64Array(length),
-      configVersion: new Uint16Array(length),
-      queryCategory: new Uint16Array(length),
-      positionIsDisplayOrder: new Uint8Array(length),
-    };
+    return allocateRecordArrays(length);
   } catch (error) {
     throw new BiasStoreError({
       code: 'TOO_LARGE',

@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
+import { createSeededRandom } from '@council/bias-audit';
 import { createBiasStore, recordsFromObservations } from '@council/bias-store';
 import type { ClickhouseTestServer } from '@council/bias-store/test';
 import { startClickhouseTestServer } from '@council/bias-store/test';
@@ -10,25 +11,14 @@ import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
-/** A small seeded generator (mulberry32), so the store is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Sessions as teams produce them, with everything that makes sums round differently when added in another order:
  * fractional scores, a harsh reviewer, lengths that differ, self-review, unscored-but-ranked records, a reviewer
  * that only ranks in some sessions, two config versions, and members first met out of name order.
  */
 function teamObservations(sessions: number): BiasObservation[] {
-  const next = random(18);
+  const random = createSeededRandom(18);
+  const next = (): number => random.next();
   const members = ['z/last', 'a/first', 'm/middle', 'b/second', 'q/harsh'];
   const out: BiasObservation[] = [];
   for (let s = 0; s < sessions; s++) {
