@@ -10,8 +10,13 @@ export type CouncilStage = 1 | 2 | 3;
  */
 export type CouncilEvent =
   | { type: 'stage-started'; stage: CouncilStage; calls: number }
-  | { type: 'stage-finished'; stage: CouncilStage; succeeded: number; failed: number }
+  /** `succeeded` calls answered; at stage 2, `unread` of them gave no ranking that could be read (even after a repair request). */
+  | { type: 'stage-finished'; stage: CouncilStage; succeeded: number; failed: number; unread?: number }
   | { type: 'model-started'; stage: CouncilStage; member: string; model: string }
+  /** The call waits for a free slot of its endpoint (the provider's concurrency limit); its deadline runs from `model-dispatched`. */
+  | { type: 'model-queued'; stage: CouncilStage; member: string; model: string }
+  /** A queued call left the queue and was sent. */
+  | { type: 'model-dispatched'; stage: CouncilStage; member: string; model: string }
   | { type: 'model-finished'; stage: CouncilStage; member: string; model: string; latencyMs: number; usage: Usage }
   | { type: 'model-failed'; stage: CouncilStage; member: string; model: string; reason: FailureReason; message: string }
   /** The chairman failed and the next one in `chairmanFallbacks` takes over. */

@@ -65,6 +65,14 @@ export interface SessionEvaluation {
   format: EvaluationFormat;
 }
 
+/**
+ * How a review was asked for and read: `structured` (a reply constrained to the review's JSON schema) or `text`
+ * (the `FINAL RANKING` text format, where the provider cannot constrain output or refused to), each `-repaired`
+ * when the ranking was read only from the reply to one repair request; `unread` when no ranking could be read
+ * even then (the review counts as abstained and adds no ballot).
+ */
+export type ReviewReadPath = 'structured' | 'text' | 'structured-repaired' | 'text-repaired' | 'unread';
+
 /** One reviewer's stage-2 view: the order it saw, its labels, and what it said. */
 export interface Stage2Result {
   reviewer: string;
@@ -77,6 +85,10 @@ export interface Stage2Result {
   evaluation: SessionEvaluation | null;
   /** The reviewer's raw text, null when the call failed. */
   text: string | null;
+  /** How the review was read; null when the call failed. Absent in sessions saved before it was recorded. */
+  readPath?: ReviewReadPath | null;
+  /** The reviewer's reply to the repair request, when one was sent (null when that call failed). */
+  repairText?: string | null;
   warnings: string[];
   usage: Usage | null;
   latencyMs: number;

@@ -63,7 +63,10 @@ export type {
   SessionUsage,
   Stage1Result,
   Stage2Result,
+  ReviewReadPath,
 } from './council-session.js';
+export { describeShortfall, sessionOutcome } from './session-outcome.js';
+export type { SessionOutcome, SessionShortfall } from './session-outcome.js';
 export { observationsFromSession } from './observations-from-session.js';
 export type { ObservationsFromSessionOptions } from './observations-from-session.js';
 export { buildTelemetryEvent } from './build-telemetry-event.js';

@@ -3,9 +3,11 @@ export type {
   FinishReason,
   GenerateOptions,
   GenerateResult,
+  JsonSchema,
   LanguageModelV1,
   Message,
   MessageRole,
+  ResponseFormat,
   StreamPart,
   Usage,
 } from './language-model-v1.js';

@@ -12,14 +12,44 @@ export interface Message {
   content: string;
 }
 
+/**
+ * A JSON Schema (draft 2020-12 subset that every structured-output API accepts: `type`, `properties`, `required`,
+ * `items`, `enum`, `minimum`/`maximum`, `minItems`/`maxItems`, `additionalProperties: false`, `description`).
+ */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * Asks for a reply that is one JSON value matching `schema`, where the provider can constrain its output
+ * (OpenAI-compatible `response_format: json_schema`, Ollama, Anthropic's forced tool input, Gemini's
+ * `responseSchema`). The reply's `text` is then that JSON, serialised. A provider or server that refuses the
+ * request fails with `StructuredOutputUnsupportedError` (code `STRUCTURED_OUTPUT_UNSUPPORTED`), and remembers the
+ * refusal for its endpoint and model for the life of the process, so later calls fail at once without a request.
+ */
+export interface ResponseFormat {
+  type: 'json';
+  /** A name for the schema, letters, digits, `_` and `-` (OpenAI's `json_schema.name`, Anthropic's tool name). */
+  name: string;
+  schema: JsonSchema;
+  description?: string;
+}
+
 export interface GenerateOptions {
   messages: readonly Message[];
+  /** Structured output: see `ResponseFormat`. Only sent when the model's `supportsStructuredOutput` is true. */
+  responseFormat?: ResponseFormat;
+  /**
+   * Called when the call has to wait for a free slot of its endpoint (the provider's `maxConcurrency`); not
+   * called when a slot is free at once. The call's deadline (`timeoutMs`) does not run while it waits.
+   */
+  onQueued?: () => void;
+  /** Called when the request leaves the queue and is sent: the call's deadline (`timeoutMs`) starts here. */
+  onDispatched?: () => void;
   temperature?: number;
   maxTokens?: number;
   /** Asks the provider for reproducible sampling where it supports it. */
   seed?: number;
   abortSignal?: AbortSignal;
-  /** A deadline for the whole call, all retries included. */
+  /** A deadline for the whole call, all retries included, counted from when it is sent (see `onDispatched`), not while it waits in the queue. */
   timeoutMs?: number;
   /** Extra body fields for one provider, keyed by provider name, e.g. `{ openrouter: { provider: { sort: 'price' } } }`. */
   providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -66,6 +96,11 @@ export interface LanguageModelV1 {
   readonly provider: string;
   /** The model id as the provider knows it, e.g. `anthropic/claude-opus-4.6`. */
   readonly modelId: string;
+  /**
+   * True when the model accepts `responseFormat` (every HTTP provider of this package); absent or false
+   * when it ignores it (the simulated provider, a custom model), so callers ask in text instead.
+   */
+  readonly supportsStructuredOutput?: boolean;
   doGenerate(options: GenerateOptions): Promise<GenerateResult>;
   doStream?(options: GenerateOptions): AsyncIterable<StreamPart>;
 }
