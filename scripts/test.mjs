@@ -4,9 +4,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { ensureDebianPackages } from './ensure-debian-packages.mjs';
 import { ensurePnpmAndInstall, run } from './ensure-pnpm.mjs';
+import { ensureRealModel } from './ensure-real-model.mjs';
 
 ensurePnpmAndInstall();
 ensureDebianPackages();
+try {
+  await ensureRealModel();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 run('pnpm', ['turbo', 'run', 'build', 'typecheck', 'check:pkg', '--output-logs=errors-only']);
 run('pnpm', ['exec', 'tsc', '--noEmit', '-p', 'tsconfig.json']);
 run('pnpm', ['run', 'lint']);
