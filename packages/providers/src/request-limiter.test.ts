@@ -39,6 +39,18 @@ describe('createRequestLimiter', () => {
     again();
   });
 
+  it('calls onQueued only for an acquire that has to wait', async () => {
+    const limiter = createRequestLimiter({ maxConcurrency: 1, clock: createFakeClock() });
+    const queued: string[] = [];
+    const first = await limiter.acquire(undefined, () => queued.push('first'));
+    const second = limiter.acquire(undefined, () => queued.push('second'));
+    expect(queued).toEqual(['second']);
+    expect(limiter.queued).toBe(1);
+    first();
+    (await second)();
+    expect(limiter.inFlight).toBe(0);
+  });
+
   it('spaces request starts so no 60-second window holds more than requestsPerMinute', async () => {
     const clock = createFakeClock();
     const limiter = createRequestLimiter({ requestsPerMinute: 3, clock });

@@ -2,8 +2,11 @@ import type { Clock } from './clock.js';
 
 /** Limits one provider's calls: how many are in flight at once, and optionally how many start per minute. */
 export interface RequestLimiter {
-  /** Waits for a free slot; the returned function releases it. Rejects when `signal` aborts while waiting. */
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Waits for a free slot; the returned function releases it. Rejects when `signal` aborts while waiting.
+   * `onQueued` is called (synchronously, once) only when no slot is free at once and the call must wait.
+   */
+  acquire(signal?: AbortSignal, onQueued?: () => void): Promise<() => void>;
   /** Waits until another request may start under the per-minute limit (each attempt counts). */
   awaitRequestStart(signal?: AbortSignal): Promise<void>;
   readonly inFlight: number;
@@ -49,12 +52,13 @@ export function createRequestLimiter(options: RequestLimiterOptions): RequestLim
     get queued() {
       return waiters.length;
     },
-    acquire(signal) {
+    acquire(signal, onQueued) {
       if (signal?.aborted) return Promise.reject(signal.reason as Error);
       if (inFlight < max) {
         inFlight++;
         return Promise.resolve(once());
       }
+      onQueued?.();
       return new Promise((resolve, reject) => {
         const waiter = {
           grant: () => {

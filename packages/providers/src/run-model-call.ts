@@ -22,34 +22,61 @@ function open(context: ModelCallContext): CallScope {
   });
 }
 
-/** Runs one non-streaming call inside its deadline and a concurrency slot. */
-export async function runGenerateCall<T>(context: ModelCallContext, call: (scope: CallScope) => Promise<T>): Promise<T> {
-  const scope = open(context);
-  let release: (() => void) | undefined;
+/** Calls a caller's listener; what it throws is the caller's problem and never fails the call. */
+function notify(listener: (() => void) | undefined): void {
   try {
-    release = await context.runtime.limiter.acquire(scope.signal);
+    listener?.();
+  } catch {
+    // A listener (progress display, the council's own deadline) must not break the model call.
+  }
+}
+
+/**
+ * Waits for a concurrency slot, abortable by the caller's `abortSignal` only: the call's deadline has not started.
+ * `onQueued` fires when the call has to wait, `onDispatched` when such a call gets its slot; neither fires
+ * for a call that found a slot free.
+ */
+async function acquireSlot(context: ModelCallContext): Promise<() => void> {
+  const { options } = context;
+  let queued = false;
+  const release = await context.runtime.limiter.acquire(options.abortSignal, () => {
+    queued = true;
+    notify(options.onQueued);
+  });
+  if (queued) notify(options.onDispatched);
+  return release;
+}
+
+/**
+ * Runs one non-streaming call: waits for a concurrency slot, then runs `call` inside the call's deadline, which
+ * starts when the slot is granted (so `latencyMs`, counted from `scope.startedAt`, leaves the wait out).
+ */
+export async function runGenerateCall<T>(context: ModelCallContext, call: (scope: CallScope) => Promise<T>): Promise<T> {
+  const release = await acquireSlot(context);
+  const scope = open(context);
+  try {
     return await call(scope);
   } catch (error) {
     throw scope.translate(error);
   } finally {
-    release?.();
+    release();
     scope.dispose();
   }
 }
 
 /**
- * Runs one streaming call: `start` opens the response (with retries, before any part is yielded),
- * then `parts` turns its body into stream parts. The deadline and the concurrency slot last until
- * the stream ends or the consumer stops; a connection that fails mid-stream is an APICallError.
+ * Runs one streaming call: waits for a concurrency slot, then `start` opens the response (with retries, before
+ * any part is yielded) and `parts` turns its body into stream parts. The deadline starts when the slot is
+ * granted and lasts, with the slot, until the stream ends or the consumer stops; a connection that fails
+ * mid-stream is an APICallError.
  */
 export async function* runStreamCall(
   context: ModelCallContext & { url: string },
   steps: { start: (scope: CallScope) => Promise<Response>; parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart> },
 ): AsyncGenerator<StreamPart> {
+  const release = await acquireSlot(context);
   const scope = open(context);
-  let release: (() => void) | undefined;
   try {
-    release = await context.runtime.limiter.acquire(scope.signal);
     const response = await steps.start(scope);
     const body = response.body;
     if (!body) throw new APICallError({ provider: context.provider, modelId: context.modelId, url: context.url, isRetryable: true, statusCode: response.status, message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.` });
@@ -70,7 +97,7 @@ export async function* runStreamCall(
   } catch (error) {
     throw scope.translate(error);
   } finally {
-    release?.();
+    release();
     scope.dispose();
   }
 }
