@@ -1,10 +1,12 @@
 import type { CouncilSession } from '@council/core';
+import { councilOutcome } from './council-outcome.js';
 
 /**
  * The JSON document `council ask --json` prints: the session's documented, stable top level, in this
  * order. The query text is not part of it (it is the user's own input, and never leaves the run).
  */
 export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
+  const outcome = councilOutcome(session);
   return {
     sessionId: session.sessionId,
     timestamp: session.timestamp,
@@ -20,6 +22,13 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
     usage: session.usage,
     /** Session-level notes, e.g. why it was not ranked (fewer than three answers) or why no chairman answered. */
     warnings: session.warnings,
+    /**
+     * Whether the session produced what was asked — a synthesis (with `--no-synthesis`, a ranking) from reviews of
+     * which at least one could be read; false is `ask`'s exit code 3. `shortfalls` names what is missing, also when
+     * it is complete (`not-ranked` for a council of two): `no-synthesis`, `not-ranked`, `no-review-read`.
+     */
+    complete: outcome.complete,
+    shortfalls: outcome.shortfalls,
     /** Only under a cost cap (`--max-cost`, `max_cost_usd`): the cap, what was spent and estimated, and the stage it stopped before (or null). */
     ...(session.costCap === undefined ? {} : { costCap: session.costCap }),
     /** Only on a follow-up (`ask --continue`): the conversation's id and the session it continues. */

@@ -7,6 +7,7 @@ import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
+import { councilOutcome, PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { followUpFromHistory } from '../follow-up-from-history.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
@@ -81,10 +82,17 @@ export interface AskHooks {
   membersInput?: string;
 }
 
-/** `council ask "<question>"`: one council session, shown live, then the answer, leaderboard and bias indicators. */
+/**
+ * `council ask "<question>"`: one council session, shown live, then the answer, leaderboard and bias indicators.
+ * Exit 0 when the session produced what was asked; 3 (`PARTIAL_EXIT_CODE`) when it finished partially, after the
+ * whole output and one stderr line naming what is missing.
+ */
 export async function runAskCommand(options: AskCommandOptions, ctx: CommandContext): Promise<number> {
-  await runAsk(options, ctx);
-  return 0;
+  const { session } = await runAsk(options, ctx);
+  const outcome = councilOutcome(session);
+  if (outcome.complete) return 0;
+  ctx.io.stderr(`${partialSessionLine(outcome)}\n`);
+  return PARTIAL_EXIT_CODE;
 }
 
 /** Everything `council ask` does (checks, the council, output to `ctx.io`, persistence), returning the session and what was saved. */

@@ -9,6 +9,8 @@ import { councilRequestStage } from './council-request-stage.js';
  * Model `test/broken` answers 404 (model not found); `test/flaky` always answers 500 (retryable); `test/hang` never answers; a question containing
  * `PLEASE-FAIL` gets a 400 from every member. As a member, `test/huge` answers `hugeReplyBytes` bytes (default 50 MiB)
  * of text, written as the client reads it (`hugeBytesSent`), and `test/long…` answers `longReplyBytes` (default 400 KiB).
+ * As a reviewer, `test/vague…` (which answers like any member) replies with critiques and no ranking — no JSON block,
+ * no FINAL RANKING list, no refusal — to the review and to any repair request alike, so its review cannot be read.
  */
 export async function startCouncilTestServer(options: {
   contributors: readonly string[];
@@ -41,6 +43,7 @@ export async function startCouncilTestServer(options: {
           if (model.startsWith('test/long')) return { kind: 'huge', bytes: options.longReplyBytes ?? 400 * 1024, usage };
           return { kind: 'text', text: `Answer from ${model}: ${'write characterisation tests first. '.repeat(model.length % 5 + 1)}`, usage };
         case 'review': {
+          if (model.startsWith('test/vague')) return { kind: 'text', text: 'Each response has merits; they are all reasonable, and I would not put one above another.', usage: options.reviewUsage ?? usage };
           const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
           const scores = Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - 2 * i)]));
           const critiques = labels.map((l) => `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`).join('\n\n');
