@@ -35,6 +35,7 @@ function sessionConfig(plan: CouncilPlan): SessionConfig {
     maxReviewers: plan.maxReviewers ?? null,
     timeouts: plan.timeouts,
     biasAudit: plan.biasAudit,
+    ...(plan.synthesis ? {} : { synthesis: false as const }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CouncilCallContext, GenerateOptions, GenerateResult, LanguageModelV1, Message, StreamPart, Usage } from '@council/providers';
+import type { CouncilCallContext, GenerateOptions, GenerateResult, LanguageModelV1, Message, ResponseFormat, StreamPart, Usage } from '@council/providers';
 import type { CallError } from './council-session.js';
 
 export interface CallModelOptions {
@@ -15,11 +15,26 @@ export interface CallModelOptions {
    * `doGenerate` when it cannot. Never called after the call settled (deadline, abort); a throwing listener is ignored.
    */
   onTextDelta?: (text: string) => void;
+  /** Asks for a reply following a JSON schema (only passed to a model whose `supportsStructuredOutput` is true). */
+  responseFormat?: ResponseFormat;
+  /** The call waits for a free slot of its endpoint: its deadline is paused until `onDispatched`. */
+  onQueued?: () => void;
+  /** A queued call was sent: its deadline starts again, whole. */
+  onDispatched?: () => void;
 }
 
 export type CallOutcome =
   | { ok: true; text: string; usage: Usage; latencyMs: number; result: GenerateResult }
   | { ok: false; error: CallError; latencyMs: number };
+
+/** Calls a listener; one that throws must not fail the call. */
+function quietly(listener: (() => void) | undefined): void {
+  try {
+    listener?.();
+  } catch {
+    // A failing display must not fail the call.
+  }
+}
 
 class DeadlineError extends Error {
   constructor(readonly timeoutMs: number) {
@@ -68,20 +83,28 @@ async function collectStream(options: { stream: AsyncIterable<StreamPart>; onTex
 /**
  * One model call with a hard deadline: the call is asked to stop (its abort signal, `timeoutMs`) and,
  * whether or not it listens, the outcome is settled when the deadline passes — so a member that never
- * answers costs exactly its stage timeout. Never throws; failures come back as `{ ok: false }`.
+ * answers costs exactly its stage timeout. The deadline counts from when the call is sent: a model that reports
+ * waiting in its endpoint's queue (`onQueued`) has the deadline paused until it is sent (`onDispatched`), and
+ * `latencyMs` counts from then too. Never throws; failures come back as `{ ok: false }`.
  */
 export async function callModel(options: CallModelOptions): Promise<CallOutcome> {
-  const started = options.now();
+  let started = options.now();
   const controller = new AbortController();
   const outer = options.abortSignal;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onOuterAbort: (() => void) | undefined;
+  let startDeadline: () => void = () => undefined;
+  let queued = false;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new DeadlineError(options.timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, options.timeoutMs);
+    startDeadline = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const error = new DeadlineError(options.timeoutMs);
+        controller.abort(error);
+        reject(error);
+      }, options.timeoutMs);
+    };
+    startDeadline();
     onOuterAbort = () => {
       controller.abort(outer?.reason);
       reject(new DOMException('aborted', 'AbortError'));
@@ -99,15 +122,31 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
       // A failing display must not fail the call.
     }
   };
+  const model = options.model;
+  const onQueued = (): void => {
+    if (settled || queued) return;
+    queued = true;
+    clearTimeout(timer);
+    quietly(options.onQueued);
+  };
+  const onDispatched = (): void => {
+    if (settled || !queued) return;
+    queued = false;
+    started = options.now();
+    startDeadline();
+    quietly(options.onDispatched);
+  };
   try {
     const request: GenerateOptions = {
       messages: options.messages,
       abortSignal: controller.signal,
       timeoutMs: options.timeoutMs,
+      onQueued,
+      onDispatched,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.council === undefined ? {} : { council: options.council }),
+      ...(options.responseFormat !== undefined && model.supportsStructuredOutput === true ? { responseFormat: options.responseFormat } : {}),
     };
-    const model = options.model;
     const call = Promise.resolve().then(() =>
       listener !== undefined && typeof model.doStream === 'function' ? collectStream({ stream: model.doStream(request), onTextDelta, now: options.now }) : model.doGenerate(request),
     );

@@ -43,6 +43,11 @@ export const councilConfigLayerSchema = z
     retries: z.number().int().min(0).max(10),
     maxCostUsd: z.number().positive(),
     maxReplyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024),
+    structuredReviews: z.boolean(),
+    providers: z.record(
+      z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a provider name as written in model ids (lower-case letters, digits and "-"), e.g. ollama'),
+      z.object({ maxConcurrency: z.number().int().min(1).max(256) }).partial().strict(),
+    ),
     pools: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.array(z.string().min(1)).min(1, 'must name at least one model')),
     members: z.array(z.string().min(1)),
     chairman: z.string().min(1),

@@ -65,6 +65,17 @@ export interface CouncilConfig {
    * excluded ("reply too large"). The CLI gives it to the providers as `maxResponseBytes`. Default 4 MiB.
    */
   maxReplyBytes: number;
+  /**
+   * Stage 2 asks for each review as JSON following one schema where the reviewer's provider can constrain its
+   * output (`structured_reviews`), and in the `FINAL RANKING` text format where it cannot or refuses. Default true.
+   */
+  structuredReviews: boolean;
+  /**
+   * Per provider (by its name in model ids: `ollama`, `llamacpp`, `openrouter`, …) settings: `maxConcurrency`, the
+   * calls sent to its endpoint at once (`providers: { ollama: { max_concurrency: 1 } }`); the rest wait in Council's
+   * queue, and a call's deadline runs only once it is sent. The CLI gives it to the providers.
+   */
+  providers: Record<string, ProviderConfig>;
   /** Named lists of members (`pools: { quick: [...], deep: [...] }`), used as `--models @deep` (or `@deep` among other ids, in `members` too). */
   pools: Record<string, string[]>;
   /** Default member model ids (`LLM_COUNCIL_MODELS`), when the caller names none. */
@@ -74,8 +85,15 @@ export interface CouncilConfig {
   chairmanFallbacks: string[];
 }
 
+/** One provider's settings in the configuration (`providers.<name>`). */
+export interface ProviderConfig {
+  /** Calls in flight at once to this provider's endpoint (`max_concurrency`), 1 to 256. */
+  maxConcurrency?: number;
+}
+
 /** A partial configuration, as one layer of the cascade supplies it. */
-export type CouncilConfigLayer = Partial<Omit<CouncilConfig, 'timeouts' | 'strategies'>> & {
+export type CouncilConfigLayer = Partial<Omit<CouncilConfig, 'timeouts' | 'strategies' | 'providers'>> & {
+  providers?: Record<string, ProviderConfig>;
   timeouts?: Partial<StageTimeouts>;
   strategies?: Record<string, string>;
 };

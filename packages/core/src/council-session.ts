@@ -36,6 +36,8 @@ export interface SessionConfig {
   maxReviewers: number | null;
   timeouts: StageTimeouts;
   biasAudit: boolean;
+  /** Present (false) only when the session was run without stage 3 (`synthesis: false`). */
+  synthesis?: false;
 }
 
 /** One member's stage-1 answer (or failure). */

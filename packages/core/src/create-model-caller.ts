@@ -1,4 +1,4 @@
-import type { CouncilCallContext, Message, Usage } from '@council/providers';
+import type { CouncilCallContext, Message, ResponseFormat, Usage } from '@council/providers';
 import { callModel } from './call-model.js';
 import type { CallOutcome } from './call-model.js';
 import type { CouncilStage } from './council-event.js';
@@ -15,6 +15,8 @@ export interface ModelCall {
   timeoutMs: number;
   /** Streams the call and passes its text on as it is written (see `callModel`). */
   onTextDelta?: (text: string) => void;
+  /** Asks for schema-constrained JSON where the member's model supports it (see `callModel`). */
+  responseFormat?: ResponseFormat;
 }
 
 export type ModelCaller = (call: ModelCall) => Promise<CallOutcome>;
@@ -49,20 +51,38 @@ function tooLarge(outcome: CallOutcome, maxReplyBytes: number | undefined): Call
 
 /**
  * The session's way to call a model: `callModel` with the session's signal, clock and seed, announcing
- * each call (`model-started`, then `model-finished` and the running `usage`, or `model-failed`).
+ * each call (`model-started`, `model-queued` and `model-dispatched` when it waits for its endpoint, then
+ * `model-finished` and the running `usage`, or `model-failed`).
  */
 export function createModelCaller(options: CreateModelCallerOptions): ModelCaller {
   const { emit, abortSignal, now, seed, maxReplyBytes } = options;
   const runningUsage: Array<Usage | null> = [];
-  return async ({ stage, member, messages, council, timeoutMs, onTextDelta }) => {
-    emit({ type: 'model-started', stage, member: member.id, model: member.modelId });
-    const outcome = tooLarge(await callModel({ model: member.model, messages, council, timeoutMs, abortSignal, now, seed, ...(onTextDelta === undefined ? {} : { onTextDelta }) }), maxReplyBytes);
+  return async ({ stage, member, messages, council, timeoutMs, onTextDelta, responseFormat }) => {
+    const who = { stage, member: member.id, model: member.modelId };
+    emit({ type: 'model-started', ...who });
+    const outcome = tooLarge(
+      await callModel({
+        model: member.model,
+        messages,
+        council,
+        timeoutMs,
+        abortSignal,
+        now,
+        seed,
+        onQueued: () => emit({ type: 'model-queued', ...who }),
+        onDispatched: () => emit({ type: 'model-dispatched', ...who }),
+        ...(onTextDelta === undefined ? {} : { onTextDelta }),
+        ...(responseFormat === undefined ? {} : { responseFormat }),
+      }),
+      maxReplyBytes,
+    );
     if (outcome.ok) {
       emit({ type: 'model-finished', stage, member: member.id, model: member.modelId, latencyMs: outcome.latencyMs, usage: outcome.usage });
       runningUsage.push(outcome.usage);
       const total = sumUsage(runningUsage);
       emit({ type: 'usage', tokens: total.tokens, costUsd: total.costUsd });
-    } else {
+    } else if (outcome.error.code !== 'STRUCTURED_OUTPUT_UNSUPPORTED') {
+      // A refused structured request is asked again in text at once (stage 2): not a failure to show.
       emit({ type: 'model-failed', stage, member: member.id, model: member.modelId, reason: outcome.error.reason, message: outcome.error.message });
     }
     return outcome;

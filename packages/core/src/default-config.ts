@@ -129,6 +129,8 @@ The follow-up question:
   retries: 2,
   maxCostUsd: undefined,
   maxReplyBytes: 4 * 1024 * 1024,
+  structuredReviews: true,
+  providers: {},
   pools: {},
   members: [],
   chairman: undefined,

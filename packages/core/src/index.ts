@@ -18,7 +18,7 @@ export type { InjectionSignal } from './detect-injection.js';
 export { parseEvaluation } from './parse-evaluation.js';
 export type { Critique, EvaluationFormat, ParsedEvaluation } from './parse-evaluation.js';
 
-export type { CouncilConfig, CouncilConfigLayer, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
+export type { CouncilConfig, CouncilConfigLayer, ProviderConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
 export { councilConfigLayerSchema } from './council-config-schema.js';
 export { defaultConfig } from './default-config.js';
 export { fillTemplate } from './fill-template.js';

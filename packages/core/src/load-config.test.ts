@@ -85,6 +85,24 @@ describe('loadConfig', () => {
     await expectConfigError(loadConfig({ home }), 'unknown key "quorm"', 'exclude_self_votes', 'ranking_enforced_output_format');
   });
 
+  it('providers: each provider\'s max_concurrency, merged per provider across layers, and structured_reviews', async () => {
+    expect((await loadConfig({ home })).config).toMatchObject({ providers: {}, structuredReviews: true });
+    await write('config.yaml', 'structured_reviews: false\nproviders:\n  ollama:\n    max_concurrency: 1\n  my-vllm:\n    max_concurrency: 8\n');
+    await write('organizations/acme/config/system-prompts.yaml', 'providers:\n  ollama:\n    max_concurrency: 2\n');
+    expect((await loadConfig({ home })).config).toMatchObject({ providers: { ollama: { maxConcurrency: 1 }, 'my-vllm': { maxConcurrency: 8 } }, structuredReviews: false });
+    const acme = await loadConfig({ home, org: 'acme' });
+    expect(acme.config.providers).toEqual({ ollama: { maxConcurrency: 2 }, 'my-vllm': { maxConcurrency: 8 } });
+  });
+
+  it('names a bad provider setting and the keys a provider accepts', async () => {
+    await write('config.yaml', 'providers:\n  ollama:\n    concurrency: 2\n');
+    await expectConfigError(loadConfig({ home }), 'unknown key "providers.ollama.concurrency"', 'accepted keys: max_concurrency');
+    await write('config.yaml', 'providers:\n  ollama:\n    max_concurrency: 0\n');
+    await expectConfigError(loadConfig({ home }), '"providers.ollama.max_concurrency"');
+    await write('config.yaml', 'providers:\n  Ollama:\n    max_concurrency: 1\n');
+    await expectConfigError(loadConfig({ home }), 'provider name as written in model ids');
+  });
+
   it('names a wrong type, and a nested timeout key', async () => {
     await write('config.yaml', 'quorum: two\ntimeouts:\n  stage1_ms: -5\n');
     await expectConfigError(loadConfig({ home }), '"quorum" must be a number', '"timeouts.stage1_ms"');

@@ -46,15 +46,26 @@ const camelToSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c
 const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const configKeys = Object.keys(councilConfigLayerSchema.shape);
 const timeoutKeys = ['stage1Ms', 'stage2Ms', 'stage3Ms'];
+const providerKeys = ['maxConcurrency'];
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeToCamel(k), v]));
+}
 
 function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel'): string {
   const name = (key: PropertyKey) => (style === 'snake' ? camelToSnake(String(key)) : String(key));
-  const path = issue.path.map(name).join('.');
+  // A provider's name (providers.<name>) is the user's own word, never renamed.
+  const path = issue.path.map((key, i) => (i === 1 && issue.path[0] === 'providers' ? String(key) : name(key))).join('.');
   const at = path === '' ? 'the top level' : `"${path}"`;
   if (issue.code === 'unrecognized_keys') {
-    const accepted = (issue.path.length === 0 ? configKeys : timeoutKeys).map(name).join(', ');
+    const accepted = (issue.path.length === 0 ? configKeys : issue.path[0] === 'providers' ? providerKeys : timeoutKeys).map(name).join(', ');
     return `unknown key ${issue.keys.map((k) => `"${path === '' ? '' : `${path}.`}${name(k)}"`).join(', ')}; accepted keys: ${accepted}`;
   }
+  if (issue.code === 'invalid_key') return `${at} is not a valid name: it ${issue.issues[0]?.message ?? 'is not accepted'}`;
   if (issue.code === 'invalid_value') return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'record' || issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
@@ -71,15 +82,14 @@ function validateLayer(data: unknown, source: string, style: 'snake' | 'camel'):
   throw new CouncilError({ code: 'INVALID_CONFIG', message: `${source}: ${problems.join('; ')}.` });
 }
 
-/** snake_case file keys → camelCase layer keys (top level and `timeouts`); other values untouched. */
+/** snake_case file keys → camelCase layer keys (top level, `timeouts`, and each `providers.<name>`, whose names stay); other values untouched. */
 function fromFileKeys(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const camel = snakeToCamel(key);
-    out[camel] =
-      camel === 'timeouts' && typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeToCamel(k), v]))
-        : value;
+    if (camel === 'timeouts' && isMapping(value)) out[camel] = camelKeys(value);
+    else if (camel === 'providers' && isMapping(value)) out[camel] = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, isMapping(p) ? camelKeys(p) : p]));
+    else out[camel] = value;
   }
   return out;
 }

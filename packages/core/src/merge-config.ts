@@ -2,12 +2,12 @@ import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
 import { normalizeStrategyKey } from './resolve-strategy.js';
 
 /**
- * Applies cascade layers over a base, later layers winning key by key. `timeouts`, `strategies` and `pools`
- * merge one level deep (an organization can add one strategy without restating the others);
+ * Applies cascade layers over a base, later layers winning key by key. `timeouts`, `strategies`, `pools` and
+ * `providers` (each provider's settings too) merge one level deep (an organization can add one strategy without restating the others);
  * strategy keys are normalised (`risk_averse` → `risk-averse`). Layers must already be validated.
  */
 export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly CouncilConfigLayer[]): CouncilConfig {
-  const merged: CouncilConfig = { ...base, timeouts: { ...base.timeouts }, strategies: { ...base.strategies }, pools: { ...base.pools }, members: [...base.members], chairmanFallbacks: [...base.chairmanFallbacks] };
+  const merged: CouncilConfig = { ...base, timeouts: { ...base.timeouts }, strategies: { ...base.strategies }, pools: { ...base.pools }, providers: Object.fromEntries(Object.entries(base.providers).map(([name, p]) => [name, { ...p }])), members: [...base.members], chairmanFallbacks: [...base.chairmanFallbacks] };
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
@@ -15,6 +15,9 @@ export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly C
       else if (key === 'strategies') {
         for (const [name, directive] of Object.entries(value as Record<string, string>)) merged.strategies[normalizeStrategyKey(name)] = directive;
       } else if (key === 'pools') merged.pools = { ...merged.pools, ...(value as Record<string, string[]>) };
+      else if (key === 'providers') {
+        for (const [name, settings] of Object.entries(value as Record<string, object>)) merged.providers[name] = { ...merged.providers[name], ...settings };
+      }
       else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
       else (merged as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }

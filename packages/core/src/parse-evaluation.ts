@@ -29,13 +29,13 @@ const scoreMax = 10;
 const refusalPattern =
   /\b(?:i\s+(?:cannot|can't|can not|won't|will not|am unable to|'m unable to|am not able to|must decline|decline to|refuse to|abstain)|i'm\s+(?:unable|not able)\s+to|abstain(?:ing)?\s+from)\b/i;
 
-interface RankingRead {
+export interface RankingRead {
   ranking: string[];
   warnings: string[];
 }
 
-/** Maps raw entries to canonical labels: unknown ones dropped with a warning, duplicates keep the first. */
-function readRanking(entries: readonly unknown[], byCode: ReadonlyMap<string, string>, where: string): RankingRead {
+/** Maps raw entries to canonical labels: unknown ones dropped with a warning, duplicates keep the first. (Also read by the structured parser.) */
+export function readRanking(entries: readonly unknown[], byCode: ReadonlyMap<string, string>, where: string): RankingRead {
   const ranking: string[] = [];
   const warnings: string[] = [];
   for (const entry of entries) {
@@ -58,7 +58,7 @@ function readRanking(entries: readonly unknown[], byCode: ReadonlyMap<string, st
 }
 
 /** A score from JSON: finite numbers and numeric strings (`"7"`, `"7/10"`) on the 1–10 scale; never booleans. */
-function readScore(value: unknown, label: string, warnings: string[]): number | undefined {
+export function readScore(value: unknown, label: string, warnings: string[]): number | undefined {
   let score: number | undefined;
   if (typeof value === 'number') score = value;
   else if (typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*(?:\/\s*10\s*)?$/.test(value)) score = Number.parseFloat(value);

@@ -33,6 +33,9 @@ export interface CouncilPlan {
   seed: number | string | undefined;
   /** The cost cap in US dollars, or undefined for none. */
   maxCostUsd: number | undefined;
+  /** False: no stage 3. */
+  synthesis: boolean;
+  structuredReviews: boolean;
 }
 
 function invalid(message: string): CouncilError {
@@ -103,5 +106,7 @@ export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
     biasAuditThresholds: options.biasAuditThresholds,
     seed: options.seed,
     maxCostUsd,
+    synthesis: options.synthesis ?? true,
+    structuredReviews: options.structuredReviews ?? config.structuredReviews,
   };
 }

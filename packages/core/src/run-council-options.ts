@@ -43,6 +43,13 @@ export interface RunCouncilOptions {
   selfReview?: SelfReview;
   /** Review with at most this many randomly sampled members (all by default). */
   maxReviewers?: number;
+  /**
+   * Stage 3: false skips the chairman (the session ends with the ranking; `synthesis` is null and, as asked, that
+   * is no shortfall: see `sessionOutcome`). Default true.
+   */
+  synthesis?: boolean;
+  /** Ask for reviews as schema-constrained JSON where the reviewer's model supports it. Default: `config.structuredReviews`. */
+  structuredReviews?: boolean;
   /** Run the per-session bias audit and attach `bias_indicators`. Default: `config.biasAudit`. */
   biasAudit?: boolean;
   biasAuditThresholds?: BiasAuditThresholds;

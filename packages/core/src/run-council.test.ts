@@ -182,7 +182,16 @@ describe('runCouncil', () => {
     const session = await runCouncil(options);
     expect(session.leaderboard.every((e) => e.voteCount === 0)).toBe(true);
     expect(session.warnings).toContain('No reviewer produced a usable ranking, so the leaderboard has no votes; see stage2[].warnings and excluded.');
-    expect(session.stage2[0]!.warnings).toEqual(['no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).']);
+    // Each reviewer got one repair request, which it answered the same way: the review counts as an abstention.
+    expect(session.stage2[0]!.warnings).toEqual([
+      'no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).',
+      'no ranking could be read, even after a repair request; counted as an abstention.',
+    ]);
+    expect(session.stage2.map((r) => [r.readPath, r.repairText, r.evaluation?.abstained])).toEqual([
+      ['unread', 'Both answers are fine.', true],
+      ['unread', 'Both answers are fine.', true],
+      ['unread', 'Both answers are fine.', true],
+    ]);
     expect(session.synthesis).not.toBeNull();
   });
 

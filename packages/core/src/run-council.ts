@@ -84,7 +84,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers, onReview });
     throwIfAborted(signal);
     scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
-    if (cap.allows(3, { spentUsd: spent(), estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }) })) {
+    if (plan.synthesis && cap.allows(3, { spentUsd: spent(), estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }) })) {
       const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
       stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal, onText: options.onSynthesisText });
       throwIfAborted(signal);
