@@ -18,7 +18,7 @@ export function councilOutcome(session: Pick<CouncilSession, 'config' | 'synthes
 }
 
 /** The shortfalls as one phrase list: "no synthesis; not ranked; no review could be read". */
-export function describeShortfalls(outcome: SessionOutcome): string {
+export function describeShortfalls(outcome: Pick<SessionOutcome, 'shortfalls'>): string {
   return outcome.shortfalls.map(describeShortfall).join('; ');
 }
 

@@ -3,6 +3,7 @@ import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } fr
 import type { CouncilSession, TelemetryEvent } from '@council/core';
 import { appendHistory, createBiasStore, createContributionStore, createTelemetryOutboxStore, deriveQueryMetadata, hashQuery, historyMaxLineBytes, makeDirectory, recordsFromObservations } from '@council/bias-store';
 import { contributionRecordsFromSession } from './contribution-records-from-session.js';
+import { councilOutcome } from './council-outcome.js';
 import type { HistoryEntry } from './history-log.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
@@ -16,6 +17,8 @@ export interface PersistResult {
    */
   contributions: number;
   history: boolean;
+  /** Why no bias records were written although they are on: `no-review-read`, no review of the session could be read. */
+  biasSkipped?: 'no-review-read';
   telemetryEvent: boolean;
   /** Why something was not written, for the user (one line each). */
   notes: string[];
@@ -60,11 +63,18 @@ export async function persistSession(options: { session: CouncilSession; setting
   if (written.dropped > 0) result.notes.push(`the session could not fit in a history line of ${historyMaxLineBytes / (1024 * 1024)} MiB and was not added to the history.`);
 
   if (config.writesBiasRecords) {
-    const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
-    const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
-    makeDirectory(dirname(paths.biasStore));
-    const written = await createBiasStore({ path: paths.biasStore }).append(records);
-    result.biasRecords = written.records;
+    // Reviews that came back with no ranking anyone could read hold no judgement: records of them (no score, no rank)
+    // would count the session in every bias report and measure nothing.
+    if (councilOutcome(session).shortfalls.includes('no-review-read')) {
+      result.biasSkipped = 'no-review-read';
+      result.notes.push('no bias records: no review of this session could be read.');
+    } else {
+      const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
+      const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
+      makeDirectory(dirname(paths.biasStore));
+      const written = await createBiasStore({ path: paths.biasStore }).append(records);
+      result.biasRecords = written.records;
+    }
     const contributions = contributionRecordsFromSession(session, { configVersion: options.version });
     if (contributions.length > 0) makeDirectory(dirname(paths.contributions));
     result.contributions = (await createContributionStore({ path: paths.contributions }).append(contributions)).records;

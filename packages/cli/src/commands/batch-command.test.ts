@@ -37,7 +37,9 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     const lines = results(join(dir, 'prompts.txt.results.jsonl'));
     expect(lines.map((l) => l.prompt_id).sort()).toEqual(['line-2', 'line-4', 'line-5', 'line-6']);
     expect(lines.filter((l) => l.error !== null).map((l) => l.prompt_id)).toEqual(['line-5']);
-    expect(first.out).toContain('3 sessions completed, 1 failed (run again with --resume to retry them)');
+    expect(first.out).toContain('3 sessions complete, 1 failed (run again with --resume to retry them)');
+    // A member dropped while the quorum held is still a complete session.
+    expect(first.err).toMatch(/\] line-2 complete \(/);
     // The batch leaderboard: the three answering members, each in 3 sessions.
     expect(first.out).toMatch(/test\/alpha +│ +[\d.]+ │ \[[\d.]+, [\d.]+\] │ +3 │/);
     // Concurrency 2: at most 2 sessions × 5 first-stage calls in flight (4 sessions at once would allow 20).
@@ -54,6 +56,59 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(again.code).toBe(1);
     // Nothing completed was redone: one more line, for the failing prompt.
     expect(results(join(dir, 'prompts.txt.results.jsonl'))).toHaveLength(5);
+  }, 30_000);
+
+  it('exit 3 when a session finished partially and none failed: each line says why, the summary names them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\nSecond question?\n');
+    // The chairman fails (404) in every session: answers, reviews and leaderboard, no synthesis.
+    const r = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--chairman', 'test/broken', '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/\[1\/2\] line-1 partial: no synthesis \(/);
+    expect(r.err).toMatch(/\[2\/2\] line-2 partial: no synthesis \(/);
+    expect(r.out).toContain('Batch finished: 0 sessions complete, 2 partial. Results: ');
+    expect(r.out).toContain('Partial: line-1 (no synthesis), line-2 (no synthesis).');
+    // The sessions were ranked: the batch leaderboard is there, and no session is named as unreadable.
+    expect(r.out).toContain('Cross-query leaderboard');
+    expect(r.out).not.toContain('No review could be read');
+    const lines = readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session: { complete: boolean; shortfalls: string[] } });
+    expect(lines.map((l) => [l.session.complete, l.session.shortfalls])).toEqual([
+      [false, ['no-synthesis']],
+      [false, ['no-synthesis']],
+    ]);
+  }, 30_000);
+
+  it('a failed session outranks a partial one: exit 1, and the partial one is still named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'p.jsonl'), '{"id": "ok", "prompt": "One?"}\n{"id": "refused", "prompt": "PLEASE-FAIL two"}\n');
+    const r = await run(dir, ['p.jsonl', '--models', MEMBERS.join(','), '--chairman', 'test/broken', '--json']);
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.out) as { ran: number; complete: number; partial: { prompt_id: string; shortfalls: string[] }[]; unreadReviews: unknown[]; failed: number };
+    expect(summary).toMatchObject({ ran: 2, complete: 0, failed: 1, unreadReviews: [] });
+    expect(summary.partial.map((p) => [p.prompt_id, p.shortfalls])).toEqual([['ok', ['no-synthesis']]]);
+  }, 30_000);
+
+  it('sessions whose reviews could not be read: exit 3, named in the summary, and no bias records from them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'p.jsonl'), '{"id": "q1", "prompt": "One?"}\n{"id": "q2", "prompt": "Two?"}\n');
+    // Every member reviews in prose with no ranking, also when asked to repair it; test/alpha chairs and synthesises.
+    const vague = 'test/vague-a,test/vague-b,test/vague-c';
+    const r = await run(dir, ['p.jsonl', '--models', vague, '--chairman', 'test/alpha', '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    const lines = readFileSync(join(dir, 'p.jsonl.results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { prompt_id: string; session: { sessionId: string; synthesis: unknown; complete: boolean; shortfalls: string[] } });
+    const [q1, q2] = lines.map((l) => l.session);
+    expect(q1!.synthesis).not.toBeNull();
+    // Whether core also leaves such a session unranked (no ballot from an unread review) is core's; what is asserted
+    // here is that no review was read, so the session is partial although it has a synthesis.
+    expect(q1!.complete).toBe(false);
+    expect(q1!.shortfalls).toContain('no-review-read');
+    expect(q1!.shortfalls).not.toContain('no-synthesis');
+    expect(r.err).toMatch(/\[1\/2\] q1 partial: (not ranked; )?no review could be read \(/);
+    expect(r.out).toMatch(/Partial: q1 \((not ranked; )?no review could be read\), q2 \((not ranked; )?no review could be read\)\./);
+    expect(r.out).toContain(`No review could be read in 2 sessions, which added no bias records: q1 (session ${q1!.sessionId}), q2 (session ${q2!.sessionId}).`);
+    // Bias persistence is on, yet neither session wrote a record; both are in the history.
+    expect(existsSync(join(dir, 'home', 'bias_metrics.jsonl'))).toBe(false);
+    expect(readFileSync(join(dir, 'home', 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
   }, 30_000);
 
   it('refuses to overwrite a results file without --resume, and reads .jsonl prompts with ids', async () => {
@@ -97,7 +152,7 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     writeFileSync(join(dir, 'prompts.txt'), 'First question?\n');
     const r = await run(dir, ['prompts.txt', '--models', 'test/broken,test/hang', '--timeout', '500ms']);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('0 sessions completed, 1 failed');
+    expect(r.out).toContain('0 sessions complete, 1 failed');
     expect(r.out).toContain('No session has completed, so there is no leaderboard yet.');
     expect(r.out).not.toContain('┌');
   });

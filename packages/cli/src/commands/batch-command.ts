@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendJsonLines } from '@council/bias-store';
 import { expandPools, runCouncil } from '@council/core';
-import type { CouncilSession, OrderMode, SynthesisMode } from '@council/core';
+import type { CouncilSession, OrderMode, SessionShortfall, SynthesisMode } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { checkModels } from '../check-models.js';
@@ -11,6 +11,7 @@ import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
+import { councilOutcome, describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
@@ -54,6 +55,29 @@ export interface BatchResultLine {
   error: string | null;
 }
 
+/** A session of this run that finished partially (see `councilOutcome`), by its prompt. */
+export interface BatchPartialSession {
+  prompt_id: string;
+  sessionId: string;
+  shortfalls: SessionShortfall[];
+}
+
+/** The summary `batch` prints (`--json`: this document). Counts are of the sessions this run ran; `--resume` skips those with a result. */
+export interface BatchSummary {
+  prompts: number;
+  ran: number;
+  /** Sessions that produced what was asked. */
+  complete: number;
+  /** Sessions that finished partially, with what each fell short of. */
+  partial: BatchPartialSession[];
+  /** Partial sessions whose reviews came back but none could be read: they added no bias records. */
+  unreadReviews: BatchPartialSession[];
+  failed: number;
+  skipped: number;
+  output: string;
+  leaderboard: AggregateLeaderboardEntry[];
+}
+
 function completedIds(path: string): Set<string> {
   const done = new Set<string>();
   if (!existsSync(path)) return done;
@@ -72,7 +96,8 @@ function completedIds(path: string): Set<string> {
 /**
  * `council batch <prompts>`: many sessions with bounded concurrency and a progress bar; each result is
  * appended to the results file as it finishes, so `--resume` after a crash or Ctrl-C redoes only what is
- * missing. Ends with the cross-query leaderboard of the batch.
+ * missing. Ends with the cross-query leaderboard of the batch. Exit 1 when a session failed; else 3
+ * (`PARTIAL_EXIT_CODE`) when a session of this run finished partially; else 0.
  */
 export async function runBatchCommand(options: BatchCommandOptions, ctx: CommandContext): Promise<number> {
   const file = resolve(ctx.cwd, options.file);
@@ -105,6 +130,8 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const started = Date.now();
   let finished = 0;
   let failed = 0;
+  let complete = 0;
+  const partial: BatchPartialSession[] = [];
   let running = 0;
   const display = createLiveDisplay({
     write: ctx.io.stderr,
@@ -112,7 +139,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
     render: () => {
       const width = 30;
       const filled = todo.length === 0 ? width : Math.round((finished / todo.length) * width);
-      return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished}/${todo.length} done${failed ? `, ${failed} failed` : ''}, ${running} running · ${((Date.now() - started) / 1000).toFixed(0)}s\n`;
+      return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished}/${todo.length} done${partial.length ? `, ${partial.length} partial` : ''}${failed ? `, ${failed} failed` : ''}, ${running} running · ${((Date.now() - started) / 1000).toFixed(0)}s\n`;
     },
   });
   const sessions: CouncilSession[] = [];
@@ -123,6 +150,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       running++;
       const t0 = Date.now();
       let line: BatchResultLine;
+      let status = 'complete';
       try {
         const session = await runCouncil({
           query: item.prompt,
@@ -144,6 +172,13 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
         sessions.push(session);
         if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
+        const outcome = councilOutcome(session);
+        if (outcome.complete) {
+          complete++;
+        } else {
+          partial.push({ prompt_id: item.id, sessionId: session.sessionId, shortfalls: outcome.shortfalls });
+          status = `partial: ${describeShortfalls(outcome)}`;
+        }
       } catch (error) {
         failed++;
         const message = (error instanceof Error ? error.message : String(error)).split('\n').map((s) => s.trim()).filter(Boolean).join(' ');
@@ -154,7 +189,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       running--;
       finished++;
       if (display.active) display.refresh();
-      else ctx.io.stderr(`[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : 'done'} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+      else ctx.io.stderr(`[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : status} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
     }
   };
   try {
@@ -169,10 +204,14 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
     all.filter((r) => r.session !== null).map((r) => ({ id: r.session!.sessionId, leaderboard: r.session!.leaderboard, timestamp: r.session!.timestamp })),
     { bootstrap: 1000, seed: 0 },
   );
-  const summary = { prompts: prompts.length, ran: todo.length, failed, skipped: done.size, output, leaderboard };
+  // In prompt order, whatever order the sessions finished in.
+  const order = new Map(todo.map((p, i) => [p.id, i]));
+  partial.sort((a, b) => order.get(a.prompt_id)! - order.get(b.prompt_id)!);
+  const unreadReviews = partial.filter((p) => p.shortfalls.includes('no-review-read'));
+  const summary: BatchSummary = { prompts: prompts.length, ran: todo.length, complete, partial, unreadReviews, failed, skipped: done.size, output, leaderboard };
   if (options.json) ctx.io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
-  else ctx.io.stdout(renderBatchSummary(summary, ctx));
-  return failed > 0 ? 1 : 0;
+  else ctx.io.stdout(renderBatchSummary(summary, ctx, { biasRecords: options.persist !== false && settings.writesBiasRecords }));
+  return failed > 0 ? 1 : partial.length > 0 ? PARTIAL_EXIT_CODE : 0;
 }
 
 function readResults(path: string): BatchResultLine[] {
@@ -188,11 +227,19 @@ function readResults(path: string): BatchResultLine[] {
   return out;
 }
 
-function renderBatchSummary(summary: { prompts: number; ran: number; failed: number; skipped: number; output: string; leaderboard: AggregateLeaderboardEntry[] }, ctx: CommandContext): string {
+const sessionCount = (n: number): string => `${n} session${n === 1 ? '' : 's'}`;
+
+function renderBatchSummary(summary: BatchSummary, ctx: CommandContext, options: { biasRecords: boolean }): string {
   const s = ctx.out;
+  const { partial, unreadReviews } = summary;
   const lines = [
-    `${s.bold('Batch finished')}: ${summary.ran - summary.failed} sessions completed${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
+    `${s.bold('Batch finished')}: ${sessionCount(summary.complete)} complete${partial.length ? `, ${s.yellow(`${partial.length} partial`)}` : ''}${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
   ];
+  if (partial.length > 0) lines.push(`Partial: ${partial.map((p) => `${p.prompt_id} (${describeShortfalls(p)})`).join(', ')}.`);
+  if (unreadReviews.length > 0) {
+    const named = unreadReviews.map((p) => `${p.prompt_id} (session ${p.sessionId})`).join(', ');
+    lines.push(`No review could be read in ${sessionCount(unreadReviews.length)}${options.biasRecords ? ', which added no bias records' : ''}: ${named}.`);
+  }
   if (summary.leaderboard.length === 0) {
     const completed = summary.ran - summary.failed + summary.skipped;
     lines.push(completed > 0 ? 'No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).' : 'No session has completed, so there is no leaderboard yet.');

@@ -27,7 +27,7 @@ describe('unranked two-member sessions downstream (issue 15 item 4)', () => {
     const batch = await council(['batch', 'prompts.txt', '--models', 'test/alpha,test/beta'], dir);
     expect(batch.err).not.toContain('council: ');
     expect(batch.code).toBe(0);
-    expect(batch.out).toContain('2 sessions completed');
+    expect(batch.out).toContain('2 sessions complete.');
     expect(batch.out).toContain('No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).');
     const board = await council(['leaderboard', '--json'], dir);
     expect(board.code).toBe(0);
