@@ -61,6 +61,8 @@ const kinds: Record<string, Partial<Record<string, CliErrorCode>>> = {
     INVALID_RESPONSE: 'RUNTIME',
     EMPTY_RESPONSE: 'RUNTIME',
     RESPONSE_TOO_LARGE: 'RUNTIME',
+    CONTEXT_LENGTH_EXCEEDED: 'RUNTIME',
+    STRUCTURED_OUTPUT_UNSUPPORTED: 'RUNTIME',
   } satisfies Record<ProviderErrorCode, CliErrorCode>,
   // The upload loop's own root (runTelemetryCli reports it, with these kinds as its exit codes).
   TelemetryUploadError: {

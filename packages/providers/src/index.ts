@@ -27,6 +27,8 @@ export { TimeoutError } from './timeout-error.js';
 export { InvalidResponseError } from './invalid-response-error.js';
 export { EmptyResponseError } from './empty-response-error.js';
 export { ResponseTooLargeError } from './response-too-large-error.js';
+export { ContextLengthError } from './context-length-error.js';
+export { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
 export type { EmptyResponseReason } from './empty-response-error.js';
 
 // Providers.

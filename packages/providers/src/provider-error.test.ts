@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { APICallError } from './api-call-error.js';
 import { AuthenticationError } from './authentication-error.js';
+import { ContextLengthError } from './context-length-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
 import { InsufficientCreditsError } from './insufficient-credits-error.js';
 import { InvalidResponseError } from './invalid-response-error.js';
 import { ModelNotFoundError } from './model-not-found-error.js';
 import { ProviderError } from './provider-error.js';
 import { RateLimitError } from './rate-limit-error.js';
+import { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
 import { TimeoutError } from './timeout-error.js';
 
 const http = { provider: 'openrouter', url: 'http://127.0.0.1:1/v1/chat/completions', statusCode: 500, responseBody: '{}' };
@@ -40,6 +42,8 @@ describe('the error family', () => {
     { error: new TimeoutError({ message: 'm', timeoutMs: 5 }), name: 'TimeoutError', code: 'TIMEOUT', parents: ['ProviderError'] },
     { error: new InvalidResponseError({ message: 'm' }), name: 'InvalidResponseError', code: 'INVALID_RESPONSE', parents: ['ProviderError'] },
     { error: new EmptyResponseError({ message: 'm', reason: 'empty', provider: 'p', modelId: 'm' }), name: 'EmptyResponseError', code: 'EMPTY_RESPONSE', parents: ['ProviderError'] },
+    { error: new ContextLengthError({ ...http, statusCode: 400, message: 'm' }), name: 'ContextLengthError', code: 'CONTEXT_LENGTH_EXCEEDED', parents: ['ProviderError', 'APICallError'] },
+    { error: new StructuredOutputUnsupportedError({ ...http, statusCode: 400, message: 'm' }), name: 'StructuredOutputUnsupportedError', code: 'STRUCTURED_OUTPUT_UNSUPPORTED', parents: ['ProviderError', 'APICallError'] },
   ] as const;
   const checks: Record<string, (e: unknown) => boolean> = {
     ProviderError: (e) => ProviderError.isInstance(e),
@@ -51,6 +55,8 @@ describe('the error family', () => {
     TimeoutError: (e) => TimeoutError.isInstance(e),
     InvalidResponseError: (e) => InvalidResponseError.isInstance(e),
     EmptyResponseError: (e) => EmptyResponseError.isInstance(e),
+    ContextLengthError: (e) => ContextLengthError.isInstance(e),
+    StructuredOutputUnsupportedError: (e) => StructuredOutputUnsupportedError.isInstance(e),
   };
 
   it.each(cases)('$name has its name, code, its own marker and its parents’, and no sibling’s', ({ error, name, code, parents }) => {
@@ -67,5 +73,7 @@ describe('the error family', () => {
     expect(new InsufficientCreditsError({ ...http, message: 'm' }).isRetryable).toBe(false);
     expect(new ModelNotFoundError({ ...http, message: 'm', modelId: 'a' }).isRetryable).toBe(false);
     expect(new RateLimitError({ ...http, message: 'm' }).isRetryable).toBe(true);
+    expect(new ContextLengthError({ ...http, message: 'm' }).isRetryable).toBe(false);
+    expect(new StructuredOutputUnsupportedError({ ...http, message: 'm' }).isRetryable).toBe(false);
   });
 });

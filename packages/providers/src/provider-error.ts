@@ -13,7 +13,9 @@ export type ProviderErrorCode =
   | 'TIMEOUT'
   | 'INVALID_RESPONSE'
   | 'EMPTY_RESPONSE'
-  | 'RESPONSE_TOO_LARGE';
+  | 'RESPONSE_TOO_LARGE'
+  | 'CONTEXT_LENGTH_EXCEEDED'
+  | 'STRUCTURED_OUTPUT_UNSUPPORTED';
 
 /** Tags an error with a global `Symbol.for('council.error.<name>')` marker that `isInstance` checks. */
 export function markError(error: Error, name: string): void {
