@@ -58,7 +58,9 @@ describe('--max-cost (issue 15 item 9)', () => {
 
   it('stops before the review when the estimate passes the cap: the answers are kept and shown, nothing after is asked for', async () => {
     const r = await ask(['--models', MEMBERS, '--max-cost', '0.005']);
-    expect(r.code).toBe(0);
+    // Partial (issue 26): neither the ranking nor the synthesis was made; the output is whole all the same.
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/Partial session \(exit 3\): no synthesis; not ranked\.\n$/);
     expect(stagesCalled()).toBe(3);
     expect(r.out).toContain('the cost cap stopped the council before stage 2 (review)');
     expect(r.out).toContain(
@@ -72,8 +74,9 @@ describe('--max-cost (issue 15 item 9)', () => {
 
   it('--json records the cap: what was spent, the estimate and the stage it stopped before', async () => {
     const r = await ask(['--models', MEMBERS, '--max-cost', '$0.005', '--json']);
-    expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as Doc;
+    expect(r.code).toBe(3);
+    const doc = JSON.parse(r.out) as Doc & { complete: boolean; shortfalls: string[] };
+    expect([doc.complete, doc.shortfalls]).toEqual([false, ['no-synthesis', 'not-ranked']]);
     expect(doc.stage1.filter((s) => s.text !== null)).toHaveLength(3);
     expect(doc.stage2).toEqual([]);
     expect(doc.synthesis).toBeNull();
@@ -85,9 +88,12 @@ describe('--max-cost (issue 15 item 9)', () => {
 
   it('stops before the synthesis when only that passes the cap, keeping the reviews and the ranking', async () => {
     const r = await ask(['--models', MEMBERS, '--max-cost', '0.01', '--json']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(stagesCalled()).toBe(6);
-    const doc = JSON.parse(r.out) as Doc;
+    const doc = JSON.parse(r.out) as Doc & { complete: boolean; shortfalls: string[] };
+    // Ranked, not synthesised.
+    expect([doc.complete, doc.shortfalls]).toEqual([false, ['no-synthesis']]);
+    expect(r.err).toMatch(/Partial session \(exit 3\): no synthesis\.\n$/);
     expect(doc.stage2).toHaveLength(3);
     expect(doc.leaderboard).toHaveLength(3);
     expect(doc.synthesis).toBeNull();
@@ -118,7 +124,8 @@ describe('--max-cost (issue 15 item 9)', () => {
     const c = captureIo();
     const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: join(dir, 'home') };
     const code = await runCli(['batch', 'prompts.txt', '--models', MEMBERS, '--max-cost', '0.005'], { version: '1.2.3', io: c.io, env, cwd: dir });
-    expect(code).toBe(0);
+    // Both sessions stopped before the review: partial, none failed.
+    expect(code).toBe(3);
     const lines = readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session: Doc });
     expect(lines.map((l) => l.session.costCap?.stoppedBeforeStage)).toEqual([2, 2]);
     // Two sessions of three answers each, and nothing more.

@@ -41,12 +41,14 @@ describe('a council of fewer than three answers is not ranked (issue 15 item 4)'
   it('--json: an empty leaderboard, no indicators, the reviews kept, the reason in warnings; no telemetry event at consent 2', async () => {
     const r = await ask(['--models', 'test/alpha,test/beta,test/broken', '--json'], { LLM_COUNCIL_BIAS_CONSENT: '2' });
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { leaderboard: unknown[]; biasIndicators: unknown; stage2: unknown[]; synthesis: { text: string } | null; warnings: string[] };
+    const doc = JSON.parse(r.out) as { leaderboard: unknown[]; biasIndicators: unknown; stage2: unknown[]; synthesis: { text: string } | null; warnings: string[]; complete: boolean; shortfalls: string[] };
     expect(doc.leaderboard).toEqual([]);
     expect(doc.biasIndicators).toBeNull();
     expect(doc.stage2).toHaveLength(2);
     expect(doc.synthesis?.text).toContain('characterisation tests');
     expect(doc.warnings.join('\n').match(NOT_RANKED)).toHaveLength(1);
+    // Synthesised, as asked: complete (exit 0), with the ranking it could not make named (issue 26).
+    expect([doc.complete, doc.shortfalls]).toEqual([true, ['not-ranked']]);
     expect(readFileSync(join(r.home, 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
     // An event would carry no rankings: none is queued.
     expect(existsSync(join(r.home, 'telemetry', 'outbox.jsonl'))).toBe(false);
