@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
+import { councilOutcome, describeShortfalls } from '../council-outcome.js';
 import { createStyle } from '../create-style.js';
 import { isSimulatedSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
@@ -56,8 +57,12 @@ const leaderboardEntry = z.object({
 export const consultCouncilOutput = {
   sessionId: z.string(),
   timestamp: z.string(),
-  /** False when a member, reviewer or the chairman was dropped, or no synthesis came back. */
-  complete: z.boolean(),
+  complete: z
+    .boolean()
+    .describe('Whether the council produced what was asked: a synthesis, from reviews of which at least one could be read. False is a partial council (`council ask` exits 3): see shortfalls.'),
+  shortfalls: z
+    .array(z.enum(['no-synthesis', 'not-ranked', 'no-review-read']))
+    .describe('What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).'),
   synthesis: z.string().nullable(),
   chairman: z.string().nullable(),
   winner: z.string().nullable().describe('The chairman\'s winner in voting mode, else the sole leader of the Borda leaderboard (null on a tie).'),
@@ -85,10 +90,12 @@ function winnerOf(session: CouncilSession): string | null {
 
 /** The structured result: what an agent needs to use the answer and to judge how far to trust it. */
 export function consultCouncilResult(session: CouncilSession, saved: PersistResult | null): ConsultCouncilOutput {
+  const outcome = councilOutcome(session);
   return {
     sessionId: session.sessionId,
     timestamp: session.timestamp,
-    complete: session.excluded.length === 0 && session.synthesis !== null,
+    complete: outcome.complete,
+    shortfalls: outcome.shortfalls,
     synthesis: session.synthesis?.text.trim() ?? null,
     chairman: session.synthesis?.model ?? null,
     winner: winnerOf(session),
@@ -103,12 +110,17 @@ export function consultCouncilResult(session: CouncilSession, saved: PersistResu
   };
 }
 
-/** The readable text beside the structured result: a plain warning first when the council was partial, then what `ask` prints. */
+/**
+ * The readable text beside the structured result: a plain warning first when the council was partial (what it
+ * lacks) or a member was dropped, then what `ask` prints.
+ */
 export function consultCouncilText(session: CouncilSession, result: ConsultCouncilOutput): string {
   const lines: string[] = [];
+  const dropped = session.excluded.map((e) => `${e.member} (stage ${e.stage}, ${e.reason})`).join(', ');
   if (!result.complete) {
-    const dropped = session.excluded.map((e) => `${e.member} (stage ${e.stage}, ${e.reason})`).join(', ');
-    lines.push(`PARTIAL COUNCIL: ${session.synthesis === null ? 'no chairman answered; ' : ''}${dropped === '' ? '' : `dropped ${dropped}. `}The result below comes from the members that answered.`, '');
+    lines.push(`PARTIAL COUNCIL: ${describeShortfalls(result)}.${dropped === '' ? '' : ` Dropped ${dropped}.`} The result below is what finished.`, '');
+  } else if (dropped !== '') {
+    lines.push(`Dropped ${dropped}; the council went on with the members that answered.`, '');
   }
   lines.push(renderSessionText({ session, style: createStyle(false), simulated: result.simulated }).trimEnd());
   lines.push('', `Session ${session.sessionId}${result.saved === null ? ' (not saved)' : result.saved.history ? ' (saved to the history)' : ' (nothing saved at consent level 0)'}.`);
@@ -138,7 +150,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
     {
       title: 'Consult the council',
       description:
-        'Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped (a partial council says so), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token.',
+        'Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped, whether the council was complete and what it lacked (complete, shortfalls: a partial council is a result, not an error), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token.',
       inputSchema: consultCouncilInput,
       outputSchema: consultCouncilOutput,
       annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: false },
