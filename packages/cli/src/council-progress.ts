@@ -8,6 +8,8 @@ export type ProgressStage = 1 | 2 | 3;
 
 export type CellState =
   | { status: 'waiting' }
+  /** The call waits for a free slot of its endpoint (a provider's concurrency limit, e.g. a local one-slot server). */
+  | { status: 'queued'; since: number }
   | { status: 'running'; startedAt: number; attempt: number }
   | { status: 'done'; ms: number }
   | { status: 'failed'; reason: string }
@@ -16,10 +18,14 @@ export type CellState =
 export type ProgressEvent =
   | { type: 'stage-started'; stage: ProgressStage; at: number }
   | { type: 'model-started'; stage: ProgressStage; member: string; at: number }
+  | { type: 'model-queued'; stage: ProgressStage; member: string; at: number }
+  /** The queued call was sent: it runs from now (its deadline and latency start here). */
+  | { type: 'model-dispatched'; stage: ProgressStage; member: string; at: number }
   | { type: 'model-finished'; stage: ProgressStage; member: string; at: number; latencyMs?: number; tokens?: number; costUsd?: number }
   | { type: 'model-failed'; stage: ProgressStage; member: string; at: number; reason: string }
   | { type: 'model-retried'; stage: ProgressStage; member: string; at: number; attempt: number }
-  | { type: 'stage-finished'; stage: ProgressStage; at: number }
+  /** `succeeded` calls answered; at stage 2, `unread` of them gave no ranking that could be read (when reported). */
+  | { type: 'stage-finished'; stage: ProgressStage; at: number; succeeded?: number; unread?: number }
   /** Running totals over the session so far. */
   | { type: 'usage'; tokens: number; costUsd: number | null; at: number };
 
@@ -32,6 +38,8 @@ export interface CouncilProgress {
   answers: Record<string, CellState>;
   reviews: Record<string, CellState>;
   synthesis: CellState;
+  /** Once stage 2 has finished and its unread reviews were reported: how many reviews came back, and of them how many rankings were read. */
+  rankings?: { read: number; reviewed: number };
   tokens: number;
   /** Sum of the costs reported; null while no call has reported one. */
   costUsd: number | null;
@@ -59,6 +67,11 @@ function cellsOf(state: CouncilProgress, stage: ProgressStage): Record<string, C
   return stage === 1 ? state.answers : stage === 2 ? state.reviews : null;
 }
 
+function cellOf(state: CouncilProgress, at: { stage: ProgressStage; member: string }): CellState | undefined {
+  if (at.stage === 3) return at.member === state.chairman ? state.synthesis : undefined;
+  return cellsOf(state, at.stage)![at.member];
+}
+
 function withCell(state: CouncilProgress, at: { stage: ProgressStage; member: string }, cell: CellState): CouncilProgress {
   const { stage, member } = at;
   if (stage === 3) return { ...state, synthesis: cell, chairman: member };
@@ -77,17 +90,25 @@ export function applyProgressEvent(state: CouncilProgress, event: ProgressEvent)
       // Members that never started this stage (excluded earlier) are shown as skipped.
       const cells = cellsOf(state, event.stage)!;
       const next = Object.fromEntries(Object.entries(cells).map(([m, c]) => [m, c.status === 'waiting' ? ({ status: 'skipped' } as const) : c]));
-      return event.stage === 1 ? { ...state, answers: next } : { ...state, reviews: next };
+      if (event.stage === 1) return { ...state, answers: next };
+      const rankings = event.succeeded === undefined || event.unread === undefined ? {} : { rankings: { read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded } };
+      return { ...state, reviews: next, ...rankings };
     }
     case 'model-started':
+      // A call already queued stays queued until it is dispatched, whichever of the two events came first.
+      if (cellOf(state, event)?.status === 'queued') return state;
+      return withCell(state, event, { status: 'running', startedAt: event.at, attempt: 1 });
+    case 'model-queued':
+      return withCell(state, event, { status: 'queued', since: event.at });
+    case 'model-dispatched':
       return withCell(state, event, { status: 'running', startedAt: event.at, attempt: 1 });
     case 'model-retried': {
-      const current = event.stage === 3 ? state.synthesis : cellsOf(state, event.stage)![event.member];
+      const current = cellOf(state, event);
       const startedAt = current?.status === 'running' ? current.startedAt : event.at;
       return withCell(state, event, { status: 'running', startedAt, attempt: event.attempt });
     }
     case 'model-finished': {
-      const current = event.stage === 3 ? state.synthesis : cellsOf(state, event.stage)![event.member];
+      const current = cellOf(state, event);
       const ms = event.latencyMs ?? (current?.status === 'running' ? event.at - current.startedAt : 0);
       const next = withCell(state, event, { status: 'done', ms });
       return {

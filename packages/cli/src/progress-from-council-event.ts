@@ -9,9 +9,13 @@ export function progressFromCouncilEvent(event: CouncilEvent, at: number): Progr
     case 'stage-started':
       return { type: 'stage-started', stage: event.stage, at };
     case 'stage-finished':
-      return { type: 'stage-finished', stage: event.stage, at };
+      return { type: 'stage-finished', stage: event.stage, at, succeeded: event.succeeded, ...(event.unread === undefined ? {} : { unread: event.unread }) };
     case 'model-started':
       return { type: 'model-started', stage: event.stage, member: event.member, at };
+    case 'model-queued':
+      return { type: 'model-queued', stage: event.stage, member: event.member, at };
+    case 'model-dispatched':
+      return { type: 'model-dispatched', stage: event.stage, member: event.member, at };
     case 'model-finished':
       return { type: 'model-finished', stage: event.stage, member: event.member, at, latencyMs: event.latencyMs };
     case 'model-failed': {

@@ -46,6 +46,50 @@ describe('createProgressLines', () => {
     ]);
   });
 
+  it('says at the end of stage 2 how many rankings were read, when core reports it', () => {
+    const out: string[] = [];
+    const lines = createProgressLines({ write: (s) => void out.push(s), now: () => 0 });
+    lines.onEvent({ type: 'stage-finished', stage: 2, succeeded: 4, failed: 0, unread: 4 });
+    lines.onEvent({ type: 'stage-finished', stage: 2, succeeded: 4, failed: 1, unread: 1 });
+    lines.onEvent({ type: 'stage-finished', stage: 2, succeeded: 1, failed: 0, unread: 0 });
+    // Without the count (an older core), and with no review back, the line is as it was.
+    lines.onEvent({ type: 'stage-finished', stage: 2, succeeded: 3, failed: 0 });
+    lines.onEvent({ type: 'stage-finished', stage: 2, succeeded: 0, failed: 3, unread: 0 });
+    expect(out).toEqual([
+      'stage 2 (reviews) done: 4 reviewed, 0 of 4 rankings read (0.0 s)\n',
+      'stage 2 (reviews) done: 4 reviewed, 3 of 4 rankings read, 1 failed (0.0 s)\n',
+      'stage 2 (reviews) done: 1 reviewed, 1 of 1 ranking read (0.0 s)\n',
+      'stage 2 (reviews) done: 3 reviewed (0.0 s)\n',
+      'stage 2 (reviews) done: 0 reviewed, 3 failed (0.0 s)\n',
+    ]);
+  });
+
+  it('says when a call is queued for its endpoint, lists it apart from the calls still waiting, and times it from its dispatch', () => {
+    let t = 0;
+    const out: string[] = [];
+    const lines = createProgressLines({ write: (s) => void out.push(s), now: () => t });
+    for (const member of ['a', 'local1', 'local2']) lines.onEvent({ type: 'model-started', stage: 1, member, model: member });
+    lines.onEvent({ type: 'model-queued', stage: 1, member: 'local2', model: 'local2' });
+    t = 16_000;
+    lines.tick();
+    // a and local1 have run 16 s; local2 is not hung, it waits for local1's slot.
+    t = 20_000;
+    for (const member of ['a', 'local1']) lines.onEvent({ type: 'model-finished', stage: 1, member, model: member, latencyMs: 20_000, usage: { inputTokens: 1, outputTokens: 1 } });
+    lines.onEvent({ type: 'model-dispatched', stage: 1, member: 'local2', model: 'local2' });
+    // 30 s after it started, 10 s after it was sent: not yet 15 s of waiting.
+    t = 30_000;
+    lines.tick();
+    t = 35_000;
+    lines.tick();
+    expect(out).toEqual([
+      '  local2 queued at stage 1: waiting for a free slot of its endpoint\n',
+      '  still waiting for a, local1 (16 s); queued for a free slot: local2\n',
+      '  a answered (20.0 s)\n',
+      '  local1 answered (20.0 s)\n',
+      '  still waiting for local2 (15 s)\n',
+    ]);
+  });
+
   it('hold stops the ticker and keeps lines back; release prints them in order', () => {
     vi.useFakeTimers();
     try {
@@ -96,7 +140,7 @@ describe('council ask in a pipe (issue 15 item 3)', () => {
     expect(err).toContainEqual('  test/hang timed out at stage 1: no answer within 1000 ms');
     expect(err).toContainEqual(expect.stringMatching(/^stage 1 \(answers\) done: 3 answered, 2 failed \(\d+\.\d s\)$/));
     expect(err).toContainEqual('stage 2 (reviews): 3 calls started');
-    expect(err).toContainEqual(expect.stringMatching(/^stage 2 \(reviews\) done: 3 reviewed \(\d+\.\d s\)$/));
+    expect(err).toContainEqual(expect.stringMatching(/^stage 2 \(reviews\) done: 3 reviewed, 3 of 3 rankings read \(\d+\.\d s\)$/));
     expect(err).toContainEqual('stage 3 (synthesis): 1 call started');
     expect(err).toContainEqual(expect.stringMatching(/^ {2}test\/alpha synthesised \(\d+\.\d s\)$/));
     // Progress never repeats the question, and is not drawn with escape codes.

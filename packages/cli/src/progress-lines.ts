@@ -1,4 +1,5 @@
 import type { CouncilEvent, CouncilStage } from '@council/core';
+import { rankingsRead } from './render-progress-frame.js';
 import { STAGE_DONE_VERBS, STAGE_NAMES } from './stage-labels.js';
 
 /** How often at most a "still waiting" line is printed, and how long a call must have run before the first. */
@@ -37,7 +38,8 @@ function seconds(ms: number): string {
 export function createProgressLines(options: { write: (text: string) => void; now?: () => number; intervalMs?: number }): ProgressLines {
   const now = options.now ?? (() => Date.now());
   const intervalMs = options.intervalMs ?? WAIT_LINE_INTERVAL_MS;
-  const pending = new Map<string, { member: string; startedAt: number }>();
+  // A queued call waits for its endpoint's free slot: listed apart, and its wait starts when it is dispatched.
+  const pending = new Map<string, { member: string; startedAt: number; queued: boolean }>();
   const stageStarted = new Map<CouncilStage, number>();
   let lastWaitLine = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -56,11 +58,20 @@ export function createProgressLines(options: { write: (text: string) => void; no
           return;
         case 'stage-finished': {
           const took = now() - (stageStarted.get(event.stage) ?? now());
-          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}) done: ${event.succeeded} ${STAGE_DONE_VERBS[event.stage]}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
+          // "4 reviewed" alone would hide that no ranking could be read from them.
+          const read = event.unread === undefined || event.succeeded === 0 ? '' : `, ${rankingsRead({ read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded })}`;
+          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}) done: ${event.succeeded} ${STAGE_DONE_VERBS[event.stage]}${read}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
           return;
         }
         case 'model-started':
-          pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now() });
+          pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now(), queued: false });
+          return;
+        case 'model-queued':
+          pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now(), queued: true });
+          say(`  ${event.member} queued at stage ${event.stage}: waiting for a free slot of its endpoint`);
+          return;
+        case 'model-dispatched':
+          pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now(), queued: false });
           return;
         case 'model-finished':
           pending.delete(`${event.stage}:${event.member}`);
@@ -81,13 +92,15 @@ export function createProgressLines(options: { write: (text: string) => void; no
       }
     },
     tick() {
-      if (pending.size === 0) return;
+      const running = [...pending.values()].filter((p) => !p.queued);
+      if (running.length === 0) return;
       const t = now();
-      const oldest = Math.min(...[...pending.values()].map((p) => p.startedAt));
+      const oldest = Math.min(...running.map((p) => p.startedAt));
       if (t - oldest < intervalMs || t - lastWaitLine < intervalMs) return;
       lastWaitLine = t;
-      const members = [...new Set([...pending.values()].map((p) => p.member))];
-      say(`  still waiting for ${members.join(', ')} (${Math.floor((t - oldest) / 1000)} s)`);
+      const members = [...new Set(running.map((p) => p.member))];
+      const queued = [...new Set([...pending.values()].filter((p) => p.queued).map((p) => p.member))];
+      say(`  still waiting for ${members.join(', ')} (${Math.floor((t - oldest) / 1000)} s)${queued.length > 0 ? `; queued for a free slot: ${queued.join(', ')}` : ''}`);
     },
     start() {
       timer = setInterval(() => lines.tick(), Math.min(1000, intervalMs));

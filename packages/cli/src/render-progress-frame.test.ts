@@ -64,6 +64,27 @@ describe('the live display frames', () => {
     expect(lines[5]).toBe('  chairman alpha                  ✓ 3.0s');
   });
 
+  it('shows a call queued for its endpoint as queued, with how long it has waited, then running from its dispatch', () => {
+    const queued = play([
+      { type: 'stage-started', stage: 1, at: 0 },
+      { type: 'model-started', stage: 1, member: 'beta', at: 0 },
+      { type: 'model-queued', stage: 1, member: 'beta', at: 0 },
+    ]);
+    expect(renderProgressFrame(queued, { now: 1500, style: plain }).split('\n')[3]).toBe('  beta      … queued 1.5s         · waiting');
+    // Dispatched at 2,000 ms: at 2,500 ms it has run 0.5 s; the spinner frame is floor(500 / 80) % 10 = 6 → '⠦'.
+    const sent = applyProgressEvent(queued, { type: 'model-dispatched', stage: 1, member: 'beta', at: 2000 });
+    expect(renderProgressFrame(sent, { now: 2500, style: plain }).split('\n')[3]).toBe('  beta      ⠦ 0.5s                · waiting');
+  });
+
+  it('says how many rankings were read once stage 2 is over', () => {
+    const reviewed = (unread: number) =>
+      renderProgressFrame(play([{ type: 'stage-started', stage: 2, at: 0 }, { type: 'stage-finished', stage: 2, at: 10, succeeded: 3, unread }]), { now: 10, style: plain }).split('\n')[1];
+    expect(reviewed(3)).toBe('  member    stage 1 answer        stage 2 review · 0 of 3 rankings read');
+    expect(reviewed(1)).toBe('  member    stage 1 answer        stage 2 review · 2 of 3 rankings read');
+    // Not reported (an older core): nothing is claimed.
+    expect(renderProgressFrame(play([{ type: 'stage-finished', stage: 2, at: 10, succeeded: 3 }]), { now: 10, style: plain }).split('\n')[1]).toBe('  member    stage 1 answer        stage 2 review');
+  });
+
   it('keeps every line within the terminal width, also with colours', () => {
     const state = createCouncilProgress({ members: ['a-very-long-provider/model-name-that-goes-on-and-on'], chairman: 'x', startedAt: 0, label: 'openrouter' });
     for (const style of [plain, createStyle(true)]) {

@@ -22,6 +22,9 @@ function cell(state: CellState, now: number, style: Style): string {
       return style.dim('· waiting');
     case 'skipped':
       return style.dim('– skipped');
+    case 'queued':
+      // Waiting for its endpoint's free slot (its deadline has not started): not hung, not running yet.
+      return style.yellow(`… queued ${formatSeconds(now - state.since)}`);
     case 'running': {
       const spin = SPINNER[Math.floor((now - state.startedAt) / 80) % SPINNER.length]!;
       const retry = state.attempt > 1 ? ` (retry ${state.attempt - 1})` : '';
@@ -32,6 +35,11 @@ function cell(state: CellState, now: number, style: Style): string {
     case 'failed':
       return style.red(`✗ ${state.reason}`);
   }
+}
+
+/** "3 of 4 rankings read", "0 of 1 ranking read". */
+export function rankingsRead(r: { read: number; reviewed: number }): string {
+  return `${r.read} of ${r.reviewed} ranking${r.reviewed === 1 ? '' : 's'} read`;
 }
 
 function pad(text: string, width: number): string {
@@ -64,7 +72,10 @@ export function renderProgressFrame(state: CouncilProgress, options: { now: numb
     formatCost(state.costUsd),
   ].join(' · ');
   const name = (m: string) => (m.length > nameWidth ? `${m.slice(0, nameWidth - 1)}…` : m);
-  const lines = [header, style.dim(`  ${pad('member', nameWidth)}  ${pad('stage 1 answer', CELL_WIDTH)}  stage 2 review`)];
+  // Once stage 2 is over, how many of its rankings could be read: "4 reviewed" alone would hide that none was.
+  const r = state.rankings;
+  const read = r === undefined ? '' : (r.read === r.reviewed ? style.dim : style.yellow)(` · ${rankingsRead(r)}`);
+  const lines = [header, style.dim(`  ${pad('member', nameWidth)}  ${pad('stage 1 answer', CELL_WIDTH)}  stage 2 review`) + read];
   for (const member of state.members) {
     const answer = state.answers[member] ?? { status: 'waiting' };
     const review = state.reviews[member] ?? { status: 'waiting' };

@@ -143,7 +143,7 @@ describe('council ask streams the synthesis to stdout (issue 15 item 2)', () => 
     expect(code).toBe(0);
     const all = log.join('');
     // The plain progress lines ran (stages 1 and 2 are reported before the answer)…
-    expect(all).toMatch(/stage 2 \(reviews\) done: 3 reviewed \([\d.]+ s\)\n/);
+    expect(all).toMatch(/stage 2 \(reviews\) done: 3 reviewed, 3 of 3 rankings read \([\d.]+ s\)\n/);
     // …the answer is whole, with its line ended, before any stage-3 line; then the rest of the report.
     const answer = `Answer (chairman test/alpha, balanced strategy, consensus mode)\n\n${CONFIG}\n`;
     expect(all).toContain(answer);
