@@ -73,6 +73,12 @@ export const sessionDocumentSchema = z.looseObject({
   stage2: z.array(z.looseObject({ reviewer: z.string() })),
   leaderboard: z.array(z.looseObject({})),
   synthesis: z.looseObject({ text: z.string() }).nullable(),
+  complete: z
+    .boolean()
+    .describe('Whether the session produced what was asked: a synthesis (for a session run without one, a ranking) from reviews of which at least one could be read. `council ask` exits 3 when false.'),
+  shortfalls: z
+    .array(z.enum(['no-synthesis', 'not-ranked', 'no-review-read']))
+    .describe('What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).'),
 });
 
 export const sessionResponseSchema = z.object({ session: sessionDocumentSchema });
@@ -133,8 +139,15 @@ const stage = z.union([z.literal(1), z.literal(2), z.literal(3)]);
 /** The data of each event type on `GET /api/sessions/:id/events`. */
 export const streamEventDataSchemas = {
   'stage-started': z.object({ stage, calls: z.number().int() }),
-  'stage-finished': z.object({ stage, succeeded: z.number().int(), failed: z.number().int() }),
+  'stage-finished': z.object({
+    stage,
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    unread: z.number().int().optional().describe('Stage 2: reviews that answered but gave no ranking that could be read.'),
+  }),
   'model-started': z.object({ stage, member: z.string(), model: z.string() }),
+  'model-queued': z.object({ stage, member: z.string(), model: z.string() }).describe('The call waits for a free slot of its endpoint; its deadline runs from model-dispatched.'),
+  'model-dispatched': z.object({ stage, member: z.string(), model: z.string() }).describe('A queued call was sent.'),
   'model-finished': z.object({ stage, member: z.string(), model: z.string(), latencyMs: z.number() }),
   'model-failed': z.object({ stage, member: z.string(), model: z.string(), reason: z.string(), message: z.string() }),
   'model-retried': z.object({ stage, member: z.string(), model: z.string(), previous: z.string(), reason: z.string() }),

@@ -35,7 +35,14 @@ describe('the OpenAPI document of council serve (issue 16)', () => {
   });
 
   it('has a data schema for every event type of the contract', () => {
-    const types = ['stage-started', 'stage-finished', 'model-started', 'model-finished', 'model-failed', 'model-retried', 'usage', 'answer', 'review', 'synthesis-text', 'session', 'error', 'cancelled', 'done'];
+    const types = ['stage-started', 'stage-finished', 'model-started', 'model-queued', 'model-dispatched', 'model-finished', 'model-failed', 'model-retried', 'usage', 'answer', 'review', 'synthesis-text', 'session', 'error', 'cancelled', 'done'];
     expect(Object.keys(doc.components.schemas).filter((n) => n.startsWith('StreamEvent_')).sort()).toEqual(types.map((t) => `StreamEvent_${t}`).sort());
+  });
+
+  it('a session document says whether it was complete and what it lacks (issue 26), as the session event and GET /api/sessions/{id} carry it', () => {
+    const session = doc.components.schemas.SessionResponse!.properties!.session as unknown as { required: string[]; properties: Record<string, { type?: string; items?: { enum?: string[] } }> };
+    expect(session.required).toEqual(expect.arrayContaining(['complete', 'shortfalls']));
+    expect(session.properties['complete']!.type).toBe('boolean');
+    expect(session.properties['shortfalls']!.items!.enum).toEqual(['no-synthesis', 'not-ranked', 'no-review-read']);
   });
 });

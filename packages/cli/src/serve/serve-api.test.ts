@@ -98,9 +98,29 @@ describe('council serve: the session API over real HTTP (issue 16)', () => {
     expect(pieces.length).toBe(Math.ceil(pieces.join('').length / 6));
     // The test server's reviewers rank the labels in the order shown, so each review ranks "Response A" first.
     for (const review of a.filter((e) => e.type === 'review')) expect((review.data.ranking as string[])[0]).toBe('Response A');
-    const session = a.at(-2)!.data as { session: { sessionId: string; synthesis: { text: string } }; saved: { history: boolean } };
+    const session = a.at(-2)!.data as { session: { sessionId: string; synthesis: { text: string }; complete: boolean; shortfalls: string[] }; saved: { history: boolean } };
     expect(session.session.synthesis.text).toBe(CHAIRMAN_TEXT);
+    expect([session.session.complete, session.session.shortfalls]).toEqual([true, []]);
     expect(session.saved.history).toBe(true);
+  }, 30_000);
+
+  it('a partial session finishes (not fails) and says what it lacks, in its session event and in GET /api/sessions/:id (issue 26)', async () => {
+    const { client } = served;
+    const noChairman = await client.events(await client.start({ query: QUERY, members: MEMBERS, chairman: 'test/broken' }));
+    expect(noChairman.at(-1)!.data).toEqual({ status: 'finished' });
+    const first = (noChairman.at(-2)!.data as { session: { sessionId: string; complete: boolean; shortfalls: string[]; leaderboard: unknown[] } }).session;
+    expect([first.complete, first.shortfalls]).toEqual([false, ['no-synthesis']]);
+    expect(first.leaderboard).toHaveLength(3);
+    expect(sessionResponseSchema.parse((await client.get(`/api/sessions/${first.sessionId}`)).json()).session).toMatchObject({ complete: false, shortfalls: ['no-synthesis'] });
+
+    const vague = await client.events(await client.start({ query: QUERY, members: ['test/vague-a', 'test/vague-b', 'test/vague-c'], chairman: 'test/alpha' }));
+    for (const event of vague) expect(streamEventDataSchemas[event.type as keyof typeof streamEventDataSchemas].safeParse(event.data).success, event.type).toBe(true);
+    const data = vague.at(-2)!.data as { session: { complete: boolean; shortfalls: string[]; synthesis: unknown }; saved: { biasRecords: number; notes: string[] } };
+    expect(data.session.synthesis).not.toBeNull();
+    expect(data.session.complete).toBe(false);
+    expect(data.session.shortfalls).toContain('no-review-read');
+    expect(data.saved.biasRecords).toBe(0);
+    expect(data.saved.notes).toContain('no bias records: no review of this session could be read.');
   }, 30_000);
 
   it('resumes after Last-Event-ID with only the later events, during and after the run', async () => {
