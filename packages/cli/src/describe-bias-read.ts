@@ -41,8 +41,9 @@ export function describeBiasRead(options: { document: BiasReportDocument; loaded
     else lines.push(`no bias records in ${where}: the input${loaded.paths.length === 1 ? ' is' : 's are'} empty.`);
   } else if (read.records === 0) {
     lines.push(`none of the ${plural(read.lines, 'line')} in ${where} is a bias record this Council can read (see the skipped lines above).`);
-  } else if (loaded.columns.length === 0) {
-    // Records exist but the window kept none: say which filter left them out, not "collect more data".
+  } else if (loaded.columns.length + loaded.unread.records === 0) {
+    // Records exist but the window kept none: say which filter left them out, not "collect more data". (Sessions
+    // left out because no review could be read were in the window: the report itself names them.)
     const { model, configVersion, beforeWindow, future } = read.excluded;
     const causes = [
       model > 0 ? `${plural(model, 'record')} ${verb(model, 'do', 'does')} not involve --model ${document.options.model ?? ''} (check the id: \`council history list\` shows the members)` : null,

@@ -1,6 +1,8 @@
 import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
 import { metricSubject, positionLabel } from './bias-report-metrics.js';
 import type { Style } from './create-style.js';
+import { describeUnreadSessions } from './leave-out-unread-sessions.js';
+import type { UnreadSessions } from './leave-out-unread-sessions.js';
 import { renderTable } from './render-table.js';
 
 function num(value: number | null | undefined, digits = 3): string {
@@ -59,6 +61,8 @@ export function renderBiasReportText(options: {
   verbose: boolean;
   source: string;
   simulated: boolean;
+  /** Sessions of the window left out because no review of theirs could be read: said under the window line. */
+  unreadSessions?: UnreadSessions;
 }): string {
   const { report, style: s } = options;
   const w = report.window;
@@ -68,6 +72,7 @@ export function renderBiasReportText(options: {
   out.push(s.bold(`Council bias report${options.simulated ? ' [simulated data]' : ''}`));
   out.push(`${w.sessions} sessions · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`);
   out.push(s.dim(`source: ${options.source}`));
+  if (options.unreadSessions !== undefined && options.unreadSessions.sessions > 0) out.push(s.yellow(describeUnreadSessions(options.unreadSessions)));
   if (options.simulated) out.push(s.magenta('Every record here came from the simulated provider: it shows how the report works, not how real models behave.'));
   out.push('');
   if (report.confidence === 'insufficient_data') {

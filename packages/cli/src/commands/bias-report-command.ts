@@ -8,6 +8,8 @@ import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine 
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
+import { describeUnreadSessions, leaveOutUnreadSessions } from '../leave-out-unread-sessions.js';
+import type { UnreadSessions } from '../leave-out-unread-sessions.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 
@@ -57,7 +59,10 @@ export interface LoadedBiasRecords {
   /** The inputs as given (resolved against the working directory), the default store, or the ClickHouse URL shown. */
   paths: string[];
   read: Omit<ReadBiasRecordsResult, 'columns'>;
+  /** The window's records the statistics take: the reader's, less `unread`'s sessions. */
   columns: BiasColumns;
+  /** Sessions of the window left out because no review of theirs could be read (see `leaveOutUnreadSessions`). */
+  unread: UnreadSessions;
 }
 
 /** The JSON document `council bias-report --format json` prints. Its top level is stable. */
@@ -67,9 +72,11 @@ export interface BiasReportDocument {
   generatedAt: string;
   simulated: boolean;
   /**
-   * `lines`: non-blank lines read; `records`: valid records read; `kept`: records in the window;
-   * `outsideWindow`: records the window left out, by filter in `excluded`; `duplicates`/`conflicts`: repeated
-   * records in the window, counted once; `skipped`: unreadable lines, by reason, with the first few.
+   * `lines`: non-blank lines read; `records`: valid records read; `kept`: records in the window the statistics
+   * use; `outsideWindow`: records the window left out, by filter in `excluded`; `duplicates`/`conflicts`: repeated
+   * records in the window, counted once; `skipped`: unreadable lines, by reason, with the first few;
+   * `unreadSessions`: sessions of the window left out of the statistics because no review of theirs could be read
+   * (every record without a score or a rank), with their records and ids.
    */
   input: {
     path: string;
@@ -85,6 +92,7 @@ export interface BiasReportDocument {
     skipped: number;
     reasons: ReadBiasRecordsResult['reasons'];
     firstBadLines: ReadBiasRecordsResult['firstBadLines'];
+    unreadSessions: UnreadSessions;
   };
   /** `seed`: of the permutations (the report's `resamples` says how many were drawn). */
   options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null; now: string; seed: number };
@@ -111,8 +119,10 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     const inputs = clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
     const source: EngineSource | null =
       engine === 'embedded' ? null : clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
-    const { columns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window }) : await readWithEngine(source, window);
-    loaded = { paths, read, columns };
+    const { columns: windowColumns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window }) : await readWithEngine(source, window);
+    // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
+    const { columns, unread } = leaveOutUnreadSessions(windowColumns);
+    loaded = { paths, read, columns, unread };
   } catch (error) {
     if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
     throw error;
@@ -124,12 +134,14 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
   const report = aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays });
   const { read } = loaded;
   const kept = loaded.columns.length;
+  const inWindow = kept + loaded.unread.records;
   const excluded = read.excluded;
   const document: BiasReportDocument = {
     kind: 'council-bias-report',
     schemaVersion: 1,
     generatedAt: ctx.now().toISOString(),
-    simulated: kept > 0 && read.simulatedRecords === kept,
+    // The reader counted simulated records over the whole window, left-out sessions included.
+    simulated: inWindow > 0 && read.simulatedRecords === inWindow,
     input: {
       path: paths.join(', '),
       paths,
@@ -144,6 +156,7 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
       skipped: read.skipped,
       reasons: read.reasons,
       firstBadLines: read.firstBadLines,
+      unreadSessions: loaded.unread,
     },
     options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString(), seed },
     report,
@@ -185,18 +198,20 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
     case 'csv': {
       const { renderBiasReportCsv } = await import('../render-bias-report-csv.js');
       text = renderBiasReportCsv(document.report);
+      // A CSV has rows of metrics only: the sessions it leaves out are said on stderr.
+      if (loaded.unread.sessions > 0) ctx.io.stderr(`council: ${describeUnreadSessions(loaded.unread)}\n`);
       break;
     }
     case 'html': {
       const [{ renderHtmlReport }, { htmlReportFromAudit }] = await Promise.all([import('../html/render-html-report.js'), import('../html/html-report-from-audit.js')]);
       text = renderHtmlReport(
-        htmlReportFromAudit({ report: document.report, records: loaded, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt }),
+        htmlReportFromAudit({ report: document.report, records: loaded, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt, unreadSessions: loaded.unread }),
       );
       break;
     }
     case 'text': {
       const { renderBiasReportText } = await import('../render-bias-report-text.js');
-      text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: document.input.path, simulated: document.simulated });
+      text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: document.input.path, simulated: document.simulated, unreadSessions: loaded.unread });
       break;
     }
   }

@@ -59,4 +59,6 @@ export interface HtmlReportData {
   };
   /** Extra lines shown under the summary (flags, anomalies, change points). */
   notes: readonly string[];
+  /** Sessions the statistics left out, and why (e.g. no review could be read), shown under the header whatever the tier. */
+  leftOut?: string;
 }

@@ -3,6 +3,8 @@ import { metricSubject, positionLabel } from '../bias-report-metrics.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
 import { formatNumber } from './svg-primitives.js';
+import { describeUnreadSessions } from '../leave-out-unread-sessions.js';
+import type { UnreadSessions } from '../leave-out-unread-sessions.js';
 import { withinSessionLengthPoints } from './within-session-length-points.js';
 
 const MAX_POINTS = 2000;
@@ -37,6 +39,8 @@ export function htmlReportFromAudit(options: {
   source: string;
   simulated: boolean;
   generatedAt: string;
+  /** Sessions of the window left out because no review of theirs could be read: the page says so under its header. */
+  unreadSessions?: UnreadSessions;
 }): HtmlReportData {
   const { report } = options;
   const flagged = new Set(report.flags.map((f) => f.metric));
@@ -99,6 +103,7 @@ export function htmlReportFromAudit(options: {
       candidates,
       values: reviewers.map((r) => candidates.map((c) => value.get(`${r}→${c}`) ?? null)),
     },
+    ...(options.unreadSessions !== undefined && options.unreadSessions.sessions > 0 ? { leftOut: describeUnreadSessions(options.unreadSessions) } : {}),
     notes: [
       ...[...new Set(report.flags.map(flagNote))],
       ...(report.flags.length === 0 && report.meetsMinimum ? ['No bias flag raised (Holm-corrected across families).'] : []),

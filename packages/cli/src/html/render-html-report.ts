@@ -80,6 +80,7 @@ export function renderHtmlReport(data: HtmlReportData): string {
   if (data.simulated) {
     sections.push('<p class="notice">Every record in this report came from the <strong>simulated</strong> provider: offline personas with built-in biases. It shows what the report looks like, not how any real model behaves.</p>');
   }
+  if (data.leftOut !== undefined) sections.push(`<p class="notice">${escapeXml(data.leftOut)}</p>`);
   if (data.confidence === 'insufficient_data') {
     sections.push(`<p class="notice"><strong>Collecting data…</strong> ${data.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Run more sessions, e.g. with <code>council batch</code>.</p>`);
     return page(data.title, sections);

@@ -40,7 +40,14 @@ export const biasReportOutput = {
   anchoring: z.unknown(),
   flags: z.array(flag),
   notes: z.array(z.string()),
-  input: z.object({ records: z.number(), kept: z.number(), skipped: z.number() }),
+  input: z.object({
+    records: z.number(),
+    kept: z.number(),
+    skipped: z.number(),
+    unreadSessions: z
+      .object({ sessions: z.number(), records: z.number(), sessionIds: z.array(z.string()) })
+      .describe('Sessions of the window left out of the statistics because no review of theirs could be read.'),
+  }),
 };
 
 type BiasReportInput = z.infer<z.ZodObject<typeof biasReportInput>>;
@@ -76,9 +83,9 @@ export function registerBiasReportTool(server: McpServer, options: { ctx: Comman
           anchoring: r.anchoring,
           flags: r.flags,
           notes: r.notes,
-          input: { records: document.input.records, kept: document.input.kept, skipped: document.input.skipped },
+          input: { records: document.input.records, kept: document.input.kept, skipped: document.input.skipped, unreadSessions: document.input.unreadSessions },
         };
-        const text = renderBiasReportText({ report: r, style: createStyle(false), verbose: false, source: document.input.path, simulated: document.simulated });
+        const text = renderBiasReportText({ report: r, style: createStyle(false), verbose: false, source: document.input.path, simulated: document.simulated, unreadSessions: document.input.unreadSessions });
         return { content: [{ type: 'text', text }], structuredContent: result };
       } catch (error) {
         return toolError(error, log);
