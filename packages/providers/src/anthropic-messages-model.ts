@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
@@ -10,6 +10,7 @@ import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
@@ -28,18 +29,31 @@ const usageSchema = z
 const responseSchema = z.object({
   id: z.string().nullish(),
   model: z.string().nullish(),
-  content: z.array(z.object({ type: z.string(), text: z.string().nullish(), thinking: z.string().nullish() })).nullish(),
+  content: z.array(z.object({ type: z.string(), text: z.string().nullish(), thinking: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() })).nullish(),
   stop_reason: z.string().nullish(),
   usage: usageSchema,
 });
 
 const eventSchema = z.object({
   type: z.string(),
+  index: z.number().nullish(),
   message: z.object({ id: z.string().nullish(), model: z.string().nullish(), usage: usageSchema }).nullish(),
-  delta: z.object({ type: z.string().nullish(), text: z.string().nullish(), thinking: z.string().nullish(), stop_reason: z.string().nullish() }).nullish(),
+  content_block: z.object({ type: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() }).nullish(),
+  delta: z
+    .object({ type: z.string().nullish(), text: z.string().nullish(), thinking: z.string().nullish(), partial_json: z.string().nullish(), stop_reason: z.string().nullish() })
+    .nullish(),
   usage: usageSchema,
   error: errorSchema.nullish(),
 });
+
+/** JSON text as `JSON.stringify` writes it, or the text unchanged when it is not JSON (cut off mid-value). */
+function normalisedJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
 
 /** Anthropic's error types, as the HTTP status each one comes with. */
 const statusOfErrorType: Record<string, number> = {
@@ -75,6 +89,40 @@ export function mapAnthropicStopReason(reason: string | null | undefined): Finis
   }
 }
 
+interface RequestParts {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  secrets: string[];
+  /** The request forces the structured-output tool: a refusal of it becomes StructuredOutputUnsupportedError. */
+  structuredOutput: boolean;
+}
+
+/**
+ * Structured output on the Messages API: one tool whose input schema is the reply's schema, and `tool_choice`
+ * forcing it, so the answer is that tool's `input`.
+ */
+function structuredOutputBody(format: ResponseFormat): Record<string, unknown> {
+  return {
+    tools: [{ name: format.name, ...(format.description === undefined ? {} : { description: format.description }), input_schema: format.schema }],
+    tool_choice: { type: 'tool', name: format.name },
+  };
+}
+
+/** A structured reply's text: the forced tool's input as JSON, or undefined when there is no such block. */
+function toolInputText(content: ReadonlyArray<{ type: string; name?: string | null; input?: unknown }>, format: ResponseFormat): string | undefined {
+  const block = content.find((c) => c.type === 'tool_use' && c.name === format.name) ?? content.find((c) => c.type === 'tool_use');
+  return block === undefined || block.input === undefined ? undefined : JSON.stringify(block.input);
+}
+
+/**
+ * The finish reason of a call: a structured reply ends with `stop_reason: tool_use` because its answer is the
+ * forced tool's input, which is a complete answer (`stop`), not a request to run a tool.
+ */
+function finishOf(stopReason: string | null | undefined, options: GenerateOptions): FinishReason {
+  return options.responseFormat !== undefined && stopReason === 'tool_use' ? 'stop' : mapAnthropicStopReason(stopReason);
+}
+
 export interface AnthropicMessagesConfig {
   runtime: ProviderRuntime;
   baseURL: () => string;
@@ -89,6 +137,8 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'anthropic';
   readonly modelId: string;
+  /** Sends `responseFormat` as one tool (`input_schema`) forced by `tool_choice`; the answer is its input as JSON. */
+  readonly supportsStructuredOutput = true;
   readonly #config: AnthropicMessagesConfig;
 
   constructor(modelId: string, config: AnthropicMessagesConfig) {
@@ -96,7 +146,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     this.#config = config;
   }
 
-  #request(options: GenerateOptions, stream: boolean): { url: string; headers: Record<string, string>; body: Record<string, unknown>; secrets: string[] } {
+  #request(options: GenerateOptions, stream: boolean): RequestParts {
     const key = this.#config.apiKey();
     const system = options.messages.filter((m) => m.role === 'system').map((m) => m.content);
     const body: Record<string, unknown> = {
@@ -106,6 +156,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       messages: options.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(stream ? { stream: true } : {}),
+      ...(options.responseFormat === undefined ? {} : structuredOutputBody(options.responseFormat)),
       ...options.providerOptions?.anthropic,
     };
     return {
@@ -113,10 +164,11 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       headers: { 'anthropic-version': '2023-06-01', ...this.#config.headers(), 'x-api-key': key },
       body,
       secrets: [key],
+      structuredOutput: options.responseFormat !== undefined,
     };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
     const detail = options.error?.message ?? options.error?.type ?? undefined;
     return createApiError({
       provider: this.provider,
@@ -126,14 +178,16 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       detail: detail == null ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
       responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
       keyHint: 'ANTHROPIC_API_KEY (or the apiKey setting)',
+      structuredOutput: options.structuredOutput,
       ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
   }
 
-  #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
+  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
     return (failure) => {
       const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
+      const { url, secrets, structuredOutput } = request;
+      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, structuredOutput, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
     };
   }
 
@@ -157,54 +211,82 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${finishReason}). Retry, or choose another model.` });
   }
 
+  /** Reads a 2xx JSON reply: the body (within the size limit) and its shape. */
+  async #readReply(response: Response, request: RequestParts): Promise<z.infer<typeof responseSchema>> {
+    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: this.#config.runtime.maxResponseBytes, overflow: 'throw' });
+    return parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
+  }
+
+  /** The answer of a JSON reply (a structured one: the forced tool's input), or the EmptyResponseError saying why there is none. */
+  #reply(json: z.infer<typeof responseSchema>, options: { call: GenerateOptions; maxTokens: number }): ModelReply {
+    const content = json.content ?? [];
+    const format = options.call.responseFormat;
+    const plain = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+    const text = (format === undefined ? undefined : toolInputText(content, format)) ?? plain;
+    const reasoning = content.filter((c) => c.type === 'thinking').map((c) => c.thinking ?? '').join('');
+    const finishReason = finishOf(json.stop_reason, options.call);
+    if (text.trim() === '') throw this.#empty(finishReason, reasoning, options.maxTokens);
+    const out: ModelReply = { text, usage: this.#usage(json.usage), finishReason };
+    if (reasoning !== '') out.reasoning = reasoning;
+    if (json.id) out.responseId = json.id;
+    if (json.model) out.responseModelId = json.model;
+    return out;
+  }
+
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
     const { runtime } = this.#config;
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, options }, async (scope) => {
+    const baseURL = this.#config.baseURL();
+    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
       const request = this.#request(options, false);
-      const { url, secrets } = request;
       const json = await sendRequest({
         runtime,
         scope,
         provider: this.provider,
         modelId: this.modelId,
-        url,
+        url: request.url,
         headers: request.headers,
         body: request.body,
-        mapError: this.#mapFailure(url, secrets),
-        read: async (response) => parseJsonResponse({ text: await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' }), schema: responseSchema, url, provider: this.provider, secrets }),
+        mapError: this.#mapFailure(request),
+        read: (response) => this.#readReply(response, request),
       });
-      const text = (json.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
-      const reasoning = (json.content ?? []).filter((c) => c.type === 'thinking').map((c) => c.thinking ?? '').join('');
-      const finishReason = mapAnthropicStopReason(json.stop_reason);
-      if (text.trim() === '') throw this.#empty(finishReason, reasoning, request.body.max_tokens as number);
-      const out: GenerateResult = { text, usage: this.#usage(json.usage), finishReason, latencyMs: runtime.clock.now() - scope.startedAt };
-      if (reasoning !== '') out.reasoning = reasoning;
-      if (json.id) out.responseId = json.id;
-      if (json.model) out.responseModelId = json.model;
-      return out;
+      return { ...this.#reply(json, { call: options, maxTokens: request.body.max_tokens as number }), latencyMs: runtime.clock.now() - scope.startedAt };
     });
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
     const { runtime } = this.#config;
-    const url = `${this.#config.baseURL()}/messages`;
-    let secrets: readonly string[] = [];
-    let maxTokens = 0;
+    const baseURL = this.#config.baseURL();
+    const url = `${baseURL}/messages`;
+    let request: RequestParts | undefined;
     return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, options, url },
+      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
       {
         start: (scope) => {
-          const request = this.#request(options, true);
-          secrets = request.secrets;
-          maxTokens = request.body.max_tokens as number;
-          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: request.url, headers: request.headers, body: request.body, mapError: this.#mapFailure(request.url, secrets), read: (r) => Promise.resolve(r) });
+          const sent = this.#request(options, true);
+          request = sent;
+          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: sent.url, headers: sent.headers, body: sent.body, mapError: this.#mapFailure(sent), read: (r) => Promise.resolve(r) });
         },
-        parts: (body) => this.#streamParts(body, { secrets, url, maxTokens }),
+        parts: (body) => this.#streamParts(body, { request: request!, call: options }),
       },
     );
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { secrets: readonly string[]; url: string; maxTokens: number }): AsyncGenerator<StreamPart> {
+  /**
+   * The stream's parts. With `responseFormat` the answer is the forced tool's input: its `input_json_delta`
+   * pieces are gathered and, when the block ends, yielded as one text-delta — the JSON re-serialised as
+   * `JSON.stringify` writes it (as `doGenerate` gives it), or as sent when it does not parse (a reply cut off by
+   * `max_tokens`). Text blocks are then held back and yielded only when no tool input came.
+   */
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; call: GenerateOptions }): AsyncGenerator<StreamPart> {
+    const { request } = context;
+    const url = request.url;
+    const maxTokens = request.body.max_tokens as number;
+    const structured = context.call.responseFormat !== undefined;
+    let toolIndex: number | undefined;
+    let toolJson = '';
+    let toolStartInput: unknown;
+    let toolText: string | undefined;
+    let heldText = '';
     let usage: z.infer<typeof usageSchema> = {};
     let finishReason: FinishReason = 'unknown';
     let responseId: string | undefined;
@@ -213,24 +295,43 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     let reasoning = '';
     let stopped = false;
     for await (const sse of parseSse(body)) {
-      const event = parseJsonResponse({ text: sse.data, schema: eventSchema, url: context.url, provider: this.provider, secrets: context.secrets });
+      const event = parseJsonResponse({ text: sse.data, schema: eventSchema, url, provider: this.provider, secrets: request.secrets });
       switch (event.type) {
         case 'message_start':
           responseId = event.message?.id ?? undefined;
           responseModelId = event.message?.model ?? undefined;
           usage = { ...event.message?.usage };
           break;
+        case 'content_block_start':
+          if (structured && event.content_block?.type === 'tool_use' && toolIndex === undefined) {
+            toolIndex = event.index ?? 0;
+            // The block's own input ({} when it streams); the input_json_delta pieces that follow replace it.
+            toolStartInput = event.content_block.input;
+          }
+          break;
+        case 'content_block_stop':
+          if (toolIndex !== undefined && (event.index ?? 0) === toolIndex && toolText === undefined) {
+            toolText = toolJson === '' ? JSON.stringify(toolStartInput ?? {}) : normalisedJson(toolJson);
+            sawText = toolText.trim() !== '';
+            yield { type: 'text-delta', text: toolText };
+          }
+          break;
         case 'content_block_delta':
-          if (event.delta?.type === 'text_delta' && event.delta.text) {
-            sawText = true;
-            yield { type: 'text-delta', text: event.delta.text };
+          if (event.delta?.type === 'input_json_delta' && toolIndex !== undefined && (event.index ?? 0) === toolIndex) {
+            toolJson += event.delta.partial_json ?? '';
+          } else if (event.delta?.type === 'text_delta' && event.delta.text) {
+            if (structured) heldText += event.delta.text;
+            else {
+              sawText = true;
+              yield { type: 'text-delta', text: event.delta.text };
+            }
           } else if (event.delta?.type === 'thinking_delta' && event.delta.thinking) {
             reasoning += event.delta.thinking;
             yield { type: 'reasoning-delta', text: event.delta.thinking };
           }
           break;
         case 'message_delta':
-          if (event.delta?.stop_reason) finishReason = mapAnthropicStopReason(event.delta.stop_reason);
+          if (event.delta?.stop_reason) finishReason = finishOf(event.delta.stop_reason, context.call);
           if (event.usage) usage = { ...usage, ...Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v != null)) };
           break;
         case 'message_stop':
@@ -238,15 +339,19 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
           break;
         case 'error': {
           const type = event.error?.type ?? 'api_error';
-          throw this.#error({ statusCode: statusOfErrorType[type] ?? 500, error: event.error ?? undefined, bodyText: sse.data, url: context.url, secrets: context.secrets });
+          throw this.#error({ statusCode: statusOfErrorType[type] ?? 500, error: event.error ?? undefined, bodyText: sse.data, url, secrets: request.secrets, structuredOutput: request.structuredOutput });
         }
         default:
-          break; // ping, content_block_start, content_block_stop
+          break; // ping
       }
       if (stopped) break;
     }
     if (!stopped) throw new Error('the stream ended before message_stop');
-    if (!sawText) throw this.#empty(finishReason, reasoning, context.maxTokens);
+    if (toolText === undefined && heldText !== '') {
+      sawText = heldText.trim() !== '';
+      yield { type: 'text-delta', text: heldText };
+    }
+    if (!sawText) throw this.#empty(finishReason, reasoning, maxTokens);
     const finish: StreamPart = { type: 'finish', finishReason, usage: this.#usage(usage) };
     if (responseId) finish.responseId = responseId;
     if (responseModelId) finish.responseModelId = responseModelId;

@@ -9,7 +9,9 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { toGeminiSchema } from './gemini-schema.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
@@ -64,6 +66,15 @@ export function mapGeminiFinishReason(reason: string | null | undefined): Finish
   }
 }
 
+interface RequestParts {
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  secrets: string[];
+  /** The request asks for a JSON reply held to a schema: a refusal of it becomes StructuredOutputUnsupportedError. */
+  structuredOutput: boolean;
+}
+
 export interface GeminiConfig {
   runtime: ProviderRuntime;
   baseURL: () => string;
@@ -76,6 +87,8 @@ export class GeminiModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'gemini';
   readonly modelId: string;
+  /** Sends `responseFormat` as `generationConfig.responseMimeType: 'application/json'` and `responseSchema` (see `toGeminiSchema`). */
+  readonly supportsStructuredOutput = true;
   readonly #config: GeminiConfig;
 
   constructor(modelId: string, config: GeminiConfig) {
@@ -87,7 +100,7 @@ export class GeminiModel implements LanguageModelV1 {
     return `${this.#config.baseURL()}/models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
   }
 
-  #request(options: GenerateOptions, stream: boolean): { url: string; headers: Record<string, string>; body: Record<string, unknown>; secrets: string[] } {
+  #request(options: GenerateOptions, stream: boolean): RequestParts {
     const key = this.#config.apiKey();
     const system = options.messages.filter((m) => m.role === 'system').map((m) => ({ text: m.content }));
     const extra = { ...options.providerOptions?.gemini };
@@ -97,6 +110,7 @@ export class GeminiModel implements LanguageModelV1 {
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.responseFormat === undefined ? {} : { responseMimeType: 'application/json', responseSchema: toGeminiSchema(options.responseFormat.schema) }),
       ...extraConfig,
     };
     const body: Record<string, unknown> = {
@@ -105,10 +119,10 @@ export class GeminiModel implements LanguageModelV1 {
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
       ...extra,
     };
-    return { url: this.#url(stream), headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key] };
+    return { url: this.#url(stream), headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key], structuredOutput: options.responseFormat !== undefined };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
     const detail = options.error?.message ?? options.error?.status ?? undefined;
     // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid": an authentication failure.
     const badKey = options.statusCode === 400 && /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) && /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
@@ -120,14 +134,16 @@ export class GeminiModel implements LanguageModelV1 {
       detail: detail == null ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
       responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
       keyHint: 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)',
+      structuredOutput: options.structuredOutput,
       ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
   }
 
-  #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
+  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
     return (failure) => {
       const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
+      const { url, secrets, structuredOutput } = request;
+      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, structuredOutput, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
     };
   }
 
@@ -150,9 +166,10 @@ export class GeminiModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
   }
 
-  #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; url: string; secrets: readonly string[] }): APICallError {
+  #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; request: RequestParts }): APICallError {
     const code = options.error.code ?? 500;
-    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, url: options.url, secrets: options.secrets });
+    const { url, secrets, structuredOutput } = options.request;
+    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, url, secrets, structuredOutput });
   }
 
   static #parts(response: GeminiResponse): { text: string; reasoning: string } {
@@ -163,58 +180,68 @@ export class GeminiModel implements LanguageModelV1 {
     };
   }
 
+  /** Reads a 2xx JSON reply: the body (within the size limit), its shape, and an error object inside it. */
+  async #readReply(response: Response, request: RequestParts): Promise<GeminiResponse> {
+    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: this.#config.runtime.maxResponseBytes, overflow: 'throw' });
+    const parsed = parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
+    if (parsed.error) throw this.#inBodyError({ error: parsed.error, bodyText: text, request });
+    return parsed;
+  }
+
+  /** The answer of a JSON reply, or the EmptyResponseError that says why there is none. */
+  #reply(json: GeminiResponse, options: GenerateOptions): ModelReply {
+    const { text, reasoning } = GeminiModel.#parts(json);
+    const finishReason = mapGeminiFinishReason(json.candidates?.[0]?.finishReason);
+    const usage = this.#usage(json.usageMetadata);
+    if (text.trim() === '') throw this.#empty({ finishReason, usage, reasoning, blockReason: json.promptFeedback?.blockReason ?? undefined, maxTokens: options.maxTokens });
+    const out: ModelReply = { text, usage, finishReason };
+    if (reasoning !== '') out.reasoning = reasoning;
+    if (json.responseId) out.responseId = json.responseId;
+    if (json.modelVersion) out.responseModelId = json.modelVersion;
+    if (options.seed !== undefined) out.seed = options.seed;
+    return out;
+  }
+
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
     const { runtime } = this.#config;
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, options }, async (scope) => {
+    const baseURL = this.#config.baseURL();
+    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
       const request = this.#request(options, false);
-      const { url, secrets } = request;
       const json = await sendRequest({
         runtime,
         scope,
         provider: this.provider,
         modelId: this.modelId,
-        url,
+        url: request.url,
         headers: request.headers,
         body: request.body,
-        mapError: this.#mapFailure(url, secrets),
-        read: async (response) => {
-          const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
-          const parsed = parseJsonResponse({ text, schema: responseSchema, url, provider: this.provider, secrets });
-          if (parsed.error) throw this.#inBodyError({ error: parsed.error, bodyText: text, url, secrets });
-          return parsed;
-        },
+        mapError: this.#mapFailure(request),
+        read: (response) => this.#readReply(response, request),
       });
-      const { text, reasoning } = GeminiModel.#parts(json);
-      const finishReason = mapGeminiFinishReason(json.candidates?.[0]?.finishReason);
-      const usage = this.#usage(json.usageMetadata);
-      if (text.trim() === '') throw this.#empty({ finishReason, usage, reasoning, blockReason: json.promptFeedback?.blockReason ?? undefined, maxTokens: options.maxTokens });
-      const out: GenerateResult = { text, usage, finishReason, latencyMs: runtime.clock.now() - scope.startedAt };
-      if (reasoning !== '') out.reasoning = reasoning;
-      if (json.responseId) out.responseId = json.responseId;
-      if (json.modelVersion) out.responseModelId = json.modelVersion;
-      if (options.seed !== undefined) out.seed = options.seed;
-      return out;
+      return { ...this.#reply(json, options), latencyMs: runtime.clock.now() - scope.startedAt };
     });
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
     const { runtime } = this.#config;
+    const baseURL = this.#config.baseURL();
     const url = this.#url(true);
-    let secrets: readonly string[] = [];
+    let request: RequestParts | undefined;
     return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, options, url },
+      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
       {
         start: (scope) => {
-          const request = this.#request(options, true);
-          secrets = request.secrets;
-          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: request.url, headers: request.headers, body: request.body, mapError: this.#mapFailure(request.url, secrets), read: (r) => Promise.resolve(r) });
+          const sent = this.#request(options, true);
+          request = sent;
+          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: sent.url, headers: sent.headers, body: sent.body, mapError: this.#mapFailure(sent), read: (r) => Promise.resolve(r) });
         },
-        parts: (body) => this.#streamParts(body, { secrets, url, maxTokens: options.maxTokens }),
+        parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),
       },
     );
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { secrets: readonly string[]; url: string; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+    const { request } = context;
     let finishReason: FinishReason = 'unknown';
     let usage: Usage = this.#usage(undefined);
     let responseId: string | undefined;
@@ -223,8 +250,8 @@ export class GeminiModel implements LanguageModelV1 {
     let sawText = false;
     let reasoning = '';
     for await (const sse of parseSse(body)) {
-      const chunk = parseJsonResponse({ text: sse.data, schema: responseSchema, url: context.url, provider: this.provider, secrets: context.secrets });
-      if (chunk.error) throw this.#inBodyError({ error: chunk.error, bodyText: sse.data, url: context.url, secrets: context.secrets });
+      const chunk = parseJsonResponse({ text: sse.data, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
+      if (chunk.error) throw this.#inBodyError({ error: chunk.error, bodyText: sse.data, request });
       const { text, reasoning: thought } = GeminiModel.#parts(chunk);
       if (thought) {
         reasoning += thought;

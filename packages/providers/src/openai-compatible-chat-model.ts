@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
@@ -10,6 +10,7 @@ import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
@@ -116,6 +117,16 @@ interface RequestParts {
   headers: Record<string, string>;
   body: Record<string, unknown>;
   secrets: string[];
+  /** The request asks for structured output: a refusal of it becomes StructuredOutputUnsupportedError. */
+  structuredOutput: boolean;
+}
+
+/** OpenAI's structured-output field, which Ollama, vLLM, LM Studio, llama.cpp's server and OpenRouter take too. */
+function responseFormatBody(format: ResponseFormat): Record<string, unknown> {
+  return {
+    type: 'json_schema',
+    json_schema: { name: format.name, ...(format.description === undefined ? {} : { description: format.description }), schema: format.schema, strict: true },
+  };
 }
 
 /** A chat-completions model: `POST {baseURL}/chat/completions`, JSON or SSE. */
@@ -123,6 +134,8 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider: string;
   readonly modelId: string;
+  /** Sends `responseFormat` as `response_format: { type: 'json_schema', json_schema: { name, description?, schema, strict: true } }`. */
+  readonly supportsStructuredOutput = true;
   readonly #config: OpenAICompatibleChatConfig;
 
   constructor(modelId: string, config: OpenAICompatibleChatConfig) {
@@ -142,14 +155,15 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       ...(options.maxTokens === undefined ? {} : { [config.maxTokensField ?? 'max_tokens']: options.maxTokens }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+      ...(options.responseFormat === undefined ? {} : { response_format: responseFormatBody(options.responseFormat) }),
       ...config.extraBody?.(options),
       ...options.providerOptions?.[config.provider],
     };
     const headers = { ...config.headers(), ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) };
-    return { url, headers, body, secrets: key === undefined ? [] : [key] };
+    return { url, headers, body, secrets: key === undefined ? [] : [key], structuredOutput: options.responseFormat !== undefined };
   }
 
-  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; url: string; secrets: readonly string[]; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
     const detail = typeof options.error === 'string' ? options.error : (options.error?.message ?? undefined);
     return createApiError({
       provider: this.provider,
@@ -159,28 +173,31 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       detail: detail === undefined ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
       responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
       keyHint: this.#config.keyHint,
+      structuredOutput: options.structuredOutput,
       ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
   }
 
-  #mapFailure(url: string, secrets: readonly string[]): (failure: HttpFailure) => APICallError {
+  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
     return (failure) => {
       const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
       return this.#error({
         statusCode: failure.statusCode,
         error: parsed?.error ?? parsed?.message ?? undefined,
         bodyText: failure.bodyText,
-        url,
-        secrets,
+        url: request.url,
+        secrets: request.secrets,
+        structuredOutput: request.structuredOutput,
         ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
       });
     };
   }
 
   /** An error object that arrived inside a 200 body or a stream chunk (OpenRouter does both). */
-  #inBodyError(options: { error: ErrorObject; bodyText: string; url: string; secrets: readonly string[] }): APICallError {
+  #inBodyError(options: { error: ErrorObject; bodyText: string; request: RequestParts }): APICallError {
     const code = typeof options.error.code === 'number' ? options.error.code : Number.parseInt(String(options.error.code ?? ''), 10);
-    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, url: options.url, secrets: options.secrets });
+    const { url, secrets, structuredOutput } = options.request;
+    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, url, secrets, structuredOutput });
   }
 
   #usage(usage: z.infer<typeof usageSchema>): Usage {
@@ -210,73 +227,84 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
   }
 
+  /** Reads a 2xx JSON reply: the body (within the size limit), its shape, and an error object inside it. */
+  async #readReply(response: Response, request: RequestParts): Promise<z.infer<typeof responseSchema>> {
+    const { runtime } = this.#config;
+    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
+    const json = parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
+    const error = json.error ?? json.choices?.[0]?.error;
+    if (error) throw this.#inBodyError({ error, bodyText: text, request });
+    return json;
+  }
+
+  /** The answer of a JSON reply, or the EmptyResponseError that says why there is none. */
+  #reply(json: z.infer<typeof responseSchema>, options: GenerateOptions): ModelReply {
+    const choice = json.choices?.[0];
+    const text = choice?.message?.content ?? '';
+    const reasoning = choice?.message?.reasoning ?? choice?.message?.reasoning_content ?? '';
+    const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
+    const usage = this.#usage(json.usage);
+    if (text.trim() === '') throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: options.maxTokens });
+    const out: ModelReply = { text, usage, finishReason };
+    if (reasoning !== '') out.reasoning = reasoning;
+    if (json.id) out.responseId = json.id;
+    if (json.model) out.responseModelId = json.model;
+    if (options.seed !== undefined) out.seed = options.seed;
+    if (json.system_fingerprint) out.systemFingerprint = json.system_fingerprint;
+    return out;
+  }
+
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
     const { runtime } = this.#config;
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, options }, async (scope) => {
+    const baseURL = this.#config.baseURL();
+    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
       const request = this.#request(options, false);
-      const { url, secrets } = request;
-      const result = await sendRequest({
+      const json = await sendRequest({
         runtime,
         scope,
         provider: this.provider,
         modelId: this.modelId,
-        url,
+        url: request.url,
         headers: request.headers,
         body: request.body,
-        mapError: this.#mapFailure(url, secrets),
-        read: async (response) => {
-          const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
-          const json = parseJsonResponse({ text, schema: responseSchema, url, provider: this.provider, secrets });
-          const choice = json.choices?.[0];
-          const error = json.error ?? choice?.error;
-          if (error) throw this.#inBodyError({ error, bodyText: text, url, secrets });
-          return json;
-        },
+        mapError: this.#mapFailure(request),
+        read: (response) => this.#readReply(response, request),
       });
-      const choice = result.choices?.[0];
-      const text = choice?.message?.content ?? '';
-      const reasoning = choice?.message?.reasoning ?? choice?.message?.reasoning_content ?? '';
-      const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
-      const usage = this.#usage(result.usage);
-      if (text.trim() === '') throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: options.maxTokens });
-      const out: GenerateResult = { text, usage, finishReason, latencyMs: runtime.clock.now() - scope.startedAt };
-      if (reasoning !== '') out.reasoning = reasoning;
-      if (result.id) out.responseId = result.id;
-      if (result.model) out.responseModelId = result.model;
-      if (options.seed !== undefined) out.seed = options.seed;
-      if (result.system_fingerprint) out.systemFingerprint = result.system_fingerprint;
-      return out;
+      return { ...this.#reply(json, options), latencyMs: runtime.clock.now() - scope.startedAt };
     });
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
     const { runtime } = this.#config;
     let request: RequestParts | undefined;
-    const url = `${this.#config.baseURL()}/chat/completions`;
+    const baseURL = this.#config.baseURL();
+    const url = `${baseURL}/chat/completions`;
     return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, options, url },
+      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
       {
         start: (scope) => {
-          request = this.#request(options, true);
+          const sent = this.#request(options, true);
+          request = sent;
           return sendRequest({
             runtime,
             scope,
             provider: this.provider,
             modelId: this.modelId,
-            url: request.url,
-            headers: request.headers,
-            body: request.body,
-            mapError: this.#mapFailure(request.url, request.secrets),
+            url: sent.url,
+            headers: sent.headers,
+            body: sent.body,
+            mapError: this.#mapFailure(sent),
             read: (response) => Promise.resolve(response),
           });
         },
-        parts: (body) => this.#streamParts(body, { secrets: request?.secrets ?? [], url, maxTokens: options.maxTokens }),
+        parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),
       },
     );
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { secrets: readonly string[]; url: string; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
-    const { secrets, url } = context;
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+    const { request } = context;
+    const { secrets, url } = request;
     let finishReason: FinishReason = 'unknown';
     let usage: Usage = this.#usage(undefined);
     let sawText = false;
@@ -292,7 +320,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       const chunk = parseJsonResponse({ text: event.data, schema: chunkSchema, url, provider: this.provider, secrets });
       const choice = chunk.choices?.[0];
       const error = chunk.error ?? choice?.error ?? (chunk.object === 'error' ? { message: chunk.message, code: chunk.code } : undefined);
-      if (error) throw this.#inBodyError({ error, bodyText: event.data, url, secrets });
+      if (error) throw this.#inBodyError({ error, bodyText: event.data, request });
       if (chunk.id) responseId = chunk.id;
       if (chunk.model) responseModelId = chunk.model;
       const delta = choice?.delta;

@@ -4,6 +4,7 @@ import { createRequestLimiter } from './request-limiter.js';
 import type { RequestLimiter } from './request-limiter.js';
 import { defaultRetryPolicy } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
+import type { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
 
 /** Settings every HTTP provider accepts. */
 export interface HttpProviderSettings {
@@ -51,6 +52,11 @@ export interface ProviderRuntime {
   readonly clock: Clock;
   readonly limiter: RequestLimiter;
   readonly maxResponseBytes: number;
+  /**
+   * Refusals of structured output, by base URL and model id (`structuredOutputKey`), kept for the life of the
+   * provider instance: a later call with `responseFormat` to the same endpoint and model fails at once.
+   */
+  readonly structuredOutputRefusals: Map<string, StructuredOutputUnsupportedError>;
 }
 
 export function createProviderRuntime(settings: HttpProviderSettings): ProviderRuntime {
@@ -65,6 +71,7 @@ export function createProviderRuntime(settings: HttpProviderSettings): ProviderR
     timeoutMs: settings.timeoutMs ?? 120_000,
     clock,
     maxResponseBytes,
+    structuredOutputRefusals: new Map(),
     limiter: createRequestLimiter({
       maxConcurrency: settings.maxConcurrency ?? 16,
       ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),

@@ -1,16 +1,52 @@
 import { APICallError } from './api-call-error.js';
 import { openCallScope } from './call-scope.js';
 import type { CallScope } from './call-scope.js';
-import type { GenerateOptions, StreamPart } from './language-model-v1.js';
+import type { GenerateOptions, GenerateResult, StreamPart } from './language-model-v1.js';
 import { ProviderError } from './provider-error.js';
 import { limitBody } from './read-limited-body.js';
 import type { ProviderRuntime } from './provider-runtime.js';
+import { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
+
+/** One whole answer as a provider reads it from a JSON reply: a `GenerateResult` without the call's latency. */
+export type ModelReply = Omit<GenerateResult, 'latencyMs'>;
 
 export interface ModelCallContext {
   runtime: ProviderRuntime;
   provider: string;
   modelId: string;
+  /** The base URL the call goes to; with `modelId`, where a refusal of structured output is remembered. */
+  baseURL: string;
   options: GenerateOptions;
+}
+
+/** The key of one endpoint and model in `ProviderRuntime.structuredOutputRefusals`. */
+function structuredOutputKey(context: ModelCallContext): string {
+  return `${context.baseURL}\u0000${context.modelId}`;
+}
+
+/**
+ * For a call with `responseFormat` to an endpoint and model that refused structured output before in this
+ * process: the same error again, marked `remembered` (the call then sends nothing). Otherwise undefined.
+ */
+function rememberedRefusal(context: ModelCallContext): StructuredOutputUnsupportedError | undefined {
+  if (context.options.responseFormat === undefined) return undefined;
+  const known = context.runtime.structuredOutputRefusals.get(structuredOutputKey(context));
+  if (known === undefined) return undefined;
+  return new StructuredOutputUnsupportedError({
+    provider: known.provider,
+    url: known.url,
+    statusCode: known.statusCode,
+    responseBody: known.responseBody,
+    modelId: context.modelId,
+    remembered: true,
+    message: `${known.message} (No request was sent: this refusal is remembered from an earlier call.)`,
+  });
+}
+
+/** Keeps a refusal of structured output, so later calls to this endpoint and model do not ask again. */
+function rememberRefusal(context: ModelCallContext, error: unknown): void {
+  if (context.options.responseFormat === undefined || !StructuredOutputUnsupportedError.isInstance(error) || error.remembered) return;
+  context.runtime.structuredOutputRefusals.set(structuredOutputKey(context), error);
 }
 
 function open(context: ModelCallContext): CallScope {
@@ -52,11 +88,17 @@ async function acquireSlot(context: ModelCallContext): Promise<() => void> {
  * starts when the slot is granted (so `latencyMs`, counted from `scope.startedAt`, leaves the wait out).
  */
 export async function runGenerateCall<T>(context: ModelCallContext, call: (scope: CallScope) => Promise<T>): Promise<T> {
+  const refused = rememberedRefusal(context);
+  if (refused) throw refused;
   const release = await acquireSlot(context);
   const scope = open(context);
   try {
+    // A call that waited in the queue may find that another was refused meanwhile.
+    const refusedMeanwhile = rememberedRefusal(context);
+    if (refusedMeanwhile) throw refusedMeanwhile;
     return await call(scope);
   } catch (error) {
+    rememberRefusal(context, error);
     throw scope.translate(error);
   } finally {
     release();
@@ -74,9 +116,13 @@ export async function* runStreamCall(
   context: ModelCallContext & { url: string },
   steps: { start: (scope: CallScope) => Promise<Response>; parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart> },
 ): AsyncGenerator<StreamPart> {
+  const refused = rememberedRefusal(context);
+  if (refused) throw refused;
   const release = await acquireSlot(context);
   const scope = open(context);
   try {
+    const refusedMeanwhile = rememberedRefusal(context);
+    if (refusedMeanwhile) throw refusedMeanwhile;
     const response = await steps.start(scope);
     const body = response.body;
     if (!body) throw new APICallError({ provider: context.provider, modelId: context.modelId, url: context.url, isRetryable: true, statusCode: response.status, message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.` });
@@ -95,6 +141,7 @@ export async function* runStreamCall(
       });
     }
   } catch (error) {
+    rememberRefusal(context, error);
     throw scope.translate(error);
   } finally {
     release();

@@ -1,4 +1,4 @@
-import type { TestTextResponse } from './test-response.js';
+import type { RecordedRequest, TestTextResponse } from './test-response.js';
 import { chunkText } from './vendor-format.js';
 import type { VendorFormat } from './vendor-format.js';
 
@@ -12,6 +12,17 @@ function usageOf(response: TestTextResponse): Record<string, number> {
 }
 
 const event = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** The tool a request forces with `tool_choice: { type: 'tool', name }` (structured output), if any. */
+function forcedTool(request: RecordedRequest): string | undefined {
+  const choice = (request.body as { tool_choice?: { type?: unknown; name?: unknown } } | undefined)?.tool_choice;
+  return choice?.type === 'tool' && typeof choice.name === 'string' ? choice.name : undefined;
+}
+
+/** With a forced tool, the answer is a tool_use block whose input is the response's text read as JSON. */
+function stopOf(response: TestTextResponse, tool: string | undefined): string {
+  return tool !== undefined && (response.finishReason ?? 'stop') === 'stop' ? 'tool_use' : stopReason[response.finishReason ?? 'stop'];
+}
 
 /** Anthropic's Messages API: `POST /v1/messages`, `x-api-key`, named SSE events. */
 export function anthropicFormat(): VendorFormat {
@@ -30,13 +41,15 @@ export function anthropicFormat(): VendorFormat {
       return { kind: 'error', status: 401, message: `invalid x-api-key: ${received ?? '(none)'}` };
     },
     json(response, request) {
+      const tool = forcedTool(request);
+      const answer = tool === undefined ? [{ type: 'text', text: response.text }] : [{ type: 'tool_use', id: 'toolu_test', name: tool, input: JSON.parse(response.text) as unknown }];
       return {
         id: response.id ?? 'msg_test',
         type: 'message',
         role: 'assistant',
         model: response.model ?? request.model,
-        content: [...(response.reasoning === undefined ? [] : [{ type: 'thinking', thinking: response.reasoning, signature: 'sig' }]), ...(response.text === '' ? [] : [{ type: 'text', text: response.text }])],
-        stop_reason: stopReason[response.finishReason ?? 'stop'],
+        content: [...(response.reasoning === undefined ? [] : [{ type: 'thinking', thinking: response.reasoning, signature: 'sig' }]), ...(response.text === '' ? [] : answer)],
+        stop_reason: stopOf(response, tool),
         stop_sequence: null,
         usage: usageOf(response),
       };
@@ -54,11 +67,17 @@ export function anthropicFormat(): VendorFormat {
         events.push(event('content_block_stop', { type: 'content_block_stop', index }));
         index++;
       }
-      events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
-      for (const piece of chunkText(response.text, response.chunkSize ?? 4)) events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }));
+      const tool = forcedTool(request);
+      if (tool === undefined) {
+        events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
+        for (const piece of chunkText(response.text, response.chunkSize ?? 4)) events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }));
+      } else {
+        events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: 'toolu_test', name: tool, input: {} } }));
+        for (const piece of chunkText(response.text, response.chunkSize ?? 4)) events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
+      }
       if (response.midStreamError) return events;
       events.push(event('content_block_stop', { type: 'content_block_stop', index }));
-      events.push(event('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason[response.finishReason ?? 'stop'], stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }));
+      events.push(event('message_delta', { type: 'message_delta', delta: { stop_reason: stopOf(response, tool), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }));
       events.push(event('message_stop', { type: 'message_stop' }));
       return events;
     },
