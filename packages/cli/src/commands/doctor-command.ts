@@ -25,17 +25,53 @@ export interface DoctorCommandOptions {
   timeoutMs?: number;
 }
 
-async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; status: number | null; detail: string }> {
   const started = Date.now();
   try {
     // Reachability only: no key is sent, so a 401 still proves the server answers.
     const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     await response.body?.cancel();
-    return { ok: true, detail: `HTTP ${response.status} in ${Date.now() - started} ms` };
+    return { ok: true, status: response.status, detail: `HTTP ${response.status} in ${Date.now() - started} ms` };
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
-    return { ok: false, detail: reason };
+    return { ok: false, status: null, detail: reason };
   }
+}
+
+/** What the provider rows found: which providers can run a council, which were set up and did not answer. */
+interface ProviderFindings {
+  /** Providers that answered (or, with `--offline`, are set up), as the verdict names them. */
+  usable: string[];
+  /** Set up, but not answering (or, for a local server, asking for a key that is not set). */
+  unusable: string[];
+  offline: boolean;
+}
+
+/** A list in prose: `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+}
+
+/**
+ * The verdict over the provider rows, so it never contradicts them: the providers that can run (a hosted one with a
+ * key that answered, a local server whose address is set and that answered: no key needed); else what to set.
+ */
+function providersVerdict(found: ProviderFindings): DoctorCheck {
+  const check = 'providers';
+  if (found.usable.length > 0) {
+    const can = found.offline ? `set up (not probed: --offline): ${found.usable.join(', ')}` : `can run a council: ${found.usable.join(', ')}`;
+    return { check, status: 'ok', detail: found.unusable.length > 0 ? `${can}; not usable: ${found.unusable.join(', ')} (see above)` : can };
+  }
+  if (found.unusable.length > 0) {
+    return { check, status: 'warn', detail: `no set-up provider can run a council (${found.unusable.join(', ')}: see above); \`council demo\` runs without one` };
+  }
+  const keys = PROVIDER_VARIABLES.filter((p) => p.keyRequired).map((p) => p.keyVariables.join('/'));
+  const addresses = PROVIDER_VARIABLES.filter((p) => !p.keyRequired).map((p) => p.baseUrlVariable);
+  return {
+    check,
+    status: 'warn',
+    detail: `no provider is set up: set a hosted provider's key (${orList(keys)}) or the address of a running local server (${orList(addresses)}; no key needed). Until then only \`council demo\` (simulated) runs`,
+  };
 }
 
 function describeNetworkError(error: unknown): string {
@@ -142,32 +178,42 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
   const settings = resolved.success ? resolved.value : resolved.fallback;
   if (resolved.success) checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
   else checks.push({ check: 'environment', status: 'fail', detail: resolved.error.message });
+  const found: ProviderFindings = { usable: [], unusable: [], offline: options.offline === true };
   for (const endpoint of PROVIDER_VARIABLES) {
     const [keyVariable, ...alternatives] = endpoint.keyVariables;
     const hasKey = settings.apiKeys[keyVariable];
     const alternative = alternatives.find((name) => settings.apiKeys[name]);
-    const baseUrl = settings.baseUrls[endpoint.baseUrlVariable] ?? '';
+    const keySet = hasKey || alternative !== undefined;
+    const baseUrl = (settings.baseUrls[endpoint.baseUrlVariable] ?? '').replace(/\/+$/, '');
     // A hosted provider is probed when it has a key; a local server (whose key is optional) when its address is set.
-    const configured = endpoint.keyRequired ? hasKey || alternative !== undefined : baseUrl !== '';
+    const configured = endpoint.keyRequired ? keySet : baseUrl !== '';
     if (endpoint.keyRequired) {
-      checks.push({ check: keyVariable, status: hasKey || alternative ? 'ok' : 'skip', detail: hasKey ? 'present' : alternative ? `absent (${alternative} present)` : 'absent' });
+      checks.push({ check: keyVariable, status: keySet ? 'ok' : 'skip', detail: hasKey ? 'present' : alternative ? `absent (${alternative} present)` : 'absent' });
     }
     if (!configured) continue;
+    // How the verdict names it: a local server by its address, since it needs no key.
+    const name = endpoint.keyRequired ? endpoint.provider : `${endpoint.provider} at ${baseUrl} (${keySet ? `${keyVariable} present` : 'no key needed'})`;
     const url = `${(baseUrl || endpoint.defaultBaseUrl).replace(/\/+$/, '')}/models`;
     if (options.offline) {
       checks.push({ check: `${endpoint.provider} reachable`, status: 'skip', detail: '--offline' });
+      found.usable.push(name);
       continue;
     }
     const result = await probe(url, options.timeoutMs ?? 3000);
-    checks.push({
-      check: `${endpoint.provider} reachable`,
-      status: result.ok ? 'ok' : 'fail',
-      detail: result.ok ? `${url}: ${result.detail}` : `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network`,
-    });
+    const check = `${endpoint.provider} reachable`;
+    if (!result.ok) {
+      checks.push({ check, status: 'fail', detail: `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network` });
+      found.unusable.push(endpoint.provider);
+    } else if (!endpoint.keyRequired && !keySet && (result.status === 401 || result.status === 403)) {
+      // A local server started with a key (`vllm serve --api-key`) refuses calls without one.
+      checks.push({ check, status: 'warn', detail: `${url}: ${result.detail}: the server wants a key; set ${keyVariable}` });
+      found.unusable.push(endpoint.provider);
+    } else {
+      checks.push({ check, status: 'ok', detail: `${url}: ${result.detail}` });
+      found.usable.push(name);
+    }
   }
-  if (!checks.some((c) => c.status === 'ok' && c.check.endsWith('_KEY'))) {
-    checks.push({ check: 'any provider key', status: 'warn', detail: 'no provider key is set; only `council demo` (simulated provider) and ollama can run' });
-  }
+  checks.push(providersVerdict(found));
   checks.push(await checkHome(settings));
   checks.push(await checkBiasStore(settings.files.biasStore));
   checks.push(await checkJsonl(settings.files.history, 'history'));
@@ -176,7 +222,7 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
   return checks;
 }
 
-/** `council doctor`: exit 0 when nothing failed (warnings allowed), 1 otherwise. */
+/** `council doctor`: exit 0 when nothing failed (warnings allowed, "no provider set up" among them), 1 otherwise. */
 export async function runDoctorCommand(options: DoctorCommandOptions, ctx: CommandContext): Promise<number> {
   const checks = await runDoctorChecks(options, ctx);
   const failed = checks.filter((c) => c.status === 'fail').length;
@@ -187,7 +233,16 @@ export async function runDoctorCommand(options: DoctorCommandOptions, ctx: Comma
     const mark = (status: DoctorStatus) =>
       status === 'ok' ? s.green('ok') : status === 'warn' ? s.yellow('warn') : status === 'fail' ? s.red('FAIL') : s.dim('-');
     ctx.io.stdout(renderTable({ head: ['check', 'status', 'detail'], rows: checks.map((c) => [c.check, mark(c.status), c.detail]), style: s }));
-    ctx.io.stdout(failed === 0 ? 'Everything needed is in place.\n' : `${failed} check${failed === 1 ? '' : 's'} failed; see the detail column.\n`);
+    // The last line agrees with the rows: nothing failed is not "in place" while no provider can run a council.
+    const providers = checks.find((c) => c.check === 'providers');
+    const noProvider = providers !== undefined && providers.status !== 'ok';
+    ctx.io.stdout(
+      failed > 0
+        ? `${failed} check${failed === 1 ? '' : 's'} failed; see the detail column.\n`
+        : noProvider
+          ? 'Nothing failed, but no model provider can run a council yet: see "providers".\n'
+          : 'Everything needed is in place.\n',
+    );
   }
   return failed === 0 ? 0 : 1;
 }
