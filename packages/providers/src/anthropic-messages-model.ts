@@ -9,7 +9,7 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
-import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
@@ -264,7 +264,17 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
         start: (scope) => {
           const sent = this.#request(options, true);
           request = sent;
-          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: sent.url, headers: sent.headers, body: sent.body, mapError: this.#mapFailure(sent), read: (r) => Promise.resolve(r) });
+          return sendRequest({
+            runtime,
+            scope,
+            provider: this.provider,
+            modelId: this.modelId,
+            url: sent.url,
+            headers: sent.headers,
+            body: sent.body,
+            mapError: this.#mapFailure(sent),
+            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), { call: options, maxTokens: sent.body.max_tokens as number })),
+          });
         },
         parts: (body) => this.#streamParts(body, { request: request!, call: options }),
       },

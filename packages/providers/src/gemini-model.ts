@@ -10,7 +10,7 @@ import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { toGeminiSchema } from './gemini-schema.js';
-import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
@@ -233,7 +233,17 @@ export class GeminiModel implements LanguageModelV1 {
         start: (scope) => {
           const sent = this.#request(options, true);
           request = sent;
-          return sendRequest({ runtime, scope, provider: this.provider, modelId: this.modelId, url: sent.url, headers: sent.headers, body: sent.body, mapError: this.#mapFailure(sent), read: (r) => Promise.resolve(r) });
+          return sendRequest({
+            runtime,
+            scope,
+            provider: this.provider,
+            modelId: this.modelId,
+            url: sent.url,
+            headers: sent.headers,
+            body: sent.body,
+            mapError: this.#mapFailure(sent),
+            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), options)),
+          });
         },
         parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),
       },

@@ -9,7 +9,7 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
-import { runGenerateCall, runStreamCall } from './run-model-call.js';
+import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
@@ -294,7 +294,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
             headers: sent.headers,
             body: sent.body,
             mapError: this.#mapFailure(sent),
-            read: (response) => Promise.resolve(response),
+            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), options)),
           });
         },
         parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),

@@ -106,15 +106,41 @@ export async function runGenerateCall<T>(context: ModelCallContext, call: (scope
   }
 }
 
+/** What a stream request got: an event stream to read, or (from a server that ignored `stream: true`) the whole reply. */
+export type StreamOpening = { response: Response } | { reply: ModelReply };
+
+/** A JSON media type (`application/json`, `application/problem+json`, with or without parameters). */
+const jsonContentType = /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
+
+/**
+ * Opens a stream response: one whose content-type is JSON, not `text/event-stream`, is the whole non-streaming
+ * reply (some proxies ignore `stream: true`), read by `readReply` — the same schema, in-body error handling and
+ * size limit as `doGenerate`. Used as `sendRequest`'s `read`, so an error in that body is retried as there.
+ */
+export async function openStream(response: Response, readReply: (response: Response) => Promise<ModelReply>): Promise<StreamOpening> {
+  return jsonContentType.test(response.headers.get('content-type') ?? '') ? { reply: await readReply(response) } : { response };
+}
+
+/** A whole reply as stream parts: its reasoning (if any), its text, then the finish part. */
+function* replyParts(reply: ModelReply): Generator<StreamPart> {
+  if (reply.reasoning !== undefined && reply.reasoning !== '') yield { type: 'reasoning-delta', text: reply.reasoning };
+  yield { type: 'text-delta', text: reply.text };
+  const finish: StreamPart = { type: 'finish', finishReason: reply.finishReason, usage: reply.usage };
+  if (reply.responseId !== undefined) finish.responseId = reply.responseId;
+  if (reply.responseModelId !== undefined) finish.responseModelId = reply.responseModelId;
+  yield finish;
+}
+
 /**
  * Runs one streaming call: waits for a concurrency slot, then `start` opens the response (with retries, before
- * any part is yielded) and `parts` turns its body into stream parts. The deadline starts when the slot is
- * granted and lasts, with the slot, until the stream ends or the consumer stops; a connection that fails
- * mid-stream is an APICallError.
+ * any part is yielded; see `openStream`) and `parts` turns its body into stream parts — or, when the server
+ * answered with the whole JSON reply, that reply is yielded as one reasoning-delta (if any), one text-delta and
+ * the finish part. The deadline starts when the slot is granted and lasts, with the slot, until the stream
+ * ends or the consumer stops; a connection that fails mid-stream is an APICallError.
  */
 export async function* runStreamCall(
   context: ModelCallContext & { url: string },
-  steps: { start: (scope: CallScope) => Promise<Response>; parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart> },
+  steps: { start: (scope: CallScope) => Promise<StreamOpening>; parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart> },
 ): AsyncGenerator<StreamPart> {
   const refused = rememberedRefusal(context);
   if (refused) throw refused;
@@ -123,7 +149,12 @@ export async function* runStreamCall(
   try {
     const refusedMeanwhile = rememberedRefusal(context);
     if (refusedMeanwhile) throw refusedMeanwhile;
-    const response = await steps.start(scope);
+    const opening = await steps.start(scope);
+    if ('reply' in opening) {
+      yield* replyParts(opening.reply);
+      return;
+    }
+    const { response } = opening;
     const body = response.body;
     if (!body) throw new APICallError({ provider: context.provider, modelId: context.modelId, url: context.url, isRetryable: true, statusCode: response.status, message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.` });
     try {

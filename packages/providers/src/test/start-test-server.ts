@@ -9,6 +9,12 @@ export interface TestServerOptions {
   apiKey?: string;
   /** Answers requests when the queue is empty. Default: the text `ok`. */
   respond?: (request: RecordedRequest) => TestResponse;
+  /**
+   * Answer stream requests as if they had not asked to stream: the whole reply as `application/json`, as some
+   * proxies do (`text`, `hang`, `huge` and `truncated` responses alike). `RecordedRequest.stream` still says
+   * what the request asked for.
+   */
+  ignoreStream?: boolean;
 }
 
 /** A vendor-format HTTP server on 127.0.0.1 (a free port) for tests and benchmarks. */
@@ -70,12 +76,12 @@ async function writeWithBackpressure(res: ServerResponse, piece: string): Promis
 }
 
 /** The pieces of a `huge` answer, made one at a time: the text never exists whole on the server either. */
-function* hugePieces(format: VendorFormat, options: { response: TestHugeResponse; request: RecordedRequest }): Generator<string> {
+function* hugePieces(format: VendorFormat, options: { response: TestHugeResponse; request: RecordedRequest; streaming: boolean }): Generator<string> {
   const { response, request } = options;
   const block = 'x'.repeat(HUGE_BLOCK);
   const blocks = Math.ceil(response.bytes / HUGE_BLOCK);
   const text = { kind: 'text' as const, ...(response.usage ? { usage: response.usage } : {}) };
-  if (!request.stream) {
+  if (!options.streaming) {
     const [head, tail] = JSON.stringify(format.json({ ...text, text: HUGE_MARKER }, request)).split(HUGE_MARKER) as [string, string];
     yield head;
     for (let i = 0; i < blocks; i++) yield i < blocks - 1 || response.bytes % HUGE_BLOCK === 0 ? block : block.slice(0, response.bytes % HUGE_BLOCK);
@@ -123,10 +129,12 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
       }
     }
     const response = queue.shift() ?? options.respond?.(recorded) ?? { kind: 'text', text: 'ok' };
+    // Whether the answer is an event stream: what the request asked, unless the server ignores that.
+    const streaming = recorded.stream && options.ignoreStream !== true;
     switch (response.kind) {
       case 'text': {
         if (response.delayMs) await sleep(response.delayMs);
-        if (!recorded.stream) {
+        if (!streaming) {
           sendJson(res, { status: 200, body: format.json(response, recorded), ...(response.headers ? { headers: response.headers } : {}) });
           return;
         }
@@ -156,7 +164,7 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
         return;
       case 'hang':
         if (response.beforeHeaders) return;
-        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json' });
+        res.writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json' });
         res.flushHeaders();
         if (response.partial) res.write(response.partial);
         return;
@@ -164,8 +172,8 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
         req.socket.destroy();
         return;
       case 'huge': {
-        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json' });
-        for (const piece of hugePieces(format, { response, request: recorded })) {
+        res.writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json' });
+        for (const piece of hugePieces(format, { response, request: recorded, streaming })) {
           if (!(await writeWithBackpressure(res, piece))) return;
           hugeBytesSent += Buffer.byteLength(piece);
         }
@@ -173,7 +181,7 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
         return;
       }
       case 'truncated':
-        res.writeHead(200, { 'content-type': recorded.stream ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(response.body) + 100 });
+        res.writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(response.body) + 100 });
         res.write(response.body, () => setTimeout(() => req.socket.destroy(), 5));
         return;
     }
