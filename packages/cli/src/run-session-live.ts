@@ -1,5 +1,5 @@
 import { runCouncil } from '@council/core';
-import type { CouncilEvent, CouncilSession, RunCouncilOptions } from '@council/core';
+import type { CouncilEvent, CouncilSession, RunCouncilOptions, Stage1Result, Stage2Result } from '@council/core';
 import type { CommandContext } from './command-context.js';
 import { applyProgressEvent, createCouncilProgress } from './council-progress.js';
 import { createLiveDisplay } from './live-display.js';
@@ -31,8 +31,33 @@ export async function runSessionLive(options: {
    * and the progress lines are kept back until the printer has finished the answer.
    */
   printer?: SynthesisStreamPrinter;
-}): Promise<{ session: CouncilSession; answerStreamed: boolean }> {
+  /**
+   * Called once, just before the first piece of the streamed synthesis (the display stopped, the progress lines
+   * held), to print what goes above it, such as the members' answers: the results of stages 1 and 2 so far, stage 1
+   * in the members' order. Not called when nothing streams (the caller then prints everything after the session).
+   */
+  beforeSynthesis?: (results: { stage1: Stage1Result[]; stage2: Stage2Result[] }) => void;
+}): Promise<{ session: CouncilSession; answerStreamed: boolean; shownBeforeSynthesis: boolean }> {
   const { ctx } = options;
+  // What stages 1 and 2 returned, as their calls end, for `beforeSynthesis`.
+  const answers: Stage1Result[] = [];
+  const reviews: Stage2Result[] = [];
+  const before = options.beforeSynthesis;
+  let shownBeforeSynthesis = false;
+  const council: Omit<RunCouncilOptions, 'onEvent'> =
+    before === undefined
+      ? options.council
+      : {
+          ...options.council,
+          onAnswer: (result) => {
+            answers.push(result);
+            options.council.onAnswer?.(result);
+          },
+          onReview: (result) => {
+            reviews.push(result);
+            options.council.onReview?.(result);
+          },
+        };
   let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
   const display = createLiveDisplay({
     write: ctx.io.stderr,
@@ -48,13 +73,21 @@ export async function runSessionLive(options: {
     }
     // The plain lines too: no ticker and no stage-3 line in the middle of the answer, even when stderr is stdout.
     lines?.hold();
+    if (before !== undefined && !shownBeforeSynthesis) {
+      shownBeforeSynthesis = true;
+      const place = (member: string) => {
+        const i = options.members.indexOf(member);
+        return i === -1 ? Number.POSITIVE_INFINITY : i;
+      };
+      before({ stage1: [...answers].sort((a, b) => place(a.member) - place(b.member)), stage2: [...reviews] });
+    }
     printer.write(part);
   };
   lines?.start();
   let session: CouncilSession;
   try {
     session = await runCouncil({
-      ...options.council,
+      ...council,
       onEvent: (event) => {
         const progress = progressFromCouncilEvent(event, Date.now());
         if (progress) state = applyProgressEvent(state, progress);
@@ -76,5 +109,5 @@ export async function runSessionLive(options: {
   // The answer is complete on stdout before "stage 3 … done" and the rest of the kept lines.
   const answerStreamed = options.printer?.finish(session) ?? false;
   lines?.release();
-  return { session, answerStreamed };
+  return { session, answerStreamed, shownBeforeSynthesis };
 }

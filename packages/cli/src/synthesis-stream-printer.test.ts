@@ -45,6 +45,16 @@ describe('createSynthesisStreamPrinter', () => {
     expect(writes.join('')).toBe('Answer (chairman first, balanced strategy, voting mode) [simulated]\n\nHalf a sen\n\n[the chairman first stopped; second answers instead]\n\nWhole answer.\n');
   });
 
+  it("removes the model's terminal control sequences from what it prints, and still matches the parsed answer", () => {
+    const writes: string[] = [];
+    const printer = createSynthesisStreamPrinter({ write: (t) => void writes.push(t), style: createStyle(false), simulated: false });
+    const answer = 'Clear\u001b[2J the screen?\u001b]0;owned\u0007 No.';
+    // Split inside the first sequence: its ESC is removed in one piece, and "[2J" is then plain text.
+    for (const text of ['Clear\u001b', '[2J the screen?\u001b]0;owned\u0007 No.']) printer.write({ chairman: 'c', strategy: 'balanced', mode: 'consensus', text });
+    expect(printer.finish({ synthesis: { text: answer, model: 'c' } as never })).toBe(true);
+    expect(writes.join('')).toBe('Answer (chairman c, balanced strategy, consensus mode)\n\nClear[2J the screen? No.\n');
+  });
+
   it('prints nothing and reports false when nothing streamed; ends the line when every chairman failed', () => {
     const writes: string[] = [];
     const idle = createSynthesisStreamPrinter({ write: (t) => void writes.push(t), style: createStyle(false), simulated: false });

@@ -1,5 +1,6 @@
 import type { CouncilSession, SynthesisTextPart } from '@council/core';
 import type { Style } from './create-style.js';
+import { stripTerminalControls } from './strip-terminal-controls.js';
 
 export interface SynthesisStreamPrinter {
   /** Prints the next piece of the synthesis (the header first), holding back the contributors block. */
@@ -31,7 +32,7 @@ function normalise(text: string): string {
  * Streams the chairman's synthesis to stdout as it is written. Text passes through line by line (a line is
  * printed as soon as its first characters show it cannot open a fence or a JSON object); a fenced block is
  * held until it closes and dropped when it is the contributors block; a line opening with `{` (a bare
- * block) is held to the end. `finish` reconciles with the parsed answer. When a chairman fails and a
+ * block) is held to the end. Terminal control sequences in the model's text are removed (`stripTerminalControls`). `finish` reconciles with the parsed answer. When a chairman fails and a
  * fallback takes over, a marked line says so and the new answer starts.
  */
 export function createSynthesisStreamPrinter(options: { write: (text: string) => void; style: Style; simulated: boolean; onStart?: () => void }): SynthesisStreamPrinter {
@@ -47,7 +48,8 @@ export function createSynthesisStreamPrinter(options: { write: (text: string) =>
     const out = blankLines + text;
     blankLines = '';
     printed += out;
-    write(out);
+    // The model's text, not our styling: no escape sequence of its own reaches the terminal.
+    write(stripTerminalControls(out));
   };
 
   /** Prints what can be printed of `held`; returns when the rest must wait for more text. */
@@ -129,7 +131,7 @@ export function createSynthesisStreamPrinter(options: { write: (text: string) =>
       const printedTail = printed.length - printed.trimEnd().length;
       const restLead = rest.length - rest.trimStart().length;
       rest = rest.slice(Math.min(printedTail, restLead));
-      write(`${rest}${(printed + rest).endsWith('\n') ? '' : '\n'}`);
+      write(`${stripTerminalControls(rest)}${(printed + rest).endsWith('\n') ? '' : '\n'}`);
       return true;
     },
   };

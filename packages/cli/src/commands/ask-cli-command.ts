@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseStringOption } from '../parse-option.js';
+import { parseShowOption } from '../session-show.js';
 import type { AskCommandOptions } from './ask-command.js';
 
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
@@ -36,6 +37,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     { flags: '--max-cost <usd>', description: 'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
+    { flags: '--show <what>', description: 'What the text shows beside the synthesis: answers (each member\'s answer, Markdown rendered on a colour terminal), reviews (each reviewer\'s scores, critiques and ranking, named after the session), all, or none; a comma list works (answers,reviews). Default: answers on a terminal, none in a pipe; without a synthesis the answers are always shown. Ignored with --json' },
     { flags: '--json', description: 'Print the whole session as one JSON document' },
   ],
   examples: [
@@ -46,6 +48,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask --file question.md --strategy risk-averse',
     'council ask "Plan the migration" --models @deep --max-cost 0.50',
     'council ask --continue "And for a Python module?"',
+    'council ask "Which index for this query?" --show all',
   ],
   parse: ({ args, options: o }) => ({
     ...parseContinue(argText(args[0]), o['continue']),
@@ -53,6 +56,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     ...parseCouncilRunFlags(o),
     org: parseStringOption('org', o['org']),
     maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
+    show: parseShowOption(o['show']),
   }),
   run: async ({ question, file, ...options }, ctx) => {
     const { readQuestion } = await import('../read-question.js');

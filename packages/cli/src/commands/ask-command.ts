@@ -14,8 +14,10 @@ import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { requireHashSecret } from '../settings/require-hash-secret.js';
-import { renderSessionText } from '../render-session-text.js';
+import { answersAndReviewsText, renderSessionText } from '../render-session-text.js';
 import { runSessionLive } from '../run-session-live.js';
+import type { SessionShow } from '../session-show.js';
+import { SHOW_NONE } from '../session-show.js';
 import { sessionDocument } from '../session-document.js';
 import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 
@@ -44,6 +46,8 @@ export interface AskCommandOptions {
   /** False with `--no-persist`: nothing is written. */
   persist?: boolean;
   json?: boolean;
+  /** `--show`: the members' answers and/or the reviews in the text output; default the answers when stdout is a terminal, nothing in a pipe. */
+  show?: SessionShow;
 }
 
 /** Describes what was saved, in one line for stderr. */
@@ -135,13 +139,15 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
           },
           finish: (session: Pick<CouncilSession, 'synthesis'>) => terminal.finish(session),
         };
-  const { session, answerStreamed } = await runSessionLive({
+  // The answers (and reviews) go above the synthesis: printed as it starts to stream, or with it at the end.
+  const show = options.show ?? (ctx.io.stdoutIsTTY === true ? { answers: true, reviews: false } : SHOW_NONE);
+  const { session, answerStreamed, shownBeforeSynthesis } = await runSessionLive({
     ctx,
     members,
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
     ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
-    ...(printer === null ? {} : { printer }),
+    ...(printer === null ? {} : { printer, beforeSynthesis: (results) => ctx.io.stdout(answersAndReviewsText({ ...results, show, style: ctx.out, simulated })) }),
     council: {
       query: options.question,
       members: seats.members,
@@ -167,7 +173,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
-  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed }));
+  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed, show, shownBefore: shownBeforeSynthesis }));
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
     await hooks.beforeSave?.(session);

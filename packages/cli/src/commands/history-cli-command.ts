@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { argText, parseIntegerOption } from '../parse-option.js';
+import { parseShowOption } from '../session-show.js';
 import type { HistoryCommandOptions } from './history-command.js';
 
 export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
@@ -8,14 +9,16 @@ export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   description: 'List past sessions (list), show one (show <id>), each reviewer\'s self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored',
   options: [
     { flags: '--limit <n>', description: 'list: the most recent n sessions (default 20)' },
+    { flags: '--show <what>', description: 'show: answers (the default: each member\'s stored answer, Markdown rendered on a colour terminal), reviews (each reviewer\'s scores, critiques and ranking), all, or none; a comma list works' },
     { flags: '--json', description: 'Print JSON' },
   ],
-  examples: ['council history list', 'council history show 3f2a9c1e', 'council history consistency --json', 'council history mimicry'],
+  examples: ['council history list', 'council history show 3f2a9c1e', 'council history show 3f2a9c1e --show all', 'council history consistency --json', 'council history mimicry'],
   parse: ({ args, options: o }) => ({
     action: argText(args[0]),
     id: argText(args[1]),
     limit: parseIntegerOption('limit', o['limit'], { min: 1 }),
     json: o['json'] === true,
+    show: parseShowOption(o['show']),
   }),
   run: async (options, ctx) => (await import('./history-command.js')).runHistoryCommand(options, ctx),
 };

@@ -40,6 +40,37 @@ describe('council history', () => {
   });
 });
 
+describe('council history show: what the council said', () => {
+  it("prints each member's stored answer by default, in the members' order, before the synthesis", async () => {
+    const t = testContext({ home: homeWith([S1]) });
+    expect(await runHistoryCommand({ action: 'show', id: 'aaaa1111' }, t.ctx)).toBe(0);
+    const out = t.out();
+    // The fixture's answers are "answer of <member>"; its synthesis is "synthesis".
+    expect(out).toContain(['Answer from m/a', '', 'answer of m/a', '', 'Answer from m/b', '', 'answer of m/b', '', 'Answer from m/c', '', 'answer of m/c', '', 'Answer (chairman m/a, balanced strategy, consensus mode)', '', 'synthesis', ''].join('\n'));
+    expect(out).not.toContain('Review by');
+    const none = testContext({ home: homeWith([S1]) });
+    await runHistoryCommand({ action: 'show', id: 'aaaa1111', show: { answers: false, reviews: false } }, none.ctx);
+    expect(none.out()).not.toContain('Answer from');
+  });
+
+  it('with --show reviews, reads a session saved before reviews recorded how they were read (no readPath)', async () => {
+    // Every reviewer ranks m/a > m/b > m/c, saw them in that order (Response A, B, C), and gave no score; m/b and
+    // m/c critiqued m/b, m/a critiqued nothing. One review of a second session has an empty ranking: not read.
+    const critiqued = historyEntry({ id: 'cccc1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 }, critiques: { 'm/b': { strengths: 'short', weaknesses: 'no tests' } } });
+    const t = testContext({ home: homeWith([critiqued]) });
+    await runHistoryCommand({ action: 'show', id: 'cccc', show: { answers: false, reviews: true } }, t.ctx);
+    const out = t.out();
+    expect(out).toContain(['Review by m/a', '  ranking: m/a > m/b > m/c', '', 'Review by m/b', '  ranking: m/a > m/b > m/c', '  m/b (Response B, its own): no score', '    strengths: short', '    weaknesses: no tests', ''].join('\n'));
+    expect(out).not.toContain('Answer from');
+    const unread = historyEntry({ id: 'dddd1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: {} });
+    unread.session.stage2[0]!.evaluation!.ranking = [];
+    const u = testContext({ home: homeWith([unread]) });
+    await runHistoryCommand({ action: 'show', id: 'dddd', show: { answers: true, reviews: true } }, u.ctx);
+    expect(u.out()).toContain('Review by m/a\n  no ranking could be read from its reply, so it gave no ballot.\n');
+    expect(u.out().indexOf('Answer from m/c')).toBeLessThan(u.out().indexOf('Reviews'));
+  });
+});
+
 describe('council leaderboard', () => {
   it('shows a session from a line written before sessions carried warnings (it has none)', async () => {
     const { warnings: _, ...oldSession } = S1.session;

@@ -7,6 +7,7 @@ import { commandSettings } from '../command-context.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
+import type { SessionShow } from '../session-show.js';
 
 export interface HistoryCommandOptions {
   action: string | undefined;
@@ -14,6 +15,8 @@ export interface HistoryCommandOptions {
   /** `list`: the most recent n sessions (default 20). */
   limit?: number;
   json?: boolean;
+  /** `show --show`: the stored answers and/or reviews beside the synthesis; default the answers. */
+  show?: SessionShow;
 }
 
 /** Loads the history log, warning on stderr about lines it had to skip. */
@@ -71,7 +74,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
         rows: entry.session.stage1.map((r) => [r.member, r.model, r.text === null ? `failed: ${r.error?.reason ?? 'error'}` : `${[...r.text].length} characters`, `${(r.latencyMs / 1000).toFixed(1)}s`]),
       }),
     );
-    ctx.io.stdout(renderSessionText({ session: entry.session, style: s, simulated: entry.simulated }));
+    // The answers as the history kept them (a text cut to fit the history's line limit says so where it was cut).
+    ctx.io.stdout(renderSessionText({ session: entry.session, style: s, simulated: entry.simulated, show: options.show ?? { answers: true, reviews: false } }));
     return 0;
   }
   const limit = options.limit ?? 20;
