@@ -11,6 +11,9 @@ import { councilRequestStage } from './council-request-stage.js';
  * of text, written as the client reads it (`hugeBytesSent`), and `test/long…` answers `longReplyBytes` (default 400 KiB).
  * As a reviewer, `test/vague…` (which answers like any member) replies with critiques and no ranking — no JSON block,
  * no FINAL RANKING list, no refusal — to the review and to any repair request alike, so its review cannot be read.
+ * A review asked for as structured output (`response_format` with core's `council_review` schema) is answered with
+ * that JSON — an evaluation per label, then the ranking, in the order shown — and a structured repair request
+ * (`council_ranking`) with the ranking alone.
  */
 export async function startCouncilTestServer(options: {
   contributors: readonly string[];
@@ -32,11 +35,14 @@ export async function startCouncilTestServer(options: {
       const body = request.body as { messages?: { role: string; content: string }[] } | undefined;
       const prompt = (body?.messages ?? []).map((m) => m.content).join('\n');
       const usage = { inputTokens: 100, outputTokens: 50, costUsd: 0.001 };
+      // A structured review's prompt has no FINAL RANKING list: its schema's name says what it is.
+      const schema = (request.body as { response_format?: { json_schema?: { name?: string } } } | undefined)?.response_format?.json_schema?.name;
+      const structured = schema === 'council_review' || schema === 'council_ranking' ? schema : null;
       if (prompt.includes('# Parents')) {
         // The evolution prompt: answer with a new personality as YAML.
         return { kind: 'text', text: 'Here is the offspring.\n\n```yaml\nid: careful-bold\nname: Careful Bold\nmodel: test/alpha\nsystem_prompt: Weigh risks first, then commit to a bold plan.\ntraits: [careful, decisive]\n```\n', usage };
       }
-      switch (councilRequestStage(prompt)) {
+      switch (structured === null ? councilRequestStage(prompt) : 'review') {
         case 'answer':
           if (prompt.includes('PLEASE-FAIL')) return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
           if (model === 'test/huge') return { kind: 'huge', bytes: options.hugeReplyBytes ?? 50 * 1024 * 1024, usage };
@@ -46,6 +52,12 @@ export async function startCouncilTestServer(options: {
           if (model.startsWith('test/vague')) return { kind: 'text', text: 'Each response has merits; they are all reasonable, and I would not put one above another.', usage: options.reviewUsage ?? usage };
           const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
           const scores = Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - 2 * i)]));
+          const reviewUsage = options.reviewUsage ?? usage;
+          if (structured === 'council_ranking') return { kind: 'text', text: JSON.stringify({ ranking: labels }), usage: reviewUsage };
+          if (structured === 'council_review') {
+            const evaluations = labels.map((l) => ({ response: l, strengths: 'clear steps', weaknesses: 'no examples', score: scores[l] }));
+            return { kind: 'text', text: JSON.stringify({ evaluations, ranking: labels }), usage: reviewUsage };
+          }
           const critiques = labels.map((l) => `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`).join('\n\n');
           const json = JSON.stringify({ ranking: labels, scores });
           return { kind: 'text', text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage: options.reviewUsage ?? usage };
