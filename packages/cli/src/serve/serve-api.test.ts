@@ -112,6 +112,7 @@ describe('council serve: the session API over real HTTP (issue 16)', () => {
     expect([first.complete, first.shortfalls]).toEqual([false, ['no-synthesis']]);
     expect(first.leaderboard).toHaveLength(3);
     expect(sessionResponseSchema.parse((await client.get(`/api/sessions/${first.sessionId}`)).json()).session).toMatchObject({ complete: false, shortfalls: ['no-synthesis'] });
+    expect(served.lines.some((l) => l.includes(`: finished, session ${first.sessionId} (partial: no synthesis) in `))).toBe(true);
 
     const vague = await client.events(await client.start({ query: QUERY, members: ['test/vague-a', 'test/vague-b', 'test/vague-c'], chairman: 'test/alpha' }));
     for (const event of vague) expect(streamEventDataSchemas[event.type as keyof typeof streamEventDataSchemas].safeParse(event.data).success, event.type).toBe(true);

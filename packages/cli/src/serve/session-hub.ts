@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import type { AskCommandOptions, AskHooks, AskResult } from '../commands/ask-command.js';
+import { describeShortfalls } from '../council-outcome.js';
 import { sessionDocument } from '../session-document.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { createRunLog } from './run-log.js';
@@ -187,8 +188,10 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       (result) => {
         run.sessionId = result.session.sessionId;
         run.conversation = result.session.conversation?.id ?? null;
-        log.append({ type: 'session', data: { session: sessionDocument(result.session), saved: result.saved } });
-        finish('finished', `, session ${result.session.sessionId}`);
+        const document = sessionDocument(result.session);
+        log.append({ type: 'session', data: { session: document, saved: result.saved } });
+        // A partial session finishes like any other; the log says what it lacks (never the query).
+        finish('finished', `, session ${result.session.sessionId}${document.complete ? '' : ` (partial: ${describeShortfalls(document)})`}`);
       },
       (error: unknown) => {
         if (log.events.length === 0) throw error;
