@@ -64,6 +64,16 @@ describe('createProgressLines', () => {
     ]);
   });
 
+  it("says when a reviewer's second call was a repair request, not a second review", () => {
+    const out: string[] = [];
+    const lines = createProgressLines({ write: (s) => void out.push(s), now: () => 0 });
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    lines.onEvent({ type: 'model-finished', stage: 2, member: 'a', model: 'a', latencyMs: 2_000, usage });
+    lines.onEvent({ type: 'model-finished', stage: 2, member: 'a', model: 'a', latencyMs: 500, usage });
+    lines.onEvent({ type: 'model-finished', stage: 2, member: 'b', model: 'b', latencyMs: 1_000, usage });
+    expect(out).toEqual(['  a reviewed (2.0 s)\n', '  a replied to a repair request (0.5 s)\n', '  b reviewed (1.0 s)\n']);
+  });
+
   it('says when a call is queued for its endpoint, lists it apart from the calls still waiting, and times it from its dispatch', () => {
     let t = 0;
     const out: string[] = [];

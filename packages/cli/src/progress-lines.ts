@@ -41,6 +41,7 @@ export function createProgressLines(options: { write: (text: string) => void; no
   // A queued call waits for its endpoint's free slot: listed apart, and its wait starts when it is dispatched.
   const pending = new Map<string, { member: string; startedAt: number; queued: boolean }>();
   const stageStarted = new Map<CouncilStage, number>();
+  const finished = new Set<string>();
   let lastWaitLine = Number.NEGATIVE_INFINITY;
   let timer: ReturnType<typeof setInterval> | undefined;
   let held: string[] | null = null;
@@ -73,10 +74,15 @@ export function createProgressLines(options: { write: (text: string) => void; no
         case 'model-dispatched':
           pending.set(`${event.stage}:${event.member}`, { member: event.member, startedAt: now(), queued: false });
           return;
-        case 'model-finished':
-          pending.delete(`${event.stage}:${event.member}`);
-          say(`  ${event.member} ${STAGE_DONE_VERBS[event.stage]} (${seconds(event.latencyMs)})`);
+        case 'model-finished': {
+          const key = `${event.stage}:${event.member}`;
+          pending.delete(key);
+          // A second call of one reviewer is core's repair request (its first reply had no ranking to read).
+          const again = event.stage === 2 && finished.has(key);
+          finished.add(key);
+          say(`  ${event.member} ${again ? 'replied to a repair request' : STAGE_DONE_VERBS[event.stage]} (${seconds(event.latencyMs)})`);
           return;
+        }
         case 'model-failed': {
           pending.delete(`${event.stage}:${event.member}`);
           const first = event.message.split('\n')[0]!;
