@@ -14,6 +14,8 @@ export interface CouncilRunFlags {
   retries: number | undefined;
   persist: boolean;
   json: boolean;
+  /** False with `--no-synthesis`: no stage 3, the session ends with the ranking. */
+  synthesis: boolean;
 }
 
 /** The first flags of `ask` and `batch`, worded alike in both helps: who sits on the council and how it concludes. */
@@ -24,6 +26,23 @@ export const councilMemberOptions: readonly CliOption[] = [
   { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
   { flags: '--mode <mode>', description: 'consensus or voting' },
 ];
+
+/** What `--concurrency` (ask) and `--endpoint-concurrency` (batch, whose `--concurrency` counts sessions) mean. */
+const endpointConcurrencyHelp =
+  'Calls sent at once to each model endpoint, 1 to 256; the rest wait in Council\'s queue and their deadline starts when sent (default: config.yaml providers.<name>.max_concurrency, else 1 for ollama, llamacpp and lmstudio, 16 for the others)';
+
+/** `ask`'s per-endpoint limit. */
+export const askConcurrencyOption: CliOption = { flags: '--concurrency <n>', description: endpointConcurrencyHelp };
+/** `batch`'s per-endpoint limit (its `--concurrency` is the sessions in flight). */
+export const batchEndpointConcurrencyOption: CliOption = { flags: '--endpoint-concurrency <n>', description: endpointConcurrencyHelp };
+
+/** Reads the per-endpoint limit from its flag (`concurrency` or `endpoint-concurrency`). */
+export function parseEndpointConcurrency(flag: 'concurrency' | 'endpoint-concurrency', value: unknown): number | undefined {
+  return parseIntegerOption(flag, value, { min: 1, max: 256 });
+}
+
+/** The stages `ask` and `batch` run, worded alike in both helps. */
+export const councilStageOptions: readonly CliOption[] = [{ flags: '--no-synthesis', description: 'Skip the chairman: the session ends with the ranking (complete, exit 0, when ranked)' }];
 
 /** Validates the shared flags from cac's parsed options; a bad value is a usage error naming the flag. */
 export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlags {
@@ -39,5 +58,6 @@ export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlag
     retries: parseIntegerOption('retries', o['retries'], { min: 0, max: 10 }),
     persist: o['persist'] !== false,
     json: o['json'] === true,
+    synthesis: o['synthesis'] !== false,
   };
 }

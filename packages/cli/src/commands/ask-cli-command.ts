@@ -1,5 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
-import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
+import { askConcurrencyOption, councilMemberOptions, councilStageOptions, parseCouncilRunFlags, parseEndpointConcurrency } from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseStringOption } from '../parse-option.js';
 import { parseShowOption } from '../session-show.js';
 import type { AskCommandOptions } from './ask-command.js';
@@ -33,6 +33,8 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    askConcurrencyOption,
+    ...councilStageOptions,
     { flags: '--continue [session]', description: 'Ask a follow-up: the members see the answer of that session of the history (an id, a prefix of one, or last: the default) as context; the sessions share a conversation id' },
     { flags: '--max-cost <usd>', description: 'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
@@ -54,6 +56,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     ...parseContinue(argText(args[0]), o['continue']),
     file: parseStringOption('file', o['file']),
     ...parseCouncilRunFlags(o),
+    concurrency: parseEndpointConcurrency('concurrency', o['concurrency']),
     org: parseStringOption('org', o['org']),
     maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
     show: parseShowOption(o['show']),

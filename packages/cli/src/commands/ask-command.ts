@@ -9,6 +9,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { councilOutcome, PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
+import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { followUpFromHistory } from '../follow-up-from-history.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
@@ -37,6 +38,10 @@ export interface AskCommandOptions {
   timeoutMs?: number;
   /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
   retries?: number;
+  /** `--concurrency`: calls sent at once to each endpoint; default config.yaml's `providers.<name>.max_concurrency`, else the provider's. */
+  concurrency?: number;
+  /** False with `--no-synthesis`: no chairman; the session is complete when ranked. */
+  synthesis?: boolean;
   /** `--max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars; default config.yaml's `max_cost_usd`. */
   maxCostUsd?: number;
   /** `--continue [SESSION|last]`: a follow-up of that session of the history, whose synthesis the council sees as context. */
@@ -123,7 +128,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   const seed = options.seed ?? settings.randomSeed ?? undefined;
   const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
   if (followUp !== undefined) ctx.io.stderr(`Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`);
-  const resolveModel = createModelResolver({ env, ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }), maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
+  const resolveModel = createModelResolver({ env, ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }), maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes, concurrency: endpointConcurrency(loaded.config, options.concurrency) });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
@@ -169,6 +174,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       ...(seed === undefined ? {} : { seed }),
       ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
       ...(followUp === undefined ? {} : { followUp }),
+      ...(options.synthesis === false ? { synthesis: false } : {}),
       ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
     },
   });

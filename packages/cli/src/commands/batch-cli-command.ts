@@ -1,5 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
-import { councilMemberOptions, parseCouncilRunFlags } from '../parse-council-run-flags.js';
+import { batchEndpointConcurrencyOption, councilMemberOptions, councilStageOptions, parseCouncilRunFlags, parseEndpointConcurrency } from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
 import type { BatchCommandOptions } from './batch-command.js';
 
@@ -13,8 +13,10 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
     { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
     { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    ...councilStageOptions,
     { flags: '--max-cost <usd>', description: 'A cost cap for each session in US dollars: stop it before a stage whose estimated cost would pass this, keeping what finished (default: config.yaml max_cost_usd, none)' },
     { flags: '--concurrency <n>', description: 'Sessions in flight at once (default 2)' },
+    batchEndpointConcurrencyOption,
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
     { flags: '--resume', description: 'Skip prompts already completed in the results file' },
     { flags: '--no-persist', description: 'Save no history, bias records or telemetry' },
@@ -28,6 +30,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     file: argText(args[0]) ?? '',
     ...parseCouncilRunFlags(o),
     concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
+    endpointConcurrency: parseEndpointConcurrency('endpoint-concurrency', o['endpointConcurrency']),
     output: parseStringOption('output', o['output']),
     resume: o['resume'] === true,
     maxCostUsd: parseDollarOption('max-cost', o['maxCost']),

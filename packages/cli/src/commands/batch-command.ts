@@ -13,6 +13,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { councilOutcome, describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
+import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
@@ -34,6 +35,10 @@ export interface BatchCommandOptions {
   timeoutMs?: number;
   /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
   retries?: number;
+  /** `--endpoint-concurrency`: calls sent at once to each endpoint; default config.yaml's `providers.<name>.max_concurrency`, else the provider's. */
+  endpointConcurrency?: number;
+  /** False with `--no-synthesis`: no chairman; the session is complete when ranked. */
+  synthesis?: boolean;
   /** `--max-cost`: each session's cost cap in US dollars; default config.yaml's `max_cost_usd`. */
   maxCostUsd?: number;
   /** Sessions in flight at once. Default 2. */
@@ -119,7 +124,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes });
+  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes, concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency) });
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
@@ -167,7 +172,8 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           ...(options.order === undefined ? {} : { order: options.order }),
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
           ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
-          ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+          ...(options.synthesis === false ? { synthesis: false } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
         });
         sessions.push(session);
         if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
