@@ -2,6 +2,7 @@ import type { LanguageModelV1, ProviderV1, SimulatedSettings } from '@council/pr
 import {
   createAnthropic,
   createGemini,
+  createLlamaCpp,
   createLMStudio,
   createOllama,
   createOpenAI,
@@ -22,21 +23,31 @@ function setting(env: Env, name: string): string | undefined {
 /**
  * Turns model ids into models with the providers configured from `env` (the same variables the
  * providers read themselves, so a test's environment never leaks into another's). Bare ids go to
- * OpenRouter; `simulated:<name>` to the offline provider with `simulated` settings.
+ * OpenRouter; `simulated:<name>` to the offline provider with `simulated` settings. `concurrency` sets each
+ * HTTP provider's calls in flight at once: `byProvider[name]`, else `default`, else the provider's own
+ * default (16; 1 for ollama, lmstudio and llamacpp).
  */
-export function createModelResolver(options: { env: Env; simulated?: SimulatedSettings; maxRetries?: number; maxResponseBytes?: number }): (id: string) => LanguageModelV1 {
+export function createModelResolver(options: {
+  env: Env;
+  simulated?: SimulatedSettings;
+  maxRetries?: number;
+  maxResponseBytes?: number;
+  concurrency?: { default?: number; byProvider?: Partial<Record<string, number>> };
+}): (id: string) => LanguageModelV1 {
   const { env } = options;
   // Each provider's key (the first of its key variables that is set) and base URL, from the one table.
   const http = (provider: ConfiguredProvider) => {
     const row = PROVIDER_VARIABLES.find((p) => p.provider === provider)!;
     const apiKey = row.keyVariables.map((name) => setting(env, name)).find((value) => value !== undefined);
     const baseURL = setting(env, row.baseUrlVariable);
+    const maxConcurrency = options.concurrency?.byProvider?.[provider] ?? options.concurrency?.default;
     return {
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(baseURL === undefined ? {} : { baseURL }),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
       // A reply past it is cut off unread and its member excluded ("reply too large"): config.yaml's max_reply_bytes.
       ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+      ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
     };
   };
   const providers: ProviderV1[] = [
@@ -47,6 +58,7 @@ export function createModelResolver(options: { env: Env; simulated?: SimulatedSe
     createOllama(http('ollama')),
     createVLLM(http('vllm')),
     createLMStudio(http('lmstudio')),
+    createLlamaCpp(http('llamacpp')),
     createSimulated(options.simulated ?? {}),
   ];
   const registry = createProviderRegistry({ providers, defaultProvider: 'openrouter' });

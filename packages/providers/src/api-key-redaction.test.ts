@@ -45,7 +45,9 @@ const vendors: Vendor[] = [
   { name: 'gemini', start: createGeminiTestServer, make: (url) => createGemini({ baseURL: url, env, maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 2 } })('gemini-2.5-flash') },
 ];
 
-const scenarios: Array<{ name: string; response: TestResponse; stream?: boolean }> = [
+const responseFormat = { type: 'json' as const, name: 'answer', schema: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] } };
+
+const scenarios: Array<{ name: string; response: TestResponse; stream?: boolean; structured?: boolean }> = [
   { name: 'success', response: { kind: 'text', text: 'fine' } },
   { name: 'stream', response: { kind: 'text', text: 'fine', reasoning: 'why' }, stream: true },
   { name: '402', response: { kind: 'error', status: 402, message: `no credits for key ${CANARY}` } },
@@ -61,6 +63,11 @@ const scenarios: Array<{ name: string; response: TestResponse; stream?: boolean 
   { name: 'hang', response: { kind: 'hang' } },
   { name: 'mid-stream', response: { kind: 'text', text: 'part', midStreamError: { message: `stream died ${CANARY}`, code: 502 } }, stream: true },
   { name: 'empty-reasoning', response: { kind: 'text', text: '', reasoning: 'r', finishReason: 'length', usage: { inputTokens: 1, outputTokens: 9, reasoningTokens: 9 } } },
+  { name: 'context-length', response: { kind: 'error', status: 400, message: `prompt is too long for key ${CANARY}: maximum context length is 10 tokens` } },
+  { name: 'structured', response: { kind: 'text', text: '{"a":1}' }, structured: true },
+  // Last: the refusal is remembered, so the structured calls after it would send nothing.
+  { name: 'structured-refused', response: { kind: 'error', status: 400, message: `response_format json_schema is not supported (key ${CANARY})` }, structured: true },
+  { name: 'structured-remembered', response: { kind: 'text', text: '{"a":1}' }, structured: true },
 ];
 
 const produced: string[] = [];
@@ -97,10 +104,11 @@ describe('API keys never leak', () => {
     for (const scenario of scenarios) {
       current = scenario.response;
       try {
+        const options = { messages: [{ role: 'user' as const, content: 'q' }], timeoutMs: 300, ...(scenario.structured ? { responseFormat } : {}) };
         if (scenario.stream) {
-          for await (const part of model.doStream!({ messages: [{ role: 'user', content: 'q' }], timeoutMs: 300 })) produced.push(serialise(part));
+          for await (const part of model.doStream!(options)) produced.push(serialise(part));
         } else {
-          produced.push(serialise(await model.doGenerate({ messages: [{ role: 'user', content: 'q' }], timeoutMs: 300 })));
+          produced.push(serialise(await model.doGenerate(options)));
         }
       } catch (error) {
         produced.push(serialise(error));

@@ -45,6 +45,7 @@ export { createOpenAI, openai } from './openai-provider.js';
 export { createOllama, ollama } from './ollama-provider.js';
 export { createVLLM, vllm } from './vllm-provider.js';
 export { createLMStudio, lmstudio } from './lmstudio-provider.js';
+export { createLlamaCpp, llamacpp } from './llamacpp-provider.js';
 export { createAnthropic, anthropic } from './anthropic-provider.js';
 export type { AnthropicSettings } from './anthropic-provider.js';
 export { createGemini, gemini } from './gemini-provider.js';

@@ -2,7 +2,11 @@ import { createOpenAICompatible } from './openai-compatible-provider.js';
 import type { HttpProviderSettings } from './provider-runtime.js';
 import type { ProviderV1 } from './provider-v1.js';
 
-/** LM Studio's local server (`LMSTUDIO_BASE_URL`, default http://127.0.0.1:1234/v1). No key; every call costs 0. */
+/**
+ * LM Studio's local server (`LMSTUDIO_BASE_URL`, default http://127.0.0.1:1234/v1). No key; every call costs 0.
+ * `maxConcurrency` defaults to 1: a loaded model answers one request at a time, so further calls wait in this
+ * provider's queue, where their deadlines have not started. Raise it if the server runs requests in parallel.
+ */
 export function createLMStudio(settings: HttpProviderSettings = {}): ProviderV1 {
   return createOpenAICompatible({
     name: 'lmstudio',
@@ -13,6 +17,7 @@ export function createLMStudio(settings: HttpProviderSettings = {}): ProviderV1 
     zeroCost: true,
     maxTokensField: 'max_tokens',
     ...settings,
+    maxConcurrency: settings.maxConcurrency ?? 1,
   });
 }
 

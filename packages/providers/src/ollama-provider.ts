@@ -2,7 +2,12 @@ import { createOpenAICompatible } from './openai-compatible-provider.js';
 import type { HttpProviderSettings } from './provider-runtime.js';
 import type { ProviderV1 } from './provider-v1.js';
 
-/** Ollama's OpenAI-compatible API (`OLLAMA_BASE_URL`, default http://127.0.0.1:11434/v1). No key; every call costs 0. */
+/**
+ * Ollama's OpenAI-compatible API (`OLLAMA_BASE_URL`, default http://127.0.0.1:11434/v1). No key; every call
+ * costs 0. `maxConcurrency` defaults to 1: a local Ollama usually runs one request per model at a time
+ * (`OLLAMA_NUM_PARALLEL`), so further calls wait in this provider's queue, where their deadlines have not
+ * started, rather than in Ollama's. Raise it to match `OLLAMA_NUM_PARALLEL`.
+ */
 export function createOllama(settings: HttpProviderSettings = {}): ProviderV1 {
   return createOpenAICompatible({
     name: 'ollama',
@@ -13,6 +18,7 @@ export function createOllama(settings: HttpProviderSettings = {}): ProviderV1 {
     zeroCost: true,
     maxTokensField: 'max_tokens',
     ...settings,
+    maxConcurrency: settings.maxConcurrency ?? 1,
   });
 }
 

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderV1 } from './provider-v1.js';
+import { createLlamaCpp } from './llamacpp-provider.js';
 import { createLMStudio } from './lmstudio-provider.js';
 import { createOllama } from './ollama-provider.js';
 import { createOpenAICompatible } from './openai-compatible-provider.js';
@@ -118,5 +120,62 @@ describe('OpenAI-compatible providers', () => {
     expect(() => createOpenAICompatible({ name: 'Bad Name', baseURL: 'http://127.0.0.1:1/v1' })).toThrow(/lower-case/);
     expect(() => createOpenAICompatible({ name: 'nourl' })).toThrow(/needs a baseURL/);
     expect(() => createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:1', maxRetries: -1 })).toThrow(/maxRetries/);
+  });
+});
+
+describe('llama.cpp', () => {
+  it('base URL from LLAMACPP_BASE_URL, the optional LLAMACPP_API_KEY as a bearer token, cost 0', async () => {
+    keyed.enqueue({
+      kind: 'raw',
+      // llama-server's /v1/chat/completions answer shape (timings left out).
+      body: '{"choices":[{"finish_reason":"stop","index":0,"message":{"role":"assistant","content":"Hello!"}}],"created":1737000000,"model":"qwen3-0.6b","system_fingerprint":"b6000-abc","object":"chat.completion","usage":{"completion_tokens":3,"prompt_tokens":12,"total_tokens":15},"id":"chatcmpl-llama"}',
+    });
+    const result = await withEnv({ LLAMACPP_BASE_URL: keyed.url, LLAMACPP_API_KEY: 'sk-proj-test' }, () => createLlamaCpp({ maxRetries: 0, env })('qwen3-0.6b').doGenerate({ messages }));
+    expect(result).toMatchObject({ text: 'Hello!', usage: { inputTokens: 12, outputTokens: 3, costUsd: 0 }, responseModelId: 'qwen3-0.6b' });
+    expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-proj-test');
+    expect(keyed.requests[0]?.path).toBe('/v1/chat/completions');
+  });
+
+  it('sends no key when none is set, and names itself llamacpp', async () => {
+    const model = createLlamaCpp({ baseURL: open.url, maxRetries: 0 })('qwen3-0.6b');
+    expect(model.provider).toBe('llamacpp');
+    await model.doGenerate({ messages });
+    expect(open.requests[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('default concurrency per local server', () => {
+  let slow: TestServer;
+  beforeAll(async () => {
+    slow = await createOpenAICompatibleTestServer({ respond: () => ({ kind: 'text', text: 'ok', delayMs: 30 }) });
+  });
+  afterAll(() => slow.close());
+
+  /**
+   * Sends `calls` calls at once and counts the ones that had to wait for a slot (the limiter decides that when
+   * each call starts, so the count is exact) and the most the server ever had in flight.
+   */
+  async function load(provider: ProviderV1, calls: number): Promise<{ maxInFlight: number; queued: number }> {
+    slow.reset();
+    let queued = 0;
+    await Promise.all(Array.from({ length: calls }, () => provider('m').doGenerate({ messages, onQueued: () => queued++ })));
+    return { maxInFlight: slow.maxInFlight, queued };
+  }
+
+  it.each([
+    ['Ollama', createOllama],
+    ['LM Studio', createLMStudio],
+    ['llama.cpp', createLlamaCpp],
+  ])('%s: one call at a time unless maxConcurrency says otherwise', async (_name, create) => {
+    expect(await load(create({ baseURL: slow.url, maxRetries: 0 }), 3)).toEqual({ maxInFlight: 1, queued: 2 });
+    const wider = await load(create({ baseURL: slow.url, maxRetries: 0, maxConcurrency: 3 }), 3);
+    expect(wider.queued).toBe(0);
+    expect(wider.maxInFlight).toBeLessThanOrEqual(3);
+  });
+
+  it('vLLM batches: 16 at once by default', async () => {
+    const result = await load(createVLLM({ baseURL: slow.url, maxRetries: 0 }), 17);
+    expect(result.queued).toBe(1);
+    expect(result.maxInFlight).toBeLessThanOrEqual(16);
   });
 });

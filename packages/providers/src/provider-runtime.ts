@@ -28,7 +28,10 @@ export interface HttpProviderSettings {
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   /** Default deadline of one call, all attempts included. Default 120,000 ms; a call's `timeoutMs` overrides it. */
   timeoutMs?: number;
-  /** Calls in flight at once for this provider instance. Default 16. */
+  /**
+   * Calls in flight at once for this provider instance; the others wait in order, their deadlines not yet
+   * started. Default 16; 1 for the one-slot local servers (Ollama, LM Studio, llama.cpp).
+   */
   maxConcurrency?: number;
   /** Request starts per minute for this provider instance (free tiers); default unlimited. */
   requestsPerMinute?: number;

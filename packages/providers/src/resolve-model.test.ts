@@ -18,6 +18,7 @@ describe('resolveModel', () => {
     ['openai:gpt-5', 'openai', 'gpt-5'],
     ['vllm:Qwen/Qwen3-8B', 'vllm', 'Qwen/Qwen3-8B'],
     ['lmstudio:qwen3-8b', 'lmstudio', 'qwen3-8b'],
+    ['llamacpp:qwen3-0.6b-q8_0', 'llamacpp', 'qwen3-0.6b-q8_0'],
     ['simulated:ada', 'simulated', 'ada'],
     ['  simulated:basil ', 'simulated', 'basil'],
   ])('%s → %s / %s', (id, provider, modelId) => {
@@ -38,7 +39,7 @@ describe('resolveModel', () => {
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'UNKNOWN_PROVIDER' });
     expect((error as Error).message).toContain('"mistral"');
-    expect((error as Error).message).toContain('anthropic, gemini, lmstudio, ollama, openai, openrouter, simulated, vllm');
+    expect((error as Error).message).toContain('anthropic, gemini, llamacpp, lmstudio, ollama, openai, openrouter, simulated, vllm');
   });
 
   it('rejects an empty id and a prefix without a model', () => {

@@ -2,7 +2,10 @@ import { createOpenAICompatible } from './openai-compatible-provider.js';
 import type { HttpProviderSettings } from './provider-runtime.js';
 import type { ProviderV1 } from './provider-v1.js';
 
-/** A vLLM server (`VLLM_BASE_URL`, default http://127.0.0.1:8000/v1; `VLLM_API_KEY` when started with --api-key). Every call costs 0. */
+/**
+ * A vLLM server (`VLLM_BASE_URL`, default http://127.0.0.1:8000/v1; `VLLM_API_KEY` when started with --api-key).
+ * Every call costs 0. `maxConcurrency` keeps the default of 16: vLLM batches concurrent requests.
+ */
 export function createVLLM(settings: HttpProviderSettings = {}): ProviderV1 {
   return createOpenAICompatible({
     name: 'vllm',

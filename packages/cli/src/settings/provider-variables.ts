@@ -13,6 +13,7 @@ export const PROVIDER_VARIABLES = [
   { provider: 'ollama', keyVariables: ['OLLAMA_API_KEY'], keyRequired: false, baseUrlVariable: 'OLLAMA_BASE_URL', defaultBaseUrl: 'http://127.0.0.1:11434/v1' },
   { provider: 'vllm', keyVariables: ['VLLM_API_KEY'], keyRequired: false, baseUrlVariable: 'VLLM_BASE_URL', defaultBaseUrl: 'http://127.0.0.1:8000/v1' },
   { provider: 'lmstudio', keyVariables: ['LMSTUDIO_API_KEY'], keyRequired: false, baseUrlVariable: 'LMSTUDIO_BASE_URL', defaultBaseUrl: 'http://127.0.0.1:1234/v1' },
+  { provider: 'llamacpp', keyVariables: ['LLAMACPP_API_KEY'], keyRequired: false, baseUrlVariable: 'LLAMACPP_BASE_URL', defaultBaseUrl: 'http://127.0.0.1:8080/v1' },
 ] as const;
 
 export type ProviderVariables = (typeof PROVIDER_VARIABLES)[number];
