@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '../rate-limit-error.js';
+import { StructuredOutputUnsupportedError } from '../structured-output-unsupported-error.js';
 import { createScriptedModel } from './create-scripted-model.js';
 
 const messages = [{ role: 'user' as const, content: 'abcdefgh' }];
@@ -37,5 +38,16 @@ describe('createScriptedModel', () => {
       { type: 'text-delta', text: 'ere' },
     ]);
     expect(parts[4]).toMatchObject({ type: 'finish', finishReason: 'stop' });
+  });
+
+  it('says whether it supports structured output only when told, and plays a refusal', async () => {
+    expect(createScriptedModel().supportsStructuredOutput).toBeUndefined();
+    const refusal = new StructuredOutputUnsupportedError({ provider: 'scripted', url: 'http://127.0.0.1/', statusCode: 400, message: 'no json_schema' });
+    const model = createScriptedModel({ supportsStructuredOutput: true, steps: [{ error: refusal }, '{"ranking":[]}'] });
+    expect(model.supportsStructuredOutput).toBe(true);
+    const responseFormat = { type: 'json' as const, name: 'r', schema: { type: 'object' } };
+    await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED' });
+    expect((await model.doGenerate({ messages })).text).toBe('{"ranking":[]}');
+    expect(model.calls.map((c) => c.responseFormat?.name)).toEqual(['r', undefined]);
   });
 });

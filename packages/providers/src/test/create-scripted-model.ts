@@ -18,6 +18,12 @@ export interface ScriptedModelOptions {
   respond?: (options: GenerateOptions, index: number) => ScriptedStep | Promise<ScriptedStep>;
   /** Stream text in pieces of this many characters. Default 8. */
   chunkSize?: number;
+  /**
+   * The model's `supportsStructuredOutput`; absent by default (callers then ask in text). The script decides what
+   * a call with `responseFormat` gets (see `calls`), e.g. a JSON text, or `{ error }` with a
+   * `StructuredOutputUnsupportedError` to play a server that refuses.
+   */
+  supportsStructuredOutput?: boolean;
 }
 
 /** A LanguageModelV1 that plays back a script and records every call; no network. */
@@ -79,6 +85,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     specificationVersion: 'v1',
     provider,
     modelId,
+    ...(options.supportsStructuredOutput === undefined ? {} : { supportsStructuredOutput: options.supportsStructuredOutput }),
     calls,
     doGenerate: next,
     async *doStream(call) {
