@@ -24,6 +24,11 @@ export interface RealModelServerOptions {
   maxTokensCap?: number;
   /** Answer `stream: true` requests with one plain JSON reply, as some proxies do (default false). */
   ignoreStream?: boolean;
+  /**
+   * Flash attention (default true, as llama.cpp's server's `auto` picks on CPU): evaluating a 2,000-token prompt is
+   * about a quarter faster with it here.
+   */
+  flashAttention?: boolean;
   /** Port on 127.0.0.1 (default 0: a free one). */
   port?: number;
 }
@@ -234,7 +239,12 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
   const llama = await loadLlama();
   const model: LlamaModel = await llama.loadModel({ modelPath: options.modelPath });
   const contextSize = options.contextSize ?? Math.min(8192, model.trainContextSize);
-  const context = await model.createContext({ contextSize, sequences: 1, threads: options.threads ?? 1 });
+  const context = await model.createContext({
+    contextSize,
+    sequences: 1,
+    threads: options.threads ?? 1,
+    flashAttention: options.flashAttention ?? true,
+  });
   const sequence: LlamaContextSequence = context.getSequence();
   const chatWrapper: ChatWrapper = new LlamaChat({ contextSequence: sequence }).chatWrapper;
   const maxTokensCap = options.maxTokensCap ?? 512;
