@@ -304,6 +304,11 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     let sawText = false;
     let reasoning = '';
     let stopped = false;
+    const toolInput = (): string => {
+      const text = toolJson === '' ? JSON.stringify(toolStartInput ?? {}) : normalisedJson(toolJson);
+      sawText = text.trim() !== '';
+      return text;
+    };
     for await (const sse of parseSse(body)) {
       const event = parseJsonResponse({ text: sse.data, schema: eventSchema, url, provider: this.provider, secrets: request.secrets });
       switch (event.type) {
@@ -321,8 +326,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
           break;
         case 'content_block_stop':
           if (toolIndex !== undefined && (event.index ?? 0) === toolIndex && toolText === undefined) {
-            toolText = toolJson === '' ? JSON.stringify(toolStartInput ?? {}) : normalisedJson(toolJson);
-            sawText = toolText.trim() !== '';
+            toolText = toolInput();
             yield { type: 'text-delta', text: toolText };
           }
           break;
@@ -357,6 +361,11 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       if (stopped) break;
     }
     if (!stopped) throw new Error('the stream ended before message_stop');
+    // A tool block the stream never closed still holds the answer.
+    if (toolIndex !== undefined && toolText === undefined) {
+      toolText = toolInput();
+      yield { type: 'text-delta', text: toolText };
+    }
     if (toolText === undefined && heldText !== '') {
       sawText = heldText.trim() !== '';
       yield { type: 'text-delta', text: heldText };

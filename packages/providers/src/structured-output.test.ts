@@ -134,6 +134,24 @@ describe('structured output: Anthropic', () => {
     ]);
   });
 
+  it('streams: passes a tool input cut off by max_tokens on as sent, and reads a block the stream never closed', async () => {
+    const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
+    const start = ev('message_start', '{"type":"message_start","message":{"id":"msg_cut","model":"claude-opus-4-6","usage":{"input_tokens":10,"output_tokens":1}}}');
+    const tool = ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"council_review","input":{}}}');
+    const piece = (json: string) => ev('content_block_delta', JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } }));
+    const end = (reason: string) => ev('message_delta', `{"type":"message_delta","delta":{"stop_reason":"${reason}"},"usage":{"output_tokens":16}}`) + ev('message_stop', '{"type":"message_stop"}');
+    anthropicServer.enqueue(
+      { kind: 'raw', headers: { 'content-type': 'text/event-stream' }, body: start + tool + piece('{"ranking": ["B",') + ev('content_block_stop', '{"type":"content_block_stop","index":0}') + end('max_tokens') },
+      { kind: 'raw', headers: { 'content-type': 'text/event-stream' }, body: start + tool + piece('{"ranking": ') + piece('["B", "A"]}') + end('tool_use') },
+    );
+    const cut = await collect(model().doStream!({ messages, responseFormat }));
+    expect(cut[0]).toEqual({ type: 'text-delta', text: '{"ranking": ["B",' });
+    expect(cut[1]).toMatchObject({ type: 'finish', finishReason: 'length' });
+    const unclosed = await collect(model().doStream!({ messages, responseFormat }));
+    expect(unclosed[0]).toEqual({ type: 'text-delta', text: '{"ranking":["B","A"]}' });
+    expect(unclosed[1]).toMatchObject({ type: 'finish', finishReason: 'stop' });
+  });
+
   it('the test server plays the same tool_use exchange', async () => {
     anthropicServer.enqueue({ kind: 'text', text: answer }, { kind: 'text', text: answer, chunkSize: 5 });
     expect((await model().doGenerate({ messages, responseFormat })).text).toBe(answer);
