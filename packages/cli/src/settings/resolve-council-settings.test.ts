@@ -103,7 +103,7 @@ describe('resolveCouncilSettings: every variable', () => {
   it('reports which provider keys are present, and the base URLs, never a key in what it prints', () => {
     const canary = 'sk-or-v1-CANARY-0123456789';
     const s = resolveCouncilSettings({ HOME, OPENROUTER_API_KEY: canary, GOOGLE_API_KEY: ' g ', OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1', LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' });
-    expect(s.apiKeys).toEqual({ OPENROUTER_API_KEY: true, OPENAI_API_KEY: false, ANTHROPIC_API_KEY: false, GEMINI_API_KEY: false, GOOGLE_API_KEY: true, OLLAMA_API_KEY: false, VLLM_API_KEY: false, LMSTUDIO_API_KEY: false });
+    expect(s.apiKeys).toEqual({ OPENROUTER_API_KEY: true, OPENAI_API_KEY: false, ANTHROPIC_API_KEY: false, GEMINI_API_KEY: false, GOOGLE_API_KEY: true, OLLAMA_API_KEY: false, VLLM_API_KEY: false, LMSTUDIO_API_KEY: false, LLAMACPP_API_KEY: false });
     expect(s.baseUrls).toEqual({ OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1' });
     for (const shown of [JSON.stringify(s), inspect(s, { depth: 8 }), JSON.stringify({ ...s })]) {
       expect(shown).not.toContain('CANARY');
