@@ -57,10 +57,14 @@ export interface ProviderRuntime {
   readonly maxResponseBytes: number;
   /**
    * Refusals of structured output, by base URL and model id (`structuredOutputKey`), kept for the life of the
-   * provider instance: a later call with `responseFormat` to the same endpoint and model fails at once.
+   * process and shared by every provider instance (an application such as `council serve` makes new ones per
+   * session): a later call with `responseFormat` to the same endpoint and model fails at once.
    */
   readonly structuredOutputRefusals: Map<string, StructuredOutputUnsupportedError>;
 }
+
+/** The process's remembered refusals of structured output (see `ProviderRuntime.structuredOutputRefusals`). */
+const processStructuredOutputRefusals = new Map<string, StructuredOutputUnsupportedError>();
 
 export function createProviderRuntime(settings: HttpProviderSettings): ProviderRuntime {
   const clock = settings.clock ?? systemClock;
@@ -74,7 +78,7 @@ export function createProviderRuntime(settings: HttpProviderSettings): ProviderR
     timeoutMs: settings.timeoutMs ?? 120_000,
     clock,
     maxResponseBytes,
-    structuredOutputRefusals: new Map(),
+    structuredOutputRefusals: processStructuredOutputRefusals,
     limiter: createRequestLimiter({
       maxConcurrency: settings.maxConcurrency ?? 16,
       ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),

@@ -247,6 +247,14 @@ describe('a server that refuses structured output', () => {
     expect(server().requests).toHaveLength(2);
   });
 
+  it('remembers for the process: a new provider instance for the same endpoint and model does not ask again', async () => {
+    openAI.enqueue({ kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" });
+    const before = openAI.requests.length;
+    await expect(createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat })).rejects.toMatchObject({ remembered: false });
+    await expect(createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat })).rejects.toMatchObject({ remembered: true });
+    expect(openAI.requests.length - before).toBe(1);
+  });
+
   it('remembers by model: another model of the same server is still asked', async () => {
     const local = createOllama({ baseURL: openAI.url, maxRetries: 0 });
     openAI.enqueue({ kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" }, { kind: 'text', text: answer });
