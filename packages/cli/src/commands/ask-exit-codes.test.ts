@@ -88,3 +88,23 @@ describe('ask exit codes tell the truth (issue 26)', () => {
     expect(usage.code).toBe(2);
   }, 20_000);
 });
+
+describe('ask --no-synthesis: a ranking is what was asked (issue 26)', () => {
+  it('ranked: exit 0, complete, nothing missing — no synthesis was asked for, so none is a shortfall', async () => {
+    const r = await ask(['--models', MEMBERS, '--no-synthesis', '--json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as Doc;
+    expect(doc.synthesis).toBeNull();
+    expect(doc.leaderboard).toHaveLength(3);
+    expect([doc.complete, doc.shortfalls]).toEqual([true, []]);
+    expect(r.err).not.toContain('Partial session');
+  }, 20_000);
+
+  it('not ranked (two members: self-votes excluded, a ranking needs three answers): exit 3, "not ranked"', async () => {
+    const r = await ask(['--models', 'test/alpha,test/beta', '--no-synthesis', '--json']);
+    expect(r.code).toBe(3);
+    const doc = JSON.parse(r.out) as Doc;
+    expect([doc.complete, doc.shortfalls]).toEqual([false, ['not-ranked']]);
+    expect(r.err).toMatch(/Partial session \(exit 3\): not ranked\.\n$/);
+  }, 20_000);
+});

@@ -111,6 +111,17 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     expect(readFileSync(join(dir, 'home', 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
   }, 30_000);
 
+  it('--no-synthesis: a ranked session is complete (exit 0); an unranked one is partial (exit 3, "not ranked")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
+    writeFileSync(join(dir, 'prompts.txt'), 'First question?\n');
+    const ranked = await run(dir, ['prompts.txt', '--models', MEMBERS.join(','), '--no-synthesis', '--output', 'ranked.jsonl']);
+    expect(ranked.code).toBe(0);
+    expect(ranked.out).toContain('Batch finished: 1 session complete. Results: ');
+    const pair = await run(dir, ['prompts.txt', '--models', 'test/alpha,test/beta', '--no-synthesis', '--output', 'pair.jsonl']);
+    expect(pair.code).toBe(3);
+    expect(pair.out).toContain('Partial: line-1 (not ranked).');
+  }, 30_000);
+
   it('refuses to overwrite a results file without --resume, and reads .jsonl prompts with ids', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-batch-'));
     writeFileSync(join(dir, 'p.jsonl'), '{"id": "q1", "prompt": "One?"}\n{"id": "q2", "prompt": "Two?"}\n');
@@ -171,7 +182,7 @@ describe('council batch against an OpenRouter-compatible server on 127.0.0.1', (
     const unknownProvider = await run(dir, ['prompts.txt', '--models', `${MEMBERS.join(',')},foo:bar`]);
     expect(unknownProvider.code).toBe(2);
     expect(unknownProvider.err).toBe(
-      'council: Cannot use the model "foo:bar": The model id "foo:bar" names an unknown provider "foo". Known providers: anthropic, gemini, lmstudio, ollama, openai, openrouter, simulated, vllm. ' +
+      'council: Cannot use the model "foo:bar": The model id "foo:bar" names an unknown provider "foo". Known providers: anthropic, gemini, llamacpp, lmstudio, ollama, openai, openrouter, simulated, vllm. ' +
         'Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.\n',
     );
     expect(server.requests.length).toBe(before);
