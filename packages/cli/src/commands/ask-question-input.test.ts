@@ -43,7 +43,8 @@ function answerPrompts(): string[] {
   return server.requests
     .map((r) => (r.body as { messages?: { role: string; content: string }[] }).messages ?? [])
     .map((m) => m.at(-1)?.content ?? '')
-    .filter((c) => !c.includes('FINAL RANKING') && !c.includes('Chairman'));
+    // Not a review (asked in text, or as structured output: 'Under "evaluations"'), not the chairman's prompt.
+    .filter((c) => !c.includes('FINAL RANKING') && !c.includes('Under "evaluations"') && !c.includes('Chairman'));
 }
 
 const ASK = ['--models', MEMBERS.join(','), '--no-persist'];
