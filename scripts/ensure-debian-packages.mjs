@@ -1,5 +1,6 @@
 // Some tests drive programs Debian packages: the HTML report and the web UI run in Debian's chromium (driven by
-// playwright-core), and the ClickHouse engine is tested against Debian's clickhouse-server started on 127.0.0.1.
+// playwright-core), the ClickHouse engine is tested against Debian's clickhouse-server started on 127.0.0.1, and the
+// real-model tier installs its model with Python's pip.
 // On a fresh Debian machine running as root, install what is missing in one apt-get run; elsewhere, say what to do.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -7,22 +8,30 @@ import { spawnSync } from 'node:child_process';
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const clickhouseServerPath = process.env.CLICKHOUSE_SERVER_PATH ?? '/usr/sbin/clickhouse-server';
 
+/** True when `python3` (or $PYTHON) runs and has pip or can make a venv: the real-model tier installs its model with pip. */
+function hasPythonWithPip() {
+  const python = process.env.PYTHON ?? 'python3';
+  const probe = spawnSync(python, ['-c', 'import sys, importlib.util as u; sys.exit(0 if u.find_spec("pip") or u.find_spec("ensurepip") else 1)'], { stdio: 'ignore' });
+  return probe.status === 0;
+}
+
 const needs = [
-  { path: chromiumPath, pkg: 'chromium', env: 'CHROMIUM_PATH', why: "the HTML report's and the web UI's browser tests" },
-  { path: clickhouseServerPath, pkg: 'clickhouse-server', env: 'CLICKHOUSE_SERVER_PATH', why: 'the ClickHouse engine tests' },
+  { found: () => existsSync(chromiumPath), path: chromiumPath, pkg: ['chromium'], env: 'CHROMIUM_PATH', why: "the HTML report's and the web UI's browser tests" },
+  { found: () => existsSync(clickhouseServerPath), path: clickhouseServerPath, pkg: ['clickhouse-server'], env: 'CLICKHOUSE_SERVER_PATH', why: 'the ClickHouse engine tests' },
+  { found: hasPythonWithPip, path: 'python3 with pip', pkg: ['python3', 'python3-pip', 'python3-venv'], env: 'PYTHON', why: "the real-model tests (they install their model from the Python package index with pip)" },
 ];
 
 export function ensureDebianPackages() {
-  const missing = needs.filter((n) => !existsSync(n.path));
+  const missing = needs.filter((n) => !n.found());
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !existsSync('/usr/bin/apt-get')) {
     for (const n of missing) {
-      console.error(`${n.pkg} was not found at ${n.path}; ${n.why} need it. Install Debian's "${n.pkg}" package (apt-get install ${n.pkg}), or set ${n.env} to its binary.`);
+      console.error(`${n.path} was not found; ${n.why} need it. Install Debian's ${n.pkg.join(' ')} (apt-get install ${n.pkg.join(' ')}), or set ${n.env} to its binary.`);
     }
     process.exit(1);
   }
-  const packages = missing.map((n) => n.pkg);
+  const packages = missing.flatMap((n) => n.pkg);
   console.error(`Installing Debian's ${packages.join(' and ')} for the tests…`);
   for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
