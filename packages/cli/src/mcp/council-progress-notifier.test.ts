@@ -80,6 +80,25 @@ describe('createCouncilProgressNotifier', () => {
     ]);
   });
 
+  it('a heartbeat tells the calls sent apart from those queued for a free slot of their endpoint', () => {
+    const updates: ProgressUpdate[] = [];
+    const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => 0 });
+    notifier.onEvent({ type: 'stage-started', stage: 1, calls: 3 });
+    for (const m of ['a', 'b', 'c']) notifier.onEvent({ type: 'model-started', stage: 1, member: m, model: m });
+    notifier.onEvent({ type: 'model-queued', stage: 1, member: 'b', model: 'b' });
+    notifier.onEvent({ type: 'model-queued', stage: 1, member: 'c', model: 'c' });
+    notifier.heartbeat(5_000);
+    notifier.onEvent({ type: 'model-dispatched', stage: 1, member: 'b', model: 'b' });
+    notifier.onEvent({ type: 'model-finished', stage: 1, member: 'a', model: 'a', latencyMs: 5_000, usage });
+    notifier.onEvent({ type: 'model-finished', stage: 1, member: 'b', model: 'b', latencyMs: 1_000, usage });
+    notifier.heartbeat(10_000);
+    // Queueing is no step: the first beat is half-way from step 1, the second from step 3.
+    expect(updates.filter((u) => !Number.isInteger(u.progress)).map((u) => [u.progress, u.message])).toEqual([
+      [1.5, 'still waiting for a (5 s); queued for a free slot of their endpoint: b, c'],
+      [3.5, 'waiting (10 s); queued for a free slot of their endpoint: c'],
+    ]);
+  });
+
   it('keeps heartbeat progress increasing and below the next step for an hour of beats', () => {
     const updates: ProgressUpdate[] = [];
     const notifier = createCouncilProgressNotifier({ send: (u) => void updates.push(u), now: () => 0 });

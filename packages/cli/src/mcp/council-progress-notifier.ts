@@ -32,6 +32,8 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
   let beats = 0;
   let stageStartedAt = 0;
   const pending = new Set<string>();
+  // Calls waiting for a free slot of their endpoint (not sent yet: their deadline has not started).
+  const queued = new Set<string>();
   const step = (message: string): void => {
     done++;
     beats = 0;
@@ -52,12 +54,20 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
       case 'model-started':
         pending.add(event.member);
         return;
+      case 'model-queued':
+        queued.add(event.member);
+        return;
+      case 'model-dispatched':
+        queued.delete(event.member);
+        return;
       case 'model-finished':
         pending.delete(event.member);
+        queued.delete(event.member);
         step(`stage ${event.stage}: ${event.member} ${DONE_VERBS[event.stage]} in ${(event.latencyMs / 1000).toFixed(1)} s`);
         return;
       case 'model-failed':
         pending.delete(event.member);
+        queued.delete(event.member);
         step(`stage ${event.stage}: ${event.member} failed (${event.reason})`);
         return;
       case 'model-retried':
@@ -66,6 +76,7 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
         return;
       case 'stage-finished':
         pending.clear();
+        queued.clear();
         return;
       case 'usage':
         return;
@@ -77,7 +88,10 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
     const waited = Math.round((now - stageStartedAt) / 1000);
     // ½, ⅔, ¾ … of the way to the next step: always below it, and still increasing after thousands of beats
     // (1 - 2^-n rounds to 1 after about 50, and the protocol requires progress to increase).
-    send({ progress: done + beats / (beats + 1), total, message: `still waiting for ${[...pending].join(', ')} (${waited} s)` });
+    const sent = [...pending].filter((m) => !queued.has(m));
+    const waiting = sent.length > 0 ? `still waiting for ${sent.join(', ')} (${waited} s)` : `waiting (${waited} s)`;
+    const inQueue = queued.size > 0 ? `; queued for a free slot of their endpoint: ${[...queued].join(', ')}` : '';
+    send({ progress: done + beats / (beats + 1), total, message: `${waiting}${inQueue}` });
   };
   return { onEvent, heartbeat };
 }
