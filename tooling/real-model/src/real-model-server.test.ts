@@ -279,7 +279,7 @@ describe('one slot', () => {
       const stats = server
         .stats()
         .slice(before)
-        .sort((a, b) => a.order.received - b.order.received);
+        .sort((a, b) => a.order.queued - b.order.queued);
       expect(stats).toHaveLength(3);
       for (let i = 1; i < stats.length; i++) {
         expect(stats[i]!.order.started).toBeGreaterThan(stats[i - 1]!.order.finished);

@@ -49,8 +49,11 @@ export interface RealModelRequestStats {
   /** From the first generated token to the last. */
   generationMs: number;
   finishReason: 'stop' | 'length' | 'aborted' | 'error';
-  /** Positions in one counter of the server's events, to compare the order of requests without clocks. */
-  order: { received: number; started: number; finished: number };
+  /**
+   * Positions in one counter of the server's events, to compare the order of requests without clocks: joining the
+   * queue (after the request was read and checked), the generation's start, the reply's end.
+   */
+  order: { queued: number; started: number; finished: number };
 }
 
 export interface RealModelServer {
@@ -274,7 +277,6 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
 
   async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const request = parseRequest(await readBody(req));
-    const received = ++eventCounter;
     const receivedAt = performance.now();
     const promptTokens = countPromptTokens(request.history);
     if (promptTokens >= contextSize) {
@@ -298,6 +300,7 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
       if (!res.writableFinished) abort.abort(new Error('the client closed the connection'));
     });
 
+    const queued = ++eventCounter; // no await between this and joining the queue: the counter gives the queue's order
     await slot.run(async () => {
       const stat: RealModelRequestStats = {
         id,
@@ -310,7 +313,7 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
         generatedTokens: 0,
         generationMs: 0,
         finishReason: 'aborted',
-        order: { received, started: ++eventCounter, finished: 0 },
+        order: { queued, started: ++eventCounter, finished: 0 },
       };
       const finish = (): void => {
         stat.order.finished = ++eventCounter;
