@@ -196,3 +196,18 @@ describe('callModel and the endpoint queue', () => {
     expect(await pending).toMatchObject({ ok: false, error: { reason: 'timeout' } });
   });
 });
+
+describe('sessionOutcome', () => {
+  const text = (labels: string[]) => `FINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}`;
+
+  it('is complete with a synthesis from readable reviews; partial with none readable, even synthesised', async () => {
+    const { sessionOutcome } = await import('./session-outcome.js');
+    const good = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })), seed: 1 });
+    expect(sessionOutcome(good)).toEqual({ complete: true, shortfalls: [] });
+    const vague = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: () => 'All fine.' })), seed: 1 });
+    expect(vague.synthesis).not.toBeNull();
+    expect(sessionOutcome(vague)).toEqual({ complete: false, shortfalls: ['no-review-read'] });
+    const ranked = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })), seed: 1, synthesis: false });
+    expect(sessionOutcome(ranked)).toEqual({ complete: true, shortfalls: [] });
+  });
+});

@@ -8,7 +8,7 @@ import type { CouncilSession } from './council-session.js';
 export type SessionShortfall = 'no-synthesis' | 'not-ranked' | 'no-review-read';
 
 export interface SessionOutcome {
-  /** True when the session produced what was asked: a synthesis, or with `synthesis: false` a ranking. */
+  /** True when the session produced what was asked (a synthesis, or with `synthesis: false` a ranking) and a review could be read. */
   complete: boolean;
   /** Every shortfall, in the order above; empty when nothing is missing. */
   shortfalls: SessionShortfall[];
@@ -31,7 +31,11 @@ export function sessionOutcome(session: Pick<CouncilSession, 'synthesis' | 'lead
   if (session.leaderboard.length === 0) shortfalls.push('not-ranked');
   const answered = session.stage2.filter((r) => r.error === null);
   if (answered.length > 0 && !answered.some(reviewRead)) shortfalls.push('no-review-read');
-  const complete = wantsSynthesis ? session.synthesis !== null : session.leaderboard.length > 0;
+  // A session whose reviews came back but none could be read is not complete even with a synthesis: its peer
+  // review, ranking and bias records all failed. One that is only `not-ranked` while it synthesised stays complete
+  // (a council of two members is never ranked, by design).
+  const produced = wantsSynthesis ? session.synthesis !== null : session.leaderboard.length > 0;
+  const complete = produced && !shortfalls.includes('no-review-read');
   return { complete, shortfalls };
 }
 
