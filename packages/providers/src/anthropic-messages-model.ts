@@ -9,6 +9,7 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
@@ -159,11 +160,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       ...(options.responseFormat === undefined ? {} : structuredOutputBody(options.responseFormat)),
       ...options.providerOptions?.anthropic,
     };
+    const url = endpointUrl(this.#config.baseURL(), 'messages');
     return {
-      url: `${this.#config.baseURL()}/messages`,
+      url,
       headers: { 'anthropic-version': '2023-06-01', ...this.#config.headers(), 'x-api-key': key },
       body,
-      secrets: [key],
+      secrets: [key, ...urlSecrets(url)],
       structuredOutput: options.responseFormat !== undefined,
     };
   }
@@ -256,7 +258,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
     const { runtime } = this.#config;
     const baseURL = this.#config.baseURL();
-    const url = `${baseURL}/messages`;
+    const url = endpointUrl(baseURL, 'messages');
     let request: RequestParts | undefined;
     return runStreamCall(
       { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },

@@ -1,15 +1,17 @@
 import { ProviderError, hasErrorMarker, markError } from './provider-error.js';
+import { scrubSecrets } from './scrub-secrets.js';
 import type { ProviderErrorCode } from './provider-error.js';
 
 export interface APICallErrorOptions {
   message: string;
   /** The provider's name, e.g. `openrouter`. */
   provider: string;
+  /** The request URL; kept scrubbed of its credentials and query-string keys. */
   url: string;
   /** The HTTP status, or undefined when no response arrived (a reset connection). */
   statusCode?: number;
   isRetryable: boolean;
-  /** The response body, truncated and with the API key removed. */
+  /** The response body, truncated and with the API key removed (and scrubbed, as the message is). */
   responseBody?: string;
   modelId?: string;
   cause?: unknown;
@@ -30,10 +32,10 @@ export class APICallError extends ProviderError {
     super({ code: options.code ?? 'API_CALL', message: options.message, cause: options.cause });
     this.name = 'APICallError';
     this.provider = options.provider;
-    this.url = options.url;
+    this.url = scrubSecrets(options.url);
     this.statusCode = options.statusCode;
     this.isRetryable = options.isRetryable;
-    this.responseBody = options.responseBody;
+    this.responseBody = options.responseBody === undefined ? undefined : scrubSecrets(options.responseBody);
     this.modelId = options.modelId;
     markError(this, 'APICallError');
   }

@@ -133,3 +133,76 @@ describe('API keys never leak', () => {
     expect(everything.includes(CANARY)).toBe(false);
   });
 });
+
+describe('credentials in a base URL never leak (issue 27)', () => {
+  const USER_CANARY = `user-canary-${randomBytes(6).toString('hex')}`;
+  const QUERY_CANARY = `query-canary-${randomBytes(6).toString('hex')}`;
+  const withCredentials = (url: string) => {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//someone:${USER_CANARY}@${parsed.host}${parsed.pathname}?key=${QUERY_CANARY}`;
+  };
+  const options = { messages: [{ role: 'user' as const, content: 'q' }], timeoutMs: 2_000 };
+
+  async function outcome(model: LanguageModelV1, stream: boolean): Promise<{ text: string; error: unknown }> {
+    try {
+      if (stream) {
+        const parts: string[] = [];
+        for await (const part of model.doStream!(options)) parts.push(serialise(part));
+        return { text: parts.join('\n'), error: undefined };
+      }
+      return { text: serialise(await model.doGenerate(options)), error: undefined };
+    } catch (error) {
+      return { text: serialise(error), error };
+    }
+  }
+
+  it.each(vendors)('$name: a server that quotes the URL it was sent in its 404 gets the key and password into no error', async (vendor) => {
+    // A proxy's 404 quoting the request line, as many servers do: "No route for POST <path and query>".
+    const server = await vendor.start({ respond: (request) => ({ kind: 'error', status: 404, message: `No route for POST ${request.path}` }) });
+    servers.push(server);
+    for (const model of [vendor.make(withCredentials(server.url)), vendor.make(`${server.url}?key=${QUERY_CANARY}`)]) {
+      for (const stream of [false, true]) {
+        const { text, error } = await outcome(model, stream);
+        expect(error, text).toBeDefined();
+        expect(text).not.toContain(USER_CANARY);
+        expect(text).not.toContain(QUERY_CANARY);
+        expect(text).not.toContain(CANARY);
+      }
+    }
+    // The test means something: the key went out in the query string, and came back quoted in the 404's body.
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    for (const request of server.requests) expect(request.path).toContain(`key=${QUERY_CANARY}`);
+  });
+
+  it.each(vendors)('$name: a working server gets the query string after the endpoint path, and no result carries it', async (vendor) => {
+    const server = await vendor.start({ apiKey: CANARY, respond: () => ({ kind: 'text', text: 'fine' }) });
+    servers.push(server);
+    const keyOnly = vendor.make(`${server.url}?key=${QUERY_CANARY}`);
+    for (const stream of [false, true]) {
+      const { text, error } = await outcome(keyOnly, stream);
+      expect(error, text).toBeUndefined();
+      expect(text).not.toContain(QUERY_CANARY);
+    }
+    // The key reached the server where the base URL put it: after the endpoint's path (and Gemini's own alt=sse).
+    for (const request of server.requests) expect(request.path).toMatch(new RegExp(`^${new URL(server.url).pathname}/[^?]+\\?(alt=sse&)?key=${QUERY_CANARY}$`));
+  });
+
+  it.each(vendors)('$name: a user name and password in the base URL are sent as Basic authentication, or refused in a clear error when the key takes that header', async (vendor) => {
+    const server = await vendor.start({ respond: () => ({ kind: 'text', text: 'fine' }) });
+    servers.push(server);
+    const model = vendor.make(withCredentials(server.url));
+    const { text, error } = await outcome(model, false);
+    expect(text).not.toContain(USER_CANARY);
+    expect(text).not.toContain(QUERY_CANARY);
+    if (vendor.name === 'openrouter' || vendor.name === 'openai') {
+      // These send the API key as "Authorization: Bearer": a request cannot also carry Basic credentials.
+      expect((error as { code?: string }).code).toBe('INVALID_SETTINGS');
+      expect((error as Error).message).toMatch(/holds a user name and password, which would be sent as HTTP Basic authentication, but .* sends its API key in the Authorization header/);
+      expect((error as Error).message).toContain(`?key=[REDACTED]`);
+      expect(server.requests).toHaveLength(0);
+    } else {
+      expect(error, text).toBeUndefined();
+      expect(server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`someone:${USER_CANARY}`).toString('base64')}`);
+    }
+  });
+});

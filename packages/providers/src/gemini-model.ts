@@ -9,6 +9,7 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { toGeminiSchema } from './gemini-schema.js';
 import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
@@ -97,7 +98,7 @@ export class GeminiModel implements LanguageModelV1 {
   }
 
   #url(stream: boolean): string {
-    return `${this.#config.baseURL()}/models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+    return endpointUrl(this.#config.baseURL(), `models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`);
   }
 
   #request(options: GenerateOptions, stream: boolean): RequestParts {
@@ -119,7 +120,8 @@ export class GeminiModel implements LanguageModelV1 {
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
       ...extra,
     };
-    return { url: this.#url(stream), headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key], structuredOutput: options.responseFormat !== undefined };
+    const url = this.#url(stream);
+    return { url, headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key, ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
   }
 
   #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {

@@ -51,6 +51,10 @@ export type { AnthropicSettings } from './anthropic-provider.js';
 export { createGemini, gemini } from './gemini-provider.js';
 export { parseRetryAfter } from './parse-retry-after.js';
 
+// Secrets in text and URLs: the one scrubbing function, and a base URL's query string and credentials.
+export { isSecretParameter, scrubSecrets } from './scrub-secrets.js';
+export { endpointUrl, takeUrlCredentials } from './url-credentials.js';
+
 // Model ids.
 export { createProviderRegistry } from './provider-registry.js';
 export type { ProviderRegistry } from './provider-registry.js';

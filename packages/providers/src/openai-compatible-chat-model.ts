@@ -9,6 +9,7 @@ import { parseErrorBody } from './parse-error-body.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
 import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
+import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
@@ -147,7 +148,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   #request(options: GenerateOptions, stream: boolean): RequestParts {
     const config = this.#config;
     const key = config.apiKey();
-    const url = `${config.baseURL()}/chat/completions`;
+    const url = endpointUrl(config.baseURL(), 'chat/completions');
     const body: Record<string, unknown> = {
       model: this.modelId,
       messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -160,7 +161,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       ...options.providerOptions?.[config.provider],
     };
     const headers = { ...config.headers(), ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) };
-    return { url, headers, body, secrets: key === undefined ? [] : [key], structuredOutput: options.responseFormat !== undefined };
+    return { url, headers, body, secrets: [...(key === undefined ? [] : [key]), ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
   }
 
   #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
@@ -278,7 +279,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     const { runtime } = this.#config;
     let request: RequestParts | undefined;
     const baseURL = this.#config.baseURL();
-    const url = `${baseURL}/chat/completions`;
+    const url = endpointUrl(baseURL, 'chat/completions');
     return runStreamCall(
       { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
       {

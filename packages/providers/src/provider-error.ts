@@ -1,3 +1,5 @@
+import { scrubSecrets } from './scrub-secrets.js';
+
 const marker = Symbol.for('council.error.ProviderError');
 
 /** The failure kinds of this package; callers switch on `code`, never on the message. */
@@ -31,12 +33,13 @@ export function hasErrorMarker(error: unknown, name: string): boolean {
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the
  * prototype chain, so it still works when two copies of the package are installed.
+ * Its message is scrubbed of URL credentials and query-string keys (`scrubSecrets`) whatever built it.
  */
 export class ProviderError extends Error {
   readonly code: ProviderErrorCode;
 
   constructor(options: { code: ProviderErrorCode; message: string; cause?: unknown }) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(scrubSecrets(options.message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
     this.code = options.code;
     Object.defineProperty(this, marker, { value: true });

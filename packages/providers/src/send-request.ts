@@ -6,6 +6,8 @@ import { readRetryAfter } from './read-retry-after.js';
 import { ProviderError } from './provider-error.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { backoffDelayMs } from './retry-policy.js';
+import { scrubSecrets } from './scrub-secrets.js';
+import { takeUrlCredentials } from './url-credentials.js';
 
 /** A non-2xx response, as `mapError` sees it. */
 export interface HttpFailure {
@@ -43,14 +45,40 @@ function describeCause(error: unknown): string {
 
 /** A failure below HTTP (refused, reset, cut-off body) as a retryable APICallError. */
 function networkError(options: { error: unknown; provider: string; modelId: string; url: string }): APICallError {
+  let where: string;
+  try {
+    where = new URL(options.url).origin;
+  } catch {
+    where = scrubSecrets(options.url);
+  }
   return new APICallError({
     provider: options.provider,
     modelId: options.modelId,
     url: options.url,
     isRetryable: true,
     cause: options.error,
-    message: `The connection to ${options.provider} at ${new URL(options.url).origin} failed while calling ${options.modelId}: ${describeCause(options.error)}. Check that the server is reachable (a local server must be running), then retry.`,
+    message: `The connection to ${options.provider} at ${where} failed while calling ${options.modelId}: ${describeCause(options.error)}. Check that the server is reachable (a local server must be running), then retry.`,
   });
+}
+
+/**
+ * The URL and headers to send: a base URL's user-info (`https://user:password@proxy/v1`, which fetch refuses) becomes
+ * `Authorization: Basic`, unless the provider sends its key in that header already: one request cannot carry both,
+ * and dropping either credential unsaid would only turn into a puzzling 401.
+ */
+function withUrlCredentials(options: { url: string; headers: Record<string, string>; provider: string }): { url: string; headers: Record<string, string> } {
+  const taken = takeUrlCredentials(options.url);
+  if (taken.basicAuthorization === undefined) return { url: options.url, headers: options.headers };
+  if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) {
+    throw new ProviderError({
+      code: 'INVALID_SETTINGS',
+      message:
+        `The base URL of ${options.provider} (${scrubSecrets(options.url)}) holds a user name and password, which would be sent as HTTP Basic ` +
+        `authentication, but ${options.provider} sends its API key in the Authorization header and a request has one. ` +
+        'Remove the user name and password from the base URL (a proxy in front of the server must then accept the key).',
+    });
+  }
+  return { url: taken.url, headers: { ...options.headers, authorization: taken.basicAuthorization } };
 }
 
 /**
@@ -59,14 +87,15 @@ function networkError(options: { error: unknown; provider: string; modelId: stri
  */
 export async function sendRequest<T>(options: SendRequestOptions<T>): Promise<T> {
   const { runtime, scope } = options;
+  const { url, headers } = withUrlCredentials(options);
   for (let attempt = 0; ; attempt++) {
     let failure: unknown;
     let retryAfterMs: number | undefined;
     try {
       await runtime.limiter.awaitRequestStart(scope.signal);
-      const response = await ky.post(options.url, {
+      const response = await ky.post(url, {
         json: options.body,
-        headers: options.headers,
+        headers,
         signal: scope.signal,
         retry: 0,
         timeout: false,

@@ -113,7 +113,8 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
       body = undefined;
     }
     const path = req.url ?? '/';
-    const route = format.route({ method: req.method ?? 'GET', path, body });
+    // Routed on the path alone, as real servers do; the recorded path keeps the query string (a base URL's `?key=`).
+    const route = format.route({ method: req.method ?? 'GET', path: path.split('?')[0] ?? path, body });
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, stream: route?.stream ?? false, model: route?.model };
     requests.push(recorded);
     if (!route) {
