@@ -1,4 +1,5 @@
 import type { CouncilCallContext, GenerateOptions, GenerateResult, LanguageModelV1, Message, ResponseFormat, StreamPart, Usage } from '@council/providers';
+import { scrubSecrets } from '@council/providers';
 import type { CallError } from './council-session.js';
 
 export interface CallModelOptions {
@@ -164,7 +165,9 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
     if (outer?.aborted) return { ok: false, latencyMs, error: { reason: 'aborted', code: 'ABORTED', message: 'the session was aborted' } };
     const code = errorCode(error);
     const reason = code === 'TIMEOUT' ? 'timeout' : code === 'EMPTY_RESPONSE' ? 'empty' : code === 'RESPONSE_TOO_LARGE' ? 'too-large' : 'error';
-    return { ok: false, latencyMs, error: { reason, code, message: error instanceof Error ? error.message : String(error) } };
+    // Scrubbed where it enters the session: a model that is not one of @council/providers' (whose errors are) may quote
+    // its URL, credentials and all, and the message goes to the terminal, the history, serve and MCP.
+    return { ok: false, latencyMs, error: { reason, code, message: scrubSecrets(error instanceof Error ? error.message : String(error)) } };
   } finally {
     settled = true;
     clearTimeout(timer);

@@ -1,5 +1,4 @@
 import type { LanguageModelV1 } from '@council/providers';
-import { parse as parseYaml } from 'yaml';
 import { callModel } from './call-model.js';
 import type { CouncilConfig } from './council-config.js';
 import { CouncilError } from './council-error.js';
@@ -8,6 +7,7 @@ import { fillTemplate } from './fill-template.js';
 import type { FeedbackSummary } from './generate-feedback-summary.js';
 import { personalityFromData } from './parse-personality.js';
 import type { Personality } from './personality.js';
+import { parseYamlSource } from './parse-yaml-source.js';
 
 export interface CombinePersonalitiesOptions {
   /** The model that designs the offspring. */
@@ -61,12 +61,13 @@ export async function combinePersonalities(
   const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 180_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
   if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.` });
   const source = `the evolution model's reply (${options.model.modelId})`;
-  let data: unknown;
-  try {
-    data = parseYaml(lastBlock(outcome.text));
-  } catch (error) {
-    throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source} is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Retry the evolution.`, cause: error });
+  // Read as files are (no library warnings on stderr), the mistake said by its line and kind.
+  const parsed = parseYamlSource(lastBlock(outcome.text));
+  if (!parsed.success) {
+    const { line, column, problem } = parsed.error;
+    throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source} is not valid YAML: ${problem}${line === undefined ? '' : ` at line ${line}, column ${column ?? 1}`}. Retry the evolution.` });
   }
+  const data: unknown = parsed.value.data;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
     const record = data as Record<string, unknown>;
     record.model ??= parents[0]!.model;

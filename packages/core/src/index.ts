@@ -42,6 +42,7 @@ export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
 export { runCouncil } from './run-council.js';
 export { checkCostCap } from './check-cost-cap.js';
 export { expandPools } from './expand-pools.js';
+export { MAX_COUNCIL_MEMBERS } from './max-council-members.js';
 export { buildFollowUpQuery } from './build-follow-up-query.js';
 export type { FollowUp } from './build-follow-up-query.js';
 export type { CostCapCheck } from './check-cost-cap.js';

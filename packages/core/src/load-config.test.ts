@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CouncilError } from './council-error.js';
 import { defaultConfig } from './default-config.js';
 import { loadConfig, resolveConfig } from './load-config.js';
@@ -105,12 +105,58 @@ describe('loadConfig', () => {
 
   it('names a wrong type, and a nested timeout key', async () => {
     await write('config.yaml', 'quorum: two\ntimeouts:\n  stage1_ms: -5\n');
-    await expectConfigError(loadConfig({ home }), '"quorum" must be a number', '"timeouts.stage1_ms"');
+    await expectConfigError(loadConfig({ home }), '"quorum" (line 1) must be a number', '"timeouts.stage1_ms" (line 3)');
   });
 
   it('requires the placeholders a prompt cannot work without', async () => {
     await write('config.yaml', 'evaluation_prompt: "Rank these."\nranking_enforced_output_format: "Just rank."\n');
-    await expectConfigError(loadConfig({ home }), '"evaluation_prompt" must contain the placeholder {query}', '{responses}', 'FINAL RANKING');
+    await expectConfigError(loadConfig({ home }), '"evaluation_prompt" (line 1) must contain the placeholder {query}', '{responses}', 'FINAL RANKING');
+  });
+
+  it('never quotes a configuration file: a symlink to a file that is not Council\'s shows its line numbers, not its lines (issue 27)', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'council-system-'));
+    const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const target = join(outside, 'passwd');
+      const orgFile = join(home, 'organizations', 'acme', 'config', 'system-prompts.yaml');
+      await mkdir(join(orgFile, '..'), { recursive: true });
+      const cases: Array<[string, string[]]> = [
+        // A plain line followed by a mapping line is one key over two lines: the line and column, the kind of mistake.
+        ['root:x:0:0:CANARY-ROOT:/root:/bin/bash\nmembers: [a, b]\n', [':1: not valid YAML (a key that runs over several lines at line 1, column 1)']],
+        // A list left open on line 1 is found unclosed on line 2, which holds the canary.
+        ['members: [a, b\nsecret: CANARY-LINE\n', [':2: not valid YAML (', 'at line 2, column 1)']],
+        // The yaml library quoted these in its message: the alias's name, the bad escape.
+        ['members: *CANARY-ALIAS\n', ['not valid YAML (an alias (*name) that refers to no anchor before it']],
+        ['chairman: "CANARY \\q"\n', [':1: not valid YAML (an escape sequence in a double-quoted string that is not valid at line 1, column']],
+        // Values never appear; keys only as plain names, with their line.
+        ['quorum: CANARY-VALUE\nName:\tCANARY-STATUS\n"CANARY key: with spaces": 1\n', ['"quorum" (line 1) must be a number', 'unknown key "Name" (line 2), "…" (line 3); accepted keys']],
+      ];
+      // The user's config.yaml, then the organization's file, each a symlink to the same file outside the home.
+      for (const [slot, org] of [[join(home, 'config.yaml'), undefined], [orgFile, 'acme']] as const) {
+        await symlink(target, slot);
+        for (const [text, fragments] of cases) {
+          await writeFile(target, text);
+          const error = await loadConfig({ home, ...(org === undefined ? {} : { org }) }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(CouncilError.isInstance(error), text).toBe(true);
+          const message = (error as Error).message;
+          expect(message.startsWith(`${slot}`), message).toBe(true);
+          for (const fragment of fragments) expect(message).toContain(fragment);
+          expect(message).not.toContain('CANARY');
+          expect(message).not.toContain('root:x');
+        }
+        // An unresolvable tag was a warning the library printed on stderr with the lines around it; now nothing is printed.
+        await writeFile(target, 'chairman: !CANARY-TAG x/y\n');
+        expect((await loadConfig({ home, ...(org === undefined ? {} : { org }) })).config.chairman).toBe('x/y');
+        await rm(slot);
+      }
+      expect(warned).not.toHaveBeenCalled();
+    } finally {
+      warned.mockRestore();
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('reports a YAML syntax error with its file and line', async () => {

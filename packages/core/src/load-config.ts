@@ -1,6 +1,5 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type * as z from 'zod';
 import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
 import { councilConfigLayerSchema } from './council-config-schema.js';
@@ -9,6 +8,8 @@ import { defaultConfig } from './default-config.js';
 import { mergeConfig } from './merge-config.js';
 import { orgIdProblem } from './org-id.js';
 import { parsePersonality } from './parse-personality.js';
+import { describeYamlLocation, parseYamlSource } from './parse-yaml-source.js';
+import type { YamlSource } from './parse-yaml-source.js';
 import type { Personality } from './personality.js';
 
 /**
@@ -56,14 +57,27 @@ function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeToCamel(k), v]));
 }
 
-function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel'): string {
+/** Where a key path of a file layer is written; the file's own keys, matched to the layer's camelCase ones. */
+type Locate = (path: readonly PropertyKey[]) => ReturnType<YamlSource['locate']>;
+
+/**
+ * One validation problem in words. For a file (`locate` given), keys are named as the file writes them, with their
+ * line; a key that is not a plain name is shown as `…` (the file may not be Council's: nothing of it beyond key names is shown).
+ */
+function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate?: Locate): string {
   const name = (key: PropertyKey) => (style === 'snake' ? camelToSnake(String(key)) : String(key));
   // A provider's name (providers.<name>) is the user's own word, never renamed.
   const path = issue.path.map((key, i) => (i === 1 && issue.path[0] === 'providers' ? String(key) : name(key))).join('.');
-  const at = path === '' ? 'the top level' : `"${path}"`;
+  const located = issue.path.length === 0 ? undefined : locate?.(issue.path);
+  const at = located !== undefined ? describeYamlLocation(located) : path === '' ? 'the top level' : `"${path}"`;
   if (issue.code === 'unrecognized_keys') {
     const accepted = (issue.path.length === 0 ? configKeys : issue.path[0] === 'providers' ? providerKeys : timeoutKeys).map(name).join(', ');
-    return `unknown key ${issue.keys.map((k) => `"${path === '' ? '' : `${path}.`}${name(k)}"`).join(', ')}; accepted keys: ${accepted}`;
+    const unknown = issue.keys.map((k) => {
+      const where = locate?.([...issue.path, k]);
+      if (where !== undefined) return describeYamlLocation(where);
+      return `"${path === '' ? '' : `${path}.`}${name(k)}"`;
+    });
+    return `unknown key ${unknown.join(', ')}; accepted keys: ${accepted}`;
   }
   if (issue.code === 'invalid_key') return `${at} is not a valid name: it ${issue.issues[0]?.message ?? 'is not accepted'}`;
   if (issue.code === 'invalid_value') return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -74,12 +88,12 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel'): strin
   return `${at} ${issue.message}`;
 }
 
-/** Validates one layer; throws `INVALID_CONFIG` naming the source, each bad key and what it accepts. */
-function validateLayer(data: unknown, source: string, style: 'snake' | 'camel'): CouncilConfigLayer {
+/** Validates one layer; throws `INVALID_CONFIG` naming the source, each bad key (with its line, for a file) and what it accepts. */
+function validateLayer(data: unknown, options: { source: string; style: 'snake' | 'camel'; locate?: Locate }): CouncilConfigLayer {
   const result = councilConfigLayerSchema.safeParse(data);
   if (result.success) return result.data as CouncilConfigLayer;
-  const problems = result.error.issues.map((issue) => describeIssue(issue, style));
-  throw new CouncilError({ code: 'INVALID_CONFIG', message: `${source}: ${problems.join('; ')}.` });
+  const problems = result.error.issues.map((issue) => describeIssue(issue, options.style, options.locate));
+  throw new CouncilError({ code: 'INVALID_CONFIG', message: `${options.source}: ${problems.join('; ')}.` });
 }
 
 /** snake_case file keys → camelCase layer keys (top level, `timeouts`, and each `providers.<name>`, whose names stay); other values untouched. */
@@ -103,28 +117,32 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-function parseYamlFile(text: string, path: string): unknown {
-  try {
-    return parseYaml(text, { prettyErrors: true });
-  } catch (error) {
-    const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
-    throw new CouncilError({
-      code: 'INVALID_CONFIG',
-      message: `${path}${line === undefined ? '' : `:${line}`}: not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Fix the syntax and try again.`,
-      cause: error,
-    });
-  }
+/**
+ * A YAML file read, or `INVALID_CONFIG` naming it with the line and column and the kind of mistake: never the text
+ * (the file may be a symlink to one that is not Council's).
+ */
+function parseYamlFile(text: string, path: string): YamlSource {
+  const parsed = parseYamlSource(text);
+  if (parsed.success) return parsed.value;
+  const { line, column, problem } = parsed.error;
+  throw new CouncilError({
+    code: 'INVALID_CONFIG',
+    message: `${path}${line === undefined ? '' : `:${line}`}: not valid YAML (${problem}${column === undefined ? '' : ` at line ${line}, column ${column}`}). Fix the syntax and try again.`,
+  });
 }
 
 async function readLayerFile(path: string): Promise<CouncilConfigLayer | undefined> {
   const text = await readOptional(path);
   if (text === undefined) return undefined;
-  const data = parseYamlFile(text, path);
+  const source = parseYamlFile(text, path);
+  const data = source.data;
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).` });
   }
-  return validateLayer(fromFileKeys(data as Record<string, unknown>), path, 'snake');
+  // The layer's keys are camelCase; the file's are snake_case (provider names as written).
+  const locate: Locate = (keyPath) => source.locate(keyPath, (written, wanted) => written === wanted || snakeToCamel(written) === wanted);
+  return validateLayer(fromFileKeys(data as Record<string, unknown>), { source: path, style: 'snake', locate });
 }
 
 async function loadPersonalities(dir: string): Promise<Personality[]> {
@@ -185,11 +203,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     sources.push(orgPath);
   }
   if (options.environment !== undefined && Object.keys(options.environment).length > 0) {
-    layers.push(validateLayer(options.environment, 'environment', 'camel'));
+    layers.push(validateLayer(options.environment, { source: 'environment', style: 'camel' }));
     sources.push('environment');
   }
   if (options.overrides) {
-    layers.push(validateLayer(options.overrides, 'explicit options', 'camel'));
+    layers.push(validateLayer(options.overrides, { source: 'explicit options', style: 'camel' }));
     sources.push('explicit options');
   }
   const config = mergeConfig(defaultConfig, ...layers);
@@ -199,5 +217,5 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
 /** Validates an explicit configuration layer (camelCase) without touching files; throws `INVALID_CONFIG`. */
 export function resolveConfig(overrides?: CouncilConfigLayer, base: Readonly<CouncilConfig> = defaultConfig): CouncilConfig {
-  return overrides === undefined ? mergeConfig(base) : mergeConfig(base, validateLayer(overrides, 'explicit options', 'camel'));
+  return overrides === undefined ? mergeConfig(base) : mergeConfig(base, validateLayer(overrides, { source: 'explicit options', style: 'camel' }));
 }

@@ -1,6 +1,8 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
 import * as z from 'zod';
 import { CouncilError } from './council-error.js';
+import { describeYamlLocation, parseYamlSource } from './parse-yaml-source.js';
+import type { YamlSource } from './parse-yaml-source.js';
 import type { Personality } from './personality.js';
 
 /** The on-disk (snake_case) shape of a personality file. */
@@ -17,15 +19,23 @@ export const personalityFileSchema = z
 
 const acceptedKeys = 'id, name, model, system_prompt, traits (list of strings), parents (list of ids)';
 
-/** Validates a personality object in its on-disk shape; throws `PERSONALITY_INVALID` naming `source` and the key. */
-export function personalityFromData(data: unknown, source: string): Personality {
+/** A key path as a message names it: `"traits.0" (line 5)` when `locate` finds it (see `describeYamlLocation`). */
+function describeKey(path: readonly PropertyKey[], locate: YamlSource['locate'] | undefined): string {
+  const located = locate?.(path);
+  return located === undefined ? `"${path.map(String).join('.')}"` : describeYamlLocation(located);
+}
+
+/**
+ * Validates a personality object in its on-disk shape; throws `PERSONALITY_INVALID` naming `source` and the key (with
+ * its line when `locate`, from the YAML text, is given). Values are never quoted: only key names, when plain.
+ */
+export function personalityFromData(data: unknown, source: string, locate?: YamlSource['locate']): Personality {
   const result = personalityFileSchema.safeParse(data);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
-      const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-      if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}; accepted keys: ${acceptedKeys}`;
+      if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => describeKey([...issue.path, k], locate)).join(', ')}; accepted keys: ${acceptedKeys}`;
       if (issue.code === 'invalid_type' && issue.path.length === 0) return `must be a mapping with keys ${acceptedKeys}`;
-      return `"${key}" ${issue.message}`;
+      return `${issue.path.length > 0 ? describeKey(issue.path, locate) : '(top level)'} ${issue.message}`;
     });
     throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source}: invalid personality: ${problems.join('; ')}.` });
   }
@@ -36,20 +46,20 @@ export function personalityFromData(data: unknown, source: string): Personality 
   return personality;
 }
 
-/** Reads a personality from YAML text; `source` (a file path) names it in errors, with the line of a YAML syntax error. */
+/**
+ * Reads a personality from YAML text; `source` (a file path) names it in errors, with the line and column of a YAML
+ * syntax error and the line of a bad key — never the text (the file may be a symlink to one that is not Council's).
+ */
 export function parsePersonality(text: string, source: string): Personality {
-  let data: unknown;
-  try {
-    data = parseYaml(text, { prettyErrors: true });
-  } catch (error) {
-    const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
+  const parsed = parseYamlSource(text);
+  if (!parsed.success) {
+    const { line, column, problem } = parsed.error;
     throw new CouncilError({
       code: 'PERSONALITY_INVALID',
-      message: `${source}${line === undefined ? '' : `:${line}`}: not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). Fix the syntax and try again.`,
-      cause: error,
+      message: `${source}${line === undefined ? '' : `:${line}`}: not valid YAML (${problem}${column === undefined ? '' : ` at line ${line}, column ${column}`}). Fix the syntax and try again.`,
     });
   }
-  return personalityFromData(data, source);
+  return personalityFromData(parsed.value.data, source, parsed.value.locate);
 }
 
 /** Like `parsePersonality`, but returns the error instead of throwing it. */

@@ -104,6 +104,27 @@ describe('runCouncil', () => {
     expect(session.leaderboard.map((e) => e.candidate)).toEqual(['m1', 'm2', 'm3']);
   });
 
+  it('scrubs URL credentials and query keys from every failure message it records or emits (issue 27)', async () => {
+    // A model that is not one of @council/providers' (whose errors are scrubbed already) quotes its URL whole.
+    const leaky = 'fetch failed for http://user:CANARY-PASS@127.0.0.1:9/v1/chat/completions?key=CANARY-KEY&alt=sse';
+    const scrubbed = 'fetch failed for http://127.0.0.1:9/v1/chat/completions?key=[REDACTED]&alt=sse';
+    const events: CouncilEvent[] = [];
+    const options = council(4, { onEvent: (event) => void events.push(event) });
+    options.members = [...options.models.slice(0, 3), member('m4', 7, { answer: () => ({ error: new Error(leaky) }) })];
+    const session = await runCouncil(options);
+    expect(session.stage1[3]!.error?.message).toBe(scrubbed);
+    expect(session.excluded).toEqual([{ member: 'm4', stage: 1, reason: 'error', message: scrubbed }]);
+    expect(JSON.stringify(session)).not.toContain('CANARY');
+    expect(JSON.stringify(events)).not.toContain('CANARY');
+    expect(events.some((e) => e.type === 'model-failed')).toBe(true);
+    // A quorum failure's message lists the members' errors: scrubbed too.
+    const quorum = council(2, { quorum: 2 });
+    quorum.members = [quorum.models[0]!, member('m2', 9, { answer: () => ({ error: new Error(leaky) }) })];
+    const error = await rejection(runCouncil(quorum));
+    expect(error.message).toContain(`m2: ${scrubbed}`);
+    expect(error.message).not.toContain('CANARY');
+  });
+
   it('does not rank fewer than three answers (self-votes excluded): says so once, no bias flags, still synthesises', async () => {
     const expected =
       'Not ranked: with self-votes excluded, a ranking needs at least 3 answers and only 2 members answered, so each answer would rest on a single ballot. ' +
@@ -412,6 +433,14 @@ describe('runCouncil', () => {
     expect((await rejection(runCouncil(council(2, { strategy: 'yolo' })))).code).toBe('UNKNOWN_STRATEGY');
     expect((await rejection(runCouncil(council(2, { strategy: 'goal-seeking' })))).message).toMatch(/needs a goal/);
     expect((await rejection(runCouncil(council(2, { members: [] })))).message).toMatch(/members is empty/);
+    // The documented cap (MAX_COUNCIL_MEMBERS, 32): 32 run, 33 are refused before any model is called.
+    const calls = (c: ReturnType<typeof council>) => c.models.reduce((n, m) => n + m.calls.length, 0);
+    const over = council(33);
+    const refused = await rejection(runCouncil(over));
+    expect([refused.code, refused.message]).toEqual(['INVALID_OPTION', 'members has 33 entries; a council has at most 32 members (MAX_COUNCIL_MEMBERS): every reviewer reads every answer. Choose fewer.']);
+    expect(calls(over)).toBe(0);
+    const most = council(32);
+    expect((await runCouncil(most)).stage1).toHaveLength(32);
     expect((await rejection(runCouncil(council(2, { seed: Number.NaN })))).message).toMatch(/seed must be a finite number/);
     expect((await rejection(runCouncil(council(2, { timeouts: { stage2Ms: 3e9 } })))).message).toMatch(/timeouts.stage2Ms must be a positive number of milliseconds up to 2147483647/);
     expect((await rejection(runCouncil({ query, members: ['nope:model', 'x'], resolveModel: (id) => { throw new Error(`unknown provider in ${id}`); } }))).message).toMatch(/members\[0\] "nope:model" cannot be resolved/);
