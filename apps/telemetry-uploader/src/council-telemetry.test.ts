@@ -1,5 +1,6 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { appendOutboxEvents, sampleEvent, startIngestTestServer, tempHome } from '@council/cli/test';
@@ -16,6 +17,22 @@ describe('council-telemetry', () => {
     const result = spawnSync(process.execPath, [bundle, 'nope'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Run "council-telemetry --help"');
+  });
+
+  it('retry-dead queues the events council-cloud refused again (the same command as council telemetry retry-dead)', () => {
+    const { home, paths } = tempHome();
+    const event = sampleEvent(1);
+    const letter = { dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'council-cloud', reason: 'HTTP 400', event_id: event.event_id, outbox_segment: 1, outbox_line: 1, event };
+    mkdirSync(dirname(paths.deadLetter), { recursive: true });
+    writeFileSync(paths.deadLetter, `${JSON.stringify(letter)}\n`);
+    const env = { PATH: process.env.PATH ?? '', LLM_COUNCIL_HOME: home };
+    const dry = spawnSync(process.execPath, [bundle, 'retry-dead', '--dry-run'], { encoding: 'utf8', env });
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Dry run: 1 dead-lettered event would be queued again');
+    const real = spawnSync(process.execPath, [bundle, 'retry-dead'], { encoding: 'utf8', env });
+    expect(real.status, real.stderr).toBe(0);
+    expect(real.stdout).toContain('Queued again: 1 event');
+    expect(JSON.parse(readFileSync(paths.outbox, 'utf8'))).toEqual(event);
   });
 
   it('--watch keeps uploading until SIGTERM, then exits 0', async () => {

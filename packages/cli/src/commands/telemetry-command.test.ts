@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
+import { appendOutboxEvents, appendOutboxLines, sampleEvent } from '../telemetry-upload/testing/sample-events.js';
 
 const KEY = 'sk-or-v1-TELEMETRY-KEY-CANARY';
 const MEMBERS = ['test/alpha', 'test/beta', 'test/gamma'];
@@ -90,6 +91,57 @@ describe('council telemetry', () => {
   it('rejects an unknown action with exit 2', async () => {
     const r = await cli(['telemetry', 'send'], {});
     expect(r.code).toBe(2);
-    expect(r.err).toBe('council: Unknown telemetry action "send": use status, preview or upload.\n');
+    expect(r.err).toBe('council: Unknown telemetry action "send": use status, preview, upload or retry-dead.\n');
+  });
+
+  it('retry-dead queues the events council-cloud refused again, once; status points at it; --dry-run and consent 1 change nothing', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-telemetry-dead-'));
+    const outbox = join(home, 'telemetry', 'outbox.jsonl');
+    const deadLetter = join(home, 'telemetry', 'dead-letter.jsonl');
+    // Two events a proxy's 400 got dead-lettered before issue 27, and one the uploader set aside (consent 1).
+    const letter = (i: number) =>
+      JSON.stringify({ dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'council-cloud', reason: 'HTTP 400', event_id: sampleEvent(i).event_id, outbox_segment: 1, outbox_line: i, event: sampleEvent(i) });
+    appendOutboxLines(deadLetter, [
+      letter(1),
+      letter(2),
+      JSON.stringify({ dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'uploader', reason: 'consent_level 1', event_id: null, outbox_segment: 1, outbox_line: 3, event: null }),
+    ]);
+    const letters = readFileSync(deadLetter, 'utf8');
+    const env = { LLM_COUNCIL_HOME: home };
+
+    const status = await cli(['telemetry', 'status'], env);
+    expect(status.out).toContain('dead letters      2 refused by council-cloud, not yet retried: council telemetry retry-dead queues them again');
+    const off = await cli(['telemetry', 'retry-dead'], { ...env, LLM_COUNCIL_BIAS_CONSENT: '1' });
+    expect(off.code).toBe(0);
+    expect(off.out).toContain('Telemetry is off');
+    const dry = await cli(['telemetry', 'retry-dead', '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('Dry run: 2 dead-lettered events would be queued again; nothing was changed.');
+    expect(existsSync(outbox)).toBe(false);
+
+    const r = await cli(['telemetry', 'retry-dead'], env);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Queued again: 2 events');
+    expect(r.out).toContain('Send them with council telemetry upload');
+    expect(r.out).toContain('Not retried: 1');
+    const queued = readFileSync(outbox, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(queued).toEqual([sampleEvent(1), sampleEvent(2)]);
+    expect(readFileSync(deadLetter, 'utf8')).toBe(letters);
+    expect(JSON.parse((await cli(['telemetry', 'status', '--json'], env)).out)).toMatchObject({ pendingEvents: 2, retryableDeadLetters: 0 });
+    expect((await cli(['telemetry', 'retry-dead', 'all'], env)).code).toBe(2);
+    const again = await cli(['telemetry', 'retry-dead'], env);
+    expect(again.out).toContain('nothing to queue again');
+    expect(readFileSync(outbox, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('retry-dead says what to do when its cursor no longer fits the dead-letter file, queueing nothing', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-telemetry-dead-'));
+    appendOutboxEvents(join(home, 'telemetry', 'dead-letter.jsonl'), []);
+    appendOutboxLines(join(home, 'telemetry', 'dead-letter.cursor'), ['{"segment":1,"offset":4096,"line":12}']);
+    const r = await cli(['telemetry', 'retry-dead'], { LLM_COUNCIL_HOME: home });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('dead-letter.cursor points past the end of');
+    expect(r.err).toContain('delete');
+    expect(existsSync(join(home, 'telemetry', 'outbox.jsonl'))).toBe(false);
   });
 });

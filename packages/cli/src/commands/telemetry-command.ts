@@ -13,6 +13,8 @@ export interface TelemetryCommandOptions {
   /** Arguments after `upload`, passed to the uploader unchanged. */
   rest: readonly string[];
   json?: boolean;
+  /** `retry-dead --dry-run`: count, change nothing. */
+  dryRun?: boolean;
 }
 
 async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEvent[]; skipped: number; outbox: string; consent: number; cursorFile: string }> {
@@ -32,9 +34,38 @@ async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEv
   return { events, skipped, outbox: paths.telemetryOutbox, consent, cursorFile: paths.telemetrySentCursor };
 }
 
+/** Events council-cloud refused since the last retry-dead that it would queue again; null when that cannot be told (e.g. a bad cursor). */
+async function retryableDeadLetters(settings: ReturnType<typeof commandSettings>): Promise<number | null> {
+  if (!existsSync(settings.files.deadLetter)) return 0;
+  const { retryDeadLetters } = await import('../telemetry-upload/retry-dead-letters.js');
+  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  const summary = await retryDeadLetters({ paths, dryRun: true });
+  return summary.error === null ? summary.queued : null;
+}
+
 /**
- * `council telemetry status|preview|upload`. `preview` prints exactly the request body the next upload
- * would send at the current consent level; `upload` runs the telemetry uploader.
+ * `council telemetry retry-dead [--dry-run]`: the events council-cloud refused, queued again for the next upload
+ * (`retryDeadLetters`: the dead-letter file is never rewritten; its own cursor moves). Needs no cloud settings.
+ */
+async function retryDead(options: TelemetryCommandOptions, ctx: CommandContext): Promise<number> {
+  const settings = commandSettings(ctx);
+  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  if (settings.variablesSet.includes('LLM_COUNCIL_BIAS_CONSENT') && settings.consentLevel < 2) {
+    ctx.io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${settings.consentLevel}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`);
+    return 0;
+  }
+  const { retryDeadLetters } = await import('../telemetry-upload/retry-dead-letters.js');
+  const { formatRetryDeadSummary } = await import('../telemetry-upload/format-retry-dead-summary.js');
+  const summary = await retryDeadLetters({ paths, dryRun: options.dryRun === true, now: () => ctx.now().getTime() });
+  ctx.io.stdout(formatRetryDeadSummary(summary, paths, 'council telemetry upload'));
+  if (summary.error !== null) throw summary.error;
+  return 0;
+}
+
+/**
+ * `council telemetry status|preview|upload|retry-dead`. `preview` prints exactly the request body the next
+ * upload would send at the current consent level; `upload` runs the telemetry uploader; `retry-dead` queues the
+ * events council-cloud refused again.
  */
 export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx: CommandContext): Promise<number> {
   switch (options.action ?? '') {
@@ -44,7 +75,18 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
       // Shown without user-info, which can hold a credential.
       const cloudUrl = settings.cloudUrl === null ? null : stripUrlCredentials(settings.cloudUrl);
       const token = settings.cloudTokenSet;
-      const status = { consentLevel: consent, consentName: CONSENT_NAMES[consent], sends: consent >= 2, outbox, pendingEvents: events.length, unreadableLines: skipped, cloudUrl, cloudToken: token ? 'present' : 'absent' };
+      const deadLetters = await retryableDeadLetters(settings);
+      const status = {
+        consentLevel: consent,
+        consentName: CONSENT_NAMES[consent],
+        sends: consent >= 2,
+        outbox,
+        pendingEvents: events.length,
+        unreadableLines: skipped,
+        retryableDeadLetters: deadLetters,
+        cloudUrl,
+        cloudToken: token ? 'present' : 'absent',
+      };
       if (options.json) {
         ctx.io.stdout(`${JSON.stringify(status, null, 2)}\n`);
         return 0;
@@ -55,6 +97,7 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
           `consent level     ${consent} (${CONSENT_NAMES[consent]}): ${what}`,
           `outbox            ${outbox}`,
           `pending events    ${events.length}${skipped ? ` (${skipped} unreadable lines skipped)` : ''}`,
+          ...(deadLetters === 0 ? [] : [`dead letters      ${deadLetters ?? 'unknown (see council telemetry retry-dead --dry-run)'} refused by council-cloud, not yet retried: council telemetry retry-dead queues them again`]),
           `council-cloud     ${cloudUrl ?? 'not configured (LLM_COUNCIL_CLOUD_URL)'}, token ${token ? 'present' : 'absent'}`,
           consent < 2
             ? 'Telemetry is off: nothing is sent below consent level 2. Turn it on: LLM_COUNCIL_BIAS_CONSENT=2 (rankings only).'
@@ -79,7 +122,9 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
       }
       return await ctx.telemetryUpload(options.rest);
     }
+    case 'retry-dead':
+      return await retryDead(options, ctx);
     default:
-      throw new CliError({ code: 'USAGE', message: `Unknown telemetry action "${options.action ?? ''}": use status, preview or upload.` });
+      throw new CliError({ code: 'USAGE', message: `Unknown telemetry action "${options.action ?? ''}": use status, preview, upload or retry-dead.` });
   }
 }

@@ -9,7 +9,11 @@ export function formatUploadSummary(summary: UploadSummary, deadLetterPath: stri
   const lines = [
     summary.dryRun
       ? `Dry run: ${plural(summary.sent, 'event')} in ${plural(summary.batches, 'batch').replace('batchs', 'batches')} would be sent; nothing was sent.`
-      : `Sent ${plural(summary.sent, 'event')} in ${plural(summary.batches, 'batch').replace('batchs', 'batches')}.`,
+      : `Sent ${plural(summary.sent, 'event')} in ${plural(summary.batches, 'batch').replace('batchs', 'batches')}${
+          summary.alreadyHeld > 0
+            ? `; ${summary.alreadyHeld} of them council-cloud already had (sent before, the answer lost) and did not store twice`
+            : ''
+        }.`,
   ];
   if (!summary.dryRun) lines.push(`Rejected by council-cloud: ${summary.rejected}${summary.rejected > 0 ? ` (reasons in ${deadLetterPath})` : ''}.`);
   if (summary.setAside > 0) {

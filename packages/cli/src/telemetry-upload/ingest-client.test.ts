@@ -21,34 +21,33 @@ async function clientFor(answer: (index: number) => IngestAnswer, timeoutMs = 20
 const events = [sampleEvent(1), sampleEvent(2)] as { event_id: string }[];
 
 describe('createIngestClient', () => {
-  it('POSTs { events } to /v1/events with the bearer token, idempotency key and user agent', async () => {
+  it('POSTs { events } to /v1/events with the bearer token and user agent, and no batch-wide idempotency key', async () => {
     const client = await clientFor(() => ({ kind: 'ok' }));
     const outcome = await client.send(events);
-    expect(outcome).toEqual({ kind: 'accepted', status: 200, rejected: [] });
+    expect(outcome).toEqual({ kind: 'accepted', status: 200, rejected: [], duplicates: [] });
     const request = server!.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/v1/events');
     expect(request.headers.authorization).toBe(`Bearer ${token}`);
     expect(request.headers['user-agent']).toBe('council-telemetry/9.9.9 (test)');
     expect(request.headers['content-type']).toContain('application/json');
-    expect(request.headers['idempotency-key']).toMatch(/^[0-9a-f]{64}$/);
+    // Each event's event_id is its idempotency key (the ingest contract); a key per batch could not recognise
+    // an event sent again in another batch.
+    expect(request.headers['idempotency-key']).toBeUndefined();
     expect(JSON.parse(request.body)).toEqual({ events });
     expect(client.endpoint).toBe(`${server!.url}/v1/events`);
   });
 
-  it('sends the same idempotency key for the same batch and another for another', async () => {
+  it('returns the events a 2xx already held, recognised by event_id whatever batch carries them', async () => {
     const client = await clientFor(() => ({ kind: 'ok' }));
-    await client.send(events);
-    await client.send(events);
-    await client.send([events[1]!]);
-    const keys = server!.requests.map((r) => r.headers['idempotency-key']);
-    expect(keys[0]).toBe(keys[1]);
-    expect(keys[2]).not.toBe(keys[0]);
+    await client.send([events[0]!]);
+    expect(await client.send(events)).toEqual({ kind: 'accepted', status: 200, rejected: [], duplicates: [events[0]!.event_id] });
+    expect(server!.committed).toEqual(events.map((e) => e.event_id));
   });
 
   it('returns the rejected events of a 2xx', async () => {
     const client = await clientFor(() => ({ kind: 'ok', rejected: [{ event_id: events[1]!.event_id, reason: 'duplicate session' }] }));
-    expect(await client.send(events)).toEqual({ kind: 'accepted', status: 200, rejected: [{ event_id: events[1]!.event_id, reason: 'duplicate session' }] });
+    expect(await client.send(events)).toEqual({ kind: 'accepted', status: 200, rejected: [{ event_id: events[1]!.event_id, reason: 'duplicate session' }], duplicates: [] });
   });
 
   it('classifies 408, 429 and 5xx as retryable, with Retry-After in ms', async () => {
@@ -65,22 +64,53 @@ describe('createIngestClient', () => {
     expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 500, reason: 'HTTP 500: boom' });
   });
 
-  it('classifies 413 and 422 as bad requests, and 404, 405 and redirects (never followed) as unexpected', async () => {
+  it('a 4xx naming events of the batch is a refusal of those; names of other events are ignored', async () => {
+    const other = 'ffffffff-0000-4000-8000-000000000000';
+    const client = await clientFor(() => ({
+      kind: 'refuse',
+      status: 422,
+      message: 'rankings invalid',
+      rejected: [
+        { event_id: events[1]!.event_id, reason: 'rankings[0].final_rank must be ≥ 1' },
+        { event_id: other, reason: 'not in this batch' },
+      ],
+    }));
+    expect(await client.send(events)).toEqual({
+      kind: 'refused',
+      status: 422,
+      reason: 'HTTP 422: rankings invalid',
+      rejected: [{ event_id: events[1]!.event_id, reason: 'rankings[0].final_rank must be ≥ 1' }],
+    });
+  });
+
+  it('a 4xx naming no event is retried, saying what answered; 413 so is too large; 404, 405, 410 and redirects (never followed) are unexpected', async () => {
     const client = await clientFor((index) =>
       [
-        { kind: 'status', status: 413 },
-        { kind: 'status', status: 422 },
+        { kind: 'raw', status: 400, contentType: 'text/html; charset=utf-8', body: '<html><body><h1>400 Bad Request</h1></body></html>' },
+        { kind: 'status', status: 422, body: { error: { message: 'schema_version unsupported' } } },
+        { kind: 'raw', status: 409, contentType: 'text/plain', body: 'conflict' },
+        { kind: 'raw', status: 413, contentType: 'text/html', body: '<html>413</html>' },
         { kind: 'status', status: 404 },
         { kind: 'status', status: 405 },
+        { kind: 'status', status: 410 },
         { kind: 'status', status: 307, headers: { location: '/elsewhere' } },
       ][index] as IngestAnswer,
     );
-    expect(await client.send(events)).toMatchObject({ kind: 'bad-request', status: 413 });
-    expect(await client.send(events)).toMatchObject({ kind: 'bad-request', status: 422 });
+    expect(await client.send(events)).toEqual({
+      kind: 'retry',
+      status: 400,
+      reason: "HTTP 400 (an HTML page, not council-cloud's answer: a proxy or gateway on the way may have sent it)",
+      retryAfterMs: undefined,
+      client: true,
+    });
+    expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 422, reason: 'HTTP 422: schema_version unsupported (council-cloud named no event of the batch, so none is refused)' });
+    expect(await client.send(events)).toMatchObject({ kind: 'retry', status: 409, reason: "HTTP 409 (a text/plain body, not council-cloud's answer: a proxy or gateway on the way may have sent it)" });
+    expect(await client.send(events)).toMatchObject({ kind: 'too-large', status: 413 });
     expect(await client.send(events)).toMatchObject({ kind: 'unexpected', status: 404 });
     expect(await client.send(events)).toMatchObject({ kind: 'unexpected', status: 405 });
+    expect(await client.send(events)).toMatchObject({ kind: 'unexpected', status: 410 });
     expect(await client.send(events)).toEqual({ kind: 'unexpected', status: 307, reason: 'HTTP 307 (a redirect to /elsewhere)' });
-    expect(server!.requests).toHaveLength(5); // the redirect was not followed
+    expect(server!.requests).toHaveLength(8); // the redirect was not followed
   });
 
   it('takes a 2xx with an unreadable body as committed, with a warning', async () => {
@@ -90,13 +120,9 @@ describe('createIngestClient', () => {
     expect(outcome.kind === 'accepted' ? outcome.warning : undefined).toContain('not the documented');
   });
 
-  it('classifies 400 as a bad request and 401/403 as unauthorized', async () => {
-    const answers: IngestAnswer[] = [
-      { kind: 'status', status: 400, body: { error: { message: 'rankings[0].rank must be ≥ 1' } } },
-      { kind: 'status', status: 403, body: { error: 'token lacks ingest scope' } },
-    ];
+  it('classifies 401/403 as unauthorized', async () => {
+    const answers: IngestAnswer[] = [{ kind: 'status', status: 403, body: { error: 'token lacks ingest scope' } }];
     const client = await clientFor((i) => answers[i]!);
-    expect(await client.send(events)).toEqual({ kind: 'bad-request', status: 400, reason: 'HTTP 400: rankings[0].rank must be ≥ 1' });
     expect(await client.send(events)).toEqual({ kind: 'unauthorized', status: 403, reason: 'HTTP 403: token lacks ingest scope' });
     const wrong = createIngestClient({ baseUrl: server!.url, token: 'wrong', userAgent: 'x' });
     expect(await wrong.send(events)).toMatchObject({ kind: 'unauthorized', status: 401 });

@@ -1,23 +1,28 @@
 import { parseRetryAfter } from '@council/providers';
 import ky from 'ky';
-import { idempotencyKey } from './idempotency-key.js';
 import { ingestErrorSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
 import type { IngestRejection } from './ingest-contract.js';
 
 /** What one POST of a batch came to. */
 export type IngestOutcome =
   /**
-   * 2xx: the batch is committed; `rejected` lists events council-cloud refused, with its reason.
-   * `warning` is set when the answer's body could not be read (the refusals, if any, are unknown).
+   * 2xx: the batch is committed; `rejected` lists events council-cloud refused, with its reason; `duplicates`
+   * the events it already held (by `event_id`) and did not store again. `warning` is set when the answer's body
+   * could not be read (the refusals, if any, are unknown).
    */
-  | { kind: 'accepted'; status: number; rejected: IngestRejection[]; warning?: string }
-  /** 408, 429, 5xx, a network error or a timeout: send the same batch again later. */
-  | { kind: 'retry'; status: number | null; reason: string; retryAfterMs: number | undefined }
-  /** 400, 413 or 422: something in the batch is malformed or too large; splitting it isolates the bad events. */
-  | { kind: 'bad-request'; status: number; reason: string }
+  | { kind: 'accepted'; status: number; rejected: IngestRejection[]; duplicates: string[]; warning?: string }
+  /** A 4xx whose body is council-cloud's error answer naming events of the batch: those are refused, nothing was stored. */
+  | { kind: 'refused'; status: number; rejected: IngestRejection[]; reason: string }
   /**
-   * Any other answer (a redirect, 404, 405, 410, another 4xx…): not about the events but about where
-   * they were sent; nothing is committed or dead-lettered and the run stops.
+   * 408, 429, 5xx, a network error or a timeout — and any 4xx that names no event of the batch (a proxy's page, a
+   * message about the request as a whole): send the same events again later. `client` marks a 4xx.
+   */
+  | { kind: 'retry'; status: number | null; reason: string; retryAfterMs: number | undefined; client?: boolean }
+  /** 413 naming no event: the request is too large for something on the way; smaller batches may pass. */
+  | { kind: 'too-large'; status: number; reason: string; retryAfterMs: number | undefined }
+  /**
+   * A redirect, 404, 405 or 410: not about the events but about where they were sent; nothing is committed or
+   * dead-lettered and the run stops.
    */
   | { kind: 'unexpected'; status: number; reason: string }
   /** 401 or 403: the token is missing, wrong or lacks permission. */
@@ -78,28 +83,51 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
       controller.abort();
     }, timeoutMs);
     try {
-      const response = await api.post(url, {
-        json: { events },
-        headers: { 'idempotency-key': idempotencyKey(events.map((e) => e.event_id)) },
-        signal: controller.signal,
-      });
+      // No batch-wide idempotency key: each event's event_id is its own (see ingest-contract.ts).
+      const response = await api.post(url, { json: { events }, signal: controller.signal });
       const text = await response.text();
       const status = response.status;
       if (status >= 200 && status < 300) {
         const body = safeJson(text);
         const parsed = ingestResponseSchema.safeParse(body ?? {});
-        if (parsed.success) return { kind: 'accepted', status, rejected: (parsed.data.rejected ?? []).map((r) => ({ event_id: r.event_id, reason: clean(r.reason) })) };
+        if (parsed.success) {
+          return {
+            kind: 'accepted',
+            status,
+            rejected: (parsed.data.rejected ?? []).map((r) => ({ event_id: r.event_id, reason: clean(r.reason) })),
+            duplicates: parsed.data.duplicates ?? [],
+          };
+        }
         // Committed (a 2xx) but unreadable: the events count as taken, and the caller is told.
-        return { kind: 'accepted', status, rejected: [], warning: `HTTP ${status} with a body that is not ${body === undefined ? 'JSON' : 'the documented { "rejected": [...] } answer'}; any events it refused are unknown` };
+        return {
+          kind: 'accepted',
+          status,
+          rejected: [],
+          duplicates: [],
+          warning: `HTTP ${status} with a body that is not ${body === undefined ? 'JSON' : 'the documented { "rejected": [...] } answer'}; any events it refused are unknown`,
+        };
+      }
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
+      if (status === 401 || status === 403) return { kind: 'unauthorized', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}` };
+      if (status === 408 || status === 429) return { kind: 'retry', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}`, retryAfterMs };
+      if (status >= 400 && status < 500) {
+        const batch = new Set(events.map((e) => e.event_id));
+        const refusal = readRefusal(text, batch, clean);
+        if (refusal !== null) return { kind: 'refused', status, rejected: refusal.rejected, reason: `HTTP ${status}${refusal.message}` };
       }
       const reason = `HTTP ${status}${describeErrorBody(text, clean)}`;
-      if (status === 401 || status === 403) return { kind: 'unauthorized', status, reason };
-      if (status === 408 || status === 429 || status >= 500) {
-        return { kind: 'retry', status, reason, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now()) };
+      if (status === 404 || status === 405 || status === 410 || (status >= 300 && status < 400)) {
+        const location = status >= 300 && status < 400 ? response.headers.get('location') : null;
+        return { kind: 'unexpected', status, reason: location === null ? reason : `${reason} (a redirect to ${clean(location)})` };
       }
-      if (status === 400 || status === 413 || status === 422) return { kind: 'bad-request', status, reason };
-      const location = status >= 300 && status < 400 ? response.headers.get('location') : null;
-      return { kind: 'unexpected', status, reason: location === null ? reason : `${reason} (a redirect to ${clean(location)})` };
+      if (status >= 400 && status < 500) {
+        const why = `${reason} ${describeNonRefusal(text, response.headers.get('content-type'))}`;
+        if (status === 413) return { kind: 'too-large', status, reason: why, retryAfterMs };
+        return { kind: 'retry', status, reason: why, retryAfterMs, client: true };
+      }
+      if (status >= 500 && status < 600) return { kind: 'retry', status, reason, retryAfterMs };
+      // A status outside 200-599: nothing an ingest API answers.
+      return { kind: 'unexpected', status, reason };
     } catch (error) {
       if (timedOut) return { kind: 'retry', status: null, reason: `no answer within ${timeoutMs} ms (timeout)`, retryAfterMs: undefined };
       return { kind: 'retry', status: null, reason: describeNetworkError(error, clean), retryAfterMs: undefined };
@@ -118,6 +146,32 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * council-cloud's own refusal: a body that fits the error schema and names, in `rejected`, at least one event of
+ * the batch (names of other events are ignored); null for anything else.
+ */
+function readRefusal(text: string, batch: ReadonlySet<string>, clean: (text: string) => string): { rejected: IngestRejection[]; message: string } | null {
+  const parsed = ingestErrorSchema.safeParse(safeJson(text));
+  if (!parsed.success) return null;
+  const seen = new Set<string>();
+  const rejected: IngestRejection[] = [];
+  for (const r of parsed.data.rejected ?? []) {
+    if (!batch.has(r.event_id) || seen.has(r.event_id)) continue;
+    seen.add(r.event_id);
+    rejected.push({ event_id: r.event_id, reason: clean(r.reason) });
+  }
+  return rejected.length === 0 ? null : { rejected, message: describeErrorBody(text, clean) };
+}
+
+/** Why a 4xx is not taken as a refusal of events, for the message: what the body was. Never quotes a page. */
+function describeNonRefusal(text: string, contentType: string | null): string {
+  const body = safeJson(text);
+  if (body !== undefined && ingestErrorSchema.safeParse(body).success) return '(council-cloud named no event of the batch, so none is refused)';
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const what = text.trim() === '' ? 'an empty body' : type === 'text/html' || /^\s*</.test(text) ? 'an HTML page' : type === '' ? 'a body that is not JSON' : `a ${type} body`;
+  return `(${what}, not council-cloud's answer: a proxy or gateway on the way may have sent it)`;
 }
 
 function describeErrorBody(text: string, clean: (text: string) => string): string {

@@ -34,6 +34,11 @@ function componentSchemas(): Record<string, JsonObject> {
   }
   // core's schema enforces the consent rule in a refinement, which JSON Schema output cannot carry;
   // the same rule, derived from core's field levels: fields beyond the event's consent_level are absent.
+  const event = result.TelemetryEvent as { properties: Record<string, JsonObject> };
+  event.properties.event_id = {
+    ...event.properties.event_id,
+    description: 'The idempotency key of the event (ADR-018: a UUID v4, set when the session queued it, never changed by the uploader): council-cloud stores each event_id at most once.',
+  };
   result.TelemetryEvent = {
     ...result.TelemetryEvent,
     description: 'ADR-018 council-cloud event, schema 1.1.0. Fields beyond consent_level are absent: 2 carries rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
@@ -80,16 +85,15 @@ export function createOpenApiDocument(): JsonObject {
         post: {
           operationId: 'ingestEvents',
           summary: `Store a batch of 1 to ${maxEventsPerBatch} events.`,
-          description:
-            'Idempotent per Idempotency-Key: a batch sent again after a lost answer carries the same key. The uploader moves its cursor only after a 2xx; it retries 408, 429, 5xx and network failures with backoff; it splits a batch answered 400, 413 or 422 to isolate the bad events; it stops on 401/403 and on any other answer (redirects are not followed), moving nothing.',
+          description: [
+            "Idempotent per event: each event's event_id (a UUID v4 set when the session queued it, never changed by the uploader) is its idempotency key.",
+            'council-cloud stores an event_id at most once, whatever batch carries it, and lists the events it already held in the answer\'s `duplicates`;',
+            'so an event sent again after a lost answer, in a batch of another size, or after `retry-dead`, is counted once. There is no batch-wide Idempotency-Key.',
+            'The uploader moves its cursor only after a 2xx. It dead-letters only events council-cloud refuses by name: `rejected` in a 2xx, or in a 4xx whose body is the IngestError answer',
+            '(then nothing of the batch was stored, and the rest is sent again). Any other 4xx (a proxy\'s page, an error naming no event of the batch) is retried with backoff like 408, 429, 5xx and network failures,',
+            'and what is still unsent after the retries stays queued; a 413 naming no event splits the batch in halves. It stops on 401/403, on 404, 405, 410 and on redirects (not followed), moving nothing.',
+          ].join(' '),
           parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: true,
-              description: "SHA-256 (hex) of the batch's event_id values in order, joined by newlines.",
-              schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-            },
             {
               name: 'User-Agent',
               in: 'header',
@@ -104,16 +108,20 @@ export function createOpenApiDocument(): JsonObject {
           },
           responses: {
             '200': {
-              description: 'The batch is committed. Events in `rejected` were not stored; the uploader dead-letters them with the reason.',
+              description:
+                'The batch is committed. Events in `rejected` were not stored; the uploader dead-letters them with the reason. Events in `duplicates` were stored before (same event_id) and not stored again; they count as delivered.',
               content: { 'application/json': { schema: { $ref: '#/components/schemas/IngestResponse' } } },
             },
-            '400': errorResponse('The batch is malformed. The uploader splits it to find the bad events, sends the rest and dead-letters those.'),
+            '400': errorResponse(
+              'The request is malformed. With `rejected` naming events of the batch: those are refused and nothing was stored; the uploader dead-letters them and sends the rest again. Without: retried like a 5xx; nothing is dead-lettered.',
+            ),
             '401': errorResponse('The token is missing or wrong. The uploader stops; nothing moves.'),
-            '413': errorResponse('The batch is too large. Handled as 400: split to isolate the events at fault.'),
-            '422': errorResponse('An event cannot be processed. Handled as 400: split to isolate the events at fault.'),
+            '413': errorResponse('The batch is too large. With `rejected`: as 400. Without: the batch is split in halves and sent again; a single event still refused is retried and stays queued.'),
+            '422': errorResponse('Events cannot be processed. As 400: the events named in `rejected` are refused; without `rejected` the batch is retried.'),
             '403': errorResponse('The token may not ingest. The uploader stops; nothing moves.'),
             '408': errorResponse('Request timeout. Retried.'),
             '429': errorResponse('Too many requests. Retried after Retry-After.', retryAfter),
+            '4XX': errorResponse('Any other client error: with `rejected` naming events of the batch, as 400; otherwise retried with backoff like a 5xx (404, 405 and 410 stop the run, moving nothing).', retryAfter),
             '5XX': errorResponse('Server error. Retried with backoff (and after Retry-After when given).', retryAfter),
           },
         },

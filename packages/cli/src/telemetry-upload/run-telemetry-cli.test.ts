@@ -45,6 +45,7 @@ describe('runTelemetryCli', () => {
     const h = capture();
     expect(await runTelemetryCli(['--help'], { version, io: h.io, env: {} })).toBe(0);
     expect(h.out()).toContain('council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]');
+    expect(h.out()).toContain('council-telemetry retry-dead [--dry-run]');
     for (const name of ['LLM_COUNCIL_CLOUD_URL', 'LLM_COUNCIL_CLOUD_TOKEN', 'LLM_COUNCIL_HOME', 'LLM_COUNCIL_BIAS_CONSENT']) expect(h.out()).toContain(name);
   });
 
@@ -58,6 +59,8 @@ describe('runTelemetryCli', () => {
       [['upload', '--watch', '--interval', 'soon'], '--interval "soon" is not an interval'],
       [['upload', '--frobnicate'], "Unknown option '--frobnicate'"],
       [['upload', 'extra'], 'upload takes no arguments'],
+      [['retry-dead', 'all'], 'retry-dead takes no arguments'],
+      [['retry-dead', '--batch-size', '5'], '--batch-size is an option of upload; retry-dead takes only --dry-run'],
     ];
     for (const [argv, message] of cases) {
       const c = capture();

@@ -4,10 +4,12 @@ import { cliErrorKind } from '../cli-error-kind.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { defaultEnvironment } from '../settings/default-environment.js';
 import { safeResolveCouncilSettings } from '../settings/resolve-council-settings.js';
+import { formatRetryDeadSummary } from './format-retry-dead-summary.js';
 import { formatUploadSummary } from './format-upload-summary.js';
 import { createIngestClient } from './ingest-client.js';
 import { maxEventsPerBatch } from './ingest-contract.js';
 import { parseDuration } from './parse-duration.js';
+import { retryDeadLetters } from './retry-dead-letters.js';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 import { acquireUploadLock } from './upload-lock.js';
 import type { UploadSummary } from './upload-summary.js';
@@ -49,6 +51,7 @@ never more than each event's consent level allows (ADR-018). Nothing is queued b
 
 Usage:
   council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]
+  council-telemetry retry-dead [--dry-run]
   council-telemetry --help
   council-telemetry --version
 
@@ -59,6 +62,10 @@ Options for upload:
   --watch           Keep running: upload, wait --interval, upload again, until interrupted.
   --interval T      The wait between uploads with --watch: 60s, 5m, 1h… (default 60s).
 
+retry-dead queues again the events council-cloud refused (listed in telemetry/dead-letter.jsonl since the
+last retry-dead), for the next upload; --dry-run only counts them. Each event keeps its event_id, so one
+council-cloud already has is not stored twice.
+
 Environment:
   LLM_COUNCIL_CLOUD_URL     council-cloud's base URL (https; http only for localhost). Required to send.
   LLM_COUNCIL_CLOUD_TOKEN   The bearer token. Required to send; sent only in the Authorization header.
@@ -66,7 +73,8 @@ Environment:
   LLM_COUNCIL_BIAS_CONSENT  Your consent level now, 0-4. Below 2 nothing is sent; events queued at a
                             higher level are sent without the fields above it.
 
-Exit codes: 0 done, 1 the upload failed (see the message), 2 a usage or configuration error.
+Exit codes: 0 done, 1 the upload failed or ended with events unsent (see the message), 2 a usage or
+configuration error.
 `;
 
 const defaultIo: TelemetryCliIo = {
@@ -146,6 +154,22 @@ function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal
   });
 }
 
+/** `council-telemetry retry-dead [--dry-run]`: the dead letters council-cloud refused, queued again for the next upload. */
+async function runRetryDead(dryRun: boolean, options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
+  const { io } = options;
+  const settings = readSettings(options.env);
+  const ceiling = readConsentCeiling(settings);
+  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  if (ceiling !== undefined && ceiling < 2) {
+    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`);
+    return 0;
+  }
+  const summary = await retryDeadLetters({ paths, dryRun, ...(options.now === undefined ? {} : { now: options.now }) });
+  io.stdout(formatRetryDeadSummary(summary, paths, 'council-telemetry upload'));
+  if (summary.error !== null) throw summary.error;
+  return 0;
+}
+
 /**
  * `council-telemetry` as a function: parses `argv` (without the node and script paths), runs the
  * command, writes to `io` (default the process's streams), and returns the exit code: 0 done, 1 the
@@ -197,8 +221,13 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
     return 0;
   }
   const [command, ...rest] = positionals;
-  if (command !== 'upload') throw usageError(`Unknown command "${command}".`);
-  if (rest.length > 0) throw usageError(`upload takes no arguments, got "${rest[0]}".`);
+  if (command !== 'upload' && command !== 'retry-dead') throw usageError(`Unknown command "${command}".`);
+  if (rest.length > 0) throw usageError(`${command} takes no arguments, got "${rest[0]}".`);
+  if (command === 'retry-dead') {
+    const extra = (['batch-size', 'max-events', 'watch', 'interval'] as const).find((name) => values[name] !== undefined);
+    if (extra !== undefined) throw usageError(`--${extra} is an option of upload; retry-dead takes only --dry-run.`);
+    return await runRetryDead(values['dry-run'] === true, options);
+  }
 
   const batchSize = parseCount(values['batch-size'], '--batch-size', maxEventsPerBatch) ?? maxEventsPerBatch;
   const maxEvents = parseCount(values['max-events'], '--max-events', Number.MAX_SAFE_INTEGER);

@@ -5,8 +5,16 @@ import type { IngestOutcome } from './ingest-client.js';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 import type { UploadRun } from './upload-run.js';
 
-/** An answer about the events themselves: council-cloud took them (perhaps refusing some), or refused the whole batch. */
-export type BatchAnswer = Extract<IngestOutcome, { kind: 'accepted' } | { kind: 'bad-request' }>;
+/**
+ * An answer about the events themselves: council-cloud took them (perhaps refusing some), refused some by name
+ * and stored nothing, or the batch is too large for something on the way (only for more than one event).
+ */
+export type BatchAnswer = Extract<IngestOutcome, { kind: 'accepted' } | { kind: 'refused' } | { kind: 'too-large' }>;
+
+/** A 413 for one event cannot be split: it is retried like any other failure, and the event stays queued. */
+function asRetry(outcome: Extract<IngestOutcome, { kind: 'too-large' }>): Extract<IngestOutcome, { kind: 'retry' }> {
+  return { kind: 'retry', status: outcome.status, reason: outcome.reason, retryAfterMs: outcome.retryAfterMs, client: true };
+}
 
 /** The copy about to leave the machine, checked once more against its own consent level. */
 function assertWithinConsent(events: readonly TelemetryEvent[]): void {
@@ -22,8 +30,8 @@ function assertWithinConsent(events: readonly TelemetryEvent[]): void {
 }
 
 /**
- * Sends one batch until it is answered, retrying (408, 429, 5xx, network, timeout) with backoff that
- * honours `Retry-After`; throws a TelemetryUploadError when the run must stop (and, when giving up on
+ * Sends one batch until it is answered, retrying (408, 429, 5xx, network, timeout, and any 4xx that refuses no
+ * event by name) with backoff that honours `Retry-After`; throws a TelemetryUploadError when the run must stop (and, when giving up on
  * a retryable failure, sets `summary.nextRetryAt`).
  */
 export async function sendBatchWithRetry(run: UploadRun, events: TelemetryEvent[]): Promise<BatchAnswer> {
@@ -31,10 +39,12 @@ export async function sendBatchWithRetry(run: UploadRun, events: TelemetryEvent[
   const client = settings.client!;
   for (let attempt = 1; ; attempt++) {
     assertWithinConsent(events);
-    const outcome = await client.send(events);
+    const sent = await client.send(events);
+    const outcome = sent.kind === 'too-large' && events.length === 1 ? asRetry(sent) : sent;
     switch (outcome.kind) {
       case 'accepted':
-      case 'bad-request':
+      case 'refused':
+      case 'too-large':
         return outcome;
       case 'unauthorized':
         throw new TelemetryUploadError({
@@ -54,7 +64,7 @@ export async function sendBatchWithRetry(run: UploadRun, events: TelemetryEvent[
           throw new TelemetryUploadError({
             code: 'UNAVAILABLE',
             isRetryable: true,
-            message: `council-cloud at ${client.endpoint} did not take the batch: ${outcome.reason}${attempt >= settings.maxAttempts ? ` (${attempt} attempts)` : `; it asked to wait ${Math.ceil(delay / 1000)} s`}. The events stay queued; run again after ${summary.nextRetryAt}.`,
+            message: `council-cloud at ${client.endpoint} did not take the batch: ${outcome.reason}${attempt >= settings.maxAttempts ? ` (${attempt} attempts)` : `; it asked to wait ${Math.ceil(delay / 1000)} s`}. The events stay queued and nothing was dead-lettered; run again after ${summary.nextRetryAt}.${outcome.client === true ? ' If it goes on, check what answers at LLM_COUNCIL_CLOUD_URL: a proxy or gateway in between may be refusing the requests.' : ''}`,
           });
         }
         settings.onNotice(`attempt ${attempt} failed: ${outcome.reason}; retrying in ${(delay / 1000).toFixed(1)} s`);

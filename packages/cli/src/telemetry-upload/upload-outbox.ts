@@ -24,9 +24,12 @@ async function countRemaining(run: UploadRun): Promise<void> {
 
 /**
  * Drains the outbox from the cursor: validates every event against the schema and its own consent
- * level, sends batches, and after each 2xx dead-letters the refused events and moves the cursor
- * atomically. Retryable failures (408, 429, 5xx, network, timeout) are retried with backoff that
- * honours `Retry-After`; a 400 splits the batch to isolate the bad events; 401/403 stop at once.
+ * level, sends batches, and after each 2xx dead-letters the events council-cloud refused by name and
+ * moves the cursor atomically. Each event's `event_id` is its idempotency key, so an event sent again
+ * (a lost answer, another batch size) is stored once. Retryable failures (408, 429, 5xx, network,
+ * timeout, and any 4xx that names no event of the batch, such as a proxy's page) are retried with
+ * backoff that honours `Retry-After`, then left queued; a 4xx naming events drops those and sends the
+ * rest again; a 413 naming none splits the batch; 401/403 stop at once.
  * Returns a summary; expected failures are in `summary.error`, never thrown.
  */
 export async function uploadOutbox(options: UploadOutboxOptions): Promise<UploadSummary> {

@@ -4,8 +4,14 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** What the test server does with one request. */
 export type IngestAnswer =
+  /** Stores the events (each `event_id` once; see `IngestTestServer.committed`) and answers 200, refusing `rejected` individually. */
   | { kind: 'ok'; rejected?: { event_id: string; reason: string }[] }
+  /** Stores nothing and answers `status` with `body` as JSON. */
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Stores nothing and answers `status` with `body` as it is: a proxy's or gateway's own page, not council-cloud's answer. */
+  | { kind: 'raw'; status: number; body: string; contentType: string }
+  /** council-cloud's structured refusal (default 422): nothing of the batch is stored; the events named in `rejected` are refused. */
+  | { kind: 'refuse'; status?: number; rejected: { event_id: string; reason: string }[]; message?: string }
   /** Reads the request and never answers (the client must time out). */
   | { kind: 'hang' }
   /** Resets the connection before committing anything. */
@@ -26,9 +32,17 @@ export interface IngestTestServer {
   readonly url: string;
   /** Every request, in arrival order. */
   readonly requests: ReceivedRequest[];
-  /** Event ids committed, in order, with repeats when a batch was committed twice. */
+  /**
+   * Event ids stored, in order. The ingest contract makes each event's `event_id` its idempotency key, so an
+   * event sent again in any batch is recognised and not stored twice. A request that still carries a batch
+   * `Idempotency-Key` header (the contract before issue 27) is handled as that contract said: the key, not the
+   * events, identifies it, so a replay of the same key stores nothing but the same events in another batch are
+   * stored again — then this list holds repeats.
+   */
   readonly committed: string[];
-  /** Events committed by `commit-then-fail` answers (each is one duplicate once the client sends it again). */
+  /** Event ids sent again after they were stored, recognised by their `event_id` and not stored again (answered in `duplicates`). */
+  readonly duplicates: string[];
+  /** Events committed by `commit-then-fail` answers (each is sent again once the client retries). */
   readonly committedWithoutAnswer: number;
   /** Every byte received on every connection (request lines, headers and bodies). */
   receivedBytes(): Buffer;
@@ -48,10 +62,37 @@ export interface IngestTestServerOptions {
 export async function startIngestTestServer(options: IngestTestServerOptions = {}): Promise<IngestTestServer> {
   const requests: ReceivedRequest[] = [];
   const committed: string[] = [];
+  const duplicates: string[] = [];
+  const stored = new Set<string>();
+  const batchKeys = new Set<string>();
   const chunks: Buffer[] = [];
   const sockets = new Set<Socket>();
   let committedWithoutAnswer = 0;
   const retain = options.retain ?? true;
+
+  /** Stores the events of a request as the contract it speaks says; returns the ids it recognised as sent before. */
+  const commit = (request: ReceivedRequest, ids: readonly string[]): string[] => {
+    const key = request.headers['idempotency-key'];
+    if (typeof key === 'string') {
+      // The contract before issue 27: one key per batch (a hash of its event ids).
+      if (batchKeys.has(key)) return [];
+      batchKeys.add(key);
+      committed.push(...ids);
+      for (const id of ids) stored.add(id);
+      return [];
+    }
+    const again: string[] = [];
+    for (const id of ids) {
+      if (stored.has(id)) {
+        again.push(id);
+        continue;
+      }
+      stored.add(id);
+      committed.push(id);
+    }
+    duplicates.push(...again);
+    return again;
+  };
 
   const server: Server = createServer((req, res) => {
     const body: Buffer[] = [];
@@ -79,12 +120,24 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
       switch (answer.kind) {
         case 'ok': {
           const refused = new Set((answer.rejected ?? []).map((r) => r.event_id));
-          committed.push(...eventIds.filter((id) => !refused.has(id)));
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: eventIds.length - refused.size, rejected: answer.rejected ?? [] }));
+          const taken = eventIds.filter((id) => !refused.has(id));
+          const again = commit(request, taken);
+          const legacy = typeof request.headers['idempotency-key'] === 'string';
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ accepted: taken.length - again.length, ...(legacy ? {} : { duplicates: again }), rejected: answer.rejected ?? [] }));
           return;
         }
         case 'status':
           res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+          return;
+        case 'raw':
+          res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+          return;
+        case 'refuse':
+          res
+            .writeHead(answer.status ?? 422, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { code: 'events_refused', message: answer.message ?? `${answer.rejected.length} events refused; nothing stored` }, rejected: answer.rejected }));
           return;
         case 'hang':
           return;
@@ -92,7 +145,7 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
           req.socket.resetAndDestroy();
           return;
         case 'commit-then-fail':
-          committed.push(...eventIds);
+          commit(request, eventIds);
           committedWithoutAnswer += eventIds.length;
           req.socket.resetAndDestroy();
           return;
@@ -115,6 +168,7 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
     url: `http://127.0.0.1:${port}`,
     requests,
     committed,
+    duplicates,
     get committedWithoutAnswer() {
       return committedWithoutAnswer;
     },
