@@ -11,7 +11,7 @@ export function formatUploadSummary(summary: UploadSummary, deadLetterPath: stri
       ? `Dry run: ${plural(summary.sent, 'event')} in ${plural(summary.batches, 'batch').replace('batchs', 'batches')} would be sent; nothing was sent.`
       : `Sent ${plural(summary.sent, 'event')} in ${plural(summary.batches, 'batch').replace('batchs', 'batches')}${
           summary.alreadyHeld > 0
-            ? `; ${summary.alreadyHeld} of them council-cloud already had (sent before, the answer lost) and did not store twice`
+            ? `; ${summary.alreadyHeld} of them council-cloud already had from an earlier send and did not store twice`
             : ''
         }.`,
   ];
