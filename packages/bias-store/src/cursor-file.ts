@@ -1,19 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { ioError } from './io-error.js';
 import type { JsonlCursor } from './jsonl-cursor.js';
 import { parseJsonlCursor } from './jsonl-cursor.js';
+import { readRegularFile } from './read-regular-file.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /** Reads a cursor file such as `telemetry/sent.cursor`; null when it does not exist yet. Throws `INVALID_CURSOR` for foreign content. */
 export async function readCursorFile(path: string): Promise<JsonlCursor | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw ioError({ action: 'read', path, cause: error });
-  }
-  return parseJsonlCursor(text, path);
+  const text = await readRegularFile(path);
+  return text === null ? null : parseJsonlCursor(text, path);
 }
 
 /** Writes a cursor file atomically (temporary file, fsync, rename, directory fsync; mode 0600). */

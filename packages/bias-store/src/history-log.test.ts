@@ -20,8 +20,8 @@ function entry(id: string, text = 'an answer'): HistoryEntry {
 describe('the history log', () => {
   it('appends whole lines that read back in order', async () => {
     const path = join(tempDir(), 'home', 'history.jsonl');
-    expect(appendHistory(path, [entry('s1'), entry('s2')])).toEqual({ cut: 0, dropped: 0 });
-    appendHistory(path, [entry('s3')]);
+    expect(await appendHistory(path, [entry('s1'), entry('s2')])).toEqual({ cut: 0, dropped: 0 });
+    await appendHistory(path, [entry('s3')]);
     const read = await readHistory(path);
     expect(read.entries.map((e) => e.session.sessionId)).toEqual(['s1', 's2', 's3']);
     expect(read).toMatchObject({ skipped: 0, firstBadLine: null });
@@ -29,9 +29,9 @@ describe('the history log', () => {
 
   it('keeps a torn last line alone: the next append starts on a new line, and the reader skips and counts the torn one', async () => {
     const path = join(tempDir(), 'history.jsonl');
-    appendHistory(path, [entry('s1')]);
+    await appendHistory(path, [entry('s1')]);
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"schema_version":"1.0.0","sess`);
-    appendHistory(path, [entry('s2')]);
+    await appendHistory(path, [entry('s2')]);
     const read = await readHistory(path);
     expect(read.entries.map((e) => e.session.sessionId)).toEqual(['s1', 's2']);
     expect(read).toMatchObject({ skipped: 1, firstBadLine: 2 });
@@ -43,7 +43,7 @@ describe('the history log', () => {
     // Three 400,000-character answers: 1.2 MB whole, so they must be cut.
     const big: HistoryEntry = entry('big');
     big.session.stage1 = ['a', 'b', 'c'].map((model) => ({ model, text: 'x'.repeat(400_000) }));
-    expect(appendHistory(path, [big])).toEqual({ cut: 1, dropped: 0 });
+    expect(await appendHistory(path, [big])).toEqual({ cut: 1, dropped: 0 });
     const line = readFileSync(path, 'utf8').trimEnd();
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(1024 * 1024);
     expect(line).toContain('more characters]');
@@ -52,7 +52,7 @@ describe('the history log', () => {
 
   it('skips a line longer than the limit when reading, and lines that are not entries', async () => {
     const path = join(tempDir(), 'history.jsonl');
-    appendHistory(path, [entry('s1')]);
+    await appendHistory(path, [entry('s1')]);
     const long = JSON.stringify(entry('long', 'y'.repeat(1024 * 1024)));
     writeFileSync(path, `${readFileSync(path, 'utf8')}${long}\n{"schema_version":"2.0.0"}\n`);
     const read = await readHistory(path);

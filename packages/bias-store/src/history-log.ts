@@ -1,7 +1,8 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { appendJsonLines } from './append-json-lines.js';
+import type { PreparedAppend } from './jsonl-store.js';
+import { appendPrepared } from './jsonl-store.js';
 import { defaultMaxLineBytes } from './jsonl-store-settings.js';
+import { scanJsonlLines } from './scan-jsonl-lines.js';
+import { listSegments } from './segment-files.js';
 
 /**
  * What the history log checks of a session when it reads a line: its id, its time and the arrays of
@@ -54,23 +55,42 @@ export function fitHistoryLine(entry: HistoryEntry, maxLineBytes: number): { lin
 }
 
 /**
- * Appends entries to the history log (see `appendJsonLines` for the write rules), each on a line of at most
- * `historyMaxLineBytes` (`fitHistoryLine`); returns how many had texts cut to fit, and how many could not be written.
+ * The history log is never closed as a segment by size (it stays one `history.jsonl` for the user); only an append that
+ * failed and had to take its bytes back closes it (see `append-lines.ts`), and `readHistory` reads such segments too.
  */
-export function appendHistory(path: string, entries: readonly HistoryEntry[]): { cut: number; dropped: number } {
-  const items: unknown[] = [];
-  const result = { cut: 0, dropped: 0 };
+const historySegmentBytes = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Entries as the lines of one append to the history log, each of at most `historyMaxLineBytes` (`fitHistoryLine`):
+ * the prepared append (`appendPrepared`), how many entries had texts cut to fit, and how many could not be written.
+ */
+export function prepareHistory(path: string, entries: readonly HistoryEntry[]): { prepared: PreparedAppend; cut: number; dropped: number } {
+  const lines: string[] = [];
+  let cut = 0;
+  let dropped = 0;
   for (const entry of entries) {
     const fitted = fitHistoryLine(entry, historyMaxLineBytes);
-    if (fitted === null) result.dropped++;
-    else if (fitted.cutAt === null) items.push(entry);
+    if (fitted === null) dropped++;
     else {
-      result.cut++;
-      items.push(JSON.parse(fitted.line));
+      if (fitted.cutAt !== null) cut++;
+      lines.push(fitted.line);
     }
   }
-  appendJsonLines(path, items);
-  return result;
+  const data = lines.length === 0 ? Buffer.alloc(0) : Buffer.from(`${lines.join('\n')}\n`);
+  return { prepared: { path, data, records: lines.length, segmentBytes: historySegmentBytes, lockStaleMs: 30_000 }, cut, dropped };
+}
+
+/**
+ * Appends entries to the history log in one `write` on an O_APPEND descriptor (file 0600, directory 0700), whole or
+ * absent, as the bias store appends (`appendPrepared`): starting with a newline when a crash left the last line torn; a
+ * short write completed or taken back; a FIFO, device, directory or symbolic link at the path refused. Each entry is a
+ * line of at most `historyMaxLineBytes` (`fitHistoryLine`); returns how many had texts cut to fit, and how many could
+ * not be written.
+ */
+export async function appendHistory(path: string, entries: readonly HistoryEntry[], options: { fsync?: boolean } = {}): Promise<{ cut: number; dropped: number }> {
+  const { prepared, cut, dropped } = prepareHistory(path, entries);
+  await appendPrepared(prepared, { fsync: options.fsync ?? false });
+  return { cut, dropped };
 }
 
 function isEntry(value: unknown): value is HistoryEntry {
@@ -91,35 +111,40 @@ function isEntry(value: unknown): value is HistoryEntry {
 }
 
 /**
- * Streams the history log; unreadable lines (torn, invalid, another major version) are skipped and counted.
- * A line is checked for the fields of `HistorySessionFields`, not validated whole: `Session` is what the
- * caller wrote (the CLI: its session type).
+ * Streams the history log (and the segments a failed append may have closed, oldest first); unreadable lines (torn,
+ * invalid, over-long, another major version) are skipped and counted. A line is checked for the fields of
+ * `HistorySessionFields`, not validated whole: `Session` is what the caller wrote (the CLI: its session type). A missing
+ * file is empty; a FIFO, device or directory at the path is an `IO_ERROR` (never waited on).
  */
 export async function readHistory<Session extends HistorySessionFields = HistorySessionFields>(path: string): Promise<HistoryReadResult<Session>> {
   const result: HistoryReadResult<Session> = { entries: [], skipped: 0, firstBadLine: null };
-  if (!existsSync(path)) return result;
-  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of reader) {
-    line++;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    // The same line limit as the writer: a longer line (written by an older version) is skipped, not parsed.
-    if (text.length > historyMaxLineBytes) {
-      result.skipped++;
-      result.firstBadLine ??= line;
-      continue;
-    }
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (isEntry(parsed)) result.entries.push(parsed as HistoryEntry<Session>);
-    else {
-      result.skipped++;
-      result.firstBadLine ??= line;
-    }
+  const bad = (line: number): void => {
+    result.skipped++;
+    result.firstBadLine ??= line;
+  };
+  for (const file of await listSegments(path)) {
+    await scanJsonlLines({
+      storePath: path,
+      file,
+      // The same line limit as the writer: a longer line (written by an older version) is skipped, not parsed.
+      maxLineBytes: historyMaxLineBytes,
+      visitor: {
+        line: ({ buf, start, end, line }) => {
+          const text = buf.toString('utf8', start, end);
+          if (text.trim() === '') return;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          if (isEntry(parsed)) result.entries.push(parsed as HistoryEntry<Session>);
+          else bad(line);
+        },
+        tooLong: ({ line }) => bad(line),
+        corrupt: ({ line }) => bad(line),
+      },
+    });
   }
   return result;
 }

@@ -22,9 +22,9 @@ export { recordsFromObservations } from './records-from-observations.js';
 export type { RecordsFromObservationsOptions } from './records-from-observations.js';
 export { toObservation } from './to-observation.js';
 
-export { createJsonlStore } from './jsonl-store.js';
+export { appendPrepared, createJsonlStore } from './jsonl-store.js';
 export { defaultMaxLineBytes } from './jsonl-store-settings.js';
-export type { JsonlStore, JsonlStoreOptions } from './jsonl-store.js';
+export type { JsonlStore, JsonlStoreOptions, PreparedAppend } from './jsonl-store.js';
 export type { JsonlCompactResult } from './compact-segments.js';
 export type { JsonlEntry } from './jsonl-entry.js';
 export type { JsonlReadOptions } from './jsonl-read-window.js';
@@ -49,7 +49,7 @@ export { councilPaths } from './council-paths.js';
 export type { CouncilPaths } from './council-paths.js';
 
 // The session history log (history.jsonl): whole lines of at most 1 MiB, one write each, torn lines skipped on read.
-export { appendHistory, historyMaxLineBytes, readHistory } from './history-log.js';
+export { appendHistory, historyMaxLineBytes, prepareHistory, readHistory } from './history-log.js';
 export type { HistoryEntry, HistoryReadResult, HistorySessionFields } from './history-log.js';
 export { appendJsonLines } from './append-json-lines.js';
 
@@ -61,6 +61,7 @@ export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.j
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';
 export { writeFileAtomic } from './write-file-atomic.js';
+export { readRegularFile } from './read-regular-file.js';
 export { makeDirectory } from './make-directory.js';
 
 export { readBiasRecords } from './read-bias-records.js';

@@ -226,21 +226,33 @@ describe('hostile file systems and files', () => {
     expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('user data');
   });
 
-  it('a disk that fills up partway through a batch: the error says how many records were written whole, not "nothing"', async () => {
+  it('a disk that fills up partway through a batch: the part written is taken back, so the batch is absent, not half there', async () => {
     // A file-size limit of 2 KiB stands in for a full disk: the kernel writes what fits, then refuses (EFBIG).
-    const path = join(tempDir(), 'events.jsonl');
-    writeFileSync(path, '{"session":"s","t":"2026-01-01T00:00:00Z","i":-1,"pad":"torn'); // 60 bytes, no newline
+    const dir = tempDir();
+    const path = join(dir, 'events.jsonl');
+    const torn = '{"session":"s","t":"2026-01-01T00:00:00Z","i":-1,"pad":"torn'; // 60 bytes, no newline
+    writeFileSync(path, torn);
     // bash's ulimit -f counts 1024-byte blocks (POSIX sh may count 512).
     const child = spawn('bash', ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" batch-writer.mjs "${path}"`], { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'] });
     const result = await finished(child);
     const outcome = JSON.parse(result.stdout) as { code: string; message: string };
-    // 2048 bytes = 60 (old torn line) + 1 (its repair newline) + 6 × 300-byte lines (1800) + 187 bytes of the 7th.
+    // The kernel took 2048 bytes = 60 (old torn line) + 1 (its repair newline) + 6 × 300-byte lines + 187 bytes of the 7th:
+    // six whole records that a reader would count, were they left. They are taken back.
     expect(outcome.code).toBe('IO_ERROR');
-    expect(outcome.message).toContain('only the first 6 of 10 records were written whole');
-    expect(outcome.message).toContain('Append only the last 4 again');
-    expect(statSync(path).size).toBe(2048);
-    const read = await eventStore(path).read();
-    expect(read.items.map((e) => e.i)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(outcome.message).toBe(
+      `Cannot append to ${path}: the file reached the largest size this process may write (a file-size limit, ulimit -f) (EFBIG). Nothing was added: the part of the 10 records written before the failure was taken back. Raise the limit or choose another path.`,
+    );
+    // To take it back safely the file was closed as a segment first (no other writer can reach it then); its bytes are
+    // the store's bytes before the append, exactly.
+    const store = eventStore(path);
+    const files = await store.files();
+    expect(Buffer.concat(files.map((f) => readFileSync(f.path))).toString()).toBe(torn);
+    const read = await store.read();
+    expect(read.items).toEqual([]);
+    expect(read.reasons.torn_line).toBe(1);
+    // Once the limit is gone, the whole batch appends and reads back: nothing doubled.
+    await store.append([{ session: 's', t: '2026-01-01T00:00:00Z', i: 0 }]);
+    expect((await store.read()).items.map((e) => e.i)).toEqual([0]);
   });
 
   it('a path that is a directory: a clear error on append and on read, never a crash', async () => {

@@ -52,6 +52,38 @@ export interface JsonlStoreOptions<T> {
   rotationLockStaleMs?: number;
 }
 
+/**
+ * Lines validated and serialised for one append, written later by `appendPrepared` — for a caller that writes several
+ * files as one unit (a session saved whole, `saveSessionWhole`), which must know every line before it writes any.
+ */
+export interface PreparedAppend {
+  /** The store's active file. */
+  path: string;
+  /** The lines, each ending with a newline. */
+  data: Buffer;
+  /** How many lines (items) `data` holds. */
+  records: number;
+  /** The store's `segmentBytes`. */
+  segmentBytes: number;
+  /** The store's `rotationLockStaleMs`. */
+  lockStaleMs: number;
+}
+
+/** Appends prepared lines to their store as `append` does (one O_APPEND write, whole or absent, rotation and compaction). */
+export function appendPrepared(prepared: PreparedAppend, options: { fsync: boolean }): Promise<{ records: number; bytes: number }> {
+  const { path, segmentBytes, lockStaleMs } = prepared;
+  if (prepared.records === 0) return Promise.resolve({ records: 0, bytes: 0 });
+  return appendLines({
+    path,
+    data: prepared.data,
+    records: prepared.records,
+    fsync: options.fsync,
+    segmentBytes,
+    rotate: (minBytes) => rotateActiveFile({ path, minBytes, lockStaleMs }),
+    afterRotation: () => compactSegments({ path, minAgeMs: 0 }),
+  });
+}
+
 export interface JsonlStore<T> {
   readonly path: string;
   /**
@@ -60,6 +92,8 @@ export interface JsonlStore<T> {
    * file without one. Writes nothing at all (not even a directory) for an empty list.
    */
   append(items: readonly T[], options?: { fsync?: boolean }): Promise<{ records: number; bytes: number }>;
+  /** Validates and serialises `items` as `append` would (throwing `INVALID_RECORD` alike), for `appendPrepared` later. */
+  prepare(items: readonly T[]): PreparedAppend;
   /** Streams every file and returns the windowed items plus what was skipped. */
   read(options?: JsonlReadOptions): Promise<JsonlReadResult<T>>;
   /** Streams entries (items and skips) in file order, from a cursor; for consumers that resume, such as an uploader. */
@@ -85,20 +119,20 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
   const { path, segmentBytes, maxLineBytes, lockStaleMs } = resolveJsonlStoreSettings(options);
   const lines = { path, maxLineBytes, decode: lineDecoder(options) };
   const clock = { path, timeOf: options.timeOf, sessionOf: options.sessionOf };
+  const prepare = (items: readonly T[]): PreparedAppend => ({
+    path,
+    data: items.length === 0 ? Buffer.alloc(0) : encodeJsonlItems(items, { path, schema: options.schema, maxLineBytes, checkWrite: options.checkWrite }),
+    records: items.length,
+    segmentBytes,
+    lockStaleMs,
+  });
   return {
     path,
     append: async (items, appendOptions) => {
       if (items.length === 0) return { records: 0, bytes: 0 };
-      return appendLines({
-        path,
-        data: encodeJsonlItems(items, { path, schema: options.schema, maxLineBytes, checkWrite: options.checkWrite }),
-        records: items.length,
-        fsync: appendOptions?.fsync ?? options.fsync ?? false,
-        segmentBytes,
-        rotate: (minBytes) => rotateActiveFile({ path, minBytes, lockStaleMs }),
-        afterRotation: () => compactSegments({ path, minAgeMs: 0 }),
-      });
+      return appendPrepared(prepare(items), { fsync: appendOptions?.fsync ?? options.fsync ?? false });
     },
+    prepare,
     read: (readOptions) => readJsonlStore({ lines, clock }, readOptions),
     scan: (scanOptions) => scanStoreEntries(lines, scanOptions?.from),
     stats: () => jsonlStoreStats({ lines, clock }),

@@ -1,7 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { ioError } from './io-error.js';
+import { ioError, notRegularFileError } from './io-error.js';
 import type { SegmentFile } from './segment-files.js';
 import { segmentNaming } from './segment-files.js';
 
@@ -56,13 +57,18 @@ async function openFirstName(storePath: string, file: SegmentFile): Promise<{ ha
   for (const candidate of candidates) {
     let handle: FileHandle;
     try {
-      handle = await open(candidate.path, 'r');
+      // O_NONBLOCK: a FIFO put where a file was listed opens at once (and is refused below) instead of waiting for a writer.
+      handle = await open(candidate.path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw ioError({ action: 'read', path: candidate.path, cause: error });
     }
+    const now = await handle.stat();
+    if (!now.isFile()) {
+      await handle.close();
+      throw notRegularFileError({ action: 'read', path: candidate.path, info: now });
+    }
     if (file.active && candidate.path === file.path) {
-      const now = await handle.stat();
       if (`${now.dev}:${now.ino}` !== file.identity) {
         await handle.close(); // the name holds a newer file now; this one was closed as a segment
         continue;

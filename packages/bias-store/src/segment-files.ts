@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ioError } from './io-error.js';
+import { ioError, notRegularFileError } from './io-error.js';
 import type { PrivateName } from './private-names.js';
 import { parsePrivateName } from './private-names.js';
 
@@ -96,7 +96,8 @@ export async function listSegments(path: string): Promise<SegmentFile[]> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // rotated or compacted meanwhile
       throw ioError({ action: 'read', path: file.path, cause: error });
     }
-    if (info.isDirectory()) throw ioError({ action: 'read', path: file.path, cause: Object.assign(new Error('is a directory'), { code: 'EISDIR' }) });
+    // A FIFO would hang the reader, a device never ends: only regular files are a store's files.
+    if (!info.isFile()) throw notRegularFileError({ action: 'read', path: file.path, info });
     const identity = `${info.dev}:${info.ino}`;
     if (seen.has(identity)) return;
     seen.add(identity);

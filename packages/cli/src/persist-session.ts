@@ -57,7 +57,7 @@ export async function persistSession(options: { session: CouncilSession; setting
     query_metadata: { category: metadata.category, token_count_bucket: metadata.tokenCountBucket, language: metadata.language },
     session: withoutQuery,
   };
-  const written = appendHistory(paths.history, [entry]);
+  const written = await appendHistory(paths.history, [entry], { fsync: true });
   result.history = written.dropped === 0;
   if (written.cut > 0) result.notes.push(`the session's history line would have passed ${historyMaxLineBytes / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`);
   if (written.dropped > 0) result.notes.push(`the session could not fit in a history line of ${historyMaxLineBytes / (1024 * 1024)} MiB and was not added to the history.`);
@@ -72,12 +72,12 @@ export async function persistSession(options: { session: CouncilSession; setting
       const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
       const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
       makeDirectory(dirname(paths.biasStore));
-      const written = await createBiasStore({ path: paths.biasStore }).append(records);
+      const written = await createBiasStore({ path: paths.biasStore }).append(records, { fsync: true });
       result.biasRecords = written.records;
     }
     const contributions = contributionRecordsFromSession(session, { configVersion: options.version });
     if (contributions.length > 0) makeDirectory(dirname(paths.contributions));
-    result.contributions = (await createContributionStore({ path: paths.contributions }).append(contributions)).records;
+    result.contributions = (await createContributionStore({ path: paths.contributions }).append(contributions, { fsync: true })).records;
     if (session.synthesis === null) result.notes.push('no contribution records: no chairman answered, so nobody was credited.');
   } else {
     result.notes.push('bias records and contribution records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report` and `council contributions`.');
@@ -93,7 +93,7 @@ export async function persistSession(options: { session: CouncilSession; setting
     });
     if (event !== null) {
       makeDirectory(dirname(paths.outbox));
-      await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append([event]);
+      await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append([event], { fsync: true });
       result.telemetryEvent = true;
     }
   }
