@@ -329,8 +329,16 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
       const maxTokens = Math.min(request.maxTokens ?? maxTokensCap, maxTokensCap, contextSize - promptTokens);
       const startedAt = performance.now();
       let firstTokenAt: number | undefined;
-      let lastTokenAt = startedAt;
       const chat = new LlamaChat({ contextSequence: sequence, chatWrapper });
+      // Tokens are counted as sampled (the token meter; the end-of-generation token included, as llama.cpp counts
+      // them): onToken leaves out tokens held back while they might begin a stop trigger.
+      const meterAtStart = sequence.tokenMeter.getState();
+      const measure = (): void => {
+        const endedAt = performance.now();
+        stat.generatedTokens = sequence.tokenMeter.diff(meterAtStart).usedOutputTokens;
+        stat.prefillMs = (firstTokenAt ?? endedAt) - startedAt;
+        stat.generationMs = endedAt - (firstTokenAt ?? endedAt);
+      };
       try {
         await sequence.clearHistory();
         const result = await chat.generateResponse(request.history, {
@@ -344,14 +352,11 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
           ...(request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
           signal: abort.signal,
           onToken: (tokens) => {
-            lastTokenAt = performance.now();
-            firstTokenAt ??= lastTokenAt;
-            stat.generatedTokens += tokens.length;
+            if (tokens.length > 0) firstTokenAt ??= performance.now();
           },
           ...(stream ? { onTextChunk: (text: string) => void (text && res.write(chunk({ content: text }, null))) } : {}),
         });
-        stat.prefillMs = (firstTokenAt ?? lastTokenAt) - startedAt;
-        stat.generationMs = lastTokenAt - (firstTokenAt ?? lastTokenAt);
+        measure();
         const finishReason = result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
         stat.finishReason = finishReason;
         const usage = {
@@ -376,6 +381,7 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
           });
         }
       } catch (error) {
+        measure();
         if (!abort.signal.aborted) {
           stat.finishReason = 'error';
           sendError(res, error);
