@@ -1,3 +1,4 @@
+import { scrubSecrets } from '@council/providers';
 import { cac } from 'cac';
 import type { CliCommand } from './cli-command.js';
 import { closestName, joinNegativeValues, valueFlagNames } from './cli-argv.js';
@@ -39,7 +40,11 @@ export interface RunCliOptions {
  * command runs, so `--version` and `--help` stay fast.
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions): Promise<number> {
-  const io = options.io ?? processIo();
+  const given = options.io ?? processIo();
+  // Stderr carries progress, notes, server logs and errors, never a result: every line of it is scrubbed of URL
+  // credentials and query keys, a guard behind the scrubbing where each message is made. Stdout (answers, reports) is
+  // left as written: a model's answer may quote a URL the user asked about.
+  const io: CliIo = { ...given, stderr: (text) => given.stderr(scrubSecrets(text)) };
   const env = options.env ?? defaultEnvironment();
   const verbose = argv.includes('--verbose');
   const cli = cac('council');

@@ -1,8 +1,8 @@
+import { scrubSecrets } from '@council/providers';
+
 /**
- * A URL as it may be shown: without its user-info (`https://user:token@host/…` → `https://host/…`), which can
- * hold a credential. The rest is kept exactly as written. Text that is not an absolute URL is returned as is.
+ * A URL (or any text) as it may be shown: Council's one scrubbing function, `scrubSecrets` of `@council/providers` —
+ * user-info removed (`https://user:token@host/…` → `https://host/…`), credential-bearing query values `[REDACTED]`.
+ * Kept under this name for the commands that import it.
  */
-export function stripUrlCredentials(url: string): string {
-  // The authority runs from `//` to the first `/`, `?` or `#`; its user-info ends at its last `@`.
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1');
-}
+export const stripUrlCredentials: (url: string) => string = scrubSecrets;

@@ -21,6 +21,7 @@ import type { SessionShow } from '../session-show.js';
 import { SHOW_NONE } from '../session-show.js';
 import { sessionDocument } from '../session-document.js';
 import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
+import { checkMemberCap } from '../check-member-cap.js';
 
 export interface AskCommandOptions {
   question: string;
@@ -122,6 +123,7 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
     const give = hooks.membersInput === undefined ? 'pass --models a,b,c' : `give two or more model ids (or a pool "@name") in ${hooks.membersInput}`;
     throw new CliError({ code: 'USAGE', message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.` });
   }
+  checkMemberCap({ count: members.length, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : membersInput });
   const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });

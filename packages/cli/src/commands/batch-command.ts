@@ -20,6 +20,7 @@ import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { readPromptsFile } from '../read-prompts-file.js';
 import { renderTable } from '../render-table.js';
+import { checkMemberCap } from '../check-member-cap.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
 
@@ -121,6 +122,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const pools = loaded.config.pools;
   const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
   if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
+  checkMemberCap({ count: members.length, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
   const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });

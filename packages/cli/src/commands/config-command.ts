@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BiasStoreError, makeDirectory } from '@council/bias-store';
+import { scrubSecrets } from '@council/providers';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { CONSENT_NAMES } from '../provider-environment.js';
-import { stripUrlCredentials } from '../strip-url-credentials.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 
 export interface ConfigCommandOptions {
@@ -61,7 +61,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       biasThresholds: settings.biasThresholds,
       randomSeed: settings.randomSeed,
       hashSecret: settings.hashSecretSet ? 'present' : 'absent',
-      cloudUrl: settings.cloudUrl === null ? null : stripUrlCredentials(settings.cloudUrl),
+      cloudUrl: settings.cloudUrl === null ? null : scrubSecrets(settings.cloudUrl),
       cloudToken: settings.cloudTokenSet ? 'present' : 'absent',
       keys,
       council,
@@ -91,7 +91,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['position bias above', `variance ${settings.biasThresholds.positionVariance} ${origin('LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD')}`],
     ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
     ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
-    ['cloud', `${settings.cloudUrl === null ? s.dim('(not configured)') : stripUrlCredentials(settings.cloudUrl)}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
+    ['cloud', `${settings.cloudUrl === null ? s.dim('(not configured)') : scrubSecrets(settings.cloudUrl)}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
     ['configuration layers', council.layers.join(' ← ')],
     ['defaults', `strategy ${council.strategy}, mode ${council.mode} (${council.modeToggle ? 'the web UI may switch it' : 'fixed: mode_toggle false'}), order ${council.order}, quorum ${council.quorum}`],
     ['strategies', council.strategies.join(', ')],

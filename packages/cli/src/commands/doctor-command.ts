@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BiasStoreError, createBiasStore, readBiasRecords } from '@council/bias-store';
+import { endpointUrl, scrubSecrets, takeUrlCredentials } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
 import { safeCommandSettings } from '../command-context.js';
@@ -34,7 +35,8 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; sta
     return { ok: true, status: response.status, detail: `HTTP ${response.status} in ${Date.now() - started} ms` };
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
-    return { ok: false, status: null, detail: reason };
+    // A network error may quote the URL it was given (credentials, query keys): scrubbed where it enters the row.
+    return { ok: false, status: null, detail: scrubSecrets(reason) };
   }
 }
 
@@ -193,13 +195,16 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
     if (!configured) continue;
     // How the verdict names it: a local server by its address, since it needs no key.
     const name = endpoint.keyRequired ? endpoint.provider : `${endpoint.provider} at ${baseUrl} (${keySet ? `${keyVariable} present` : 'no key needed'})`;
-    const url = `${(baseUrl || endpoint.defaultBaseUrl).replace(/\/+$/, '')}/models`;
+    // Probed at the address as set (its query string after the path, its user-info left out: no credential is sent),
+    // shown scrubbed of credentials and query keys, like every URL Council prints.
+    const probeUrl = takeUrlCredentials(endpointUrl(settings.secrets.providerEnv[endpoint.baseUrlVariable] ?? endpoint.defaultBaseUrl, 'models')).url;
+    const url = scrubSecrets(probeUrl);
     if (options.offline) {
       checks.push({ check: `${endpoint.provider} reachable`, status: 'skip', detail: '--offline' });
       found.usable.push(name);
       continue;
     }
-    const result = await probe(url, options.timeoutMs ?? 3000);
+    const result = await probe(probeUrl, options.timeoutMs ?? 3000);
     const check = `${endpoint.provider} reachable`;
     if (!result.ok) {
       checks.push({ check, status: 'fail', detail: `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network` });

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { MAX_COUNCIL_MEMBERS } from '@council/core';
 import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
 import { councilOutcome, describeShortfalls } from '../council-outcome.js';
@@ -18,10 +19,10 @@ export const consultCouncilInput = {
   members: z
     .array(z.string().min(1))
     .min(1, 'members is empty: give at least two model ids, or a pool (@name)')
-    .max(32)
+    .max(MAX_COUNCIL_MEMBERS, `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`)
     .optional()
     .describe(
-      'Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members in all. Default: LLM_COUNCIL_MODELS / the configuration.',
+      `Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members and at most ${MAX_COUNCIL_MEMBERS} in all (pools counted as their models). Default: LLM_COUNCIL_MODELS / the configuration.`,
     ),
   chairman: z.string().min(1).optional().describe('The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.'),
   continueFrom: z

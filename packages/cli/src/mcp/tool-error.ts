@@ -1,3 +1,4 @@
+import { scrubSecrets } from '@council/providers';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLog } from './tool-context.js';
 
@@ -21,7 +22,8 @@ export function oneLine(message: string): string {
  * no package names (a bug) is logged with its stack and reported as an internal error.
  */
 export function toolError(error: unknown, log: McpLog): CallToolResult {
-  const message = error instanceof Error ? error.message : String(error);
+  // Scrubbed of URL credentials and query keys: a guard at the tool's answer, behind the scrubbing at each source.
+  const message = scrubSecrets(error instanceof Error ? error.message : String(error));
   let reason = oneLine(message);
   if (errorCode(error) === undefined) {
     log(`internal error: ${error instanceof Error && error.stack ? error.stack : reason}`);

@@ -1,3 +1,4 @@
+import { MAX_COUNCIL_MEMBERS } from '@council/core';
 import * as z from 'zod';
 
 // The zod schemas of `council serve`'s API: requests are validated with them, responses are tested against
@@ -23,7 +24,12 @@ export const errorBodySchema = z.object({
 
 export const sessionRequestSchema = z.strictObject({
   query: z.string().min(1, 'query must not be empty').max(100_000, 'query must be at most 100,000 characters'),
-  members: z.array(z.string().min(1).max(200)).min(1).max(50).optional().describe('Model ids, personality ids or "@pool"; default: the configured members.'),
+  members: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(MAX_COUNCIL_MEMBERS, `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`)
+    .optional()
+    .describe(`Model ids, personality ids or "@pool"; default: the configured members. At most ${MAX_COUNCIL_MEMBERS} members in all, pools counted as their models.`),
   chairman: z.string().min(1).max(200).optional(),
   strategy: z.string().min(1).max(100).optional(),
   goal: z.string().min(1).max(10_000).optional(),

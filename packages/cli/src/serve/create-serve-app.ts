@@ -1,3 +1,4 @@
+import { scrubSecrets } from '@council/providers';
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
@@ -42,9 +43,9 @@ export interface ServeAppOptions {
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500;
 
-/** An error response: `{ "error": { "code", "message" } }`. */
+/** An error response: `{ "error": { "code", "message" } }`, its message scrubbed of URL credentials and query keys. */
 function fail(options: { status: ErrorStatus; code: string; message: string }): Response {
-  return new Response(JSON.stringify({ error: { code: options.code, message: options.message } }), { status: options.status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify({ error: { code: options.code, message: scrubSecrets(options.message) } }), { status: options.status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
 }
 
 /**

@@ -105,7 +105,7 @@ export interface CouncilSettings {
   cloudTokenSet: boolean;
   /** Which provider keys are set; never their values. */
   apiKeys: Record<ProviderKeyVariable, boolean>;
-  /** The provider base URLs that are set. */
+  /** The provider base URLs that are set, as shown: scrubbed of credentials and query keys (as set: `secrets.providerEnv`). */
   baseUrls: Partial<Record<ProviderBaseUrlVariable, string>>;
   /** The `LLM_COUNCIL_*` variables that were set (non-blank) and used, sorted: where each value came from. */
   variablesSet: readonly string[];

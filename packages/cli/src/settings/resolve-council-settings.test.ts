@@ -113,6 +113,24 @@ describe('resolveCouncilSettings: every variable', () => {
     expect(s.secrets.hashSecret).toBe('SECRET-CANARY');
     expect(s.secrets.cloudToken).toBe('TOKEN-CANARY');
   });
+
+  it('keeps a base URL\'s credentials and query keys in the secrets only, and refuses one that is no http(s) URL (issue 27)', () => {
+    const set = 'http://someone:PASS-CANARY@127.0.0.1:9/v1?key=KEY-CANARY&alt=1';
+    const s = resolveCouncilSettings({ HOME, LLAMACPP_BASE_URL: set });
+    expect(s.baseUrls).toEqual({ LLAMACPP_BASE_URL: 'http://127.0.0.1:9/v1?key=[REDACTED]&alt=1' });
+    for (const shown of [JSON.stringify(s), inspect(s, { depth: 8 })]) expect(shown).not.toContain('CANARY');
+    expect(s.secrets.providerEnv).toEqual({ LLAMACPP_BASE_URL: set });
+    for (const value of ['127.0.0.1:8080/v1', 'someone:PASS-CANARY@127.0.0.1/v1', 'ftp://h.example/v1']) {
+      const result = safeResolveCouncilSettings({ HOME, OLLAMA_BASE_URL: value });
+      expect(result.success).toBe(false);
+      if (result.success) continue;
+      expect(result.error.message).toBe(
+        "OLLAMA_BASE_URL is not an http:// or https:// URL (its value is not shown: it may hold a credential). Give the server's address with its scheme, e.g. http://127.0.0.1:8080/v1, or unset it.",
+      );
+      // The fallback a doctor goes on with leaves the bad address out (the provider's default applies).
+      expect(result.fallback.secrets.providerEnv).toEqual({});
+    }
+  });
 });
 
 describe('resolveCouncilSettings: ~ expansion, in this one place', () => {

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
 import { orgIdProblem } from '@council/core/org-id';
+import { scrubSecrets } from '@council/providers';
 import * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
@@ -109,9 +110,30 @@ function environmentSchema(context: { userHome: string; cwd: string }) {
 
 type Parsed = z.output<ReturnType<typeof environmentSchema>>;
 
-/** Shown in messages: quoted, and cut at 40 characters. Secrets are never parsed here, so never shown. */
+/**
+ * Shown in messages: scrubbed of URL credentials and query keys (before the cut, which could leave half a user-info
+ * no longer recognisable as one), quoted, and cut at 40 characters. Secrets are never parsed here, so never shown.
+ */
 function shown(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+  const clean = scrubSecrets(text);
+  return JSON.stringify(clean.length > 40 ? `${clean.slice(0, 40)}…` : clean);
+}
+
+/**
+ * A provider's base URL variable that is set but not an absolute http(s) URL: one sentence, without the value (which
+ * may hold a credential where no URL parser can find it, such as `user:password@host/v1` with no scheme). Fetch would
+ * otherwise fail on every call with an error quoting it.
+ */
+function baseUrlProblem(name: string, value: string): string | null {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'http:' || protocol === 'https:') return null;
+  // Not even the scheme is shown: `user:password@host/v1` parses as a URL whose "scheme" is the user name.
+  return `${name} is not an http:// or https:// URL (its value is not shown: it may hold a credential). Give the server's address with its scheme, e.g. http://127.0.0.1:8080/v1, or unset it.`;
 }
 
 function nonBlank(value: string | undefined): string | undefined {
@@ -200,10 +222,11 @@ function resolveLocations(parsed: Parsed, options: PathContext & { flags: Counci
 }
 
 /** The values never printed: the hash secret exactly as set, the cloud token, and the provider variables that are set. */
-function readSecrets(env: Env): CouncilSecrets {
+function readSecrets(env: Env, invalid: ReadonlySet<string>): CouncilSecrets {
   const hashSecretRaw = env['LLM_COUNCIL_HASH_SECRET'];
   const providerEnv: Record<string, string> = {};
   for (const name of [...PROVIDER_KEY_VARIABLES, ...PROVIDER_BASE_URL_VARIABLES]) {
+    if (invalid.has(name)) continue;
     const value = nonBlank(env[name]);
     if (value !== undefined) providerEnv[name] = value;
   }
@@ -225,7 +248,15 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     const checked = orgText.safeParse(flags.org);
     if (!checked.success) problems.push(`--org ${shown(flags.org)} is not valid: ${checked.error.issues[0]?.message ?? 'not an organization id'}.`);
   }
-  const secrets = readSecrets(env);
+  for (const name of PROVIDER_BASE_URL_VARIABLES) {
+    const value = nonBlank(env[name]);
+    const problem = value === undefined ? null : baseUrlProblem(name, value);
+    if (problem === null) continue;
+    problems.push(problem);
+    invalid.push(name);
+  }
+  // An invalid base URL is left out (the fallback resolution of a doctor then uses the provider's default).
+  const secrets = readSecrets(env, new Set(invalid));
   const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
   const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
   const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
@@ -264,7 +295,8 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     cloudUrl: parsed.LLM_COUNCIL_CLOUD_URL ?? null,
     cloudTokenSet: secrets.cloudToken !== null,
     apiKeys: Object.fromEntries(PROVIDER_KEY_VARIABLES.map((name) => [name, secrets.providerEnv[name] !== undefined])) as CouncilSettings['apiKeys'],
-    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (secrets.providerEnv[name] === undefined ? [] : [[name, secrets.providerEnv[name]]]))),
+    // As shown (doctor, config show): scrubbed. The values as set, to call the servers with, stay in `secrets`.
+    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (secrets.providerEnv[name] === undefined ? [] : [[name, scrubSecrets(secrets.providerEnv[name])]]))),
     variablesSet: [...Object.keys(raw), ...secretNames].filter((name) => !invalid.includes(name)).sort(),
   };
   // `secrets` is defined here, not enumerable: JSON.stringify and console.log of the settings never show it.
