@@ -1,9 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CliError } from '../cli-error.js';
 import { commandSettings } from '../command-context.js';
 import type { CommandContext } from '../command-context.js';
 import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js';
 import { createCouncilMcpServer } from '../mcp/create-council-mcp-server.js';
+import { StdioLineTransport } from '../mcp/stdio-line-transport.js';
 import type { McpLog } from '../mcp/tool-context.js';
 import { readTokenFile } from '../token-file.js';
 import { waitForSignal } from '../wait-for-signal.js';
@@ -60,11 +60,14 @@ async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: M
 
 async function serveStdio(ctx: CommandContext, log: McpLog): Promise<number> {
   const server = createCouncilMcpServer({ ctx, log });
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: that one closes on a message over 10 MiB (and the process exits 13, with
+  // no answer and no log line) and leaves a line that is not JSON unanswered. This one answers both and serves on.
+  const transport = new StdioLineTransport({ log });
   // The client closing stdin ends the server; a council still running is aborted and saves nothing.
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    server.server.onclose = resolve;
   });
   await server.connect(transport);
   log('serving on stdio (tools: consult_council, bias_report, leaderboard, get_session, list_sessions)');

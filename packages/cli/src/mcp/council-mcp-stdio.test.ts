@@ -220,6 +220,54 @@ describe('council mcp over stdio (the bundled executable)', () => {
     expect(out).not.toContain('"id":2');
   }, 30_000);
 
+  it('answers a message over 10 MiB and a line that is not JSON with JSON-RPC errors, logs each, and serves on (issue 27)', async () => {
+    const child = spawn(process.execPath, [bundle, 'mcp'], { env: { PATH: process.env['PATH'] ?? '', ...councilEnv(mkdtempSync(join(tmpdir(), 'council-mcp-big-'))) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const replies = new Map<string, Record<string, unknown>>();
+    let out = '';
+    const waiting: { key: string; resolve: () => void }[] = [];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines) {
+        const message = JSON.parse(line) as Record<string, unknown>;
+        if (!('id' in message)) continue;
+        const key = JSON.stringify(message['id']);
+        replies.set(key, message);
+        for (const w of waiting.filter((x) => x.key === key)) w.resolve();
+      }
+    });
+    // The server exiting before it answers fails the test at once (the SDK's transport closed, and the process exited 13).
+    const gone = exited.then((code) => Promise.reject(new Error(`council mcp exited ${code} before answering; stderr: ${err}`)));
+    gone.catch(() => undefined);
+    child.stdin.on('error', () => undefined);
+    const reply = (id: unknown) => {
+      const key = JSON.stringify(id);
+      if (replies.has(key)) return Promise.resolve(replies.get(key)!);
+      return Promise.race([gone, new Promise<Record<string, unknown>>((resolve) => waiting.push({ key, resolve: () => resolve(replies.get(key)!) }))]);
+    };
+    const send = (line: string) => new Promise<void>((resolve) => (child.stdin.write(`${line}\n`) ? resolve() : child.stdin.once('drain', resolve)));
+    await send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    expect(await reply(1)).toHaveProperty('result');
+    await send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    // 11 MiB of question, written as the SDK's client writes a request (its id last).
+    const big = JSON.stringify({ method: 'tools/call', params: { name: 'consult_council', arguments: { query: `${QUERY} ${'x'.repeat(11 * 1024 * 1024)}` } }, jsonrpc: '2.0', id: 2 });
+    await send(big);
+    expect(await reply(2)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32600, message: `Message of ${Buffer.byteLength(big)} bytes is over the limit of 10485760 bytes (10.0 MiB): send a smaller one.` } });
+    await send(`{"jsonrpc": "2.0", "id": 3, "method": "tools/list"`);
+    expect(await reply(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' } });
+    await send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }));
+    expect(((await reply(4))['result'] as { tools: unknown[] }).tools).toHaveLength(5);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(err).toMatch(/council mcp: refused a message of 11\.0 MiB, over the 10\.0 MiB limit \(request id 2\)\n/);
+    expect(err).toContain('council mcp: a line on stdin is not JSON: answered with a parse error (-32700)\n');
+    expect(err).not.toContain('MCP-QUERY-CANARY');
+  }, 60_000);
+
   it('answers each bad input with a one-line tool error, and stays up', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['consult_council', { query: '' }, /query is empty/],
