@@ -1,4 +1,5 @@
 import { scrubSecrets } from '@council/providers';
+import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
@@ -8,6 +9,7 @@ import { computeContributionsReport } from '../commands/contributions-command.js
 import { loadHistory } from '../commands/history-command.js';
 import { computeLeaderboard } from '../commands/leaderboard-command.js';
 import { checkBearerToken, checkLocalAddress } from '../mcp/check-local-request.js';
+import { dropRestOfBody, readLimitedBody } from '../mcp/server-limits.js';
 import { sessionDocument } from '../session-document.js';
 import { describeInvalidInput, sessionListQuerySchema, sessionRequestSchema, windowQuerySchema } from './api-schemas.js';
 import { eventStreamBody } from './event-stream-body.js';
@@ -72,33 +74,6 @@ function parseQuery<S extends z.ZodType>(query: Record<string, string>, schema: 
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
 }
 
-/** The most of an oversized body read (and dropped) so that its client reads the 413. */
-const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
-
-/**
- * A request body read whole, or null when it is over MAX_BODY_BYTES: then the rest is read and dropped (up to
- * MAX_DISCARD_BYTES), so that the client gets to read the 413 rather than a reset connection.
- */
-async function readLimitedBody(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array | null> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  try {
-    while (read <= MAX_DISCARD_BYTES) {
-      const chunk = await reader.read();
-      if (chunk.done) return read > MAX_BODY_BYTES ? null : Buffer.concat(chunks);
-      read += chunk.value.byteLength;
-      if (read <= MAX_BODY_BYTES) chunks.push(chunk.value);
-      else chunks.length = 0;
-    }
-    await reader.cancel();
-  } catch {
-    // The client went away: nothing to answer.
-  }
-  return null;
-}
-
 /** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
 function daysSince(since: string, now: Date): number {
   return Math.max((now.getTime() - Date.parse(since)) / 86_400_000, Number.MIN_VALUE);
@@ -109,33 +84,42 @@ function daysSince(since: string, now: Date): number {
  * every request), the events streams, and the web UI's static files (Host and Origin checked, no token:
  * the page gets the token from its URL fragment). No CORS headers, ever.
  */
-export function createServeApp(options: ServeAppOptions): Hono {
+export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpBindings }> {
   const { hub, ctx } = options;
-  const app = new Hono();
+  const app = new Hono<{ Bindings: HttpBindings }>();
   const address = () => ({ host: options.host, port: options.port() });
 
+  // What is left of a refused request's body is dropped, up to MAX_BODY_BYTES more, then its connection is closed
+  // (not read to the end, as Node would to reach a next request on it). (`incoming` is missing under app.request().)
+  const refusing = (env: Partial<HttpBindings> | undefined, response: Response): Response => {
+    if (env?.incoming !== undefined && env.outgoing !== undefined) dropRestOfBody({ req: env.incoming, res: env.outgoing, maxBytes: MAX_BODY_BYTES });
+    return response;
+  };
   app.use('*', async (c, next) => {
     const refusal = checkLocalAddress({ host: c.req.header('host'), origin: c.req.header('origin') }, address());
-    if (refusal !== null) return withSafetyHeaders(fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message }), { api: false });
+    if (refusal !== null) return refusing(c.env, withSafetyHeaders(fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message }), { api: false }));
     await next();
     withSafetyHeaders(c.res, { api: c.req.path.startsWith('/api/') });
   });
 
   app.use('/api/*', async (c, next) => {
     const refusal = checkBearerToken({ authorization: c.req.header('authorization') }, { token: options.token, issuer: 'council serve' });
-    if (refusal !== null) return fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message });
+    if (refusal !== null) return refusing(c.env, fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message }));
     await next();
   });
-  const tooLarge = () => fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` });
   app.use('/api/*', async (c, next) => {
+    const tooLarge = () => refusing(c.env, fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` }));
     const chunked = c.req.header('transfer-encoding') !== undefined;
     // A body of a declared length within the limit (or none) is left to the route: @hono/node-server then reads it
     // straight off the socket. Asking for the body stream here, as hono/body-limit does on every request, makes it
     // build a whole web Request (headers copied, an AbortController, the body as a web stream read chunk by chunk).
     if (!chunked && Number(c.req.header('content-length') ?? '0') <= MAX_BODY_BYTES) return next();
-    // Too long a declared length, or a body without one (chunked) that is counted as it arrives.
-    const body = await readLimitedBody(c.req.raw.body);
-    if (body === null || !chunked) return tooLarge();
+    // Too long a declared length is refused before a byte of it is read; a body without one (chunked) is counted
+    // as it arrives and refused once past the limit. (Read off the socket: under app.request() there is none.)
+    if (!chunked) return tooLarge();
+    const body = c.env?.incoming === undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readLimitedBody(c.env.incoming, MAX_BODY_BYTES);
+    if (body === 'gone') return new Response(null, { status: 400 });
+    if (body === 'tooLarge' || body.byteLength > MAX_BODY_BYTES) return tooLarge();
     c.req.raw = new Request(c.req.raw, { body });
     return next();
   });

@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { CliError } from '../cli-error.js';
+import { DEFAULT_SERVER_LIMITS, httpServerOptions, shedIdleConnections } from '../mcp/server-limits.js';
+import type { ServerLimits } from '../mcp/server-limits.js';
 import type { CommandContext } from '../command-context.js';
 import type { AskHooks } from '../commands/ask-command.js';
 import { createServeApp } from './create-serve-app.js';
@@ -22,6 +24,8 @@ export interface ServeCouncilOptions {
   log: (line: string) => void;
   /** Finished runs whose event logs are kept. Default 100. */
   keepFinished?: number;
+  /** Timeouts and the connection cap (default `DEFAULT_SERVER_LIMITS`); tests shorten them. */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface CouncilServer {
@@ -38,7 +42,9 @@ export async function serveCouncil(options: ServeCouncilOptions): Promise<Counci
   const hub = createSessionHub({ ctx: options.ctx, log: options.log, ...(options.hooks === undefined ? {} : { hooks: options.hooks }), ...(options.keepFinished === undefined ? {} : { keepFinished: options.keepFinished }) });
   let port = options.port;
   const app = createServeApp({ hub, ctx: options.ctx, host: options.host, port: () => port, token: options.token, demo: options.demo, assets: options.assets, log: options.log });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host, serverOptions: httpServerOptions(limits) }) as Server;
+  shedIdleConnections(server, { limits, log: options.log });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const why = error.code === 'EADDRINUSE' ? `port ${options.port} is in use: choose another with --port, or --port 0 for a free one` : error.code === 'EADDRNOTAVAIL' ? `${options.host} is no address of this machine` : `${error.code ?? error.message}`;
