@@ -210,3 +210,26 @@ describe('resolveStrategy', () => {
     expect(() => resolveStrategy(defaultConfig, { strategy: 'goal-seeking' })).toThrow(/needs a goal/);
   });
 });
+
+// Issue 27 item 3: a FIFO would make every reader wait for a writer forever; a device or a directory is no YAML file.
+describe.runIf(process.platform === 'linux')('special files where a configuration file belongs', () => {
+  it('a FIFO, a link to a device and a directory as config.yaml or a personality: refused at once, naming the file', async () => {
+    const { spawnSync } = await import('node:child_process');
+    for (const slot of ['config.yaml', join('personalities', 'sage.yaml')]) {
+      const path = join(home, slot);
+      await mkdir(join(path, '..'), { recursive: true });
+      expect(spawnSync('mkfifo', [path]).status).toBe(0);
+      // With a deadline: a reader blocked on the FIFO never settles.
+      const settled = await Promise.race([loadConfig({ home }).then(() => 'loaded', (e: unknown) => e), new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000))]);
+      expect(CouncilError.isInstance(settled)).toBe(true);
+      expect((settled as Error).message).toBe(`${path}: it is a FIFO (named pipe), not a regular file; Council reads its configuration only from regular files: remove it, or put a YAML file there.`);
+      await rm(path);
+      await symlink('/dev/null', path);
+      await expectConfigError(loadConfig({ home }), `${path}: it is a character device, not a regular file`);
+      await rm(path);
+      await mkdir(path);
+      await expectConfigError(loadConfig({ home }), `${path}: it is a directory, not a regular file`);
+      await rm(path, { recursive: true });
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as z from 'zod';
 import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
@@ -108,12 +109,31 @@ function fromFileKeys(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A configuration or personality file's text, or undefined when it does not exist. Only a regular file is read (a
+ * symbolic link to one is followed): a FIFO, which would wait for a writer forever, a device or a directory is refused
+ * before a byte is read — opened with O_NONBLOCK and checked with fstat, so nothing hangs.
+ */
 async function readOptional(path: string): Promise<string | undefined> {
+  let handle;
   try {
-    return await readFile(path, 'utf8');
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO (named pipe)' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : 'not a regular file';
+      throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: it is ${kind}, not a regular file; Council reads its configuration only from regular files: remove it, or put a YAML file there.` });
+    }
+    return await handle.readFile('utf8');
+  } catch (error) {
+    if (CouncilError.isInstance(error)) throw error;
+    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+  } finally {
+    await handle.close();
   }
 }
 
