@@ -11,7 +11,7 @@ export interface BatchPrompt {
 /**
  * Reads a prompts file: `.jsonl` (one `{"prompt": "…", "id"?: "…"}` per line; `question` or `query`
  * are accepted for `prompt`) or plain text (one prompt per non-empty line; lines starting with `#` are
- * comments). A bad line is an error naming the file and line, never silently skipped.
+ * comments). A bad line is an error naming the file and line (never quoting it), never silently skipped.
  */
 export function readPromptsFile(path: string): BatchPrompt[] {
   let text: string;
@@ -23,7 +23,8 @@ export function readPromptsFile(path: string): BatchPrompt[] {
   }
   const jsonl = path.endsWith('.jsonl') || path.endsWith('.ndjson');
   const prompts: BatchPrompt[] = [];
-  const ids = new Set<string>();
+  // Each id and the line it was first given on.
+  const ids = new Map<string, number>();
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = index + 1;
     const trimmed = raw.trim();
@@ -48,8 +49,13 @@ export function readPromptsFile(path: string): BatchPrompt[] {
     } else {
       prompt = trimmed;
     }
-    if (ids.has(id)) throw new CliError({ code: 'USAGE', message: `${path}:${line}: the id "${id}" appears twice; ids must be unique for --resume.` });
-    ids.add(id);
+    const first = ids.get(id);
+    if (first !== undefined) {
+      // The file's text is never quoted (it may not be a prompts file at all): an id only when it is a plain name.
+      const named = /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? `the id "${id}"` : 'the id of this line';
+      throw new CliError({ code: 'USAGE', message: `${path}:${line}: ${named} is already used on line ${first}; ids must be unique for --resume.` });
+    }
+    ids.set(id, line);
     prompts.push({ id, prompt, line });
   });
   if (prompts.length === 0) throw new CliError({ code: 'USAGE', message: `${path} holds no prompts. Write one per line (or {"prompt": "…"} per line in .jsonl).` });

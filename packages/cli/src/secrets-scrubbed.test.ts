@@ -223,6 +223,23 @@ describe('a configuration file\'s text reaches no output (issue 27)', () => {
     }
   });
 
+  it('council batch: a prompts file\'s bad line is named by its line, not quoted', async () => {
+    const home = homeWith('');
+    const cases: Array<[string, string]> = [
+      [`{"prompt": "a", "id": "x"}\n{"prompt": ${LINE}}\n`, 'prompts.jsonl:2 is not valid JSON.'],
+      [`{"prompt": "a", "id": "${LINE} secret"}\n{"prompt": "b", "id": "${LINE} secret"}\n`, 'prompts.jsonl:2: the id of this line is already used on line 1; ids must be unique for --resume.'],
+      ['{"prompt": "a", "id": "q1"}\n{"prompt": "b", "id": "q1"}\n', 'prompts.jsonl:2: the id "q1" is already used on line 1; ids must be unique for --resume.'],
+    ];
+    for (const [text, expected] of cases) {
+      writeFileSync(join(home, 'prompts.jsonl'), text);
+      const c = captureIo();
+      const code = await runCli(['batch', 'prompts.jsonl', '--models', MEMBERS.join(',')], { version: '1.2.3', io: c.io, env: { LLM_COUNCIL_HOME: home, OPENROUTER_API_KEY: KEY, OPENROUTER_BASE_URL: hosted.url }, cwd: home });
+      expect(code).toBe(2);
+      expect(c.err()).toContain(expected);
+      expect(c.out() + c.err()).not.toContain(LINE);
+    }
+  });
+
   it('council serve\'s error body and council mcp\'s tool error', async () => {
     for (const text of texts) {
       const home = homeWith(text);

@@ -141,7 +141,7 @@ describe('--max-cost (issue 15 item 9)', () => {
     }
     const file = await ask(['--models', MEMBERS], { config: 'max_cost_usd: -1\n' });
     expect(file.code).toBe(2);
-    expect(file.err).toMatch(/config\.yaml: "max_cost_usd" .*positive|config\.yaml: "max_cost_usd" Too small/i);
+    expect(file.err).toMatch(/config\.yaml: "max_cost_usd" \(line 1\) (.*positive|Too small)/i);
     expect(stagesCalled()).toBe(0);
   }, 20_000);
 });

@@ -106,6 +106,7 @@ describe('named model pools (issue 15 item 11)', () => {
   it('a bad pools entry in config.yaml is named with its file and key', async () => {
     const r = await ask(['--models', '@deep'], { config: 'pools:\n  deep: []\n' });
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/config\.yaml: "pools\.deep" must name at least one model/);
+    // The key path as the file writes it, and its line (issue 27).
+    expect(r.err).toMatch(/config\.yaml: "pools\.deep" \(line \d+\) must name at least one model/);
   }, 20_000);
 });
