@@ -1,9 +1,9 @@
-import type { CallError, CouncilSession, Exclusion, SessionConfig, SessionCostCap, Stage1Result, Stage2Result } from './council-session.js';
+import type { CouncilSession, Exclusion, SessionConfig, SessionCostCap, Stage1Result, Stage2Result } from './council-session.js';
 import type { SessionBias } from './audit-session-bias.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 import type { SynthesisStageResult } from './run-synthesis-stage.js';
 import type { ReviewScores } from './score-reviews.js';
-import { scrubSecrets } from '@council/providers';
+import { scrubSessionMessages } from './scrub-session-messages.js';
 import { sumUsage } from './sum-usage.js';
 
 export interface AssembleSessionOptions {
@@ -48,22 +48,14 @@ function exclusions(options: AssembleSessionOptions): Exclusion[] {
   return [...excluded, ...options.stage3.excluded];
 }
 
-/** A call's error with its message scrubbed of URL credentials and query-string keys. */
-function scrubbedError<T extends { error: CallError | null }>(result: T): T {
-  return result.error === null ? result : { ...result, error: { ...result.error, message: scrubSecrets(result.error.message) } };
-}
-
 /**
  * The session as plain, serialisable data, from what each stage returned. Every message in it (call errors, exclusions,
  * warnings) is scrubbed once more of URL credentials and query-string keys: the session is what the terminal, the
  * history log, `council serve` and `council mcp` all show, so this guards each of them.
  */
 export function assembleSession(options: AssembleSessionOptions): CouncilSession {
-  const { plan, scores, bias } = options;
-  const stage1 = options.stage1.map(scrubbedError);
-  const stage2 = options.stage2.map((r) => ({ ...scrubbedError(r), warnings: r.warnings.map(scrubSecrets) }));
-  const stage3 = { ...options.stage3, synthesis: options.stage3.synthesis === null ? null : { ...options.stage3.synthesis, warnings: options.stage3.synthesis.warnings.map(scrubSecrets) } };
-  return {
+  const { plan, stage1, stage2, scores, stage3, bias } = options;
+  return scrubSessionMessages({
     sessionId: options.sessionId,
     timestamp: options.timestamp,
     query: plan.query,
@@ -75,9 +67,9 @@ export function assembleSession(options: AssembleSessionOptions): CouncilSession
     synthesis: stage3.synthesis,
     biasAudit: bias.biasAudit,
     biasIndicators: bias.biasIndicators,
-    excluded: exclusions(options).map((e) => ({ ...e, message: scrubSecrets(e.message) })),
+    excluded: exclusions(options),
     usage: sumUsage([...stage1.map((s) => s.usage), ...stage2.map((r) => r.usage), stage3.synthesis?.usage ?? null]),
-    warnings: [...scores.warnings, ...stage3.warnings, ...bias.warnings, ...(options.costCap?.warnings ?? [])].map(scrubSecrets),
+    warnings: [...scores.warnings, ...stage3.warnings, ...bias.warnings, ...(options.costCap?.warnings ?? [])],
     ...(options.costCap === undefined ? {} : { costCap: options.costCap.costCap }),
-  };
+  });
 }

@@ -43,6 +43,7 @@ export { runCouncil } from './run-council.js';
 export { checkCostCap } from './check-cost-cap.js';
 export { expandPools } from './expand-pools.js';
 export { MAX_COUNCIL_MEMBERS } from './max-council-members.js';
+export { scrubSessionMessages } from './scrub-session-messages.js';
 export { buildFollowUpQuery } from './build-follow-up-query.js';
 export type { FollowUp } from './build-follow-up-query.js';
 export type { CostCapCheck } from './check-cost-cap.js';
