@@ -15,6 +15,7 @@ import { runCli } from './run-cli.js';
 import { serveCouncil } from './serve/serve-council.js';
 import { createServeClient } from './serve/serve-test-client.js';
 import { captureIo, testContext } from './testing/capture-io.js';
+import { historyEntry, writeHistory } from './testing/history-fixture.js';
 import { startCouncilTestServer } from './testing/council-test-server.js';
 
 const KEY = 'sk-or-v1-SCRUB-TEST-KEY';
@@ -198,6 +199,50 @@ describe('URL credentials and query keys reach no output (issue 27)', () => {
       await client.close();
     }
   }, 60_000);
+});
+
+describe('a session saved before the scrubbing shows no credential (issue 27)', () => {
+  it('history show, council serve\'s GET /api/sessions/:id and council mcp\'s get_session scrub what the line holds', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-scrub-old-'));
+    // The issue's history.jsonl: the stage error as fetch wrote it, the whole URL in it.
+    const leaked = `Request cannot be constructed from a URL that includes credentials: http://user:${PASS}@127.0.0.1:9/api/v1/chat/completions?key=${QUERY_KEY}`;
+    const entry = historyEntry({ id: 'old-leaky-session-0001', timestamp: '2026-11-01T10:00:00.000Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 } });
+    const session = entry.session as unknown as { stage1: { error: unknown }[]; excluded: unknown[]; warnings: string[] };
+    session.stage1[2]!.error = { reason: 'error', code: 'API_CALL', message: leaked };
+    session.excluded = [{ member: 'm/c', stage: 1, reason: 'error', message: leaked }];
+    session.warnings = [leaked];
+    writeHistory(join(home, 'history.jsonl'), [entry]);
+    expect(readFileSync(join(home, 'history.jsonl'), 'utf8')).toContain(PASS);
+    const env = { LLM_COUNCIL_HOME: home };
+    for (const args of [['history', 'show', 'old-leaky'], ['history', 'show', 'old-leaky', '--json'], ['history', 'list', '--json']]) {
+      const c = captureIo();
+      expect(await runCli(args, { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+      expectClean(c.out() + c.err(), args.join(' '));
+      if (args[1] === 'show') expect(c.out()).toContain('?key=[REDACTED]');
+    }
+    const ctx = { ...testContext({ env, home }).ctx, now: () => new Date() };
+    const served = await serveCouncil({ ctx, host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: () => undefined });
+    try {
+      const client = createServeClient({ url: served.url, token: TOKEN });
+      const one = await client.get('/api/sessions/old-leaky-session-0001');
+      expect(one.status).toBe(200);
+      expect(one.text).toContain('?key=[REDACTED]');
+      expectClean(one.text + (await client.get('/api/sessions')).text, 'serve');
+    } finally {
+      await served.close();
+    }
+    const t = testContext({ env, home });
+    const mcp = createCouncilMcpServer({ ctx: t.ctx, log: () => undefined });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(a);
+    const client = new Client({ name: 'scrub-test', version: '1.0.0' });
+    await client.connect(b);
+    const got = (await client.callTool({ name: 'get_session', arguments: { id: 'old-leaky' } })) as CallToolResult;
+    const resource = await client.readResource({ uri: 'council://sessions/old-leaky-session-0001' });
+    await client.close();
+    expect(got.isError).toBeFalsy();
+    expectClean(JSON.stringify(got) + JSON.stringify(resource), 'mcp');
+  }, 30_000);
 });
 
 describe('a configuration file\'s text reaches no output (issue 27)', () => {

@@ -1,4 +1,5 @@
 import { readHistory } from '@council/bias-store';
+import { scrubSessionMessages } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import type { HistoryEntry, HistorySession } from '../history-log.js';
@@ -27,10 +28,15 @@ export async function loadHistory(ctx: CommandContext, settings: CouncilSettings
   return { path, entries: read.entries.map(withSessionWarnings) };
 }
 
-/** A line written before sessions carried `warnings` (before 2026-11-24) has none: that is no warning, an empty list. */
+/**
+ * A line written before sessions carried `warnings` (before 2026-11-24) has none: that is no warning, an empty list.
+ * Its messages are scrubbed of URL credentials and query keys: a line saved before they were (issue 27) shows none
+ * in `history show`, `council serve` or `council mcp` either.
+ */
 function withSessionWarnings(entry: HistoryEntry): HistoryEntry {
   const warnings = (entry.session as Partial<HistorySession>).warnings;
-  return warnings === undefined ? { ...entry, session: { ...entry.session, warnings: [] } } : entry;
+  const session = scrubSessionMessages(entry.session);
+  return { ...entry, session: warnings === undefined ? { ...session, warnings: [] } : session };
 }
 
 /** Finds one session by its id or a unique prefix of it. */
