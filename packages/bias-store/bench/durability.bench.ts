@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineBenchSuite } from '@council/bench';
 import { syntheticObservations } from '../src/__fixtures__/synthetic-sessions.js';
-import { appendHistory, createBiasStore, recordsFromObservations } from '../src/index.js';
-import type { BiasMetricRecord, HistoryEntry } from '../src/index.js';
+import { appendHistory, createBiasStore, createContributionStore, prepareHistory, recordsFromObservations, saveSessionWhole } from '../src/index.js';
+import type { BiasMetricRecord, ContributionRecord, HistoryEntry } from '../src/index.js';
 
 // Issue 27: what the durability promise costs. A session's appends are fsynced (the file, and its directory when the
 // append created the file), so a session `ask` reports saved survives a power loss. These rows put a price on that,
@@ -27,6 +27,23 @@ const historyEntry = (i: number): HistoryEntry => ({
   query_metadata: null,
   session: { sessionId: `bench-${i}`, timestamp: new Date(0).toISOString(), stage1: Array.from({ length: 5 }, () => 'x'.repeat(1600)), stage2: Array.from({ length: 5 }, () => 'y'.repeat(800)), leaderboard: [] },
 });
+
+const contributions = (sessionId: string): ContributionRecord[] =>
+  ['a', 'b', 'c', 'd', 'e'].map((m) => ({
+    schemaVersion: '1.0.0',
+    recordId: `${sessionId}:model/${m}`,
+    sessionId,
+    conversationId: null,
+    timestamp: '2026-11-20T10:00:00.000Z',
+    member: `model/${m}`,
+    model: `model/${m}`,
+    personality: null,
+    strategy: 'balanced',
+    mode: 'consensus',
+    weight: 0.2,
+    voteWinner: m === 'a',
+    configVersion: 'bench',
+  }));
 
 export const suite = defineBenchSuite({
   name: 'bias-store-durability',
@@ -51,6 +68,26 @@ export const suite = defineBenchSuite({
       name: 'append one history line (≈ 12 KB), fsync',
       iterations: 200,
       fn: () => appendHistory(join(dir, 'history', 'history.jsonl'), [historyEntry(n++)], { fsync: true }),
+    },
+    {
+      // What `council ask` pays to save a session: the journal (written, fsynced with its directory), 20 bias records,
+      // 5 contribution records and a history line, each fsynced, and the journal removed (an outbox line, at consent ≥ 2,
+      // adds one more fsynced append).
+      name: 'save one session whole (journal + bias + contributions + history), fsync',
+      iterations: 200,
+      fn: () => {
+        const i = n++;
+        const home = join(dir, 'whole');
+        return saveSessionWhole({
+          journal: join(home, 'journal'),
+          sessionId: `bench-${i}`,
+          parts: [
+            { what: '20 bias records', prepared: createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).prepare(session()) },
+            { what: 'its history entry', prepared: prepareHistory(join(home, 'history.jsonl'), [historyEntry(i)]).prepared },
+            { what: '5 contribution records', prepared: createContributionStore({ path: join(home, 'contributions.jsonl') }).prepare(contributions(`bench-${i}`)) },
+          ],
+        });
+      },
     },
   ],
 });

@@ -41,7 +41,8 @@ export function appendJsonLines(path: string, items: readonly unknown[]): void {
         written += n;
       }
     } catch (error) {
-      const { code, what, fix } = ioProblem(error);
+      const problem = ioProblem(error);
+      const { code, what, fix } = problem;
       let takenBack = written === 0;
       if (!takenBack && fstatSync(fd).size === before + written) {
         ftruncateSync(fd, before);
@@ -51,9 +52,10 @@ export function appendJsonLines(path: string, items: readonly unknown[]): void {
       throw new BiasStoreError({
         code: 'IO_ERROR',
         message: takenBack
-          ? `Cannot append to ${path}: ${what} (${code}); nothing of the ${lines} was added. ${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`
+          ? `Cannot append to ${path}: ${what} (${code}); nothing of the ${lines} was added. ${fix.charAt(0).toUpperCase()}${fix.slice(1)}, then retry.`
           : `Cannot append to ${path}: ${what} (${code}); part of the ${lines} was written and could not be taken back (the file grew meanwhile). ${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`,
         cause: error,
+        problem,
       });
     }
   } finally {

@@ -54,7 +54,7 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
       expect((error as BiasStoreError).code).toBe('IO_ERROR');
       expect((error as Error).message).toBe(
         bytes === 0
-          ? `Cannot append to ${path}: the disk is full; free some space, then retry (ENOSPC).`
+          ? `Cannot append to ${path}: the disk is full; free some space (ENOSPC).`
           : `Cannot append to ${path}: the disk is full (ENOSPC). Nothing was added: the part of the 3 records written before the failure was taken back. Free some space, then retry.`,
       );
       expect(await storeBytes(path)).toBe(before);
@@ -102,7 +102,7 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
       injected.restore();
     }
     expect((error as Error).message).toBe(
-      `Cannot append to ${path}: the disk is full (ENOSPC). The first 1 of the 3 records were written whole and could not be taken back (another process wrote after them); the rest were not (a cut line after them is skipped on read as torn). Free some space, then retry, appending only the last 2 again.`,
+      `Cannot append to ${path}: the disk is full (ENOSPC). The first 1 of the 3 records were written whole and could not be taken back (another process wrote after them); the rest were not (a cut line after them is skipped on read as torn). Free some space, then append only the last 2 again.`,
     );
     const read = await store.read();
     expect(read.items.map((e) => e.i)).toEqual([0, 1, 99]); // the other writer's line is there

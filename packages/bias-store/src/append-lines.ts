@@ -8,6 +8,7 @@ import { makeDirectory } from './make-directory.js';
 import { ownerIsGone, privateName } from './private-names.js';
 import { errorCode, identityOf } from './quiet-fs.js';
 import { readStoreDirectory } from './segment-files.js';
+import { fsyncDirectorySync } from './write-file-atomic.js';
 
 export interface AppendLinesOptions {
   /** The active file. */
@@ -100,6 +101,15 @@ export async function appendLines(options: AppendLinesOptions): Promise<{ record
       if (BiasStoreError.isInstance(error)) throw error;
       if (written === 0 || pinned === null) throw ioError({ action: 'append to', path, cause: error });
       const takenBack = await takeBack({ pinned, path, data: data.subarray(0, written), rotate: options.rotate }).catch(() => false);
+      // The take-back closed the file as a segment: begin an empty active file, so that the store's path still names a
+      // file for whoever looks for it (best effort: a full disk may refuse even that; the next append begins one then).
+      if (takenBack) {
+        try {
+          createActive(path);
+        } catch {
+          // the next append creates it
+        }
+      }
       throw failedAppendError({ path, error, data, written, repaired, total: records, takenBack });
     }
   } finally {
@@ -197,11 +207,12 @@ function openError(path: string, error: unknown): BiasStoreError {
     } catch {
       // gone meanwhile: the link's target is not needed to say what is wrong
     }
-    return new BiasStoreError({
-      code: 'IO_ERROR',
-      message: `Cannot append to ${path}: it is a symbolic link${target}, and Council appends only to a regular file at the path it is given, never through a link; give the path of the file it points to instead, or replace the link with that file.`,
-      cause: error,
-    });
+    const problem = {
+      code: 'ENOTREG',
+      what: `it is a symbolic link${target}`,
+      fix: 'Council appends only to a regular file at the path it is given, never through a link: give the path of the file it points to instead, or replace the link with that file',
+    };
+    return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot append to ${path}: ${problem.what}, and ${problem.fix.replace(': give', '; give')}.`, cause: error, problem });
   }
   return ioError({ action: 'append to', path, cause: error });
 }
@@ -224,19 +235,6 @@ function unpin(pin: string): void {
     unlinkSync(pin);
   } catch {
     // Left behind, it only keeps its segment plain until a compaction on this host finds this process gone.
-  }
-}
-
-/** fsyncs a directory so a file created in it survives a crash (a no-op where directories cannot be opened). */
-function fsyncDirectorySync(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, constants.O_RDONLY);
-    fsyncSync(fd);
-  } catch {
-    // Some platforms cannot fsync a directory; the data itself was fsynced.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -306,14 +304,16 @@ async function otherLivePins(options: { path: string; identity: string; own: str
  */
 function failedAppendError(failure: { path: string; error: unknown; data: Buffer; written: number; repaired: boolean; total: number; takenBack: boolean }): BiasStoreError {
   const { path, error, data, written, repaired, total, takenBack } = failure;
-  const { code, what, fix } = ioProblem(error);
+  const problem = ioProblem(error);
+  const { code, what, fix } = problem;
   const records = `${total} record${total === 1 ? '' : 's'}`;
-  const problem = written >= data.length ? `flushing the ${records} to disk failed: ${what}` : what;
+  const happened = written >= data.length ? `flushing the ${records} to disk failed: ${what}` : what;
   if (takenBack) {
     return new BiasStoreError({
       code: 'IO_ERROR',
-      message: `Cannot append to ${path}: ${problem} (${code}). Nothing was added: the part of the ${records} written before the failure was taken back. ${capitalise(fix)}.`,
+      message: `Cannot append to ${path}: ${happened} (${code}). Nothing was added: the part of the ${records} written before the failure was taken back. ${capitalise(fix)}, then retry.`,
       cause: error,
+      problem: { ...problem, what: happened },
     });
   }
   let whole = 0;
@@ -321,8 +321,9 @@ function failedAppendError(failure: { path: string; error: unknown; data: Buffer
   if (repaired) whole--; // the first newline ended an older torn line, not one of these records
   return new BiasStoreError({
     code: 'IO_ERROR',
-    message: `Cannot append to ${path}: ${problem} (${code}). The first ${whole} of the ${records} were written whole and could not be taken back (another process wrote after them); the rest were not (a cut line after them is skipped on read as torn). ${capitalise(fix)}, appending only the last ${total - whole} again.`,
+    message: `Cannot append to ${path}: ${happened} (${code}). The first ${whole} of the ${records} were written whole and could not be taken back (another process wrote after them); the rest were not (a cut line after them is skipped on read as torn). ${capitalise(fix)}, then append only the last ${total - whole} again.`,
     cause: error,
+    problem: { ...problem, what: happened },
   });
 }
 

@@ -19,11 +19,17 @@ export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_
  */
 export class BiasStoreError extends Error {
   readonly code: BiasStoreErrorCode;
+  /**
+   * For an `IO_ERROR` of the file system: the system's code (`ENOSPC`…, or `ENOTREG` for a FIFO, device or link where a
+   * regular file belongs), what it means and what to do — for a caller that words its own message around it.
+   */
+  readonly problem?: { code: string; what: string; fix: string };
 
-  constructor(options: { code: BiasStoreErrorCode; message: string; cause?: unknown }) {
+  constructor(options: { code: BiasStoreErrorCode; message: string; cause?: unknown; problem?: { code: string; what: string; fix: string } }) {
     super(options.message, { cause: options.cause });
     this.name = 'BiasStoreError';
     this.code = options.code;
+    if (options.problem !== undefined) this.problem = options.problem;
     Object.defineProperty(this, marker, { value: true });
   }
 

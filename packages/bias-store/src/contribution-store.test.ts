@@ -120,3 +120,13 @@ describe('readContributionRecords', () => {
     expect(missing.records).toEqual([]);
   });
 });
+
+describe('readContributionRecords: sessions left out', () => {
+  it('leaves out the sessions not saved whole yet, and reads the rest', async () => {
+    const path = join(dir, 'contributions.jsonl');
+    await createContributionStore({ path }).append([member('s1', 'a'), member('s2', 'a'), member('s2', 'b'), member('s3', 'a')]);
+    const read = await readContributionRecords({ path, leaveOutSessions: new Set(['s2']) });
+    expect(read.records.map((r) => r.recordId)).toEqual(['s1:a', 's3:a']);
+    expect(read.sessions).toBe(2);
+  });
+});

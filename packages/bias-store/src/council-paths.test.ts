@@ -13,6 +13,7 @@ describe('councilPaths', () => {
       telemetryOutbox: join(h, 'telemetry', 'outbox.jsonl'),
       telemetrySentCursor: join(h, 'telemetry', 'sent.cursor'),
       telemetryDeadLetter: join(h, 'telemetry', 'dead-letter.jsonl'),
+      journal: join(h, 'journal'),
     });
   });
 

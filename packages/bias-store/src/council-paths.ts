@@ -16,6 +16,8 @@ export interface CouncilPaths {
   telemetrySentCursor: string;
   /** `<home>/telemetry/dead-letter.jsonl` */
   telemetryDeadLetter: string;
+  /** `<home>/journal/`: the sessions being saved, or not saved whole (`saveSessionWhole`). */
+  journal: string;
 }
 
 /**
@@ -31,5 +33,6 @@ export function councilPaths(home: string, options: { biasMetrics?: string } = {
     telemetryOutbox: join(home, 'telemetry', 'outbox.jsonl'),
     telemetrySentCursor: join(home, 'telemetry', 'sent.cursor'),
     telemetryDeadLetter: join(home, 'telemetry', 'dead-letter.jsonl'),
+    journal: join(home, 'journal'),
   };
 }

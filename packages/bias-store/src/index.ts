@@ -53,6 +53,12 @@ export { appendHistory, historyMaxLineBytes, prepareHistory, readHistory } from 
 export type { HistoryEntry, HistoryReadResult, HistorySessionFields } from './history-log.js';
 export { appendJsonLines } from './append-json-lines.js';
 
+// A session saved as one unit across its files: the journal, the readers' leave-out list, and completing a failed save.
+export { completeUnsavedSessions, listWhat, saveSessionWhole, SessionSaveError } from './save-session-whole.js';
+export type { CompleteUnsavedResult, SessionPart } from './save-session-whole.js';
+export { isAbandoned, listJournal, unsavedSessionIds } from './session-journal.js';
+export type { JournalFile, JournalState } from './session-journal.js';
+
 export { parseJsonlCursor, safeParseJsonlCursor, startCursor } from './jsonl-cursor.js';
 export type { JsonlCursor } from './jsonl-cursor.js';
 export { readCursorFile, writeCursorFile } from './cursor-file.js';

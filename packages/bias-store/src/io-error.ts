@@ -14,10 +14,10 @@ const problems: Record<string, [what: string, fix: string]> = {
   EROFS: ['the file system is read-only', 'choose a path on a writable file system'],
   EISDIR: ['it is a directory', 'give the path of a file inside it instead'],
   ENOTDIR: ['a component of the path is a file, not a directory', 'fix the path'],
-  ENOSPC: ['the disk is full', 'free some space, then retry'],
-  EDQUOT: ['the disk quota is exceeded', 'free some space, then retry'],
+  ENOSPC: ['the disk is full', 'free some space'],
+  EDQUOT: ['the disk quota is exceeded', 'free some space'],
   EFBIG: ['the file reached the largest size this process may write (a file-size limit, ulimit -f)', 'raise the limit or choose another path'],
-  EIO: ['the disk reported an input/output error', 'check the disk (dmesg), then retry'],
+  EIO: ['the disk reported an input/output error', 'check the disk (dmesg)'],
   EMFILE: ['too many open files', 'retry after other files are closed'],
   ELOOP: ['too many symbolic links', 'fix the path'],
   ENAMETOOLONG: ['the path is too long', 'choose a shorter one'],
@@ -25,6 +25,8 @@ const problems: Record<string, [what: string, fix: string]> = {
 
 /** The code of a file-system error and its meaning, for a message that says what was wrong and what to do. */
 export function ioProblem(cause: unknown, reading = false): IoProblem {
+  // A store error already worded: its problem, or that of the system error under it.
+  if (BiasStoreError.isInstance(cause)) return cause.problem ?? ioProblem(cause.cause, reading);
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
   if (reading && (code === 'EACCES' || code === 'EPERM')) return { code, what: 'permission denied', fix: 'make it (and its directory) readable by this user' };
   const known = problems[code];
@@ -35,8 +37,9 @@ export function ioProblem(cause: unknown, reading = false): IoProblem {
 /** Wraps a file-system error as a `BiasStoreError` (`IO_ERROR`) that says what failed, where, and what to do. */
 export function ioError(options: { action: string; path: string; cause: unknown }): BiasStoreError {
   const reading = options.action === 'read' || options.action.startsWith('list');
-  const { code, what, fix } = ioProblem(options.cause, reading);
-  return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot ${options.action} ${options.path}: ${what}; ${fix} (${code}).`, cause: options.cause });
+  const problem = ioProblem(options.cause, reading);
+  const { code, what, fix } = problem;
+  return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot ${options.action} ${options.path}: ${what}; ${fix} (${code}).`, cause: options.cause, problem });
 }
 
 /** What kind of file `info` is, in words: `a directory`, `a FIFO (named pipe)`, `a character device`… */
@@ -59,9 +62,11 @@ export function notRegularFileError(options: { action: string; path: string; inf
   const { action, path, info } = options;
   if (info.isDirectory()) return ioError({ action, path, cause: Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' }) });
   const kind = fileKind(info);
+  const problem: IoProblem = { code: 'ENOTREG', what: `it is ${kind}, not a regular file`, fix: 'Council keeps its data only in regular files: remove it, or choose another path' };
   return new BiasStoreError({
     code: 'IO_ERROR',
-    message: `Cannot ${action} ${path}: it is ${kind}, not a regular file; Council keeps its data only in regular files: remove it, or choose another path.`,
+    message: `Cannot ${action} ${path}: ${problem.what}; ${problem.fix}.`,
     cause: Object.assign(new Error(`${path} is ${kind}`), { code: 'ENOTREG' }),
+    problem,
   });
 }

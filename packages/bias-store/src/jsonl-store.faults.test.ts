@@ -240,12 +240,13 @@ describe('hostile file systems and files', () => {
     // six whole records that a reader would count, were they left. They are taken back.
     expect(outcome.code).toBe('IO_ERROR');
     expect(outcome.message).toBe(
-      `Cannot append to ${path}: the file reached the largest size this process may write (a file-size limit, ulimit -f) (EFBIG). Nothing was added: the part of the 10 records written before the failure was taken back. Raise the limit or choose another path.`,
+      `Cannot append to ${path}: the file reached the largest size this process may write (a file-size limit, ulimit -f) (EFBIG). Nothing was added: the part of the 10 records written before the failure was taken back. Raise the limit or choose another path, then retry.`,
     );
     // To take it back safely the file was closed as a segment first (no other writer can reach it then); its bytes are
     // the store's bytes before the append, exactly.
     const store = eventStore(path);
     const files = await store.files();
+    expect(files.map((f) => f.path)).toEqual([join(dir, 'events.000001.jsonl'), path]); // and an empty active file begun
     expect(Buffer.concat(files.map((f) => readFileSync(f.path))).toString()).toBe(torn);
     const read = await store.read();
     expect(read.items).toEqual([]);

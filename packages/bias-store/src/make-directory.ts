@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
-import { ioError } from './io-error.js';
+import { fileKind, ioError } from './io-error.js';
 import { errorCode } from './quiet-fs.js';
 
 /**
@@ -34,10 +34,16 @@ export function makeDirectory(dir: string, mode = 0o700): void {
     } catch (error) {
       const code = errorCode(error);
       // Created meanwhile by another process (or there from the start): fine if it is a directory.
-      if (code === 'EEXIST' && statSync(path).isDirectory()) continue;
+      if (code === 'EEXIST') {
+        const info = statSync(path);
+        if (info.isDirectory()) continue;
+        const problem = { code: 'EEXIST', what: `${fileKind(info)} is in the way`, fix: 'move it away, or choose another path' };
+        throw new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create the directory ${path}: ${problem.what}; ${problem.fix}.`, cause: error, problem });
+      }
       if (code === 'ENOENT') {
         // The parent exists (checked above), so the file system itself refuses new entries here (/proc, /sys).
-        throw new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create the directory ${path}: this file system does not allow new directories there (ENOENT); choose a directory on a writable file system.`, cause: error });
+        const problem = { code: 'ENOENT', what: 'this file system does not allow new directories there', fix: 'choose a directory on a writable file system' };
+        throw new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create the directory ${path}: ${problem.what} (ENOENT); ${problem.fix}.`, cause: error, problem });
       }
       throw ioError({ action: 'create the directory', path, cause: error });
     }

@@ -43,9 +43,14 @@ export function ownerTag(): string {
   return tag;
 }
 
-/** A fresh name of `kind` beside `path`, unique to this process (a counter, after a random part per process). */
+/** `<owner tag>-<pid>-<unique>`: a fresh suffix unique to this process (a counter, after a random part per process). */
+export function ownedSuffix(): string {
+  return `${ownerTag()}-${process.pid}-${nonce}${(counter++).toString(36)}`;
+}
+
+/** A fresh name of `kind` beside `path`, unique to this process (see `ownedSuffix`). */
 export function privateName(path: string, kind: PrivateNameKind): string {
-  return `${path}.${kind}-${ownerTag()}-${process.pid}-${nonce}${(counter++).toString(36)}`;
+  return `${path}.${kind}-${ownedSuffix()}`;
 }
 
 /** Reads a directory entry as a private name, or null when it is not one. */
@@ -59,7 +64,7 @@ export function parsePrivateName(name: string): PrivateName | null {
  * True only when the owner certainly no longer runs: made on this host (and PID namespace) by another process whose
  * pid is not alive. A reused pid keeps a leftover for longer, never the reverse.
  */
-export function ownerIsGone(name: PrivateName): boolean {
+export function ownerIsGone(name: Pick<PrivateName, 'tag' | 'pid'>): boolean {
   if (name.tag !== ownerTag() || name.pid === process.pid) return false;
   try {
     process.kill(name.pid, 0);

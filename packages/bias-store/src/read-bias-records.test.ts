@@ -80,7 +80,7 @@ function counts(r: ReadBiasRecordsResult): Record<string, unknown> {
   return { ...rest, files: files.map((f) => f.lines), firstBadLines: firstBadLines.map(({ line, reason }) => ({ line, reason })) };
 }
 
-const noExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 };
+const noExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 };
 const noSkips = { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ describe('readBiasRecords: the window', () => {
 
     const both = await read({ now, model: 'r/2', configVersion: '1.0.0', maxSessions: 2 });
     // model 7; of r/2's 7: sA and sB by config, sMixed and sFuture after now, old/straddle/sC kept, then old beyond 2 sessions.
-    expect(both.excluded).toEqual({ model: 7, configVersion: 2, future: 2, beforeWindow: 0, beyondSessions: 1 });
+    expect(both.excluded).toEqual({ model: 7, configVersion: 2, future: 2, beforeWindow: 0, beyondSessions: 1, unsaved: 0 });
     expect(both.columns.sessionIds).toEqual(['straddle', 'sC']);
     expect(both.records).toBe(14);
   });
@@ -622,3 +622,21 @@ it('keeps noRank for unranked records and NaN for unscored ones in the columns',
   expect(r.columns.rankPosition[0]).toBe(noRank);
   expect(r.columns.score[0]).toBeNaN();
 });
+
+describe('sessions left out (not saved whole yet)', () => {
+  it('leaves out every record of the sessions named, counts them apart, and leaves the window to the rest', async () => {
+    const path = await writeStore(join(tempDir(), 'bias_metrics.jsonl'), records([
+      obs(['s1', 'r/a'], '2026-01-01T00:00:00Z'),
+      obs(['s2', 'r/a'], '2026-01-02T00:00:00Z'),
+      obs(['s2', 'r/b'], '2026-01-02T00:00:00Z'),
+      obs(['s3', 'r/a'], '2026-01-03T00:00:00Z'),
+    ]));
+    const r = await readBiasRecords({ inputs: [path], now: new Date('2026-02-01T00:00:00Z'), maxSessions: 2, leaveOutSessions: new Set(['s2', 'not-there']) });
+    // s2's two records are left out before the window: the last 2 sessions are then s1 and s3.
+    expect(r.columns.sessionIds).toEqual(['s1', 's3']);
+    expect(r.excluded).toEqual({ ...noExclusions, unsaved: 2 });
+    expect(r.sessions).toBe(2);
+    expect(r.records).toBe(4);
+  });
+});
+

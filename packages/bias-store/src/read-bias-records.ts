@@ -38,6 +38,11 @@ export interface ReadBiasRecordsOptions {
   configVersion?: string;
   /** Longest line read; longer ones are skipped and counted. Default 1 MiB. */
   maxLineBytes?: number;
+  /**
+   * Sessions to leave out whatever their records say: those not yet saved whole (`unsavedSessionIds` of the home's
+   * journal), whose records a reader must not count before every file holds the session. Counted in `excluded.unsaved`.
+   */
+  leaveOutSessions?: ReadonlySet<string>;
 }
 
 /** Records the window left out, by the filter that left them out (each record counts under the first that applies). */
@@ -50,6 +55,8 @@ export interface BiasWindowExclusions {
   future: number;
   /** Of sessions older than the last `maxSessions`. */
   beyondSessions: number;
+  /** Of sessions in `leaveOutSessions` (not saved whole yet). An engine that reads a table or other files counts none. */
+  unsaved: number;
 }
 
 export interface ReadBiasRecordsResult extends SkipReport {
@@ -147,12 +154,14 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const builder = new BiasColumnsBuilder(await recordsUpperBound(inputs, maxSessions));
   const modelFilter = options.model;
   const configFilter = options.configVersion;
+  // Interned up front, so a record's session is checked by its index (no string per record).
+  const leaveOut = options.leaveOutSessions === undefined ? null : new Set([...options.leaveOutSessions].map((id) => sessionIds.of(id)));
 
   const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated' | 'sessions' | 'positionNotDisplayOrder' | 'simulatedRecords' | 'warnings'> = {
     files: [],
     lines: 0,
     records: 0,
-    excluded: { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 },
+    excluded: { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 },
     foreignMajors: [],
     timestampsWithoutZone: 0,
     skipped: 0,
@@ -192,7 +201,8 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     }
     if (only !== null && !only.has(ids.session)) return;
     let excludedBy: keyof BiasWindowExclusions | null = null;
-    if (modelFilter !== undefined && models.names[ids.reviewer] !== modelFilter && models.names[ids.candidate] !== modelFilter) excludedBy = 'model';
+    if (leaveOut !== null && leaveOut.has(ids.session)) excludedBy = 'unsaved';
+    else if (modelFilter !== undefined && models.names[ids.reviewer] !== modelFilter && models.names[ids.candidate] !== modelFilter) excludedBy = 'model';
     else if (configFilter !== undefined && (ids.configVersion === 0 ? null : configVersions.names[ids.configVersion - 1]) !== configFilter) excludedBy = 'configVersion';
     else if (fields.time > nowMs) excludedBy = 'future';
     else if (fields.time < earliest) excludedBy = 'beforeWindow';

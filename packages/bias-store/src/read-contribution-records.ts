@@ -12,6 +12,8 @@ export interface ReadContributionRecordsOptions {
   since?: Date | string;
   /** Leave out records after this time. Default: none left out. */
   until?: Date | string;
+  /** Sessions to leave out: those not yet saved whole (`unsavedSessionIds` of the home's journal). */
+  leaveOutSessions?: ReadonlySet<string>;
 }
 
 export interface ReadContributionRecordsResult extends SkipReport {
@@ -46,6 +48,7 @@ export async function readContributionRecords(options: ReadContributionRecordsOp
   const records: ContributionRecord[] = [];
   const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
   for (const record of read.items) {
+    if (options.leaveOutSessions?.has(record.sessionId) === true) continue;
     const key = JSON.stringify([record.sessionId, record.member]);
     const first = seen.get(key);
     if (first === undefined) {

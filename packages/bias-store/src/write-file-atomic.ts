@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
@@ -15,6 +16,19 @@ export async function fsyncDirectory(dir: string): Promise<void> {
     // Some platforms (Windows) cannot fsync a directory; the data itself was fsynced.
   } finally {
     await handle?.close();
+  }
+}
+
+/** `fsyncDirectory`, synchronously, for the writers that use synchronous system calls (appends, the session journal). */
+export function fsyncDirectorySync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot fsync a directory; the data itself was fsynced.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -83,7 +83,7 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
   const { connection, spec, maxSessions, perQuery } = run;
   const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
   let tableRecords = 0;
-  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 };
+  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 };
   await readAnswer({
     connection,
     sql: clickhouseWindowSessionsSql(spec),

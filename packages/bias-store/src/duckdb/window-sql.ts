@@ -72,7 +72,7 @@ export async function applyWindow(connection: Duckdb.DuckDBConnection, options: 
     UNION SELECT ${nameKinds.queryCategory}, category FROM by_group WHERE g = ${set('category')} AND excluded = 0 AND category IS NOT NULL`);
   await connection.run(`CREATE OR REPLACE TEMP TABLE by_session AS SELECT session, excluded, key, n, zoneless FROM by_group WHERE g = ${set('session')}`);
   await connection.run('DROP TABLE by_group');
-  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0 };
+  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 };
   let records = 0;
   let timestampsWithoutZone = 0;
   for (const row of await rows('SELECT excluded, sum(n) AS n, sum(zoneless) AS zoneless FROM by_session GROUP BY excluded')) {

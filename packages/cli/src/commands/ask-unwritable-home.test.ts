@@ -19,7 +19,7 @@ describe('ask with a home the file system will not create (issue 15 item 12)', (
     expect(child.status).toBe(1);
     expect(child.stdout).toContain('Synthesised from: simulated:');
     expect(child.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'council: Cannot create the directory /proc/council-test: this file system does not allow new directories there (ENOENT); choose a directory on a writable file system.',
+      'council: The session was not saved: cannot create the directory /proc/council-test: this file system does not allow new directories there (ENOENT). Nothing of it was written to disk; choose a directory on a writable file system before the next session.',
     );
   }, 30_000);
 });

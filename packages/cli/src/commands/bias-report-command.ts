@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
 import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
-import { BiasStoreError, createBiasStore, readBiasRecords, writeFileAtomic } from '@council/bias-store';
+import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds, writeFileAtomic } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
 import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine } from './bias-report-engine.js';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
+import { describeUnsaved } from './history-command.js';
 import { describeUnreadSessions, leaveOutUnreadSessions } from '../leave-out-unread-sessions.js';
 import type { UnreadSessions } from '../leave-out-unread-sessions.js';
 import type { CommandContext } from '../command-context.js';
@@ -119,7 +120,10 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
     const inputs = clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
     const source: EngineSource | null =
       engine === 'embedded' ? null : clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
-    const { columns: windowColumns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window }) : await readWithEngine(source, window);
+    // Sessions not saved whole yet (the home's journal names them) are left out of every report, counted apart.
+    const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
+    const { columns: windowColumns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window, leaveOutSessions }) : await readWithEngine(source, window);
+    if (read.excluded.unsaved > 0) ctx.io.stderr(`council: ${describeUnsaved(leaveOutSessions.size)}\n`);
     // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
     const { columns, unread } = leaveOutUnreadSessions(windowColumns);
     loaded = { paths, read, columns, unread };

@@ -1,6 +1,6 @@
 import { aggregateContributions, BiasAuditError } from '@council/bias-audit';
 import type { ContributionsReport, MeanWeight } from '@council/bias-audit';
-import { BiasStoreError, parseIsoTimestamp, readContributionRecords } from '@council/bias-store';
+import { BiasStoreError, councilPaths, parseIsoTimestamp, readContributionRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadContributionRecordsResult } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -58,9 +58,12 @@ function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'
  */
 export async function computeContributionsReport(options: Pick<ContributionsCommandOptions, 'last' | 'since'>, ctx: CommandContext): Promise<ContributionsDocument> {
   const window = checkWindow(options);
-  const path = commandSettings(ctx).files.contributions;
+  const settings = commandSettings(ctx);
+  const path = settings.files.contributions;
   try {
-    const read = await readContributionRecords({ path, ...window });
+    // Sessions not saved whole yet (the home's journal names them) are left out, as every reader leaves them out.
+    const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
+    const read = await readContributionRecords({ path, ...window, leaveOutSessions });
     const report = aggregateContributions(read.records, window);
     const { duplicates, conflicts } = read.repeated;
     return { ...report, store: { path, records: read.records.length, duplicates, conflicts, skipped: read.skipped, reasons: read.reasons, firstBadLines: read.firstBadLines, warnings: read.warnings } };

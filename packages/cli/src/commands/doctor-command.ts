@@ -1,8 +1,9 @@
 import { constants, createReadStream, existsSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BiasStoreError, createBiasStore, readBiasRecords } from '@council/bias-store';
+import { BiasStoreError, completeUnsavedSessions, councilPaths, createBiasStore, isAbandoned, listJournal, readBiasRecords } from '@council/bias-store';
 import { endpointUrl, scrubSecrets, takeUrlCredentials } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
@@ -24,6 +25,8 @@ export interface DoctorCommandOptions {
   offline?: boolean;
   /** Per-probe timeout in milliseconds. Default 3000. */
   timeoutMs?: number;
+  /** `--repair`: finish saving the sessions a failed or interrupted save left in the journal. */
+  repair?: boolean;
 }
 
 async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; status: number | null; detail: string }> {
@@ -115,10 +118,13 @@ async function checkBiasStore(path: string): Promise<DoctorCheck> {
   return { check, status: 'warn', detail: `${read.lines} lines, ${read.skipped} unreadable (${reasons}; first at ${first.file}:${first.line}); readers skip them` };
 }
 
-/** A problem with the file itself (a directory, unreadable), or null when its lines can be read. */
+/** A problem with the file itself (a directory, a FIFO or a device, unreadable), or null when its lines can be read. */
 async function checkFileAccess(path: string, label: string): Promise<DoctorCheck | null> {
   try {
-    if (statSync(path).isDirectory()) return { check: label, status: 'fail', detail: `${path} is a directory; move it away` };
+    const info = statSync(path);
+    if (info.isDirectory()) return { check: label, status: 'fail', detail: `${path} is a directory; move it away` };
+    // A FIFO would hang the reader below; a device is no file of Council's.
+    if (!info.isFile()) return { check: label, status: 'fail', detail: `${path} is ${fileKindOf(info)}, not a regular file; remove it` };
     await access(path, constants.R_OK);
   } catch {
     return { check: label, status: 'fail', detail: `${path} is not readable; check its permissions` };
@@ -146,6 +152,52 @@ async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
   }
   if (bad > 0) return { check: label, status: 'warn', detail: `${lines} lines, ${bad} unreadable (first at line ${firstBad}); readers skip them` };
   return { check: label, status: 'ok', detail: `${lines} lines, all readable` };
+}
+
+function fileKindOf(info: Stats): string {
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Sessions a save left unfinished (a full disk, a process killed between the files of a session): their journal files,
+ * which keep them out of every reader. With `repair`, completes those whose save was given up or whose process is gone.
+ */
+async function checkUnsavedSessions(settings: CouncilSettings, repair: boolean): Promise<DoctorCheck> {
+  const check = 'sessions saved whole';
+  const journal = councilPaths(settings.home).journal;
+  const ids = (list: readonly string[]) => `${list.slice(0, 3).join(', ')}${list.length > 3 ? ', …' : ''}`;
+  const sessions = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
+  try {
+    if (repair) {
+      const done = await completeUnsavedSessions({ journal });
+      const busy = done.busy.length > 0 ? `; ${sessions(done.busy.length)} being saved now by a running council` : '';
+      if (done.failed.length > 0) {
+        const first = done.failed[0]!;
+        return { check, status: 'fail', detail: `could not finish saving ${sessions(done.failed.length)} (${ids(done.failed.map((f) => f.sessionId))}): ${first.error.message} They stay left out of the history and reports; fix that, then run council doctor --repair again${busy}` };
+      }
+      const said: string[] = [];
+      if (done.completed.length > 0) said.push(`finished saving ${sessions(done.completed.length)} (${ids(done.completed.map((c) => c.sessionId))}): now in the history and reports`);
+      if (done.discarded > 0) said.push(`removed ${done.discarded} journal file${done.discarded === 1 ? '' : 's'} of a save stopped before it wrote anything (nothing of ${done.discarded === 1 ? 'that session' : 'those sessions'} was on disk)`);
+      if (said.length === 0) said.push('nothing to repair');
+      return { check, status: 'ok', detail: `${said.join('; ')}${busy}` };
+    }
+    const files = await listJournal(journal);
+    const abandoned = files.filter((f) => isAbandoned(f.state)).map((f) => f.sessionId);
+    const busy = files.length - abandoned.length;
+    const busyText = busy > 0 ? `${sessions(busy)} being saved now by a running council` : '';
+    if (abandoned.length === 0) return { check, status: 'ok', detail: busyText === '' ? 'every session is saved whole' : busyText };
+    return {
+      check,
+      status: 'warn',
+      detail: `${sessions(abandoned.length)} not saved whole (${ids(abandoned)}: a save failed or was interrupted), left out of the history and reports; run council doctor --repair to finish saving ${abandoned.length === 1 ? 'it' : 'them'} (journal: ${journal})${busyText === '' ? '' : `; ${busyText}`}`,
+    };
+  } catch (error) {
+    return { check, status: 'fail', detail: BiasStoreError.isInstance(error) ? error.message : String(error) };
+  }
 }
 
 async function checkHome(settings: CouncilSettings): Promise<DoctorCheck> {
@@ -223,6 +275,7 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
   checks.push(await checkBiasStore(settings.files.biasStore));
   checks.push(await checkJsonl(settings.files.history, 'history'));
   checks.push(await checkJsonl(settings.files.outbox, 'telemetry outbox'));
+  checks.push(await checkUnsavedSessions(settings, options.repair === true));
   checks.push(checkConsent(settings));
   return checks;
 }

@@ -1,4 +1,4 @@
-import { readHistory } from '@council/bias-store';
+import { councilPaths, readHistory, unsavedSessionIds } from '@council/bias-store';
 import { scrubSessionMessages } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -20,12 +20,22 @@ export interface HistoryCommandOptions {
   show?: SessionShow;
 }
 
-/** Loads the history log, warning on stderr about lines it had to skip. */
+/**
+ * Loads the history log, warning on stderr about lines it had to skip. Sessions not saved whole yet (being saved now, or
+ * a save that failed: the home's journal names them) are left out, as every reader leaves them out, and said so.
+ */
 export async function loadHistory(ctx: CommandContext, settings: CouncilSettings = commandSettings(ctx)): Promise<{ path: string; entries: HistoryEntry[] }> {
   const path = settings.files.history;
-  const read = await readHistory<HistorySession>(path);
+  const [read, unsaved] = await Promise.all([readHistory<HistorySession>(path), unsavedSessionIds(councilPaths(settings.home).journal)]);
   if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
-  return { path, entries: read.entries.map(withSessionWarnings) };
+  const entries = read.entries.filter((e) => !unsaved.has(e.session.sessionId));
+  if (unsaved.size > 0) ctx.io.stderr(`council: ${describeUnsaved(unsaved.size)}\n`);
+  return { path, entries: entries.map(withSessionWarnings) };
+}
+
+/** The note of readers that left sessions out: how many, and where to look. */
+export function describeUnsaved(sessions: number): string {
+  return `${sessions} session${sessions === 1 ? ' is' : 's are'} left out: being saved now, or not saved whole (see \`council doctor\`).`;
 }
 
 /**
