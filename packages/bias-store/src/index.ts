@@ -67,6 +67,7 @@ export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.j
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';
 export { writeFileAtomic } from './write-file-atomic.js';
+export { createNewFile, writeTemporaryFile } from './write-new-file.js';
 export { readRegularFile } from './read-regular-file.js';
 export { makeDirectory } from './make-directory.js';
 

@@ -1,6 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BiasStoreError, makeDirectory } from '@council/bias-store';
+import { BiasStoreError, createNewFile, makeDirectory } from '@council/bias-store';
 import { scrubSecrets } from '@council/providers';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -108,16 +108,17 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
 /** `council config init`: the commented template at `path` (0600), never over an existing file. */
 async function initConfig(path: string, ctx: CommandContext): Promise<number> {
   const { configTemplate } = await import('./config-template.js');
+  makeDirectory(dirname(path)); // its error names the directory
   try {
-    makeDirectory(dirname(path));
-    // 'wx': fails if the file exists, even one created a moment ago by something else; nothing is overwritten.
-    writeFileSync(path, configTemplate, { mode: 0o600, flag: 'wx' });
+    // Whole or not at all, and never over a file that exists, even one created a moment ago by something else: the
+    // template goes to a temporary file, which is linked to its name (a full disk leaves no empty config.yaml behind).
+    createNewFile(path, configTemplate);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+    if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') {
       throw new CliError({ code: 'RUNTIME', message: `${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.` });
     }
-    if (BiasStoreError.isInstance(error)) throw error; // makeDirectory's, naming the directory
-    throw new CliError({ code: 'RUNTIME', message: `Could not write ${path}: ${(error as Error).message}`, cause: error });
+    if (BiasStoreError.isInstance(error)) throw new CliError({ code: 'RUNTIME', message: `${error.message} Nothing was written: run council config init again once fixed.`, cause: error });
+    throw error;
   }
   ctx.io.stdout(`Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`);
   return 0;

@@ -55,3 +55,45 @@ describe('council config init (issue 15 item 12)', () => {
     expect(readFileSync(path, 'utf8')).toBe('strategy: novelty\n');
   });
 });
+
+describe.runIf(process.platform === 'linux')('council config init on a full disk (issue 27 item 2)', () => {
+  it('fails with one message and leaves no config.yaml (empty or half) behind, so the retry works', async () => {
+    const { injectWriteFaults } = await import('@council/bias-store/test');
+    const { readdirSync } = await import('node:fs');
+    for (const bytes of [0, 100]) {
+      const home = mkdtempSync(join(tmpdir(), 'council-init-'));
+      const path = join(home, 'config.yaml');
+      const injected = injectWriteFaults({ under: home, at: 0, bytes, fault: 'ENOSPC' });
+      let r;
+      try {
+        r = await run(['config', 'init'], home);
+      } finally {
+        injected.restore();
+      }
+      expect(r).toEqual({ code: 1, out: '', err: `council: Cannot write ${path}: the disk is full; free some space (ENOSPC). Nothing was written: run council config init again once fixed.\n` });
+      expect(readdirSync(home)).toEqual([]); // neither config.yaml nor a temporary file
+      expect((await run(['config', 'init'], home)).code).toBe(0);
+      expect(readFileSync(path, 'utf8')).toContain('# strategy:');
+    }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('council config init under a file-size limit of 0 (ulimit -f 0, a child process)', () => {
+  it('no config.yaml is left behind to block the retry', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { existsSync, readdirSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const home = mkdtempSync(join(tmpdir(), 'council-init-'));
+    const program = [
+      `import { runCli } from ${JSON.stringify(fileURLToPath(new URL('../run-cli.ts', import.meta.url)))};`,
+      'const io = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };',
+      `process.exitCode = await runCli(['config', 'init'], { version: '1.0.0', io, env: { LLM_COUNCIL_HOME: ${JSON.stringify(home)} } });`,
+    ].join('\n');
+    const quoted = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', program].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const child = spawnSync('bash', ['-c', `ulimit -f 0 && exec ${quoted}`], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain(`council: Cannot write ${join(home, 'config.yaml')}: the file reached the largest size this process may write (a file-size limit, ulimit -f); raise the limit or choose another path (EFBIG).`);
+    expect(existsSync(join(home, 'config.yaml'))).toBe(false);
+    expect(readdirSync(home)).toEqual([]);
+  }, 40_000);
+});

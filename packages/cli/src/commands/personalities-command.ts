@@ -1,8 +1,8 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { combinePersonalities, CouncilError, generateFeedbackSummary, stringifyPersonality } from '@council/core';
 import type { Personality } from '@council/core';
-import { makeDirectory } from '@council/bias-store';
+import { BiasStoreError, createNewFile, makeDirectory } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { checkModels } from '../check-models.js';
@@ -92,9 +92,20 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
       const yaml = stringifyPersonality(child);
       if (options.save) {
         const file = join(dir, `${child.id}.yaml`);
-        if (existsSync(file)) throw new CliError({ code: 'RUNTIME', message: `${file} already exists; nothing was overwritten. Rename the offspring's id or remove the file.` });
+        const exists = new CliError({ code: 'RUNTIME', message: `${file} already exists; nothing was overwritten. Rename the offspring's id or remove the file.` });
+        if (existsSync(file)) throw exists;
         makeDirectory(dir);
-        writeFileSync(file, yaml, { mode: 0o600, flag: 'wx' });
+        try {
+          // Whole or not at all, never over an existing file: a full disk leaves no empty personality to break the next load.
+          createNewFile(file, yaml);
+        } catch (error) {
+          if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') throw exists;
+          if (BiasStoreError.isInstance(error)) {
+            ctx.io.stdout(options.json ? `${JSON.stringify(child, null, 2)}\n` : yaml); // the model's work is not lost
+            throw new CliError({ code: 'RUNTIME', message: `${error.message} The personality was not saved: it is printed above; save it by hand once fixed.`, cause: error });
+          }
+          throw error;
+        }
         ctx.io.stderr(`Saved ${file}\n`);
       }
       ctx.io.stdout(options.json ? `${JSON.stringify(child, null, 2)}\n` : yaml);

@@ -1,0 +1,99 @@
+import { closeSync, constants, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BiasStoreError } from './bias-store-error.js';
+import { ioError } from './io-error.js';
+import { privateName } from './private-names.js';
+import { errorCode } from './quiet-fs.js';
+import { fsyncDirectorySync } from './write-file-atomic.js';
+
+/** Writes all of `data` to `fd`, checking the byte count of every write (a short write is completed, or an error). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let written = 0; written < data.length; ) {
+    const n = writeSync(fd, data, written, data.length - written);
+    if (n <= 0) throw Object.assign(new Error(`write returned ${n}`), { code: 'EIO' });
+    written += n;
+  }
+}
+
+/**
+ * Writes `data` to a new temporary file beside `path` (`<path>.tmp-<owner>-<pid>-<n>`, mode 0600, created exclusively),
+ * whole — every write's byte count checked — and fsynced; returns its path. On failure it is removed again and the
+ * error (`IO_ERROR`) names `path`. The caller gives it its final name (`rename`, or `link` where nothing may be replaced).
+ */
+export function writeTemporaryFile(path: string, data: string | Uint8Array): string {
+  const temp = privateName(path, 'tmp');
+  let fd: number;
+  try {
+    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  try {
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    removeQuietly(temp);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  closeSync(fd);
+  return temp;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // a temporary name left behind holds nothing anyone reads
+  }
+}
+
+/**
+ * Creates the file `path` holding `data`, whole or not at all, and never over anything already there: the data goes to
+ * a temporary file beside it (`writeTemporaryFile`), which `link` then gives its name — `link` fails when the name
+ * exists, so nothing is replaced — and the temporary name goes; the directory is fsynced. A full disk, a file-size limit
+ * or any other failure leaves no file at `path`, so a retry is not blocked by an empty one. Where the file system has no
+ * hard links, the file is created exclusively (O_EXCL) and removed again if its writing fails. Throws `IO_ERROR`; when
+ * `path` exists the error's `problem.code` is `EEXIST`.
+ */
+export function createNewFile(path: string, data: string | Uint8Array): void {
+  const temp = writeTemporaryFile(path, data);
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    removeQuietly(temp);
+    const code = errorCode(error);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
+      createExclusively(path, data);
+      return;
+    }
+    if (code === 'EEXIST') throw existsError(path, error);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  removeQuietly(temp);
+  fsyncDirectorySync(dirname(path));
+}
+
+function existsError(path: string, cause: unknown): BiasStoreError {
+  const problem = { code: 'EEXIST', what: 'it already exists', fix: 'nothing was overwritten; move it away first' };
+  return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create ${path}: ${problem.what}; ${problem.fix}.`, cause, problem });
+}
+
+function createExclusively(path: string, data: string | Uint8Array): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') throw existsError(path, error);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  try {
+    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    removeQuietly(path);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  closeSync(fd);
+}
