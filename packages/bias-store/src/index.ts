@@ -32,6 +32,7 @@ export type { JsonlReadResult } from './read-jsonl-store.js';
 export type { JsonlStoreStats } from './jsonl-store-stats.js';
 export { skipReasons } from './skip-report.js';
 export type { BadLine, SkipReason, SkipReport } from './skip-report.js';
+export { isStoreFile } from './segment-files.js';
 export type { SegmentFile } from './segment-files.js';
 export { createBiasStore } from './create-bias-store.js';
 export type { BiasStoreOptions } from './create-bias-store.js';
@@ -67,7 +68,7 @@ export type { TelemetryOutbox, TelemetryOutboxPaths } from './telemetry-outbox.j
 export { deadLetterEntrySchema } from './dead-letter-entry.js';
 export type { DeadLetterEntry } from './dead-letter-entry.js';
 export { writeFileAtomic } from './write-file-atomic.js';
-export { createNewFile, writeTemporaryFile } from './write-new-file.js';
+export { createNewFile, replaceFileWhole, writeTemporaryFile } from './write-new-file.js';
 export { readRegularFile } from './read-regular-file.js';
 export { makeDirectory } from './make-directory.js';
 

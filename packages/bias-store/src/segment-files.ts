@@ -111,3 +111,20 @@ export async function listSegments(path: string): Promise<SegmentFile[]> {
   await add({ path, segment: (numbers.at(-1) ?? 0) + 1, compressed: false, active: true });
   return files;
 }
+
+/**
+ * Whether `candidate` names one of the files of the store at `storePath`: its active file, a closed segment (plain or
+ * gzipped), or a name a process gives them for itself (pins, rotated names, temporary copies, the rotation lock).
+ * Both paths are compared as given: resolve symbolic links first. For a writer of other files (a report's `--output`)
+ * that must never write over a store's file, existing or to come.
+ */
+export function isStoreFile(storePath: string, candidate: string): boolean {
+  const naming = segmentNaming(storePath);
+  if (dirname(candidate) !== naming.dir) return false;
+  const name = basename(candidate);
+  const base = basename(storePath);
+  if (name === base || naming.match(name) !== null || name === `${base}.rotate.lock`) return true;
+  const owned = parsePrivateName(name);
+  return owned !== null && (owned.base === base || naming.match(owned.base) !== null);
+}
+

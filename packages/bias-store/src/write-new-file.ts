@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
@@ -97,3 +97,21 @@ function createExclusively(path: string, data: string | Uint8Array): void {
   }
   closeSync(fd);
 }
+
+/**
+ * Replaces (or creates) `path` with `data`, whole or not at all: a temporary file beside it (`writeTemporaryFile`: 0600,
+ * byte counts checked, fsynced) renamed over it, then the directory fsynced. A crash or a full disk leaves the old
+ * file or the new one, never part of either. It replaces whatever the name holds: a caller writing a file the user named
+ * checks first that the name holds a regular file that is no file of Council's (`@council/cli`'s output check).
+ */
+export function replaceFileWhole(path: string, data: string | Uint8Array): void {
+  const temp = writeTemporaryFile(path, data);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    removeQuietly(temp);
+    throw ioError({ action: 'write', path, cause: error });
+  }
+  fsyncDirectorySync(dirname(path));
+}
+

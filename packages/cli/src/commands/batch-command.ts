@@ -16,6 +16,7 @@ import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
+import { checkOutputFile } from '../write-output-file.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { readPromptsFile } from '../read-prompts-file.js';
@@ -108,13 +109,19 @@ function completedIds(path: string): Set<string> {
 export async function runBatchCommand(options: BatchCommandOptions, ctx: CommandContext): Promise<number> {
   const file = resolve(ctx.cwd, options.file);
   const prompts = readPromptsFile(file);
-  const output = resolve(ctx.cwd, options.output ?? `${options.file}.results.jsonl`);
+  const settings = commandSettings(ctx);
+  // Appended to as results come: a regular file (a link is followed), never one of Council's files in the home.
+  const output = checkOutputFile({
+    path: resolve(ctx.cwd, options.output ?? `${options.file}.results.jsonl`),
+    flag: options.output === undefined ? 'The results file' : '--output',
+    orElse: options.output === undefined ? 'name another results file with --output' : 'leave --output out to write <file>.results.jsonl',
+    settings,
+  });
   if (existsSync(output) && statSync(output).size > 0 && !options.resume) {
     throw new CliError({ code: 'USAGE', message: `${output} already holds results: pass --resume to continue it, or --output to write elsewhere.` });
   }
   const done = options.resume ? completedIds(output) : new Set<string>();
   const todo = prompts.filter((p) => !done.has(p.id));
-  const settings = commandSettings(ctx);
   const env = settings.secrets.providerEnv;
   if (options.persist !== false) requireHashSecret(settings);
   const loaded = await loadCouncilConfig(settings);

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { aggregateBiasAudit } from '@council/bias-audit';
 import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
-import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds, writeFileAtomic } from '@council/bias-store';
+import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
 import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine } from './bias-report-engine.js';
 import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
+import { checkOutputFile, writeOutputFile } from '../write-output-file.js';
 import { describeUnsaved } from './history-command.js';
 import { describeUnreadSessions, leaveOutUnreadSessions } from '../leave-out-unread-sessions.js';
 import type { UnreadSessions } from '../leave-out-unread-sessions.js';
@@ -188,9 +189,12 @@ async function defaultStoreExists(path: string): Promise<boolean> {
 /** `council bias-report`: ADR-018's cross-session report as text, JSON, CSV or a self-contained HTML page. */
 export async function runBiasReportCommand(options: BiasReportCommandOptions, ctx: CommandContext): Promise<number> {
   const format = options.format ?? 'text';
+  const toFile = options.output !== undefined;
+  // The file is checked before the report is computed: never over a store, the history or anything but a regular file.
+  const output = toFile ? { path: resolve(ctx.cwd, options.output!), flag: '--output', orElse: 'leave --output out to print the report', settings: commandSettings(ctx) } : null;
+  if (output !== null) checkOutputFile(output);
   const { document, loaded } = await computeBiasReport(options, ctx);
   for (const line of describeBiasRead({ document, loaded, defaultStore: options.input === undefined })) ctx.io.stderr(line);
-  const toFile = options.output !== undefined;
   const style = toFile ? createStyle(false) : ctx.out;
   // Each renderer loads only when its format is asked for: the text tables (cli-table3) and the HTML page are
   // ~100 KB that a JSON report would otherwise parse at every start.
@@ -219,14 +223,9 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
       break;
     }
   }
-  if (toFile) {
-    const target = resolve(ctx.cwd, options.output!);
-    try {
-      await writeFileAtomic(target, text); // 0600, like every file Council writes; never half a report
-    } catch (error) {
-      const why = BiasStoreError.isInstance(error) ? error.message : `Could not write ${target}: ${String(error)}.`;
-      throw new CliError({ code: 'RUNTIME', message: why, cause: error });
-    }
+  if (output !== null) {
+    // 0600, like every file Council writes; through a temporary file renamed over it: never half a report.
+    const target = writeOutputFile({ ...output, data: text });
     ctx.io.stderr(`Wrote the ${format} report to ${target}\n`);
   } else {
     ctx.io.stdout(text);

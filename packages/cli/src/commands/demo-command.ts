@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCouncil } from '@council/core';
 import type { CouncilSession } from '@council/core';
-import { writeFileAtomic } from '@council/bias-store';
 import type { SimulatedSettings } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -12,6 +11,7 @@ import { createLiveDisplay } from '../live-display.js';
 import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
 import { renderHtmlReport } from '../html/render-html-report.js';
 import { persistSession } from '../persist-session.js';
+import { checkOutputFile, writeOutputFile } from '../write-output-file.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
 import { renderSessionText } from '../render-session-text.js';
 import { sessionDocument } from '../session-document.js';
@@ -75,6 +75,10 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     biasStore: null,
   });
   const home = settings.home;
+  const htmlPath = join(home, 'bias-report.html');
+  // Checked before any session runs: the report may replace an earlier report, never a directory, FIFO or device.
+  const htmlOutput = { path: htmlPath, flag: 'The demo report', orElse: 'move it away and run council demo again', settings };
+  checkOutputFile(htmlOutput);
   const env = settings.secrets.providerEnv;
   const demoCtx: CommandContext = { ...ctx, home };
   const paths = { biasMetrics: settings.files.biasStore };
@@ -143,13 +147,13 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
   print(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
   print(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
-  const htmlPath = join(home, 'bias-report.html');
   // Through a temporary file created 0600 and renamed over the old report: mode only applies to a new file, and a
-  // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written.
-  await writeFileAtomic(
-    htmlPath,
-    renderHtmlReport(htmlReportFromAudit({ report: document.report, records: loaded, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
-  );
+  // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written —
+  // and only a regular file is replaced (a directory, FIFO or device there is refused, naming it).
+  writeOutputFile({
+    ...htmlOutput,
+    data: renderHtmlReport(htmlReportFromAudit({ report: document.report, records: loaded, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
+  });
   print(
     [
       '',

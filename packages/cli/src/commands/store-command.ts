@@ -8,6 +8,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { renderTable } from '../render-table.js';
 import type { StoreClickhouseOptions } from './store-clickhouse-command.js';
+import { checkOutputDirectory } from '../write-output-file.js';
 
 export interface StoreCommandOptions {
   action: string | undefined;
@@ -363,7 +364,9 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
   if (format === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --format parquet or --format jsonl.' });
   if (output === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --output DIR: the directory to write the day=YYYY-MM-DD partitions into.' });
   const given = options.inputs ?? [];
-  const inputs = given.length > 0 ? given.map((p) => resolve(ctx.cwd, p)) : [commandSettings(ctx).files.biasStore];
+  const settings = commandSettings(ctx);
+  const inputs = given.length > 0 ? given.map((p) => resolve(ctx.cwd, p)) : [settings.files.biasStore];
+  checkOutputDirectory({ path: resolve(ctx.cwd, output), flag: '--output', settings });
   const started = performance.now();
   let result;
   try {

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
@@ -217,8 +217,26 @@ function resolveLocations(parsed: Parsed, options: PathContext & { flags: Counci
     // Paths in full: a home cut short would not say which file is in the way.
     problems.push(`${named} ${home} is not valid: ${file === home ? 'it is' : `${file} is`} a file, not a directory. Point it at a directory (Council creates one that is missing).`);
   }
-  const biasStore = typeof flags.biasStore === 'string' ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) }) : flags.biasStore === null ? undefined : parsed.LLM_COUNCIL_BIAS_STORE;
+  const named = typeof flags.biasStore === 'string' ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) }) : flags.biasStore === null ? undefined : parsed.LLM_COUNCIL_BIAS_STORE;
+  // A store the user named explicitly may be a symbolic link: it is followed, once, here, so the store's segments and
+  // its writers' pins live beside the file it points to. The default `<home>/bias_metrics.jsonl` is never followed:
+  // an append refuses a link there (a link the user did not name could lead anywhere).
+  const biasStore = named === undefined ? undefined : followLink(named);
   return { home, homeSource, paths: councilPaths(home, biasStore === undefined ? {} : { biasMetrics: biasStore }) };
+}
+
+/** The file a symbolic link points to (a link to a link, to the end; one to nothing, the path it names), else the path. */
+function followLink(path: string): string {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return path;
+  } catch {
+    return path; // not there yet: created on the first append
+  }
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(dirname(path), readlinkSync(path)); // a link to a file not created yet: the first append creates it
+  }
 }
 
 /** The values never printed: the hash secret exactly as set, the cloud token, and the provider variables that are set. */
