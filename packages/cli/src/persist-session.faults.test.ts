@@ -142,7 +142,7 @@ const runCliModule = fileURLToPath(new URL('./run-cli.ts', import.meta.url));
  * `council ask` in a child process (with the fault shim, or under a file-size limit): its exit code or signal and its
  * output. Asynchronous: the test server that plays the council runs in this process, and must answer meanwhile.
  */
-async function askInChild(h: Home, options: { fault?: object; ulimitBlocks?: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+async function askInChild(h: Home, options: { fault?: object; ulimitBlocks?: number; uid?: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   const program = [
     "import { injectWriteFaults } from '@council/bias-store/test';",
     `import { runCli } from ${JSON.stringify(runCliModule)};`,
@@ -157,7 +157,7 @@ async function askInChild(h: Home, options: { fault?: object; ulimitBlocks?: num
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const child =
     options.ulimitBlocks === undefined
-      ? spawn(node[0]!, node.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(node[0]!, node.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }) })
       : spawn('bash', ['-c', `ulimit -f ${options.ulimitBlocks} && exec ${quoted}`], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -231,6 +231,29 @@ describe.runIf(linux)('a file-size limit (ulimit -f) reached by the history log'
     expect(await counted(h)).toEqual({ ...sessions([before.sessionId]), history: [before.sessionId, 'filler'].sort() });
     expect(await doctor(h, true)).toEqual({ status: 'ok', detail: `finished saving 1 session (${session}): now in the history and reports` });
     expect(await counted(h)).toEqual({ ...sessions([before.sessionId, session]), history: [before.sessionId, 'filler', session].sort() });
+  }, 90_000);
+});
+
+describe.runIf(linux)('a read-only home (EACCES)', () => {
+  it('the session is answered, one message says nothing was saved and what to do, and the home is as it was', async () => {
+    const h = newHome();
+    const before = await ask(h);
+    const { chmodSync } = await import('node:fs');
+    const root = process.getuid?.() === 0;
+    // root ignores permissions: the child runs as nobody (65534) in root's home; otherwise the home is made read-only.
+    if (!root) for (const dir of [h.home, h.files.journal]) chmodSync(dir, 0o555);
+    else chmodSync(h.home, 0o755); // nobody may read the home (its journal stays root's 0700: not writable for nobody)
+    const child = await askInChild(h, root ? { uid: 65534 } : {});
+    if (!root) for (const dir of [h.home, h.files.journal]) chmodSync(dir, 0o700);
+    expect(child.status, child.stderr).toBe(1);
+    expect(child.stdout).toContain('Synthesised from');
+    const lines = councilLines(child.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^council: The session was not saved: cannot write ${h.files.journal}/[0-9a-f-]+\\.saving-[0-9a-f]{12}-\\d+-[0-9a-z]+: permission denied \\(EACCES\\)\\. Nothing of it was written to disk; make it \\(and its directory\\) writable by this user, or choose another path before the next session\\.$`),
+    );
+    expect(await counted(h)).toEqual(sessions([before.sessionId]));
+    expect(readdirSync(h.files.journal)).toEqual([]);
   }, 90_000);
 });
 
