@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
+import { createTelemetryOutboxStore } from '@council/bias-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
@@ -66,6 +68,15 @@ describe('council telemetry', () => {
     const r = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' });
     expect(JSON.parse(r.out)).toMatchObject({ consentLevel: 3, sends: true, pendingEvents: 1, cloudUrl: null, cloudToken: 'present' });
     expect(r.out).not.toContain('TOKEN-CANARY');
+  }, 20_000);
+
+  it('status counts the events of a rotated outbox, whose active file is gone', async () => {
+    const home = await homeWithOneEvent();
+    const outbox = join(home, 'telemetry', 'outbox.jsonl');
+    await createTelemetryOutboxStore(outbox, z.looseObject({})).rotate();
+    expect(existsSync(outbox)).toBe(false);
+    const r = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+    expect(JSON.parse(r.out)).toMatchObject({ pendingEvents: 1 });
   }, 20_000);
 
   it('status shows the cloud URL without its user-info', async () => {

@@ -23,13 +23,12 @@ async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEv
   const paths = { telemetryOutbox: settings.files.outbox, telemetrySentCursor: settings.files.sentCursor };
   const events: TelemetryEvent[] = [];
   let skipped = 0;
-  if (existsSync(paths.telemetryOutbox)) {
-    const store = createTelemetryOutboxStore<TelemetryEvent>(paths.telemetryOutbox, telemetryEventSchema);
-    const from = (await readCursorFile(paths.telemetrySentCursor)) ?? startCursor;
-    for await (const entry of store.scan({ from })) {
-      if (entry.kind === 'item') events.push(entry.item);
-      else skipped++;
-    }
+  // The store reads its segments too: after a rotation the active file may be gone while events wait in a segment.
+  const store = createTelemetryOutboxStore<TelemetryEvent>(paths.telemetryOutbox, telemetryEventSchema);
+  const from = (await readCursorFile(paths.telemetrySentCursor)) ?? startCursor;
+  for await (const entry of store.scan({ from })) {
+    if (entry.kind === 'item') events.push(entry.item);
+    else skipped++;
   }
   return { events, skipped, outbox: paths.telemetryOutbox, consent, cursorFile: paths.telemetrySentCursor };
 }
