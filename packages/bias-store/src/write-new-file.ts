@@ -22,22 +22,31 @@ function writeAll(fd: number, data: Buffer): void {
  */
 export function writeTemporaryFile(path: string, data: string | Uint8Array): string {
   const temp = privateName(path, 'tmp');
+  writeExclusively(temp, data, { named: path });
+  return temp;
+}
+
+/**
+ * Creates `file` (O_EXCL, never through a link, 0600), writes `data` whole and fsyncs it; on failure the file is
+ * removed again. Errors name `named` (the user's file, for a temporary one); an existing `file` is `existsError`.
+ */
+function writeExclusively(file: string, data: string | Uint8Array, options: { named: string }): void {
   let fd: number;
   try {
-    fd = openSync(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+    fd = openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
   } catch (error) {
-    throw ioError({ action: 'write', path, cause: error });
+    if (errorCode(error) === 'EEXIST' && file === options.named) throw existsError(file, error);
+    throw ioError({ action: 'write', path: options.named, cause: error });
   }
   try {
     writeAll(fd, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
-    removeQuietly(temp);
-    throw ioError({ action: 'write', path, cause: error });
+    removeQuietly(file);
+    throw ioError({ action: 'write', path: options.named, cause: error });
   }
   closeSync(fd);
-  return temp;
 }
 
 function removeQuietly(path: string): void {
@@ -64,7 +73,7 @@ export function createNewFile(path: string, data: string | Uint8Array): void {
     removeQuietly(temp);
     const code = errorCode(error);
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
-      createExclusively(path, data);
+      writeExclusively(path, data, { named: path });
       return;
     }
     if (code === 'EEXIST') throw existsError(path, error);
@@ -77,25 +86,6 @@ export function createNewFile(path: string, data: string | Uint8Array): void {
 function existsError(path: string, cause: unknown): BiasStoreError {
   const problem = { code: 'EEXIST', what: 'it already exists', fix: 'nothing was overwritten; move it away first' };
   return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create ${path}: ${problem.what}; ${problem.fix}.`, cause, problem });
-}
-
-function createExclusively(path: string, data: string | Uint8Array): void {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST') throw existsError(path, error);
-    throw ioError({ action: 'write', path, cause: error });
-  }
-  try {
-    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    removeQuietly(path);
-    throw ioError({ action: 'write', path, cause: error });
-  }
-  closeSync(fd);
 }
 
 /**
