@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // org-id on its own too: the CLI checks --org on every command, and importing it from the index would
-  // evaluate all of core (its providers, ky, yaml, the fetch globals) before `bias-report` reads a line.
-  entry: ['src/index.ts', 'src/org-id.ts'],
+  // org-id and config-files on their own too: the CLI's settings check --org and place the configuration files on
+  // every command, and importing them from the index would evaluate all of core (its providers, ky, yaml, the fetch
+  // globals) before `bias-report` reads a line.
+  entry: ['src/index.ts', 'src/org-id.ts', 'src/config-files.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -25,6 +25,8 @@ export { fillTemplate } from './fill-template.js';
 export { mergeConfig } from './merge-config.js';
 export { loadConfig, resolveConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
+export { configFilesInHome } from './config-files.js';
+export type { ConfigFiles } from './config-files.js';
 export { orgIdProblem } from './org-id.js';
 export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CouncilError } from './council-error.js';
 import { defaultConfig } from './default-config.js';
+import { configFilesInHome } from './config-files.js';
 import { loadConfig, resolveConfig } from './load-config.js';
 import { resolveStrategy } from './resolve-strategy.js';
 
@@ -194,6 +195,46 @@ describe('loadConfig', () => {
     ]);
     await write('personalities/c.yaml', 'id: skeptic\nname: Again\nmodel: m\nsystem_prompt: p\n');
     await expectConfigError(loadConfig({ home }), 'c.yaml', 'b.yaml', '"skeptic"');
+  });
+});
+
+// Issue 28 item 4: loadConfig reads the files its caller resolved; the home's layout is configFilesInHome's alone.
+describe('loadConfig given the resolved files', () => {
+  it('reads the files where they are, not where a home would put them, and returns them', async () => {
+    const userPath = await write('elsewhere/mine.yaml', 'mode: voting\n');
+    const orgPath = await write('elsewhere/acme-prompts.yaml', 'order: per-reviewer\n');
+    await write('elsewhere/people/sage.yaml', 'id: sage\nname: The Sage\nmodel: openai/gpt-4o\nsystem_prompt: You weigh.\n');
+    // A home layout beside them that must not be read.
+    await write('config.yaml', 'mode: consensus\nquorum: 9\n');
+    await write('personalities/other.yaml', 'id: other\nname: Other\nmodel: m\nsystem_prompt: p\n');
+    const files = { config: userPath, personalities: join(home, 'elsewhere', 'people'), orgConfig: orgPath };
+    const loaded = await loadConfig({ files, org: 'acme' });
+    expect(loaded.sources).toEqual(['built-in defaults', userPath, orgPath]);
+    expect(loaded.config.mode).toBe('voting');
+    expect(loaded.config.order).toBe('per-reviewer');
+    expect(loaded.config.quorum).toBe(defaultConfig.quorum);
+    expect(loaded.personalities.map((p) => p.id)).toEqual(['sage']);
+    expect(loaded.files).toEqual(files);
+    expect(loaded.org).toBe('acme');
+  });
+
+  it('the home convenience reads exactly the files configFilesInHome names (DESIGN.md\'s layout)', async () => {
+    expect(configFilesInHome('/h')).toEqual({ config: '/h/config.yaml', personalities: '/h/personalities', orgConfig: null });
+    expect(configFilesInHome('/h', 'acme')).toEqual({ config: '/h/config.yaml', personalities: '/h/personalities', orgConfig: '/h/organizations/acme/config/system-prompts.yaml' });
+    const orgPath = await write('organizations/acme/config/system-prompts.yaml', 'order: shared\n');
+    const fromHome = await loadConfig({ home, org: 'acme' });
+    expect(fromHome.files).toEqual(configFilesInHome(home, 'acme'));
+    expect(fromHome.sources).toEqual(['built-in defaults', orgPath]);
+    expect(await loadConfig({ files: configFilesInHome(home, 'acme'), org: 'acme' })).toEqual(fromHome);
+  });
+
+  it('refuses an organization without its file, a file without its organization, and neither files nor home', async () => {
+    const files = configFilesInHome(home);
+    await expect(loadConfig({ files, org: 'acme' })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('organization "acme" is named but files.orgConfig is null') as unknown });
+    await expect(loadConfig({ files: configFilesInHome(home, 'acme') })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('is given without its organization') as unknown });
+    await expect(loadConfig({} as never)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('needs `files`') as unknown });
+    // An unsafe id is refused before its file is read, whoever placed the file.
+    await expectConfigError(loadConfig({ files: { ...files, orgConfig: join(home, 'x.yaml') }, org: '../etc' }), 'Organization id "../etc" (from the org option) is not valid');
   });
 });
 

@@ -2,6 +2,8 @@ import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as z from 'zod';
+import { configFilesInHome } from './config-files.js';
+import type { ConfigFiles } from './config-files.js';
 import type { CouncilConfig, CouncilConfigLayer } from './council-config.js';
 import { councilConfigLayerSchema } from './council-config-schema.js';
 import { CouncilError } from './council-error.js';
@@ -18,10 +20,11 @@ import type { Personality } from './personality.js';
  * configuration cascade and the personality files, and nothing else.
  */
 
-export interface LoadConfigOptions {
-  /** The home directory (`LLM_COUNCIL_HOME`), absolute: resolved by the caller's settings; this package reads no environment. */
-  home: string;
-  /** The organization id (`--org` or `LLM_COUNCIL_ORG`). */
+interface LoadConfigLayers {
+  /**
+   * The organization id (`--org` or `LLM_COUNCIL_ORG`). With `files`, the organization whose layer `files.orgConfig`
+   * is: give both or neither.
+   */
   org?: string;
   /** Where `org` came from (e.g. `LLM_COUNCIL_ORG`), so that messages point at what the user set; default "the org option". */
   orgSource?: string;
@@ -34,13 +37,21 @@ export interface LoadConfigOptions {
   overrides?: CouncilConfigLayer;
 }
 
+/**
+ * What `loadConfig` reads: the files, as the caller's settings resolved them (the CLI passes its `CouncilFiles`), or,
+ * as a convenience for a library user who has only a home directory, the home (its files are `configFilesInHome(home, org)`).
+ * This package reads no environment: paths are absolute, resolved by the caller.
+ */
+export type LoadConfigOptions = LoadConfigLayers & ({ files: ConfigFiles; home?: never } | { home: string; files?: never });
+
 export interface LoadedConfig {
   config: CouncilConfig;
   /** The layers applied, in order: `built-in defaults`, file paths, `environment`, `explicit options`. */
   sources: string[];
-  /** Every `personalities/*.yaml` under the home directory, sorted by id. */
+  /** Every `*.yaml` (or `.yml`) in the personalities' directory, sorted by id. */
   personalities: Personality[];
-  home: string;
+  /** The files the cascade was read from (those that do not exist included). */
+  files: ConfigFiles;
   org: string | undefined;
 }
 
@@ -188,33 +199,48 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
   return [...byId.values()].map((v) => v.personality).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** The files to read: those given, or the home's; an organization without its file, or a file without its organization, is refused. */
+function filesToRead(options: LoadConfigOptions): ConfigFiles {
+  if (options.files === undefined && typeof options.home !== 'string') {
+    throw new CouncilError({ code: 'INVALID_OPTION', message: 'loadConfig needs `files` (the configuration files, as your settings resolved them) or `home` (a Council home directory).' });
+  }
+  const files = options.files ?? configFilesInHome(options.home, options.org);
+  if (options.org === undefined && files.orgConfig !== null) {
+    throw new CouncilError({ code: 'INVALID_OPTION', message: `loadConfig: files.orgConfig (${files.orgConfig}) is given without its organization; pass \`org\` as well, or set files.orgConfig to null.` });
+  }
+  if (options.org !== undefined && files.orgConfig === null) {
+    throw new CouncilError({ code: 'INVALID_OPTION', message: `loadConfig: organization "${options.org}" is named but files.orgConfig is null; pass its file (configFilesInHome(home, org) gives the usual one), or leave out \`org\`.` });
+  }
+  return files;
+}
+
 /**
- * Loads the configuration cascade (design doc §6.3): built-in defaults ← `$LLM_COUNCIL_HOME/config.yaml`
- * ← `organizations/<org>/config/system-prompts.yaml` (`LLM_COUNCIL_ORG`) ← the environment's layer
+ * Loads the configuration cascade (design doc §6.3): built-in defaults ← `files.config` (`$LLM_COUNCIL_HOME/config.yaml`)
+ * ← `files.orgConfig` (`organizations/<org>/config/system-prompts.yaml`, `LLM_COUNCIL_ORG`) ← the environment's layer
  * (`LLM_COUNCIL_MODELS`, `LLM_COUNCIL_CHAIRMAN`, `LLM_COUNCIL_BIAS_AUDIT`, parsed by the caller) ← `overrides`; plus the
- * personalities in `$LLM_COUNCIL_HOME/personalities/`. A missing `config.yaml` is fine; a named
+ * personalities in `files.personalities` (`$LLM_COUNCIL_HOME/personalities/`). A missing `config.yaml` is fine; a named
  * organization without its file is an error. Every error is a `CouncilError` (`INVALID_CONFIG` or
  * `PERSONALITY_INVALID`) naming the file, the key and what is accepted.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const { home, org } = options;
+  const { org } = options;
+  const files = filesToRead(options);
   // Where the organization came from, so a message points at what the user actually set.
   const orgSource = options.orgSource ?? 'the org option';
   const sources = ['built-in defaults'];
   const layers: CouncilConfigLayer[] = [];
 
-  const userPath = join(home, 'config.yaml');
-  const user = await readLayerFile(userPath);
+  const user = await readLayerFile(files.config);
   if (user) {
     layers.push(user);
-    sources.push(userPath);
+    sources.push(files.config);
   }
-  if (org !== undefined) {
+  if (org !== undefined && files.orgConfig !== null) {
     const problem = orgIdProblem(org);
     if (problem !== null) {
       throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.` });
     }
-    const orgPath = join(home, 'organizations', org, 'config', 'system-prompts.yaml');
+    const orgPath = files.orgConfig;
     const orgLayer = await readLayerFile(orgPath);
     if (!orgLayer) {
       throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.` });
@@ -231,8 +257,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     sources.push('explicit options');
   }
   const config = mergeConfig(defaultConfig, ...layers);
-  const personalities = await loadPersonalities(join(home, 'personalities'));
-  return { config, sources, personalities, home, org };
+  const personalities = await loadPersonalities(files.personalities);
+  return { config, sources, personalities, files, org };
 }
 
 /** Validates an explicit configuration layer (camelCase) without touching files; throws `INVALID_CONFIG`. */

@@ -12,16 +12,16 @@ function environmentLayer(settings: CouncilSettings): CouncilConfigLayer {
 }
 
 /**
- * Core's configuration cascade for these settings: the home, the organization (`org` is a command's
- * `--org`, which wins over `LLM_COUNCIL_ORG`) and the environment's layer, passed as values.
+ * Core's configuration cascade for these settings: the files they resolved (`config.yaml`, `personalities/` and the
+ * organization's file, from `--org` or `LLM_COUNCIL_ORG`) and the environment's layer, passed as values.
  */
-export function loadCouncilConfig(settings: CouncilSettings, options: { org?: string } = {}): Promise<LoadedConfig> {
-  const org = options.org ?? settings.org ?? undefined;
-  const orgSource = options.org === undefined && settings.orgSource === 'LLM_COUNCIL_ORG' ? 'LLM_COUNCIL_ORG' : undefined;
+export function loadCouncilConfig(settings: CouncilSettings): Promise<LoadedConfig> {
+  const { files, org } = settings;
   return loadConfig({
-    home: settings.home,
-    ...(org === undefined ? {} : { org }),
-    ...(orgSource === undefined ? {} : { orgSource }),
+    files,
+    ...(org === null ? {} : { org }),
+    // A message about the organization points at the variable when that is what named it; at the option otherwise.
+    ...(settings.orgSource === 'LLM_COUNCIL_ORG' ? { orgSource: 'LLM_COUNCIL_ORG' } : {}),
     environment: environmentLayer(settings),
   });
 }

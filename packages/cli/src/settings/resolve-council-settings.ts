@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
+import { configFilesInHome } from '@council/core/config-files';
 import { orgIdProblem } from '@council/core/org-id';
 import { scrubSecrets } from '@council/providers';
 import * as z from 'zod';
@@ -283,9 +284,8 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     home,
     homeSource,
     files: {
-      config: join(home, 'config.yaml'),
-      personalities: join(home, 'personalities'),
-      orgConfig: org === null ? null : join(home, 'organizations', org, 'config', 'system-prompts.yaml'),
+      // The configuration cascade's files: core's layout, the one place that knows it.
+      ...configFilesInHome(home, org),
       biasStore: paths.biasMetrics,
       contributions: paths.contributions,
       history: paths.history,
