@@ -5,7 +5,7 @@ import { scrubSecrets } from '@council/providers';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { CONSENT_NAMES } from '../provider-environment.js';
+import { CONSENT_NAMES } from '../consent-names.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 
 export interface ConfigCommandOptions {

@@ -5,7 +5,7 @@ import { createTelemetryOutboxStore, readCursorFile, startCursor } from '@counci
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { CONSENT_NAMES } from '../provider-environment.js';
+import { CONSENT_NAMES } from '../consent-names.js';
 import { stripUrlCredentials } from '../strip-url-credentials.js';
 
 export interface TelemetryCommandOptions {
