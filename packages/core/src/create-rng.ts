@@ -3,7 +3,8 @@ import type { Rng } from './rng.js';
 
 /**
  * A session's seeded generator: `@council/scoring`'s mulberry32, the algorithm seeded sessions have
- * always used, so a seed keeps giving the same orders, labels, boundary token and session id. A numeric
+ * always used, so a seed keeps giving the same orders, labels, boundary token and reviewer sample (never the
+ * session id, which `runCouncil` draws fresh for every run). A numeric
  * seed is used as its low 32 bits (fractions are truncated); a string seed is hashed (FNV-1a, UTF-8).
  */
 export function createRng(seed: number | string): Rng {

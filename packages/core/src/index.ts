@@ -1,55 +1,5 @@
-export { CouncilError } from './council-error.js';
-export type { CouncilErrorCode } from './council-error.js';
-
-export { createRng } from './create-rng.js';
-export type { Rng } from './rng.js';
-export { shuffle } from './shuffle.js';
-export { williamsDesign } from './williams-design.js';
-export { orderModes } from './order-mode.js';
-export type { OrderMode } from './order-mode.js';
-export { createPresentationOrders } from './create-presentation-orders.js';
-export type { CreatePresentationOrdersOptions } from './create-presentation-orders.js';
-export { responseLabel } from './response-label.js';
-export { createLabelToModel } from './label-to-model.js';
-export type { LabelEntry, LabelToModel } from './label-to-model.js';
-
-export { detectInjection } from './detect-injection.js';
-export type { InjectionSignal } from './detect-injection.js';
-export { parseEvaluation } from './parse-evaluation.js';
-export type { Critique, EvaluationFormat, ParsedEvaluation } from './parse-evaluation.js';
-
-export type { CouncilConfig, CouncilConfigLayer, ProviderConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
-export { councilConfigLayerSchema } from './council-config-schema.js';
-export { defaultConfig } from './default-config.js';
-export { fillTemplate } from './fill-template.js';
-export { mergeConfig } from './merge-config.js';
-export { loadConfig, resolveConfig } from './load-config.js';
-export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
-export { configFilesInHome } from './config-files.js';
-export type { ConfigFiles } from './config-files.js';
-export { orgIdProblem } from './org-id.js';
-export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
-
-export type { Personality } from './personality.js';
-export { parsePersonality, personalityFileSchema, personalityFromData, safeParsePersonality, stringifyPersonality } from './parse-personality.js';
-
-export { createBoundaryToken } from './create-boundary-token.js';
-export { buildEvaluationPrompt } from './build-evaluation-prompt.js';
-export type { BuildEvaluationPromptOptions } from './build-evaluation-prompt.js';
-export { buildChairmanPrompt } from './build-chairman-prompt.js';
-export type { BuildChairmanPromptOptions, ChairmanInput } from './build-chairman-prompt.js';
-export { parseContributors } from './parse-contributors.js';
-export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
-
+// The main API: a council session (runCouncil), its options, its events and the session it returns.
 export { runCouncil } from './run-council.js';
-export { checkCostCap } from './check-cost-cap.js';
-export { expandPools } from './expand-pools.js';
-export { MAX_COUNCIL_MEMBERS } from './max-council-members.js';
-export { scrubSessionMessages } from './scrub-session-messages.js';
-export { buildFollowUpQuery } from './build-follow-up-query.js';
-export type { FollowUp } from './build-follow-up-query.js';
-export type { CostCapCheck } from './check-cost-cap.js';
-export { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 export type { RunCouncilOptions, SynthesisTextPart } from './run-council-options.js';
 export type { CouncilMember, ResolvedMember } from './council-member.js';
 export type { CouncilEvent, CouncilStage } from './council-event.js';
@@ -71,6 +21,35 @@ export type {
 } from './council-session.js';
 export { describeShortfall, sessionOutcome } from './session-outcome.js';
 export type { SessionOutcome, SessionShortfall } from './session-outcome.js';
+export { CouncilError } from './council-error.js';
+export type { CouncilErrorCode } from './council-error.js';
+
+// Configuration: the cascade (loadConfig) and personalities.
+export type { CouncilConfig, CouncilConfigLayer, ProviderConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
+export { councilConfigLayerSchema } from './council-config-schema.js';
+export { defaultConfig } from './default-config.js';
+export { fillTemplate } from './fill-template.js';
+export { mergeConfig } from './merge-config.js';
+export { loadConfig, resolveConfig } from './load-config.js';
+export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
+export { configFilesInHome } from './config-files.js';
+export type { ConfigFiles } from './config-files.js';
+export { orgIdProblem } from './org-id.js';
+export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
+export type { Personality } from './personality.js';
+export { parsePersonality, personalityFileSchema, personalityFromData, safeParsePersonality, stringifyPersonality } from './parse-personality.js';
+export { combinePersonalities } from './combine-personalities.js';
+export type { CombinePersonalitiesOptions } from './combine-personalities.js';
+
+// Around a session: members, cost, follow-ups, what a session records and sends.
+export { checkCostCap } from './check-cost-cap.js';
+export type { CostCapCheck } from './check-cost-cap.js';
+export { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
+export { expandPools } from './expand-pools.js';
+export { MAX_COUNCIL_MEMBERS } from './max-council-members.js';
+export { scrubSessionMessages } from './scrub-session-messages.js';
+export { buildFollowUpQuery } from './build-follow-up-query.js';
+export type { FollowUp } from './build-follow-up-query.js';
 export { observationsFromSession } from './observations-from-session.js';
 export type { ObservationsFromSessionOptions } from './observations-from-session.js';
 export { buildTelemetryEvent } from './build-telemetry-event.js';
@@ -83,8 +62,31 @@ export {
   telemetryFieldConsentLevel,
   telemetryFieldLevel,
 } from './telemetry-field-consent.js';
-
 export { generateFeedbackSummary } from './generate-feedback-summary.js';
 export type { FeedbackSummary, FeedbackSummaryOptions, ThemeCount } from './generate-feedback-summary.js';
-export { combinePersonalities } from './combine-personalities.js';
-export type { CombinePersonalitiesOptions } from './combine-personalities.js';
+
+// The stages' parts, for callers that build their own pipeline: prompts, parsing, injection checks.
+export { createBoundaryToken } from './create-boundary-token.js';
+export { buildEvaluationPrompt } from './build-evaluation-prompt.js';
+export type { BuildEvaluationPromptOptions } from './build-evaluation-prompt.js';
+export { buildChairmanPrompt } from './build-chairman-prompt.js';
+export type { BuildChairmanPromptOptions, ChairmanInput } from './build-chairman-prompt.js';
+export { parseContributors } from './parse-contributors.js';
+export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
+export { detectInjection } from './detect-injection.js';
+export type { InjectionSignal } from './detect-injection.js';
+export { parseEvaluation } from './parse-evaluation.js';
+export type { Critique, EvaluationFormat, ParsedEvaluation } from './parse-evaluation.js';
+
+// Randomisation: the seeded generator, orders and labels.
+export { createRng } from './create-rng.js';
+export type { Rng } from './rng.js';
+export { shuffle } from './shuffle.js';
+export { williamsDesign } from './williams-design.js';
+export { orderModes } from './order-mode.js';
+export type { OrderMode } from './order-mode.js';
+export { createPresentationOrders } from './create-presentation-orders.js';
+export type { CreatePresentationOrdersOptions } from './create-presentation-orders.js';
+export { responseLabel } from './response-label.js';
+export { createLabelToModel } from './label-to-model.js';
+export type { LabelEntry, LabelToModel } from './label-to-model.js';
