@@ -1,18 +1,15 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
-import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
+import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
-import { readLimitedText } from './read-limited-body.js';
-import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
-import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
-import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
 const errorSchema = z.object({ type: z.string().nullish(), message: z.string().nullish() });
@@ -90,15 +87,6 @@ export function mapAnthropicStopReason(reason: string | null | undefined): Finis
   }
 }
 
-interface RequestParts {
-  url: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-  secrets: string[];
-  /** The request forces the structured-output tool: a refusal of it becomes StructuredOutputUnsupportedError. */
-  structuredOutput: boolean;
-}
-
 /**
  * Structured output on the Messages API: one tool whose input schema is the reply's schema, and `tool_choice`
  * forcing it, so the answer is that tool's `input`.
@@ -141,13 +129,24 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
   /** Sends `responseFormat` as one tool (`input_schema`) forced by `tool_choice`; the answer is its input as JSON. */
   readonly supportsStructuredOutput = true;
   readonly #config: AnthropicMessagesConfig;
+  readonly #endpoint: ModelEndpoint<z.infer<typeof responseSchema>>;
 
   constructor(modelId: string, config: AnthropicMessagesConfig) {
     this.modelId = modelId;
     this.#config = config;
+    this.#endpoint = {
+      target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
+      streamUrl: (baseURL) => endpointUrl(baseURL, 'messages'),
+      build: (options, stream) => this.#request(options, stream),
+      mapError: (failure, request) => this.#mapFailure(failure, request),
+      // No error object comes inside a 2xx reply of the Messages API (a stream's `error` event is read with the stream).
+      replySchema: responseSchema,
+      reply: (json, request, options) => this.#reply(json, { call: options, maxTokens: request.body.max_tokens as number }),
+      streamParts: (body, request, options) => this.#streamParts(body, { request, call: options }),
+    };
   }
 
-  #request(options: GenerateOptions, stream: boolean): RequestParts {
+  #request(options: GenerateOptions, stream: boolean): ModelRequest {
     const key = this.#config.apiKey();
     const system = options.messages.filter((m) => m.role === 'system').map((m) => m.content);
     const body: Record<string, unknown> = {
@@ -170,27 +169,16 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
     const detail = options.error?.message ?? options.error?.type ?? undefined;
-    return createApiError({
-      provider: this.provider,
-      modelId: this.modelId,
-      url: options.url,
-      statusCode: options.statusCode,
-      detail: detail == null ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
-      responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
-      keyHint: 'ANTHROPIC_API_KEY (or the apiKey setting)',
-      structuredOutput: options.structuredOutput,
-      ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
-    });
+    const { provider, modelId } = this;
+    const keyHint = 'ANTHROPIC_API_KEY (or the apiKey setting)';
+    return requestError({ provider, modelId, request: options.request, statusCode: options.statusCode, detail, bodyText: options.bodyText, keyHint, retryAfterMs: options.retryAfterMs });
   }
 
-  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
-    return (failure) => {
-      const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-      const { url, secrets, structuredOutput } = request;
-      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, structuredOutput, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
-    };
+  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
+    const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
+    return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
   }
 
   #usage(usage: z.infer<typeof usageSchema>): Usage {
@@ -213,12 +201,6 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${finishReason}). Retry, or choose another model.` });
   }
 
-  /** Reads a 2xx JSON reply: the body (within the size limit) and its shape. */
-  async #readReply(response: Response, request: RequestParts): Promise<z.infer<typeof responseSchema>> {
-    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: this.#config.runtime.maxResponseBytes, overflow: 'throw' });
-    return parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
-  }
-
   /** The answer of a JSON reply (a structured one: the forced tool's input), or the EmptyResponseError saying why there is none. */
   #reply(json: z.infer<typeof responseSchema>, options: { call: GenerateOptions; maxTokens: number }): ModelReply {
     const content = json.content ?? [];
@@ -235,52 +217,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     return out;
   }
 
-  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    const { runtime } = this.#config;
-    const baseURL = this.#config.baseURL();
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
-      const request = this.#request(options, false);
-      const json = await sendRequest({
-        runtime,
-        scope,
-        provider: this.provider,
-        modelId: this.modelId,
-        url: request.url,
-        headers: request.headers,
-        body: request.body,
-        mapError: this.#mapFailure(request),
-        read: (response) => this.#readReply(response, request),
-      });
-      return { ...this.#reply(json, { call: options, maxTokens: request.body.max_tokens as number }), latencyMs: runtime.clock.now() - scope.startedAt };
-    });
+  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return generateByPost(this.#endpoint, options);
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    const { runtime } = this.#config;
-    const baseURL = this.#config.baseURL();
-    const url = endpointUrl(baseURL, 'messages');
-    let request: RequestParts | undefined;
-    return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
-      {
-        start: (scope) => {
-          const sent = this.#request(options, true);
-          request = sent;
-          return sendRequest({
-            runtime,
-            scope,
-            provider: this.provider,
-            modelId: this.modelId,
-            url: sent.url,
-            headers: sent.headers,
-            body: sent.body,
-            mapError: this.#mapFailure(sent),
-            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), { call: options, maxTokens: sent.body.max_tokens as number })),
-          });
-        },
-        parts: (body) => this.#streamParts(body, { request: request!, call: options }),
-      },
-    );
+    return streamByPost(this.#endpoint, options);
   }
 
   /**
@@ -289,7 +231,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    * `JSON.stringify` writes it (as `doGenerate` gives it), or as sent when it does not parse (a reply cut off by
    * `max_tokens`). Text blocks are then held back and yielded only when no tool input came.
    */
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; call: GenerateOptions }): AsyncGenerator<StreamPart> {
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; call: GenerateOptions }): AsyncGenerator<StreamPart> {
     const { request } = context;
     const url = request.url;
     const maxTokens = request.body.max_tokens as number;
@@ -355,7 +297,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
           break;
         case 'error': {
           const type = event.error?.type ?? 'api_error';
-          throw this.#error({ statusCode: statusOfErrorType[type] ?? 500, error: event.error ?? undefined, bodyText: sse.data, url, secrets: request.secrets, structuredOutput: request.structuredOutput });
+          throw this.#error({ statusCode: statusOfErrorType[type] ?? 500, error: event.error ?? undefined, bodyText: sse.data, request });
         }
         default:
           break; // ping

@@ -1,19 +1,16 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
-import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
+import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
-import { readLimitedText } from './read-limited-body.js';
-import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { toGeminiSchema } from './gemini-schema.js';
-import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
-import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
 const errorSchema = z.object({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() });
@@ -67,15 +64,6 @@ export function mapGeminiFinishReason(reason: string | null | undefined): Finish
   }
 }
 
-interface RequestParts {
-  url: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-  secrets: string[];
-  /** The request asks for a JSON reply held to a schema: a refusal of it becomes StructuredOutputUnsupportedError. */
-  structuredOutput: boolean;
-}
-
 export interface GeminiConfig {
   runtime: ProviderRuntime;
   baseURL: () => string;
@@ -91,17 +79,28 @@ export class GeminiModel implements LanguageModelV1 {
   /** Sends `responseFormat` as `generationConfig.responseMimeType: 'application/json'` and `responseSchema` (see `toGeminiSchema`). */
   readonly supportsStructuredOutput = true;
   readonly #config: GeminiConfig;
+  readonly #endpoint: ModelEndpoint<GeminiResponse>;
 
   constructor(modelId: string, config: GeminiConfig) {
     this.modelId = modelId.replace(/^models\//, '');
     this.#config = config;
+    this.#endpoint = {
+      target: { runtime: config.runtime, provider: this.provider, modelId: this.modelId, baseURL: () => config.baseURL() },
+      streamUrl: (baseURL) => this.#url(baseURL, true),
+      build: (options, stream) => this.#request(options, stream),
+      mapError: (failure, request) => this.#mapFailure(failure, request),
+      replyError: (json, bodyText, request) => (json.error ? this.#inBodyError({ error: json.error, bodyText, request }) : undefined),
+      replySchema: responseSchema,
+      reply: (json, _request, options) => this.#reply(json, options),
+      streamParts: (body, request, options) => this.#streamParts(body, { request, maxTokens: options.maxTokens }),
+    };
   }
 
-  #url(stream: boolean): string {
-    return endpointUrl(this.#config.baseURL(), `models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`);
+  #url(baseURL: string, stream: boolean): string {
+    return endpointUrl(baseURL, `models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`);
   }
 
-  #request(options: GenerateOptions, stream: boolean): RequestParts {
+  #request(options: GenerateOptions, stream: boolean): ModelRequest {
     const key = this.#config.apiKey();
     const system = options.messages.filter((m) => m.role === 'system').map((m) => ({ text: m.content }));
     const extra = { ...options.providerOptions?.gemini };
@@ -120,33 +119,22 @@ export class GeminiModel implements LanguageModelV1 {
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
       ...extra,
     };
-    const url = this.#url(stream);
+    const url = this.#url(this.#config.baseURL(), stream);
     return { url, headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key, ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
     const detail = options.error?.message ?? options.error?.status ?? undefined;
     // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid": an authentication failure.
     const badKey = options.statusCode === 400 && /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) && /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
-    return createApiError({
-      provider: this.provider,
-      modelId: this.modelId,
-      url: options.url,
-      statusCode: badKey ? 401 : options.statusCode,
-      detail: detail == null ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
-      responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
-      keyHint: 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)',
-      structuredOutput: options.structuredOutput,
-      ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
-    });
+    const { provider, modelId } = this;
+    const keyHint = 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)';
+    return requestError({ provider, modelId, request: options.request, statusCode: badKey ? 401 : options.statusCode, detail, bodyText: options.bodyText, keyHint, retryAfterMs: options.retryAfterMs });
   }
 
-  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
-    return (failure) => {
-      const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-      const { url, secrets, structuredOutput } = request;
-      return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, url, secrets, structuredOutput, ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }) });
-    };
+  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
+    const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
+    return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
   }
 
   #usage(meta: GeminiResponse['usageMetadata']): Usage {
@@ -168,10 +156,9 @@ export class GeminiModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
   }
 
-  #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; request: RequestParts }): APICallError {
+  #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; request: ModelRequest }): APICallError {
     const code = options.error.code ?? 500;
-    const { url, secrets, structuredOutput } = options.request;
-    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, url, secrets, structuredOutput });
+    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, request: options.request });
   }
 
   static #parts(response: GeminiResponse): { text: string; reasoning: string } {
@@ -180,14 +167,6 @@ export class GeminiModel implements LanguageModelV1 {
       text: parts.filter((p) => !p.thought).map((p) => p.text ?? '').join(''),
       reasoning: parts.filter((p) => p.thought).map((p) => p.text ?? '').join(''),
     };
-  }
-
-  /** Reads a 2xx JSON reply: the body (within the size limit), its shape, and an error object inside it. */
-  async #readReply(response: Response, request: RequestParts): Promise<GeminiResponse> {
-    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: this.#config.runtime.maxResponseBytes, overflow: 'throw' });
-    const parsed = parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
-    if (parsed.error) throw this.#inBodyError({ error: parsed.error, bodyText: text, request });
-    return parsed;
   }
 
   /** The answer of a JSON reply, or the EmptyResponseError that says why there is none. */
@@ -204,55 +183,15 @@ export class GeminiModel implements LanguageModelV1 {
     return out;
   }
 
-  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    const { runtime } = this.#config;
-    const baseURL = this.#config.baseURL();
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
-      const request = this.#request(options, false);
-      const json = await sendRequest({
-        runtime,
-        scope,
-        provider: this.provider,
-        modelId: this.modelId,
-        url: request.url,
-        headers: request.headers,
-        body: request.body,
-        mapError: this.#mapFailure(request),
-        read: (response) => this.#readReply(response, request),
-      });
-      return { ...this.#reply(json, options), latencyMs: runtime.clock.now() - scope.startedAt };
-    });
+  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return generateByPost(this.#endpoint, options);
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    const { runtime } = this.#config;
-    const baseURL = this.#config.baseURL();
-    const url = this.#url(true);
-    let request: RequestParts | undefined;
-    return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
-      {
-        start: (scope) => {
-          const sent = this.#request(options, true);
-          request = sent;
-          return sendRequest({
-            runtime,
-            scope,
-            provider: this.provider,
-            modelId: this.modelId,
-            url: sent.url,
-            headers: sent.headers,
-            body: sent.body,
-            mapError: this.#mapFailure(sent),
-            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), options)),
-          });
-        },
-        parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),
-      },
-    );
+    return streamByPost(this.#endpoint, options);
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
     const { request } = context;
     let finishReason: FinishReason = 'unknown';
     let usage: Usage = this.#usage(undefined);

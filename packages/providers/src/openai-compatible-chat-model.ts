@@ -1,18 +1,15 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
-import { createApiError } from './create-api-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
 import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
+import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
-import { readLimitedText } from './read-limited-body.js';
-import { errorBodyExcerpt, redactSecrets } from './redact-secrets.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
-import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js';
 import type { ModelReply } from './run-model-call.js';
-import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
 
 const errorObjectSchema = z.object({
@@ -112,15 +109,7 @@ export function mapOpenAIFinishReason(reason: string | null | undefined): Finish
 }
 
 type ErrorObject = z.infer<typeof errorObjectSchema>;
-
-interface RequestParts {
-  url: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-  secrets: string[];
-  /** The request asks for structured output: a refusal of it becomes StructuredOutputUnsupportedError. */
-  structuredOutput: boolean;
-}
+type ChatResponse = z.infer<typeof responseSchema>;
 
 /** OpenAI's structured-output field, which Ollama, vLLM, LM Studio, llama.cpp's server and OpenRouter take too. */
 function responseFormatBody(format: ResponseFormat): Record<string, unknown> {
@@ -138,14 +127,29 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   /** Sends `responseFormat` as `response_format: { type: 'json_schema', json_schema: { name, description?, schema, strict: true } }`. */
   readonly supportsStructuredOutput = true;
   readonly #config: OpenAICompatibleChatConfig;
+  readonly #endpoint: ModelEndpoint<ChatResponse>;
 
   constructor(modelId: string, config: OpenAICompatibleChatConfig) {
     this.modelId = modelId;
     this.provider = config.provider;
     this.#config = config;
+    this.#endpoint = {
+      target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
+      streamUrl: (baseURL) => endpointUrl(baseURL, 'chat/completions'),
+      build: (options, stream) => this.#request(options, stream),
+      mapError: (failure, request) => this.#mapFailure(failure, request),
+      // OpenRouter puts an error object in a 200 body, at the top or in the choice.
+      replyError: (json, bodyText, request) => {
+        const error = json.error ?? json.choices?.[0]?.error;
+        return error ? this.#inBodyError({ error, bodyText, request }) : undefined;
+      },
+      replySchema: responseSchema,
+      reply: (json, _request, options) => this.#reply(json, options),
+      streamParts: (body, request, options) => this.#streamParts(body, { request, maxTokens: options.maxTokens }),
+    };
   }
 
-  #request(options: GenerateOptions, stream: boolean): RequestParts {
+  #request(options: GenerateOptions, stream: boolean): ModelRequest {
     const config = this.#config;
     const key = config.apiKey();
     const url = endpointUrl(config.baseURL(), 'chat/completions');
@@ -164,41 +168,21 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     return { url, headers, body, secrets: [...(key === undefined ? [] : [key]), ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
   }
 
-  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; url: string; secrets: readonly string[]; structuredOutput: boolean; retryAfterMs?: number }): APICallError {
+  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
     const detail = typeof options.error === 'string' ? options.error : (options.error?.message ?? undefined);
-    return createApiError({
-      provider: this.provider,
-      modelId: this.modelId,
-      url: options.url,
-      statusCode: options.statusCode,
-      detail: detail === undefined ? undefined : redactSecrets(detail, options.secrets).slice(0, 500),
-      responseBody: errorBodyExcerpt(options.bodyText, options.secrets),
-      keyHint: this.#config.keyHint,
-      structuredOutput: options.structuredOutput,
-      ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
-    });
+    const { provider, modelId } = this;
+    return requestError({ provider, modelId, request: options.request, statusCode: options.statusCode, detail, bodyText: options.bodyText, keyHint: this.#config.keyHint, retryAfterMs: options.retryAfterMs });
   }
 
-  #mapFailure(request: RequestParts): (failure: HttpFailure) => APICallError {
-    return (failure) => {
-      const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
-      return this.#error({
-        statusCode: failure.statusCode,
-        error: parsed?.error ?? parsed?.message ?? undefined,
-        bodyText: failure.bodyText,
-        url: request.url,
-        secrets: request.secrets,
-        structuredOutput: request.structuredOutput,
-        ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
-      });
-    };
+  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
+    const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
+    return this.#error({ statusCode: failure.statusCode, error: parsed?.error ?? parsed?.message ?? undefined, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
   }
 
   /** An error object that arrived inside a 200 body or a stream chunk (OpenRouter does both). */
-  #inBodyError(options: { error: ErrorObject; bodyText: string; request: RequestParts }): APICallError {
+  #inBodyError(options: { error: ErrorObject; bodyText: string; request: ModelRequest }): APICallError {
     const code = typeof options.error.code === 'number' ? options.error.code : Number.parseInt(String(options.error.code ?? ''), 10);
-    const { url, secrets, structuredOutput } = options.request;
-    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, url, secrets, structuredOutput });
+    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, request: options.request });
   }
 
   #usage(usage: z.infer<typeof usageSchema>): Usage {
@@ -228,18 +212,8 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
   }
 
-  /** Reads a 2xx JSON reply: the body (within the size limit), its shape, and an error object inside it. */
-  async #readReply(response: Response, request: RequestParts): Promise<z.infer<typeof responseSchema>> {
-    const { runtime } = this.#config;
-    const text = await readLimitedText(response, { provider: this.provider, modelId: this.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
-    const json = parseJsonResponse({ text, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
-    const error = json.error ?? json.choices?.[0]?.error;
-    if (error) throw this.#inBodyError({ error, bodyText: text, request });
-    return json;
-  }
-
   /** The answer of a JSON reply, or the EmptyResponseError that says why there is none. */
-  #reply(json: z.infer<typeof responseSchema>, options: GenerateOptions): ModelReply {
+  #reply(json: ChatResponse, options: GenerateOptions): ModelReply {
     const choice = json.choices?.[0];
     const text = choice?.message?.content ?? '';
     const reasoning = choice?.message?.reasoning ?? choice?.message?.reasoning_content ?? '';
@@ -255,55 +229,15 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     return out;
   }
 
-  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    const { runtime } = this.#config;
-    const baseURL = this.#config.baseURL();
-    return runGenerateCall({ runtime, provider: this.provider, modelId: this.modelId, baseURL, options }, async (scope) => {
-      const request = this.#request(options, false);
-      const json = await sendRequest({
-        runtime,
-        scope,
-        provider: this.provider,
-        modelId: this.modelId,
-        url: request.url,
-        headers: request.headers,
-        body: request.body,
-        mapError: this.#mapFailure(request),
-        read: (response) => this.#readReply(response, request),
-      });
-      return { ...this.#reply(json, options), latencyMs: runtime.clock.now() - scope.startedAt };
-    });
+  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return generateByPost(this.#endpoint, options);
   }
 
   doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    const { runtime } = this.#config;
-    let request: RequestParts | undefined;
-    const baseURL = this.#config.baseURL();
-    const url = endpointUrl(baseURL, 'chat/completions');
-    return runStreamCall(
-      { runtime, provider: this.provider, modelId: this.modelId, baseURL, options, url },
-      {
-        start: (scope) => {
-          const sent = this.#request(options, true);
-          request = sent;
-          return sendRequest({
-            runtime,
-            scope,
-            provider: this.provider,
-            modelId: this.modelId,
-            url: sent.url,
-            headers: sent.headers,
-            body: sent.body,
-            mapError: this.#mapFailure(sent),
-            read: (response) => openStream(response, async (reply) => this.#reply(await this.#readReply(reply, sent), options)),
-          });
-        },
-        parts: (body) => this.#streamParts(body, { request: request!, maxTokens: options.maxTokens }),
-      },
-    );
+    return streamByPost(this.#endpoint, options);
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: RequestParts; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
     const { request } = context;
     const { secrets, url } = request;
     let finishReason: FinishReason = 'unknown';
