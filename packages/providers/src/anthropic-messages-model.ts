@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -122,19 +122,17 @@ export interface AnthropicMessagesConfig {
 }
 
 /** A model behind Anthropic's Messages API: `POST {baseURL}/messages`. */
-export class AnthropicMessagesModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
+export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseSchema>> implements LanguageModelV1 {
   readonly provider = 'anthropic';
-  readonly modelId: string;
   /** Sends `responseFormat` as one tool (`input_schema`) forced by `tool_choice`; the answer is its input as JSON. */
   readonly supportsStructuredOutput = true;
   readonly #config: AnthropicMessagesConfig;
-  readonly #endpoint: ModelEndpoint<z.infer<typeof responseSchema>>;
+  protected readonly endpoint: ModelEndpoint<z.infer<typeof responseSchema>>;
 
   constructor(modelId: string, config: AnthropicMessagesConfig) {
-    this.modelId = modelId;
+    super(modelId);
     this.#config = config;
-    this.#endpoint = {
+    this.endpoint = {
       target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
       streamUrl: (baseURL) => endpointUrl(baseURL, 'messages'),
       build: (options, stream) => this.#request(options, stream),
@@ -210,19 +208,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     const reasoning = content.filter((c) => c.type === 'thinking').map((c) => c.thinking ?? '').join('');
     const finishReason = finishOf(json.stop_reason, options.call);
     if (text.trim() === '') throw this.#empty(finishReason, reasoning, options.maxTokens);
-    const out: ModelReply = { text, usage: this.#usage(json.usage), finishReason };
-    if (reasoning !== '') out.reasoning = reasoning;
-    if (json.id) out.responseId = json.id;
-    if (json.model) out.responseModelId = json.model;
-    return out;
-  }
-
-  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    return generateByPost(this.#endpoint, options);
-  }
-
-  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    return streamByPost(this.#endpoint, options);
+    return modelReply({ text, usage: this.#usage(json.usage), finishReason }, { reasoning, responseId: json.id, responseModelId: json.model });
   }
 
   /**
@@ -315,9 +301,6 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       yield { type: 'text-delta', text: heldText };
     }
     if (!sawText) throw this.#empty(finishReason, reasoning, maxTokens);
-    const finish: StreamPart = { type: 'finish', finishReason, usage: this.#usage(usage) };
-    if (responseId) finish.responseId = responseId;
-    if (responseModelId) finish.responseModelId = responseModelId;
-    yield finish;
+    yield finishPart({ finishReason, usage: this.#usage(usage), responseId, responseModelId });
   }
 }

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, LanguageModelV1, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -72,19 +72,17 @@ export interface GeminiConfig {
 }
 
 /** A Gemini model behind `generateContent` / `streamGenerateContent?alt=sse`. The key goes in a header, never the URL. */
-export class GeminiModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
+export class GeminiModel extends PostedModel<GeminiResponse> implements LanguageModelV1 {
   readonly provider = 'gemini';
-  readonly modelId: string;
   /** Sends `responseFormat` as `generationConfig.responseMimeType: 'application/json'` and `responseSchema` (see `toGeminiSchema`). */
   readonly supportsStructuredOutput = true;
   readonly #config: GeminiConfig;
-  readonly #endpoint: ModelEndpoint<GeminiResponse>;
+  protected readonly endpoint: ModelEndpoint<GeminiResponse>;
 
   constructor(modelId: string, config: GeminiConfig) {
-    this.modelId = modelId.replace(/^models\//, '');
+    super(modelId.replace(/^models\//, ''));
     this.#config = config;
-    this.#endpoint = {
+    this.endpoint = {
       target: { runtime: config.runtime, provider: this.provider, modelId: this.modelId, baseURL: () => config.baseURL() },
       streamUrl: (baseURL) => this.#url(baseURL, true),
       build: (options, stream) => this.#request(options, stream),
@@ -175,20 +173,7 @@ export class GeminiModel implements LanguageModelV1 {
     const finishReason = mapGeminiFinishReason(json.candidates?.[0]?.finishReason);
     const usage = this.#usage(json.usageMetadata);
     if (text.trim() === '') throw this.#empty({ finishReason, usage, reasoning, blockReason: json.promptFeedback?.blockReason ?? undefined, maxTokens: options.maxTokens });
-    const out: ModelReply = { text, usage, finishReason };
-    if (reasoning !== '') out.reasoning = reasoning;
-    if (json.responseId) out.responseId = json.responseId;
-    if (json.modelVersion) out.responseModelId = json.modelVersion;
-    if (options.seed !== undefined) out.seed = options.seed;
-    return out;
-  }
-
-  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    return generateByPost(this.#endpoint, options);
-  }
-
-  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    return streamByPost(this.#endpoint, options);
+    return modelReply({ text, usage, finishReason }, { reasoning, responseId: json.responseId, responseModelId: json.modelVersion, seed: options.seed });
   }
 
   async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
@@ -220,9 +205,6 @@ export class GeminiModel implements LanguageModelV1 {
     }
     if (finishReason === 'unknown' && !blockReason) throw new Error('the stream ended without a finishReason');
     if (!sawText) throw this.#empty({ finishReason, usage, reasoning, blockReason, maxTokens: context.maxTokens });
-    const finish: StreamPart = { type: 'finish', finishReason, usage };
-    if (responseId) finish.responseId = responseId;
-    if (responseModelId) finish.responseModelId = responseModelId;
-    yield finish;
+    yield finishPart({ finishReason, usage, responseId, responseModelId });
   }
 }

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { generateByPost, requestError, streamByPost } from './post-model-request.js';
+import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -120,20 +120,18 @@ function responseFormatBody(format: ResponseFormat): Record<string, unknown> {
 }
 
 /** A chat-completions model: `POST {baseURL}/chat/completions`, JSON or SSE. */
-export class OpenAICompatibleChatModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
+export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> implements LanguageModelV1 {
   readonly provider: string;
-  readonly modelId: string;
   /** Sends `responseFormat` as `response_format: { type: 'json_schema', json_schema: { name, description?, schema, strict: true } }`. */
   readonly supportsStructuredOutput = true;
   readonly #config: OpenAICompatibleChatConfig;
-  readonly #endpoint: ModelEndpoint<ChatResponse>;
+  protected readonly endpoint: ModelEndpoint<ChatResponse>;
 
   constructor(modelId: string, config: OpenAICompatibleChatConfig) {
-    this.modelId = modelId;
+    super(modelId);
     this.provider = config.provider;
     this.#config = config;
-    this.#endpoint = {
+    this.endpoint = {
       target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
       streamUrl: (baseURL) => endpointUrl(baseURL, 'chat/completions'),
       build: (options, stream) => this.#request(options, stream),
@@ -220,21 +218,8 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
     const usage = this.#usage(json.usage);
     if (text.trim() === '') throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: options.maxTokens });
-    const out: ModelReply = { text, usage, finishReason };
-    if (reasoning !== '') out.reasoning = reasoning;
-    if (json.id) out.responseId = json.id;
-    if (json.model) out.responseModelId = json.model;
-    if (options.seed !== undefined) out.seed = options.seed;
-    if (json.system_fingerprint) out.systemFingerprint = json.system_fingerprint;
-    return out;
-  }
-
-  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    return generateByPost(this.#endpoint, options);
-  }
-
-  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
-    return streamByPost(this.#endpoint, options);
+    const details = { reasoning, responseId: json.id, responseModelId: json.model, seed: options.seed, systemFingerprint: json.system_fingerprint };
+    return modelReply({ text, usage, finishReason }, details);
   }
 
   async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
@@ -275,9 +260,6 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       throw new Error('the stream ended without a finish reason or [DONE]');
     }
     if (!sawText) throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: context.maxTokens });
-    const finish: StreamPart = { type: 'finish', finishReason, usage };
-    if (responseId) finish.responseId = responseId;
-    if (responseModelId) finish.responseModelId = responseModelId;
-    yield finish;
+    yield finishPart({ finishReason, usage, responseId, responseModelId });
   }
 }

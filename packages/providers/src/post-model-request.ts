@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import type { CallScope } from './call-scope.js';
 import { createApiError } from './create-api-error.js';
-import type { GenerateOptions, GenerateResult, StreamPart } from './language-model-v1.js';
+import type { FinishReason, GenerateOptions, GenerateResult, StreamPart, Usage } from './language-model-v1.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { readLimitedText } from './read-limited-body.js';
@@ -119,4 +119,55 @@ export function requestError(options: {
     structuredOutput,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
+}
+
+/** What a reply says beside its text, as the vendor names it; empty values (`''`, null) are left out of the answer. */
+export interface ReplyDetails {
+  reasoning?: string;
+  responseId?: string | null | undefined;
+  responseModelId?: string | null | undefined;
+  seed?: number | undefined;
+  systemFingerprint?: string | null | undefined;
+}
+
+/** One whole answer: its text, usage and finish reason, and each detail that is not empty. */
+export function modelReply(answer: Pick<ModelReply, 'text' | 'usage' | 'finishReason'>, details: ReplyDetails): ModelReply {
+  const out: ModelReply = { text: answer.text, usage: answer.usage, finishReason: answer.finishReason };
+  if (details.reasoning !== undefined && details.reasoning !== '') out.reasoning = details.reasoning;
+  if (details.responseId) out.responseId = details.responseId;
+  if (details.responseModelId) out.responseModelId = details.responseModelId;
+  if (details.seed !== undefined) out.seed = details.seed;
+  if (details.systemFingerprint) out.systemFingerprint = details.systemFingerprint;
+  return out;
+}
+
+/** A stream's last part: the finish reason and usage, and the response's id and model when they came. */
+export function finishPart(finish: { finishReason: FinishReason; usage: Usage; responseId: string | undefined; responseModelId: string | undefined }): StreamPart {
+  const part: StreamPart = { type: 'finish', finishReason: finish.finishReason, usage: finish.usage };
+  if (finish.responseId) part.responseId = finish.responseId;
+  if (finish.responseModelId) part.responseModelId = finish.responseModelId;
+  return part;
+}
+
+/**
+ * A model behind one HTTP endpoint: `doGenerate` and `doStream` run its `endpoint` through `generateByPost` and
+ * `streamByPost`, so a client is only what is its own (the request body, the reply's shape, the stream's events).
+ */
+export abstract class PostedModel<Json> {
+  readonly specificationVersion = 'v1' as const;
+  abstract readonly provider: string;
+  readonly modelId: string;
+  protected abstract readonly endpoint: ModelEndpoint<Json>;
+
+  constructor(modelId: string) {
+    this.modelId = modelId;
+  }
+
+  doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return generateByPost(this.endpoint, options);
+  }
+
+  doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
+    return streamByPost(this.endpoint, options);
+  }
 }
