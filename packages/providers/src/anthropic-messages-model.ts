@@ -5,7 +5,7 @@ import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, St
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
+import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -67,24 +67,18 @@ const statusOfErrorType: Record<string, number> = {
   overloaded_error: 529,
 };
 
+/** Anthropic's stop_reason values, as the finish reason each means. */
+const finishOfStopReason: Record<string, FinishReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool-calls',
+  refusal: 'content-filter',
+};
+
 export function mapAnthropicStopReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'tool_use':
-      return 'tool-calls';
-    case 'refusal':
-      return 'content-filter';
-    case null:
-    case undefined:
-      return 'unknown';
-    default:
-      return 'other';
-  }
+  return finishReasonOf(finishOfStopReason, reason);
 }
 
 /**

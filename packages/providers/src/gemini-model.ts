@@ -5,7 +5,7 @@ import type { FinishReason, GenerateOptions, LanguageModelV1, StreamPart, Usage 
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
+import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -41,27 +41,21 @@ const responseSchema = z.object({
 
 type GeminiResponse = z.infer<typeof responseSchema>;
 
+/** Gemini's finishReason values, as the finish reason each means. */
+const finishOfGeminiReason: Record<string, FinishReason> = {
+  STOP: 'stop',
+  MAX_TOKENS: 'length',
+  SAFETY: 'content-filter',
+  RECITATION: 'content-filter',
+  BLOCKLIST: 'content-filter',
+  PROHIBITED_CONTENT: 'content-filter',
+  SPII: 'content-filter',
+  IMAGE_SAFETY: 'content-filter',
+  MALFORMED_FUNCTION_CALL: 'error',
+};
+
 export function mapGeminiFinishReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'STOP':
-      return 'stop';
-    case 'MAX_TOKENS':
-      return 'length';
-    case 'SAFETY':
-    case 'RECITATION':
-    case 'BLOCKLIST':
-    case 'PROHIBITED_CONTENT':
-    case 'SPII':
-    case 'IMAGE_SAFETY':
-      return 'content-filter';
-    case 'MALFORMED_FUNCTION_CALL':
-      return 'error';
-    case null:
-    case undefined:
-      return 'unknown';
-    default:
-      return 'other';
-  }
+  return finishReasonOf(finishOfGeminiReason, reason);
 }
 
 export interface GeminiConfig {

@@ -5,7 +5,7 @@ import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, St
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
-import { finishPart, modelReply, PostedModel, requestError } from './post-model-request.js';
+import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
 import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
@@ -86,26 +86,19 @@ export interface OpenAICompatibleChatConfig {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
+/** OpenAI-compatible finish_reason values (end_turn from some proxies), as the finish reason each means. */
+const finishOfOpenAIReason: Record<string, FinishReason> = {
+  stop: 'stop',
+  end_turn: 'stop',
+  length: 'length',
+  content_filter: 'content-filter',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+  error: 'error',
+};
+
 export function mapOpenAIFinishReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'stop':
-    case 'end_turn':
-      return 'stop';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content-filter';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool-calls';
-    case 'error':
-      return 'error';
-    case null:
-    case undefined:
-      return 'unknown';
-    default:
-      return 'other';
-  }
+  return finishReasonOf(finishOfOpenAIReason, reason);
 }
 
 type ErrorObject = z.infer<typeof errorObjectSchema>;

@@ -171,3 +171,9 @@ export abstract class PostedModel<Json> {
     return streamByPost(this.endpoint, options);
   }
 }
+
+/** A vendor's finish reason by its table: absent (null, undefined) is `unknown`, a name the table lacks is `other`. */
+export function finishReasonOf(table: Readonly<Record<string, FinishReason>>, reason: string | null | undefined): FinishReason {
+  if (reason == null) return 'unknown';
+  return Object.hasOwn(table, reason) ? (table[reason] as FinishReason) : 'other';
+}
