@@ -4,7 +4,7 @@ import { runBiasAudit, summarizeSession } from '@council/bias-audit';
 import type { GenerateOptions, GenerateResult, LanguageModelV1 } from '@council/providers';
 import { calculateBordaScores, kendallW, krippendorffAlpha } from '@council/scoring';
 import type { Ballot } from '@council/scoring';
-import { createLabelToModel, createPresentationOrders, createRng, parseEvaluation, runCouncil } from '../src/index.js';
+import { createLabelToModel, createPresentationOrders, createSeededMulberry32, parseEvaluation, runCouncil } from '../src/index.js';
 
 // Scripted members with known latencies: stage-1 answers, stage-2 reviews and the chairman each
 // sleep a fixed time, so the critical path is max(stage 1) + max(stage 2) + chairman.
@@ -51,7 +51,7 @@ const stageTimeout = 100;
 
 // One 10-member session's worth of reviewer texts, for the CPU case.
 const ids = Array.from({ length: 10 }, (_, i) => `m${i}`);
-const orders = createPresentationOrders({ candidates: ids, reviewerCount: 10, mode: 'latin-square', rng: createRng(1) });
+const orders = createPresentationOrders({ candidates: ids, reviewerCount: 10, mode: 'latin-square', rng: createSeededMulberry32(1) });
 const reviews = orders.map((order, r) => {
   const mapping = createLabelToModel(order);
   const labels = Object.keys(mapping);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildChairmanPrompt } from './build-chairman-prompt.js';
 import { buildEvaluationPrompt } from './build-evaluation-prompt.js';
 import { createBoundaryToken } from './create-boundary-token.js';
-import { createRng } from './create-rng.js';
+import { createSeededMulberry32 } from './create-seeded-mulberry32.js';
 import { defaultConfig } from './default-config.js';
 import { resolveStrategy } from './resolve-strategy.js';
 
@@ -36,9 +36,9 @@ describe('buildEvaluationPrompt', () => {
   });
 
   it('draws a 16-character token from a seeded rng, the same on every run', () => {
-    expect(createBoundaryToken(createRng(5))).toBe(createBoundaryToken(createRng(5)));
-    expect(createBoundaryToken(createRng(5))).toMatch(/^[a-z0-9]{16}$/);
-    expect(createBoundaryToken(createRng(5))).not.toBe(createBoundaryToken(createRng(6)));
+    expect(createBoundaryToken(createSeededMulberry32(5))).toBe(createBoundaryToken(createSeededMulberry32(5)));
+    expect(createBoundaryToken(createSeededMulberry32(5))).toMatch(/^[a-z0-9]{16}$/);
+    expect(createBoundaryToken(createSeededMulberry32(5))).not.toBe(createBoundaryToken(createSeededMulberry32(6)));
   });
 });
 

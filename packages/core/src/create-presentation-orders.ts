@@ -1,5 +1,5 @@
 import type { OrderMode } from './order-mode.js';
-import type { Rng } from './rng.js';
+import type { RandomSource } from './random-source.js';
 import { shuffle } from './shuffle.js';
 import { williamsDesign } from './williams-design.js';
 
@@ -9,7 +9,7 @@ export interface CreatePresentationOrdersOptions {
   /** How many reviewers need an order. */
   reviewerCount: number;
   mode: OrderMode;
-  rng: Rng;
+  rng: RandomSource;
 }
 
 /**

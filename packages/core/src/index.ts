@@ -79,8 +79,8 @@ export { parseEvaluation } from './parse-evaluation.js';
 export type { Critique, EvaluationFormat, ParsedEvaluation } from './parse-evaluation.js';
 
 // Randomisation: the seeded generator, orders and labels.
-export { createRng } from './create-rng.js';
-export type { Rng } from './rng.js';
+export { createSeededMulberry32 } from './create-seeded-mulberry32.js';
+export type { RandomSource } from './random-source.js';
 export { shuffle } from './shuffle.js';
 export { williamsDesign } from './williams-design.js';
 export { orderModes } from './order-mode.js';

@@ -6,7 +6,7 @@ import type { CouncilMember } from './council-member.js';
 import type { Stage1Result, Stage2Result } from './council-session.js';
 import type { OrderMode } from './order-mode.js';
 import type { FollowUp } from './build-follow-up-query.js';
-import type { Rng } from './rng.js';
+import type { RandomSource } from './random-source.js';
 
 /** A piece of the synthesis as the chairman writes it (`onSynthesisText`). */
 export interface SynthesisTextPart {
@@ -87,7 +87,7 @@ export interface RunCouncilOptions {
   /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
   clock?: { now(): number };
   /** Overrides the rng that `seed` would create. */
-  rng?: Rng;
+  rng?: RandomSource;
   /** Turns model ids into models; default `@council/providers`' `resolveModel`. */
   resolveModel?: (id: string) => LanguageModelV1;
 }

@@ -10,7 +10,7 @@ import { buildFollowUpQuery } from './build-follow-up-query.js';
 import { createBoundaryToken } from './create-boundary-token.js';
 import { createEventEmitter } from './create-event-emitter.js';
 import { createModelCaller } from './create-model-caller.js';
-import { createRng } from './create-rng.js';
+import { createSeededMulberry32 } from './create-seeded-mulberry32.js';
 import { ignoreListenerErrors } from './ignore-listener-errors.js';
 import { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 import { resolveCouncilPlan } from './resolve-council-plan.js';
@@ -30,7 +30,7 @@ export type { RunCouncilOptions } from './run-council-options.js';
 function modelSeed(seed: number | string | undefined): number | undefined {
   if (seed === undefined) return undefined;
   if (typeof seed === 'number' && Number.isSafeInteger(seed)) return seed;
-  return Math.floor(createRng(String(seed)).next() * 2 ** 31);
+  return Math.floor(createSeededMulberry32(String(seed)).next() * 2 ** 31);
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -48,7 +48,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const resolved = resolveCouncilPlan(options);
   const signal = options.abortSignal;
   const now = options.clock ? () => options.clock!.now() : () => Date.now();
-  const rng = options.rng ?? createRng(options.seed ?? randomUUID());
+  const rng = options.rng ?? createSeededMulberry32(options.seed ?? randomUUID());
   const conversation = options.followUp === undefined ? {} : { conversation: { id: options.followUp.conversationId, previousSessionId: options.followUp.previousSessionId } };
   const emit = createEventEmitter(options.onEvent);
   const call = createModelCaller({ emit, abortSignal: signal, now, seed: modelSeed(options.seed), maxReplyBytes: resolved.config.maxReplyBytes });

@@ -15,7 +15,7 @@ import { parseStructuredEvaluation } from './parse-structured-evaluation.js';
 import { pickReviewers } from './pick-reviewers.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 import { rankingResponseFormat, reviewResponseFormat } from './review-response-format.js';
-import type { Rng } from './rng.js';
+import type { RandomSource } from './random-source.js';
 
 export interface RunReviewStageOptions {
   plan: Pick<CouncilPlan, 'config' | 'query' | 'members' | 'order' | 'selfReview' | 'maxReviewers' | 'timeouts' | 'structuredReviews'>;
@@ -24,7 +24,7 @@ export interface RunReviewStageOptions {
   /** The session's boundary token, around each answer in the prompt. */
   boundary: string;
   /** Draws the reviewer sample and the presentation orders. */
-  rng: Rng;
+  rng: RandomSource;
   /** Stage 1's answers by member id. */
   answers: ReadonlyMap<string, string>;
   /** Receives each review as its call ends (`RunCouncilOptions.onReview`); must not throw. */

@@ -5,7 +5,7 @@ import { uniformInt } from './uniform-int.js';
 /**
  * Creates mulberry32 (Tommy Ettinger's 32-bit generator): one word of state, one 32-bit draw per
  * `next()` (so `next()` has 32 random bits, not `createRng`'s 53). Smaller and weaker than `createRng`;
- * it is here because `@council/core`'s seeded sessions (orders, labels, boundary tokens, session ids)
+ * it is here because `@council/core`'s seeded sessions (orders, labels, boundary tokens, reviewer samples)
  * have always drawn from it, and a seed must keep giving the same session. A number seed must be an
  * integer and its low 32 bits are the state; a string seed is hashed with FNV-1a over its UTF-8 bytes.
  */
