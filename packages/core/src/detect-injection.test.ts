@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { executionsOverBacktrackLimit } from './__fixtures__/regex-backtracks.js';
 import { detectInjection } from './detect-injection.js';
 
 const boundary = 'b7f3a9c2e1d04k5m';
@@ -35,12 +36,11 @@ describe('detectInjection', () => {
 });
 
 describe('detectInjection on hostile input', () => {
-  it('stays fast on long runs of spaces after trigger words', () => {
+  it('stays linear on long runs of spaces after trigger words (counted regex backtracks, not time)', () => {
     for (const word of ['reviewer', 'rank this', 'give this', 'ignore', 'note to', '<<<']) {
       const text = `${word}${' '.repeat(100_000)}x`;
-      const started = performance.now();
-      detectInjection(text, 'tok');
-      expect(performance.now() - started).toBeLessThan(500);
+      // A quadratic pattern backtracks about once per space (100,000 here); a linear one a handful of times.
+      expect(executionsOverBacktrackLimit(() => detectInjection(text, 'tok'), 1000), word).toEqual([]);
     }
   });
 });
