@@ -51,7 +51,8 @@ const board = calculateBordaScores(ballots, { candidates: ['gpt', 'claude', 'gem
 console.log(JSON.stringify(board.map((e) => [e.candidate, e.bordaScore, e.finalRank, e.confidence])));
 `;
 
-describe('the packed tarball installed with npm outside the workspace', () => {
+// Each test runs node or npm in a child process: seconds each, more under load, past vitest's 5 s default.
+describe('the packed tarball installed with npm outside the workspace', { timeout: 120_000 }, () => {
   it('contains dist, package.json and the README (pnpm may add the workspace LICENSE), and no dependencies', () => {
     const installed = join(consumer, 'node_modules', '@council', 'scoring');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;

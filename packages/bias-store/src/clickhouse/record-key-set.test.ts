@@ -4,7 +4,8 @@ import { RecordKeySet } from './record-key-set.js';
 
 const key = (i: number): string => createHash('sha256').update(`record ${i}`).digest('hex');
 
-describe('RecordKeySet', () => {
+// 100,000 keys through the table's growths: seconds on a loaded machine, past vitest's 5 s default.
+describe('RecordKeySet', { timeout: 60_000 }, () => {
   it('tells a key met before from a new one, through many growths of its table', () => {
     const set = new RecordKeySet();
     for (let i = 0; i < 100_000; i++) expect(set.add(key(i))).toBe(true);
