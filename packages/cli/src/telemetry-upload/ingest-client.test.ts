@@ -136,9 +136,9 @@ describe('createIngestClient', () => {
 
   it('gives up on a server that never answers after timeoutMs', async () => {
     const client = await clientFor(() => ({ kind: 'hang' }), 300);
-    const started = Date.now();
+    // The reason is given only by the client's own timer, armed with timeoutMs: no wall-clock bound is needed to
+    // tell it from a socket's default timeout, and a client that never gave up would fail on the test's timeout.
     expect(await client.send(events)).toEqual({ kind: 'retry', status: null, reason: 'no answer within 300 ms (timeout)', retryAfterMs: undefined });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('reports a reset connection and a refused one as retryable network errors', async () => {
