@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { toDiskRecord } from './bias-metric-record.js';
 import { biasParquetRow } from './bias-parquet-schema.js';
@@ -134,6 +134,26 @@ function fsyncFile(path: string): void {
 }
 
 /**
+ * Gives a staged partition file its place, `dir/part-0.<format>`. A partition directory never exists without its
+ * file: a new one is made inside the staging directory, holding the file, and renamed into place whole; an existing
+ * one has its file replaced by rename. A kill at any point leaves the partition as it was, or whole.
+ */
+async function placePartition(options: { staged: string; staging: string; dir: string; target: string }): Promise<void> {
+  const { staged, staging, dir, target } = options;
+  if (statSync(dir, { throwIfNoEntry: false }) === undefined) {
+    const stagedDir = join(staging, basename(dir));
+    makeDirectory(stagedDir);
+    renameSync(staged, join(stagedDir, basename(target)));
+    await fsyncDirectory(stagedDir);
+    renameSync(stagedDir, dir);
+    await fsyncDirectory(dirname(dir));
+    return;
+  }
+  renameSync(staged, target);
+  await fsyncDirectory(dir);
+}
+
+/**
  * `council store export`: every valid bias record of `inputs`, as Parquet or canonical compact JSONL, partitioned by
  * UTC day into `output/day=YYYY-MM-DD/part-0.parquet` (or `.jsonl`). Streamed: records are spilled by day to a staging
  * directory inside `output` (`.export-<pid>-…`), then each day is written there and renamed over its partition's
@@ -182,9 +202,7 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       } else {
         fsyncFile(spillFile);
       }
-      makeDirectory(dir);
-      renameSync(staged, target);
-      await fsyncDirectory(dir);
+      await placePartition({ staged, staging, dir, target });
       partitions.push({ day, path: target, records: spill.counts.get(day)!, bytes: statSync(target).size });
     }
     return {
