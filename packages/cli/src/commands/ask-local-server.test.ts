@@ -30,10 +30,10 @@ async function ask(args: string[], options: { config?: string } = {}) {
 
 describe('ask against a local one-slot server', () => {
   it('queues the calls for the endpoint, one at a time, and no call times out while it waits', async () => {
-    // Each reply takes 400 ms; the deadline is 1.5 s a call. Four answers one after another take 1.6 s, so a
-    // deadline that ran while a call waited its turn would time out the fourth member (and reviewers after it).
-    server = await startCouncilTestServer({ contributors: MEMBERS, delayMs: 400 });
-    const r = await ask(['--timeout', '1.5s', '--json']);
+    // Each reply takes 1 s; the deadline is 3.5 s a call (2.5 s to spare on a loaded machine). Four answers one after
+    // another take 4 s, so a deadline that ran while a call waited its turn would time out the fourth member.
+    server = await startCouncilTestServer({ contributors: MEMBERS, delayMs: 1000 });
+    const r = await ask(['--timeout', '3.5s', '--json']);
     expect(r.err).not.toMatch(/timed out|timeout/i);
     expect(r.code).toBe(0);
     expect(server.maxInFlight).toBe(1);
