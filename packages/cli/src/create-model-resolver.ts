@@ -11,6 +11,7 @@ import {
   createSimulated,
   createVLLM,
 } from '@council/providers';
+import type { EndpointConcurrency } from './endpoint-concurrency.js';
 import type { Env } from './settings/council-settings.js';
 import type { ConfiguredProvider } from './settings/provider-variables.js';
 import { PROVIDER_VARIABLES } from './settings/provider-variables.js';
@@ -32,7 +33,7 @@ export function createModelResolver(options: {
   simulated?: SimulatedSettings;
   maxRetries?: number;
   maxResponseBytes?: number;
-  concurrency?: { default?: number; byProvider?: Partial<Record<string, number>> };
+  concurrency?: EndpointConcurrency;
 }): (id: string) => LanguageModelV1 {
   const { env } = options;
   // Each provider's key (the first of its key variables that is set) and base URL, from the one table.

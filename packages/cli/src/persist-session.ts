@@ -1,4 +1,4 @@
-import { buildTelemetryEvent, observationsFromSession, telemetryEventSchema } from '@council/core';
+import { buildTelemetryEvent, observationsFromSession, sessionOutcome, telemetryEventSchema } from '@council/core';
 import type { CouncilSession, TelemetryEvent } from '@council/core';
 import type { SessionPart } from '@council/bias-store';
 import {
@@ -17,7 +17,6 @@ import {
 } from '@council/bias-store';
 import { CliError } from './cli-error.js';
 import { contributionRecordsFromSession } from './contribution-records-from-session.js';
-import { councilOutcome } from './council-outcome.js';
 import type { HistoryEntry } from './history-log.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
@@ -81,7 +80,7 @@ export async function persistSession(options: { session: CouncilSession; setting
   if (config.writesBiasRecords) {
     // Reviews that came back with no ranking anyone could read hold no judgement: records of them (no score, no rank)
     // would count the session in every bias report and measure nothing.
-    if (councilOutcome(session).shortfalls.includes('no-review-read')) {
+    if (sessionOutcome(session).shortfalls.includes('no-review-read')) {
       result.biasSkipped = 'no-review-read';
       result.notes.push('no bias records: no review of this session could be read.');
     } else {

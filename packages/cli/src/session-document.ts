@@ -1,12 +1,12 @@
+import { sessionOutcome } from '@council/core';
 import type { CouncilSession } from '@council/core';
-import { councilOutcome } from './council-outcome.js';
 
 /**
  * The JSON document `council ask --json` prints: the session's documented, stable top level, in this
  * order. The query text is not part of it (it is the user's own input, and never leaves the run).
  */
 export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
-  const outcome = councilOutcome(session);
+  const outcome = sessionOutcome(session);
   return {
     sessionId: session.sessionId,
     timestamp: session.timestamp,

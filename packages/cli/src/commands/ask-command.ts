@@ -1,13 +1,13 @@
 import type { CouncilEvent, CouncilSession, OrderMode, Stage1Result, Stage2Result, SynthesisMode, SynthesisTextPart } from '@council/core';
 import type { SimulatedSettings } from '@council/providers';
-import { expandPools } from '@council/core';
+import { expandPools, sessionOutcome } from '@council/core';
 import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { councilOutcome, PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
+import { PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { followUpFromHistory } from '../follow-up-from-history.js';
@@ -99,7 +99,7 @@ export interface AskHooks {
  */
 export async function runAskCommand(options: AskCommandOptions, ctx: CommandContext): Promise<number> {
   const { session } = await runAsk(options, ctx);
-  const outcome = councilOutcome(session);
+  const outcome = sessionOutcome(session);
   if (outcome.complete) return 0;
   ctx.io.stderr(`${partialSessionLine(outcome)}\n`);
   return PARTIAL_EXIT_CODE;

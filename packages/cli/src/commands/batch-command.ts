@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendJsonLines } from '@council/bias-store';
-import { expandPools, runCouncil } from '@council/core';
+import { expandPools, runCouncil, sessionOutcome } from '@council/core';
 import type { CouncilSession, OrderMode, SessionShortfall, SynthesisMode } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
@@ -11,7 +11,7 @@ import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { councilOutcome, describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
+import { describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
@@ -187,7 +187,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
         sessions.push(session);
         if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
-        const outcome = councilOutcome(session);
+        const outcome = sessionOutcome(session);
         if (outcome.complete) {
           complete++;
         } else {

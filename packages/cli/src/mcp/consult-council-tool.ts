@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { MAX_COUNCIL_MEMBERS } from '@council/core';
+import { MAX_COUNCIL_MEMBERS, sessionOutcome } from '@council/core';
 import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
-import { councilOutcome, describeShortfalls } from '../council-outcome.js';
+import { describeShortfalls } from '../council-outcome.js';
 import { createStyle } from '../create-style.js';
 import { isSimulatedSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
@@ -91,7 +91,7 @@ function winnerOf(session: CouncilSession): string | null {
 
 /** The structured result: what an agent needs to use the answer and to judge how far to trust it. */
 export function consultCouncilResult(session: CouncilSession, saved: PersistResult | null): ConsultCouncilOutput {
-  const outcome = councilOutcome(session);
+  const outcome = sessionOutcome(session);
   return {
     sessionId: session.sessionId,
     timestamp: session.timestamp,
