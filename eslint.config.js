@@ -22,7 +22,10 @@ export default tseslint.config(
       'max-params': ['error', 3],
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use named exports; default exports are for config files only.' },
+        {
+          selector: 'ExportDefaultDeclaration',
+          message: 'Use named exports; default exports are for config files only.',
+        },
       ],
     },
   },

@@ -23,7 +23,9 @@ for (const group of ['packages', 'apps']) {
     }
   }
 }
-const selected = files.filter((f) => filters.length === 0 || filters.some((filter) => relative(root, f).includes(filter)));
+const selected = files.filter(
+  (f) => filters.length === 0 || filters.some((filter) => relative(root, f).includes(filter)),
+);
 if (selected.length === 0) {
   console.error(filters.length ? `No benchmark file matches ${filters.join(', ')}.` : 'No benchmark files found.');
   process.exit(1);

@@ -27,10 +27,16 @@ export function run(command, args) {
 export function ensurePnpmAndInstall() {
   const found = pnpmVersion();
   if (found !== wanted) {
-    console.error(found ? `pnpm ${found} found; installing pnpm@${wanted} with npm…` : `pnpm not found; installing pnpm@${wanted} with npm…`);
+    console.error(
+      found
+        ? `pnpm ${found} found; installing pnpm@${wanted} with npm…`
+        : `pnpm not found; installing pnpm@${wanted} with npm…`,
+    );
     run('npm', ['install', '--global', `pnpm@${wanted}`]);
     if (pnpmVersion() !== wanted) {
-      console.error(`pnpm@${wanted} is still not on PATH after "npm install --global". Add npm's global bin folder (npm prefix -g) to PATH and run again.`);
+      console.error(
+        `pnpm@${wanted} is still not on PATH after "npm install --global". Add npm's global bin folder (npm prefix -g) to PATH and run again.`,
+      );
       process.exit(1);
     }
   }

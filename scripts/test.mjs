@@ -32,7 +32,9 @@ if (!existsSync(resultsFile)) {
 }
 const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
 // A file that fails to load counts as a failure even though it holds no counted test.
-const failedSuites = results.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+const failedSuites = results.testResults.filter(
+  (file) => file.status === 'failed' && file.assertionResults.length === 0,
+).length;
 const failed = results.numFailedTests + failedSuites;
 const skipped = results.numPendingTests + results.numTodoTests;
 console.log(`${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -21,8 +21,14 @@ export default defineConfig({
     {
       name: 'council-web-assets',
       setup(build) {
-        build.onResolve({ filter: new RegExp(`^${WEB_ASSETS_MODULE}$`) }, () => ({ path: WEB_ASSETS_MODULE, namespace: WEB_ASSETS_MODULE }));
-        build.onLoad({ filter: /.*/, namespace: WEB_ASSETS_MODULE }, async () => ({ contents: await webAssetsModuleSource(), loader: 'js' }));
+        build.onResolve({ filter: new RegExp(`^${WEB_ASSETS_MODULE}$`) }, () => ({
+          path: WEB_ASSETS_MODULE,
+          namespace: WEB_ASSETS_MODULE,
+        }));
+        build.onLoad({ filter: /.*/, namespace: WEB_ASSETS_MODULE }, async () => ({
+          contents: await webAssetsModuleSource(),
+          loader: 'js',
+        }));
       },
     },
   ],

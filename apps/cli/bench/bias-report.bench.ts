@@ -13,7 +13,15 @@ const file = (sessions: number) => join(dir, `bias-${sessions}.jsonl`);
 /** The fixture writes one session a minute from 2026-01-01; "now" is a minute after the last one. */
 const nowAfter = (sessions: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + sessions * 60_000).toISOString();
 /** The default window (the last 100 sessions within 30 days) over a store read whole: what `council bias-report` does on a store this big. */
-const report = (sessions: number) => ['bias-report', '--input', file(sessions), '--format', 'json', '--now', nowAfter(sessions)];
+const report = (sessions: number) => [
+  'bias-report',
+  '--input',
+  file(sessions),
+  '--format',
+  'json',
+  '--now',
+  nowAfter(sessions),
+];
 /** Every session in the window: the statistics run over all of them. */
 const reportAll = (sessions: number) => [...report(sessions), '--sessions', String(sessions), '--days', '100000'];
 
@@ -23,7 +31,10 @@ function run(args: string[]): void {
 
 /** Peak resident set size of the whole child process, from GNU time. */
 function peakRssMb(args: string[]): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const kb = Number(result.stderr.trim().split('\n').at(-1));
   if (result.status !== 0 || !Number.isFinite(kb)) throw new Error(`measuring RSS failed: ${result.stderr}`);
   return kb / 1024;
@@ -40,15 +51,48 @@ export const suite = defineBenchSuite({
     await writeBiasFixture(file(100_000), 100_000);
   },
   cases: [
-    { name: 'node -e 0 (the floor of any whole-process row)', iterations: 7, fn: () => execFileSync(process.execPath, ['-e', '0']) },
-    { name: 'bias-report --format json: 1,000 sessions read (25,000 records), all 1,000 reported', budgetMs: 300, iterations: 7, fn: () => run(reportAll(1000)) },
-    { name: 'bias-report --format json: 1,000 sessions read, the default window (last 100) reported', iterations: 7, fn: () => run(report(1000)) },
-    { name: 'bias-report --format json: 100,000 sessions read (2.5 M records, 1 GB), all 100,000 reported', budgetMs: 10_000, iterations: 2, fn: () => run(reportAll(100_000)) },
-    { name: 'bias-report --format json: 100,000 sessions read, the default window (last 100) reported', budgetMs: 10_000, iterations: 2, fn: () => run(report(100_000)) },
+    {
+      name: 'node -e 0 (the floor of any whole-process row)',
+      iterations: 7,
+      fn: () => execFileSync(process.execPath, ['-e', '0']),
+    },
+    {
+      name: 'bias-report --format json: 1,000 sessions read (25,000 records), all 1,000 reported',
+      budgetMs: 300,
+      iterations: 7,
+      fn: () => run(reportAll(1000)),
+    },
+    {
+      name: 'bias-report --format json: 1,000 sessions read, the default window (last 100) reported',
+      iterations: 7,
+      fn: () => run(report(1000)),
+    },
+    {
+      name: 'bias-report --format json: 100,000 sessions read (2.5 M records, 1 GB), all 100,000 reported',
+      budgetMs: 10_000,
+      iterations: 2,
+      fn: () => run(reportAll(100_000)),
+    },
+    {
+      name: 'bias-report --format json: 100,000 sessions read, the default window (last 100) reported',
+      budgetMs: 10_000,
+      iterations: 2,
+      fn: () => run(report(100_000)),
+    },
   ],
   values: () => [
-    { name: 'bias-report: 100,000 sessions read, all 100,000 reported: peak RSS', value: peakRssMb(reportAll(100_000)), unit: 'MB', budget: 300 },
-    { name: 'bias-report: 100,000 sessions read, last 100 reported: peak RSS', value: peakRssMb(report(100_000)), unit: 'MB', budget: 300 },
+    {
+      name: 'bias-report: 100,000 sessions read, all 100,000 reported: peak RSS',
+      value: peakRssMb(reportAll(100_000)),
+      unit: 'MB',
+      budget: 300,
+    },
+    {
+      name: 'bias-report: 100,000 sessions read, last 100 reported: peak RSS',
+      value: peakRssMb(report(100_000)),
+      unit: 'MB',
+      budget: 300,
+    },
     { name: 'bias-report 100,000 sessions: input size', value: statSync(file(100_000)).size / 2 ** 20, unit: 'MiB' },
   ],
   teardown: () => rmSync(dir, { recursive: true, force: true }),

@@ -9,6 +9,11 @@ export const suite = defineBenchSuite({
   name: 'cli',
   cases: [
     { name: 'node -e 0', iterations: 15, fn: () => execFileSync(process.execPath, ['-e', '0']) },
-    { name: 'council --version', baseline: 'node -e 0', iterations: 15, fn: () => execFileSync(process.execPath, [bundle, '--version']) },
+    {
+      name: 'council --version',
+      baseline: 'node -e 0',
+      iterations: 15,
+      fn: () => execFileSync(process.execPath, [bundle, '--version']),
+    },
   ],
 });

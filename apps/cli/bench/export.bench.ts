@@ -17,7 +17,19 @@ const exportSeconds = { parquet: 0, jsonl: 0 };
 
 /** The fixture writes one session a minute from 2026-01-01; every session in the window. */
 const now = new Date(Date.parse('2026-01-01T00:00:00Z') + sessions * 60_000).toISOString();
-const reportOf = (input: string) => ['bias-report', '--input', input, '--format', 'json', '--now', now, '--sessions', String(sessions), '--days', '100000'];
+const reportOf = (input: string) => [
+  'bias-report',
+  '--input',
+  input,
+  '--format',
+  'json',
+  '--now',
+  now,
+  '--sessions',
+  String(sessions),
+  '--days',
+  '100000',
+];
 
 function run(args: string[]): void {
   execFileSync(process.execPath, [bundle, ...args], { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
@@ -31,7 +43,10 @@ function timedExport(format: 'parquet' | 'jsonl', output: string): number {
 
 /** Peak resident set size of the whole child process, from GNU time. */
 function peakRssMb(args: string[]): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bundle, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const kb = Number(result.stderr.trim().split('\n').at(-1));
   if (result.status !== 0 || !Number.isFinite(kb)) throw new Error(`measuring RSS failed: ${result.stderr}`);
   return kb / 1024;
@@ -39,7 +54,8 @@ function peakRssMb(args: string[]): number {
 
 function bytesUnder(path: string): number {
   let total = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(path, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
   return total;
 }
 
@@ -54,7 +70,11 @@ export const suite = defineBenchSuite({
     exportSeconds.jsonl = timedExport('jsonl', jsonlDir());
   },
   cases: [
-    { name: 'bias-report --format json over the JSONL store: 100,000 sessions (2.5 M records), all reported', iterations: 3, fn: () => run(reportOf(store())) },
+    {
+      name: 'bias-report --format json over the JSONL store: 100,000 sessions (2.5 M records), all reported',
+      iterations: 3,
+      fn: () => run(reportOf(store())),
+    },
     {
       name: 'bias-report --format json over its Parquet export (70 day partitions), all reported',
       iterations: 3,
@@ -63,10 +83,31 @@ export const suite = defineBenchSuite({
     },
   ],
   values: () => [
-    { name: 'store export --format parquet, 100,000 sessions: throughput', value: records / exportSeconds.parquet, unit: 'records/s' },
+    {
+      name: 'store export --format parquet, 100,000 sessions: throughput',
+      value: records / exportSeconds.parquet,
+      unit: 'records/s',
+    },
     { name: 'store export --format parquet: time', value: exportSeconds.parquet, unit: 's' },
-    { name: 'store export --format jsonl, 100,000 sessions: throughput', value: records / exportSeconds.jsonl, unit: 'records/s' },
-    { name: 'store export --format parquet: peak RSS', value: peakRssMb(['store', 'export', '--format', 'parquet', '--input', store(), '--output', join(dir, 'export-rss')]), unit: 'MB' },
+    {
+      name: 'store export --format jsonl, 100,000 sessions: throughput',
+      value: records / exportSeconds.jsonl,
+      unit: 'records/s',
+    },
+    {
+      name: 'store export --format parquet: peak RSS',
+      value: peakRssMb([
+        'store',
+        'export',
+        '--format',
+        'parquet',
+        '--input',
+        store(),
+        '--output',
+        join(dir, 'export-rss'),
+      ]),
+      unit: 'MB',
+    },
     { name: 'bias-report over the Parquet export: peak RSS', value: peakRssMb(reportOf(parquetDir())), unit: 'MB' },
     { name: 'bias-report over the JSONL store: peak RSS', value: peakRssMb(reportOf(store())), unit: 'MB' },
     { name: 'JSONL store size', value: statSync(store()).size / 2 ** 20, unit: 'MiB' },

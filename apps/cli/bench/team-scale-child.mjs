@@ -40,7 +40,11 @@ function phase(name) {
   phases[name] = (performance.now() - last) / 1000;
   globalThis.gc?.();
   const m = process.memoryUsage();
-  memory[name] = { rssMb: m.rss / 2 ** 20, heapUsedMb: m.heapUsed / 2 ** 20, externalMb: (m.external + m.arrayBuffers) / 2 ** 20 };
+  memory[name] = {
+    rssMb: m.rss / 2 ** 20,
+    heapUsedMb: m.heapUsed / 2 ** 20,
+    externalMb: (m.external + m.arrayBuffers) / 2 ** 20,
+  };
   last = performance.now();
 }
 
@@ -52,8 +56,18 @@ function need(name) {
   return store[name];
 }
 
-const window = () => ({ now: new Date(values.now), maxSessions: Number(values.sessions), maxDays: Number(values.days) });
-const reportOptions = () => ({ now: new Date(values.now), minSessions: 20, seed: 1, maxSessions: Number(values.sessions), maxDays: Number(values.days) });
+const window = () => ({
+  now: new Date(values.now),
+  maxSessions: Number(values.sessions),
+  maxDays: Number(values.days),
+});
+const reportOptions = () => ({
+  now: new Date(values.now),
+  minSessions: 20,
+  seed: 1,
+  maxSessions: Number(values.sessions),
+  maxDays: Number(values.days),
+});
 const extra = {};
 
 /** The report of a read's columns (the window already applied, so the bounds only label it), written to --out. */
@@ -75,7 +89,11 @@ switch (mode) {
   case 'clickhouse-load': {
     await need('createClickhouseBiasTable')({ url: values.url, table: values.table });
     phase('create');
-    const result = await need('exportBiasRecordsToClickhouse')({ inputs: [values.input], url: values.url, table: values.table });
+    const result = await need('exportBiasRecordsToClickhouse')({
+      inputs: [values.input],
+      url: values.url,
+      table: values.table,
+    });
     extra.records = result.records;
     extra.batches = result.batches;
     phase('load');

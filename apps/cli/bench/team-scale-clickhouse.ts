@@ -22,7 +22,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -34,7 +36,10 @@ async function freePort(): Promise<number> {
  * how much of a row's time the server spent on them.
  */
 export async function startBenchClickhouse(parent: string): Promise<BenchClickhouse> {
-  if (!existsSync(serverPath)) throw new Error(`clickhouse-server was not found at ${serverPath}: install Debian's clickhouse-server or set CLICKHOUSE_SERVER_PATH.`);
+  if (!existsSync(serverPath))
+    throw new Error(
+      `clickhouse-server was not found at ${serverPath}: install Debian's clickhouse-server or set CLICKHOUSE_SERVER_PATH.`,
+    );
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, 'clickhouse-'));
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
@@ -68,7 +73,9 @@ export async function startBenchClickhouse(parent: string): Promise<BenchClickho
 </yandex>
 `,
   );
-  const child = spawn(serverPath, [`--config-file=${join(dir, 'config.xml')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(serverPath, [`--config-file=${join(dir, 'config.xml')}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   child.stderr.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-4000);

@@ -9,7 +9,9 @@ if (capMb > 0) {
   setInterval(() => {
     const rssMb = memoryUsage.rss() / 2 ** 20;
     if (rssMb > capMb) {
-      process.stderr.write(`team-scale: stopped at ${rssMb.toFixed(0)} MB resident, past the cap of ${capMb} MB (COUNCIL_TEAM_RSS_CAP_MB)\n`);
+      process.stderr.write(
+        `team-scale: stopped at ${rssMb.toFixed(0)} MB resident, past the cap of ${capMb} MB (COUNCIL_TEAM_RSS_CAP_MB)\n`,
+      );
       process.kill(process.pid, 'SIGKILL'); // not exit(): native threads (DuckDB's) may hold it up
     }
   }, 100).unref();

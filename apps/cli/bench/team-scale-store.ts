@@ -107,11 +107,15 @@ export interface TeamStore {
 }
 
 /** Writes the store under `dir` (`store/bias_metrics.jsonl` and its segments) unless a finished one is there. */
-export async function ensureTeamStore(dir: string, sessions: number): Promise<TeamStore & { generatedSeconds: number | null }> {
+export async function ensureTeamStore(
+  dir: string,
+  sessions: number,
+): Promise<TeamStore & { generatedSeconds: number | null }> {
   const storeDir = join(dir, 'store');
   const done = join(dir, 'store.done.json');
   const store = join(storeDir, 'bias_metrics.jsonl');
-  if (existsSync(done)) return { ...(JSON.parse(readFileSync(done, 'utf8')) as TeamStore), store, generatedSeconds: null };
+  if (existsSync(done))
+    return { ...(JSON.parse(readFileSync(done, 'utf8')) as TeamStore), store, generatedSeconds: null };
   const started = performance.now();
   rmSync(storeDir, { recursive: true, force: true });
   mkdirSync(storeDir, { recursive: true, mode: 0o700 });

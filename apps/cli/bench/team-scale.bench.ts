@@ -25,7 +25,10 @@ import { ensureTeamStore, recordsPerSession, teamStoreNow, teamStoreVersion } fr
 //   COUNCIL_TEAM_RSS_CAP_MB  resident MB at which a row is stopped and reported as such (default 10,240; 0: none)
 const sessions = Number(process.env['COUNCIL_TEAM_SESSIONS'] ?? 1_000_000);
 const records = sessions * recordsPerSession;
-const cache = join(process.env['COUNCIL_BENCH_CACHE'] ?? join(tmpdir(), 'council-bench-cache'), `team-v${teamStoreVersion}-${sessions}`);
+const cache = join(
+  process.env['COUNCIL_BENCH_CACHE'] ?? join(tmpdir(), 'council-bench-cache'),
+  `team-v${teamStoreVersion}-${sessions}`,
+);
 const rounds = Number(process.env['COUNCIL_TEAM_ROUNDS'] ?? (sessions > 100_000 ? 1 : 3));
 const rowTimeout = Number(process.env['COUNCIL_TEAM_ROW_TIMEOUT'] ?? 3600);
 const enabled = new Set((process.env['COUNCIL_TEAM_ROWS'] ?? 'embedded,duckdb,clickhouse,columns,phases').split(','));
@@ -66,12 +69,28 @@ function measure(args: string[]): Run {
   const rssFile = join(runDir, 'time.txt');
   rmSync(rssFile, { force: true });
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', '-o', rssFile, 'timeout', '--kill-after=10', String(rowTimeout), process.execPath, '--import', rssCap, ...args], {
-    encoding: 'utf8',
-    env: { ...childEnv(), COUNCIL_TEAM_RSS_CAP_MB: String(rssCapMb) },
-    maxBuffer: 1 << 28,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const result = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M %U %S',
+      '-o',
+      rssFile,
+      'timeout',
+      '--kill-after=10',
+      String(rowTimeout),
+      process.execPath,
+      '--import',
+      rssCap,
+      ...args,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...childEnv(), COUNCIL_TEAM_RSS_CAP_MB: String(rssCapMb) },
+      maxBuffer: 1 << 28,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   // GNU time's last line (a killed process's starts with "Command terminated by signal"): peak KB, user s, system s.
   const [kb, user, system] = (readFileSync(rssFile, 'utf8').trim().split('\n').at(-1) ?? '').split(' ').map(Number);
@@ -97,7 +116,15 @@ let cliEngines = { duckdb: false, clickhouse: false };
 let tree = '';
 let cliClickhouseExport = false;
 let clickhouse: BenchClickhouse | null = null;
-let exported: { seconds: number; cpuSeconds?: number; rssMb: number; load?: number; bytes: number; partitions: number; measuredAt: string } = {
+let exported: {
+  seconds: number;
+  cpuSeconds?: number;
+  rssMb: number;
+  load?: number;
+  bytes: number;
+  partitions: number;
+  measuredAt: string;
+} = {
   seconds: Number.NaN,
   rssMb: Number.NaN,
   bytes: 0,
@@ -121,12 +148,18 @@ function bytesUnder(path: string): { bytes: number; files: number } {
 /** One statement over ClickHouse's HTTP interface, on a connection of its own (18.16 closes idle keep-alive ones). */
 async function clickhouseSql(sql: string): Promise<string> {
   return await new Promise((resolve, reject) => {
-    const request = httpRequest(`${clickhouse!.url}/?query=${encodeURIComponent(sql)}`, { method: 'POST', agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(text.trim()) : reject(new Error(`ClickHouse refused ${sql}: ${text}`))));
-    });
+    const request = httpRequest(
+      `${clickhouse!.url}/?query=${encodeURIComponent(sql)}`,
+      { method: 'POST', agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(text.trim()) : reject(new Error(`ClickHouse refused ${sql}: ${text}`)),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -153,7 +186,14 @@ async function serverQueries(since: number): Promise<Record<string, number | str
         `WHERE type = 2 AND event_time >= toDateTime(${since}) AND query NOT LIKE '%system.query_log%' FORMAT TabSeparated`,
     );
     const [queries, ms, memory, readRows, resultRows, resultBytes] = line.split('\t').map(Number);
-    return { serverQueries: queries!, serverSeconds: ms! / 1000, serverQueryPeakMb: memory! / 2 ** 20, serverReadRows: readRows!, serverResultRows: resultRows!, serverResultMb: resultBytes! / 2 ** 20 };
+    return {
+      serverQueries: queries!,
+      serverSeconds: ms! / 1000,
+      serverQueryPeakMb: memory! / 2 ** 20,
+      serverReadRows: readRows!,
+      serverResultRows: resultRows!,
+      serverResultMb: resultBytes! / 2 ** 20,
+    };
   } catch (error) {
     return { serverQueriesError: String(error) };
   }
@@ -191,16 +231,35 @@ function defineRows(): void {
       key: 'embedded',
       name: `bias-report --format json, embedded (Council's reader), over the Parquet export: ${label}, all reported`,
       report: embeddedReport,
-      run: () => measure(cli('bias-report', '--format', 'json', '--input', parquet, ...window, '--output', embeddedReport)),
+      run: () =>
+        measure(cli('bias-report', '--format', 'json', '--input', parquet, ...window, '--output', embeddedReport)),
     });
   }
   if (enabled.has('duckdb')) {
     const out = join(runDir, 'duckdb.json');
     rows.push({
       key: 'duckdb',
-      name: cliEngines.duckdb ? `bias-report --format json --engine duckdb over the Parquet export: ${label}` : `report via DuckDB over the Parquet export (child: duckdbBiasRead + aggregateBiasAudit): ${label}`,
+      name: cliEngines.duckdb
+        ? `bias-report --format json --engine duckdb over the Parquet export: ${label}`
+        : `report via DuckDB over the Parquet export (child: duckdbBiasRead + aggregateBiasAudit): ${label}`,
       report: out,
-      run: () => (cliEngines.duckdb ? measure(cli('bias-report', '--format', 'json', '--engine', 'duckdb', '--input', parquet, ...window, '--output', out)) : measure([child, 'duckdb-report', '--input', parquet, ...window, '--out', out])),
+      run: () =>
+        cliEngines.duckdb
+          ? measure(
+              cli(
+                'bias-report',
+                '--format',
+                'json',
+                '--engine',
+                'duckdb',
+                '--input',
+                parquet,
+                ...window,
+                '--output',
+                out,
+              ),
+            )
+          : measure([child, 'duckdb-report', '--input', parquet, ...window, '--out', out]),
     });
   }
   if (clickhouse !== null) {
@@ -212,14 +271,19 @@ function defineRows(): void {
       run: async () => {
         await clickhouseSql('DROP TABLE IF EXISTS default.council_bias_records');
         clickhouse!.resetPeak();
-        if (cliClickhouseExport) execFileSync(process.execPath, cli('store', 'clickhouse-init', '--url', url), { stdio: 'ignore' });
+        if (cliClickhouseExport)
+          execFileSync(process.execPath, cli('store', 'clickhouse-init', '--url', url), { stdio: 'ignore' });
         const run = cliClickhouseExport
           ? measure(cli('store', 'export', '--to', 'clickhouse', '--url', url, '--input', parquet))
           : measure([child, 'clickhouse-load', '--input', parquet, '--url', url, '--table', 'council_bias_records']);
         run.detail = { ...run.detail, serverPeakRssMb: clickhouse!.peakRssMb() };
         try {
           run.detail['rows'] = Number(await clickhouseSql('SELECT count() FROM default.council_bias_records FINAL'));
-          run.detail['bytesOnDisk'] = Number(await clickhouseSql("SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'default' AND table = 'council_bias_records' AND active"));
+          run.detail['bytesOnDisk'] = Number(
+            await clickhouseSql(
+              "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'default' AND table = 'council_bias_records' AND active",
+            ),
+          );
         } catch (error) {
           run.detail['tableError'] = String(error);
         }
@@ -228,14 +292,39 @@ function defineRows(): void {
     });
     rows.push({
       key: 'clickhouse',
-      name: cliEngines.clickhouse ? `bias-report --format json --engine clickhouse: ${label}` : `report via ClickHouse (child: clickhouseBiasRead + aggregateBiasAudit): ${label}`,
+      name: cliEngines.clickhouse
+        ? `bias-report --format json --engine clickhouse: ${label}`
+        : `report via ClickHouse (child: clickhouseBiasRead + aggregateBiasAudit): ${label}`,
       report: out,
       run: async () => {
         clickhouse!.resetPeak();
         const since = Math.floor(Date.now() / 1000);
         const run = cliEngines.clickhouse
-          ? measure(cli('bias-report', '--format', 'json', '--engine', 'clickhouse', '--url', url, ...window, '--output', out))
-          : measure([child, 'clickhouse-report', '--url', url, '--table', 'council_bias_records', ...window, '--out', out]);
+          ? measure(
+              cli(
+                'bias-report',
+                '--format',
+                'json',
+                '--engine',
+                'clickhouse',
+                '--url',
+                url,
+                ...window,
+                '--output',
+                out,
+              ),
+            )
+          : measure([
+              child,
+              'clickhouse-report',
+              '--url',
+              url,
+              '--table',
+              'council_bias_records',
+              ...window,
+              '--out',
+              out,
+            ]);
         run.detail = { ...run.detail, serverPeakRssMb: clickhouse!.peakRssMb(), ...(await serverQueries(since)) };
         return run;
       },
@@ -246,7 +335,19 @@ function defineRows(): void {
       key: 'columns',
       name: `embedded path in phases as bias-report runs it (readBiasRecords, aggregateBiasAudit of the columns): ${label}`,
       report: join(runDir, 'columns.json'),
-      run: (round) => (round === 0 ? measure(['--expose-gc', child, 'embedded-columns', '--input', parquet, ...window, '--out', join(runDir, 'columns.json')]) : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' }),
+      run: (round) =>
+        round === 0
+          ? measure([
+              '--expose-gc',
+              child,
+              'embedded-columns',
+              '--input',
+              parquet,
+              ...window,
+              '--out',
+              join(runDir, 'columns.json'),
+            ])
+          : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' },
     });
   }
   if (enabled.has('phases')) {
@@ -254,7 +355,19 @@ function defineRows(): void {
       key: 'phases',
       name: `embedded path in phases (readBiasRecords, summarizeBiasSessions, aggregateBiasAudit of the summaries): ${label}`,
       report: join(runDir, 'phases.json'),
-      run: (round) => (round === 0 ? measure(['--expose-gc', child, 'embedded-phases', '--input', parquet, ...window, '--out', join(runDir, 'phases.json')]) : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' }),
+      run: (round) =>
+        round === 0
+          ? measure([
+              '--expose-gc',
+              child,
+              'embedded-phases',
+              '--input',
+              parquet,
+              ...window,
+              '--out',
+              join(runDir, 'phases.json'),
+            ])
+          : { seconds: Number.NaN, rssMb: Number.NaN, status: 'first round only' },
     });
   }
 }
@@ -267,24 +380,45 @@ export const suite = defineBenchSuite({
     mkdirSync(runDir, { recursive: true });
     const store = await ensureTeamStore(cache, sessions);
     generatedSeconds = store.generatedSeconds;
-    process.stderr.write(`team-scale: ${label} in ${store.store}${generatedSeconds === null ? ' (cached)' : ` (written in ${generatedSeconds.toFixed(1)} s)`}\n`);
+    process.stderr.write(
+      `team-scale: ${label} in ${store.store}${generatedSeconds === null ? ' (cached)' : ` (written in ${generatedSeconds.toFixed(1)} s)`}\n`,
+    );
     const exportDone = join(cache, 'parquet.done.json');
     if (!existsSync(exportDone) || process.env['COUNCIL_TEAM_REEXPORT'] === '1') {
       process.stderr.write(`team-scale: council store export --format parquet → ${parquet}\n`);
       const run = measure(cli('store', 'export', '--format', 'parquet', '--input', store.store, '--output', parquet));
       if (run.status !== 'ok') throw new Error(`store export failed: ${run.status}`);
       const { bytes, files } = bytesUnder(parquet);
-      writeFileSync(exportDone, JSON.stringify({ seconds: run.seconds, cpuSeconds: run.cpuSeconds, rssMb: run.rssMb, load: run.load, bytes, partitions: files, measuredAt: new Date().toISOString() }) + '\n');
+      writeFileSync(
+        exportDone,
+        JSON.stringify({
+          seconds: run.seconds,
+          cpuSeconds: run.cpuSeconds,
+          rssMb: run.rssMb,
+          load: run.load,
+          bytes,
+          partitions: files,
+          measuredAt: new Date().toISOString(),
+        }) + '\n',
+      );
     }
     exported = JSON.parse(readFileSync(exportDone, 'utf8')) as typeof exported;
     // The CLI's engines run only once the built bias-store has the functions they call.
-    const built = (await import(pathToFileURL(join(root, 'packages/bias-store/dist/index.js')).href)) as Record<string, unknown>;
+    const built = (await import(pathToFileURL(join(root, 'packages/bias-store/dist/index.js')).href)) as Record<
+      string,
+      unknown
+    >;
     const has = (name: string) => typeof built[name] === 'function';
     const engineFlag = help('bias-report').includes('--engine');
-    cliEngines = { duckdb: engineFlag && has('duckdbBiasRead') && resolvable('@duckdb/node-api'), clickhouse: engineFlag && has('clickhouseBiasRead') };
+    cliEngines = {
+      duckdb: engineFlag && has('duckdbBiasRead') && resolvable('@duckdb/node-api'),
+      clickhouse: engineFlag && has('clickhouseBiasRead'),
+    };
     cliClickhouseExport = help('store').includes('--to ') && has('exportBiasRecordsToClickhouse');
     tree = execFileSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).slice(0, 100).trim();
-    process.stderr.write(`team-scale: at ${tree}; the CLI runs the engines: ${JSON.stringify({ ...cliEngines, clickhouseExport: cliClickhouseExport })}\n`);
+    process.stderr.write(
+      `team-scale: at ${tree}; the CLI runs the engines: ${JSON.stringify({ ...cliEngines, clickhouseExport: cliClickhouseExport })}\n`,
+    );
     if (enabled.has('clickhouse')) {
       clickhouse = await startBenchClickhouse(join(cache, 'servers'));
       process.stderr.write(`team-scale: ClickHouse at ${clickhouse.url}\n`);
@@ -302,16 +436,41 @@ export const suite = defineBenchSuite({
         }
         if (run.status === 'first round only') continue;
         results.set(row.key, [...(results.get(row.key) ?? []), run]);
-        process.stderr.write(`team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds?.toFixed(2) ?? '?'} s), ${run.rssMb.toFixed(0)} MB, ${run.status}, load ${run.load?.toFixed(1) ?? '?'}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`);
+        process.stderr.write(
+          `team-scale round ${round + 1}/${rounds}: ${row.key} ${run.seconds.toFixed(2)} s (CPU ${run.cpuSeconds?.toFixed(2) ?? '?'} s), ${run.rssMb.toFixed(0)} MB, ${run.status}, load ${run.load?.toFixed(1) ?? '?'}${run.detail ? ` ${JSON.stringify(run.detail)}` : ''}\n`,
+        );
       }
     }
-    writeFileSync(join(cache, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ sessions, rounds, tree, cliEngines, cliClickhouseExport, exported, results: Object.fromEntries(results) }, null, 2) + '\n');
+    writeFileSync(
+      join(cache, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify(
+        { sessions, rounds, tree, cliEngines, cliClickhouseExport, exported, results: Object.fromEntries(results) },
+        null,
+        2,
+      ) + '\n',
+    );
     const values: BenchValue[] = [
-      { name: `store export --format parquet: ${label}, throughput${exported.measuredAt ? ` (measured ${exported.measuredAt})` : ''}`, value: records / exported.seconds, unit: 'records/s' },
-      { name: `store export --format parquet: time (load average ${exported.load?.toFixed(1) ?? '?'} when it ended)`, value: exported.seconds, unit: 's' },
-      { name: 'store export --format parquet: CPU time, user + system', value: exported.cpuSeconds ?? Number.NaN, unit: 's' },
+      {
+        name: `store export --format parquet: ${label}, throughput${exported.measuredAt ? ` (measured ${exported.measuredAt})` : ''}`,
+        value: records / exported.seconds,
+        unit: 'records/s',
+      },
+      {
+        name: `store export --format parquet: time (load average ${exported.load?.toFixed(1) ?? '?'} when it ended)`,
+        value: exported.seconds,
+        unit: 's',
+      },
+      {
+        name: 'store export --format parquet: CPU time, user + system',
+        value: exported.cpuSeconds ?? Number.NaN,
+        unit: 's',
+      },
       { name: 'store export --format parquet: peak RSS', value: exported.rssMb, unit: 'MB' },
-      { name: `Parquet export: size (${exported.partitions} day partitions)`, value: exported.bytes / 2 ** 20, unit: 'MiB' },
+      {
+        name: `Parquet export: size (${exported.partitions} day partitions)`,
+        value: exported.bytes / 2 ** 20,
+        unit: 'MiB',
+      },
     ];
     const embedded = results.get('embedded')?.filter((r) => r.status === 'ok') ?? [];
     const embeddedReport = embedded.length > 0 ? reportOf(join(runDir, 'embedded.json')) : null;
@@ -323,34 +482,93 @@ export const suite = defineBenchSuite({
       const isTarget = row.key === 'duckdb';
       const n = ok.length === 1 ? 'one run' : `median of ${ok.length}`;
       values.push(
-        { name: `${row.name}: wall (${n})`, value: ok.length ? median(ok.map((r) => r.seconds)) : Number.NaN, unit: 's', ...(isTarget ? { budget: 20 } : {}) },
-        { name: `${row.key}: CPU time, user + system (${n})`, value: ok.length ? median(ok.map((r) => r.cpuSeconds ?? Number.NaN)) : Number.NaN, unit: 's' },
-        { name: `${row.key}: peak RSS of the process (${n})`, value: ok.length ? median(ok.map((r) => r.rssMb)) : Number.NaN, unit: 'MB', ...(isTarget ? { budget: 1024 } : {}) },
+        {
+          name: `${row.name}: wall (${n})`,
+          value: ok.length ? median(ok.map((r) => r.seconds)) : Number.NaN,
+          unit: 's',
+          ...(isTarget ? { budget: 20 } : {}),
+        },
+        {
+          name: `${row.key}: CPU time, user + system (${n})`,
+          value: ok.length ? median(ok.map((r) => r.cpuSeconds ?? Number.NaN)) : Number.NaN,
+          unit: 's',
+        },
+        {
+          name: `${row.key}: peak RSS of the process (${n})`,
+          value: ok.length ? median(ok.map((r) => r.rssMb)) : Number.NaN,
+          unit: 'MB',
+          ...(isTarget ? { budget: 1024 } : {}),
+        },
       );
       if (['duckdb', 'clickhouse'].includes(row.key) && embedded.length > 0 && ok.length > 0) {
-        values.push({ name: `${row.key}: wall / embedded wall`, value: median(ok.map((r) => r.seconds)) / median(embedded.map((r) => r.seconds)), unit: '×' });
+        values.push({
+          name: `${row.key}: wall / embedded wall`,
+          value: median(ok.map((r) => r.seconds)) / median(embedded.map((r) => r.seconds)),
+          unit: '×',
+        });
       }
       if (row.key === 'clickhouse-load' && ok.length > 0) {
-        values.push({ name: 'clickhouse-load: throughput', value: records / median(ok.map((r) => r.seconds)), unit: 'records/s' });
+        values.push({
+          name: 'clickhouse-load: throughput',
+          value: records / median(ok.map((r) => r.seconds)),
+          unit: 'records/s',
+        });
       }
       for (const run of ok.slice(-1)) {
         const detail = run.detail ?? {};
         const phases = (detail['phases'] ?? {}) as Record<string, number>;
-        for (const [phase, seconds] of Object.entries(phases)) values.push({ name: `${row.key}: ${phase} phase (last run, inside the process)`, value: seconds, unit: 's' });
-        const memory = (detail['memory'] ?? {}) as Record<string, { rssMb: number; heapUsedMb: number; externalMb: number }>;
-        for (const [phase, m] of Object.entries(memory)) values.push({ name: `${row.key}: after ${phase}: RSS / JS heap used / external`, value: m.rssMb, unit: `MB (heap ${m.heapUsedMb.toFixed(0)}, ext ${m.externalMb.toFixed(0)})` });
-        if (typeof detail['serverPeakRssMb'] === 'number') values.push({ name: `${row.key}: ClickHouse server's peak RSS during the row`, value: detail['serverPeakRssMb'], unit: 'MB' });
+        for (const [phase, seconds] of Object.entries(phases))
+          values.push({ name: `${row.key}: ${phase} phase (last run, inside the process)`, value: seconds, unit: 's' });
+        const memory = (detail['memory'] ?? {}) as Record<
+          string,
+          { rssMb: number; heapUsedMb: number; externalMb: number }
+        >;
+        for (const [phase, m] of Object.entries(memory))
+          values.push({
+            name: `${row.key}: after ${phase}: RSS / JS heap used / external`,
+            value: m.rssMb,
+            unit: `MB (heap ${m.heapUsedMb.toFixed(0)}, ext ${m.externalMb.toFixed(0)})`,
+          });
+        if (typeof detail['serverPeakRssMb'] === 'number')
+          values.push({
+            name: `${row.key}: ClickHouse server's peak RSS during the row`,
+            value: detail['serverPeakRssMb'],
+            unit: 'MB',
+          });
         if (typeof detail['serverSeconds'] === 'number') {
           values.push(
-            { name: `${row.key}: time the server spent on the row's ${String(detail['serverQueries'])} queries (system.query_log)`, value: detail['serverSeconds'], unit: 's' },
-            { name: `${row.key}: the largest memory a query used on the server`, value: Number(detail['serverQueryPeakMb']), unit: 'MB' },
-            { name: `${row.key}: what the queries returned to the client`, value: Number(detail['serverResultMb']), unit: `MB (${String(detail['serverResultRows'])} rows)` },
+            {
+              name: `${row.key}: time the server spent on the row's ${String(detail['serverQueries'])} queries (system.query_log)`,
+              value: detail['serverSeconds'],
+              unit: 's',
+            },
+            {
+              name: `${row.key}: the largest memory a query used on the server`,
+              value: Number(detail['serverQueryPeakMb']),
+              unit: 'MB',
+            },
+            {
+              name: `${row.key}: what the queries returned to the client`,
+              value: Number(detail['serverResultMb']),
+              unit: `MB (${String(detail['serverResultRows'])} rows)`,
+            },
           );
         }
-        if (typeof detail['bytesOnDisk'] === 'number') values.push({ name: `${row.key}: the table on disk`, value: detail['bytesOnDisk'] / 2 ** 20, unit: 'MiB' });
+        if (typeof detail['bytesOnDisk'] === 'number')
+          values.push({ name: `${row.key}: the table on disk`, value: detail['bytesOnDisk'] / 2 ** 20, unit: 'MiB' });
       }
-      if (row.report !== undefined && row.key !== 'embedded' && embeddedReport !== null && ok.length > 0 && existsSync(row.report)) {
-        values.push({ name: `${row.key}: report lines differing from the embedded report (0 = byte for byte)`, value: differingLines(row.report, embeddedReport), unit: 'lines' });
+      if (
+        row.report !== undefined &&
+        row.key !== 'embedded' &&
+        embeddedReport !== null &&
+        ok.length > 0 &&
+        existsSync(row.report)
+      ) {
+        values.push({
+          name: `${row.key}: report lines differing from the embedded report (0 = byte for byte)`,
+          value: differingLines(row.report, embeddedReport),
+          unit: 'lines',
+        });
       }
     }
     return values;

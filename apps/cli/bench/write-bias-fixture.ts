@@ -23,7 +23,10 @@ export async function writeBiasFixture(path: string, sessions: number): Promise<
       const shift = Math.floor(rand() * members.length);
       for (let c = 0; c < members.length; c++) {
         const position = (c + shift) % members.length;
-        const score = Math.max(1, Math.min(10, Math.round(6 + (position === 0 ? 0.8 : 0) - (r === 3 ? 1 : 0) + (rand() - 0.5) * 3)));
+        const score = Math.max(
+          1,
+          Math.min(10, Math.round(6 + (position === 0 ? 0.8 : 0) - (r === 3 ? 1 : 0) + (rand() - 0.5) * 3)),
+        );
         chunk +=
           `{"schema_version":"1.1.0","session_id":"${id}","timestamp":"${timestamp}","consent_level":1,` +
           `"query_metadata":{"category":"coding","token_count_bucket":"100-500","language":"en"},` +

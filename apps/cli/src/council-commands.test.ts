@@ -11,7 +11,11 @@ let home = '';
 
 /** Runs the bundled executable with a clean environment: no keys, no colour forcing, this home. */
 function council(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [bundle, ...args], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, ...env }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [bundle, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, ...env },
+    timeout: 60_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -30,7 +34,7 @@ describe('every command through the bundled executable', () => {
     expect(r.out + r.err).not.toContain('\u001b[');
   }, 60_000);
 
-  it('bias-report --format json prints one document over the demo\'s 41 sessions', () => {
+  it("bias-report --format json prints one document over the demo's 41 sessions", () => {
     const r = council(['bias-report', '--format', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as { report: { window: { sessions: number } }; simulated: boolean };
@@ -38,7 +42,7 @@ describe('every command through the bundled executable', () => {
     expect(doc.simulated).toBe(true);
   });
 
-  it('history, leaderboard and feedback read the demo\'s history', () => {
+  it("history, leaderboard and feedback read the demo's history", () => {
     const list = council(['history', 'list', '--json']);
     const sessions = JSON.parse(list.out) as { sessionId: string }[];
     expect(sessions).toHaveLength(20);
@@ -61,16 +65,27 @@ describe('every command through the bundled executable', () => {
   it('batch runs a prompts file and resumes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-bundle-batch-'));
     writeFileSync(join(dir, 'p.txt'), 'One?\nTwo?\n');
-    const first = spawnSync(process.execPath, [bundle, 'batch', 'p.txt', '--models', SIM], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: join(dir, 'home') } });
+    const first = spawnSync(process.execPath, [bundle, 'batch', 'p.txt', '--models', SIM], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: join(dir, 'home') },
+    });
     expect(first.status).toBe(0);
     expect(readFileSync(join(dir, 'p.txt.results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
-    const again = spawnSync(process.execPath, [bundle, 'batch', 'p.txt', '--models', SIM, '--resume'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: join(dir, 'home') } });
+    const again = spawnSync(process.execPath, [bundle, 'batch', 'p.txt', '--models', SIM, '--resume'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: join(dir, 'home') },
+    });
     expect(again.stderr).toContain('Batch: 2 prompts, 2 already done, 0 to run');
   }, 60_000);
 
   it('personalities lists the YAML files', () => {
     mkdirSync(join(home, 'personalities'), { recursive: true });
-    writeFileSync(join(home, 'personalities', 'careful.yaml'), 'id: careful\nname: Careful\nmodel: simulated:ada\nsystem_prompt: Be careful.\n');
+    writeFileSync(
+      join(home, 'personalities', 'careful.yaml'),
+      'id: careful\nname: Careful\nmodel: simulated:ada\nsystem_prompt: Be careful.\n',
+    );
     const r = council(['personalities', 'list']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/careful +│ Careful +│ simulated:ada/);
@@ -89,11 +104,15 @@ describe('every command through the bundled executable', () => {
   it('the live display draws in a pseudo-terminal and is absent in a pipe', () => {
     const demoHome = mkdtempSync(join(tmpdir(), 'council-pty-'));
     // util-linux `script` gives the command a pseudo-terminal on both streams.
-    const tty = execFileSync('script', ['-qfec', `${process.execPath} ${bundle} demo --sessions 10 --home ${demoHome}`, '/dev/null'], {
-      encoding: 'utf8',
-      env: { PATH: process.env['PATH'] ?? '', TERM: 'xterm' },
-      timeout: 60_000,
-    });
+    const tty = execFileSync(
+      'script',
+      ['-qfec', `${process.execPath} ${bundle} demo --sessions 10 --home ${demoHome}`, '/dev/null'],
+      {
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] ?? '', TERM: 'xterm' },
+        timeout: 60_000,
+      },
+    );
     expect(tty).toContain('\u001b[?25l'); // cursor hidden while drawing
     // eslint-disable-next-line no-control-regex
     const plain = tty.replace(/\u001b\[[0-9;]*m/g, ''); // colours are on in a terminal

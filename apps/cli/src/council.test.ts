@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const bundle = fileURLToPath(new URL('../dist/council.js', import.meta.url));
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 describe('the bundled council executable', () => {
   it('is one file that starts with a node shebang', () => {
@@ -33,7 +35,10 @@ describe('the bundled council executable', () => {
   it('still saves the session when the reader of `ask` goes away', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-app-'));
     const args = [bundle, 'ask', 'Which queue?', '--models', 'simulated:ada,simulated:basil'];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home } });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home },
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -61,14 +66,20 @@ describe('the bundled council executable', () => {
 
   it('doctor --offline exits 0 with a readable home and prints no colour codes into a pipe', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-app-'));
-    const result = spawnSync(process.execPath, [bundle, 'doctor', '--offline'], { encoding: 'utf8', env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home } });
+    const result = spawnSync(process.execPath, [bundle, 'doctor', '--offline'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'], LLM_COUNCIL_HOME: home },
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/home directory\s+│ ok/);
     expect(result.stdout).not.toContain('\u001b[');
   });
 
   it('exits 2 with one line on a bad environment value', () => {
-    const result = spawnSync(process.execPath, [bundle, 'config', 'show'], { encoding: 'utf8', env: { PATH: process.env['PATH'], LLM_COUNCIL_BIAS_CONSENT: '9' } });
+    const result = spawnSync(process.execPath, [bundle, 'config', 'show'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'], LLM_COUNCIL_BIAS_CONSENT: '9' },
+    });
     expect(result.status).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });

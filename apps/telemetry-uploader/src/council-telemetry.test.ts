@@ -6,11 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { appendOutboxEvents, sampleEvent, startIngestTestServer, tempHome } from '@council/cli/test';
 
 const bundle = fileURLToPath(new URL('../dist/council-telemetry.js', import.meta.url));
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 describe('council-telemetry', () => {
   it('prints its version', () => {
-    expect(execFileSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' })).toBe(`${packageJson.version}\n`);
+    expect(execFileSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' })).toBe(
+      `${packageJson.version}\n`,
+    );
   });
 
   it('exits 2 with a hint on an unknown command', () => {
@@ -22,7 +26,15 @@ describe('council-telemetry', () => {
   it('retry-dead queues the events council-cloud refused again (the same command as council telemetry retry-dead)', () => {
     const { home, paths } = tempHome();
     const event = sampleEvent(1);
-    const letter = { dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'council-cloud', reason: 'HTTP 400', event_id: event.event_id, outbox_segment: 1, outbox_line: 1, event };
+    const letter = {
+      dead_lettered_at: '2026-11-20T10:00:00.000Z',
+      refused_by: 'council-cloud',
+      reason: 'HTTP 400',
+      event_id: event.event_id,
+      outbox_segment: 1,
+      outbox_line: 1,
+      event,
+    };
     mkdirSync(dirname(paths.deadLetter), { recursive: true });
     writeFileSync(paths.deadLetter, `${JSON.stringify(letter)}\n`);
     const env = { PATH: process.env.PATH ?? '', LLM_COUNCIL_HOME: home };
@@ -41,7 +53,12 @@ describe('council-telemetry', () => {
     const server = await startIngestTestServer();
     try {
       const child = spawn(process.execPath, [bundle, 'upload', '--watch', '--interval', '50ms'], {
-        env: { PATH: process.env.PATH ?? '', LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: server.url, LLM_COUNCIL_CLOUD_TOKEN: 'token' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          LLM_COUNCIL_HOME: home,
+          LLM_COUNCIL_CLOUD_URL: server.url,
+          LLM_COUNCIL_CLOUD_TOKEN: 'token',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

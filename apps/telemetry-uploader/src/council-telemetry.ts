@@ -26,11 +26,17 @@ const afterCommit = (): void => {
 };
 
 try {
-  process.exitCode = await runTelemetryCli(process.argv.slice(2), { version: packageJson.version, signal: controller.signal, afterCommit });
+  process.exitCode = await runTelemetryCli(process.argv.slice(2), {
+    version: packageJson.version,
+    signal: controller.signal,
+    afterCommit,
+  });
 } catch (error) {
   // Expected failures are TelemetryUploadErrors, reported by runTelemetryCli; anything else is a bug.
   // One line, no stack trace; the cursor only moves after a 2xx, so nothing queued is lost by stopping here.
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  process.stderr.write(`council-telemetry: unexpected error (${what.replace(/\s+/g, ' ').slice(0, 300)}). The queued events are untouched; please report this.\n`);
+  process.stderr.write(
+    `council-telemetry: unexpected error (${what.replace(/\s+/g, ' ').slice(0, 300)}). The queued events are untouched; please report this.\n`,
+  );
   process.exitCode = 1;
 }

@@ -14,9 +14,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-function run(env: Record<string, string>, onSpawn: (child: ChildProcess) => void): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+function run(
+  env: Record<string, string>,
+  onSpawn: (child: ChildProcess) => void,
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle, 'upload', '--batch-size', '10'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bundle, 'upload', '--batch-size', '10'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -29,7 +35,10 @@ describe('council-telemetry killed with SIGKILL mid-batch', () => {
   it('loses no event over 10 kills and a final run to completion; stores each once, recognising the batches sent again', async () => {
     const { home, paths } = tempHome();
     const ids = Array.from({ length: 300 }, (_, i) => sampleEvent(i + 1).event_id as string);
-    appendOutboxEvents(paths.outbox, ids.map((_, i) => sampleEvent(i + 1)));
+    appendOutboxEvents(
+      paths.outbox,
+      ids.map((_, i) => sampleEvent(i + 1)),
+    );
 
     // Three ways to die, in turn: while the request waits for an answer (nothing committed); after
     // the server committed but before it answered; and just after a 2xx, while the uploader is
@@ -66,7 +75,11 @@ describe('council-telemetry killed with SIGKILL mid-batch', () => {
       // the killed uploader left its lock behind; the next run must break it (dead pid)
       expect(existsSync(join(home, 'telemetry', 'upload.lock'))).toBe(true);
       // the cursor is never torn: absent or a whole cursor
-      if (existsSync(paths.cursor)) expect(JSON.parse(readFileSync(paths.cursor, 'utf8'))).toMatchObject({ segment: expect.any(Number) as number, offset: expect.any(Number) as number });
+      if (existsSync(paths.cursor))
+        expect(JSON.parse(readFileSync(paths.cursor, 'utf8'))).toMatchObject({
+          segment: expect.any(Number) as number,
+          offset: expect.any(Number) as number,
+        });
     }
     killAt = -1;
     const final = await run(env, (c) => (child = c));

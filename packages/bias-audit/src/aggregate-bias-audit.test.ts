@@ -17,7 +17,11 @@ const DAY = 86_400_000;
  * `count` identical sessions, one a day before NOW: one reviewer scores four candidates of 100, 200,
  * 300 and 400 characters, shown at positions 0–3, with scores 2, 1, 4, 3 (or `alternate` in odd sessions).
  */
-function identicalSessions(count: number, extra: Partial<BiasObservation> = {}, alternate?: readonly number[]): BiasObservation[] {
+function identicalSessions(
+  count: number,
+  extra: Partial<BiasObservation> = {},
+  alternate?: readonly number[],
+): BiasObservation[] {
   const out: BiasObservation[] = [];
   for (let s = 0; s < count; s++) {
     const timestamp = new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString();
@@ -42,7 +46,14 @@ function identicalSessions(count: number, extra: Partial<BiasObservation> = {}, 
 
 describe('confidenceTier and holmAdjust', () => {
   it("follows ADR-018's tiers at their boundaries", () => {
-    expect([9, 10, 19, 20, 49, 50].map(confidenceTier)).toEqual(['insufficient_data', 'preliminary', 'preliminary', 'moderate', 'moderate', 'high']);
+    expect([9, 10, 19, 20, 49, 50].map(confidenceTier)).toEqual([
+      'insufficient_data',
+      'preliminary',
+      'preliminary',
+      'moderate',
+      'moderate',
+      'high',
+    ]);
   });
 
   it('adjusts by hand: p = .01, .04, .03, .005 → .03, .06, .06, .02', () => {
@@ -59,7 +70,7 @@ describe('weightedHolmAdjust (how the report combines its flag families)', () =>
     [0.03, 0.06, 0.06, 0.02].forEach((expected, i) => expect(adjusted[i]).toBeCloseTo(expected, 12));
   });
 
-  it('passes on only a rejected hypothesis\'s own share of alpha, not its whole family\'s (worked by hand)', () => {
+  it("passes on only a rejected hypothesis's own share of alpha, not its whole family's (worked by hand)", () => {
     // Family F1 = {1e-6, 0.02}, family F2 = {0.04}; two families, so weights 1/4, 1/4 and 1/2.
     // p / w: 4e-6, 0.08, 0.08. Step 1: 4e-6 · 1 = 4e-6. Step 2 (F1's second): 0.08 · 3/4 = 0.06.
     // Step 3 (F2): max(0.06, 0.08 · 1/2 = 0.04) = 0.06. At α = 0.05 only the first is rejected.
@@ -89,12 +100,19 @@ describe('aggregateBiasAudit: length (worked by hand)', () => {
     expect(slope.estimate).toBeCloseTo(8, 10);
     expect(slope.ciLower).toBeCloseTo(8 - T975[11] * 0.603023, 5);
     expect(slope.ciUpper).toBeCloseTo(8 + T975[11] * 0.603023, 5);
-    expect(slope).toMatchObject({ metric: 'length_slope_per_1000_chars', sessions: 12, sampleSize: 48, unit: 'answers', confidence: 'preliminary', margin: 0.05 });
+    expect(slope).toMatchObject({
+      metric: 'length_slope_per_1000_chars',
+      sessions: 12,
+      sampleSize: 48,
+      unit: 'answers',
+      confidence: 'preliminary',
+      margin: 0.05,
+    });
     expect(slope.windowStart).toBe('2026-11-10T00:00:00.000Z');
     expect(slope.windowEnd).toBe('2026-11-21T00:00:00.000Z');
   });
 
-  it('gives the pooled within-session r with a session-clustered delta interval on Fisher\'s z', () => {
+  it("gives the pooled within-session r with a session-clustered delta interval on Fisher's z", () => {
     // Syy = 5 per session: r = 4.8/√(0.6·60) = 0.8. Influence r·(sxy/Sxy − sxx/(2Sxx) − syy/(2Syy)):
     // A 0.8·(.0625 − .041667 − .041667) = −0.016667, B +0.016667; Σ² = 12·0.000277778, ·12/11 → SE_r = 0.0603023;
     // on z: SE 0.0603023/(1 − 0.64) = 0.167506 around atanh 0.8 = 1.0986123, t on the slope's 11 df.
@@ -110,7 +128,11 @@ describe('aggregateBiasAudit: length (worked by hand)', () => {
     expect(flag).toMatchObject({ subject: null, metric: 'length_slope_per_1000_chars', margin: 0.05 });
     expect(flag.ciLower).toBeGreaterThan(0.05);
     // A margin above the upper end keeps the flag down, however small p of "no effect" is.
-    const wide = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10, margins: { lengthSlope: 9.5 } });
+    const wide = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), {
+      now: NOW,
+      minSessions: 10,
+      margins: { lengthSlope: 9.5 },
+    });
     expect(wide.flags.some((f) => f.code === 'LENGTH_BIAS_DETECTED')).toBe(false);
     expect(wide.length.slope.pValue).toBeLessThan(1e-6);
   });
@@ -151,7 +173,13 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     const same = aggregateBiasAudit(identicalSessions(12), { now: NOW });
     expect(same.resamples).toBe(1000);
     expect(same.position.tests).toHaveLength(1);
-    expect(same.position.tests[0]).toMatchObject({ basis: 'scores', method: 'permutation', pValue: 1 / 1001, permutations: 1000, sessions: 12 });
+    expect(same.position.tests[0]).toMatchObject({
+      basis: 'scores',
+      method: 'permutation',
+      pValue: 1 / 1001,
+      permutations: 1000,
+      sessions: 12,
+    });
     // Wald, degenerate: θ = (−1, −1, 1, 1) while every session's vector is θ ± .5·(1, −1, 1, −1), so V has rank 1
     // and θ lies outside it — a direction no session varies in, which a sandwich cannot judge: no test.
     const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, resamples: 0 });
@@ -166,7 +194,18 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     for (let s = 0; s < 12; s++) {
       const gap = s % 2 === 0 ? 2 : 4;
       [5 + gap, 5].forEach((score, position) =>
-        data.push({ sessionId: `w${s}`, timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(), reviewer: 'x', candidate: `c${position}`, position, responseLengthChars: 100, score, rankPosition: null, configVersion: null, queryCategory: null }),
+        data.push({
+          sessionId: `w${s}`,
+          timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
+          reviewer: 'x',
+          candidate: `c${position}`,
+          position,
+          responseLengthChars: 100,
+          score,
+          rankPosition: null,
+          configVersion: null,
+          queryCategory: null,
+        }),
       );
     }
     const report = aggregateBiasAudit(data, { now: NOW, resamples: 0 });
@@ -180,7 +219,9 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     // Ranks 1, 0, 3, 2 at positions 0..3 (k = 4): points 1 − rank/3 = 2/3, 1, 0, 1/3; centred on ½: 1/6, 1/2, −1/2, −1/6.
     const data = identicalSessions(12).map((o) => ({ ...o, score: null, rankPosition: [1, 0, 3, 2][o.position]! }));
     const report = aggregateBiasAudit(data, { now: NOW });
-    report.position.rankEffects.forEach((e, p) => expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12));
+    report.position.rankEffects.forEach((e, p) =>
+      expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12),
+    );
     expect(report.position.tests.map((t) => t.basis)).toEqual(['ranks']);
     expect(report.position.tests[0]!.pValue).toBeCloseTo(1 / 1001, 9);
     expect(report.notes.join(' ')).toMatch(/No observation in the window carries a score/);
@@ -227,7 +268,9 @@ describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by
     expect(offsets['c1']!.ciLower).toBeCloseTo(0.4, 10);
     expect(report.reviewers.map((r) => r.centreWeight)).toEqual([1, 0, 1]);
     // c1 is 0.4 generous, beyond the 0.25 margin with no spread: flagged GENEROUS.
-    expect(report.flags.filter((f) => f.code === 'GENEROUS_REVIEWER' || f.code === 'HARSH_REVIEWER').map((f) => f.subject)).toEqual(['c1']);
+    expect(
+      report.flags.filter((f) => f.code === 'GENEROUS_REVIEWER' || f.code === 'HARSH_REVIEWER').map((f) => f.subject),
+    ).toEqual(['c1']);
   });
 
   it('reads self-preference per reviewer beyond its offset, and flags only a positive one', () => {
@@ -262,9 +305,13 @@ describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by
   });
 
   it('states the window figures under the tier: nothing shown below 10 sessions', () => {
-    const few = aggregateBiasAudit(data.filter((o) => Number(o.sessionId.slice(1)) < 9), { now: NOW });
+    const few = aggregateBiasAudit(
+      data.filter((o) => Number(o.sessionId.slice(1)) < 9),
+      { now: NOW },
+    );
     expect(few.confidence).toBe('insufficient_data');
-    for (const r of few.reviewers) expect([r.offset.estimate, r.mean.estimate, r.z.estimate]).toEqual([null, null, null]);
+    for (const r of few.reviewers)
+      expect([r.offset.estimate, r.mean.estimate, r.z.estimate]).toEqual([null, null, null]);
     expect(few.flags).toEqual([]);
   });
 });
@@ -320,20 +367,32 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
   it('takes columns whole: the same report as the observations they hold', () => {
     const data = identicalSessions(30, {}, [1, 2, 3, 4]);
     const fromObservations = aggregateBiasAudit(data, { now: NOW, maxDays: Number.POSITIVE_INFINITY });
-    const fromColumns = aggregateBiasAudit(observationsToColumns(data), { now: NOW, maxDays: Number.POSITIVE_INFINITY });
+    const fromColumns = aggregateBiasAudit(observationsToColumns(data), {
+      now: NOW,
+      maxDays: Number.POSITIVE_INFINITY,
+    });
     expect(fromColumns).toEqual(fromObservations);
   });
 
   it('finds change points where the config version or the set of models changes', () => {
-    const early = identicalSessions(3).map((o) => ({ ...o, sessionId: `a-${o.sessionId}`, timestamp: new Date(Date.parse(o.timestamp) - 10 * DAY).toISOString() }));
+    const early = identicalSessions(3).map((o) => ({
+      ...o,
+      sessionId: `a-${o.sessionId}`,
+      timestamp: new Date(Date.parse(o.timestamp) - 10 * DAY).toISOString(),
+    }));
     const late = identicalSessions(3, { configVersion: '2.0.0' });
     const report = aggregateBiasAudit([...early, ...late], { now: NOW });
-    expect(report.changePoints).toEqual([{ sessionId: 's2', timestamp: '2026-11-19T00:00:00.000Z', kind: 'config_version', from: '1.0.0', to: '2.0.0' }]);
+    expect(report.changePoints).toEqual([
+      { sessionId: 's2', timestamp: '2026-11-19T00:00:00.000Z', kind: 'config_version', from: '1.0.0', to: '2.0.0' },
+    ]);
     expect(report.notes.join(' ')).toMatch(/change point/);
   });
 
   it('flags a session whose mean score sits far from the others as an anomaly', () => {
-    const data = identicalSessions(12).map((o, i) => ({ ...o, score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0) }));
+    const data = identicalSessions(12).map((o, i) => ({
+      ...o,
+      score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0),
+    }));
     const anomalies = aggregateBiasAudit(data, { now: NOW }).anomalies.filter((a) => a.indicator === 'mean_score');
     expect(anomalies.map((a) => a.sessionId)).toEqual(['s5']);
     expect(anomalies[0]!.robustZ).toBeGreaterThan(3.5);
@@ -365,25 +424,50 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
     expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(/observations\[0\].*timestamp "yesterday"/);
     expect(() => aggregateBiasAudit([{ ...data[0]!, score: Number.NaN }], { now: NOW })).toThrow(/score NaN/);
     expect(() => aggregateBiasAudit([{ ...data[0]!, position: 1e300 }], { now: NOW })).toThrow(BiasAuditError);
-    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { now: NOW })).toThrow(/position 65536 must be a 0-based integer of at most 65535/);
+    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { now: NOW })).toThrow(
+      /position 65536 must be a 0-based integer of at most 65535/,
+    );
     expect(() => aggregateBiasAudit(data, { now: NOW, level: 1.2 })).toThrow(/level/);
     expect(() => aggregateBiasAudit(data, { now: 'soon' })).toThrow(/now must be/);
-    expect(() => aggregateBiasAudit(data, { now: NOW, resamples: 5 })).toThrow(/resamples must be 0 .* or at least 20, got 5/);
-    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(/margins\.harshness is not a family; use one of lengthSlope/);
-    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(/margins\.position must be a finite number of at least 0/);
-    expect(() => aggregateBiasAudit({} as never)).toThrow(/array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeBiasSessions/);
+    expect(() => aggregateBiasAudit(data, { now: NOW, resamples: 5 })).toThrow(
+      /resamples must be 0 .* or at least 20, got 5/,
+    );
+    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(
+      /margins\.harshness is not a family; use one of lengthSlope/,
+    );
+    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(
+      /margins\.position must be a finite number of at least 0/,
+    );
+    expect(() => aggregateBiasAudit({} as never)).toThrow(
+      /array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeBiasSessions/,
+    );
   });
 });
 
 describe('aggregateBiasAudit: what a review found (large stores, stray records)', () => {
   const simulateSessions = (spec: { sessions: number; seed: number; offsets: number[] }): BiasObservation[] =>
-    simulateCouncils({ sessions: spec.sessions, seed: spec.seed, models: spec.offsets.length, reviewers: spec.offsets.length, selfReview: false, reviewerNoise: 0.8, reviewerOffsets: spec.offsets });
-  const window = { now: '2100-01-01T00:00:00Z', maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+    simulateCouncils({
+      sessions: spec.sessions,
+      seed: spec.seed,
+      models: spec.offsets.length,
+      reviewers: spec.offsets.length,
+      selfReview: false,
+      reviewerNoise: 0.8,
+      reviewerOffsets: spec.offsets,
+    });
+  const window = {
+    now: '2100-01-01T00:00:00Z',
+    maxSessions: Number.POSITIVE_INFINITY,
+    maxDays: Number.POSITIVE_INFINITY,
+  };
 
   it('keeps fair reviewers typical at 20,000 sessions, where their standard errors are tiny', () => {
     // Offsets 0, 0.06, 0.12 and −1.2: measured in their own SEs alone the three fair reviewers are all "far"
     // from each other, the centre fell back to the mean of four, and B and C read +0.32, +0.38: GENEROUS.
-    const report = aggregateBiasAudit(simulateSessions({ sessions: 20_000, seed: 5, offsets: [0, 0.06, 0.12, -1.2] }), window);
+    const report = aggregateBiasAudit(
+      simulateSessions({ sessions: 20_000, seed: 5, offsets: [0, 0.06, 0.12, -1.2] }),
+      window,
+    );
     expect(report.flags.map((f) => `${f.code} ${f.subject ?? ''}`)).toEqual(['HARSH_REVIEWER model-3']);
     const offsets = Object.fromEntries(report.reviewers.map((r) => [r.reviewer, r.offset.estimate!]));
     // The centre is the fair reviewers' (≈ 0.06): they sit within ±0.1 of it, the harsh one ≈ −1.26.
@@ -397,7 +481,9 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
   }, 60_000);
 
   it('gives a reviewer seen in few sessions the degrees of freedom of those sessions', () => {
-    const data = simulateSessions({ sessions: 60, seed: 6, offsets: [0, 0, 0, 0] }).filter((o) => o.reviewer !== 'model-3' || Number(o.sessionId.split('-')[1]) < 8);
+    const data = simulateSessions({ sessions: 60, seed: 6, offsets: [0, 0, 0, 0] }).filter(
+      (o) => o.reviewer !== 'model-3' || Number(o.sessionId.split('-')[1]) < 8,
+    );
     const fit = fitScoreModel(observationsToColumns(data));
     const rare = fit.reviewerOffsets.find((o) => o.subject === 'model-3')!;
     expect(rare.sessions).toBe(8);
@@ -407,9 +493,14 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
 
   it('measures the others when one reviewer scored only answers no one else scored', () => {
     const data = simulateSessions({ sessions: 30, seed: 7, offsets: [0, 0, 0] });
-    for (let s = 0; s < 30; s++) data.push({ ...data[s * 6]!, reviewer: 'loner', candidate: 'unseen', position: 0, score: 7 });
+    for (let s = 0; s < 30; s++)
+      data.push({ ...data[s * 6]!, reviewer: 'loner', candidate: 'unseen', position: 0, score: 7 });
     const report = aggregateBiasAudit(data, window);
-    expect(report.reviewers.filter((r) => r.offset.estimate !== null).map((r) => r.reviewer)).toEqual(['model-0', 'model-1', 'model-2']);
+    expect(report.reviewers.filter((r) => r.offset.estimate !== null).map((r) => r.reviewer)).toEqual([
+      'model-0',
+      'model-1',
+      'model-2',
+    ]);
     expect(report.reviewers.find((r) => r.reviewer === 'loner')!.offset.note).toMatch(/Not computable/);
   });
 
@@ -423,7 +514,9 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
   });
 
   it('sizes the model by the positions shown, and refuses columns with an impossible position', () => {
-    const data = simulateSessions({ sessions: 30, seed: 9, offsets: [0, 0, 0] }).map((o, i) => (i === 0 ? { ...o, position: 30_000 } : o));
+    const data = simulateSessions({ sessions: 30, seed: 9, offsets: [0, 0, 0] }).map((o, i) =>
+      i === 0 ? { ...o, position: 30_000 } : o,
+    );
     expect(aggregateBiasAudit(data, window).window.sessions).toBe(30);
     const columns = observationsToColumns(data);
     columns.position[0] = 70_000;
@@ -435,8 +528,14 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
 describe('aggregateBiasAudit: the between-session length slope', () => {
   const betweenOf = (sessions: number) => {
     // A between-session confound: sessions' mean length 1,500 ± 600 characters, +1 point per 1,000 characters of it.
-    const observations = simulateCouncils({ sessions, seed: 31, lengthChars: { mean: 1500, sd: 400, betweenSessionSd: 600 }, betweenSessionSlopePer1000Chars: 1 });
-    return aggregateBiasAudit(observations, { now: NOW, maxDays: Infinity, maxSessions: 100_000 }).length.betweenSessions;
+    const observations = simulateCouncils({
+      sessions,
+      seed: 31,
+      lengthChars: { mean: 1500, sd: 400, betweenSessionSd: 600 },
+      betweenSessionSlopePer1000Chars: 1,
+    });
+    return aggregateBiasAudit(observations, { now: NOW, maxDays: Infinity, maxSessions: 100_000 }).length
+      .betweenSessions;
   };
 
   it('takes its interval and p from the restricted wild bootstrap from 12 to 200 sessions, from the HC2 t outside', () => {

@@ -3,8 +3,19 @@ import { aggregateContributions } from './aggregate-contributions.js';
 import { boundedMeanInterval } from './bounded-mean-interval.js';
 import type { ContributionInput } from './contributions-report.js';
 
-function row(sessionId: string, day: string, fields: { member: string; strategy?: string; weight: number | null; voteWinner?: boolean }): ContributionInput {
-  return { sessionId, timestamp: `2026-${day}T10:00:00.000Z`, member: fields.member, strategy: fields.strategy ?? 'balanced', weight: fields.weight, voteWinner: fields.voteWinner ?? false };
+function row(
+  sessionId: string,
+  day: string,
+  fields: { member: string; strategy?: string; weight: number | null; voteWinner?: boolean },
+): ContributionInput {
+  return {
+    sessionId,
+    timestamp: `2026-${day}T10:00:00.000Z`,
+    member: fields.member,
+    strategy: fields.strategy ?? 'balanced',
+    weight: fields.weight,
+    voteWinner: fields.voteWinner ?? false,
+  };
 }
 
 // Four sessions worked by hand: s0 has no contributors block; s1 credits a and b half each; s2 credits a alone
@@ -49,7 +60,12 @@ describe('aggregateContributions', () => {
     const report = aggregateContributions(records);
     expect(report.sessions).toBe(4);
     expect(report.sessionsWithBlock).toBe(3);
-    expect(report.window).toEqual({ since: null, maxSessions: null, first: '2026-10-31T10:00:00.000Z', last: '2026-11-03T10:00:00.000Z' });
+    expect(report.window).toEqual({
+      since: null,
+      maxSessions: null,
+      first: '2026-10-31T10:00:00.000Z',
+      last: '2026-11-03T10:00:00.000Z',
+    });
     // a: weights 0.5, 1, 0.25 → 0.58333; c: 0, 0.75 → 0.375; b: 0.5, 0 → 0.25.
     expect(report.members.map((m) => [m.member, m.satIn, m.sessions, m.credited, m.wins])).toEqual([
       ['a', 4, 3, 3, 2],
@@ -77,7 +93,9 @@ describe('aggregateContributions', () => {
   it('builds the member × strategy heatmap from the sessions with a block', () => {
     const { heatmap } = aggregateContributions(records);
     expect(heatmap.strategies).toEqual(['balanced', 'risk-averse']);
-    expect(heatmap.cells.map((cell) => [cell.member, cell.strategy, cell.meanWeight.estimate, cell.meanWeight.n])).toEqual([
+    expect(
+      heatmap.cells.map((cell) => [cell.member, cell.strategy, cell.meanWeight.estimate, cell.meanWeight.n]),
+    ).toEqual([
       ['a', 'balanced', 0.75, 2],
       ['a', 'risk-averse', 0.25, 1],
       ['c', 'balanced', 0, 1],
@@ -98,11 +116,24 @@ describe('aggregateContributions', () => {
     const since = aggregateContributions(records, { since: '2026-11-02T00:00:00Z' });
     expect(since.members).toEqual(last.members);
     expect(since.window.since).toBe('2026-11-02T00:00:00.000Z');
-    expect(aggregateContributions(records, { since: '2027-01-01T00:00:00Z' })).toMatchObject({ sessions: 0, members: [], heatmap: { strategies: [], cells: [] }, window: { first: null, last: null } });
+    expect(aggregateContributions(records, { since: '2027-01-01T00:00:00Z' })).toMatchObject({
+      sessions: 0,
+      members: [],
+      heatmap: { strategies: [], cells: [] },
+      window: { first: null, last: null },
+    });
   });
 
   it('gives the confidence tier of the sessions behind each figure (ADR-018: 10 preliminary, 20 moderate, 50 high)', () => {
-    const many = (n: number): ContributionInput[] => Array.from({ length: n }, (_, i) => ({ sessionId: `s${i}`, timestamp: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), member: 'a', strategy: 'balanced', weight: 1, voteWinner: false }));
+    const many = (n: number): ContributionInput[] =>
+      Array.from({ length: n }, (_, i) => ({
+        sessionId: `s${i}`,
+        timestamp: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+        member: 'a',
+        strategy: 'balanced',
+        weight: 1,
+        voteWinner: false,
+      }));
     expect(aggregateContributions(many(9)).members[0]!.meanWeight.tier).toBe('insufficient_data');
     expect(aggregateContributions(many(10)).members[0]!.meanWeight.tier).toBe('preliminary');
     expect(aggregateContributions(many(20)).members[0]!.meanWeight.tier).toBe('moderate');
@@ -110,10 +141,20 @@ describe('aggregateContributions', () => {
   });
 
   it('refuses bad windows and inconsistent records with what to do', () => {
-    expect(() => aggregateContributions(records, { maxSessions: 0 })).toThrow(/maxSessions must be a positive integer, got 0/);
-    expect(() => aggregateContributions(records, { since: 'last week' })).toThrow(/since must be an ISO 8601 date-time/);
-    expect(() => aggregateContributions([...records, row('s1', '11-01', { member: 'a', weight: 0.5 })])).toThrow(/session s1 has member a twice/);
-    expect(() => aggregateContributions([...records, row('s1', '11-01', { member: 'd', weight: null })])).toThrow(/session s1 has weights for some members and none/);
-    expect(() => aggregateContributions([row('x', '11-01', { member: 'a', weight: 2 })])).toThrow(/weight must be from 0 to 1/);
+    expect(() => aggregateContributions(records, { maxSessions: 0 })).toThrow(
+      /maxSessions must be a positive integer, got 0/,
+    );
+    expect(() => aggregateContributions(records, { since: 'last week' })).toThrow(
+      /since must be an ISO 8601 date-time/,
+    );
+    expect(() => aggregateContributions([...records, row('s1', '11-01', { member: 'a', weight: 0.5 })])).toThrow(
+      /session s1 has member a twice/,
+    );
+    expect(() => aggregateContributions([...records, row('s1', '11-01', { member: 'd', weight: null })])).toThrow(
+      /session s1 has weights for some members and none/,
+    );
+    expect(() => aggregateContributions([row('x', '11-01', { member: 'a', weight: 2 })])).toThrow(
+      /weight must be from 0 to 1/,
+    );
   });
 });

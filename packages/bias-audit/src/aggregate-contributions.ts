@@ -32,8 +32,12 @@ function invalidInput(message: string): BiasAuditError {
 
 function sinceMs(since: string | Date | undefined): number | null {
   if (since === undefined) return null;
-  const ms = since instanceof Date ? since.getTime() : /^\d{4}-\d{2}-\d{2}/.test(since) ? Date.parse(since) : Number.NaN;
-  if (Number.isNaN(ms)) throw invalidOption(`since must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`);
+  const ms =
+    since instanceof Date ? since.getTime() : /^\d{4}-\d{2}-\d{2}/.test(since) ? Date.parse(since) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw invalidOption(
+      `since must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`,
+    );
   return ms;
 }
 
@@ -42,16 +46,33 @@ function groupSessions(records: readonly ContributionInput[]): SessionGroup[] {
   const sessions = new Map<string, SessionGroup>();
   for (const record of records) {
     const time = Date.parse(record.timestamp);
-    if (Number.isNaN(time)) throw invalidInput(`session ${record.sessionId}: timestamp ${JSON.stringify(record.timestamp)} is not an ISO 8601 date-time.`);
-    if (record.weight !== null && !(record.weight >= 0 && record.weight <= 1)) throw invalidInput(`session ${record.sessionId}, member ${record.member}: weight must be from 0 to 1 or null, got ${String(record.weight)}.`);
+    if (Number.isNaN(time))
+      throw invalidInput(
+        `session ${record.sessionId}: timestamp ${JSON.stringify(record.timestamp)} is not an ISO 8601 date-time.`,
+      );
+    if (record.weight !== null && !(record.weight >= 0 && record.weight <= 1))
+      throw invalidInput(
+        `session ${record.sessionId}, member ${record.member}: weight must be from 0 to 1 or null, got ${String(record.weight)}.`,
+      );
     let group = sessions.get(record.sessionId);
     if (group === undefined) {
-      group = { id: record.sessionId, time, timestamp: record.timestamp, strategy: record.strategy, block: record.weight !== null, rows: [] };
+      group = {
+        id: record.sessionId,
+        time,
+        timestamp: record.timestamp,
+        strategy: record.strategy,
+        block: record.weight !== null,
+        rows: [],
+      };
       sessions.set(record.sessionId, group);
     } else if (group.block !== (record.weight !== null)) {
-      throw invalidInput(`session ${record.sessionId} has weights for some members and none (null) for others; a session has one contributors block or none.`);
+      throw invalidInput(
+        `session ${record.sessionId} has weights for some members and none (null) for others; a session has one contributors block or none.`,
+      );
     } else if (group.rows.some((r) => r.member === record.member)) {
-      throw invalidInput(`session ${record.sessionId} has member ${record.member} twice; give one record per member and session (readContributionRecords keeps the first).`);
+      throw invalidInput(
+        `session ${record.sessionId} has member ${record.member} twice; give one record per member and session (readContributionRecords keeps the first).`,
+      );
     }
     if (time < group.time) {
       group.time = time;
@@ -75,15 +96,20 @@ function meanWeight(values: readonly number[], level: number): MeanWeight {
  * the stage-2 vote (Wilson interval over the sessions it sat in). Also the member × strategy matrix of mean
  * weights. Throws `BiasAuditError`: `INVALID_OPTION` for a bad window, `INVALID_INPUT` for inconsistent records.
  */
-export function aggregateContributions(records: readonly ContributionInput[], options: AggregateContributionsOptions = {}): ContributionsReport {
+export function aggregateContributions(
+  records: readonly ContributionInput[],
+  options: AggregateContributionsOptions = {},
+): ContributionsReport {
   const { maxSessions } = options;
-  if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) throw invalidOption(`maxSessions must be a positive integer, got ${String(maxSessions)}.`);
+  if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1))
+    throw invalidOption(`maxSessions must be a positive integer, got ${String(maxSessions)}.`);
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw invalidOption(`level must be between 0 and 1, got ${String(level)}.`);
   const since = sinceMs(options.since);
   let sessions = groupSessions(records);
   if (since !== null) sessions = sessions.filter((s) => s.time >= since);
-  if (maxSessions !== undefined && sessions.length > maxSessions) sessions = sessions.slice(sessions.length - maxSessions);
+  if (maxSessions !== undefined && sessions.length > maxSessions)
+    sessions = sessions.slice(sessions.length - maxSessions);
 
   const weights = new Map<string, number[]>();
   const satIn = new Map<string, number>();
@@ -106,13 +132,29 @@ export function aggregateContributions(records: readonly ContributionInput[], op
     const sat = satIn.get(member)!;
     const won = wins.get(member) ?? 0;
     const winShare = { estimate: won / sat, ...wilsonInterval(won, sat, level), n: sat };
-    return { member, satIn: sat, sessions: values.length, credited: values.filter((w) => w > 0).length, meanWeight: meanWeight(values, level), wins: won, winShare };
+    return {
+      member,
+      satIn: sat,
+      sessions: values.length,
+      credited: values.filter((w) => w > 0).length,
+      meanWeight: meanWeight(values, level),
+      wins: won,
+      winShare,
+    };
   });
-  members.sort((a, b) => (b.meanWeight.estimate ?? -1) - (a.meanWeight.estimate ?? -1) || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+  members.sort(
+    (a, b) =>
+      (b.meanWeight.estimate ?? -1) - (a.meanWeight.estimate ?? -1) ||
+      (a.member < b.member ? -1 : a.member > b.member ? 1 : 0),
+  );
   const strategies = [...new Set(sessions.filter((s) => s.block).map((s) => s.strategy))].sort();
   const heatmap = {
     strategies,
-    cells: members.flatMap(({ member }) => strategies.filter((strategy) => cells.get(member)?.has(strategy)).map((strategy) => ({ member, strategy, meanWeight: meanWeight(cells.get(member)!.get(strategy)!, level) }))),
+    cells: members.flatMap(({ member }) =>
+      strategies
+        .filter((strategy) => cells.get(member)?.has(strategy))
+        .map((strategy) => ({ member, strategy, meanWeight: meanWeight(cells.get(member)!.get(strategy)!, level) })),
+    ),
   };
   return {
     sessions: sessions.length,

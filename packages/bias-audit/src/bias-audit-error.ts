@@ -18,6 +18,11 @@ export class BiasAuditError extends Error {
   }
 
   static isInstance(error: unknown): error is BiasAuditError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

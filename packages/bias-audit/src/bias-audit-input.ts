@@ -10,7 +10,8 @@ export type SessionResponse =
     };
 
 /** Positions shared by every reviewer (`{ candidate: position }`) or per reviewer (`{ reviewer: { candidate: position } }`). */
-export type SessionPositions = Readonly<Record<string, number>> | Readonly<Record<string, Readonly<Record<string, number>>>>;
+export type SessionPositions =
+  Readonly<Record<string, number>> | Readonly<Record<string, Readonly<Record<string, number>>>>;
 
 /** The input of `runBiasAudit`: one council session. */
 export interface BiasAuditInput {

@@ -7,11 +7,21 @@ import { simulateCouncils } from './internal/simulate-councils.js';
 import { observationsToColumns } from './observations-to-columns.js';
 import { aggregateBiasAudit } from './aggregate-bias-audit.js';
 import type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
-import { assertBiasSessionSummaries, BIAS_SESSION_SUMMARY_VERSION, mergeBiasSessionSummaries } from './bias-session-summary.js';
+import {
+  assertBiasSessionSummaries,
+  BIAS_SESSION_SUMMARY_VERSION,
+  mergeBiasSessionSummaries,
+} from './bias-session-summary.js';
 import type { ScoreSessionSummary } from './score-session-summary.js';
 import { summarizeBiasSessions } from './summarize-bias-sessions.js';
 
-function observation(spec: { reviewer: string; candidate: string; position: number; score: number; length: number }): BiasObservation {
+function observation(spec: {
+  reviewer: string;
+  candidate: string;
+  position: number;
+  score: number;
+  length: number;
+}): BiasObservation {
   return {
     sessionId: 's1',
     timestamp: '2026-01-01T00:00:00Z',
@@ -27,7 +37,12 @@ function observation(spec: { reviewer: string; candidate: string; position: numb
 }
 
 /** A session's figures keyed by column name, so a test does not depend on the order columns were met in. */
-function byName(s: ScoreSessionSummary): { records: Record<string, number>; xty: Record<string, number>; xtx: (a: string, b: string) => number; index: (name: string) => number } {
+function byName(s: ScoreSessionSummary): {
+  records: Record<string, number>;
+  xty: Record<string, number>;
+  xtx: (a: string, b: string) => number;
+  index: (name: string) => number;
+} {
   const index = (name: string): number => s.columns.indexOf(name);
   const m = s.columns.length;
   return {
@@ -57,12 +72,19 @@ describe('summarizeBiasSessions', () => {
     expect(summaries.version).toBe(BIAS_SESSION_SUMMARY_VERSION);
     expect(summaries.sessions).toHaveLength(1);
     const s = byName(session!);
-    expect(whole).toMatchObject({ session: 's1', time: '2026-01-01T00:00:00.000Z', records: 3, members: ['A', 'B', 'C'], configVersions: ['(none)'] });
+    expect(whole).toMatchObject({
+      session: 's1',
+      time: '2026-01-01T00:00:00.000Z',
+      records: 3,
+      members: ['A', 'B', 'C'],
+      configVersions: ['(none)'],
+    });
     expect([...session!.columns].sort()).toEqual(['position:0', 'position:1', 'reviewer:A', 'reviewer:B']);
     expect(s.records).toEqual({ 'reviewer:A': 1, 'reviewer:B': 1, 'position:0': 1, 'position:1': 1 });
     expect(s.xty).toEqual({ 'reviewer:A': -1, 'reviewer:B': 1, 'position:0': -1, 'position:1': 1 });
     const sign: Record<string, number> = { 'reviewer:A': 1, 'position:0': 1, 'reviewer:B': -1, 'position:1': -1 };
-    for (const a of session!.columns) for (const b of session!.columns) expect(s.xtx(a, b)).toBeCloseTo(0.5 * sign[a]! * sign[b]!, 12);
+    for (const a of session!.columns)
+      for (const b of session!.columns) expect(s.xtx(a, b)).toBeCloseTo(0.5 * sign[a]! * sign[b]!, 12);
     expect(session!.yty).toBeCloseTo(2, 12);
   });
 
@@ -95,7 +117,17 @@ function expectSameFit(actual: ScoreModelFit, expected: ScoreModelFit): void {
   const same = (a: ScoreModelEstimate | null, b: ScoreModelEstimate | null, what: string): void => {
     expect(a === null, what).toBe(b === null);
     if (a === null || b === null) return;
-    for (const key of ['estimate', 'standardError', 'df', 'lower', 'upper', 'pValue', 'sampleSize', 'sessions'] as const) close(a[key], b[key], `${what}.${key}`);
+    for (const key of [
+      'estimate',
+      'standardError',
+      'df',
+      'lower',
+      'upper',
+      'pValue',
+      'sampleSize',
+      'sessions',
+    ] as const)
+      close(a[key], b[key], `${what}.${key}`);
   };
   expect(actual.sessions).toBe(expected.sessions);
   expect(actual.observations).toBe(expected.observations);
@@ -143,7 +175,16 @@ describe('fitScoreModel over summaries', () => {
   });
 
   it('reads a store of more sessions than one chunk holds (1,001) as its summaries do', () => {
-    const columns = observationsToColumns(simulateCouncils({ sessions: 1001, models: 5, reviewers: 5, seed: 5, reviewerOffsets: [-1.2], primacyPerPosition: 0.25 }));
+    const columns = observationsToColumns(
+      simulateCouncils({
+        sessions: 1001,
+        models: 5,
+        reviewers: 5,
+        seed: 5,
+        reviewerOffsets: [-1.2],
+        primacyPerPosition: 0.25,
+      }),
+    );
     expectSameFit(fitScoreModel(summarizeBiasSessions(columns)), fitScoreModel(columns));
   });
 
@@ -165,72 +206,124 @@ function expectSameReport(actual: unknown, expected: unknown): void {
 describe('aggregateBiasAudit over summaries', () => {
   // 60 sessions with the effects planted above; from session 45 on the council runs config v2 (a change point),
   // and in sessions 50–59 model-4 ranks without scoring (rank-only blocks, rank position effects).
-  const observations = simulateCouncils({ sessions: 60, models: 5, reviewers: 5, seed: 43, lengthSlopePer1000Chars: 0.4, primacyPerPosition: 0.25, reviewerOffsets: [-1.2] }).map(
-    (o): BiasObservation => {
-      const s = Number(o.sessionId.split('-')[1]);
-      return { ...o, configVersion: s >= 45 ? 'v2' : 'v1', score: s >= 50 && o.reviewer === 'model-4' ? null : o.score };
-    },
-  );
-  const options = { now: '2030-01-01T00:00:00Z', maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+  const observations = simulateCouncils({
+    sessions: 60,
+    models: 5,
+    reviewers: 5,
+    seed: 43,
+    lengthSlopePer1000Chars: 0.4,
+    primacyPerPosition: 0.25,
+    reviewerOffsets: [-1.2],
+  }).map((o): BiasObservation => {
+    const s = Number(o.sessionId.split('-')[1]);
+    return { ...o, configVersion: s >= 45 ? 'v2' : 'v1', score: s >= 50 && o.reviewer === 'model-4' ? null : o.score };
+  });
+  const options = {
+    now: '2030-01-01T00:00:00Z',
+    maxSessions: Number.POSITIVE_INFINITY,
+    maxDays: Number.POSITIVE_INFINITY,
+  };
   const whole = aggregateBiasAudit(observationsToColumns(observations), options);
   const half = (first: boolean): BiasSessionSummaries =>
-    summarizeBiasSessions(observationsToColumns(observations.filter((o) => (Number(o.sessionId.split('-')[1]) < 30) === first)));
+    summarizeBiasSessions(
+      observationsToColumns(observations.filter((o) => Number(o.sessionId.split('-')[1]) < 30 === first)),
+    );
 
   it('gives the report of the records, merged from two halves in either order (permutation test, ranks, change point included)', () => {
     expect(whole.changePoints.map((c) => c.kind)).toEqual(['config_version']);
     expect(whole.position.rankEffects.length).toBeGreaterThan(0);
-    expect(whole.position.tests.map((t) => `${t.basis} ${t.method}`)).toEqual(['scores permutation', 'ranks permutation']);
+    expect(whole.position.tests.map((t) => `${t.basis} ${t.method}`)).toEqual([
+      'scores permutation',
+      'ranks permutation',
+    ]);
     // Summaries are taken whole (no window options); the report says so with infinite limits, as `options` asked of the records.
-    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }), whole);
-    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }), whole);
+    expectSameReport(
+      aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }),
+      whole,
+    );
+    expectSameReport(
+      aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }),
+      whole,
+    );
   });
 
-  it('gives the records\' report from three stores that interleave in time and share timestamps', () => {
+  it("gives the records' report from three stores that interleave in time and share timestamps", () => {
     // Sessions 3j, 3j+1, 3j+2 share one timestamp (ties ordered by id) and go to three different stores.
     const tied = observations.map((o): BiasObservation => {
       const s = Number(o.sessionId.split('-')[1]);
       return { ...o, timestamp: new Date(Date.UTC(2026, 0, 1 + Math.floor(s / 3))).toISOString() };
     });
-    const store = (k: number): BiasSessionSummaries => summarizeBiasSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
+    const store = (k: number): BiasSessionSummaries =>
+      summarizeBiasSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
     const all = aggregateBiasAudit(observationsToColumns(tied), options);
-    expectSameReport(aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }), all);
+    expectSameReport(
+      aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }),
+      all,
+    );
   });
 
-  it('labels the window the summaries were chosen by (summariesWindow), byte for byte as the windowed records\' report', () => {
+  it("labels the window the summaries were chosen by (summariesWindow), byte for byte as the windowed records' report", () => {
     // What `bias-report` does: the reader windows the records (here the last 40 sessions) and the report takes its
     // columns whole, labelled with the window. The summaries of those 40 sessions, labelled alike: the same JSON.
     const last40 = observationsToColumns(observations.filter((o) => Number(o.sessionId.split('-')[1]) >= 20));
     const records = aggregateBiasAudit(last40, { now: options.now, maxSessions: 40, maxDays: 100_000 });
     expect(records.window).toMatchObject({ maxSessions: 40, maxDays: 100_000, sessions: 40 });
     const summaries = summarizeBiasSessions(last40);
-    const labelled = aggregateBiasAudit(summaries, { now: options.now, summariesWindow: { maxSessions: 40, maxDays: 100_000 } });
+    const labelled = aggregateBiasAudit(summaries, {
+      now: options.now,
+      summariesWindow: { maxSessions: 40, maxDays: 100_000 },
+    });
     expect(JSON.stringify(labelled)).toBe(JSON.stringify(records));
-    expect(aggregateBiasAudit(summaries, { now: options.now }).window).toMatchObject({ maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY });
+    expect(aggregateBiasAudit(summaries, { now: options.now }).window).toMatchObject({
+      maxSessions: Number.POSITIVE_INFINITY,
+      maxDays: Number.POSITIVE_INFINITY,
+    });
   });
 
   it('refuses summariesWindow for records, and a malformed one', () => {
-    expect(() => aggregateBiasAudit(observations, { summariesWindow: { maxSessions: 40, maxDays: 30 } })).toThrow(/summariesWindow labels the window of summaries/);
+    expect(() => aggregateBiasAudit(observations, { summariesWindow: { maxSessions: 40, maxDays: 30 } })).toThrow(
+      /summariesWindow labels the window of summaries/,
+    );
     const summaries = half(true);
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 0, maxDays: 30 } })).toThrow(/summariesWindow must be/);
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 2.5, maxDays: 30 } })).toThrow(/summariesWindow must be/);
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 10, maxDays: Number.NaN } })).toThrow(/summariesWindow must be/);
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 0, maxDays: 30 } })).toThrow(
+      /summariesWindow must be/,
+    );
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 2.5, maxDays: 30 } })).toThrow(
+      /summariesWindow must be/,
+    );
+    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 10, maxDays: Number.NaN } })).toThrow(
+      /summariesWindow must be/,
+    );
   });
 
   it('and after a JSON round trip, with the asymptotic test', () => {
-    const copy = JSON.parse(JSON.stringify(summarizeBiasSessions(observationsToColumns(observations)))) as BiasSessionSummaries;
-    expectSameReport(aggregateBiasAudit(copy, { now: options.now, resamples: 0 }), aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }));
+    const copy = JSON.parse(
+      JSON.stringify(summarizeBiasSessions(observationsToColumns(observations))),
+    ) as BiasSessionSummaries;
+    expectSameReport(
+      aggregateBiasAudit(copy, { now: options.now, resamples: 0 }),
+      aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }),
+    );
   });
 });
 
 describe('the map against a reference built from explicit rows', () => {
   // An independent computation of each session's sums: every scored record's design row written out as a named
   // vector, demeaned within its answer, and multiplied out — the definitions in the README, nothing shared with the map.
-  const observations = simulateCouncils({ sessions: 12, models: 4, reviewers: 4, seed: 7, selfPreference: 0.4, reviewerOffsets: [0.6], primacyPerPosition: 0.2 }).map(
+  const observations = simulateCouncils({
+    sessions: 12,
+    models: 4,
+    reviewers: 4,
+    seed: 7,
+    selfPreference: 0.4,
+    reviewerOffsets: [0.6],
+    primacyPerPosition: 0.2,
+  }).map(
     (o, i): BiasObservation => (i % 9 === 4 ? { ...o, score: null } : o), // some records unscored: answers scored once or not at all
   );
   const summaries = summarizeBiasSessions(observationsToColumns(observations));
 
-  it('gives every X̃\'X̃, X̃\'ỹ, ỹ\'ỹ and pair record of every session', () => {
+  it("gives every X̃'X̃, X̃'ỹ, ỹ'ỹ and pair record of every session", () => {
     expect(summaries.sessions).toHaveLength(12);
     for (const summary of summaries.sessions) {
       const records = observations.filter((o) => o.sessionId === summary.session && o.score !== null);
@@ -240,11 +333,15 @@ describe('the map against a reference built from explicit rows', () => {
       const xty = new Map<string, number>();
       const pairs: string[] = [];
       let yty = 0;
-      const add = (map: Map<string, number>, key: string, v: number): void => void map.set(key, (map.get(key) ?? 0) + v);
+      const add = (map: Map<string, number>, key: string, v: number): void =>
+        void map.set(key, (map.get(key) ?? 0) + v);
       for (const answer of byAnswer.values()) {
         if (answer.length < 2) continue;
         const rows = answer.map((o) => {
-          const row = new Map<string, number>([[`reviewer:${o.reviewer}`, 1], [`position:${o.position}`, 1]]);
+          const row = new Map<string, number>([
+            [`reviewer:${o.reviewer}`, 1],
+            [`position:${o.position}`, 1],
+          ]);
           if (o.reviewer === o.candidate) row.set(`self:${o.reviewer}`, 1);
           return row;
         });
@@ -270,7 +367,9 @@ describe('the map against a reference built from explicit rows', () => {
         near(score.xty[i]!, xty.get(a) ?? 0);
         score.columns.forEach((b, j) => near(score.xtx[i * m + j]!, xtx.get(`${a}|${b}`) ?? 0));
       });
-      expect(score.pairs.map((p) => `${p.reviewer}→${p.author}@${p.position}:${p.deviation.toFixed(9)}`).sort()).toEqual(pairs.sort());
+      expect(
+        score.pairs.map((p) => `${p.reviewer}→${p.author}@${p.position}:${p.deviation.toFixed(9)}`).sort(),
+      ).toEqual(pairs.sort());
     }
   });
 
@@ -278,8 +377,20 @@ describe('the map against a reference built from explicit rows', () => {
     // Scores built exactly from the model (answer level + reviewer offset + position): the residual sum of squares
     // is a difference of sums that rounding can push below 0.
     for (let seed = 1; seed <= 20; seed++) {
-      const exact = simulateCouncils({ sessions: 30, models: 4, reviewers: 4, seed, selfReview: false, reviewerNoise: 0, reviewerOffsets: [0.7, -0.3], primacyPerPosition: 0.1 });
-      for (const fit of [fitScoreModel(observationsToColumns(exact)), fitScoreModel(summarizeBiasSessions(observationsToColumns(exact)))]) {
+      const exact = simulateCouncils({
+        sessions: 30,
+        models: 4,
+        reviewers: 4,
+        seed,
+        selfReview: false,
+        reviewerNoise: 0,
+        reviewerOffsets: [0.7, -0.3],
+        primacyPerPosition: 0.1,
+      });
+      for (const fit of [
+        fitScoreModel(observationsToColumns(exact)),
+        fitScoreModel(summarizeBiasSessions(observationsToColumns(exact))),
+      ]) {
         expect(fit.residualSd, `seed ${seed}`).toBe(0);
       }
     }
@@ -322,15 +433,29 @@ describe('summaries from elsewhere are checked', () => {
   });
 
   it('names the field that is malformed', () => {
-    expect(failure(edited((s) => s.score.xtx.pop()))).toMatch(/sessions\[0\] \(s1\): score\.xtx must be 16 finite number/);
+    expect(failure(edited((s) => s.score.xtx.pop()))).toMatch(
+      /sessions\[0\] \(s1\): score\.xtx must be 16 finite number/,
+    );
     expect(failure(edited((s) => (s.score.xty[0] = Number.NaN)))).toMatch(/score\.xty must be 4 finite number/);
-    expect(failure(edited((s) => (s.score.columns[0] = 'offset:A')))).toMatch(/score\.columns: "offset:A" is not reviewer:<member>, self:<member> or position:<0–65535>/);
-    expect(failure(edited((s) => (s.score.answers[0]!.count = 0)))).toMatch(/score\.answers\[0\] needs a whole lengthChars ≥ 0 and a whole count ≥ 1/);
-    expect(failure(edited((s) => (s.score.pairs[0]!.author = s.score.pairs[0]!.reviewer)))).toMatch(/score\.pairs\[0\]\.author must be another member whose answer is scored twice or more/);
-    expect(failure(edited((s) => (s.score.pairs[0]!.position = 7)))).toMatch(/score\.pairs\[0\]\.position must have a position:<n> column/);
+    expect(failure(edited((s) => (s.score.columns[0] = 'offset:A')))).toMatch(
+      /score\.columns: "offset:A" is not reviewer:<member>, self:<member> or position:<0–65535>/,
+    );
+    expect(failure(edited((s) => (s.score.answers[0]!.count = 0)))).toMatch(
+      /score\.answers\[0\] needs a whole lengthChars ≥ 0 and a whole count ≥ 1/,
+    );
+    expect(failure(edited((s) => (s.score.pairs[0]!.author = s.score.pairs[0]!.reviewer)))).toMatch(
+      /score\.pairs\[0\]\.author must be another member whose answer is scored twice or more/,
+    );
+    expect(failure(edited((s) => (s.score.pairs[0]!.position = 7)))).toMatch(
+      /score\.pairs\[0\]\.position must have a position:<n> column/,
+    );
     expect(failure(edited((s) => (s.time = 'yesterday')))).toMatch(/time must be an ISO 8601 time as toISOString/);
-    expect(failure(edited((s) => (s.indicators.meanScore = Number.POSITIVE_INFINITY)))).toMatch(/indicators\.meanScore must be a finite number or null/);
-    expect(failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 0, values: [0.5, -0.5], positions: [0] }])))).toMatch(/indicators\.scoreBlocks must be .* of equal length/);
+    expect(failure(edited((s) => (s.indicators.meanScore = Number.POSITIVE_INFINITY)))).toMatch(
+      /indicators\.meanScore must be a finite number or null/,
+    );
+    expect(
+      failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 0, values: [0.5, -0.5], positions: [0] }]))),
+    ).toMatch(/indicators\.scoreBlocks must be .* of equal length/);
   });
 
   // Summaries that passed a looser check could hang the fit (a stray position sizes arrays), put records on
@@ -339,45 +464,89 @@ describe('summaries from elsewhere are checked', () => {
     const rename = (s: BiasSessionSummary, from: string, to: string): void => {
       s.score.columns = s.score.columns.map((c) => c.replace(from, to));
     };
-    expect(failure(edited((s) => rename(s, 'position:1', 'position:3000000000')))).toMatch(/position:3000000000" is not reviewer:<member>, self:<member> or position:<0–65535>/);
-    expect(failure(edited((s) => rename(s, 'position:1', 'position:65536')))).toMatch(/position:65536 is beyond position 65535/);
-    expect(failure(edited((s) => rename(s, 'reviewer:A', 'reviewer:ghost')))).toMatch(/score\.columns: reviewer:ghost names no member of the session/);
-    expect(failure(edited((s) => (s.score.pairs[0]!.reviewer = 'C')))).toMatch(/score\.pairs\[0\]\.reviewer must have a reviewer:<name> column/);
-    expect(failure(edited((s) => (s.score.answers[0]!.author = 'ghost')))).toMatch(/score\.answers\[0\]\.author must be a member of the session, once/);
-    expect(failure(edited((s) => (s.indicators.reviewers[0]!.reviewer = 'ghost')))).toMatch(/indicators\.reviewers must be \{ reviewer \(a member\)/);
-    expect(failure(edited((s) => (s.members = ['B', 'A', 'C'])))).toMatch(/members and configVersions must be names, sorted, each once/);
-    expect(failure(edited((s) => (s.members = ['A', 'A', 'B', 'C'])))).toMatch(/members and configVersions must be names, sorted, each once/);
+    expect(failure(edited((s) => rename(s, 'position:1', 'position:3000000000')))).toMatch(
+      /position:3000000000" is not reviewer:<member>, self:<member> or position:<0–65535>/,
+    );
+    expect(failure(edited((s) => rename(s, 'position:1', 'position:65536')))).toMatch(
+      /position:65536 is beyond position 65535/,
+    );
+    expect(failure(edited((s) => rename(s, 'reviewer:A', 'reviewer:ghost')))).toMatch(
+      /score\.columns: reviewer:ghost names no member of the session/,
+    );
+    expect(failure(edited((s) => (s.score.pairs[0]!.reviewer = 'C')))).toMatch(
+      /score\.pairs\[0\]\.reviewer must have a reviewer:<name> column/,
+    );
+    expect(failure(edited((s) => (s.score.answers[0]!.author = 'ghost')))).toMatch(
+      /score\.answers\[0\]\.author must be a member of the session, once/,
+    );
+    expect(failure(edited((s) => (s.indicators.reviewers[0]!.reviewer = 'ghost')))).toMatch(
+      /indicators\.reviewers must be \{ reviewer \(a member\)/,
+    );
+    expect(failure(edited((s) => (s.members = ['B', 'A', 'C'])))).toMatch(
+      /members and configVersions must be names, sorted, each once/,
+    );
+    expect(failure(edited((s) => (s.members = ['A', 'A', 'B', 'C'])))).toMatch(
+      /members and configVersions must be names, sorted, each once/,
+    );
   });
 
   it('refuses impossible values', () => {
     expect(failure(edited((s) => (s.score.yty = -1)))).toMatch(/score\.yty must be 1 finite number\(s\) in range/);
     expect(failure(edited((s) => (s.score.xtx[1] = s.score.xtx[1]! + 50)))).toMatch(/score\.xtx must be symmetric/);
-    expect(failure(edited((s) => (s.score.records[0] = 0.5)))).toMatch(/score\.records must be 4 finite number\(s\) in range/);
-    expect(failure(edited((s) => (s.score.answers[0]!.meanRow[0] = 1.5)))).toMatch(/meanRow must be 4 finite number\(s\) in range/);
+    expect(failure(edited((s) => (s.score.records[0] = 0.5)))).toMatch(
+      /score\.records must be 4 finite number\(s\) in range/,
+    );
+    expect(failure(edited((s) => (s.score.answers[0]!.meanRow[0] = 1.5)))).toMatch(
+      /meanRow must be 4 finite number\(s\) in range/,
+    );
     expect(failure(edited((s) => (s.indicators.anchoring = 2)))).toMatch(/indicators\.anchoring must be a correlation/);
-    expect(failure(edited((s) => (s.indicators.positionSpread = -0.1)))).toMatch(/indicators\.positionSpread must be a number ≥ 0 or null/);
-    expect(failure(edited((s) => (s.indicators.positions = [{ position: 1, score: 0.5, rank: null }, { position: 1, score: -0.5, rank: null }])))).toMatch(/indicators\.positions must name each position once/);
-    expect(failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 2 ** 53, values: [0.5, -0.5], positions: [0, 1] }])))).toMatch(/indicators\.scoreBlocks must be \{ group \(0 to members − 1\)/);
+    expect(failure(edited((s) => (s.indicators.positionSpread = -0.1)))).toMatch(
+      /indicators\.positionSpread must be a number ≥ 0 or null/,
+    );
+    expect(
+      failure(
+        edited(
+          (s) =>
+            (s.indicators.positions = [
+              { position: 1, score: 0.5, rank: null },
+              { position: 1, score: -0.5, rank: null },
+            ]),
+        ),
+      ),
+    ).toMatch(/indicators\.positions must name each position once/);
+    expect(
+      failure(edited((s) => (s.indicators.scoreBlocks = [{ group: 2 ** 53, values: [0.5, -0.5], positions: [0, 1] }]))),
+    ).toMatch(/indicators\.scoreBlocks must be \{ group \(0 to members − 1\)/);
   });
 
   it('refuses sessions out of time order, ties out of id order, or a time in another format', () => {
     const tied = JSON.parse(JSON.stringify(good)) as BiasSessionSummaries;
     tied.sessions[0]!.session = 's0';
-    expect(failure({ ...good, sessions: [good.sessions[0]!, tied.sessions[0]!] })).toMatch(/sessions\[1\] \(s0\): sessions must be oldest first, ties by id/);
-    expect(failure(edited((s) => (s.time = '2026')))).toMatch(/time must be an ISO 8601 time as toISOString\(\) writes it/);
+    expect(failure({ ...good, sessions: [good.sessions[0]!, tied.sessions[0]!] })).toMatch(
+      /sessions\[1\] \(s0\): sessions must be oldest first, ties by id/,
+    );
+    expect(failure(edited((s) => (s.time = '2026')))).toMatch(
+      /time must be an ISO 8601 time as toISOString\(\) writes it/,
+    );
   });
 
   it('refuses sessions out of time order (merging sorts them)', () => {
     const later = JSON.parse(JSON.stringify(good)) as BiasSessionSummaries;
     later.sessions[0]!.session = 's0';
     later.sessions[0]!.time = '2026-01-02T00:00:00.000Z';
-    expect(failure({ ...good, sessions: [later.sessions[0]!, good.sessions[0]!] })).toMatch(/sessions\[1\] \(s1\): sessions must be oldest first/);
+    expect(failure({ ...good, sessions: [later.sessions[0]!, good.sessions[0]!] })).toMatch(
+      /sessions\[1\] \(s1\): sessions must be oldest first/,
+    );
     expect(mergeBiasSessionSummaries(later, good).sessions.map((s) => s.session)).toEqual(['s1', 's0']);
   });
 
   it('fitScoreModel checks what it is given', () => {
-    expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
-    expect(() => aggregateBiasAudit({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(/version 3 is not supported/);
+    expect(() => fitScoreModel({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(
+      /version 3 is not supported/,
+    );
+    expect(() => aggregateBiasAudit({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(
+      /version 3 is not supported/,
+    );
     expect(() => aggregateBiasAudit(good, { model: 'A' })).toThrow(/summaries are taken whole/);
     expect(() => aggregateBiasAudit(good, { maxSessions: 5 })).toThrow(/summaries are taken whole/);
   });

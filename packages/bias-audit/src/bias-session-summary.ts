@@ -37,7 +37,8 @@ function invalid(message: string): BiasAuditError {
 }
 
 /** Non-empty names, sorted (as `<` orders strings) and each once. */
-const isSortedNames = (v: unknown): v is string[] => Array.isArray(v) && v.every((n, j) => typeof n === 'string' && n !== '' && (j === 0 || (v[j - 1] as string) < n));
+const isSortedNames = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((n, j) => typeof n === 'string' && n !== '' && (j === 0 || (v[j - 1] as string) < n));
 
 /**
  * Checks summaries read from elsewhere (a file, another store, an analytics engine) before they are used: the
@@ -48,26 +49,32 @@ export function assertBiasSessionSummaries(input: unknown): asserts input is Bia
   if (typeof input !== 'object' || input === null) throw invalid('expected an object { version, sessions }.');
   const { version, sessions } = input as Partial<BiasSessionSummaries>;
   if (version !== BIAS_SESSION_SUMMARY_VERSION) {
-    throw invalid(`version ${String(version)} is not supported; this package reads version ${BIAS_SESSION_SUMMARY_VERSION} (summarise the records again with this version).`);
+    throw invalid(
+      `version ${String(version)} is not supported; this package reads version ${BIAS_SESSION_SUMMARY_VERSION} (summarise the records again with this version).`,
+    );
   }
   if (!Array.isArray(sessions)) throw invalid('sessions must be an array.');
   const seen = new Set<string>();
   let previous: { time: number; session: string } | null = null;
   for (const [at, s] of sessions.entries()) {
-    if (typeof s !== 'object' || s === null || typeof s.session !== 'string' || s.session === '') throw invalid(`sessions[${at}].session must be a non-empty string.`);
+    if (typeof s !== 'object' || s === null || typeof s.session !== 'string' || s.session === '')
+      throw invalid(`sessions[${at}].session must be a non-empty string.`);
     const fail = (what: string): never => {
       throw invalid(`sessions[${at}] (${s.session}): ${what}.`);
     };
-    if (seen.has(s.session)) throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
+    if (seen.has(s.session))
+      throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
     seen.add(s.session);
     const time = typeof s.time === 'string' ? Date.parse(s.time) : Number.NaN;
-    if (Number.isNaN(time) || new Date(time).toISOString() !== s.time) fail('time must be an ISO 8601 time as toISOString() writes it (2026-01-31T12:00:00.000Z)');
+    if (Number.isNaN(time) || new Date(time).toISOString() !== s.time)
+      fail('time must be an ISO 8601 time as toISOString() writes it (2026-01-31T12:00:00.000Z)');
     if (previous !== null && (time < previous.time || (time === previous.time && !(previous.session < s.session)))) {
       fail('sessions must be oldest first, ties by id (mergeBiasSessionSummaries sorts them)');
     }
     previous = { time, session: s.session };
     if (!Number.isInteger(s.records) || s.records < 0) fail('records must be a whole number ≥ 0');
-    if (!isSortedNames(s.members) || !isSortedNames(s.configVersions)) fail('members and configVersions must be names, sorted, each once');
+    if (!isSortedNames(s.members) || !isSortedNames(s.configVersions))
+      fail('members and configVersions must be names, sorted, each once');
     const check = { members: new Set(s.members), fail };
     checkScoreSessionSummary(s.score, check);
     checkIndicatorSessionSummary(s.indicators, check);
@@ -76,7 +83,9 @@ export function assertBiasSessionSummaries(input: unknown): asserts input is Bia
 
 /** Anything shaped like summaries (even badly) is taken for summaries, so a wrong one gets a clear error. */
 export function looksLikeSessionSummaries(input: unknown): boolean {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) && ('version' in input || 'sessions' in input);
+  return (
+    typeof input === 'object' && input !== null && !Array.isArray(input) && ('version' in input || 'sessions' in input)
+  );
 }
 
 /**
@@ -88,7 +97,8 @@ export function mergeBiasSessionSummaries(...parts: BiasSessionSummaries[]): Bia
   const seen = new Set<string>();
   for (const part of parts) {
     for (const s of part.sessions) {
-      if (seen.has(s.session)) throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
+      if (seen.has(s.session))
+        throw invalid(`session ${s.session} appears twice (the same session in two stores?); give each session once.`);
       seen.add(s.session);
     }
   }

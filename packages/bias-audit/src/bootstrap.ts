@@ -22,7 +22,12 @@ export interface BootstrapOptions<T> {
 }
 
 /** Checks the options shared by the bootstrap helpers and fills in the defaults. */
-export function resolveBootstrapOptions(options: { replicates?: number; level?: number; method?: BootstrapMethod; seed?: number }): {
+export function resolveBootstrapOptions(options: {
+  replicates?: number;
+  level?: number;
+  method?: BootstrapMethod;
+  seed?: number;
+}): {
   replicates: number;
   level: number;
   method: BootstrapMethod;
@@ -30,13 +35,19 @@ export function resolveBootstrapOptions(options: { replicates?: number; level?: 
 } {
   const replicates = options.replicates ?? 1000;
   if (!Number.isInteger(replicates) || replicates < 10) {
-    throw new BiasAuditError({ code: 'INVALID_OPTION', message: `replicates must be an integer of at least 10 (1000 or more for a 95% interval), got ${String(replicates)}.` });
+    throw new BiasAuditError({
+      code: 'INVALID_OPTION',
+      message: `replicates must be an integer of at least 10 (1000 or more for a 95% interval), got ${String(replicates)}.`,
+    });
   }
   const level = options.level ?? 0.95;
   assertLevel(level);
   const method = options.method ?? 'bca';
   if (method !== 'bca' && method !== 'percentile') {
-    throw new BiasAuditError({ code: 'INVALID_OPTION', message: `method must be "bca" or "percentile", got ${String(method)}.` });
+    throw new BiasAuditError({
+      code: 'INVALID_OPTION',
+      message: `method must be "bca" or "percentile", got ${String(method)}.`,
+    });
   }
   return { replicates, level, method, seed: options.seed ?? 1 };
 }
@@ -49,7 +60,8 @@ export function resolveBootstrapOptions(options: { replicates?: number; level?: 
 export function bootstrap<T>(options: BootstrapOptions<T>): BootstrapResult {
   const { data, statistic } = options;
   const { replicates, level, method, seed } = resolveBootstrapOptions(options);
-  if (!isArrayValue(data)) throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'data must be an array of resampling units.' });
+  if (!isArrayValue(data))
+    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'data must be an array of resampling units.' });
   const n = data.length;
   if (n < 2) return { computable: false, estimate: null, reason: `needs at least 2 units to resample, got ${n}` };
   const estimate = statistic(data);

@@ -21,7 +21,8 @@ export function boundedMeanInterval(values: readonly number[], level = 0.95): Bo
   if (n === 0) return { estimate: null, lower: null, upper: null, n: 0 };
   let sum = 0;
   for (const value of values) {
-    if (!(value >= 0 && value <= 1)) throw new RangeError(`boundedMeanInterval takes values from 0 to 1, got ${String(value)}.`);
+    if (!(value >= 0 && value <= 1))
+      throw new RangeError(`boundedMeanInterval takes values from 0 to 1, got ${String(value)}.`);
     sum += value;
   }
   return { estimate: sum / n, ...wilsonInterval(sum, n, level), n };

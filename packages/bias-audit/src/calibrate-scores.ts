@@ -12,13 +12,17 @@ export interface CalibratedObservation extends BiasObservation {
  * `aggregateBiasAudit`, so reviewers on different personal scales can be compared. For analytics
  * and dashboards only: ADR-018 rules that profiles never feed back into live votes.
  */
-export function calibrateScores(observations: readonly BiasObservation[], reviewers: readonly ReviewerProfile[]): CalibratedObservation[] {
+export function calibrateScores(
+  observations: readonly BiasObservation[],
+  reviewers: readonly ReviewerProfile[],
+): CalibratedObservation[] {
   const profiles = new Map(reviewers.map((r) => [r.reviewer, r]));
   return observations.map((o) => {
     const profile = profiles.get(o.reviewer);
     const mean = profile?.mean.estimate ?? null;
     const sd = profile?.standardDeviation.estimate ?? null;
-    const calibratedScore = o.score === null || mean === null || sd === null || !(sd > 0) ? null : (o.score - mean) / sd;
+    const calibratedScore =
+      o.score === null || mean === null || sd === null || !(sd > 0) ? null : (o.score - mean) / sd;
     return { ...o, calibratedScore };
   });
 }

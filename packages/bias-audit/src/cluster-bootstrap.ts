@@ -23,7 +23,8 @@ export interface ClusterBootstrapOptions<T> {
  * first appearance, so the same data and seed give the same interval.
  */
 export function clusterBootstrap<T>(options: ClusterBootstrapOptions<T>): BootstrapResult {
-  if (!isArrayValue(options.data)) throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'data must be an array of observations.' });
+  if (!isArrayValue(options.data))
+    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'data must be an array of observations.' });
   const groups = new Map<string, T[]>();
   for (const item of options.data) {
     const key = options.clusterOf(item);

@@ -46,7 +46,11 @@ describe('pearson', () => {
 
   it('agrees with the published critical values of r (two-sided α = 0.05): n = 5 → 0.878, n = 10 → 0.632, n = 30 → 0.361', () => {
     // Table of critical values of the Pearson correlation coefficient (e.g. Fisher & Yates Table VII, df = n − 2).
-    for (const [n, critical] of [[5, 0.878], [10, 0.632], [30, 0.361]] as const) {
+    for (const [n, critical] of [
+      [5, 0.878],
+      [10, 0.632],
+      [30, 0.361],
+    ] as const) {
       // Build data with exactly r = critical: y = r·x + √(1 − r²)·w with x ⟂ w, both centred, equal norms.
       const x = Array.from({ length: n }, (_, i) => i - (n - 1) / 2);
       const w0 = x.map((v) => v * v);
@@ -62,7 +66,11 @@ describe('pearson', () => {
   });
 
   it('reports too few pairs and constant variables as not computable, never r = 0, p = 1', () => {
-    expect(pearson([1, 2], [3, 4])).toEqual({ computable: false, n: 2, reason: expect.stringContaining('at least 3') as string });
+    expect(pearson([1, 2], [3, 4])).toEqual({
+      computable: false,
+      n: 2,
+      reason: expect.stringContaining('at least 3') as string,
+    });
     const flat = pearson([1, 2, 3], [4, 4, 4]);
     expect(flat.computable).toBe(false);
     if (!flat.computable) expect(flat.reason).toMatch(/y has no variance/);
@@ -82,13 +90,19 @@ describe('pearson', () => {
   it('is invariant to affine rescaling and symmetric in its arguments; p lies in [0, 1] (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 })), { minLength: 3, maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 })), {
+          minLength: 3,
+          maxLength: 40,
+        }),
         fc.double({ min: 0.01, max: 100, noNaN: true }),
         (pairs, scale) => {
           const x = pairs.map((p) => p[0]);
           const y = pairs.map((p) => p[1]);
           const a = pearson(x, y);
-          const b = pearson(y, x.map((v) => v * scale + 7));
+          const b = pearson(
+            y,
+            x.map((v) => v * scale + 7),
+          );
           expect(a.computable).toBe(b.computable);
           if (a.computable && b.computable) {
             expect(a.r).toBeCloseTo(b.r, 9);

@@ -12,7 +12,13 @@ export function derivePositionMapping(labelToModel: Readonly<Record<string, unkn
       const entry = value as Record<string, unknown>;
       const model = entry['model'];
       const index = entry['displayIndex'] ?? entry['display_index'];
-      if (typeof model === 'string' && model !== '' && typeof index === 'number' && Number.isInteger(index) && index >= 0) {
+      if (
+        typeof model === 'string' &&
+        model !== '' &&
+        typeof index === 'number' &&
+        Number.isInteger(index) &&
+        index >= 0
+      ) {
         mapping[model] = index;
       }
       continue;

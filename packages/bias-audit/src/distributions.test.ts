@@ -36,20 +36,30 @@ describe(`distributions against ${reference.source}`, () => {
   });
 
   it('normalQuantile agrees to 1e-10 relative error from p = 1e-300 to 1 − 1e-6', () => {
-    expect(worst(reference.normalQuantile, (r) => relativeError(normalQuantile(r.p), r.x)).error).toBeLessThan(TOLERANCE);
+    expect(worst(reference.normalQuantile, (r) => relativeError(normalQuantile(r.p), r.x)).error).toBeLessThan(
+      TOLERANCE,
+    );
   });
 
   it('studentTCdf agrees to 1e-10 relative error for df from 0.5 to 1e6 and |t| up to 1000', () => {
-    expect(worst(reference.studentTCdf, (r) => relativeError(studentTCdf(r.t, r.df), r.p)).error).toBeLessThan(TOLERANCE);
+    expect(worst(reference.studentTCdf, (r) => relativeError(studentTCdf(r.t, r.df), r.p)).error).toBeLessThan(
+      TOLERANCE,
+    );
   });
 
   it('studentTQuantile agrees to 1e-10 relative error for p from 1e-12 to 0.9999', () => {
-    expect(worst(reference.studentTQuantile, (r) => relativeError(studentTQuantile(r.p, r.df), r.t)).error).toBeLessThan(TOLERANCE);
+    expect(
+      worst(reference.studentTQuantile, (r) => relativeError(studentTQuantile(r.p, r.df), r.t)).error,
+    ).toBeLessThan(TOLERANCE);
   });
 
   it('chiSquaredCdf and chiSquaredSf agree to 1e-10 relative error, each tail computed directly', () => {
-    expect(worst(reference.chiSquared, (r) => relativeError(chiSquaredCdf(r.x, r.df), r.cdf)).error).toBeLessThan(TOLERANCE);
-    expect(worst(reference.chiSquared, (r) => relativeError(chiSquaredSf(r.x, r.df), r.sf)).error).toBeLessThan(TOLERANCE);
+    expect(worst(reference.chiSquared, (r) => relativeError(chiSquaredCdf(r.x, r.df), r.cdf)).error).toBeLessThan(
+      TOLERANCE,
+    );
+    expect(worst(reference.chiSquared, (r) => relativeError(chiSquaredSf(r.x, r.df), r.sf)).error).toBeLessThan(
+      TOLERANCE,
+    );
   });
 
   it('fCdf and fSf agree to 1e-10 relative error', () => {
@@ -74,7 +84,15 @@ describe('distributions against published tables and closed forms', () => {
 
   it('matches textbook critical values of t (two-sided 5%), e.g. Fisher & Yates Table III', () => {
     // df: 1 → 12.706, 2 → 4.303, 3 → 3.182, 4 → 2.776, 10 → 2.228, 30 → 2.042, ∞ → 1.960.
-    const table: [number, number][] = [[1, 12.706], [2, 4.303], [3, 3.182], [4, 2.776], [10, 2.228], [30, 2.042], [Number.POSITIVE_INFINITY, 1.96]];
+    const table: [number, number][] = [
+      [1, 12.706],
+      [2, 4.303],
+      [3, 3.182],
+      [4, 2.776],
+      [10, 2.228],
+      [30, 2.042],
+      [Number.POSITIVE_INFINITY, 1.96],
+    ];
     for (const [df, critical] of table) expect(studentTQuantile(0.975, df)).toBeCloseTo(critical, 3);
   });
 
@@ -134,7 +152,11 @@ describe('distributions against published tables and closed forms', () => {
     // Φ there is only known to ~1e-9 and the quantile is checked to that precision.
     expect(relativeError(normalQuantile(Number.MIN_VALUE), -38.467405617144344)).toBeLessThan(1e-8);
     // With df = 1e-300 the series for P(a, x) rounds to just above 1; the upper tail must not go negative.
-    for (const [x, df] of [[1e-300, 1e-300], [1e-200, 1e-250], [1e-5, 1e-280]] as const) {
+    for (const [x, df] of [
+      [1e-300, 1e-300],
+      [1e-200, 1e-250],
+      [1e-5, 1e-280],
+    ] as const) {
       const sf = chiSquaredSf(x, df);
       expect(sf).toBeGreaterThanOrEqual(0);
       expect(sf).toBeLessThanOrEqual(1);

@@ -5,7 +5,14 @@ import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { observationsToColumns } from './observations-to-columns.js';
 import { createSeededRandom } from './seeded-random.js';
 
-function observation(spec: { session: string; reviewer: string; candidate: string; position: number; score: number | null; length?: number }): BiasObservation {
+function observation(spec: {
+  session: string;
+  reviewer: string;
+  candidate: string;
+  position: number;
+  score: number | null;
+  length?: number;
+}): BiasObservation {
   return {
     sessionId: spec.session,
     timestamp: `2026-01-0${spec.session.slice(-1)}T00:00:00Z`,
@@ -81,7 +88,14 @@ describe('fitScoreModel on scores built exactly from the model', () => {
 });
 
 /** A council of `models` members, each scoring every other answer in its own random order, on a 1–10 scale. */
-function simulate(spec: { sessions: number; seed: number; offsets: number[]; primacy?: number; lengthSlope?: number; affinity?: [number, number, number] }): BiasObservation[] {
+function simulate(spec: {
+  sessions: number;
+  seed: number;
+  offsets: number[];
+  primacy?: number;
+  lengthSlope?: number;
+  affinity?: [number, number, number];
+}): BiasObservation[] {
   const random = createSeededRandom(spec.seed);
   const models = spec.offsets.length;
   const out: BiasObservation[] = [];
@@ -95,7 +109,8 @@ function simulate(spec: { sessions: number; seed: number; offsets: number[]; pri
         [order[i], order[j]] = [order[j]!, order[i]!];
       }
       order.forEach((c, position) => {
-        const pair = spec.affinity !== undefined && spec.affinity[0] === r && spec.affinity[1] === c ? spec.affinity[2] : 0;
+        const pair =
+          spec.affinity !== undefined && spec.affinity[0] === r && spec.affinity[1] === c ? spec.affinity[2] : 0;
         const score = quality[c]! + spec.offsets[r]! - (spec.primacy ?? 0) * position + pair + 0.8 * random.normal();
         out.push({
           sessionId: `sim-${spec.seed}-${s}`,
@@ -117,7 +132,9 @@ function simulate(spec: { sessions: number; seed: number; offsets: number[]; pri
 
 describe('fitScoreModel on simulated councils', () => {
   it('one harsh reviewer (−1.2 of 5): it alone is off the median, and no pair shows affinity beyond chance', () => {
-    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 11, offsets: [0, 0, 0, 0, -1.2] })));
+    const fit = fitScoreModel(
+      observationsToColumns(simulate({ sessions: 300, seed: 11, offsets: [0, 0, 0, 0, -1.2] })),
+    );
     expect(fit.sessions).toBe(300);
     const offsets = Object.fromEntries(fit.reviewerOffsets.map((e) => [e.subject, e]));
     expect(offsets['m4']!.lower).toBeLessThan(-1.2);
@@ -135,7 +152,11 @@ describe('fitScoreModel on simulated councils', () => {
   });
 
   it('recovers a length slope of 0.4 points per 1,000 characters within sessions, with a primacy of 0.25 a position beside it', () => {
-    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 12, offsets: [0, 0, 0, 0, 0], primacy: 0.25, lengthSlope: 0.4 })));
+    const fit = fitScoreModel(
+      observationsToColumns(
+        simulate({ sessions: 300, seed: 12, offsets: [0, 0, 0, 0, 0], primacy: 0.25, lengthSlope: 0.4 }),
+      ),
+    );
     expect(fit.lengthSlope).not.toBeNull();
     expect(fit.lengthSlope!.lower).toBeLessThan(0.4);
     expect(fit.lengthSlope!.upper).toBeGreaterThan(0.4);
@@ -143,7 +164,9 @@ describe('fitScoreModel on simulated councils', () => {
   });
 
   it('reads a planted affinity (m1 → m2, +1 point) as that pair, attenuated but clear', () => {
-    const fit = fitScoreModel(observationsToColumns(simulate({ sessions: 300, seed: 13, offsets: [0, 0, 0, 0, 0], affinity: [1, 2, 1] })));
+    const fit = fitScoreModel(
+      observationsToColumns(simulate({ sessions: 300, seed: 13, offsets: [0, 0, 0, 0, 0], affinity: [1, 2, 1] })),
+    );
     const pair = fit.affinity.find((p) => p.subject === 'm1→m2')!;
     expect(pair.lower).toBeGreaterThan(0.3);
     const others = fit.affinity.filter((p) => p.subject !== 'm1→m2');

@@ -87,7 +87,10 @@ export interface FitScoreModelOptions {
  * between the answers of a session from their adjusted levels. Standard errors are clustered by session (CR1,
  * t on the sessions a figure appears in, less one; the length slope CR2 with Bell–McCaffrey's df).
  */
-export function fitScoreModel(input: BiasColumns | BiasSessionSummaries, options: FitScoreModelOptions = {}): ScoreModelFit {
+export function fitScoreModel(
+  input: BiasColumns | BiasSessionSummaries,
+  options: FitScoreModelOptions = {},
+): ScoreModelFit {
   const level = options.level ?? 0.95;
   assertLevel(level, 'level');
   if (!looksLikeSessionSummaries(input)) return fitFromSource(sourceFromColumns(input as BiasColumns), level);
@@ -161,7 +164,14 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     eScore: new Float64Array(pairCount * k),
     nScore: new Float64Array(pairCount * k),
   };
-  const length: LengthSums = { sessions: 0, sxx: 0, sxy: 0, syy: 0, answers: 0, perSession: new Float64Array(3 * source.sessions) };
+  const length: LengthSums = {
+    sessions: 0,
+    sxx: 0,
+    sxy: 0,
+    syy: 0,
+    answers: 0,
+    perSession: new Float64Array(3 * source.sessions),
+  };
   const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: new Float64Array(2 * source.sessions) };
   // A session's answers (length, adjusted level), and the pairs it has records of: buffers reused across sessions.
   let sessionX = new Float64Array(models);
@@ -232,7 +242,10 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
       let pairsInSession = 0;
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
         const p = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
-        const predicted = localBeta[chunk.pairReviewerColumn[j]!]! + localBeta[chunk.pairPositionColumn[j]!]! - answerFitted[chunk.pairAnswer[j]! - firstAnswer]!;
+        const predicted =
+          localBeta[chunk.pairReviewerColumn[j]!]! +
+          localBeta[chunk.pairPositionColumn[j]!]! -
+          answerFitted[chunk.pairAnswer[j]! - firstAnswer]!;
         if (sessionPairN[p] === 0) sessionPairs[pairsInSession++] = p;
         sessionPairSum[p]! += chunk.pairDeviation[j]! - predicted;
         sessionPairN[p]! += 1;
@@ -268,7 +281,10 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const exact = residualSquares <= 1e-10 * totalSquares;
   const residualSd = residualDf > 0 ? (exact ? 0 : Math.sqrt(residualSquares / residualDf)) : null;
 
-  const estimateOf = (contrast: Float64Array, counts: { sampleSize: number; sessions: number }): ScoreModelEstimate | null => {
+  const estimateOf = (
+    contrast: Float64Array,
+    counts: { sampleSize: number; sessions: number },
+  ): ScoreModelEstimate | null => {
     // Estimable only when the contrast lies in the range of X̃'X̃ (otherwise the answer level absorbs it).
     let gap = 0;
     let norm = 0;
@@ -284,16 +300,25 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     if (gap > 1e-12 * Math.max(norm, 1) || !(df >= 1)) return null;
     let estimate = 0;
     for (let a = 0; a < k; a++) estimate += contrast[a]! * beta[a]!;
-    return tEstimate({ estimate, variance: quadraticForm(covariance, contrast, k), crit: criticalT(level, df), df, ...counts });
+    return tEstimate({
+      estimate,
+      variance: quadraticForm(covariance, contrast, k),
+      crit: criticalT(level, df),
+      df,
+      ...counts,
+    });
   };
 
   const reviewerOffsets = offsetsFromRobustCentre({
     // Only reviewers with within-answer information: one whose answers no one else scored has no offset to compare.
-    members: layout.reviewerModels.filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0).map((m) => ({ column: layout.reviewerColumn[m]!, subject: names[m]! })),
+    members: layout.reviewerModels
+      .filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0)
+      .map((m) => ({ column: layout.reviewerColumn[m]!, subject: names[m]! })),
     beta,
     covariance,
     k,
-    estimateOf: (contrast, column) => estimateOf(contrast, { sampleSize: columnRecords[column]!, sessions: columnSessions[column]! }),
+    estimateOf: (contrast, column) =>
+      estimateOf(contrast, { sampleSize: columnRecords[column]!, sessions: columnSessions[column]! }),
   });
   const selfPreference: ScoreModelEffect[] = [];
   for (const m of layout.selfModels) {
@@ -316,4 +341,3 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     ...lengthFigures({ length, between, level }),
   };
 }
-

@@ -8,7 +8,10 @@ import { BiasAuditError } from './bias-audit-error.js';
 export function holmAdjust(pValues: readonly number[]): number[] {
   for (const [i, p] of pValues.entries()) {
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) {
-      throw new BiasAuditError({ code: 'INVALID_INPUT', message: `pValues[${i}] is ${String(p)}; p-values must lie in [0, 1].` });
+      throw new BiasAuditError({
+        code: 'INVALID_INPUT',
+        message: `pValues[${i}] is ${String(p)}; p-values must lie in [0, 1].`,
+      });
     }
   }
   const m = pValues.length;

@@ -7,7 +7,11 @@ export { observationsToColumns } from './observations-to-columns.js';
 export { fitScoreModel } from './fit-score-model.js';
 export type { FitScoreModelOptions, ScoreModelEffect, ScoreModelEstimate, ScoreModelFit } from './fit-score-model.js';
 export { summarizeBiasSessions } from './summarize-bias-sessions.js';
-export { BIAS_SESSION_SUMMARY_VERSION, assertBiasSessionSummaries, mergeBiasSessionSummaries } from './bias-session-summary.js';
+export {
+  BIAS_SESSION_SUMMARY_VERSION,
+  assertBiasSessionSummaries,
+  mergeBiasSessionSummaries,
+} from './bias-session-summary.js';
 export type { BiasSessionSummaries, BiasSessionSummary } from './bias-session-summary.js';
 export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummary } from './score-session-summary.js';
 export type { IndicatorSessionSummary, PositionBlockSummary } from './indicator-session-summary.js';
@@ -67,7 +71,14 @@ export type {
 export type { BiasMetricReport } from './bias-metric-report.js';
 export { aggregateContributions } from './aggregate-contributions.js';
 export type { AggregateContributionsOptions } from './aggregate-contributions.js';
-export type { ContributionHeatmap, ContributionInput, ContributionsReport, MeanWeight, MemberContribution, SessionShare } from './contributions-report.js';
+export type {
+  ContributionHeatmap,
+  ContributionInput,
+  ContributionsReport,
+  MeanWeight,
+  MemberContribution,
+  SessionShare,
+} from './contributions-report.js';
 export { boundedMeanInterval } from './bounded-mean-interval.js';
 export type { BoundedMeanInterval } from './bounded-mean-interval.js';
 export { confidenceTier } from './confidence-tier.js';

@@ -52,28 +52,60 @@ const isCorrelation = (v: unknown): boolean => v === null || (isFiniteNumber(v) 
  * (correlations within ±1, spreads ≥ 0, positions within 0–65,535, each position once), and reviewers that are
  * members of the session, each once.
  */
-export function checkIndicatorSessionSummary(input: unknown, check: SessionCheck): asserts input is IndicatorSessionSummary {
+export function checkIndicatorSessionSummary(
+  input: unknown,
+  check: SessionCheck,
+): asserts input is IndicatorSessionSummary {
   const { members } = check;
   const fail: (what: string) => never = check.fail; // annotated, so a call narrows like a throw
   if (typeof input !== 'object' || input === null) fail('indicators must be an object');
   const x = input as Partial<IndicatorSessionSummary>;
-  if (!Number.isInteger(x.scoredRecords) || x.scoredRecords! < 0) fail('indicators.scoredRecords must be a whole number ≥ 0');
-  for (const key of ['meanScore', 'primacy', 'recency'] as const) if (!isNumberOrNull(x[key])) fail(`indicators.${key} must be a finite number or null`);
+  if (!Number.isInteger(x.scoredRecords) || x.scoredRecords! < 0)
+    fail('indicators.scoredRecords must be a whole number ≥ 0');
+  for (const key of ['meanScore', 'primacy', 'recency'] as const)
+    if (!isNumberOrNull(x[key])) fail(`indicators.${key} must be a finite number or null`);
   if (!isCorrelation(x.anchoring)) fail('indicators.anchoring must be a correlation (−1 to 1) or null');
-  if (!(x.positionSpread === null || (isFiniteNumber(x.positionSpread) && x.positionSpread >= 0))) fail('indicators.positionSpread must be a number ≥ 0 or null');
+  if (!(x.positionSpread === null || (isFiniteNumber(x.positionSpread) && x.positionSpread >= 0)))
+    fail('indicators.positionSpread must be a number ≥ 0 or null');
   const length = x.lengthCorrelation;
-  if (length !== null && (typeof length !== 'object' || length === undefined || !isFiniteNumber(length.r) || !isCorrelation(length.r) || !Number.isInteger(length.answers) || length.answers < 3)) {
+  if (
+    length !== null &&
+    (typeof length !== 'object' ||
+      length === undefined ||
+      !isFiniteNumber(length.r) ||
+      !isCorrelation(length.r) ||
+      !Number.isInteger(length.answers) ||
+      length.answers < 3)
+  ) {
     fail('indicators.lengthCorrelation must be null or { r (−1 to 1), answers ≥ 3 }');
   }
-  if (typeof x.positionedScores !== 'boolean' || typeof x.rankOnly !== 'boolean') fail('indicators.positionedScores and .rankOnly must be booleans');
-  if (!Array.isArray(x.positions) || !x.positions.every((p) => isPosition(p?.position) && isNumberOrNull(p.score) && isNumberOrNull(p.rank))) {
+  if (typeof x.positionedScores !== 'boolean' || typeof x.rankOnly !== 'boolean')
+    fail('indicators.positionedScores and .rankOnly must be booleans');
+  if (
+    !Array.isArray(x.positions) ||
+    !x.positions.every((p) => isPosition(p?.position) && isNumberOrNull(p.score) && isNumberOrNull(p.rank))
+  ) {
     fail(`indicators.positions must be { position (0–${MAX_POSITION}), score, rank } entries (numbers or null)`);
   }
-  if (new Set(x.positions.map((p) => p.position)).size !== x.positions.length) fail('indicators.positions must name each position once');
-  if (!Array.isArray(x.reviewers) || !x.reviewers.every((r) => typeof r?.reviewer === 'string' && members.has(r.reviewer) && Number.isInteger(r.scores) && r.scores > 0 && isFiniteNumber(r.sum) && isFiniteNumber(r.sumOfSquares) && r.sumOfSquares >= 0)) {
+  if (new Set(x.positions.map((p) => p.position)).size !== x.positions.length)
+    fail('indicators.positions must name each position once');
+  if (
+    !Array.isArray(x.reviewers) ||
+    !x.reviewers.every(
+      (r) =>
+        typeof r?.reviewer === 'string' &&
+        members.has(r.reviewer) &&
+        Number.isInteger(r.scores) &&
+        r.scores > 0 &&
+        isFiniteNumber(r.sum) &&
+        isFiniteNumber(r.sumOfSquares) &&
+        r.sumOfSquares >= 0,
+    )
+  ) {
     fail('indicators.reviewers must be { reviewer (a member), scores ≥ 1, sum, sumOfSquares ≥ 0 } entries');
   }
-  if (new Set(x.reviewers.map((r) => r.reviewer)).size !== x.reviewers.length) fail('indicators.reviewers must name each reviewer once');
+  if (new Set(x.reviewers.map((r) => r.reviewer)).size !== x.reviewers.length)
+    fail('indicators.reviewers must name each reviewer once');
   for (const key of ['scoreBlocks', 'rankBlocks'] as const) {
     const blocks = x[key];
     const valid =
@@ -90,6 +122,9 @@ export function checkIndicatorSessionSummary(input: unknown, check: SessionCheck
           b.positions.every(isPosition) &&
           new Set(b.positions).size === b.positions.length,
       );
-    if (!valid) fail(`indicators.${key} must be { group (0 to members − 1), values, positions (each once, 0–${MAX_POSITION}) } entries of equal length`);
+    if (!valid)
+      fail(
+        `indicators.${key} must be { group (0 to members − 1), values, positions (each once, 0–${MAX_POSITION}) } entries of equal length`,
+      );
   }
 }

@@ -32,7 +32,9 @@ export function observationsToColumns(observations: readonly BiasObservation[]):
       if (time < session.time) session.time = time;
     }
   });
-  const sessionIds = [...bySession.keys()].sort((a, b) => bySession.get(a)!.time - bySession.get(b)!.time || (a < b ? -1 : a > b ? 1 : 0));
+  const sessionIds = [...bySession.keys()].sort(
+    (a, b) => bySession.get(a)!.time - bySession.get(b)!.time || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const n = observations.length;
   const columns = {
     length: n,
@@ -69,8 +71,10 @@ export function observationsToColumns(observations: readonly BiasObservation[]):
       columns.score[at] = o.score ?? Number.NaN;
       columns.rankPosition[at] = o.rankPosition ?? noRank;
       columns.time[at] = Date.parse(o.timestamp);
-      columns.configVersion[at] = o.configVersion === null ? 0 : intern(configVersions, configIndex, o.configVersion) + 1;
-      columns.queryCategory[at] = o.queryCategory === null ? 0 : intern(queryCategories, categoryIndex, o.queryCategory) + 1;
+      columns.configVersion[at] =
+        o.configVersion === null ? 0 : intern(configVersions, configIndex, o.configVersion) + 1;
+      columns.queryCategory[at] =
+        o.queryCategory === null ? 0 : intern(queryCategories, categoryIndex, o.queryCategory) + 1;
       columns.positionIsDisplayOrder[at] = 1;
       at++;
     }

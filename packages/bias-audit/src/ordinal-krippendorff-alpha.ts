@@ -16,9 +16,14 @@ export type ReviewerAgreement =
  * handed to `@council/scoring`'s `ordinalAlpha` (Krippendorff 2011, "Computing Krippendorff's
  * alpha-reliability"). Never throws for data that merely carries no agreement information.
  */
-export function ordinalKrippendorffAlpha(ratings: Readonly<Record<string, Readonly<Record<string, number | null>>>>): ReviewerAgreement {
+export function ordinalKrippendorffAlpha(
+  ratings: Readonly<Record<string, Readonly<Record<string, number | null>>>>,
+): ReviewerAgreement {
   if (typeof ratings !== 'object' || ratings === null) {
-    throw new BiasAuditError({ code: 'INVALID_INPUT', message: 'ratings must be an object of the form { coder: { unit: value } }.' });
+    throw new BiasAuditError({
+      code: 'INVALID_INPUT',
+      message: 'ratings must be an object of the form { coder: { unit: value } }.',
+    });
   }
   const byUnit = new Map<string, number[]>();
   for (const [coder, row] of Object.entries(ratings)) {

@@ -65,7 +65,11 @@ describe('bootstrap', () => {
 
   it('says when there is nothing to resample, and drops non-finite replicates', () => {
     expect(bootstrap({ data: [1], statistic: mean })).toMatchObject({ computable: false });
-    const result = bootstrap({ data: [1, 2, 3, 4], statistic: (s) => (new Set(s).size === 1 ? Number.NaN : mean(s)), replicates: 200 });
+    const result = bootstrap({
+      data: [1, 2, 3, 4],
+      statistic: (s) => (new Set(s).size === 1 ? Number.NaN : mean(s)),
+      replicates: 200,
+    });
     expect(result.computable).toBe(true);
     if (result.computable) expect(result.replicates + result.droppedReplicates).toBe(200);
   });
@@ -80,9 +84,15 @@ describe('bootstrapInterval', () => {
   // Replicates spread evenly over [0, 1], so a percentile interval reads its tail shares off directly.
   const replicates = Float64Array.from({ length: 100_001 }, (_, i) => i / 100_000);
 
-  it("expands the percentile interval for few units (Hesterberg): tail share Φ(−√(n/(n − 1))·t₀.₉₇₅,ₙ₋₁)", () => {
+  it('expands the percentile interval for few units (Hesterberg): tail share Φ(−√(n/(n − 1))·t₀.₉₇₅,ₙ₋₁)', () => {
     const plain = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile' });
-    const expanded = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile', expansionSampleSize: 50 });
+    const expanded = bootstrapInterval({
+      estimate: 0.5,
+      replicates,
+      level: 0.95,
+      method: 'percentile',
+      expansionSampleSize: 50,
+    });
     if (!plain.computable || !expanded.computable) throw new Error('not computable');
     expect(plain.lower).toBeCloseTo(0.025, 4);
     expect(plain.upper).toBeCloseTo(0.975, 4);
@@ -90,7 +100,13 @@ describe('bootstrapInterval', () => {
     expect(expanded.lower).toBeCloseTo(0.021179, 4);
     expect(expanded.upper).toBeCloseTo(1 - 0.021179, 4);
     // n = 5: t₀.₉₇₅,₄ = 2.776445, × √(5/4) = 3.104157, Φ(−3.104157) = 0.000954.
-    const five = bootstrapInterval({ estimate: 0.5, replicates, level: 0.95, method: 'percentile', expansionSampleSize: 5 });
+    const five = bootstrapInterval({
+      estimate: 0.5,
+      replicates,
+      level: 0.95,
+      method: 'percentile',
+      expansionSampleSize: 5,
+    });
     if (!five.computable) throw new Error(five.reason);
     expect(five.lower).toBeCloseTo(0.000954, 4);
   });
@@ -108,8 +124,16 @@ describe('clusterBootstrap', () => {
       sessionValues.push(value);
       for (let k = 0; k < 10; k++) data.push({ session: `s${s}`, value });
     }
-    const statistic = (clusters: readonly (readonly { value: number }[])[]): number => mean(clusters.flat().map((d) => d.value));
-    const result = clusterBootstrap({ data, clusterOf: (d) => d.session, statistic, replicates: 2000, method: 'percentile', seed: 1 });
+    const statistic = (clusters: readonly (readonly { value: number }[])[]): number =>
+      mean(clusters.flat().map((d) => d.value));
+    const result = clusterBootstrap({
+      data,
+      clusterOf: (d) => d.session,
+      statistic,
+      replicates: 2000,
+      method: 'percentile',
+      seed: 1,
+    });
     if (!result.computable) throw new Error(result.reason);
     const m = mean(sessionValues);
     const sd = Math.sqrt(sessionValues.reduce((s, v) => s + (v - m) ** 2, 0) / 20);
@@ -129,7 +153,9 @@ describe('ordinalKrippendorffAlpha', () => {
       C: [N, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, N],
       D: [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, N],
     };
-    const ratings = Object.fromEntries(Object.entries(rows).map(([c, v]) => [c, Object.fromEntries(v.map((x, i) => [`u${i + 1}`, x]))]));
+    const ratings = Object.fromEntries(
+      Object.entries(rows).map(([c, v]) => [c, Object.fromEntries(v.map((x, i) => [`u${i + 1}`, x]))]),
+    );
     const result = ordinalKrippendorffAlpha(ratings);
     expect(result).toMatchObject({ computable: true, pairableUnits: 11, pairableValues: 40 });
     if (result.computable) expect(result.alpha).toBeCloseTo(0.815, 3);
@@ -144,7 +170,9 @@ describe('ordinalKrippendorffAlpha', () => {
   });
 
   it('is 1 for perfect agreement and not computable when every value is the same', () => {
-    expect(ordinalKrippendorffAlpha({ a: { u1: 1, u2: 5, u3: 3 }, b: { u1: 1, u2: 5, u3: 3 } })).toMatchObject({ alpha: 1 });
+    expect(ordinalKrippendorffAlpha({ a: { u1: 1, u2: 5, u3: 3 }, b: { u1: 1, u2: 5, u3: 3 } })).toMatchObject({
+      alpha: 1,
+    });
     expect(ordinalKrippendorffAlpha({ a: { u1: 7, u2: 7 }, b: { u1: 7, u2: 7 } })).toMatchObject({ computable: false });
   });
 });

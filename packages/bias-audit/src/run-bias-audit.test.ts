@@ -81,8 +81,15 @@ describe('runBiasAudit', () => {
     const backward = { a: 4, b: 3, c: 2, d: 1, e: 0 };
     const result = runBiasAudit({ responses, scores, positions: { a: forward, b: backward, c: forward } });
     expect(result.positionScoreVariance.computable && result.positionScoreVariance.variance).toBeCloseTo(34 / 45, 12);
-    expect(result.positionScoreVariance.computable && result.positionScoreVariance.positionMeans[1]).toEqual({ position: 1, meanScore: 5 / 3, n: 3 });
-    expect(runBiasAudit({ responses, scores, positions: { a: forward, b: backward, c: forward } }, { positionVariance: 0.8 }).positionBiasDetected).toBe(false);
+    expect(result.positionScoreVariance.computable && result.positionScoreVariance.positionMeans[1]).toEqual({
+      position: 1,
+      meanScore: 5 / 3,
+      n: 3,
+    });
+    expect(
+      runBiasAudit({ responses, scores, positions: { a: forward, b: backward, c: forward } }, { positionVariance: 0.8 })
+        .positionBiasDetected,
+    ).toBe(false);
   });
 
   it('reports fewer than 3 scored candidates as not computable, not as r = 0, p = 1', () => {
@@ -91,7 +98,13 @@ describe('runBiasAudit', () => {
     expect(result.lengthBiasDetected).toBeNull();
     expect(result.positionScoreVariance).toMatchObject({ computable: false });
     expect(result.positionBiasDetected).toBeNull();
-    expect(result.sampleSizes).toEqual({ responses: 2, scoredCandidates: 2, reviewers: 1, scores: 2, positionedScores: 0 });
+    expect(result.sampleSizes).toEqual({
+      responses: 2,
+      scoredCandidates: 2,
+      reviewers: 1,
+      scores: 2,
+      positionedScores: 0,
+    });
   });
 
   it('counts words like str.split() and characters as code points', () => {
@@ -132,7 +145,12 @@ describe('summarizeSession', () => {
   it("returns ADR-018's bias_indicators with the flags the audit raised", () => {
     const result = runBiasAudit({ responses, scores, positions: { a: 0, b: 1, c: 2, d: 3, e: 4 } });
     const summary = summarizeSession(result);
-    expect(Object.keys(summary).sort()).toEqual(['flags', 'length_correlation', 'position_variance', 'reviewer_agreement']);
+    expect(Object.keys(summary).sort()).toEqual([
+      'flags',
+      'length_correlation',
+      'position_variance',
+      'reviewer_agreement',
+    ]);
     expect(summary.position_variance).toBe(2);
     expect(summary.length_correlation).toBe(0.8);
     expect(summary.flags).toEqual(['POSITION_BIAS_DETECTED', 'GENEROUS_REVIEWER', 'SELF_PREFERENCE']);
@@ -140,7 +158,9 @@ describe('summarizeSession', () => {
   });
 
   it('uses null, never 0, for figures that could not be computed', () => {
-    const summary = summarizeSession(runBiasAudit({ responses: responses.slice(0, 2), scores: { x: { a: 5, b: 5 }, y: { a: 5, b: 5 } } }));
+    const summary = summarizeSession(
+      runBiasAudit({ responses: responses.slice(0, 2), scores: { x: { a: 5, b: 5 }, y: { a: 5, b: 5 } } }),
+    );
     expect(summary).toEqual({ position_variance: null, length_correlation: null, reviewer_agreement: null, flags: [] });
   });
 
@@ -165,7 +185,9 @@ describe('derivePositionMapping', () => {
   });
 
   it('reads the legacy format from the label letter, case-insensitively', () => {
-    expect(derivePositionMapping({ 'Response C': 'google/gemini', 'response a': 'openai/gpt-4', 'RESPONSE b': 'x/y' })).toEqual({
+    expect(
+      derivePositionMapping({ 'Response C': 'google/gemini', 'response a': 'openai/gpt-4', 'RESPONSE b': 'x/y' }),
+    ).toEqual({
       'google/gemini': 2,
       'openai/gpt-4': 0,
       'x/y': 1,

@@ -37,7 +37,10 @@ function resolveThresholds(thresholds: BiasAuditThresholds | undefined): Require
     }
   }
   if (resolved.lengthCorrelation > 1) {
-    throw new BiasAuditError({ code: 'INVALID_OPTION', message: `threshold lengthCorrelation is an |r| and must be at most 1, got ${resolved.lengthCorrelation}.` });
+    throw new BiasAuditError({
+      code: 'INVALID_OPTION',
+      message: `threshold lengthCorrelation is an |r| and must be at most 1, got ${resolved.lengthCorrelation}.`,
+    });
   }
   return resolved;
 }
@@ -49,13 +52,16 @@ function countWords(text: string): number {
 }
 
 function lengthsOf(responses: readonly SessionResponse[]): Map<string, { words: number; chars: number | null }> {
-  if (!Array.isArray(responses)) throw invalid('responses must be an array of { candidate, text } or { candidate, wordCount }.');
+  if (!Array.isArray(responses))
+    throw invalid('responses must be an array of { candidate, text } or { candidate, wordCount }.');
   const lengths = new Map<string, { words: number; chars: number | null }>();
   responses.forEach((response, i) => {
     const entry = response as unknown as Record<string, unknown>;
     const candidate = entry['candidate'];
-    if (typeof candidate !== 'string' || candidate === '') throw invalid(`responses[${i}] has no candidate id; every response needs a non-empty "candidate".`);
-    if (lengths.has(candidate)) throw invalid(`responses lists candidate "${candidate}" twice; give one stage-1 response per candidate.`);
+    if (typeof candidate !== 'string' || candidate === '')
+      throw invalid(`responses[${i}] has no candidate id; every response needs a non-empty "candidate".`);
+    if (lengths.has(candidate))
+      throw invalid(`responses lists candidate "${candidate}" twice; give one stage-1 response per candidate.`);
     const text = entry['text'];
     if (typeof text === 'string') {
       lengths.set(candidate, { words: countWords(text), chars: [...text].length });
@@ -67,7 +73,9 @@ function lengthsOf(responses: readonly SessionResponse[]): Map<string, { words: 
       throw invalid(`responses[${i}] ("${candidate}") needs either "text" or a non-negative integer "wordCount".`);
     }
     if (charCount !== undefined && (typeof charCount !== 'number' || !Number.isInteger(charCount) || charCount < 0)) {
-      throw invalid(`responses[${i}] ("${candidate}") has charCount ${JSON.stringify(charCount)}; it must be a non-negative integer when given.`);
+      throw invalid(
+        `responses[${i}] ("${candidate}") has charCount ${JSON.stringify(charCount)}; it must be a non-negative integer when given.`,
+      );
     }
     lengths.set(candidate, { words: wordCount, chars: charCount ?? null });
   });
@@ -80,11 +88,14 @@ function checkScores(scores: BiasAuditInput['scores']): [string, string, number]
   }
   const triples: [string, string, number][] = [];
   for (const [reviewer, row] of Object.entries(scores)) {
-    if (typeof row !== 'object' || row === null) throw invalid(`scores["${reviewer}"] must be an object of { candidate: score }.`);
+    if (typeof row !== 'object' || row === null)
+      throw invalid(`scores["${reviewer}"] must be an object of { candidate: score }.`);
     for (const [candidate, score] of Object.entries(row)) {
       if (score === null || score === undefined) continue;
       if (typeof score !== 'number' || !Number.isFinite(score)) {
-        throw invalid(`scores["${reviewer}"]["${candidate}"] is ${String(score)}; scores must be finite numbers, or null when not given.`);
+        throw invalid(
+          `scores["${reviewer}"]["${candidate}"] is ${String(score)}; scores must be finite numbers, or null when not given.`,
+        );
       }
       triples.push([reviewer, candidate, score]);
     }
@@ -93,9 +104,12 @@ function checkScores(scores: BiasAuditInput['scores']): [string, string, number]
 }
 
 /** Returns a lookup of the position a reviewer saw a candidate at, or null when positions are absent. */
-function positionLookup(positions: SessionPositions | undefined): ((reviewer: string, candidate: string) => number | undefined) | null {
+function positionLookup(
+  positions: SessionPositions | undefined,
+): ((reviewer: string, candidate: string) => number | undefined) | null {
   if (positions === undefined) return null;
-  if (typeof positions !== 'object' || positions === null) throw invalid('positions must be { candidate: position } or { reviewer: { candidate: position } }.');
+  if (typeof positions !== 'object' || positions === null)
+    throw invalid('positions must be { candidate: position } or { reviewer: { candidate: position } }.');
   const values = Object.values(positions);
   const checkPosition = (value: unknown, where: string): void => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -114,10 +128,15 @@ function positionLookup(positions: SessionPositions | undefined): ((reviewer: st
     }
     return (reviewer, candidate) => perReviewer[reviewer]?.[candidate];
   }
-  throw invalid('positions mixes the shared ({ candidate: position }) and per-reviewer ({ reviewer: { candidate: position } }) forms; use one.');
+  throw invalid(
+    'positions mixes the shared ({ candidate: position }) and per-reviewer ({ reviewer: { candidate: position } }) forms; use one.',
+  );
 }
 
-function positionVariance(triples: [string, string, number][], lookup: ReturnType<typeof positionLookup>): PositionScoreVariance {
+function positionVariance(
+  triples: [string, string, number][],
+  lookup: ReturnType<typeof positionLookup>,
+): PositionScoreVariance {
   if (lookup === null) return { computable: false, reason: 'no display positions were given for this session' };
   const byPosition = new Map<number, number[]>();
   for (const [reviewer, candidate, score] of triples) {
@@ -128,14 +147,20 @@ function positionVariance(triples: [string, string, number][], lookup: ReturnTyp
     else byPosition.set(position, [score]);
   }
   if (byPosition.size < 2) {
-    return { computable: false, reason: `scores were seen at ${byPosition.size} display position(s); a spread needs at least 2` };
+    return {
+      computable: false,
+      reason: `scores were seen at ${byPosition.size} display position(s); a spread needs at least 2`,
+    };
   }
   const positionMeans = [...byPosition.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([position, list]) => ({ position, meanScore: mean(list), n: list.length }));
   return {
     computable: true,
-    variance: variance(positionMeans.map((p) => p.meanScore), 0),
+    variance: variance(
+      positionMeans.map((p) => p.meanScore),
+      0,
+    ),
     statistic: 'population variance of per-position mean scores',
     positionMeans,
     n: positionMeans.reduce((s, p) => s + p.n, 0),
@@ -148,7 +173,8 @@ function positionVariance(triples: [string, string, number][], lookup: ReturnTyp
  * ADR-015's overall risk. Each figure carries its n; everything is an indicator, not proof.
  */
 export function runBiasAudit(input: BiasAuditInput, thresholds?: BiasAuditThresholds): BiasAuditResult {
-  if (typeof input !== 'object' || input === null) throw invalid('runBiasAudit needs { responses, scores, positions? }.');
+  if (typeof input !== 'object' || input === null)
+    throw invalid('runBiasAudit needs { responses, scores, positions? }.');
   const limits = resolveThresholds(thresholds);
   const lengths = lengthsOf(input.responses);
   const triples = checkScores(input.scores);
@@ -183,7 +209,9 @@ export function runBiasAudit(input: BiasAuditInput, thresholds?: BiasAuditThresh
     : null;
 
   const positionScoreVariance = positionVariance(triples, lookup);
-  const positionBiasDetected = positionScoreVariance.computable ? positionScoreVariance.variance > limits.positionVariance : null;
+  const positionBiasDetected = positionScoreVariance.computable
+    ? positionScoreVariance.variance > limits.positionVariance
+    : null;
 
   // Reviewer calibration (population SD, as ADR-015's np.std).
   const byReviewer = new Map<string, number[]>();
@@ -194,7 +222,11 @@ export function runBiasAudit(input: BiasAuditInput, thresholds?: BiasAuditThresh
   }
   const reviewerCalibration: Record<string, ReviewerCalibration> = {};
   for (const [reviewer, list] of byReviewer) {
-    reviewerCalibration[reviewer] = { mean: mean(list), standardDeviation: Math.sqrt(variance(list, 0)), count: list.length };
+    reviewerCalibration[reviewer] = {
+      mean: mean(list),
+      standardDeviation: Math.sqrt(variance(list, 0)),
+      count: list.length,
+    };
   }
   const harshReviewers: string[] = [];
   const generousReviewers: string[] = [];
@@ -228,7 +260,12 @@ export function runBiasAudit(input: BiasAuditInput, thresholds?: BiasAuditThresh
     const others = triples.filter(([r, c]) => c === reviewer && r !== reviewer).map((t) => t[2]);
     if (others.length === 0) continue;
     const othersMean = mean(others);
-    selfVoteInflation[reviewer] = { ownScore: own, othersMean, inflation: own - othersMean, othersCount: others.length };
+    selfVoteInflation[reviewer] = {
+      ownScore: own,
+      othersMean,
+      inflation: own - othersMean,
+      othersCount: others.length,
+    };
     if (own - othersMean > limits.selfVoteInflation) selfPreferenceReviewers.push(reviewer);
   }
 

@@ -78,14 +78,22 @@ export function checkScoreSessionSummary(input: unknown, check: SessionCheck): a
   const reviewers = new Set<string>();
   for (const c of columns) {
     const match = typeof c === 'string' ? columnPattern.exec(c) : null;
-    if (match === null) fail(`score.columns: ${JSON.stringify(c)} is not reviewer:<member>, self:<member> or position:<0–${MAX_POSITION}>`);
+    if (match === null)
+      fail(
+        `score.columns: ${JSON.stringify(c)} is not reviewer:<member>, self:<member> or position:<0–${MAX_POSITION}>`,
+      );
     if (match[2] !== undefined && !members.has(match[2])) fail(`score.columns: ${c} names no member of the session`);
-    if (match[3] !== undefined && Number(match[3]) > MAX_POSITION) fail(`score.columns: ${c} is beyond position ${MAX_POSITION}`);
+    if (match[3] !== undefined && Number(match[3]) > MAX_POSITION)
+      fail(`score.columns: ${c} is beyond position ${MAX_POSITION}`);
     if (match[1] === 'reviewer') reviewers.add(match[2]!);
   }
   if (new Set(columns).size !== m) fail('score.columns must be distinct');
   const numbers = (values: unknown, spec: { length: number; what: string; valid?: (v: number) => boolean }): void => {
-    if (!Array.isArray(values) || values.length !== spec.length || !values.every((v) => isFiniteNumber(v) && (spec.valid?.(v) ?? true))) {
+    if (
+      !Array.isArray(values) ||
+      values.length !== spec.length ||
+      !values.every((v) => isFiniteNumber(v) && (spec.valid?.(v) ?? true))
+    ) {
       fail(`${spec.what} must be ${spec.length} finite number(s)${spec.valid === undefined ? '' : ' in range'}`);
     }
   };
@@ -93,26 +101,31 @@ export function checkScoreSessionSummary(input: unknown, check: SessionCheck): a
   numbers(s.xtx, { length: m * m, what: 'score.xtx' });
   const xtx = s.xtx!;
   for (let a = 0; a < m; a++) {
-    if (xtx[a * m + a]! < -1e-9) fail('score.xtx must have a diagonal ≥ 0 (it is X̃\'X̃)');
-    for (let b = 0; b < a; b++) if (!close(xtx[a * m + b]!, xtx[b * m + a]!)) fail('score.xtx must be symmetric (it is X̃\'X̃)');
+    if (xtx[a * m + a]! < -1e-9) fail("score.xtx must have a diagonal ≥ 0 (it is X̃'X̃)");
+    for (let b = 0; b < a; b++)
+      if (!close(xtx[a * m + b]!, xtx[b * m + a]!)) fail("score.xtx must be symmetric (it is X̃'X̃)");
   }
   numbers(s.xty, { length: m, what: 'score.xty' });
   numbers([s.yty], { length: 1, what: 'score.yty', valid: (v) => v >= 0 });
   if (!Array.isArray(s.answers) || !Array.isArray(s.pairs)) fail('score.answers and score.pairs must be arrays');
   const answerCount = new Map<string, number>();
   for (const [j, a] of s.answers.entries()) {
-    if (typeof a?.author !== 'string' || !members.has(a.author) || answerCount.has(a.author)) fail(`score.answers[${j}].author must be a member of the session, once`);
+    if (typeof a?.author !== 'string' || !members.has(a.author) || answerCount.has(a.author))
+      fail(`score.answers[${j}].author must be a member of the session, once`);
     answerCount.set(a.author, a.count);
-    if (!isCount(a.lengthChars, 0) || !isCount(a.count, 1)) fail(`score.answers[${j}] needs a whole lengthChars ≥ 0 and a whole count ≥ 1`);
+    if (!isCount(a.lengthChars, 0) || !isCount(a.count, 1))
+      fail(`score.answers[${j}] needs a whole lengthChars ≥ 0 and a whole count ≥ 1`);
     numbers([a.meanScore], { length: 1, what: `score.answers[${j}].meanScore` });
     numbers(a.meanRow, { length: m, what: `score.answers[${j}].meanRow`, valid: (v) => v >= -1e-12 && v <= 1 + 1e-12 });
   }
   for (const [j, p] of s.pairs.entries()) {
-    if (typeof p?.reviewer !== 'string' || !reviewers.has(p.reviewer)) fail(`score.pairs[${j}].reviewer must have a reviewer:<name> column`);
+    if (typeof p?.reviewer !== 'string' || !reviewers.has(p.reviewer))
+      fail(`score.pairs[${j}].reviewer must have a reviewer:<name> column`);
     if (typeof p.author !== 'string' || p.author === p.reviewer || !((answerCount.get(p.author) ?? 0) >= 2)) {
       fail(`score.pairs[${j}].author must be another member whose answer is scored twice or more`);
     }
-    if (!columns.includes(`position:${String(p.position)}`)) fail(`score.pairs[${j}].position must have a position:<n> column`);
+    if (!columns.includes(`position:${String(p.position)}`))
+      fail(`score.pairs[${j}].position must have a position:<n> column`);
     numbers([p.deviation], { length: 1, what: `score.pairs[${j}].deviation` });
   }
 }

@@ -10,7 +10,11 @@ function upperTail(t: number, df: number): number {
     // Far tail, where df/t² would underflow: the density is c·(1 + t²/df)^(−(df+1)/2) with
     // c = Γ((df+1)/2)/(√(dfπ)·Γ(df/2)), so P(T > t) = c·df^((df−1)/2)·t^(−df)·(1 + O(df²/t²)), in logs.
     return Math.exp(
-      logGamma((df + 1) / 2) - logGamma(df / 2) - 0.5 * Math.log(df * Math.PI) + ((df - 1) / 2) * Math.log(df) - df * Math.log(t),
+      logGamma((df + 1) / 2) -
+        logGamma(df / 2) -
+        0.5 * Math.log(df * Math.PI) +
+        ((df - 1) / 2) * Math.log(df) -
+        df * Math.log(t),
     );
   }
   const t2 = t * t;

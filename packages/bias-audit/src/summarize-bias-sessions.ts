@@ -6,7 +6,15 @@ import { columnNames, publishScoreStats, sourceFromColumns } from './internal/sc
 import { indicatorSessionStats, Scratch } from './internal/session-indicators.js';
 import type { ScoreSessionSummary } from './score-session-summary.js';
 
-const noScores = (): ScoreSessionSummary => ({ columns: [], records: [], xtx: [], xty: [], yty: 0, answers: [], pairs: [] });
+const noScores = (): ScoreSessionSummary => ({
+  columns: [],
+  records: [],
+  xtx: [],
+  xty: [],
+  yty: 0,
+  answers: [],
+  pairs: [],
+});
 
 /**
  * The per-session summaries of `columns` (see `BiasSessionSummary`): what `aggregateBiasAudit` adds up,

@@ -1,7 +1,8 @@
 import type { BiasAuditResult } from './bias-audit-result.js';
 
 /** The flags a per-session summary can carry. */
-export type SessionBiasFlag = 'POSITION_BIAS_DETECTED' | 'LENGTH_BIAS_DETECTED' | 'HARSH_REVIEWER' | 'GENEROUS_REVIEWER' | 'SELF_PREFERENCE';
+export type SessionBiasFlag =
+  'POSITION_BIAS_DETECTED' | 'LENGTH_BIAS_DETECTED' | 'HARSH_REVIEWER' | 'GENEROUS_REVIEWER' | 'SELF_PREFERENCE';
 
 /**
  * ADR-018's `bias_indicators` wire object (snake_case on purpose: it is sent as is). A figure that

@@ -6,7 +6,9 @@ import { normalQuantile } from './normal-distribution.js';
  */
 export function wilsonInterval(successes: number, trials: number, level = 0.95): { lower: number; upper: number } {
   if (!Number.isInteger(trials) || trials < 0 || !(successes >= 0 && successes <= trials)) {
-    throw new RangeError(`wilsonInterval needs 0 ≤ successes ≤ trials with an integer trials, got ${successes}/${trials}.`);
+    throw new RangeError(
+      `wilsonInterval needs 0 ≤ successes ≤ trials with an integer trials, got ${successes}/${trials}.`,
+    );
   }
   if (trials === 0) return { lower: 0, upper: 1 };
   return wilsonBounds(successes / trials, trials, level);

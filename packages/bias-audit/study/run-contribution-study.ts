@@ -20,7 +20,17 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 const markdown = values.format === 'markdown';
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const head = ['plant', 'sessions', 'runs', 'method', 'coverage', '95% interval', 'worst member', 'its coverage', 'mean width'];
+const head = [
+  'plant',
+  'sessions',
+  'runs',
+  'method',
+  'coverage',
+  '95% interval',
+  'worst member',
+  'its coverage',
+  'mean width',
+];
 const cells = (r: ContributionStudyRow): string[] => [
   r.plant,
   String(r.sessions),
@@ -36,13 +46,16 @@ const started = performance.now();
 const results: ContributionStudyRow[] = [];
 for (const plant of CONTRIBUTION_PLANTS) {
   const truth = trueMeanWeights(plant, { count: 400_000, seed: 7 });
-  for (const sessions of [5, 10, 20, 50, 200]) results.push(...studyContributionCoverage({ plant, sessions, runs, truth }));
+  for (const sessions of [5, 10, 20, 50, 200])
+    results.push(...studyContributionCoverage({ plant, sessions, runs, truth }));
 }
 
 /** Per method, over the rows of 10 sessions and more: pooled coverage's range, the lowest worst-member coverage, width against bounded-wilson's. */
 function summary(): string[][] {
   const from10 = results.filter((r) => r.sessions >= 10);
-  const reference = new Map(from10.filter((r) => r.method === 'bounded-wilson').map((r) => [`${r.plant}:${r.sessions}`, r.meanWidth]));
+  const reference = new Map(
+    from10.filter((r) => r.method === 'bounded-wilson').map((r) => [`${r.plant}:${r.sessions}`, r.meanWidth]),
+  );
   return [...new Set(from10.map((r) => r.method))].map((method) => {
     const rows = from10.filter((r) => r.method === method);
     const worst = rows.reduce((a, b) => (b.worstCoverage < a.worstCoverage ? b : a));
@@ -59,15 +72,29 @@ function summary(): string[][] {
 function print(table: { head: string[]; rows: string[][] }): void {
   const { head, rows } = table;
   if (markdown) {
-    process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => ' --- ').join('|')}|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`);
+    process.stdout.write(
+      `| ${head.join(' | ')} |\n|${head.map(() => ' --- ').join('|')}|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}\n`,
+    );
   } else {
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (r: readonly string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+    const line = (r: readonly string[]): string =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd();
     process.stdout.write(`${[line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`);
   }
 }
 
 print({ head, rows: results.map(cells) });
 process.stdout.write('\n');
-print({ head: ['method', 'pooled coverage from 10 sessions', 'lowest worst-member coverage from 10 sessions', 'width / bounded-wilson'], rows: summary() });
+print({
+  head: [
+    'method',
+    'pooled coverage from 10 sessions',
+    'lowest worst-member coverage from 10 sessions',
+    'width / bounded-wilson',
+  ],
+  rows: summary(),
+});
 process.stderr.write(`${runs} runs per row in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

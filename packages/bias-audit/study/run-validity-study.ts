@@ -41,7 +41,13 @@ const byName = new Map(ISSUE_13_SCENARIOS.map((s) => [s.name, s]));
 
 function runChunk(chunk: Chunk): ChunkResult {
   const started = performance.now();
-  const tally = tallyScenario({ scenario: byName.get(chunk.scenario)!, estimator, firstRun: chunk.firstRun, runs: chunk.runs, resamples: chunk.resamples });
+  const tally = tallyScenario({
+    scenario: byName.get(chunk.scenario)!,
+    estimator,
+    firstRun: chunk.firstRun,
+    runs: chunk.runs,
+    resamples: chunk.resamples,
+  });
   return { id: chunk.id, tally, ms: performance.now() - started };
 }
 
@@ -68,10 +74,10 @@ async function main(): Promise<void> {
     console.log(
       [
         'Usage: pnpm --filter @council/bias-audit study [options]',
-        '  --runs N            runs of every scenario (default: each scenario\'s own, 200–2,000; --quick: 25)',
+        "  --runs N            runs of every scenario (default: each scenario's own, 200–2,000; --quick: 25)",
         '  --scenario NAME     only this scenario (repeat, or comma-separate, for several); --list shows them',
         '  --quick             a smoke run: 25 runs each',
-        '  --resamples N       permutations per position test, 0 for the Wald test (default: the estimator\'s own)',
+        "  --resamples N       permutations per position test, 0 for the Wald test (default: the estimator's own)",
         '  --jobs N            worker processes (default: min(2, cores))',
         '  --format F          text (default) or markdown',
         '  --list              the scenarios, their runs and sessions',
@@ -80,29 +86,43 @@ async function main(): Promise<void> {
     return;
   }
   if (values.list) {
-    for (const s of ISSUE_13_SCENARIOS) console.log(`${s.name.padEnd(30)} ${String(s.runs).padStart(5)} runs × ${String(s.sessions).padStart(3)} sessions  ${s.description}`);
+    for (const s of ISSUE_13_SCENARIOS)
+      console.log(
+        `${s.name.padEnd(30)} ${String(s.runs).padStart(5)} runs × ${String(s.sessions).padStart(3)} sessions  ${s.description}`,
+      );
     return;
   }
   const count = (name: string, text: string | undefined, min: number): number | undefined => {
     if (text === undefined) return undefined;
     const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer of at least ${min}, got ${text}.`);
+    if (!Number.isInteger(n) || n < min)
+      throw new Error(`--${name} must be an integer of at least ${min}, got ${text}.`);
     return n;
   };
   const runsOverride = count('runs', values.runs, 1) ?? (values.quick ? 25 : undefined);
   const resamples = count('resamples', values.resamples, 0);
   const jobs = count('jobs', values.jobs, 1) ?? Math.min(2, availableParallelism());
-  if (values.format !== 'text' && values.format !== 'markdown') throw new Error(`--format must be text or markdown, got ${values.format}.`);
+  if (values.format !== 'text' && values.format !== 'markdown')
+    throw new Error(`--format must be text or markdown, got ${values.format}.`);
   const format = values.format;
   const wanted = (values.scenario ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
   for (const name of wanted) if (!byName.has(name)) throw new Error(`No scenario ${name}; --list shows them.`);
-  const scenarios: StudyScenario[] = ISSUE_13_SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name)).map((s) => (runsOverride === undefined ? s : { ...s, runs: runsOverride }));
+  const scenarios: StudyScenario[] = ISSUE_13_SCENARIOS.filter(
+    (s) => wanted.length === 0 || wanted.includes(s.name),
+  ).map((s) => (runsOverride === undefined ? s : { ...s, runs: runsOverride }));
 
   // Chunks of about 2,000 sessions of work, the largest stores first so the workers finish together.
   const chunks: Chunk[] = [];
   for (const s of [...scenarios].sort((a, b) => b.sessions - a.sessions)) {
     const size = Math.max(5, Math.min(100, Math.ceil(2000 / s.sessions)));
-    for (let first = 0; first < s.runs; first += size) chunks.push({ id: chunks.length, scenario: s.name, firstRun: first, runs: Math.min(size, s.runs - first), resamples });
+    for (let first = 0; first < s.runs; first += size)
+      chunks.push({
+        id: chunks.length,
+        scenario: s.name,
+        firstRun: first,
+        runs: Math.min(size, s.runs - first),
+        resamples,
+      });
   }
   const tallies = new Map<string, ScenarioTally>(scenarios.map((s) => [s.name, emptyTally()]));
   const cpuMs = new Map<string, number>(scenarios.map((s) => [s.name, 0]));
@@ -122,7 +142,9 @@ async function main(): Promise<void> {
     const workers: ChildProcess[] = [];
     await Promise.all(
       Array.from({ length: Math.min(jobs, chunks.length) }, () => {
-        const worker = fork(fileURLToPath(import.meta.url), ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        const worker = fork(fileURLToPath(import.meta.url), ['--worker'], {
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
         workers.push(worker);
         return new Promise<void>((resolve, reject) => {
           const next = (): void => {
@@ -157,6 +179,8 @@ async function main(): Promise<void> {
     `${estimator.name}: ${scenarios.length} scenario(s), ${totalRuns} runs in ${wallSeconds.toFixed(1)} s wall on ${Math.min(jobs, chunks.length)} process(es); ` +
       `resamples: ${describe(resamples)}.`,
   );
-  console.log(`CPU seconds per scenario: ${scenarios.map((s) => `${s.name} ${(cpuMs.get(s.name)! / 1000).toFixed(1)}`).join(', ')}.`);
+  console.log(
+    `CPU seconds per scenario: ${scenarios.map((s) => `${s.name} ${(cpuMs.get(s.name)! / 1000).toFixed(1)}`).join(', ')}.`,
+  );
   console.log("Verdict: pass/FAIL by the rate; '?' when the 95% interval reaches across the target's edge.");
 }

@@ -26,7 +26,11 @@ export const suite = defineBenchSuite({
   setup: async () => {
     dir = mkdtempSync(join(tmpdir(), 'bias-store-bench-'));
     // A 5-model council: every member reviews the four others, 20 records per session.
-    records = recordsFromObservations(syntheticObservations({ sessions: 1000 }), { consent: 1, hashSecret: null, query });
+    records = recordsFromObservations(syntheticObservations({ sessions: 1000 }), {
+      consent: 1,
+      hashSecret: null,
+      query,
+    });
     thousand = join(dir, 'thousand', 'bias_metrics.jsonl');
     const store = createBiasStore({ path: thousand });
     for (let s = 0; s < 1000; s++) await store.append(records.slice(s * 20, s * 20 + 20));
@@ -36,7 +40,10 @@ export const suite = defineBenchSuite({
     mkdirSync(join(dir, 'hundred-thousand'), { mode: 0o700 });
     writeFileSync(hundredThousand, '', { mode: 0o600 });
     for (let copy = 0; copy < 100; copy++) {
-      appendFileSync(hundredThousand, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
+      appendFileSync(
+        hundredThousand,
+        block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`),
+      );
     }
     appendPath = join(dir, 'append', 'bias_metrics.jsonl');
     // 1,000,000 sessions (≈ 8.9 GB): the 1,000-session file 1,000 times over, each copy with its own session ids.
@@ -44,7 +51,10 @@ export const suite = defineBenchSuite({
     mkdirSync(join(dir, 'million'), { mode: 0o700 });
     writeFileSync(million, '', { mode: 0o600 });
     for (let copy = 0; copy < 1000; copy++) {
-      appendFileSync(million, block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`));
+      appendFileSync(
+        million,
+        block.replace(/"session_id":"[0-9a-f]{8}/g, `"session_id":"${copy.toString(16).padStart(8, '0')}`),
+      );
     }
   },
   teardown: () => rmSync(dir, { recursive: true, force: true }),
@@ -55,7 +65,8 @@ export const suite = defineBenchSuite({
       iterations: 9,
       fn: async () => {
         const result = await createBiasStore({ path: thousand }).read();
-        if (result.items.length !== 20_000 || result.skipped !== 0) throw new Error(`read ${result.items.length} records, skipped ${result.skipped}`);
+        if (result.items.length !== 20_000 || result.skipped !== 0)
+          throw new Error(`read ${result.items.length} records, skipped ${result.skipped}`);
       },
     },
     {
@@ -64,7 +75,8 @@ export const suite = defineBenchSuite({
       iterations: 9,
       fn: async () => {
         const result = await readBiasRecords({ inputs: [thousand], now: new Date('2100-01-01T00:00:00Z') });
-        if (result.columns.length !== 20_000 || result.columns.sessionIds.length !== 1000) throw new Error(`read ${result.columns.length} records`);
+        if (result.columns.length !== 20_000 || result.columns.sessionIds.length !== 1000)
+          throw new Error(`read ${result.columns.length} records`);
       },
     },
     {
@@ -96,7 +108,9 @@ export const suite = defineBenchSuite({
 
     // Stream 100,000 sessions in a child process, for a peak RSS of the store alone.
     const child = fileURLToPath(new URL('./stream-child.mjs', import.meta.url));
-    const out = JSON.parse(execFileSync(process.execPath, [child, hundredThousand], { encoding: 'utf8', maxBuffer: 1 << 20 })) as {
+    const out = JSON.parse(
+      execFileSync(process.execPath, [child, hundredThousand], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+    ) as {
       records: number;
       skipped: number;
       bytes: number;
@@ -104,19 +118,39 @@ export const suite = defineBenchSuite({
       cpuSeconds: number;
       maxRssKb: number;
     };
-    if (out.records !== 2_000_000 || out.skipped !== 0) throw new Error(`streamed ${out.records} records, skipped ${out.skipped}`);
+    if (out.records !== 2_000_000 || out.skipped !== 0)
+      throw new Error(`streamed ${out.records} records, skipped ${out.skipped}`);
 
     // readBiasRecords in a child process, for its peak RSS: every session of 100,000, then 1,000,000 streamed.
     const readChild = fileURLToPath(new URL('./read-child.mjs', import.meta.url));
-    type ReadOut = { records: number; kept: number; sessionsKept: number; sessionsRead: number; skipped: number; seconds: number; cpuSeconds: number; maxRssKb: number };
-    const readIn = (...args: string[]): ReadOut => JSON.parse(execFileSync(process.execPath, [readChild, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 })) as ReadOut;
+    type ReadOut = {
+      records: number;
+      kept: number;
+      sessionsKept: number;
+      sessionsRead: number;
+      skipped: number;
+      seconds: number;
+      cpuSeconds: number;
+      maxRssKb: number;
+    };
+    const readIn = (...args: string[]): ReadOut =>
+      JSON.parse(
+        execFileSync(process.execPath, [readChild, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+      ) as ReadOut;
     // Three runs of the whole 100,000 (the median of each figure): one run on a shared machine is noise.
     const runs = [readIn(hundredThousand), readIn(hundredThousand), readIn(hundredThousand)];
-    for (const run of runs) if (run.sessionsKept !== 100_000 || run.kept !== 2_000_000) throw new Error(`readBiasRecords kept ${run.sessionsKept} sessions`);
+    for (const run of runs)
+      if (run.sessionsKept !== 100_000 || run.kept !== 2_000_000)
+        throw new Error(`readBiasRecords kept ${run.sessionsKept} sessions`);
     const median = (pick: (run: ReadOut) => number): number => runs.map(pick).sort((a, b) => a - b)[1]!;
-    const all = { seconds: median((r) => r.seconds), cpuSeconds: median((r) => r.cpuSeconds), maxRssKb: median((r) => r.maxRssKb) };
+    const all = {
+      seconds: median((r) => r.seconds),
+      cpuSeconds: median((r) => r.cpuSeconds),
+      maxRssKb: median((r) => r.maxRssKb),
+    };
     const streamed = readIn(million, '100');
-    if (streamed.sessionsRead !== 1_000_000 || streamed.records !== 20_000_000) throw new Error(`readBiasRecords read ${streamed.sessionsRead} sessions`);
+    if (streamed.sessionsRead !== 1_000_000 || streamed.records !== 20_000_000)
+      throw new Error(`readBiasRecords read ${streamed.sessionsRead} sessions`);
 
     // Bytes per session on disk: the active file, then the same data as a gzipped segment.
     const sizeStore = createBiasStore({ path: join(dir, 'size', 'bias_metrics.jsonl') });
@@ -137,17 +171,41 @@ export const suite = defineBenchSuite({
     readCpu.sort((a, b) => a - b);
 
     return [
-      { name: 'readBiasRecords: every session of 100,000 (2,000,000 records kept): time (median of 3)', value: all.seconds, unit: 's', budget: 3 },
+      {
+        name: 'readBiasRecords: every session of 100,000 (2,000,000 records kept): time (median of 3)',
+        value: all.seconds,
+        unit: 's',
+        budget: 3,
+      },
       { name: 'readBiasRecords: every session of 100,000: CPU time', value: all.cpuSeconds, unit: 's', budget: 3 },
-      { name: 'readBiasRecords: every session of 100,000: peak RSS', value: all.maxRssKb / 1024, unit: 'MB', budget: 200 },
-      { name: 'readBiasRecords: 1,000,000 sessions streamed (20,000,000 records parsed, last 100 kept): time', value: streamed.seconds, unit: 's' },
-      { name: 'readBiasRecords: 1,000,000 sessions streamed: peak RSS', value: streamed.maxRssKb / 1024, unit: 'MB', budget: 500 },
+      {
+        name: 'readBiasRecords: every session of 100,000: peak RSS',
+        value: all.maxRssKb / 1024,
+        unit: 'MB',
+        budget: 200,
+      },
+      {
+        name: 'readBiasRecords: 1,000,000 sessions streamed (20,000,000 records parsed, last 100 kept): time',
+        value: streamed.seconds,
+        unit: 's',
+      },
+      {
+        name: 'readBiasRecords: 1,000,000 sessions streamed: peak RSS',
+        value: streamed.maxRssKb / 1024,
+        unit: 'MB',
+        budget: 500,
+      },
       { name: 'read + validate 1,000 sessions: CPU time (median of 9)', value: readCpu[4]!, unit: 'ms', budget: 50 },
       { name: 'append one session p99 (2,000 appends)', value: p99, unit: 'ms', budget: 2 },
       { name: 'append one session p99 CPU time', value: p99Cpu, unit: 'ms', budget: 2 },
       { name: 'stream 100,000 sessions: throughput', value: out.bytes / 1e6 / out.seconds, unit: 'MB/s', budget: 100 },
       { name: 'stream 100,000 sessions: peak RSS', value: out.maxRssKb / 1024, unit: 'MB', budget: 256 },
-      { name: 'stream 100,000 sessions: throughput per CPU second', value: out.bytes / 1e6 / out.cpuSeconds, unit: 'MB/s', budget: 100 },
+      {
+        name: 'stream 100,000 sessions: throughput per CPU second',
+        value: out.bytes / 1e6 / out.cpuSeconds,
+        unit: 'MB/s',
+        budget: 100,
+      },
       { name: 'stream 100,000 sessions: time', value: out.seconds, unit: 's' },
       { name: 'bytes per session, active file', value: active, unit: 'B' },
       { name: 'bytes per session, compacted (gzip -9)', value: compacted, unit: 'B', budget: 1024 },

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineBenchSuite } from '@council/bench';
 import { syntheticObservations } from '../src/__fixtures__/synthetic-sessions.js';
-import { appendHistory, createBiasStore, createContributionStore, prepareHistory, recordsFromObservations, saveSessionWhole } from '../src/index.js';
+import {
+  appendHistory,
+  createBiasStore,
+  createContributionStore,
+  prepareHistory,
+  recordsFromObservations,
+  saveSessionWhole,
+} from '../src/index.js';
 import type { BiasMetricRecord, ContributionRecord, HistoryEntry } from '../src/index.js';
 
 // Issue 27: what the durability promise costs. A session's appends are fsynced (the file, and its directory when the
@@ -25,7 +32,13 @@ const historyEntry = (i: number): HistoryEntry => ({
   council_version: 'bench',
   simulated: true,
   query_metadata: null,
-  session: { sessionId: `bench-${i}`, timestamp: new Date(0).toISOString(), stage1: Array.from({ length: 5 }, () => 'x'.repeat(1600)), stage2: Array.from({ length: 5 }, () => 'y'.repeat(800)), leaderboard: [] },
+  session: {
+    sessionId: `bench-${i}`,
+    timestamp: new Date(0).toISOString(),
+    stage1: Array.from({ length: 5 }, () => 'x'.repeat(1600)),
+    stage2: Array.from({ length: 5 }, () => 'y'.repeat(800)),
+    leaderboard: [],
+  },
 });
 
 const contributions = (sessionId: string): ContributionRecord[] =>
@@ -49,7 +62,11 @@ export const suite = defineBenchSuite({
   name: 'bias-store-durability',
   setup: () => {
     dir = mkdtempSync(join(tmpdir(), 'bias-store-durability-'));
-    records = recordsFromObservations(syntheticObservations({ sessions: 200 }), { consent: 1, hashSecret: null, query });
+    records = recordsFromObservations(syntheticObservations({ sessions: 200 }), {
+      consent: 1,
+      hashSecret: null,
+      query,
+    });
   },
   teardown: () => rmSync(dir, { recursive: true, force: true }),
   cases: [
@@ -82,9 +99,20 @@ export const suite = defineBenchSuite({
           journal: join(home, 'journal'),
           sessionId: `bench-${i}`,
           parts: [
-            { what: '20 bias records', prepared: createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).prepare(session()) },
-            { what: 'its history entry', prepared: prepareHistory(join(home, 'history.jsonl'), [historyEntry(i)]).prepared },
-            { what: '5 contribution records', prepared: createContributionStore({ path: join(home, 'contributions.jsonl') }).prepare(contributions(`bench-${i}`)) },
+            {
+              what: '20 bias records',
+              prepared: createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).prepare(session()),
+            },
+            {
+              what: 'its history entry',
+              prepared: prepareHistory(join(home, 'history.jsonl'), [historyEntry(i)]).prepared,
+            },
+            {
+              what: '5 contribution records',
+              prepared: createContributionStore({ path: join(home, 'contributions.jsonl') }).prepare(
+                contributions(`bench-${i}`),
+              ),
+            },
           ],
         });
       },

@@ -7,7 +7,11 @@ import { readBiasRecords } from '../dist/index.js';
 const [path, sessions] = process.argv.slice(2);
 const start = performance.now();
 const cpuStart = process.cpuUsage();
-const result = await readBiasRecords({ inputs: [path], now: new Date('2100-01-01T00:00:00Z'), ...(sessions === undefined ? {} : { maxSessions: Number(sessions) }) });
+const result = await readBiasRecords({
+  inputs: [path],
+  now: new Date('2100-01-01T00:00:00Z'),
+  ...(sessions === undefined ? {} : { maxSessions: Number(sessions) }),
+});
 const seconds = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpuStart);
 const sessionsRead = result.columns.sessionIds.length + result.excluded.beyondSessions / 20;

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventSchema } from './__fixtures__/event-schema.js';
@@ -18,7 +28,12 @@ import { privateName } from './private-names.js';
 const tempDir = useTempDirs();
 const linux = process.platform === 'linux';
 const eventStore = (path: string) => createJsonlStore<TestEvent>({ path, schema: eventSchema });
-const event = (i: number, pad = ''): TestEvent => ({ session: 's', t: '2026-01-01T00:00:00Z', i, ...(pad === '' ? {} : { pad }) });
+const event = (i: number, pad = ''): TestEvent => ({
+  session: 's',
+  t: '2026-01-01T00:00:00Z',
+  i,
+  ...(pad === '' ? {} : { pad }),
+});
 
 /** Every byte of a store, its files in read order: what a reader can ever see. */
 async function storeBytes(path: string): Promise<string> {
@@ -72,7 +87,9 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
     const path = join(dir, 'events.jsonl');
     const store = eventStore(path);
     await store.append([event(0)]);
-    const error = await failing({ under: dir, at: 0, call: 'fsync', fault: 'EIO' }, () => store.append([event(1), event(2)], { fsync: true }));
+    const error = await failing({ under: dir, at: 0, call: 'fsync', fault: 'EIO' }, () =>
+      store.append([event(1), event(2)], { fsync: true }),
+    );
     expect((error as Error).message).toBe(
       `Cannot append to ${path}: flushing the 2 records to disk failed: the disk reported an input/output error (EIO). Nothing was added: the part of the 2 records written before the failure was taken back. Check the disk (dmesg), then retry.`,
     );
@@ -121,7 +138,9 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
       released = true;
       unlinkSync(pin);
     }, 150);
-    const error = await failing({ under: dir, at: 0, bytes: 70, fault: 'ENOSPC' }, () => store.append([event(1), event(2)]));
+    const error = await failing({ under: dir, at: 0, bytes: 70, fault: 'ENOSPC' }, () =>
+      store.append([event(1), event(2)]),
+    );
     expect(released).toBe(true); // it waited for the pin to go
     expect((error as Error).message).toContain('Nothing was added');
     expect((await store.read()).items.map((e) => e.i)).toEqual([0]);
@@ -140,7 +159,9 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
     await appendHistory(path, [entry('s1')]);
     const line = readFileSync(path, 'utf8');
     // All of the line but its newline reaches the file: a complete JSON object a line reader would have accepted.
-    const error = await failing({ under: dir, at: 0, bytes: line.length - 1, fault: 'ENOSPC' }, () => appendHistory(path, [entry('s2')]));
+    const error = await failing({ under: dir, at: 0, bytes: line.length - 1, fault: 'ENOSPC' }, () =>
+      appendHistory(path, [entry('s2')]),
+    );
     expect((error as Error).message).toBe(
       `Cannot append to ${path}: the disk is full (ENOSPC). Nothing was added: the part of the 1 record written before the failure was taken back. Free some space, then retry.`,
     );
@@ -162,7 +183,9 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
     } finally {
       injected.restore();
     }
-    expect((error as Error).message).toBe(`Cannot append to ${path}: the disk is full (ENOSPC); nothing of the 2 lines was added. Free some space, then retry.`);
+    expect((error as Error).message).toBe(
+      `Cannot append to ${path}: the disk is full (ENOSPC); nothing of the 2 lines was added. Free some space, then retry.`,
+    );
     expect(readFileSync(path, 'utf8')).toBe('{"n":1}\n');
   });
 });
@@ -170,12 +193,14 @@ describe.runIf(linux)('a write cut short (injected at the write system call)', (
 describe('special files where a store file should be', () => {
   const append = (path: string) => eventStore(path).append([event(1)]);
 
-  it.runIf(linux)('a FIFO: refused on append and on read, at once (nothing waits for a writer), and nothing is "saved" into it', () => {
-    // In a child process with a deadline: a reader blocked on a FIFO would hang the test runner itself.
-    const dir = tempDir();
-    const path = join(dir, 'events.jsonl');
-    expect(spawnSync('mkfifo', [path]).status).toBe(0);
-    const program = `
+  it.runIf(linux)(
+    'a FIFO: refused on append and on read, at once (nothing waits for a writer), and nothing is "saved" into it',
+    () => {
+      // In a child process with a deadline: a reader blocked on a FIFO would hang the test runner itself.
+      const dir = tempDir();
+      const path = join(dir, 'events.jsonl');
+      expect(spawnSync('mkfifo', [path]).status).toBe(0);
+      const program = `
       import { createJsonlStore } from ${JSON.stringify(new URL('./jsonl-store.ts', import.meta.url).pathname)};
       import { eventSchema } from ${JSON.stringify(new URL('./__fixtures__/event-schema.ts', import.meta.url).pathname)};
       import { readHistory } from ${JSON.stringify(new URL('./history-log.ts', import.meta.url).pathname)};
@@ -186,16 +211,26 @@ describe('special files where a store file should be', () => {
       }
       console.log(JSON.stringify(out));
     `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program, path], { encoding: 'utf8', timeout: 20_000 });
-    expect(child.signal).toBeNull();
-    const refused = (action: string) => `Cannot ${action} ${path}: it is a FIFO (named pipe), not a regular file; Council keeps its data only in regular files: remove it, or choose another path.`;
-    expect(JSON.parse(child.stdout)).toEqual({ append: refused('append to'), read: refused('read'), history: refused('read') });
-  }, 30_000);
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program, path], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(child.signal).toBeNull();
+      const refused = (action: string) =>
+        `Cannot ${action} ${path}: it is a FIFO (named pipe), not a regular file; Council keeps its data only in regular files: remove it, or choose another path.`;
+      expect(JSON.parse(child.stdout)).toEqual({
+        append: refused('append to'),
+        read: refused('read'),
+        history: refused('read'),
+      });
+    },
+    30_000,
+  );
 
   it('a symbolic link (to a regular file, to a device, dangling): refused on append, and the file it points to is untouched', async () => {
     const dir = tempDir();
     const target = join(dir, 'elsewhere.jsonl');
-    writeFileSync(target, 'the user\'s own file\n');
+    writeFileSync(target, "the user's own file\n");
     for (const [name, to] of [
       ['link.jsonl', target],
       ['device.jsonl', '/dev/null'],
@@ -210,18 +245,27 @@ describe('special files where a store file should be', () => {
     expect(readFileSync(target, 'utf8')).toBe("the user's own file\n");
   });
 
-  it.runIf(linux && process.getuid?.() === 0)('a character device node (made with mknod, as root): refused on append and on read', async () => {
-    const dir = tempDir();
-    const path = join(dir, 'events.jsonl');
-    expect(spawnSync('mknod', [path, 'c', '1', '3']).status).toBe(0); // the null device
-    await expect(append(path)).rejects.toThrow(`Cannot append to ${path}: it is a character device, not a regular file; Council keeps its data only in regular files: remove it, or choose another path.`);
-    await expect(eventStore(path).read()).rejects.toThrow(`Cannot read ${path}: it is a character device, not a regular file`);
-  });
+  it.runIf(linux && process.getuid?.() === 0)(
+    'a character device node (made with mknod, as root): refused on append and on read',
+    async () => {
+      const dir = tempDir();
+      const path = join(dir, 'events.jsonl');
+      expect(spawnSync('mknod', [path, 'c', '1', '3']).status).toBe(0); // the null device
+      await expect(append(path)).rejects.toThrow(
+        `Cannot append to ${path}: it is a character device, not a regular file; Council keeps its data only in regular files: remove it, or choose another path.`,
+      );
+      await expect(eventStore(path).read()).rejects.toThrow(
+        `Cannot read ${path}: it is a character device, not a regular file`,
+      );
+    },
+  );
 
   it('a directory where the history log should be: a clear error, not a crash', async () => {
     const dir = tempDir();
     const path = join(dir, 'history.jsonl');
     mkdirSync(path);
-    await expect(readHistory(path)).rejects.toThrow(`Cannot read ${path}: it is a directory; give the path of a file inside it instead (EISDIR).`);
+    await expect(readHistory(path)).rejects.toThrow(
+      `Cannot read ${path}: it is a directory; give the path of a file inside it instead (EISDIR).`,
+    );
   });
 });

@@ -66,7 +66,10 @@ describe('an append pins the file it writes', () => {
     await store.append([ev(1)]);
     let other = '';
     hook.beforeWrite = () => {
-      other = execFileSync(process.execPath, [join(childDir, 'rotate-and-compact.mjs'), path], { cwd: childDir, encoding: 'utf8' });
+      other = execFileSync(process.execPath, [join(childDir, 'rotate-and-compact.mjs'), path], {
+        cwd: childDir,
+        encoding: 'utf8',
+      });
     };
     expect(await store.append([ev(2)])).toEqual({ records: 1, bytes: line(2).length });
     // Segment 1 had two names (its own and the append's pin) when the other process compacted: it was left alone.

@@ -1,4 +1,17 @@
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readlinkSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -90,7 +103,10 @@ export async function appendLines(options: AppendLinesOptions): Promise<{ record
       while (written < data.length) {
         // One write for the whole batch; only a short write (disk full, a file-size limit) loops, to complete it.
         const n = writeSync(pinned.fd, data, written, data.length - written);
-        if (n <= 0) throw Object.assign(new Error(`write returned ${n} with ${data.length - written} bytes to go`), { code: 'EIO' });
+        if (n <= 0)
+          throw Object.assign(new Error(`write returned ${n} with ${data.length - written} bytes to go`), {
+            code: 'EIO',
+          });
         written += n;
       }
       if (options.fsync) {
@@ -100,7 +116,9 @@ export async function appendLines(options: AppendLinesOptions): Promise<{ record
     } catch (error) {
       if (BiasStoreError.isInstance(error)) throw error;
       if (written === 0 || pinned === null) throw ioError({ action: 'append to', path, cause: error });
-      const takenBack = await takeBack({ pinned, path, data: data.subarray(0, written), rotate: options.rotate }).catch(() => false);
+      const takenBack = await takeBack({ pinned, path, data: data.subarray(0, written), rotate: options.rotate }).catch(
+        () => false,
+      );
       // The take-back closed the file as a segment: begin an empty active file, so that the store's path still names a
       // file for whoever looks for it (best effort: a full disk may refuse even that; the next append begins one then).
       if (takenBack) {
@@ -135,7 +153,8 @@ function pinActive(path: string): Pinned {
       }
       if (code === 'EEXIST' && attempt < 100) continue; // a dead process's pin of the same name
       // No hard links here (or the path is a directory): write unpinned, as nothing here can rotate either.
-      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return { fd: openUnpinned(path), pin: null, created };
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
+        return { fd: openUnpinned(path), pin: null, created };
       throw ioError({ action: 'append to', path, cause: error });
     }
     let fd: number;
@@ -162,7 +181,9 @@ function pinActive(path: string): Pinned {
 function createActive(path: string): boolean {
   const create = (): boolean => {
     try {
-      closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
+      closeSync(
+        openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600),
+      );
       return true;
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return false; // another writer began it first
@@ -186,7 +207,11 @@ function createActive(path: string): boolean {
 function openUnpinned(path: string): number {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    fd = openSync(
+      path,
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600,
+    );
   } catch (error) {
     throw openError(path, error);
   }
@@ -212,7 +237,12 @@ function openError(path: string, error: unknown): BiasStoreError {
       what: `it is a symbolic link${target}`,
       fix: 'Council appends only to a regular file at the path it is given, never through a link: give the path of the file it points to instead, or replace the link with that file',
     };
-    return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot append to ${path}: ${problem.what}, and ${problem.fix.replace(': give', '; give')}.`, cause: error, problem });
+    return new BiasStoreError({
+      code: 'IO_ERROR',
+      message: `Cannot append to ${path}: ${problem.what}, and ${problem.fix.replace(': give', '; give')}.`,
+      cause: error,
+      problem,
+    });
   }
   return ioError({ action: 'append to', path, cause: error });
 }
@@ -252,7 +282,12 @@ const takeBackPauseMs = 20;
  * 4. ftruncate to where this append began, and fsync.
  * Resolves to whether the bytes were taken back. A file system without hard links cannot rotate: nothing is taken back.
  */
-async function takeBack(options: { pinned: Pinned; path: string; data: Buffer; rotate: (minBytes: number) => Promise<number | null> }): Promise<boolean> {
+async function takeBack(options: {
+  pinned: Pinned;
+  path: string;
+  data: Buffer;
+  rotate: (minBytes: number) => Promise<number | null>;
+}): Promise<boolean> {
   const { pinned, path, data } = options;
   if (pinned.pin === null) return false;
   const identity = identityOf(fstatSync(pinned.fd));
@@ -302,7 +337,15 @@ async function otherLivePins(options: { path: string; identity: string; own: str
  * nothing added when they were taken back; otherwise how many of its records were written whole, so that a caller
  * retrying knows not to append those again.
  */
-function failedAppendError(failure: { path: string; error: unknown; data: Buffer; written: number; repaired: boolean; total: number; takenBack: boolean }): BiasStoreError {
+function failedAppendError(failure: {
+  path: string;
+  error: unknown;
+  data: Buffer;
+  written: number;
+  repaired: boolean;
+  total: number;
+  takenBack: boolean;
+}): BiasStoreError {
   const { path, error, data, written, repaired, total, takenBack } = failure;
   const problem = ioProblem(error);
   const { code, what, fix } = problem;

@@ -68,14 +68,31 @@ export function allocateRecordArrays(capacity: number): RecordArrays {
  * Moves record `i` of every array to `target[i]` (a negative target leaves it out), in place through one scratch
  * buffer viewed as each array's type in turn — a fraction of a second's copy — and returns the arrays cut to `length`.
  */
-export function permuteRecordArrays(spec: { arrays: RecordArrays; target: Int32Array | Uint32Array; length: number; records: number }): RecordArrays {
+export function permuteRecordArrays(spec: {
+  arrays: RecordArrays;
+  target: Int32Array | Uint32Array;
+  length: number;
+  records: number;
+}): RecordArrays {
   const { arrays, target, length, records: n } = spec;
   const scratchBuffer = new ArrayBuffer(length * 8); // one buffer, viewed as each column's type in turn
-  const scratch = { u8: new Uint8Array(scratchBuffer, 0, length), u16: new Uint16Array(scratchBuffer, 0, length), u32: new Uint32Array(scratchBuffer, 0, length), f64: new Float64Array(scratchBuffer, 0, length) };
+  const scratch = {
+    u8: new Uint8Array(scratchBuffer, 0, length),
+    u16: new Uint16Array(scratchBuffer, 0, length),
+    u32: new Uint32Array(scratchBuffer, 0, length),
+    f64: new Float64Array(scratchBuffer, 0, length),
+  };
   const out = { ...arrays };
   for (const name of columnNames) {
     const column = arrays[name];
-    const temp = column instanceof Float64Array ? scratch.f64 : column instanceof Uint32Array ? scratch.u32 : column instanceof Uint16Array ? scratch.u16 : scratch.u8;
+    const temp =
+      column instanceof Float64Array
+        ? scratch.f64
+        : column instanceof Uint32Array
+          ? scratch.u32
+          : column instanceof Uint16Array
+            ? scratch.u16
+            : scratch.u8;
     for (let i = 0; i < n; i++) if (target[i]! >= 0) temp[target[i]!] = column[i]!;
     column.set(temp);
     (out as Record<ColumnName, Columns[ColumnName]>)[name] = column.subarray(0, length);
@@ -178,7 +195,8 @@ export class BiasColumnsBuilder {
     let out: Columns;
     if (inOrder) {
       out = { ...c };
-      for (const name of columnNames) (out as Record<ColumnName, Columns[ColumnName]>)[name] = c[name].subarray(0, length);
+      for (const name of columnNames)
+        (out as Record<ColumnName, Columns[ColumnName]>)[name] = c[name].subarray(0, length);
     } else {
       // Where each record goes (-1: left out), computed once and used for every column.
       const target = new Int32Array(n);

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { biasMetricRecordSchema, biasRecordWriteProblem, decodeBiasMetricRecordFast, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
+import {
+  biasMetricRecordSchema,
+  biasRecordWriteProblem,
+  decodeBiasMetricRecordFast,
+  parseBiasMetricRecord,
+  safeParseBiasMetricRecord,
+} from './bias-metric-record.js';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 
 const record: BiasMetricRecord = {
@@ -106,10 +112,27 @@ describe('biasMetricRecordSchema', () => {
     expect(biasRecordWriteProblem({ ...record, schemaVersion: '1.2.0' })).toMatch(/1\.1\.0/);
     // query_metadata carries labels, never text: a query pasted into a label is refused.
     const canary = 'CANARY how do I rotate my production database password';
-    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: canary, tokenCountBucket: '0-100', language: 'en' } })).toMatch(/category must be one of/);
-    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: 'coding', tokenCountBucket: canary, language: 'en' } })).toMatch(/token_count_bucket/);
-    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: 'coding', tokenCountBucket: '5000+', language: canary } })).toMatch(/language/);
-    expect(biasRecordWriteProblem({ ...record, queryMetadata: { category: null, tokenCountBucket: null, language: 'und' } })).toBeUndefined();
+    expect(
+      biasRecordWriteProblem({
+        ...record,
+        queryMetadata: { category: canary, tokenCountBucket: '0-100', language: 'en' },
+      }),
+    ).toMatch(/category must be one of/);
+    expect(
+      biasRecordWriteProblem({
+        ...record,
+        queryMetadata: { category: 'coding', tokenCountBucket: canary, language: 'en' },
+      }),
+    ).toMatch(/token_count_bucket/);
+    expect(
+      biasRecordWriteProblem({
+        ...record,
+        queryMetadata: { category: 'coding', tokenCountBucket: '5000+', language: canary },
+      }),
+    ).toMatch(/language/);
+    expect(
+      biasRecordWriteProblem({ ...record, queryMetadata: { category: null, tokenCountBucket: null, language: 'und' } }),
+    ).toBeUndefined();
   });
 });
 
@@ -120,7 +143,20 @@ describe('decodeBiasMetricRecordFast', () => {
     fc.constant(null),
     fc.integer({ min: -3, max: 5 }),
     fc.double({ noNaN: true }),
-    fc.constantFrom('', '1', '1.1.0', '1.2', '2.0.0', '1.x', 'abc', '0123456789abcdef', '0123456789ABCDEF', '2025-12-17T10:30:00Z', '2025-02-30T00:00:00Z', '2025-12-17T10:30:00'),
+    fc.constantFrom(
+      '',
+      '1',
+      '1.1.0',
+      '1.2',
+      '2.0.0',
+      '1.x',
+      'abc',
+      '0123456789abcdef',
+      '0123456789ABCDEF',
+      '2025-12-17T10:30:00Z',
+      '2025-02-30T00:00:00Z',
+      '2025-12-17T10:30:00',
+    ),
     fc.constant([]),
     fc.constant({ category: 'c', token_bucket: 'short' }),
     fc.constant({ category: 1 }),

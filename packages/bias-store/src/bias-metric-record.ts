@@ -66,7 +66,10 @@ const diskQueryMetadataSchema = z.object({
 
 /** The snake_case line on disk (unknown fields are ignored on read). */
 const diskRecordSchema = z.object({
-  schema_version: z.union([z.literal(1), z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' })]),
+  schema_version: z.union([
+    z.literal(1),
+    z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' }),
+  ]),
   session_id: nonEmpty,
   timestamp: timestampSchema,
   consent_level: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).nullish(),
@@ -78,7 +81,10 @@ const diskRecordSchema = z.object({
   score_value: z.number().nullable(),
   score_scale: z.string().nullish(),
   council_config_version: z.string().nullish(),
-  query_hash: z.string().regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' }).nullish(),
+  query_hash: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' })
+    .nullish(),
   rank_position: count.nullish(),
 });
 
@@ -100,7 +106,11 @@ function decode(disk: z.output<typeof diskRecordSchema>): BiasMetricRecord {
     queryMetadata:
       meta === null || meta === undefined
         ? null
-        : { category: meta.category ?? null, tokenCountBucket: meta.token_count_bucket ?? meta.token_bucket ?? null, language: meta.language ?? null },
+        : {
+            category: meta.category ?? null,
+            tokenCountBucket: meta.token_count_bucket ?? meta.token_bucket ?? null,
+            language: meta.language ?? null,
+          },
     reviewerId: disk.reviewer_id,
     modelId: disk.model_id,
     position: disk.position,
@@ -125,7 +135,11 @@ export function toDiskRecord(record: BiasMetricRecord): DiskRecord {
     query_metadata:
       record.queryMetadata === null
         ? null
-        : { category: record.queryMetadata.category, token_count_bucket: record.queryMetadata.tokenCountBucket, language: record.queryMetadata.language },
+        : {
+            category: record.queryMetadata.category,
+            token_count_bucket: record.queryMetadata.tokenCountBucket,
+            language: record.queryMetadata.language,
+          },
     reviewer_id: record.reviewerId,
     model_id: record.modelId,
     position: record.position,
@@ -144,14 +158,18 @@ export function toDiskRecord(record: BiasMetricRecord): DiskRecord {
  * Reads schema 1 (integer) and any `1.x.y`; a record of another major version fails here and is
  * skipped (and counted) by the store.
  */
-export const biasMetricRecordSchema: z.ZodCodec<typeof diskRecordSchema, z.ZodCustom<BiasMetricRecord, BiasMetricRecord>> = z.codec(
+export const biasMetricRecordSchema: z.ZodCodec<
+  typeof diskRecordSchema,
+  z.ZodCustom<BiasMetricRecord, BiasMetricRecord>
+> = z.codec(
   diskRecordSchema,
   z.custom<BiasMetricRecord>((value) => typeof value === 'object' && value !== null),
   { decode: (disk) => decode(disk), encode: (record) => toDiskRecord(record) },
 );
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()
-const isOptString = (v: unknown): v is string | null | undefined => v === undefined || v === null || typeof v === 'string';
+const isOptString = (v: unknown): v is string | null | undefined =>
+  v === undefined || v === null || typeof v === 'string';
 const hex16 = /^[0-9a-f]{16}$/;
 const version1 = /^1(?:\.\d+){0,2}$/;
 
@@ -171,7 +189,13 @@ export function decodeBiasMetricRecordFast(raw: Record<string, unknown>): BiasMe
   if (m !== undefined && m !== null) {
     if (typeof m !== 'object' || Array.isArray(m)) return undefined;
     const meta = m as Record<string, unknown>;
-    if (!isOptString(meta.category) || !isOptString(meta.token_count_bucket) || !isOptString(meta.token_bucket) || !isOptString(meta.language)) return undefined;
+    if (
+      !isOptString(meta.category) ||
+      !isOptString(meta.token_count_bucket) ||
+      !isOptString(meta.token_bucket) ||
+      !isOptString(meta.language)
+    )
+      return undefined;
   }
   if (typeof raw.reviewer_id !== 'string' || raw.reviewer_id === '') return undefined;
   if (typeof raw.model_id !== 'string' || raw.model_id === '') return undefined;
@@ -189,28 +213,39 @@ export function decodeBiasMetricRecordFast(raw: Record<string, unknown>): BiasMe
 /** Why a record may not be written, or undefined when it may: the rules past the schema. */
 export function biasRecordWriteProblem(record: BiasMetricRecord): string | undefined {
   if (record.schemaVersion !== biasSchemaVersion) return `schema_version must be "${biasSchemaVersion}" on write`;
-  if (record.consentLevel === null || record.consentLevel === 0) return 'consent_level must be 1–4 on write: at 0 (OFF) nothing is written';
+  if (record.consentLevel === null || record.consentLevel === 0)
+    return 'consent_level must be 1–4 on write: at 0 (OFF) nothing is written';
   const parsed = parseIsoTimestamp(record.timestamp);
   if (parsed === null || !parsed.hasZone) return 'timestamp must be ISO 8601 with a zone (e.g. 2025-12-17T10:30:00Z)';
-  if (record.queryHash !== null && record.consentLevel !== 4) return 'query_hash is only written at consent level 4 (RESEARCH)';
+  if (record.queryHash !== null && record.consentLevel !== 4)
+    return 'query_hash is only written at consent level 4 (RESEARCH)';
   // query_metadata holds labels derived from the query, never its text: only the known labels are written.
   const meta = record.queryMetadata;
   if (meta !== null) {
-    if (meta.category !== null && !(queryCategories as readonly string[]).includes(meta.category)) return `query_metadata.category must be one of ${queryCategories.join(', ')} or null`;
-    if (meta.tokenCountBucket !== null && !(tokenCountBuckets as readonly string[]).includes(meta.tokenCountBucket)) return `query_metadata.token_count_bucket must be one of ${tokenCountBuckets.join(', ')} or null`;
-    if (meta.language !== null && !/^(?:[a-z]{2}|und)$/.test(meta.language)) return 'query_metadata.language must be an ISO 639-1 code or und, or null';
+    if (meta.category !== null && !(queryCategories as readonly string[]).includes(meta.category))
+      return `query_metadata.category must be one of ${queryCategories.join(', ')} or null`;
+    if (meta.tokenCountBucket !== null && !(tokenCountBuckets as readonly string[]).includes(meta.tokenCountBucket))
+      return `query_metadata.token_count_bucket must be one of ${tokenCountBuckets.join(', ')} or null`;
+    if (meta.language !== null && !/^(?:[a-z]{2}|und)$/.test(meta.language))
+      return 'query_metadata.language must be an ISO 639-1 code or und, or null';
   }
   if (!record.positionIsDisplayOrder) return 'position must be display order (positionIsDisplayOrder: true)';
   return undefined;
 }
 
 /** Validates one on-disk (snake_case) record; returns the error instead of throwing. */
-export function safeParseBiasMetricRecord(line: unknown): { success: true; value: BiasMetricRecord } | { success: false; error: BiasStoreError } {
+export function safeParseBiasMetricRecord(
+  line: unknown,
+): { success: true; value: BiasMetricRecord } | { success: false; error: BiasStoreError } {
   const result = biasMetricRecordSchema.safeDecode(line as DiskRecord);
   if (result.success) return { success: true, value: result.data };
   return {
     success: false,
-    error: new BiasStoreError({ code: 'INVALID_RECORD', message: `Not a bias metric record (${describeZodError(result.error)}).`, cause: result.error }),
+    error: new BiasStoreError({
+      code: 'INVALID_RECORD',
+      message: `Not a bias metric record (${describeZodError(result.error)}).`,
+      cause: result.error,
+    }),
   };
 }
 

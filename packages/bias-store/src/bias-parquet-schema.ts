@@ -11,7 +11,12 @@ import type { BiasMetricRecord } from './bias-metric-record.js';
 export const biasParquetColumns = [
   { name: 'schema_version', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
   { name: 'session_id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
-  { name: 'timestamp', type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' }, repetition_type: 'REQUIRED' },
+  {
+    name: 'timestamp',
+    type: 'INT64',
+    logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
+    repetition_type: 'REQUIRED',
+  },
   { name: 'consent_level', type: 'INT32', repetition_type: 'OPTIONAL' },
   { name: 'query_category', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
   { name: 'query_token_count_bucket', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
@@ -32,7 +37,10 @@ export type BiasParquetColumnName = (typeof biasParquetColumns)[number]['name'];
 
 /** The whole file schema: the root, then the columns. */
 export function biasParquetSchema(): SchemaElement[] {
-  return [{ name: 'root', num_children: biasParquetColumns.length }, ...biasParquetColumns.map((c): SchemaElement => ({ ...c }))];
+  return [
+    { name: 'root', num_children: biasParquetColumns.length },
+    ...biasParquetColumns.map((c): SchemaElement => ({ ...c })),
+  ];
 }
 
 /** Key-value metadata every export carries, so a reader can tell Council's files (and their layout) from others. */

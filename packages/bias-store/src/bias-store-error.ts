@@ -11,7 +11,8 @@ const marker = Symbol.for('council.error.BiasStoreError');
  *   ClickHouse server that is down or refuses a query…).
  * - `TOO_LARGE`: the work asked for would not fit in this process's memory (an engine's records of a large window).
  */
-export type BiasStoreErrorCode = 'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR' | 'TOO_LARGE';
+export type BiasStoreErrorCode =
+  'INVALID_RECORD' | 'INVALID_CONFIG' | 'INVALID_OPTION' | 'INVALID_CURSOR' | 'IO_ERROR' | 'TOO_LARGE';
 
 /**
  * The base error of this package. `isInstance` checks a global symbol rather than the
@@ -25,7 +26,12 @@ export class BiasStoreError extends Error {
    */
   readonly problem?: { code: string; what: string; fix: string };
 
-  constructor(options: { code: BiasStoreErrorCode; message: string; cause?: unknown; problem?: { code: string; what: string; fix: string } }) {
+  constructor(options: {
+    code: BiasStoreErrorCode;
+    message: string;
+    cause?: unknown;
+    problem?: { code: string; what: string; fix: string };
+  }) {
     super(options.message, { cause: options.cause });
     this.name = 'BiasStoreError';
     this.code = options.code;
@@ -34,6 +40,11 @@ export class BiasStoreError extends Error {
   }
 
   static isInstance(error: unknown): error is BiasStoreError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

@@ -31,7 +31,11 @@ const tempDir = useTempDirs();
 const ev = (i: number): TestEvent => ({ session: 's', t: '2026-01-01T00:00:00Z', i });
 afterEach(() => vi.restoreAllMocks());
 
-async function storeWithSegment(): Promise<{ dir: string; path: string; store: ReturnType<typeof createJsonlStore<TestEvent>> }> {
+async function storeWithSegment(): Promise<{
+  dir: string;
+  path: string;
+  store: ReturnType<typeof createJsonlStore<TestEvent>>;
+}> {
   const dir = tempDir();
   const path = join(dir, 'events.jsonl');
   const store = createJsonlStore<TestEvent>({ path, schema: eventSchema });
@@ -92,9 +96,13 @@ describe('compaction and leftovers of other processes', () => {
     writeFileSync(join(dir, 'events.000001.jsonl.gz'), gzipSync(`${JSON.stringify(ev(7))}\n`));
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     expect(await store.compact()).toMatchObject({ compacted: 0 });
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('the plain file was kept as segment 2'), { code: 'COUNCIL_STORE_SEGMENT_MISMATCH' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('the plain file was kept as segment 2'), {
+      code: 'COUNCIL_STORE_SEGMENT_MISMATCH',
+    });
     expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl.gz', 'events.000002.jsonl']);
-    expect(readFileSync(join(dir, 'events.000002.jsonl'), 'utf8')).toBe(`${JSON.stringify(ev(1))}\n${JSON.stringify(ev(2))}\n`);
+    expect(readFileSync(join(dir, 'events.000002.jsonl'), 'utf8')).toBe(
+      `${JSON.stringify(ev(1))}\n${JSON.stringify(ev(2))}\n`,
+    );
     expect((await store.read()).items.map((e) => e.i)).toEqual([7, 1, 2]);
   });
 
@@ -104,7 +112,11 @@ describe('compaction and leftovers of other processes', () => {
     writeFileSync(join(dir, 'events.000001.jsonl'), '');
     writeFileSync(path, `${JSON.stringify(ev(1))}\n`);
     linkSync(path, join(dir, 'events.000002.jsonl'));
-    expect(await createJsonlStore<TestEvent>({ path, schema: eventSchema }).compact()).toEqual({ compacted: 0, bytesBefore: 0, bytesAfter: 0 });
+    expect(await createJsonlStore<TestEvent>({ path, schema: eventSchema }).compact()).toEqual({
+      compacted: 0,
+      bytesBefore: 0,
+      bytesAfter: 0,
+    });
     expect(readdirSync(dir).sort()).toEqual(['events.000001.jsonl', 'events.000002.jsonl', 'events.jsonl']);
   });
 });

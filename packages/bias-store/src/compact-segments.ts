@@ -71,7 +71,10 @@ export async function compactSegments(options: { path: string; minAgeMs: number 
 export async function compactStore(path: string, options?: JsonlCompactOptions): Promise<JsonlCompactResult> {
   const minAgeMs = options?.minAgeMs ?? 0;
   if (!Number.isFinite(minAgeMs) || minAgeMs < 0) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `compact({ minAgeMs }) must be a number of milliseconds ≥ 0; got ${String(minAgeMs)}.`,
+    });
   }
   return compactSegments({ path, minAgeMs });
 }
@@ -92,7 +95,11 @@ async function removeLeftovers(path: string): Promise<void> {
   }
 }
 
-async function compactSegment(options: { path: string; segment: number; minAgeMs: number }): Promise<{ before: number; after: number } | null> {
+async function compactSegment(options: {
+  path: string;
+  segment: number;
+  minAgeMs: number;
+}): Promise<{ before: number; after: number } | null> {
   const { path, segment, minAgeMs } = options;
   const naming = segmentNaming(path);
   const plain = naming.segmentPath(segment, false);
@@ -119,7 +126,13 @@ async function compactSegment(options: { path: string; segment: number; minAgeMs
       const copy = await digestOf(createReadStream(temp), true);
       const after = await handle.stat();
       // Defence in depth against writers that do not pin (older versions): a changed segment waits for next time.
-      if (copy.hash !== original.hash || copy.bytes !== original.bytes || after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.nlink !== 1) {
+      if (
+        copy.hash !== original.hash ||
+        copy.bytes !== original.bytes ||
+        after.size !== before.size ||
+        after.mtimeMs !== before.mtimeMs ||
+        after.nlink !== 1
+      ) {
         return null;
       }
       const bytesAfter = (await stat(temp)).size;
@@ -158,9 +171,12 @@ async function settleTwoCopies(options: { path: string; segment: number; handle:
   try {
     theirs = await digestOf(createReadStream(target), true);
   } catch {
-    process.emitWarning(`${target} cannot be decompressed and ${plain} is beside it: both are kept; check the disk, then remove the damaged one.`, {
-      code: 'COUNCIL_STORE_DAMAGED_SEGMENT',
-    });
+    process.emitWarning(
+      `${target} cannot be decompressed and ${plain} is beside it: both are kept; check the disk, then remove the damaged one.`,
+      {
+        code: 'COUNCIL_STORE_DAMAGED_SEGMENT',
+      },
+    );
     return;
   }
   if (ours.hash === theirs.hash && ours.bytes === theirs.bytes) {
@@ -170,9 +186,12 @@ async function settleTwoCopies(options: { path: string; segment: number; handle:
   const moved = await linkNewSegment({ path, source: plain });
   if (moved === null) return;
   await unlinkIfPresent(plain);
-  process.emitWarning(`${plain} and ${target} held different lines; the plain file was kept as segment ${moved.segment}.`, {
-    code: 'COUNCIL_STORE_SEGMENT_MISMATCH',
-  });
+  process.emitWarning(
+    `${plain} and ${target} held different lines; the plain file was kept as segment ${moved.segment}.`,
+    {
+      code: 'COUNCIL_STORE_SEGMENT_MISMATCH',
+    },
+  );
 }
 
 /** Streams the segment into a gzip -9 copy at `temp` (mode 0600, fsynced); returns the digest of what it read. */

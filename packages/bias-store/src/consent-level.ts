@@ -31,7 +31,8 @@ export const consentLevelNames: readonly ['OFF', 'LOCAL_ONLY', 'ANONYMOUS', 'ENH
   'RESEARCH',
 ];
 
-const acceptedConsentValues = '0 (OFF), 1 (LOCAL_ONLY), 2 (ANONYMOUS), 3 (ENHANCED) or 4 (RESEARCH); the names are accepted in any case';
+const acceptedConsentValues =
+  '0 (OFF), 1 (LOCAL_ONLY), 2 (ANONYMOUS), 3 (ENHANCED) or 4 (RESEARCH); the names are accepted in any case';
 
 /** True for the integers 0 to 4. */
 export function isConsentLevel(value: unknown): value is ConsentLevel {
@@ -42,7 +43,9 @@ export function isConsentLevel(value: unknown): value is ConsentLevel {
  * Reads a consent level from text: a digit 0–4 or a level name (`off`, `LOCAL_ONLY`, `local-only`…).
  * Returns the error instead of throwing.
  */
-export function safeParseConsentLevel(text: string): { success: true; value: ConsentLevel } | { success: false; error: BiasStoreError } {
+export function safeParseConsentLevel(
+  text: string,
+): { success: true; value: ConsentLevel } | { success: false; error: BiasStoreError } {
   const trimmed = text.trim();
   if (/^[0-4]$/.test(trimmed)) return { success: true, value: Number(trimmed) as ConsentLevel };
   const index = (consentLevelNames as readonly string[]).indexOf(trimmed.toUpperCase().replace(/[-\s]/g, '_'));

@@ -109,7 +109,10 @@ function encode(record: ContributionRecord): DiskContribution {
  * record; `encode(record)` gives the line's object. Reads any schema `1.x.y`; another major fails here and is
  * skipped (and counted as `unsupported_version`) by the store.
  */
-export const contributionRecordSchema: z.ZodCodec<typeof diskContributionSchema, z.ZodCustom<ContributionRecord, ContributionRecord>> = z.codec(
+export const contributionRecordSchema: z.ZodCodec<
+  typeof diskContributionSchema,
+  z.ZodCustom<ContributionRecord, ContributionRecord>
+> = z.codec(
   diskContributionSchema,
   z.custom<ContributionRecord>((value) => typeof value === 'object' && value !== null),
   { decode: (disk) => decode(disk), encode: (record) => encode(record) },
@@ -122,21 +125,30 @@ export function contributionRecordId(sessionId: string, member: string): string 
 
 /** Why a record may not be written, or undefined when it may: the rules past the schema. */
 export function contributionWriteProblem(record: ContributionRecord): string | undefined {
-  if (record.schemaVersion !== contributionSchemaVersion) return `schema_version must be "${contributionSchemaVersion}" on write`;
-  if (record.recordId !== contributionRecordId(record.sessionId, record.member)) return 'record_id must be "<session_id>:<member>"';
+  if (record.schemaVersion !== contributionSchemaVersion)
+    return `schema_version must be "${contributionSchemaVersion}" on write`;
+  if (record.recordId !== contributionRecordId(record.sessionId, record.member))
+    return 'record_id must be "<session_id>:<member>"';
   const parsed = parseIsoTimestamp(record.timestamp);
   if (parsed === null || !parsed.hasZone) return 'timestamp must be ISO 8601 with a zone (e.g. 2025-12-17T10:30:00Z)';
   if (record.weight !== null && !Number.isFinite(record.weight)) return 'weight must be a number from 0 to 1, or null';
-  if (record.personality !== null && record.personality !== record.member) return 'personality must be the member id (or null)';
+  if (record.personality !== null && record.personality !== record.member)
+    return 'personality must be the member id (or null)';
   return undefined;
 }
 
 /** Validates one on-disk (snake_case) record; returns the error instead of throwing. */
-export function safeParseContributionRecord(line: unknown): { success: true; value: ContributionRecord } | { success: false; error: BiasStoreError } {
+export function safeParseContributionRecord(
+  line: unknown,
+): { success: true; value: ContributionRecord } | { success: false; error: BiasStoreError } {
   const result = contributionRecordSchema.safeDecode(line as DiskContribution);
   if (result.success) return { success: true, value: result.data };
   return {
     success: false,
-    error: new BiasStoreError({ code: 'INVALID_RECORD', message: `Not a contribution record (${describeZodError(result.error)}).`, cause: result.error }),
+    error: new BiasStoreError({
+      code: 'INVALID_RECORD',
+      message: `Not a contribution record (${describeZodError(result.error)}).`,
+      cause: result.error,
+    }),
   };
 }

@@ -59,9 +59,15 @@ describe('createContributionStore', () => {
     const store = createContributionStore({ path });
     await store.append([member('s1', 'a'), member('s1', 'b', { weight: 0 })]);
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
-    await expect(store.append([{ ...member('s2', 'a'), recordId: 'other' }])).rejects.toThrow(/record_id must be "<session_id>:<member>"/);
-    await expect(store.append([{ ...member('s2', 'a'), timestamp: '2026-11-20T10:00:00' }])).rejects.toThrow(/with a zone/);
-    await expect(store.append([{ ...member('s2', 'a'), schemaVersion: '1.1.0' }])).rejects.toThrow(/schema_version must be "1.0.0"/);
+    await expect(store.append([{ ...member('s2', 'a'), recordId: 'other' }])).rejects.toThrow(
+      /record_id must be "<session_id>:<member>"/,
+    );
+    await expect(store.append([{ ...member('s2', 'a'), timestamp: '2026-11-20T10:00:00' }])).rejects.toThrow(
+      /with a zone/,
+    );
+    await expect(store.append([{ ...member('s2', 'a'), schemaVersion: '1.1.0' }])).rejects.toThrow(
+      /schema_version must be "1.0.0"/,
+    );
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });
@@ -71,8 +77,14 @@ describe('readContributionRecords', () => {
     const path = join(dir, 'contributions.jsonl');
     await createContributionStore({ path }).append([member('s1', 'a')]);
     appendFileSync(path, 'not json\n');
-    appendFileSync(path, `${JSON.stringify({ ...contributionRecordSchema.encode(member('s2', 'a')), schema_version: '2.0.0' })}\n`);
-    appendFileSync(path, `${JSON.stringify({ ...contributionRecordSchema.encode(member('s3', 'a')), vote_winner: 'yes' })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ ...contributionRecordSchema.encode(member('s2', 'a')), schema_version: '2.0.0' })}\n`,
+    );
+    appendFileSync(
+      path,
+      `${JSON.stringify({ ...contributionRecordSchema.encode(member('s3', 'a')), vote_winner: 'yes' })}\n`,
+    );
     await createContributionStore({ path }).append([member('s4', 'a')]);
     const read = await readContributionRecords({ path });
     expect(read.records.map((r) => r.sessionId)).toEqual(['s1', 's4']);
@@ -110,12 +122,20 @@ describe('readContributionRecords', () => {
       member('s2', 'b', { timestamp: '2026-11-02T00:00:00Z' }),
       member('s3', 'a', { timestamp: '2026-11-03T00:00:00Z' }),
     ]);
-    expect((await readContributionRecords({ path, maxSessions: 2 })).records.map((r) => r.recordId)).toEqual(['s2:a', 's2:b', 's3:a']);
+    expect((await readContributionRecords({ path, maxSessions: 2 })).records.map((r) => r.recordId)).toEqual([
+      's2:a',
+      's2:b',
+      's3:a',
+    ]);
     const since = await readContributionRecords({ path, since: '2026-11-03T00:00:00Z' });
     expect(since.records.map((r) => r.recordId)).toEqual(['s3:a']);
     expect(since.sessions).toBe(1);
-    await expect(readContributionRecords({ path, since: 'yesterday' })).rejects.toThrow(/since "yesterday" is not an ISO 8601 date-time/);
-    await expect(readContributionRecords({ path, maxSessions: 0 })).rejects.toThrow(/maxSessions must be a positive integer/);
+    await expect(readContributionRecords({ path, since: 'yesterday' })).rejects.toThrow(
+      /since "yesterday" is not an ISO 8601 date-time/,
+    );
+    await expect(readContributionRecords({ path, maxSessions: 0 })).rejects.toThrow(
+      /maxSessions must be a positive integer/,
+    );
     const missing = await readContributionRecords({ path: join(dir, 'nowhere', 'contributions.jsonl') });
     expect(missing.records).toEqual([]);
   });
@@ -124,7 +144,12 @@ describe('readContributionRecords', () => {
 describe('readContributionRecords: sessions left out', () => {
   it('leaves out the sessions not saved whole yet, and reads the rest', async () => {
     const path = join(dir, 'contributions.jsonl');
-    await createContributionStore({ path }).append([member('s1', 'a'), member('s2', 'a'), member('s2', 'b'), member('s3', 'a')]);
+    await createContributionStore({ path }).append([
+      member('s1', 'a'),
+      member('s2', 'a'),
+      member('s2', 'b'),
+      member('s3', 'a'),
+    ]);
     const read = await readContributionRecords({ path, leaveOutSessions: new Set(['s2']) });
     expect(read.records.map((r) => r.recordId)).toEqual(['s1:a', 's3:a']);
     expect(read.sessions).toBe(2);

@@ -11,5 +11,8 @@ export async function readCursorFile(path: string): Promise<JsonlCursor | null> 
 
 /** Writes a cursor file atomically (temporary file, fsync, rename, directory fsync; mode 0600). */
 export async function writeCursorFile(path: string, cursor: JsonlCursor): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify({ segment: cursor.segment, offset: cursor.offset, line: cursor.line })}\n`);
+  await writeFileAtomic(
+    path,
+    `${JSON.stringify({ segment: cursor.segment, offset: cursor.offset, line: cursor.line })}\n`,
+  );
 }

@@ -27,7 +27,10 @@ function sameRecord(c: BiasRecordColumns, a: number, b: number): boolean {
  * Keeps the first record of each (session, reviewer, reviewed member) and counts the others: identical
  * ones as duplicates, different ones as conflicts. The columns are compacted in place.
  */
-export function dropRepeatedRecords(columns: BiasRecordColumns): { columns: BiasRecordColumns; repeated: RepeatedRecords } {
+export function dropRepeatedRecords(columns: BiasRecordColumns): {
+  columns: BiasRecordColumns;
+  repeated: RepeatedRecords;
+} {
   const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
   const { reviewer, candidate, sessionStart } = columns;
   const sessions = columns.sessionIds.length;
@@ -60,7 +63,8 @@ export function dropRepeatedRecords(columns: BiasRecordColumns): { columns: Bias
       } else {
         repeated.conflicts++;
         const id = columns.sessionIds[s]!;
-        if (repeated.conflictSessions.length < 5 && repeated.conflictSessions.at(-1) !== id) repeated.conflictSessions.push(id);
+        if (repeated.conflictSessions.length < 5 && repeated.conflictSessions.at(-1) !== id)
+          repeated.conflictSessions.push(id);
       }
     }
   }

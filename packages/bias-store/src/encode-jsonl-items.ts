@@ -20,7 +20,11 @@ export function encodeJsonlItems<T>(items: readonly T[], encoding: LineEncoding<
 function encodeItem<T>(options: { item: T; index: number; encoding: LineEncoding<T> }): string {
   const { item, index, encoding } = options;
   const refuse = (why: string, cause?: unknown): BiasStoreError =>
-    new BiasStoreError({ code: 'INVALID_RECORD', message: `Item ${index} cannot be written to ${encoding.path}: ${why}. Nothing was written.`, cause });
+    new BiasStoreError({
+      code: 'INVALID_RECORD',
+      message: `Item ${index} cannot be written to ${encoding.path}: ${why}. Nothing was written.`,
+      cause,
+    });
   const problem = encoding.checkWrite?.(item);
   if (problem !== undefined) throw refuse(problem);
   let encoded: unknown;
@@ -32,6 +36,7 @@ function encodeItem<T>(options: { item: T; index: number; encoding: LineEncoding
   const line = JSON.stringify(encoded);
   if (line === undefined) throw refuse('it has no JSON form');
   const bytes = Buffer.byteLength(line);
-  if (bytes > encoding.maxLineBytes) throw refuse(`its line is ${bytes} bytes, over maxLineBytes (${encoding.maxLineBytes})`);
+  if (bytes > encoding.maxLineBytes)
+    throw refuse(`its line is ${bytes} bytes, over maxLineBytes (${encoding.maxLineBytes})`);
   return line;
 }

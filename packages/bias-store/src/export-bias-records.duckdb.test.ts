@@ -31,9 +31,49 @@ const documentedTypes = {
 };
 
 const lines = [
-  { schema_version: '1.1.0', session_id: 'a', timestamp: '2026-11-01T10:00:00.125Z', consent_level: 1, query_metadata: { category: 'math', token_count_bucket: '100-500', language: 'de' }, reviewer_id: 'r/x', model_id: 'm/y', position: 2, response_length_chars: 1234, score_value: 8.5, score_scale: '1-10', council_config_version: '0.4.0', query_hash: null, rank_position: 1 },
-  { schema_version: '1.1.0', session_id: 'a', timestamp: '2026-11-01T10:00:00.125Z', consent_level: 4, query_metadata: null, reviewer_id: 'r/y', model_id: 'm/x', position: 0, response_length_chars: 4_000_000_000, score_value: null, score_scale: '1-10', council_config_version: null, query_hash: 'fedcba9876543210', rank_position: null },
-  { schema_version: 1, session_id: 'b', timestamp: '2026-11-03T01:00:00+02:00', reviewer_id: 'r/x', model_id: 'm/z', position: 1, response_length_chars: 5, score_value: 3, score_scale: '1-10' },
+  {
+    schema_version: '1.1.0',
+    session_id: 'a',
+    timestamp: '2026-11-01T10:00:00.125Z',
+    consent_level: 1,
+    query_metadata: { category: 'math', token_count_bucket: '100-500', language: 'de' },
+    reviewer_id: 'r/x',
+    model_id: 'm/y',
+    position: 2,
+    response_length_chars: 1234,
+    score_value: 8.5,
+    score_scale: '1-10',
+    council_config_version: '0.4.0',
+    query_hash: null,
+    rank_position: 1,
+  },
+  {
+    schema_version: '1.1.0',
+    session_id: 'a',
+    timestamp: '2026-11-01T10:00:00.125Z',
+    consent_level: 4,
+    query_metadata: null,
+    reviewer_id: 'r/y',
+    model_id: 'm/x',
+    position: 0,
+    response_length_chars: 4_000_000_000,
+    score_value: null,
+    score_scale: '1-10',
+    council_config_version: null,
+    query_hash: 'fedcba9876543210',
+    rank_position: null,
+  },
+  {
+    schema_version: 1,
+    session_id: 'b',
+    timestamp: '2026-11-03T01:00:00+02:00',
+    reviewer_id: 'r/x',
+    model_id: 'm/z',
+    position: 1,
+    response_length_chars: 5,
+    score_value: 3,
+    score_scale: '1-10',
+  },
 ];
 
 describe('DuckDB reads a Parquet export', () => {
@@ -49,7 +89,9 @@ describe('DuckDB reads a Parquet export', () => {
     try {
       const source = `read_parquet('${join(out, '*', '*.parquet')}', hive_partitioning = true)`;
       const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjectsJS();
-      expect(Object.fromEntries(described.map((row) => [row['column_name'], row['column_type']]))).toEqual(documentedTypes);
+      expect(Object.fromEntries(described.map((row) => [row['column_name'], row['column_type']]))).toEqual(
+        documentedTypes,
+      );
 
       const rows = (
         await connection.runAndReadAll(
@@ -59,10 +101,67 @@ describe('DuckDB reads a Parquet export', () => {
         )
       ).getRowObjectsJS();
       expect(rows).toEqual([
-        { day: '2026-11-01', schema_version: '1.1.0', session_id: 'a', ms: BigInt(Date.parse('2026-11-01T10:00:00.125Z')), consent_level: 1, query_category: 'math', query_token_count_bucket: '100-500', query_language: 'de', reviewer_id: 'r/x', model_id: 'm/y', position: 2, response_length_chars: 1234, score_value: 8.5, score_scale: '1-10', council_config_version: '0.4.0', query_hash: null, rank_position: 1, position_is_display_order: true },
-        { day: '2026-11-01', schema_version: '1.1.0', session_id: 'a', ms: BigInt(Date.parse('2026-11-01T10:00:00.125Z')), consent_level: 4, query_category: null, query_token_count_bucket: null, query_language: null, reviewer_id: 'r/y', model_id: 'm/x', position: 0, response_length_chars: 4_000_000_000, score_value: null, score_scale: '1-10', council_config_version: null, query_hash: 'fedcba9876543210', rank_position: null, position_is_display_order: true },
+        {
+          day: '2026-11-01',
+          schema_version: '1.1.0',
+          session_id: 'a',
+          ms: BigInt(Date.parse('2026-11-01T10:00:00.125Z')),
+          consent_level: 1,
+          query_category: 'math',
+          query_token_count_bucket: '100-500',
+          query_language: 'de',
+          reviewer_id: 'r/x',
+          model_id: 'm/y',
+          position: 2,
+          response_length_chars: 1234,
+          score_value: 8.5,
+          score_scale: '1-10',
+          council_config_version: '0.4.0',
+          query_hash: null,
+          rank_position: 1,
+          position_is_display_order: true,
+        },
+        {
+          day: '2026-11-01',
+          schema_version: '1.1.0',
+          session_id: 'a',
+          ms: BigInt(Date.parse('2026-11-01T10:00:00.125Z')),
+          consent_level: 4,
+          query_category: null,
+          query_token_count_bucket: null,
+          query_language: null,
+          reviewer_id: 'r/y',
+          model_id: 'm/x',
+          position: 0,
+          response_length_chars: 4_000_000_000,
+          score_value: null,
+          score_scale: '1-10',
+          council_config_version: null,
+          query_hash: 'fedcba9876543210',
+          rank_position: null,
+          position_is_display_order: true,
+        },
         // 01:00+02:00 on the 3rd is 23:00Z on the 2nd: that day's partition.
-        { day: '2026-11-02', schema_version: '1', session_id: 'b', ms: BigInt(Date.parse('2026-11-02T23:00:00Z')), consent_level: null, query_category: null, query_token_count_bucket: null, query_language: null, reviewer_id: 'r/x', model_id: 'm/z', position: 1, response_length_chars: 5, score_value: 3, score_scale: '1-10', council_config_version: null, query_hash: null, rank_position: null, position_is_display_order: false },
+        {
+          day: '2026-11-02',
+          schema_version: '1',
+          session_id: 'b',
+          ms: BigInt(Date.parse('2026-11-02T23:00:00Z')),
+          consent_level: null,
+          query_category: null,
+          query_token_count_bucket: null,
+          query_language: null,
+          reviewer_id: 'r/x',
+          model_id: 'm/z',
+          position: 1,
+          response_length_chars: 5,
+          score_value: 3,
+          score_scale: '1-10',
+          council_config_version: null,
+          query_hash: null,
+          rank_position: null,
+          position_is_display_order: false,
+        },
       ]);
     } finally {
       connection.closeSync();
@@ -80,7 +179,9 @@ describe('DuckDB reads a Parquet export', () => {
     const db = await DuckDBInstance.create(':memory:');
     const connection = await db.connect();
     try {
-      await connection.run(`COPY (SELECT * EXCLUDE (day) FROM read_parquet('${join(out, '*', '*.parquet')}', hive_partitioning = true) ORDER BY session_id, reviewer_id) TO '${copy}' (FORMAT parquet)`);
+      await connection.run(
+        `COPY (SELECT * EXCLUDE (day) FROM read_parquet('${join(out, '*', '*.parquet')}', hive_partitioning = true) ORDER BY session_id, reviewer_id) TO '${copy}' (FORMAT parquet)`,
+      );
     } finally {
       connection.closeSync();
       db.closeSync();
@@ -90,8 +191,22 @@ describe('DuckDB reads a Parquet export', () => {
     const fromDuckDb = await readBiasRecords({ inputs: [copy], now });
     expect(fromDuckDb.records).toBe(3);
     expect(fromDuckDb.skipped).toBe(0);
-    for (const key of ['sessionIds', 'models', 'reviewer', 'candidate', 'position', 'responseLengthChars', 'score', 'rankPosition', 'time', 'positionIsDisplayOrder', 'configVersions'] as const) {
-      expect(Array.from(fromDuckDb.columns[key] as ArrayLike<unknown>), key).toEqual(Array.from(fromStore.columns[key] as ArrayLike<unknown>));
+    for (const key of [
+      'sessionIds',
+      'models',
+      'reviewer',
+      'candidate',
+      'position',
+      'responseLengthChars',
+      'score',
+      'rankPosition',
+      'time',
+      'positionIsDisplayOrder',
+      'configVersions',
+    ] as const) {
+      expect(Array.from(fromDuckDb.columns[key] as ArrayLike<unknown>), key).toEqual(
+        Array.from(fromStore.columns[key] as ArrayLike<unknown>),
+      );
     }
   });
 });

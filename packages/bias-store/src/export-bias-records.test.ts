@@ -42,15 +42,50 @@ function line(fields: Record<string, unknown>): string {
 const storeLines = [
   line({ session_id: 's1', reviewer_id: 'r/a', model_id: 'm/b', position: 0, score_value: 7, rank_position: 1 }),
   line({ session_id: 's1', reviewer_id: 'r/b', model_id: 'm/a', position: 1, score_value: null, rank_position: 0 }),
-  line({ schema_version: 1, session_id: 's2', timestamp: '2026-11-01T23:30:00Z', consent_level: undefined, query_metadata: undefined, rank_position: undefined, score_value: 4.5 }),
+  line({
+    schema_version: 1,
+    session_id: 's2',
+    timestamp: '2026-11-01T23:30:00Z',
+    consent_level: undefined,
+    query_metadata: undefined,
+    rank_position: undefined,
+    score_value: 4.5,
+  }),
   'not json',
   // 2026-11-02T00:10+01:00 is 2026-11-01T23:10Z: day 2026-11-01.
   line({ session_id: 's3', timestamp: '2026-11-02T00:10:00+01:00', score_value: 9 }),
-  line({ session_id: 's4', timestamp: '2026-11-02T08:00:00', reviewer_id: 'r/c', position: 2, score_value: 3, query_metadata: null }),
-  line({ session_id: 's4', timestamp: '2026-11-02T08:00:00', reviewer_id: 'r/d', position: 3, score_value: 6, consent_level: 4, query_hash: '0123456789abcdef' }),
+  line({
+    session_id: 's4',
+    timestamp: '2026-11-02T08:00:00',
+    reviewer_id: 'r/c',
+    position: 2,
+    score_value: 3,
+    query_metadata: null,
+  }),
+  line({
+    session_id: 's4',
+    timestamp: '2026-11-02T08:00:00',
+    reviewer_id: 'r/d',
+    position: 3,
+    score_value: 6,
+    consent_level: 4,
+    query_hash: '0123456789abcdef',
+  }),
   line({ schema_version: '2.0.0', session_id: 's9' }),
-  line({ session_id: 's5', timestamp: '2026-11-03T12:00:00.250Z', response_length_chars: 4000, score_value: 10, council_config_version: null }),
-  line({ session_id: 's5', timestamp: '2026-11-03T12:00:00.250Z', reviewer_id: 'r/e', score_value: 1, rank_position: 4 }),
+  line({
+    session_id: 's5',
+    timestamp: '2026-11-03T12:00:00.250Z',
+    response_length_chars: 4000,
+    score_value: 10,
+    council_config_version: null,
+  }),
+  line({
+    session_id: 's5',
+    timestamp: '2026-11-03T12:00:00.250Z',
+    reviewer_id: 'r/e',
+    score_value: 1,
+    rank_position: 4,
+  }),
   line({ session_id: 's6', timestamp: '2026-11-03T23:59:59.999Z', model_id: 'm/z' }),
 ];
 
@@ -83,13 +118,29 @@ describe('exportBiasRecords', () => {
     expect(readdirSync(join(out, 'day=2026-11-01'))).toEqual(['part-0.parquet']);
     expect(readFileSync(store).equals(before)).toBe(true);
 
-    const rows = await parquetReadObjects({ file: new Uint8Array(readFileSync(join(out, 'day=2026-11-01', 'part-0.parquet'))).buffer });
+    const rows = await parquetReadObjects({
+      file: new Uint8Array(readFileSync(join(out, 'day=2026-11-01', 'part-0.parquet'))).buffer,
+    });
     expect(rows.map((r) => r['session_id'] as string)).toEqual(['s1', 's1', 's2', 's3']);
     const v1 = rows[2]!;
-    expect(v1).toMatchObject({ schema_version: '1', consent_level: null, query_category: null, rank_position: null, position_is_display_order: false, score_value: 4.5 });
+    expect(v1).toMatchObject({
+      schema_version: '1',
+      consent_level: null,
+      query_category: null,
+      rank_position: null,
+      position_is_display_order: false,
+      score_value: 4.5,
+    });
     expect((v1['timestamp'] as Date).toISOString()).toBe('2026-11-01T23:30:00.000Z');
     expect((rows[3]!['timestamp'] as Date).toISOString()).toBe('2026-11-01T23:10:00.000Z');
-    expect(rows[1]).toMatchObject({ score_value: null, rank_position: 0, position_is_display_order: true, query_category: 'coding', query_token_count_bucket: '0-100', query_language: 'en' });
+    expect(rows[1]).toMatchObject({
+      score_value: null,
+      rank_position: 0,
+      position_is_display_order: true,
+      query_category: 'coding',
+      query_token_count_bucket: '0-100',
+      query_language: 'en',
+    });
 
     // What a report reads from the export is what it reads from the store (the zone-less times aside, now UTC instants).
     const fromStore = await readAll([store]);
@@ -99,8 +150,24 @@ describe('exportBiasRecords', () => {
     expect(fromExport.positionNotDisplayOrder).toBe(1);
     expect(fromExport.timestampsWithoutZone).toBe(0);
     expect(fromStore.timestampsWithoutZone).toBe(2);
-    for (const key of ['session', 'reviewer', 'candidate', 'position', 'responseLengthChars', 'score', 'rankPosition', 'time', 'configVersion', 'queryCategory', 'positionIsDisplayOrder', 'sessionIds', 'models'] as const) {
-      expect(Array.from(fromExport.columns[key] as ArrayLike<unknown>), key).toEqual(Array.from(fromStore.columns[key] as ArrayLike<unknown>));
+    for (const key of [
+      'session',
+      'reviewer',
+      'candidate',
+      'position',
+      'responseLengthChars',
+      'score',
+      'rankPosition',
+      'time',
+      'configVersion',
+      'queryCategory',
+      'positionIsDisplayOrder',
+      'sessionIds',
+      'models',
+    ] as const) {
+      expect(Array.from(fromExport.columns[key] as ArrayLike<unknown>), key).toEqual(
+        Array.from(fromStore.columns[key] as ArrayLike<unknown>),
+      );
     }
   });
 
@@ -109,7 +176,9 @@ describe('exportBiasRecords', () => {
     const store = writeStore(dir);
     const out = join(dir, 'export');
     await exportBiasRecords({ inputs: [store], output: out, format: 'jsonl' });
-    const day1 = readFileSync(join(out, 'day=2026-11-01', 'part-0.jsonl'), 'utf8').trimEnd().split('\n');
+    const day1 = readFileSync(join(out, 'day=2026-11-01', 'part-0.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(day1).toHaveLength(4);
     // The v1 line: integer version, no rank_position (its presence would make its position display order).
     expect(JSON.parse(day1[2]!)).toEqual({
@@ -127,7 +196,9 @@ describe('exportBiasRecords', () => {
       council_config_version: '1.0.0',
       query_hash: null,
     });
-    expect(day1[0]).toBe(line({ session_id: 's1', reviewer_id: 'r/a', model_id: 'm/b', position: 0, score_value: 7, rank_position: 1 }));
+    expect(day1[0]).toBe(
+      line({ session_id: 's1', reviewer_id: 'r/a', model_id: 'm/b', position: 0, score_value: 7, rank_position: 1 }),
+    );
     const fromStore = await readAll([store]);
     const fromExport = await readAll([out]);
     expect(fromExport.positionNotDisplayOrder).toBe(1);
@@ -167,9 +238,15 @@ describe('exportBiasRecords', () => {
     const store = writeStore(dir);
     const out = join(dir, 'export');
     await exportBiasRecords({ inputs: [store], output: out, format: 'parquet' });
-    await expect(exportBiasRecords({ inputs: [out], output: join(dir, 'again'), format: 'parquet' })).rejects.toThrow(/is a Parquet file: export reads JSONL bias stores/);
-    await expect(exportBiasRecords({ inputs: [store], output: store, format: 'parquet' })).rejects.toThrow(/is a file: give a directory/);
-    await expect(exportBiasRecords({ inputs: [store], output: out, format: 'parquet', rowGroupRows: 0 })).rejects.toThrow(/rowGroupRows must be a positive whole number/);
+    await expect(exportBiasRecords({ inputs: [out], output: join(dir, 'again'), format: 'parquet' })).rejects.toThrow(
+      /is a Parquet file: export reads JSONL bias stores/,
+    );
+    await expect(exportBiasRecords({ inputs: [store], output: store, format: 'parquet' })).rejects.toThrow(
+      /is a file: give a directory/,
+    );
+    await expect(
+      exportBiasRecords({ inputs: [store], output: out, format: 'parquet', rowGroupRows: 0 }),
+    ).rejects.toThrow(/rowGroupRows must be a positive whole number/);
   });
 });
 
@@ -204,10 +281,12 @@ describe('reading Parquet bias records', () => {
     const dir = tempDir();
     const file = join(dir, 'other.parquet');
     parquetWriteFile({ filename: file, columnData: [{ name: 'session_id', data: ['a'], type: 'STRING' }] });
-    await expect(readAll([file])).rejects.toThrow(/other\.parquet is a Parquet file but not one of bias records: it has no column schema_version/);
+    await expect(readAll([file])).rejects.toThrow(
+      /other\.parquet is a Parquet file but not one of bias records: it has no column schema_version/,
+    );
   });
 
-  it('skips and counts rows that are no bias records, by the JSONL reader\'s rules', async () => {
+  it("skips and counts rows that are no bias records, by the JSONL reader's rules", async () => {
     const dir = tempDir();
     const file = join(dir, 'rows.parquet');
     const { biasParquetSchema, biasParquetColumns } = await import('./bias-parquet-schema.js');
@@ -218,7 +297,18 @@ describe('reading Parquet bias records', () => {
       ['1.1.0', 's3', 1_700_000_000_000, 'r', 'm', 4_294_967_295, 10, 5, 0, true],
       ['1.1.0', 's4', 1_700_000_000_000, 'r', 'm', 1, 10, Number.NaN, 0, true],
     ];
-    const pick = ['schema_version', 'session_id', 'timestamp', 'reviewer_id', 'model_id', 'position', 'response_length_chars', 'score_value', 'rank_position', 'position_is_display_order'];
+    const pick = [
+      'schema_version',
+      'session_id',
+      'timestamp',
+      'reviewer_id',
+      'model_id',
+      'position',
+      'response_length_chars',
+      'score_value',
+      'rank_position',
+      'position_is_display_order',
+    ];
     const columnData = biasParquetColumns.map((c) => {
       const at = pick.indexOf(c.name);
       return { name: c.name, data: rows.map((r) => (at === -1 ? null : r[at])) };
@@ -240,7 +330,16 @@ describe('an export killed part-way', () => {
     for (let d = 0; d < 40; d++) {
       for (let s = 0; s < 300; s++) {
         const timestamp = new Date(Date.UTC(2026, 9, 1 + d, 0, s)).toISOString();
-        for (let r = 0; r < 5; r++) lines.push(line({ session_id: `d${d}-s${s}`, timestamp, reviewer_id: `r/${r}`, position: r, score_value: (s + r) % 10 }));
+        for (let r = 0; r < 5; r++)
+          lines.push(
+            line({
+              session_id: `d${d}-s${s}`,
+              timestamp,
+              reviewer_id: `r/${r}`,
+              position: r,
+              score_value: (s + r) % 10,
+            }),
+          );
       }
     }
     const store = join(dir, 'bias_metrics.jsonl');
@@ -252,12 +351,14 @@ describe('an export killed part-way', () => {
     const child = spawn(process.execPath, [join(childDir, 'export.mjs'), store, out], { stdio: 'ignore' });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     // Kill it while it writes a partition, once at least one is in place.
-    const staging = (): string | undefined => (existsSync(out) ? readdirSync(out).find((n) => n.startsWith('.export-')) : undefined);
+    const staging = (): string | undefined =>
+      existsSync(out) ? readdirSync(out).find((n) => n.startsWith('.export-')) : undefined;
     const deadline = Date.now() + 60_000;
     for (;;) {
       const stage = staging();
       const done = existsSync(out) ? readdirSync(out).filter((n) => n.startsWith('day=')).length : 0;
-      if (stage !== undefined && done >= 2 && readdirSync(join(out, stage)).some((n) => n.endsWith('.parquet.partial'))) break;
+      if (stage !== undefined && done >= 2 && readdirSync(join(out, stage)).some((n) => n.endsWith('.parquet.partial')))
+        break;
       if (Date.now() > deadline) throw new Error('the export never reached a partition in progress');
       await new Promise((r) => setTimeout(r, 5));
     }

@@ -1,4 +1,14 @@
-import { appendFileSync, closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BiasMetricRecord } from './bias-metric-record.js';
@@ -138,7 +148,12 @@ function fsyncFile(path: string): void {
  * file: a new one is made inside the staging directory, holding the file, and renamed into place whole; an existing
  * one has its file replaced by rename. A kill at any point leaves the partition as it was, or whole.
  */
-async function placePartition(options: { staged: string; staging: string; dir: string; target: string }): Promise<void> {
+async function placePartition(options: {
+  staged: string;
+  staging: string;
+  dir: string;
+  target: string;
+}): Promise<void> {
   const { staged, staging, dir, target } = options;
   if (statSync(dir, { throwIfNoEntry: false }) === undefined) {
     const stagedDir = join(staging, basename(dir));
@@ -162,13 +177,24 @@ async function placePartition(options: { staged: string; staging: string; dir: s
  */
 export async function exportBiasRecords(options: ExportBiasRecordsOptions): Promise<ExportBiasRecordsResult> {
   const { format } = options;
-  if (format !== 'parquet' && format !== 'jsonl') throw new BiasStoreError({ code: 'INVALID_OPTION', message: `exportBiasRecords: format must be "parquet" or "jsonl", got ${String(format)}.` });
+  if (format !== 'parquet' && format !== 'jsonl')
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `exportBiasRecords: format must be "parquet" or "jsonl", got ${String(format)}.`,
+    });
   const rowGroupRows = options.rowGroupRows ?? 100_000;
-  if (!Number.isSafeInteger(rowGroupRows) || rowGroupRows < 1) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `exportBiasRecords: rowGroupRows must be a positive whole number, got ${String(rowGroupRows)}.` });
+  if (!Number.isSafeInteger(rowGroupRows) || rowGroupRows < 1)
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `exportBiasRecords: rowGroupRows must be a positive whole number, got ${String(rowGroupRows)}.`,
+    });
   const cwd = options.cwd ?? process.cwd();
   const output = resolve(cwd, options.output);
   if (statSync(output, { throwIfNoEntry: false })?.isFile() === true) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The output ${output} is a file: give a directory to write the day=YYYY-MM-DD partitions into.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `The output ${output} is a file: give a directory to write the day=YYYY-MM-DD partitions into.`,
+    });
   }
   makeDirectory(output);
   let removedStaging: number;
@@ -185,7 +211,11 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       inputs: options.inputs,
       cwd,
       // A Parquet export stages each record as a flat JSON array of its column values (cheaper to write and read back).
-      onRecord: (record, ms) => spill.add(utcDay(ms), format === 'parquet' ? JSON.stringify(biasParquetRow(record, ms)) : canonicalBiasLine(record)),
+      onRecord: (record, ms) =>
+        spill.add(
+          utcDay(ms),
+          format === 'parquet' ? JSON.stringify(biasParquetRow(record, ms)) : canonicalBiasLine(record),
+        ),
     });
     spill.flush();
     const partitions: BiasExportPartition[] = [];
@@ -197,7 +227,9 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       if (format === 'parquet') {
         staged = join(staging, `${day}.parquet.partial`);
         // Loaded only here, so commands that never export (bias-report, ask) do not load the Parquet writer.
-        await (await import('./write-parquet-partition.js')).writeParquetPartition({ spillFile, temp: staged, rowGroupRows });
+        await (
+          await import('./write-parquet-partition.js')
+        ).writeParquetPartition({ spillFile, temp: staged, rowGroupRows });
         unlinkSync(spillFile);
       } else {
         fsyncFile(spillFile);

@@ -13,7 +13,13 @@ function entry(id: string, text = 'an answer'): HistoryEntry {
     council_version: '0.0.0-test',
     simulated: true,
     query_metadata: null,
-    session: { sessionId: id, timestamp: '2026-01-02T03:04:05.000Z', stage1: [{ model: 'a', text }], stage2: [], leaderboard: [] },
+    session: {
+      sessionId: id,
+      timestamp: '2026-01-02T03:04:05.000Z',
+      stage1: [{ model: 'a', text }],
+      stage2: [],
+      leaderboard: [],
+    },
   };
 }
 

@@ -42,12 +42,17 @@ export const historyMaxLineBytes: number = defaultMaxLineBytes;
  * An entry as a line of at most `maxLineBytes`: whole when it fits, else with every string longer than some
  * length cut to it (and marked), the length halved until the line fits; null when even 64 characters are too many.
  */
-export function fitHistoryLine(entry: HistoryEntry, maxLineBytes: number): { line: string; cutAt: number | null } | null {
+export function fitHistoryLine(
+  entry: HistoryEntry,
+  maxLineBytes: number,
+): { line: string; cutAt: number | null } | null {
   const whole = JSON.stringify(entry);
   if (Buffer.byteLength(whole) <= maxLineBytes) return { line: whole, cutAt: null };
   for (let cutAt = 256 * 1024; cutAt >= 64; cutAt = Math.floor(cutAt / 2)) {
     const line = JSON.stringify(entry, (_key, value: unknown) =>
-      typeof value === 'string' && value.length > cutAt ? `${value.slice(0, cutAt)}… [cut for the history log: ${value.length - cutAt} more characters]` : value,
+      typeof value === 'string' && value.length > cutAt
+        ? `${value.slice(0, cutAt)}… [cut for the history log: ${value.length - cutAt} more characters]`
+        : value,
     );
     if (Buffer.byteLength(line) <= maxLineBytes) return { line, cutAt };
   }
@@ -64,7 +69,10 @@ const historySegmentBytes = Number.MAX_SAFE_INTEGER;
  * Entries as the lines of one append to the history log, each of at most `historyMaxLineBytes` (`fitHistoryLine`):
  * the prepared append (`appendPrepared`), how many entries had texts cut to fit, and how many could not be written.
  */
-export function prepareHistory(path: string, entries: readonly HistoryEntry[]): { prepared: PreparedAppend; cut: number; dropped: number } {
+export function prepareHistory(
+  path: string,
+  entries: readonly HistoryEntry[],
+): { prepared: PreparedAppend; cut: number; dropped: number } {
   const lines: string[] = [];
   let cut = 0;
   let dropped = 0;
@@ -77,7 +85,11 @@ export function prepareHistory(path: string, entries: readonly HistoryEntry[]): 
     }
   }
   const data = lines.length === 0 ? Buffer.alloc(0) : Buffer.from(`${lines.join('\n')}\n`);
-  return { prepared: { path, data, records: lines.length, segmentBytes: historySegmentBytes, lockStaleMs: 30_000 }, cut, dropped };
+  return {
+    prepared: { path, data, records: lines.length, segmentBytes: historySegmentBytes, lockStaleMs: 30_000 },
+    cut,
+    dropped,
+  };
 }
 
 /**
@@ -87,7 +99,11 @@ export function prepareHistory(path: string, entries: readonly HistoryEntry[]): 
  * line of at most `historyMaxLineBytes` (`fitHistoryLine`); returns how many had texts cut to fit, and how many could
  * not be written.
  */
-export async function appendHistory(path: string, entries: readonly HistoryEntry[], options: { fsync?: boolean } = {}): Promise<{ cut: number; dropped: number }> {
+export async function appendHistory(
+  path: string,
+  entries: readonly HistoryEntry[],
+  options: { fsync?: boolean } = {},
+): Promise<{ cut: number; dropped: number }> {
   const { prepared, cut, dropped } = prepareHistory(path, entries);
   await appendPrepared(prepared, { fsync: options.fsync ?? false });
   return { cut, dropped };
@@ -116,7 +132,9 @@ function isEntry(value: unknown): value is HistoryEntry {
  * `HistorySessionFields`, not validated whole: `Session` is what the caller wrote (the CLI: its session type). A missing
  * file is empty; a FIFO, device or directory at the path is an `IO_ERROR` (never waited on).
  */
-export async function readHistory<Session extends HistorySessionFields = HistorySessionFields>(path: string): Promise<HistoryReadResult<Session>> {
+export async function readHistory<Session extends HistorySessionFields = HistorySessionFields>(
+  path: string,
+): Promise<HistoryReadResult<Session>> {
   const result: HistoryReadResult<Session> = { entries: [], skipped: 0, firstBadLine: null };
   const bad = (line: number): void => {
     result.skipped++;

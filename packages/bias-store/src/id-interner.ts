@@ -9,7 +9,10 @@ export class IdInterner {
   private readonly index = new Map<string, number>();
   /** Hash of an ASCII name's bytes → its index, or the indices sharing that hash. */
   private readonly byHash = new Map<number, number | number[]>();
-  constructor(private readonly limit: number, private readonly what: string) {}
+  constructor(
+    private readonly limit: number,
+    private readonly what: string,
+  ) {}
 
   of(name: string): number {
     const ascii = Buffer.byteLength(name) === name.length;
@@ -17,7 +20,10 @@ export class IdInterner {
     if (i === undefined) {
       i = this.names.length;
       if (i >= this.limit) {
-        throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Read fewer stores at once.` });
+        throw new BiasStoreError({
+          code: 'INVALID_OPTION',
+          message: `The inputs hold more than ${this.limit} distinct ${this.what}; a report over them cannot be built. Read fewer stores at once.`,
+        });
       }
       this.names.push(name);
       this.index.set(name, i);
@@ -76,7 +82,8 @@ export class IdInterner {
     }
     const known = this.byHash.get(hashBytes(buf, start, end));
     if (known !== undefined) {
-      for (const i of typeof known === 'number' ? [known] : known) if (sameText(this.names[i]!, buf, start, end)) return i;
+      for (const i of typeof known === 'number' ? [known] : known)
+        if (sameText(this.names[i]!, buf, start, end)) return i;
     }
     return this.of(buf.toString('utf8', start, end));
   }
@@ -100,4 +107,3 @@ function hashBytes(buf: Buffer, start: number, end: number): number {
   for (let j = start; j < end; j++) h = Math.imul(h ^ buf[j]!, 0x01000193);
   return h;
 }
-

@@ -1,9 +1,21 @@
 export { BiasStoreError } from './bias-store-error.js';
 export type { BiasStoreErrorCode } from './bias-store-error.js';
 
-export { ConsentLevel, consentAcceptedValues, consentLevelNames, isConsentLevel, parseConsentLevel, safeParseConsentLevel } from './consent-level.js';
+export {
+  ConsentLevel,
+  consentAcceptedValues,
+  consentLevelNames,
+  isConsentLevel,
+  parseConsentLevel,
+  safeParseConsentLevel,
+} from './consent-level.js';
 
-export { biasMetricRecordSchema, biasSchemaVersion, parseBiasMetricRecord, safeParseBiasMetricRecord } from './bias-metric-record.js';
+export {
+  biasMetricRecordSchema,
+  biasSchemaVersion,
+  parseBiasMetricRecord,
+  safeParseBiasMetricRecord,
+} from './bias-metric-record.js';
 export type { BiasMetricRecord } from './bias-metric-record.js';
 // The one zod-error describer (`path: message`, first three issues), for messages about any stored or sent shape.
 export { describeZodError } from './describe-zod-error.js';
@@ -37,7 +49,12 @@ export type { SegmentFile } from './segment-files.js';
 export { createBiasStore } from './create-bias-store.js';
 export type { BiasStoreOptions } from './create-bias-store.js';
 
-export { contributionRecordId, contributionRecordSchema, contributionSchemaVersion, safeParseContributionRecord } from './contribution-record.js';
+export {
+  contributionRecordId,
+  contributionRecordSchema,
+  contributionSchemaVersion,
+  safeParseContributionRecord,
+} from './contribution-record.js';
 export type { ContributionMode, ContributionRecord } from './contribution-record.js';
 export { createContributionStore } from './create-contribution-store.js';
 export type { ContributionStoreOptions } from './create-contribution-store.js';
@@ -81,7 +98,12 @@ export { columnsToObservations } from './columns-to-observations.js';
 
 // Team scale: the records as Parquet or canonical JSONL, partitioned by UTC day (`council store export`).
 export { canonicalBiasLine, exportBiasRecords } from './export-bias-records.js';
-export type { BiasExportFormat, BiasExportPartition, ExportBiasRecordsOptions, ExportBiasRecordsResult } from './export-bias-records.js';
+export type {
+  BiasExportFormat,
+  BiasExportPartition,
+  ExportBiasRecordsOptions,
+  ExportBiasRecordsResult,
+} from './export-bias-records.js';
 export { biasParquetColumns } from './bias-parquet-schema.js';
 export { streamBiasRecords } from './stream-bias-records.js';
 export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';
@@ -93,7 +115,14 @@ export { duckdbBiasRead, type DuckdbBiasReadOptions } from './duckdb/bias-read.j
 export { createClickhouseBiasTable } from './clickhouse/create-table.js';
 export type { CreateClickhouseBiasTableOptions, CreateClickhouseBiasTableResult } from './clickhouse/create-table.js';
 export { exportBiasRecordsToClickhouse } from './clickhouse/export-to-clickhouse.js';
-export type { ExportBiasRecordsToClickhouseOptions, ExportBiasRecordsToClickhouseResult } from './clickhouse/export-to-clickhouse.js';
-export { clickhouseBiasColumns, createClickhouseBiasTableSql, defaultClickhouseBiasTable } from './clickhouse/table-sql.js';
+export type {
+  ExportBiasRecordsToClickhouseOptions,
+  ExportBiasRecordsToClickhouseResult,
+} from './clickhouse/export-to-clickhouse.js';
+export {
+  clickhouseBiasColumns,
+  createClickhouseBiasTableSql,
+  defaultClickhouseBiasTable,
+} from './clickhouse/table-sql.js';
 // The window's records read from a ClickHouse table (`bias-report --engine clickhouse`).
 export { clickhouseBiasRead, type ClickhouseBiasReadOptions } from './clickhouse/bias-read.js';

@@ -16,7 +16,10 @@ const problems: Record<string, [what: string, fix: string]> = {
   ENOTDIR: ['a component of the path is a file, not a directory', 'fix the path'],
   ENOSPC: ['the disk is full', 'free some space'],
   EDQUOT: ['the disk quota is exceeded', 'free some space'],
-  EFBIG: ['the file reached the largest size this process may write (a file-size limit, ulimit -f)', 'raise the limit or choose another path'],
+  EFBIG: [
+    'the file reached the largest size this process may write (a file-size limit, ulimit -f)',
+    'raise the limit or choose another path',
+  ],
   EIO: ['the disk reported an input/output error', 'check the disk (dmesg)'],
   EMFILE: ['too many open files', 'retry after other files are closed'],
   ELOOP: ['too many symbolic links', 'fix the path'],
@@ -28,10 +31,15 @@ export function ioProblem(cause: unknown, reading = false): IoProblem {
   // A store error already worded: its problem, or that of the system error under it.
   if (BiasStoreError.isInstance(cause)) return cause.problem ?? ioProblem(cause.cause, reading);
   const code = (cause as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
-  if (reading && (code === 'EACCES' || code === 'EPERM')) return { code, what: 'permission denied', fix: 'make it (and its directory) readable by this user' };
+  if (reading && (code === 'EACCES' || code === 'EPERM'))
+    return { code, what: 'permission denied', fix: 'make it (and its directory) readable by this user' };
   const known = problems[code];
   if (known !== undefined) return { code, what: known[0], fix: known[1] };
-  return { code, what: `the system reported ${code}`, fix: `check that the path exists and is a ${reading ? 'readable' : 'writable'} regular file` };
+  return {
+    code,
+    what: `the system reported ${code}`,
+    fix: `check that the path exists and is a ${reading ? 'readable' : 'writable'} regular file`,
+  };
 }
 
 /** Wraps a file-system error as a `BiasStoreError` (`IO_ERROR`) that says what failed, where, and what to do. */
@@ -39,7 +47,12 @@ export function ioError(options: { action: string; path: string; cause: unknown 
   const reading = options.action === 'read' || options.action.startsWith('list');
   const problem = ioProblem(options.cause, reading);
   const { code, what, fix } = problem;
-  return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot ${options.action} ${options.path}: ${what}; ${fix} (${code}).`, cause: options.cause, problem });
+  return new BiasStoreError({
+    code: 'IO_ERROR',
+    message: `Cannot ${options.action} ${options.path}: ${what}; ${fix} (${code}).`,
+    cause: options.cause,
+    problem,
+  });
 }
 
 /** What kind of file `info` is, in words: `a directory`, `a FIFO (named pipe)`, `a character device`… */
@@ -60,9 +73,14 @@ export function fileKind(info: Stats): string {
  */
 export function notRegularFileError(options: { action: string; path: string; info: Stats }): BiasStoreError {
   const { action, path, info } = options;
-  if (info.isDirectory()) return ioError({ action, path, cause: Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' }) });
+  if (info.isDirectory())
+    return ioError({ action, path, cause: Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' }) });
   const kind = fileKind(info);
-  const problem: IoProblem = { code: 'ENOTREG', what: `it is ${kind}, not a regular file`, fix: 'Council keeps its data only in regular files: remove it, or choose another path' };
+  const problem: IoProblem = {
+    code: 'ENOTREG',
+    what: `it is ${kind}, not a regular file`,
+    fix: 'Council keeps its data only in regular files: remove it, or choose another path',
+  };
   return new BiasStoreError({
     code: 'IO_ERROR',
     message: `Cannot ${action} ${path}: ${problem.what}; ${problem.fix}.`,

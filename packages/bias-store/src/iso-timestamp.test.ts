@@ -13,7 +13,15 @@ describe('parseIsoTimestamp', () => {
   });
 
   it('rejects impossible dates and other text', () => {
-    for (const bad of ['2025-02-30T00:00:00Z', '2025-13-01T00:00:00Z', '2025-12-17T24:00:00Z', '2025-12-17', 'yesterday', '', '2025-12-17T10:30:00+25:00']) {
+    for (const bad of [
+      '2025-02-30T00:00:00Z',
+      '2025-13-01T00:00:00Z',
+      '2025-12-17T24:00:00Z',
+      '2025-12-17',
+      'yesterday',
+      '',
+      '2025-12-17T10:30:00+25:00',
+    ]) {
       expect(parseIsoTimestamp(bad)).toBeNull();
     }
     expect(parseIsoTimestamp('2024-02-29T00:00:00Z')).not.toBeNull(); // leap year

@@ -22,7 +22,10 @@ const cursorSchema = z.object({
 });
 
 /** Parses the text of a cursor file (`{"segment":…,"offset":…,"line":…}`); returns the error instead of throwing. */
-export function safeParseJsonlCursor(text: string, source = 'cursor'): { success: true; value: JsonlCursor } | { success: false; error: BiasStoreError } {
+export function safeParseJsonlCursor(
+  text: string,
+  source = 'cursor',
+): { success: true; value: JsonlCursor } | { success: false; error: BiasStoreError } {
   const fail = (what: string) => ({
     success: false as const,
     error: new BiasStoreError({

@@ -49,7 +49,16 @@ export class JsonlLineSplitter {
     private readonly maxLineBytes: number,
     from: { offset: number; line: number },
   ) {
-    this.current = { buf: Buffer.alloc(0), start: 0, end: 0, line: from.line, offset: from.offset, nextOffset: from.offset, terminated: true, utf8: false };
+    this.current = {
+      buf: Buffer.alloc(0),
+      start: 0,
+      end: 0,
+      line: from.line,
+      offset: from.offset,
+      nextOffset: from.offset,
+      terminated: true,
+      utf8: false,
+    };
   }
 
   /** Lines seen so far, counting those before where the scan began. */

@@ -37,14 +37,22 @@ export interface ReadWindow<T> {
 export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock<T>): ReadWindow<T> {
   const { maxSessions, maxDays } = options;
   if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.`,
+    });
   }
   if (maxDays !== undefined && (!Number.isFinite(maxDays) || maxDays <= 0)) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: maxDays must be a positive number, got ${String(maxDays)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `read: maxDays must be a positive number, got ${String(maxDays)}.`,
+    });
   }
-  const windowed = maxSessions !== undefined || maxDays !== undefined || options.since !== undefined || options.until !== undefined;
+  const windowed =
+    maxSessions !== undefined || maxDays !== undefined || options.since !== undefined || options.until !== undefined;
   const timeOf = windowed ? requireAccessor({ clock, name: 'timeOf', option: 'a time window' }) : clock.timeOf;
-  const sessionOf = maxSessions !== undefined ? requireAccessor({ clock, name: 'sessionOf', option: 'maxSessions' }) : undefined;
+  const sessionOf =
+    maxSessions !== undefined ? requireAccessor({ clock, name: 'sessionOf', option: 'maxSessions' }) : undefined;
   const now = options.now === undefined ? Date.now() : toMs(options.now, 'now');
   let lower = -Infinity;
   if (maxDays !== undefined) lower = now - maxDays * 86_400_000;
@@ -53,10 +61,17 @@ export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock
   return { timeOf, sessionOf, maxSessions, lower, upper };
 }
 
-function requireAccessor<T>(need: { clock: ItemClock<T>; name: 'timeOf' | 'sessionOf'; option: string }): (item: T) => string {
+function requireAccessor<T>(need: {
+  clock: ItemClock<T>;
+  name: 'timeOf' | 'sessionOf';
+  option: string;
+}): (item: T) => string {
   const fn = need.clock[need.name];
   if (fn === undefined) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${need.option} needs a store created with ${need.name}; ${need.clock.path} has none.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `read: ${need.option} needs a store created with ${need.name}; ${need.clock.path} has none.`,
+    });
   }
   return fn;
 }
@@ -64,12 +79,16 @@ function requireAccessor<T>(need: { clock: ItemClock<T>; name: 'timeOf' | 'sessi
 function toMs(value: Date | string, name: string): number {
   if (value instanceof Date) {
     const ms = value.getTime();
-    if (Number.isNaN(ms)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${name} is an invalid Date.` });
+    if (Number.isNaN(ms))
+      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${name} is an invalid Date.` });
     return ms;
   }
   const parsed = parseIsoTimestamp(value);
   if (parsed === null) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `read: ${name} ${JSON.stringify(value.slice(0, 40))} is not an ISO 8601 date-time (e.g. 2025-12-17T10:30:00Z).`,
+    });
   }
   return parsed.ms;
 }

@@ -12,23 +12,37 @@ export interface JsonlStoreSettings {
 }
 
 /** Checks `createJsonlStore`'s path, sizes and lock timing; throws `INVALID_OPTION` naming the one that is wrong. */
-export function resolveJsonlStoreSettings(options: { path: string; segmentBytes?: number; maxLineBytes?: number; rotationLockStaleMs?: number }): JsonlStoreSettings {
+export function resolveJsonlStoreSettings(options: {
+  path: string;
+  segmentBytes?: number;
+  maxLineBytes?: number;
+  rotationLockStaleMs?: number;
+}): JsonlStoreSettings {
   const path = options.path;
   if (typeof path !== 'string' || path.trim() === '') {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'createJsonlStore: path must be the path of a file, e.g. ~/.llm-council/bias_metrics.jsonl.' });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: 'createJsonlStore: path must be the path of a file, e.g. ~/.llm-council/bias_metrics.jsonl.',
+    });
   }
   const segmentBytes = options.segmentBytes ?? 64 * 1024 * 1024;
   const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
   const lockStaleMs = options.rotationLockStaleMs ?? 30_000;
   if (!Number.isFinite(lockStaleMs) || lockStaleMs < 0) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `createJsonlStore: rotationLockStaleMs must be a number of milliseconds ≥ 0; got ${String(lockStaleMs)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `createJsonlStore: rotationLockStaleMs must be a number of milliseconds ≥ 0; got ${String(lockStaleMs)}.`,
+    });
   }
   for (const [name, value] of [
     ['segmentBytes', segmentBytes],
     ['maxLineBytes', maxLineBytes],
   ] as const) {
     if (!Number.isInteger(value) || value <= 0) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `createJsonlStore: ${name} must be a positive integer number of bytes.` });
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `createJsonlStore: ${name} must be a positive integer number of bytes.`,
+      });
     }
   }
   return { path, segmentBytes, maxLineBytes, lockStaleMs };

@@ -23,7 +23,10 @@ export interface JsonlStoreStats extends SkipReport {
 }
 
 /** `store.stats()`: one pass over every file, counting records, sessions, the time span and what was skipped. */
-export async function jsonlStoreStats<T>(store: { lines: StoreLines<T>; clock: ItemClock<T> }): Promise<JsonlStoreStats> {
+export async function jsonlStoreStats<T>(store: {
+  lines: StoreLines<T>;
+  clock: ItemClock<T>;
+}): Promise<JsonlStoreStats> {
   const { timeOf, sessionOf } = store.clock;
   const files = await listSegments(store.lines.path);
   const skips = new SkipCounter();

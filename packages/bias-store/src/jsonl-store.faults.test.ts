@@ -13,7 +13,8 @@ import { createBiasStore } from './create-bias-store.js';
 import { createJsonlStore } from './jsonl-store.js';
 
 const tempDir = useTempDirs();
-const eventStore = (path: string) => createJsonlStore<TestEvent>({ path, schema: eventSchema, maxLineBytes: 1024 * 1024 });
+const eventStore = (path: string) =>
+  createJsonlStore<TestEvent>({ path, schema: eventSchema, maxLineBytes: 1024 * 1024 });
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 // Appends `count` single-line items, each with a pad of the writer's letter (0–64 KiB), after `startAt`.
@@ -79,7 +80,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(childDir, { recursive: true, force: true }));
 
 function run(script: string, args: string[], options: { uid?: number; gid?: number } = {}): ChildProcess {
-  return spawn(process.execPath, [join(childDir, script), ...args], { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  return spawn(process.execPath, [join(childDir, script), ...args], {
+    cwd: childDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
 }
 
 function finished(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -94,7 +99,9 @@ describe('concurrent writers', () => {
   it('8 processes × 500 appends of lines up to 64 KiB: every line parses and the count is exact', async () => {
     const path = join(tempDir(), 'events.jsonl');
     const startAt = Date.now() + 1500;
-    const children = Array.from({ length: 8 }, (_, w) => finished(run('concurrent-writer.mjs', [path, String(w), '500', String(startAt)])));
+    const children = Array.from({ length: 8 }, (_, w) =>
+      finished(run('concurrent-writer.mjs', [path, String(w), '500', String(startAt)])),
+    );
     const results = await Promise.all(children);
     for (const r of results) expect(r).toMatchObject({ code: 0, stderr: '' });
 
@@ -105,13 +112,14 @@ describe('concurrent writers', () => {
       const mine = result.items.filter((e) => e.session === `w${w}`);
       expect(mine.map((e) => e.i)).toEqual([...Array(500).keys()]); // each writer's lines whole and in its order
       const letter = String.fromCharCode(97 + w);
-      expect(mine.every((e) => e.pad === undefined || e.pad === '' || e.pad === letter.repeat(e.pad.length))).toBe(true);
+      expect(mine.every((e) => e.pad === undefined || e.pad === '' || e.pad === letter.repeat(e.pad.length))).toBe(
+        true,
+      );
     }
     const lines = readFileSync(path, 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     expect(Math.max(...lines.map((l) => Buffer.byteLength(l)))).toBeLessThanOrEqual(65536);
   }, 60_000);
-
 
   // Reproduced a lost batch (1 run in 5 under load) until the rotation lock stopped unlinking a lock it had not
   // seen go stale: two rotators at once could unlink an active file a writer had just created. (See also
@@ -120,10 +128,17 @@ describe('concurrent writers', () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');
     const startAt = Date.now() + 1200;
-    const children = Array.from({ length: 4 }, (_, w) => finished(run('concurrent-writer.mjs', [path, String(w), '300', String(startAt), String(32 * 1024), '4096'])));
+    const children = Array.from({ length: 4 }, (_, w) =>
+      finished(run('concurrent-writer.mjs', [path, String(w), '300', String(startAt), String(32 * 1024), '4096'])),
+    );
     let settled = false;
     const all = Promise.all(children).finally(() => (settled = true));
-    const store = createJsonlStore<TestEvent>({ path, schema: eventSchema, maxLineBytes: 65536, segmentBytes: 32 * 1024 });
+    const store = createJsonlStore<TestEvent>({
+      path,
+      schema: eventSchema,
+      maxLineBytes: 65536,
+      segmentBytes: 32 * 1024,
+    });
     let reads = 0;
     while (!settled) {
       const seen = (await store.read()).items.map((e) => `${e.session}:${e.i}`);
@@ -135,7 +150,8 @@ describe('concurrent writers', () => {
     await store.compact();
     const result = await store.read();
     expect(result.skipped).toBe(0);
-    for (let w = 0; w < 4; w++) expect(result.items.filter((e) => e.session === `w${w}`).map((e) => e.i)).toEqual([...Array(300).keys()]);
+    for (let w = 0; w < 4; w++)
+      expect(result.items.filter((e) => e.session === `w${w}`).map((e) => e.i)).toEqual([...Array(300).keys()]);
     expect(readdirSync(dir).filter((n) => /^events\.\d{6}\.jsonl(\.gz)?$/.test(n)).length).toBeGreaterThan(3); // rotations happened (fewer than size alone implies: a writer skips one while another holds the lock)
     expect(reads).toBeGreaterThan(0);
   }, 60_000);
@@ -222,7 +238,9 @@ describe('hostile file systems and files', () => {
     const error = await blocked.append([{ session: 's', t: '2026-01-01T00:00:00Z', i: 1 }]).catch((e: unknown) => e);
     expect(BiasStoreError.isInstance(error)).toBe(true);
     expect((error as BiasStoreError).code).toBe('IO_ERROR');
-    expect((error as Error).message).toMatch(/a-file\/events\.jsonl: a component of the path is a file, not a directory; fix the path \(ENOTDIR\)/);
+    expect((error as Error).message).toMatch(
+      /a-file\/events\.jsonl: a component of the path is a file, not a directory; fix the path \(ENOTDIR\)/,
+    );
     expect(readFileSync(join(dir, 'a-file'), 'utf8')).toBe('user data');
   });
 
@@ -233,7 +251,11 @@ describe('hostile file systems and files', () => {
     const torn = '{"session":"s","t":"2026-01-01T00:00:00Z","i":-1,"pad":"torn'; // 60 bytes, no newline
     writeFileSync(path, torn);
     // bash's ulimit -f counts 1024-byte blocks (POSIX sh may count 512).
-    const child = spawn('bash', ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" batch-writer.mjs "${path}"`], { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'bash',
+      ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" batch-writer.mjs "${path}"`],
+      { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const result = await finished(child);
     const outcome = JSON.parse(result.stdout) as { code: string; message: string };
     // The kernel took 2048 bytes = 60 (old torn line) + 1 (its repair newline) + 6 × 300-byte lines + 187 bytes of the 7th:
@@ -264,29 +286,53 @@ describe('hostile file systems and files', () => {
     await expect(store.append([{ session: 's', t: '2026-01-01T00:00:00Z', i: 1 }])).rejects.toThrow(
       `Cannot append to ${path}: it is a directory; give the path of a file inside it instead (EISDIR).`,
     );
-    await expect(store.read()).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('it is a directory') as string });
+    await expect(store.read()).rejects.toMatchObject({
+      code: 'IO_ERROR',
+      message: expect.stringContaining('it is a directory') as string,
+    });
     expect(statSync(path).isDirectory()).toBe(true);
   });
 
   it('non-UTF-8 bytes: the line is skipped and counted, the file untouched', async () => {
     const path = join(tempDir(), 'events.jsonl');
     const good = '{"session":"s","t":"2026-01-01T00:00:00Z","i":1}\n';
-    writeFileSync(path, Buffer.concat([Buffer.from(good), Buffer.from('{"session":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","t":"2026-01-01T00:00:00Z","i":2}\n'), Buffer.from(good.replace('"i":1', '"i":3'))]));
+    writeFileSync(
+      path,
+      Buffer.concat([
+        Buffer.from(good),
+        Buffer.from('{"session":"'),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from('","t":"2026-01-01T00:00:00Z","i":2}\n'),
+        Buffer.from(good.replace('"i":1', '"i":3')),
+      ]),
+    );
     const before = sha(path);
     const result = await eventStore(path).read();
     expect(result.items.map((e) => e.i)).toEqual([1, 3]);
-    expect(result.firstBadLines).toEqual([{ file: path, line: 2, reason: 'invalid_utf8', detail: 'the line is not valid UTF-8' }]);
+    expect(result.firstBadLines).toEqual([
+      { file: path, line: 2, reason: 'invalid_utf8', detail: 'the line is not valid UTF-8' },
+    ]);
     expect(sha(path)).toBe(before);
   });
 
   it('a 10 MB line: skipped as too long without buffering it, neighbours read, file untouched', async () => {
     const path = join(tempDir(), 'events.jsonl');
     const huge = `{"session":"s","t":"2026-01-01T00:00:00Z","i":2,"pad":"${'x'.repeat(10 * 1024 * 1024)}"}`;
-    writeFileSync(path, `{"session":"s","t":"2026-01-01T00:00:00Z","i":1}\n${huge}\n{"session":"s","t":"2026-01-01T00:00:00Z","i":3}\n`);
+    writeFileSync(
+      path,
+      `{"session":"s","t":"2026-01-01T00:00:00Z","i":1}\n${huge}\n{"session":"s","t":"2026-01-01T00:00:00Z","i":3}\n`,
+    );
     const before = sha(path);
     const result = await eventStore(path).read();
     expect(result.items.map((e) => e.i)).toEqual([1, 3]);
-    expect(result.firstBadLines).toEqual([{ file: path, line: 2, reason: 'line_too_long', detail: `the line is ${Buffer.byteLength(huge)} bytes, over maxLineBytes (1048576)` }]);
+    expect(result.firstBadLines).toEqual([
+      {
+        file: path,
+        line: 2,
+        reason: 'line_too_long',
+        detail: `the line is ${Buffer.byteLength(huge)} bytes, over maxLineBytes (1048576)`,
+      },
+    ]);
     expect(sha(path)).toBe(before);
   });
 
@@ -301,7 +347,12 @@ describe('hostile file systems and files', () => {
     expect(result.items.map((r) => r.reviewerId)).toEqual(['r1', 'r3']);
     expect(result.reasons.unsupported_version).toBe(1);
     expect(result.firstBadLines).toEqual([
-      { file: path, line: 2, reason: 'unsupported_version', detail: 'schema_version "2.0.0" has major version 2; this reader understands major 1' },
+      {
+        file: path,
+        line: 2,
+        reason: 'unsupported_version',
+        detail: 'schema_version "2.0.0" has major version 2; this reader understands major 1',
+      },
     ]);
     const inode = statSync(path).ino;
     await store.append([{ ...result.items[0]!, reviewerId: 'r4', rankPosition: null, positionIsDisplayOrder: true }]);

@@ -45,7 +45,8 @@ describe('a rotation between listing and opening the active file', () => {
 
     // Resuming after line 2 gives line 3, then the new segment's lines: nothing skipped, nothing twice.
     const resumed: number[] = [];
-    for await (const entry of store.scan({ from: seen[1]!.next })) if (entry.kind === 'item') resumed.push(entry.item.i);
+    for await (const entry of store.scan({ from: seen[1]!.next }))
+      if (entry.kind === 'item') resumed.push(entry.item.i);
     expect(resumed).toEqual([3, 10, 11, 12, 13, 14, 15]);
   });
 });

@@ -1,6 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -61,21 +72,33 @@ let childDir = '';
 let createJsonlStore: typeof JsonlStoreModule.createJsonlStore;
 beforeAll(async () => {
   const entry = process.env.BIAS_STORE_STRESS_ENTRY;
-  childDir = await bundleForChildren({ 'writer.mjs': writer, 'compactor.mjs': compactor }, entry === undefined ? {} : { entry });
+  childDir = await bundleForChildren(
+    { 'writer.mjs': writer, 'compactor.mjs': compactor },
+    entry === undefined ? {} : { entry },
+  );
   ({ createJsonlStore } = (await import(entry ?? './jsonl-store.js')) as typeof JsonlStoreModule);
 }, 60_000);
 afterAll(() => rmSync(childDir, { recursive: true, force: true }));
 
 const tempDir = useTempDirs();
 
-function run(script: string, args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [join(childDir, script), ...args], { cwd: childDir, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  script: string,
+  args: string[],
+): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
+  const child = spawn(process.execPath, [join(childDir, script), ...args], {
+    cwd: childDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
   return { child, done };
 }
@@ -153,7 +176,9 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       const stopFile = join(dir, 'stop');
       const startAt = Date.now() + 400;
       const compacting = run('compactor.mjs', [path, stopFile]);
-      const children = Array.from({ length: writers }, (_, w) => run('writer.mjs', [path, String(w), String(appendsPerWriter), String(startAt), String(segmentBytes)]));
+      const children = Array.from({ length: writers }, (_, w) =>
+        run('writer.mjs', [path, String(w), String(appendsPerWriter), String(startAt), String(segmentBytes)]),
+      );
       if (round % 2 === 1) {
         // Kill one writer at a random moment of its run: it may die holding the lock, a pin, or mid-rotation.
         const victim = children[round % writers]!;
@@ -170,12 +195,14 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       results.forEach((r, w) => {
         if (r.signal === 'SIGKILL') killed++;
         else expect(r).toMatchObject({ code: 0, stderr: '' });
-        for (const m of r.stdout.matchAll(/^ok (\d+) (\d+)$/gm)) for (let k = 0; k < Number(m[2]); k++) confirmed.add(`w${w}:${Number(m[1]) + k}`);
+        for (const m of r.stdout.matchAll(/^ok (\d+) (\d+)$/gm))
+          for (let k = 0; k < Number(m[2]); k++) confirmed.add(`w${w}:${Number(m[1]) + k}`);
       });
       const count = async (): Promise<{ lost: number; doubled: number; segments: number; lostIds: string[] }> => {
         const store = createJsonlStore<TestEvent>({ path, schema: eventSchema });
         const seen = new Map<string, number>();
-        for (const e of (await store.read()).items) seen.set(`${e.session}:${e.i}`, (seen.get(`${e.session}:${e.i}`) ?? 0) + 1);
+        for (const e of (await store.read()).items)
+          seen.set(`${e.session}:${e.i}`, (seen.get(`${e.session}:${e.i}`) ?? 0) + 1);
         const lostIds = [...confirmed].filter((id) => !seen.has(id));
         const doubled = [...seen.values()].filter((n) => n > 1).length; // no record is ever written twice
         return { lost: lostIds.length, doubled, segments: (await store.files()).length, lostIds };
@@ -184,7 +211,8 @@ describe('a stale rotation lock taken over by several processes at once', () => 
       const before = await count();
       const leftBy = before.lost > 0 ? describeFiles(dir, before.lostIds) : '';
       // Keep the store as the processes left it (the test's own directory is removed afterwards) for a post-mortem.
-      const kept = before.lost > 0 ? join(tmpdir(), `stale-lock-loss-${process.pid}-${Date.now()}-round-${round}`) : null;
+      const kept =
+        before.lost > 0 ? join(tmpdir(), `stale-lock-loss-${process.pid}-${Date.now()}-round-${round}`) : null;
       if (kept !== null) {
         cpSync(dir, kept, { recursive: true });
         writeFileSync(join(kept, 'LOST.txt'), `${before.lostIds.join('\n')}\n\n${leftBy}\n`);
@@ -210,6 +238,10 @@ describe('a stale rotation lock taken over by several processes at once', () => 
         `lost ${lostTotal} (${lostBeforeCleanup} before the last compaction) in rounds [${lossyRounds.join(', ')}], doubled ${doubledTotal}`,
     );
     expect(segmentsTotal).toBeGreaterThan(rounds * 10); // rotations happened, many of them
-    expect({ lost: lostTotal, lostBeforeCleanup, doubled: doubledTotal }).toEqual({ lost: 0, lostBeforeCleanup: 0, doubled: 0 });
+    expect({ lost: lostTotal, lostBeforeCleanup, doubled: doubledTotal }).toEqual({
+      lost: 0,
+      lostBeforeCleanup: 0,
+      doubled: 0,
+    });
   }, 600_000);
 });

@@ -1,4 +1,17 @@
-import { closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +28,13 @@ import { privateName } from './private-names.js';
 const tempDir = useTempDirs();
 
 function eventStore(path: string, extra: Partial<JsonlStoreOptions<TestEvent>> = {}) {
-  return createJsonlStore<TestEvent>({ path, schema: eventSchema, timeOf: (e) => e.t, sessionOf: (e) => e.session, ...extra });
+  return createJsonlStore<TestEvent>({
+    path,
+    schema: eventSchema,
+    timeOf: (e) => e.t,
+    sessionOf: (e) => e.session,
+    ...extra,
+  });
 }
 
 const ev = (session: string, t: string, i: number): TestEvent => ({ session, t, i });
@@ -25,8 +44,13 @@ describe('append', () => {
     const dir = tempDir();
     const path = join(dir, 'a', 'b', 'events.jsonl');
     const store = eventStore(path);
-    expect(await store.append([ev('s1', '2026-01-01T00:00:00Z', 1), ev('s1', '2026-01-01T00:00:00Z', 2)])).toEqual({ records: 2, bytes: 100 }); // two 49-byte lines + newlines
-    expect(readFileSync(path, 'utf8')).toBe('{"session":"s1","t":"2026-01-01T00:00:00Z","i":1}\n{"session":"s1","t":"2026-01-01T00:00:00Z","i":2}\n');
+    expect(await store.append([ev('s1', '2026-01-01T00:00:00Z', 1), ev('s1', '2026-01-01T00:00:00Z', 2)])).toEqual({
+      records: 2,
+      bytes: 100,
+    }); // two 49-byte lines + newlines
+    expect(readFileSync(path, 'utf8')).toBe(
+      '{"session":"s1","t":"2026-01-01T00:00:00Z","i":1}\n{"session":"s1","t":"2026-01-01T00:00:00Z","i":2}\n',
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'a')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'a', 'b')).mode & 0o777).toBe(0o700);
@@ -44,13 +68,17 @@ describe('append', () => {
     const path = join(dir, 'events.jsonl');
     const store = eventStore(path);
     const bad = { session: 's', t: 'x', i: 1.5 } as TestEvent;
-    await expect(store.append([ev('s', '2026-01-01T00:00:00Z', 1), bad])).rejects.toThrow(/Item 1 cannot be written to .*events\.jsonl: i: .*Nothing was written/);
+    await expect(store.append([ev('s', '2026-01-01T00:00:00Z', 1), bad])).rejects.toThrow(
+      /Item 1 cannot be written to .*events\.jsonl: i: .*Nothing was written/,
+    );
     expect(existsSync(path)).toBe(false);
   });
 
   it('refuses a line over maxLineBytes', async () => {
     const store = eventStore(join(tempDir(), 'e.jsonl'), { maxLineBytes: 100 });
-    await expect(store.append([{ ...ev('s', '2026-01-01T00:00:00Z', 1), pad: 'x'.repeat(100) }])).rejects.toThrow(/over maxLineBytes \(100\)/);
+    await expect(store.append([{ ...ev('s', '2026-01-01T00:00:00Z', 1), pad: 'x'.repeat(100) }])).rejects.toThrow(
+      /over maxLineBytes \(100\)/,
+    );
   });
 
   it('keeps a torn last line alone: the next append starts with a newline, and the user bytes are kept', async () => {
@@ -62,14 +90,18 @@ describe('append', () => {
     expect(first.items.map((e) => e.i)).toEqual([1]);
     expect(first.skipped).toBe(1);
     expect(first.reasons.torn_line).toBe(1);
-    expect(first.firstBadLines).toEqual([{ file: path, line: 2, reason: 'torn_line', detail: expect.stringContaining('no newline') as string }]);
+    expect(first.firstBadLines).toEqual([
+      { file: path, line: 2, reason: 'torn_line', detail: expect.stringContaining('no newline') as string },
+    ]);
 
     await store.append([ev('s2', '2026-01-02T00:00:00Z', 2)]);
     const text = readFileSync(path, 'utf8');
     expect(text).toBe(`${before}\n{"session":"s2","t":"2026-01-02T00:00:00Z","i":2}\n`);
     const second = await store.read();
     expect(second.items.map((e) => e.i)).toEqual([1, 2]);
-    expect(second.firstBadLines).toEqual([{ file: path, line: 2, reason: 'invalid_json', detail: 'the line is not valid JSON' }]);
+    expect(second.firstBadLines).toEqual([
+      { file: path, line: 2, reason: 'invalid_json', detail: 'the line is not valid JSON' },
+    ]);
   });
 
   it('accepts a complete last line that only lacks its newline', async () => {
@@ -134,7 +166,11 @@ describe('read', () => {
     expect((await store.read({ maxDays: 30, now })).items.map((e) => e.i)).toEqual([2, 3, 1]);
     // 1.5 days before now is 2026-03-09T12:00Z.
     expect((await store.read({ maxDays: 1.5, now })).items.map((e) => e.i)).toEqual([3, 1]);
-    expect((await store.read({ since: '2026-03-01T00:00:00Z', until: new Date('2026-03-10T09:00:00Z') })).items.map((e) => e.i)).toEqual([2, 3]);
+    expect(
+      (await store.read({ since: '2026-03-01T00:00:00Z', until: new Date('2026-03-10T09:00:00Z') })).items.map(
+        (e) => e.i,
+      ),
+    ).toEqual([2, 3]);
   });
 
   it("keeps the last N sessions by each session's latest record", async () => {
@@ -149,7 +185,9 @@ describe('read', () => {
     expect((await store.read({ maxSessions: 2 })).items.map((e) => e.i)).toEqual([1, 3, 4]);
     expect((await store.read({ maxSessions: 1 })).items.map((e) => e.i)).toEqual([1, 4]);
     // Windows combine: within the last 2.5 days before Jan 4 12:00, session old-but-revisited has only record 4.
-    expect((await store.read({ maxSessions: 2, maxDays: 2.5, now: new Date('2026-01-04T12:00:00Z') })).items.map((e) => e.i)).toEqual([3, 4]);
+    expect(
+      (await store.read({ maxSessions: 2, maxDays: 2.5, now: new Date('2026-01-04T12:00:00Z') })).items.map((e) => e.i),
+    ).toEqual([3, 4]);
   });
 
   it('keeps all records of a session that returns after it was pruned from memory', async () => {
@@ -190,14 +228,36 @@ describe('segments and compaction', () => {
     const names = readdirSync(dir).sort();
     expect(names).toEqual([1, 2, 3, 4, 5, 6].map((n) => `events.00000${n}.jsonl.gz`).concat('events.jsonl'));
     expect(statSync(join(dir, 'events.000001.jsonl.gz')).mode & 0o777).toBe(0o600);
-    expect(gunzipSync(readFileSync(join(dir, 'events.000001.jsonl.gz'))).toString()).toBe(all.slice(0, 10).map((e) => `${JSON.stringify(e)}\n`).join(''));
-    expect(gunzipSync(readFileSync(join(dir, 'events.000006.jsonl.gz'))).toString()).toBe(all.slice(46, 55).map((e) => `${JSON.stringify(e)}\n`).join(''));
-    expect(readFileSync(path, 'utf8')).toBe(all.slice(55).map((e) => `${JSON.stringify(e)}\n`).join(''));
+    expect(gunzipSync(readFileSync(join(dir, 'events.000001.jsonl.gz'))).toString()).toBe(
+      all
+        .slice(0, 10)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
+    expect(gunzipSync(readFileSync(join(dir, 'events.000006.jsonl.gz'))).toString()).toBe(
+      all
+        .slice(46, 55)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
+    expect(readFileSync(path, 'utf8')).toBe(
+      all
+        .slice(55)
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
     expect((await store.read()).items).toEqual(all);
     expect(await store.compact()).toEqual({ compacted: 0, bytesBefore: 0, bytesAfter: 0 }); // nothing left to do
 
     const stats = await store.stats();
-    expect(stats).toMatchObject({ records: 60, sessions: 60, oldest: '2026-01-01T00:00:00.000Z', newest: '2026-01-01T00:59:00.000Z', segments: 7, skipped: 0 });
+    expect(stats).toMatchObject({
+      records: 60,
+      sessions: 60,
+      oldest: '2026-01-01T00:00:00.000Z',
+      newest: '2026-01-01T00:59:00.000Z',
+      segments: 7,
+      skipped: 0,
+    });
     expect(stats.bytes).toBeLessThan(10 * 54 + 50 * 56); // the plain size of all 60 lines
   });
 
@@ -324,7 +384,8 @@ describe('scan and cursors', () => {
     expect(entries.map((e) => (e.kind === 'item' ? e.item.i : -1))).toEqual([...Array(20).keys()]);
     for (const k of [0, 3, 7, 12, 18, 19]) {
       const rest: number[] = [];
-      for await (const entry of store.scan({ from: entries[k]!.next })) if (entry.kind === 'item') rest.push(entry.item.i);
+      for await (const entry of store.scan({ from: entries[k]!.next }))
+        if (entry.kind === 'item') rest.push(entry.item.i);
       expect(rest).toEqual([...Array(20).keys()].slice(k + 1));
     }
     // Line numbers restart per segment and are 1-based; offsets are where each line starts.
@@ -391,6 +452,8 @@ describe('errors', () => {
   it('are BiasStoreErrors with codes', () => {
     expect(() => eventStore('x.jsonl', { segmentBytes: 0 })).toThrow(BiasStoreError);
     expect(() => eventStore('')).toThrow(/path must be the path of a file/);
-    expect(() => eventStore('x.jsonl', { rotationLockStaleMs: -1 })).toThrow(/rotationLockStaleMs must be a number of milliseconds ≥ 0/);
+    expect(() => eventStore('x.jsonl', { rotationLockStaleMs: -1 })).toThrow(
+      /rotationLockStaleMs must be a number of milliseconds ≥ 0/,
+    );
   });
 });

@@ -70,7 +70,10 @@ export interface PreparedAppend {
 }
 
 /** Appends prepared lines to their store as `append` does (one O_APPEND write, whole or absent, rotation and compaction). */
-export function appendPrepared(prepared: PreparedAppend, options: { fsync: boolean }): Promise<{ records: number; bytes: number }> {
+export function appendPrepared(
+  prepared: PreparedAppend,
+  options: { fsync: boolean },
+): Promise<{ records: number; bytes: number }> {
   const { path, segmentBytes, lockStaleMs } = prepared;
   if (prepared.records === 0) return Promise.resolve({ records: 0, bytes: 0 });
   return appendLines({
@@ -121,7 +124,10 @@ export function createJsonlStore<T>(options: JsonlStoreOptions<T>): JsonlStore<T
   const clock = { path, timeOf: options.timeOf, sessionOf: options.sessionOf };
   const prepare = (items: readonly T[]): PreparedAppend => ({
     path,
-    data: items.length === 0 ? Buffer.alloc(0) : encodeJsonlItems(items, { path, schema: options.schema, maxLineBytes, checkWrite: options.checkWrite }),
+    data:
+      items.length === 0
+        ? Buffer.alloc(0)
+        : encodeJsonlItems(items, { path, schema: options.schema, maxLineBytes, checkWrite: options.checkWrite }),
     records: items.length,
     segmentBytes,
     lockStaleMs,

@@ -26,7 +26,7 @@ export async function linkNewSegment(options: { path: string; source: string }):
   const naming = segmentNaming(path);
   const { segments } = await readStoreDirectory(path);
   let segment = Math.max(0, ...segments.keys()) + 1;
-  for (;; segment++) {
+  for (; ; segment++) {
     const target = naming.segmentPath(segment, false);
     try {
       await link(source, target);
@@ -35,13 +35,19 @@ export async function linkNewSegment(options: { path: string; source: string }):
       if (code === 'ENOENT') return null; // moved away meanwhile (by another rotator)
       if (code !== 'EEXIST') throw error;
       const [there, here] = [await statOrNull(target), await statOrNull(source)];
-      if (there !== null && here !== null && identityOf(there) === identityOf(here) && !(await pathExists(naming.segmentPath(segment, true)))) {
+      if (
+        there !== null &&
+        here !== null &&
+        identityOf(there) === identityOf(here) &&
+        !(await pathExists(naming.segmentPath(segment, true)))
+      ) {
         return { segment, identity: identityOf(there) };
       }
       continue;
     }
     const linked = await statOrNull(target); // ours: only a stray name can be unlinked by another process
-    if (linked !== null && !(await pathExists(naming.segmentPath(segment, true)))) return { segment, identity: identityOf(linked) };
+    if (linked !== null && !(await pathExists(naming.segmentPath(segment, true))))
+      return { segment, identity: identityOf(linked) };
     await unlinkIfPresent(target); // a stray beside a compacted number: nobody else relies on it
   }
 }

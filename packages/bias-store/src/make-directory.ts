@@ -37,13 +37,31 @@ export function makeDirectory(dir: string, mode = 0o700): void {
       if (code === 'EEXIST') {
         const info = statSync(path);
         if (info.isDirectory()) continue;
-        const problem = { code: 'EEXIST', what: `${fileKind(info)} is in the way`, fix: 'move it away, or choose another path' };
-        throw new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create the directory ${path}: ${problem.what}; ${problem.fix}.`, cause: error, problem });
+        const problem = {
+          code: 'EEXIST',
+          what: `${fileKind(info)} is in the way`,
+          fix: 'move it away, or choose another path',
+        };
+        throw new BiasStoreError({
+          code: 'IO_ERROR',
+          message: `Cannot create the directory ${path}: ${problem.what}; ${problem.fix}.`,
+          cause: error,
+          problem,
+        });
       }
       if (code === 'ENOENT') {
         // The parent exists (checked above), so the file system itself refuses new entries here (/proc, /sys).
-        const problem = { code: 'ENOENT', what: 'this file system does not allow new directories there', fix: 'choose a directory on a writable file system' };
-        throw new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create the directory ${path}: ${problem.what} (ENOENT); ${problem.fix}.`, cause: error, problem });
+        const problem = {
+          code: 'ENOENT',
+          what: 'this file system does not allow new directories there',
+          fix: 'choose a directory on a writable file system',
+        };
+        throw new BiasStoreError({
+          code: 'IO_ERROR',
+          message: `Cannot create the directory ${path}: ${problem.what} (ENOENT); ${problem.fix}.`,
+          cause: error,
+          problem,
+        });
       }
       throw ioError({ action: 'create the directory', path, cause: error });
     }

@@ -21,7 +21,11 @@ export interface OpenSegment {
  * pull the file away; should one have moved it since it was listed, its lines live on under its segment name (plain,
  * then gzipped). A file gone under every name is null.
  */
-export async function openSegment(options: { storePath: string; file: SegmentFile; offset: number }): Promise<OpenSegment | null> {
+export async function openSegment(options: {
+  storePath: string;
+  file: SegmentFile;
+  offset: number;
+}): Promise<OpenSegment | null> {
   const { storePath, file, offset } = options;
   const opened = await openFirstName(storePath, file);
   if (opened === null) return null;
@@ -45,7 +49,10 @@ export async function openSegment(options: { storePath: string; file: SegmentFil
 }
 
 /** The candidate names of a file in turn; the active name only while it still holds the file that was listed. */
-async function openFirstName(storePath: string, file: SegmentFile): Promise<{ handle: FileHandle; compressed: boolean } | null> {
+async function openFirstName(
+  storePath: string,
+  file: SegmentFile,
+): Promise<{ handle: FileHandle; compressed: boolean } | null> {
   const naming = segmentNaming(storePath);
   const candidates = file.compressed
     ? [{ path: file.path, compressed: true }]

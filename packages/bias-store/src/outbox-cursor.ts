@@ -14,5 +14,7 @@ export function describeCursorOverrun(files: readonly SegmentFile[], cursor: Jso
   const file = files.find((f) => f.segment === cursor.segment);
   const beyond = file === undefined ? cursor.segment > last.segment : !file.compressed && cursor.offset > file.bytes;
   if (!beyond) return null;
-  return file === undefined ? `segment ${cursor.segment}, past the last one (${last.segment})` : `byte ${cursor.offset} of ${file.path}, which holds ${file.bytes}`;
+  return file === undefined
+    ? `segment ${cursor.segment}, past the last one (${last.segment})`
+    : `byte ${cursor.offset} of ${file.path}, which holds ${file.bytes}`;
 }

@@ -50,7 +50,9 @@ function writeLine(value: unknown, style: Style): string {
   const write = (v: unknown): string => {
     if (v instanceof Raw) return v.text;
     if (v instanceof Obj) {
-      const body = v.entries.filter(([, x]) => x !== absent).map(([k, x]) => `${gap()}${writeString(k, style.mode)}${gap()}:${gap()}${write(x)}${gap()}`);
+      const body = v.entries
+        .filter(([, x]) => x !== absent)
+        .map(([k, x]) => `${gap()}${writeString(k, style.mode)}${gap()}:${gap()}${write(x)}${gap()}`);
       return body.length === 0 ? `{${gap()}}` : `{${body.join(',')}}`;
     }
     if (Array.isArray(v)) return `[${gap()}${v.map((x) => write(x)).join(`${gap()},${gap()}`)}${gap()}]`;
@@ -79,15 +81,58 @@ const canonicalKeys = [
   'rank_position',
 ] as const;
 type Key = (typeof canonicalKeys)[number];
-const requiredKeys: readonly Key[] = ['schema_version', 'session_id', 'timestamp', 'reviewer_id', 'model_id', 'position', 'response_length_chars', 'score_value'];
+const requiredKeys: readonly Key[] = [
+  'schema_version',
+  'session_id',
+  'timestamp',
+  'reviewer_id',
+  'model_id',
+  'position',
+  'response_length_chars',
+  'score_value',
+];
 
 const text = fc.oneof(
   fc.string({ maxLength: 10 }),
   fc.string({ unit: 'grapheme', maxLength: 5 }),
   fc.string({ unit: 'binary', maxLength: 5 }),
-  fc.constantFrom('openai/gpt-5.1', 'anthropic/claude-opus-4.6', 'modèle-ü', '日本語', '😀', 'a"b', 'a\\b', 'tab\there', '\u2028', '\u007f', 'null', '1'),
+  fc.constantFrom(
+    'openai/gpt-5.1',
+    'anthropic/claude-opus-4.6',
+    'modèle-ü',
+    '日本語',
+    '😀',
+    'a"b',
+    'a\\b',
+    'tab\there',
+    '\u2028',
+    '\u007f',
+    'null',
+    '1',
+  ),
 );
-const weird = fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, '', [], [1, 'a'], new Obj([]), new Obj([['a', new Obj([['b', null]])]]), 'x', new Raw('-0'), new Raw('01'), new Raw('1e400'), new Raw('.5'), new Raw('nul'), new Raw('nulll'), new Raw('True'), new Raw(''));
+const weird = fc.constantFrom<unknown>(
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  '',
+  [],
+  [1, 'a'],
+  new Obj([]),
+  new Obj([['a', new Obj([['b', null]])]]),
+  'x',
+  new Raw('-0'),
+  new Raw('01'),
+  new Raw('1e400'),
+  new Raw('.5'),
+  new Raw('nul'),
+  new Raw('nulll'),
+  new Raw('True'),
+  new Raw(''),
+);
 
 // Timestamps from their parts, with every zone form parseIsoTimestamp reads (and none).
 const validTimestamp = fc
@@ -117,7 +162,21 @@ const countEdges: unknown[] = [
   2 ** 53,
   -1,
   1.5,
-  ...['2.0', '1e0', '1E2', '-0', '00', '01', '999999999999999', '1000000000000000', '4294967294', '4294967295', '9007199254740993', '1.5e0', '0.0'].map((t) => new Raw(t)),
+  ...[
+    '2.0',
+    '1e0',
+    '1E2',
+    '-0',
+    '00',
+    '01',
+    '999999999999999',
+    '1000000000000000',
+    '4294967294',
+    '4294967295',
+    '9007199254740993',
+    '1.5e0',
+    '0.0',
+  ].map((t) => new Raw(t)),
 ];
 const dupMeta = [
   new Obj([
@@ -139,40 +198,160 @@ const dupMeta = [
 ];
 const edges: Record<Key, unknown[]> = {
   schema_version: [
-    ...[1, '1', '1.0', '1.1.0', '1.2.0', '1.10.3', '1.0.0.0', '2.0.0', '2', 2, 0, -1, '10', '1.', '.1', '1..1', '1.x', '', ' 1', '1.1.0 ', '01', '1.1234567890', '1.123456789', '1.2.0000000001'],
+    ...[
+      1,
+      '1',
+      '1.0',
+      '1.1.0',
+      '1.2.0',
+      '1.10.3',
+      '1.0.0.0',
+      '2.0.0',
+      '2',
+      2,
+      0,
+      -1,
+      '10',
+      '1.',
+      '.1',
+      '1..1',
+      '1.x',
+      '',
+      ' 1',
+      '1.1.0 ',
+      '01',
+      '1.1234567890',
+      '1.123456789',
+      '1.2.0000000001',
+    ],
     ...['1.0', '1e0', '10', '-1', '-0', '01'].map((t) => new Raw(t)),
   ],
   session_id: ['', 'a', 'openai/gpt-5.1', 'a"b', 'a\\b', 'tab\there', 'é', '\u2028', '\u007f', 1, null],
-  timestamp: ['2025-02-30T00:00:00Z', '2024-02-29T00:00:00Z', '2025-12-17T24:00:00Z', '2025-12-17T10:60:00Z', '2025-12-17', '2025-12-17T10:30:00+24:00', '2025-12-17T10:30:00 Z', '2025-12-17T10:30', 'yesterday', '', 0, null],
+  timestamp: [
+    '2025-02-30T00:00:00Z',
+    '2024-02-29T00:00:00Z',
+    '2025-12-17T24:00:00Z',
+    '2025-12-17T10:60:00Z',
+    '2025-12-17',
+    '2025-12-17T10:30:00+24:00',
+    '2025-12-17T10:30:00 Z',
+    '2025-12-17T10:30',
+    'yesterday',
+    '',
+    0,
+    null,
+  ],
   consent_level: [0, 1, 2, 3, 4, null, 5, -1, '1', 10, 1.5, ...['1.0', '4e0', '-0', '00', '04'].map((t) => new Raw(t))],
-  query_metadata: [null, new Obj([]), new Obj([['other', 1]]), new Obj([['category', 1]]), new Obj([['category', new Obj([])]]), ...dupMeta, 'coding', []],
+  query_metadata: [
+    null,
+    new Obj([]),
+    new Obj([['other', 1]]),
+    new Obj([['category', 1]]),
+    new Obj([['category', new Obj([])]]),
+    ...dupMeta,
+    'coding',
+    [],
+  ],
   reviewer_id: ['', 'a', 'ü', 'a/b', 1, null],
   model_id: ['', 'a', 'ü', 'a/b', 1, null],
   position: countEdges,
   response_length_chars: countEdges,
-  score_value: [null, 0, -3, 7.5, 1e300, ...['7.0', '1e-7', '-0', '1E+2', '0.0', '1e400', '-1e400', '.5', '5.', '1e', '--1', '+1', '0x10', 'NaN', 'Infinity', '-', '1.5.3', '01'].map((t) => new Raw(t))],
+  score_value: [
+    null,
+    0,
+    -3,
+    7.5,
+    1e300,
+    ...[
+      '7.0',
+      '1e-7',
+      '-0',
+      '1E+2',
+      '0.0',
+      '1e400',
+      '-1e400',
+      '.5',
+      '5.',
+      '1e',
+      '--1',
+      '+1',
+      '0x10',
+      'NaN',
+      'Infinity',
+      '-',
+      '1.5.3',
+      '01',
+    ].map((t) => new Raw(t)),
+  ],
   score_scale: [null, '', '1-10', 1],
   council_config_version: [null, '', '0.4.0', 1, new Obj([])],
-  query_hash: [null, '0123456789abcdef', '0123456789ABCDEF', '0123456789abcde', '0123456789abcdef0', 'g123456789abcdef', '', 1234, new Raw('0123456789123456')],
+  query_hash: [
+    null,
+    '0123456789abcdef',
+    '0123456789ABCDEF',
+    '0123456789abcde',
+    '0123456789abcdef0',
+    'g123456789abcdef',
+    '',
+    1234,
+    new Raw('0123456789123456'),
+  ],
   rank_position: [null, ...countEdges],
 };
 
 const count = fc.oneof(
   { weight: 6, arbitrary: fc.nat({ max: 5000 }) },
   { weight: 4, arbitrary: fc.constantFrom(...countEdges) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -100, max: -1 }), fc.double({ noNaN: true, noDefaultInfinity: true }), weird) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(fc.integer({ min: -100, max: -1 }), fc.double({ noNaN: true, noDefaultInfinity: true }), weird),
+  },
 );
-const metaValue = fc.oneof({ weight: 4, arbitrary: text }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: weird });
-const optionalText = fc.oneof({ weight: 4, arbitrary: text }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: weird });
+const metaValue = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: weird },
+);
+const optionalText = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: weird },
+);
 
 // Every key's values: mostly what the schema accepts, and every kind of thing it does not.
 const fieldValue: Record<Key, fc.Arbitrary<unknown>> = {
-  schema_version: fc.oneof(fc.constantFrom(...edges.schema_version), fc.tuple(fc.nat(20), fc.nat(20)).map(([a, b]) => `1.${a}.${b}`), weird),
+  schema_version: fc.oneof(
+    fc.constantFrom(...edges.schema_version),
+    fc.tuple(fc.nat(20), fc.nat(20)).map(([a, b]) => `1.${a}.${b}`),
+    weird,
+  ),
   session_id: fc.oneof(text, fc.constantFrom(...edges.session_id)),
-  timestamp: fc.oneof({ weight: 3, arbitrary: validTimestamp }, { weight: 1, arbitrary: fc.constantFrom(...edges.timestamp) }),
+  timestamp: fc.oneof(
+    { weight: 3, arbitrary: validTimestamp },
+    { weight: 1, arbitrary: fc.constantFrom(...edges.timestamp) },
+  ),
   consent_level: fc.oneof(fc.constantFrom(...edges.consent_level), weird),
   query_metadata: fc.oneof(
-    { weight: 4, arbitrary: fc.array(fc.tuple(fc.constantFrom('category', 'token_count_bucket', 'token_bucket', 'language', 'category', 'other', 'Category'), metaValue), { maxLength: 5 }).map((entries) => new Obj(entries)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(
+          fc.tuple(
+            fc.constantFrom(
+              'category',
+              'token_count_bucket',
+              'token_bucket',
+              'language',
+              'category',
+              'other',
+              'Category',
+            ),
+            metaValue,
+          ),
+          { maxLength: 5 },
+        )
+        .map((entries) => new Obj(entries)),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...edges.query_metadata) },
     { weight: 1, arbitrary: weird },
   ),
@@ -211,7 +390,11 @@ const typical: Record<Key, fc.Arbitrary<unknown>> = {
   model_id: fc.constantFrom('anthropic/claude-opus-4.6', 'google/gemini-3-pro-preview'),
   position: fc.nat({ max: 4 }),
   response_length_chars: fc.nat({ max: 100_000 }),
-  score_value: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 }), fc.double({ min: 1, max: 10, noNaN: true })),
+  score_value: fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: 1, max: 10 }),
+    fc.double({ min: 1, max: 10, noNaN: true }),
+  ),
   score_scale: fc.constantFrom<unknown>('1-10', null, absent),
   council_config_version: fc.constantFrom<unknown>('0.4.0', '', null, absent),
   query_hash: fc.constantFrom<unknown>(null, 'a1b2c3d4e5f60718', absent),
@@ -224,12 +407,27 @@ const space = fc.constantFrom('', '', '', '', ' ', '  ', '\t', '\r', ' \r\t ', '
 const lineArb = fc.record({
   typical: fc.tuple(...canonicalKeys.map((k) => typical[k])),
   // The keys (none, one or two) whose value is drawn from everything, or left out.
-  changed: fc.array(fc.tuple(fc.constantFrom(...canonicalKeys), fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) })), { maxLength: 2 }),
+  changed: fc.array(
+    fc.tuple(
+      fc.constantFrom(...canonicalKeys),
+      fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    ),
+    { maxLength: 2 },
+  ),
   anything: fc.tuple(...canonicalKeys.map((k) => fieldValue[k])),
   // Unknown keys, and known keys a second time.
   extras: fc.oneof(
     { weight: 4, arbitrary: fc.constant<[string, unknown][]>([]) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom<string>(...canonicalKeys, 'extra', 'position_is_display_order', 'Schema_version', ''), anyValue), { minLength: 1, maxLength: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        fc.tuple(
+          fc.constantFrom<string>(...canonicalKeys, 'extra', 'position_is_display_order', 'Schema_version', ''),
+          anyValue,
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    },
   ),
   // Sort keys for the entries; null keeps the canonical order.
   order: fc.option(fc.array(fc.double({ noNaN: true }), { minLength: 16, maxLength: 16 })),
@@ -240,8 +438,14 @@ const lineArb = fc.record({
   before: fc.uint8Array({ maxLength: 4 }),
   after: fc.constantFrom('', '}', '1', 'null}', '"x"}', '{"a":1}'),
   // Rarely, something before or after the object on its own line.
-  lead: fc.oneof({ weight: 20, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('x', '[', ',', '\ufeff', '{}') }),
-  trail: fc.oneof({ weight: 20, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('x', '}', ',', ']', '{}', 'null', ' 1') }),
+  lead: fc.oneof(
+    { weight: 20, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constantFrom('x', '[', ',', '\ufeff', '{}') },
+  ),
+  trail: fc.oneof(
+    { weight: 20, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constantFrom('x', '}', ',', ']', '{}', 'null', ' 1') },
+  ),
 });
 
 function valuesOf(input: { typical: unknown[]; changed: [Key, boolean][]; anything: unknown[] }): unknown[] {
@@ -253,15 +457,28 @@ function valuesOf(input: { typical: unknown[]; changed: [Key, boolean][]; anythi
   return values;
 }
 
-function entriesOf(input: { values: unknown[]; extras: [string, unknown][]; order: number[] | null }): (readonly [string, unknown])[] {
-  const entries: (readonly [string, unknown])[] = [...canonicalKeys.map((k, i) => [k, input.values[i]] as const), ...input.extras];
+function entriesOf(input: {
+  values: unknown[];
+  extras: [string, unknown][];
+  order: number[] | null;
+}): (readonly [string, unknown])[] {
+  const entries: (readonly [string, unknown])[] = [
+    ...canonicalKeys.map((k, i) => [k, input.values[i]] as const),
+    ...input.extras,
+  ];
   if (input.order === null) return entries;
   const order = input.order;
-  return entries.map((e, i) => ({ e, rank: order[i % order.length]! + i / 1000 })).sort((a, b) => a.rank - b.rank).map(({ e }) => e);
+  return entries
+    .map((e, i) => ({ e, rank: order[i % order.length]! + i / 1000 }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ e }) => e);
 }
 
 /** The line in a buffer the way the reader hands it over: [start, end) with the newline at `end`. */
-function inBuffer(line: string, options: { before: Uint8Array; after: string; crlf: boolean }): { buf: Buffer; start: number; end: number } {
+function inBuffer(
+  line: string,
+  options: { before: Uint8Array; after: string; crlf: boolean },
+): { buf: Buffer; start: number; end: number } {
   const body = Buffer.from(line + (options.crlf ? '\r' : ''), 'utf8');
   const buf = Buffer.concat([options.before, body, Buffer.from(`\n${options.after}`, 'utf8')]);
   return { buf, start: options.before.length, end: options.before.length + body.length };
@@ -290,8 +507,15 @@ function expectSameFields(buf: Buffer, f: BiasLineFields, record: BiasMetricReco
  * The property for one line: when the fast path accepts it, JSON.parse and the schema accept it too and
  * read the same fields. Returns whether the fast path accepted it.
  */
-function checkLine(line: string, options: { fields: BiasLineFields; before?: Uint8Array; after?: string; crlf?: boolean }): boolean {
-  const { buf, start, end } = inBuffer(line, { before: options.before ?? new Uint8Array(0), after: options.after ?? '', crlf: options.crlf ?? false });
+function checkLine(
+  line: string,
+  options: { fields: BiasLineFields; before?: Uint8Array; after?: string; crlf?: boolean },
+): boolean {
+  const { buf, start, end } = inBuffer(line, {
+    before: options.before ?? new Uint8Array(0),
+    after: options.after ?? '',
+    crlf: options.crlf ?? false,
+  });
   if (!parseBiasLineFast(buf, start, end, options.fields)) return false;
   const parsed = safeParseBiasMetricRecord(JSON.parse(line));
   expect(parsed.success, line).toBe(true);
@@ -357,18 +581,30 @@ describe('parseBiasLineFast', { timeout: 120_000 }, () => {
 
   // Records the schema accepts, written as this package (or any JSON.stringify) writes them: no escapes, canonical order.
   const plain = (minLength: number): fc.Arbitrary<string> =>
-    fc.oneof(fc.string({ minLength, maxLength: 12 }), fc.string({ unit: 'grapheme', minLength, maxLength: 6 })).filter((s) => !/["\\]/.test(s));
+    fc
+      .oneof(fc.string({ minLength, maxLength: 12 }), fc.string({ unit: 'grapheme', minLength, maxLength: 6 }))
+      .filter((s) => !/["\\]/.test(s));
   const commonRecord = fc.record(
     {
       schema_version: fc.oneof(
         fc.constantFrom<number | string>(1, '1'),
-        fc.tuple(fc.nat(999_999_999), fc.option(fc.nat(999_999_999))).map(([a, b]) => (b === null ? `1.${a}` : `1.${a}.${b}`)),
+        fc
+          .tuple(fc.nat(999_999_999), fc.option(fc.nat(999_999_999)))
+          .map(([a, b]) => (b === null ? `1.${a}` : `1.${a}.${b}`)),
       ),
       session_id: plain(1),
       timestamp: validTimestamp,
       consent_level: fc.constantFrom(0, 1, 2, 3, 4, null),
       query_metadata: fc.option(
-        fc.record({ category: fc.option(plain(0)), token_count_bucket: fc.option(plain(0)), token_bucket: fc.option(plain(0)), language: fc.option(plain(0)) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            category: fc.option(plain(0)),
+            token_count_bucket: fc.option(plain(0)),
+            token_bucket: fc.option(plain(0)),
+            language: fc.option(plain(0)),
+          },
+          { requiredKeys: [] },
+        ),
       ),
       reviewer_id: plain(1),
       model_id: plain(1),
@@ -400,7 +636,8 @@ describe('parseBiasLineFast', { timeout: 120_000 }, () => {
 
   it('leaves escapes, repeated keys, 2.0 and unknown keys to JSON.parse', () => {
     // Each of these is a record the schema accepts; the fast path must decline rather than guess.
-    const base = '"session_id":"s","timestamp":"2026-01-01T00:00:00Z","reviewer_id":"a","model_id":"b","response_length_chars":5,"score_value":7';
+    const base =
+      '"session_id":"s","timestamp":"2026-01-01T00:00:00Z","reviewer_id":"a","model_id":"b","response_length_chars":5,"score_value":7';
     const declined = [
       `{"schema_version":"1.1.0",${base},"position":1,"note":"x"}`,
       `{"schema_version":"1.1.0",${base},"position":1,"position":2}`,

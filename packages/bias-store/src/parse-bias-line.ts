@@ -54,7 +54,9 @@ const keys = [
 ].map((name) => Buffer.from(name, 'latin1'));
 // Each key as this package writes it, quotes and colon included: `"session_id":`.
 const keyLiterals = keys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
-const metaKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'].map((name) => Buffer.from(name, 'latin1'));
+const metaKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'].map((name) =>
+  Buffer.from(name, 'latin1'),
+);
 const metaKeyLiterals = metaKeys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
 // The order this package writes them: category, token_count_bucket, language.
 const metaKeyOrder = [0, 1, 3];
@@ -178,7 +180,16 @@ function isNull(buf: Buffer, at: number): boolean {
 function smallDigit(buf: Buffer, at: number, max: number): boolean {
   const c = buf[at];
   const next = buf[at + 1];
-  return c !== undefined && c >= 0x30 && c <= 0x30 + max && (max !== 1 || c === 0x31) && !isDigit(next) && next !== 0x2e && next !== 0x65 && next !== 0x45;
+  return (
+    c !== undefined &&
+    c >= 0x30 &&
+    c <= 0x30 + max &&
+    (max !== 1 || c === 0x31) &&
+    !isDigit(next) &&
+    next !== 0x2e &&
+    next !== 0x65 &&
+    next !== 0x45
+  );
 }
 
 function queryMetadata(buf: Buffer, at: number, end: number): number {
@@ -371,7 +382,14 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
         break;
       case 14:
         if (buf[i] === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) i += 4;
-        else if (buf[i] === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) i += 5;
+        else if (
+          buf[i] === 0x66 &&
+          buf[i + 1] === 0x61 &&
+          buf[i + 2] === 0x6c &&
+          buf[i + 3] === 0x73 &&
+          buf[i + 4] === 0x65
+        )
+          i += 5;
         else return false;
         break;
       default:

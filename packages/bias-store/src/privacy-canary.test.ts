@@ -14,7 +14,9 @@ import { recordsFromObservations } from './records-from-observations.js';
 const tempDir = useTempDirs();
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? filesUnder(join(dir, d.name)) : [join(dir, d.name)],
+  );
 }
 
 /** Every byte of every file under `dir` (decompressed too, for .gz), searched for the canary and each 16-character piece of it. */
@@ -44,7 +46,11 @@ describe('the raw query never reaches the disk', () => {
     for (const consent of [0, 1, 2, 3, 4]) {
       const home = tempDir();
       // The settings the CLI resolves for this home (LLM_COUNCIL_BIAS_PERSISTENCE=true, this consent, a secret).
-      const config = { storePath: councilPaths(home).biasMetrics, consent: consent as ConsentLevel, hashSecret: 'a-long-test-secret-of-my-own' };
+      const config = {
+        storePath: councilPaths(home).biasMetrics,
+        consent: consent as ConsentLevel,
+        hashSecret: 'a-long-test-secret-of-my-own',
+      };
       const store = createBiasStore({ path: config.storePath, segmentBytes: 4096 });
       const records = recordsFromObservations(syntheticObservations({ sessions: 5, seed: consent + 1 }), {
         consent: config.consent,
@@ -55,7 +61,11 @@ describe('the raw query never reaches the disk', () => {
       // Errors along the way must not carry it either.
       const messages: string[] = [];
       try {
-        recordsFromObservations([{ ...syntheticObservations({ sessions: 1 })[0]!, position: -1 }], { consent: 1, hashSecret: null, query: canary });
+        recordsFromObservations([{ ...syntheticObservations({ sessions: 1 })[0]!, position: -1 }], {
+          consent: 1,
+          hashSecret: null,
+          query: canary,
+        });
       } catch (error) {
         messages.push((error as Error).message);
       }
@@ -72,7 +82,9 @@ describe('the raw query never reaches the disk', () => {
       const read = await store.read();
       expect(read.items).toHaveLength(100);
       expect(read.items.every((r) => r.consentLevel === consent)).toBe(true);
-      expect(read.items.every((r) => (consent === 4 ? /^[0-9a-f]{16}$/.test(r.queryHash ?? '') : r.queryHash === null))).toBe(true);
+      expect(
+        read.items.every((r) => (consent === 4 ? /^[0-9a-f]{16}$/.test(r.queryHash ?? '') : r.queryHash === null)),
+      ).toBe(true);
       expect(read.items[0]!.queryMetadata).toEqual({ category: 'coding', tokenCountBucket: '0-100', language: 'en' });
       expect(JSON.stringify(read)).not.toContain('CANARY');
 

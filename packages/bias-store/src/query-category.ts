@@ -1,5 +1,11 @@
 /** The categories `detectQueryCategory` assigns. A small, documented set; anything unrecognised is `general`. */
-export const queryCategories: readonly ['coding', 'math', 'writing', 'analysis', 'general'] = ['coding', 'math', 'writing', 'analysis', 'general'];
+export const queryCategories: readonly ['coding', 'math', 'writing', 'analysis', 'general'] = [
+  'coding',
+  'math',
+  'writing',
+  'analysis',
+  'general',
+];
 
 export type QueryCategory = (typeof queryCategories)[number];
 

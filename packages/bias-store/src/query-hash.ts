@@ -10,7 +10,8 @@ export function hashQuery(options: { query: string; secret: string }): string {
   if (options.secret.length === 0) {
     throw new BiasStoreError({
       code: 'INVALID_CONFIG',
-      message: 'A query hash needs a secret, and the one given is empty. Set LLM_COUNCIL_HASH_SECRET to a secret of your own.',
+      message:
+        'A query hash needs a secret, and the one given is empty. Set LLM_COUNCIL_HASH_SECRET to a secret of your own.',
     });
   }
   const first100 = Array.from(options.query).slice(0, 100).join('');

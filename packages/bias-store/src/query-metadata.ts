@@ -17,5 +17,9 @@ export interface QueryMetadata {
 
 /** Derives `query_metadata` (category, token bucket, language) from the query, keeping none of its text. */
 export function deriveQueryMetadata(query: string): QueryMetadata {
-  return { category: detectQueryCategory(query), tokenCountBucket: tokenCountBucket(query), language: detectQueryLanguage(query) };
+  return {
+    category: detectQueryCategory(query),
+    tokenCountBucket: tokenCountBucket(query),
+    language: detectQueryLanguage(query),
+  };
 }

@@ -21,8 +21,24 @@ const tempDir = useTempDirs();
 const at = (iso: string): number => Date.parse(iso);
 
 /** One observation: a session's reviewer → `c/x` at a time; the rest fixed unless given. */
-function obs([sessionId, reviewer]: [session: string, reviewer: string], timestamp: string, extra: Partial<BiasObservation> = {}): BiasObservation {
-  return { sessionId, timestamp, reviewer, candidate: 'c/x', position: 0, responseLengthChars: 100, score: 5, rankPosition: 0, configVersion: '1.0.0', queryCategory: null, ...extra };
+function obs(
+  [sessionId, reviewer]: [session: string, reviewer: string],
+  timestamp: string,
+  extra: Partial<BiasObservation> = {},
+): BiasObservation {
+  return {
+    sessionId,
+    timestamp,
+    reviewer,
+    candidate: 'c/x',
+    position: 0,
+    responseLengthChars: 100,
+    score: 5,
+    rankPosition: 0,
+    configVersion: '1.0.0',
+    queryCategory: null,
+    ...extra,
+  };
 }
 
 function records(observations: readonly BiasObservation[]): BiasMetricRecord[] {
@@ -77,11 +93,23 @@ function plainColumns(c: BiasRecordColumns): Record<string, unknown> {
 /** The counts of a read, without its columns and file paths. */
 function counts(r: ReadBiasRecordsResult): Record<string, unknown> {
   const { columns: _columns, files, firstBadLines, ...rest } = r;
-  return { ...rest, files: files.map((f) => f.lines), firstBadLines: firstBadLines.map(({ line, reason }) => ({ line, reason })) };
+  return {
+    ...rest,
+    files: files.map((f) => f.lines),
+    firstBadLines: firstBadLines.map(({ line, reason }) => ({ line, reason })),
+  };
 }
 
 const noExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 };
-const noSkips = { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
+const noSkips = {
+  invalid_json: 0,
+  invalid_record: 0,
+  unsupported_version: 0,
+  invalid_utf8: 0,
+  line_too_long: 0,
+  torn_line: 0,
+  corrupt_segment: 0,
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Ways of writing the same JSON object, as other tools write it.
@@ -103,7 +131,9 @@ function writeJson(value: unknown, style: JsonStyle, key = ''): string {
   if (typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (style.sortKeys === true) entries.sort(([a], [b]) => (a < b ? -1 : 1));
-    const body = entries.map(([k, v]) => `${style.string?.(k) ?? JSON.stringify(k)}${style.keySeparator}${writeJson(v, style, k)}`);
+    const body = entries.map(
+      ([k, v]) => `${style.string?.(k) ?? JSON.stringify(k)}${style.keySeparator}${writeJson(v, style, k)}`,
+    );
     return `${style.open}${body.join(style.itemSeparator)}${style.close}`;
   }
   throw new Error(`unexpected ${typeof value}`);
@@ -115,7 +145,8 @@ const pythonDefault: JsonStyle = {
   ...compact,
   itemSeparator: ', ',
   keySeparator: ': ',
-  string: (s) => JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  string: (s) =>
+    JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   number: (key, n) => (key === 'score_value' && Number.isInteger(n) ? `${n}.0` : String(n)),
 };
 const pretty: JsonStyle = { open: '{ ', close: ' }', itemSeparator: ', ', keySeparator: ': ' };
@@ -145,11 +176,25 @@ describe('readBiasRecords: formatting never changes what is read', () => {
   // Six synthetic sessions (query metadata included), one at consent 4 with a query hash, and one of
   // non-ASCII ids with an unscored, unranked review.
   const planted: BiasMetricRecord[] = [
-    ...recordsFromObservations(syntheticObservations({ sessions: 6, seed: 7 }), { consent: 1, hashSecret: null, query: 'How do I reverse a linked list in Rust?' }),
+    ...recordsFromObservations(syntheticObservations({ sessions: 6, seed: 7 }), {
+      consent: 1,
+      hashSecret: null,
+      query: 'How do I reverse a linked list in Rust?',
+    }),
     ...recordsFromObservations(
       [
-        obs(['séance-ü', 'local/modèle-é'], '2026-01-02T00:00:00+01:00', { candidate: 'openai/gpt-5.1', score: null, rankPosition: null, position: 1, responseLengthChars: 12_345 }),
-        obs(['séance-ü', 'openai/gpt-5.1'], '2026-01-02T00:00:00+01:00', { candidate: 'local/modèle-é', score: 6.5, rankPosition: 0 }),
+        obs(['séance-ü', 'local/modèle-é'], '2026-01-02T00:00:00+01:00', {
+          candidate: 'openai/gpt-5.1',
+          score: null,
+          rankPosition: null,
+          position: 1,
+          responseLengthChars: 12_345,
+        }),
+        obs(['séance-ü', 'openai/gpt-5.1'], '2026-01-02T00:00:00+01:00', {
+          candidate: 'local/modèle-é',
+          score: 6.5,
+          rankPosition: 0,
+        }),
       ],
       { consent: 4, hashSecret: 'test-secret', query: 'Prove that √2 is irrational.' },
     ),
@@ -158,7 +203,10 @@ describe('readBiasRecords: formatting never changes what is read', () => {
 
   it('reads compact, Python-style, pretty CRLF, key-sorted, escaped and float-integer lines to identical columns and counts', async () => {
     const dir = tempDir();
-    const lines = (style: JsonStyle, patch: (o: Record<string, unknown>) => Record<string, unknown> = (o) => o): string[] => planted.map((r) => writeJson(patch(disk(r)), style));
+    const lines = (
+      style: JsonStyle,
+      patch: (o: Record<string, unknown>) => Record<string, unknown> = (o) => o,
+    ): string[] => planted.map((r) => writeJson(patch(disk(r)), style));
     const paths = {
       store: await writeStore(join(dir, 'store.jsonl'), planted),
       python: writeLines(join(dir, 'python.jsonl'), lines(pythonDefault)),
@@ -177,11 +225,19 @@ describe('readBiasRecords: formatting never changes what is read', () => {
     // The lines really are written as described.
     const first = planted[0]!;
     expect(lines(pythonDefault)[0]).toMatch(/^\{"schema_version": "1\.1\.0", "session_id": "[^"]+", "timestamp": /);
-    expect(lines(pretty)[0]).toMatch(/^\{ "schema_version": "1\.1\.0", .*"query_metadata": \{ "category": .* \}, .* \}$/);
+    expect(lines(pretty)[0]).toMatch(
+      /^\{ "schema_version": "1\.1\.0", .*"query_metadata": \{ "category": .* \}, .* \}$/,
+    );
     expect(lines(sortedKeys)[0]).toMatch(/^\{"consent_level":1,"council_config_version":"0\.4\.0","model_id":/);
-    expect(lines(compact).map((l) => l.replaceAll('/', '\\/'))[0]).toContain(`"reviewer_id":"${first.reviewerId.replace('/', '\\/')}"`);
-    expect(lines(numbersAsFloats, (o) => ({ ...o, schema_version: 1 }))[0]).toMatch(/^\{"schema_version":1,.*"position":\d+\.0,"response_length_chars":\d+e0,/);
-    expect(lines(pythonDefault).at(-1)).toContain('"reviewer_id": "openai/gpt-5.1", "model_id": "local/mod\\u00e8le-\\u00e9"');
+    expect(lines(compact).map((l) => l.replaceAll('/', '\\/'))[0]).toContain(
+      `"reviewer_id":"${first.reviewerId.replace('/', '\\/')}"`,
+    );
+    expect(lines(numbersAsFloats, (o) => ({ ...o, schema_version: 1 }))[0]).toMatch(
+      /^\{"schema_version":1,.*"position":\d+\.0,"response_length_chars":\d+e0,/,
+    );
+    expect(lines(pythonDefault).at(-1)).toContain(
+      '"reviewer_id": "openai/gpt-5.1", "model_id": "local/mod\\u00e8le-\\u00e9"',
+    );
 
     const results = await Promise.all(Object.values(paths).map((path) => readBiasRecords({ inputs: [path], now })));
     const [reference, ...others] = results;
@@ -213,10 +269,15 @@ describe('readBiasRecords: formatting never changes what is read', () => {
   it('reads one file whose lines mix every formatting the same as the compact store', async () => {
     const dir = tempDir();
     const styles = [compact, pythonDefault, pretty, sortedKeys, numbersAsFloats];
-    const mixed = planted.map((r, i) => writeJson(disk(r), styles[i % styles.length]!) + (i % 3 === 0 ? '\r\n' : '\n')).join('');
+    const mixed = planted
+      .map((r, i) => writeJson(disk(r), styles[i % styles.length]!) + (i % 3 === 0 ? '\r\n' : '\n'))
+      .join('');
     writeFileSync(join(dir, 'mixed.jsonl'), mixed);
     const store = await writeStore(join(dir, 'store.jsonl'), planted);
-    const [a, b] = await Promise.all([readBiasRecords({ inputs: [store], now }), readBiasRecords({ inputs: [join(dir, 'mixed.jsonl')], now })]);
+    const [a, b] = await Promise.all([
+      readBiasRecords({ inputs: [store], now }),
+      readBiasRecords({ inputs: [join(dir, 'mixed.jsonl')], now }),
+    ]);
     expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
     expect(counts(b)).toEqual(counts(a));
   });
@@ -224,8 +285,14 @@ describe('readBiasRecords: formatting never changes what is read', () => {
   it('ignores a byte-order mark before the first line (as some Windows editors write)', async () => {
     const dir = tempDir();
     const store = await writeStore(join(dir, 'store.jsonl'), planted);
-    writeFileSync(join(dir, 'bom.jsonl'), `\uFEFF${planted.map((r) => writeJson(disk(r), pythonDefault)).join('\n')}\n`);
-    const [a, b] = await Promise.all([readBiasRecords({ inputs: [store], now }), readBiasRecords({ inputs: [join(dir, 'bom.jsonl')], now })]);
+    writeFileSync(
+      join(dir, 'bom.jsonl'),
+      `\uFEFF${planted.map((r) => writeJson(disk(r), pythonDefault)).join('\n')}\n`,
+    );
+    const [a, b] = await Promise.all([
+      readBiasRecords({ inputs: [store], now }),
+      readBiasRecords({ inputs: [join(dir, 'bom.jsonl')], now }),
+    ]);
     expect(b.skipped).toBe(0);
     expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
   });
@@ -251,20 +318,37 @@ describe('readBiasRecords: the window', () => {
   ]);
   const now = new Date('2026-03-10T00:00:00Z');
   const pick = (...which: [string, string][]): BiasObservation[] =>
-    which.map(([session, reviewer]) => expectedObservation(planted.find((r) => r.sessionId === session && r.reviewerId === reviewer)!));
+    which.map(([session, reviewer]) =>
+      expectedObservation(planted.find((r) => r.sessionId === session && r.reviewerId === reviewer)!),
+    );
 
   async function read(options: Omit<Parameters<typeof readBiasRecords>[0], 'inputs'>): Promise<ReadBiasRecordsResult> {
     const path = await writeStore(join(tempDir(), 'bias_metrics.jsonl'), planted);
     return readBiasRecords({ inputs: [path], ...options });
   }
 
-  it('keeps the last maxSessions sessions of the last maxDays days, by each session\'s earliest record in the window', async () => {
+  it("keeps the last maxSessions sessions of the last maxDays days, by each session's earliest record in the window", async () => {
     const r = await read({ now, maxDays: 7, maxSessions: 4 });
     // In the window: sA from 03-04, straddle from 03-05T12 (its 03-02 record is out), sB 03-06, sC 03-07 (its later line), sMixed 03-09.
     expect(r.columns.sessionIds).toEqual(['straddle', 'sB', 'sC', 'sMixed']);
     expect(Array.from(r.columns.sessionStart)).toEqual([0, 2, 4, 6, 7]);
-    expect(Array.from(r.columns.sessionTime)).toEqual([at('2026-03-05T12:00:00Z'), at('2026-03-06T00:00:00Z'), at('2026-03-07T00:00:00Z'), at('2026-03-09T00:00:00Z')]);
-    expect(columnsToObservations(r.columns)).toEqual(pick(['straddle', 'r/1'], ['straddle', 'r/3'], ['sB', 'r/1'], ['sB', 'r/2'], ['sC', 'r/1'], ['sC', 'r/2'], ['sMixed', 'r/1']));
+    expect(Array.from(r.columns.sessionTime)).toEqual([
+      at('2026-03-05T12:00:00Z'),
+      at('2026-03-06T00:00:00Z'),
+      at('2026-03-07T00:00:00Z'),
+      at('2026-03-09T00:00:00Z'),
+    ]);
+    expect(columnsToObservations(r.columns)).toEqual(
+      pick(
+        ['straddle', 'r/1'],
+        ['straddle', 'r/3'],
+        ['sB', 'r/1'],
+        ['sB', 'r/2'],
+        ['sC', 'r/1'],
+        ['sC', 'r/2'],
+        ['sMixed', 'r/1'],
+      ),
+    );
     // 14 records: 7 kept, sA's 2 beyond the 4 sessions, 2 after now, 3 before the 7 days.
     expect(r.records).toBe(14);
     expect(r.excluded).toEqual({ ...noExclusions, beyondSessions: 2, future: 2, beforeWindow: 3 });
@@ -300,7 +384,15 @@ describe('readBiasRecords: the window', () => {
     expect(byModel.excluded).toEqual({ ...noExclusions, model: 7, future: 2 });
     expect(byModel.columns.sessionIds).toEqual(['old', 'straddle', 'sA', 'sB', 'sC']);
     // sB's one record left starts it at 06:00.
-    expect(Array.from(byModel.columns.sessionTime)).toEqual(['2026-02-20T00:00:00Z', '2026-03-02T23:00:00Z', '2026-03-04T00:00:00Z', '2026-03-06T06:00:00Z', '2026-03-07T00:00:00Z'].map(at));
+    expect(Array.from(byModel.columns.sessionTime)).toEqual(
+      [
+        '2026-02-20T00:00:00Z',
+        '2026-03-02T23:00:00Z',
+        '2026-03-04T00:00:00Z',
+        '2026-03-06T06:00:00Z',
+        '2026-03-07T00:00:00Z',
+      ].map(at),
+    );
     expect(byModel.columns.models).toContain('r/2');
 
     const byConfig = await read({ now, configVersion: '1.0.0' });
@@ -311,7 +403,14 @@ describe('readBiasRecords: the window', () => {
 
     const both = await read({ now, model: 'r/2', configVersion: '1.0.0', maxSessions: 2 });
     // model 7; of r/2's 7: sA and sB by config, sMixed and sFuture after now, old/straddle/sC kept, then old beyond 2 sessions.
-    expect(both.excluded).toEqual({ model: 7, configVersion: 2, future: 2, beforeWindow: 0, beyondSessions: 1, unsaved: 0 });
+    expect(both.excluded).toEqual({
+      model: 7,
+      configVersion: 2,
+      future: 2,
+      beforeWindow: 0,
+      beyondSessions: 1,
+      unsaved: 0,
+    });
     expect(both.columns.sessionIds).toEqual(['straddle', 'sC']);
     expect(both.records).toBe(14);
   });
@@ -319,7 +418,12 @@ describe('readBiasRecords: the window', () => {
   it('breaks ties between sessions that start together by session id, ascending', async () => {
     const path = await writeStore(
       join(tempDir(), 'ties.jsonl'),
-      records([obs(['tie-b', 'r/1'], '2026-03-01T00:00:00Z'), obs(['tie-a', 'r/1'], '2026-03-01T00:00:00Z'), obs(['tie-c', 'r/1'], '2026-03-01T00:00:00Z'), obs(['tie-a', 'r/2'], '2026-03-01T00:00:00Z')]),
+      records([
+        obs(['tie-b', 'r/1'], '2026-03-01T00:00:00Z'),
+        obs(['tie-a', 'r/1'], '2026-03-01T00:00:00Z'),
+        obs(['tie-c', 'r/1'], '2026-03-01T00:00:00Z'),
+        obs(['tie-a', 'r/2'], '2026-03-01T00:00:00Z'),
+      ]),
     );
     const all = await readBiasRecords({ inputs: [path], now });
     expect(all.columns.sessionIds).toEqual(['tie-a', 'tie-b', 'tie-c']);
@@ -332,7 +436,9 @@ describe('readBiasRecords: the window', () => {
   it('rejects a window it cannot honour', async () => {
     const path = await writeStore(join(tempDir(), 'x.jsonl'), planted);
     for (const bad of [{ maxSessions: 0 }, { maxSessions: 1.5 }, { maxDays: -1 }, { now: new Date(Number.NaN) }]) {
-      await expect(readBiasRecords({ inputs: [path], ...bad })).rejects.toSatisfy((e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION');
+      await expect(readBiasRecords({ inputs: [path], ...bad })).rejects.toSatisfy(
+        (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION',
+      );
     }
   });
 
@@ -349,16 +455,28 @@ describe('readBiasRecords: the window', () => {
       obs(['p-2', 'r/2'], '2026-05-21T00:00:00Z', { score: 4 }),
       obs(['p-3', 'r/1'], '2026-05-22T00:00:00Z', { score: 5 }),
       obs(['p-3', 'r/2'], '2026-05-22T00:00:00Z', { score: 6 }),
-      ...Array.from({ length: fillers }, (_, i) => obs([`f-${String(i).padStart(4, '0')}`, 'r/1'], new Date(at('2026-01-01T00:00:00Z') + i * 60_000).toISOString())),
+      ...Array.from({ length: fillers }, (_, i) =>
+        obs(
+          [`f-${String(i).padStart(4, '0')}`, 'r/1'],
+          new Date(at('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
+        ),
+      ),
     ];
-    const late = [...[1, 2, 3].map((i) => obs([`x-${i}`, 'r/2'], '2025-01-01T00:00:00Z')), obs(['p-1', 'r/3'], '2026-05-19T00:00:00Z', { score: 7 })];
+    const late = [
+      ...[1, 2, 3].map((i) => obs([`x-${i}`, 'r/2'], '2025-01-01T00:00:00Z')),
+      obs(['p-1', 'r/3'], '2026-05-19T00:00:00Z', { score: 7 }),
+    ];
     const path = await writeStore(join(tempDir(), 'many.jsonl'), records(early));
     // Two bad lines (5,004 and 5,005) between: the second read must not count them again.
     appendFileSync(path, '{"schema_version":"2.0.0"}\nnot json\n');
     await writeStore(path, records(late));
     const r = await readBiasRecords({ inputs: [path], now: new Date('2026-07-01T00:00:00Z'), maxSessions: 3 });
     expect(r.columns.sessionIds).toEqual(['p-1', 'p-2', 'p-3']);
-    expect(Array.from(r.columns.sessionTime)).toEqual([at('2026-05-19T00:00:00Z'), at('2026-05-21T00:00:00Z'), at('2026-05-22T00:00:00Z')]);
+    expect(Array.from(r.columns.sessionTime)).toEqual([
+      at('2026-05-19T00:00:00Z'),
+      at('2026-05-21T00:00:00Z'),
+      at('2026-05-22T00:00:00Z'),
+    ]);
     expect(Array.from(r.columns.sessionStart)).toEqual([0, 3, 5, 7]);
     expect(columnsToObservations(r.columns).map((o) => [o.sessionId, o.reviewer, o.score, o.timestamp])).toEqual([
       ['p-1', 'r/1', 1, '2026-05-23T00:00:00.000Z'],
@@ -384,7 +502,8 @@ describe('readBiasRecords: the window', () => {
 });
 
 describe('readBiasRecords: bad lines', () => {
-  const good = (session: string, time: string): string => JSON.stringify(disk(records([obs([session, 'r/1'], time)])[0]!));
+  const good = (session: string, time: string): string =>
+    JSON.stringify(disk(records([obs([session, 'r/1'], time)])[0]!));
 
   function plant(dir: string): { path: string; maxLineBytes: number } {
     const valid = good('s1', '2026-03-01T00:00:00Z');
@@ -396,7 +515,11 @@ describe('readBiasRecords: bad lines', () => {
       Buffer.from('[1,2,3]\n'), // 3: not an object
       Buffer.from(`${JSON.stringify(missingScore)}\n`), // 4: no score_value
       Buffer.from(`${valid.replace('"1.1.0"', '"2.0.0"')}\n`), // 5: major 2
-      Buffer.concat([Buffer.from(`${valid.slice(0, valid.indexOf('"s1"'))}"s1-`), Buffer.from([0xff, 0xfe]), Buffer.from(`${valid.slice(valid.indexOf('"s1"') + 3)}\n`)]), // 6: not UTF-8
+      Buffer.concat([
+        Buffer.from(`${valid.slice(0, valid.indexOf('"s1"'))}"s1-`),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(`${valid.slice(valid.indexOf('"s1"') + 3)}\n`),
+      ]), // 6: not UTF-8
       Buffer.from(`${valid.replace('"r/1"', `"r/${'x'.repeat(600)}"`)}\n`), // 7: over 512 bytes
       Buffer.from('\n'), // 8: blank, not a line read
       Buffer.from(`${good('s2', '2026-03-02T00:00:00Z')}\n`), // 9
@@ -420,13 +543,30 @@ describe('readBiasRecords: bad lines', () => {
       { file: path, line: 10, reason: 'torn_line' },
     ];
     // No window; the last session only (s1's bad lines belong to a session left out); a model no record has; a window before every record.
-    for (const window of [{}, { maxSessions: 1 }, { model: 'nobody' }, { maxDays: 1 }, { now: new Date('2020-01-01T00:00:00Z') }]) {
+    for (const window of [
+      {},
+      { maxSessions: 1 },
+      { model: 'nobody' },
+      { maxDays: 1 },
+      { now: new Date('2020-01-01T00:00:00Z') },
+    ]) {
       const r = await readBiasRecords({ inputs: [path], now, maxLineBytes, ...window });
-      expect(r.firstBadLines.map(({ file, line, reason }) => ({ file, line, reason })), JSON.stringify(window)).toEqual(expectedBad);
+      expect(
+        r.firstBadLines.map(({ file, line, reason }) => ({ file, line, reason })),
+        JSON.stringify(window),
+      ).toEqual(expectedBad);
       expect(r.firstBadLines[3]!.detail).toContain('major version 2');
       expect(r.firstBadLines[2]!.detail).toContain('score_value');
       expect(r.skipped).toBe(7);
-      expect(r.reasons).toEqual({ ...noSkips, invalid_json: 1, invalid_record: 2, unsupported_version: 1, invalid_utf8: 1, line_too_long: 1, torn_line: 1 });
+      expect(r.reasons).toEqual({
+        ...noSkips,
+        invalid_json: 1,
+        invalid_record: 2,
+        unsupported_version: 1,
+        invalid_utf8: 1,
+        line_too_long: 1,
+        torn_line: 1,
+      });
       expect(r.foreignMajors).toEqual([2]);
       expect(r.lines).toBe(9);
       expect(r.records).toBe(2);
@@ -439,12 +579,20 @@ describe('readBiasRecords: bad lines', () => {
 });
 
 describe('readBiasRecords: several inputs', () => {
-  const s1 = records([obs(['s1', 'r/1'], '2026-03-01T00:00:00Z'), obs(['s1', 'r/2'], '2026-03-01T00:00:00Z'), obs(['s1', 'r/3'], '2026-03-01T00:00:00Z')]);
-  const s2 = records([obs(['s2', 'r/1'], '2026-03-02T00:00:00Z', { score: 4 }), obs(['s2', 'r/2'], '2026-03-02T00:00:00Z', { score: 5 }), obs(['s2', 'r/3'], '2026-03-02T00:00:00Z', { score: 6 })]);
+  const s1 = records([
+    obs(['s1', 'r/1'], '2026-03-01T00:00:00Z'),
+    obs(['s1', 'r/2'], '2026-03-01T00:00:00Z'),
+    obs(['s1', 'r/3'], '2026-03-01T00:00:00Z'),
+  ]);
+  const s2 = records([
+    obs(['s2', 'r/1'], '2026-03-02T00:00:00Z', { score: 4 }),
+    obs(['s2', 'r/2'], '2026-03-02T00:00:00Z', { score: 5 }),
+    obs(['s2', 'r/3'], '2026-03-02T00:00:00Z', { score: 6 }),
+  ]);
   const s3 = records([obs(['s3', 'r/1'], '2026-03-03T00:00:00Z'), obs(['s3', 'r/2'], '2026-03-03T00:00:00Z')]);
   const now = new Date('2026-04-01T00:00:00Z');
 
-  it('reads a gzipped file that is no store\'s segment on its own, and every store of a team directory', async () => {
+  it("reads a gzipped file that is no store's segment on its own, and every store of a team directory", async () => {
     const dir = tempDir();
     const plain = await writeStore(join(dir, 'alice.jsonl'), [...s1, ...s2]);
     writeFileSync(join(dir, 'bob.jsonl.gz'), gzipSync(readFileSync(plain)));
@@ -474,7 +622,9 @@ describe('readBiasRecords: several inputs', () => {
     expect(r.records).toBe(1);
     expect(r.reasons).toMatchObject({ torn_line: 1, invalid_record: 1, unsupported_version: 0, invalid_utf8: 0 });
     expect(r.foreignMajors).toEqual([]);
-    await expect(readBiasRecords({ inputs: [path], now, maxLineBytes: Number.NaN })).rejects.toThrow(/maxLineBytes must be a positive whole number/);
+    await expect(readBiasRecords({ inputs: [path], now, maxLineBytes: Number.NaN })).rejects.toThrow(
+      /maxLineBytes must be a positive whole number/,
+    );
   });
 
   it('merges the sessions of two stores, counting a record both hold once', async () => {
@@ -491,7 +641,7 @@ describe('readBiasRecords: several inputs', () => {
     expect(r.files.map((f) => f.path)).toEqual([a, b]);
   });
 
-  it('keeps the first input\'s record when a second input disagrees, and names the session', async () => {
+  it("keeps the first input's record when a second input disagrees, and names the session", async () => {
     const dir = tempDir();
     const a = await writeStore(join(dir, 'a.jsonl'), [...s1, ...s2]);
     const changed = s2.map((r) => (r.reviewerId === 'r/2' ? { ...r, scoreValue: 9 } : r));
@@ -507,7 +657,9 @@ describe('readBiasRecords: several inputs', () => {
     ]);
     // In the other order, the other value wins.
     const swapped = await readBiasRecords({ inputs: [b, a], now });
-    expect(columnsToObservations(swapped.columns).find((o) => o.sessionId === 's2' && o.reviewer === 'r/2')!.score).toBe(9);
+    expect(
+      columnsToObservations(swapped.columns).find((o) => o.sessionId === 's2' && o.reviewer === 'r/2')!.score,
+    ).toBe(9);
   });
 
   it('reads only the bias store of a Council home directory', async () => {
@@ -533,14 +685,20 @@ describe('readBiasRecords: several inputs', () => {
     expect(r.columns.sessionIds).toEqual(['s1', 's3']);
     expect(r.records).toBe(5);
     await expect(readBiasRecords({ inputs: ['team/*.ndjson'], cwd: root, now })).rejects.toSatisfy(
-      (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION' && /team\/\*\.ndjson matches no file/.test(e.message),
+      (e: unknown) =>
+        BiasStoreError.isInstance(e) &&
+        e.code === 'INVALID_OPTION' &&
+        /team\/\*\.ndjson matches no file/.test(e.message),
     );
   });
 
   it('says clearly that a file does not exist', async () => {
     const root = tempDir();
     await expect(readBiasRecords({ inputs: ['nope.jsonl'], cwd: root, now })).rejects.toSatisfy(
-      (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'IO_ERROR' && e.message.includes(`No bias records at ${join(root, 'nope.jsonl')}: the file does not exist`),
+      (e: unknown) =>
+        BiasStoreError.isInstance(e) &&
+        e.code === 'IO_ERROR' &&
+        e.message.includes(`No bias records at ${join(root, 'nope.jsonl')}: the file does not exist`),
     );
   });
 
@@ -564,13 +722,16 @@ describe('readBiasRecords: several inputs', () => {
     expect(await store.rotate()).toBe(2);
     expect((await store.compact({ minAgeMs: 0 })).compacted).toBe(2);
     await store.append(s3);
-    expect(readdirSync(join(root, 'seg')).filter((n) => n.endsWith('.jsonl') || n.endsWith('.gz')).sort()).toEqual([
-      'bias_metrics.000001.jsonl.gz',
-      'bias_metrics.000002.jsonl.gz',
-      'bias_metrics.jsonl',
-    ]);
+    expect(
+      readdirSync(join(root, 'seg'))
+        .filter((n) => n.endsWith('.jsonl') || n.endsWith('.gz'))
+        .sort(),
+    ).toEqual(['bias_metrics.000001.jsonl.gz', 'bias_metrics.000002.jsonl.gz', 'bias_metrics.jsonl']);
     const plain = await writeStore(join(root, 'plain', 'bias_metrics.jsonl'), [...s1, ...s2, ...s3]);
-    const [segmented, flat] = await Promise.all([readBiasRecords({ inputs: [path], now }), readBiasRecords({ inputs: [plain], now })]);
+    const [segmented, flat] = await Promise.all([
+      readBiasRecords({ inputs: [path], now }),
+      readBiasRecords({ inputs: [plain], now }),
+    ]);
     expect(segmented.files.map((f) => [basename(f.path), f.lines])).toEqual([
       ['bias_metrics.000001.jsonl.gz', 3],
       ['bias_metrics.000002.jsonl.gz', 3],
@@ -587,23 +748,56 @@ describe('readBiasRecords: several inputs', () => {
 
 describe('readBiasRecords: older writers', () => {
   it('reads zone-less timestamps as UTC and says so, and knows which positions may be ranks', async () => {
-    const base = { session_id: 's-old', reviewer_id: 'r/1', model_id: 'c/x', position: 1, response_length_chars: 10, score_value: 7, score_scale: '1-10', council_config_version: null, query_hash: null };
+    const base = {
+      session_id: 's-old',
+      reviewer_id: 'r/1',
+      model_id: 'c/x',
+      position: 1,
+      response_length_chars: 10,
+      score_value: 7,
+      score_scale: '1-10',
+      council_config_version: null,
+      query_hash: null,
+    };
     const lines = [
       // ADR-018 v1: integer version, no zone, no rank_position (position may be a rank).
       JSON.stringify({ schema_version: 1, ...base, timestamp: '2026-03-01T10:00:00' }),
       // The same without a zone, through JSON.parse (an escape).
-      JSON.stringify({ schema_version: '1.1.0', ...base, reviewer_id: 'r/2', timestamp: '2026-03-01T10:00:00', rank_position: 0 }).replace('r/2', 'r\\/2'),
+      JSON.stringify({
+        schema_version: '1.1.0',
+        ...base,
+        reviewer_id: 'r/2',
+        timestamp: '2026-03-01T10:00:00',
+        rank_position: 0,
+      }).replace('r/2', 'r\\/2'),
       // Python 1.2.0: position is display order, microseconds, an unknown field.
-      JSON.stringify({ schema_version: '1.2.0', ...base, reviewer_id: 'r/3', timestamp: '2026-03-01T10:00:00.123456+00:00', position_is_display_order: true }),
+      JSON.stringify({
+        schema_version: '1.2.0',
+        ...base,
+        reviewer_id: 'r/3',
+        timestamp: '2026-03-01T10:00:00.123456+00:00',
+        position_is_display_order: true,
+      }),
       // A simulated member (from the demo).
-      JSON.stringify({ schema_version: '1.1.0', ...base, reviewer_id: 'simulated:alpha', timestamp: '2026-03-01T10:00:00Z', rank_position: 1 }),
+      JSON.stringify({
+        schema_version: '1.1.0',
+        ...base,
+        reviewer_id: 'simulated:alpha',
+        timestamp: '2026-03-01T10:00:00Z',
+        rank_position: 1,
+      }),
     ];
     const path = writeLines(join(tempDir(), 'old.jsonl'), lines);
     const r = await readBiasRecords({ inputs: [path], now: new Date('2026-04-01T00:00:00Z') });
     expect(r.records).toBe(4);
     expect(r.timestampsWithoutZone).toBe(2);
     expect(r.warnings).toEqual(['2 records had a timestamp without a zone; read as UTC.']);
-    expect(Array.from(r.columns.time)).toEqual([at('2026-03-01T10:00:00Z'), at('2026-03-01T10:00:00Z'), at('2026-03-01T10:00:00.123Z'), at('2026-03-01T10:00:00Z')]);
+    expect(Array.from(r.columns.time)).toEqual([
+      at('2026-03-01T10:00:00Z'),
+      at('2026-03-01T10:00:00Z'),
+      at('2026-03-01T10:00:00.123Z'),
+      at('2026-03-01T10:00:00Z'),
+    ]);
     expect(Array.from(r.columns.positionIsDisplayOrder)).toEqual([0, 1, 1, 1]);
     expect(r.positionNotDisplayOrder).toBe(1);
     expect(r.simulatedRecords).toBe(1);
@@ -617,7 +811,10 @@ describe('readBiasRecords: older writers', () => {
 });
 
 it('keeps noRank for unranked records and NaN for unscored ones in the columns', async () => {
-  const path = await writeStore(join(tempDir(), 'x.jsonl'), records([obs(['s', 'r/1'], '2026-03-01T00:00:00Z', { score: null, rankPosition: null })]));
+  const path = await writeStore(
+    join(tempDir(), 'x.jsonl'),
+    records([obs(['s', 'r/1'], '2026-03-01T00:00:00Z', { score: null, rankPosition: null })]),
+  );
   const r = await readBiasRecords({ inputs: [path], now: new Date('2026-04-01T00:00:00Z') });
   expect(r.columns.rankPosition[0]).toBe(noRank);
   expect(r.columns.score[0]).toBeNaN();
@@ -625,13 +822,21 @@ it('keeps noRank for unranked records and NaN for unscored ones in the columns',
 
 describe('sessions left out (not saved whole yet)', () => {
   it('leaves out every record of the sessions named, counts them apart, and leaves the window to the rest', async () => {
-    const path = await writeStore(join(tempDir(), 'bias_metrics.jsonl'), records([
-      obs(['s1', 'r/a'], '2026-01-01T00:00:00Z'),
-      obs(['s2', 'r/a'], '2026-01-02T00:00:00Z'),
-      obs(['s2', 'r/b'], '2026-01-02T00:00:00Z'),
-      obs(['s3', 'r/a'], '2026-01-03T00:00:00Z'),
-    ]));
-    const r = await readBiasRecords({ inputs: [path], now: new Date('2026-02-01T00:00:00Z'), maxSessions: 2, leaveOutSessions: new Set(['s2', 'not-there']) });
+    const path = await writeStore(
+      join(tempDir(), 'bias_metrics.jsonl'),
+      records([
+        obs(['s1', 'r/a'], '2026-01-01T00:00:00Z'),
+        obs(['s2', 'r/a'], '2026-01-02T00:00:00Z'),
+        obs(['s2', 'r/b'], '2026-01-02T00:00:00Z'),
+        obs(['s3', 'r/a'], '2026-01-03T00:00:00Z'),
+      ]),
+    );
+    const r = await readBiasRecords({
+      inputs: [path],
+      now: new Date('2026-02-01T00:00:00Z'),
+      maxSessions: 2,
+      leaveOutSessions: new Set(['s2', 'not-there']),
+    });
     // s2's two records are left out before the window: the last 2 sessions are then s1 and s3.
     expect(r.columns.sessionIds).toEqual(['s1', 's3']);
     expect(r.excluded).toEqual({ ...noExclusions, unsaved: 2 });
@@ -639,4 +844,3 @@ describe('sessions left out (not saved whole yet)', () => {
     expect(r.records).toBe(4);
   });
 });
-

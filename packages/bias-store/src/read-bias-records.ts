@@ -99,11 +99,20 @@ const minimumLineBytes = 128;
  */
 async function recordsUpperBound(inputs: readonly BiasInputFile[], maxSessions: number): Promise<number> {
   let bytes = 0;
-  for (const { file, parquet } of inputs) bytes += parquet === true ? file.bytes * parquetExpansion : file.compressed ? await gzipSize(file.path, file.bytes) : file.bytes;
+  for (const { file, parquet } of inputs)
+    bytes +=
+      parquet === true
+        ? file.bytes * parquetExpansion
+        : file.compressed
+          ? await gzipSize(file.path, file.bytes)
+          : file.bytes;
   const fromFiles = bytes / minimumLineBytes;
   // Beyond this the columns grow as records come (a reservation of gigabytes can fail where memory is capped).
   const reserveAtMost = 1 << 24;
-  return Math.min(reserveAtMost, maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64));
+  return Math.min(
+    reserveAtMost,
+    maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64),
+  );
 }
 
 /** How many times larger than its Parquet export a store's lines are, at least (≈ 440-byte lines, ≈ 5 bytes a row in Parquet): a generous bound on the rows. */
@@ -128,7 +137,6 @@ async function gzipSize(path: string, compressedBytes: number): Promise<number> 
   }
 }
 
-
 /**
  * The one reader of bias records: streams every file of every input once, parses each line as JSON (a fast
  * path reads the usual lines without building objects; any other valid JSON formatting reads the same),
@@ -142,7 +150,10 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'readBiasRecords');
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `readBiasRecords: maxLineBytes must be a positive whole number of bytes, got ${String(maxLineBytes)}.`,
+    });
   }
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
 
@@ -155,9 +166,15 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const modelFilter = options.model;
   const configFilter = options.configVersion;
   // Interned up front, so a record's session is checked by its index (no string per record).
-  const leaveOut = options.leaveOutSessions === undefined ? null : new Set([...options.leaveOutSessions].map((id) => sessionIds.of(id)));
+  const leaveOut =
+    options.leaveOutSessions === undefined
+      ? null
+      : new Set([...options.leaveOutSessions].map((id) => sessionIds.of(id)));
 
-  const result: Omit<ReadBiasRecordsResult, 'columns' | 'repeated' | 'sessions' | 'positionNotDisplayOrder' | 'simulatedRecords' | 'warnings'> = {
+  const result: Omit<
+    ReadBiasRecordsResult,
+    'columns' | 'repeated' | 'sessions' | 'positionNotDisplayOrder' | 'simulatedRecords' | 'warnings'
+  > = {
     files: [],
     lines: 0,
     records: 0,
@@ -165,18 +182,28 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     foreignMajors: [],
     timestampsWithoutZone: 0,
     skipped: 0,
-    reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
+    reasons: {
+      invalid_json: 0,
+      invalid_record: 0,
+      unsupported_version: 0,
+      invalid_utf8: 0,
+      line_too_long: 0,
+      torn_line: 0,
+      corrupt_segment: 0,
+    },
     firstBadLines: [],
   };
   let currentFile = '';
   const skip = (line: number, reason: SkipReason, detail: string): void => {
     result.skipped++;
     result.reasons[reason]++;
-    if (result.firstBadLines.length < 20) result.firstBadLines.push({ file: currentFile, line, reason, detail } satisfies BadLine);
+    if (result.firstBadLines.length < 20)
+      result.firstBadLines.push({ file: currentFile, line, reason, detail } satisfies BadLine);
   };
 
   // Holding more sessions than this triggers a prune back to `maxSessions`.
-  const holdLimit = maxSessions === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * maxSessions, 4096);
+  const holdLimit =
+    maxSessions === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * maxSessions, 4096);
   const prune = (): void => {
     const order: number[] = [];
     for (let i = 0; i < sessionIds.names.length; i++) if (sessions.state[i] === 1) order.push(i);
@@ -187,7 +214,19 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   };
 
   const fields = new BiasLineFields();
-  const row: BiasRow = { session: 0, reviewer: 0, candidate: 0, position: 0, responseLengthChars: 0, score: 0, rankPosition: 0, time: 0, configVersion: 0, queryCategory: 0, positionIsDisplayOrder: false };
+  const row: BiasRow = {
+    session: 0,
+    reviewer: 0,
+    candidate: 0,
+    position: 0,
+    responseLengthChars: 0,
+    score: 0,
+    rankPosition: 0,
+    time: 0,
+    configVersion: 0,
+    queryCategory: 0,
+    positionIsDisplayOrder: false,
+  };
   // Set for the second pass: only these sessions' records are collected.
   let only: Set<number> | null = null;
   let firstPass = true;
@@ -202,8 +241,17 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     if (only !== null && !only.has(ids.session)) return;
     let excludedBy: keyof BiasWindowExclusions | null = null;
     if (leaveOut !== null && leaveOut.has(ids.session)) excludedBy = 'unsaved';
-    else if (modelFilter !== undefined && models.names[ids.reviewer] !== modelFilter && models.names[ids.candidate] !== modelFilter) excludedBy = 'model';
-    else if (configFilter !== undefined && (ids.configVersion === 0 ? null : configVersions.names[ids.configVersion - 1]) !== configFilter) excludedBy = 'configVersion';
+    else if (
+      modelFilter !== undefined &&
+      models.names[ids.reviewer] !== modelFilter &&
+      models.names[ids.candidate] !== modelFilter
+    )
+      excludedBy = 'model';
+    else if (
+      configFilter !== undefined &&
+      (ids.configVersion === 0 ? null : configVersions.names[ids.configVersion - 1]) !== configFilter
+    )
+      excludedBy = 'configVersion';
     else if (fields.time > nowMs) excludedBy = 'future';
     else if (fields.time < earliest) excludedBy = 'beforeWindow';
     if (excludedBy !== null) {
@@ -252,19 +300,25 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     if (major !== null) {
       if (firstPass) {
         const shown = JSON.stringify(version);
-        skip(line.line, 'unsupported_version', `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`);
+        skip(
+          line.line,
+          'unsupported_version',
+          `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
+        );
         if (result.foreignMajors.length < 10 && !result.foreignMajors.includes(major)) result.foreignMajors.push(major);
       }
       return;
     }
     const parsed = safeParseBiasMetricRecord(raw);
     if (!parsed.success) {
-      if (firstPass) skip(line.line, 'invalid_record', parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1'));
+      if (firstPass)
+        skip(line.line, 'invalid_record', parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1'));
       return;
     }
     const record = parsed.value;
     if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-      if (firstPass) skip(line.line, 'invalid_record', 'position, rank_position or response_length_chars is 4,294,967,295 or more');
+      if (firstPass)
+        skip(line.line, 'invalid_record', 'position, rank_position or response_length_chars is 4,294,967,295 or more');
       return;
     }
     const time = parseIsoTimestamp(record.timestamp)!;
@@ -286,7 +340,13 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const visitor = {
     line: (line: JsonlLine): void => {
       // A byte-order mark some Windows editors put before the first line is not part of the record.
-      if (line.line === 1 && line.buf[line.start] === 0xef && line.buf[line.start + 1] === 0xbb && line.buf[line.start + 2] === 0xbf) line.start += 3;
+      if (
+        line.line === 1 &&
+        line.buf[line.start] === 0xef &&
+        line.buf[line.start + 1] === 0xbb &&
+        line.buf[line.start + 2] === 0xbf
+      )
+        line.start += 3;
       const { buf, start, end } = line;
       let first = start;
       while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
@@ -295,8 +355,14 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
         // A last line cut inside a character is a torn write, not a corrupt one.
         if (firstPass) {
-          if (line.terminated) skip(line.line, 'invalid_utf8', 'the line is not valid UTF-8; the rest of the file was read (a tool that rewrote the file in another encoding? re-save it as UTF-8)');
-          else skip(line.line, 'torn_line', 'the last line has no newline and does not parse (a write was interrupted)');
+          if (line.terminated)
+            skip(
+              line.line,
+              'invalid_utf8',
+              'the line is not valid UTF-8; the rest of the file was read (a tool that rewrote the file in another encoding? re-save it as UTF-8)',
+            );
+          else
+            skip(line.line, 'torn_line', 'the last line has no newline and does not parse (a write was interrupted)');
         }
         return;
       }
@@ -307,8 +373,10 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       row.session = sessionIds.ofBytes(buf, fields.sessionStart, fields.sessionEnd);
       row.reviewer = models.ofBytes(buf, fields.reviewerStart, fields.reviewerEnd);
       row.candidate = models.ofBytes(buf, fields.modelStart, fields.modelEnd);
-      row.configVersion = fields.configStart === -1 ? 0 : configVersions.ofBytes(buf, fields.configStart, fields.configEnd) + 1;
-      row.queryCategory = fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1;
+      row.configVersion =
+        fields.configStart === -1 ? 0 : configVersions.ofBytes(buf, fields.configStart, fields.configEnd) + 1;
+      row.queryCategory =
+        fields.categoryStart === -1 ? 0 : categories.ofBytes(buf, fields.categoryStart, fields.categoryEnd) + 1;
       accept();
     },
     tooLong: ({ line }: JsonlLinePlace, bytes: number): void => {
@@ -318,7 +386,12 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       }
     },
     corrupt: ({ line }: { line: number }): void => {
-      if (firstPass) skip(line, 'corrupt_segment', `the compressed segment is damaged from about line ${line}; the lines before it were read`);
+      if (firstPass)
+        skip(
+          line,
+          'corrupt_segment',
+          `the compressed segment is damaged from about line ${line}; the lines before it were read`,
+        );
     },
   };
 
@@ -362,10 +435,12 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
 
   // The last maxSessions sessions by their earliest record; ties by id.
   const ranked: number[] = [];
-  for (let i = 0; i < sessionIds.names.length; i++) if (i < sessions.state.length && sessions.state[i] !== 0) ranked.push(i);
+  for (let i = 0; i < sessionIds.names.length; i++)
+    if (i < sessions.state.length && sessions.state[i] !== 0) ranked.push(i);
   ranked.sort((a, b) => sessions.key[a]! - sessions.key[b]! || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1));
   const chosen = maxSessions < ranked.length ? ranked.slice(ranked.length - maxSessions) : ranked;
-  for (let r = 0; r < ranked.length - chosen.length; r++) result.excluded.beyondSessions += sessions.records[ranked[r]!]!;
+  for (let r = 0; r < ranked.length - chosen.length; r++)
+    result.excluded.beyondSessions += sessions.records[ranked[r]!]!;
   const missing = chosen.filter((s) => sessions.state[s] === 2);
   const place = new Int32Array(sessionIds.names.length).fill(-1);
   chosen.forEach((s, i) => (place[s] = i));

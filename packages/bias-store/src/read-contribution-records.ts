@@ -37,7 +37,9 @@ function sameRecord(a: ContributionRecord, b: ContributionRecord): boolean {
  * duplicate, a differing one as a conflict (the first read is kept, and a warning names the session).
  * Throws `BiasStoreError` (`INVALID_OPTION`) for a window it cannot honour. A missing store reads as empty.
  */
-export async function readContributionRecords(options: ReadContributionRecordsOptions): Promise<ReadContributionRecordsResult> {
+export async function readContributionRecords(
+  options: ReadContributionRecordsOptions,
+): Promise<ReadContributionRecordsResult> {
   const store = createContributionStore({ path: options.path });
   const read = await store.read({
     ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
@@ -58,7 +60,8 @@ export async function readContributionRecords(options: ReadContributionRecordsOp
       repeated.duplicates++;
     } else {
       repeated.conflicts++;
-      if (repeated.conflictSessions.length < 5 && !repeated.conflictSessions.includes(record.sessionId)) repeated.conflictSessions.push(record.sessionId);
+      if (repeated.conflictSessions.length < 5 && !repeated.conflictSessions.includes(record.sessionId))
+        repeated.conflictSessions.push(record.sessionId);
     }
   }
   const warnings = [...read.warnings];
@@ -68,5 +71,13 @@ export async function readContributionRecords(options: ReadContributionRecordsOp
     );
   }
   const { skipped, reasons, firstBadLines } = read;
-  return { records, sessions: new Set(records.map((r) => r.sessionId)).size, repeated, warnings, skipped, reasons, firstBadLines };
+  return {
+    records,
+    sessions: new Set(records.map((r) => r.sessionId)).size,
+    repeated,
+    warnings,
+    skipped,
+    reasons,
+    firstBadLines,
+  };
 }

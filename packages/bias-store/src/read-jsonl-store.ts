@@ -22,14 +22,22 @@ export interface JsonlReadResult<T> extends SkipReport {
  * `store.read()`: streams every file once and keeps the items the window holds, counting what it skips. With
  * `maxSessions`, a session dropped from memory early that turns out to be among the last N is read in a second pass.
  */
-export async function readJsonlStore<T>(store: { lines: StoreLines<T>; clock: ItemClock<T> }, options: JsonlReadOptions = {}): Promise<JsonlReadResult<T>> {
+export async function readJsonlStore<T>(
+  store: { lines: StoreLines<T>; clock: ItemClock<T> },
+  options: JsonlReadOptions = {},
+): Promise<JsonlReadResult<T>> {
   const window = resolveReadWindow(options, store.clock);
   const read = new WindowedRead(window);
   await drainStore(store.lines, read.firstPass());
   const missing = read.chooseSessions();
   if (missing.size > 0) await drainStore(store.lines, read.secondPass(missing));
   const { timestampsWithoutZone } = read;
-  return { items: read.items(), ...read.skips.report(), timestampsWithoutZone, warnings: zoneWarnings(store.lines.path, timestampsWithoutZone) };
+  return {
+    items: read.items(),
+    ...read.skips.report(),
+    timestampsWithoutZone,
+    warnings: zoneWarnings(store.lines.path, timestampsWithoutZone),
+  };
 }
 
 /** What one read keeps and counts, pass by pass. */
@@ -50,7 +58,13 @@ class WindowedRead<T> {
       skip: (bad) => this.skips.add(bad),
       item: (item, file, line) => {
         const time = this.timeOf(item);
-        if (time === null) return this.skips.add({ file, line, reason: 'invalid_record', detail: 'its time is not an ISO 8601 date-time' });
+        if (time === null)
+          return this.skips.add({
+            file,
+            line,
+            reason: 'invalid_record',
+            detail: 'its time is not an ISO 8601 date-time',
+          });
         if (!time.hasZone) this.timestampsWithoutZone++;
         if (!this.inWindow(time.ms)) return;
         if (this.sessions === null) this.keep(item, time.ms);

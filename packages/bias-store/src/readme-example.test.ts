@@ -17,7 +17,9 @@ describe('README', () => {
     const dir = await bundleForChildren({});
     try {
       // The example is TypeScript without type annotations, so it runs as JavaScript against the bundled source.
-      const script = example!.replace("from '@council/bias-store'", "from './bias-store.mjs'").replaceAll('/tmp/council-example', home);
+      const script = example!
+        .replace("from '@council/bias-store'", "from './bias-store.mjs'")
+        .replaceAll('/tmp/council-example', home);
       writeFileSync(join(dir, 'example.mjs'), script);
       const output = execFileSync(process.execPath, [join(dir, 'example.mjs')], { encoding: 'utf8' });
       expect(output).toContain("queryCategory: 'coding'");

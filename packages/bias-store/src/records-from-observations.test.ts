@@ -51,16 +51,24 @@ describe('recordsFromObservations', () => {
     for (const consent of [1, 2, 3] as const) {
       expect(recordsFromObservations([observation], { consent, hashSecret: secret, query })[0]!.queryHash).toBeNull();
     }
-    expect(recordsFromObservations([observation], { consent: 4, hashSecret: secret, query })[0]!.queryHash).toBe('25b9009373b94624');
+    expect(recordsFromObservations([observation], { consent: 4, hashSecret: secret, query })[0]!.queryHash).toBe(
+      '25b9009373b94624',
+    );
   });
 
   it('fails at consent 4 without a secret, saying what to set', () => {
-    expect(() => recordsFromObservations([observation], { consent: 4, hashSecret: null, query })).toThrow(/LLM_COUNCIL_HASH_SECRET/);
+    expect(() => recordsFromObservations([observation], { consent: 4, hashSecret: null, query })).toThrow(
+      /LLM_COUNCIL_HASH_SECRET/,
+    );
     expect(() => recordsFromObservations([observation], { consent: 4, hashSecret: '', query })).toThrow(BiasStoreError);
   });
 
   it('keeps an unscored review as null and gives null metadata without a query', () => {
-    const [record] = recordsFromObservations([{ ...observation, score: null, rankPosition: null }], { consent: 2, hashSecret: null, query: null });
+    const [record] = recordsFromObservations([{ ...observation, score: null, rankPosition: null }], {
+      consent: 2,
+      hashSecret: null,
+      query: null,
+    });
     expect(record!.scoreValue).toBeNull();
     expect(record!.rankPosition).toBeNull();
     expect(record!.queryMetadata).toBeNull();
@@ -70,9 +78,20 @@ describe('recordsFromObservations', () => {
     const canary = 'CANARY-d41d8cd98f00b204-never-print-me';
     const attempts: (() => unknown)[] = [
       () => recordsFromObservations([observation, observation], { consent: 1, hashSecret: null, query: canary }),
-      () => recordsFromObservations([{ ...observation, timestamp: '2026-11-22T10:30:00' }], { consent: 1, hashSecret: null, query: canary }),
-      () => recordsFromObservations([{ ...observation, position: -1 }], { consent: 1, hashSecret: null, query: canary }),
-      () => recordsFromObservations([{ ...observation, score: Number.NaN }], { consent: 1, hashSecret: null, query: canary }),
+      () =>
+        recordsFromObservations([{ ...observation, timestamp: '2026-11-22T10:30:00' }], {
+          consent: 1,
+          hashSecret: null,
+          query: canary,
+        }),
+      () =>
+        recordsFromObservations([{ ...observation, position: -1 }], { consent: 1, hashSecret: null, query: canary }),
+      () =>
+        recordsFromObservations([{ ...observation, score: Number.NaN }], {
+          consent: 1,
+          hashSecret: null,
+          query: canary,
+        }),
       () => recordsFromObservations([observation], { consent: 4, hashSecret: null, query: canary }),
     ];
     for (const attempt of attempts) {

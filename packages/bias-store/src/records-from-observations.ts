@@ -26,9 +26,12 @@ function problemOf(o: BiasObservation): string | undefined {
   const time = typeof o.timestamp === 'string' ? parseIsoTimestamp(o.timestamp) : null;
   if (time === null || !time.hasZone) return 'timestamp must be ISO 8601 with a zone (e.g. 2025-12-17T10:30:00Z)';
   if (!Number.isInteger(o.position) || o.position < 0) return 'position must be an integer ≥ 0 (the display position)';
-  if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0) return 'responseLengthChars must be an integer ≥ 0';
-  if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score))) return 'score must be a finite number or null (unscored)';
-  if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0)) return 'rankPosition must be an integer ≥ 0 or null';
+  if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0)
+    return 'responseLengthChars must be an integer ≥ 0';
+  if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score)))
+    return 'score must be a finite number or null (unscored)';
+  if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0))
+    return 'rankPosition must be an integer ≥ 0 or null';
   if (o.configVersion !== null && typeof o.configVersion !== 'string') return 'configVersion must be a string or null';
   return undefined;
 }
@@ -39,24 +42,36 @@ function problemOf(o: BiasObservation): string | undefined {
  * the user's secret. At consent 0 (OFF) it returns no records. The query text is in no record and no
  * error message.
  */
-export function recordsFromObservations(observations: readonly BiasObservation[], options: RecordsFromObservationsOptions): BiasMetricRecord[] {
+export function recordsFromObservations(
+  observations: readonly BiasObservation[],
+  options: RecordsFromObservationsOptions,
+): BiasMetricRecord[] {
   if (!isConsentLevel(options.consent)) {
-    throw new BiasStoreError({ code: 'INVALID_CONFIG', message: `recordsFromObservations: consent must be 0, 1, 2, 3 or 4, got ${String(options.consent)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_CONFIG',
+      message: `recordsFromObservations: consent must be 0, 1, 2, 3 or 4, got ${String(options.consent)}.`,
+    });
   }
   if (options.consent === 0) return [];
   if (options.consent === 4 && (options.hashSecret === null || options.hashSecret === '')) {
     throw new BiasStoreError({
       code: 'INVALID_CONFIG',
-      message: 'Consent level 4 (RESEARCH) stores query hashes and needs LLM_COUNCIL_HASH_SECRET; there is no default secret. Set it to a secret of your own, or choose consent 3 or lower.',
+      message:
+        'Consent level 4 (RESEARCH) stores query hashes and needs LLM_COUNCIL_HASH_SECRET; there is no default secret. Set it to a secret of your own, or choose consent 3 or lower.',
     });
   }
   const queryMetadata = options.query === null ? null : deriveQueryMetadata(options.query);
-  const queryHash = options.consent === 4 && options.query !== null ? hashQuery({ query: options.query, secret: options.hashSecret! }) : null;
+  const queryHash =
+    options.consent === 4 && options.query !== null
+      ? hashQuery({ query: options.query, secret: options.hashSecret! })
+      : null;
   const seen = new Set<string>();
   return observations.map((o, index) => {
     const problem = problemOf(o);
-    const where = `observation ${index}` + (typeof o.sessionId === 'string' ? ` (session ${o.sessionId.slice(0, 64)})` : '');
-    if (problem !== undefined) throw new BiasStoreError({ code: 'INVALID_RECORD', message: `${where}: ${problem}. No records were built.` });
+    const where =
+      `observation ${index}` + (typeof o.sessionId === 'string' ? ` (session ${o.sessionId.slice(0, 64)})` : '');
+    if (problem !== undefined)
+      throw new BiasStoreError({ code: 'INVALID_RECORD', message: `${where}: ${problem}. No records were built.` });
     const key = JSON.stringify([o.sessionId, o.candidate, o.reviewer]);
     if (seen.has(key)) {
       throw new BiasStoreError({

@@ -57,7 +57,8 @@ async function statOrNull(path: string): Promise<Stats | null> {
   try {
     return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return null;
     throw ioError({ action: 'read', path, cause: error });
   }
 }
@@ -91,7 +92,8 @@ async function startsWithParquetMagic(path: string): Promise<boolean> {
 /** `sourceOf`, and a file named neither `.jsonl`, `.gz` nor `.parquet` that holds Parquet is read as Parquet. */
 async function sourceOfFile(path: string): Promise<Source> {
   const source = sourceOf(path);
-  if (source.kind === 'store' && !storeFileName.test(path) && (await startsWithParquetMagic(path))) return { kind: 'parquet', path };
+  if (source.kind === 'store' && !storeFileName.test(path) && (await startsWithParquetMagic(path)))
+    return { kind: 'parquet', path };
   return source;
 }
 
@@ -105,7 +107,8 @@ async function sourcesInDirectory(dir: string): Promise<Source[]> {
       continue;
     }
     if (parquetName.test(name) && !name.startsWith('.')) sources.push({ kind: 'parquet', path });
-    else if (storeFileName.test(name) && !notBiasStores.has(name.replace(segmentName, '$1.jsonl').replace(/\.gz$/, ''))) sources.push(sourceOf(path));
+    else if (storeFileName.test(name) && !notBiasStores.has(name.replace(segmentName, '$1.jsonl').replace(/\.gz$/, '')))
+      sources.push(sourceOf(path));
   }
   return sources;
 }
@@ -120,7 +123,10 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
   const path = resolve(cwd, input);
   if (wildcard.test(basename(input))) {
     if (wildcard.test(dirname(input))) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.`,
+      });
     }
     const pattern = globToRegExp(basename(input));
     const dir = dirname(path);
@@ -130,21 +136,35 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
       const info = await statOrNull(join(dir, name));
       if (info?.isFile() === true) matched.push(join(dir, name)); // a directory the pattern also matches is not a store
     }
-    if (matched.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).` });
+    if (matched.length === 0)
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `The input ${input} matches no file. Check the pattern (quote it so the shell does not expand it).`,
+      });
     return dedupe(await Promise.all(matched.map(sourceOfFile)));
   }
   if (wildcard.test(dirname(input))) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `The input ${input}: only the file name may hold wildcards (*, ?, [ ]), not the directories above it.`,
+    });
   }
   const info = await statOrNull(path);
   if (info?.isDirectory()) {
     const sources = await sourcesInDirectory(path);
-    if (sources.length === 0) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The input ${input} is a directory with no .jsonl, .jsonl.gz or .parquet file of bias records (nor a day=… partition holding one). Name a bias store file or a directory of them.` });
+    if (sources.length === 0)
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `The input ${input} is a directory with no .jsonl, .jsonl.gz or .parquet file of bias records (nor a day=… partition holding one). Name a bias store file or a directory of them.`,
+      });
     return dedupe(sources);
   }
   const source = info === null ? sourceOf(path) : await sourceOfFile(path);
   if (info === null && (source.kind !== 'store' || (await listSegments(source.path)).length === 0)) {
-    throw new BiasStoreError({ code: 'IO_ERROR', message: `No bias records at ${path}: the file does not exist. Check the input path, or run sessions first (council demo writes some).` });
+    throw new BiasStoreError({
+      code: 'IO_ERROR',
+      message: `No bias records at ${path}: the file does not exist. Check the input path, or run sessions first (council demo writes some).`,
+    });
   }
   return [source];
 }
@@ -154,7 +174,11 @@ async function sourcesOf(input: string, cwd: string): Promise<Source[]> {
  * segment of each store, oldest first, then its active file; a gzipped file that is no store's segment on its own.
  */
 export async function resolveBiasInputs(inputs: readonly string[], cwd: string): Promise<BiasInputFile[]> {
-  if (!Array.isArray(inputs)) throw new BiasStoreError({ code: 'INVALID_OPTION', message: 'readBiasRecords: inputs must be an array of paths, e.g. [\'bias_metrics.jsonl\'].' });
+  if (!Array.isArray(inputs))
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: "readBiasRecords: inputs must be an array of paths, e.g. ['bias_metrics.jsonl'].",
+    });
   const files: BiasInputFile[] = [];
   const seen = new Set<string>();
   const add = (storePath: string, file: SegmentFile): void => {
@@ -163,12 +187,23 @@ export async function resolveBiasInputs(inputs: readonly string[], cwd: string):
     files.push({ storePath, file });
   };
   for (const input of inputs as readonly unknown[]) {
-    if (typeof input !== 'string') throw new BiasStoreError({ code: 'INVALID_OPTION', message: `readBiasRecords: every input must be a path string, got ${typeof input}.` });
+    if (typeof input !== 'string')
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `readBiasRecords: every input must be a path string, got ${typeof input}.`,
+      });
     for (const source of await sourcesOf(input, cwd)) {
       if (source.kind !== 'store') {
         const info = await statOrNull(source.path);
         if (info === null) continue;
-        const file = { path: source.path, segment: 0, compressed: source.kind === 'gzip', active: false, bytes: info.size, identity: `${info.dev}:${info.ino}` };
+        const file = {
+          path: source.path,
+          segment: 0,
+          compressed: source.kind === 'gzip',
+          active: false,
+          bytes: info.size,
+          identity: `${info.dev}:${info.ino}`,
+        };
         if (source.kind === 'parquet') {
           if (!seen.has(file.identity)) files.push({ storePath: source.path, file, parquet: true });
           seen.add(file.identity);

@@ -25,14 +25,21 @@ import { fsyncDirectory } from './write-file-atomic.js';
  * at once cost at worst a second segment name for one file, never a record.
  * Returns the closed segment's number, or null when nothing was rotated (too small, or another process is at it).
  */
-export async function rotateActiveFile(options: { path: string; minBytes: number; lockStaleMs: number }): Promise<number | null> {
+export async function rotateActiveFile(options: {
+  path: string;
+  minBytes: number;
+  lockStaleMs: number;
+}): Promise<number | null> {
   const { path, minBytes, lockStaleMs } = options;
   return withRotationLock({ path, lockStaleMs }, async () => {
     const info = await statOrNull(path);
     if (info === null || info.size < Math.max(1, minBytes)) return null;
     // Already named by a rotator that died after step 1 (or is at it with a stale lock): that name serves.
     const existing = await findSegmentName({ path, identity: identityOf(info) });
-    const named: NamedSegment | null = existing === null ? await linkNewSegment({ path, source: path }) : { segment: existing, identity: identityOf(info) };
+    const named: NamedSegment | null =
+      existing === null
+        ? await linkNewSegment({ path, source: path })
+        : { segment: existing, identity: identityOf(info) };
     if (named === null) return null; // moved away meanwhile by another rotator
     const rotatedName = privateName(path, 'rotated');
     try {
@@ -57,7 +64,10 @@ export async function rotateNow(options: { path: string; lockStaleMs: number }):
   }
 }
 
-async function withRotationLock<R>(options: { path: string; lockStaleMs: number }, fn: () => Promise<R>): Promise<R | null> {
+async function withRotationLock<R>(
+  options: { path: string; lockStaleMs: number },
+  fn: () => Promise<R>,
+): Promise<R | null> {
   const { path, lockStaleMs } = options;
   const lockPath = `${path}.rotate.lock`;
   let lock: FileHandle | undefined;

@@ -19,26 +19,64 @@ const linux = process.platform === 'linux';
 
 /** A home with three stores and a history log, as a session writes them (generic items stand in for the records). */
 function home(dir: string) {
-  const paths = { bias: join(dir, 'bias_metrics.jsonl'), contributions: join(dir, 'contributions.jsonl'), history: join(dir, 'history.jsonl'), outbox: join(dir, 'telemetry', 'outbox.jsonl'), journal: join(dir, 'journal') };
+  const paths = {
+    bias: join(dir, 'bias_metrics.jsonl'),
+    contributions: join(dir, 'contributions.jsonl'),
+    history: join(dir, 'history.jsonl'),
+    outbox: join(dir, 'telemetry', 'outbox.jsonl'),
+    journal: join(dir, 'journal'),
+  };
   const store = (path: string) => createJsonlStore<TestEvent>({ path, schema: eventSchema });
-  const entry = (id: string): HistoryEntry => ({ schema_version: '1.0.0', council_version: 't', simulated: true, query_metadata: null, session: { sessionId: id, timestamp: '2026-01-02T03:04:05.000Z', stage1: [], stage2: [], leaderboard: [] } });
+  const entry = (id: string): HistoryEntry => ({
+    schema_version: '1.0.0',
+    council_version: 't',
+    simulated: true,
+    query_metadata: null,
+    session: { sessionId: id, timestamp: '2026-01-02T03:04:05.000Z', stage1: [], stage2: [], leaderboard: [] },
+  });
   const parts = (id: string, sizes = { bias: 3, contributions: 2 }): SessionPart[] => [
-    { what: `${sizes.bias} bias records`, prepared: store(paths.bias).prepare(Array.from({ length: sizes.bias }, (_, i) => ({ session: id, t: '2026-01-02T03:04:05Z', i }))) },
-    { what: `${sizes.contributions} contribution records`, prepared: store(paths.contributions).prepare(Array.from({ length: sizes.contributions }, (_, i) => ({ session: id, t: '2026-01-02T03:04:05Z', i }))) },
+    {
+      what: `${sizes.bias} bias records`,
+      prepared: store(paths.bias).prepare(
+        Array.from({ length: sizes.bias }, (_, i) => ({ session: id, t: '2026-01-02T03:04:05Z', i })),
+      ),
+    },
+    {
+      what: `${sizes.contributions} contribution records`,
+      prepared: store(paths.contributions).prepare(
+        Array.from({ length: sizes.contributions }, (_, i) => ({ session: id, t: '2026-01-02T03:04:05Z', i })),
+      ),
+    },
     { what: 'its history entry', prepared: prepareHistory(paths.history, [entry(id)]).prepared },
-    { what: 'its telemetry event', prepared: store(paths.outbox).prepare([{ session: id, t: '2026-01-02T03:04:05Z', i: 0 }]) },
+    {
+      what: 'its telemetry event',
+      prepared: store(paths.outbox).prepare([{ session: id, t: '2026-01-02T03:04:05Z', i: 0 }]),
+    },
   ];
   /** What a reader that honours the journal counts of each file: the session's lines, sessions left out excluded. */
   const counted = async (id: string) => {
     const leftOut = await unsavedSessionIds(paths.journal);
-    const count = async (path: string) => (leftOut.has(id) ? 0 : (await store(path).read()).items.filter((e) => e.session === id).length);
-    const history = leftOut.has(id) ? 0 : (await readHistory(paths.history)).entries.filter((e) => e.session.sessionId === id).length;
-    return { bias: await count(paths.bias), contributions: await count(paths.contributions), history, outbox: await count(paths.outbox) };
+    const count = async (path: string) =>
+      leftOut.has(id) ? 0 : (await store(path).read()).items.filter((e) => e.session === id).length;
+    const history = leftOut.has(id)
+      ? 0
+      : (await readHistory(paths.history)).entries.filter((e) => e.session.sessionId === id).length;
+    return {
+      bias: await count(paths.bias),
+      contributions: await count(paths.contributions),
+      history,
+      outbox: await count(paths.outbox),
+    };
   };
   /** Every line of each file that belongs to the session, whatever the journal says: what is physically there. */
   const onDisk = async (id: string) => {
     const count = async (path: string) => (await store(path).read()).items.filter((e) => e.session === id).length;
-    return { bias: await count(paths.bias), contributions: await count(paths.contributions), history: (await readHistory(paths.history)).entries.filter((e) => e.session.sessionId === id).length, outbox: await count(paths.outbox) };
+    return {
+      bias: await count(paths.bias),
+      contributions: await count(paths.contributions),
+      history: (await readHistory(paths.history)).entries.filter((e) => e.session.sessionId === id).length,
+      outbox: await count(paths.outbox),
+    };
   };
   return { paths, parts, counted, onDisk };
 }
@@ -80,7 +118,9 @@ describe('saveSessionWhole', () => {
             // The journal itself could not be written: nothing of the session is anywhere, and nothing waits.
             expect(failed.journalFile).toBeNull();
             expect(failed.failedPath.startsWith(join(h.paths.journal, 's1.saving-'))).toBe(true);
-            expect(failed.message).toBe(`Session s1 was not saved: cannot write ${failed.failedPath}: the disk is full (ENOSPC). Nothing of it was written (3 bias records, 2 contribution records, its history entry and its telemetry event); free some space, then save it again.`);
+            expect(failed.message).toBe(
+              `Session s1 was not saved: cannot write ${failed.failedPath}: the disk is full (ENOSPC). Nothing of it was written (3 bias records, 2 contribution records, its history entry and its telemetry event); free some space, then save it again.`,
+            );
             expect(await h.onDisk('s1')).toEqual(none);
             expect(readdirSync(h.paths.journal)).toEqual([]);
             return;
@@ -96,7 +136,9 @@ describe('saveSessionWhole', () => {
 
           const done = await completeUnsavedSessions({ journal: h.paths.journal });
           expect(done.completed.map((c) => c.sessionId)).toEqual(['s1']);
-          expect(done.completed[0]!.added.map((a) => a.lines)).toEqual(Object.values(whole).map((n, i) => (i < at - 1 ? 0 : n)));
+          expect(done.completed[0]!.added.map((a) => a.lines)).toEqual(
+            Object.values(whole).map((n, i) => (i < at - 1 ? 0 : n)),
+          );
           expect(readdirSync(h.paths.journal)).toEqual([]);
           expect(await h.counted('s1')).toEqual(whole);
           expect(await h.counted('before')).toEqual(whole);
@@ -132,7 +174,11 @@ describe('saveSessionWhole', () => {
           await saveSessionWhole({ journal: dir + '/journal', sessionId: 's1', parts });
           console.log('not killed');
         `;
-        const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program, dir, String(at)], { encoding: 'utf8', timeout: 30_000 });
+        const child = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', program, dir, String(at)],
+          { encoding: 'utf8', timeout: 30_000 },
+        );
         expect(child.signal).toBe('SIGKILL');
         // Whatever the dead process left, no reader counts the session, and nothing confirmed before it is lost.
         expect(await h.counted('s1')).toEqual(none);
@@ -152,27 +198,46 @@ describe('saveSessionWhole', () => {
     }
   });
 
-  it("a journal of a live process is left alone; one given up is completed by one of two repairers at once, never twice", async () => {
+  it('a journal of a live process is left alone; one given up is completed by one of two repairers at once, never twice', async () => {
     const h = home(tempDir());
     const parts = h.parts('gave-up');
     const lines = (p: SessionPart) => p.prepared.data.toString().trimEnd().split('\n');
-    const text = journalText({ sessionId: 'gave-up', createdAt: new Date().toISOString(), parts: parts.map((p) => ({ what: p.what, path: p.prepared.path, segmentBytes: p.prepared.segmentBytes, lines: lines(p) })) });
+    const text = journalText({
+      sessionId: 'gave-up',
+      createdAt: new Date().toISOString(),
+      parts: parts.map((p) => ({
+        what: p.what,
+        path: p.prepared.path,
+        segmentBytes: p.prepared.segmentBytes,
+        lines: lines(p),
+      })),
+    });
     mkdirSync(h.paths.journal, { recursive: true });
     writeFileSync(join(h.paths.journal, journalFileName('gave-up', 'unsaved')), text);
     // This process's own `saving` journal: a save in progress.
-    writeFileSync(join(h.paths.journal, journalFileName('in-progress', 'saving')), journalText({ sessionId: 'in-progress', createdAt: new Date().toISOString(), parts: [] }));
+    writeFileSync(
+      join(h.paths.journal, journalFileName('in-progress', 'saving')),
+      journalText({ sessionId: 'in-progress', createdAt: new Date().toISOString(), parts: [] }),
+    );
     // One bias record and the history entry are already there (a save that died after them), so only the rest is added.
     const bias = lines(parts[0]!);
     const history = lines(parts[2]!);
     writeFileSync(h.paths.bias, `${bias[0]}\n`);
     writeFileSync(h.paths.history, `${history[0]}\n`);
-    const [a, b] = await Promise.all([completeUnsavedSessions({ journal: h.paths.journal }), completeUnsavedSessions({ journal: h.paths.journal })]);
+    const [a, b] = await Promise.all([
+      completeUnsavedSessions({ journal: h.paths.journal }),
+      completeUnsavedSessions({ journal: h.paths.journal }),
+    ]);
     expect([...a.completed, ...b.completed].map((c) => c.sessionId)).toEqual(['gave-up']);
     expect([...a.completed, ...b.completed][0]!.added.map((x) => x.lines)).toEqual([2, 2, 0, 1]);
     expect(a.busy).toEqual(['in-progress']);
     expect(await h.onDisk('gave-up')).toEqual(whole);
     expect([...(await unsavedSessionIds(h.paths.journal))]).toEqual(['in-progress']);
     expect(existsSync(join(h.paths.journal, journalFileName('gave-up', 'unsaved')))).toBe(false);
-    expect(readFileSync(h.paths.bias, 'utf8').split('\n').filter((l) => l !== '')).toHaveLength(3);
+    expect(
+      readFileSync(h.paths.bias, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toHaveLength(3);
   });
 });

@@ -10,7 +10,14 @@ import { makeDirectory } from './make-directory.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import { listSegments } from './segment-files.js';
 import type { JournalFile, SessionJournal } from './session-journal.js';
-import { isAbandoned, journalFileName, journalText, listJournal, readJournal, writeJournalFile } from './session-journal.js';
+import {
+  isAbandoned,
+  journalFileName,
+  journalText,
+  listJournal,
+  readJournal,
+  writeJournalFile,
+} from './session-journal.js';
 
 /** One file's share of a session, for `saveSessionWhole`. */
 export interface SessionPart {
@@ -40,7 +47,14 @@ export class SessionSaveError extends BiasStoreError {
   /** What the file system said, and what to do about it. */
   override readonly problem: IoProblem;
 
-  constructor(options: { sessionId: string; journalFile: string | null; failedPath: string; failedStep: SessionSaveError['failedStep']; parts: readonly SessionPart[]; cause: unknown }) {
+  constructor(options: {
+    sessionId: string;
+    journalFile: string | null;
+    failedPath: string;
+    failedStep: SessionSaveError['failedStep'];
+    parts: readonly SessionPart[];
+    cause: unknown;
+  }) {
     const problem = ioProblem(options.cause);
     const list = listWhat(options.parts.map((p) => p.what));
     const verb = options.failedStep === 'journal-directory' ? 'create the directory' : 'write';
@@ -60,7 +74,12 @@ export class SessionSaveError extends BiasStoreError {
   }
 
   static override isInstance(error: unknown): error is SessionSaveError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }
 
@@ -76,7 +95,8 @@ function capitalise(text: string): string {
 /** The highest directory of `path` that does not exist: the one whose creation failed. */
 function firstMissing(path: string): string {
   let missing = path;
-  for (let parent = dirname(path); parent !== missing && !existsSync(parent); parent = dirname(parent)) missing = parent;
+  for (let parent = dirname(path); parent !== missing && !existsSync(parent); parent = dirname(parent))
+    missing = parent;
   return missing;
 }
 
@@ -97,7 +117,12 @@ function linesOf(prepared: PreparedAppend): string[] {
  * loss) in 2 leaves the `saving` file of a process that no longer runs, which `completeUnsavedSessions` completes alike.
  * A failure in 1 writes nothing at all (`journalFile` null). Parts with no lines are skipped; no parts, no journal.
  */
-export async function saveSessionWhole(options: { journal: string; sessionId: string; parts: readonly SessionPart[]; now?: Date }): Promise<void> {
+export async function saveSessionWhole(options: {
+  journal: string;
+  sessionId: string;
+  parts: readonly SessionPart[];
+  now?: Date;
+}): Promise<void> {
   const { journal, sessionId } = options;
   const parts = options.parts.filter((p) => p.prepared.records > 0);
   if (parts.length === 0) return;
@@ -105,17 +130,36 @@ export async function saveSessionWhole(options: { journal: string; sessionId: st
   const text = journalText({
     sessionId,
     createdAt: (options.now ?? new Date()).toISOString(),
-    parts: parts.map((p) => ({ what: p.what, path: p.prepared.path, segmentBytes: p.prepared.segmentBytes, lines: linesOf(p.prepared) })),
+    parts: parts.map((p) => ({
+      what: p.what,
+      path: p.prepared.path,
+      segmentBytes: p.prepared.segmentBytes,
+      lines: linesOf(p.prepared),
+    })),
   });
   try {
     makeDirectory(journal);
   } catch (error) {
-    throw new SessionSaveError({ sessionId, journalFile: null, failedPath: firstMissing(journal), failedStep: 'journal-directory', parts, cause: error });
+    throw new SessionSaveError({
+      sessionId,
+      journalFile: null,
+      failedPath: firstMissing(journal),
+      failedStep: 'journal-directory',
+      parts,
+      cause: error,
+    });
   }
   try {
     writeJournalFile(saving, text);
   } catch (error) {
-    throw new SessionSaveError({ sessionId, journalFile: null, failedPath: saving, failedStep: 'journal', parts, cause: error });
+    throw new SessionSaveError({
+      sessionId,
+      journalFile: null,
+      failedPath: saving,
+      failedStep: 'journal',
+      parts,
+      cause: error,
+    });
   }
   for (const part of parts) {
     try {
@@ -129,7 +173,14 @@ export async function saveSessionWhole(options: { journal: string; sessionId: st
       } catch {
         // Left under this process's name: completed once this process has ended.
       }
-      throw new SessionSaveError({ sessionId, journalFile, failedPath: part.prepared.path, failedStep: 'part', parts, cause: error });
+      throw new SessionSaveError({
+        sessionId,
+        journalFile,
+        failedPath: part.prepared.path,
+        failedStep: 'part',
+        parts,
+        cause: error,
+      });
     }
   }
   try {
@@ -177,11 +228,21 @@ export async function completeUnsavedSessions(options: { journal: string }): Pro
   return result;
 }
 
-async function completeOne(context: { file: JournalFile; claimed: string; journal: string; result: CompleteUnsavedResult }): Promise<void> {
+async function completeOne(context: {
+  file: JournalFile;
+  claimed: string;
+  journal: string;
+  result: CompleteUnsavedResult;
+}): Promise<void> {
   const { file, claimed, result } = context;
   const giveBack = async (error: unknown): Promise<void> => {
     await rename(claimed, join(context.journal, journalFileName(file.sessionId, 'unsaved'))).catch(() => undefined);
-    result.failed.push({ sessionId: file.sessionId, error: BiasStoreError.isInstance(error) ? error : new BiasStoreError({ code: 'IO_ERROR', message: String(error), cause: error }) });
+    result.failed.push({
+      sessionId: file.sessionId,
+      error: BiasStoreError.isInstance(error)
+        ? error
+        : new BiasStoreError({ code: 'IO_ERROR', message: String(error), cause: error }),
+    });
   };
   let journal: SessionJournal | null;
   try {
@@ -199,10 +260,17 @@ async function completeOne(context: { file: JournalFile; claimed: string; journa
   const added: { what: string; path: string; lines: number }[] = [];
   for (const part of journal.parts) {
     try {
-      const missing = await missingLines({ path: part.path, lines: part.lines, sinceMs: Date.parse(journal.createdAt) });
+      const missing = await missingLines({
+        path: part.path,
+        lines: part.lines,
+        sinceMs: Date.parse(journal.createdAt),
+      });
       if (missing.length > 0) {
         const data = Buffer.from(`${missing.join('\n')}\n`);
-        await appendPrepared({ path: part.path, data, records: missing.length, segmentBytes: part.segmentBytes, lockStaleMs: 30_000 }, { fsync: true });
+        await appendPrepared(
+          { path: part.path, data, records: missing.length, segmentBytes: part.segmentBytes, lockStaleMs: 30_000 },
+          { fsync: true },
+        );
       }
       added.push({ what: part.what, path: part.path, lines: missing.length });
     } catch (error) {

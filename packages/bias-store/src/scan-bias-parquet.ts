@@ -74,11 +74,13 @@ function schemaProblem(metadata: FileMetaData): string | undefined {
   for (const name of columnNames) {
     const element = top.get(name);
     if (element === undefined) return `it has no column ${name}`;
-    if (element.type === undefined || !wanted[name]!.includes(element.type)) return `its column ${name} is ${element.type ?? 'a group'}, not ${wanted[name]!.join(' or ')}`;
+    if (element.type === undefined || !wanted[name]!.includes(element.type))
+      return `its column ${name} is ${element.type ?? 'a group'}, not ${wanted[name]!.join(' or ')}`;
   }
   const unit = top.get('timestamp')!.logical_type;
   const converted = top.get('timestamp')!.converted_type;
-  if (!(unit?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS')) return 'its column timestamp is no TIMESTAMP';
+  if (!(unit?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS'))
+    return 'its column timestamp is no TIMESTAMP';
   return undefined;
 }
 
@@ -108,19 +110,38 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
     try {
       metadata = await parquetMetadataAsync(file);
     } catch (error) {
-      options.bad(1, 'corrupt_segment', `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`);
+      options.bad(
+        1,
+        'corrupt_segment',
+        `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`,
+      );
       return 0;
     }
     const problem = schemaProblem(metadata);
     if (problem !== undefined) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).` });
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `${path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).`,
+      });
     }
     const parsers = {
       timestampFromMilliseconds: (v: bigint) => Number(v),
       timestampFromMicroseconds: (v: bigint) => Math.floor(Number(v) / 1000),
       timestampFromNanoseconds: (v: bigint) => Math.floor(Number(v / 1000n) / 1000),
     };
-    const row: BiasParquetRow = { sessionId: '', reviewerId: '', modelId: '', time: 0, position: 0, responseLengthChars: 0, score: 0, rankPosition: 0, positionIsDisplayOrder: true, councilConfigVersion: null, queryCategory: null };
+    const row: BiasParquetRow = {
+      sessionId: '',
+      reviewerId: '',
+      modelId: '',
+      time: 0,
+      position: 0,
+      responseLengthChars: 0,
+      score: 0,
+      rankPosition: 0,
+      positionIsDisplayOrder: true,
+      councilConfigVersion: null,
+      queryCategory: null,
+    };
     let groupStart = 0;
     for (const group of metadata.row_groups) {
       const rows = Number(group.num_rows);
@@ -142,16 +163,26 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
           },
         });
       } catch (error) {
-        options.bad(groupStart + 1, 'corrupt_segment', `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`);
+        options.bad(
+          groupStart + 1,
+          'corrupt_segment',
+          `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`,
+        );
         return groupStart;
       }
-      const [version, session, time, reviewer, model, position, length, score, rank, displayOrder, config, category] = columnNames.map((name) => data.get(name)!);
+      const [version, session, time, reviewer, model, position, length, score, rank, displayOrder, config, category] =
+        columnNames.map((name) => data.get(name)!);
       for (let i = 0; i < rows; i++) {
         const rowNumber = groupStart + i + 1;
         const v = version![i];
         if (!(typeof v === 'string' && version1.test(v))) {
           const major = majorOf(v);
-          if (major !== null && major >= 2) options.bad(rowNumber, 'unsupported_version', `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`);
+          if (major !== null && major >= 2)
+            options.bad(
+              rowNumber,
+              'unsupported_version',
+              `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
+            );
           else options.bad(rowNumber, 'invalid_record', 'schema_version: expected 1 or a "1.x.y" version');
           continue;
         }
@@ -170,11 +201,25 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
         const d = displayOrder![i];
         const c = config![i];
         const q = category![i];
-        if (!Number.isFinite(ms) || !isCount(p) || !isCount(len) || (rk !== null && !isCount(rk)) || (sc !== null && !Number.isFinite(sc)) || typeof d !== 'boolean') {
-          options.bad(rowNumber, 'invalid_record', 'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range');
+        if (
+          !Number.isFinite(ms) ||
+          !isCount(p) ||
+          !isCount(len) ||
+          (rk !== null && !isCount(rk)) ||
+          (sc !== null && !Number.isFinite(sc)) ||
+          typeof d !== 'boolean'
+        ) {
+          options.bad(
+            rowNumber,
+            'invalid_record',
+            'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range',
+          );
           continue;
         }
-        if (!(c === null || c === undefined || typeof c === 'string') || !(q === null || q === undefined || typeof q === 'string')) {
+        if (
+          !(c === null || c === undefined || typeof c === 'string') ||
+          !(q === null || q === undefined || typeof q === 'string')
+        ) {
           options.bad(rowNumber, 'invalid_record', 'council_config_version and query_category must be strings or null');
           continue;
         }

@@ -36,7 +36,8 @@ export async function* scanJsonlChunks(options: ScanJsonlLinesOptions): AsyncGen
       } catch (error) {
         // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR…) mean a damaged file; anything else is the file system's.
         const code = (error as NodeJS.ErrnoException).code;
-        if (!opened.compressed || typeof code !== 'string' || !code.startsWith('Z_')) throw ioError({ action: 'read', path: file.path, cause: error });
+        if (!opened.compressed || typeof code !== 'string' || !code.startsWith('Z_'))
+          throw ioError({ action: 'read', path: file.path, cause: error });
         visitor.corrupt({ line: splitter.lines + 1, offset: splitter.offset });
         return splitter.lines;
       }

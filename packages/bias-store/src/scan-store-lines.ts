@@ -24,7 +24,12 @@ export interface StoreSink<T> {
 /** Every file's items and skips, in file order, to `sink`. */
 export async function drainStore<T>(lines: StoreLines<T>, sink: StoreSink<T>): Promise<void> {
   for (const file of await listSegments(lines.path)) {
-    await scanJsonlLines({ storePath: lines.path, file, maxLineBytes: lines.maxLineBytes, visitor: sinkVisitor({ lines, file, sink }) });
+    await scanJsonlLines({
+      storePath: lines.path,
+      file,
+      maxLineBytes: lines.maxLineBytes,
+      visitor: sinkVisitor({ lines, file, sink }),
+    });
   }
 }
 
@@ -32,13 +37,20 @@ export async function drainStore<T>(lines: StoreLines<T>, sink: StoreSink<T>): P
 export async function* scanStoreEntries<T>(lines: StoreLines<T>, from?: JsonlCursor): AsyncGenerator<JsonlEntry<T>> {
   for (const file of await listSegments(lines.path)) {
     if (from !== undefined && file.segment < from.segment) continue;
-    const start = from !== undefined && file.segment === from.segment ? { offset: from.offset, line: from.line } : { offset: 0, line: 0 };
+    const start =
+      from !== undefined && file.segment === from.segment
+        ? { offset: from.offset, line: from.line }
+        : { offset: 0, line: 0 };
     for await (const batch of scanFileBatches({ lines, file, from: start })) yield* batch;
   }
 }
 
 /** One file's entries from `from`, a batch per chunk read. */
-async function* scanFileBatches<T>(context: { lines: StoreLines<T>; file: SegmentFile; from: { offset: number; line: number } }): AsyncGenerator<JsonlEntry<T>[]> {
+async function* scanFileBatches<T>(context: {
+  lines: StoreLines<T>;
+  file: SegmentFile;
+  from: { offset: number; line: number };
+}): AsyncGenerator<JsonlEntry<T>[]> {
   const { lines, file, from } = context;
   let batch: JsonlEntry<T>[] = [];
   const visitor = entryVisitor({ lines, file, push: (entry) => batch.push(entry) });
@@ -55,8 +67,10 @@ async function* scanFileBatches<T>(context: { lines: StoreLines<T>; file: Segmen
   }
 }
 
-const tooLongDetail = (bytes: number, maxLineBytes: number): string => `the line is ${bytes} bytes, over maxLineBytes (${maxLineBytes})`;
-const corruptDetail = (line: number): string => `the compressed segment is damaged from about line ${line}; the lines before it were read`;
+const tooLongDetail = (bytes: number, maxLineBytes: number): string =>
+  `the line is ${bytes} bytes, over maxLineBytes (${maxLineBytes})`;
+const corruptDetail = (line: number): string =>
+  `the compressed segment is damaged from about line ${line}; the lines before it were read`;
 
 function sinkVisitor<T>(context: { lines: StoreLines<T>; file: SegmentFile; sink: StoreSink<T> }): JsonlLineVisitor {
   const { lines, sink } = context;
@@ -68,15 +82,28 @@ function sinkVisitor<T>(context: { lines: StoreLines<T>; file: SegmentFile; sink
       if (!(decoded instanceof LineProblem)) sink.item(decoded, file, line.line);
       else sink.skip({ file, line: line.line, ...problemOf(decoded, line.terminated) });
     },
-    tooLong: (place, bytes) => sink.skip({ file, line: place.line, reason: 'line_too_long', detail: tooLongDetail(bytes, lines.maxLineBytes) }),
+    tooLong: (place, bytes) =>
+      sink.skip({ file, line: place.line, reason: 'line_too_long', detail: tooLongDetail(bytes, lines.maxLineBytes) }),
     corrupt: ({ line }) => sink.skip({ file, line, reason: 'corrupt_segment', detail: corruptDetail(line) }),
   };
 }
 
-function entryVisitor<T>(context: { lines: StoreLines<T>; file: SegmentFile; push: (entry: JsonlEntry<T>) => void }): JsonlLineVisitor {
+function entryVisitor<T>(context: {
+  lines: StoreLines<T>;
+  file: SegmentFile;
+  push: (entry: JsonlEntry<T>) => void;
+}): JsonlLineVisitor {
   const { lines, file, push } = context;
-  const at = (place: JsonlLinePlace): { file: string; line: number; offset: number } => ({ file: file.path, line: place.line, offset: place.offset });
-  const next = (place: JsonlLinePlace): JsonlCursor => ({ segment: file.segment, offset: place.nextOffset, line: place.line });
+  const at = (place: JsonlLinePlace): { file: string; line: number; offset: number } => ({
+    file: file.path,
+    line: place.line,
+    offset: place.offset,
+  });
+  const next = (place: JsonlLinePlace): JsonlCursor => ({
+    segment: file.segment,
+    offset: place.nextOffset,
+    line: place.line,
+  });
   return {
     line: (line) => {
       const decoded = lines.decode(line);
@@ -84,11 +111,32 @@ function entryVisitor<T>(context: { lines: StoreLines<T>; file: SegmentFile; pus
       if (!(decoded instanceof LineProblem)) push({ kind: 'item', item: decoded, ...at(line), next: next(line) });
       else if (line.terminated) push({ kind: 'skip', ...problemOf(decoded, true), ...at(line), next: next(line) });
       // A torn last line of the active file keeps the cursor before it, so a consumer never steps past data still arriving.
-      else push({ kind: 'skip', ...problemOf(decoded, false), ...at(line), next: file.active ? { segment: file.segment, offset: line.offset, line: line.line - 1 } : next(line) });
+      else
+        push({
+          kind: 'skip',
+          ...problemOf(decoded, false),
+          ...at(line),
+          next: file.active ? { segment: file.segment, offset: line.offset, line: line.line - 1 } : next(line),
+        });
     },
-    tooLong: (place, bytes) => push({ kind: 'skip', reason: 'line_too_long', detail: tooLongDetail(bytes, lines.maxLineBytes), ...at(place), next: next(place) }),
+    tooLong: (place, bytes) =>
+      push({
+        kind: 'skip',
+        reason: 'line_too_long',
+        detail: tooLongDetail(bytes, lines.maxLineBytes),
+        ...at(place),
+        next: next(place),
+      }),
     corrupt: ({ line, offset }) =>
-      push({ kind: 'skip', reason: 'corrupt_segment', detail: corruptDetail(line), file: file.path, line, offset, next: { segment: file.segment + 1, offset: 0, line: 0 } }),
+      push({
+        kind: 'skip',
+        reason: 'corrupt_segment',
+        detail: corruptDetail(line),
+        file: file.path,
+        line,
+        offset,
+        next: { segment: file.segment + 1, offset: 0, line: 0 },
+      }),
   };
 }
 

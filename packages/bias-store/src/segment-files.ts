@@ -18,7 +18,11 @@ export interface SegmentFile {
 }
 
 /** How the segments of `path` are named: `bias_metrics.jsonl` → `bias_metrics.000001.jsonl[.gz]`. */
-export function segmentNaming(path: string): { dir: string; segmentPath: (segment: number, compressed: boolean) => string; match: (name: string) => { segment: number; compressed: boolean } | null } {
+export function segmentNaming(path: string): {
+  dir: string;
+  segmentPath: (segment: number, compressed: boolean) => string;
+  match: (name: string) => { segment: number; compressed: boolean } | null;
+} {
   const dir = dirname(path);
   const base = basename(path);
   const stem = base.endsWith('.jsonl') ? base.slice(0, -'.jsonl'.length) : base;
@@ -27,7 +31,8 @@ export function segmentNaming(path: string): { dir: string; segmentPath: (segmen
   const pattern = new RegExp(`^${escaped}\\.(\\d{6,})${ext.replace('.', '\\.')}(\\.gz)?$`);
   return {
     dir,
-    segmentPath: (segment, compressed) => join(dir, `${stem}.${String(segment).padStart(6, '0')}${ext}${compressed ? '.gz' : ''}`),
+    segmentPath: (segment, compressed) =>
+      join(dir, `${stem}.${String(segment).padStart(6, '0')}${ext}${compressed ? '.gz' : ''}`),
     match: (name) => {
       const m = pattern.exec(name);
       return m === null ? null : { segment: Number(m[1]), compressed: m[2] !== undefined };
@@ -69,7 +74,10 @@ export async function readStoreDirectory(path: string): Promise<StoreDirectory> 
     if (!name.startsWith(stem)) continue; // history.jsonl and the like, beside the store
     const owned = parsePrivateName(name);
     // Pins and rotated names sit beside the active file; temporary copies beside a segment's `.gz`.
-    if (owned !== null && (owned.base === base || (owned.kind === 'tmp' && naming.match(owned.base)?.compressed === true))) {
+    if (
+      owned !== null &&
+      (owned.base === base || (owned.kind === 'tmp' && naming.match(owned.base)?.compressed === true))
+    ) {
       privateNames.push({ ...owned, path: join(naming.dir, name) });
     }
   }
@@ -127,4 +135,3 @@ export function isStoreFile(storePath: string, candidate: string): boolean {
   const owned = parsePrivateName(name);
   return owned !== null && (owned.base === base || naming.match(owned.base) !== null);
 }
-

@@ -39,7 +39,14 @@ const journalFileSchema = z.object({
   schema_version: z.string().regex(/^1\./),
   session_id: z.string().min(1),
   created_at: z.string(),
-  parts: z.array(z.object({ what: z.string(), path: z.string().min(1), segment_bytes: z.number().int().positive(), lines: z.array(z.string()) })),
+  parts: z.array(
+    z.object({
+      what: z.string(),
+      path: z.string().min(1),
+      segment_bytes: z.number().int().positive(),
+      lines: z.array(z.string()),
+    }),
+  ),
 });
 
 export type JournalState = { kind: 'saving' | 'repair'; tag: string; pid: number } | { kind: 'unsaved' };
@@ -129,7 +136,11 @@ export async function readJournal(path: string): Promise<SessionJournal | null> 
   const parsed = journalFileSchema.safeParse(raw);
   if (!parsed.success) return null;
   const j = parsed.data;
-  return { sessionId: j.session_id, createdAt: j.created_at, parts: j.parts.map((p) => ({ what: p.what, path: p.path, segmentBytes: p.segment_bytes, lines: p.lines })) };
+  return {
+    sessionId: j.session_id,
+    createdAt: j.created_at,
+    parts: j.parts.map((p) => ({ what: p.what, path: p.path, segmentBytes: p.segment_bytes, lines: p.lines })),
+  };
 }
 
 /**
@@ -146,7 +157,7 @@ export function writeJournalFile(path: string, text: string): void {
     throw ioError({ action: 'write', path, cause: error });
   }
   try {
-    for (let written = 0; written < data.length; ) {
+    for (let written = 0; written < data.length;) {
       const n = writeSync(fd, data, written, data.length - written);
       if (n <= 0) throw Object.assign(new Error(`write returned ${n}`), { code: 'EIO' });
       written += n;

@@ -38,7 +38,9 @@ describe('settleRotatedName', () => {
     const rotatedName = privateName(path, 'rotated');
     writeFileSync(rotatedName, line(2)); // X: appended to, confirmed to its writer, then moved by this rotation
     await settleRotatedName({ path, rotatedName, named: { segment: 7, identity: identity(rotatedName) } });
-    const holders = readdirSync(dir).filter((name) => !name.endsWith('.gz') && readFileSync(join(dir, name), 'utf8').includes('"i":2'));
+    const holders = readdirSync(dir).filter(
+      (name) => !name.endsWith('.gz') && readFileSync(join(dir, name), 'utf8').includes('"i":2'),
+    );
     expect(holders).toEqual(['events.jsonl']);
   });
 

@@ -16,7 +16,11 @@ import { segmentNaming } from './segment-files.js';
  * The private name is removed only once one of those names exists. A missing `rotatedName` was settled already (by a
  * compaction tidying up after a dead rotator).
  */
-export async function settleRotatedName(options: { path: string; rotatedName: string; named?: NamedSegment | null }): Promise<void> {
+export async function settleRotatedName(options: {
+  path: string;
+  rotatedName: string;
+  named?: NamedSegment | null;
+}): Promise<void> {
   const { path, rotatedName, named } = options;
   const info = await statOrNull(rotatedName);
   if (info === null) return;
@@ -24,7 +28,11 @@ export async function settleRotatedName(options: { path: string; rotatedName: st
   // The moved file is kept alive by rotatedName, so comparing it with a name that exists *now* is sound; an identity
   // recorded before an await is not: the file it named may since have been compacted and deleted, and its inode
   // number given to a new active file — the one this rotation then moved (records were lost that way).
-  const stillNamed = named !== undefined && named !== null && named.identity === identity && (await holdsSegmentName({ path, segment: named.segment, identity }));
+  const stillNamed =
+    named !== undefined &&
+    named !== null &&
+    named.identity === identity &&
+    (await holdsSegmentName({ path, segment: named.segment, identity }));
   if (!stillNamed && (await findSegmentName({ path, identity })) === null) {
     try {
       await link(rotatedName, path);
@@ -46,5 +54,9 @@ export async function settleRotatedName(options: { path: string; rotatedName: st
 async function holdsSegmentName(options: { path: string; segment: number; identity: string }): Promise<boolean> {
   const naming = segmentNaming(options.path);
   const plain = await statOrNull(naming.segmentPath(options.segment, false));
-  return plain !== null && identityOf(plain) === options.identity && (await statOrNull(naming.segmentPath(options.segment, true))) === null;
+  return (
+    plain !== null &&
+    identityOf(plain) === options.identity &&
+    (await statOrNull(naming.segmentPath(options.segment, true))) === null
+  );
 }

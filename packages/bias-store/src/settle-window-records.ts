@@ -31,7 +31,10 @@ export function settleWindowRecords(columns: BiasRecordColumns, timestampsWithou
   }
   const { repeated } = settled;
   const warnings: string[] = [];
-  if (timestampsWithoutZone > 0) warnings.push(`${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`);
+  if (timestampsWithoutZone > 0)
+    warnings.push(
+      `${timestampsWithoutZone} record${timestampsWithoutZone === 1 ? '' : 's'} had a timestamp without a zone; read as UTC.`,
+    );
   if (repeated.conflicts > 0) {
     warnings.push(
       `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,

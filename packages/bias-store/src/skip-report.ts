@@ -38,13 +38,22 @@ export interface SkipReport {
 /** Counts skipped lines as they come, keeping the first 20 with where they are. */
 export class SkipCounter implements SkipReport {
   skipped = 0;
-  reasons: Record<SkipReason, number> = { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 };
+  reasons: Record<SkipReason, number> = {
+    invalid_json: 0,
+    invalid_record: 0,
+    unsupported_version: 0,
+    invalid_utf8: 0,
+    line_too_long: 0,
+    torn_line: 0,
+    corrupt_segment: 0,
+  };
   firstBadLines: BadLine[] = [];
 
   add(entry: BadLine): void {
     this.skipped++;
     this.reasons[entry.reason]++;
-    if (this.firstBadLines.length < 20) this.firstBadLines.push({ file: entry.file, line: entry.line, reason: entry.reason, detail: entry.detail });
+    if (this.firstBadLines.length < 20)
+      this.firstBadLines.push({ file: entry.file, line: entry.line, reason: entry.reason, detail: entry.detail });
   }
 
   report(): SkipReport {

@@ -24,7 +24,11 @@ export interface StreamBiasRecordsResult extends SkipReport {
   timestampsWithoutZone: number;
 }
 
-const decode = lineDecoder<BiasMetricRecord>({ schema: biasMetricRecordSchema, version: { field: 'schema_version', major: 1 }, fastDecode: decodeBiasMetricRecordFast });
+const decode = lineDecoder<BiasMetricRecord>({
+  schema: biasMetricRecordSchema,
+  version: { field: 'schema_version', major: 1 },
+  fastDecode: decodeBiasMetricRecordFast,
+});
 
 /**
  * Every valid bias record of `inputs`, whole (every ADR-018 field), one at a time: what an export needs, where
@@ -36,10 +40,20 @@ export async function streamBiasRecords(options: StreamBiasRecordsOptions): Prom
   const files = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
   const parquet = files.find((f) => f.parquet === true);
   if (parquet !== undefined) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${parquet.file.path} is a Parquet file: export reads JSONL bias stores (an export's Parquet is read by bias-report directly).` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `${parquet.file.path} is a Parquet file: export reads JSONL bias stores (an export's Parquet is read by bias-report directly).`,
+    });
   }
   const skips = new SkipCounter();
-  const result: StreamBiasRecordsResult = { files: [], records: 0, timestampsWithoutZone: 0, skipped: 0, reasons: skips.reasons, firstBadLines: skips.firstBadLines };
+  const result: StreamBiasRecordsResult = {
+    files: [],
+    records: 0,
+    timestampsWithoutZone: 0,
+    skipped: 0,
+    reasons: skips.reasons,
+    firstBadLines: skips.firstBadLines,
+  };
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   for (const { storePath, file } of files) {
     const lines = await scanJsonlLines({
@@ -51,19 +65,46 @@ export async function streamBiasRecords(options: StreamBiasRecordsOptions): Prom
           const decoded = decode(line);
           if (decoded === blankLine) return;
           // As the reader: a last line without its newline that does not parse (or decode as UTF-8) is torn.
-          const problem = decoded instanceof LineProblem ? (!line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8') ? tornLine : decoded) : undefined;
-          if (problem !== undefined) return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
+          const problem =
+            decoded instanceof LineProblem
+              ? !line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8')
+                ? tornLine
+                : decoded
+              : undefined;
+          if (problem !== undefined)
+            return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
           const record = decoded as BiasMetricRecord;
-          if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-            return skips.add({ file: file.path, line: line.line, reason: 'invalid_record', detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more' });
+          if (
+            record.position >= noRank ||
+            (record.rankPosition ?? 0) >= noRank ||
+            record.responseLengthChars >= noRank
+          ) {
+            return skips.add({
+              file: file.path,
+              line: line.line,
+              reason: 'invalid_record',
+              detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
+            });
           }
           const time = parseIsoTimestamp(record.timestamp)!;
           if (!time.hasZone) result.timestampsWithoutZone++;
           result.records++;
           options.onRecord(record, time.ms);
         },
-        tooLong: ({ line }, bytes) => skips.add({ file: file.path, line, reason: 'line_too_long', detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}` }),
-        corrupt: ({ line }) => skips.add({ file: file.path, line, reason: 'corrupt_segment', detail: `the compressed segment is damaged from about line ${line}; the lines before it were read` }),
+        tooLong: ({ line }, bytes) =>
+          skips.add({
+            file: file.path,
+            line,
+            reason: 'line_too_long',
+            detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`,
+          }),
+        corrupt: ({ line }) =>
+          skips.add({
+            file: file.path,
+            line,
+            reason: 'corrupt_segment',
+            detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
+          }),
       },
     });
     result.files.push({ path: file.path, lines });

@@ -14,7 +14,11 @@ const tempDir = useTempDirs();
 function outboxWith(lines: readonly string[]) {
   const dir = join(tempDir(), 'telemetry');
   mkdirSync(dir, { recursive: true });
-  const paths = { outbox: join(dir, 'outbox.jsonl'), cursor: join(dir, 'sent.cursor'), deadLetter: join(dir, 'dead-letter.jsonl') };
+  const paths = {
+    outbox: join(dir, 'outbox.jsonl'),
+    cursor: join(dir, 'sent.cursor'),
+    deadLetter: join(dir, 'dead-letter.jsonl'),
+  };
   writeFileSync(paths.outbox, lines.map((line) => `${line}\n`).join(''));
   return { paths, outbox: openTelemetryOutbox(paths) };
 }
@@ -32,11 +36,19 @@ const letter = (line: number): DeadLetterEntry => ({
 describe('openTelemetryOutbox', () => {
   it('starts at the beginning and hands every line over as a plain object, whatever it claims', async () => {
     // the second line breaks every event rule (no id, consent 9): the uploader must see it, not have it skipped
-    const { outbox } = outboxWith(['{"schema_version":"1.1.0","event_id":"a"}', '{"consent_level":9}', '{"schema_version":"2.0.0","event_id":"b"}']);
+    const { outbox } = outboxWith([
+      '{"schema_version":"1.1.0","event_id":"a"}',
+      '{"consent_level":9}',
+      '{"schema_version":"2.0.0","event_id":"b"}',
+    ]);
     expect(await outbox.readCursor()).toEqual(startCursor);
     const entries = [];
     for await (const entry of outbox.scan(startCursor)) entries.push(entry);
-    expect(entries.map((e) => (e.kind === 'item' ? e.item : e.reason))).toEqual([{ schema_version: '1.1.0', event_id: 'a' }, { consent_level: 9 }, 'unsupported_version']);
+    expect(entries.map((e) => (e.kind === 'item' ? e.item : e.reason))).toEqual([
+      { schema_version: '1.1.0', event_id: 'a' },
+      { consent_level: 9 },
+      'unsupported_version',
+    ]);
     expect(await outbox.countPending(startCursor)).toBe(2);
   });
 
@@ -61,14 +73,20 @@ describe('openTelemetryOutbox', () => {
   it('says where a cursor points past the end of a replaced or shortened outbox', async () => {
     const { paths, outbox } = outboxWith(['{"n":1}', '{"n":2}']);
     expect(await outbox.cursorOverrun({ segment: 1, offset: 16, line: 2 })).toBeNull(); // exactly at the end
-    expect(await outbox.cursorOverrun({ segment: 1, offset: 100, line: 9 })).toBe(`byte 100 of ${paths.outbox}, which holds 16`);
+    expect(await outbox.cursorOverrun({ segment: 1, offset: 100, line: 9 })).toBe(
+      `byte 100 of ${paths.outbox}, which holds 16`,
+    );
     expect(await outbox.cursorOverrun({ segment: 5, offset: 3, line: 1 })).toBe('segment 5, past the last one (1)');
     expect(await outbox.cursorOverrun(startCursor)).toBeNull();
   });
 
   it('an empty home has nothing pending and no cursor yet', async () => {
     const dir = tempDir();
-    const outbox = openTelemetryOutbox({ outbox: join(dir, 'o.jsonl'), cursor: join(dir, 'c'), deadLetter: join(dir, 'd.jsonl') });
+    const outbox = openTelemetryOutbox({
+      outbox: join(dir, 'o.jsonl'),
+      cursor: join(dir, 'c'),
+      deadLetter: join(dir, 'd.jsonl'),
+    });
     expect(await outbox.readCursor()).toEqual(startCursor);
     expect(await outbox.countPending(startCursor)).toBe(0);
     expect(await outbox.cursorOverrun({ segment: 3, offset: 10, line: 1 })).toBeNull(); // nothing stored: nothing to skip
@@ -85,7 +103,11 @@ describe('openTelemetryOutbox', () => {
 
 describe('createTelemetryOutboxStore', () => {
   it('reads with the schema it is given and skips lines of another major schema_version', async () => {
-    const { paths } = outboxWith(['{"schema_version":"1.0.0","n":1}', '{"schema_version":"2.0.0","n":2}', '{"schema_version":"1.3.0","n":"three"}']);
+    const { paths } = outboxWith([
+      '{"schema_version":"1.0.0","n":1}',
+      '{"schema_version":"2.0.0","n":2}',
+      '{"schema_version":"1.3.0","n":"three"}',
+    ]);
     const store = createTelemetryOutboxStore(paths.outbox, z.object({ schema_version: z.string(), n: z.number() }));
     const entries = [];
     for await (const entry of store.scan()) entries.push(entry.kind === 'item' ? entry.item.n : entry.reason);

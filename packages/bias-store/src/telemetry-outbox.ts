@@ -42,7 +42,9 @@ export interface TelemetryOutbox {
 }
 
 // Any JSON object; z.custom checks without copying each line.
-const looseObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
+const looseObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
 
 /**
  * The outbox file (`telemetry/outbox.jsonl`) as a store, opened the one way every writer and reader
@@ -61,7 +63,8 @@ export function openTelemetryOutbox(paths: TelemetryOutboxPaths): TelemetryOutbo
   return {
     paths,
     readCursor: async () => (await readCursorFile(paths.cursor)) ?? startCursor,
-    cursorOverrun: async (cursor) => (cursor.segment === 0 && cursor.offset === 0 ? null : describeCursorOverrun(await outbox.files(), cursor)),
+    cursorOverrun: async (cursor) =>
+      cursor.segment === 0 && cursor.offset === 0 ? null : describeCursorOverrun(await outbox.files(), cursor),
     scan: (from) => outbox.scan({ from }),
     commit: async (letters, to) => {
       if (letters.length > 0) await deadLetter.append(letters, { fsync: true });

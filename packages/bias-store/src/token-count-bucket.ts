@@ -1,5 +1,11 @@
 /** ADR-018's `token_count_bucket` values (the ADR's example is `"100-500"`); lower bound inclusive, upper exclusive. */
-export const tokenCountBuckets: readonly ['0-100', '100-500', '500-1000', '1000-5000', '5000+'] = ['0-100', '100-500', '500-1000', '1000-5000', '5000+'];
+export const tokenCountBuckets: readonly ['0-100', '100-500', '500-1000', '1000-5000', '5000+'] = [
+  '0-100',
+  '100-500',
+  '500-1000',
+  '1000-5000',
+  '5000+',
+];
 
 export type TokenCountBucket = (typeof tokenCountBuckets)[number];
 

@@ -9,5 +9,8 @@ export const windowNameLimits = { models: 0xffff, 'config versions': 0xfffe, 'qu
 /** Refuses a window naming more than its kind's limit of distinct names, as the reader refuses its inputs. */
 export function checkWindowNames(count: number, what: keyof typeof windowNameLimits): void {
   if (count <= windowNameLimits[what]) return;
-  throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The window holds more than ${windowNameLimits[what]} distinct ${what}; a report over them cannot be built. Narrow the window.` });
+  throw new BiasStoreError({
+    code: 'INVALID_OPTION',
+    message: `The window holds more than ${windowNameLimits[what]} distinct ${what}; a report over them cannot be built. Narrow the window.`,
+  });
 }

@@ -8,7 +8,7 @@ import { fsyncDirectorySync } from './write-file-atomic.js';
 
 /** Writes all of `data` to `fd`, checking the byte count of every write (a short write is completed, or an error). */
 function writeAll(fd: number, data: Buffer): void {
-  for (let written = 0; written < data.length; ) {
+  for (let written = 0; written < data.length;) {
     const n = writeSync(fd, data, written, data.length - written);
     if (n <= 0) throw Object.assign(new Error(`write returned ${n}`), { code: 'EIO' });
     written += n;
@@ -39,7 +39,10 @@ function writeExclusively(file: string, data: string | Uint8Array, options: { na
     throw ioError({ action: 'write', path: options.named, cause: error });
   }
   try {
-    writeAll(fd, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    writeAll(
+      fd,
+      typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+    );
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -85,7 +88,12 @@ export function createNewFile(path: string, data: string | Uint8Array): void {
 
 function existsError(path: string, cause: unknown): BiasStoreError {
   const problem = { code: 'EEXIST', what: 'it already exists', fix: 'nothing was overwritten; move it away first' };
-  return new BiasStoreError({ code: 'IO_ERROR', message: `Cannot create ${path}: ${problem.what}; ${problem.fix}.`, cause, problem });
+  return new BiasStoreError({
+    code: 'IO_ERROR',
+    message: `Cannot create ${path}: ${problem.what}; ${problem.fix}.`,
+    cause,
+    problem,
+  });
 }
 
 /**
@@ -104,4 +112,3 @@ export function replaceFileWhole(path: string, data: string | Uint8Array): void 
   }
   fsyncDirectorySync(dirname(path));
 }
-

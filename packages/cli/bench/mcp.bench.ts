@@ -34,14 +34,34 @@ function respond(request: RecordedRequest): TestResponse {
   const usage = { inputTokens: 100, outputTokens: 50, costUsd: 0.001 };
   switch (councilRequestStage(prompt)) {
     case 'answer':
-      return { kind: 'text', text: `Answer from ${model}: ${'detail '.repeat(40)}`, usage, delayMs: latency(model).answer };
+      return {
+        kind: 'text',
+        text: `Answer from ${model}: ${'detail '.repeat(40)}`,
+        usage,
+        delayMs: latency(model).answer,
+      };
     case 'review': {
-      const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
-      const json = JSON.stringify({ ranking: labels, scores: Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - i)])) });
-      return { kind: 'text', text: `\`\`\`json\n${json}\n\`\`\`\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage, delayMs: latency(model).review };
+      const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter(
+        (l) => l !== 'Response X',
+      );
+      const json = JSON.stringify({
+        ranking: labels,
+        scores: Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - i)])),
+      });
+      return {
+        kind: 'text',
+        text: `\`\`\`json\n${json}\n\`\`\`\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`,
+        usage,
+        delayMs: latency(model).review,
+      };
     }
     case 'chairman':
-      return { kind: 'text', text: `Synthesis.\n\`\`\`json\n${JSON.stringify({ contributors: [{ id: MEMBERS[0], weight: 1, reason: 'r' }] })}\n\`\`\`\n`, usage, delayMs: latency(model).chairman };
+      return {
+        kind: 'text',
+        text: `Synthesis.\n\`\`\`json\n${JSON.stringify({ contributors: [{ id: MEMBERS[0], weight: 1, reason: 'r' }] })}\n\`\`\`\n`,
+        usage,
+        delayMs: latency(model).chairman,
+      };
   }
 }
 
@@ -51,7 +71,13 @@ let client: Client;
 const councilTimes: number[] = [];
 
 function transport(): StdioClientTransport {
-  const env = { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, OPENROUTER_API_KEY: KEY, OPENROUTER_BASE_URL: server.url, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    LLM_COUNCIL_HOME: home,
+    OPENROUTER_API_KEY: KEY,
+    OPENROUTER_BASE_URL: server.url,
+    LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+  };
   return new StdioClientTransport({ command: process.execPath, args: [bundle, 'mcp'], env, stderr: 'ignore' });
 }
 
@@ -83,13 +109,24 @@ export const suite = defineBenchSuite({
       iterations: 7,
       fn: async () => {
         const started = performance.now();
-        const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'Which queue should we use?', members: MEMBERS } }, undefined, { onprogress: () => undefined })) as CallToolResult;
+        const result = (await client.callTool(
+          { name: 'consult_council', arguments: { query: 'Which queue should we use?', members: MEMBERS } },
+          undefined,
+          { onprogress: () => undefined },
+        )) as CallToolResult;
         councilTimes.push(performance.now() - started);
         if (result.isError) throw new Error(`consult_council failed: ${JSON.stringify(result.content)}`);
       },
     },
   ],
-  values: () => [{ name: 'consult_council wall / critical path (median)', value: median(councilTimes.slice(1)) / CRITICAL_PATH_MS, unit: '×', budget: 1.05 }],
+  values: () => [
+    {
+      name: 'consult_council wall / critical path (median)',
+      value: median(councilTimes.slice(1)) / CRITICAL_PATH_MS,
+      unit: '×',
+      budget: 1.05,
+    },
+  ],
   teardown: async () => {
     await client.close();
     await server.close();

@@ -15,7 +15,10 @@ const TOKEN = 'serve-ui-bench-token-0123456789abcdef0123';
  * `demo`, `council demo` first fills the home with 41 sessions (history, bias and contribution records).
  * Resolves with the server and the address `council serve` prints (`…/#token=…`).
  */
-export async function startDemoServer(options: { home: string; demo: boolean }): Promise<{ server: CouncilServer; url: string }> {
+export async function startDemoServer(options: {
+  home: string;
+  demo: boolean;
+}): Promise<{ server: CouncilServer; url: string }> {
   const env = {
     LLM_COUNCIL_HOME: options.home,
     LLM_COUNCIL_MODELS: DEMO_MEMBERS.join(','),
@@ -23,10 +26,32 @@ export async function startDemoServer(options: { home: string; demo: boolean }):
     LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
   };
   if (options.demo) {
-    const code = await runCli(['demo', '--home', options.home], { version: '0.0.0', io: captureIo().io, env: {}, cwd: options.home });
+    const code = await runCli(['demo', '--home', options.home], {
+      version: '0.0.0',
+      io: captureIo().io,
+      env: {},
+      cwd: options.home,
+    });
     if (code !== 0) throw new Error(`council demo exited ${code}`);
   }
-  const ctx: CommandContext = { io: captureIo().io, env, cwd: options.home, now: () => new Date(), out: createStyle(false), err: createStyle(false), verbose: false, version: '0.0.0' };
-  const server = await serveCouncil({ ctx, host: '127.0.0.1', port: 0, token: TOKEN, demo: true, assets: await buildWebAssets(), log: () => undefined });
+  const ctx: CommandContext = {
+    io: captureIo().io,
+    env,
+    cwd: options.home,
+    now: () => new Date(),
+    out: createStyle(false),
+    err: createStyle(false),
+    verbose: false,
+    version: '0.0.0',
+  };
+  const server = await serveCouncil({
+    ctx,
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    demo: true,
+    assets: await buildWebAssets(),
+    log: () => undefined,
+  });
   return { server, url: `${server.url}/#token=${TOKEN}` };
 }

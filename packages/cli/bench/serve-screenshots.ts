@@ -15,7 +15,11 @@ const QUESTION = 'We have a 20-year-old billing module nobody dares to touch. Wh
 
 const home = mkdtempSync(join(tmpdir(), 'council-screenshots-'));
 const served = await startDemoServer({ home, demo: true });
-const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+});
 try {
   mkdirSync(out, { recursive: true });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

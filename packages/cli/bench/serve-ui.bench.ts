@@ -43,7 +43,17 @@ export const suite = defineBenchSuite({
     if (!script) throw new Error('The page names no script.');
     const js = Buffer.from(await (await fetch(`${origin}${script}`)).arrayBuffer());
 
-    const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    const browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
     const renders: number[] = [];
     try {
       for (let i = 0; i < LOADS; i++) {

@@ -38,17 +38,37 @@ const homes: string[] = [];
 function context(env: Record<string, string>): CommandContext {
   const home = mkdtempSync(join(tmpdir(), 'council-bench-serve-'));
   homes.push(home);
-  return { io: captureIo().io, env: { ...env, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' }, cwd: home, now: () => new Date(), out: createStyle(false), err: createStyle(false), verbose: false, version: '0.0.0' };
+  return {
+    io: captureIo().io,
+    env: { ...env, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' },
+    cwd: home,
+    now: () => new Date(),
+    out: createStyle(false),
+    err: createStyle(false),
+    verbose: false,
+    version: '0.0.0',
+  };
 }
 
 /** Core emitting an event → an SSE client parsing it: the time each event is appended to the run's log (synchronously, from core's listener) against the time the client reads it. */
 async function eventLatencies(provider: TestServer): Promise<number[]> {
-  const server = await serveCouncil({ ctx: context({ OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY }), host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: () => undefined });
+  const server = await serveCouncil({
+    ctx: context({ OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY }),
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    demo: false,
+    assets: null,
+    log: () => undefined,
+  });
   const client = createServeClient({ url: server.url, token: TOKEN });
   const latencies: number[] = [];
   try {
     for (let i = 0; i < LATENCY_SESSIONS; i++) {
-      const id = await client.start({ query: 'Which queue should we use?', members: ['test/alpha', 'test/beta', 'test/gamma'] });
+      const id = await client.start({
+        query: 'Which queue should we use?',
+        members: ['test/alpha', 'test/beta', 'test/gamma'],
+      });
       const emitted = new Map<number, number>();
       const run = server.hub.get(id)!;
       // Live events only: those already in the log when this subscribes are replayed, not emitted now.
@@ -87,7 +107,11 @@ function directSessions(ctx: CommandContext): Promise<number[]> {
   return Promise.all(
     Array.from({ length: SESSIONS }, async (_, i) => {
       const started = performance.now();
-      await runAsk({ question: query(i), models: [...DEMO_MEMBERS], json: true }, { ...ctx, io: captureIo().io }, { simulated: SIMULATED });
+      await runAsk(
+        { question: query(i), models: [...DEMO_MEMBERS], json: true },
+        { ...ctx, io: captureIo().io },
+        { simulated: SIMULATED },
+      );
       return performance.now() - started;
     }),
   );
@@ -104,7 +128,9 @@ async function startFloorServer(ctx: CommandContext): Promise<{ url: string; clo
       let body = '';
       for await (const chunk of request) body += String(chunk);
       const run = await hub.start(JSON.parse(body) as SessionRequest);
-      response.writeHead(202, { 'content-type': 'application/json' }).end(JSON.stringify({ id: run.id, events: `/api/sessions/${run.id}/events` }));
+      response
+        .writeHead(202, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: run.id, events: `/api/sessions/${run.id}/events` }));
       return;
     }
     const run = hub.get(request.url!.split('/')[3]!)!;
@@ -175,12 +201,21 @@ process.on('message', ({ url, token, queries, members }) => {
 `;
 
 function startClients(): { run(url: string): Promise<{ walls: number[]; cpuMs: number }>; close(): void } {
-  const child = spawn(process.execPath, ['--input-type=commonjs', '-e', CLIENT_SCRIPT], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--input-type=commonjs', '-e', CLIENT_SCRIPT], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return {
     run: (url) =>
       new Promise((resolve, reject) => {
-        child.once('message', (reply: { walls: number[]; cpuMs: number } | { error: string }) => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply)));
-        child.send({ url, token: TOKEN, queries: Array.from({ length: SESSIONS }, (_, i) => query(i)), members: [...DEMO_MEMBERS] });
+        child.once('message', (reply: { walls: number[]; cpuMs: number } | { error: string }) =>
+          'error' in reply ? reject(new Error(reply.error)) : resolve(reply),
+        );
+        child.send({
+          url,
+          token: TOKEN,
+          queries: Array.from({ length: SESSIONS }, (_, i) => query(i)),
+          members: [...DEMO_MEMBERS],
+        });
       }),
     close: () => void child.kill(),
   };
@@ -194,7 +229,16 @@ type Way = 'direct' | 'server' | 'floor';
  */
 async function concurrentRounds(): Promise<{ rounds: Record<Way, Round[]>; clientCpuMs: number }> {
   const directCtx = context({});
-  const server = await serveCouncil({ ctx: context({}), host: '127.0.0.1', port: 0, token: TOKEN, demo: true, hooks: { simulated: SIMULATED }, assets: null, log: () => undefined });
+  const server = await serveCouncil({
+    ctx: context({}),
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    demo: true,
+    hooks: { simulated: SIMULATED },
+    assets: null,
+    log: () => undefined,
+  });
   const floor = await startFloorServer(context({}));
   const clients = startClients();
   let clientCpuMs = 0;
@@ -203,7 +247,11 @@ async function concurrentRounds(): Promise<{ rounds: Record<Way, Round[]>; clien
     clientCpuMs += reply.cpuMs;
     return reply.walls;
   };
-  const runs: Record<Way, () => Promise<number[]>> = { direct: () => directSessions(directCtx), server: served(server.url), floor: served(floor.url) };
+  const runs: Record<Way, () => Promise<number[]>> = {
+    direct: () => directSessions(directCtx),
+    server: served(server.url),
+    floor: served(floor.url),
+  };
   const rounds: Record<Way, Round[]> = { direct: [], server: [], floor: [] };
   const ways: Way[] = ['direct', 'server', 'floor'];
   try {
@@ -227,7 +275,11 @@ export const suite = defineBenchSuite({
   name: 'cli serve',
   setup: async () => {
     // The chairman streams its reply in 4-character pieces 2 ms apart: a few hundred events a session.
-    provider = await startCouncilTestServer({ contributors: ['test/alpha', 'test/beta', 'test/gamma'], apiKey: KEY, chairman: { text: 'Start with characterisation tests. '.repeat(12), chunkSize: 4, chunkDelayMs: 2 } });
+    provider = await startCouncilTestServer({
+      contributors: ['test/alpha', 'test/beta', 'test/gamma'],
+      apiKey: KEY,
+      chairman: { text: 'Start with characterisation tests. '.repeat(12), chunkSize: 4, chunkDelayMs: 2 },
+    });
   },
   values: async () => {
     const latencies = (await eventLatencies(provider)).sort((a, b) => a - b);
@@ -241,18 +293,53 @@ export const suite = defineBenchSuite({
     const overheadCpu = cpu('server') - cpu('direct');
     const label = `${SESSIONS} concurrent simulated sessions`;
     return [
-      { name: `SSE: core emits → client reads, median of ${latencies.length} events`, value: median(latencies), unit: 'ms', budget: 20 },
-      { name: 'SSE: core emits → client reads, 95th percentile', value: latencies[Math.floor(latencies.length * 0.95)]!, unit: 'ms' },
+      {
+        name: `SSE: core emits → client reads, median of ${latencies.length} events`,
+        value: median(latencies),
+        unit: 'ms',
+        budget: 20,
+      },
+      {
+        name: 'SSE: core emits → client reads, 95th percentile',
+        value: latencies[Math.floor(latencies.length * 0.95)]!,
+        unit: 'ms',
+      },
       { name: `${label}, runAsk directly: median wall per session (${ROUNDS} rounds)`, value: directWall, unit: 'ms' },
-      { name: `${label} through council serve (POST → done): median wall per session`, value: median(wall('server')), unit: 'ms' },
-      { name: `${label} through a bare node:http handler (the floor): median wall per session`, value: median(wall('floor')), unit: 'ms' },
+      {
+        name: `${label} through council serve (POST → done): median wall per session`,
+        value: median(wall('server')),
+        unit: 'ms',
+      },
+      {
+        name: `${label} through a bare node:http handler (the floor): median wall per session`,
+        value: median(wall('floor')),
+        unit: 'ms',
+      },
       { name: 'CPU per session in the serving process: runAsk directly', value: cpu('direct'), unit: 'ms' },
       { name: 'CPU per session in the serving process: council serve', value: cpu('server'), unit: 'ms' },
       { name: 'CPU per session in the serving process: bare node:http floor', value: cpu('floor'), unit: 'ms' },
-      { name: "CPU per session in the clients' own process (node:http, finding done)", value: clientCpuMs / (2 * ROUNDS * SESSIONS), unit: 'ms' },
-      { name: "server overhead per session: the server's CPU beyond runAsk's / a session's wall time", value: overheadCpu / directWall, unit: '×', budget: 0.05 },
-      { name: 'wall time per session through council serve / directly − 1 (paired rounds, median)', value: slowdown('server'), unit: '×', budget: 0.05 },
-      { name: 'wall time per session through the bare node:http floor / directly − 1 (paired rounds, median)', value: slowdown('floor'), unit: '×' },
+      {
+        name: "CPU per session in the clients' own process (node:http, finding done)",
+        value: clientCpuMs / (2 * ROUNDS * SESSIONS),
+        unit: 'ms',
+      },
+      {
+        name: "server overhead per session: the server's CPU beyond runAsk's / a session's wall time",
+        value: overheadCpu / directWall,
+        unit: '×',
+        budget: 0.05,
+      },
+      {
+        name: 'wall time per session through council serve / directly − 1 (paired rounds, median)',
+        value: slowdown('server'),
+        unit: '×',
+        budget: 0.05,
+      },
+      {
+        name: 'wall time per session through the bare node:http floor / directly − 1 (paired rounds, median)',
+        value: slowdown('floor'),
+        unit: '×',
+      },
     ];
   },
   teardown: async () => {

@@ -10,15 +10,26 @@ import { PROVIDER_VARIABLES } from './settings/provider-variables.js';
  * starts, loses every member to the same missing key and reports a quorum failure. Key values are only
  * tested, never read out.
  */
-export function checkModels(options: { ids: readonly string[]; env: Env; resolveModel: (id: string) => LanguageModelV1 }): void {
+export function checkModels(options: {
+  ids: readonly string[];
+  env: Env;
+  resolveModel: (id: string) => LanguageModelV1;
+}): void {
   const missing = new Map<string, string[]>();
   for (const id of new Set(options.ids)) {
     let provider: string;
     try {
       provider = options.resolveModel(id).provider;
     } catch (error) {
-      const reason = error instanceof Error ? error.message.split('; register a custom one')[0]!.replace(/\.?$/, '.') : String(error);
-      throw new CliError({ code: 'USAGE', message: `Cannot use the model "${id}": ${reason} Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.`, cause: error });
+      const reason =
+        error instanceof Error
+          ? error.message.split('; register a custom one')[0]!.replace(/\.?$/, '.')
+          : String(error);
+      throw new CliError({
+        code: 'USAGE',
+        message: `Cannot use the model "${id}": ${reason} Check the model ids given (--models, --chairman, --model) or LLM_COUNCIL_MODELS and LLM_COUNCIL_CHAIRMAN.`,
+        cause: error,
+      });
     }
     // A hosted provider needs one of its key variables; local servers (and unknown providers) need none.
     const variables = PROVIDER_VARIABLES.find((p) => p.provider === provider && p.keyRequired)?.keyVariables;

@@ -9,17 +9,20 @@ describe('cliCommands', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it.each(cliCommands.map((command) => [command.name, command] as const))('gives "%s" help with its own flags and examples', async (name, command) => {
-    expect(command.examples.length).toBeGreaterThan(0);
-    const c = captureIo();
-    const code = await runCli([name, '--help'], { version: '9.8.7', io: c.io, env: {}, cwd: '/tmp' });
-    expect(code).toBe(0);
-    expect(c.out()).toContain(`$ council ${name}`);
-    for (const option of command.options) expect(c.out()).toContain(option.flags);
-    for (const example of command.examples) {
-      expect(example.startsWith(`council ${name}`)).toBe(true);
-      expect(c.out()).toContain(`\n  ${example}\n`);
-    }
-    expect(c.err()).toBe('');
-  });
+  it.each(cliCommands.map((command) => [command.name, command] as const))(
+    'gives "%s" help with its own flags and examples',
+    async (name, command) => {
+      expect(command.examples.length).toBeGreaterThan(0);
+      const c = captureIo();
+      const code = await runCli([name, '--help'], { version: '9.8.7', io: c.io, env: {}, cwd: '/tmp' });
+      expect(code).toBe(0);
+      expect(c.out()).toContain(`$ council ${name}`);
+      for (const option of command.options) expect(c.out()).toContain(option.flags);
+      for (const example of command.examples) {
+        expect(example.startsWith(`council ${name}`)).toBe(true);
+        expect(c.out()).toContain(`\n  ${example}\n`);
+      }
+      expect(c.err()).toBe('');
+    },
+  );
 });

@@ -31,8 +31,14 @@ describe('cliErrorKind', () => {
     ['an empty model id', new ProviderError({ code: 'INVALID_SETTINGS', message: 'x' })],
     ['an out-of-range scoring option', new ScoringError({ code: 'INVALID_OPTION', message: 'x' })],
     ['an out-of-range audit option', new BiasAuditError({ code: 'INVALID_OPTION', message: 'x' })],
-    ['council-telemetry without LLM_COUNCIL_CLOUD_URL', new TelemetryUploadError({ code: 'MISSING_CONFIG', message: 'x' })],
-    ['an invalid LLM_COUNCIL_* value for council-telemetry', new TelemetryUploadError({ code: 'INVALID_CONFIG', message: 'x' })],
+    [
+      'council-telemetry without LLM_COUNCIL_CLOUD_URL',
+      new TelemetryUploadError({ code: 'MISSING_CONFIG', message: 'x' }),
+    ],
+    [
+      'an invalid LLM_COUNCIL_* value for council-telemetry',
+      new TelemetryUploadError({ code: 'INVALID_CONFIG', message: 'x' }),
+    ],
   ])('calls %s a usage error', (_what, error) => {
     expect(cliErrorKind(error)).toBe('USAGE');
   });
@@ -40,10 +46,22 @@ describe('cliErrorKind', () => {
   it.each([
     ['a quorum not met', new CouncilError({ code: 'QUORUM_NOT_MET', message: 'x' })],
     ['a file the store cannot write', new BiasStoreError({ code: 'IO_ERROR', message: 'x' })],
-    ['an engine\'s window beyond memory', new BiasStoreError({ code: 'TOO_LARGE', message: 'x' })],
+    ["an engine's window beyond memory", new BiasStoreError({ code: 'TOO_LARGE', message: 'x' })],
     ['a missing API key', new ProviderError({ code: 'MISSING_API_KEY', message: 'x' })],
-    ['council-cloud unreachable after the retries', new TelemetryUploadError({ code: 'UNAVAILABLE', message: 'x', isRetryable: true })],
-    ['a model the provider does not know (a subclass of ProviderError)', new ModelNotFoundError({ message: 'x', provider: 'openrouter', url: 'http://127.0.0.1/', statusCode: 404, modelId: 'a/b' })],
+    [
+      'council-cloud unreachable after the retries',
+      new TelemetryUploadError({ code: 'UNAVAILABLE', message: 'x', isRetryable: true }),
+    ],
+    [
+      'a model the provider does not know (a subclass of ProviderError)',
+      new ModelNotFoundError({
+        message: 'x',
+        provider: 'openrouter',
+        url: 'http://127.0.0.1/',
+        statusCode: 404,
+        modelId: 'a/b',
+      }),
+    ],
     ['a file system error', Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' })],
     ['an error without a code', new Error('x')],
     ['a thrown string', 'x'],

@@ -18,6 +18,11 @@ export class CliError extends Error {
   }
 
   static isInstance(error: unknown): error is CliError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

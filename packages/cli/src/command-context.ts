@@ -36,8 +36,15 @@ const resolved = new WeakMap<object, CouncilSettings>();
  * (`resolveCouncilSettings`) and remembered for the context. `overrides` are a command's own flags
  * (e.g. `demo`'s home and consent), which win over the environment. Throws a usage error naming an invalid variable.
  */
-export function commandSettings(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>, overrides?: Omit<CouncilSettingsFlags, 'cwd'>): CouncilSettings {
-  const flags: CouncilSettingsFlags = { cwd: ctx.cwd, ...(ctx.home === undefined ? {} : { home: ctx.home }), ...overrides };
+export function commandSettings(
+  ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>,
+  overrides?: Omit<CouncilSettingsFlags, 'cwd'>,
+): CouncilSettings {
+  const flags: CouncilSettingsFlags = {
+    cwd: ctx.cwd,
+    ...(ctx.home === undefined ? {} : { home: ctx.home }),
+    ...overrides,
+  };
   if (overrides !== undefined) return resolveCouncilSettings(ctx.env, flags);
   const known = resolved.get(ctx);
   if (known !== undefined) return known;

@@ -17,7 +17,10 @@ export function bordaLeader(session: Pick<CouncilSession, 'leaderboard'>): strin
  * block does not name it, null when there was no usable block). The chairman's reasons are not copied: they may
  * quote the question, and the history log already holds them.
  */
-export function contributionRecordsFromSession(session: CouncilSession, options: { configVersion: string | null }): ContributionRecord[] {
+export function contributionRecordsFromSession(
+  session: CouncilSession,
+  options: { configVersion: string | null },
+): ContributionRecord[] {
   const synthesis = session.synthesis;
   if (synthesis === null) return [];
   const leader = bordaLeader(session);

@@ -21,7 +21,15 @@ export type ProgressEvent =
   | { type: 'model-queued'; stage: ProgressStage; member: string; at: number }
   /** The queued call was sent: it runs from now (its deadline and latency start here). */
   | { type: 'model-dispatched'; stage: ProgressStage; member: string; at: number }
-  | { type: 'model-finished'; stage: ProgressStage; member: string; at: number; latencyMs?: number; tokens?: number; costUsd?: number }
+  | {
+      type: 'model-finished';
+      stage: ProgressStage;
+      member: string;
+      at: number;
+      latencyMs?: number;
+      tokens?: number;
+      costUsd?: number;
+    }
   | { type: 'model-failed'; stage: ProgressStage; member: string; at: number; reason: string }
   | { type: 'model-retried'; stage: ProgressStage; member: string; at: number; attempt: number }
   /** `succeeded` calls answered; at stage 2, `unread` of them gave no ranking that could be read (when reported). */
@@ -47,7 +55,12 @@ export interface CouncilProgress {
   label: string;
 }
 
-export function createCouncilProgress(options: { members: readonly string[]; chairman: string; startedAt: number; label: string }): CouncilProgress {
+export function createCouncilProgress(options: {
+  members: readonly string[];
+  chairman: string;
+  startedAt: number;
+  label: string;
+}): CouncilProgress {
   const waiting = (): CellState => ({ status: 'waiting' });
   return {
     startedAt: options.startedAt,
@@ -72,7 +85,11 @@ function cellOf(state: CouncilProgress, at: { stage: ProgressStage; member: stri
   return cellsOf(state, at.stage)![at.member];
 }
 
-function withCell(state: CouncilProgress, at: { stage: ProgressStage; member: string }, cell: CellState): CouncilProgress {
+function withCell(
+  state: CouncilProgress,
+  at: { stage: ProgressStage; member: string },
+  cell: CellState,
+): CouncilProgress {
   const { stage, member } = at;
   if (stage === 3) return { ...state, synthesis: cell, chairman: member };
   const cells = cellsOf(state, stage)!;
@@ -89,9 +106,14 @@ export function applyProgressEvent(state: CouncilProgress, event: ProgressEvent)
       if (event.stage === 3) return { ...state, stage: 'done' };
       // Members that never started this stage (excluded earlier) are shown as skipped.
       const cells = cellsOf(state, event.stage)!;
-      const next = Object.fromEntries(Object.entries(cells).map(([m, c]) => [m, c.status === 'waiting' ? ({ status: 'skipped' } as const) : c]));
+      const next = Object.fromEntries(
+        Object.entries(cells).map(([m, c]) => [m, c.status === 'waiting' ? ({ status: 'skipped' } as const) : c]),
+      );
       if (event.stage === 1) return { ...state, answers: next };
-      const rankings = event.succeeded === undefined || event.unread === undefined ? {} : { rankings: { read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded } };
+      const rankings =
+        event.succeeded === undefined || event.unread === undefined
+          ? {}
+          : { rankings: { read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded } };
       return { ...state, reviews: next, ...rankings };
     }
     case 'model-started':

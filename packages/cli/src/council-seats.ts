@@ -16,7 +16,11 @@ export interface CouncilSeats {
  * and any other id is a model id. A personality id wins over a model id of the same spelling. Works the
  * same for `--models`, `--chairman` and the configuration's `members` and `chairman`.
  */
-export function seatCouncil(options: { members: readonly string[]; chairman: string; personalities: readonly Personality[] }): CouncilSeats {
+export function seatCouncil(options: {
+  members: readonly string[];
+  chairman: string;
+  personalities: readonly Personality[];
+}): CouncilSeats {
   const byId = new Map(options.personalities.map((p) => [p.id, p]));
   const seat = (id: string): CouncilMember => byId.get(id) ?? id;
   const modelOf = (id: string): string => byId.get(id)?.model ?? id;

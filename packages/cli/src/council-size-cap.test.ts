@@ -30,7 +30,10 @@ afterAll(() => server.close());
 function home(): { home: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'council-cap-'));
   // A pool of 40 models: a pool counts as the models it holds.
-  writeFileSync(join(dir, 'config.yaml'), `pools:\n  big: [${Array.from({ length: 40 }, (_, i) => `test/p${i + 1}`).join(', ')}]\n`);
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    `pools:\n  big: [${Array.from({ length: 40 }, (_, i) => `test/p${i + 1}`).join(', ')}]\n`,
+  );
   writeFileSync(join(dir, 'prompts.txt'), 'How do I test a legacy module?\n');
   return { home: dir, env: { LLM_COUNCIL_HOME: dir, OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY } };
 }
@@ -67,7 +70,15 @@ describe('the council-size cap, the same everywhere (issue 27)', () => {
   it('council serve: 33 members in the request, or a pool of 40, are a 400 naming the cap', async () => {
     const { home: dir, env } = home();
     const ctx = { ...testContext({ env, home: dir }).ctx, now: () => new Date() };
-    const served = await serveCouncil({ ctx, host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: () => undefined });
+    const served = await serveCouncil({
+      ctx,
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      demo: false,
+      assets: null,
+      log: () => undefined,
+    });
     try {
       const client = createServeClient({ url: served.url, token: TOKEN });
       const listed = await client.post('/api/sessions', { query: 'q?', members: OVER });
@@ -75,7 +86,9 @@ describe('the council-size cap, the same everywhere (issue 27)', () => {
       expect(listed.text).toContain('a council has at most 32 members');
       const pooled = await client.post('/api/sessions', { query: 'q?', members: ['@big'] });
       expect(pooled.status).toBe(400);
-      expect((pooled.json() as { error: { message: string } }).error.message).toBe(capLine(40, 'members').slice('council: '.length, -1));
+      expect((pooled.json() as { error: { message: string } }).error.message).toBe(
+        capLine(40, 'members').slice('council: '.length, -1),
+      );
     } finally {
       await served.close();
     }
@@ -90,12 +103,20 @@ describe('the council-size cap, the same everywhere (issue 27)', () => {
     const client = new Client({ name: 'cap-test', version: '1.0.0' });
     await client.connect(b);
     try {
-      const listed = (await client.callTool({ name: 'consult_council', arguments: { query: 'q?', members: OVER } })) as CallToolResult;
+      const listed = (await client.callTool({
+        name: 'consult_council',
+        arguments: { query: 'q?', members: OVER },
+      })) as CallToolResult;
       expect(listed.isError).toBe(true);
       expect(JSON.stringify(listed.content)).toContain('a council has at most 32 members');
-      const pooled = (await client.callTool({ name: 'consult_council', arguments: { query: 'q?', members: ['@big'] } })) as CallToolResult;
+      const pooled = (await client.callTool({
+        name: 'consult_council',
+        arguments: { query: 'q?', members: ['@big'] },
+      })) as CallToolResult;
       expect(pooled.isError).toBe(true);
-      expect(pooled.content).toEqual([{ type: 'text', text: capLine(40, 'the members input').slice('council: '.length, -1) }]);
+      expect(pooled.content).toEqual([
+        { type: 'text', text: capLine(40, 'the members input').slice('council: '.length, -1) },
+      ]);
     } finally {
       await client.close();
     }

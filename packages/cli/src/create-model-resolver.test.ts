@@ -20,7 +20,10 @@ describe('createModelResolver with resolved settings: local servers started with
     ['ollama', 'OLLAMA_API_KEY', 'OLLAMA_BASE_URL'],
   ])('%s: the request carries %s as a bearer token', async (provider, keyVariable, baseUrlVariable) => {
     server.reset();
-    const settings = resolveCouncilSettings({ HOME: '/home/tester', [baseUrlVariable]: server.url, [keyVariable]: ` ${KEY} ` }, { cwd: '/tmp' });
+    const settings = resolveCouncilSettings(
+      { HOME: '/home/tester', [baseUrlVariable]: server.url, [keyVariable]: ` ${KEY} ` },
+      { cwd: '/tmp' },
+    );
     const model = createModelResolver({ env: settings.secrets.providerEnv, maxRetries: 0 })(`${provider}:qwen`);
     const result = await model.doGenerate({ messages: [{ role: 'user', content: 'q' }] });
     expect(result.text).toBe('hi');

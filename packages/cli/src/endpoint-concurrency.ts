@@ -11,7 +11,10 @@ export interface EndpointConcurrency {
  * provider's `providers.<name>.max_concurrency` from config.yaml; a provider named by neither keeps its own
  * default (1 for the one-slot local servers ollama, llamacpp and lmstudio; 16 for the others).
  */
-export function endpointConcurrency(config: Pick<CouncilConfig, 'providers'>, flag: number | undefined): EndpointConcurrency {
+export function endpointConcurrency(
+  config: Pick<CouncilConfig, 'providers'>,
+  flag: number | undefined,
+): EndpointConcurrency {
   if (flag !== undefined) return { default: flag };
   const byProvider: Record<string, number> = {};
   for (const [name, settings] of Object.entries(config.providers)) {

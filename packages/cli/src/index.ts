@@ -7,7 +7,13 @@ export type { Env } from './settings/council-settings.js';
 // Settings: the one reader of the environment (LLM_COUNCIL_*, provider keys' presence) and the global flags.
 export { resolveCouncilSettings, safeResolveCouncilSettings } from './settings/resolve-council-settings.js';
 export type { SafeCouncilSettingsResult } from './settings/resolve-council-settings.js';
-export type { BiasThresholds, CouncilFiles, CouncilSecrets, CouncilSettings, CouncilSettingsFlags } from './settings/council-settings.js';
+export type {
+  BiasThresholds,
+  CouncilFiles,
+  CouncilSecrets,
+  CouncilSettings,
+  CouncilSettingsFlags,
+} from './settings/council-settings.js';
 
 // `council-telemetry` (apps/telemetry-uploader) as a function: the telemetry upload loop, its flags and exit codes.
 export { runTelemetryCli } from './run-telemetry-cli.js';

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { describeUnreadSessions, leaveOutUnreadSessions } from './leave-out-unread-sessions.js';
 
 /** One session: each reviewer's view of each candidate; `judged` false writes what an unread review wrote (no score, no rank). */
-function session(options: { id: string; at: string; reviewers: string[]; candidates: string[]; judged: boolean; configVersion?: string; category?: string }): BiasObservation[] {
+function session(options: {
+  id: string;
+  at: string;
+  reviewers: string[];
+  candidates: string[];
+  judged: boolean;
+  configVersion?: string;
+  category?: string;
+}): BiasObservation[] {
   return options.reviewers.flatMap((reviewer) =>
     options.candidates.map((candidate, position) => ({
       sessionId: options.id,
@@ -21,15 +29,44 @@ function session(options: { id: string; at: string; reviewers: string[]; candida
   );
 }
 
-const readableA = session({ id: 'a', at: '2026-11-01T10:00:00Z', reviewers: ['m/x', 'm/y'], candidates: ['m/x', 'm/y'], judged: true });
+const readableA = session({
+  id: 'a',
+  at: '2026-11-01T10:00:00Z',
+  reviewers: ['m/x', 'm/y'],
+  candidates: ['m/x', 'm/y'],
+  judged: true,
+});
 // Unread, with a model, a config version and a category that no other session has.
-const unreadB = session({ id: 'b', at: '2026-11-01T11:00:00Z', reviewers: ['m/ghost', 'm/x'], candidates: ['m/ghost', 'm/x'], judged: false, configVersion: '9.9.9', category: 'math' });
-const readableC = session({ id: 'c', at: '2026-11-01T12:00:00Z', reviewers: ['m/x', 'm/y', 'm/z'], candidates: ['m/x', 'm/y', 'm/z'], judged: true, category: 'writing' });
-const unreadD = session({ id: 'd', at: '2026-11-01T13:00:00Z', reviewers: ['m/y', 'm/z'], candidates: ['m/y', 'm/z'], judged: false });
+const unreadB = session({
+  id: 'b',
+  at: '2026-11-01T11:00:00Z',
+  reviewers: ['m/ghost', 'm/x'],
+  candidates: ['m/ghost', 'm/x'],
+  judged: false,
+  configVersion: '9.9.9',
+  category: 'math',
+});
+const readableC = session({
+  id: 'c',
+  at: '2026-11-01T12:00:00Z',
+  reviewers: ['m/x', 'm/y', 'm/z'],
+  candidates: ['m/x', 'm/y', 'm/z'],
+  judged: true,
+  category: 'writing',
+});
+const unreadD = session({
+  id: 'd',
+  at: '2026-11-01T13:00:00Z',
+  reviewers: ['m/y', 'm/z'],
+  candidates: ['m/y', 'm/z'],
+  judged: false,
+});
 
 describe('leaveOutUnreadSessions', () => {
   it('gives the columns of the store without the sessions no review of which was read, lists and indices renumbered', () => {
-    const { columns, unread } = leaveOutUnreadSessions(observationsToColumns([...readableA, ...unreadB, ...readableC, ...unreadD]));
+    const { columns, unread } = leaveOutUnreadSessions(
+      observationsToColumns([...readableA, ...unreadB, ...readableC, ...unreadD]),
+    );
     // b: 2 reviewers × 2 candidates, d: 2 × 2.
     expect(unread).toEqual({ sessions: 2, records: 8, sessionIds: ['b', 'd'] });
     // The reference: the same records without b and d, as columns built from scratch.
@@ -59,7 +96,11 @@ describe('leaveOutUnreadSessions', () => {
 
   it('names at most ten ids in its sentence', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `s${i}`);
-    expect(describeUnreadSessions({ sessions: 1, records: 4, sessionIds: ['s0'] })).toBe('1 session left out: no review could be read (ids s0).');
-    expect(describeUnreadSessions({ sessions: 12, records: 48, sessionIds: ids })).toBe('12 sessions left out: no review could be read (ids s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, and 2 more).');
+    expect(describeUnreadSessions({ sessions: 1, records: 4, sessionIds: ['s0'] })).toBe(
+      '1 session left out: no review could be read (ids s0).',
+    );
+    expect(describeUnreadSessions({ sessions: 12, records: 48, sessionIds: ids })).toBe(
+      '12 sessions left out: no review could be read (ids s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, and 2 more).',
+    );
   });
 });

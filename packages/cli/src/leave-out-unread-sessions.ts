@@ -46,7 +46,10 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
   const sessionIds: string[] = [];
   const sessionTime = new Float64Array(keptSessions);
   const starts = new Uint32Array(keptSessions + 1);
-  const copy = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(values: A, make: (n: number) => A): A => {
+  const copy = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
+    values: A,
+    make: (n: number) => A,
+  ): A => {
     const out = make(length);
     let w = 0;
     for (let s = 0; s < sessionCount; s++) {

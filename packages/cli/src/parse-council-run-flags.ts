@@ -1,5 +1,11 @@
 import type { CliOption } from './cli-command.js';
-import { parseChoiceOption, parseDurationOption, parseIntegerOption, parseListOption, parseStringOption } from './parse-option.js';
+import {
+  parseChoiceOption,
+  parseDurationOption,
+  parseIntegerOption,
+  parseListOption,
+  parseStringOption,
+} from './parse-option.js';
 
 /** The flags `ask` and `batch` share: who sits on the council, how it runs, and what is saved. */
 export interface CouncilRunFlags {
@@ -20,29 +26,51 @@ export interface CouncilRunFlags {
 
 /** The first flags of `ask` and `batch`, worded alike in both helps: who sits on the council and how it concludes. */
 export const councilMemberOptions: readonly CliOption[] = [
-  { flags: '--models <ids>', description: 'Comma-separated member model ids, or @name for a pool of config.yaml (pools:), e.g. @deep or @quick,x/y (default LLM_COUNCIL_MODELS)' },
-  { flags: '--chairman <id>', description: 'The model that synthesises, or @name for a pool whose first model chairs and the rest take over if it fails (default LLM_COUNCIL_CHAIRMAN, else the first member)' },
-  { flags: '--strategy <key>', description: 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration' },
+  {
+    flags: '--models <ids>',
+    description:
+      'Comma-separated member model ids, or @name for a pool of config.yaml (pools:), e.g. @deep or @quick,x/y (default LLM_COUNCIL_MODELS)',
+  },
+  {
+    flags: '--chairman <id>',
+    description:
+      'The model that synthesises, or @name for a pool whose first model chairs and the rest take over if it fails (default LLM_COUNCIL_CHAIRMAN, else the first member)',
+  },
+  {
+    flags: '--strategy <key>',
+    description: 'balanced, risk-averse, goal-seeking, novelty, or a key from your configuration',
+  },
   { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
   { flags: '--mode <mode>', description: 'consensus or voting' },
 ];
 
 /** What `--concurrency` (ask) and `--endpoint-concurrency` (batch, whose `--concurrency` counts sessions) mean. */
 const endpointConcurrencyHelp =
-  'Calls sent at once to each model endpoint, 1 to 256; the rest wait in Council\'s queue and their deadline starts when sent (default: config.yaml providers.<name>.max_concurrency, else 1 for ollama, llamacpp and lmstudio, 16 for the others)';
+  "Calls sent at once to each model endpoint, 1 to 256; the rest wait in Council's queue and their deadline starts when sent (default: config.yaml providers.<name>.max_concurrency, else 1 for ollama, llamacpp and lmstudio, 16 for the others)";
 
 /** `ask`'s per-endpoint limit. */
 export const askConcurrencyOption: CliOption = { flags: '--concurrency <n>', description: endpointConcurrencyHelp };
 /** `batch`'s per-endpoint limit (its `--concurrency` is the sessions in flight). */
-export const batchEndpointConcurrencyOption: CliOption = { flags: '--endpoint-concurrency <n>', description: endpointConcurrencyHelp };
+export const batchEndpointConcurrencyOption: CliOption = {
+  flags: '--endpoint-concurrency <n>',
+  description: endpointConcurrencyHelp,
+};
 
 /** Reads the per-endpoint limit from its flag (`concurrency` or `endpoint-concurrency`). */
-export function parseEndpointConcurrency(flag: 'concurrency' | 'endpoint-concurrency', value: unknown): number | undefined {
+export function parseEndpointConcurrency(
+  flag: 'concurrency' | 'endpoint-concurrency',
+  value: unknown,
+): number | undefined {
   return parseIntegerOption(flag, value, { min: 1, max: 256 });
 }
 
 /** The stages `ask` and `batch` run, worded alike in both helps. */
-export const councilStageOptions: readonly CliOption[] = [{ flags: '--no-synthesis', description: 'Skip the chairman: the session ends with the ranking (complete, exit 0, when ranked)' }];
+export const councilStageOptions: readonly CliOption[] = [
+  {
+    flags: '--no-synthesis',
+    description: 'Skip the chairman: the session ends with the ranking (complete, exit 0, when ranked)',
+  },
+];
 
 /** Validates the shared flags from cac's parsed options; a bad value is a usage error naming the flag. */
 export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlags {

@@ -3,7 +3,9 @@ import { CliError } from './cli-error.js';
 /** cac hands over strings, numbers, booleans, or arrays when an option is repeated. */
 function asText(value: unknown): string {
   if (Array.isArray(value)) return value.map(asText).join(',');
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
 }
 
 /** A positional argument as text (mri turns numeric-looking ones into numbers). */
@@ -16,11 +18,17 @@ function usage(message: string): CliError {
 }
 
 /** An integer option such as `--sessions 50`; rejects fractions, words and values below `min`. */
-export function parseIntegerOption(name: string, value: unknown, bounds: { min?: number; max?: number } = {}): number | undefined {
+export function parseIntegerOption(
+  name: string,
+  value: unknown,
+  bounds: { min?: number; max?: number } = {},
+): number | undefined {
   if (value === undefined) return undefined;
   const text = asText(value).trim();
   if (value === true || value === '' || !/^-?\d+$/.test(text)) {
-    throw usage(`--${name} expects a whole number, got "${value === true ? '' : text}". Example: --${name} ${bounds.min ?? 1}.`);
+    throw usage(
+      `--${name} expects a whole number, got "${value === true ? '' : text}". Example: --${name} ${bounds.min ?? 1}.`,
+    );
   }
   const n = Number(text);
   if (bounds.min !== undefined && n < bounds.min) {
@@ -37,7 +45,8 @@ export function parseDollarOption(name: string, value: unknown): number | undefi
   if (value === undefined) return undefined;
   const text = asText(value).trim();
   const match = /^\$?(-?\d+(?:\.\d+)?|-?\.\d+)$/.exec(text);
-  if (value === true || !match) throw usage(`--${name} expects an amount of US dollars such as 0.50, got "${value === true ? '' : text}".`);
+  if (value === true || !match)
+    throw usage(`--${name} expects an amount of US dollars such as 0.50, got "${value === true ? '' : text}".`);
   const amount = Number(match[1]);
   if (!(amount > 0)) throw usage(`--${name} must be positive, got ${text}. Example: --${name} 0.50.`);
   return amount;
@@ -68,7 +77,10 @@ export function parseListOption(name: string, value: unknown): string[] | undefi
   if (value === undefined) return undefined;
   if (value === true) throw usage(`--${name} expects a comma-separated list, e.g. --${name} a,b,c.`);
   const raw = asText(value);
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (items.length === 0) throw usage(`--${name} expects a comma-separated list, e.g. --${name} a,b,c.`);
   const seen = new Set<string>();
   for (const item of items) {
@@ -79,7 +91,11 @@ export function parseListOption(name: string, value: unknown): string[] | undefi
 }
 
 /** One of a fixed set of words, e.g. `--format text|json|csv|html`. */
-export function parseChoiceOption<T extends string>(name: string, value: unknown, choices: readonly T[]): T | undefined {
+export function parseChoiceOption<T extends string>(
+  name: string,
+  value: unknown,
+  choices: readonly T[],
+): T | undefined {
   if (value === undefined) return undefined;
   const text = value === true ? '' : asText(value);
   if (!(choices as readonly string[]).includes(text)) {

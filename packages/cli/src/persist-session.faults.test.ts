@@ -41,16 +41,34 @@ function newHome(): Home {
   return {
     home,
     // Consent 2 with real (test-server) members: a session writes bias records, contributions, history and an outbox event.
-    env: { LLM_COUNCIL_HOME: home, OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '2' },
-    files: { bias: join(home, 'bias_metrics.jsonl'), contributions: join(home, 'contributions.jsonl'), history: join(home, 'history.jsonl'), outbox: join(home, 'telemetry', 'outbox.jsonl'), journal: join(home, 'journal') },
+    env: {
+      LLM_COUNCIL_HOME: home,
+      OPENROUTER_BASE_URL: server.url,
+      OPENROUTER_API_KEY: KEY,
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+      LLM_COUNCIL_BIAS_CONSENT: '2',
+    },
+    files: {
+      bias: join(home, 'bias_metrics.jsonl'),
+      contributions: join(home, 'contributions.jsonl'),
+      history: join(home, 'history.jsonl'),
+      outbox: join(home, 'telemetry', 'outbox.jsonl'),
+      journal: join(home, 'journal'),
+    },
   };
 }
 
 /** Runs the CLI in this process; a call still running after 20 s is a hang (a FIFO read), reported as such. */
 async function council(h: Home, argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const captured = captureIo();
-  const done = runCli(argv, { version: '1.0.0', io: captured.io, env: h.env }).then((code) => ({ code, out: captured.out(), err: captured.err() }));
-  const hang = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`council ${argv.join(' ')} still running after 20 s`)), 20_000).unref());
+  const done = runCli(argv, { version: '1.0.0', io: captured.io, env: h.env }).then((code) => ({
+    code,
+    out: captured.out(),
+    err: captured.err(),
+  }));
+  const hang = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`council ${argv.join(' ')} still running after 20 s`)), 20_000).unref(),
+  );
   return Promise.race([done, hang]);
 }
 
@@ -69,7 +87,10 @@ async function counted(h: Home) {
   const contributions = await council(h, ['contributions', '--json']);
   const telemetry = await council(h, ['telemetry', 'status', '--json']);
   for (const r of [history, report, contributions, telemetry]) expect(r.code, r.err).toBe(0);
-  const doc = JSON.parse(report.out) as { input: { kept: number; duplicates: number }; report: { window: { sessions: number } } };
+  const doc = JSON.parse(report.out) as {
+    input: { kept: number; duplicates: number };
+    report: { window: { sessions: number } };
+  };
   return {
     history: (JSON.parse(history.out) as { sessionId: string }[]).map((e) => e.sessionId).sort(),
     biasRecords: doc.input.kept,
@@ -81,15 +102,34 @@ async function counted(h: Home) {
 }
 
 /** One whole session of the test council: 3 reviewers × 3 members shown = 9 bias records, 3 contributions, 1 event. */
-const sessions = (ids: string[]) => ({ history: [...ids].sort(), biasRecords: 9 * ids.length, biasSessions: ids.length, duplicates: 0, contributions: 3 * ids.length, queuedEvents: ids.length });
+const sessions = (ids: string[]) => ({
+  history: [...ids].sort(),
+  biasRecords: 9 * ids.length,
+  biasSessions: ids.length,
+  duplicates: 0,
+  contributions: 3 * ids.length,
+  queuedEvents: ids.length,
+});
 
 async function doctor(h: Home, repair = false): Promise<{ status: string; detail: string }> {
   const r = await council(h, ['doctor', '--offline', '--json', ...(repair ? ['--repair'] : [])]);
-  const { status, detail } = (JSON.parse(r.out) as { checks: { check: string; status: string; detail: string }[] }).checks.find((c) => c.check === 'sessions saved whole')!;
+  const { status, detail } = (
+    JSON.parse(r.out) as { checks: { check: string; status: string; detail: string }[] }
+  ).checks.find((c) => c.check === 'sessions saved whole')!;
   return { status, detail };
 }
 
-const saveMessage = ({ failed, journalFile, problem, fix }: { failed: string; journalFile: string; problem: string; fix: string }) =>
+const saveMessage = ({
+  failed,
+  journalFile,
+  problem,
+  fix,
+}: {
+  failed: string;
+  journalFile: string;
+  problem: string;
+  fix: string;
+}) =>
   `council: The session was not saved whole: cannot append to ${failed}: ${problem}. 9 bias records, 3 contribution records, its history entry and its telemetry event are kept in ${journalFile} and left out of the history and reports until saved; ${fix}, then run \`council doctor --repair\` to finish saving it.`;
 
 // The writes of a session, in order: the journal, the bias records, the contributions, the history entry, the outbox event.
@@ -116,10 +156,19 @@ describe.runIf(linux)('a full disk at every write of a session (injected short w
         expect(lines).toHaveLength(1);
         if (slot === 'journal') {
           expect(lines[0]).toMatch(
-            new RegExp(`^council: The session was not saved: cannot write ${h.files.journal}/${failed.sessionId}\\.saving-[0-9a-f]{12}-\\d+-[0-9a-z]+: the disk is full \\(ENOSPC\\)\\. Nothing of it was written to disk; free some space before the next session\\.$`),
+            new RegExp(
+              `^council: The session was not saved: cannot write ${h.files.journal}/${failed.sessionId}\\.saving-[0-9a-f]{12}-\\d+-[0-9a-z]+: the disk is full \\(ENOSPC\\)\\. Nothing of it was written to disk; free some space before the next session\\.$`,
+            ),
           );
         } else {
-          expect(lines[0]).toBe(saveMessage({ failed: h.files[slot], journalFile: join(h.files.journal, `${failed.sessionId}.unsaved`), problem: 'the disk is full (ENOSPC)', fix: 'free some space' }));
+          expect(lines[0]).toBe(
+            saveMessage({
+              failed: h.files[slot],
+              journalFile: join(h.files.journal, `${failed.sessionId}.unsaved`),
+              problem: 'the disk is full (ENOSPC)',
+              fix: 'free some space',
+            }),
+          );
         }
         // Nothing confirmed lost, nothing half-saved counted.
         expect(await counted(h)).toEqual(sessions([before.sessionId]));
@@ -128,8 +177,16 @@ describe.runIf(linux)('a full disk at every write of a session (injected short w
           expect(readdirSync(h.files.journal)).toEqual([]);
           return;
         }
-        expect(await doctor(h)).toMatchObject({ status: 'warn', detail: expect.stringContaining(`1 session not saved whole (${failed.sessionId}: a save failed or was interrupted)`) as string });
-        expect(await doctor(h, true)).toEqual({ status: 'ok', detail: `finished saving 1 session (${failed.sessionId}): now in the history and reports` });
+        expect(await doctor(h)).toMatchObject({
+          status: 'warn',
+          detail: expect.stringContaining(
+            `1 session not saved whole (${failed.sessionId}: a save failed or was interrupted)`,
+          ) as string,
+        });
+        expect(await doctor(h, true)).toEqual({
+          status: 'ok',
+          detail: `finished saving 1 session (${failed.sessionId}): now in the history and reports`,
+        });
         expect(await counted(h)).toEqual(sessions([before.sessionId, failed.sessionId]));
         expect(await doctor(h)).toEqual({ status: 'ok', detail: 'every session is saved whole' });
       }, 60_000);
@@ -142,7 +199,10 @@ const runCliModule = fileURLToPath(new URL('./run-cli.ts', import.meta.url));
  * `council ask` in a child process (with the fault shim, or under a file-size limit): its exit code or signal and its
  * output. Asynchronous: the test server that plays the council runs in this process, and must answer meanwhile.
  */
-async function askInChild(h: Home, options: { fault?: object; ulimitBlocks?: number; uid?: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+async function askInChild(
+  h: Home,
+  options: { fault?: object; ulimitBlocks?: number; uid?: number },
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   const program = [
     "import { injectWriteFaults } from '@council/bias-store/test';",
     `import { runCli } from ${JSON.stringify(runCliModule)};`,
@@ -152,13 +212,26 @@ async function askInChild(h: Home, options: { fault?: object; ulimitBlocks?: num
     `process.exitCode = await runCli(['ask', 'Which sort is stable?', '--models', ${JSON.stringify(MEMBERS)}], { version: '1.0.0', io, env: JSON.parse(process.env.COUNCIL_ENV) });`,
   ].join('\n');
   const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', program];
-  const env = { ...process.env, COUNCIL_ENV: JSON.stringify(h.env), ...(options.fault === undefined ? {} : { FAULT: JSON.stringify(options.fault) }) };
+  const env = {
+    ...process.env,
+    COUNCIL_ENV: JSON.stringify(h.env),
+    ...(options.fault === undefined ? {} : { FAULT: JSON.stringify(options.fault) }),
+  };
   const quoted = node.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const child =
     options.ulimitBlocks === undefined
-      ? spawn(node[0]!, node.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }) })
-      : spawn('bash', ['-c', `ulimit -f ${options.ulimitBlocks} && exec ${quoted}`], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(node[0]!, node.slice(1), {
+          env,
+          cwd,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+        })
+      : spawn('bash', ['-c', `ulimit -f ${options.ulimitBlocks} && exec ${quoted}`], {
+          env,
+          cwd,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -183,12 +256,24 @@ describe.runIf(linux)('SIGKILL between the files of one session (a child process
       const left = readdirSync(h.files.journal);
       expect(left).toHaveLength(1);
       const killed = decodeURIComponent(left[0]!.slice(0, left[0]!.indexOf('.')));
-      expect(await doctor(h)).toMatchObject({ status: 'warn', detail: expect.stringContaining(`1 session not saved whole (${killed}: a save failed or was interrupted)`) as string });
+      expect(await doctor(h)).toMatchObject({
+        status: 'warn',
+        detail: expect.stringContaining(
+          `1 session not saved whole (${killed}: a save failed or was interrupted)`,
+        ) as string,
+      });
       if (slot === 'journal') {
-        expect(await doctor(h, true)).toEqual({ status: 'ok', detail: 'removed 1 journal file of a save stopped before it wrote anything (nothing of that session was on disk)' });
+        expect(await doctor(h, true)).toEqual({
+          status: 'ok',
+          detail:
+            'removed 1 journal file of a save stopped before it wrote anything (nothing of that session was on disk)',
+        });
         expect(await counted(h)).toEqual(sessions([before.sessionId]));
       } else {
-        expect(await doctor(h, true)).toEqual({ status: 'ok', detail: `finished saving 1 session (${killed}): now in the history and reports` });
+        expect(await doctor(h, true)).toEqual({
+          status: 'ok',
+          detail: `finished saving 1 session (${killed}): now in the history and reports`,
+        });
         expect(await counted(h)).toEqual(sessions([before.sessionId, killed]));
       }
       expect(readdirSync(h.files.journal)).toEqual([]);
@@ -205,7 +290,8 @@ describe.runIf(linux)('a file-size limit (ulimit -f) reached by the history log'
     const limit = 64 * 1024;
     const size = readFileSync(h.files.history).length;
     const first = JSON.parse(readFileSync(h.files.history, 'utf8')) as { session: { sessionId: string } };
-    const filler = (pad: string) => `${JSON.stringify({ ...first, session: { ...first.session, sessionId: 'filler' }, pad })}\n`;
+    const filler = (pad: string) =>
+      `${JSON.stringify({ ...first, session: { ...first.session, sessionId: 'filler' }, pad })}\n`;
     const padLength = limit - 100 - size - filler('').length;
     writeFileSync(h.files.history, filler('x'.repeat(padLength)), { flag: 'a' });
     expect(readFileSync(h.files.history).length).toBe(limit - 100);
@@ -225,12 +311,20 @@ describe.runIf(linux)('a file-size limit (ulimit -f) reached by the history log'
     );
     const session = journalFile[0]!.replace(/\.unsaved$/, '');
     // The cut entry was taken back: the history's bytes are what they were (the log closed as a segment to do it safely).
-    const historyFiles = readdirSync(h.home).filter((n) => /^history(\.\d{6})?\.jsonl$/.test(n)).sort();
+    const historyFiles = readdirSync(h.home)
+      .filter((n) => /^history(\.\d{6})?\.jsonl$/.test(n))
+      .sort();
     expect(historyFiles).toEqual(['history.000001.jsonl', 'history.jsonl']);
     expect(Buffer.concat(historyFiles.map((n) => readFileSync(join(h.home, n)))).length).toBe(limit - 100);
     expect(await counted(h)).toEqual({ ...sessions([before.sessionId]), history: [before.sessionId, 'filler'].sort() });
-    expect(await doctor(h, true)).toEqual({ status: 'ok', detail: `finished saving 1 session (${session}): now in the history and reports` });
-    expect(await counted(h)).toEqual({ ...sessions([before.sessionId, session]), history: [before.sessionId, 'filler', session].sort() });
+    expect(await doctor(h, true)).toEqual({
+      status: 'ok',
+      detail: `finished saving 1 session (${session}): now in the history and reports`,
+    });
+    expect(await counted(h)).toEqual({
+      ...sessions([before.sessionId, session]),
+      history: [before.sessionId, 'filler', session].sort(),
+    });
   }, 90_000);
 });
 
@@ -250,7 +344,9 @@ describe.runIf(linux)('a read-only home (EACCES)', () => {
     const lines = councilLines(child.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^council: The session was not saved: cannot write ${h.files.journal}/[0-9a-f-]+\\.saving-[0-9a-f]{12}-\\d+-[0-9a-z]+: permission denied \\(EACCES\\)\\. Nothing of it was written to disk; make it \\(and its directory\\) writable by this user, or choose another path before the next session\\.$`),
+      new RegExp(
+        `^council: The session was not saved: cannot write ${h.files.journal}/[0-9a-f-]+\\.saving-[0-9a-f]{12}-\\d+-[0-9a-z]+: permission denied \\(EACCES\\)\\. Nothing of it was written to disk; make it \\(and its directory\\) writable by this user, or choose another path before the next session\\.$`,
+      ),
     );
     expect(await counted(h)).toEqual(sessions([before.sessionId]));
     expect(readdirSync(h.files.journal)).toEqual([]);
@@ -259,10 +355,19 @@ describe.runIf(linux)('a read-only home (EACCES)', () => {
 
 describe.runIf(linux)('a FIFO, a directory, a symbolic link and a device in every file slot', () => {
   const kinds = {
-    fifo: { make: (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0), says: 'it is a FIFO (named pipe), not a regular file' },
+    fifo: {
+      make: (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0),
+      says: 'it is a FIFO (named pipe), not a regular file',
+    },
     directory: { make: (path: string) => mkdirSync(path), says: 'it is a directory' },
-    'link to a file': { make: (path: string) => symlinkSync(join(path, '..', 'elsewhere.txt'), path), says: 'it is a symbolic link' },
-    'link to /dev/null': { make: (path: string) => symlinkSync('/dev/null', path), says: 'it is a symbolic link (to /dev/null)' },
+    'link to a file': {
+      make: (path: string) => symlinkSync(join(path, '..', 'elsewhere.txt'), path),
+      says: 'it is a symbolic link',
+    },
+    'link to /dev/null': {
+      make: (path: string) => symlinkSync('/dev/null', path),
+      says: 'it is a symbolic link (to /dev/null)',
+    },
   };
   for (const [kind, { make, says }] of Object.entries(kinds)) {
     for (const slot of ['bias', 'contributions', 'history', 'outbox'] as const) {
@@ -277,8 +382,12 @@ describe.runIf(linux)('a FIFO, a directory, a symbolic link and a device in ever
         expect(failed.code).toBe(1);
         const lines = councilLines(failed.err);
         expect(lines).toHaveLength(1);
-        expect(lines[0]).toContain(`council: The session was not saved whole: cannot append to ${h.files[slot]}: ${says}`);
-        expect(lines[0]).toContain(`are kept in ${join(h.files.journal, `${failed.sessionId}.unsaved`)} and left out of the history and reports until saved;`);
+        expect(lines[0]).toContain(
+          `council: The session was not saved whole: cannot append to ${h.files[slot]}: ${says}`,
+        );
+        expect(lines[0]).toContain(
+          `are kept in ${join(h.files.journal, `${failed.sessionId}.unsaved`)} and left out of the history and reports until saved;`,
+        );
         expect(readFileSync(join(h.home, 'elsewhere.txt'), 'utf8')).toBe('a file of the user\n');
         // Put the file back: the readers count the earlier session alone, and the repair makes the new one whole.
         rmSync(h.files[slot], { recursive: true });
@@ -302,7 +411,11 @@ describe.runIf(linux)('a FIFO, a directory, a symbolic link and a device in ever
       expect(failed.code).toBe(1);
       const lines = councilLines(failed.err);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^council: The session was not saved: cannot create the directory ${h.files.journal}: .* is in the way \\(EEXIST\\)\\. Nothing of it was written to disk; move it away, or choose another path before the next session\\.$`));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^council: The session was not saved: cannot create the directory ${h.files.journal}: .* is in the way \\(EEXIST\\)\\. Nothing of it was written to disk; move it away, or choose another path before the next session\\.$`,
+        ),
+      );
       rmSync(h.files.journal);
       expect(await counted(h)).toEqual(sessions([before.sessionId]));
     }, 60_000);
@@ -324,7 +437,9 @@ describe.runIf(linux)('a FIFO, a directory, a symbolic link and a device in ever
         make(path);
         const r = await council(h, ['ask', 'Which sort is stable?', '--models', MEMBERS]);
         expect(r.code, kind).toBe(2);
-        expect(councilLines(r.err), kind).toEqual([`council: ${path}: ${says}; Council reads its configuration only from regular files: remove it, or put a YAML file there.`]);
+        expect(councilLines(r.err), kind).toEqual([
+          `council: ${path}: ${says}; Council reads its configuration only from regular files: remove it, or put a YAML file there.`,
+        ]);
         rmSync(path, { recursive: true });
         expect((await council(h, ['history', 'list', '--json'])).out.trim()).toBe('[]');
       }

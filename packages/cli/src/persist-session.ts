@@ -57,12 +57,27 @@ export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boo
  * reports, contributions) leaves the session out, and the outbox event, written last, is only queued once the rest is
  * there. A failure throws one `CliError` saying what was and was not saved and what to do.
  */
-export async function persistSession(options: { session: CouncilSession; settings: CouncilSettings; version: string }): Promise<PersistResult> {
+export async function persistSession(options: {
+  session: CouncilSession;
+  settings: CouncilSettings;
+  version: string;
+}): Promise<PersistResult> {
   const { session, settings } = options;
   requireHashSecret(settings);
   const paths = settings.files;
-  const config = { consent: settings.consentLevel, writesBiasRecords: settings.writesBiasRecords, hashSecret: settings.secrets.hashSecret };
-  const result: PersistResult = { consent: config.consent, biasRecords: 0, contributions: 0, history: false, telemetryEvent: false, notes: [] };
+  const config = {
+    consent: settings.consentLevel,
+    writesBiasRecords: settings.writesBiasRecords,
+    hashSecret: settings.secrets.hashSecret,
+  };
+  const result: PersistResult = {
+    consent: config.consent,
+    biasRecords: 0,
+    contributions: 0,
+    history: false,
+    telemetryEvent: false,
+    notes: [],
+  };
   if (config.consent === 0) {
     result.notes.push('consent level 0: nothing was saved (LLM_COUNCIL_BIAS_CONSENT).');
     return result;
@@ -73,7 +88,11 @@ export async function persistSession(options: { session: CouncilSession; setting
     schema_version: '1.0.0',
     council_version: options.version,
     simulated: isSimulatedSession(session),
-    query_metadata: { category: metadata.category, token_count_bucket: metadata.tokenCountBucket, language: metadata.language },
+    query_metadata: {
+      category: metadata.category,
+      token_count_bucket: metadata.tokenCountBucket,
+      language: metadata.language,
+    },
     session: withoutQuery,
   };
   const parts: SessionPart[] = [];
@@ -84,24 +103,46 @@ export async function persistSession(options: { session: CouncilSession; setting
       result.biasSkipped = 'no-review-read';
       result.notes.push('no bias records: no review of this session could be read.');
     } else {
-      const observations = observationsFromSession(session, { configVersion: options.version, queryCategory: metadata.category });
-      const records = recordsFromObservations(observations, { consent: config.consent, hashSecret: config.hashSecret, query: session.query });
-      parts.push({ what: counted(records.length, 'bias record'), prepared: createBiasStore({ path: paths.biasStore }).prepare(records) });
+      const observations = observationsFromSession(session, {
+        configVersion: options.version,
+        queryCategory: metadata.category,
+      });
+      const records = recordsFromObservations(observations, {
+        consent: config.consent,
+        hashSecret: config.hashSecret,
+        query: session.query,
+      });
+      parts.push({
+        what: counted(records.length, 'bias record'),
+        prepared: createBiasStore({ path: paths.biasStore }).prepare(records),
+      });
       result.biasRecords = records.length;
     }
     const contributions = contributionRecordsFromSession(session, { configVersion: options.version });
-    parts.push({ what: counted(contributions.length, 'contribution record'), prepared: createContributionStore({ path: paths.contributions }).prepare(contributions) });
+    parts.push({
+      what: counted(contributions.length, 'contribution record'),
+      prepared: createContributionStore({ path: paths.contributions }).prepare(contributions),
+    });
     result.contributions = contributions.length;
-    if (session.synthesis === null) result.notes.push('no contribution records: no chairman answered, so nobody was credited.');
+    if (session.synthesis === null)
+      result.notes.push('no contribution records: no chairman answered, so nobody was credited.');
   } else {
-    result.notes.push('bias records and contribution records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report` and `council contributions`.');
+    result.notes.push(
+      'bias records and contribution records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report` and `council contributions`.',
+    );
   }
 
   const history = prepareHistory(paths.history, [entry]);
   parts.push({ what: 'its history entry', prepared: history.prepared });
   result.history = history.dropped === 0;
-  if (history.cut > 0) result.notes.push(`the session's history line would have passed ${historyMaxLineBytes / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`);
-  if (history.dropped > 0) result.notes.push(`the session could not fit in a history line of ${historyMaxLineBytes / (1024 * 1024)} MiB and was not added to the history.`);
+  if (history.cut > 0)
+    result.notes.push(
+      `the session's history line would have passed ${historyMaxLineBytes / (1024 * 1024)} MiB, so its longest texts were cut in the history log (--json prints them whole).`,
+    );
+  if (history.dropped > 0)
+    result.notes.push(
+      `the session could not fit in a history line of ${historyMaxLineBytes / (1024 * 1024)} MiB and was not added to the history.`,
+    );
 
   if (config.consent >= 2 && session.stage1.some((s) => isSimulatedModel(s.model))) {
     // council-cloud ranks real models; a simulated answer in the rankings would pollute them.
@@ -109,11 +150,17 @@ export async function persistSession(options: { session: CouncilSession; setting
   } else if (config.consent >= 2) {
     const event = buildTelemetryEvent(session, config.consent, {
       queryMetadata: metadata,
-      queryHash: config.consent === 4 && config.hashSecret !== null ? hashQuery({ query: session.query, secret: config.hashSecret }) : null,
+      queryHash:
+        config.consent === 4 && config.hashSecret !== null
+          ? hashQuery({ query: session.query, secret: config.hashSecret })
+          : null,
     });
     if (event !== null) {
       // Last: the uploader sends what the outbox holds, so the event is only queued once the rest of the session is saved.
-      parts.push({ what: 'its telemetry event', prepared: createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).prepare([event]) });
+      parts.push({
+        what: 'its telemetry event',
+        prepared: createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).prepare([event]),
+      });
       result.telemetryEvent = true;
     }
   }
@@ -121,7 +168,8 @@ export async function persistSession(options: { session: CouncilSession; setting
   try {
     await saveSessionWhole({ journal: councilPaths(settings.home).journal, sessionId: session.sessionId, parts });
   } catch (error) {
-    if (SessionSaveError.isInstance(error)) throw new CliError({ code: 'RUNTIME', message: describeSaveFailure(error, settings), cause: error });
+    if (SessionSaveError.isInstance(error))
+      throw new CliError({ code: 'RUNTIME', message: describeSaveFailure(error, settings), cause: error });
     throw error;
   }
   return result;
@@ -136,7 +184,10 @@ function counted(n: number, what: string): string {
  * it reached the disk (its journal could not be written), or its lines wait in the journal, left out of every count,
  * until `council doctor --repair` appends the rest.
  */
-export function describeSaveFailure(error: SessionSaveError, settings: Pick<CouncilSettings, 'home' | 'homeSource'>): string {
+export function describeSaveFailure(
+  error: SessionSaveError,
+  settings: Pick<CouncilSettings, 'home' | 'homeSource'>,
+): string {
   const { code, what, fix } = error.problem;
   const why = `${what} (${code})`;
   if (error.journalFile === null) {

@@ -1,7 +1,13 @@
 import type { CouncilEvent } from '@council/core';
 import type { ProgressEvent } from './council-progress.js';
 
-const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'empty answer', aborted: 'aborted', 'too-large': 'reply too large' };
+const REASONS: Record<string, string> = {
+  timeout: 'timed out',
+  error: 'failed',
+  empty: 'empty answer',
+  aborted: 'aborted',
+  'too-large': 'reply too large',
+};
 
 /** Translates a core session event into the live display's event, stamped with the time it arrived. */
 export function progressFromCouncilEvent(event: CouncilEvent, at: number): ProgressEvent | null {
@@ -9,7 +15,13 @@ export function progressFromCouncilEvent(event: CouncilEvent, at: number): Progr
     case 'stage-started':
       return { type: 'stage-started', stage: event.stage, at };
     case 'stage-finished':
-      return { type: 'stage-finished', stage: event.stage, at, succeeded: event.succeeded, ...(event.unread === undefined ? {} : { unread: event.unread }) };
+      return {
+        type: 'stage-finished',
+        stage: event.stage,
+        at,
+        succeeded: event.succeeded,
+        ...(event.unread === undefined ? {} : { unread: event.unread }),
+      };
     case 'model-started':
       return { type: 'model-started', stage: event.stage, member: event.member, at };
     case 'model-queued':

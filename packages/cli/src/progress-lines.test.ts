@@ -17,8 +17,22 @@ describe('createProgressLines', () => {
     lines.onEvent({ type: 'stage-started', stage: 1, calls: 3 });
     for (const member of ['a', 'b', 'hung']) lines.onEvent({ type: 'model-started', stage: 1, member, model: member });
     t += 2_000;
-    lines.onEvent({ type: 'model-finished', stage: 1, member: 'a', model: 'a', latencyMs: 2_000, usage: { inputTokens: 1, outputTokens: 1 } });
-    lines.onEvent({ type: 'model-failed', stage: 1, member: 'b', model: 'b', reason: 'error', message: 'No endpoints found for b.\nstack line' });
+    lines.onEvent({
+      type: 'model-finished',
+      stage: 1,
+      member: 'a',
+      model: 'a',
+      latencyMs: 2_000,
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+    lines.onEvent({
+      type: 'model-failed',
+      stage: 1,
+      member: 'b',
+      model: 'b',
+      reason: 'error',
+      message: 'No endpoints found for b.\nstack line',
+    });
     // Ticks every second: nothing until the pending call is 15 s old.
     const tickUntil = (end: number) => {
       while (t < end) {
@@ -30,8 +44,19 @@ describe('createProgressLines', () => {
     expect(out.filter((l) => l.includes('still waiting'))).toEqual([]);
     tickUntil(1_000_000 + 50_000);
     // At 15 s, 30 s and 45 s: never more often than every 15 s.
-    expect(out.filter((l) => l.includes('still waiting'))).toEqual(['  still waiting for hung (15 s)\n', '  still waiting for hung (30 s)\n', '  still waiting for hung (45 s)\n']);
-    lines.onEvent({ type: 'model-failed', stage: 1, member: 'hung', model: 'hung', reason: 'timeout', message: 'no answer within 60000 ms' });
+    expect(out.filter((l) => l.includes('still waiting'))).toEqual([
+      '  still waiting for hung (15 s)\n',
+      '  still waiting for hung (30 s)\n',
+      '  still waiting for hung (45 s)\n',
+    ]);
+    lines.onEvent({
+      type: 'model-failed',
+      stage: 1,
+      member: 'hung',
+      model: 'hung',
+      reason: 'timeout',
+      message: 'no answer within 60000 ms',
+    });
     lines.onEvent({ type: 'stage-finished', stage: 1, succeeded: 1, failed: 2 });
     tickUntil(1_000_000 + 100_000);
     expect(out).toEqual([
@@ -71,20 +96,33 @@ describe('createProgressLines', () => {
     lines.onEvent({ type: 'model-finished', stage: 2, member: 'a', model: 'a', latencyMs: 2_000, usage });
     lines.onEvent({ type: 'model-finished', stage: 2, member: 'a', model: 'a', latencyMs: 500, usage });
     lines.onEvent({ type: 'model-finished', stage: 2, member: 'b', model: 'b', latencyMs: 1_000, usage });
-    expect(out).toEqual(['  a reviewed (2.0 s)\n', '  a replied to a repair request (0.5 s)\n', '  b reviewed (1.0 s)\n']);
+    expect(out).toEqual([
+      '  a reviewed (2.0 s)\n',
+      '  a replied to a repair request (0.5 s)\n',
+      '  b reviewed (1.0 s)\n',
+    ]);
   });
 
   it('says when a call is queued for its endpoint, lists it apart from the calls still waiting, and times it from its dispatch', () => {
     let t = 0;
     const out: string[] = [];
     const lines = createProgressLines({ write: (s) => void out.push(s), now: () => t });
-    for (const member of ['a', 'local1', 'local2']) lines.onEvent({ type: 'model-started', stage: 1, member, model: member });
+    for (const member of ['a', 'local1', 'local2'])
+      lines.onEvent({ type: 'model-started', stage: 1, member, model: member });
     lines.onEvent({ type: 'model-queued', stage: 1, member: 'local2', model: 'local2' });
     t = 16_000;
     lines.tick();
     // a and local1 have run 16 s; local2 is not hung, it waits for local1's slot.
     t = 20_000;
-    for (const member of ['a', 'local1']) lines.onEvent({ type: 'model-finished', stage: 1, member, model: member, latencyMs: 20_000, usage: { inputTokens: 1, outputTokens: 1 } });
+    for (const member of ['a', 'local1'])
+      lines.onEvent({
+        type: 'model-finished',
+        stage: 1,
+        member,
+        model: member,
+        latencyMs: 20_000,
+        usage: { inputTokens: 1, outputTokens: 1 },
+      });
     lines.onEvent({ type: 'model-dispatched', stage: 1, member: 'local2', model: 'local2' });
     // 30 s after it started, 10 s after it was sent: not yet 15 s of waiting.
     t = 30_000;
@@ -115,11 +153,22 @@ describe('createProgressLines', () => {
         t += 1_000;
         vi.advanceTimersByTime(1_000);
       }
-      lines.onEvent({ type: 'model-finished', stage: 3, member: 'chair', model: 'chair', latencyMs: 10_000, usage: { inputTokens: 1, outputTokens: 1 } });
+      lines.onEvent({
+        type: 'model-finished',
+        stage: 3,
+        member: 'chair',
+        model: 'chair',
+        latencyMs: 10_000,
+        usage: { inputTokens: 1, outputTokens: 1 },
+      });
       lines.onEvent({ type: 'stage-finished', stage: 3, succeeded: 1, failed: 0 });
       expect(out).toEqual(['stage 3 (synthesis): 1 call started\n']);
       lines.release();
-      expect(out).toEqual(['stage 3 (synthesis): 1 call started\n', '  chair synthesised (10.0 s)\n', 'stage 3 (synthesis) done: 1 synthesised (10.0 s)\n']);
+      expect(out).toEqual([
+        'stage 3 (synthesis): 1 call started\n',
+        '  chair synthesised (10.0 s)\n',
+        'stage 3 (synthesis) done: 1 synthesised (10.0 s)\n',
+      ]);
     } finally {
       vi.useRealTimers();
     }
@@ -139,18 +188,39 @@ describe('council ask in a pipe (issue 15 item 3)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-progress-'));
     const c = captureIo();
     const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
-    const args = ['ask', 'PROGRESS-QUERY: which test first?', '--models', [...MEMBERS, 'test/broken', 'test/hang'].join(','), '--chairman', 'test/alpha', '--timeout', '1s', '--no-persist'];
+    const args = [
+      'ask',
+      'PROGRESS-QUERY: which test first?',
+      '--models',
+      [...MEMBERS, 'test/broken', 'test/hang'].join(','),
+      '--chairman',
+      'test/alpha',
+      '--timeout',
+      '1s',
+      '--no-persist',
+    ];
     expect(await runCli(args, { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
     const err = c.err().split('\n');
     expect(err[0]).toBe('stage 1 (answers): 5 calls started');
-    for (const m of MEMBERS) expect(err).toContainEqual(expect.stringMatching(new RegExp(`^  ${m.replace('/', '\\/')} answered \\(\\d+\\.\\d s\\)$`)));
+    for (const m of MEMBERS)
+      expect(err).toContainEqual(
+        expect.stringMatching(new RegExp(`^  ${m.replace('/', '\\/')} answered \\(\\d+\\.\\d s\\)$`)),
+      );
     // A provider's long message is cut to 160 characters.
-    expect(err).toContainEqual(expect.stringMatching(/^ {2}test\/broken failed at stage 1: openrouter does not serve the model "test\/broken" \(HTTP 404: .{60,}…$/));
-    expect(err.find((l) => l.startsWith('  test/broken'))!.length).toBe('  test/broken failed at stage 1: '.length + 160);
+    expect(err).toContainEqual(
+      expect.stringMatching(
+        /^ {2}test\/broken failed at stage 1: openrouter does not serve the model "test\/broken" \(HTTP 404: .{60,}…$/,
+      ),
+    );
+    expect(err.find((l) => l.startsWith('  test/broken'))!.length).toBe(
+      '  test/broken failed at stage 1: '.length + 160,
+    );
     expect(err).toContainEqual('  test/hang timed out at stage 1: no answer within 1000 ms');
     expect(err).toContainEqual(expect.stringMatching(/^stage 1 \(answers\) done: 3 answered, 2 failed \(\d+\.\d s\)$/));
     expect(err).toContainEqual('stage 2 (reviews): 3 calls started');
-    expect(err).toContainEqual(expect.stringMatching(/^stage 2 \(reviews\) done: 3 reviewed, 3 of 3 rankings read \(\d+\.\d s\)$/));
+    expect(err).toContainEqual(
+      expect.stringMatching(/^stage 2 \(reviews\) done: 3 reviewed, 3 of 3 rankings read \(\d+\.\d s\)$/),
+    );
     expect(err).toContainEqual('stage 3 (synthesis): 1 call started');
     expect(err).toContainEqual(expect.stringMatching(/^ {2}test\/alpha synthesised \(\d+\.\d s\)$/));
     // Progress never repeats the question, and is not drawn with escape codes.
@@ -171,7 +241,14 @@ describe('council ask in a pipe (issue 15 item 3)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-progress-'));
     const c = captureIo({ tty: true, columns: 100 });
     const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
-    expect(await runCli(['ask', 'q', '--models', MEMBERS.join(','), '--no-persist'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+    expect(
+      await runCli(['ask', 'q', '--models', MEMBERS.join(','), '--no-persist'], {
+        version: '1.2.3',
+        io: c.io,
+        env,
+        cwd: home,
+      }),
+    ).toBe(0);
     expect(c.err()).not.toContain('stage 1 (answers): 3 calls started');
   }, 20_000);
 });

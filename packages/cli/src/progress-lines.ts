@@ -5,8 +5,13 @@ import { STAGE_DONE_VERBS, STAGE_NAMES } from './stage-labels.js';
 /** How often at most a "still waiting" line is printed, and how long a call must have run before the first. */
 export const WAIT_LINE_INTERVAL_MS = 15_000;
 
-
-const REASONS: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'gave an empty answer', aborted: 'was aborted', 'too-large': 'sent a reply too large' };
+const REASONS: Record<string, string> = {
+  timeout: 'timed out',
+  error: 'failed',
+  empty: 'gave an empty answer',
+  aborted: 'was aborted',
+  'too-large': 'sent a reply too large',
+};
 
 export interface ProgressLines {
   /** Prints the line an event calls for, if any. */
@@ -35,7 +40,11 @@ function seconds(ms: number): string {
  * the calls still pending — so a hung member is visible long before its timeout. Events never carry the
  * query text, and neither do these lines; a provider's message is cut to its first line.
  */
-export function createProgressLines(options: { write: (text: string) => void; now?: () => number; intervalMs?: number }): ProgressLines {
+export function createProgressLines(options: {
+  write: (text: string) => void;
+  now?: () => number;
+  intervalMs?: number;
+}): ProgressLines {
   const now = options.now ?? (() => Date.now());
   const intervalMs = options.intervalMs ?? WAIT_LINE_INTERVAL_MS;
   // A queued call waits for its endpoint's free slot: listed apart, and its wait starts when it is dispatched.
@@ -55,13 +64,20 @@ export function createProgressLines(options: { write: (text: string) => void; no
       switch (event.type) {
         case 'stage-started':
           stageStarted.set(event.stage, now());
-          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}): ${event.calls} call${event.calls === 1 ? '' : 's'} started`);
+          say(
+            `stage ${event.stage} (${STAGE_NAMES[event.stage]}): ${event.calls} call${event.calls === 1 ? '' : 's'} started`,
+          );
           return;
         case 'stage-finished': {
           const took = now() - (stageStarted.get(event.stage) ?? now());
           // "4 reviewed" alone would hide that no ranking could be read from them.
-          const read = event.unread === undefined || event.succeeded === 0 ? '' : `, ${rankingsRead({ read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded })}`;
-          say(`stage ${event.stage} (${STAGE_NAMES[event.stage]}) done: ${event.succeeded} ${STAGE_DONE_VERBS[event.stage]}${read}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`);
+          const read =
+            event.unread === undefined || event.succeeded === 0
+              ? ''
+              : `, ${rankingsRead({ read: Math.max(0, event.succeeded - event.unread), reviewed: event.succeeded })}`;
+          say(
+            `stage ${event.stage} (${STAGE_NAMES[event.stage]}) done: ${event.succeeded} ${STAGE_DONE_VERBS[event.stage]}${read}${event.failed ? `, ${event.failed} failed` : ''} (${seconds(took)})`,
+          );
           return;
         }
         case 'model-started':
@@ -80,7 +96,9 @@ export function createProgressLines(options: { write: (text: string) => void; no
           // A second call of one reviewer is core's repair request (its first reply had no ranking to read).
           const again = event.stage === 2 && finished.has(key);
           finished.add(key);
-          say(`  ${event.member} ${again ? 'replied to a repair request' : STAGE_DONE_VERBS[event.stage]} (${seconds(event.latencyMs)})`);
+          say(
+            `  ${event.member} ${again ? 'replied to a repair request' : STAGE_DONE_VERBS[event.stage]} (${seconds(event.latencyMs)})`,
+          );
           return;
         }
         case 'model-failed': {
@@ -106,7 +124,9 @@ export function createProgressLines(options: { write: (text: string) => void; no
       lastWaitLine = t;
       const members = [...new Set(running.map((p) => p.member))];
       const queued = [...new Set([...pending.values()].filter((p) => p.queued).map((p) => p.member))];
-      say(`  still waiting for ${members.join(', ')} (${Math.floor((t - oldest) / 1000)} s)${queued.length > 0 ? `; queued for a free slot: ${queued.join(', ')}` : ''}`);
+      say(
+        `  still waiting for ${members.join(', ')} (${Math.floor((t - oldest) / 1000)} s)${queued.length > 0 ? `; queued for a free slot: ${queued.join(', ')}` : ''}`,
+      );
     },
     start() {
       timer = setInterval(() => lines.tick(), Math.min(1000, intervalMs));

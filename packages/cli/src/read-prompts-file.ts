@@ -19,7 +19,11 @@ export function readPromptsFile(path: string): BatchPrompt[] {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError({ code: 'USAGE', message: `Cannot read the prompts file ${path} (${code ?? 'error'}). Check the path.`, cause: error });
+    throw new CliError({
+      code: 'USAGE',
+      message: `Cannot read the prompts file ${path} (${code ?? 'error'}). Check the path.`,
+      cause: error,
+    });
   }
   const jsonl = path.endsWith('.jsonl') || path.endsWith('.ndjson');
   const prompts: BatchPrompt[] = [];
@@ -36,14 +40,22 @@ export function readPromptsFile(path: string): BatchPrompt[] {
       try {
         value = JSON.parse(trimmed);
       } catch {
-        throw new CliError({ code: 'USAGE', message: `${path}:${line} is not valid JSON. Each line must be {"prompt": "…"} (or use a .txt file with one prompt per line).` });
+        throw new CliError({
+          code: 'USAGE',
+          message: `${path}:${line} is not valid JSON. Each line must be {"prompt": "…"} (or use a .txt file with one prompt per line).`,
+        });
       }
       const obj = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
       const p = obj['prompt'] ?? obj['question'] ?? obj['query'];
-      if (typeof p !== 'string' || p.trim() === '') throw new CliError({ code: 'USAGE', message: `${path}:${line} has no "prompt" string. Each line must be {"prompt": "…"}.` });
+      if (typeof p !== 'string' || p.trim() === '')
+        throw new CliError({
+          code: 'USAGE',
+          message: `${path}:${line} has no "prompt" string. Each line must be {"prompt": "…"}.`,
+        });
       prompt = p;
       if (obj['id'] !== undefined) {
-        if (typeof obj['id'] !== 'string' && typeof obj['id'] !== 'number') throw new CliError({ code: 'USAGE', message: `${path}:${line}: "id" must be a string or a number.` });
+        if (typeof obj['id'] !== 'string' && typeof obj['id'] !== 'number')
+          throw new CliError({ code: 'USAGE', message: `${path}:${line}: "id" must be a string or a number.` });
         id = String(obj['id']);
       }
     } else {
@@ -53,11 +65,18 @@ export function readPromptsFile(path: string): BatchPrompt[] {
     if (first !== undefined) {
       // The file's text is never quoted (it may not be a prompts file at all): an id only when it is a plain name.
       const named = /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? `the id "${id}"` : 'the id of this line';
-      throw new CliError({ code: 'USAGE', message: `${path}:${line}: ${named} is already used on line ${first}; ids must be unique for --resume.` });
+      throw new CliError({
+        code: 'USAGE',
+        message: `${path}:${line}: ${named} is already used on line ${first}; ids must be unique for --resume.`,
+      });
     }
     ids.set(id, line);
     prompts.push({ id, prompt, line });
   });
-  if (prompts.length === 0) throw new CliError({ code: 'USAGE', message: `${path} holds no prompts. Write one per line (or {"prompt": "…"} per line in .jsonl).` });
+  if (prompts.length === 0)
+    throw new CliError({
+      code: 'USAGE',
+      message: `${path} holds no prompts. Write one per line (or {"prompt": "…"} per line in .jsonl).`,
+    });
   return prompts;
 }

@@ -32,12 +32,20 @@ function readFileHead(path: string, limit: number): { bytes: Buffer; size: numbe
     fd = openSync(path, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'error');
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? 'error');
     throw usage(`Cannot read the question file ${path}: ${why}. Check the path given to --file.`);
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.isDirectory()) throw usage(`Cannot read the question file ${path}: it is a directory. Check the path given to --file.`);
+    if (stat.isDirectory())
+      throw usage(`Cannot read the question file ${path}: it is a directory. Check the path given to --file.`);
     const buffer = Buffer.alloc(limit);
     let length = 0;
     for (;;) {
@@ -50,7 +58,9 @@ function readFileHead(path: string, limit: number): { bytes: Buffer; size: numbe
   } catch (error) {
     if (CliError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw usage(`Cannot read the question file ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? 'error')}. Check the path given to --file.`);
+    throw usage(
+      `Cannot read the question file ${path}: ${code === 'EISDIR' ? 'it is a directory' : (code ?? 'error')}. Check the path given to --file.`,
+    );
   } finally {
     closeSync(fd);
   }
@@ -63,12 +73,25 @@ function readFileHead(path: string, limit: number): { bytes: Buffer; size: numbe
  * prefixes to find it would be quadratic, so it scans; 0 only if it finds nothing (TextDecoder did).
  */
 function firstInvalidSequence(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
-    const width = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    const [low, high] = b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    const width =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const [low, high] =
+      b === 0xe0
+        ? [0xa0, 0xbf]
+        : b === 0xed
+          ? [0x80, 0x9f]
+          : b === 0xf0
+            ? [0x90, 0xbf]
+            : b === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
     const tail = bytes.subarray(i + 1, i + width);
-    const ok = width > 0 && i + width <= bytes.length && tail.every((c, k) => (k === 0 ? c >= low && c <= high : c >= 0x80 && c <= 0xbf));
+    const ok =
+      width > 0 &&
+      i + width <= bytes.length &&
+      tail.every((c, k) => (k === 0 ? c >= low && c <= high : c >= 0x80 && c <= 0xbf));
     if (!ok) return i;
     i += width;
   }
@@ -81,7 +104,9 @@ function decodeUtf8(bytes: Buffer, source: string): string {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     const offset = firstInvalidSequence(bytes);
-    throw usage(`${source} is not UTF-8 text (invalid byte at offset ${offset}). Convert it, e.g. iconv -t UTF-8, and try again.`);
+    throw usage(
+      `${source} is not UTF-8 text (invalid byte at offset ${offset}). Convert it, e.g. iconv -t UTF-8, and try again.`,
+    );
   }
 }
 
@@ -94,7 +119,9 @@ export async function readQuestion(options: ReadQuestionOptions): Promise<string
   const { question, file, io } = options;
   const maxBytes = options.maxBytes ?? MAX_QUESTION_BYTES;
   const tooLarge = (source: string, size: number) =>
-    usage(`${source} is ${size > maxBytes ? `over ${mebibytes(maxBytes)}` : mebibytes(size)}; a question can be at most ${mebibytes(maxBytes)}. Shorten it, or put the material in a file the models can be pointed to.`);
+    usage(
+      `${source} is ${size > maxBytes ? `over ${mebibytes(maxBytes)}` : mebibytes(size)}; a question can be at most ${mebibytes(maxBytes)}. Shorten it, or put the material in a file the models can be pointed to.`,
+    );
   if (file !== undefined) {
     if (question !== undefined) throw usage('Give the question either as an argument or with --file, not both.');
     const path = resolve(options.cwd, file);
@@ -106,10 +133,16 @@ export async function readQuestion(options: ReadQuestionOptions): Promise<string
   if (question === undefined && io.stdinIsTTY !== false) {
     throw usage('No question: council ask "your question", or pipe it in (echo "…" | council ask -), or --file PATH.');
   }
-  if (io.readStdin === undefined) throw usage('No question: this front end has no standard input; pass the question as an argument or with --file PATH.');
+  if (io.readStdin === undefined)
+    throw usage(
+      'No question: this front end has no standard input; pass the question as an argument or with --file PATH.',
+    );
   const bytes = await io.readStdin({ maxBytes: maxBytes + 1 });
   if (bytes.length > maxBytes) throw tooLarge('The question on stdin', bytes.length);
-  return nonEmpty(decodeUtf8(bytes, 'The question on stdin'), 'The question on stdin is empty: pipe the question in, e.g. echo "…" | council ask -.');
+  return nonEmpty(
+    decodeUtf8(bytes, 'The question on stdin'),
+    'The question on stdin is empty: pipe the question in, e.g. echo "…" | council ask -.',
+  );
 }
 
 function nonEmpty(text: string, message: string): string {

@@ -1,7 +1,23 @@
 import type { BiasAggregateReport } from '@council/bias-audit';
 import { biasReportMetrics } from './bias-report-metrics.js';
 
-const COLUMNS = ['metric', 'estimate', 'ci_lower', 'ci_upper', 'level', 'sample_size', 'unit', 'sessions', 'window_start', 'window_end', 'confidence', 'p_value', 'margin', 'interval_method', 'note'] as const;
+const COLUMNS = [
+  'metric',
+  'estimate',
+  'ci_lower',
+  'ci_upper',
+  'level',
+  'sample_size',
+  'unit',
+  'sessions',
+  'window_start',
+  'window_end',
+  'confidence',
+  'p_value',
+  'margin',
+  'interval_method',
+  'note',
+] as const;
 
 /** RFC 4180 quoting: a field with a comma, quote or line break is quoted, quotes doubled. */
 export function csvField(value: string | number | null | undefined): string {
@@ -18,7 +34,23 @@ export function renderBiasReportCsv(report: BiasAggregateReport): string {
   const lines = [COLUMNS.join(',')];
   for (const m of biasReportMetrics(report)) {
     lines.push(
-      [m.metric, m.estimate, m.ciLower, m.ciUpper, m.level, m.sampleSize, m.unit, m.sessions, m.windowStart, m.windowEnd, m.confidence, m.pValue, m.margin, m.intervalMethod, m.note]
+      [
+        m.metric,
+        m.estimate,
+        m.ciLower,
+        m.ciUpper,
+        m.level,
+        m.sampleSize,
+        m.unit,
+        m.sessions,
+        m.windowStart,
+        m.windowEnd,
+        m.confidence,
+        m.pValue,
+        m.margin,
+        m.intervalMethod,
+        m.note,
+      ]
         .map(csvField)
         .join(','),
     );

@@ -32,7 +32,9 @@ function rows(metrics: readonly BiasMetricReport[], label: (m: BiasMetricReport)
 /** "6.12 [5.98, 6.26]": a profile figure with its interval in one cell. */
 function withInterval(m: BiasMetricReport, signed: boolean): string {
   const f = (v: number | null) => (signed ? num(v, 2) : v === null || !Number.isFinite(v) ? 'n/a' : v.toFixed(2));
-  return m.ciLower === null || m.ciUpper === null ? f(m.estimate) : `${f(m.estimate)} [${f(m.ciLower)}, ${f(m.ciUpper)}]`;
+  return m.ciLower === null || m.ciUpper === null
+    ? f(m.estimate)
+    : `${f(m.estimate)} [${f(m.ciLower)}, ${f(m.ciUpper)}]`;
 }
 
 /** A margin without float noise: 0.05, 0.25, 1. */
@@ -70,28 +72,43 @@ export function renderBiasReportText(options: {
   const level = Math.round(report.level * 100);
   const span = w.start && w.end ? `${w.start.slice(0, 10)} to ${w.end.slice(0, 10)}` : 'no sessions in the window';
   out.push(s.bold(`Council bias report${options.simulated ? ' [simulated data]' : ''}`));
-  out.push(`${w.sessions} sessions · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`);
+  out.push(
+    `${w.sessions} sessions · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`,
+  );
   out.push(s.dim(`source: ${options.source}`));
-  if (options.unreadSessions !== undefined && options.unreadSessions.sessions > 0) out.push(s.yellow(describeUnreadSessions(options.unreadSessions)));
-  if (options.simulated) out.push(s.magenta('Every record here came from the simulated provider: it shows how the report works, not how real models behave.'));
+  if (options.unreadSessions !== undefined && options.unreadSessions.sessions > 0)
+    out.push(s.yellow(describeUnreadSessions(options.unreadSessions)));
+  if (options.simulated)
+    out.push(
+      s.magenta(
+        'Every record here came from the simulated provider: it shows how the report works, not how real models behave.',
+      ),
+    );
   out.push('');
   if (report.confidence === 'insufficient_data') {
     out.push(s.bold('Collecting data…'));
-    out.push(`${w.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Sessions are recorded when LLM_COUNCIL_BIAS_PERSISTENCE=true; \`council batch\` runs many at once.`);
+    out.push(
+      `${w.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Sessions are recorded when LLM_COUNCIL_BIAS_PERSISTENCE=true; \`council batch\` runs many at once.`,
+    );
     return out.join('\n') + '\n';
   }
   const tierText =
     report.confidence === 'preliminary'
-      ? s.yellow(`⚠ High volatility: only ${w.sessions} sessions (fewer than 20). Read the intervals, not the point estimates.`)
+      ? s.yellow(
+          `⚠ High volatility: only ${w.sessions} sessions (fewer than 20). Read the intervals, not the point estimates.`,
+        )
       : report.confidence === 'moderate'
         ? `Confidence: moderate (20–49 sessions). Every figure shows its ${level}% interval.`
         : `Confidence: high (50 or more sessions).`;
   out.push(tierText);
-  if (!report.meetsMinimum) out.push(s.dim(`No flag is raised below ${report.minSessions} sessions (LLM_COUNCIL_MIN_BIAS_SESSIONS).`));
+  if (!report.meetsMinimum)
+    out.push(s.dim(`No flag is raised below ${report.minSessions} sessions (LLM_COUNCIL_MIN_BIAS_SESSIONS).`));
   out.push('');
 
   const length = report.length;
-  out.push(s.bold('Length and score (score points per 1,000 characters; within a session: answers to the same question)'));
+  out.push(
+    s.bold('Length and score (score points per 1,000 characters; within a session: answers to the same question)'),
+  );
   out.push(
     renderTable({
       head: HEAD,
@@ -119,41 +136,91 @@ export function renderBiasReportText(options: {
     }),
   );
   for (const t of report.position.tests) {
-    const method = t.method === 'wald_f' ? `Wald F = ${t.statistic.toFixed(2)}` : `${t.permutations.toLocaleString('en-US')} within-session permutations`;
+    const method =
+      t.method === 'wald_f'
+        ? `Wald F = ${t.statistic.toFixed(2)}`
+        : `${t.permutations.toLocaleString('en-US')} within-session permutations`;
     out.push(`  no-position-effect test on ${t.basis}: ${method}, p ${pRelation(t.pValue)} (${t.sessions} sessions)`);
   }
   out.push('');
 
   out.push(s.bold('Reviewers (offset: points vs the typical reviewer on the same answer; negative = harsh)'));
-  out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.reviewers.map((r) => r.offset), (m) => metricSubject(m.metric)) }));
+  out.push(
+    renderTable({
+      head: HEAD,
+      align: ALIGN,
+      style: s,
+      rows: rows(
+        report.reviewers.map((r) => r.offset),
+        (m) => metricSubject(m.metric),
+      ),
+    }),
+  );
   if (options.verbose && report.reviewers.length > 0) {
-    out.push(s.bold('Reviewer profiles (analytics only; never used to weight votes; z: offset in within-answer score SDs)'));
+    out.push(
+      s.bold('Reviewer profiles (analytics only; never used to weight votes; z: offset in within-answer score SDs)'),
+    );
     out.push(
       renderTable({
         head: ['reviewer', 'mean score', 'SD', 'z', 'N', 'sessions'],
         align: ['left', 'right', 'right', 'right', 'right', 'right'],
         style: s,
-        rows: report.reviewers.map((r) => [r.reviewer, withInterval(r.mean, false), withInterval(r.standardDeviation, false), withInterval(r.z, true), String(r.mean.sampleSize), String(r.mean.sessions)]),
+        rows: report.reviewers.map((r) => [
+          r.reviewer,
+          withInterval(r.mean, false),
+          withInterval(r.standardDeviation, false),
+          withInterval(r.z, true),
+          String(r.mean.sampleSize),
+          String(r.mean.sessions),
+        ]),
       }),
     );
   }
 
   out.push(s.bold('Self-preference (points a reviewer adds to its own answer, beyond its offset)'));
   if (report.selfPreference.length === 0) out.push(s.dim('  none: no reviewer scored its own answer in the window.\n'));
-  else out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.selfPreference, (m) => metricSubject(m.metric)) }));
+  else
+    out.push(
+      renderTable({
+        head: HEAD,
+        align: ALIGN,
+        style: s,
+        rows: rows(report.selfPreference, (m) => metricSubject(m.metric)),
+      }),
+    );
   out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows([report.anchoring], () => 'anchoring') }));
 
   if (options.verbose) {
     if (report.affinity.length > 0) {
       out.push(s.bold('Affinity (reviewer → author: points beyond offset, position and self-preference)'));
-      out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows(report.affinity, (m) => metricSubject(m.metric)) }));
+      out.push(
+        renderTable({
+          head: HEAD,
+          align: ALIGN,
+          style: s,
+          rows: rows(report.affinity, (m) => metricSubject(m.metric)),
+        }),
+      );
     }
     for (const t of report.trends) {
       out.push(s.bold(`Trend: ${t.indicator}`));
-      out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows([t.slopePerDay, ...t.windows], (m) => (m === t.slopePerDay ? 'slope per day' : `window to ${m.windowEnd?.slice(0, 10) ?? '?'}`)) }));
+      out.push(
+        renderTable({
+          head: HEAD,
+          align: ALIGN,
+          style: s,
+          rows: rows([t.slopePerDay, ...t.windows], (m) =>
+            m === t.slopePerDay ? 'slope per day' : `window to ${m.windowEnd?.slice(0, 10) ?? '?'}`,
+          ),
+        }),
+      );
     }
-    for (const a of report.anomalies) out.push(`  anomaly: session ${a.sessionId} ${a.indicator} = ${a.value.toFixed(3)} (robust z ${a.robustZ.toFixed(1)})`);
-    for (const c of report.changePoints) out.push(`  change point at ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`);
+    for (const a of report.anomalies)
+      out.push(
+        `  anomaly: session ${a.sessionId} ${a.indicator} = ${a.value.toFixed(3)} (robust z ${a.robustZ.toFixed(1)})`,
+      );
+    for (const c of report.changePoints)
+      out.push(`  change point at ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`);
   }
 
   if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
@@ -168,14 +235,20 @@ export function renderBiasReportText(options: {
     const key = `${f.code}|${f.subject ?? ''}|${f.metric}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const subject = f.subject === null ? '' : ` ${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject}`;
-    out.push(`  ${s.yellow('⚑')} ${f.code}${subject}: ${f.metric} = ${num(f.estimate)} [${num(f.ciLower)}, ${num(f.ciUpper)}], beyond ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)}`);
+    const subject =
+      f.subject === null
+        ? ''
+        : ` ${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject}`;
+    out.push(
+      `  ${s.yellow('⚑')} ${f.code}${subject}: ${f.metric} = ${num(f.estimate)} [${num(f.ciLower)}, ${num(f.ciUpper)}], beyond ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)}`,
+    );
   }
   const notes = [...report.notes];
   if (notes.length > 0) {
     out.push('');
     for (const n of notes) out.push(s.dim(`note: ${n}`));
   }
-  if (!options.verbose) out.push(s.dim('Run with --verbose for reviewer profiles, affinity, trends, anomalies and change points.'));
+  if (!options.verbose)
+    out.push(s.dim('Run with --verbose for reviewer profiles, affinity, trends, anomalies and change points.'));
   return out.join('\n') + '\n';
 }

@@ -8,7 +8,10 @@ import { renderProgressFrame } from './render-progress-frame.js';
 const plain = createStyle(false);
 
 function play(events: ProgressEvent[]) {
-  return events.reduce(applyProgressEvent, createCouncilProgress({ members: ['alpha', 'beta', 'gamma'], chairman: 'alpha', startedAt: 0, label: 'simulated' }));
+  return events.reduce(
+    applyProgressEvent,
+    createCouncilProgress({ members: ['alpha', 'beta', 'gamma'], chairman: 'alpha', startedAt: 0, label: 'simulated' }),
+  );
 }
 
 describe('the live display frames', () => {
@@ -70,23 +73,43 @@ describe('the live display frames', () => {
       { type: 'model-started', stage: 1, member: 'beta', at: 0 },
       { type: 'model-queued', stage: 1, member: 'beta', at: 0 },
     ]);
-    expect(renderProgressFrame(queued, { now: 1500, style: plain }).split('\n')[3]).toBe('  beta      … queued 1.5s         · waiting');
+    expect(renderProgressFrame(queued, { now: 1500, style: plain }).split('\n')[3]).toBe(
+      '  beta      … queued 1.5s         · waiting',
+    );
     // Dispatched at 2,000 ms: at 2,500 ms it has run 0.5 s; the spinner frame is floor(500 / 80) % 10 = 6 → '⠦'.
     const sent = applyProgressEvent(queued, { type: 'model-dispatched', stage: 1, member: 'beta', at: 2000 });
-    expect(renderProgressFrame(sent, { now: 2500, style: plain }).split('\n')[3]).toBe('  beta      ⠦ 0.5s                · waiting');
+    expect(renderProgressFrame(sent, { now: 2500, style: plain }).split('\n')[3]).toBe(
+      '  beta      ⠦ 0.5s                · waiting',
+    );
   });
 
   it('says how many rankings were read once stage 2 is over', () => {
     const reviewed = (unread: number) =>
-      renderProgressFrame(play([{ type: 'stage-started', stage: 2, at: 0 }, { type: 'stage-finished', stage: 2, at: 10, succeeded: 3, unread }]), { now: 10, style: plain }).split('\n')[1];
+      renderProgressFrame(
+        play([
+          { type: 'stage-started', stage: 2, at: 0 },
+          { type: 'stage-finished', stage: 2, at: 10, succeeded: 3, unread },
+        ]),
+        { now: 10, style: plain },
+      ).split('\n')[1];
     expect(reviewed(3)).toBe('  member    stage 1 answer        stage 2 review · 0 of 3 rankings read');
     expect(reviewed(1)).toBe('  member    stage 1 answer        stage 2 review · 2 of 3 rankings read');
     // Not reported (an older core): nothing is claimed.
-    expect(renderProgressFrame(play([{ type: 'stage-finished', stage: 2, at: 10, succeeded: 3 }]), { now: 10, style: plain }).split('\n')[1]).toBe('  member    stage 1 answer        stage 2 review');
+    expect(
+      renderProgressFrame(play([{ type: 'stage-finished', stage: 2, at: 10, succeeded: 3 }]), {
+        now: 10,
+        style: plain,
+      }).split('\n')[1],
+    ).toBe('  member    stage 1 answer        stage 2 review');
   });
 
   it('keeps every line within the terminal width, also with colours', () => {
-    const state = createCouncilProgress({ members: ['a-very-long-provider/model-name-that-goes-on-and-on'], chairman: 'x', startedAt: 0, label: 'openrouter' });
+    const state = createCouncilProgress({
+      members: ['a-very-long-provider/model-name-that-goes-on-and-on'],
+      chairman: 'x',
+      startedAt: 0,
+      label: 'openrouter',
+    });
     for (const style of [plain, createStyle(true)]) {
       const frame = renderProgressFrame(state, { now: 0, style, width: 40 });
       for (const line of frame.trimEnd().split('\n')) expect(stripAnsi(line).length).toBeLessThanOrEqual(40);
@@ -107,7 +130,12 @@ describe('createLiveDisplay', () => {
   it('redraws in place on a terminal: hides the cursor, moves up over the previous frame, shows the cursor at the end', () => {
     const written: string[] = [];
     let n = 0;
-    const display = createLiveDisplay({ write: (t) => void written.push(t), enabled: true, render: () => `frame ${++n}\nsecond line\n`, intervalMs: 60_000 });
+    const display = createLiveDisplay({
+      write: (t) => void written.push(t),
+      enabled: true,
+      render: () => `frame ${++n}\nsecond line\n`,
+      intervalMs: 60_000,
+    });
     display.refresh();
     display.stop();
     expect(written).toEqual([

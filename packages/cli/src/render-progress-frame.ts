@@ -58,7 +58,10 @@ function fit(line: string, width: number): string {
  * One frame of the live display as text: a header with the label, elapsed time, tokens and cost; one
  * row per member with its stage 1 and stage 2 state; the chairman's stage 3. Lines never exceed `width`.
  */
-export function renderProgressFrame(state: CouncilProgress, options: { now: number; style: Style; width?: number }): string {
+export function renderProgressFrame(
+  state: CouncilProgress,
+  options: { now: number; style: Style; width?: number },
+): string {
   const { now, style } = options;
   const width = options.width ?? 100;
   const nameWidth = Math.min(32, Math.max(8, ...state.members.map((m) => m.length)));
@@ -75,12 +78,19 @@ export function renderProgressFrame(state: CouncilProgress, options: { now: numb
   // Once stage 2 is over, how many of its rankings could be read: "4 reviewed" alone would hide that none was.
   const r = state.rankings;
   const read = r === undefined ? '' : (r.read === r.reviewed ? style.dim : style.yellow)(` · ${rankingsRead(r)}`);
-  const lines = [header, style.dim(`  ${pad('member', nameWidth)}  ${pad('stage 1 answer', CELL_WIDTH)}  stage 2 review`) + read];
+  const lines = [
+    header,
+    style.dim(`  ${pad('member', nameWidth)}  ${pad('stage 1 answer', CELL_WIDTH)}  stage 2 review`) + read,
+  ];
   for (const member of state.members) {
     const answer = state.answers[member] ?? { status: 'waiting' };
     const review = state.reviews[member] ?? { status: 'waiting' };
-    lines.push(`  ${pad(name(member), nameWidth)}  ${pad(cell(answer, now, style), CELL_WIDTH)}  ${cell(review, now, style)}`);
+    lines.push(
+      `  ${pad(name(member), nameWidth)}  ${pad(cell(answer, now, style), CELL_WIDTH)}  ${cell(review, now, style)}`,
+    );
   }
-  lines.push(`  ${pad(`chairman ${state.chairman}`, nameWidth + CELL_WIDTH + 2)}  ${cell(state.synthesis, now, style)}`);
+  lines.push(
+    `  ${pad(`chairman ${state.chairman}`, nameWidth + CELL_WIDTH + 2)}  ${cell(state.synthesis, now, style)}`,
+  );
   return lines.map((l) => fit(l, width)).join('\n') + '\n';
 }

@@ -42,33 +42,66 @@ export function renderSessionText(options: {
   const synthesis = session.synthesis;
   const answersAbove = shownBefore && show.answers;
   // What is still to show here: with no synthesis, the answers whatever `show` says, unless they are above.
-  const rest: SessionShow = { answers: !answersAbove && (show.answers || synthesis === null), reviews: !shownBefore && show.reviews };
-  const sections = renderAnswersAndReviews({ stage1: session.stage1, stage2: session.stage2, show: rest, style: s, simulated: options.simulated, notReviewed: session.costCap?.stoppedBeforeStage === 2 });
+  const rest: SessionShow = {
+    answers: !answersAbove && (show.answers || synthesis === null),
+    reviews: !shownBefore && show.reviews,
+  };
+  const sections = renderAnswersAndReviews({
+    stage1: session.stage1,
+    stage2: session.stage2,
+    show: rest,
+    style: s,
+    simulated: options.simulated,
+    notReviewed: session.costCap?.stoppedBeforeStage === 2,
+  });
   if (synthesis) {
     if (sections.length > 0) out.push(...sections, '');
     // When the answer was streamed as it was written (`createSynthesisStreamPrinter`), only what follows it is left.
     if (options.answerStreamed !== true) {
-      out.push(answerHeading({ chairman: synthesis.model, strategy: synthesis.strategy, mode: synthesis.mode, style: s, simulated: options.simulated }));
+      out.push(
+        answerHeading({
+          chairman: synthesis.model,
+          strategy: synthesis.strategy,
+          mode: synthesis.mode,
+          style: s,
+          simulated: options.simulated,
+        }),
+      );
       out.push('');
       out.push(stripTerminalControls(synthesis.text.trim()));
     }
     out.push('');
     if (synthesis.contributors && synthesis.contributors.length > 0) {
-      out.push(s.dim(`Synthesised from: ${synthesis.contributors.map((c) => `${c.id} (${Math.round(c.weight * 100)}%)`).join(', ')}`));
+      out.push(
+        s.dim(
+          `Synthesised from: ${synthesis.contributors.map((c) => `${c.id} (${Math.round(c.weight * 100)}%)`).join(', ')}`,
+        ),
+      );
     } else {
       out.push(s.dim(`Synthesised from: not reported${synthesis.warnings[0] ? ` (${synthesis.warnings[0]})` : ''}`));
     }
-    if (synthesis.winner) out.push(`Winner (voting mode): ${synthesis.winner}${synthesis.winnerSource === 'borda-leader' ? ' (the Borda leader: the chairman named no winner)' : ''}`);
+    if (synthesis.winner)
+      out.push(
+        `Winner (voting mode): ${synthesis.winner}${synthesis.winnerSource === 'borda-leader' ? ' (the Borda leader: the chairman named no winner)' : ''}`,
+      );
     for (const w of synthesis.warnings.slice(synthesis.contributors ? 0 : 1)) out.push(s.yellow(`warning: ${w}`));
   } else {
     if (session.costCap?.stoppedBeforeStage != null) {
       const stage = session.costCap.stoppedBeforeStage;
-      out.push(s.yellow(`No synthesis: the cost cap stopped the council before stage ${stage} (${stage === 2 ? 'review' : 'synthesis'}); what finished is kept (see the note below).`) + tag);
+      out.push(
+        s.yellow(
+          `No synthesis: the cost cap stopped the council before stage ${stage} (${stage === 2 ? 'review' : 'synthesis'}); what finished is kept (see the note below).`,
+        ) + tag,
+      );
     } else if (session.config.synthesis === false) {
-      out.push(s.dim(`No synthesis: none was asked for (--no-synthesis); the ranking below is the council's result.`) + tag);
+      out.push(
+        s.dim(`No synthesis: none was asked for (--no-synthesis); the ranking below is the council's result.`) + tag,
+      );
     } else {
       const board = session.leaderboard.length > 0;
-      const kept = answersAbove ? `The members' answers above${board ? ' and the leaderboard below' : ''} are kept.` : `The members' answers${board ? ' and the leaderboard' : ''} below are kept.`;
+      const kept = answersAbove
+        ? `The members' answers above${board ? ' and the leaderboard below' : ''} are kept.`
+        : `The members' answers${board ? ' and the leaderboard' : ''} below are kept.`;
       out.push(s.red(`No synthesis: every chairman failed. ${kept}`) + tag);
     }
     if (sections.length > 0) out.push('', ...sections);
@@ -77,13 +110,31 @@ export function renderSessionText(options: {
   // An unranked session (fewer than three answers): no table, agreement or indicators; its warning below says why, once.
   if (session.leaderboard.length > 0) out.push(...rankingLines({ session, style: s, tag }));
   for (const w of session.warnings) out.push(s.yellow(`note: ${w}`));
-  for (const x of session.excluded) out.push(s.yellow(`Excluded: ${x.member} at stage ${x.stage} (${x.reason === 'too-large' ? 'reply too large' : x.reason}): ${exclusionMessage(x)}`));
-  if (session.conversation) out.push(s.dim(`Conversation ${session.conversation.id} · follows session ${session.conversation.previousSessionId}`));
-  out.push(s.dim(`Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`));
+  for (const x of session.excluded)
+    out.push(
+      s.yellow(
+        `Excluded: ${x.member} at stage ${x.stage} (${x.reason === 'too-large' ? 'reply too large' : x.reason}): ${exclusionMessage(x)}`,
+      ),
+    );
+  if (session.conversation)
+    out.push(
+      s.dim(`Conversation ${session.conversation.id} · follows session ${session.conversation.previousSessionId}`),
+    );
+  out.push(
+    s.dim(
+      `Session ${session.sessionId} · ${session.usage.tokens.toLocaleString('en-US')} tokens · ${cost(session.usage.costUsd)}`,
+    ),
+  );
   return out.join('\n') + '\n';
 }
 
-const FAILURES: Record<string, string> = { timeout: 'timed out', error: 'failed', empty: 'empty answer', aborted: 'aborted', 'too-large': 'reply too large' };
+const FAILURES: Record<string, string> = {
+  timeout: 'timed out',
+  error: 'failed',
+  empty: 'empty answer',
+  aborted: 'aborted',
+  'too-large': 'reply too large',
+};
 
 /** Why a call failed: " (timed out): " and the first line of the provider's message, cut at 160 characters. */
 function failure(error: CallError | null): string {
@@ -122,17 +173,34 @@ export function renderAnswersAndReviews(options: {
         blocks.push([s.yellow(`No answer from ${who(answer.member, answer.model)}${failure(answer.error)}`)]);
         continue;
       }
-      const notes = [options.notReviewed ? ' (not reviewed)' : '', answer.suspectedInjection === true ? ` ${s.yellow('[looks like it tries to steer its reviewers]')}` : ''].join('');
-      blocks.push([s.bold(`Answer from ${who(answer.member, answer.model)}`) + notes + tag, '', ...renderTerminalMarkdown(answer.text.trim(), s).split('\n')]);
+      const notes = [
+        options.notReviewed ? ' (not reviewed)' : '',
+        answer.suspectedInjection === true ? ` ${s.yellow('[looks like it tries to steer its reviewers]')}` : '',
+      ].join('');
+      blocks.push([
+        s.bold(`Answer from ${who(answer.member, answer.model)}`) + notes + tag,
+        '',
+        ...renderTerminalMarkdown(answer.text.trim(), s).split('\n'),
+      ]);
     }
   }
   if (show.reviews) {
     const position = new Map(stage1.map((a, i) => [a.member, i]));
-    const reviews = [...options.stage2].sort((a, b) => (position.get(a.reviewer) ?? Infinity) - (position.get(b.reviewer) ?? Infinity));
+    const reviews = [...options.stage2].sort(
+      (a, b) => (position.get(a.reviewer) ?? Infinity) - (position.get(b.reviewer) ?? Infinity),
+    );
     if (reviews.length === 0) {
-      blocks.push([s.bold('Reviews') + tag, s.dim(options.notReviewed ? 'None: the cost cap stopped the council before stage 2.' : 'None: no member reviewed.')]);
+      blocks.push([
+        s.bold('Reviews') + tag,
+        s.dim(
+          options.notReviewed ? 'None: the cost cap stopped the council before stage 2.' : 'None: no member reviewed.',
+        ),
+      ]);
     } else {
-      blocks.push([s.bold('Reviews') + tag, s.dim('The reviewers saw the answers anonymised, as Response A, B, …; each is named here after the session.')]);
+      blocks.push([
+        s.bold('Reviews') + tag,
+        s.dim('The reviewers saw the answers anonymised, as Response A, B, …; each is named here after the session.'),
+      ]);
       for (const review of reviews) blocks.push(reviewLines({ review, stage1, style: s }));
     }
   }
@@ -164,19 +232,31 @@ function labelOf(review: Stage2Result, member: string): string | null {
 /** One reviewer's review: its ranking, then its score and critique of each answer it saw; or why there is none. */
 function reviewLines(options: { review: Stage2Result; stage1: readonly Stage1Result[]; style: Style }): string[] {
   const { review, style: s } = options;
-  const heading = s.bold(`Review by ${who(review.reviewer, review.model === review.reviewer ? undefined : review.model)}`);
+  const heading = s.bold(
+    `Review by ${who(review.reviewer, review.model === review.reviewer ? undefined : review.model)}`,
+  );
   const evaluation = review.evaluation;
   if (review.error !== null || evaluation === null) return [heading + s.yellow(`: no review${failure(review.error)}`)];
   const lines = [heading];
   if (!rankingRead(review)) {
     // Core marks an unread review abstained too; only a review read as a refusal declined.
-    lines.push(s.yellow(review.readPath !== 'unread' && evaluation.abstained ? '  it declined to rank the answers (abstained), so it gave no ballot.' : '  no ranking could be read from its reply, so it gave no ballot.'));
+    lines.push(
+      s.yellow(
+        review.readPath !== 'unread' && evaluation.abstained
+          ? '  it declined to rank the answers (abstained), so it gave no ballot.'
+          : '  no ranking could be read from its reply, so it gave no ballot.',
+      ),
+    );
   } else {
     lines.push(`  ranking: ${evaluation.ranking.join(' > ')}`);
-    if (review.readPath === 'structured-repaired' || review.readPath === 'text-repaired') lines.push(s.dim('  (read from its reply to a repair request)'));
+    if (review.readPath === 'structured-repaired' || review.readPath === 'text-repaired')
+      lines.push(s.dim('  (read from its reply to a repair request)'));
   }
   // The answers it saw, in the order it saw them; else (older sessions without the order) those it scored or critiqued.
-  const seen = review.order !== undefined && review.order.length > 0 ? review.order : options.stage1.map((a) => a.member).filter((m) => m in evaluation.scores || m in evaluation.critiques);
+  const seen =
+    review.order !== undefined && review.order.length > 0
+      ? review.order
+      : options.stage1.map((a) => a.member).filter((m) => m in evaluation.scores || m in evaluation.critiques);
   for (const member of seen) {
     const score = evaluation.scores[member];
     const critique = evaluation.critiques[member];
@@ -185,7 +265,10 @@ function reviewLines(options: { review: Stage2Result; stage1: readonly Stage1Res
     const own = member === review.reviewer ? ', its own' : '';
     const about = label === null ? (own === '' ? '' : ' (its own)') : ` (${label}${own})`;
     lines.push(`  ${s.bold(member)}${about}: ${score === undefined ? 'no score' : `${score}/10`}`);
-    for (const [name, text] of [['strengths', critique?.strengths], ['weaknesses', critique?.weaknesses]] as const) {
+    for (const [name, text] of [
+      ['strengths', critique?.strengths],
+      ['weaknesses', critique?.weaknesses],
+    ] as const) {
       if (text === undefined || text.trim() === '') continue;
       const [first, ...more] = renderTerminalMarkdown(text.trim(), s).split('\n');
       lines.push(`    ${name}: ${first!}`, ...more.map((line) => (line === '' ? '' : `      ${line}`)));
@@ -197,7 +280,9 @@ function reviewLines(options: { review: Stage2Result; stage1: readonly Stage1Res
 /** An exclusion's message in one line; a reply too large names the key that raises the limit. */
 function exclusionMessage(x: Exclusion): string {
   const line = x.message.split('\n')[0]!;
-  return x.reason === 'too-large' ? `${line.split('. ')[0]!.replace(/^reply too large: /, '')}. Raise max_reply_bytes in config.yaml to accept longer replies.` : line;
+  return x.reason === 'too-large'
+    ? `${line.split('. ')[0]!.replace(/^reply too large: /, '')}. Raise max_reply_bytes in config.yaml to accept longer replies.`
+    : line;
 }
 
 /** The leaderboard table, reviewer agreement and the bias indicators line of a ranked session. */
@@ -213,7 +298,9 @@ function rankingLines(options: { session: Omit<CouncilSession, 'query'>; style: 
       style: s,
       rows: session.leaderboard.map((e) => [
         String(e.finalRank),
-        modelOf.get(e.candidate) && modelOf.get(e.candidate) !== e.candidate ? `${e.candidate} (${modelOf.get(e.candidate)})` : e.candidate,
+        modelOf.get(e.candidate) && modelOf.get(e.candidate) !== e.candidate
+          ? `${e.candidate} (${modelOf.get(e.candidate)})`
+          : e.candidate,
         e.bordaScore.toFixed(3),
         n(e.bordaPoints, 2),
         String(e.voteCount),

@@ -66,15 +66,33 @@ describe('renderTerminalMarkdown with styling on', () => {
     expect(md('[**bold** link](https://x.io)')).toBe(`${B('bold')} link (https://x.io)`);
     expect(md('[https://x.io](https://x.io)')).toBe('https://x.io');
     expect(md('<https://x.io/a_b_>')).toBe('https://x.io/a_b_');
-    expect(md('[Rust](https://en.wikipedia.org/wiki/Rust_(programming_language) "title")')).toBe('Rust (https://en.wikipedia.org/wiki/Rust_(programming_language))');
+    expect(md('[Rust](https://en.wikipedia.org/wiki/Rust_(programming_language) "title")')).toBe(
+      'Rust (https://en.wikipedia.org/wiki/Rust_(programming_language))',
+    );
     expect(md('![a diagram](d.png)')).toBe('a diagram (d.png)');
     // Not a link: no parenthesis after the brackets.
     expect(md('an [array] index')).toBe('an [array] index');
   });
 
   it('draws bullets as • (◦ when nested), keeps numbered items and indentation, and renders the item text', () => {
-    const text = ['- first **one**', '  - nested *two*', '    * deeper', '+ plus', '1. step `one`', '   2) sub-step'].join('\n');
-    expect(md(text)).toBe([`• first ${B('one')}`, `  ◦ nested ${I('two')}`, '    ◦ deeper', '• plus', `1. step ${C('one')}`, '   2) sub-step'].join('\n'));
+    const text = [
+      '- first **one**',
+      '  - nested *two*',
+      '    * deeper',
+      '+ plus',
+      '1. step `one`',
+      '   2) sub-step',
+    ].join('\n');
+    expect(md(text)).toBe(
+      [
+        `• first ${B('one')}`,
+        `  ◦ nested ${I('two')}`,
+        '    ◦ deeper',
+        '• plus',
+        `1. step ${C('one')}`,
+        '   2) sub-step',
+      ].join('\n'),
+    );
     // A dash without a space is not a bullet; a line of three stars is a rule, not a bullet or emphasis.
     expect(md('-5 degrees')).toBe('-5 degrees');
     expect(md('***')).toBe(D('***'));
@@ -88,19 +106,37 @@ describe('renderTerminalMarkdown with styling on', () => {
   });
 
   it('keeps fenced code verbatim: fences dimmed, code indented two spaces, no rules inside, blank lines blank', () => {
-    const text = ['Run:', '```ts', 'const x = 2*3*4; // **not bold**', '', '# not a heading', '```', 'after *em*'].join('\n');
-    expect(md(text)).toBe(['Run:', D('```ts'), '  const x = 2*3*4; // **not bold**', '', '  # not a heading', D('```'), `after ${I('em')}`].join('\n'));
+    const text = ['Run:', '```ts', 'const x = 2*3*4; // **not bold**', '', '# not a heading', '```', 'after *em*'].join(
+      '\n',
+    );
+    expect(md(text)).toBe(
+      [
+        'Run:',
+        D('```ts'),
+        '  const x = 2*3*4; // **not bold**',
+        '',
+        '  # not a heading',
+        D('```'),
+        `after ${I('em')}`,
+      ].join('\n'),
+    );
     // A tilde fence is closed only by tildes, at least as many as opened it; an unclosed fence runs to the end.
-    expect(md(['~~~~', '```', '~~~', 'x', '~~~~~', '*y*'].join('\n'))).toBe([D('~~~~'), '  ```', '  ~~~', '  x', D('~~~~~'), I('y')].join('\n'));
+    expect(md(['~~~~', '```', '~~~', 'x', '~~~~~', '*y*'].join('\n'))).toBe(
+      [D('~~~~'), '  ```', '  ~~~', '  x', D('~~~~~'), I('y')].join('\n'),
+    );
     expect(md(['```', '*open*'].join('\n'))).toBe([D('```'), '  *open*'].join('\n'));
     // A fence indented under a list item.
-    expect(md(['1. Install:', '   ```sh', '   npm i', '   ```'].join('\n'))).toBe(['1. Install:', D('   ```sh'), '     npm i', D('   ```')].join('\n'));
+    expect(md(['1. Install:', '   ```sh', '   npm i', '   ```'].join('\n'))).toBe(
+      ['1. Install:', D('   ```sh'), '     npm i', D('   ```')].join('\n'),
+    );
     // Three backticks with a backtick later on the line are inline code, not a fence.
     expect(md('```a` b')).toBe('```a` b');
   });
 
   it('reads CRLF line endings as LF', () => {
-    expect(md('# Title\r\n\r\n- **a**\r\n```\r\nx*y*\r\n```\r\n')).toBe([B('Title'), '', `• ${B('a')}`, D('```'), '  x*y*', D('```'), ''].join('\n'));
+    expect(md('# Title\r\n\r\n- **a**\r\n```\r\nx*y*\r\n```\r\n')).toBe(
+      [B('Title'), '', `• ${B('a')}`, D('```'), '  x*y*', D('```'), ''].join('\n'),
+    );
   });
 
   it('removes control sequences from the model text before styling it', () => {

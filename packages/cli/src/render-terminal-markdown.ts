@@ -99,7 +99,7 @@ function renderInline(text: string, style: Style, options: { inBold?: boolean } 
   const held: string[] = [];
   const hold = (piece: string) => `\u0001${held.push(piece) - 1}\u0002`;
   let t = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (c === '\\' && i + 1 < text.length && ESCAPABLE.test(text[i + 1]!)) {
       t += hold(text[i + 1]!);
@@ -117,7 +117,8 @@ function renderInline(text: string, style: Style, options: { inBold?: boolean } 
         continue;
       }
       let code = text.slice(i + run, close);
-      if (code.length >= 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '') code = code.slice(1, -1);
+      if (code.length >= 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '')
+        code = code.slice(1, -1);
       t += hold(style.cyan(code));
       i = close + run;
       continue;
@@ -127,7 +128,9 @@ function renderInline(text: string, style: Style, options: { inBold?: boolean } 
   }
   t = t
     .replace(AUTOLINK, (_, url: string) => hold(url))
-    .replace(LINK, (_, label: string, url: string) => (label === '' || label === url ? hold(url) : `${label}${hold(` (${url})`)}`))
+    .replace(LINK, (_, label: string, url: string) =>
+      label === '' || label === url ? hold(url) : `${label}${hold(` (${url})`)}`,
+    )
     .replace(STRONG, (_, _marker: string, inner: string) => `${STRONG_OPEN}${inner}${STRONG_CLOSE}`)
     .replace(EM_STAR, (_, inner: string) => `${EM_OPEN}${inner}${EM_CLOSE}`)
     .replace(EM_UNDERSCORE, (_, inner: string) => `${EM_OPEN}${inner}${EM_CLOSE}`);
@@ -142,7 +145,7 @@ function renderInline(text: string, style: Style, options: { inBold?: boolean } 
 
 /** Where the next run of exactly `length` backticks starts at or after `from`, or -1. */
 function findBacktickRun(text: string, from: number, length: number): number {
-  for (let i = from; i < text.length; ) {
+  for (let i = from; i < text.length;) {
     if (text[i] !== '`') {
       i++;
       continue;

@@ -21,7 +21,8 @@ export function reportCliError(error: unknown, io: CliIo, verbose: boolean): num
     .join(' ');
   if (isCacUsageError(error)) message = `${message}. Run "council <command> --help" for the options.`;
   // An error without a code is unexpected (a bug, not a failure a package names): its stack helps.
-  else if (!CliError.isInstance(error) && errorCode(error) === undefined && !verbose) message = `${message} (run again with --verbose for the stack trace)`;
+  else if (!CliError.isInstance(error) && errorCode(error) === undefined && !verbose)
+    message = `${message} (run again with --verbose for the stack trace)`;
   io.stderr(`council: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return cliErrorKind(error) === 'USAGE' ? 2 : 1;

@@ -4,7 +4,19 @@ import { runCli } from './run-cli.js';
 import { captureIo } from './testing/capture-io.js';
 
 /** Every command the executable offers; each must have help with examples. */
-const COMMANDS = ['config', 'doctor', 'ask', 'bias-report', 'demo', 'batch', 'leaderboard', 'history', 'personalities', 'feedback', 'telemetry'];
+const COMMANDS = [
+  'config',
+  'doctor',
+  'ask',
+  'bias-report',
+  'demo',
+  'batch',
+  'leaderboard',
+  'history',
+  'personalities',
+  'feedback',
+  'telemetry',
+];
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   const c = captureIo();

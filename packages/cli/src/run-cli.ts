@@ -51,7 +51,9 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   cli.usage('<command> [options]');
   cli.help((sections) => {
     // cac prints "council/1.2.3" first; a sentence on what the tool does reads better.
-    sections[0] = { body: `council ${options.version}: convene several LLMs on one question, have them review each other blind, and measure how fair the reviewing was.` };
+    sections[0] = {
+      body: `council ${options.version}: convene several LLMs on one question, have them review each other blind, and measure how fair the reviewing was.`,
+    };
     if (cli.matchedCommand === undefined) {
       sections.push({
         title: 'Examples',
@@ -64,7 +66,11 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     }
     sections.push({ title: 'Exit codes', body: '  0 success, 1 runtime failure, 2 usage error' });
     // cac shows a `--no-x` flag's implied default ("(default: true)"), which reads as if the flag were on.
-    return sections.map((section) => (section.title === 'Options' ? { ...section, body: section.body.replace(/^(\s*--no-\S+.*?) \(default: true\)$/gm, '$1') } : section));
+    return sections.map((section) =>
+      section.title === 'Options'
+        ? { ...section, body: section.body.replace(/^(\s*--no-\S+.*?) \(default: true\)$/gm, '$1') }
+        : section,
+    );
   });
   cli.version(options.version);
   cli.option('--verbose', 'Show stack traces on errors (and more detail where a command has it)');
@@ -73,7 +79,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   // The command that matched, with its options validated: set by its cac action, run once the context exists.
   let matched: { command: CliCommand; options: unknown } | undefined;
   for (const command of cliCommands) {
-    const registered = cli.command(command.args === undefined ? command.name : `${command.name} ${command.args}`, command.description);
+    const registered = cli.command(
+      command.args === undefined ? command.name : `${command.name} ${command.args}`,
+      command.description,
+    );
     if (command.allowUnknownOptions === true) registered.allowUnknownOptions();
     for (const option of command.options) registered.option(option.flags, option.description);
     for (const example of command.examples) registered.example(`  ${example}`);
@@ -91,13 +100,19 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   let parsedOptions: Record<string, unknown> = {};
   try {
     try {
-      const valueFlags = valueFlagNames(['--home <dir>', ...cliCommands.flatMap((command) => command.options.map((option) => option.flags))]);
+      const valueFlags = valueFlagNames([
+        '--home <dir>',
+        ...cliCommands.flatMap((command) => command.options.map((option) => option.flags)),
+      ]);
       const parsed = cli.parse(['node', 'council', ...joinNegativeValues(argv, valueFlags)], { run: false });
       parsedOptions = parsed.options;
       if (parsed.options['help'] || parsed.options['version']) return 0;
       if (cli.matchedCommand === undefined) {
         if (parsed.args.length > 0) {
-          const near = closestName(String(parsed.args[0]), cliCommands.map((command) => command.name));
+          const near = closestName(
+            String(parsed.args[0]),
+            cliCommands.map((command) => command.name),
+          );
           throw new CliError({
             code: 'USAGE',
             message: `Unknown command "${String(parsed.args[0])}".${near === undefined ? '' : ` Did you mean "${near}"?`} Run "council --help" to see the commands.`,
@@ -135,11 +150,16 @@ const globalFlags = ['--verbose', '--home', '--help', '--version'];
 
 /** cac's "Unknown option `--model`" with the nearest flag of the command, if one is a likely slip: "did you mean `--models`?". */
 function withFlagSuggestion(error: unknown, commandName: string | undefined): unknown {
-  const unknown = isCacUsageError(error) ? /^Unknown option `(--[^`]+)`$/.exec((error as Error).message)?.[1] : undefined;
+  const unknown = isCacUsageError(error)
+    ? /^Unknown option `(--[^`]+)`$/.exec((error as Error).message)?.[1]
+    : undefined;
   if (unknown === undefined) return error;
   const command = cliCommands.find((one) => one.name === commandName);
   const flags = [...(command?.options ?? []).map((option) => option.flags.split(/\s/)[0]!), ...globalFlags];
   const near = closestName(unknown, flags);
   if (near === undefined) return error;
-  return new CliError({ code: 'USAGE', message: `Unknown option \`${unknown}\`; did you mean \`${near}\`? Run "council ${commandName ?? '<command>'} --help" for the options.` });
+  return new CliError({
+    code: 'USAGE',
+    message: `Unknown option \`${unknown}\`; did you mean \`${near}\`? Run "council ${commandName ?? '<command>'} --help" for the options.`,
+  });
 }

@@ -58,11 +58,21 @@ export async function runSessionLive(options: {
             options.council.onReview?.(result);
           },
         };
-  let state = createCouncilProgress({ members: options.members, chairman: options.chairman, startedAt: Date.now(), label: options.label });
+  let state = createCouncilProgress({
+    members: options.members,
+    chairman: options.chairman,
+    startedAt: Date.now(),
+    label: options.label,
+  });
   const display = createLiveDisplay({
     write: ctx.io.stderr,
     enabled: liveDisplayEnabled(ctx),
-    render: () => renderProgressFrame(state, { now: Date.now(), style: ctx.err, width: ctx.io.columns !== undefined && ctx.io.columns >= 20 ? ctx.io.columns : 100 }),
+    render: () =>
+      renderProgressFrame(state, {
+        now: Date.now(),
+        style: ctx.err,
+        width: ctx.io.columns !== undefined && ctx.io.columns >= 20 ? ctx.io.columns : 100,
+      }),
   });
   const lines = liveDisplayEnabled(ctx) ? null : createProgressLines({ write: ctx.io.stderr });
   // The display redraws in place on the terminal that now shows the answer: its last frame stays above it.

@@ -22,11 +22,27 @@ describe('measureSelfConsistency (issue 15 item 13)', () => {
       scoredHistoryEntry('s3', { w: 'B' }, { r: { w: 8 } }),
     ];
     const [q, r] = measureSelfConsistency(entries);
-    expect(r).toMatchObject({ reviewer: 'r', repeatedAnswers: 2, reviews: 5, sessions: 3, df: 3, tier: 'insufficient_data' });
+    expect(r).toMatchObject({
+      reviewer: 'r',
+      repeatedAnswers: 2,
+      reviews: 5,
+      sessions: 3,
+      df: 3,
+      tier: 'insufficient_data',
+    });
     expect(r!.scoreSd).toBeCloseTo(1.63299, 4);
     expect(r!.interval![0]).toBeCloseTo(0.9251, 3);
     expect(r!.interval![1]).toBeCloseTo(6.0886, 2);
-    expect(q).toEqual({ reviewer: 'q', repeatedAnswers: 0, reviews: 0, sessions: 0, df: 0, scoreSd: null, interval: null, tier: 'insufficient_data' });
+    expect(q).toEqual({
+      reviewer: 'q',
+      repeatedAnswers: 0,
+      reviews: 0,
+      sessions: 0,
+      df: 0,
+      scoreSd: null,
+      interval: null,
+      tier: 'insufficient_data',
+    });
   });
 });
 
@@ -57,13 +73,25 @@ describe('council history consistency (issue 15 item 13)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-consistency-'));
     // The test server answers the same text for a model every time and scores by display position; one seed gives
     // one order. So each of the 3 reviewers scores 3 identical answers twice, the same each time: 6 reviews, df 3, SD 0.
-    for (let i = 0; i < 2; i++) expect((await council(['ask', 'Which sort is stable?', '--models', MEMBERS.join(','), '--seed', '5'], home)).code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await council(['ask', 'Which sort is stable?', '--models', MEMBERS.join(','), '--seed', '5'], home)).code,
+      ).toBe(0);
     const r = await council(['history', 'consistency', '--json'], home);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as { sessions: number; reviewers: unknown[] };
     expect(doc.sessions).toBe(2);
     expect(doc.reviewers).toEqual(
-      MEMBERS.map((reviewer) => ({ reviewer, repeatedAnswers: 3, reviews: 6, sessions: 2, df: 3, scoreSd: 0, interval: [0, 0], tier: 'insufficient_data' })),
+      MEMBERS.map((reviewer) => ({
+        reviewer,
+        repeatedAnswers: 3,
+        reviews: 6,
+        sessions: 2,
+        df: 3,
+        scoreSd: 0,
+        interval: [0, 0],
+        tier: 'insufficient_data',
+      })),
     );
     const text = await council(['history', 'consistency'], home);
     expect(text.out).toContain('collecting data (2 of 10 sessions)');

@@ -48,7 +48,9 @@ export function measureSelfConsistency(entries: readonly HistoryEntry[]): Review
   // reviewer → answer text hash → the scores, each with its session
   const byReviewer = new Map<string, Map<string, { score: number; session: string }[]>>();
   for (const { session } of entries) {
-    const texts = new Map(session.stage1.flatMap((answer) => (answer.text === null ? [] : [[answer.member, answer.text] as const])));
+    const texts = new Map(
+      session.stage1.flatMap((answer) => (answer.text === null ? [] : [[answer.member, answer.text] as const])),
+    );
     for (const review of session.stage2) {
       const scores = review.evaluation?.scores ?? {};
       for (const [candidate, score] of Object.entries(scores)) {
@@ -73,8 +75,20 @@ export function measureSelfConsistency(entries: readonly HistoryEntry[]): Review
     }
     const sessions = new Set(repeated.flatMap((scores) => scores.map((one) => one.session))).size;
     const scoreSd = df > 0 ? Math.sqrt(squares / df) : null;
-    const interval: [number, number] | null = df > 0 ? [Math.sqrt(squares / chiSquaredQuantile(0.975, df)), Math.sqrt(squares / chiSquaredQuantile(0.025, df))] : null;
-    result.push({ reviewer, repeatedAnswers: repeated.length, reviews, sessions, df, scoreSd, interval, tier: confidenceTier(sessions) });
+    const interval: [number, number] | null =
+      df > 0
+        ? [Math.sqrt(squares / chiSquaredQuantile(0.975, df)), Math.sqrt(squares / chiSquaredQuantile(0.025, df))]
+        : null;
+    result.push({
+      reviewer,
+      repeatedAnswers: repeated.length,
+      reviews,
+      sessions,
+      df,
+      scoreSd,
+      interval,
+      tier: confidenceTier(sessions),
+    });
   }
   return result.sort((a, b) => a.reviewer.localeCompare(b.reviewer));
 }

@@ -17,9 +17,17 @@ export function parseShowOption(value: unknown): SessionShow | undefined {
   const items = parseListOption('show', value);
   if (items === undefined) return undefined;
   const unknown = items.filter((item) => !(WORDS as readonly string[]).includes(item.toLowerCase()));
-  if (unknown.length > 0) throw new CliError({ code: 'USAGE', message: `--show takes answers, reviews, all or none (or a comma list such as answers,reviews), got "${unknown.join(',')}".` });
+  if (unknown.length > 0)
+    throw new CliError({
+      code: 'USAGE',
+      message: `--show takes answers, reviews, all or none (or a comma list such as answers,reviews), got "${unknown.join(',')}".`,
+    });
   const words = new Set(items.map((item) => item.toLowerCase()));
-  if (words.has('none') && words.size > 1) throw new CliError({ code: 'USAGE', message: `--show none cannot be combined with ${[...words].filter((w) => w !== 'none').join(',')}: give one or the other.` });
+  if (words.has('none') && words.size > 1)
+    throw new CliError({
+      code: 'USAGE',
+      message: `--show none cannot be combined with ${[...words].filter((w) => w !== 'none').join(',')}: give one or the other.`,
+    });
   const all = words.has('all');
   return { answers: all || words.has('answers'), reviews: all || words.has('reviews') };
 }

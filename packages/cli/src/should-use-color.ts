@@ -3,7 +3,10 @@
  * (no-color.org), when `TERM=dumb`, or when the stream is not a terminal; `FORCE_COLOR` (non-empty,
  * not `0`) turns them on for a non-terminal. `NO_COLOR` wins over `FORCE_COLOR`.
  */
-export function shouldUseColor(options: { isTTY: boolean; env: Readonly<Record<string, string | undefined>> }): boolean {
+export function shouldUseColor(options: {
+  isTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+}): boolean {
   const { env } = options;
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
   const force = env['FORCE_COLOR'];

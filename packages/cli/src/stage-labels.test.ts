@@ -16,12 +16,17 @@ function sources(dir = import.meta.dirname): string[] {
 
 describe('stage names and verbs', () => {
   it('are written in one file only', () => {
-    const holders = sources().filter((file) => /'synthesised'|'answered'/.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
+    const holders = sources().filter((file) =>
+      /'synthesised'|'answered'/.test(readFileSync(join(import.meta.dirname, file), 'utf8')),
+    );
     expect(holders).toEqual(['stage-labels.ts']);
   });
 
   it('the plain progress lines and the MCP progress notifications use them alike', () => {
-    expect([STAGE_NAMES, STAGE_DONE_VERBS]).toEqual([{ 1: 'answers', 2: 'reviews', 3: 'synthesis' }, { 1: 'answered', 2: 'reviewed', 3: 'synthesised' }]);
+    expect([STAGE_NAMES, STAGE_DONE_VERBS]).toEqual([
+      { 1: 'answers', 2: 'reviews', 3: 'synthesis' },
+      { 1: 'answered', 2: 'reviewed', 3: 'synthesised' },
+    ]);
     const lines: string[] = [];
     const messages: string[] = [];
     const plain = createProgressLines({ write: (t) => void lines.push(t), now: () => 0 });
@@ -29,7 +34,14 @@ describe('stage names and verbs', () => {
     for (const sink of [plain, mcp]) {
       sink.onEvent({ type: 'stage-started', stage: 2, calls: 1 });
       sink.onEvent({ type: 'model-started', stage: 2, member: 'a', model: 'a' });
-      sink.onEvent({ type: 'model-finished', stage: 2, member: 'a', model: 'a', latencyMs: 1_000, usage: { inputTokens: 1, outputTokens: 1 } });
+      sink.onEvent({
+        type: 'model-finished',
+        stage: 2,
+        member: 'a',
+        model: 'a',
+        latencyMs: 1_000,
+        usage: { inputTokens: 1, outputTokens: 1 },
+      });
     }
     expect(lines[0]).toContain('(reviews)');
     expect(lines[1]).toBe('  a reviewed (1.0 s)\n');

@@ -4,4 +4,8 @@ import type { CouncilStage } from '@council/core';
 export const STAGE_NAMES: Readonly<Record<CouncilStage, string>> = { 1: 'answers', 2: 'reviews', 3: 'synthesis' };
 
 /** What a member did when its call in a stage finished: "test/alpha answered". */
-export const STAGE_DONE_VERBS: Readonly<Record<CouncilStage, string>> = { 1: 'answered', 2: 'reviewed', 3: 'synthesised' };
+export const STAGE_DONE_VERBS: Readonly<Record<CouncilStage, string>> = {
+  1: 'answered',
+  2: 'reviewed',
+  3: 'synthesised',
+};

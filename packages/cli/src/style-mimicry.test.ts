@@ -22,7 +22,7 @@ describe('style statistics and style mimicry (issue 15 item 13)', () => {
     expect(styleStatistics(`${LIST}\n${LIST}`)).toEqual(styleStatistics(LIST));
   });
 
-  it('regresses a reviewer\'s scores on closeness to its own style within sessions, clustered by session', () => {
+  it("regresses a reviewer's scores on closeness to its own style within sessions, clustered by session", () => {
     // The list share over all seven answers in the history: 1, 1, 0 and 1, ½, 0, 0 — mean ½, sample SD √(6·¼/6) = ½
     // (the other statistics never vary and drop out). r answers in lists. Session 1: a (lists, distance 0) gets 8, b (prose,
     // 1/SD) gets 4; session 2: a (half, ½/SD) 7, b (prose, 1/SD) 6. Centred within sessions, closeness is ±½/SD and
@@ -39,7 +39,14 @@ describe('style statistics and style mimicry (issue 15 item 13)', () => {
     expect(r!.pointsPerStyleSd).toBeCloseTo(1.8, 9);
     expect(r!.interval![0]).toBeCloseTo(-2.266, 3);
     expect(r!.interval![1]).toBeCloseTo(5.866, 3);
-    expect(q).toEqual({ reviewer: 'q', sessions: 1, reviews: 2, pointsPerStyleSd: null, interval: null, tier: 'insufficient_data' });
+    expect(q).toEqual({
+      reviewer: 'q',
+      sessions: 1,
+      reviews: 2,
+      pointsPerStyleSd: null,
+      interval: null,
+      tier: 'insufficient_data',
+    });
   });
 });
 
@@ -60,12 +67,21 @@ describe('council history mimicry (issue 15 item 13)', () => {
       const code = await runCli(argv, { version: '1.0.0', io: c.io, env, cwd: home });
       return { code, out: c.out(), err: c.err() };
     };
-    expect((await run(['history', 'mimicry'])).out).toContain('No reviewer has both answered and scored two other answers in a session yet.');
+    expect((await run(['history', 'mimicry'])).out).toContain(
+      'No reviewer has both answered and scored two other answers in a session yet.',
+    );
     expect((await run(['ask', 'Which sort is stable?', '--models', MEMBERS.join(',')])).code).toBe(0);
     const r = await run(['history', 'mimicry', '--json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.out) as { reviewers: unknown[] }).reviewers).toEqual(
-      MEMBERS.map((reviewer) => ({ reviewer, sessions: 1, reviews: 2, pointsPerStyleSd: null, interval: null, tier: 'insufficient_data' })),
+      MEMBERS.map((reviewer) => ({
+        reviewer,
+        sessions: 1,
+        reviews: 2,
+        pointsPerStyleSd: null,
+        interval: null,
+        tier: 'insufficient_data',
+      })),
     );
     expect((await run(['history', 'mimicry'])).out).toContain('collecting data (1 of 10 sessions)');
   }, 30_000);

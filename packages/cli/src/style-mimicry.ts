@@ -11,7 +11,8 @@ export function styleStatistics(text: string): number[] {
   const words = text.match(/[\p{L}\p{N}']+/gu)?.length ?? 0;
   const sentences = text.split(/[.!?]+(?:\s|$)|\n/).filter((part) => /[\p{L}\p{N}]/u.test(part)).length;
   const lines = text.split('\n').filter((line) => line.trim() !== '');
-  const share = (pattern: RegExp) => (lines.length === 0 ? 0 : lines.filter((line) => pattern.test(line)).length / lines.length);
+  const share = (pattern: RegExp) =>
+    lines.length === 0 ? 0 : lines.filter((line) => pattern.test(line)).length / lines.length;
   const fenced = [...text.matchAll(/```[\s\S]*?(?:```|$)/g)].reduce((n, m) => n + m[0].length, 0);
   const emphasis = text.match(/\*\*|__/g)?.length ?? 0;
   return [
@@ -69,11 +70,13 @@ function centred(values: readonly number[]): number[] {
 export function measureStyleMimicry(entries: readonly HistoryEntry[]): ReviewerStyleMimicry[] {
   const styles = new Map<string, number[]>(); // `${session}\0${member}` → statistics
   for (const { session } of entries) {
-    for (const answer of session.stage1) if (answer.text !== null) styles.set(`${session.sessionId}\0${answer.member}`, styleStatistics(answer.text));
+    for (const answer of session.stage1)
+      if (answer.text !== null) styles.set(`${session.sessionId}\0${answer.member}`, styleStatistics(answer.text));
   }
   const all = [...styles.values()];
   const sds = (all[0] ?? []).map((_, k) => sampleSd(all.map((s) => s[k]!)));
-  const distance = (a: readonly number[], b: readonly number[]) => Math.sqrt(sds.reduce((sum, sd, k) => (sd > 0 ? sum + ((a[k]! - b[k]!) / sd) ** 2 : sum), 0));
+  const distance = (a: readonly number[], b: readonly number[]) =>
+    Math.sqrt(sds.reduce((sum, sd, k) => (sd > 0 ? sum + ((a[k]! - b[k]!) / sd) ** 2 : sum), 0));
   const blocks = new Map<string, Block[]>();
   for (const { session } of entries) {
     for (const review of session.stage2) {

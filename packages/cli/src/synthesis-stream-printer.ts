@@ -14,9 +14,18 @@ export interface SynthesisStreamPrinter {
 }
 
 /** The answer's heading, the same whether it streamed or not. */
-export function answerHeading(options: { chairman: string; strategy: string; mode: string; style: Style; simulated: boolean }): string {
+export function answerHeading(options: {
+  chairman: string;
+  strategy: string;
+  mode: string;
+  style: Style;
+  simulated: boolean;
+}): string {
   const { style: s } = options;
-  return s.bold(`Answer (chairman ${options.chairman}, ${options.strategy} strategy, ${options.mode} mode)`) + (options.simulated ? ` ${s.magenta('[simulated]')}` : '');
+  return (
+    s.bold(`Answer (chairman ${options.chairman}, ${options.strategy} strategy, ${options.mode} mode)`) +
+    (options.simulated ? ` ${s.magenta('[simulated]')}` : '')
+  );
 }
 
 /** A fenced block whose body is the chairman's metadata (design §7.2), which the answer does not show. */
@@ -35,7 +44,12 @@ function normalise(text: string): string {
  * block) is held to the end. Terminal control sequences in the model's text are removed (`stripTerminalControls`). `finish` reconciles with the parsed answer. When a chairman fails and a
  * fallback takes over, a marked line says so and the new answer starts.
  */
-export function createSynthesisStreamPrinter(options: { write: (text: string) => void; style: Style; simulated: boolean; onStart?: () => void }): SynthesisStreamPrinter {
+export function createSynthesisStreamPrinter(options: {
+  write: (text: string) => void;
+  style: Style;
+  simulated: boolean;
+  onStart?: () => void;
+}): SynthesisStreamPrinter {
   const { write, style: s } = options;
   let chairman: string | undefined;
   let held = '';
@@ -98,7 +112,9 @@ export function createSynthesisStreamPrinter(options: { write: (text: string) =>
     write(part) {
       if (chairman === undefined) {
         options.onStart?.();
-        write(`${answerHeading({ chairman: part.chairman, strategy: part.strategy, mode: part.mode, style: s, simulated: options.simulated })}\n\n`);
+        write(
+          `${answerHeading({ chairman: part.chairman, strategy: part.strategy, mode: part.mode, style: s, simulated: options.simulated })}\n\n`,
+        );
       } else if (part.chairman !== chairman) {
         write(`\n\n${s.yellow(`[the chairman ${chairman} stopped; ${part.chairman} answers instead]`)}\n\n`);
         held = '';

@@ -14,10 +14,20 @@ export function readTokenFile(path: string): { token: string; source: string } {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'is not readable by you' : `cannot be read (${code})`;
-    throw usage(`--token-file ${path} ${why}: give a readable file holding the token (e.g. one written by \`openssl rand -base64 32 > token\`).`);
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'is not readable by you'
+            : `cannot be read (${code})`;
+    throw usage(
+      `--token-file ${path} ${why}: give a readable file holding the token (e.g. one written by \`openssl rand -base64 32 > token\`).`,
+    );
   }
   const token = text.trim();
-  if (token === '') throw usage(`--token-file ${path} is empty: write the token into it (e.g. \`openssl rand -base64 32 > ${path}\`).`);
+  if (token === '')
+    throw usage(`--token-file ${path} is empty: write the token into it (e.g. \`openssl rand -base64 32 > ${path}\`).`);
   return { token, source: `--token-file ${path}` };
 }

@@ -1,6 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +43,10 @@ async function home(): Promise<{ home: string; env: Record<string, string>; stor
   writeFileSync(join(h, 'history.jsonl'), '');
   writeFileSync(join(h, 'config.yaml'), 'strategy: novelty\n');
   mkdirSync(join(h, 'personalities'));
-  writeFileSync(join(h, 'personalities', 'sage.yaml'), 'id: sage\nname: Sage\nmodel: test/a\nsystem_prompt: Be wise.\n');
+  writeFileSync(
+    join(h, 'personalities', 'sage.yaml'),
+    'id: sage\nname: Sage\nmodel: test/a\nsystem_prompt: Be wise.\n',
+  );
   const elsewhere = join(dir, 'elsewhere');
   mkdirSync(elsewhere);
   return { home: h, env: { LLM_COUNCIL_HOME: h }, store: join(h, 'bias_metrics.jsonl'), elsewhere };
@@ -43,28 +59,45 @@ async function council(argv: string[], env: Record<string, string>, cwd: string)
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const report = (output: string, env: Record<string, string>, cwd: string) => council(['bias-report', '--now', '2026-11-05T00:00:00Z', '--format', 'json', '--output', output], env, cwd);
+const report = (output: string, env: Record<string, string>, cwd: string) =>
+  council(['bias-report', '--now', '2026-11-05T00:00:00Z', '--format', 'json', '--output', output], env, cwd);
 
-describe('bias-report --output never writes over Council\'s own files', () => {
+describe("bias-report --output never writes over Council's own files", () => {
   it('the bias store, its segment names, the history, the configuration, a personality, the outbox: refused (exit 2), each file untouched', async () => {
     const h = await home();
-    const before = { store: sha(h.store), history: sha(join(h.home, 'history.jsonl')), config: sha(join(h.home, 'config.yaml')) };
+    const before = {
+      store: sha(h.store),
+      history: sha(join(h.home, 'history.jsonl')),
+      config: sha(join(h.home, 'config.yaml')),
+    };
     const targets: [string, string][] = [
       [h.store, `Council's bias store (${h.store})`],
       [join(h.home, 'bias_metrics.000001.jsonl'), `Council's bias store (${h.store})`],
       [join(h.home, 'history.jsonl'), `Council's history log (${join(h.home, 'history.jsonl')})`],
       [join(h.home, 'contributions.jsonl'), `Council's contribution store (${join(h.home, 'contributions.jsonl')})`],
-      [join(h.home, 'telemetry', 'outbox.jsonl'), `Council's telemetry outbox (${join(h.home, 'telemetry', 'outbox.jsonl')})`],
+      [
+        join(h.home, 'telemetry', 'outbox.jsonl'),
+        `Council's telemetry outbox (${join(h.home, 'telemetry', 'outbox.jsonl')})`,
+      ],
       [join(h.home, 'config.yaml'), `Council's configuration (${join(h.home, 'config.yaml')})`],
-      [join(h.home, 'personalities', 'sage.yaml'), `a personality file of Council (${join(h.home, 'personalities', 'sage.yaml')})`],
+      [
+        join(h.home, 'personalities', 'sage.yaml'),
+        `a personality file of Council (${join(h.home, 'personalities', 'sage.yaml')})`,
+      ],
       [join(h.home, 'journal', 'x.unsaved'), `Council's session journal (${join(h.home, 'journal', 'x.unsaved')})`],
     ];
     for (const [target, what] of targets) {
       const r = await report(target, h.env, h.elsewhere);
       expect(r.code, target).toBe(2);
-      expect(r.err).toBe(`council: --output ${target}: it is ${what}, and Council never writes over its own files; choose another file name.\n`);
+      expect(r.err).toBe(
+        `council: --output ${target}: it is ${what}, and Council never writes over its own files; choose another file name.\n`,
+      );
     }
-    expect({ store: sha(h.store), history: sha(join(h.home, 'history.jsonl')), config: sha(join(h.home, 'config.yaml')) }).toEqual(before);
+    expect({
+      store: sha(h.store),
+      history: sha(join(h.home, 'history.jsonl')),
+      config: sha(join(h.home, 'config.yaml')),
+    }).toEqual(before);
     expect(readdirSync(h.home).sort()).toEqual(['bias_metrics.jsonl', 'config.yaml', 'history.jsonl', 'personalities']);
     // The store still holds its 3 sessions.
     const read = await council(['bias-report', '--now', '2026-11-05T00:00:00Z', '--json'], h.env, h.elsewhere);
@@ -101,16 +134,25 @@ describe('bias-report --output replaces only a regular file', () => {
     const dir = join(h.elsewhere, 'a-directory');
     mkdirSync(dir);
     const cases: [string, string][] = [
-      [dir, 'it is a directory, not a regular file; give the name of a file inside it, or leave --output out to print the report'],
+      [
+        dir,
+        'it is a directory, not a regular file; give the name of a file inside it, or leave --output out to print the report',
+      ],
     ];
     const fifo = join(h.elsewhere, 'a-fifo');
     if (linux) {
       expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-      cases.push([fifo, 'it is a FIFO (named pipe), not a regular file; give the name of a regular file, or leave --output out to print the report']);
+      cases.push([
+        fifo,
+        'it is a FIFO (named pipe), not a regular file; give the name of a regular file, or leave --output out to print the report',
+      ]);
     }
     const devnull = join(h.elsewhere, 'null-link');
     symlinkSync('/dev/null', devnull);
-    cases.push([devnull, 'it is a character device (/dev/null), not a regular file; give the name of a regular file, or leave --output out to print the report']);
+    cases.push([
+      devnull,
+      'it is a character device (/dev/null), not a regular file; give the name of a regular file, or leave --output out to print the report',
+    ]);
     for (const [target, why] of cases) {
       const r = await report(target, h.env, h.elsewhere);
       expect(r.code, target).toBe(2);
@@ -120,18 +162,25 @@ describe('bias-report --output replaces only a regular file', () => {
     if (linux) expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readlinkSync(devnull)).toBe('/dev/null');
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
-    expect(readdirSync(h.elsewhere).sort()).toEqual(linux ? ['a-directory', 'a-fifo', 'null-link'] : ['a-directory', 'null-link']);
+    expect(readdirSync(h.elsewhere).sort()).toEqual(
+      linux ? ['a-directory', 'a-fifo', 'null-link'] : ['a-directory', 'null-link'],
+    );
   });
 
-  it.runIf(linux && process.getuid?.() === 0)('a device node (as root, made with mknod): refused, and still a device', async () => {
-    const h = await home();
-    const device = join(h.elsewhere, 'full');
-    expect(spawnSync('mknod', [device, 'c', '1', '7']).status).toBe(0); // /dev/full's numbers
-    const r = await report(device, h.env, h.elsewhere);
-    expect(r.code).toBe(2);
-    expect(r.err).toBe(`council: --output ${device}: it is a character device, not a regular file; give the name of a regular file, or leave --output out to print the report.\n`);
-    expect(statSync(device).isCharacterDevice()).toBe(true);
-  });
+  it.runIf(linux && process.getuid?.() === 0)(
+    'a device node (as root, made with mknod): refused, and still a device',
+    async () => {
+      const h = await home();
+      const device = join(h.elsewhere, 'full');
+      expect(spawnSync('mknod', [device, 'c', '1', '7']).status).toBe(0); // /dev/full's numbers
+      const r = await report(device, h.env, h.elsewhere);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        `council: --output ${device}: it is a character device, not a regular file; give the name of a regular file, or leave --output out to print the report.\n`,
+      );
+      expect(statSync(device).isCharacterDevice()).toBe(true);
+    },
+  );
 
   it('a new file and an existing regular file are written whole, mode 0600, with no temporary file left; a link to a file writes the file and keeps the link', async () => {
     const h = await home();
@@ -161,31 +210,48 @@ describe('the other files Council writes for the user', () => {
     const prompts = join(h.elsewhere, 'prompts.txt');
     writeFileSync(prompts, 'What is a stable sort?\n');
     const history = join(h.home, 'history.jsonl');
-    const r = await council(['batch', prompts, '--models', 'simulated:ada,simulated:basil,simulated:cleo', '--output', history], h.env, h.elsewhere);
+    const r = await council(
+      ['batch', prompts, '--models', 'simulated:ada,simulated:basil,simulated:cleo', '--output', history],
+      h.env,
+      h.elsewhere,
+    );
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`council: --output ${history}: it is Council's history log (${history}), and Council never writes over its own files; choose another file name.\n`);
+    expect(r.err).toBe(
+      `council: --output ${history}: it is Council's history log (${history}), and Council never writes over its own files; choose another file name.\n`,
+    );
     expect(readFileSync(history, 'utf8')).toBe('');
     if (linux) {
       const fifo = join(h.elsewhere, 'results.fifo');
       expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-      const f = await council(['batch', prompts, '--models', 'simulated:ada,simulated:basil,simulated:cleo', '--output', fifo], h.env, h.elsewhere);
+      const f = await council(
+        ['batch', prompts, '--models', 'simulated:ada,simulated:basil,simulated:cleo', '--output', fifo],
+        h.env,
+        h.elsewhere,
+      );
       expect(f.code).toBe(2);
-      expect(f.err).toBe(`council: --output ${fifo}: it is a FIFO (named pipe), not a regular file; give the name of a regular file, or leave --output out to write <file>.results.jsonl.\n`);
+      expect(f.err).toBe(
+        `council: --output ${fifo}: it is a FIFO (named pipe), not a regular file; give the name of a regular file, or leave --output out to write <file>.results.jsonl.\n`,
+      );
     }
   });
 
-  it.runIf(linux)("demo: a FIFO where its bias-report.html goes is refused before any session runs, and nothing is saved", async () => {
-    const dir = fresh();
-    const h = join(dir, 'demo-home');
-    mkdirSync(h);
-    const html = join(h, 'bias-report.html');
-    expect(spawnSync('mkfifo', [html]).status).toBe(0);
-    const r = await council(['demo', '--home', h, '--sessions', '10'], {}, dir);
-    expect(r.code).toBe(2);
-    expect(r.err).toBe(`council: The demo report ${html}: it is a FIFO (named pipe), not a regular file; give the name of a regular file, or move it away and run council demo again.\n`);
-    expect(readdirSync(h)).toEqual(['bias-report.html']);
-    expect(lstatSync(html).isFIFO()).toBe(true);
-  });
+  it.runIf(linux)(
+    'demo: a FIFO where its bias-report.html goes is refused before any session runs, and nothing is saved',
+    async () => {
+      const dir = fresh();
+      const h = join(dir, 'demo-home');
+      mkdirSync(h);
+      const html = join(h, 'bias-report.html');
+      expect(spawnSync('mkfifo', [html]).status).toBe(0);
+      const r = await council(['demo', '--home', h, '--sessions', '10'], {}, dir);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        `council: The demo report ${html}: it is a FIFO (named pipe), not a regular file; give the name of a regular file, or move it away and run council demo again.\n`,
+      );
+      expect(readdirSync(h)).toEqual(['bias-report.html']);
+      expect(lstatSync(html).isFIFO()).toBe(true);
+    },
+  );
 
   it('store export --output: a file, or the home itself, refused; the store untouched', async () => {
     const h = await home();
@@ -194,10 +260,14 @@ describe('the other files Council writes for the user', () => {
     writeFileSync(file, 'mine');
     const asFile = await council(['store', 'export', '--format', 'jsonl', '--output', file], h.env, h.elsewhere);
     expect(asFile.code).toBe(2);
-    expect(asFile.err).toBe(`council: --output ${file}: it is a file, and --output names a directory to write the partitions into; choose a directory.\n`);
+    expect(asFile.err).toBe(
+      `council: --output ${file}: it is a file, and --output names a directory to write the partitions into; choose a directory.\n`,
+    );
     const intoHome = await council(['store', 'export', '--format', 'jsonl', '--output', h.home], h.env, h.elsewhere);
     expect(intoHome.code).toBe(2);
-    expect(intoHome.err).toBe(`council: --output ${h.home}: it is Council's home (${h.home}), whose readers would take the exported files for Council's own; choose a directory of its own.\n`);
+    expect(intoHome.err).toBe(
+      `council: --output ${h.home}: it is Council's home (${h.home}), whose readers would take the exported files for Council's own; choose a directory of its own.\n`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('mine');
     expect(sha(h.store)).toBe(before);
     expect(existsSync(join(h.home, 'day=2026-11-01'))).toBe(false);
@@ -211,8 +281,16 @@ describe('a symbolically linked bias store', () => {
     mkdirSync(join(dir, 'shared'));
     const link = join(dir, 'my-store.jsonl');
     symlinkSync(real, link); // to a file not created yet
-    const env = { LLM_COUNCIL_HOME: join(dir, 'home'), LLM_COUNCIL_BIAS_STORE: link, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
-    const r = await council(['ask', 'Which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], env, dir);
+    const env = {
+      LLM_COUNCIL_HOME: join(dir, 'home'),
+      LLM_COUNCIL_BIAS_STORE: link,
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+    };
+    const r = await council(
+      ['ask', 'Which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'],
+      env,
+      dir,
+    );
     expect(r.code, r.err).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8').trimEnd().split('\n')).toHaveLength(9); // 3 reviewers × 3 members shown
@@ -228,9 +306,15 @@ describe('a symbolically linked bias store', () => {
     const store = join(dir, 'home', 'bias_metrics.jsonl');
     symlinkSync(target, store);
     const env = { LLM_COUNCIL_HOME: join(dir, 'home'), LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
-    const r = await council(['ask', 'Which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], env, dir);
+    const r = await council(
+      ['ask', 'Which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'],
+      env,
+      dir,
+    );
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`council: The session was not saved whole: cannot append to ${store}: it is a symbolic link (to ${target}) (ENOTREG).`);
+    expect(r.err).toContain(
+      `council: The session was not saved whole: cannot append to ${store}: it is a symbolic link (to ${target}) (ENOTREG).`,
+    );
     expect(readFileSync(target, 'utf8')).toBe('');
   });
 });

@@ -73,13 +73,17 @@ function ownerByIdentity(info: Stats, owned: OwnedFiles): string | null {
   };
   const inDirectory = (dir: string, keep: (name: string) => boolean): string[] => {
     try {
-      return readdirSync(dir).filter(keep).map((name) => join(dir, name));
+      return readdirSync(dir)
+        .filter(keep)
+        .map((name) => join(dir, name));
     } catch {
       return [];
     }
   };
   for (const store of owned.stores) {
-    const hit = inDirectory(dirname(store.path), (name) => isStoreFile(store.path, join(dirname(store.path), name))).find(same);
+    const hit = inDirectory(dirname(store.path), (name) =>
+      isStoreFile(store.path, join(dirname(store.path), name)),
+    ).find(same);
     if (hit !== undefined) return `${store.what} (${hit})`;
   }
   for (const file of owned.files) if (same(file.path)) return `${file.what} (${file.path})`;
@@ -110,10 +114,16 @@ function kindOf(info: Stats): string {
  *   (links resolved) and by identity (a hard link elsewhere is the same file).
  * `orElse` says what else the user can do (e.g. "leave --output out to print the report").
  */
-export function checkOutputFile(options: { path: string; flag: string; orElse: string; settings: Pick<CouncilSettings, 'home' | 'files'> }): string {
+export function checkOutputFile(options: {
+  path: string;
+  flag: string;
+  orElse: string;
+  settings: Pick<CouncilSettings, 'home' | 'files'>;
+}): string {
   const { flag, orElse } = options;
   const given = resolve(options.path);
-  const refuse = (why: string): CliError => new CliError({ code: 'USAGE', message: `${flag} ${options.path}: ${why}.` });
+  const refuse = (why: string): CliError =>
+    new CliError({ code: 'USAGE', message: `${flag} ${options.path}: ${why}.` });
   let target = given;
   let info: Stats | null = lstatOrNull(given);
   if (info?.isSymbolicLink() === true) {
@@ -126,11 +136,14 @@ export function checkOutputFile(options: { path: string; flag: string; orElse: s
   }
   if (info !== null && !info.isFile()) {
     const kind = kindOf(info);
-    throw refuse(`it is ${kind}${target === given ? '' : ` (${target})`}, not a regular file; ${info.isDirectory() ? 'give the name of a file inside it' : 'give the name of a regular file'}, or ${orElse}`);
+    throw refuse(
+      `it is ${kind}${target === given ? '' : ` (${target})`}, not a regular file; ${info.isDirectory() ? 'give the name of a file inside it' : 'give the name of a regular file'}, or ${orElse}`,
+    );
   }
   const owned = ownedFiles(options.settings);
   const owner = ownerByName(canonical(target), owned) ?? (info === null ? null : ownerByIdentity(info, owned));
-  if (owner !== null) throw refuse(`it is ${owner}, and Council never writes over its own files; choose another file name`);
+  if (owner !== null)
+    throw refuse(`it is ${owner}, and Council never writes over its own files; choose another file name`);
   return target;
 }
 
@@ -147,13 +160,24 @@ function lstatOrNull(path: string): Stats | null {
  * through a temporary file in the same directory (mode 0600, fsynced) renamed over it, so a reader never sees half of it
  * and a failure leaves the old file as it was. Missing directories are created (0700). Returns the path written.
  */
-export function writeOutputFile(options: { path: string; flag: string; orElse: string; data: string; settings: Pick<CouncilSettings, 'home' | 'files'> }): string {
+export function writeOutputFile(options: {
+  path: string;
+  flag: string;
+  orElse: string;
+  data: string;
+  settings: Pick<CouncilSettings, 'home' | 'files'>;
+}): string {
   const target = checkOutputFile(options);
   try {
     if (!existsSync(dirname(target))) makeDirectory(dirname(target));
     replaceFileWhole(target, options.data);
   } catch (error) {
-    if (BiasStoreError.isInstance(error)) throw new CliError({ code: 'RUNTIME', message: `${error.message} Nothing was written to ${target}.`, cause: error });
+    if (BiasStoreError.isInstance(error))
+      throw new CliError({
+        code: 'RUNTIME',
+        message: `${error.message} Nothing was written to ${target}.`,
+        cause: error,
+      });
     throw error;
   }
   return target;
@@ -165,9 +189,14 @@ export function writeOutputFile(options: { path: string; flag: string; orElse: s
  * of Council's directories in it (the journal, the personalities, the telemetry files), whose readers would take the
  * exported files for their own. Returns the directory to write into.
  */
-export function checkOutputDirectory(options: { path: string; flag: string; settings: Pick<CouncilSettings, 'home' | 'files'> }): string {
+export function checkOutputDirectory(options: {
+  path: string;
+  flag: string;
+  settings: Pick<CouncilSettings, 'home' | 'files'>;
+}): string {
   const given = resolve(options.path);
-  const refuse = (why: string): CliError => new CliError({ code: 'USAGE', message: `${options.flag} ${options.path}: ${why}.` });
+  const refuse = (why: string): CliError =>
+    new CliError({ code: 'USAGE', message: `${options.flag} ${options.path}: ${why}.` });
   let info: Stats | null = lstatOrNull(given);
   if (info?.isSymbolicLink() === true) {
     try {
@@ -176,10 +205,21 @@ export function checkOutputDirectory(options: { path: string; flag: string; sett
       throw refuse('it is a symbolic link to nothing; give a directory');
     }
   }
-  if (info !== null && !info.isDirectory()) throw refuse(`it is ${info.isFile() ? 'a file' : kindOf(info)}, and ${options.flag} names a directory to write the partitions into; choose a directory`);
+  if (info !== null && !info.isDirectory())
+    throw refuse(
+      `it is ${info.isFile() ? 'a file' : kindOf(info)}, and ${options.flag} names a directory to write the partitions into; choose a directory`,
+    );
   const at = canonical(given);
   const home = canonical(options.settings.home);
-  const own = [home, canonical(councilPaths(options.settings.home).journal), canonical(options.settings.files.personalities), canonical(dirname(options.settings.files.outbox))];
-  if (own.includes(at)) throw refuse(`it is ${at === home ? "Council's home" : "one of Council's directories"} (${at}), whose readers would take the exported files for Council's own; choose a directory of its own`);
+  const own = [
+    home,
+    canonical(councilPaths(options.settings.home).journal),
+    canonical(options.settings.files.personalities),
+    canonical(dirname(options.settings.files.outbox)),
+  ];
+  if (own.includes(at))
+    throw refuse(
+      `it is ${at === home ? "Council's home" : "one of Council's directories"} (${at}), whose readers would take the exported files for Council's own; choose a directory of its own`,
+    );
   return given;
 }

@@ -1,4 +1,11 @@
-import type { CouncilSession, Exclusion, SessionConfig, SessionCostCap, Stage1Result, Stage2Result } from './council-session.js';
+import type {
+  CouncilSession,
+  Exclusion,
+  SessionConfig,
+  SessionCostCap,
+  Stage1Result,
+  Stage2Result,
+} from './council-session.js';
 import type { SessionBias } from './audit-session-bias.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 import type { SynthesisStageResult } from './run-synthesis-stage.js';
@@ -43,8 +50,10 @@ function sessionConfig(plan: CouncilPlan): SessionConfig {
 /** Every failed call, stage by stage: members, then reviewers, then chairmen. */
 function exclusions(options: AssembleSessionOptions): Exclusion[] {
   const excluded: Exclusion[] = [];
-  for (const s of options.stage1) if (s.error) excluded.push({ member: s.member, stage: 1, reason: s.error.reason, message: s.error.message });
-  for (const r of options.stage2) if (r.error) excluded.push({ member: r.reviewer, stage: 2, reason: r.error.reason, message: r.error.message });
+  for (const s of options.stage1)
+    if (s.error) excluded.push({ member: s.member, stage: 1, reason: s.error.reason, message: s.error.message });
+  for (const r of options.stage2)
+    if (r.error) excluded.push({ member: r.reviewer, stage: 2, reason: r.error.reason, message: r.error.message });
   return [...excluded, ...options.stage3.excluded];
 }
 

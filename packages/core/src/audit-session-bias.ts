@@ -32,11 +32,20 @@ export function auditSessionBias(options: AuditSessionBiasOptions): SessionBias 
   }
   let biasAudit: BiasAuditResult | null = null;
   try {
-    biasAudit = runBiasAudit({ responses: [...answers].map(([candidate, text]) => ({ candidate, text })), scores, positions }, thresholds);
+    biasAudit = runBiasAudit(
+      { responses: [...answers].map(([candidate, text]) => ({ candidate, text })), scores, positions },
+      thresholds,
+    );
     const summary = summarizeSession(biasAudit);
-    const flags: CouncilBiasIndicators['flags'] = stage1.some((s) => s.suspectedInjection) ? [...summary.flags, 'SUSPECTED_INJECTION'] : [...summary.flags];
+    const flags: CouncilBiasIndicators['flags'] = stage1.some((s) => s.suspectedInjection)
+      ? [...summary.flags, 'SUSPECTED_INJECTION']
+      : [...summary.flags];
     return { biasAudit, biasIndicators: { ...summary, flags }, warnings: [] };
   } catch (error) {
-    return { biasAudit, biasIndicators: null, warnings: [`The bias audit could not run: ${error instanceof Error ? error.message : String(error)}`] };
+    return {
+      biasAudit,
+      biasIndicators: null,
+      warnings: [`The bias audit could not run: ${error instanceof Error ? error.message : String(error)}`],
+    };
   }
 }

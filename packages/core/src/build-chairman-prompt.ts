@@ -34,7 +34,10 @@ export function buildChairmanPrompt(options: BuildChairmanPromptOptions): string
   const responses = options.inputs.map((i) => `Model: ${i.member}\n${i.text}`).join('\n\n');
   const evaluations = options.inputs
     .map((i) => {
-      const standing = i.rank === undefined ? 'not ranked' : `leaderboard rank ${i.rank} of ${ids.length}${i.bordaScore === undefined ? '' : `, Borda score ${i.bordaScore.toFixed(2)}`}`;
+      const standing =
+        i.rank === undefined
+          ? 'not ranked'
+          : `leaderboard rank ${i.rank} of ${ids.length}${i.bordaScore === undefined ? '' : `, Borda score ${i.bordaScore.toFixed(2)}`}`;
       const notes = i.critiques
         .filter((c) => c.strengths !== '' || c.weaknesses !== '')
         .map((c) => `- Strengths: ${c.strengths || '(none given)'}\n  Weaknesses: ${c.weaknesses || '(none given)'}`);
@@ -47,7 +50,8 @@ export function buildChairmanPrompt(options: BuildChairmanPromptOptions): string
     responses,
     evaluations,
     directive: options.directive,
-    mode_instruction: options.mode === 'voting' ? fillTemplate(options.config.votingInstruction, { member_ids: memberIds }) : '',
+    mode_instruction:
+      options.mode === 'voting' ? fillTemplate(options.config.votingInstruction, { member_ids: memberIds }) : '',
     attribution_format: fillTemplate(options.config.attributionFormat, { member_ids: memberIds }),
   });
 }

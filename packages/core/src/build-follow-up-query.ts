@@ -14,6 +14,15 @@ export interface FollowUp {
  * The question as every stage of a follow-up shows it: `config.followUpPrompt` with the previous answer between
  * the session's boundary markers (so it reads as context, not instructions) and the follow-up question.
  */
-export function buildFollowUpQuery(options: { config: CouncilConfig; query: string; followUp: FollowUp; boundary: string }): string {
-  return fillTemplate(options.config.followUpPrompt, { previous_answer: options.followUp.previousAnswer.trim(), query: options.query, boundary: options.boundary });
+export function buildFollowUpQuery(options: {
+  config: CouncilConfig;
+  query: string;
+  followUp: FollowUp;
+  boundary: string;
+}): string {
+  return fillTemplate(options.config.followUpPrompt, {
+    previous_answer: options.followUp.previousAnswer.trim(),
+    query: options.query,
+    boundary: options.boundary,
+  });
 }

@@ -44,14 +44,26 @@ describe('buildEvaluationPrompt', () => {
 
 describe('buildChairmanPrompt', () => {
   const inputs = [
-    { member: 'alpha', text: 'Plan A.', rank: 1, bordaScore: 1, critiques: [{ strengths: 'safe', weaknesses: 'slow' }] },
+    {
+      member: 'alpha',
+      text: 'Plan A.',
+      rank: 1,
+      bordaScore: 1,
+      critiques: [{ strengths: 'safe', weaknesses: 'slow' }],
+    },
     { member: 'beta', text: 'Plan B.', rank: 2, bordaScore: 0, critiques: [] },
   ];
 
   for (const strategy of ['balanced', 'risk-averse', 'goal-seeking', 'novelty']) {
     it(`carries the ${strategy} directive, the Model: headers and the contributors instruction`, () => {
       const directive = resolveStrategy(defaultConfig, { strategy, goal: 'launch in Q3' });
-      const prompt = buildChairmanPrompt({ config: defaultConfig, query: 'Which plan?', inputs, directive, mode: 'consensus' });
+      const prompt = buildChairmanPrompt({
+        config: defaultConfig,
+        query: 'Which plan?',
+        inputs,
+        directive,
+        mode: 'consensus',
+      });
       expect(prompt).toContain(directive);
       expect(prompt).toContain('Model: alpha\nPlan A.');
       expect(prompt).toContain('Model: beta\nPlan B.');
@@ -59,13 +71,21 @@ describe('buildChairmanPrompt', () => {
       expect(prompt).toContain('"alpha", "beta"');
       expect(prompt).toContain('You are the Chairman');
       expect(prompt).toContain('proposals from 2 experts');
-      expect(prompt).toContain('Peer reviews of alpha (leaderboard rank 1 of 2, Borda score 1.00):\n- Strengths: safe\n  Weaknesses: slow');
+      expect(prompt).toContain(
+        'Peer reviews of alpha (leaderboard rank 1 of 2, Borda score 1.00):\n- Strengths: safe\n  Weaknesses: slow',
+      );
       expect(prompt).not.toMatch(/winner/);
     });
   }
 
   it('asks for the winner in voting mode', () => {
-    const prompt = buildChairmanPrompt({ config: defaultConfig, query: 'Which plan?', inputs, directive: 'd', mode: 'voting' });
+    const prompt = buildChairmanPrompt({
+      config: defaultConfig,
+      query: 'Which plan?',
+      inputs,
+      directive: 'd',
+      mode: 'voting',
+    });
     expect(prompt).toMatch(/"winner": "<member-id>"/);
   });
 });

@@ -12,7 +12,13 @@ let session: CouncilSession;
 
 beforeAll(async () => {
   const members = ['a/one', 'b/two', 'c/three'].map((id, i) =>
-    testModel(id, (call) => (call.role === 'answer' ? `answer quality ${9 - i} from ${id}` : call.role === 'review' ? reviewByPreference(call.prompt, quality) : chairmanReply('Done.', { [id]: 1 }))),
+    testModel(id, (call) =>
+      call.role === 'answer'
+        ? `answer quality ${9 - i} from ${id}`
+        : call.role === 'review'
+          ? reviewByPreference(call.prompt, quality)
+          : chairmanReply('Done.', { [id]: 1 }),
+    ),
   );
   session = await runCouncil({ query, members, seed: 1, clock: fixedClock, biasAudit: true });
 });
@@ -28,15 +34,46 @@ describe('buildTelemetryEvent', () => {
 
   it('level 2: rankings only, by model id, even when metadata and hash are offered', () => {
     const event = buildTelemetryEvent(session, 2, { eventId, queryMetadata: meta, queryHash: 'abcdef0123456789' })!;
-    expect(Object.keys(event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(event).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(event.schema_version).toBe('1.1.0');
     expect(event.event_id).toBe(eventId);
     expect(event.session_id).toBe(session.sessionId);
     // a/one (quality 9) is ranked first by both other reviewers; by hand as in ADR-007: scores 1, 0.5, 0.
     expect(event.rankings).toEqual([
-      { model: 'a/one', borda_score: 1, borda_points: 1, vote_count: 2, win_count: 2, final_rank: 1, confidence: 'high' },
-      { model: 'b/two', borda_score: 0.5, borda_points: 0.5, vote_count: 2, win_count: 1, final_rank: 2, confidence: 'high' },
-      { model: 'c/three', borda_score: 0, borda_points: 0, vote_count: 2, win_count: 0, final_rank: 3, confidence: 'high' },
+      {
+        model: 'a/one',
+        borda_score: 1,
+        borda_points: 1,
+        vote_count: 2,
+        win_count: 2,
+        final_rank: 1,
+        confidence: 'high',
+      },
+      {
+        model: 'b/two',
+        borda_score: 0.5,
+        borda_points: 0.5,
+        vote_count: 2,
+        win_count: 1,
+        final_rank: 2,
+        confidence: 'high',
+      },
+      {
+        model: 'c/three',
+        borda_score: 0,
+        borda_points: 0,
+        vote_count: 2,
+        win_count: 0,
+        final_rank: 3,
+        confidence: 'high',
+      },
     ]);
   });
 
@@ -51,7 +88,9 @@ describe('buildTelemetryEvent', () => {
 
   it('never carries the query or any answer text', () => {
     for (const level of [2, 3, 4]) {
-      const text = JSON.stringify(buildTelemetryEvent(session, level, { queryMetadata: meta, queryHash: 'abcdef0123456789' }));
+      const text = JSON.stringify(
+        buildTelemetryEvent(session, level, { queryMetadata: meta, queryHash: 'abcdef0123456789' }),
+      );
       expect(text).not.toContain('SECRET-QUERY');
       expect(text).not.toContain('answer quality');
       expect(text).not.toContain('Done.');

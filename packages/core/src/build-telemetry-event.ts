@@ -27,9 +27,16 @@ export interface TelemetryEventExtras {
  * 4 → + `query_hash`. Rankings name the model that played each member, never texts or the query.
  * The result is validated against `telemetryEventSchema`.
  */
-export function buildTelemetryEvent(session: CouncilSession, consentLevel: number, extras: TelemetryEventExtras = {}): TelemetryEvent | null {
+export function buildTelemetryEvent(
+  session: CouncilSession,
+  consentLevel: number,
+  extras: TelemetryEventExtras = {},
+): TelemetryEvent | null {
   if (!(Number.isInteger(consentLevel) && consentLevel >= 0 && consentLevel <= 4)) {
-    throw new CouncilError({ code: 'INVALID_OPTION', message: `consentLevel must be 0, 1, 2, 3 or 4 (got ${String(consentLevel)}).` });
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `consentLevel must be 0, 1, 2, 3 or 4 (got ${String(consentLevel)}).`,
+    });
   }
   if (consentLevel < 2) return null;
   // An unranked session (fewer than three answers, see `scoreReviews`) has no rankings to send.
@@ -53,9 +60,19 @@ export function buildTelemetryEvent(session: CouncilSession, consentLevel: numbe
   };
   if (consentLevel >= 3) {
     const indicators = session.biasIndicators;
-    event.bias_indicators = indicators === null ? null : { position_variance: indicators.position_variance, length_correlation: indicators.length_correlation, reviewer_agreement: indicators.reviewer_agreement, flags: [...indicators.flags] };
+    event.bias_indicators =
+      indicators === null
+        ? null
+        : {
+            position_variance: indicators.position_variance,
+            length_correlation: indicators.length_correlation,
+            reviewer_agreement: indicators.reviewer_agreement,
+            flags: [...indicators.flags],
+          };
     const meta = extras.queryMetadata;
-    event.query_metadata = meta ? { category: meta.category, token_count_bucket: meta.tokenCountBucket, language: meta.language } : null;
+    event.query_metadata = meta
+      ? { category: meta.category, token_count_bucket: meta.tokenCountBucket, language: meta.language }
+      : null;
   }
   if (consentLevel >= 4) event.query_hash = extras.queryHash ?? null;
   const parsed = telemetryEventSchema.safeParse(event);

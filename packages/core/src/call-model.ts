@@ -1,4 +1,13 @@
-import type { CouncilCallContext, GenerateOptions, GenerateResult, LanguageModelV1, Message, ResponseFormat, StreamPart, Usage } from '@council/providers';
+import type {
+  CouncilCallContext,
+  GenerateOptions,
+  GenerateResult,
+  LanguageModelV1,
+  Message,
+  ResponseFormat,
+  StreamPart,
+  Usage,
+} from '@council/providers';
 import { scrubSecrets } from '@council/providers';
 import type { CallError } from './council-session.js';
 
@@ -58,7 +67,11 @@ export function cleanUsage(usage: Usage | undefined): Usage {
 }
 
 /** Reads a stream to its end into the result `doGenerate` would have given, passing each text delta on. */
-async function collectStream(options: { stream: AsyncIterable<StreamPart>; onTextDelta: (text: string) => void; now: () => number }): Promise<GenerateResult> {
+async function collectStream(options: {
+  stream: AsyncIterable<StreamPart>;
+  onTextDelta: (text: string) => void;
+  now: () => number;
+}): Promise<GenerateResult> {
   const started = options.now();
   let text = '';
   let reasoning = '';
@@ -146,10 +159,14 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
       onDispatched,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
       ...(options.council === undefined ? {} : { council: options.council }),
-      ...(options.responseFormat !== undefined && model.supportsStructuredOutput === true ? { responseFormat: options.responseFormat } : {}),
+      ...(options.responseFormat !== undefined && model.supportsStructuredOutput === true
+        ? { responseFormat: options.responseFormat }
+        : {}),
     };
     const call = Promise.resolve().then(() =>
-      listener !== undefined && typeof model.doStream === 'function' ? collectStream({ stream: model.doStream(request), onTextDelta, now: options.now }) : model.doGenerate(request),
+      listener !== undefined && typeof model.doStream === 'function'
+        ? collectStream({ stream: model.doStream(request), onTextDelta, now: options.now })
+        : model.doGenerate(request),
     );
     // A call that loses the race may still reject later; that must not become an unhandled rejection.
     call.catch(() => undefined);
@@ -161,13 +178,34 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
     return { ok: true, text: result.text, usage: cleanUsage(result.usage), latencyMs, result };
   } catch (error) {
     const latencyMs = options.now() - started;
-    if (error instanceof DeadlineError) return { ok: false, latencyMs, error: { reason: 'timeout', code: 'TIMEOUT', message: `no answer within ${options.timeoutMs} ms` } };
-    if (outer?.aborted) return { ok: false, latencyMs, error: { reason: 'aborted', code: 'ABORTED', message: 'the session was aborted' } };
+    if (error instanceof DeadlineError)
+      return {
+        ok: false,
+        latencyMs,
+        error: { reason: 'timeout', code: 'TIMEOUT', message: `no answer within ${options.timeoutMs} ms` },
+      };
+    if (outer?.aborted)
+      return {
+        ok: false,
+        latencyMs,
+        error: { reason: 'aborted', code: 'ABORTED', message: 'the session was aborted' },
+      };
     const code = errorCode(error);
-    const reason = code === 'TIMEOUT' ? 'timeout' : code === 'EMPTY_RESPONSE' ? 'empty' : code === 'RESPONSE_TOO_LARGE' ? 'too-large' : 'error';
+    const reason =
+      code === 'TIMEOUT'
+        ? 'timeout'
+        : code === 'EMPTY_RESPONSE'
+          ? 'empty'
+          : code === 'RESPONSE_TOO_LARGE'
+            ? 'too-large'
+            : 'error';
     // Scrubbed where it enters the session: a model that is not one of @council/providers' (whose errors are) may quote
     // its URL, credentials and all, and the message goes to the terminal, the history, serve and MCP.
-    return { ok: false, latencyMs, error: { reason, code, message: scrubSecrets(error instanceof Error ? error.message : String(error)) } };
+    return {
+      ok: false,
+      latencyMs,
+      error: { reason, code, message: scrubSecrets(error instanceof Error ? error.message : String(error)) },
+    };
   } finally {
     settled = true;
     clearTimeout(timer);

@@ -15,7 +15,14 @@ export function chairmanInputs(options: ChairmanInputsOptions): ChairmanInput[] 
   const rankOf = new Map(leaderboard.map((e) => [e.candidate, e]));
   return [...answers].map(([member, text]) => {
     const entry = rankOf.get(member);
-    const critiques = stage2.filter((r) => r.reviewer !== member && r.evaluation?.critiques[member]).map((r) => r.evaluation!.critiques[member]!);
-    return { member, text, ...(entry && entry.voteCount > 0 ? { rank: entry.finalRank, bordaScore: entry.bordaScore } : {}), critiques };
+    const critiques = stage2
+      .filter((r) => r.reviewer !== member && r.evaluation?.critiques[member])
+      .map((r) => r.evaluation!.critiques[member]!);
+    return {
+      member,
+      text,
+      ...(entry && entry.voteCount > 0 ? { rank: entry.finalRank, bordaScore: entry.bordaScore } : {}),
+      critiques,
+    };
   });
 }

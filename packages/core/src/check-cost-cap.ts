@@ -4,7 +4,11 @@ import type { SessionCostCap } from './council-session.js';
 const usd = (value: number): string => `$${value === 0 || value >= 0.0001 ? value.toFixed(4) : value.toPrecision(2)}`;
 
 const KEPT_SKIPPED = {
-  2: { name: 'review', kept: 'the answers of stage 1', skipped: 'the reviews, the ranking, the bias indicators and the synthesis' },
+  2: {
+    name: 'review',
+    kept: 'the answers of stage 1',
+    skipped: 'the reviews, the ranking, the bias indicators and the synthesis',
+  },
   3: { name: 'synthesis', kept: 'the answers, the reviews and the ranking', skipped: 'the synthesis' },
 } as const;
 
@@ -20,11 +24,20 @@ export interface CostCapCheck {
  * spent plus the stage's estimated cost would pass `maxCostUsd`. Without an estimate (no provider reported a
  * cost) the stage runs, and the note says the cap could not be applied.
  */
-export function checkCostCap(options: { maxCostUsd: number; stage: 2 | 3; spentUsd: number | null; estimatedUsd: number | null }): CostCapCheck {
+export function checkCostCap(options: {
+  maxCostUsd: number;
+  stage: 2 | 3;
+  spentUsd: number | null;
+  estimatedUsd: number | null;
+}): CostCapCheck {
   const { maxCostUsd, stage, spentUsd, estimatedUsd } = options;
   const costCap: SessionCostCap = { maxCostUsd, spentUsd, estimatedUsd, stoppedBeforeStage: null };
   if (estimatedUsd === null) {
-    return { stop: false, costCap, warning: `The cost cap of ${usd(maxCostUsd)} could not be applied: no provider reported a cost, so no stage's cost could be estimated.` };
+    return {
+      stop: false,
+      costCap,
+      warning: `The cost cap of ${usd(maxCostUsd)} could not be applied: no provider reported a cost, so no stage's cost could be estimated.`,
+    };
   }
   const total = (spentUsd ?? 0) + estimatedUsd;
   if (total <= maxCostUsd) return { stop: false, costCap, warning: null };

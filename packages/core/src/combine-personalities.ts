@@ -20,7 +20,10 @@ export interface CombinePersonalitiesOptions {
 
 function describeParents(parents: readonly Personality[]): string {
   return parents
-    .map((p) => `## ${p.id} (${p.name})\nmodel id: ${p.model}\n${p.traits?.length ? `traits: ${p.traits.join(', ')}\n` : ''}system prompt:\n${p.systemPrompt}`)
+    .map(
+      (p) =>
+        `## ${p.id} (${p.name})\nmodel id: ${p.model}\n${p.traits?.length ? `traits: ${p.traits.join(', ')}\n` : ''}system prompt:\n${p.systemPrompt}`,
+    )
     .join('\n\n');
 }
 
@@ -29,7 +32,8 @@ function describeFeedback(parents: readonly Personality[], feedback: readonly Fe
     .map((p) => {
       const f = feedback.find((x) => x.personalityId === p.id);
       if (!f || f.reviews === 0) return `## ${p.id}\n(no peer feedback yet)`;
-      const list = (items: FeedbackSummary['strengths']) => (items.length ? items.map((t) => `- ${t.theme} (${t.count}×)`).join('\n') : '- (none)');
+      const list = (items: FeedbackSummary['strengths']) =>
+        items.length ? items.map((t) => `- ${t.theme} (${t.count}×)`).join('\n') : '- (none)';
       return `## ${p.id} (${f.reviews} peer reviews in ${f.sessions} sessions)\nStrengths:\n${list(f.strengths)}\nWeaknesses:\n${list(f.weaknesses)}${f.summary ? `\nSummary: ${f.summary}` : ''}`;
     })
     .join('\n\n');
@@ -53,19 +57,45 @@ export async function combinePersonalities(
   feedback: readonly FeedbackSummary[],
   modelOrOptions: LanguageModelV1 | CombinePersonalitiesOptions,
 ): Promise<Personality> {
-  const options: CombinePersonalitiesOptions = 'doGenerate' in modelOrOptions ? { model: modelOrOptions } : modelOrOptions;
-  if (parents.length < 2) throw new CouncilError({ code: 'INVALID_OPTION', message: `Evolution needs at least two parent personalities (got ${parents.length}).` });
+  const options: CombinePersonalitiesOptions =
+    'doGenerate' in modelOrOptions ? { model: modelOrOptions } : modelOrOptions;
+  if (parents.length < 2)
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `Evolution needs at least two parent personalities (got ${parents.length}).`,
+    });
   const ids = parents.map((p) => p.id);
-  if (new Set(ids).size !== ids.length) throw new CouncilError({ code: 'INVALID_OPTION', message: `The parents must be different personalities (got ${ids.join(', ')}).` });
-  const prompt = fillTemplate((options.config ?? defaultConfig).evolutionPrompt, { parents: describeParents(parents), feedback: describeFeedback(parents, feedback) });
-  const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 180_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
-  if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.` });
+  if (new Set(ids).size !== ids.length)
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `The parents must be different personalities (got ${ids.join(', ')}).`,
+    });
+  const prompt = fillTemplate((options.config ?? defaultConfig).evolutionPrompt, {
+    parents: describeParents(parents),
+    feedback: describeFeedback(parents, feedback),
+  });
+  const outcome = await callModel({
+    model: options.model,
+    messages: [{ role: 'user', content: prompt }],
+    timeoutMs: options.timeoutMs ?? 180_000,
+    abortSignal: options.abortSignal,
+    now: Date.now,
+    seed: undefined,
+  });
+  if (!outcome.ok)
+    throw new CouncilError({
+      code: 'MODEL_FAILED',
+      message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.`,
+    });
   const source = `the evolution model's reply (${options.model.modelId})`;
   // Read as files are (no library warnings on stderr), the mistake said by its line and kind.
   const parsed = parseYamlSource(lastBlock(outcome.text));
   if (!parsed.success) {
     const { line, column, problem } = parsed.error;
-    throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source} is not valid YAML: ${problem}${line === undefined ? '' : ` at line ${line}, column ${column ?? 1}`}. Retry the evolution.` });
+    throw new CouncilError({
+      code: 'PERSONALITY_INVALID',
+      message: `${source} is not valid YAML: ${problem}${line === undefined ? '' : ` at line ${line}, column ${column ?? 1}`}. Retry the evolution.`,
+    });
   }
   const data: unknown = parsed.value.data;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
@@ -74,6 +104,10 @@ export async function combinePersonalities(
     record.parents = ids;
   }
   const child = personalityFromData(data, source);
-  if (ids.includes(child.id)) throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source}: the new personality reuses its parent's id "${child.id}"; it needs a new id. Retry the evolution.` });
+  if (ids.includes(child.id))
+    throw new CouncilError({
+      code: 'PERSONALITY_INVALID',
+      message: `${source}: the new personality reuses its parent's id "${child.id}"; it needs a new id. Retry the evolution.`,
+    });
   return child;
 }

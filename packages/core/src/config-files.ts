@@ -20,6 +20,7 @@ export function configFilesInHome(home: string, org?: string | null): ConfigFile
   return {
     config: join(home, 'config.yaml'),
     personalities: join(home, 'personalities'),
-    orgConfig: org === undefined || org === null ? null : join(home, 'organizations', org, 'config', 'system-prompts.yaml'),
+    orgConfig:
+      org === undefined || org === null ? null : join(home, 'organizations', org, 'config', 'system-prompts.yaml'),
   };
 }

@@ -5,14 +5,16 @@ const positiveMs = z.number().int().positive().max(3_600_000);
 
 function requirePlaceholders(value: string, names: readonly string[], ctx: z.RefinementCtx): void {
   for (const name of names) {
-    if (!value.includes(`{${name}}`)) ctx.addIssue({ code: 'custom', message: `must contain the placeholder {${name}}` });
+    if (!value.includes(`{${name}}`))
+      ctx.addIssue({ code: 'custom', message: `must contain the placeholder {${name}}` });
   }
 }
 
 function template(required: readonly string[], mustContain?: string) {
   return z.string().superRefine((value, ctx) => {
     requirePlaceholders(value, required, ctx);
-    if (mustContain !== undefined && !value.includes(mustContain)) ctx.addIssue({ code: 'custom', message: `must contain the text "${mustContain}"` });
+    if (mustContain !== undefined && !value.includes(mustContain))
+      ctx.addIssue({ code: 'custom', message: `must contain the text "${mustContain}"` });
   });
 }
 
@@ -30,7 +32,10 @@ export const councilConfigLayerSchema = z
     evolutionPrompt: template(['parents', 'feedback']),
     feedbackSummaryPrompt: template(['personality', 'themes']),
     followUpPrompt: template(['previous_answer', 'query', 'boundary']),
-    strategies: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.string().min(1)),
+    strategies: z.record(
+      z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'),
+      z.string().min(1),
+    ),
     strategy: z.string().min(1),
     mode: z.enum(['consensus', 'voting']),
     modeToggle: z.boolean(),
@@ -42,13 +47,28 @@ export const councilConfigLayerSchema = z
     timeouts: z.object({ stage1Ms: positiveMs, stage2Ms: positiveMs, stage3Ms: positiveMs }).partial().strict(),
     retries: z.number().int().min(0).max(10),
     maxCostUsd: z.number().positive(),
-    maxReplyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024),
+    maxReplyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024),
     structuredReviews: z.boolean(),
     providers: z.record(
-      z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a provider name as written in model ids (lower-case letters, digits and "-"), e.g. ollama'),
-      z.object({ maxConcurrency: z.number().int().min(1).max(256) }).partial().strict(),
+      z
+        .string()
+        .regex(
+          /^[a-z][a-z0-9-]*$/,
+          'must be a provider name as written in model ids (lower-case letters, digits and "-"), e.g. ollama',
+        ),
+      z
+        .object({ maxConcurrency: z.number().int().min(1).max(256) })
+        .partial()
+        .strict(),
     ),
-    pools: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'), z.array(z.string().min(1)).min(1, 'must name at least one model')),
+    pools: z.record(
+      z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'),
+      z.array(z.string().min(1)).min(1, 'must name at least one model'),
+    ),
     members: z.array(z.string().min(1)),
     chairman: z.string().min(1),
     chairmanFallbacks: z.array(z.string().min(1)),

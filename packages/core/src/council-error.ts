@@ -34,6 +34,11 @@ export class CouncilError extends Error {
   }
 
   static isInstance(error: unknown): error is CouncilError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

@@ -20,6 +20,13 @@ export type CouncilEvent =
   | { type: 'model-finished'; stage: CouncilStage; member: string; model: string; latencyMs: number; usage: Usage }
   | { type: 'model-failed'; stage: CouncilStage; member: string; model: string; reason: FailureReason; message: string }
   /** The chairman failed and the next one in `chairmanFallbacks` takes over. */
-  | { type: 'model-retried'; stage: CouncilStage; member: string; model: string; previous: string; reason: FailureReason }
+  | {
+      type: 'model-retried';
+      stage: CouncilStage;
+      member: string;
+      model: string;
+      previous: string;
+      reason: FailureReason;
+    }
   /** Running totals after each finished call. */
   | { type: 'usage'; tokens: number; costUsd: number | null };

@@ -5,7 +5,8 @@ import type { Personality } from './personality.js';
  * A council member: a model id (resolved with `resolveModel`), a `LanguageModelV1` (its `modelId`
  * is the member id), a `Personality`, or an explicit `{ id, model, systemPrompt? }`.
  */
-export type CouncilMember = string | LanguageModelV1 | Personality | { id: string; model: string | LanguageModelV1; systemPrompt?: string };
+export type CouncilMember =
+  string | LanguageModelV1 | Personality | { id: string; model: string | LanguageModelV1; systemPrompt?: string };
 
 /** A member ready to call. */
 export interface ResolvedMember {

@@ -129,7 +129,9 @@ export interface SessionSynthesis {
 }
 
 /** ADR-018's `bias_indicators`, plus `SUSPECTED_INJECTION` when an answer looked like a prompt injection. */
-export type CouncilBiasIndicators = Omit<SessionBiasIndicators, 'flags'> & { flags: Array<SessionBiasFlag | 'SUSPECTED_INJECTION'> };
+export type CouncilBiasIndicators = Omit<SessionBiasIndicators, 'flags'> & {
+  flags: Array<SessionBiasFlag | 'SUSPECTED_INJECTION'>;
+};
 
 /** A member, reviewer or chairman call that was dropped, and why. */
 export interface Exclusion {

@@ -43,7 +43,15 @@ function tooLarge(outcome: CallOutcome, maxReplyBytes: number | undefined): Call
     const code = char.codePointAt(0)!;
     bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
     if (bytes > maxReplyBytes) {
-      return { ok: false, latencyMs: outcome.latencyMs, error: { reason: 'too-large', code: 'RESPONSE_TOO_LARGE', message: `reply too large: more than ${maxReplyBytes} bytes. Ask for a shorter answer, or raise maxReplyBytes.` } };
+      return {
+        ok: false,
+        latencyMs: outcome.latencyMs,
+        error: {
+          reason: 'too-large',
+          code: 'RESPONSE_TOO_LARGE',
+          message: `reply too large: more than ${maxReplyBytes} bytes. Ask for a shorter answer, or raise maxReplyBytes.`,
+        },
+      };
     }
   }
   return outcome;
@@ -77,13 +85,27 @@ export function createModelCaller(options: CreateModelCallerOptions): ModelCalle
       maxReplyBytes,
     );
     if (outcome.ok) {
-      emit({ type: 'model-finished', stage, member: member.id, model: member.modelId, latencyMs: outcome.latencyMs, usage: outcome.usage });
+      emit({
+        type: 'model-finished',
+        stage,
+        member: member.id,
+        model: member.modelId,
+        latencyMs: outcome.latencyMs,
+        usage: outcome.usage,
+      });
       runningUsage.push(outcome.usage);
       const total = sumUsage(runningUsage);
       emit({ type: 'usage', tokens: total.tokens, costUsd: total.costUsd });
     } else if (outcome.error.code !== 'STRUCTURED_OUTPUT_UNSUPPORTED') {
       // A refused structured request is asked again in text at once (stage 2): not a failure to show.
-      emit({ type: 'model-failed', stage, member: member.id, model: member.modelId, reason: outcome.error.reason, message: outcome.error.message });
+      emit({
+        type: 'model-failed',
+        stage,
+        member: member.id,
+        model: member.modelId,
+        reason: outcome.error.reason,
+        message: outcome.error.message,
+      });
     }
     return outcome;
   };

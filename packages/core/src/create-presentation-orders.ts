@@ -34,7 +34,8 @@ export function createPresentationOrders(options: CreatePresentationOrdersOption
       if (n === 0) return Array.from({ length: reviewerCount }, () => []);
       const symbols = shuffle(candidates, rng);
       const design = williamsDesign(n);
-      const rows = n % 2 === 1 ? [...shuffle(design.slice(0, n), rng), ...shuffle(design.slice(n), rng)] : shuffle(design, rng);
+      const rows =
+        n % 2 === 1 ? [...shuffle(design.slice(0, n), rng), ...shuffle(design.slice(n), rng)] : shuffle(design, rng);
       return Array.from({ length: reviewerCount }, (_, r) => rows[r % rows.length]!.map((t) => symbols[t]!));
     }
   }

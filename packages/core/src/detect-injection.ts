@@ -22,7 +22,11 @@ function hasFinalRankingSection(text: string): boolean {
     if (!/^[\s#*_>]*final\s+ranking/i.test(lines[i]!)) continue;
     let j = i + 1;
     while (j < lines.length && lines[j]!.trim() === '') j++;
-    if (/\bresponse\s+[a-z]{1,4}\b/i.test(lines[i]!) || (j < lines.length && /\bresponse\s+[a-z]{1,4}\b|^\s*(?:\d{1,3}[.)]|[-*•])\s*\S/i.test(lines[j]!))) return true;
+    if (
+      /\bresponse\s+[a-z]{1,4}\b/i.test(lines[i]!) ||
+      (j < lines.length && /\bresponse\s+[a-z]{1,4}\b|^\s*(?:\d{1,3}[.)]|[-*•])\s*\S/i.test(lines[j]!))
+    )
+      return true;
   }
   return false;
 }

@@ -12,7 +12,9 @@ function outputTokens(tokens: number | undefined, text: string | null): number {
  * provider reported a cost; `fallback` is their mean, for a model with no price of its own. Null when no call
  * reported a cost: then nothing can be estimated.
  */
-function stage1Rates(stage1: readonly Stage1Result[]): { byMember: Map<string, number>; byModel: Map<string, number>; fallback: number } | null {
+function stage1Rates(
+  stage1: readonly Stage1Result[],
+): { byMember: Map<string, number>; byModel: Map<string, number>; fallback: number } | null {
   const byMember = new Map<string, number>();
   const byModel = new Map<string, number>();
   for (const s of stage1) {
@@ -33,13 +35,20 @@ const answered = (stage1: readonly Stage1Result[]) => stage1.filter((s) => s.tex
  * own answer, at its stage-1 price per token. With `maxReviewers`, the costliest reviewers are counted (the
  * sample is not drawn yet). Null when no provider reported a cost.
  */
-export function estimateReviewCost(options: { stage1: readonly Stage1Result[]; selfReview: SelfReview; maxReviewers: number | undefined }): number | null {
+export function estimateReviewCost(options: {
+  stage1: readonly Stage1Result[];
+  selfReview: SelfReview;
+  maxReviewers: number | undefined;
+}): number | null {
   const rates = stage1Rates(options.stage1);
   if (rates === null) return null;
   const answers = answered(options.stage1);
   const costs = answers.map((reviewer) => {
     const shown = answers.filter((a) => options.selfReview === 'include' || a.member !== reviewer.member);
-    const tokens = (reviewer.usage?.inputTokens ?? 0) + shown.reduce((sum, a) => sum + outputTokens(a.usage?.outputTokens, a.text), 0) + outputTokens(reviewer.usage?.outputTokens, reviewer.text);
+    const tokens =
+      (reviewer.usage?.inputTokens ?? 0) +
+      shown.reduce((sum, a) => sum + outputTokens(a.usage?.outputTokens, a.text), 0) +
+      outputTokens(reviewer.usage?.outputTokens, reviewer.text);
     return tokens * (rates.byMember.get(reviewer.member) ?? rates.fallback);
   });
   return costs
@@ -54,15 +63,24 @@ export function estimateReviewCost(options: { stage1: readonly Stage1Result[]; s
  * price when it also sat as a member (or its model did), else the members' mean price. Null when no provider
  * reported a cost.
  */
-export function estimateSynthesisCost(options: { stage1: readonly Stage1Result[]; stage2: readonly Stage2Result[]; chairman: ResolvedMember }): number | null {
+export function estimateSynthesisCost(options: {
+  stage1: readonly Stage1Result[];
+  stage2: readonly Stage2Result[];
+  chairman: ResolvedMember;
+}): number | null {
   const rates = stage1Rates(options.stage1);
   if (rates === null) return null;
   const answers = answered(options.stage1);
   if (answers.length === 0) return 0;
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const answerTokens = answers.map((a) => outputTokens(a.usage?.outputTokens, a.text));
-  const reviewTokens = options.stage2.filter((r) => r.text !== null).map((r) => outputTokens(r.usage?.outputTokens, r.text));
-  const input = mean(answers.map((a) => a.usage?.inputTokens ?? 0)) + answerTokens.reduce((a, b) => a + b, 0) + reviewTokens.reduce((a, b) => a + b, 0);
+  const reviewTokens = options.stage2
+    .filter((r) => r.text !== null)
+    .map((r) => outputTokens(r.usage?.outputTokens, r.text));
+  const input =
+    mean(answers.map((a) => a.usage?.inputTokens ?? 0)) +
+    answerTokens.reduce((a, b) => a + b, 0) +
+    reviewTokens.reduce((a, b) => a + b, 0);
   const rate = rates.byMember.get(options.chairman.id) ?? rates.byModel.get(options.chairman.modelId) ?? rates.fallback;
   return (input + mean(answerTokens)) * rate;
 }

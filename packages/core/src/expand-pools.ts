@@ -5,15 +5,22 @@ function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     previous = current;
   }
   return previous[b.length]!;
 }
 
-function unknownPool(options: { name: string; pools: Readonly<Record<string, readonly string[]>>; source: string }): CouncilError {
+function unknownPool(options: {
+  name: string;
+  pools: Readonly<Record<string, readonly string[]>>;
+  source: string;
+}): CouncilError {
   const names = Object.keys(options.pools).sort();
-  const near = names.filter((n) => distance(n.toLowerCase(), options.name.toLowerCase()) <= 2).sort((a, b) => distance(a, options.name) - distance(b, options.name))[0];
+  const near = names
+    .filter((n) => distance(n.toLowerCase(), options.name.toLowerCase()) <= 2)
+    .sort((a, b) => distance(a, options.name) - distance(b, options.name))[0];
   const defined = names.length === 0 ? 'no pools are defined' : `the pools are ${names.map((n) => `@${n}`).join(', ')}`;
   return new CouncilError({
     code: 'UNKNOWN_POOL',
@@ -26,7 +33,10 @@ function unknownPool(options: { name: string; pools: Readonly<Record<string, rea
  * order; an id named twice is kept once), leaving other ids as they are: `--models @deep`, `--models @quick,x/y`,
  * or `@deep` in `members`. Throws `UNKNOWN_POOL` naming the pool, `source` (e.g. "--models") and the pools defined.
  */
-export function expandPools(ids: readonly string[], options: { pools: Readonly<Record<string, readonly string[]>>; source: string }): string[] {
+export function expandPools(
+  ids: readonly string[],
+  options: { pools: Readonly<Record<string, readonly string[]>>; source: string },
+): string[] {
   const out: string[] = [];
   for (const id of ids) {
     if (!id.startsWith('@')) {

@@ -37,7 +37,17 @@ export interface FeedbackSummaryOptions {
   abortSignal?: AbortSignal;
 }
 
-const empty = new Set(['', 'none', 'none found', 'n/a', 'na', 'nothing', 'no weaknesses', 'no strengths', '(none given)']);
+const empty = new Set([
+  '',
+  'none',
+  'none found',
+  'n/a',
+  'na',
+  'nothing',
+  'no weaknesses',
+  'no strengths',
+  '(none given)',
+]);
 
 /** Splits a critique into themes: lines, bullets and sentences, normalised (lower case, no bullets or end punctuation). */
 export function critiqueThemes(text: string): string[] {
@@ -73,7 +83,11 @@ export async function generateFeedbackSummary(
   options: FeedbackSummaryOptions = {},
 ): Promise<FeedbackSummary> {
   const max = options.maxThemes ?? 10;
-  if (!(Number.isInteger(max) && max >= 1)) throw new CouncilError({ code: 'INVALID_OPTION', message: `maxThemes must be a whole number of at least 1 (got ${String(max)}).` });
+  if (!(Number.isInteger(max) && max >= 1))
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `maxThemes must be a whole number of at least 1 (got ${String(max)}).`,
+    });
   const strengths = new Map<string, number>();
   const weaknesses = new Map<string, number>();
   let sessions = 0;
@@ -86,20 +100,41 @@ export async function generateFeedbackSummary(
       if (!critique) continue;
       reviews++;
       counted = true;
-      for (const theme of new Set(critiqueThemes(critique.strengths))) strengths.set(theme, (strengths.get(theme) ?? 0) + 1);
-      for (const theme of new Set(critiqueThemes(critique.weaknesses))) weaknesses.set(theme, (weaknesses.get(theme) ?? 0) + 1);
+      for (const theme of new Set(critiqueThemes(critique.strengths)))
+        strengths.set(theme, (strengths.get(theme) ?? 0) + 1);
+      for (const theme of new Set(critiqueThemes(critique.weaknesses)))
+        weaknesses.set(theme, (weaknesses.get(theme) ?? 0) + 1);
     }
     if (counted) sessions++;
   }
-  const result: FeedbackSummary = { personalityId, sessions, reviews, strengths: top(strengths, max), weaknesses: top(weaknesses, max), summary: null };
+  const result: FeedbackSummary = {
+    personalityId,
+    sessions,
+    reviews,
+    strengths: top(strengths, max),
+    weaknesses: top(weaknesses, max),
+    summary: null,
+  };
   if (options.model && reviews > 0) {
-    const list = (items: ThemeCount[]) => (items.length ? items.map((t) => `- ${t.theme} (${t.count})`).join('\n') : '- (none)');
+    const list = (items: ThemeCount[]) =>
+      items.length ? items.map((t) => `- ${t.theme} (${t.count})`).join('\n') : '- (none)';
     const prompt = fillTemplate((options.config ?? defaultConfig).feedbackSummaryPrompt, {
       personality: personalityId,
       themes: `Strengths:\n${list(result.strengths)}\n\nWeaknesses:\n${list(result.weaknesses)}`,
     });
-    const outcome = await callModel({ model: options.model, messages: [{ role: 'user', content: prompt }], timeoutMs: options.timeoutMs ?? 120_000, abortSignal: options.abortSignal, now: Date.now, seed: undefined });
-    if (!outcome.ok) throw new CouncilError({ code: 'MODEL_FAILED', message: `The feedback summary model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or omit model to get the counted themes only.` });
+    const outcome = await callModel({
+      model: options.model,
+      messages: [{ role: 'user', content: prompt }],
+      timeoutMs: options.timeoutMs ?? 120_000,
+      abortSignal: options.abortSignal,
+      now: Date.now,
+      seed: undefined,
+    });
+    if (!outcome.ok)
+      throw new CouncilError({
+        code: 'MODEL_FAILED',
+        message: `The feedback summary model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or omit model to get the counted themes only.`,
+      });
     result.summary = outcome.text.trim();
   }
   return result;

@@ -25,7 +25,14 @@ export { CouncilError } from './council-error.js';
 export type { CouncilErrorCode } from './council-error.js';
 
 // Configuration: the cascade (loadConfig) and personalities.
-export type { CouncilConfig, CouncilConfigLayer, ProviderConfig, SelfReview, StageTimeouts, SynthesisMode } from './council-config.js';
+export type {
+  CouncilConfig,
+  CouncilConfigLayer,
+  ProviderConfig,
+  SelfReview,
+  StageTimeouts,
+  SynthesisMode,
+} from './council-config.js';
 export { councilConfigLayerSchema } from './council-config-schema.js';
 export { defaultConfig } from './default-config.js';
 export { fillTemplate } from './fill-template.js';
@@ -37,7 +44,13 @@ export type { ConfigFiles } from './config-files.js';
 export { orgIdProblem } from './org-id.js';
 export { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
 export type { Personality } from './personality.js';
-export { parsePersonality, personalityFileSchema, personalityFromData, safeParsePersonality, stringifyPersonality } from './parse-personality.js';
+export {
+  parsePersonality,
+  personalityFileSchema,
+  personalityFromData,
+  safeParsePersonality,
+  stringifyPersonality,
+} from './parse-personality.js';
 export { combinePersonalities } from './combine-personalities.js';
 export type { CombinePersonalitiesOptions } from './combine-personalities.js';
 

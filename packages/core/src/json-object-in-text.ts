@@ -21,7 +21,9 @@ export function balancedObjectEnd(text: string, start: number): number {
 export function parseJsonObject(body: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -42,7 +42,8 @@ interface LoadConfigLayers {
  * as a convenience for a library user who has only a home directory, the home (its files are `configFilesInHome(home, org)`).
  * This package reads no environment: paths are absolute, resolved by the caller.
  */
-export type LoadConfigOptions = LoadConfigLayers & ({ files: ConfigFiles; home?: never } | { home: string; files?: never });
+export type LoadConfigOptions = LoadConfigLayers &
+  ({ files: ConfigFiles; home?: never } | { home: string; files?: never });
 
 export interface LoadedConfig {
   config: CouncilConfig;
@@ -55,7 +56,8 @@ export interface LoadedConfig {
   org: string | undefined;
 }
 
-const camelToSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/(\d)ms$/, '$1_ms');
+const camelToSnake = (key: string): string =>
+  key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/(\d)ms$/, '$1_ms');
 const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const configKeys = Object.keys(councilConfigLayerSchema.shape);
 const timeoutKeys = ['stage1Ms', 'stage2Ms', 'stage3Ms'];
@@ -79,11 +81,15 @@ type Locate = (path: readonly PropertyKey[]) => ReturnType<YamlSource['locate']>
 function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate?: Locate): string {
   const name = (key: PropertyKey) => (style === 'snake' ? camelToSnake(String(key)) : String(key));
   // A provider's name (providers.<name>) is the user's own word, never renamed.
-  const path = issue.path.map((key, i) => (i === 1 && issue.path[0] === 'providers' ? String(key) : name(key))).join('.');
+  const path = issue.path
+    .map((key, i) => (i === 1 && issue.path[0] === 'providers' ? String(key) : name(key)))
+    .join('.');
   const located = issue.path.length === 0 ? undefined : locate?.(issue.path);
   const at = located !== undefined ? describeYamlLocation(located) : path === '' ? 'the top level' : `"${path}"`;
   if (issue.code === 'unrecognized_keys') {
-    const accepted = (issue.path.length === 0 ? configKeys : issue.path[0] === 'providers' ? providerKeys : timeoutKeys).map(name).join(', ');
+    const accepted = (issue.path.length === 0 ? configKeys : issue.path[0] === 'providers' ? providerKeys : timeoutKeys)
+      .map(name)
+      .join(', ');
     const unknown = issue.keys.map((k) => {
       const where = locate?.([...issue.path, k]);
       if (where !== undefined) return describeYamlLocation(where);
@@ -91,17 +97,27 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate
     });
     return `unknown key ${unknown.join(', ')}; accepted keys: ${accepted}`;
   }
-  if (issue.code === 'invalid_key') return `${at} is not a valid name: it ${issue.issues[0]?.message ?? 'is not accepted'}`;
-  if (issue.code === 'invalid_value') return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (issue.code === 'invalid_key')
+    return `${at} is not a valid name: it ${issue.issues[0]?.message ?? 'is not accepted'}`;
+  if (issue.code === 'invalid_value')
+    return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   if (issue.code === 'invalid_type') {
-    const expected = issue.expected === 'record' || issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
+    const expected =
+      issue.expected === 'record' || issue.expected === 'object'
+        ? 'a mapping'
+        : issue.expected === 'array'
+          ? 'a list'
+          : `a ${issue.expected}`;
     return `${at} must be ${expected}`;
   }
   return `${at} ${issue.message}`;
 }
 
 /** Validates one layer; throws `INVALID_CONFIG` naming the source, each bad key (with its line, for a file) and what it accepts. */
-function validateLayer(data: unknown, options: { source: string; style: 'snake' | 'camel'; locate?: Locate }): CouncilConfigLayer {
+function validateLayer(
+  data: unknown,
+  options: { source: string; style: 'snake' | 'camel'; locate?: Locate },
+): CouncilConfigLayer {
   const result = councilConfigLayerSchema.safeParse(data);
   if (result.success) return result.data as CouncilConfigLayer;
   const problems = result.error.issues.map((issue) => describeIssue(issue, options.style, options.locate));
@@ -114,7 +130,10 @@ function fromFileKeys(data: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(data)) {
     const camel = snakeToCamel(key);
     if (camel === 'timeouts' && isMapping(value)) out[camel] = camelKeys(value);
-    else if (camel === 'providers' && isMapping(value)) out[camel] = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, isMapping(p) ? camelKeys(p) : p]));
+    else if (camel === 'providers' && isMapping(value))
+      out[camel] = Object.fromEntries(
+        Object.entries(value).map(([name, p]) => [name, isMapping(p) ? camelKeys(p) : p]),
+      );
     else out[camel] = value;
   }
   return out;
@@ -131,18 +150,39 @@ async function readOptional(path: string): Promise<string | undefined> {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+    throw new CouncilError({
+      code: 'INVALID_CONFIG',
+      message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`,
+      cause: error,
+    });
   }
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
-      const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO (named pipe)' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device' : info.isSocket() ? 'a socket' : 'not a regular file';
-      throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: it is ${kind}, not a regular file; Council reads its configuration only from regular files: remove it, or put a YAML file there.` });
+      const kind = info.isDirectory()
+        ? 'a directory'
+        : info.isFIFO()
+          ? 'a FIFO (named pipe)'
+          : info.isCharacterDevice()
+            ? 'a character device'
+            : info.isBlockDevice()
+              ? 'a block device'
+              : info.isSocket()
+                ? 'a socket'
+                : 'not a regular file';
+      throw new CouncilError({
+        code: 'INVALID_CONFIG',
+        message: `${path}: it is ${kind}, not a regular file; Council reads its configuration only from regular files: remove it, or put a YAML file there.`,
+      });
     }
     return await handle.readFile('utf8');
   } catch (error) {
     if (CouncilError.isInstance(error)) throw error;
-    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`, cause: error });
+    throw new CouncilError({
+      code: 'INVALID_CONFIG',
+      message: `${path}: cannot be read (${(error as Error).message}). Check its permissions.`,
+      cause: error,
+    });
   } finally {
     await handle.close();
   }
@@ -169,10 +209,14 @@ async function readLayerFile(path: string): Promise<CouncilConfigLayer | undefin
   const data = source.data;
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).` });
+    throw new CouncilError({
+      code: 'INVALID_CONFIG',
+      message: `${path}: must be a YAML mapping of keys (${configKeys.map(camelToSnake).join(', ')}).`,
+    });
   }
   // The layer's keys are camelCase; the file's are snake_case (provider names as written).
-  const locate: Locate = (keyPath) => source.locate(keyPath, (written, wanted) => written === wanted || snakeToCamel(written) === wanted);
+  const locate: Locate = (keyPath) =>
+    source.locate(keyPath, (written, wanted) => written === wanted || snakeToCamel(written) === wanted);
   return validateLayer(fromFileKeys(data as Record<string, unknown>), { source: path, style: 'snake', locate });
 }
 
@@ -181,8 +225,13 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
   try {
     names = await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
-    throw new CouncilError({ code: 'INVALID_CONFIG', message: `${dir}: cannot be listed (${(error as Error).message}).`, cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return [];
+    throw new CouncilError({
+      code: 'INVALID_CONFIG',
+      message: `${dir}: cannot be listed (${(error as Error).message}).`,
+      cause: error,
+    });
   }
   const byId = new Map<string, { personality: Personality; path: string }>();
   for (const name of names.filter((n) => /\.ya?ml$/i.test(n)).sort()) {
@@ -192,7 +241,10 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
     const personality = parsePersonality(text, path);
     const existing = byId.get(personality.id);
     if (existing) {
-      throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${path}: id "${personality.id}" is already used by ${existing.path}; personality ids must be unique.` });
+      throw new CouncilError({
+        code: 'PERSONALITY_INVALID',
+        message: `${path}: id "${personality.id}" is already used by ${existing.path}; personality ids must be unique.`,
+      });
     }
     byId.set(personality.id, { personality, path });
   }
@@ -202,14 +254,24 @@ async function loadPersonalities(dir: string): Promise<Personality[]> {
 /** The files to read: those given, or the home's; an organization without its file, or a file without its organization, is refused. */
 function filesToRead(options: LoadConfigOptions): ConfigFiles {
   if (options.files === undefined && typeof options.home !== 'string') {
-    throw new CouncilError({ code: 'INVALID_OPTION', message: 'loadConfig needs `files` (the configuration files, as your settings resolved them) or `home` (a Council home directory).' });
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message:
+        'loadConfig needs `files` (the configuration files, as your settings resolved them) or `home` (a Council home directory).',
+    });
   }
   const files = options.files ?? configFilesInHome(options.home, options.org);
   if (options.org === undefined && files.orgConfig !== null) {
-    throw new CouncilError({ code: 'INVALID_OPTION', message: `loadConfig: files.orgConfig (${files.orgConfig}) is given without its organization; pass \`org\` as well, or set files.orgConfig to null.` });
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `loadConfig: files.orgConfig (${files.orgConfig}) is given without its organization; pass \`org\` as well, or set files.orgConfig to null.`,
+    });
   }
   if (options.org !== undefined && files.orgConfig === null) {
-    throw new CouncilError({ code: 'INVALID_OPTION', message: `loadConfig: organization "${options.org}" is named but files.orgConfig is null; pass its file (configFilesInHome(home, org) gives the usual one), or leave out \`org\`.` });
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `loadConfig: organization "${options.org}" is named but files.orgConfig is null; pass its file (configFilesInHome(home, org) gives the usual one), or leave out \`org\`.`,
+    });
   }
   return files;
 }
@@ -238,12 +300,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (org !== undefined && files.orgConfig !== null) {
     const problem = orgIdProblem(org);
     if (problem !== null) {
-      throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.` });
+      throw new CouncilError({
+        code: 'INVALID_CONFIG',
+        message: `Organization id "${org}" (from ${orgSource}) is not valid: ${problem}.`,
+      });
     }
     const orgPath = files.orgConfig;
     const orgLayer = await readLayerFile(orgPath);
     if (!orgLayer) {
-      throw new CouncilError({ code: 'INVALID_CONFIG', message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.` });
+      throw new CouncilError({
+        code: 'INVALID_CONFIG',
+        message: `Organization "${org}" has no configuration at ${orgPath}. Create that file, or ${options.orgSource === undefined ? 'choose another organization' : `unset ${options.orgSource}`}.`,
+      });
     }
     layers.push(orgLayer);
     sources.push(orgPath);
@@ -262,6 +330,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 }
 
 /** Validates an explicit configuration layer (camelCase) without touching files; throws `INVALID_CONFIG`. */
-export function resolveConfig(overrides?: CouncilConfigLayer, base: Readonly<CouncilConfig> = defaultConfig): CouncilConfig {
-  return overrides === undefined ? mergeConfig(base) : mergeConfig(base, validateLayer(overrides, { source: 'explicit options', style: 'camel' }));
+export function resolveConfig(
+  overrides?: CouncilConfigLayer,
+  base: Readonly<CouncilConfig> = defaultConfig,
+): CouncilConfig {
+  return overrides === undefined
+    ? mergeConfig(base)
+    : mergeConfig(base, validateLayer(overrides, { source: 'explicit options', style: 'camel' }));
 }

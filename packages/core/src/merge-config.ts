@@ -7,19 +7,33 @@ import { normalizeStrategyKey } from './resolve-strategy.js';
  * strategy keys are normalised (`risk_averse` → `risk-averse`). Layers must already be validated.
  */
 export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly CouncilConfigLayer[]): CouncilConfig {
-  const merged: CouncilConfig = { ...base, timeouts: { ...base.timeouts }, strategies: { ...base.strategies }, pools: { ...base.pools }, providers: Object.fromEntries(Object.entries(base.providers).map(([name, p]) => [name, { ...p }])), members: [...base.members], chairmanFallbacks: [...base.chairmanFallbacks] };
+  const merged: CouncilConfig = {
+    ...base,
+    timeouts: { ...base.timeouts },
+    strategies: { ...base.strategies },
+    pools: { ...base.pools },
+    providers: Object.fromEntries(Object.entries(base.providers).map(([name, p]) => [name, { ...p }])),
+    members: [...base.members],
+    chairmanFallbacks: [...base.chairmanFallbacks],
+  };
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;
-      if (key === 'timeouts') Object.assign(merged.timeouts, Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined)));
+      if (key === 'timeouts')
+        Object.assign(
+          merged.timeouts,
+          Object.fromEntries(Object.entries(value as object).filter(([, v]) => v !== undefined)),
+        );
       else if (key === 'strategies') {
-        for (const [name, directive] of Object.entries(value as Record<string, string>)) merged.strategies[normalizeStrategyKey(name)] = directive;
+        for (const [name, directive] of Object.entries(value as Record<string, string>))
+          merged.strategies[normalizeStrategyKey(name)] = directive;
       } else if (key === 'pools') merged.pools = { ...merged.pools, ...(value as Record<string, string[]>) };
       else if (key === 'providers') {
-        for (const [name, settings] of Object.entries(value as Record<string, object>)) merged.providers[name] = { ...merged.providers[name], ...settings };
-      }
-      else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
-      else (merged as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+        for (const [name, settings] of Object.entries(value as Record<string, object>))
+          merged.providers[name] = { ...merged.providers[name], ...settings };
+      } else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
+      else
+        (merged as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }
   }
   return merged;

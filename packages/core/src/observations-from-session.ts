@@ -14,7 +14,10 @@ export interface ObservationsFromSessionOptions {
  * rank position (null when not ranked). Failed and abstaining reviews carry no judgement and give
  * none. Self-reviews are kept, so self-preference can be measured. Never includes any text.
  */
-export function observationsFromSession(session: CouncilSession, options: ObservationsFromSessionOptions = {}): BiasObservation[] {
+export function observationsFromSession(
+  session: CouncilSession,
+  options: ObservationsFromSessionOptions = {},
+): BiasObservation[] {
   const lengthOf = new Map(session.stage1.filter((s) => s.text !== null).map((s) => [s.member, [...s.text!].length]));
   const observations: BiasObservation[] = [];
   for (const review of session.stage2) {

@@ -7,7 +7,9 @@ describe('orgIdProblem', () => {
   });
 
   it('refuses anything that could name another directory or is not one plain name', () => {
-    for (const org of ['', '.hidden', '-x', 'Acme Corp', 'a/b', 'a\\b', 'é']) expect(orgIdProblem(org), org).toBe('use letters, digits, ".", "_" or "-" only, starting with a letter or digit');
-    for (const org of ['a..b', 'acme..']) expect(orgIdProblem(org), org).toBe('use letters, digits, ".", "_" or "-" only, without ".."');
+    for (const org of ['', '.hidden', '-x', 'Acme Corp', 'a/b', 'a\\b', 'é'])
+      expect(orgIdProblem(org), org).toBe('use letters, digits, ".", "_" or "-" only, starting with a letter or digit');
+    for (const org of ['a..b', 'acme..'])
+      expect(orgIdProblem(org), org).toBe('use letters, digits, ".", "_" or "-" only, without ".."');
   });
 });

@@ -4,7 +4,8 @@
  * cascade and the CLI's settings (`--org`, `LLM_COUNCIL_ORG`) both check ids with it.
  */
 export function orgIdProblem(org: string): string | null {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org)) return 'use letters, digits, ".", "_" or "-" only, starting with a letter or digit';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(org))
+    return 'use letters, digits, ".", "_" or "-" only, starting with a letter or digit';
   if (org.includes('..')) return 'use letters, digits, ".", "_" or "-" only, without ".."';
   return null;
 }

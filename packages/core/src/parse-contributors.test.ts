@@ -26,7 +26,10 @@ describe('parseContributors', () => {
   });
 
   it('normalises weights to sum to 1: 3 and 1 become 0.75 and 0.25', () => {
-    const parsed = parseContributors('Answer.\n{"contributors": [{"id": "cost_bot", "weight": 3}, {"id": "creative_bot", "weight": "1"}]}', members);
+    const parsed = parseContributors(
+      'Answer.\n{"contributors": [{"id": "cost_bot", "weight": 3}, {"id": "creative_bot", "weight": "1"}]}',
+      members,
+    );
     expect(parsed.contributors).toEqual([
       { id: 'cost_bot', weight: 0.75, reason: '' },
       { id: 'creative_bot', weight: 0.25, reason: '' },
@@ -35,7 +38,10 @@ describe('parseContributors', () => {
   });
 
   it('drops unknown ids and duplicates with warnings, and reads the winner in voting mode', () => {
-    const parsed = parseContributors('X\n```json\n{"winner": "Cost_Bot", "contributors": [{"id": "ghost", "weight": 1}, {"id": "cost_bot", "weight": 1}, {"id": "cost_bot", "weight": 5}]}\n```', members);
+    const parsed = parseContributors(
+      'X\n```json\n{"winner": "Cost_Bot", "contributors": [{"id": "ghost", "weight": 1}, {"id": "cost_bot", "weight": 1}, {"id": "cost_bot", "weight": 5}]}\n```',
+      members,
+    );
     expect(parsed.contributors).toEqual([{ id: 'cost_bot', weight: 1, reason: '' }]);
     expect(parsed.winner).toBe('cost_bot');
     expect(parsed.warnings).toHaveLength(2);
@@ -43,8 +49,16 @@ describe('parseContributors', () => {
 
   it('keeps the synthesis and reports absent attribution when the block is missing or broken', () => {
     const missing = parseContributors('Just an answer.', members);
-    expect(missing).toEqual({ text: 'Just an answer.', contributors: null, winner: null, warnings: ['the chairman gave no contributors block; attribution is absent.'] });
-    const broken = parseContributors('Answer.\n```json\n{"contributors": [{"id": "cost_bot", "weight": 1}\n```', members);
+    expect(missing).toEqual({
+      text: 'Just an answer.',
+      contributors: null,
+      winner: null,
+      warnings: ['the chairman gave no contributors block; attribution is absent.'],
+    });
+    const broken = parseContributors(
+      'Answer.\n```json\n{"contributors": [{"id": "cost_bot", "weight": 1}\n```',
+      members,
+    );
     expect(broken.contributors).toBeNull();
     expect(broken.text).toContain('Answer.');
     const zero = parseContributors('A\n{"contributors": [{"id": "cost_bot", "weight": 0}]}', members);

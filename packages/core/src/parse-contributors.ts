@@ -77,7 +77,8 @@ export function parseContributors(text: string, memberIds: readonly string[]): P
   let winner: string | null = null;
   if (block.object.winner !== undefined) {
     winner = matchMember(block.object.winner, memberIds) ?? null;
-    if (winner === null) warnings.push(`the reported winner ${JSON.stringify(block.object.winner)} is not a member; ignored.`);
+    if (winner === null)
+      warnings.push(`the reported winner ${JSON.stringify(block.object.winner)} is not a member; ignored.`);
   }
   const raw: Array<{ id: string; weight: number; reason: string }> = [];
   for (const entry of block.object.contributors as unknown[]) {
@@ -95,7 +96,12 @@ export function parseContributors(text: string, memberIds: readonly string[]): P
       warnings.push(`contributor "${id}" is listed twice; kept the first.`);
       continue;
     }
-    const weight = typeof item.weight === 'number' ? item.weight : typeof item.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(item.weight) ? Number(item.weight) : NaN;
+    const weight =
+      typeof item.weight === 'number'
+        ? item.weight
+        : typeof item.weight === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(item.weight)
+          ? Number(item.weight)
+          : NaN;
     if (!Number.isFinite(weight) || weight < 0) {
       warnings.push(`contributor "${id}" has no usable weight (${JSON.stringify(item.weight)}); dropped.`);
       continue;
@@ -107,5 +113,10 @@ export function parseContributors(text: string, memberIds: readonly string[]): P
     warnings.push('the contributors block names no member with a positive weight; attribution is absent.');
     return { text: cleaned, contributors: null, winner, warnings };
   }
-  return { text: cleaned, contributors: raw.map((r) => ({ id: r.id, weight: r.weight / total, reason: r.reason })), winner, warnings };
+  return {
+    text: cleaned,
+    contributors: raw.map((r) => ({ id: r.id, weight: r.weight / total, reason: r.reason })),
+    winner,
+    warnings,
+  };
 }

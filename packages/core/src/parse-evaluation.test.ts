@@ -46,7 +46,8 @@ describe('parseEvaluation', () => {
   });
 
   it('the last JSON block with a ranking wins', () => {
-    const text = '```json\n{"ranking": ["Response A", "Response B"]}\n```\nOn reflection:\n```json\n{"ranking": ["Response B", "Response A"], "scores": {"Response B": 8}}\n```\n```json\n{"note": "no ranking here"}\n```';
+    const text =
+      '```json\n{"ranking": ["Response A", "Response B"]}\n```\nOn reflection:\n```json\n{"ranking": ["Response B", "Response A"], "scores": {"Response B": 8}}\n```\n```json\n{"note": "no ranking here"}\n```';
     const parsed = parseEvaluation(text, abc);
     expect(parsed.ranking).toEqual(['Response B', 'Response A']);
     expect(parsed.scores).toEqual({ 'Response B': 8 });
@@ -59,25 +60,39 @@ describe('parseEvaluation', () => {
   });
 
   it('falls back to the FINAL RANKING section when the JSON is broken', () => {
-    const text = '```json\n{"ranking": ["Response A", \n```\nfinal ranking:\n1. Response B\n2. Response A\n3. Response C\n';
+    const text =
+      '```json\n{"ranking": ["Response A", \n```\nfinal ranking:\n1. Response B\n2. Response A\n3. Response C\n';
     const parsed = parseEvaluation(text, abc);
     expect(parsed.format).toBe('final-ranking');
     expect(parsed.ranking).toEqual(['Response B', 'Response A', 'Response C']);
   });
 
   it('accepts bulleted and bold lists, and `1)` numbering, with the marker in any case', () => {
-    expect(parseEvaluation('**Final Ranking:**\n- **Response C**\n- Response A — solid\n- response b', abc).ranking).toEqual(['Response C', 'Response A', 'Response B']);
+    expect(
+      parseEvaluation('**Final Ranking:**\n- **Response C**\n- Response A — solid\n- response b', abc).ranking,
+    ).toEqual(['Response C', 'Response A', 'Response B']);
     expect(parseEvaluation('FINAL RANKING\n1) C\n2) A', abc).ranking).toEqual(['Response C', 'Response A']);
   });
 
   it('accepts a ranking written on the marker line', () => {
-    expect(parseEvaluation('FINAL RANKING: Response B > Response C > Response A', abc).ranking).toEqual(['Response B', 'Response C', 'Response A']);
-    expect(parseEvaluation('Final ranking: **B**, (A), c.', abc).ranking).toEqual(['Response B', 'Response A', 'Response C']);
+    expect(parseEvaluation('FINAL RANKING: Response B > Response C > Response A', abc).ranking).toEqual([
+      'Response B',
+      'Response C',
+      'Response A',
+    ]);
+    expect(parseEvaluation('Final ranking: **B**, (A), c.', abc).ranking).toEqual([
+      'Response B',
+      'Response A',
+      'Response C',
+    ]);
   });
 
   it('does not read prose on the marker line as a ranking entry', () => {
     // "Response A" here is a mention in a sentence, not a place: the list below is the ranking.
-    const parsed = parseEvaluation('In the final ranking below I put Response A last.\n- Response B\n- Response C\n- Response A', abc);
+    const parsed = parseEvaluation(
+      'In the final ranking below I put Response A last.\n- Response B\n- Response C\n- Response A',
+      abc,
+    );
     expect(parsed.ranking).toEqual(['Response B', 'Response C', 'Response A']);
     expect(parsed.warnings).toEqual([]);
     expect(parseEvaluation('My final ranking weighs Response C highly, as discussed.', abc).ranking).toEqual([]);
@@ -85,13 +100,19 @@ describe('parseEvaluation', () => {
 
   it('matches multi-letter labels for councils of more than 26', () => {
     const labels = Array.from({ length: 30 }, (_, i) => responseLabel(i));
-    const parsed = parseEvaluation('```json\n{"ranking": ["Response AC", "response ab", "Response Z"], "scores": {"Response AD": "8"}}\n```', labels);
+    const parsed = parseEvaluation(
+      '```json\n{"ranking": ["Response AC", "response ab", "Response Z"], "scores": {"Response AD": "8"}}\n```',
+      labels,
+    );
     expect(parsed.ranking).toEqual(['Response AC', 'Response AB', 'Response Z']);
     expect(parsed.scores).toEqual({ 'Response AD': 8 });
   });
 
   it('keeps the first place of a duplicate and drops unknown labels, with warnings', () => {
-    const parsed = parseEvaluation('```json\n{"ranking": ["Response B", "Response Q", "Response B", "Response A", 3]}\n```', abc);
+    const parsed = parseEvaluation(
+      '```json\n{"ranking": ["Response B", "Response Q", "Response B", "Response A", 3]}\n```',
+      abc,
+    );
     expect(parsed.ranking).toEqual(['Response B', 'Response A']);
     expect(parsed.warnings).toHaveLength(3);
     expect(parsed.warnings.join('\n')).toMatch(/Response Q/);
@@ -99,14 +120,18 @@ describe('parseEvaluation', () => {
   });
 
   it('accepts numeric strings as scores but not booleans or out-of-scale numbers', () => {
-    const parsed = parseEvaluation('```json\n{"ranking": ["Response A"], "scores": {"Response A": "6.5", "Response B": true, "Response C": 11}}\n```', abc);
+    const parsed = parseEvaluation(
+      '```json\n{"ranking": ["Response A"], "scores": {"Response A": "6.5", "Response B": true, "Response C": 11}}\n```',
+      abc,
+    );
     expect(parsed.scores).toEqual({ 'Response A': 6.5 });
     expect(parsed.warnings.join('\n')).toMatch(/boolean/);
     expect(parsed.warnings.join('\n')).toMatch(/outside/);
   });
 
   it('reads prose scores when there is no JSON', () => {
-    const text = '## Response A\nStrengths: ok\nScore: 4\n## Response B\nWeaknesses: wrong\nScore: 8/10\nFINAL RANKING:\n1. Response B\n2. Response A';
+    const text =
+      '## Response A\nStrengths: ok\nScore: 4\n## Response B\nWeaknesses: wrong\nScore: 8/10\nFINAL RANKING:\n1. Response B\n2. Response A';
     const parsed = parseEvaluation(text, ['Response A', 'Response B']);
     expect(parsed.scores).toEqual({ 'Response A': 4, 'Response B': 8 });
     expect(parsed.critiques['Response B']).toEqual({ strengths: '', weaknesses: 'wrong' });
@@ -116,7 +141,10 @@ describe('parseEvaluation', () => {
     const refusal = parseEvaluation("I'm sorry, but I cannot evaluate these responses.", abc);
     expect(refusal.abstained).toBe(true);
     expect(refusal.ranking).toEqual([]);
-    const rankedAnyway = parseEvaluation('I cannot be fully sure, but\nFINAL RANKING:\n1. Response A\n2. Response B', abc);
+    const rankedAnyway = parseEvaluation(
+      'I cannot be fully sure, but\nFINAL RANKING:\n1. Response A\n2. Response B',
+      abc,
+    );
     expect(rankedAnyway.abstained).toBe(false);
     expect(rankedAnyway.ranking).toEqual(['Response A', 'Response B']);
   });
@@ -126,24 +154,53 @@ describe('parseEvaluation', () => {
     expect(parsed.ranking).toEqual([]);
     expect(parsed.format).toBe('none');
     expect(parsed.abstained).toBe(false);
-    expect(parsed.warnings).toEqual(['no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).']);
+    expect(parsed.warnings).toEqual([
+      'no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).',
+    ]);
   });
 
   it('never throws, on any string and any labels', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 400 }), fc.array(fc.string({ maxLength: 12 }), { maxLength: 6 }), (text, labels) => {
-        const parsed = parseEvaluation(text, labels);
-        expect(Array.isArray(parsed.ranking)).toBe(true);
-        expect(new Set(parsed.ranking).size).toBe(parsed.ranking.length);
-      }),
+      fc.property(
+        fc.string({ maxLength: 400 }),
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 6 }),
+        (text, labels) => {
+          const parsed = parseEvaluation(text, labels);
+          expect(Array.isArray(parsed.ranking)).toBe(true);
+          expect(new Set(parsed.ranking).size).toBe(parsed.ranking.length);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('never throws on text built from the format’s own pieces, and only returns labels it was given', () => {
     const piece = fc.constantFrom(
-      'FINAL RANKING:', '```json', '```', '{"ranking": [', '"Response A"', '"Response Q"', ',', ']', '}', '"scores": {', ': 7', ': true',
-      '1. Response B', '- Response C', '### Response A', 'Strengths:', 'Weaknesses:', 'Score: 12', '\n', ' ', 'I cannot', '"', '\\', '{', 'null',
+      'FINAL RANKING:',
+      '```json',
+      '```',
+      '{"ranking": [',
+      '"Response A"',
+      '"Response Q"',
+      ',',
+      ']',
+      '}',
+      '"scores": {',
+      ': 7',
+      ': true',
+      '1. Response B',
+      '- Response C',
+      '### Response A',
+      'Strengths:',
+      'Weaknesses:',
+      'Score: 12',
+      '\n',
+      ' ',
+      'I cannot',
+      '"',
+      '\\',
+      '{',
+      'null',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
@@ -179,8 +236,11 @@ FINAL RANKING:
   });
 
   it('keeps multi-line strengths together and ignores a strengths-based phrase in prose', () => {
-    const text = '**Response A**\nStrengths:\n- fast\n- cheap\nWeaknesses: a strengths-based pitch only\nFINAL RANKING:\n1. Response A';
-    expect(parseEvaluation(text, ['Response A']).critiques).toEqual({ 'Response A': { strengths: 'fast\ncheap', weaknesses: 'a strengths-based pitch only' } });
+    const text =
+      '**Response A**\nStrengths:\n- fast\n- cheap\nWeaknesses: a strengths-based pitch only\nFINAL RANKING:\n1. Response A';
+    expect(parseEvaluation(text, ['Response A']).critiques).toEqual({
+      'Response A': { strengths: 'fast\ncheap', weaknesses: 'a strengths-based pitch only' },
+    });
   });
 });
 

@@ -35,7 +35,11 @@ export interface RankingRead {
 }
 
 /** Maps raw entries to canonical labels: unknown ones dropped with a warning, duplicates keep the first. (Also read by the structured parser.) */
-export function readRanking(entries: readonly unknown[], byCode: ReadonlyMap<string, string>, where: string): RankingRead {
+export function readRanking(
+  entries: readonly unknown[],
+  byCode: ReadonlyMap<string, string>,
+  where: string,
+): RankingRead {
   const ranking: string[] = [];
   const warnings: string[] = [];
   for (const entry of entries) {
@@ -61,7 +65,8 @@ export function readRanking(entries: readonly unknown[], byCode: ReadonlyMap<str
 export function readScore(value: unknown, label: string, warnings: string[]): number | undefined {
   let score: number | undefined;
   if (typeof value === 'number') score = value;
-  else if (typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*(?:\/\s*10\s*)?$/.test(value)) score = Number.parseFloat(value);
+  else if (typeof value === 'string' && /^\s*[+-]?\d+(?:\.\d+)?\s*(?:\/\s*10\s*)?$/.test(value))
+    score = Number.parseFloat(value);
   if (score === undefined || !Number.isFinite(score)) {
     warnings.push(`score for ${label} is ${typeof value === 'boolean' ? 'a boolean' : 'not a number'}; ignored.`);
     return undefined;
@@ -116,7 +121,10 @@ const listItem = /^\s*(?:\d{1,3}\s*[.):]|[-*•+])\s*(.*)$/;
 const inlineLabel = /^[\s*_"'`[(]*(?:response[\s_-]+)?[a-z]{1,4}[\s*_"'`\]).:]*$/i;
 
 /** The last `FINAL RANKING` section that names at least one label, read as a numbered or bulleted list. */
-function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, string>): { read: RankingRead; line: number } | undefined {
+function readFinalRanking(
+  lines: readonly string[],
+  byCode: ReadonlyMap<string, string>,
+): { read: RankingRead; line: number } | undefined {
   let tried = 0;
   for (let i = lines.length - 1; i >= 0 && tried < maxMarkersTried; i--) {
     const markerAt = lines[i]!.search(/final\s+ranking/i);
@@ -125,9 +133,13 @@ function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, 
     const entries: string[] = [];
     // Items written on the marker line itself: `FINAL RANKING: Response B, Response A` or `B > A > C`.
     const rest = lines[i]!.slice(markerAt).replace(/^final\s+ranking\W*/i, '');
-    const inline = rest.split(/[,>;]|\band\b/).map((s) => s.trim()).filter((s) => s !== '');
+    const inline = rest
+      .split(/[,>;]|\band\b/)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     // Each piece must be a label and nothing else: `Response A.` counts, prose that mentions one does not.
-    if (inline.length > 0 && inline.every((s) => inlineLabel.test(s) && labelCode(s) !== undefined)) entries.push(...inline);
+    if (inline.length > 0 && inline.every((s) => inlineLabel.test(s) && labelCode(s) !== undefined))
+      entries.push(...inline);
     let started = entries.length > 0;
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j]!;
@@ -146,7 +158,8 @@ function readFinalRanking(lines: readonly string[], byCode: ReadonlyMap<string, 
   return undefined;
 }
 
-const headerPattern = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,3}[.)][ \t]*)?(?:[*_]{1,2}[ \t]*)?(?:evaluation[ \t]+of[ \t]+)?response[ \t_-]+([a-z]{1,4})\b[*_]*/i;
+const headerPattern =
+  /^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,3}[.)][ \t]*)?(?:[*_]{1,2}[ \t]*)?(?:evaluation[ \t]+of[ \t]+)?response[ \t_-]+([a-z]{1,4})\b[*_]*/i;
 const keywordPattern = /\b(strengths?|weakness(?:es)?|score)\b[*_]*\s*(?::|=|[—–]|-(?=\s))/gi;
 const scoreValue = /^[\s*_]*([+-]?\d+(?:\.\d+)?)(?:\s*\/\s*10)?/;
 
@@ -235,7 +248,9 @@ export function parseEvaluation(text: string, labels: readonly string[]): Parsed
   try {
     return parseEvaluationUnsafe(typeof text === 'string' ? text : '', labels);
   } catch (error) {
-    return emptyEvaluation([`the evaluation could not be read: ${error instanceof Error ? error.message : String(error)}`]);
+    return emptyEvaluation([
+      `the evaluation could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    ]);
   }
 }
 
@@ -259,7 +274,10 @@ function parseEvaluationUnsafe(text: string, labels: readonly string[]): ParsedE
         ranking = read.ranking;
         rankingWarnings = read.warnings;
         format = 'json';
-        jsonScores = typeof rawScores === 'object' && rawScores !== null && !Array.isArray(rawScores) ? (rawScores as Record<string, unknown>) : undefined;
+        jsonScores =
+          typeof rawScores === 'object' && rawScores !== null && !Array.isArray(rawScores)
+            ? (rawScores as Record<string, unknown>)
+            : undefined;
         continue;
       }
     }
@@ -297,7 +315,11 @@ function parseEvaluationUnsafe(text: string, labels: readonly string[]): ParsedE
 
   const abstained = ranking.length === 0 && refusalPattern.test(text);
   if (ranking.length === 0) {
-    warnings.push(abstained ? 'the reviewer declined to rank; counted as an abstention.' : 'no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).');
+    warnings.push(
+      abstained
+        ? 'the reviewer declined to rank; counted as an abstention.'
+        : 'no ranking found (neither a JSON block with "ranking" nor a FINAL RANKING list).',
+    );
   }
   return { ranking, scores, critiques: sections.critiques, abstained, format, warnings };
 }

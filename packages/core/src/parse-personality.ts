@@ -8,7 +8,10 @@ import type { Personality } from './personality.js';
 /** The on-disk (snake_case) shape of a personality file. */
 export const personalityFileSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/i, 'must be letters, digits, ".", "-" or "_", starting with a letter or digit').max(100),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_.-]*$/i, 'must be letters, digits, ".", "-" or "_", starting with a letter or digit')
+      .max(100),
     name: z.string().min(1),
     model: z.string().min(1),
     system_prompt: z.string().min(1),
@@ -33,14 +36,24 @@ export function personalityFromData(data: unknown, source: string, locate?: Yaml
   const result = personalityFileSchema.safeParse(data);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `unknown key ${issue.keys.map((k) => describeKey([...issue.path, k], locate)).join(', ')}; accepted keys: ${acceptedKeys}`;
-      if (issue.code === 'invalid_type' && issue.path.length === 0) return `must be a mapping with keys ${acceptedKeys}`;
+      if (issue.code === 'unrecognized_keys')
+        return `unknown key ${issue.keys.map((k) => describeKey([...issue.path, k], locate)).join(', ')}; accepted keys: ${acceptedKeys}`;
+      if (issue.code === 'invalid_type' && issue.path.length === 0)
+        return `must be a mapping with keys ${acceptedKeys}`;
       return `${issue.path.length > 0 ? describeKey(issue.path, locate) : '(top level)'} ${issue.message}`;
     });
-    throw new CouncilError({ code: 'PERSONALITY_INVALID', message: `${source}: invalid personality: ${problems.join('; ')}.` });
+    throw new CouncilError({
+      code: 'PERSONALITY_INVALID',
+      message: `${source}: invalid personality: ${problems.join('; ')}.`,
+    });
   }
   const file = result.data;
-  const personality: Personality = { id: file.id, name: file.name, model: file.model, systemPrompt: file.system_prompt };
+  const personality: Personality = {
+    id: file.id,
+    name: file.name,
+    model: file.model,
+    systemPrompt: file.system_prompt,
+  };
   if (file.traits) personality.traits = file.traits;
   if (file.parents) personality.parents = file.parents;
   return personality;
@@ -63,7 +76,10 @@ export function parsePersonality(text: string, source: string): Personality {
 }
 
 /** Like `parsePersonality`, but returns the error instead of throwing it. */
-export function safeParsePersonality(text: string, source: string): { success: true; value: Personality } | { success: false; error: CouncilError } {
+export function safeParsePersonality(
+  text: string,
+  source: string,
+): { success: true; value: Personality } | { success: false; error: CouncilError } {
   try {
     return { success: true, value: parsePersonality(text, source) };
   } catch (error) {
@@ -74,7 +90,12 @@ export function safeParsePersonality(text: string, source: string): { success: t
 
 /** The YAML text of a personality, snake_case keys, ready to write to `personalities/<id>.yaml`. */
 export function stringifyPersonality(personality: Personality): string {
-  const data: Record<string, unknown> = { id: personality.id, name: personality.name, model: personality.model, system_prompt: personality.systemPrompt };
+  const data: Record<string, unknown> = {
+    id: personality.id,
+    name: personality.name,
+    model: personality.model,
+    system_prompt: personality.systemPrompt,
+  };
   if (personality.traits) data.traits = personality.traits;
   if (personality.parents) data.parents = personality.parents;
   return stringifyYaml(data, { lineWidth: 0 });

@@ -10,7 +10,9 @@ function replyObject(text: string): Record<string, unknown> | undefined {
   if (!body.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -41,7 +43,9 @@ export function parseStructuredEvaluation(reply: string, labels: readonly string
     const fields = entry as Record<string, unknown>;
     const label = typeof fields['response'] === 'string' ? matchLabel(fields['response'], byCode) : undefined;
     if (label === undefined) {
-      warnings.push(`structured evaluation for ${JSON.stringify(fields['response'])?.slice(0, 60) ?? 'no response'} is not one of the labels shown; dropped.`);
+      warnings.push(
+        `structured evaluation for ${JSON.stringify(fields['response'])?.slice(0, 60) ?? 'no response'} is not one of the labels shown; dropped.`,
+      );
       continue;
     }
     if (label in critiques || label in scores) {

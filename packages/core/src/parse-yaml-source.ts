@@ -40,7 +40,10 @@ export interface YamlSource {
    * (a list index as its number), each step matched by `matches(written, wanted)` (default: equal). Undefined where
    * the path is not in the file.
    */
-  locate: (path: readonly PropertyKey[], matches?: (written: string, wanted: string) => boolean) => YamlLocation | undefined;
+  locate: (
+    path: readonly PropertyKey[],
+    matches?: (written: string, wanted: string) => boolean,
+  ) => YamlLocation | undefined;
 }
 
 /** Where a key path is written in a YAML text. */
@@ -69,22 +72,40 @@ export interface YamlSyntaxProblem {
  * Reads YAML text into data without the `yaml` library's messages or warnings (which quote the text and, for warnings,
  * print it on stderr): returns the data and a locator, or the first syntax problem by line, column and kind.
  */
-export function parseYamlSource(text: string): { success: true; value: YamlSource } | { success: false; error: YamlSyntaxProblem } {
+export function parseYamlSource(
+  text: string,
+): { success: true; value: YamlSource } | { success: false; error: YamlSyntaxProblem } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
   if (first !== undefined) {
     const at = lineCounter.linePos(first.pos[0]);
-    return { success: false, error: { line: at.line, column: at.col, problem: syntaxProblems[first.code] ?? 'a syntax error' } };
+    return {
+      success: false,
+      error: { line: at.line, column: at.col, problem: syntaxProblems[first.code] ?? 'a syntax error' },
+    };
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch {
     // An alias to an anchor never set (its message names the alias), or aliases that expand past the limit.
-    return { success: false, error: { line: undefined, column: undefined, problem: 'an alias (*name) that refers to no anchor before it, or aliases that expand too far' } };
+    return {
+      success: false,
+      error: {
+        line: undefined,
+        column: undefined,
+        problem: 'an alias (*name) that refers to no anchor before it, or aliases that expand too far',
+      },
+    };
   }
-  return { success: true, value: { data, locate: (path, matches) => locate({ doc, lineCounter, path, matches: matches ?? ((a, b) => a === b) }) } };
+  return {
+    success: true,
+    value: {
+      data,
+      locate: (path, matches) => locate({ doc, lineCounter, path, matches: matches ?? ((a, b) => a === b) }),
+    },
+  };
 }
 
 function locate(options: {
@@ -100,7 +121,9 @@ function locate(options: {
     if (isMap(node)) {
       const pair = node.items.find((p) => {
         const written = isScalar(p.key) ? p.key.value : p.key;
-        return (typeof written === 'string' || typeof written === 'number') && options.matches(String(written), String(step));
+        return (
+          (typeof written === 'string' || typeof written === 'number') && options.matches(String(written), String(step))
+        );
       });
       if (pair === undefined || !isScalar(pair.key)) return undefined;
       keys.push(String(pair.key.value));

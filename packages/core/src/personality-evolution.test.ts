@@ -6,7 +6,10 @@ import { critiqueThemes, generateFeedbackSummary } from './generate-feedback-sum
 import { parsePersonality, stringifyPersonality } from './parse-personality.js';
 import type { Personality } from './personality.js';
 
-function review(reviewer: string, critiques: Record<string, { strengths: string; weaknesses: string }>): CouncilSession['stage2'][number] {
+function review(
+  reviewer: string,
+  critiques: Record<string, { strengths: string; weaknesses: string }>,
+): CouncilSession['stage2'][number] {
   return {
     reviewer,
     model: reviewer,
@@ -29,13 +32,22 @@ const history: Array<Pick<CouncilSession, 'stage2'>> = [
       review('sage', { sage: { strengths: 'Brilliant', weaknesses: 'none' } }), // a self-review: not peer feedback
     ],
   },
-  { stage2: [review('critic', { sage: { strengths: '**Clear structure**', weaknesses: 'Misses costs. Too long!' } }), review('critic', { other: { strengths: 'x', weaknesses: 'y' } })] },
+  {
+    stage2: [
+      review('critic', { sage: { strengths: '**Clear structure**', weaknesses: 'Misses costs. Too long!' } }),
+      review('critic', { other: { strengths: 'x', weaknesses: 'y' } }),
+    ],
+  },
   { stage2: [review('critic', { other: { strengths: 'x', weaknesses: 'y' } })] },
 ];
 
 describe('generateFeedbackSummary', () => {
   it('splits critiques into normalised themes', () => {
-    expect(critiqueThemes('- Clear structure.\n- Cites sources; **practical**!')).toEqual(['clear structure', 'cites sources', 'practical']);
+    expect(critiqueThemes('- Clear structure.\n- Cites sources; **practical**!')).toEqual([
+      'clear structure',
+      'cites sources',
+      'practical',
+    ]);
     expect(critiqueThemes('None found.')).toEqual([]);
   });
 
@@ -67,13 +79,28 @@ describe('generateFeedbackSummary', () => {
   });
 });
 
-const sage: Personality = { id: 'sage', name: 'The Sage', model: 'anthropic/claude', systemPrompt: 'You are wise.', traits: ['calm'] };
-const critic: Personality = { id: 'critic', name: 'The Critic', model: 'openai/gpt-4o', systemPrompt: 'You find flaws.' };
+const sage: Personality = {
+  id: 'sage',
+  name: 'The Sage',
+  model: 'anthropic/claude',
+  systemPrompt: 'You are wise.',
+  traits: ['calm'],
+};
+const critic: Personality = {
+  id: 'critic',
+  name: 'The Critic',
+  model: 'openai/gpt-4o',
+  systemPrompt: 'You find flaws.',
+};
 
 describe('combinePersonalities', () => {
   it('builds the evolution prompt from parents and feedback, and returns the validated child with its lineage', async () => {
     const feedback = [await generateFeedbackSummary(history, 'sage')];
-    const model = testModel('designer', () => 'Here it is:\n```yaml\nid: wise-critic\nname: The Wise Critic\nsystem_prompt: |\n  You are wise and find flaws, briefly.\ntraits:\n  - calm\n  - exacting\n```');
+    const model = testModel(
+      'designer',
+      () =>
+        'Here it is:\n```yaml\nid: wise-critic\nname: The Wise Critic\nsystem_prompt: |\n  You are wise and find flaws, briefly.\ntraits:\n  - calm\n  - exacting\n```',
+    );
     const child = await combinePersonalities([sage, critic], feedback, model);
     expect(child).toEqual({
       id: 'wise-critic',
@@ -94,11 +121,25 @@ describe('combinePersonalities', () => {
   it('rejects fewer than two parents, a reply that is not a personality, and a reused parent id', async () => {
     const model = (text: string) => testModel('designer', () => text);
     await expect(combinePersonalities([sage], [], model('x'))).rejects.toThrow(/at least two parent/);
-    await expect(combinePersonalities([sage, critic], [], model('```yaml\nname: No Id\nsystem_prompt: x\n```'))).rejects.toThrow(/"id"/);
-    await expect(combinePersonalities([sage, critic], [], model('```yaml\nid: sage\nname: S\nsystem_prompt: x\n```'))).rejects.toThrow(/reuses its parent's id "sage"/);
-    await expect(combinePersonalities([sage, critic], [], { model: testModel('down', () => ({ error: new Error('503') })) })).rejects.toThrow(/evolution model down failed: 503/);
+    await expect(
+      combinePersonalities([sage, critic], [], model('```yaml\nname: No Id\nsystem_prompt: x\n```')),
+    ).rejects.toThrow(/"id"/);
+    await expect(
+      combinePersonalities([sage, critic], [], model('```yaml\nid: sage\nname: S\nsystem_prompt: x\n```')),
+    ).rejects.toThrow(/reuses its parent's id "sage"/);
+    await expect(
+      combinePersonalities([sage, critic], [], { model: testModel('down', () => ({ error: new Error('503') })) }),
+    ).rejects.toThrow(/evolution model down failed: 503/);
     // A cause that ends its own sentence does not leave a doubled full stop.
-    await expect(combinePersonalities([sage, critic], [], { model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })) })).rejects.toThrow('The evolution model down failed: Set THE_KEY. Retry, or pick another model.');
-    await expect(generateFeedbackSummary(history, 'sage', { model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })) })).rejects.toThrow('The feedback summary model down failed: Set THE_KEY. Retry, or omit model');
+    await expect(
+      combinePersonalities([sage, critic], [], {
+        model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })),
+      }),
+    ).rejects.toThrow('The evolution model down failed: Set THE_KEY. Retry, or pick another model.');
+    await expect(
+      generateFeedbackSummary(history, 'sage', {
+        model: testModel('down', () => ({ error: new Error('Set THE_KEY.') })),
+      }),
+    ).rejects.toThrow('The feedback summary model down failed: Set THE_KEY. Retry, or omit model');
   });
 });

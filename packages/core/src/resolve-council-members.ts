@@ -30,18 +30,27 @@ function invalid(message: string): CouncilError {
 export function resolveCouncilMembers(options: ResolveCouncilMembersOptions): CouncilMembers {
   const { config, resolveModel } = options;
   const memberOptions = options.members ?? config.members;
-  if (memberOptions.length === 0) throw invalid('members is empty: pass at least two model ids (or set LLM_COUNCIL_MODELS).');
+  if (memberOptions.length === 0)
+    throw invalid('members is empty: pass at least two model ids (or set LLM_COUNCIL_MODELS).');
   if (memberOptions.length > MAX_COUNCIL_MEMBERS) {
-    throw invalid(`members has ${memberOptions.length} entries; a council has at most ${MAX_COUNCIL_MEMBERS} members (MAX_COUNCIL_MEMBERS): every reviewer reads every answer. Choose fewer.`);
+    throw invalid(
+      `members has ${memberOptions.length} entries; a council has at most ${MAX_COUNCIL_MEMBERS} members (MAX_COUNCIL_MEMBERS): every reviewer reads every answer. Choose fewer.`,
+    );
   }
   const members = memberOptions.map((m, i) => resolveMember(m, { resolveModel, role: `members[${i}]` }));
   const seen = new Set<string>();
   for (const member of members) {
-    if (seen.has(member.id)) throw invalid(`members has "${member.id}" twice; member ids must be unique (wrap one in { id, model } to give it another id).`);
+    if (seen.has(member.id))
+      throw invalid(
+        `members has "${member.id}" twice; member ids must be unique (wrap one in { id, model } to give it another id).`,
+      );
     seen.add(member.id);
   }
   const chairmen: ResolvedMember[] = [];
-  const chairmanCandidates = [options.chairman ?? config.chairman ?? memberOptions[0]!, ...(options.chairmanFallbacks ?? config.chairmanFallbacks)];
+  const chairmanCandidates = [
+    options.chairman ?? config.chairman ?? memberOptions[0]!,
+    ...(options.chairmanFallbacks ?? config.chairmanFallbacks),
+  ];
   chairmanCandidates.forEach((c, i) => {
     const resolved = resolveMember(c, { resolveModel, role: i === 0 ? 'chairman' : `chairmanFallbacks[${i - 1}]` });
     if (!chairmen.some((x) => x.id === resolved.id)) chairmen.push(resolved);

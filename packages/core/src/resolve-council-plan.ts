@@ -43,20 +43,28 @@ function invalid(message: string): CouncilError {
 }
 
 function positiveInt(value: number | undefined, name: string): void {
-  if (value !== undefined && !(Number.isInteger(value) && value >= 1)) throw invalid(`${name} must be a whole number of at least 1 (got ${String(value)}).`);
+  if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+    throw invalid(`${name} must be a whole number of at least 1 (got ${String(value)}).`);
 }
 
 function resolveTimeouts(config: CouncilConfig, overrides: Partial<StageTimeouts> | undefined): StageTimeouts {
-  const timeouts: StageTimeouts = { ...config.timeouts, ...Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)) };
+  const timeouts: StageTimeouts = {
+    ...config.timeouts,
+    ...Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)),
+  };
   for (const [name, ms] of Object.entries(timeouts)) {
     // setTimeout fires at once for delays past 2^31 − 1 ms, so larger values are refused rather than misread.
-    if (!(Number.isFinite(ms) && ms > 0 && ms <= 2_147_483_647)) throw invalid(`timeouts.${name} must be a positive number of milliseconds up to 2147483647 (got ${String(ms)}).`);
+    if (!(Number.isFinite(ms) && ms > 0 && ms <= 2_147_483_647))
+      throw invalid(`timeouts.${name} must be a positive number of milliseconds up to 2147483647 (got ${String(ms)}).`);
   }
   return timeouts;
 }
 
 function checkSeed(seed: number | string | undefined): void {
-  if (seed !== undefined && !((typeof seed === 'number' && Number.isFinite(seed)) || (typeof seed === 'string' && seed.trim() !== ''))) {
+  if (
+    seed !== undefined &&
+    !((typeof seed === 'number' && Number.isFinite(seed)) || (typeof seed === 'string' && seed.trim() !== ''))
+  ) {
     throw invalid(`seed must be a finite number or a non-empty string (got ${String(seed)}).`);
   }
 }
@@ -68,25 +76,39 @@ function checkSeed(seed: number | string | undefined): void {
  */
 export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
   const config = options.config ?? defaultConfig;
-  if (typeof options.query !== 'string' || options.query.trim() === '') throw invalid('query must be a non-empty string: pass the question for the council.');
+  if (typeof options.query !== 'string' || options.query.trim() === '')
+    throw invalid('query must be a non-empty string: pass the question for the council.');
   const resolveModel = options.resolveModel ?? ((id: string) => defaultResolveModel(id));
-  const { members, chairmen } = resolveCouncilMembers({ members: options.members, chairman: options.chairman, chairmanFallbacks: options.chairmanFallbacks, config, resolveModel });
+  const { members, chairmen } = resolveCouncilMembers({
+    members: options.members,
+    chairman: options.chairman,
+    chairmanFallbacks: options.chairmanFallbacks,
+    config,
+    resolveModel,
+  });
   const strategy = normalizeStrategyKey(options.strategy ?? config.strategy);
   const directive = resolveStrategy(config, { strategy, goal: options.goal });
   const mode = options.mode ?? config.mode;
-  if (mode !== 'consensus' && mode !== 'voting') throw invalid(`mode must be "consensus" or "voting" (got ${JSON.stringify(mode)}).`);
+  if (mode !== 'consensus' && mode !== 'voting')
+    throw invalid(`mode must be "consensus" or "voting" (got ${JSON.stringify(mode)}).`);
   const order = options.order ?? config.order;
-  if (!orderModes.includes(order)) throw invalid(`order must be one of ${orderModes.join(', ')} (got ${JSON.stringify(order)}).`);
+  if (!orderModes.includes(order))
+    throw invalid(`order must be one of ${orderModes.join(', ')} (got ${JSON.stringify(order)}).`);
   const selfReview = options.selfReview ?? config.selfReview;
-  if (selfReview !== 'include' && selfReview !== 'omit') throw invalid(`selfReview must be "include" or "omit" (got ${JSON.stringify(selfReview)}).`);
+  if (selfReview !== 'include' && selfReview !== 'omit')
+    throw invalid(`selfReview must be "include" or "omit" (got ${JSON.stringify(selfReview)}).`);
   const quorum = options.quorum ?? config.quorum;
   positiveInt(quorum, 'quorum');
-  if (quorum > members.length) throw invalid(`quorum is ${quorum} but only ${members.length} member(s) were given; lower the quorum or add members.`);
+  if (quorum > members.length)
+    throw invalid(
+      `quorum is ${quorum} but only ${members.length} member(s) were given; lower the quorum or add members.`,
+    );
   positiveInt(options.maxReviewers, 'maxReviewers');
   const timeouts = resolveTimeouts(config, options.timeouts);
   checkSeed(options.seed);
   const maxCostUsd = options.maxCostUsd ?? config.maxCostUsd;
-  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) throw invalid(`maxCostUsd must be a positive number of US dollars (got ${String(maxCostUsd)}).`);
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0))
+    throw invalid(`maxCostUsd must be a positive number of US dollars (got ${String(maxCostUsd)}).`);
   return {
     query: options.query,
     config,

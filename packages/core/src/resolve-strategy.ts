@@ -12,7 +12,10 @@ export function normalizeStrategyKey(key: string): string {
  * `{goal}` filled in. Throws `UNKNOWN_STRATEGY` for a key the cascade does not define, and
  * `INVALID_OPTION` when the directive needs a goal (`goal-seeking`) and none was given.
  */
-export function resolveStrategy(config: Pick<CouncilConfig, 'strategies'>, options: { strategy: string; goal?: string | undefined }): string {
+export function resolveStrategy(
+  config: Pick<CouncilConfig, 'strategies'>,
+  options: { strategy: string; goal?: string | undefined },
+): string {
   const key = normalizeStrategyKey(options.strategy);
   const directive = config.strategies[key];
   if (directive === undefined) {
@@ -22,7 +25,10 @@ export function resolveStrategy(config: Pick<CouncilConfig, 'strategies'>, optio
     });
   }
   if (directive.includes('{goal}') && (options.goal === undefined || options.goal.trim() === '')) {
-    throw new CouncilError({ code: 'INVALID_OPTION', message: `The "${key}" strategy needs a goal: pass goal (for example "maximise test coverage").` });
+    throw new CouncilError({
+      code: 'INVALID_OPTION',
+      message: `The "${key}" strategy needs a goal: pass goal (for example "maximise test coverage").`,
+    });
   }
   return fillTemplate(directive, { goal: options.goal?.trim() ?? '' });
 }

@@ -31,7 +31,13 @@ export function reviewResponseFormat(labels: readonly string[]): ResponseFormat 
             additionalProperties: false,
           },
         },
-        ranking: { type: 'array', minItems: labels.length, maxItems: labels.length, items: label, description: 'Every label once, best first.' },
+        ranking: {
+          type: 'array',
+          minItems: labels.length,
+          maxItems: labels.length,
+          items: label,
+          description: 'Every label once, best first.',
+        },
       },
       required: ['evaluations', 'ranking'],
       additionalProperties: false,
@@ -47,7 +53,14 @@ export function rankingResponseFormat(labels: readonly string[]): ResponseFormat
     description: 'The ranking of the anonymised responses, every label once, best first.',
     schema: {
       type: 'object',
-      properties: { ranking: { type: 'array', minItems: labels.length, maxItems: labels.length, items: { type: 'string', enum: [...labels] } } },
+      properties: {
+        ranking: {
+          type: 'array',
+          minItems: labels.length,
+          maxItems: labels.length,
+          items: { type: 'string', enum: [...labels] },
+        },
+      },
       required: ['ranking'],
       additionalProperties: false,
     },

@@ -15,7 +15,9 @@ function member(id: string, delays: { answerMs: number; reviewMs: number }) {
     respond: async (call) => {
       const reviewing = call.messages.some((m) => m.content.includes('FINAL RANKING'));
       await sleep(reviewing ? delays.reviewMs : delays.answerMs);
-      return reviewing ? '```json\n{"ranking": ["Response A", "Response B", "Response C"], "scores": {"Response A": 9, "Response B": 6, "Response C": 3}}\n```' : `answer from ${id}`;
+      return reviewing
+        ? '```json\n{"ranking": ["Response A", "Response B", "Response C"], "scores": {"Response A": 9, "Response B": 6, "Response C": 3}}\n```'
+        : `answer from ${id}`;
     },
   });
 }
@@ -26,7 +28,11 @@ describe('runCouncil passes answers and reviews to onAnswer and onReview as they
     const answers: Stage1Result[] = [];
     const reviews: Stage2Result[] = [];
     // Answers end in the order c (5 ms), a (30 ms), b (60 ms); reviews b (5 ms), c (30 ms), a (60 ms).
-    const members = [member('a', { answerMs: 30, reviewMs: 60 }), member('b', { answerMs: 60, reviewMs: 5 }), member('c', { answerMs: 5, reviewMs: 30 })];
+    const members = [
+      member('a', { answerMs: 30, reviewMs: 60 }),
+      member('b', { answerMs: 60, reviewMs: 5 }),
+      member('c', { answerMs: 5, reviewMs: 30 }),
+    ];
     const session = await runCouncil({
       query,
       members,
@@ -71,18 +77,37 @@ describe('runCouncil passes answers and reviews to onAnswer and onReview as they
     const answers: Stage1Result[] = [];
     const broken = createScriptedModel({ modelId: 'broken', respond: () => Promise.reject(new Error('down')) });
     const members = [member('a', { answerMs: 1, reviewMs: 1 }), member('b', { answerMs: 1, reviewMs: 1 }), broken];
-    await runCouncil({ query, members, chairman: members[0]!, seed: 1, clock: fixedClock, onAnswer: (r) => answers.push(r) });
+    await runCouncil({
+      query,
+      members,
+      chairman: members[0]!,
+      seed: 1,
+      clock: fixedClock,
+      onAnswer: (r) => answers.push(r),
+    });
     expect(answers.map((a) => a.member).sort()).toEqual(['a', 'b', 'broken']);
     expect(answers.find((a) => a.member === 'broken')?.text).toBeNull();
   });
 
   it('ignores listeners that throw: the session completes as without them', async () => {
-    const members = [member('a', { answerMs: 1, reviewMs: 1 }), member('b', { answerMs: 1, reviewMs: 1 }), member('c', { answerMs: 1, reviewMs: 1 })];
+    const members = [
+      member('a', { answerMs: 1, reviewMs: 1 }),
+      member('b', { answerMs: 1, reviewMs: 1 }),
+      member('c', { answerMs: 1, reviewMs: 1 }),
+    ];
     const throwing = () => {
       throw new Error('display broke');
     };
     const plain = await runCouncil({ query, members, chairman: members[0]!, seed: 1, clock: fixedClock });
-    const withThrowing = await runCouncil({ query, members, chairman: members[0]!, seed: 1, clock: fixedClock, onAnswer: throwing, onReview: throwing });
+    const withThrowing = await runCouncil({
+      query,
+      members,
+      chairman: members[0]!,
+      seed: 1,
+      clock: fixedClock,
+      onAnswer: throwing,
+      onReview: throwing,
+    });
     const { sessionId: _a, ...left } = plain;
     const { sessionId: _b, ...right } = withThrowing;
     expect(right).toEqual(left);

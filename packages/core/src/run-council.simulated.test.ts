@@ -9,7 +9,14 @@ const members = ['simulated:ada', 'simulated:basil', 'simulated:cleo', 'simulate
 
 describe('runCouncil over the offline simulated provider (the prompt contract)', () => {
   it('every review is read from its JSON block, every member is ranked, and the chairman’s contributors are members', async () => {
-    const session = await runCouncil({ query, members, chairman: 'simulated:ada', seed: 42, clock: fixedClock, biasAudit: true });
+    const session = await runCouncil({
+      query,
+      members,
+      chairman: 'simulated:ada',
+      seed: 42,
+      clock: fixedClock,
+      biasAudit: true,
+    });
     expect(session.excluded).toEqual([]);
     for (const review of session.stage2) {
       expect(review.evaluation?.format).toBe('json');
@@ -26,7 +33,8 @@ describe('runCouncil over the offline simulated provider (the prompt contract)',
   });
 
   it('gives byte-identical sessions for the same seed, apart from a fresh session id', async () => {
-    const run = () => runCouncil({ query, members, chairman: 'simulated:ada', seed: 7, clock: fixedClock, order: 'latin-square' });
+    const run = () =>
+      runCouncil({ query, members, chairman: 'simulated:ada', seed: 7, clock: fixedClock, order: 'latin-square' });
     const [a, b] = [await run(), await run()];
     expect(a.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(b.sessionId).not.toBe(a.sessionId);
@@ -35,17 +43,49 @@ describe('runCouncil over the offline simulated provider (the prompt contract)',
 });
 
 describe('runCouncil with the shared scripted model', () => {
-  const answer = (id: string) => createScriptedModel({ modelId: id, respond: (call) => (call.messages.some((m) => m.content.includes('FINAL RANKING')) ? '```json\n{"ranking": ["Response B", "Response A"]}\n```' : `answer from ${id}`) });
+  const answer = (id: string) =>
+    createScriptedModel({
+      modelId: id,
+      respond: (call) =>
+        call.messages.some((m) => m.content.includes('FINAL RANKING'))
+          ? '```json\n{"ranking": ["Response B", "Response A"]}\n```'
+          : `answer from ${id}`,
+    });
 
   it('falls back past a chairman whose id went stale (ModelNotFoundError)', async () => {
     const stale = createScriptedModel({
       modelId: 'old/chairman',
-      steps: [{ error: new ModelNotFoundError({ message: 'No endpoints found for old/chairman.', provider: 'openrouter', url: 'http://127.0.0.1/', modelId: 'old/chairman' }) }],
+      steps: [
+        {
+          error: new ModelNotFoundError({
+            message: 'No endpoints found for old/chairman.',
+            provider: 'openrouter',
+            url: 'http://127.0.0.1/',
+            modelId: 'old/chairman',
+          }),
+        },
+      ],
     });
-    const backup = createScriptedModel({ modelId: 'new/chairman', steps: ['Synthesis.\n```json\n{"contributors": [{"id": "a", "weight": 1, "reason": "r"}]}\n```'] });
-    const session = await runCouncil({ query, members: [answer('a'), answer('b')], chairman: stale, chairmanFallbacks: [backup], seed: 1, clock: fixedClock });
-    expect(session.excluded).toEqual([{ member: 'old/chairman', stage: 3, reason: 'error', message: 'No endpoints found for old/chairman.' }]);
-    expect(session.synthesis).toMatchObject({ model: 'new/chairman', text: 'Synthesis.', contributors: [{ id: 'a', weight: 1, reason: 'r' }] });
+    const backup = createScriptedModel({
+      modelId: 'new/chairman',
+      steps: ['Synthesis.\n```json\n{"contributors": [{"id": "a", "weight": 1, "reason": "r"}]}\n```'],
+    });
+    const session = await runCouncil({
+      query,
+      members: [answer('a'), answer('b')],
+      chairman: stale,
+      chairmanFallbacks: [backup],
+      seed: 1,
+      clock: fixedClock,
+    });
+    expect(session.excluded).toEqual([
+      { member: 'old/chairman', stage: 3, reason: 'error', message: 'No endpoints found for old/chairman.' },
+    ]);
+    expect(session.synthesis).toMatchObject({
+      model: 'new/chairman',
+      text: 'Synthesis.',
+      contributors: [{ id: 'a', weight: 1, reason: 'r' }],
+    });
   });
 
   it('a member that honours the abort signal is cut off at its stage timeout', async () => {
@@ -54,13 +94,19 @@ describe('runCouncil with the shared scripted model', () => {
     vi.useFakeTimers();
     try {
       let settled = false;
-      const running = runCouncil({ query, members: [answer('a'), answer('b'), slow], chairman: answer('a'), seed: 1, timeouts: { stage1Ms: 60 } }).finally(
-        () => (settled = true),
-      );
+      const running = runCouncil({
+        query,
+        members: [answer('a'), answer('b'), slow],
+        chairman: answer('a'),
+        seed: 1,
+        timeouts: { stage1Ms: 60 },
+      }).finally(() => (settled = true));
       await vi.advanceTimersByTimeAsync(60);
       expect(settled).toBe(true);
       const session = await running;
-      expect(session.excluded).toEqual([{ member: 'slow', stage: 1, reason: 'timeout', message: 'no answer within 60 ms' }]);
+      expect(session.excluded).toEqual([
+        { member: 'slow', stage: 1, reason: 'timeout', message: 'no answer within 60 ms' },
+      ]);
     } finally {
       vi.useRealTimers();
     }

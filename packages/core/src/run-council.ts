@@ -34,7 +34,12 @@ function modelSeed(seed: number | string | undefined): number | undefined {
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new CouncilError({ code: 'ABORTED', message: 'The council session was aborted by its abort signal.', cause: signal.reason });
+  if (signal?.aborted)
+    throw new CouncilError({
+      code: 'ABORTED',
+      message: 'The council session was aborted by its abort signal.',
+      cause: signal.reason,
+    });
 }
 
 /**
@@ -49,9 +54,20 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   const signal = options.abortSignal;
   const now = options.clock ? () => options.clock!.now() : () => Date.now();
   const rng = options.rng ?? createSeededMulberry32(options.seed ?? randomUUID());
-  const conversation = options.followUp === undefined ? {} : { conversation: { id: options.followUp.conversationId, previousSessionId: options.followUp.previousSessionId } };
+  const conversation =
+    options.followUp === undefined
+      ? {}
+      : {
+          conversation: { id: options.followUp.conversationId, previousSessionId: options.followUp.previousSessionId },
+        };
   const emit = createEventEmitter(options.onEvent);
-  const call = createModelCaller({ emit, abortSignal: signal, now, seed: modelSeed(options.seed), maxReplyBytes: resolved.config.maxReplyBytes });
+  const call = createModelCaller({
+    emit,
+    abortSignal: signal,
+    now,
+    seed: modelSeed(options.seed),
+    maxReplyBytes: resolved.config.maxReplyBytes,
+  });
 
   throwIfAborted(signal);
   // The rng's draws, in order: one uuid (discarded), boundary token, reviewer sample, presentation orders.
@@ -65,7 +81,13 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
 
   // A follow-up shows every stage its question framed with the previous answer; the session keeps the question alone.
   const followUp = options.followUp;
-  const plan = followUp === undefined ? resolved : { ...resolved, query: buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary }) };
+  const plan =
+    followUp === undefined
+      ? resolved
+      : {
+          ...resolved,
+          query: buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary }),
+        };
 
   const onAnswer = options.onAnswer === undefined ? undefined : ignoreListenerErrors(options.onAnswer);
   const onReview = options.onReview === undefined ? undefined : ignoreListenerErrors(options.onReview);
@@ -80,24 +102,53 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   let scores: ReviewScores = NOT_REVIEWED;
   let stage3: SynthesisStageResult = NOT_SYNTHESISED;
   const spent = () => sumUsage([...stage1.map((s) => s.usage), ...stage2.map((r) => r.usage)]).costUsd;
-  if (cap.allows(2, { spentUsd: spent(), estimate: () => estimateReviewCost({ stage1, selfReview: plan.selfReview, maxReviewers: plan.maxReviewers }) })) {
+  if (
+    cap.allows(2, {
+      spentUsd: spent(),
+      estimate: () => estimateReviewCost({ stage1, selfReview: plan.selfReview, maxReviewers: plan.maxReviewers }),
+    })
+  ) {
     stage2 = await runReviewStage({ plan, call, emit, boundary, rng, answers, onReview });
     throwIfAborted(signal);
     scores = scoreReviews(stage2, { candidates: [...answers.keys()], excludeSelfVotes: plan.excludeSelfVotes });
-    if (plan.synthesis && cap.allows(3, { spentUsd: spent(), estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }) })) {
+    if (
+      plan.synthesis &&
+      cap.allows(3, {
+        spentUsd: spent(),
+        estimate: () => estimateSynthesisCost({ stage1, stage2, chairman: plan.chairmen[0]! }),
+      })
+    ) {
       const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
-      stage3 = await runSynthesisStage({ plan, call, emit, inputs, abortSignal: signal, onText: options.onSynthesisText });
+      stage3 = await runSynthesisStage({
+        plan,
+        call,
+        emit,
+        inputs,
+        abortSignal: signal,
+        onText: options.onSynthesisText,
+      });
       throwIfAborted(signal);
     }
   }
 
   // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.
-  const bias = plan.biasAudit && scores.ranked ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds }) : { biasAudit: null, biasIndicators: null, warnings: [] };
-  return { ...assembleSession({ plan: resolved, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() }), ...conversation };
+  const bias =
+    plan.biasAudit && scores.ranked
+      ? auditSessionBias({ stage1, stage2, answers, thresholds: plan.biasAuditThresholds })
+      : { biasAudit: null, biasIndicators: null, warnings: [] };
+  return {
+    ...assembleSession({ plan: resolved, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() }),
+    ...conversation,
+  };
 }
 
 /** Scores of a session stopped before stage 2: no ballots, no ranking (the cost cap's note says why). */
-const NOT_REVIEWED: ReviewScores = { leaderboard: [], agreement: { kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: 0 }, ranked: false, warnings: [] };
+const NOT_REVIEWED: ReviewScores = {
+  leaderboard: [],
+  agreement: { kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: 0 },
+  ranked: false,
+  warnings: [],
+};
 /** Stage 3 of a session stopped before it. */
 const NOT_SYNTHESISED: SynthesisStageResult = { synthesis: null, excluded: [], warnings: [] };
 

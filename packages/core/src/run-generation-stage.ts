@@ -19,10 +19,28 @@ export interface RunGenerationStageOptions {
 
 function stage1Result(member: ResolvedMember, outcome: CallOutcome, boundary: string): Stage1Result {
   if (!outcome.ok) {
-    return { member: member.id, model: member.modelId, text: null, usage: null, latencyMs: outcome.latencyMs, error: outcome.error, suspectedInjection: false, injectionSignals: [] };
+    return {
+      member: member.id,
+      model: member.modelId,
+      text: null,
+      usage: null,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error,
+      suspectedInjection: false,
+      injectionSignals: [],
+    };
   }
   const signals = detectInjection(outcome.text, boundary);
-  return { member: member.id, model: member.modelId, text: outcome.text, usage: outcome.usage, latencyMs: outcome.latencyMs, error: null, suspectedInjection: signals.length > 0, injectionSignals: signals };
+  return {
+    member: member.id,
+    model: member.modelId,
+    text: outcome.text,
+    usage: outcome.usage,
+    latencyMs: outcome.latencyMs,
+    error: null,
+    suspectedInjection: signals.length > 0,
+    injectionSignals: signals,
+  };
 }
 
 /** Stage 1 (generation): every member answers the query in parallel; failures are recorded, not thrown. */
@@ -31,7 +49,13 @@ export async function runGenerationStage(options: RunGenerationStageOptions): Pr
   emit({ type: 'stage-started', stage: 1, calls: plan.members.length });
   const stage1 = await Promise.all(
     plan.members.map(async (member) => {
-      const outcome = await call({ stage: 1, member, messages: memberMessages(member, plan.query), council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms });
+      const outcome = await call({
+        stage: 1,
+        member,
+        messages: memberMessages(member, plan.query),
+        council: { stage: 'answer' },
+        timeoutMs: plan.timeouts.stage1Ms,
+      });
       const result = stage1Result(member, outcome, boundary);
       onAnswer?.(result);
       return result;

@@ -11,7 +11,10 @@ type Reply = string | { error: Error & { code?: string } };
  * A member whose model may accept structured output. `review` answers each stage-2 call (the n-th call of the
  * reviewer, 0 first), from the labels its prompt shows; every call is recorded with its options.
  */
-function reviewer(id: string, options: { structured: boolean; review: (labels: string[], n: number, call: GenerateOptions) => Reply }) {
+function reviewer(
+  id: string,
+  options: { structured: boolean; review: (labels: string[], n: number, call: GenerateOptions) => Reply },
+) {
   const calls: GenerateOptions[] = [];
   let reviews = 0;
   const model: LanguageModelV1 & { calls: GenerateOptions[] } = {
@@ -40,25 +43,37 @@ function reviewer(id: string, options: { structured: boolean; review: (labels: s
 /** A structured review ranking the labels in the order shown, scores 9, 7, 5. */
 function jsonReview(labels: string[]): string {
   return JSON.stringify({
-    evaluations: labels.map((response, i) => ({ response, strengths: `clear ${i}`, weaknesses: `thin ${i}`, score: 9 - 2 * i })),
+    evaluations: labels.map((response, i) => ({
+      response,
+      strengths: `clear ${i}`,
+      weaknesses: `thin ${i}`,
+      score: 9 - 2 * i,
+    })),
     ranking: labels,
   });
 }
 
 function unsupported(): Error & { code: string } {
-  return Object.assign(new Error('test does not accept response_format json_schema'), { code: 'STRUCTURED_OUTPUT_UNSUPPORTED' });
+  return Object.assign(new Error('test does not accept response_format json_schema'), {
+    code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+  });
 }
 
 describe('stage 2 structured reviews', () => {
   it('asks a model that supports it for the schema, and reads the JSON into scores and critiques by member', async () => {
-    const members = ['a', 'b', 'c'].map((id) => reviewer(id, { structured: true, review: (labels) => jsonReview(labels) }));
+    const members = ['a', 'b', 'c'].map((id) =>
+      reviewer(id, { structured: true, review: (labels) => jsonReview(labels) }),
+    );
     const session = await runCouncil({ query: 'q', members, seed: 3, clock: fixedClock });
     const call = members[0]!.calls.find((c) => c.council?.stage === 'review')!;
     const labels = ['Response A', 'Response B', 'Response C'];
     expect(call.responseFormat?.name).toBe('council_review');
     expect(call.responseFormat?.schema).toMatchObject({
       required: ['evaluations', 'ranking'],
-      properties: { ranking: { minItems: 3, maxItems: 3, items: { enum: labels } }, evaluations: { items: { properties: { score: { minimum: 1, maximum: 10 } } } } },
+      properties: {
+        ranking: { minItems: 3, maxItems: 3, items: { enum: labels } },
+        evaluations: { items: { properties: { score: { minimum: 1, maximum: 10 } } } },
+      },
     });
     // The prompt keeps the boundary markers and asks for JSON, not the FINAL RANKING list.
     expect(call.messages[0]!.content).toContain('Reply with one JSON object');
@@ -77,13 +92,26 @@ describe('stage 2 structured reviews', () => {
   it('asks in text, without a failure shown, when the model refuses structured output', async () => {
     const events: CouncilEvent[] = [];
     const text = (labels: string[]) => `FINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}`;
-    const members = ['a', 'b', 'c'].map((id) => reviewer(id, { structured: true, review: (labels, _n, call) => (call.responseFormat ? { error: unsupported() } : text(labels)) }));
-    const session = await runCouncil({ query: 'q', members, seed: 3, clock: fixedClock, onEvent: (e) => events.push(e) });
+    const members = ['a', 'b', 'c'].map((id) =>
+      reviewer(id, {
+        structured: true,
+        review: (labels, _n, call) => (call.responseFormat ? { error: unsupported() } : text(labels)),
+      }),
+    );
+    const session = await runCouncil({
+      query: 'q',
+      members,
+      seed: 3,
+      clock: fixedClock,
+      onEvent: (e) => events.push(e),
+    });
     const reviews = members[0]!.calls.filter((c) => c.council?.stage === 'review');
     expect(reviews.map((c) => c.responseFormat?.name)).toEqual(['council_review', undefined]);
     expect(reviews[1]!.messages[0]!.content).toContain('FINAL RANKING');
     expect(session.stage2.map((r) => r.readPath)).toEqual(['text', 'text', 'text']);
-    expect(session.stage2[0]!.warnings).toContain("a's model does not accept structured output here; its review was asked for in the text format.");
+    expect(session.stage2[0]!.warnings).toContain(
+      "a's model does not accept structured output here; its review was asked for in the text format.",
+    );
     expect(events.filter((e) => e.type === 'model-failed')).toEqual([]);
     expect(session.excluded).toEqual([]);
   });
@@ -99,10 +127,15 @@ describe('stage 2 structured reviews', () => {
     expect(able.flatMap((m) => m.calls).some((c) => c.responseFormat !== undefined)).toBe(false);
   });
 
-  it('sends one repair request after an unreadable reply, and keeps the first reply\'s critiques', async () => {
-    const first = (labels: string[]) => labels.map((l) => `### ${l}\n**Strengths**: fine\n**Weaknesses**: long\n**Score**: 6`).join('\n\n');
+  it("sends one repair request after an unreadable reply, and keeps the first reply's critiques", async () => {
+    const first = (labels: string[]) =>
+      labels.map((l) => `### ${l}\n**Strengths**: fine\n**Weaknesses**: long\n**Score**: 6`).join('\n\n');
     const members = ['a', 'b', 'c'].map((id) =>
-      reviewer(id, { structured: false, review: (labels, n) => (n === 0 ? first(labels) : `FINAL RANKING:\n1. ${labels[2]}\n2. ${labels[0]}\n3. ${labels[1]}`) }),
+      reviewer(id, {
+        structured: false,
+        review: (labels, n) =>
+          n === 0 ? first(labels) : `FINAL RANKING:\n1. ${labels[2]}\n2. ${labels[0]}\n3. ${labels[1]}`,
+      }),
     );
     const session = await runCouncil({ query: 'q', members, seed: 5 });
     const [review, repair] = members[1]!.calls.filter((c) => c.council?.stage === 'review');
@@ -110,7 +143,9 @@ describe('stage 2 structured reviews', () => {
     expect(repair!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(repair!.messages[0]!.content).toBe(review!.messages[0]!.content);
     expect(repair!.messages[1]!.content).toBe(first(['Response A', 'Response B', 'Response C']));
-    expect(repair!.messages[2]!.content).toMatch(/^Your evaluation above could not be read[\s\S]*FINAL RANKING:\n1\. <label>\n2\. <label>\n3\. <label>$/);
+    expect(repair!.messages[2]!.content).toMatch(
+      /^Your evaluation above could not be read[\s\S]*FINAL RANKING:\n1\. <label>\n2\. <label>\n3\. <label>$/,
+    );
     for (const r of session.stage2) {
       expect(r.readPath).toBe('text-repaired');
       expect(r.evaluation?.ranking).toEqual([r.order[2], r.order[0], r.order[1]]);
@@ -127,7 +162,12 @@ describe('stage 2 structured reviews', () => {
     const members = ['a', 'b', 'c'].map((id) =>
       reviewer(id, {
         structured: true,
-        review: (labels, n) => (id === 'c' ? '{"evaluations": []}' : n === 0 ? '{"evaluations": [], "ranking": []}' : JSON.stringify({ ranking: [...labels].reverse() })),
+        review: (labels, n) =>
+          id === 'c'
+            ? '{"evaluations": []}'
+            : n === 0
+              ? '{"evaluations": [], "ranking": []}'
+              : JSON.stringify({ ranking: [...labels].reverse() }),
       }),
     );
     const session = await runCouncil({ query: 'q', members, seed: 5, onEvent: (e) => events.push(e) });
@@ -140,11 +180,19 @@ describe('stage 2 structured reviews', () => {
     expect(byReviewer['c']!.readPath).toBe('unread');
     expect(byReviewer['c']!.repairText).toBe('{"evaluations": []}');
     expect(byReviewer['c']!.evaluation).toMatchObject({ ranking: [], abstained: true });
-    expect(events.find((e) => e.type === 'stage-finished' && e.stage === 2)).toEqual({ type: 'stage-finished', stage: 2, succeeded: 3, failed: 0, unread: 1 });
+    expect(events.find((e) => e.type === 'stage-finished' && e.stage === 2)).toEqual({
+      type: 'stage-finished',
+      stage: 2,
+      succeeded: 3,
+      failed: 0,
+      unread: 1,
+    });
   });
 
   it('skips stage 3 with synthesis: false and records it', async () => {
-    const members = ['a', 'b', 'c'].map((id) => reviewer(id, { structured: true, review: (labels) => jsonReview(labels) }));
+    const members = ['a', 'b', 'c'].map((id) =>
+      reviewer(id, { structured: true, review: (labels) => jsonReview(labels) }),
+    );
     const session = await runCouncil({ query: 'q', members, seed: 3, synthesis: false });
     expect(session.synthesis).toBeNull();
     expect(session.config.synthesis).toBe(false);
@@ -179,7 +227,16 @@ describe('callModel and the endpoint queue', () => {
     let clock = 0;
     const now = () => clock;
     const seen: string[] = [];
-    const pending = callModel({ model: queuedModel(50_000, 20_000), messages: [], timeoutMs: 30_000, abortSignal: undefined, now, seed: undefined, onQueued: () => seen.push('queued'), onDispatched: () => seen.push('dispatched') });
+    const pending = callModel({
+      model: queuedModel(50_000, 20_000),
+      messages: [],
+      timeoutMs: 30_000,
+      abortSignal: undefined,
+      now,
+      seed: undefined,
+      onQueued: () => seen.push('queued'),
+      onDispatched: () => seen.push('dispatched'),
+    });
     for (let t = 0; t < 70_000; t += 1_000) {
       clock += 1_000;
       await vi.advanceTimersByTimeAsync(1_000);
@@ -191,7 +248,14 @@ describe('callModel and the endpoint queue', () => {
 
   it('still times out a call that is slow once it is sent', async () => {
     vi.useFakeTimers();
-    const pending = callModel({ model: queuedModel(50_000, 40_000), messages: [], timeoutMs: 30_000, abortSignal: undefined, now: () => 0, seed: undefined });
+    const pending = callModel({
+      model: queuedModel(50_000, 40_000),
+      messages: [],
+      timeoutMs: 30_000,
+      abortSignal: undefined,
+      now: () => 0,
+      seed: undefined,
+    });
     await vi.advanceTimersByTimeAsync(50_000 + 30_000);
     expect(await pending).toMatchObject({ ok: false, error: { reason: 'timeout' } });
   });
@@ -202,12 +266,25 @@ describe('sessionOutcome', () => {
 
   it('is complete with a synthesis from readable reviews; partial with none readable, even synthesised', async () => {
     const { sessionOutcome } = await import('./session-outcome.js');
-    const good = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })), seed: 1 });
+    const good = await runCouncil({
+      query: 'q',
+      members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })),
+      seed: 1,
+    });
     expect(sessionOutcome(good)).toEqual({ complete: true, shortfalls: [] });
-    const vague = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: () => 'All fine.' })), seed: 1 });
+    const vague = await runCouncil({
+      query: 'q',
+      members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: () => 'All fine.' })),
+      seed: 1,
+    });
     expect(vague.synthesis).not.toBeNull();
     expect(sessionOutcome(vague)).toEqual({ complete: false, shortfalls: ['no-review-read'] });
-    const ranked = await runCouncil({ query: 'q', members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })), seed: 1, synthesis: false });
+    const ranked = await runCouncil({
+      query: 'q',
+      members: ['a', 'b', 'c'].map((id) => reviewer(id, { structured: false, review: text })),
+      seed: 1,
+      synthesis: false,
+    });
     expect(sessionOutcome(ranked)).toEqual({ complete: true, shortfalls: [] });
   });
 });

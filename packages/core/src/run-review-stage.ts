@@ -18,7 +18,10 @@ import { rankingResponseFormat, reviewResponseFormat } from './review-response-f
 import type { RandomSource } from './random-source.js';
 
 export interface RunReviewStageOptions {
-  plan: Pick<CouncilPlan, 'config' | 'query' | 'members' | 'order' | 'selfReview' | 'maxReviewers' | 'timeouts' | 'structuredReviews'>;
+  plan: Pick<
+    CouncilPlan,
+    'config' | 'query' | 'members' | 'order' | 'selfReview' | 'maxReviewers' | 'timeouts' | 'structuredReviews'
+  >;
   call: ModelCaller;
   emit: EmitCouncilEvent;
   /** The session's boundary token, around each answer in the prompt. */
@@ -32,9 +35,15 @@ export interface RunReviewStageOptions {
 }
 
 /** A reply read as the schema's JSON when it is one, else by the text parser; which of the two read it. */
-function readReply(text: string, labels: readonly string[], structured: boolean): { parsed: ParsedEvaluation; path: 'structured' | 'text' } {
+function readReply(
+  text: string,
+  labels: readonly string[],
+  structured: boolean,
+): { parsed: ParsedEvaluation; path: 'structured' | 'text' } {
   const fromJson = structured ? parseStructuredEvaluation(text, labels) : undefined;
-  return fromJson === undefined ? { parsed: parseEvaluation(text, labels), path: 'text' } : { parsed: fromJson, path: 'structured' };
+  return fromJson === undefined
+    ? { parsed: parseEvaluation(text, labels), path: 'text' }
+    : { parsed: fromJson, path: 'structured' };
 }
 
 /** The usage of a review and its repair, added up field by field. */
@@ -63,24 +72,47 @@ function spent(outcomes: readonly CallOutcome[]): { usage: Usage | null; latency
  * the JSON of `reviewResponseFormat`; a model that refuses that is asked again in the text format. A reply with no
  * ranking that can be read (and no refusal) gets one repair request; `readPath` records which path read it.
  */
-async function review(options: RunReviewStageOptions, reviewer: ResolvedMember, order: string[]): Promise<Stage2Result> {
+async function review(
+  options: RunReviewStageOptions,
+  reviewer: ResolvedMember,
+  order: string[],
+): Promise<Stage2Result> {
   const { plan, call, boundary, answers } = options;
   const shown = plan.selfReview === 'omit' ? order.filter((c) => c !== reviewer.id) : order;
   const { labelToModel, labels, entries } = anonymiseAnswers(shown, answers);
   const ask = (messages: Message[], responseFormat: ResponseFormat | undefined) =>
-    call({ stage: 2, member: reviewer, messages, council: { stage: 'review', responses: entries }, timeoutMs: plan.timeouts.stage2Ms, ...(responseFormat === undefined ? {} : { responseFormat }) });
+    call({
+      stage: 2,
+      member: reviewer,
+      messages,
+      council: { stage: 'review', responses: entries },
+      timeoutMs: plan.timeouts.stage2Ms,
+      ...(responseFormat === undefined ? {} : { responseFormat }),
+    });
   const warnings: string[] = [];
   let structured = plan.structuredReviews && reviewer.model.supportsStructuredOutput === true;
   let prompt = buildEvaluationPrompt({ config: plan.config, query: plan.query, boundary, entries, structured });
   let outcome = await ask([{ role: 'user', content: prompt }], structured ? reviewResponseFormat(labels) : undefined);
   if (structured && !outcome.ok && outcome.error.code === 'STRUCTURED_OUTPUT_UNSUPPORTED') {
     structured = false;
-    warnings.push(`${reviewer.id}'s model does not accept structured output here; its review was asked for in the text format.`);
+    warnings.push(
+      `${reviewer.id}'s model does not accept structured output here; its review was asked for in the text format.`,
+    );
     prompt = buildEvaluationPrompt({ config: plan.config, query: plan.query, boundary, entries });
     outcome = await ask([{ role: 'user', content: prompt }], undefined);
   }
   const base = { reviewer: reviewer.id, model: reviewer.modelId, order: shown, labelToModel };
-  if (!outcome.ok) return { ...base, evaluation: null, text: null, readPath: null, warnings, usage: null, latencyMs: outcome.latencyMs, error: outcome.error };
+  if (!outcome.ok)
+    return {
+      ...base,
+      evaluation: null,
+      text: null,
+      readPath: null,
+      warnings,
+      usage: null,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error,
+    };
 
   const first = readReply(outcome.text, labels, structured);
   let parsed = first.parsed;
@@ -99,12 +131,21 @@ async function review(options: RunReviewStageOptions, reviewer: ResolvedMember, 
     const repaired = repair.ok ? readReply(repair.text, labels, structured) : undefined;
     if (repaired !== undefined && repaired.parsed.ranking.length > 0) {
       // The ranking comes from the repair; the critiques and scores the first reply gave are kept.
-      parsed = { ...parsed, ranking: repaired.parsed.ranking, format: repaired.parsed.format, warnings: [...parsed.warnings, ...repaired.parsed.warnings] };
+      parsed = {
+        ...parsed,
+        ranking: repaired.parsed.ranking,
+        format: repaired.parsed.format,
+        warnings: [...parsed.warnings, ...repaired.parsed.warnings],
+      };
       readPath = repaired.path === 'structured' ? 'structured-repaired' : 'text-repaired';
       warnings.push('the ranking was read from the reply to a repair request.');
     } else {
       readPath = 'unread';
-      warnings.push(repair.ok ? 'no ranking could be read, even after a repair request; counted as an abstention.' : `the repair request failed (${repair.error.message}); counted as an abstention.`);
+      warnings.push(
+        repair.ok
+          ? 'no ranking could be read, even after a repair request; counted as an abstention.'
+          : `the repair request failed (${repair.error.message}); counted as an abstention.`,
+      );
     }
   }
   const evaluation = evaluationByMember(readPath === 'unread' ? { ...parsed, abstained: true } : parsed, labelToModel);

@@ -23,21 +23,33 @@ export const MIN_RANKED_ANSWERS = 3;
 function ballotsFromReviews(stage2: readonly Stage2Result[]): Ballot[] {
   return stage2
     .filter((r) => r.evaluation !== null)
-    .map((r) => (r.evaluation!.abstained ? { reviewer: r.reviewer, ranking: [], abstained: true } : { reviewer: r.reviewer, ranking: r.evaluation!.ranking, scores: r.evaluation!.scores }));
+    .map((r) =>
+      r.evaluation!.abstained
+        ? { reviewer: r.reviewer, ranking: [], abstained: true }
+        : { reviewer: r.reviewer, ranking: r.evaluation!.ranking, scores: r.evaluation!.scores },
+    );
 }
 
 /**
  * Scoring: the reviews' ballots → Borda leaderboard over the candidates, and the reviewers' agreement; or,
  * with self-votes excluded and fewer than `MIN_RANKED_ANSWERS` candidates, no ranking and one warning saying why.
  */
-export function scoreReviews(stage2: readonly Stage2Result[], options: { candidates: readonly string[]; excludeSelfVotes: boolean }): ReviewScores {
+export function scoreReviews(
+  stage2: readonly Stage2Result[],
+  options: { candidates: readonly string[]; excludeSelfVotes: boolean },
+): ReviewScores {
   const { candidates, excludeSelfVotes } = options;
   const ballots = ballotsFromReviews(stage2);
   if (excludeSelfVotes && candidates.length < MIN_RANKED_ANSWERS) {
     const answered = candidates.length === 1 ? 'only 1 member answered' : `only ${candidates.length} members answered`;
     return {
       leaderboard: [],
-      agreement: { kendallW: null, kendallWPValue: null, krippendorffAlpha: null, ballots: ballots.filter((b) => !b.abstained && b.ranking.length > 0).length },
+      agreement: {
+        kendallW: null,
+        kendallWPValue: null,
+        krippendorffAlpha: null,
+        ballots: ballots.filter((b) => !b.abstained && b.ranking.length > 0).length,
+      },
       ranked: false,
       warnings: [
         `Not ranked: with self-votes excluded, a ranking needs at least ${MIN_RANKED_ANSWERS} answers and ${answered}, so each answer would rest on a single ballot. ` +
@@ -48,7 +60,9 @@ export function scoreReviews(stage2: readonly Stage2Result[], options: { candida
   const leaderboard = calculateBordaScores(ballots, { candidates, excludeSelfVotes });
   const warnings: string[] = [];
   if (!leaderboard.some((entry) => entry.voteCount > 0)) {
-    warnings.push('No reviewer produced a usable ranking, so the leaderboard has no votes; see stage2[].warnings and excluded.');
+    warnings.push(
+      'No reviewer produced a usable ranking, so the leaderboard has no votes; see stage2[].warnings and excluded.',
+    );
   }
   const { agreement, warnings: agreementWarnings } = measureAgreement(ballots, { candidates, excludeSelfVotes });
   return { leaderboard, agreement, ranked: true, warnings: [...warnings, ...agreementWarnings] };

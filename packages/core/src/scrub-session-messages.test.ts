@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scrubSessionMessages } from './scrub-session-messages.js';
 
-const leaky = 'The connection to vllm at http://user:PASS@127.0.0.1:9 failed: No route for POST /v1/chat/completions?key=QKEY';
-const clean = 'The connection to vllm at http://127.0.0.1:9 failed: No route for POST /v1/chat/completions?key=[REDACTED]';
+const leaky =
+  'The connection to vllm at http://user:PASS@127.0.0.1:9 failed: No route for POST /v1/chat/completions?key=QKEY';
+const clean =
+  'The connection to vllm at http://127.0.0.1:9 failed: No route for POST /v1/chat/completions?key=[REDACTED]';
 
 describe('scrubSessionMessages', () => {
   it('scrubs every message of a session and leaves what the models wrote as written', () => {
@@ -30,7 +32,12 @@ describe('scrubSessionMessages', () => {
 
   it('takes a saved session of an older or damaged shape as it is', () => {
     expect(scrubSessionMessages({ sessionId: 'old' } as never)).toEqual({ sessionId: 'old' });
-    const odd = { stage1: [{ member: 'a', error: { message: 42 } }], stage2: [{ reviewer: 'a', error: null }], synthesis: null, warnings: 'not a list' };
+    const odd = {
+      stage1: [{ member: 'a', error: { message: 42 } }],
+      stage2: [{ reviewer: 'a', error: null }],
+      synthesis: null,
+      warnings: 'not a list',
+    };
     expect(scrubSessionMessages(odd as never)).toEqual(odd);
   });
 });

@@ -24,7 +24,10 @@ function reviewRead(review: CouncilSession['stage2'][number]): boolean {
  * Judges a finished session: complete when it produced what was asked (a synthesis; for a session run with
  * `synthesis: false`, recorded as `config.synthesis`, or judged with `options.synthesis: false`, a ranking), with every shortfall named, so `ask`, `batch`, the MCP tool and the local server report and exit alike.
  */
-export function sessionOutcome(session: Pick<CouncilSession, 'synthesis' | 'leaderboard' | 'stage2' | 'config'>, options: { synthesis?: boolean } = {}): SessionOutcome {
+export function sessionOutcome(
+  session: Pick<CouncilSession, 'synthesis' | 'leaderboard' | 'stage2' | 'config'>,
+  options: { synthesis?: boolean } = {},
+): SessionOutcome {
   const wantsSynthesis = options.synthesis ?? session.config.synthesis !== false;
   const shortfalls: SessionShortfall[] = [];
   if (wantsSynthesis && session.synthesis === null) shortfalls.push('no-synthesis');

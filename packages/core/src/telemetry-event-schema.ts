@@ -48,14 +48,22 @@ export const telemetryEventSchema = z
     rankings: z.array(rankingSchema),
     bias_indicators: biasIndicatorsSchema.nullable().optional(),
     query_metadata: queryMetadataSchema.nullable().optional(),
-    query_hash: z.string().regex(/^[0-9a-f]{8,64}$/).nullable().optional(),
+    query_hash: z
+      .string()
+      .regex(/^[0-9a-f]{8,64}$/)
+      .nullable()
+      .optional(),
   })
   .strict()
   .superRefine((event, ctx) => {
     for (const key of Object.keys(event)) {
       const needs = telemetryFieldLevel(key) ?? Infinity;
       if (needs > event.consent_level) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `${key} needs consent level ${needs}${needs < 4 ? ' or more' : ''}; this event has ${event.consent_level}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} needs consent level ${needs}${needs < 4 ? ' or more' : ''}; this event has ${event.consent_level}`,
+        });
       }
     }
   });

@@ -10,8 +10,15 @@ const research: TelemetryEvent = {
   session_id: 'session-1',
   timestamp: '2026-11-22T10:30:00Z',
   consent_level: 4,
-  rankings: [{ model: 'a/x', borda_score: 1, borda_points: 2, vote_count: 2, win_count: 2, final_rank: 1, confidence: 'high' }],
-  bias_indicators: { position_variance: 0.23, length_correlation: 0.12, reviewer_agreement: 0.78, flags: ['POSITION_BIAS_DETECTED'] },
+  rankings: [
+    { model: 'a/x', borda_score: 1, borda_points: 2, vote_count: 2, win_count: 2, final_rank: 1, confidence: 'high' },
+  ],
+  bias_indicators: {
+    position_variance: 0.23,
+    length_correlation: 0.12,
+    reviewer_agreement: 0.78,
+    flags: ['POSITION_BIAS_DETECTED'],
+  },
   query_metadata: { category: 'coding', token_count_bucket: '100-500', language: 'en' },
   query_hash: '0123456789abcdef',
 };
@@ -29,12 +36,26 @@ describe('the consent level of each telemetry field (ADR-018 unified consent tab
   it('reduces a queued level-4 event to what each lower consent allows, and to nothing below 2', () => {
     expect(reduceTelemetryEventToConsent(research, 4)).toEqual(research);
     const level3 = reduceTelemetryEventToConsent(research, 3)!;
-    expect(Object.keys(level3).sort()).toEqual(
-      ['bias_indicators', 'consent_level', 'event_id', 'query_metadata', 'rankings', 'schema_version', 'session_id', 'timestamp'],
-    );
+    expect(Object.keys(level3).sort()).toEqual([
+      'bias_indicators',
+      'consent_level',
+      'event_id',
+      'query_metadata',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(level3.consent_level).toBe(3);
     const level2 = reduceTelemetryEventToConsent(research, 2)!;
-    expect(Object.keys(level2).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(level2).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(reduceTelemetryEventToConsent(research, 1)).toBeNull();
     expect(reduceTelemetryEventToConsent(research, 0)).toBeNull();
     for (const reduced of [level3, level2]) expect(telemetryEventSchema.safeParse(reduced).success).toBe(true);

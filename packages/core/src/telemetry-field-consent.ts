@@ -23,7 +23,9 @@ export const minimumTelemetryConsentLevel = 2;
 
 /** The level a field needs, or undefined for a field the event schema does not have. */
 export function telemetryFieldLevel(field: string): number | undefined {
-  return Object.hasOwn(telemetryFieldConsentLevel, field) ? telemetryFieldConsentLevel[field as keyof TelemetryEvent] : undefined;
+  return Object.hasOwn(telemetryFieldConsentLevel, field)
+    ? telemetryFieldConsentLevel[field as keyof TelemetryEvent]
+    : undefined;
 }
 
 /**

@@ -48,7 +48,8 @@ describe('williamsDesign', () => {
       // Every row is a permutation.
       for (const row of rows) expect([...row].sort((a, b) => a - b)).toEqual([...Array(n).keys()]);
       // Position balance over the first n rows: each treatment once per position.
-      for (const perTreatment of positionCounts(rows.slice(0, n), n)) expect(perTreatment).toEqual(new Array<number>(n).fill(1));
+      for (const perTreatment of positionCounts(rows.slice(0, n), n))
+        expect(perTreatment).toEqual(new Array<number>(n).fill(1));
       // Carry-over: every ordered pair (a then b, a ≠ b) occurs equally often — n(n−1) pairs in total.
       const carry = carryOverCounts(rows);
       expect(carry.size).toBe(n * (n - 1));

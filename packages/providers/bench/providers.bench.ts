@@ -53,7 +53,14 @@ async function doGenerateLoop(): Promise<void> {
  * hand-off delay is how long after that a slot-holder started it. A call that waited on another beyond
  * the limit would show as a hand-off delay of a whole service time (≥ 10 ms) or more.
  */
-async function concurrentBurst(): Promise<{ maxInFlight: number; maxWaitMs: number; maxHandOffMs: number; medianHandOffMs: number; slowHandOffs: number; totalMs: number }> {
+async function concurrentBurst(): Promise<{
+  maxInFlight: number;
+  maxWaitMs: number;
+  maxHandOffMs: number;
+  medianHandOffMs: number;
+  slowHandOffs: number;
+  totalMs: number;
+}> {
   const LIMIT = 8;
   const N = 200;
   const slow = await createOpenRouterTestServer({ respond: () => ({ kind: 'text', text: 'ok', delayMs: 10 }) });
@@ -102,15 +109,29 @@ export const suite = defineBenchSuite({
   cases: [
     { name: `fetch × ${CALLS} (loopback)`, iterations: 5, fn: bareFetchLoop },
     { name: `ky.post × ${CALLS} (loopback)`, iterations: 5, baseline: `fetch × ${CALLS} (loopback)`, fn: kyLoop },
-    { name: `doGenerate × ${CALLS} (loopback)`, iterations: 5, baseline: `fetch × ${CALLS} (loopback)`, fn: doGenerateLoop },
+    {
+      name: `doGenerate × ${CALLS} (loopback)`,
+      iterations: 5,
+      baseline: `fetch × ${CALLS} (loopback)`,
+      fn: doGenerateLoop,
+    },
   ],
   values: async () => {
     const burst = await concurrentBurst();
     return [
       { name: '200 concurrent, limit 8: max in flight', value: burst.maxInFlight, unit: 'calls', budget: 8 },
       { name: '200 concurrent, limit 8: max queue wait', value: Math.round(burst.maxWaitMs), unit: 'ms' },
-      { name: '200 concurrent, limit 8: max slot hand-off', value: Number(burst.maxHandOffMs.toFixed(2)), unit: 'ms', budget: 10 },
-      { name: '200 concurrent, limit 8: median slot hand-off', value: Number(burst.medianHandOffMs.toFixed(2)), unit: 'ms' },
+      {
+        name: '200 concurrent, limit 8: max slot hand-off',
+        value: Number(burst.maxHandOffMs.toFixed(2)),
+        unit: 'ms',
+        budget: 10,
+      },
+      {
+        name: '200 concurrent, limit 8: median slot hand-off',
+        value: Number(burst.medianHandOffMs.toFixed(2)),
+        unit: 'ms',
+      },
       { name: '200 concurrent, limit 8: hand-offs ≥ 10 ms', value: burst.slowHandOffs, unit: 'calls' },
       { name: '200 concurrent, limit 8: total', value: Math.round(burst.totalMs), unit: 'ms' },
     ];

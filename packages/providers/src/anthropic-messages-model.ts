@@ -1,7 +1,14 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
+import type {
+  FinishReason,
+  GenerateOptions,
+  LanguageModelV1,
+  ResponseFormat,
+  StreamPart,
+  Usage,
+} from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
@@ -27,7 +34,17 @@ const usageSchema = z
 const responseSchema = z.object({
   id: z.string().nullish(),
   model: z.string().nullish(),
-  content: z.array(z.object({ type: z.string(), text: z.string().nullish(), thinking: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() })).nullish(),
+  content: z
+    .array(
+      z.object({
+        type: z.string(),
+        text: z.string().nullish(),
+        thinking: z.string().nullish(),
+        name: z.string().nullish(),
+        input: z.unknown().optional(),
+      }),
+    )
+    .nullish(),
   stop_reason: z.string().nullish(),
   usage: usageSchema,
 });
@@ -36,9 +53,17 @@ const eventSchema = z.object({
   type: z.string(),
   index: z.number().nullish(),
   message: z.object({ id: z.string().nullish(), model: z.string().nullish(), usage: usageSchema }).nullish(),
-  content_block: z.object({ type: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() }).nullish(),
+  content_block: z
+    .object({ type: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() })
+    .nullish(),
   delta: z
-    .object({ type: z.string().nullish(), text: z.string().nullish(), thinking: z.string().nullish(), partial_json: z.string().nullish(), stop_reason: z.string().nullish() })
+    .object({
+      type: z.string().nullish(),
+      text: z.string().nullish(),
+      thinking: z.string().nullish(),
+      partial_json: z.string().nullish(),
+      stop_reason: z.string().nullish(),
+    })
     .nullish(),
   usage: usageSchema,
   error: errorSchema.nullish(),
@@ -87,14 +112,24 @@ export function mapAnthropicStopReason(reason: string | null | undefined): Finis
  */
 function structuredOutputBody(format: ResponseFormat): Record<string, unknown> {
   return {
-    tools: [{ name: format.name, ...(format.description === undefined ? {} : { description: format.description }), input_schema: format.schema }],
+    tools: [
+      {
+        name: format.name,
+        ...(format.description === undefined ? {} : { description: format.description }),
+        input_schema: format.schema,
+      },
+    ],
     tool_choice: { type: 'tool', name: format.name },
   };
 }
 
 /** A structured reply's text: the forced tool's input as JSON, or undefined when there is no such block. */
-function toolInputText(content: ReadonlyArray<{ type: string; name?: string | null; input?: unknown }>, format: ResponseFormat): string | undefined {
-  const block = content.find((c) => c.type === 'tool_use' && c.name === format.name) ?? content.find((c) => c.type === 'tool_use');
+function toolInputText(
+  content: ReadonlyArray<{ type: string; name?: string | null; input?: unknown }>,
+  format: ResponseFormat,
+): string | undefined {
+  const block =
+    content.find((c) => c.type === 'tool_use' && c.name === format.name) ?? content.find((c) => c.type === 'tool_use');
   return block === undefined || block.input === undefined ? undefined : JSON.stringify(block.input);
 }
 
@@ -103,7 +138,9 @@ function toolInputText(content: ReadonlyArray<{ type: string; name?: string | nu
  * forced tool's input, which is a complete answer (`stop`), not a request to run a tool.
  */
 function finishOf(stopReason: string | null | undefined, options: GenerateOptions): FinishReason {
-  return options.responseFormat !== undefined && stopReason === 'tool_use' ? 'stop' : mapAnthropicStopReason(stopReason);
+  return options.responseFormat !== undefined && stopReason === 'tool_use'
+    ? 'stop'
+    : mapAnthropicStopReason(stopReason);
 }
 
 export interface AnthropicMessagesConfig {
@@ -133,7 +170,8 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
       mapError: (failure, request) => this.#mapFailure(failure, request),
       // No error object comes inside a 2xx reply of the Messages API (a stream's `error` event is read with the stream).
       replySchema: responseSchema,
-      reply: (json, request, options) => this.#reply(json, { call: options, maxTokens: request.body.max_tokens as number }),
+      reply: (json, request, options) =>
+        this.#reply(json, { call: options, maxTokens: request.body.max_tokens as number }),
       streamParts: (body, request, options) => this.#streamParts(body, { request, call: options }),
     };
   }
@@ -161,16 +199,37 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
     };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
+  #error(options: {
+    statusCode: number;
+    error: z.infer<typeof errorSchema> | undefined;
+    bodyText: string;
+    request: ModelRequest;
+    retryAfterMs?: number | undefined;
+  }): APICallError {
     const detail = options.error?.message ?? options.error?.type ?? undefined;
     const { provider, modelId } = this;
     const keyHint = 'ANTHROPIC_API_KEY (or the apiKey setting)';
-    return requestError({ provider, modelId, request: options.request, statusCode: options.statusCode, detail, bodyText: options.bodyText, keyHint, retryAfterMs: options.retryAfterMs });
+    return requestError({
+      provider,
+      modelId,
+      request: options.request,
+      statusCode: options.statusCode,
+      detail,
+      bodyText: options.bodyText,
+      keyHint,
+      retryAfterMs: options.retryAfterMs,
+    });
   }
 
   #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
     const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-    return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
+    return this.#error({
+      statusCode: failure.statusCode,
+      error,
+      bodyText: failure.bodyText,
+      request,
+      retryAfterMs: failure.retryAfterMs,
+    });
   }
 
   #usage(usage: z.infer<typeof usageSchema>): Usage {
@@ -187,22 +246,47 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
   #empty(finishReason: FinishReason, reasoning: string, maxTokens: number): EmptyResponseError {
     const { provider, modelId } = this;
     if (finishReason === 'length' && reasoning !== '') {
-      return new EmptyResponseError({ provider, modelId, reason: 'reasoning-used-budget', message: `${modelId} spent its whole token budget (max_tokens ${maxTokens}) thinking and returned no answer. Raise maxTokens above the thinking budget_tokens, or lower budget_tokens.` });
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'reasoning-used-budget',
+        message: `${modelId} spent its whole token budget (max_tokens ${maxTokens}) thinking and returned no answer. Raise maxTokens above the thinking budget_tokens, or lower budget_tokens.`,
+      });
     }
-    if (finishReason === 'content-filter') return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `${modelId} refused to answer (stop_reason refusal). Rephrase the prompt or choose another model.` });
-    return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${finishReason}). Retry, or choose another model.` });
+    if (finishReason === 'content-filter')
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'content-filter',
+        message: `${modelId} refused to answer (stop_reason refusal). Rephrase the prompt or choose another model.`,
+      });
+    return new EmptyResponseError({
+      provider,
+      modelId,
+      reason: 'empty',
+      message: `${modelId} returned an empty answer (finish reason: ${finishReason}). Retry, or choose another model.`,
+    });
   }
 
   /** The answer of a JSON reply (a structured one: the forced tool's input), or the EmptyResponseError saying why there is none. */
   #reply(json: z.infer<typeof responseSchema>, options: { call: GenerateOptions; maxTokens: number }): ModelReply {
     const content = json.content ?? [];
     const format = options.call.responseFormat;
-    const plain = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+    const plain = content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('');
     const text = (format === undefined ? undefined : toolInputText(content, format)) ?? plain;
-    const reasoning = content.filter((c) => c.type === 'thinking').map((c) => c.thinking ?? '').join('');
+    const reasoning = content
+      .filter((c) => c.type === 'thinking')
+      .map((c) => c.thinking ?? '')
+      .join('');
     const finishReason = finishOf(json.stop_reason, options.call);
     if (text.trim() === '') throw this.#empty(finishReason, reasoning, options.maxTokens);
-    return modelReply({ text, usage: this.#usage(json.usage), finishReason }, { reasoning, responseId: json.id, responseModelId: json.model });
+    return modelReply(
+      { text, usage: this.#usage(json.usage), finishReason },
+      { reasoning, responseId: json.id, responseModelId: json.model },
+    );
   }
 
   /**
@@ -211,7 +295,10 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
    * `JSON.stringify` writes it (as `doGenerate` gives it), or as sent when it does not parse (a reply cut off by
    * `max_tokens`). Text blocks are then held back and yielded only when no tool input came.
    */
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; call: GenerateOptions }): AsyncGenerator<StreamPart> {
+  async *#streamParts(
+    body: AsyncIterable<Uint8Array>,
+    context: { request: ModelRequest; call: GenerateOptions },
+  ): AsyncGenerator<StreamPart> {
     const { request } = context;
     const url = request.url;
     const maxTokens = request.body.max_tokens as number;
@@ -234,7 +321,13 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
       return text;
     };
     for await (const sse of parseSse(body)) {
-      const event = parseJsonResponse({ text: sse.data, schema: eventSchema, url, provider: this.provider, secrets: request.secrets });
+      const event = parseJsonResponse({
+        text: sse.data,
+        schema: eventSchema,
+        url,
+        provider: this.provider,
+        secrets: request.secrets,
+      });
       switch (event.type) {
         case 'message_start':
           responseId = event.message?.id ?? undefined;
@@ -270,14 +363,20 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
           break;
         case 'message_delta':
           if (event.delta?.stop_reason) finishReason = finishOf(event.delta.stop_reason, context.call);
-          if (event.usage) usage = { ...usage, ...Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v != null)) };
+          if (event.usage)
+            usage = { ...usage, ...Object.fromEntries(Object.entries(event.usage).filter(([, v]) => v != null)) };
           break;
         case 'message_stop':
           stopped = true;
           break;
         case 'error': {
           const type = event.error?.type ?? 'api_error';
-          throw this.#error({ statusCode: statusOfErrorType[type] ?? 500, error: event.error ?? undefined, bodyText: sse.data, request });
+          throw this.#error({
+            statusCode: statusOfErrorType[type] ?? 500,
+            error: event.error ?? undefined,
+            bodyText: sse.data,
+            request,
+          });
         }
         default:
           break; // ping

@@ -25,7 +25,8 @@ const messages = [
   { role: 'assistant' as const, content: 'Hi.' },
   { role: 'user' as const, content: 'Your name?' },
 ];
-const model = (settings: AnthropicSettings = {}) => createAnthropic({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })('claude-opus-4-6');
+const model = (settings: AnthropicSettings = {}) =>
+  createAnthropic({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })('claude-opus-4-6');
 
 async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
   const parts: StreamPart[] = [];
@@ -73,14 +74,30 @@ describe('Anthropic Messages over HTTP', () => {
       kind: 'raw',
       body: '{"id":"msg_2","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{"type":"thinking","thinking":"Let me add.","signature":"EqQB"},{"type":"text","text":"4"}],"stop_reason":"max_tokens","usage":{"input_tokens":10,"output_tokens":64}}',
     });
-    const result = await model({ defaultMaxTokens: 999 }).doGenerate({ messages, maxTokens: 64, providerOptions: { anthropic: { thinking: { type: 'enabled', budget_tokens: 32 } } } });
-    expect(result).toMatchObject({ text: '4', reasoning: 'Let me add.', finishReason: 'length', usage: { inputTokens: 10, outputTokens: 64 } });
-    expect(server.requests[0]?.body).toMatchObject({ max_tokens: 64, thinking: { type: 'enabled', budget_tokens: 32 } });
+    const result = await model({ defaultMaxTokens: 999 }).doGenerate({
+      messages,
+      maxTokens: 64,
+      providerOptions: { anthropic: { thinking: { type: 'enabled', budget_tokens: 32 } } },
+    });
+    expect(result).toMatchObject({
+      text: '4',
+      reasoning: 'Let me add.',
+      finishReason: 'length',
+      usage: { inputTokens: 10, outputTokens: 64 },
+    });
+    expect(server.requests[0]?.body).toMatchObject({
+      max_tokens: 64,
+      thinking: { type: 'enabled', budget_tokens: 32 },
+    });
   });
 
   it('explains an answer that was all thinking', async () => {
     server.enqueue({ kind: 'text', text: '', reasoning: 'hmm…', finishReason: 'length' });
-    await expect(model().doGenerate({ messages, maxTokens: 50 })).rejects.toMatchObject({ name: 'EmptyResponseError', reason: 'reasoning-used-budget', message: expect.stringContaining('max_tokens 50') as unknown });
+    await expect(model().doGenerate({ messages, maxTokens: 50 })).rejects.toMatchObject({
+      name: 'EmptyResponseError',
+      reason: 'reasoning-used-budget',
+      message: expect.stringContaining('max_tokens 50') as unknown,
+    });
   });
 
   it('retries 529 overloaded and says so when retries run out', async () => {
@@ -88,7 +105,9 @@ describe('Anthropic Messages over HTTP', () => {
     server.enqueue({ kind: 'error', status: 529, message: 'Overloaded' }, { kind: 'text', text: 'back' });
     expect((await model({ maxRetries: 1, clock }).doGenerate({ messages })).text).toBe('back');
     server.enqueue({ kind: 'error', status: 529, message: 'Overloaded' });
-    const error = await model().doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model()
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 529, isRetryable: true });
     expect((error as Error).message).toMatch(/overloaded/);
@@ -103,13 +122,17 @@ describe('Anthropic Messages over HTTP', () => {
     [500, 'APICallError'],
   ])('maps HTTP %i to %s', async (status, name) => {
     server.enqueue({ kind: 'error', status, message: `problem ${status}` });
-    const error = await model().doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model()
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name, statusCode: status });
     expect((error as Error).message).toContain(`problem ${status}`);
   });
 
   it('rejects a wrong key, naming ANTHROPIC_API_KEY', async () => {
-    const error = await model({ apiKey: 'sk-ant-wrong' }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ apiKey: 'sk-ant-wrong' })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(AuthenticationError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('ANTHROPIC_API_KEY');
   });
@@ -118,7 +141,11 @@ describe('Anthropic Messages over HTTP', () => {
     server.enqueue({ kind: 'raw', body: '{"type":"message","content":[{"ty' });
     await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'InvalidResponseError' });
     server.enqueue({ kind: 'reset' });
-    await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'APICallError', statusCode: undefined, isRetryable: true });
+    await expect(model().doGenerate({ messages })).rejects.toMatchObject({
+      name: 'APICallError',
+      statusCode: undefined,
+      isRetryable: true,
+    });
     server.enqueue({ kind: 'truncated', body: '{"type":"message"' });
     await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'APICallError', isRetryable: true });
     server.enqueue({ kind: 'hang' });
@@ -134,20 +161,41 @@ describe('Anthropic streaming', () => {
       headers: { 'content-type': 'text/event-stream' },
       // The streaming example of Anthropic's Messages API reference.
       body: [
-        ev('message_start', '{"type": "message_start", "message": {"id": "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", "type": "message", "role": "assistant", "content": [], "model": "claude-opus-4-6", "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 25, "output_tokens": 1}}}'),
-        ev('content_block_start', '{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}'),
+        ev(
+          'message_start',
+          '{"type": "message_start", "message": {"id": "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", "type": "message", "role": "assistant", "content": [], "model": "claude-opus-4-6", "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 25, "output_tokens": 1}}}',
+        ),
+        ev(
+          'content_block_start',
+          '{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}',
+        ),
         ev('ping', '{"type": "ping"}'),
-        ev('content_block_delta', '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hello"}}'),
-        ev('content_block_delta', '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "!"}}'),
+        ev(
+          'content_block_delta',
+          '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hello"}}',
+        ),
+        ev(
+          'content_block_delta',
+          '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "!"}}',
+        ),
         ev('content_block_stop', '{"type": "content_block_stop", "index": 0}'),
-        ev('message_delta', '{"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence":null}, "usage": {"output_tokens": 15}}'),
+        ev(
+          'message_delta',
+          '{"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence":null}, "usage": {"output_tokens": 15}}',
+        ),
         ev('message_stop', '{"type": "message_stop"}'),
       ].join(''),
     });
     expect(await collect(model().doStream!({ messages }))).toEqual([
       { type: 'text-delta', text: 'Hello' },
       { type: 'text-delta', text: '!' },
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 25, outputTokens: 15 }, responseId: 'msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY', responseModelId: 'claude-opus-4-6' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 25, outputTokens: 15 },
+        responseId: 'msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY',
+        responseModelId: 'claude-opus-4-6',
+      },
     ]);
     expect(server.requests[0]?.body).toMatchObject({ stream: true, max_tokens: 4096 });
   });
@@ -155,15 +203,31 @@ describe('Anthropic streaming', () => {
   it('streams thinking as reasoning, and throws an overloaded error event mid-stream', async () => {
     server.enqueue({ kind: 'text', text: 'answer', reasoning: 'think' });
     const parts = await collect(model().doStream!({ messages }));
-    expect(parts.filter((p) => p.type === 'reasoning-delta').map((p) => (p as { text: string }).text).join('')).toBe('think');
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text).join('')).toBe('answer');
+    expect(
+      parts
+        .filter((p) => p.type === 'reasoning-delta')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toBe('think');
+    expect(
+      parts
+        .filter((p) => p.type === 'text-delta')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toBe('answer');
 
     server.enqueue({ kind: 'text', text: 'par', midStreamError: { message: 'Overloaded', code: 'overloaded_error' } });
-    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'APICallError', statusCode: 529 });
+    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({
+      name: 'APICallError',
+      statusCode: 529,
+    });
   });
 
   it('fails a stream that ends before message_stop', async () => {
-    server.enqueue({ kind: 'truncated', body: 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":1}}}\n\n' });
+    server.enqueue({
+      kind: 'truncated',
+      body: 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":1}}}\n\n',
+    });
     await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'APICallError' });
   });
 });

@@ -22,8 +22,21 @@ export function createAnthropic(settings: AnthropicSettings = {}): ProviderV1 {
       new AnthropicMessagesModel(modelId, {
         runtime,
         defaultMaxTokens: settings.defaultMaxTokens ?? 4096,
-        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: 'ANTHROPIC_BASE_URL', defaultURL: 'https://api.anthropic.com/v1' }),
-        apiKey: () => loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars: ['ANTHROPIC_API_KEY'], provider: 'anthropic', factory: 'createAnthropic' }),
+        baseURL: () =>
+          loadBaseUrl({
+            baseURL: settings.baseURL,
+            env: settings.env,
+            envVar: 'ANTHROPIC_BASE_URL',
+            defaultURL: 'https://api.anthropic.com/v1',
+          }),
+        apiKey: () =>
+          loadApiKey({
+            apiKey: settings.apiKey,
+            env: settings.env,
+            envVars: ['ANTHROPIC_API_KEY'],
+            provider: 'anthropic',
+            factory: 'createAnthropic',
+          }),
         headers: () => ({ ...settings.headers }),
       }),
   );

@@ -30,12 +30,13 @@ export function openCallScope(options: {
       message: `${options.describe} did not finish within ${options.timeoutMs} ms (all attempts included). Raise timeoutMs, or choose a faster model.`,
     });
   // setTimeout cannot wait longer than 2^31 − 1 ms (it would fire at once); a longer deadline is no deadline.
-  const timer = options.timeoutMs <= 2_147_483_647
-    ? setTimeout(() => {
-        timedOut = true;
-        controller.abort(timeoutError());
-      }, options.timeoutMs)
-    : undefined;
+  const timer =
+    options.timeoutMs <= 2_147_483_647
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(timeoutError());
+        }, options.timeoutMs)
+      : undefined;
   const onCallerAbort = (): void => controller.abort(options.abortSignal?.reason);
   if (options.abortSignal?.aborted) controller.abort(options.abortSignal.reason);
   else options.abortSignal?.addEventListener('abort', onCallerAbort, { once: true });

@@ -18,7 +18,11 @@ let openAI: TestServer;
 let anthropicServer: TestServer;
 let geminiServer: TestServer;
 beforeAll(async () => {
-  [openAI, anthropicServer, geminiServer] = await Promise.all([createOpenAICompatibleTestServer(), createAnthropicTestServer(), createGeminiTestServer()]);
+  [openAI, anthropicServer, geminiServer] = await Promise.all([
+    createOpenAICompatibleTestServer(),
+    createAnthropicTestServer(),
+    createGeminiTestServer(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([openAI.close(), anthropicServer.close(), geminiServer.close()]);
@@ -29,7 +33,14 @@ const messages = [{ role: 'user' as const, content: 'A very long review prompt' 
 const settings = { apiKey: KEY, maxRetries: 2 };
 
 /** Each server's own words for a prompt that is too long (their documented or observed error bodies). */
-const cases: Array<{ name: string; server: () => TestServer; model: () => LanguageModelV1; body: string; quote: string; advice: RegExp }> = [
+const cases: Array<{
+  name: string;
+  server: () => TestServer;
+  model: () => LanguageModelV1;
+  body: string;
+  quote: string;
+  advice: RegExp;
+}> = [
   {
     name: 'OpenAI',
     server: () => openAI,
@@ -81,43 +92,58 @@ const cases: Array<{ name: string; server: () => TestServer; model: () => Langua
 ];
 
 describe('a prompt longer than the context window', () => {
-  it.each(cases)('$name: a ContextLengthError that quotes the server and says what to do, sent once', async ({ server, model, body, quote, advice }) => {
-    server().reset();
-    server().enqueue({ kind: 'raw', status: 400, body });
-    const error = await model().doGenerate({ messages }).catch((e: unknown) => e);
-    expect(ContextLengthError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED', statusCode: 400, isRetryable: false });
-    const { message } = error as Error;
-    expect(message).toContain('context window');
-    expect(message).toContain(quote);
-    expect(message).toMatch(advice);
-    expect(message).toContain("the review prompt holds every member's answer");
-    expect(message).not.toContain(KEY);
-    expect(server().requests).toHaveLength(1);
-  });
+  it.each(cases)(
+    '$name: a ContextLengthError that quotes the server and says what to do, sent once',
+    async ({ server, model, body, quote, advice }) => {
+      server().reset();
+      server().enqueue({ kind: 'raw', status: 400, body });
+      const error = await model()
+        .doGenerate({ messages })
+        .catch((e: unknown) => e);
+      expect(ContextLengthError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED', statusCode: 400, isRetryable: false });
+      const { message } = error as Error;
+      expect(message).toContain('context window');
+      expect(message).toContain(quote);
+      expect(message).toMatch(advice);
+      expect(message).toContain("the review prompt holds every member's answer");
+      expect(message).not.toContain(KEY);
+      expect(server().requests).toHaveLength(1);
+    },
+  );
 
   it('is recognised in a stream request too', async () => {
     openAI.reset();
     openAI.enqueue({ kind: 'raw', status: 400, body: cases[0]!.body });
     const stream = createOpenAI({ ...settings, baseURL: openAI.url })('gpt-4o').doStream!({ messages });
-    await expect((async () => {
-      for await (const part of stream) void part;
-    })()).rejects.toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED' });
+    await expect(
+      (async () => {
+        for await (const part of stream) void part;
+      })(),
+    ).rejects.toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED' });
   });
 
   it('leaves other 400s alone', async () => {
     openAI.reset();
     openAI.enqueue({ kind: 'error', status: 400, message: "Invalid value for 'temperature': must be at most 2." });
-    await expect(createOpenAI({ ...settings, baseURL: openAI.url })('gpt-4o').doGenerate({ messages })).rejects.toMatchObject({ code: 'API_CALL', statusCode: 400 });
+    await expect(
+      createOpenAI({ ...settings, baseURL: openAI.url })('gpt-4o').doGenerate({ messages }),
+    ).rejects.toMatchObject({ code: 'API_CALL', statusCode: 400 });
   });
 });
 
 describe('isContextLengthExceeded', () => {
   it.each([
-    [400, 'Requested token count exceeds the model\'s maximum context length of 131072 tokens'],
+    [400, "Requested token count exceeds the model's maximum context length of 131072 tokens"],
     [400, 'Your input exceeds the context window of this model'],
-    [400, 'input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000, decrease input length or `max_tokens` and try again'],
-    [400, 'Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.'],
+    [
+      400,
+      'input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000, decrease input length or `max_tokens` and try again',
+    ],
+    [
+      400,
+      'Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.',
+    ],
     [413, '{"error":{"code":"context_length_exceeded"}}'],
   ])('HTTP %i "%s": yes', (statusCode, text) => {
     expect(isContextLengthExceeded({ statusCode, text })).toBe(true);

@@ -89,9 +89,16 @@ export function createApiError(options: {
       });
     default: {
       const isRetryable = retryableStatuses.has(statusCode);
-      const what = statusCode === 529 ? 'is overloaded' : statusCode >= 500 ? 'failed on its side' : 'rejected the request';
-      const advice = isRetryable ? 'This is usually temporary: retry later, or allow more retries (maxRetries; in the council CLI, --retries N or retries: N in config.yaml).' : 'Check the request options (messages, maxTokens, provider options).';
-      return new APICallError({ ...base, isRetryable, message: `${provider} ${what} for ${modelId} (HTTP ${statusCode}${said}). ${advice}` });
+      const what =
+        statusCode === 529 ? 'is overloaded' : statusCode >= 500 ? 'failed on its side' : 'rejected the request';
+      const advice = isRetryable
+        ? 'This is usually temporary: retry later, or allow more retries (maxRetries; in the council CLI, --retries N or retries: N in config.yaml).'
+        : 'Check the request options (messages, maxTokens, provider options).';
+      return new APICallError({
+        ...base,
+        isRetryable,
+        message: `${provider} ${what} for ${modelId} (HTTP ${statusCode}${said}). ${advice}`,
+      });
     }
   }
 }

@@ -13,14 +13,22 @@ import { toGeminiSchema } from './gemini-schema.js';
 import type { ModelReply } from './run-model-call.js';
 import type { HttpFailure } from './send-request.js';
 
-const errorSchema = z.object({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() });
+const errorSchema = z.object({
+  code: z.number().nullish(),
+  message: z.string().nullish(),
+  status: z.string().nullish(),
+});
 const errorBodySchema = z.object({ error: errorSchema.nullish() });
 
 const responseSchema = z.object({
   candidates: z
     .array(
       z.object({
-        content: z.object({ parts: z.array(z.object({ text: z.string().nullish(), thought: z.boolean().nullish() })).nullish() }).nullish(),
+        content: z
+          .object({
+            parts: z.array(z.object({ text: z.string().nullish(), thought: z.boolean().nullish() })).nullish(),
+          })
+          .nullish(),
         finishReason: z.string().nullish(),
       }),
     )
@@ -77,11 +85,17 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
     super(modelId.replace(/^models\//, ''));
     this.#config = config;
     this.endpoint = {
-      target: { runtime: config.runtime, provider: this.provider, modelId: this.modelId, baseURL: () => config.baseURL() },
+      target: {
+        runtime: config.runtime,
+        provider: this.provider,
+        modelId: this.modelId,
+        baseURL: () => config.baseURL(),
+      },
       streamUrl: (baseURL) => this.#url(baseURL, true),
       build: (options, stream) => this.#request(options, stream),
       mapError: (failure, request) => this.#mapFailure(failure, request),
-      replyError: (json, bodyText, request) => (json.error ? this.#inBodyError({ error: json.error, bodyText, request }) : undefined),
+      replyError: (json, bodyText, request) =>
+        json.error ? this.#inBodyError({ error: json.error, bodyText, request }) : undefined,
       replySchema: responseSchema,
       reply: (json, _request, options) => this.#reply(json, options),
       streamParts: (body, request, options) => this.#streamParts(body, { request, maxTokens: options.maxTokens }),
@@ -89,7 +103,10 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
   }
 
   #url(baseURL: string, stream: boolean): string {
-    return endpointUrl(baseURL, `models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`);
+    return endpointUrl(
+      baseURL,
+      `models/${encodeURIComponent(this.modelId)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    );
   }
 
   #request(options: GenerateOptions, stream: boolean): ModelRequest {
@@ -102,62 +119,138 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.responseFormat === undefined ? {} : { responseMimeType: 'application/json', responseSchema: toGeminiSchema(options.responseFormat.schema) }),
+      ...(options.responseFormat === undefined
+        ? {}
+        : { responseMimeType: 'application/json', responseSchema: toGeminiSchema(options.responseFormat.schema) }),
       ...extraConfig,
     };
     const body: Record<string, unknown> = {
-      contents: options.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      contents: options.messages
+        .filter((m) => m.role !== 'system')
+        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
       ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}),
       ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
       ...extra,
     };
     const url = this.#url(this.#config.baseURL(), stream);
-    return { url, headers: { ...this.#config.headers(), 'x-goog-api-key': key }, body, secrets: [key, ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
+    return {
+      url,
+      headers: { ...this.#config.headers(), 'x-goog-api-key': key },
+      body,
+      secrets: [key, ...urlSecrets(url)],
+      structuredOutput: options.responseFormat !== undefined,
+    };
   }
 
-  #error(options: { statusCode: number; error: z.infer<typeof errorSchema> | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
+  #error(options: {
+    statusCode: number;
+    error: z.infer<typeof errorSchema> | undefined;
+    bodyText: string;
+    request: ModelRequest;
+    retryAfterMs?: number | undefined;
+  }): APICallError {
     const detail = options.error?.message ?? options.error?.status ?? undefined;
     // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid": an authentication failure.
-    const badKey = options.statusCode === 400 && /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) && /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
+    const badKey =
+      options.statusCode === 400 &&
+      /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) &&
+      /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
     const { provider, modelId } = this;
     const keyHint = 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)';
-    return requestError({ provider, modelId, request: options.request, statusCode: badKey ? 401 : options.statusCode, detail, bodyText: options.bodyText, keyHint, retryAfterMs: options.retryAfterMs });
+    return requestError({
+      provider,
+      modelId,
+      request: options.request,
+      statusCode: badKey ? 401 : options.statusCode,
+      detail,
+      bodyText: options.bodyText,
+      keyHint,
+      retryAfterMs: options.retryAfterMs,
+    });
   }
 
   #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
     const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-    return this.#error({ statusCode: failure.statusCode, error, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
+    return this.#error({
+      statusCode: failure.statusCode,
+      error,
+      bodyText: failure.bodyText,
+      request,
+      retryAfterMs: failure.retryAfterMs,
+    });
   }
 
   #usage(meta: GeminiResponse['usageMetadata']): Usage {
     const thoughts = meta?.thoughtsTokenCount ?? undefined;
     // candidatesTokenCount leaves out thinking; outputTokens counts both, as billed.
-    const result: Usage = { inputTokens: meta?.promptTokenCount ?? 0, outputTokens: (meta?.candidatesTokenCount ?? 0) + (thoughts ?? 0) };
+    const result: Usage = {
+      inputTokens: meta?.promptTokenCount ?? 0,
+      outputTokens: (meta?.candidatesTokenCount ?? 0) + (thoughts ?? 0),
+    };
     if (thoughts !== undefined) result.reasoningTokens = thoughts;
     if (meta?.cachedContentTokenCount != null) result.cachedTokens = meta.cachedContentTokenCount;
     return result;
   }
 
-  #empty(options: { finishReason: FinishReason; usage: Usage; reasoning: string; blockReason: string | undefined; maxTokens: number | undefined }): EmptyResponseError {
+  #empty(options: {
+    finishReason: FinishReason;
+    usage: Usage;
+    reasoning: string;
+    blockReason: string | undefined;
+    maxTokens: number | undefined;
+  }): EmptyResponseError {
     const { provider, modelId } = this;
-    if (options.blockReason) return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `Gemini blocked the prompt for ${modelId} (blockReason ${options.blockReason}). Rephrase the prompt or adjust safetySettings.` });
+    if (options.blockReason)
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'content-filter',
+        message: `Gemini blocked the prompt for ${modelId} (blockReason ${options.blockReason}). Rephrase the prompt or adjust safetySettings.`,
+      });
     if (options.finishReason === 'length' && ((options.usage.reasoningTokens ?? 0) > 0 || options.reasoning !== '')) {
-      return new EmptyResponseError({ provider, modelId, reason: 'reasoning-used-budget', message: `${modelId} spent its whole token budget${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`} thinking (${options.usage.reasoningTokens ?? 'some'} thought tokens) and returned no answer. Raise maxTokens, or lower generationConfig.thinkingConfig.thinkingBudget.` });
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'reasoning-used-budget',
+        message: `${modelId} spent its whole token budget${options.maxTokens === undefined ? '' : ` (maxTokens ${options.maxTokens})`} thinking (${options.usage.reasoningTokens ?? 'some'} thought tokens) and returned no answer. Raise maxTokens, or lower generationConfig.thinkingConfig.thinkingBudget.`,
+      });
     }
-    if (options.finishReason === 'content-filter') return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `Gemini withheld the answer of ${modelId} (safety filter). Rephrase the prompt or choose another model.` });
-    return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
+    if (options.finishReason === 'content-filter')
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'content-filter',
+        message: `Gemini withheld the answer of ${modelId} (safety filter). Rephrase the prompt or choose another model.`,
+      });
+    return new EmptyResponseError({
+      provider,
+      modelId,
+      reason: 'empty',
+      message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.`,
+    });
   }
 
   #inBodyError(options: { error: z.infer<typeof errorSchema>; bodyText: string; request: ModelRequest }): APICallError {
     const code = options.error.code ?? 500;
-    return this.#error({ statusCode: code >= 400 && code < 600 ? code : 500, error: options.error, bodyText: options.bodyText, request: options.request });
+    return this.#error({
+      statusCode: code >= 400 && code < 600 ? code : 500,
+      error: options.error,
+      bodyText: options.bodyText,
+      request: options.request,
+    });
   }
 
   static #parts(response: GeminiResponse): { text: string; reasoning: string } {
     const parts = response.candidates?.[0]?.content?.parts ?? [];
     return {
-      text: parts.filter((p) => !p.thought).map((p) => p.text ?? '').join(''),
-      reasoning: parts.filter((p) => p.thought).map((p) => p.text ?? '').join(''),
+      text: parts
+        .filter((p) => !p.thought)
+        .map((p) => p.text ?? '')
+        .join(''),
+      reasoning: parts
+        .filter((p) => p.thought)
+        .map((p) => p.text ?? '')
+        .join(''),
     };
   }
 
@@ -166,11 +259,24 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
     const { text, reasoning } = GeminiModel.#parts(json);
     const finishReason = mapGeminiFinishReason(json.candidates?.[0]?.finishReason);
     const usage = this.#usage(json.usageMetadata);
-    if (text.trim() === '') throw this.#empty({ finishReason, usage, reasoning, blockReason: json.promptFeedback?.blockReason ?? undefined, maxTokens: options.maxTokens });
-    return modelReply({ text, usage, finishReason }, { reasoning, responseId: json.responseId, responseModelId: json.modelVersion, seed: options.seed });
+    if (text.trim() === '')
+      throw this.#empty({
+        finishReason,
+        usage,
+        reasoning,
+        blockReason: json.promptFeedback?.blockReason ?? undefined,
+        maxTokens: options.maxTokens,
+      });
+    return modelReply(
+      { text, usage, finishReason },
+      { reasoning, responseId: json.responseId, responseModelId: json.modelVersion, seed: options.seed },
+    );
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+  async *#streamParts(
+    body: AsyncIterable<Uint8Array>,
+    context: { request: ModelRequest; maxTokens: number | undefined },
+  ): AsyncGenerator<StreamPart> {
     const { request } = context;
     let finishReason: FinishReason = 'unknown';
     let usage: Usage = this.#usage(undefined);
@@ -180,7 +286,13 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
     let sawText = false;
     let reasoning = '';
     for await (const sse of parseSse(body)) {
-      const chunk = parseJsonResponse({ text: sse.data, schema: responseSchema, url: request.url, provider: this.provider, secrets: request.secrets });
+      const chunk = parseJsonResponse({
+        text: sse.data,
+        schema: responseSchema,
+        url: request.url,
+        provider: this.provider,
+        secrets: request.secrets,
+      });
       if (chunk.error) throw this.#inBodyError({ error: chunk.error, bodyText: sse.data, request });
       const { text, reasoning: thought } = GeminiModel.#parts(chunk);
       if (thought) {

@@ -23,7 +23,8 @@ const messages = [
   { role: 'assistant' as const, content: 'Sure.' },
   { role: 'user' as const, content: 'Shorter.' },
 ];
-const model = (settings: HttpProviderSettings = {}) => createGemini({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })('gemini-2.5-flash');
+const model = (settings: HttpProviderSettings = {}) =>
+  createGemini({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })('gemini-2.5-flash');
 
 async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
   const parts: StreamPart[] = [];
@@ -38,7 +39,13 @@ describe('Gemini generateContent over HTTP', () => {
       // Shaped after the generateContent reference: a thought part, an answer part, usageMetadata with thoughts.
       body: '{"candidates":[{"content":{"parts":[{"text":"Considering scope.","thought":true},{"text":"AI learns patterns from data."}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":7,"totalTokenCount":115,"thoughtsTokenCount":100,"cachedContentTokenCount":4},"modelVersion":"gemini-2.5-flash","responseId":"mEK7aJ7hGo2b"}',
     });
-    const result = await model().doGenerate({ messages, temperature: 0.1, maxTokens: 256, seed: 7, providerOptions: { gemini: { generationConfig: { thinkingConfig: { thinkingBudget: 128 } } } } });
+    const result = await model().doGenerate({
+      messages,
+      temperature: 0.1,
+      maxTokens: 256,
+      seed: 7,
+      providerOptions: { gemini: { generationConfig: { thinkingConfig: { thinkingBudget: 128 } } } },
+    });
     expect(result).toMatchObject({
       text: 'AI learns patterns from data.',
       reasoning: 'Considering scope.',
@@ -72,20 +79,41 @@ describe('Gemini generateContent over HTTP', () => {
     await expect(m.doGenerate({ messages })).rejects.toMatchObject({ name: 'AuthenticationError' });
     delete env.GEMINI_API_KEY;
     delete env.GOOGLE_API_KEY;
-    await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('GEMINI_API_KEY or GOOGLE_API_KEY') as unknown });
+    await expect(m.doGenerate({ messages })).rejects.toMatchObject({
+      code: 'MISSING_API_KEY',
+      message: expect.stringContaining('GEMINI_API_KEY or GOOGLE_API_KEY') as unknown,
+    });
   });
 
   it('treats Gemini’s 400 "API key not valid" as an AuthenticationError', async () => {
-    const error = await model({ apiKey: 'AIza-wrong' }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ apiKey: 'AIza-wrong' })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(AuthenticationError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('GEMINI_API_KEY');
   });
 
   it('maps a blocked prompt and a thinking-only answer to explained EmptyResponseErrors', async () => {
-    server.enqueue({ kind: 'raw', body: '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":5}}' });
-    await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'EmptyResponseError', reason: 'content-filter', message: expect.stringContaining('SAFETY') as unknown });
-    server.enqueue({ kind: 'text', text: '', reasoning: 'long thought', finishReason: 'length', usage: { inputTokens: 5, outputTokens: 64, reasoningTokens: 64 } });
-    await expect(model().doGenerate({ messages, maxTokens: 64 })).rejects.toMatchObject({ name: 'EmptyResponseError', reason: 'reasoning-used-budget' });
+    server.enqueue({
+      kind: 'raw',
+      body: '{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":5}}',
+    });
+    await expect(model().doGenerate({ messages })).rejects.toMatchObject({
+      name: 'EmptyResponseError',
+      reason: 'content-filter',
+      message: expect.stringContaining('SAFETY') as unknown,
+    });
+    server.enqueue({
+      kind: 'text',
+      text: '',
+      reasoning: 'long thought',
+      finishReason: 'length',
+      usage: { inputTokens: 5, outputTokens: 64, reasoningTokens: 64 },
+    });
+    await expect(model().doGenerate({ messages, maxTokens: 64 })).rejects.toMatchObject({
+      name: 'EmptyResponseError',
+      reason: 'reasoning-used-budget',
+    });
   });
 
   it.each([
@@ -101,7 +129,15 @@ describe('Gemini generateContent over HTTP', () => {
 
   it('retries 429 RESOURCE_EXHAUSTED honouring Retry-After', async () => {
     const clock = createFakeClock();
-    server.enqueue({ kind: 'error', status: 429, message: 'Resource has been exhausted (e.g. check quota).', headers: { 'retry-after': '2' } }, { kind: 'text', text: 'ok now' });
+    server.enqueue(
+      {
+        kind: 'error',
+        status: 429,
+        message: 'Resource has been exhausted (e.g. check quota).',
+        headers: { 'retry-after': '2' },
+      },
+      { kind: 'text', text: 'ok now' },
+    );
     expect((await model({ maxRetries: 1, clock, timeoutMs: 10_000 }).doGenerate({ messages })).text).toBe('ok now');
     expect(clock.sleeps).toEqual([2000]);
   });
@@ -128,14 +164,27 @@ describe('Gemini streaming', () => {
     expect(await collect(model().doStream!({ messages }))).toEqual([
       { type: 'text-delta', text: 'AI ' },
       { type: 'text-delta', text: 'learns.' },
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 4, outputTokens: 3 }, responseId: 'r1', responseModelId: 'gemini-2.5-flash' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 4, outputTokens: 3 },
+        responseId: 'r1',
+        responseModelId: 'gemini-2.5-flash',
+      },
     ]);
     expect(server.requests[0]?.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
   });
 
   it('throws an error chunk mid-stream and fails a stream cut short', async () => {
-    server.enqueue({ kind: 'text', text: 'some text', midStreamError: { message: 'The model is overloaded.', code: 503 } });
-    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'APICallError', statusCode: 503 });
+    server.enqueue({
+      kind: 'text',
+      text: 'some text',
+      midStreamError: { message: 'The model is overloaded.', code: 503 },
+    });
+    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({
+      name: 'APICallError',
+      statusCode: 503,
+    });
     server.enqueue({ kind: 'truncated', body: 'data: {"candidates":[{"content":{"parts":[{"text":"AI"}]}}]}\n\n' });
     await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'APICallError' });
   });

@@ -17,8 +17,21 @@ export function createGemini(settings: HttpProviderSettings = {}): ProviderV1 {
     (modelId) =>
       new GeminiModel(modelId, {
         runtime,
-        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: 'GEMINI_BASE_URL', defaultURL: 'https://generativelanguage.googleapis.com/v1beta' }),
-        apiKey: () => loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], provider: 'gemini', factory: 'createGemini' }),
+        baseURL: () =>
+          loadBaseUrl({
+            baseURL: settings.baseURL,
+            env: settings.env,
+            envVar: 'GEMINI_BASE_URL',
+            defaultURL: 'https://generativelanguage.googleapis.com/v1beta',
+          }),
+        apiKey: () =>
+          loadApiKey({
+            apiKey: settings.apiKey,
+            env: settings.env,
+            envVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+            provider: 'gemini',
+            factory: 'createGemini',
+          }),
         headers: () => ({ ...settings.headers }),
       }),
   );

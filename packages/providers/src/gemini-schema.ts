@@ -24,14 +24,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function toGeminiSchema(schema: JsonSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t): t is string => typeof t === 'string');
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+    (t): t is string => typeof t === 'string',
+  );
   const type = types.find((t) => t !== 'null');
   if (type !== undefined && geminiType[type] !== undefined) out.type = geminiType[type];
   if (types.includes('null')) out.nullable = true;
   if (typeof schema.description === 'string') out.description = schema.description;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === 'string')) out.enum = [...schema.enum];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === 'string'))
+    out.enum = [...schema.enum];
   if (isRecord(schema.properties)) {
-    const properties = Object.entries(schema.properties).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]));
+    const properties = Object.entries(schema.properties).filter((entry): entry is [string, Record<string, unknown>] =>
+      isRecord(entry[1]),
+    );
     out.properties = Object.fromEntries(properties.map(([name, value]) => [name, toGeminiSchema(value)]));
     out.propertyOrdering = properties.map(([name]) => name);
   }

@@ -12,7 +12,12 @@ export type {
   Usage,
 } from './language-model-v1.js';
 export type { ProviderV1 } from './provider-v1.js';
-export type { CouncilCallContext, CouncilCallStage, CouncilMemberAnswer, CouncilReviewedResponse } from './council-call-context.js';
+export type {
+  CouncilCallContext,
+  CouncilCallStage,
+  CouncilMemberAnswer,
+  CouncilReviewedResponse,
+} from './council-call-context.js';
 
 // Errors.
 export { ProviderError } from './provider-error.js';

@@ -16,7 +16,13 @@ function fromEnvironment(env: ProviderEnvironment | undefined, names: readonly s
  * The API key for one request: the `apiKey` setting, else the first set variable of the `env` setting.
  * Read at request time (never at creation), so a key added to that environment later is seen.
  */
-export function loadApiKey(options: { apiKey: string | undefined; env: ProviderEnvironment | undefined; envVars: readonly string[]; provider: string; factory: string }): string {
+export function loadApiKey(options: {
+  apiKey: string | undefined;
+  env: ProviderEnvironment | undefined;
+  envVars: readonly string[];
+  provider: string;
+  factory: string;
+}): string {
   if (options.apiKey !== undefined && options.apiKey !== '') return options.apiKey;
   const fromEnv = fromEnvironment(options.env, options.envVars);
   if (fromEnv !== undefined) return fromEnv;
@@ -27,13 +33,22 @@ export function loadApiKey(options: { apiKey: string | undefined; env: ProviderE
 }
 
 /** The optional key of a local server (Ollama, vLLM, LM Studio): the setting or the variable, else none. */
-export function loadOptionalApiKey(options: { apiKey: string | undefined; env: ProviderEnvironment | undefined; envVars: readonly string[] }): string | undefined {
+export function loadOptionalApiKey(options: {
+  apiKey: string | undefined;
+  env: ProviderEnvironment | undefined;
+  envVars: readonly string[];
+}): string | undefined {
   if (options.apiKey !== undefined && options.apiKey !== '') return options.apiKey;
   return fromEnvironment(options.env, options.envVars);
 }
 
 /** A base URL: the setting, else the variable of the `env` setting, else the default; without a trailing slash. */
-export function loadBaseUrl(options: { baseURL: string | undefined; env: ProviderEnvironment | undefined; envVar: string | undefined; defaultURL: string }): string {
+export function loadBaseUrl(options: {
+  baseURL: string | undefined;
+  env: ProviderEnvironment | undefined;
+  envVar: string | undefined;
+  defaultURL: string;
+}): string {
   const fromEnv = options.envVar === undefined ? undefined : fromEnvironment(options.env, [options.envVar]);
   const url = options.baseURL ?? fromEnv ?? options.defaultURL;
   return url.replace(/\/+$/, '');

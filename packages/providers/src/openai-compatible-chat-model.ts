@@ -1,7 +1,14 @@
 import * as z from 'zod';
 import type { APICallError } from './api-call-error.js';
 import { EmptyResponseError } from './empty-response-error.js';
-import type { FinishReason, GenerateOptions, LanguageModelV1, ResponseFormat, StreamPart, Usage } from './language-model-v1.js';
+import type {
+  FinishReason,
+  GenerateOptions,
+  LanguageModelV1,
+  ResponseFormat,
+  StreamPart,
+  Usage,
+} from './language-model-v1.js';
 import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
@@ -17,7 +24,10 @@ const errorObjectSchema = z.object({
   code: z.union([z.string(), z.number()]).nullish(),
   type: z.string().nullish(),
 });
-const errorBodySchema = z.object({ error: z.union([errorObjectSchema, z.string()]).nullish(), message: z.string().nullish() });
+const errorBodySchema = z.object({
+  error: z.union([errorObjectSchema, z.string()]).nullish(),
+  message: z.string().nullish(),
+});
 
 const usageSchema = z
   .object({
@@ -37,7 +47,13 @@ const responseSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullish(), reasoning: z.string().nullish(), reasoning_content: z.string().nullish() }).nullish(),
+        message: z
+          .object({
+            content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+          })
+          .nullish(),
         finish_reason: z.string().nullish(),
         error: errorObjectSchema.nullish(),
       }),
@@ -57,7 +73,13 @@ const chunkSchema = z.object({
   choices: z
     .array(
       z.object({
-        delta: z.object({ content: z.string().nullish(), reasoning: z.string().nullish(), reasoning_content: z.string().nullish() }).nullish(),
+        delta: z
+          .object({
+            content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+          })
+          .nullish(),
         finish_reason: z.string().nullish(),
         error: errorObjectSchema.nullish(),
       }),
@@ -108,7 +130,12 @@ type ChatResponse = z.infer<typeof responseSchema>;
 function responseFormatBody(format: ResponseFormat): Record<string, unknown> {
   return {
     type: 'json_schema',
-    json_schema: { name: format.name, ...(format.description === undefined ? {} : { description: format.description }), schema: format.schema, strict: true },
+    json_schema: {
+      name: format.name,
+      ...(format.description === undefined ? {} : { description: format.description }),
+      schema: format.schema,
+      strict: true,
+    },
   };
 }
 
@@ -156,24 +183,59 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
       ...options.providerOptions?.[config.provider],
     };
     const headers = { ...config.headers(), ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) };
-    return { url, headers, body, secrets: [...(key === undefined ? [] : [key]), ...urlSecrets(url)], structuredOutput: options.responseFormat !== undefined };
+    return {
+      url,
+      headers,
+      body,
+      secrets: [...(key === undefined ? [] : [key]), ...urlSecrets(url)],
+      structuredOutput: options.responseFormat !== undefined,
+    };
   }
 
-  #error(options: { statusCode: number; error: ErrorObject | string | undefined; bodyText: string; request: ModelRequest; retryAfterMs?: number | undefined }): APICallError {
+  #error(options: {
+    statusCode: number;
+    error: ErrorObject | string | undefined;
+    bodyText: string;
+    request: ModelRequest;
+    retryAfterMs?: number | undefined;
+  }): APICallError {
     const detail = typeof options.error === 'string' ? options.error : (options.error?.message ?? undefined);
     const { provider, modelId } = this;
-    return requestError({ provider, modelId, request: options.request, statusCode: options.statusCode, detail, bodyText: options.bodyText, keyHint: this.#config.keyHint, retryAfterMs: options.retryAfterMs });
+    return requestError({
+      provider,
+      modelId,
+      request: options.request,
+      statusCode: options.statusCode,
+      detail,
+      bodyText: options.bodyText,
+      keyHint: this.#config.keyHint,
+      retryAfterMs: options.retryAfterMs,
+    });
   }
 
   #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
     const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
-    return this.#error({ statusCode: failure.statusCode, error: parsed?.error ?? parsed?.message ?? undefined, bodyText: failure.bodyText, request, retryAfterMs: failure.retryAfterMs });
+    return this.#error({
+      statusCode: failure.statusCode,
+      error: parsed?.error ?? parsed?.message ?? undefined,
+      bodyText: failure.bodyText,
+      request,
+      retryAfterMs: failure.retryAfterMs,
+    });
   }
 
   /** An error object that arrived inside a 200 body or a stream chunk (OpenRouter does both). */
   #inBodyError(options: { error: ErrorObject; bodyText: string; request: ModelRequest }): APICallError {
-    const code = typeof options.error.code === 'number' ? options.error.code : Number.parseInt(String(options.error.code ?? ''), 10);
-    return this.#error({ statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502, error: options.error, bodyText: options.bodyText, request: options.request });
+    const code =
+      typeof options.error.code === 'number'
+        ? options.error.code
+        : Number.parseInt(String(options.error.code ?? ''), 10);
+    return this.#error({
+      statusCode: Number.isInteger(code) && code >= 400 && code < 600 ? code : 502,
+      error: options.error,
+      bodyText: options.bodyText,
+      request: options.request,
+    });
   }
 
   #usage(usage: z.infer<typeof usageSchema>): Usage {
@@ -187,7 +249,12 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
     return result;
   }
 
-  #emptyError(options: { finishReason: FinishReason; usage: Usage; reasoning: string; maxTokens: number | undefined }): EmptyResponseError {
+  #emptyError(options: {
+    finishReason: FinishReason;
+    usage: Usage;
+    reasoning: string;
+    maxTokens: number | undefined;
+  }): EmptyResponseError {
     const { provider, modelId } = this;
     if (options.finishReason === 'length' && ((options.usage.reasoningTokens ?? 0) > 0 || options.reasoning !== '')) {
       return new EmptyResponseError({
@@ -198,9 +265,19 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
       });
     }
     if (options.finishReason === 'content-filter') {
-      return new EmptyResponseError({ provider, modelId, reason: 'content-filter', message: `${provider} withheld the answer of ${modelId} (content filter). Rephrase the prompt or choose another model.` });
+      return new EmptyResponseError({
+        provider,
+        modelId,
+        reason: 'content-filter',
+        message: `${provider} withheld the answer of ${modelId} (content filter). Rephrase the prompt or choose another model.`,
+      });
     }
-    return new EmptyResponseError({ provider, modelId, reason: 'empty', message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.` });
+    return new EmptyResponseError({
+      provider,
+      modelId,
+      reason: 'empty',
+      message: `${modelId} returned an empty answer (finish reason: ${options.finishReason}). Retry, or choose another model.`,
+    });
   }
 
   /** The answer of a JSON reply, or the EmptyResponseError that says why there is none. */
@@ -211,11 +288,20 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
     const finishReason = mapOpenAIFinishReason(choice?.finish_reason);
     const usage = this.#usage(json.usage);
     if (text.trim() === '') throw this.#emptyError({ finishReason, usage, reasoning, maxTokens: options.maxTokens });
-    const details = { reasoning, responseId: json.id, responseModelId: json.model, seed: options.seed, systemFingerprint: json.system_fingerprint };
+    const details = {
+      reasoning,
+      responseId: json.id,
+      responseModelId: json.model,
+      seed: options.seed,
+      systemFingerprint: json.system_fingerprint,
+    };
     return modelReply({ text, usage, finishReason }, details);
   }
 
-  async *#streamParts(body: AsyncIterable<Uint8Array>, context: { request: ModelRequest; maxTokens: number | undefined }): AsyncGenerator<StreamPart> {
+  async *#streamParts(
+    body: AsyncIterable<Uint8Array>,
+    context: { request: ModelRequest; maxTokens: number | undefined },
+  ): AsyncGenerator<StreamPart> {
     const { request } = context;
     const { secrets, url } = request;
     let finishReason: FinishReason = 'unknown';
@@ -232,7 +318,10 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
       }
       const chunk = parseJsonResponse({ text: event.data, schema: chunkSchema, url, provider: this.provider, secrets });
       const choice = chunk.choices?.[0];
-      const error = chunk.error ?? choice?.error ?? (chunk.object === 'error' ? { message: chunk.message, code: chunk.code } : undefined);
+      const error =
+        chunk.error ??
+        choice?.error ??
+        (chunk.object === 'error' ? { message: chunk.message, code: chunk.code } : undefined);
       if (error) throw this.#inBodyError({ error, bodyText: event.data, request });
       if (chunk.id) responseId = chunk.id;
       if (chunk.model) responseModelId = chunk.model;

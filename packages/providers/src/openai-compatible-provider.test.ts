@@ -48,8 +48,15 @@ describe('OpenAI-compatible providers', () => {
       // Ollama's /v1/chat/completions answer shape (no cost field).
       body: '{"id":"chatcmpl-455","object":"chat.completion","created":1737000000,"model":"llama3.2","system_fingerprint":"fp_ollama","choices":[{"index":0,"message":{"role":"assistant","content":"Hello!"},"finish_reason":"stop"}],"usage":{"prompt_tokens":26,"completion_tokens":3,"total_tokens":29}}',
     });
-    const result = await withEnv({ OLLAMA_BASE_URL: open.url, OLLAMA_API_KEY: undefined }, () => createOllama({ maxRetries: 0, env })('llama3.2').doGenerate({ messages, seed: 3 }));
-    expect(result).toMatchObject({ text: 'Hello!', usage: { inputTokens: 26, outputTokens: 3, costUsd: 0 }, systemFingerprint: 'fp_ollama', seed: 3 });
+    const result = await withEnv({ OLLAMA_BASE_URL: open.url, OLLAMA_API_KEY: undefined }, () =>
+      createOllama({ maxRetries: 0, env })('llama3.2').doGenerate({ messages, seed: 3 }),
+    );
+    expect(result).toMatchObject({
+      text: 'Hello!',
+      usage: { inputTokens: 26, outputTokens: 3, costUsd: 0 },
+      systemFingerprint: 'fp_ollama',
+      seed: 3,
+    });
     expect(open.requests[0]?.headers.authorization).toBeUndefined();
     expect(open.requests[0]?.path).toBe('/v1/chat/completions');
   });
@@ -58,15 +65,23 @@ describe('OpenAI-compatible providers', () => {
     const closed = await createOpenAICompatibleTestServer();
     const url = closed.url;
     await closed.close();
-    const error = await createOllama({ baseURL: url, maxRetries: 0 })('llama3.2').doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await createOllama({ baseURL: url, maxRetries: 0 })('llama3.2')
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'APICallError', isRetryable: true, statusCode: undefined });
     expect((error as Error).message).toMatch(/ECONNREFUSED|connect/);
     expect((error as Error).message).toMatch(/must be running/);
   });
 
   it('OpenAI: OPENAI_API_KEY and OPENAI_BASE_URL, max_completion_tokens, usage without cost', async () => {
-    keyed.enqueue({ kind: 'text', text: 'Hello from OpenAI', usage: { inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 } });
-    const result = await withEnv({ OPENAI_API_KEY: 'sk-proj-test', OPENAI_BASE_URL: keyed.url }, () => createOpenAI({ maxRetries: 0, env })('gpt-5').doGenerate({ messages, maxTokens: 30 }));
+    keyed.enqueue({
+      kind: 'text',
+      text: 'Hello from OpenAI',
+      usage: { inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 },
+    });
+    const result = await withEnv({ OPENAI_API_KEY: 'sk-proj-test', OPENAI_BASE_URL: keyed.url }, () =>
+      createOpenAI({ maxRetries: 0, env })('gpt-5').doGenerate({ messages, maxTokens: 30 }),
+    );
     expect(result.usage).toEqual({ inputTokens: 5, outputTokens: 4, cachedTokens: 2, reasoningTokens: 1 });
     expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-proj-test');
     expect(keyed.requests[0]?.body).toMatchObject({ model: 'gpt-5', max_completion_tokens: 30 });
@@ -75,21 +90,32 @@ describe('OpenAI-compatible providers', () => {
 
   it('OpenAI: a missing key fails before any request, naming OPENAI_API_KEY', async () => {
     await withEnv({ OPENAI_API_KEY: undefined }, async () => {
-      await expect(createOpenAI({ baseURL: keyed.url, env })('gpt-5').doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENAI_API_KEY') as unknown });
+      await expect(createOpenAI({ baseURL: keyed.url, env })('gpt-5').doGenerate({ messages })).rejects.toMatchObject({
+        code: 'MISSING_API_KEY',
+        message: expect.stringContaining('OPENAI_API_KEY') as unknown,
+      });
     });
     expect(keyed.requests).toHaveLength(0);
   });
 
   it('vLLM and LM Studio presets talk to their base URLs with no key', async () => {
     await withEnv({ VLLM_API_KEY: undefined, LMSTUDIO_API_KEY: undefined }, async () => {
-      expect((await createVLLM({ baseURL: open.url, env })('Qwen/Qwen3-8B').doGenerate({ messages })).usage.costUsd).toBe(0);
+      expect(
+        (await createVLLM({ baseURL: open.url, env })('Qwen/Qwen3-8B').doGenerate({ messages })).usage.costUsd,
+      ).toBe(0);
       expect((await createLMStudio({ baseURL: open.url, env })('qwen3-8b').doGenerate({ messages })).text).toBe('ok');
     });
     expect(open.requests.map((r) => r.model)).toEqual(['Qwen/Qwen3-8B', 'qwen3-8b']);
   });
 
   it('a custom provider: its name in results and errors, its key variable, its providerOptions', async () => {
-    const together = createOpenAICompatible({ name: 'together', baseURL: keyed.url, apiKeyEnvVar: 'TOGETHER_API_KEY', maxRetries: 0, env });
+    const together = createOpenAICompatible({
+      name: 'together',
+      baseURL: keyed.url,
+      apiKeyEnvVar: 'TOGETHER_API_KEY',
+      maxRetries: 0,
+      env,
+    });
     const m = together('meta/llama');
     expect(m.provider).toBe('together');
     await withEnv({ TOGETHER_API_KEY: 'sk-proj-test' }, async () => {
@@ -98,7 +124,11 @@ describe('OpenAI-compatible providers', () => {
     expect(keyed.requests[0]?.body).toMatchObject({ top_k: 40 });
     expect(keyed.requests[0]?.body).not.toHaveProperty('ignored');
     await withEnv({ TOGETHER_API_KEY: 'wrong' }, async () => {
-      await expect(m.doGenerate({ messages })).rejects.toMatchObject({ name: 'AuthenticationError', provider: 'together', message: expect.stringContaining('TOGETHER_API_KEY') as unknown });
+      await expect(m.doGenerate({ messages })).rejects.toMatchObject({
+        name: 'AuthenticationError',
+        provider: 'together',
+        message: expect.stringContaining('TOGETHER_API_KEY') as unknown,
+      });
     });
   });
 
@@ -110,16 +140,24 @@ describe('OpenAI-compatible providers', () => {
     });
     const seen: string[] = [];
     const error = await (async () => {
-      for await (const part of createVLLM({ baseURL: open.url, maxRetries: 0 })('m').doStream!({ messages })) if (part.type === 'text-delta') seen.push(part.text);
+      for await (const part of createVLLM({ baseURL: open.url, maxRetries: 0 })('m').doStream!({ messages }))
+        if (part.type === 'text-delta') seen.push(part.text);
     })().catch((e: unknown) => e);
     expect(seen).toEqual(['Hi']);
-    expect(error).toMatchObject({ name: 'APICallError', statusCode: 503, provider: 'vllm', message: expect.stringContaining('The engine is overloaded') as unknown });
+    expect(error).toMatchObject({
+      name: 'APICallError',
+      statusCode: 503,
+      provider: 'vllm',
+      message: expect.stringContaining('The engine is overloaded') as unknown,
+    });
   });
 
   it('rejects bad settings with a message that says what to do', () => {
     expect(() => createOpenAICompatible({ name: 'Bad Name', baseURL: 'http://127.0.0.1:1/v1' })).toThrow(/lower-case/);
     expect(() => createOpenAICompatible({ name: 'nourl' })).toThrow(/needs a baseURL/);
-    expect(() => createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:1', maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => createOpenAICompatible({ name: 'x', baseURL: 'http://127.0.0.1:1', maxRetries: -1 })).toThrow(
+      /maxRetries/,
+    );
   });
 });
 
@@ -130,8 +168,14 @@ describe('llama.cpp', () => {
       // llama-server's /v1/chat/completions answer shape (timings left out).
       body: '{"choices":[{"finish_reason":"stop","index":0,"message":{"role":"assistant","content":"Hello!"}}],"created":1737000000,"model":"qwen3-0.6b","system_fingerprint":"b6000-abc","object":"chat.completion","usage":{"completion_tokens":3,"prompt_tokens":12,"total_tokens":15},"id":"chatcmpl-llama"}',
     });
-    const result = await withEnv({ LLAMACPP_BASE_URL: keyed.url, LLAMACPP_API_KEY: 'sk-proj-test' }, () => createLlamaCpp({ maxRetries: 0, env })('qwen3-0.6b').doGenerate({ messages }));
-    expect(result).toMatchObject({ text: 'Hello!', usage: { inputTokens: 12, outputTokens: 3, costUsd: 0 }, responseModelId: 'qwen3-0.6b' });
+    const result = await withEnv({ LLAMACPP_BASE_URL: keyed.url, LLAMACPP_API_KEY: 'sk-proj-test' }, () =>
+      createLlamaCpp({ maxRetries: 0, env })('qwen3-0.6b').doGenerate({ messages }),
+    );
+    expect(result).toMatchObject({
+      text: 'Hello!',
+      usage: { inputTokens: 12, outputTokens: 3, costUsd: 0 },
+      responseModelId: 'qwen3-0.6b',
+    });
     expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-proj-test');
     expect(keyed.requests[0]?.path).toBe('/v1/chat/completions');
   });
@@ -158,7 +202,9 @@ describe('default concurrency per local server', () => {
   async function load(provider: ProviderV1, calls: number): Promise<{ maxInFlight: number; queued: number }> {
     slow.reset();
     let queued = 0;
-    await Promise.all(Array.from({ length: calls }, () => provider('m').doGenerate({ messages, onQueued: () => queued++ })));
+    await Promise.all(
+      Array.from({ length: calls }, () => provider('m').doGenerate({ messages, onQueued: () => queued++ })),
+    );
     return { maxInFlight: slow.maxInFlight, queued };
   }
 

@@ -27,16 +27,23 @@ export interface OpenAICompatibleSettings extends HttpProviderSettings {
 export function createOpenAICompatible(settings: OpenAICompatibleSettings): ProviderV1 {
   const { name } = settings;
   if (!/^[a-z][a-z0-9-]*$/.test(name)) {
-    throw new ProviderError({ code: 'INVALID_SETTINGS', message: `createOpenAICompatible: name "${name}" must be lower-case letters, digits and dashes, starting with a letter (it is used as "${name}:model" in model ids).` });
+    throw new ProviderError({
+      code: 'INVALID_SETTINGS',
+      message: `createOpenAICompatible: name "${name}" must be lower-case letters, digits and dashes, starting with a letter (it is used as "${name}:model" in model ids).`,
+    });
   }
   const defaultURL = settings.defaultBaseURL ?? settings.baseURL;
   if (defaultURL === undefined && settings.baseURLEnvVar === undefined) {
-    throw new ProviderError({ code: 'INVALID_SETTINGS', message: `createOpenAICompatible({ name: '${name}' }) needs a baseURL, e.g. 'http://127.0.0.1:8000/v1'.` });
+    throw new ProviderError({
+      code: 'INVALID_SETTINGS',
+      message: `createOpenAICompatible({ name: '${name}' }) needs a baseURL, e.g. 'http://127.0.0.1:8000/v1'.`,
+    });
   }
   const runtime = createProviderRuntime(settings);
   const envVars = settings.apiKeyEnvVar === undefined ? [] : [settings.apiKeyEnvVar];
   const requireKey = settings.requireApiKey ?? settings.apiKeyEnvVar !== undefined;
-  const keyHint = settings.apiKeyEnvVar === undefined ? 'the apiKey setting' : `${settings.apiKeyEnvVar} (or the apiKey setting)`;
+  const keyHint =
+    settings.apiKeyEnvVar === undefined ? 'the apiKey setting' : `${settings.apiKeyEnvVar} (or the apiKey setting)`;
   return defineProvider(
     name,
     (modelId) =>
@@ -47,13 +54,28 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
         zeroCost: settings.zeroCost ?? false,
         maxTokensField: settings.maxTokensField ?? 'max_tokens',
         baseURL: () => {
-          const url = loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: settings.baseURLEnvVar, defaultURL: defaultURL ?? '' });
-          if (url === '') throw new ProviderError({ code: 'INVALID_SETTINGS', message: `${name} has no base URL: set ${settings.baseURLEnvVar ?? 'baseURL'}.` });
+          const url = loadBaseUrl({
+            baseURL: settings.baseURL,
+            env: settings.env,
+            envVar: settings.baseURLEnvVar,
+            defaultURL: defaultURL ?? '',
+          });
+          if (url === '')
+            throw new ProviderError({
+              code: 'INVALID_SETTINGS',
+              message: `${name} has no base URL: set ${settings.baseURLEnvVar ?? 'baseURL'}.`,
+            });
           return url;
         },
         apiKey: () =>
           requireKey
-            ? loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars, provider: name, factory: 'createOpenAICompatible' })
+            ? loadApiKey({
+                apiKey: settings.apiKey,
+                env: settings.env,
+                envVars,
+                provider: name,
+                factory: 'createOpenAICompatible',
+              })
             : loadOptionalApiKey({ apiKey: settings.apiKey, env: settings.env, envVars }),
         headers: () => ({ ...settings.headers }),
       }),

@@ -28,7 +28,10 @@ const messages = [
   { role: 'system' as const, content: 'Be brief.' },
   { role: 'user' as const, content: 'What is 2+2?' },
 ];
-const model = (settings: OpenRouterSettings = {}) => createOpenRouter({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })('anthropic/claude-opus-4.6');
+const model = (settings: OpenRouterSettings = {}) =>
+  createOpenRouter({ baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 2000, ...settings })(
+    'anthropic/claude-opus-4.6',
+  );
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -53,7 +56,14 @@ describe('OpenRouter over HTTP', () => {
         object: 'chat.completion',
         created: 1737000000,
         system_fingerprint: 'fp_44709d6fcb',
-        choices: [{ index: 0, finish_reason: 'stop', native_finish_reason: 'end_turn', message: { role: 'assistant', content: '4', reasoning: 'two plus two' } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            native_finish_reason: 'end_turn',
+            message: { role: 'assistant', content: '4', reasoning: 'two plus two' },
+          },
+        ],
         usage: {
           prompt_tokens: 21,
           completion_tokens: 9,
@@ -64,7 +74,13 @@ describe('OpenRouter over HTTP', () => {
         },
       }),
     });
-    const result = await model({ appName: 'Council tests', appUrl: 'https://example.test/app', provider: { sort: 'price' }, reasoning: { effort: 'low' }, models: ['openai/gpt-5'] }).doGenerate({
+    const result = await model({
+      appName: 'Council tests',
+      appUrl: 'https://example.test/app',
+      provider: { sort: 'price' },
+      reasoning: { effort: 'low' },
+      models: ['openai/gpt-5'],
+    }).doGenerate({
       messages,
       temperature: 0.2,
       maxTokens: 50,
@@ -105,7 +121,10 @@ describe('OpenRouter over HTTP', () => {
     const provider = createOpenRouter({ maxRetries: 0, env });
     const m = provider('x/y');
     env.OPENROUTER_BASE_URL = server.url;
-    await expect(m.doGenerate({ messages })).rejects.toMatchObject({ code: 'MISSING_API_KEY', message: expect.stringContaining('OPENROUTER_API_KEY') as unknown });
+    await expect(m.doGenerate({ messages })).rejects.toMatchObject({
+      code: 'MISSING_API_KEY',
+      message: expect.stringContaining('OPENROUTER_API_KEY') as unknown,
+    });
     expect(server.requests).toHaveLength(0);
     env.OPENROUTER_API_KEY = KEY;
     expect((await m.doGenerate({ messages })).text).toBe('ok');
@@ -113,23 +132,41 @@ describe('OpenRouter over HTTP', () => {
   });
 
   it('treats an error in a 200 body as an error', async () => {
-    server.enqueue({ kind: 'error', inBody: true, status: 402, message: 'Insufficient credits. Add more using https://openrouter.ai/credits' });
-    const error = await model().doGenerate({ messages }).catch((e: unknown) => e);
+    server.enqueue({
+      kind: 'error',
+      inBody: true,
+      status: 402,
+      message: 'Insufficient credits. Add more using https://openrouter.ai/credits',
+    });
+    const error = await model()
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(InsufficientCreditsError.isInstance(error)).toBe(true);
     expect((error as InsufficientCreditsError).message).toContain('Insufficient credits');
   });
 
   it('retries a retryable error found in a 200 body', async () => {
     const clock = createFakeClock();
-    server.enqueue({ kind: 'error', inBody: true, status: 502, message: 'upstream overloaded' }, { kind: 'text', text: 'second time lucky' });
+    server.enqueue(
+      { kind: 'error', inBody: true, status: 502, message: 'upstream overloaded' },
+      { kind: 'text', text: 'second time lucky' },
+    );
     const result = await model({ maxRetries: 1, clock }).doGenerate({ messages });
     expect(result.text).toBe('second time lucky');
     expect(server.requests).toHaveLength(2);
   });
 
   it('explains an empty answer whose reasoning used the whole token budget', async () => {
-    server.enqueue({ kind: 'text', text: '', reasoning: 'Let me think about this very carefully...', finishReason: 'length', usage: { inputTokens: 12, outputTokens: 100, reasoningTokens: 100 } });
-    const error = await model().doGenerate({ messages, maxTokens: 100 }).catch((e: unknown) => e);
+    server.enqueue({
+      kind: 'text',
+      text: '',
+      reasoning: 'Let me think about this very carefully...',
+      finishReason: 'length',
+      usage: { inputTokens: 12, outputTokens: 100, reasoningTokens: 100 },
+    });
+    const error = await model()
+      .doGenerate({ messages, maxTokens: 100 })
+      .catch((e: unknown) => e);
     expect(EmptyResponseError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ reason: 'reasoning-used-budget' });
     expect((error as Error).message).toMatch(/maxTokens 100/);
@@ -138,12 +175,17 @@ describe('OpenRouter over HTTP', () => {
 
   it('calls a plain empty answer empty', async () => {
     server.enqueue({ kind: 'text', text: '' });
-    await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'EmptyResponseError', reason: 'empty' });
+    await expect(model().doGenerate({ messages })).rejects.toMatchObject({
+      name: 'EmptyResponseError',
+      reason: 'empty',
+    });
   });
 
   it('names the model when OpenRouter has no endpoints for it (404)', async () => {
     server.enqueue({ kind: 'error', status: 404, message: 'No endpoints found for anthropic/claude-opus-4.6.' });
-    const error = await model({ maxRetries: 3 }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ maxRetries: 3 })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(ModelNotFoundError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ modelId: 'anthropic/claude-opus-4.6', statusCode: 404, isRetryable: false });
     expect((error as Error).message).toContain('"anthropic/claude-opus-4.6"');
@@ -158,21 +200,33 @@ describe('OpenRouter over HTTP', () => {
     [400, 'APICallError'],
   ])('never retries HTTP %i (%s)', async (status, name) => {
     server.enqueue({ kind: 'error', status, message: `status ${status}` });
-    const error = await model({ maxRetries: 3, clock: createFakeClock() }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ maxRetries: 3, clock: createFakeClock() })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name, statusCode: status, isRetryable: false });
     expect(server.requests).toHaveLength(1);
   });
 
   it('rejects a wrong key as an AuthenticationError naming the variable', async () => {
-    const error = await model({ apiKey: 'sk-wrong' }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ apiKey: 'sk-wrong' })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(AuthenticationError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('OPENROUTER_API_KEY');
   });
 
   it.each([408, 409, 429, 500, 502, 503, 504, 529])('retries HTTP %i with backoff, then succeeds', async (status) => {
     const clock = createFakeClock({ random: () => 0.5 });
-    server.enqueue({ kind: 'error', status, message: 'transient' }, { kind: 'error', status, message: 'transient' }, { kind: 'text', text: 'done' });
-    const result = await model({ maxRetries: 2, clock, retry: { initialDelayMs: 1000, maxDelayMs: 60_000 } }).doGenerate({ messages });
+    server.enqueue(
+      { kind: 'error', status, message: 'transient' },
+      { kind: 'error', status, message: 'transient' },
+      { kind: 'text', text: 'done' },
+    );
+    const result = await model({
+      maxRetries: 2,
+      clock,
+      retry: { initialDelayMs: 1000, maxDelayMs: 60_000 },
+    }).doGenerate({ messages });
     expect(result.text).toBe('done');
     expect(server.requests).toHaveLength(3);
     // Full jitter with random() = 0.5: half of 1000·2^0, then half of 1000·2^1.
@@ -182,7 +236,9 @@ describe('OpenRouter over HTTP', () => {
   it('gives up after maxRetries and throws the last error', async () => {
     const clock = createFakeClock();
     server.enqueue(...Array.from({ length: 3 }, () => ({ kind: 'error' as const, status: 503, message: 'down' })));
-    const error = await model({ maxRetries: 2, clock }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ maxRetries: 2, clock })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 503, isRetryable: true });
     expect(server.requests).toHaveLength(3);
@@ -204,15 +260,27 @@ describe('OpenRouter over HTTP', () => {
       { kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '600' } },
       { kind: 'text', text: 'finally' },
     );
-    const result = await model({ maxRetries: 3, clock, timeoutMs: 3_600_000, retry: { maxRetryAfterMs: 30_000 } }).doGenerate({ messages });
+    const result = await model({
+      maxRetries: 3,
+      clock,
+      timeoutMs: 3_600_000,
+      retry: { maxRetryAfterMs: 30_000 },
+    }).doGenerate({ messages });
     expect(result.text).toBe('finally');
     // 3 s; then the date 13 s after the start, 10 s after the first wait; then 600 s capped at 30 s.
     expect(clock.sleeps).toEqual([3000, 10_000, 30_000]);
   });
 
   it('reports retryAfterMs on a RateLimitError', async () => {
-    server.enqueue({ kind: 'error', status: 429, message: 'Rate limit exceeded: free-models-per-min', headers: { 'retry-after': '20' } });
-    const error = await model({ maxRetries: 0 }).doGenerate({ messages }).catch((e: unknown) => e);
+    server.enqueue({
+      kind: 'error',
+      status: 429,
+      message: 'Rate limit exceeded: free-models-per-min',
+      headers: { 'retry-after': '20' },
+    });
+    const error = await model({ maxRetries: 0 })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(RateLimitError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ retryAfterMs: 20_000, statusCode: 429 });
   });
@@ -224,7 +292,9 @@ describe('OpenRouter over HTTP', () => {
       { kind: 'error', status: 429, message: 'wait', headers: { 'retry-after': '6' } },
       { kind: 'text', text: 'too late' },
     );
-    const error = await model({ maxRetries: 5, clock, timeoutMs: 10_000 }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ maxRetries: 5, clock, timeoutMs: 10_000 })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(RateLimitError.isInstance(error)).toBe(true);
     expect(server.requests).toHaveLength(2);
     expect(clock.sleeps).toEqual([6000]);
@@ -235,7 +305,9 @@ describe('OpenRouter over HTTP', () => {
   it('times out a response that never ends, at the deadline', async () => {
     server.enqueue({ kind: 'hang', partial: '{"id":"gen-1","choices":[' });
     const started = Date.now();
-    const error = await model({ timeoutMs: 300 }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ timeoutMs: 300 })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     const elapsed = Date.now() - started;
     expect(TimeoutError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ timeoutMs: 300 });
@@ -245,7 +317,10 @@ describe('OpenRouter over HTTP', () => {
 
   it('times out a server that never sends headers, and a call-level timeoutMs overrides the setting', async () => {
     server.enqueue({ kind: 'hang', beforeHeaders: true });
-    await expect(model({ timeoutMs: 60_000 }).doGenerate({ messages, timeoutMs: 200 })).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 200 });
+    await expect(model({ timeoutMs: 60_000 }).doGenerate({ messages, timeoutMs: 200 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      timeoutMs: 200,
+    });
   });
 
   it('cancels the request in flight when the caller aborts, with the caller’s reason', async () => {
@@ -269,7 +344,17 @@ describe('OpenRouter over HTTP', () => {
   it('stops retrying when aborted during a backoff wait', async () => {
     server.enqueue({ kind: 'error', status: 503, message: 'down' }, { kind: 'text', text: 'unused' });
     const controller = new AbortController();
-    const pending = model({ maxRetries: 3, timeoutMs: 10_000, retry: { initialDelayMs: 5000 }, clock: { now: Date.now, random: () => 0.99, sleep: (ms, signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error))) } }).doGenerate({ messages, abortSignal: controller.signal });
+    const pending = model({
+      maxRetries: 3,
+      timeoutMs: 10_000,
+      retry: { initialDelayMs: 5000 },
+      clock: {
+        now: Date.now,
+        random: () => 0.99,
+        sleep: (ms, signal) =>
+          new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error))),
+      },
+    }).doGenerate({ messages, abortSignal: controller.signal });
     await until(() => server.requests.length === 1);
     await new Promise((r) => setTimeout(r, 20));
     controller.abort(new Error('cancelled while waiting'));
@@ -281,7 +366,9 @@ describe('OpenRouter over HTTP', () => {
 
   it('turns malformed JSON into an InvalidResponseError with the body', async () => {
     server.enqueue({ kind: 'raw', body: '{"id": "gen-1", "choices": [' });
-    const error = await model().doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model()
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(InvalidResponseError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ responseBody: '{"id": "gen-1", "choices": [' });
     expect((error as Error).message).toMatch(/not valid JSON/);
@@ -289,12 +376,19 @@ describe('OpenRouter over HTTP', () => {
 
   it('turns a body of the wrong shape into an InvalidResponseError', async () => {
     server.enqueue({ kind: 'raw', body: '{"choices": "none"}' });
-    await expect(model().doGenerate({ messages })).rejects.toMatchObject({ name: 'InvalidResponseError', message: expect.stringContaining('choices') as unknown });
+    await expect(model().doGenerate({ messages })).rejects.toMatchObject({
+      name: 'InvalidResponseError',
+      message: expect.stringContaining('choices') as unknown,
+    });
   });
 
   it('retries a truncated body and a reset connection as network failures', async () => {
     const clock = createFakeClock();
-    server.enqueue({ kind: 'truncated', body: '{"id":"gen-1","choi' }, { kind: 'reset' }, { kind: 'text', text: 'recovered' });
+    server.enqueue(
+      { kind: 'truncated', body: '{"id":"gen-1","choi' },
+      { kind: 'reset' },
+      { kind: 'text', text: 'recovered' },
+    );
     const result = await model({ maxRetries: 2, clock }).doGenerate({ messages });
     expect(result.text).toBe('recovered');
     expect(server.requests).toHaveLength(3);
@@ -302,7 +396,9 @@ describe('OpenRouter over HTTP', () => {
 
   it('reports a reset connection, once retries are spent, as a retryable APICallError without a status', async () => {
     server.enqueue({ kind: 'reset' });
-    const error = await model({ maxRetries: 0 }).doGenerate({ messages }).catch((e: unknown) => e);
+    const error = await model({ maxRetries: 0 })
+      .doGenerate({ messages })
+      .catch((e: unknown) => e);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: undefined, isRetryable: true });
     expect((error as Error).message).toMatch(/connection to openrouter at http:\/\/127\.0\.0\.1:\d+ failed/);
@@ -310,33 +406,58 @@ describe('OpenRouter over HTTP', () => {
 
   it('reports a truncated body, once retries are spent, as a network failure', async () => {
     server.enqueue({ kind: 'truncated', body: '{"id":"gen-1","choi' });
-    await expect(model({ maxRetries: 0 }).doGenerate({ messages })).rejects.toMatchObject({ name: 'APICallError', isRetryable: true });
+    await expect(model({ maxRetries: 0 }).doGenerate({ messages })).rejects.toMatchObject({
+      name: 'APICallError',
+      isRetryable: true,
+    });
   });
 
   it('keeps only the first 2,000 characters of a long error body', async () => {
     server.enqueue({ kind: 'raw', status: 500, body: `<html>${'x'.repeat(5000)}</html>` });
-    const error = (await model().doGenerate({ messages }).catch((e: unknown) => e)) as APICallError;
+    const error = (await model()
+      .doGenerate({ messages })
+      .catch((e: unknown) => e)) as APICallError;
     expect(error.statusCode).toBe(500);
     expect(error.responseBody?.startsWith('<html>xxx')).toBe(true);
     expect(error.responseBody?.length).toBeLessThan(2100);
-    expect(error.responseBody).toContain('3013 more characters') // 6 + 5000 + 7 characters, 2000 kept;
+    expect(error.responseBody).toContain('3013 more characters'); // 6 + 5000 + 7 characters, 2000 kept;
   });
 });
 
 describe('OpenRouter streaming', () => {
   it('streams text and reasoning, ignores SSE comments, and finishes with usage and cost', async () => {
-    server.enqueue({ kind: 'text', text: 'The answer is 4.', reasoning: 'add them', comments: true, usage: { inputTokens: 20, outputTokens: 6, costUsd: 0.0012, reasoningTokens: 2 }, id: 'gen-s1' });
+    server.enqueue({
+      kind: 'text',
+      text: 'The answer is 4.',
+      reasoning: 'add them',
+      comments: true,
+      usage: { inputTokens: 20, outputTokens: 6, costUsd: 0.0012, reasoningTokens: 2 },
+      id: 'gen-s1',
+    });
     const parts = await collect(model().doStream!({ messages }));
-    const text = parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text).join('');
-    const reasoning = parts.filter((p) => p.type === 'reasoning-delta').map((p) => (p as { text: string }).text).join('');
+    const text = parts
+      .filter((p) => p.type === 'text-delta')
+      .map((p) => (p as { text: string }).text)
+      .join('');
+    const reasoning = parts
+      .filter((p) => p.type === 'reasoning-delta')
+      .map((p) => (p as { text: string }).text)
+      .join('');
     expect(text).toBe('The answer is 4.');
     expect(reasoning).toBe('add them');
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 20, outputTokens: 6, reasoningTokens: 2, costUsd: 0.0012 }, responseId: 'gen-s1', responseModelId: 'anthropic/claude-opus-4.6' });
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { inputTokens: 20, outputTokens: 6, reasoningTokens: 2, costUsd: 0.0012 },
+      responseId: 'gen-s1',
+      responseModelId: 'anthropic/claude-opus-4.6',
+    });
     expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('reads a hand-written OpenRouter stream', async () => {
-    const chunk = (delta: object, finish: string | null = null) => JSON.stringify({ id: 'gen-h', model: 'openai/gpt-5', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null = null) =>
+      JSON.stringify({ id: 'gen-h', model: 'openai/gpt-5', choices: [{ index: 0, delta, finish_reason: finish }] });
     server.enqueue({
       kind: 'raw',
       headers: { 'content-type': 'text/event-stream' },
@@ -346,12 +467,22 @@ describe('OpenRouter streaming', () => {
     expect(parts).toEqual([
       { type: 'text-delta', text: 'Hel' },
       { type: 'text-delta', text: 'lo' },
-      { type: 'finish', finishReason: 'length', usage: { inputTokens: 5, outputTokens: 2, costUsd: 0.5 }, responseId: 'gen-h', responseModelId: 'openai/gpt-5' },
+      {
+        type: 'finish',
+        finishReason: 'length',
+        usage: { inputTokens: 5, outputTokens: 2, costUsd: 0.5 },
+        responseId: 'gen-h',
+        responseModelId: 'openai/gpt-5',
+      },
     ]);
   });
 
   it('throws an error that arrives mid-stream, after the text so far', async () => {
-    server.enqueue({ kind: 'text', text: 'partial answer', midStreamError: { message: 'Provider disconnected', code: 502 } });
+    server.enqueue({
+      kind: 'text',
+      text: 'partial answer',
+      midStreamError: { message: 'Provider disconnected', code: 502 },
+    });
     const seen: string[] = [];
     const error = await (async () => {
       for await (const p of model().doStream!({ messages })) if (p.type === 'text-delta') seen.push(p.text);
@@ -364,30 +495,54 @@ describe('OpenRouter streaming', () => {
 
   it('fails the stream with a typed error before any part when the status is an error', async () => {
     server.enqueue({ kind: 'error', status: 404, message: 'No endpoints found for anthropic/claude-opus-4.6.' });
-    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'ModelNotFoundError', modelId: 'anthropic/claude-opus-4.6' });
+    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({
+      name: 'ModelNotFoundError',
+      modelId: 'anthropic/claude-opus-4.6',
+    });
   });
 
   it('retries opening a stream, then streams', async () => {
     server.enqueue({ kind: 'error', status: 503, message: 'busy' }, { kind: 'text', text: 'streamed' });
     const parts = await collect(model({ maxRetries: 1, clock: createFakeClock() }).doStream!({ messages }));
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text).join('')).toBe('streamed');
+    expect(
+      parts
+        .filter((p) => p.type === 'text-delta')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toBe('streamed');
   });
 
   it('times out a stream that stops sending, and fails a stream cut off mid-way', async () => {
     server.enqueue({ kind: 'hang', partial: 'data: {"id":"gen-1","choices":[{"delta":{"content":"Hi"}}]}\n\n' });
     const seen: string[] = [];
     const error = await (async () => {
-      for await (const p of model({ timeoutMs: 300 }).doStream!({ messages })) if (p.type === 'text-delta') seen.push(p.text);
+      for await (const p of model({ timeoutMs: 300 }).doStream!({ messages }))
+        if (p.type === 'text-delta') seen.push(p.text);
     })().catch((e: unknown) => e);
     expect(seen).toEqual(['Hi']);
     expect(TimeoutError.isInstance(error)).toBe(true);
 
-    server.enqueue({ kind: 'truncated', body: 'data: {"id":"gen-1","choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"id":' });
-    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({ name: 'APICallError', message: expect.stringContaining('broke off') as unknown });
+    server.enqueue({
+      kind: 'truncated',
+      body: 'data: {"id":"gen-1","choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"id":',
+    });
+    await expect(collect(model().doStream!({ messages }))).rejects.toMatchObject({
+      name: 'APICallError',
+      message: expect.stringContaining('broke off') as unknown,
+    });
   });
 
   it('explains a stream that reasoned until the budget ran out and said nothing', async () => {
-    server.enqueue({ kind: 'text', text: '', reasoning: 'thinking hard', finishReason: 'length', usage: { inputTokens: 3, outputTokens: 64, reasoningTokens: 64 } });
-    await expect(collect(model().doStream!({ messages, maxTokens: 64 }))).rejects.toMatchObject({ name: 'EmptyResponseError', reason: 'reasoning-used-budget' });
+    server.enqueue({
+      kind: 'text',
+      text: '',
+      reasoning: 'thinking hard',
+      finishReason: 'length',
+      usage: { inputTokens: 3, outputTokens: 64, reasoningTokens: 64 },
+    });
+    await expect(collect(model().doStream!({ messages, maxTokens: 64 }))).rejects.toMatchObject({
+      name: 'EmptyResponseError',
+      reason: 'reasoning-used-budget',
+    });
   });
 });

@@ -31,8 +31,21 @@ export function createOpenRouter(settings: OpenRouterSettings = {}): ProviderV1 
         provider: 'openrouter',
         runtime,
         keyHint: 'OPENROUTER_API_KEY (or the apiKey setting)',
-        baseURL: () => loadBaseUrl({ baseURL: settings.baseURL, env: settings.env, envVar: 'OPENROUTER_BASE_URL', defaultURL: 'https://openrouter.ai/api/v1' }),
-        apiKey: () => loadApiKey({ apiKey: settings.apiKey, env: settings.env, envVars: ['OPENROUTER_API_KEY'], provider: 'openrouter', factory: 'createOpenRouter' }),
+        baseURL: () =>
+          loadBaseUrl({
+            baseURL: settings.baseURL,
+            env: settings.env,
+            envVar: 'OPENROUTER_BASE_URL',
+            defaultURL: 'https://openrouter.ai/api/v1',
+          }),
+        apiKey: () =>
+          loadApiKey({
+            apiKey: settings.apiKey,
+            env: settings.env,
+            envVars: ['OPENROUTER_API_KEY'],
+            provider: 'openrouter',
+            factory: 'createOpenRouter',
+          }),
         headers: () => ({
           'HTTP-Referer': settings.appUrl ?? 'https://www.npmjs.com/package/@council/providers',
           'X-Title': settings.appName ?? 'Council',

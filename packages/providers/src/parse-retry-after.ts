@@ -3,7 +3,9 @@ const month = `(${months.join('|')})`;
 const time = '(\\d{2}):(\\d{2}):(\\d{2})';
 // RFC 9110 §5.6.7: IMF-fixdate, and the obsolete rfc850-date and asctime-date that recipients must also accept.
 const imfFixdate = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${month} (\\d{4}) ${time} GMT$`);
-const rfc850Date = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${month}-(\\d{2}) ${time} GMT$`);
+const rfc850Date = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${month}-(\\d{2}) ${time} GMT$`,
+);
 const asctimeDate = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${month} ([ \\d]\\d) ${time} (\\d{4})$`);
 
 interface DateFields {
@@ -17,7 +19,12 @@ interface DateFields {
 
 function utc(fields: DateFields): number | undefined {
   const m = months.indexOf(fields.month);
-  const [day, hour, minute, second] = [fields.day, fields.hour, fields.minute, fields.second].map(Number) as [number, number, number, number];
+  const [day, hour, minute, second] = [fields.day, fields.hour, fields.minute, fields.second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   if (hour > 23 || minute > 59 || second > 60) return undefined;
   const ms = Date.UTC(fields.year, m, day, hour, minute, Math.min(second, 59));
   // Date.UTC rolls 31 Feb over into March: a day the month does not have is unreadable.
@@ -27,7 +34,15 @@ function utc(fields: DateFields): number | undefined {
 /** An HTTP-date (RFC 9110 §5.6.7) as milliseconds since the epoch, or undefined. */
 function parseHttpDate(value: string, nowMs: number): number | undefined {
   let match = imfFixdate.exec(value);
-  if (match) return utc({ year: Number(match[3]), month: match[2]!, day: match[1]!, hour: match[4]!, minute: match[5]!, second: match[6]! });
+  if (match)
+    return utc({
+      year: Number(match[3]),
+      month: match[2]!,
+      day: match[1]!,
+      hour: match[4]!,
+      minute: match[5]!,
+      second: match[6]!,
+    });
   match = rfc850Date.exec(value);
   if (match) {
     // A two-digit year more than 50 years ahead is the most recent past year with those digits.
@@ -37,7 +52,15 @@ function parseHttpDate(value: string, nowMs: number): number | undefined {
     return utc({ year, month: match[2]!, day: match[1]!, hour: match[4]!, minute: match[5]!, second: match[6]! });
   }
   match = asctimeDate.exec(value);
-  if (match) return utc({ year: Number(match[6]), month: match[1]!, day: match[2]!.trim(), hour: match[3]!, minute: match[4]!, second: match[5]! });
+  if (match)
+    return utc({
+      year: Number(match[6]),
+      month: match[1]!,
+      day: match[2]!.trim(),
+      hour: match[3]!,
+      minute: match[4]!,
+      second: match[5]!,
+    });
   return undefined;
 }
 

@@ -14,7 +14,12 @@ async function collect(chunks: string[]): Promise<Array<{ event: string | undefi
 
 describe('parseSse', () => {
   it('reads data events, ignores comment lines and unknown fields', async () => {
-    const events = await collect([': OPENROUTER PROCESSING\n\n', 'id: 1\ndata: {"a":1}\n\n', 'retry: 10\n', 'data: [DONE]\n\n']);
+    const events = await collect([
+      ': OPENROUTER PROCESSING\n\n',
+      'id: 1\ndata: {"a":1}\n\n',
+      'retry: 10\n',
+      'data: [DONE]\n\n',
+    ]);
     expect(events).toEqual([
       { event: undefined, data: '{"a":1}' },
       { event: undefined, data: '[DONE]' },
@@ -22,7 +27,12 @@ describe('parseSse', () => {
   });
 
   it('joins multi-line data, keeps event names, and handles CRLF split across chunks', async () => {
-    const events = await collect(['event: message_start\r', '\ndata: line one\r\ndata:line two\r\n', '\r\n', 'event: ping\ndata: {}\n\n']);
+    const events = await collect([
+      'event: message_start\r',
+      '\ndata: line one\r\ndata:line two\r\n',
+      '\r\n',
+      'event: ping\ndata: {}\n\n',
+    ]);
     expect(events).toEqual([
       { event: 'message_start', data: 'line one\nline two' },
       { event: 'ping', data: '{}' },
@@ -42,6 +52,8 @@ describe('parseSse', () => {
   });
 
   it('drops an event the stream cut off before its blank line', async () => {
-    expect(await collect(['data: {"complete":true}\n\n', 'data: {"cut'])).toEqual([{ event: undefined, data: '{"complete":true}' }]);
+    expect(await collect(['data: {"complete":true}\n\n', 'data: {"cut'])).toEqual([
+      { event: undefined, data: '{"complete":true}' },
+    ]);
   });
 });

@@ -43,35 +43,73 @@ export interface ModelEndpoint<Json> {
   /** The answer of a JSON reply, or the EmptyResponseError saying why there is none. */
   reply: (json: Json, request: ModelRequest, options: GenerateOptions) => ModelReply;
   /** An event stream's body as stream parts. */
-  streamParts: (body: AsyncIterable<Uint8Array>, request: ModelRequest, options: GenerateOptions) => AsyncIterable<StreamPart>;
+  streamParts: (
+    body: AsyncIterable<Uint8Array>,
+    request: ModelRequest,
+    options: GenerateOptions,
+  ) => AsyncIterable<StreamPart>;
 }
 
 /** Reads a 2xx JSON reply: the body (within the size limit), its shape, and an error object inside it. */
-async function readReply<Json>(endpoint: ModelEndpoint<Json>, response: Response, request: ModelRequest): Promise<Json> {
+async function readReply<Json>(
+  endpoint: ModelEndpoint<Json>,
+  response: Response,
+  request: ModelRequest,
+): Promise<Json> {
   const { provider, modelId, runtime } = endpoint.target;
-  const text = await readLimitedText(response, { provider, modelId, limitBytes: runtime.maxResponseBytes, overflow: 'throw' });
-  const json = parseJsonResponse({ text, schema: endpoint.replySchema, url: request.url, provider, secrets: request.secrets });
+  const text = await readLimitedText(response, {
+    provider,
+    modelId,
+    limitBytes: runtime.maxResponseBytes,
+    overflow: 'throw',
+  });
+  const json = parseJsonResponse({
+    text,
+    schema: endpoint.replySchema,
+    url: request.url,
+    provider,
+    secrets: request.secrets,
+  });
   const error = endpoint.replyError?.(json, text, request);
   if (error) throw error;
   return json;
 }
 
 /** POSTs a request with retries; `read` reads the 2xx response. */
-function post<Json, T>(endpoint: ModelEndpoint<Json>, sending: { scope: CallScope; request: ModelRequest; read: (response: Response) => Promise<T> }): Promise<T> {
+function post<Json, T>(
+  endpoint: ModelEndpoint<Json>,
+  sending: { scope: CallScope; request: ModelRequest; read: (response: Response) => Promise<T> },
+): Promise<T> {
   const { runtime, provider, modelId } = endpoint.target;
   const { scope, request, read } = sending;
   const { url, headers, body } = request;
-  return sendRequest({ runtime, scope, provider, modelId, url, headers, body, mapError: (failure) => endpoint.mapError(failure, request), read });
+  return sendRequest({
+    runtime,
+    scope,
+    provider,
+    modelId,
+    url,
+    headers,
+    body,
+    mapError: (failure) => endpoint.mapError(failure, request),
+    read,
+  });
 }
 
 /** One non-streaming call: the request, its JSON reply and the answer in it, with the call's latency. */
-export async function generateByPost<Json>(endpoint: ModelEndpoint<Json>, options: GenerateOptions): Promise<GenerateResult> {
+export async function generateByPost<Json>(
+  endpoint: ModelEndpoint<Json>,
+  options: GenerateOptions,
+): Promise<GenerateResult> {
   const { runtime, provider, modelId } = endpoint.target;
-  return await runGenerateCall({ runtime, provider, modelId, baseURL: endpoint.target.baseURL(), options }, async (scope) => {
-    const request = endpoint.build(options, false);
-    const json = await post(endpoint, { scope, request, read: (response) => readReply(endpoint, response, request) });
-    return { ...endpoint.reply(json, request, options), latencyMs: runtime.clock.now() - scope.startedAt };
-  });
+  return await runGenerateCall(
+    { runtime, provider, modelId, baseURL: endpoint.target.baseURL(), options },
+    async (scope) => {
+      const request = endpoint.build(options, false);
+      const json = await post(endpoint, { scope, request, read: (response) => readReply(endpoint, response, request) });
+      return { ...endpoint.reply(json, request, options), latencyMs: runtime.clock.now() - scope.startedAt };
+    },
+  );
 }
 
 /** One streaming call: the request, then its event stream's parts (or a whole JSON reply, as parts). */
@@ -85,7 +123,8 @@ export function streamByPost<Json>(endpoint: ModelEndpoint<Json>, options: Gener
       start: (scope) => {
         const sent = endpoint.build(options, true);
         request = sent;
-        const read = (response: Response) => openStream(response, async (reply) => endpoint.reply(await readReply(endpoint, reply, sent), sent, options));
+        const read = (response: Response) =>
+          openStream(response, async (reply) => endpoint.reply(await readReply(endpoint, reply, sent), sent, options));
         return post(endpoint, { scope, request: sent, read });
       },
       parts: (body) => endpoint.streamParts(body, request!, options),
@@ -131,7 +170,10 @@ export interface ReplyDetails {
 }
 
 /** One whole answer: its text, usage and finish reason, and each detail that is not empty. */
-export function modelReply(answer: Pick<ModelReply, 'text' | 'usage' | 'finishReason'>, details: ReplyDetails): ModelReply {
+export function modelReply(
+  answer: Pick<ModelReply, 'text' | 'usage' | 'finishReason'>,
+  details: ReplyDetails,
+): ModelReply {
   const out: ModelReply = { text: answer.text, usage: answer.usage, finishReason: answer.finishReason };
   if (details.reasoning !== undefined && details.reasoning !== '') out.reasoning = details.reasoning;
   if (details.responseId) out.responseId = details.responseId;
@@ -142,7 +184,12 @@ export function modelReply(answer: Pick<ModelReply, 'text' | 'usage' | 'finishRe
 }
 
 /** A stream's last part: the finish reason and usage, and the response's id and model when they came. */
-export function finishPart(finish: { finishReason: FinishReason; usage: Usage; responseId: string | undefined; responseModelId: string | undefined }): StreamPart {
+export function finishPart(finish: {
+  finishReason: FinishReason;
+  usage: Usage;
+  responseId: string | undefined;
+  responseModelId: string | undefined;
+}): StreamPart {
   const part: StreamPart = { type: 'finish', finishReason: finish.finishReason, usage: finish.usage };
   if (finish.responseId) part.responseId = finish.responseId;
   if (finish.responseModelId) part.responseModelId = finish.responseModelId;
@@ -173,7 +220,10 @@ export abstract class PostedModel<Json> {
 }
 
 /** A vendor's finish reason by its table: absent (null, undefined) is `unknown`, a name the table lacks is `other`. */
-export function finishReasonOf(table: Readonly<Record<string, FinishReason>>, reason: string | null | undefined): FinishReason {
+export function finishReasonOf(
+  table: Readonly<Record<string, FinishReason>>,
+  reason: string | null | undefined,
+): FinishReason {
   if (reason == null) return 'unknown';
   return Object.hasOwn(table, reason) ? (table[reason] as FinishReason) : 'other';
 }

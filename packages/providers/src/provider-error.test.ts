@@ -11,7 +11,12 @@ import { RateLimitError } from './rate-limit-error.js';
 import { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
 import { TimeoutError } from './timeout-error.js';
 
-const http = { provider: 'openrouter', url: 'http://127.0.0.1:1/v1/chat/completions', statusCode: 500, responseBody: '{}' };
+const http = {
+  provider: 'openrouter',
+  url: 'http://127.0.0.1:1/v1/chat/completions',
+  statusCode: 500,
+  responseBody: '{}',
+};
 
 describe('ProviderError', () => {
   it('carries its code, message and cause', () => {
@@ -34,16 +39,66 @@ describe('ProviderError', () => {
 
 describe('the error family', () => {
   const cases = [
-    { error: new APICallError({ ...http, message: 'm', isRetryable: true }), name: 'APICallError', code: 'API_CALL', parents: ['ProviderError'] },
-    { error: new AuthenticationError({ ...http, statusCode: 401, message: 'm' }), name: 'AuthenticationError', code: 'AUTHENTICATION', parents: ['ProviderError', 'APICallError'] },
-    { error: new InsufficientCreditsError({ ...http, statusCode: 402, message: 'm' }), name: 'InsufficientCreditsError', code: 'INSUFFICIENT_CREDITS', parents: ['ProviderError', 'APICallError'] },
-    { error: new ModelNotFoundError({ ...http, statusCode: 404, message: 'm', modelId: 'x/y' }), name: 'ModelNotFoundError', code: 'MODEL_NOT_FOUND', parents: ['ProviderError', 'APICallError'] },
-    { error: new RateLimitError({ ...http, statusCode: 429, message: 'm', retryAfterMs: 2000 }), name: 'RateLimitError', code: 'RATE_LIMIT', parents: ['ProviderError', 'APICallError'] },
-    { error: new TimeoutError({ message: 'm', timeoutMs: 5 }), name: 'TimeoutError', code: 'TIMEOUT', parents: ['ProviderError'] },
-    { error: new InvalidResponseError({ message: 'm' }), name: 'InvalidResponseError', code: 'INVALID_RESPONSE', parents: ['ProviderError'] },
-    { error: new EmptyResponseError({ message: 'm', reason: 'empty', provider: 'p', modelId: 'm' }), name: 'EmptyResponseError', code: 'EMPTY_RESPONSE', parents: ['ProviderError'] },
-    { error: new ContextLengthError({ ...http, statusCode: 400, message: 'm' }), name: 'ContextLengthError', code: 'CONTEXT_LENGTH_EXCEEDED', parents: ['ProviderError', 'APICallError'] },
-    { error: new StructuredOutputUnsupportedError({ ...http, statusCode: 400, message: 'm' }), name: 'StructuredOutputUnsupportedError', code: 'STRUCTURED_OUTPUT_UNSUPPORTED', parents: ['ProviderError', 'APICallError'] },
+    {
+      error: new APICallError({ ...http, message: 'm', isRetryable: true }),
+      name: 'APICallError',
+      code: 'API_CALL',
+      parents: ['ProviderError'],
+    },
+    {
+      error: new AuthenticationError({ ...http, statusCode: 401, message: 'm' }),
+      name: 'AuthenticationError',
+      code: 'AUTHENTICATION',
+      parents: ['ProviderError', 'APICallError'],
+    },
+    {
+      error: new InsufficientCreditsError({ ...http, statusCode: 402, message: 'm' }),
+      name: 'InsufficientCreditsError',
+      code: 'INSUFFICIENT_CREDITS',
+      parents: ['ProviderError', 'APICallError'],
+    },
+    {
+      error: new ModelNotFoundError({ ...http, statusCode: 404, message: 'm', modelId: 'x/y' }),
+      name: 'ModelNotFoundError',
+      code: 'MODEL_NOT_FOUND',
+      parents: ['ProviderError', 'APICallError'],
+    },
+    {
+      error: new RateLimitError({ ...http, statusCode: 429, message: 'm', retryAfterMs: 2000 }),
+      name: 'RateLimitError',
+      code: 'RATE_LIMIT',
+      parents: ['ProviderError', 'APICallError'],
+    },
+    {
+      error: new TimeoutError({ message: 'm', timeoutMs: 5 }),
+      name: 'TimeoutError',
+      code: 'TIMEOUT',
+      parents: ['ProviderError'],
+    },
+    {
+      error: new InvalidResponseError({ message: 'm' }),
+      name: 'InvalidResponseError',
+      code: 'INVALID_RESPONSE',
+      parents: ['ProviderError'],
+    },
+    {
+      error: new EmptyResponseError({ message: 'm', reason: 'empty', provider: 'p', modelId: 'm' }),
+      name: 'EmptyResponseError',
+      code: 'EMPTY_RESPONSE',
+      parents: ['ProviderError'],
+    },
+    {
+      error: new ContextLengthError({ ...http, statusCode: 400, message: 'm' }),
+      name: 'ContextLengthError',
+      code: 'CONTEXT_LENGTH_EXCEEDED',
+      parents: ['ProviderError', 'APICallError'],
+    },
+    {
+      error: new StructuredOutputUnsupportedError({ ...http, statusCode: 400, message: 'm' }),
+      name: 'StructuredOutputUnsupportedError',
+      code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+      parents: ['ProviderError', 'APICallError'],
+    },
   ] as const;
   const checks: Record<string, (e: unknown) => boolean> = {
     ProviderError: (e) => ProviderError.isInstance(e),
@@ -59,14 +114,17 @@ describe('the error family', () => {
     StructuredOutputUnsupportedError: (e) => StructuredOutputUnsupportedError.isInstance(e),
   };
 
-  it.each(cases)('$name has its name, code, its own marker and its parents’, and no sibling’s', ({ error, name, code, parents }) => {
-    expect(error.name).toBe(name);
-    expect(error.code).toBe(code);
-    for (const [check, fn] of Object.entries(checks)) {
-      expect(fn(error), check).toBe(check === name || (parents as readonly string[]).includes(check));
-    }
-    expect((error as unknown as Record<symbol, unknown>)[Symbol.for(`council.error.${name}`)]).toBe(true);
-  });
+  it.each(cases)(
+    '$name has its name, code, its own marker and its parents’, and no sibling’s',
+    ({ error, name, code, parents }) => {
+      expect(error.name).toBe(name);
+      expect(error.code).toBe(code);
+      for (const [check, fn] of Object.entries(checks)) {
+        expect(fn(error), check).toBe(check === name || (parents as readonly string[]).includes(check));
+      }
+      expect((error as unknown as Record<symbol, unknown>)[Symbol.for(`council.error.${name}`)]).toBe(true);
+    },
+  );
 
   it('marks client errors as never retryable and rate limits as retryable', () => {
     expect(new AuthenticationError({ ...http, message: 'm' }).isRetryable).toBe(false);

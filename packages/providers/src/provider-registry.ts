@@ -18,7 +18,9 @@ export interface ProviderRegistry {
 
 const prefixed = /^([a-z][a-z0-9-]*):(.*)$/;
 
-export function createProviderRegistry(options: { providers?: readonly ProviderV1[]; defaultProvider?: string } = {}): ProviderRegistry {
+export function createProviderRegistry(
+  options: { providers?: readonly ProviderV1[]; defaultProvider?: string } = {},
+): ProviderRegistry {
   const providers = new Map<string, ProviderV1>();
   for (const p of options.providers ?? []) providers.set(p.name, p);
   const registry: ProviderRegistry = {
@@ -29,13 +31,22 @@ export function createProviderRegistry(options: { providers?: readonly ProviderV
     names: () => [...providers.keys()].sort(),
     languageModel(id) {
       const trimmed = id.trim();
-      if (trimmed === '') throw new ProviderError({ code: 'INVALID_SETTINGS', message: 'A model id is empty. Give one like "openrouter:anthropic/claude-opus-4.6", "ollama:llama3.2" or "simulated:ada".' });
+      if (trimmed === '')
+        throw new ProviderError({
+          code: 'INVALID_SETTINGS',
+          message:
+            'A model id is empty. Give one like "openrouter:anthropic/claude-opus-4.6", "ollama:llama3.2" or "simulated:ada".',
+        });
       const match = prefixed.exec(trimmed);
       if (match) {
         const [, name, modelId] = match as unknown as [string, string, string];
         const provider = providers.get(name);
         if (provider) {
-          if (modelId.trim() === '') throw new ProviderError({ code: 'INVALID_SETTINGS', message: `The model id "${id}" names the provider ${name} but no model. Write it as "${name}:<model>".` });
+          if (modelId.trim() === '')
+            throw new ProviderError({
+              code: 'INVALID_SETTINGS',
+              message: `The model id "${id}" names the provider ${name} but no model. Write it as "${name}:<model>".`,
+            });
           return provider.languageModel(modelId);
         }
         throw new ProviderError({
@@ -45,7 +56,10 @@ export function createProviderRegistry(options: { providers?: readonly ProviderV
       }
       const fallback = options.defaultProvider === undefined ? undefined : providers.get(options.defaultProvider);
       if (!fallback) {
-        throw new ProviderError({ code: 'UNKNOWN_PROVIDER', message: `The model id "${id}" has no provider prefix and this registry has no default provider. Write it as "<provider>:<model>" (known: ${registry.names().join(', ')}).` });
+        throw new ProviderError({
+          code: 'UNKNOWN_PROVIDER',
+          message: `The model id "${id}" has no provider prefix and this registry has no default provider. Write it as "<provider>:<model>" (known: ${registry.names().join(', ')}).`,
+        });
       }
       return fallback.languageModel(trimmed);
     },

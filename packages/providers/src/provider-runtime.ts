@@ -69,9 +69,11 @@ const processStructuredOutputRefusals = new Map<string, StructuredOutputUnsuppor
 export function createProviderRuntime(settings: HttpProviderSettings): ProviderRuntime {
   const clock = settings.clock ?? systemClock;
   const maxRetries = settings.maxRetries ?? defaultRetryPolicy.maxRetries;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError(`maxRetries must be a whole number ≥ 0 (got ${maxRetries}).`);
+  if (!Number.isInteger(maxRetries) || maxRetries < 0)
+    throw new RangeError(`maxRetries must be a whole number ≥ 0 (got ${maxRetries}).`);
   const maxResponseBytes = settings.maxResponseBytes ?? defaultMaxResponseBytes;
-  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) throw new RangeError(`maxResponseBytes must be a whole number of bytes ≥ 1 (got ${maxResponseBytes}).`);
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1)
+    throw new RangeError(`maxResponseBytes must be a whole number of bytes ≥ 1 (got ${maxResponseBytes}).`);
   return {
     fetch: settings.fetch,
     retry: { ...defaultRetryPolicy, ...settings.retry, maxRetries },

@@ -3,7 +3,13 @@ import { InvalidResponseError } from './invalid-response-error.js';
 import { errorBodyExcerpt } from './redact-secrets.js';
 
 /** Parses a JSON text against a schema, or throws InvalidResponseError saying what was wrong. */
-export function parseJsonResponse<T>(options: { text: string; schema: z.ZodType<T>; url: string; provider: string; secrets: readonly string[] }): T {
+export function parseJsonResponse<T>(options: {
+  text: string;
+  schema: z.ZodType<T>;
+  url: string;
+  provider: string;
+  secrets: readonly string[];
+}): T {
   let json: unknown;
   try {
     json = JSON.parse(options.text);
@@ -28,7 +34,19 @@ export function parseJsonResponse<T>(options: { text: string; schema: z.ZodType<
 }
 
 /** Reads a whole response body as text and parses it with `parseJsonResponse`. */
-export async function readJsonResponse<T>(options: { response: Response; schema: z.ZodType<T>; url: string; provider: string; secrets: readonly string[] }): Promise<T> {
+export async function readJsonResponse<T>(options: {
+  response: Response;
+  schema: z.ZodType<T>;
+  url: string;
+  provider: string;
+  secrets: readonly string[];
+}): Promise<T> {
   const text = await options.response.text();
-  return parseJsonResponse({ text, schema: options.schema, url: options.url, provider: options.provider, secrets: options.secrets });
+  return parseJsonResponse({
+    text,
+    schema: options.schema,
+    url: options.url,
+    provider: options.provider,
+    secrets: options.secrets,
+  });
 }

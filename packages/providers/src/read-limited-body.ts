@@ -26,7 +26,10 @@ export async function* limitBody(body: AsyncIterable<Uint8Array>, limit: BodyLim
  * `ResponseTooLargeError` past the limit; `'truncate'` (an error body, only ever shown as an excerpt) keeps the
  * first `limitBytes` and stops reading.
  */
-export async function readLimitedText(response: Response, options: BodyLimit & { overflow: 'throw' | 'truncate' }): Promise<string> {
+export async function readLimitedText(
+  response: Response,
+  options: BodyLimit & { overflow: 'throw' | 'truncate' },
+): Promise<string> {
   const body = response.body;
   if (body === null) return '';
   const decoder = new TextDecoder();

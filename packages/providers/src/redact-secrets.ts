@@ -18,5 +18,7 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 /** A response body fit to keep in an error: secrets removed, then cut to 2,000 characters. */
 export function errorBodyExcerpt(body: string, secrets: readonly string[]): string {
   const clean = redactSecrets(body, secrets);
-  return clean.length <= maxBodyChars ? clean : `${clean.slice(0, maxBodyChars)}… [${clean.length - maxBodyChars} more characters]`;
+  return clean.length <= maxBodyChars
+    ? clean
+    : `${clean.slice(0, maxBodyChars)}… [${clean.length - maxBodyChars} more characters]`;
 }

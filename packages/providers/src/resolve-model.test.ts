@@ -39,7 +39,9 @@ describe('resolveModel', () => {
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'UNKNOWN_PROVIDER' });
     expect((error as Error).message).toContain('"mistral"');
-    expect((error as Error).message).toContain('anthropic, gemini, llamacpp, lmstudio, ollama, openai, openrouter, simulated, vllm');
+    expect((error as Error).message).toContain(
+      'anthropic, gemini, llamacpp, lmstudio, ollama, openai, openrouter, simulated, vllm',
+    );
   });
 
   it('rejects an empty id and a prefix without a model', () => {

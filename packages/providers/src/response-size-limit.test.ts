@@ -51,7 +51,8 @@ describe('maxResponseBytes (issue 15 item 9)', () => {
     let text = 0;
     const error = await failure(
       (async () => {
-        for await (const part of provider('a/b').doStream!({ messages })) if (part.type === 'text-delta') text += part.text.length;
+        for await (const part of provider('a/b').doStream!({ messages }))
+          if (part.type === 'text-delta') text += part.text.length;
       })(),
     );
     expect(ResponseTooLargeError.isInstance(error)).toBe(true);
@@ -61,14 +62,22 @@ describe('maxResponseBytes (issue 15 item 9)', () => {
 
   it('a reply within the limit is read whole, by every vendor format', async () => {
     openrouter.enqueue({ kind: 'huge', bytes: 256 * 1024 });
-    const viaOpenRouter = await createOpenRouter({ baseURL: openrouter.url, apiKey: 'k', maxResponseBytes: MiB })('a/b').doGenerate({ messages });
+    const viaOpenRouter = await createOpenRouter({ baseURL: openrouter.url, apiKey: 'k', maxResponseBytes: MiB })(
+      'a/b',
+    ).doGenerate({ messages });
     expect(viaOpenRouter.text).toBe('x'.repeat(256 * 1024));
     anthropic.enqueue({ kind: 'huge', bytes: 2 * MiB });
-    const error = await failure(createAnthropic({ baseURL: anthropic.url, apiKey: 'k', maxResponseBytes: MiB })('claude-x').doGenerate({ messages }));
+    const error = await failure(
+      createAnthropic({ baseURL: anthropic.url, apiKey: 'k', maxResponseBytes: MiB })('claude-x').doGenerate({
+        messages,
+      }),
+    );
     expect(ResponseTooLargeError.isInstance(error)).toBe(true);
   });
 
   it('refuses a limit that is not a whole number of bytes', () => {
-    expect(() => createOpenRouter({ apiKey: 'k', maxResponseBytes: 0 })).toThrow(/maxResponseBytes must be a whole number of bytes ≥ 1/);
+    expect(() => createOpenRouter({ apiKey: 'k', maxResponseBytes: 0 })).toThrow(
+      /maxResponseBytes must be a whole number of bytes ≥ 1/,
+    );
   });
 });

@@ -15,10 +15,14 @@ describe('backoffDelayMs (full jitter)', () => {
 
   it('never exceeds its ceiling for any draw', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (retry, u) => {
-        const d = backoffDelayMs({ retry, policy, random: () => u });
-        return d >= 0 && d < Math.min(1000, 100 * 2 ** retry);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (retry, u) => {
+          const d = backoffDelayMs({ retry, policy, random: () => u });
+          return d >= 0 && d < Math.min(1000, 100 * 2 ** retry);
+        },
+      ),
     );
   });
 });

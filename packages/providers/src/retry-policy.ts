@@ -10,7 +10,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 60_000 };
+export const defaultRetryPolicy: RetryPolicy = {
+  maxRetries: 2,
+  initialDelayMs: 500,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** HTTP statuses worth another attempt; 400, 401, 402, 403 and 404 never are. */
 export const retryableStatuses: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504, 529]);

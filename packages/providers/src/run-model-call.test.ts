@@ -33,12 +33,21 @@ async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]>
 describe('a call waiting for a slot', () => {
   it('starts its deadline and latency when it gets the slot, and reports queued/dispatched only when it waited', async () => {
     const clock = createFakeClock();
-    const local = createOpenAICompatible({ name: 'local', baseURL: server.url, maxConcurrency: 1, maxRetries: 1, timeoutMs: 30_000, clock });
+    const local = createOpenAICompatible({
+      name: 'local',
+      baseURL: server.url,
+      maxConcurrency: 1,
+      maxRetries: 1,
+      timeoutMs: 30_000,
+      clock,
+    });
     server.enqueue(...twentySecondCall, ...twentySecondCall, ...twentySecondCall);
     const log: string[] = [];
     // Three 20 s calls through one slot take 60 s; each has 30 s. Were the deadline counted from the call
     // (not the dispatch), the second would have 10 s left at its 503 and fail instead of waiting 20 s.
-    const results = await Promise.all(['a', 'b', 'c'].map((name) => local('m').doGenerate({ messages, ...listeners(log, name) })));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((name) => local('m').doGenerate({ messages, ...listeners(log, name) })),
+    );
     expect(results.map((r) => r.text)).toEqual(['ok', 'ok', 'ok']);
     expect(results.map((r) => r.latencyMs)).toEqual([20_000, 20_000, 20_000]);
     expect(clock.sleeps).toEqual([20_000, 20_000, 20_000]);
@@ -48,10 +57,19 @@ describe('a call waiting for a slot', () => {
 
   it('does the same for streams', async () => {
     const clock = createFakeClock();
-    const local = createOpenAICompatible({ name: 'local', baseURL: server.url, maxConcurrency: 1, maxRetries: 1, timeoutMs: 30_000, clock });
+    const local = createOpenAICompatible({
+      name: 'local',
+      baseURL: server.url,
+      maxConcurrency: 1,
+      maxRetries: 1,
+      timeoutMs: 30_000,
+      clock,
+    });
     server.enqueue(...twentySecondCall, ...twentySecondCall);
     const log: string[] = [];
-    const [first, second] = await Promise.all(['a', 'b'].map((name) => collect(local('m').doStream!({ messages, ...listeners(log, name) }))));
+    const [first, second] = await Promise.all(
+      ['a', 'b'].map((name) => collect(local('m').doStream!({ messages, ...listeners(log, name) }))),
+    );
     expect(first?.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
     expect(second?.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
     expect(log).toEqual(['b queued', 'b dispatched']);
@@ -63,7 +81,10 @@ describe('a call waiting for a slot', () => {
       throw new Error('listener failed');
     };
     server.enqueue({ kind: 'text', text: 'one', delayMs: 30 }, { kind: 'text', text: 'two' });
-    const results = await Promise.all([local('m').doGenerate({ messages }), local('m').doGenerate({ messages, onQueued: boom, onDispatched: boom })]);
+    const results = await Promise.all([
+      local('m').doGenerate({ messages }),
+      local('m').doGenerate({ messages, onQueued: boom, onDispatched: boom }),
+    ]);
     expect(results.map((r) => r.text)).toEqual(['one', 'two']);
   });
 

@@ -45,7 +45,12 @@ function rememberedRefusal(context: ModelCallContext): StructuredOutputUnsupport
 
 /** Keeps a refusal of structured output, so later calls to this endpoint and model do not ask again. */
 function rememberRefusal(context: ModelCallContext, error: unknown): void {
-  if (context.options.responseFormat === undefined || !StructuredOutputUnsupportedError.isInstance(error) || error.remembered) return;
+  if (
+    context.options.responseFormat === undefined ||
+    !StructuredOutputUnsupportedError.isInstance(error) ||
+    error.remembered
+  )
+    return;
   context.runtime.structuredOutputRefusals.set(structuredOutputKey(context), error);
 }
 
@@ -87,7 +92,10 @@ async function acquireSlot(context: ModelCallContext): Promise<() => void> {
  * Runs one non-streaming call: waits for a concurrency slot, then runs `call` inside the call's deadline, which
  * starts when the slot is granted (so `latencyMs`, counted from `scope.startedAt`, leaves the wait out).
  */
-export async function runGenerateCall<T>(context: ModelCallContext, call: (scope: CallScope) => Promise<T>): Promise<T> {
+export async function runGenerateCall<T>(
+  context: ModelCallContext,
+  call: (scope: CallScope) => Promise<T>,
+): Promise<T> {
   const refused = rememberedRefusal(context);
   if (refused) throw refused;
   const release = await acquireSlot(context);
@@ -117,8 +125,13 @@ const jsonContentType = /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
  * reply (some proxies ignore `stream: true`), read by `readReply` — the same schema, in-body error handling and
  * size limit as `doGenerate`. Used as `sendRequest`'s `read`, so an error in that body is retried as there.
  */
-export async function openStream(response: Response, readReply: (response: Response) => Promise<ModelReply>): Promise<StreamOpening> {
-  return jsonContentType.test(response.headers.get('content-type') ?? '') ? { reply: await readReply(response) } : { response };
+export async function openStream(
+  response: Response,
+  readReply: (response: Response) => Promise<ModelReply>,
+): Promise<StreamOpening> {
+  return jsonContentType.test(response.headers.get('content-type') ?? '')
+    ? { reply: await readReply(response) }
+    : { response };
 }
 
 /** A whole reply as stream parts: its reasoning (if any), its text, then the finish part. */
@@ -140,7 +153,10 @@ function* replyParts(reply: ModelReply): Generator<StreamPart> {
  */
 export async function* runStreamCall(
   context: ModelCallContext & { url: string },
-  steps: { start: (scope: CallScope) => Promise<StreamOpening>; parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart> },
+  steps: {
+    start: (scope: CallScope) => Promise<StreamOpening>;
+    parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart>;
+  },
 ): AsyncGenerator<StreamPart> {
   const refused = rememberedRefusal(context);
   if (refused) throw refused;
@@ -156,9 +172,23 @@ export async function* runStreamCall(
     }
     const { response } = opening;
     const body = response.body;
-    if (!body) throw new APICallError({ provider: context.provider, modelId: context.modelId, url: context.url, isRetryable: true, statusCode: response.status, message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.` });
+    if (!body)
+      throw new APICallError({
+        provider: context.provider,
+        modelId: context.modelId,
+        url: context.url,
+        isRetryable: true,
+        statusCode: response.status,
+        message: `${context.provider} answered the stream request for ${context.modelId} without a body. Retry the call.`,
+      });
     try {
-      yield* steps.parts(limitBody(body as AsyncIterable<Uint8Array>, { provider: context.provider, modelId: context.modelId, limitBytes: context.runtime.maxResponseBytes }));
+      yield* steps.parts(
+        limitBody(body as AsyncIterable<Uint8Array>, {
+          provider: context.provider,
+          modelId: context.modelId,
+          limitBytes: context.runtime.maxResponseBytes,
+        }),
+      );
     } catch (error) {
       if (scope.signal.aborted || ProviderError.isInstance(error)) throw error;
       throw new APICallError({

@@ -53,10 +53,8 @@ const parameter = /([?&;])([^\s=&#?;"'<>`\\]+)=([^\s&#;"'<>`\\]*)/g;
  */
 export function scrubSecrets(text: string): string {
   if (!text.includes('@') && !text.includes('=')) return text;
-  return text
-    .replace(userInfo, '$1')
-    .replace(parameter, (...match: string[]) => {
-      const [whole = '', separator = '', name = '', value = ''] = match;
-      return value !== '' && value !== '[REDACTED]' && isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : whole;
-    });
+  return text.replace(userInfo, '$1').replace(parameter, (...match: string[]) => {
+    const [whole = '', separator = '', name = '', value = ''] = match;
+    return value !== '' && value !== '[REDACTED]' && isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : whole;
+  });
 }

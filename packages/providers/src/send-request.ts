@@ -66,7 +66,10 @@ function networkError(options: { error: unknown; provider: string; modelId: stri
  * `Authorization: Basic`, unless the provider sends its key in that header already: one request cannot carry both,
  * and dropping either credential unsaid would only turn into a puzzling 401.
  */
-function withUrlCredentials(options: { url: string; headers: Record<string, string>; provider: string }): { url: string; headers: Record<string, string> } {
+function withUrlCredentials(options: { url: string; headers: Record<string, string>; provider: string }): {
+  url: string;
+  headers: Record<string, string>;
+} {
   const taken = takeUrlCredentials(options.url);
   if (taken.basicAuthorization === undefined) return { url: options.url, headers: options.headers };
   if (Object.keys(options.headers).some((name) => name.toLowerCase() === 'authorization')) {
@@ -104,14 +107,21 @@ export async function sendRequest<T>(options: SendRequestOptions<T>): Promise<T>
       });
       if (!response.ok) {
         // An error body is only ever kept as an excerpt: read no more of it than a reply may have.
-        const bodyText = await readLimitedText(response, { provider: options.provider, modelId: options.modelId, limitBytes: runtime.maxResponseBytes, overflow: 'truncate' });
+        const bodyText = await readLimitedText(response, {
+          provider: options.provider,
+          modelId: options.modelId,
+          limitBytes: runtime.maxResponseBytes,
+          overflow: 'truncate',
+        });
         retryAfterMs = readRetryAfter(response.headers, runtime.clock.now());
         throw options.mapError({ statusCode: response.status, bodyText, headers: response.headers, retryAfterMs });
       }
       return await options.read(response);
     } catch (error) {
       if (scope.signal.aborted) throw scope.translate(error);
-      failure = ProviderError.isInstance(error) ? error : networkError({ error, provider: options.provider, modelId: options.modelId, url: options.url });
+      failure = ProviderError.isInstance(error)
+        ? error
+        : networkError({ error, provider: options.provider, modelId: options.modelId, url: options.url });
     }
     if (!APICallError.isInstance(failure) || !failure.isRetryable || attempt >= runtime.retry.maxRetries) throw failure;
     const delay =

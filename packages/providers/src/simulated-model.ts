@@ -3,7 +3,15 @@ import type { CouncilCallStage, CouncilMemberAnswer, CouncilReviewedResponse } f
 import type { GenerateOptions, GenerateResult, LanguageModelV1, StreamPart } from './language-model-v1.js';
 import { createSeededRandom, hashString, normalDraw } from './seeded-random.js';
 import type { SimulatedPersona } from './simulated-persona.js';
-import { classifySentences, composeAnswer, detectStyle, perceivedQuality, simulatedMarker, textRandom, trimToSignOff } from './simulated-text.js';
+import {
+  classifySentences,
+  composeAnswer,
+  detectStyle,
+  perceivedQuality,
+  simulatedMarker,
+  textRandom,
+  trimToSignOff,
+} from './simulated-text.js';
 import { TimeoutError } from './timeout-error.js';
 
 /** Which stage a call plays, as the simulator reads it: its `council` context's stage, else `answer`. */
@@ -79,7 +87,16 @@ export class SimulatedModel implements LanguageModelV1 {
         const question = [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt;
         const random = createSeededRandom([seed, this.modelId, hashString(prompt), 'answer']);
         const sentences = Math.max(1, Math.round(this.persona.answerSentences * (0.6 + 0.8 * random())));
-        return { role, text: composeAnswer({ question, quality: this.persona.quality, sentences, style: this.persona.style, random }) };
+        return {
+          role,
+          text: composeAnswer({
+            question,
+            quality: this.persona.quality,
+            sentences,
+            style: this.persona.style,
+            random,
+          }),
+        };
       }
     }
   }
@@ -98,10 +115,18 @@ export class SimulatedModel implements LanguageModelV1 {
       const self = detectStyle(block.text) === this.persona.style ? biases.selfPreference : 0;
       // 2 + 7q keeps an unbiased score off the 1 and 10 bounds, where clamping would tie it to length.
       const raw = 2 + 7 * q + jitter + position + length + self - biases.harshness;
-      return { label: block.label, q, raw, score: Math.min(10, Math.max(1, Math.round(raw))), tie: textRandom([seed, this.modelId, 'tie'], core)() };
+      return {
+        label: block.label,
+        q,
+        raw,
+        score: Math.min(10, Math.max(1, Math.round(raw))),
+        tie: textRandom([seed, this.modelId, 'tie'], core)(),
+      };
     });
     const ranking = [...rated].sort((a, b) => b.raw - a.raw || a.tie - b.tie).map((r) => r.label);
-    const critiques = rated.map((r) => `${r.label} — strengths: ${strengths(r.q)}. weaknesses: ${weaknesses(r.q)}. score: ${r.score}/10`);
+    const critiques = rated.map(
+      (r) => `${r.label} — strengths: ${strengths(r.q)}. weaknesses: ${weaknesses(r.q)}. score: ${r.score}/10`,
+    );
     const json = JSON.stringify({ ranking, scores: Object.fromEntries(rated.map((r) => [r.label, r.score])) });
     return [
       `${simulatedMarker} Evaluation by simulated reviewer ${this.modelId}.`,
@@ -114,12 +139,16 @@ export class SimulatedModel implements LanguageModelV1 {
   #chairman(answers: readonly CouncilMemberAnswer[]): string {
     const members = answers.map((m) => ({ id: m.id, text: m.text.trim(), q: perceivedQuality(m.text) }));
     const weights = members.length === 0 ? [] : hundredths(members.map((m) => (0.05 + m.q) ** 2));
-    const order = members.map((m, i) => ({ ...m, weight: weights[i]! })).sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
+    const order = members
+      .map((m, i) => ({ ...m, weight: weights[i]! }))
+      .sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
     const points = [...new Set(order.flatMap((m) => classifySentences(m.text).substantive))].slice(0, 3);
     const contributors = order.map((m) => ({ id: m.id, weight: m.weight, reason: reason(m.q) }));
     return [
       `${simulatedMarker} Synthesis by simulated chairman ${this.modelId}, drawing on ${members.length} answer${members.length === 1 ? '' : 's'}.`,
-      points.length > 0 ? points.join(' ') : 'The answers offered little specific advice; start small and measure before committing.',
+      points.length > 0
+        ? points.join(' ')
+        : 'The answers offered little specific advice; start small and measure before committing.',
       '```json\n' + JSON.stringify({ contributors }) + '\n```',
     ].join('\n\n');
   }
@@ -129,7 +158,10 @@ export class SimulatedModel implements LanguageModelV1 {
     const ms = this.persona.latencyMs * (0.8 + 0.4 * random()) * this.#latencyScale;
     if (options.timeoutMs !== undefined && ms > options.timeoutMs) {
       await this.#clock.sleep(options.timeoutMs, options.abortSignal);
-      throw new TimeoutError({ timeoutMs: options.timeoutMs, message: `The simulated call to ${this.modelId} did not finish within ${options.timeoutMs} ms (its persona takes about ${Math.round(ms)} ms). Raise timeoutMs.` });
+      throw new TimeoutError({
+        timeoutMs: options.timeoutMs,
+        message: `The simulated call to ${this.modelId} did not finish within ${options.timeoutMs} ms (its persona takes about ${Math.round(ms)} ms). Raise timeoutMs.`,
+      });
     }
     if (ms > 0) await this.#clock.sleep(ms, options.abortSignal);
     else if (options.abortSignal?.aborted) throw options.abortSignal.reason;
@@ -155,6 +187,11 @@ export class SimulatedModel implements LanguageModelV1 {
   async *doStream(options: GenerateOptions): AsyncIterable<StreamPart> {
     const result = await this.doGenerate(options);
     for (let i = 0; i < result.text.length; i += 16) yield { type: 'text-delta', text: result.text.slice(i, i + 16) };
-    yield { type: 'finish', finishReason: result.finishReason, usage: result.usage, ...(result.responseId ? { responseId: result.responseId } : {}) };
+    yield {
+      type: 'finish',
+      finishReason: result.finishReason,
+      usage: result.usage,
+      ...(result.responseId ? { responseId: result.responseId } : {}),
+    };
   }
 }

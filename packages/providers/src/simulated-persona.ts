@@ -49,7 +49,11 @@ export const defaultSimulatedPersonas: Readonly<Record<string, SimulatedPersona>
 };
 
 /** The persona for a name: the roster's entry or one derived from the name, with `settings` over it. */
-export function resolvePersona(name: string, settings: SimulatedPersonaSettings | undefined, shared: SimulatedBiases | undefined): SimulatedPersona {
+export function resolvePersona(
+  name: string,
+  settings: SimulatedPersonaSettings | undefined,
+  shared: SimulatedBiases | undefined,
+): SimulatedPersona {
   const random = createSeededRandom(['persona', name]);
   const derived: SimulatedPersona = {
     quality: 0.25 + 0.6 * random(),
@@ -66,8 +70,12 @@ export function resolvePersona(name: string, settings: SimulatedPersonaSettings 
     ...settings,
     biases: { ...noBiases, ...base.biases, ...shared, ...settings?.biases },
   };
-  if (!(persona.quality >= 0 && persona.quality <= 1)) throw new RangeError(`Simulated persona "${name}": quality must lie in [0, 1] (got ${persona.quality}).`);
-  if (!(persona.answerSentences >= 1)) throw new RangeError(`Simulated persona "${name}": answerSentences must be at least 1 (got ${persona.answerSentences}).`);
+  if (!(persona.quality >= 0 && persona.quality <= 1))
+    throw new RangeError(`Simulated persona "${name}": quality must lie in [0, 1] (got ${persona.quality}).`);
+  if (!(persona.answerSentences >= 1))
+    throw new RangeError(
+      `Simulated persona "${name}": answerSentences must be at least 1 (got ${persona.answerSentences}).`,
+    );
   persona.style = ((Math.floor(persona.style) % 64) + 64) % 64;
   return persona;
 }

@@ -26,10 +26,17 @@ export interface SimulatedSettings {
  */
 export function createSimulated(settings: SimulatedSettings = {}): ProviderV1 {
   const latencyScale = settings.latencyScale ?? 1;
-  if (!(latencyScale >= 0)) throw new ProviderError({ code: 'INVALID_SETTINGS', message: `createSimulated: latencyScale must be ≥ 0 (got ${latencyScale}).` });
+  if (!(latencyScale >= 0))
+    throw new ProviderError({
+      code: 'INVALID_SETTINGS',
+      message: `createSimulated: latencyScale must be ≥ 0 (got ${latencyScale}).`,
+    });
   return defineProvider('simulated', (name) => {
     if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) {
-      throw new ProviderError({ code: 'INVALID_SETTINGS', message: `Simulated model name "${name}" must be letters, digits, ".", "_" or "-", e.g. simulated:ada.` });
+      throw new ProviderError({
+        code: 'INVALID_SETTINGS',
+        message: `Simulated model name "${name}" must be letters, digits, ".", "_" or "-", e.g. simulated:ada.`,
+      });
     }
     return new SimulatedModel({
       name,

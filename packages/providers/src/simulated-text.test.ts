@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from './seeded-random.js';
-import { classifySentences, composeAnswer, fillerTemplates, perceivedQuality, styleOpenings, styleSignOffs, substantiveTemplates, topicWords } from './simulated-text.js';
+import {
+  classifySentences,
+  composeAnswer,
+  fillerTemplates,
+  perceivedQuality,
+  styleOpenings,
+  styleSignOffs,
+  substantiveTemplates,
+  topicWords,
+} from './simulated-text.js';
 
 describe('simulated text', () => {
   it('pairs every substantive template with a filler of the same length, so quality cannot show in length', () => {
@@ -12,7 +21,11 @@ describe('simulated text', () => {
   });
 
   it('picks topic words from the question, leaving out common words', () => {
-    expect(topicWords('How should a small team adopt caching for their database?')).toEqual(['database', 'caching', 'small']);
+    expect(topicWords('How should a small team adopt caching for their database?')).toEqual([
+      'database',
+      'caching',
+      'small',
+    ]);
     expect(topicWords('Why?')).toEqual(['the question']);
   });
 
@@ -36,7 +49,13 @@ describe('simulated text', () => {
     for (const sentences of [3, 8, 20]) {
       const qs: number[] = [];
       for (let i = 0; i < 400; i++) {
-        const text = composeAnswer({ question: 'caching strategy', quality: 0.7, sentences, style: 3, random: createSeededRandom(['t', sentences, i]) });
+        const text = composeAnswer({
+          question: 'caching strategy',
+          quality: 0.7,
+          sentences,
+          style: 3,
+          random: createSeededRandom(['t', sentences, i]),
+        });
         qs.push(perceivedQuality(text));
       }
       const mean = qs.reduce((a, b) => a + b, 0) / qs.length;

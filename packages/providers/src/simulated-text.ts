@@ -8,12 +8,30 @@ export const simulatedMarker = '[simulated]';
  * keep an answer's quality (its share of substantive sentences) independent of its length.
  */
 const sentencePairs: ReadonlyArray<readonly [substantive: string, filler: string]> = [
-  ['The key trade-off with {t} is cost against speed, so measure both, first.', 'Generally speaking, {t} is something that people have many views on, too.'],
-  ['For example, a small pilot on {t} shows the real bottleneck within a week.', 'It really depends on the situation, and {t} can go either way, in the end.'],
-  ['Because {t} fails in predictable ways, write down its failure modes early.', 'There are various aspects of {t} to consider, and all of them matter lots.'],
-  ['In practice, {t} works best with a single owner and a written rollback plan.', 'Many people find {t} interesting, and there is a great deal to say about it.'],
-  ['The evidence on {t} favours small, reversible steps over one large rewrite.', 'As we all know, {t} is a broad topic with plenty of different perspectives.'],
-  ['Concretely, check {t} against three criteria: risk, effort and the payoff.', 'Overall, {t} matters a lot, and it is worth keeping in mind going forward.'],
+  [
+    'The key trade-off with {t} is cost against speed, so measure both, first.',
+    'Generally speaking, {t} is something that people have many views on, too.',
+  ],
+  [
+    'For example, a small pilot on {t} shows the real bottleneck within a week.',
+    'It really depends on the situation, and {t} can go either way, in the end.',
+  ],
+  [
+    'Because {t} fails in predictable ways, write down its failure modes early.',
+    'There are various aspects of {t} to consider, and all of them matter lots.',
+  ],
+  [
+    'In practice, {t} works best with a single owner and a written rollback plan.',
+    'Many people find {t} interesting, and there is a great deal to say about it.',
+  ],
+  [
+    'The evidence on {t} favours small, reversible steps over one large rewrite.',
+    'As we all know, {t} is a broad topic with plenty of different perspectives.',
+  ],
+  [
+    'Concretely, check {t} against three criteria: risk, effort and the payoff.',
+    'Overall, {t} matters a lot, and it is worth keeping in mind going forward.',
+  ],
 ];
 
 export const substantiveTemplates: readonly string[] = sentencePairs.map((p) => p[0]);
@@ -22,16 +40,39 @@ const substantivePrefixes = substantiveTemplates.map((t) => t.slice(0, t.indexOf
 const fillerPrefixes = fillerTemplates.map((t) => t.slice(0, t.indexOf('{t}')));
 
 // Every opening has the same length, and every sign-off: a persona's style must not make its answers longer.
-export const styleOpenings: readonly string[] = ['Here is my take on this.', 'Short answer goes first.', 'Let me lay this all out.', 'A direct answer follows.', 'My view, stated briefly.', 'Good question, in brief.', 'Straight to the answers.', 'In a short summary form.'];
-export const styleSignOffs: readonly string[] = ['Hope this helps a bit.', "That's the gist of it.", 'Happy to go into more.', 'The key points, above.', 'That covers all of it.', 'Worth revisiting soon.', 'Use what fits for you.', 'Judge by your context.'];
+export const styleOpenings: readonly string[] = [
+  'Here is my take on this.',
+  'Short answer goes first.',
+  'Let me lay this all out.',
+  'A direct answer follows.',
+  'My view, stated briefly.',
+  'Good question, in brief.',
+  'Straight to the answers.',
+  'In a short summary form.',
+];
+export const styleSignOffs: readonly string[] = [
+  'Hope this helps a bit.',
+  "That's the gist of it.",
+  'Happy to go into more.',
+  'The key points, above.',
+  'That covers all of it.',
+  'Worth revisiting soon.',
+  'Use what fits for you.',
+  'Judge by your context.',
+];
 
 /** The opening and sign-off lines of a writing style (0–63). */
 export function styleLines(style: number): { opening: string; signOff: string } {
-  return { opening: `${simulatedMarker} ${styleOpenings[style % 8]!}`, signOff: styleSignOffs[Math.floor(style / 8) % 8]! };
+  return {
+    opening: `${simulatedMarker} ${styleOpenings[style % 8]!}`,
+    signOff: styleSignOffs[Math.floor(style / 8) % 8]!,
+  };
 }
 
 const stopWords = new Set(
-  'about above after again against also because been before being below between both could does doing down during each either from further have having here into itself just like made make many more most much must need only other over same should some such than that their them then there these they this those through under until very want were what when where which while whom will with within without would your yours'.split(' '),
+  'about above after again against also because been before being below between both could does doing down during each either from further have having here into itself just like made make many more most much must need only other over same should some such than that their them then there these they this those through under until very want were what when where which while whom will with within without would your yours'.split(
+    ' ',
+  ),
 );
 
 /** Up to three topic words from a question: its longest words of four or more letters, common words left out. */
@@ -51,7 +92,13 @@ export function topicWords(question: string): string[] {
  * A stage-1 answer: the style's opening line, `sentences` sentences in two paragraphs, each
  * substantive with probability `quality` (seeded), and the style's sign-off line.
  */
-export function composeAnswer(options: { question: string; quality: number; sentences: number; style: number; random: () => number }): string {
+export function composeAnswer(options: {
+  question: string;
+  quality: number;
+  sentences: number;
+  style: number;
+  random: () => number;
+}): string {
   const topics = topicWords(options.question);
   const { opening, signOff } = styleLines(options.style);
   const body: string[] = [];
@@ -62,7 +109,9 @@ export function composeAnswer(options: { question: string; quality: number; sent
     body.push(template.replace('{t}', topics[Math.floor(options.random() * topics.length)]!));
   }
   const half = Math.ceil(body.length / 2);
-  return [opening, body.slice(0, half).join(' '), body.slice(half).join(' '), signOff].filter((p) => p !== '').join('\n\n');
+  return [opening, body.slice(0, half).join(' '), body.slice(half).join(' '), signOff]
+    .filter((p) => p !== '')
+    .join('\n\n');
 }
 
 /** The sentences of a text that the simulator wrote, split into substantive and filler; others are ignored. */

@@ -51,7 +51,13 @@ describe('a stream request answered with the whole JSON reply', () => {
     expect(await collect(model.doStream!({ messages }))).toEqual([
       { type: 'reasoning-delta', text: '2+2' },
       { type: 'text-delta', text: 'Four.' },
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 14, outputTokens: 6 }, responseId: 'chatcmpl-9', responseModelId: 'qwen3-8b' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 14, outputTokens: 6 },
+        responseId: 'chatcmpl-9',
+        responseModelId: 'qwen3-8b',
+      },
     ]);
     expect(openAI.requests[0]?.stream).toBe(true);
   });
@@ -65,21 +71,41 @@ describe('a stream request answered with the whole JSON reply', () => {
     expect(await collect(model.doStream!({ messages }))).toEqual([
       { type: 'text-delta', text: 'Hello there' },
       // The test server reports cache_read_input_tokens 0, which is a cachedTokens of 0.
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 30, outputTokens: 3, cachedTokens: 0 }, responseId: 'msg_7', responseModelId: 'claude-opus-4-6' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 30, outputTokens: 3, cachedTokens: 0 },
+        responseId: 'msg_7',
+        responseModelId: 'claude-opus-4-6',
+      },
     ]);
-    const structured = await collect(model.doStream!({ messages, responseFormat: { type: 'json', name: 'r', schema: { type: 'object' } } }));
+    const structured = await collect(
+      model.doStream!({ messages, responseFormat: { type: 'json', name: 'r', schema: { type: 'object' } } }),
+    );
     expect(structured[0]).toEqual({ type: 'text-delta', text: '{"ok":true}' });
     expect(structured[1]).toMatchObject({ type: 'finish', finishReason: 'stop' });
   });
 
   it('Gemini: the generateContent reply becomes reasoning, text and finish', async () => {
     const model = createGemini({ baseURL: geminiServer.url, apiKey: KEY, maxRetries: 0 })('gemini-2.5-flash');
-    geminiServer.enqueue({ kind: 'text', text: 'Paris.', reasoning: 'capital of France', id: 'resp-3', usage: { inputTokens: 8, outputTokens: 12, reasoningTokens: 10 } });
+    geminiServer.enqueue({
+      kind: 'text',
+      text: 'Paris.',
+      reasoning: 'capital of France',
+      id: 'resp-3',
+      usage: { inputTokens: 8, outputTokens: 12, reasoningTokens: 10 },
+    });
     expect(await collect(model.doStream!({ messages }))).toEqual([
       { type: 'reasoning-delta', text: 'capital of France' },
       { type: 'text-delta', text: 'Paris.' },
       // outputTokens counts thoughts too: 2 candidate tokens + 10 thought tokens.
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 8, outputTokens: 12, reasoningTokens: 10 }, responseId: 'resp-3', responseModelId: 'gemini-2.5-flash' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 8, outputTokens: 12, reasoningTokens: 10 },
+        responseId: 'resp-3',
+        responseModelId: 'gemini-2.5-flash',
+      },
     ]);
     expect(geminiServer.requests[0]?.path).toContain(':streamGenerateContent');
   });
@@ -87,7 +113,10 @@ describe('a stream request answered with the whole JSON reply', () => {
   it('reads an error inside the body as doGenerate does, retrying a retryable one', async () => {
     const clock = createFakeClock();
     const model = createOpenRouter({ baseURL: openRouter.url, apiKey: KEY, maxRetries: 1, clock })('a/b');
-    openRouter.enqueue({ kind: 'error', status: 503, message: 'upstream overloaded', inBody: true }, { kind: 'text', text: 'second try' });
+    openRouter.enqueue(
+      { kind: 'error', status: 503, message: 'upstream overloaded', inBody: true },
+      { kind: 'text', text: 'second try' },
+    );
     const parts = await collect(model.doStream!({ messages }));
     expect(parts[0]).toEqual({ type: 'text-delta', text: 'second try' });
     expect(openRouter.requests).toHaveLength(2);
@@ -97,11 +126,19 @@ describe('a stream request answered with the whole JSON reply', () => {
   });
 
   it('holds the reply to the size limit and calls an empty one empty', async () => {
-    const model = createOpenAICompatible({ name: 'proxy', baseURL: openAI.url, maxRetries: 0, maxResponseBytes: 64 * 1024 })('m');
+    const model = createOpenAICompatible({
+      name: 'proxy',
+      baseURL: openAI.url,
+      maxRetries: 0,
+      maxResponseBytes: 64 * 1024,
+    })('m');
     openAI.enqueue({ kind: 'huge', bytes: 1024 * 1024 });
     await expect(collect(model.doStream!({ messages }))).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
     openAI.enqueue({ kind: 'text', text: '' });
-    await expect(collect(model.doStream!({ messages }))).rejects.toMatchObject({ code: 'EMPTY_RESPONSE', reason: 'empty' });
+    await expect(collect(model.doStream!({ messages }))).rejects.toMatchObject({
+      code: 'EMPTY_RESPONSE',
+      reason: 'empty',
+    });
   });
 
   it('fails a reply that is not JSON though it says so, as doGenerate does', async () => {

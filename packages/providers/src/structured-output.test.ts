@@ -52,7 +52,12 @@ const schema = {
   },
   required: ['ranking', 'scores', 'note'],
 };
-const responseFormat: ResponseFormat = { type: 'json', name: 'council_review', schema, description: 'The review of the responses' };
+const responseFormat: ResponseFormat = {
+  type: 'json',
+  name: 'council_review',
+  schema,
+  description: 'The review of the responses',
+};
 const answer = '{"ranking":["B","A"],"scores":{"A":6,"B":8},"note":null}';
 
 async function collect(stream: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
@@ -71,8 +76,14 @@ describe('structured output: OpenAI-compatible servers', () => {
     expect((await model.doGenerate({ messages, responseFormat })).text).toBe(answer);
     expect(textOf(await collect(model.doStream!({ messages, responseFormat })))).toBe(answer);
     // OpenAI's documented field: { type: 'json_schema', json_schema: { name, description, schema, strict } }.
-    const expected = { type: 'json_schema', json_schema: { name: 'council_review', description: 'The review of the responses', schema, strict: true } };
-    expect(openAI.requests.map((r) => (r.body as Record<string, unknown>).response_format)).toEqual([expected, expected]);
+    const expected = {
+      type: 'json_schema',
+      json_schema: { name: 'council_review', description: 'The review of the responses', schema, strict: true },
+    };
+    expect(openAI.requests.map((r) => (r.body as Record<string, unknown>).response_format)).toEqual([
+      expected,
+      expected,
+    ]);
   });
 
   it('leaves description out when the format has none, and sends nothing without a responseFormat', async () => {
@@ -81,7 +92,10 @@ describe('structured output: OpenAI-compatible servers', () => {
     openAI.enqueue({ kind: 'text', text: answer }, { kind: 'text', text: 'plain' });
     await model.doGenerate({ messages, responseFormat: { type: 'json', name: 'r', schema: { type: 'object' } } });
     await model.doGenerate({ messages });
-    expect((openAI.requests[0]?.body as Record<string, unknown>).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'r', schema: { type: 'object' }, strict: true } });
+    expect((openAI.requests[0]?.body as Record<string, unknown>).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'r', schema: { type: 'object' }, strict: true },
+    });
     expect(openAI.requests[1]?.body).not.toHaveProperty('response_format');
   });
 
@@ -89,7 +103,10 @@ describe('structured output: OpenAI-compatible servers', () => {
     const model = createOpenRouter({ baseURL: openRouter.url, apiKey: KEY })('openai/gpt-4o');
     openRouter.enqueue({ kind: 'text', text: answer });
     expect((await model.doGenerate({ messages, responseFormat })).text).toBe(answer);
-    expect(openRouter.requests[0]?.body).toMatchObject({ usage: { include: true }, response_format: { type: 'json_schema', json_schema: { name: 'council_review', strict: true } } });
+    expect(openRouter.requests[0]?.body).toMatchObject({
+      usage: { include: true },
+      response_format: { type: 'json_schema', json_schema: { name: 'council_review', strict: true } },
+    });
   });
 });
 
@@ -118,31 +135,84 @@ describe('structured output: Anthropic', () => {
       headers: { 'content-type': 'text/event-stream' },
       // The documented tool-use stream: content_block_start (tool_use, input {}), input_json_delta pieces, stop.
       body: [
-        ev('message_start', '{"type":"message_start","message":{"id":"msg_014p7gG3wDgGV9EUtLvnow3U","type":"message","role":"assistant","model":"claude-opus-4-6","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":472,"output_tokens":2}}}'),
-        ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6","name":"council_review","input":{}}}'),
-        ev('content_block_delta', '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}'),
-        ev('content_block_delta', '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"ranking\\": [\\"B\\","}}'),
-        ev('content_block_delta', '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" \\"A\\"], \\"scores\\": {\\"A\\": 6, \\"B\\": 8}, \\"note\\": null}"}}'),
+        ev(
+          'message_start',
+          '{"type":"message_start","message":{"id":"msg_014p7gG3wDgGV9EUtLvnow3U","type":"message","role":"assistant","model":"claude-opus-4-6","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":472,"output_tokens":2}}}',
+        ),
+        ev(
+          'content_block_start',
+          '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_01T1x1fJ34qAmk2tNTrN7Up6","name":"council_review","input":{}}}',
+        ),
+        ev(
+          'content_block_delta',
+          '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}',
+        ),
+        ev(
+          'content_block_delta',
+          '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"ranking\\": [\\"B\\","}}',
+        ),
+        ev(
+          'content_block_delta',
+          '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" \\"A\\"], \\"scores\\": {\\"A\\": 6, \\"B\\": 8}, \\"note\\": null}"}}',
+        ),
         ev('content_block_stop', '{"type":"content_block_stop","index":0}'),
-        ev('message_delta', '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":89}}'),
+        ev(
+          'message_delta',
+          '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":89}}',
+        ),
         ev('message_stop', '{"type":"message_stop"}'),
       ].join(''),
     });
     expect(await collect(model().doStream!({ messages, responseFormat }))).toEqual([
       { type: 'text-delta', text: answer },
-      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 472, outputTokens: 89 }, responseId: 'msg_014p7gG3wDgGV9EUtLvnow3U', responseModelId: 'claude-opus-4-6' },
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 472, outputTokens: 89 },
+        responseId: 'msg_014p7gG3wDgGV9EUtLvnow3U',
+        responseModelId: 'claude-opus-4-6',
+      },
     ]);
   });
 
   it('streams: passes a tool input cut off by max_tokens on as sent, and reads a block the stream never closed', async () => {
     const ev = (name: string, data: string) => `event: ${name}\ndata: ${data}\n\n`;
-    const start = ev('message_start', '{"type":"message_start","message":{"id":"msg_cut","model":"claude-opus-4-6","usage":{"input_tokens":10,"output_tokens":1}}}');
-    const tool = ev('content_block_start', '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"council_review","input":{}}}');
-    const piece = (json: string) => ev('content_block_delta', JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json } }));
-    const end = (reason: string) => ev('message_delta', `{"type":"message_delta","delta":{"stop_reason":"${reason}"},"usage":{"output_tokens":16}}`) + ev('message_stop', '{"type":"message_stop"}');
+    const start = ev(
+      'message_start',
+      '{"type":"message_start","message":{"id":"msg_cut","model":"claude-opus-4-6","usage":{"input_tokens":10,"output_tokens":1}}}',
+    );
+    const tool = ev(
+      'content_block_start',
+      '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"council_review","input":{}}}',
+    );
+    const piece = (json: string) =>
+      ev(
+        'content_block_delta',
+        JSON.stringify({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: json },
+        }),
+      );
+    const end = (reason: string) =>
+      ev('message_delta', `{"type":"message_delta","delta":{"stop_reason":"${reason}"},"usage":{"output_tokens":16}}`) +
+      ev('message_stop', '{"type":"message_stop"}');
     anthropicServer.enqueue(
-      { kind: 'raw', headers: { 'content-type': 'text/event-stream' }, body: start + tool + piece('{"ranking": ["B",') + ev('content_block_stop', '{"type":"content_block_stop","index":0}') + end('max_tokens') },
-      { kind: 'raw', headers: { 'content-type': 'text/event-stream' }, body: start + tool + piece('{"ranking": ') + piece('["B", "A"]}') + end('tool_use') },
+      {
+        kind: 'raw',
+        headers: { 'content-type': 'text/event-stream' },
+        body:
+          start +
+          tool +
+          piece('{"ranking": ["B",') +
+          ev('content_block_stop', '{"type":"content_block_stop","index":0}') +
+          end('max_tokens'),
+      },
+      {
+        kind: 'raw',
+        headers: { 'content-type': 'text/event-stream' },
+        body: start + tool + piece('{"ranking": ') + piece('["B", "A"]}') + end('tool_use'),
+      },
     );
     const cut = await collect(model().doStream!({ messages, responseFormat }));
     expect(cut[0]).toEqual({ type: 'text-delta', text: '{"ranking": ["B",' });
@@ -176,7 +246,10 @@ describe('structured output: Gemini', () => {
         ranking: { type: 'ARRAY', items: { type: 'STRING', enum: ['A', 'B'] }, minItems: '2', maxItems: '2' },
         scores: {
           type: 'OBJECT',
-          properties: { A: { type: 'INTEGER', minimum: 1, maximum: 10 }, B: { type: 'INTEGER', minimum: 1, maximum: 10 } },
+          properties: {
+            A: { type: 'INTEGER', minimum: 1, maximum: 10 },
+            B: { type: 'INTEGER', minimum: 1, maximum: 10 },
+          },
           propertyOrdering: ['A', 'B'],
           required: ['A', 'B'],
         },
@@ -185,17 +258,37 @@ describe('structured output: Gemini', () => {
       propertyOrdering: ['ranking', 'scores', 'note'],
       required: ['ranking', 'scores', 'note'],
     };
-    expect(geminiServer.requests[0]?.body).toMatchObject({ generationConfig: { temperature: 0, responseMimeType: 'application/json', responseSchema } });
-    expect((geminiServer.requests[1]?.body as { generationConfig: unknown }).generationConfig).toEqual({ responseMimeType: 'application/json', responseSchema });
+    expect(geminiServer.requests[0]?.body).toMatchObject({
+      generationConfig: { temperature: 0, responseMimeType: 'application/json', responseSchema },
+    });
+    expect((geminiServer.requests[1]?.body as { generationConfig: unknown }).generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      responseSchema,
+    });
   });
 
   it('leaves out a number enum (Gemini’s enums are strings) and anything outside its subset', () => {
-    expect(toGeminiSchema({ type: 'integer', enum: [1, 2, 3], minimum: 1, maximum: 3, pattern: '^x$', additionalProperties: false })).toEqual({ type: 'INTEGER', minimum: 1, maximum: 3 });
+    expect(
+      toGeminiSchema({
+        type: 'integer',
+        enum: [1, 2, 3],
+        minimum: 1,
+        maximum: 3,
+        pattern: '^x$',
+        additionalProperties: false,
+      }),
+    ).toEqual({ type: 'INTEGER', minimum: 1, maximum: 3 });
   });
 });
 
 /** Each vendor's refusal of structured output, as its server words it. */
-const refusals: Array<{ name: string; server: () => TestServer; model: (modelId?: string) => LanguageModelV1; status: number; message: string }> = [
+const refusals: Array<{
+  name: string;
+  server: () => TestServer;
+  model: (modelId?: string) => LanguageModelV1;
+  status: number;
+  message: string;
+}> = [
   {
     name: 'llama.cpp behind the OpenAI-compatible API',
     server: () => openAI,
@@ -206,7 +299,8 @@ const refusals: Array<{ name: string; server: () => TestServer; model: (modelId?
   {
     name: 'Anthropic',
     server: () => anthropicServer,
-    model: (modelId = 'claude-opus-4-6') => createAnthropic({ baseURL: anthropicServer.url, apiKey: KEY, maxRetries: 2, maxConcurrency: 1 })(modelId),
+    model: (modelId = 'claude-opus-4-6') =>
+      createAnthropic({ baseURL: anthropicServer.url, apiKey: KEY, maxRetries: 2, maxConcurrency: 1 })(modelId),
     status: 400,
     // With the key echoed, as some proxies do: it must not reach the error.
     message: `Thinking may not be enabled when tool_choice forces tool use. (x-api-key ${KEY})`,
@@ -215,50 +309,72 @@ const refusals: Array<{ name: string; server: () => TestServer; model: (modelId?
     name: 'Gemini',
     server: () => geminiServer,
     // Gemini names its field, not "format" or "schema".
-    model: (modelId = 'gemini-1.0-pro') => createGemini({ baseURL: geminiServer.url, apiKey: KEY, maxRetries: 2, maxConcurrency: 1 })(modelId),
+    model: (modelId = 'gemini-1.0-pro') =>
+      createGemini({ baseURL: geminiServer.url, apiKey: KEY, maxRetries: 2, maxConcurrency: 1 })(modelId),
     status: 400,
     message: 'response_mime_type application/json is not supported for this model.',
   },
 ];
 
 describe('a server that refuses structured output', () => {
-  it.each(refusals)('$name: StructuredOutputUnsupportedError, remembered per endpoint and model, other calls untouched', async ({ server, model, status, message }) => {
-    const first = model();
-    server().enqueue({ kind: 'error', status, message });
-    const error = await first.doGenerate({ messages, responseFormat }).catch((e: unknown) => e);
-    expect(StructuredOutputUnsupportedError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED', statusCode: status, isRetryable: false, remembered: false, modelId: first.modelId });
-    expect((error as Error).message).toContain(first.provider);
-    expect((error as Error).message).toContain(first.modelId);
-    expect((error as Error).message).toContain('falls back to text reviews');
-    expect((error as Error).message).not.toContain(KEY);
-    expect(JSON.stringify((error as { responseBody?: string }).responseBody ?? '')).not.toContain(KEY);
-    expect(server().requests).toHaveLength(1); // not retried
+  it.each(refusals)(
+    '$name: StructuredOutputUnsupportedError, remembered per endpoint and model, other calls untouched',
+    async ({ server, model, status, message }) => {
+      const first = model();
+      server().enqueue({ kind: 'error', status, message });
+      const error = await first.doGenerate({ messages, responseFormat }).catch((e: unknown) => e);
+      expect(StructuredOutputUnsupportedError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+        statusCode: status,
+        isRetryable: false,
+        remembered: false,
+        modelId: first.modelId,
+      });
+      expect((error as Error).message).toContain(first.provider);
+      expect((error as Error).message).toContain(first.modelId);
+      expect((error as Error).message).toContain('falls back to text reviews');
+      expect((error as Error).message).not.toContain(KEY);
+      expect(JSON.stringify((error as { responseBody?: string }).responseBody ?? '')).not.toContain(KEY);
+      expect(server().requests).toHaveLength(1); // not retried
 
-    // Later calls to the same endpoint and model (another model object of the same provider instance too) fail at once.
-    const again = await first.doGenerate({ messages, responseFormat }).catch((e: unknown) => e);
-    expect(again).toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED', remembered: true, statusCode: status });
-    await expect(collect(first.doStream!({ messages, responseFormat }))).rejects.toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED', remembered: true });
-    expect(server().requests).toHaveLength(1);
+      // Later calls to the same endpoint and model (another model object of the same provider instance too) fail at once.
+      const again = await first.doGenerate({ messages, responseFormat }).catch((e: unknown) => e);
+      expect(again).toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED', remembered: true, statusCode: status });
+      await expect(collect(first.doStream!({ messages, responseFormat }))).rejects.toMatchObject({
+        code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+        remembered: true,
+      });
+      expect(server().requests).toHaveLength(1);
 
-    // Without responseFormat the model is still asked.
-    server().enqueue({ kind: 'text', text: 'free text' });
-    expect((await first.doGenerate({ messages })).text).toBe('free text');
-    expect(server().requests).toHaveLength(2);
-  });
+      // Without responseFormat the model is still asked.
+      server().enqueue({ kind: 'text', text: 'free text' });
+      expect((await first.doGenerate({ messages })).text).toBe('free text');
+      expect(server().requests).toHaveLength(2);
+    },
+  );
 
   it('remembers for the process: a new provider instance for the same endpoint and model does not ask again', async () => {
     openAI.enqueue({ kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" });
     const before = openAI.requests.length;
-    await expect(createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat })).rejects.toMatchObject({ remembered: false });
-    await expect(createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat })).rejects.toMatchObject({ remembered: true });
+    await expect(
+      createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat }),
+    ).rejects.toMatchObject({ remembered: false });
+    await expect(
+      createOllama({ baseURL: openAI.url, maxRetries: 0 })('per-process').doGenerate({ messages, responseFormat }),
+    ).rejects.toMatchObject({ remembered: true });
     expect(openAI.requests.length - before).toBe(1);
   });
 
   it('remembers by model: another model of the same server is still asked', async () => {
     const local = createOllama({ baseURL: openAI.url, maxRetries: 0 });
-    openAI.enqueue({ kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" }, { kind: 'text', text: answer });
-    await expect(local('small').doGenerate({ messages, responseFormat })).rejects.toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED' });
+    openAI.enqueue(
+      { kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" },
+      { kind: 'text', text: answer },
+    );
+    await expect(local('small').doGenerate({ messages, responseFormat })).rejects.toMatchObject({
+      code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+    });
     expect((await local('large').doGenerate({ messages, responseFormat })).text).toBe(answer);
     expect(openAI.requests.map((r) => r.model)).toEqual(['small', 'large']);
   });
@@ -266,8 +382,13 @@ describe('a server that refuses structured output', () => {
   it('fails a call that waited in the queue while another was refused, without a request', async () => {
     const model = createOllama({ baseURL: openAI.url, maxRetries: 0, maxConcurrency: 1 })('queued');
     openAI.enqueue({ kind: 'error', status: 501, message: 'json_schema grammar sampling is not implemented' });
-    const results = await Promise.allSettled([model.doGenerate({ messages, responseFormat }), model.doGenerate({ messages, responseFormat })]);
-    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string; remembered: boolean }) : undefined))).toMatchObject([
+    const results = await Promise.allSettled([
+      model.doGenerate({ messages, responseFormat }),
+      model.doGenerate({ messages, responseFormat }),
+    ]);
+    expect(
+      results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string; remembered: boolean }) : undefined)),
+    ).toMatchObject([
       { code: 'STRUCTURED_OUTPUT_UNSUPPORTED', remembered: false },
       { code: 'STRUCTURED_OUTPUT_UNSUPPORTED', remembered: true },
     ]);
@@ -281,7 +402,10 @@ describe('a server that refuses structured output', () => {
       { kind: 'error', status: 404, message: 'model "other" not found, try pulling it first' },
       { kind: 'text', text: answer },
     );
-    await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({ code: 'API_CALL', statusCode: 400 });
+    await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({
+      code: 'API_CALL',
+      statusCode: 400,
+    });
     await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND' });
     // Neither was remembered as a refusal: the next structured call is sent.
     expect((await model.doGenerate({ messages, responseFormat })).text).toBe(answer);
@@ -290,6 +414,8 @@ describe('a server that refuses structured output', () => {
 
   it('reads the same 400 of a request without responseFormat as a plain API error', async () => {
     openAI.enqueue({ kind: 'error', status: 400, message: "Unsupported response_format type 'json_schema'" });
-    await expect(createOllama({ baseURL: openAI.url, maxRetries: 0 })('plain').doGenerate({ messages })).rejects.toMatchObject({ code: 'API_CALL', statusCode: 400 });
+    await expect(
+      createOllama({ baseURL: openAI.url, maxRetries: 0 })('plain').doGenerate({ messages }),
+    ).rejects.toMatchObject({ code: 'API_CALL', statusCode: 400 });
   });
 });

@@ -59,7 +59,9 @@ async function bundleSizeKb(): Promise<number> {
 export const suite = defineBenchSuite({
   name: 'scoring',
   setup: () => {
-    sessionBallots = Array.from({ length: 100_000 }, () => members.map((reviewer) => ({ reviewer, ranking: shuffled(members) })));
+    sessionBallots = Array.from({ length: 100_000 }, () =>
+      members.map((reviewer) => ({ reviewer, ranking: shuffled(members) })),
+    );
     battles = Array.from({ length: 100_000 }, () => {
       const i = rng.nextInt(20);
       const j = (i + 1 + rng.nextInt(19)) % 20;
@@ -68,7 +70,12 @@ export const suite = defineBenchSuite({
     });
   },
   cases: [
-    { name: 'Borda 100k sessions (5×5) + aggregateLeaderboards', budgetMs: 1000, iterations: 5, fn: bordaThenAggregate },
+    {
+      name: 'Borda 100k sessions (5×5) + aggregateLeaderboards',
+      budgetMs: 1000,
+      iterations: 5,
+      fn: bordaThenAggregate,
+    },
     {
       name: 'bradleyTerry 20 cand × 100k outcomes × 200 bootstrap',
       budgetMs: 2000,
@@ -84,9 +91,24 @@ export const suite = defineBenchSuite({
       return process.cpuUsage(before).user / 1000;
     };
     return [
-      { name: 'Borda + aggregateLeaderboards, CPU time of one run', value: cpu(bordaThenAggregate), unit: 'ms', budget: 1000 },
-      { name: 'bradleyTerry, CPU time of one run', value: cpu(() => bradleyTerry(battles, { candidates: models, bootstrap: 200, seed: 1 })), unit: 'ms', budget: 2000 },
-      { name: 'app importing only calculateBordaScores (min+gzip)', value: await bundleSizeKb(), unit: 'KB', budget: 3 },
+      {
+        name: 'Borda + aggregateLeaderboards, CPU time of one run',
+        value: cpu(bordaThenAggregate),
+        unit: 'ms',
+        budget: 1000,
+      },
+      {
+        name: 'bradleyTerry, CPU time of one run',
+        value: cpu(() => bradleyTerry(battles, { candidates: models, bootstrap: 200, seed: 1 })),
+        unit: 'ms',
+        budget: 2000,
+      },
+      {
+        name: 'app importing only calculateBordaScores (min+gzip)',
+        value: await bundleSizeKb(),
+        unit: 'KB',
+        budget: 3,
+      },
     ];
   },
 });

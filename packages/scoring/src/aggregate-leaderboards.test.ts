@@ -5,12 +5,32 @@ import { createRng } from './create-rng.js';
 import { ScoringError } from './scoring-error.js';
 
 // entry(['A', score, votes, wins]) — a tuple, to keep the tables below compact.
-const entry = ([candidate, bordaScore, voteCount, winCount]: [string, number, number, number]) => ({ candidate, bordaScore, voteCount, winCount });
+const entry = ([candidate, bordaScore, voteCount, winCount]: [string, number, number, number]) => ({
+  candidate,
+  bordaScore,
+  voteCount,
+  winCount,
+});
 
 const sessions: LeaderboardSession[] = [
-  { id: 's1', timestamp: '2024-01-01T00:00:00Z', category: 'code', leaderboard: [entry(['A', 1, 2, 2]), entry(['B', 0.5, 2, 0]), entry(['C', 0, 2, 0])] },
-  { id: 's2', timestamp: '2024-01-10T00:00:00Z', category: 'code', leaderboard: [entry(['A', 0.5, 2, 1]), entry(['B', 1, 2, 1]), entry(['C', 0, 0, 0])] },
-  { id: 's3', timestamp: '2024-02-01T00:00:00Z', category: 'math', leaderboard: [entry(['A', 0, 1, 0]), entry(['B', 1, 1, 1]), entry(['C', 0.5, 1, 0])] },
+  {
+    id: 's1',
+    timestamp: '2024-01-01T00:00:00Z',
+    category: 'code',
+    leaderboard: [entry(['A', 1, 2, 2]), entry(['B', 0.5, 2, 0]), entry(['C', 0, 2, 0])],
+  },
+  {
+    id: 's2',
+    timestamp: '2024-01-10T00:00:00Z',
+    category: 'code',
+    leaderboard: [entry(['A', 0.5, 2, 1]), entry(['B', 1, 2, 1]), entry(['C', 0, 0, 0])],
+  },
+  {
+    id: 's3',
+    timestamp: '2024-02-01T00:00:00Z',
+    category: 'math',
+    leaderboard: [entry(['A', 0, 1, 0]), entry(['B', 1, 1, 1]), entry(['C', 0.5, 1, 0])],
+  },
 ];
 
 type Row = [string, string | null, number, number, number, number, number];
@@ -28,7 +48,7 @@ function thrown(fn: () => unknown): ScoringError {
 }
 
 describe('aggregateLeaderboards', () => {
-  it('is ADR-007\'s SQL: mean of per-session scores (each session once), total votes and wins, appearances', () => {
+  it("is ADR-007's SQL: mean of per-session scores (each session once), total votes and wins, appearances", () => {
     // A: mean(1, .5, 0) = .5, votes 2+2+1 = 5, wins 3, 3 sessions.
     // B: mean(.5, 1, 1) = 2.5/3, votes 5, wins 2.
     // C: s2 gave C no vote (score 0 there means "no data"), so mean(0, .5) = .25 over 2 appearances; votes 3.
@@ -61,7 +81,10 @@ describe('aggregateLeaderboards', () => {
 
   it('keeps sessions strictly after `since` and at or before `until`; no appearance ranks last with no interval', () => {
     // since = s1's own moment excludes s1 (ADR-007: timestamp > NOW() - INTERVAL); until excludes s3. Only s2 remains.
-    const result = aggregateLeaderboards(sessions, { since: new Date('2024-01-01T00:00:00Z'), until: '2024-01-31T00:00:00Z' });
+    const result = aggregateLeaderboards(sessions, {
+      since: new Date('2024-01-01T00:00:00Z'),
+      until: '2024-01-31T00:00:00Z',
+    });
     expect(rows(result)).toEqual([
       ['B', null, 1, 2, 1, 1, 1],
       ['A', null, 0.5, 2, 1, 1, 2],
@@ -70,7 +93,11 @@ describe('aggregateLeaderboards', () => {
     // One session: every resample is that session, so the interval is the value itself.
     expect(result[0]!.interval).toEqual({ lower: 1, upper: 1 });
     expect(result[2]!.interval).toBeNull();
-    expect(rows(aggregateLeaderboards(sessions, { since: Date.parse('2024-01-31T00:00:00Z'), bootstrap: 0 })).map((r) => r[0])).toEqual(['B', 'C', 'A']);
+    expect(
+      rows(aggregateLeaderboards(sessions, { since: Date.parse('2024-01-31T00:00:00Z'), bootstrap: 0 })).map(
+        (r) => r[0],
+      ),
+    ).toEqual(['B', 'C', 'A']);
   });
 
   it('gives a seeded percentile bootstrap interval of the mean, resampling sessions', () => {
@@ -80,7 +107,8 @@ describe('aggregateLeaderboards', () => {
     expect(byCat[0]!.interval).toEqual({ lower: 0.5, upper: 1 });
     // Same seed, same interval; the interval always contains the mean.
     expect(aggregateLeaderboards(sessions, { seed: 9 })).toEqual(aggregateLeaderboards(sessions, { seed: 9 }));
-    for (const e of aggregateLeaderboards(sessions)) expect(e.interval!.lower <= e.aggregateBorda && e.aggregateBorda <= e.interval!.upper).toBe(true);
+    for (const e of aggregateLeaderboards(sessions))
+      expect(e.interval!.lower <= e.aggregateBorda && e.aggregateBorda <= e.interval!.upper).toBe(true);
   });
 
   it('matches normal theory (mean ± 1.96 sd/√n) on large samples, both for few distinct values and many', () => {
@@ -111,13 +139,24 @@ describe('aggregateLeaderboards', () => {
     expect(dup.message).toMatch(/sessions\[1\] \(id "s1"\) repeats the id of sessions\[0\]/);
     const score = thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', 1.5, 1, 0])] }]));
     expect(score.code).toBe('INVALID_SESSION');
-    expect(score.message).toMatch(/sessions\[0\] \(id "x"\) leaderboard\[0\] \("A"\) has bordaScore 1.5; it must lie in \[0, 1\]/);
-    expect(thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', Number.NaN, 1, 0])] }])).code).toBe('INVALID_SESSION');
-    expect(thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', 1, 1, 2])] }])).message).toMatch(/winCount 2/);
-    expect(thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', 1, 1, 0]), entry(['A', 1, 1, 0])] }])).code).toBe('DUPLICATE_CANDIDATE');
+    expect(score.message).toMatch(
+      /sessions\[0\] \(id "x"\) leaderboard\[0\] \("A"\) has bordaScore 1.5; it must lie in \[0, 1\]/,
+    );
+    expect(thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', Number.NaN, 1, 0])] }])).code).toBe(
+      'INVALID_SESSION',
+    );
+    expect(thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', 1, 1, 2])] }])).message).toMatch(
+      /winCount 2/,
+    );
+    expect(
+      thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [entry(['A', 1, 1, 0]), entry(['A', 1, 1, 0])] }]))
+        .code,
+    ).toBe('DUPLICATE_CANDIDATE');
     const noTime = thrown(() => aggregateLeaderboards([{ id: 'x', leaderboard: [] }], { since: 0 }));
     expect(noTime.message).toMatch(/sessions\[0\] \(id "x"\) has no timestamp/);
-    expect(thrown(() => aggregateLeaderboards([{ id: 'x', timestamp: 'soon', leaderboard: [] }], { until: 0 })).code).toBe('INVALID_SESSION');
+    expect(
+      thrown(() => aggregateLeaderboards([{ id: 'x', timestamp: 'soon', leaderboard: [] }], { until: 0 })).code,
+    ).toBe('INVALID_SESSION');
     expect(thrown(() => aggregateLeaderboards([], { since: 'yesterday' })).code).toBe('INVALID_OPTION');
     expect(thrown(() => aggregateLeaderboards([], { bootstrap: -1 })).code).toBe('INVALID_OPTION');
     expect(thrown(() => aggregateLeaderboards([{ id: '', leaderboard: [] }])).code).toBe('INVALID_SESSION');

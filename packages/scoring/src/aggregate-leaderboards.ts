@@ -53,7 +53,14 @@ export interface AggregateLeaderboardEntry {
 }
 
 function toMillis(value: Timestamp, describe: () => string, code: 'INVALID_OPTION' | 'INVALID_SESSION'): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+  const ms =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'number'
+        ? value
+        : typeof value === 'string'
+          ? Date.parse(value)
+          : NaN;
   if (!Number.isFinite(ms)) {
     throw new ScoringError({
       code,
@@ -69,7 +76,10 @@ function describeSession(index: number, session: unknown): string {
 }
 
 function sessionError(where: string, at: { index: number; session: unknown }, message: string): never {
-  throw new ScoringError({ code: 'INVALID_SESSION', message: `${where}: ${describeSession(at.index, at.session)} ${message}` });
+  throw new ScoringError({
+    code: 'INVALID_SESSION',
+    message: `${where}: ${describeSession(at.index, at.session)} ${message}`,
+  });
 }
 
 interface Group {
@@ -87,15 +97,27 @@ interface Group {
  * reviewer abstained, say) does not count toward its mean, so refusals never penalise a candidate.
  * Sorted by category (null last), then mean, wins and candidate id.
  */
-export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], options: AggregateLeaderboardOptions = {}): AggregateLeaderboardEntry[] {
+export function aggregateLeaderboards(
+  sessions: readonly LeaderboardSession[],
+  options: AggregateLeaderboardOptions = {},
+): AggregateLeaderboardEntry[] {
   const where = 'aggregateLeaderboards';
   const list: readonly LeaderboardSession[] = sessions; // Array.isArray would narrow `sessions` to any[]
   if (!Array.isArray(sessions)) {
-    throw new ScoringError({ code: 'INVALID_SESSION', message: `${where}: sessions must be an array of { id, leaderboard } objects.` });
+    throw new ScoringError({
+      code: 'INVALID_SESSION',
+      message: `${where}: sessions must be an array of { id, leaderboard } objects.`,
+    });
   }
   const { bootstrap, seed } = readBootstrapOptions(options, where);
-  const since = options.since === undefined ? undefined : toMillis(options.since, () => `${where}: options.since`, 'INVALID_OPTION');
-  const until = options.until === undefined ? undefined : toMillis(options.until, () => `${where}: options.until`, 'INVALID_OPTION');
+  const since =
+    options.since === undefined
+      ? undefined
+      : toMillis(options.since, () => `${where}: options.since`, 'INVALID_OPTION');
+  const until =
+    options.until === undefined
+      ? undefined
+      : toMillis(options.until, () => `${where}: options.until`, 'INVALID_OPTION');
   const byCategory = options.byCategory ?? false;
 
   const seenIds = new Map<string, number>();
@@ -104,8 +126,10 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
   const groups: Group[] = [];
   for (let s = 0; s < sessions.length; s++) {
     const session = list[s]!;
-    if (typeof session !== 'object' || session === null) sessionError(where, { index: s, session }, 'is not an object; pass { id, leaderboard }.');
-    if (typeof session.id !== 'string' || session.id === '') sessionError(where, { index: s, session }, 'has no id; give each session its unique id.');
+    if (typeof session !== 'object' || session === null)
+      sessionError(where, { index: s, session }, 'is not an object; pass { id, leaderboard }.');
+    if (typeof session.id !== 'string' || session.id === '')
+      sessionError(where, { index: s, session }, 'has no id; give each session its unique id.');
     const earlier = seenIds.get(session.id);
     if (earlier !== undefined) {
       throw new ScoringError({
@@ -115,11 +139,26 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
     }
     seenIds.set(session.id, s);
     const leaderboard: LeaderboardSession['leaderboard'] = session.leaderboard;
-    if (!Array.isArray(session.leaderboard)) sessionError(where, { index: s, session }, 'has no leaderboard array; pass the entries calculateBordaScores returned.');
-    if (session.category !== undefined && typeof session.category !== 'string') sessionError(where, { index: s, session }, 'has a category that is not a string.');
+    if (!Array.isArray(session.leaderboard))
+      sessionError(
+        where,
+        { index: s, session },
+        'has no leaderboard array; pass the entries calculateBordaScores returned.',
+      );
+    if (session.category !== undefined && typeof session.category !== 'string')
+      sessionError(where, { index: s, session }, 'has a category that is not a string.');
     if (since !== undefined || until !== undefined) {
-      if (session.timestamp === undefined) sessionError(where, { index: s, session }, 'has no timestamp, which options.since/until need; add the session time.');
-      const t = toMillis(session.timestamp, () => `${where}: ${describeSession(s, session)} timestamp`, 'INVALID_SESSION');
+      if (session.timestamp === undefined)
+        sessionError(
+          where,
+          { index: s, session },
+          'has no timestamp, which options.since/until need; add the session time.',
+        );
+      const t = toMillis(
+        session.timestamp,
+        () => `${where}: ${describeSession(s, session)} timestamp`,
+        'INVALID_SESSION',
+      );
       if ((since !== undefined && t <= since) || (until !== undefined && t > until)) continue;
     }
     const category = byCategory ? (session.category ?? null) : null;
@@ -130,18 +169,35 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
     }
     for (let e = 0; e < leaderboard.length; e++) {
       const entry = leaderboard[e]!;
-      if (typeof entry !== 'object' || entry === null || typeof entry.candidate !== 'string' || entry.candidate === '') {
+      if (
+        typeof entry !== 'object' ||
+        entry === null ||
+        typeof entry.candidate !== 'string' ||
+        entry.candidate === ''
+      ) {
         sessionError(where, { index: s, session }, `leaderboard[${e}] has no candidate id.`);
       }
       const { candidate, bordaScore, voteCount, winCount } = entry;
       if (typeof bordaScore !== 'number' || !(bordaScore >= 0 && bordaScore <= 1)) {
-        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has bordaScore ${String(bordaScore)}; it must lie in [0, 1].`);
+        sessionError(
+          where,
+          { index: s, session },
+          `leaderboard[${e}] ("${candidate}") has bordaScore ${String(bordaScore)}; it must lie in [0, 1].`,
+        );
       }
       if (!Number.isSafeInteger(voteCount) || voteCount < 0) {
-        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has voteCount ${String(voteCount)}; it must be a whole number ≥ 0.`);
+        sessionError(
+          where,
+          { index: s, session },
+          `leaderboard[${e}] ("${candidate}") has voteCount ${String(voteCount)}; it must be a whole number ≥ 0.`,
+        );
       }
       if (!Number.isSafeInteger(winCount) || winCount < 0 || winCount > voteCount) {
-        sessionError(where, { index: s, session }, `leaderboard[${e}] ("${candidate}") has winCount ${String(winCount)}; it must be a whole number from 0 to voteCount.`);
+        sessionError(
+          where,
+          { index: s, session },
+          `leaderboard[${e}] ("${candidate}") has winCount ${String(winCount)}; it must be a whole number from 0 to voteCount.`,
+        );
       }
       let group = inCategory.get(candidate);
       if (group === undefined) {
@@ -162,7 +218,8 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
   }
 
   const ordered = groups.sort(
-    (a, b) => compareCategory(a.category, b.category) || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0),
+    (a, b) =>
+      compareCategory(a.category, b.category) || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0),
   );
   const rng = createRng(seed);
   const means = new Float64Array(bootstrap);
@@ -205,7 +262,9 @@ export function aggregateLeaderboards(sessions: readonly LeaderboardSession[], o
       entry.rank = 1;
       return;
     }
-    const newRank = (previous.appearances > 0 && entry.appearances === 0) || entry.aggregateBorda < previous.aggregateBorda - SCORE_EPSILON;
+    const newRank =
+      (previous.appearances > 0 && entry.appearances === 0) ||
+      entry.aggregateBorda < previous.aggregateBorda - SCORE_EPSILON;
     entry.rank = newRank ? i - groupStart + 1 : previous.rank;
   });
   return entries;

@@ -1,7 +1,10 @@
 import { ScoringError } from './scoring-error.js';
 
 /** Validates the `bootstrap` (replicate count) and `seed` options shared by the resampling functions. */
-export function readBootstrapOptions(options: { bootstrap?: number; seed?: number | string }, where: string): { bootstrap: number; seed: number | string } {
+export function readBootstrapOptions(
+  options: { bootstrap?: number; seed?: number | string },
+  where: string,
+): { bootstrap: number; seed: number | string } {
   if (typeof options !== 'object' || options === null) {
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: options must be an object (or left out).` });
   }

@@ -6,18 +6,28 @@ import { ScoringError } from './scoring-error.js';
 
 const battle = (winner: string, loser: string, reviewer = 'judge'): Ballot => ({ reviewer, ranking: [winner, loser] });
 const repeat = <T>(n: number, item: T): T[] => Array.from({ length: n }, () => item);
-const byCandidate = <T extends { candidate: string }>(entries: readonly T[]): Record<string, T> => Object.fromEntries(entries.map((e) => [e.candidate, e]));
+const byCandidate = <T extends { candidate: string }>(entries: readonly T[]): Record<string, T> =>
+  Object.fromEntries(entries.map((e) => [e.candidate, e]));
 
 describe('bradleyTerry', () => {
   it('two candidates: strengths are in the ratio of (regularised) wins, on the Elo scale around the base', () => {
     // For two players the MLE is π_A/π_B = W_A/W_B. A wins 3, B wins 1, plus the prior's virtual tie
     // (½ each): 3.5/1.5 = 7/3. Ratings: 1000 ± 200·log10(7/3) = 1000 ± 73.596…
-    const result = byCandidate(bradleyTerry([...repeat(3, battle('A', 'B')), battle('B', 'A')], { candidates: ['A', 'B'], bootstrap: 0 }));
+    const result = byCandidate(
+      bradleyTerry([...repeat(3, battle('A', 'B')), battle('B', 'A')], { candidates: ['A', 'B'], bootstrap: 0 }),
+    );
     expect(result.A!.rating).toBeCloseTo(1000 + 200 * Math.log10(7 / 3), 6);
     expect(result.B!.rating).toBeCloseTo(1000 - 200 * Math.log10(7 / 3), 6);
     expect(result.A!.comparisons).toBe(4);
     // scale and base move the scale: 10·log10(7/3)/2 around 0.
-    const custom = byCandidate(bradleyTerry([...repeat(3, battle('A', 'B')), battle('B', 'A')], { candidates: ['A', 'B'], bootstrap: 0, scale: 10, base: 0 }));
+    const custom = byCandidate(
+      bradleyTerry([...repeat(3, battle('A', 'B')), battle('B', 'A')], {
+        candidates: ['A', 'B'],
+        bootstrap: 0,
+        scale: 10,
+        base: 0,
+      }),
+    );
     expect(custom.A!.rating).toBeCloseTo(5 * Math.log10(7 / 3), 9);
   });
 
@@ -25,7 +35,10 @@ describe('bradleyTerry', () => {
     // A beats B once, and one ballot scores them equal: W_A = 1 + ½ + ½ (prior) = 2, W_B = 0 + ½ + ½ = 1.
     // Ratio 2 → ratings 1000 ± 200·log10 2.
     const result = byCandidate(
-      bradleyTerry([battle('A', 'B'), { reviewer: 'judge', ranking: [], scores: { A: 5, B: 5 } }], { candidates: ['A', 'B'], bootstrap: 0 }),
+      bradleyTerry([battle('A', 'B'), { reviewer: 'judge', ranking: [], scores: { A: 5, B: 5 } }], {
+        candidates: ['A', 'B'],
+        bootstrap: 0,
+      }),
     );
     expect(result.A!.rating).toBeCloseTo(1000 + 200 * Math.log10(2), 6);
     expect(result.B!.rating).toBeCloseTo(1000 - 200 * Math.log10(2), 6);
@@ -70,10 +83,15 @@ describe('bradleyTerry', () => {
     const result = bradleyTerry(ballots, { candidates: ['A', 'B', 'C'], bootstrap: 50 });
     expect(result.map((e) => e.candidate)).toEqual(['A', 'B', 'C']);
     for (const e of result) {
-      expect(Number.isFinite(e.rating) && Number.isFinite(e.interval.lower) && Number.isFinite(e.interval.upper)).toBe(true);
+      expect(Number.isFinite(e.rating) && Number.isFinite(e.interval.lower) && Number.isFinite(e.interval.upper)).toBe(
+        true,
+      );
     }
     // A > B > C once each way round the cycle: by symmetry all strengths are equal.
-    const cycle = bradleyTerry([battle('A', 'B'), battle('B', 'C'), battle('C', 'A')], { candidates: ['A', 'B', 'C'], bootstrap: 0 });
+    const cycle = bradleyTerry([battle('A', 'B'), battle('B', 'C'), battle('C', 'A')], {
+      candidates: ['A', 'B', 'C'],
+      bootstrap: 0,
+    });
     for (const e of cycle) {
       expect(e.rating).toBeCloseTo(1000, 9);
       expect(e.rank).toBe(1);
@@ -86,7 +104,8 @@ describe('bradleyTerry', () => {
   it('reports rank intervals from the bootstrap intervals: 1 + #{j: lower_j > upper_i} … n − #{j: upper_j < lower_i}', () => {
     // A clearly best, B and C indistinguishable (equal records), D clearly worst.
     const ballots: Ballot[] = [];
-    for (let k = 0; k < 200; k++) ballots.push({ reviewer: `r${k}`, ranking: k % 2 === 0 ? ['A', 'B', 'C', 'D'] : ['A', 'C', 'B', 'D'] });
+    for (let k = 0; k < 200; k++)
+      ballots.push({ reviewer: `r${k}`, ranking: k % 2 === 0 ? ['A', 'B', 'C', 'D'] : ['A', 'C', 'B', 'D'] });
     const result = byCandidate(bradleyTerry(ballots, { candidates: ['A', 'B', 'C', 'D'], bootstrap: 200, seed: 4 }));
     const { A, B, C, D } = result as Record<'A' | 'B' | 'C' | 'D', (typeof result)[string]>;
     // The formula, evaluated on the returned intervals…
@@ -108,11 +127,19 @@ describe('bradleyTerry', () => {
 
   it('removes self-votes, weights ballots, and is the same for the same seed', () => {
     // Reviewer A's [A, B, C] becomes [B, C]: the only outcome is B over C; A has no comparisons.
-    const self = byCandidate(bradleyTerry([{ reviewer: 'A', ranking: ['A', 'B', 'C'] }], { candidates: ['A', 'B', 'C'], bootstrap: 0 }));
+    const self = byCandidate(
+      bradleyTerry([{ reviewer: 'A', ranking: ['A', 'B', 'C'] }], { candidates: ['A', 'B', 'C'], bootstrap: 0 }),
+    );
     expect([self.A!.comparisons, self.B!.comparisons, self.C!.comparisons]).toEqual([0, 1, 1]);
     // A weight-2 ballot counts as two ballots.
-    const weighted = bradleyTerry([{ ...battle('A', 'B'), weight: 2 }, battle('B', 'A')], { candidates: ['A', 'B'], bootstrap: 0 });
-    const doubled = bradleyTerry([battle('A', 'B'), battle('A', 'B'), battle('B', 'A')], { candidates: ['A', 'B'], bootstrap: 0 });
+    const weighted = bradleyTerry([{ ...battle('A', 'B'), weight: 2 }, battle('B', 'A')], {
+      candidates: ['A', 'B'],
+      bootstrap: 0,
+    });
+    const doubled = bradleyTerry([battle('A', 'B'), battle('A', 'B'), battle('B', 'A')], {
+      candidates: ['A', 'B'],
+      bootstrap: 0,
+    });
     expect(weighted.map((e) => e.rating)).toEqual(doubled.map((e) => e.rating));
     const ballots = [battle('A', 'B'), battle('B', 'C'), battle('A', 'C'), battle('C', 'A')];
     expect(bradleyTerry(ballots, { candidates: ['A', 'B', 'C'], seed: 'x', bootstrap: 30 })).toEqual(
@@ -123,7 +150,10 @@ describe('bradleyTerry', () => {
   it('rejects weights whose comparisons overflow, instead of returning NaN ratings', () => {
     let error: unknown;
     try {
-      bradleyTerry([{ reviewer: 'x', ranking: ['a', 'b', 'c'], weight: 1e308 }], { candidates: ['a', 'b', 'c'], bootstrap: 0 });
+      bradleyTerry([{ reviewer: 'x', ranking: ['a', 'b', 'c'], weight: 1e308 }], {
+        candidates: ['a', 'b', 'c'],
+        bootstrap: 0,
+      });
     } catch (e) {
       error = e;
     }

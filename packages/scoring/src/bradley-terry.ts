@@ -174,7 +174,8 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
     for (let b = 0; b < bootstrap; b++) {
       resample(rng, multiplicity);
       resampled.set(priorMatrix);
-      for (let group = 0; group < groupCount; group++) if (multiplicity[group]! > 0) addGroup(resampled, group, multiplicity[group]!);
+      for (let group = 0; group < groupCount; group++)
+        if (multiplicity[group]! > 0) addGroup(resampled, group, multiplicity[group]!);
       const fitted = fitBradleyTerry(resampled, n, strengths);
       let top = -Infinity;
       for (let i = 0; i < n; i++) {
@@ -182,7 +183,11 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
         replicates[i]![b] = r;
         if (r > top) top = r;
       }
-      addBestShare(bestShare, replicates.map((row) => row[b]!), top);
+      addBestShare(
+        bestShare,
+        replicates.map((row) => row[b]!),
+        top,
+      );
     }
   } else {
     // No resampling possible (or asked for): the fit is the only replicate.
@@ -215,7 +220,15 @@ export function bradleyTerry(ballots: readonly Ballot[], options: BradleyTerryOp
       comparisons,
     };
   });
-  entries.sort((a, b) => (Math.abs(a.rating - b.rating) > RATING_EPSILON ? b.rating - a.rating : a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  entries.sort((a, b) =>
+    Math.abs(a.rating - b.rating) > RATING_EPSILON
+      ? b.rating - a.rating
+      : a.candidate < b.candidate
+        ? -1
+        : a.candidate > b.candidate
+          ? 1
+          : 0,
+  );
   entries.forEach((entry, i) => {
     const previous = entries[i - 1];
     entry.rank = previous === undefined || entry.rating < previous.rating - RATING_EPSILON ? i + 1 : previous.rank;

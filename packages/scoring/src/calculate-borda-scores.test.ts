@@ -12,7 +12,15 @@ function expectRows(actual: readonly LeaderboardEntry[], expected: readonly Row[
     const entry = actual[i]!;
     expect(entry.bordaScore, `${candidate} bordaScore`).toBeCloseTo(score, 12);
     expect(entry.bordaPoints, `${candidate} bordaPoints`).toBeCloseTo(points, 12);
-    expect({ voteCount: entry.voteCount, winCount: entry.winCount, finalRank: entry.finalRank, confidence: entry.confidence }, candidate).toEqual({
+    expect(
+      {
+        voteCount: entry.voteCount,
+        winCount: entry.winCount,
+        finalRank: entry.finalRank,
+        confidence: entry.confidence,
+      },
+      candidate,
+    ).toEqual({
       voteCount: votes,
       winCount: wins,
       finalRank: rank,
@@ -72,12 +80,18 @@ describe('calculateBordaScores: ADR-007 edge-case table', () => {
   });
 
   it('Abstention: skipped entirely, whatever it ranks', () => {
-    const withAbstention = [...council.slice(0, 2), { reviewer: 'E', ranking: ['D', 'C', 'B', 'A'], abstained: true }, ...council.slice(2)];
+    const withAbstention = [
+      ...council.slice(0, 2),
+      { reviewer: 'E', ranking: ['D', 'C', 'B', 'A'], abstained: true },
+      ...council.slice(2),
+    ];
     expect(calculateBordaScores(withAbstention, { candidates: ['A', 'B', 'C', 'D'] })).toEqual(
       calculateBordaScores(council, { candidates: ['A', 'B', 'C', 'D'] }),
     );
     // Every reviewer abstaining: no votes for anyone, nobody penalised relative to anyone else.
-    const allAbstain = calculateBordaScores([{ reviewer: 'X', ranking: ['A', 'B'], abstained: true }], { candidates: ['A', 'B'] });
+    const allAbstain = calculateBordaScores([{ reviewer: 'X', ranking: ['A', 'B'], abstained: true }], {
+      candidates: ['A', 'B'],
+    });
     expectRows(allAbstain, [
       ['A', 0, 0, 0, 0, 1, 'low'],
       ['B', 0, 0, 0, 0, 1, 'low'],
@@ -124,7 +138,9 @@ describe('calculateBordaScores: ADR-007 edge-case table', () => {
   it('No votes received: score 0, ranked after every candidate that received a vote, even one scoring 0', () => {
     // Candidates A, B, C, E; the only ballot is E's, so E's own entry goes and m = 3: A 1, B .5, C 0.
     // E received no vote: score 0 like C, but ranked after C. Single reviewer: every entry low.
-    const result = calculateBordaScores([{ reviewer: 'E', ranking: ['E', 'A', 'B', 'C'] }], { candidates: ['A', 'B', 'C', 'E'] });
+    const result = calculateBordaScores([{ reviewer: 'E', ranking: ['E', 'A', 'B', 'C'] }], {
+      candidates: ['A', 'B', 'C', 'E'],
+    });
     expectRows(result, [
       ['A', 1, 2, 1, 1, 1, 'low'],
       ['B', 0.5, 1, 1, 0, 2, 'low'],
@@ -157,7 +173,9 @@ describe('calculateBordaScores: ADR-007 edge-case table', () => {
 describe('calculateBordaScores: cleaning', () => {
   it('keeps the first occurrence of a repeated candidate and drops unknown ids before counting positions', () => {
     // ['B', 'Z', 'B', 'A', 'C'] → [B, A, C] with m = 3: B 1, A .5, C 0.
-    const result = calculateBordaScores([{ reviewer: 'X', ranking: ['B', 'Z', 'B', 'A', 'C'] }], { candidates: ['A', 'B', 'C'] });
+    const result = calculateBordaScores([{ reviewer: 'X', ranking: ['B', 'Z', 'B', 'A', 'C'] }], {
+      candidates: ['A', 'B', 'C'],
+    });
     expectRows(result, [
       ['B', 1, 2, 1, 1, 1, 'low'],
       ['A', 0.5, 1, 1, 0, 2, 'low'],
@@ -170,7 +188,9 @@ describe('calculateBordaScores: cleaning', () => {
     // Values that are not numbers are ignored, not coerced (true would be 1, '9' would be 9).
     Object.assign(scores, { F: true, G: '9' });
     // Ranking from scores: B (8), A (6), C (6) — A before C by id. D–G unranked. m = 7: points 6, 5, 4.
-    const result = calculateBordaScores([{ reviewer: 'X', ranking: [], scores }], { candidates: ['A', 'B', 'C', 'D', 'E', 'F', 'G'] });
+    const result = calculateBordaScores([{ reviewer: 'X', ranking: [], scores }], {
+      candidates: ['A', 'B', 'C', 'D', 'E', 'F', 'G'],
+    });
     expect(result.slice(0, 3).map((e) => [e.candidate, e.bordaScore, e.bordaPoints])).toEqual([
       ['B', 1, 6],
       ['A', 5 / 6, 5],
@@ -261,15 +281,31 @@ describe('calculateBordaScores: weights and confidence', () => {
       Object.fromEntries(calculateBordaScores(ballotsHere, { candidates }).map((e) => [e.candidate, e.confidence]));
     expect(byCandidate(ballots)).toEqual({ A: 'high', B: 'high', C: 'low' });
     // X5 also ranks C: C 3/5 = 0.6 → medium.
-    expect(byCandidate([...ballots.slice(0, 4), { reviewer: 'X5', ranking: ['A', 'C'] }])).toEqual({ A: 'high', B: 'high', C: 'medium' });
+    expect(byCandidate([...ballots.slice(0, 4), { reviewer: 'X5', ranking: ['A', 'C'] }])).toEqual({
+      A: 'high',
+      B: 'high',
+      C: 'medium',
+    });
     // Exactly 0.5: B ranked by 1 of 2 → medium.
-    expect(Object.fromEntries(calculateBordaScores([{ reviewer: 'X1', ranking: ['A', 'B'] }, { reviewer: 'X2', ranking: ['A'] }], { candidates: ['A', 'B'] }).map((e) => [e.candidate, e.confidence]))).toEqual({
+    expect(
+      Object.fromEntries(
+        calculateBordaScores(
+          [
+            { reviewer: 'X1', ranking: ['A', 'B'] },
+            { reviewer: 'X2', ranking: ['A'] },
+          ],
+          { candidates: ['A', 'B'] },
+        ).map((e) => [e.candidate, e.confidence]),
+      ),
+    ).toEqual({
       A: 'high',
       B: 'medium',
     });
     // A reviewer's own candidate is not possible for its own ballot: in the four-member council each
     // candidate is rankable by the three other members' ballots and ranked by all three → 3/3, high.
-    expect(calculateBordaScores(council, { candidates: ['A', 'B', 'C', 'D'] }).every((e) => e.confidence === 'high')).toBe(true);
+    expect(
+      calculateBordaScores(council, { candidates: ['A', 'B', 'C', 'D'] }).every((e) => e.confidence === 'high'),
+    ).toBe(true);
   });
 });
 
@@ -311,11 +347,16 @@ describe('calculateBordaScores: bad input', () => {
   it('keeps weighted means exact at the ends of the number range, and rejects weights whose sum overflows', () => {
     // Only relative weights matter: one ballot of weight 5e-324 (the smallest double) scores like weight 1,
     // so with m = 3 the points are 2, 1, 0 and the scores 1, ½, 0 (a product w · ½ would underflow to 0).
-    expectRows(calculateBordaScores([{ reviewer: 'X', ranking: ['a', 'b', 'c'], weight: 5e-324 }], { candidates: ['a', 'b', 'c'] }), [
-      ['a', 1, 2, 1, 1, 1, 'low'],
-      ['b', 0.5, 1, 1, 0, 2, 'low'],
-      ['c', 0, 0, 1, 0, 3, 'low'],
-    ]);
+    expectRows(
+      calculateBordaScores([{ reviewer: 'X', ranking: ['a', 'b', 'c'], weight: 5e-324 }], {
+        candidates: ['a', 'b', 'c'],
+      }),
+      [
+        ['a', 1, 2, 1, 1, 1, 'low'],
+        ['b', 0.5, 1, 1, 0, 2, 'low'],
+        ['c', 0, 0, 1, 0, 3, 'low'],
+      ],
+    );
     // Weights 1e300 and 3e300 for opposite orders of two candidates: a's score is 1e300 / 4e300 = ¼.
     expectRows(
       calculateBordaScores(
@@ -355,8 +396,12 @@ describe('calculateBordaScores: bad input', () => {
     expect(bad({ reviewer: 'X', ranking: [], scores: [1, 2] })).toMatch(/scores that are not an object/);
     expect(bad({ reviewer: 'X', ranking: [], abstained: 'yes' })).toMatch(/non-boolean abstained/);
     expect(bad(null)).toMatch(/ballots\[0\] is not an object/);
-    expect(thrown(() => calculateBordaScores('x' as unknown as Ballot[], { candidates: ['a'] })).code).toBe('INVALID_BALLOT');
-    expect(thrown(() => calculateBordaScores([], { candidates: ['a'], excludeSelfVotes: 'no' as unknown as boolean })).code).toBe('INVALID_OPTION');
+    expect(thrown(() => calculateBordaScores('x' as unknown as Ballot[], { candidates: ['a'] })).code).toBe(
+      'INVALID_BALLOT',
+    );
+    expect(
+      thrown(() => calculateBordaScores([], { candidates: ['a'], excludeSelfVotes: 'no' as unknown as boolean })).code,
+    ).toBe('INVALID_OPTION');
     const author = thrown(() => calculateBordaScores([], { candidates: ['a', 'b'], authorOf: { a: 'x' } }));
     expect(author.code).toBe('INVALID_OPTION');
     expect(author.message).toMatch(/no author for candidate "b"/);

@@ -48,7 +48,10 @@ export function confidenceFromCoverage(coverage: number): Confidence {
 export function calculateBordaScores(ballots: readonly Ballot[], options: BordaOptions): LeaderboardEntry[] {
   const where = 'calculateBordaScores';
   if (typeof options !== 'object' || options === null) {
-    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
+    throw new ScoringError({
+      code: 'INVALID_OPTION',
+      message: `${where}: pass an options object with at least { candidates }.`,
+    });
   }
   const n = Array.isArray(options.candidates) ? options.candidates.length : 0;
   // Accumulators in one plain array (cheaper than seven, or than typed arrays, for a session's handful of

@@ -6,7 +6,10 @@ function checkArguments(x: number, df: number, where: string): void {
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: x must be a number, got ${String(x)}.` });
   }
   if (typeof df !== 'number' || !Number.isFinite(df) || df <= 0) {
-    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: df must be a finite number greater than 0, got ${String(df)}.` });
+    throw new ScoringError({
+      code: 'INVALID_OPTION',
+      message: `${where}: df must be a finite number greater than 0, got ${String(df)}.`,
+    });
   }
 }
 

@@ -6,7 +6,11 @@ import { ScoringError } from './scoring-error.js';
 export type OptionalCandidateOptions = Partial<CandidateOptions>;
 
 /** Fills in `candidates` from the ballots when the caller left them out. Internal. */
-export function withCandidates(ballots: readonly Ballot[], options: OptionalCandidateOptions, where: string): CandidateOptions {
+export function withCandidates(
+  ballots: readonly Ballot[],
+  options: OptionalCandidateOptions,
+  where: string,
+): CandidateOptions {
   if (typeof options !== 'object' || options === null) {
     throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: options must be an object (or left out).` });
   }

@@ -34,7 +34,10 @@ export interface CopelandResult {
 }
 
 /** The candidate that beats every other in `support`, if any. Internal. */
-export function findCondorcetWinner(candidates: readonly string[], support: readonly (readonly number[])[]): string | null {
+export function findCondorcetWinner(
+  candidates: readonly string[],
+  support: readonly (readonly number[])[],
+): string | null {
   const n = candidates.length;
   for (let i = 0; i < n; i++) {
     let beatsAll = true;

@@ -18,7 +18,8 @@ export function createGroupResampler(sizes: readonly number[]): (rng: Rng, out: 
       let remainingDraws = total;
       let remainingItems = total;
       for (let g = 0; g < groups && remainingDraws > 0; g++) {
-        const drawn = g === groups - 1 ? remainingDraws : sampleBinomial(rng, remainingDraws, sizes[g]! / remainingItems);
+        const drawn =
+          g === groups - 1 ? remainingDraws : sampleBinomial(rng, remainingDraws, sizes[g]! / remainingItems);
         out[g] = drawn;
         remainingDraws -= drawn;
         remainingItems -= sizes[g]!;

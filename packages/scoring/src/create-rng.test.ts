@@ -9,9 +9,11 @@ import { ScoringError } from './scoring-error.js';
 // FNV-1a 32-bit vectors are the published ones of the FNV test suite (Noll): "a" → 0xe40c292c,
 // "foobar" → 0xbf9cf968.
 describe('createRng', () => {
-  it('steps xoshiro128** exactly as the reference C code (state 1, 2, 3, 4; also rand_xoshiro\'s test vector)', () => {
+  it("steps xoshiro128** exactly as the reference C code (state 1, 2, 3, 4; also rand_xoshiro's test vector)", () => {
     const rng = createRngFromState([1, 2, 3, 4]);
-    expect(Array.from({ length: 6 }, () => rng.nextUint32())).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492]);
+    expect(Array.from({ length: 6 }, () => rng.nextUint32())).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492,
+    ]);
   });
 
   it('seeds through splitmix32 as the C reference does, using both halves of a 64-bit seed', () => {

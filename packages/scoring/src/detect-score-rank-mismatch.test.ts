@@ -4,7 +4,7 @@ import { detectScoreRankMismatch } from './detect-score-rank-mismatch.js';
 import { ScoringError } from './scoring-error.js';
 
 describe('detectScoreRankMismatch', () => {
-  it('reports ADR-007\'s Issue #13 example: A ranked above B although B scored 9 to A\'s 7', () => {
+  it("reports ADR-007's Issue #13 example: A ranked above B although B scored 9 to A's 7", () => {
     // Ranking [A, B, C], scores {A: 7, B: 9, C: 5}: pairs (A,B) 7 < 9 conflict; (A,C) 7 > 5 fine; (B,C) 9 > 5 fine.
     expect(detectScoreRankMismatch({ reviewer: 'X', ranking: ['A', 'B', 'C'], scores: { A: 7, B: 9, C: 5 } })).toEqual([
       { rankedHigher: 'A', rankedLower: 'B', rankedHigherScore: 7, rankedLowerScore: 9 },
@@ -13,7 +13,9 @@ describe('detectScoreRankMismatch', () => {
 
   it('lists every conflicting pair in ranking order; equal scores are no conflict', () => {
     // [A, B, C] scored 1, 2, 3: (A,B), (A,C), (B,C) all conflict. D equals C: no conflict with C.
-    expect(detectScoreRankMismatch({ reviewer: 'X', ranking: ['A', 'B', 'C', 'D'], scores: { A: 1, B: 2, C: 3, D: 3 } })).toEqual([
+    expect(
+      detectScoreRankMismatch({ reviewer: 'X', ranking: ['A', 'B', 'C', 'D'], scores: { A: 1, B: 2, C: 3, D: 3 } }),
+    ).toEqual([
       { rankedHigher: 'A', rankedLower: 'B', rankedHigherScore: 1, rankedLowerScore: 2 },
       { rankedHigher: 'A', rankedLower: 'C', rankedHigherScore: 1, rankedLowerScore: 3 },
       { rankedHigher: 'A', rankedLower: 'D', rankedHigherScore: 1, rankedLowerScore: 3 },

@@ -35,7 +35,13 @@ export function detectScoreRankMismatch(ballot: Ballot): ScoreRankMismatch[] {
     for (let j = i + 1; j < scored.length; j++) {
       const [higher, higherScore] = scored[i]!;
       const [lower, lowerScore] = scored[j]!;
-      if (lowerScore > higherScore) mismatches.push({ rankedHigher: higher, rankedLower: lower, rankedHigherScore: higherScore, rankedLowerScore: lowerScore });
+      if (lowerScore > higherScore)
+        mismatches.push({
+          rankedHigher: higher,
+          rankedLower: lower,
+          rankedHigherScore: higherScore,
+          rankedLowerScore: lowerScore,
+        });
     }
   }
   return mismatches;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fnv1a } from './fnv1a.js';
 
 describe('fnv1a', () => {
-  it('matches the published 32-bit FNV-1a vectors (Noll\'s test suite)', () => {
+  it("matches the published 32-bit FNV-1a vectors (Noll's test suite)", () => {
     expect(fnv1a('')).toBe(0x811c9dc5);
     expect(fnv1a('a')).toBe(0xe40c292c);
     expect(fnv1a('foobar')).toBe(0xbf9cf968);

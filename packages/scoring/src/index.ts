@@ -11,7 +11,12 @@ export type { BordaOptions, Confidence, LeaderboardEntry } from './calculate-bor
 export { detectScoreRankMismatch } from './detect-score-rank-mismatch.js';
 export type { ScoreRankMismatch } from './detect-score-rank-mismatch.js';
 export { aggregateLeaderboards } from './aggregate-leaderboards.js';
-export type { AggregateLeaderboardEntry, AggregateLeaderboardOptions, LeaderboardSession, Timestamp } from './aggregate-leaderboards.js';
+export type {
+  AggregateLeaderboardEntry,
+  AggregateLeaderboardOptions,
+  LeaderboardSession,
+  Timestamp,
+} from './aggregate-leaderboards.js';
 export { bradleyTerry } from './bradley-terry.js';
 export type { BradleyTerryEntry, BradleyTerryOptions } from './bradley-terry.js';
 export type { OptionalCandidateOptions } from './condorcet-options.js';

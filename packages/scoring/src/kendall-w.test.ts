@@ -61,7 +61,11 @@ describe('kendallW', () => {
     ];
     const w = kendallW(base).w;
     expect(w).toBeCloseTo(4 / 9, 12); // the same ranks as the first example: self-votes are not removed
-    const noisy = [...base, { reviewer: 'D', ranking: ['C', 'B', 'A'], abstained: true }, { reviewer: 'E', ranking: [] }];
+    const noisy = [
+      ...base,
+      { reviewer: 'D', ranking: ['C', 'B', 'A'], abstained: true },
+      { reviewer: 'E', ranking: [] },
+    ];
     expect(kendallW(noisy).w).toBeCloseTo(w, 12);
     expect(kendallW(base.map((b) => ({ ...b, weight: 0 }))).w).toBeCloseTo(w, 12);
   });
@@ -77,7 +81,15 @@ describe('kendallW', () => {
       return 'none';
     };
     expect(code([{ reviewer: 'x', ranking: ['A', 'B'] }])).toBe('INSUFFICIENT_DATA'); // one rater
-    expect(code([{ reviewer: 'x', ranking: ['A'] }, { reviewer: 'y', ranking: ['A'] }], ['A'])).toBe('INSUFFICIENT_DATA'); // one candidate
+    expect(
+      code(
+        [
+          { reviewer: 'x', ranking: ['A'] },
+          { reviewer: 'y', ranking: ['A'] },
+        ],
+        ['A'],
+      ),
+    ).toBe('INSUFFICIENT_DATA'); // one candidate
     // Every ballot ties everything: two raters each scoring A and B equally.
     expect(
       code([

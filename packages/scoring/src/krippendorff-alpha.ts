@@ -14,7 +14,10 @@ import { ScoringError } from './scoring-error.js';
  * removed when `excludeSelfVotes` is true (the default) — are simply absent, as alpha allows.
  * Throws `INSUFFICIENT_DATA` when no candidate is ranked by two ballots or all ranks are equal.
  */
-export function krippendorffAlpha(ballots: readonly Ballot[], options: OptionalCandidateOptions = {}): KrippendorffAlphaResult {
+export function krippendorffAlpha(
+  ballots: readonly Ballot[],
+  options: OptionalCandidateOptions = {},
+): KrippendorffAlphaResult {
   const where = 'krippendorffAlpha';
   const { candidates, ballots: prepared } = prepareBallots(ballots, withCandidates(ballots, options, where), where);
   const units: number[][] = candidates.map(() => []);

@@ -12,7 +12,8 @@ export function stirlingCorrection(a: number): number {
     inv *
     (1 / 12 +
       inv2 *
-        (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156)))))))
+        (-1 / 360 +
+          inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 * (1 / 156)))))))
   );
 }
 

@@ -5,7 +5,10 @@ import type { PreparedBallot } from './prepare-ballots.js';
  * candidates take part in no pair): `first` is ranked above `second`, or tied with it when `tie` is
  * true (equal scores in a ranking derived from scores). Internal.
  */
-export function forEachRankedPair(ballot: PreparedBallot, visit: (first: number, second: number, tie: boolean) => void): void {
+export function forEachRankedPair(
+  ballot: PreparedBallot,
+  visit: (first: number, second: number, tie: boolean) => void,
+): void {
   const { order, tiedWithPrevious } = ballot;
   for (let k = 0; k < order.length; k++) {
     // order[k] and order[l] are tied when every step k → k+1 → … → l is a tie.

@@ -29,7 +29,8 @@ export interface PreparedBallots {
 
 /** A value as a message shows it: numbers plainly (NaN, Infinity), everything else as JSON or its type. */
 export function show(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === undefined)
+    return String(value);
   try {
     return JSON.stringify(value) ?? typeof value;
   } catch {
@@ -39,7 +40,8 @@ export function show(value: unknown): string {
 
 /** `ballots[3] (reviewer "gpt-4o")`: how messages name a ballot. */
 export function describeBallot(index: number, ballot: unknown): string {
-  const reviewer = typeof ballot === 'object' && ballot !== null ? (ballot as { reviewer?: unknown }).reviewer : undefined;
+  const reviewer =
+    typeof ballot === 'object' && ballot !== null ? (ballot as { reviewer?: unknown }).reviewer : undefined;
   return typeof reviewer === 'string' ? `ballots[${index}] (reviewer "${reviewer}")` : `ballots[${index}]`;
 }
 
@@ -47,13 +49,19 @@ export function describeBallot(index: number, ballot: unknown): string {
  * Validated candidate lists, by array identity, with a snapshot to notice later mutation: callers
  * score many sessions with the same candidate array, and re-validating it each time is waste.
  */
-const indexCache: WeakMap<readonly string[], { snapshot: readonly string[]; indexOf: ReadonlyMap<string, number> }> = /* @__PURE__ */ new WeakMap();
+const indexCache: WeakMap<readonly string[], { snapshot: readonly string[]; indexOf: ReadonlyMap<string, number> }> =
+  /* @__PURE__ */ new WeakMap();
 
 /** Checks a candidate list (non-empty, non-empty strings, each once) and returns each id's index. */
 export function indexCandidates(candidates: unknown, where: string): ReadonlyMap<string, number> {
   if (Array.isArray(candidates)) {
     const cached = indexCache.get(candidates);
-    if (cached !== undefined && cached.snapshot.length === candidates.length && cached.snapshot.every((c, i) => c === candidates[i])) return cached.indexOf;
+    if (
+      cached !== undefined &&
+      cached.snapshot.length === candidates.length &&
+      cached.snapshot.every((c, i) => c === candidates[i])
+    )
+      return cached.indexOf;
   }
   const indexOf = buildCandidateIndex(candidates, where);
   indexCache.set(candidates as readonly string[], { snapshot: [...(candidates as readonly string[])], indexOf });
@@ -88,24 +96,44 @@ function buildCandidateIndex(candidates: unknown, where: string): Map<string, nu
 }
 
 function ballotError(where: string, at: { index: number; ballot: unknown }, message: string): never {
-  throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ${describeBallot(at.index, at.ballot)} ${message}` });
+  throw new ScoringError({
+    code: 'INVALID_BALLOT',
+    message: `${where}: ${describeBallot(at.index, at.ballot)} ${message}`,
+  });
 }
 
 /** Validates one ballot's shape; throws a ScoringError naming it. Returns its weight. */
 export function validateBallot(ballot: unknown, index: number, where: string): number {
-  if (typeof ballot !== 'object' || ballot === null) return ballotError(where, { index, ballot }, 'is not an object; pass { reviewer, ranking }.');
+  if (typeof ballot !== 'object' || ballot === null)
+    return ballotError(where, { index, ballot }, 'is not an object; pass { reviewer, ranking }.');
   const b = ballot as Partial<Record<keyof Ballot, unknown>>;
-  if (typeof b.reviewer !== 'string' || b.reviewer === '') ballotError(where, { index, ballot }, "has no reviewer id; set reviewer to the reviewing member's id.");
+  if (typeof b.reviewer !== 'string' || b.reviewer === '')
+    ballotError(where, { index, ballot }, "has no reviewer id; set reviewer to the reviewing member's id.");
   const ranking = b.ranking;
-  if (!Array.isArray(ranking)) return ballotError(where, { index, ballot }, 'has no ranking array; pass ranking: [] when the reviewer gave only scores.');
+  if (!Array.isArray(ranking))
+    return ballotError(
+      where,
+      { index, ballot },
+      'has no ranking array; pass ranking: [] when the reviewer gave only scores.',
+    );
   for (let i = 0; i < ranking.length; i++) {
     const entry: unknown = ranking[i];
-    if (typeof entry !== 'string') ballotError(where, { index, ballot }, `has a non-string ranking[${i}] (${show(entry)}); rankings list candidate ids.`);
+    if (typeof entry !== 'string')
+      ballotError(
+        where,
+        { index, ballot },
+        `has a non-string ranking[${i}] (${show(entry)}); rankings list candidate ids.`,
+      );
   }
   if (b.scores !== undefined && (typeof b.scores !== 'object' || b.scores === null || Array.isArray(b.scores))) {
-    ballotError(where, { index, ballot }, 'has scores that are not an object; pass scores as { candidateId: number } or leave them out.');
+    ballotError(
+      where,
+      { index, ballot },
+      'has scores that are not an object; pass scores as { candidateId: number } or leave them out.',
+    );
   }
-  if (b.abstained !== undefined && typeof b.abstained !== 'boolean') ballotError(where, { index, ballot }, 'has a non-boolean abstained flag; use true, false or leave it out.');
+  if (b.abstained !== undefined && typeof b.abstained !== 'boolean')
+    ballotError(where, { index, ballot }, 'has a non-boolean abstained flag; use true, false or leave it out.');
   if (b.weight === undefined) return 1;
   if (typeof b.weight !== 'number' || !Number.isFinite(b.weight) || b.weight < 0) {
     throw new ScoringError({
@@ -117,7 +145,10 @@ export function validateBallot(ballot: unknown, index: number, where: string): n
 }
 
 /** The finite scores of a ballot, best first; equal scores keep candidate-id order. */
-export function rankingFromScores(scores: Readonly<Record<string, number>> | undefined): { ids: string[]; values: number[] } {
+export function rankingFromScores(scores: Readonly<Record<string, number>> | undefined): {
+  ids: string[];
+  values: number[];
+} {
   if (scores === undefined) return { ids: [], values: [] };
   const pairs: [string, number][] = [];
   for (const [id, value] of Object.entries(scores)) {
@@ -129,9 +160,13 @@ export function rankingFromScores(scores: Readonly<Record<string, number>> | und
 }
 
 /** Reviewer id → indices of the candidates it wrote; undefined when every candidate is its own author. */
-function buildOwnership(candidates: readonly string[], authorOf: unknown, where: string): Map<string, number[]> | undefined {
+function buildOwnership(
+  candidates: readonly string[],
+  authorOf: unknown,
+  where: string,
+): Map<string, number[]> | undefined {
   if (authorOf === undefined) return undefined;
-  if ((typeof authorOf !== 'object' || authorOf === null || Array.isArray(authorOf))) {
+  if (typeof authorOf !== 'object' || authorOf === null || Array.isArray(authorOf)) {
     throw new ScoringError({
       code: 'INVALID_OPTION',
       message: `${where}: options.authorOf must be an object mapping each candidate id to its author's reviewer id.`,
@@ -170,11 +205,17 @@ export function forEachCleanedBallot(
   const candidates = options.candidates;
   const excludeSelfVotes = options.excludeSelfVotes ?? true;
   if (typeof excludeSelfVotes !== 'boolean') {
-    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: options.excludeSelfVotes must be true or false.` });
+    throw new ScoringError({
+      code: 'INVALID_OPTION',
+      message: `${where}: options.excludeSelfVotes must be true or false.`,
+    });
   }
   const list: readonly Ballot[] = ballots; // Array.isArray would narrow `ballots` to any[]
   if (!Array.isArray(ballots)) {
-    throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ballots must be an array of { reviewer, ranking } objects.` });
+    throw new ScoringError({
+      code: 'INVALID_BALLOT',
+      message: `${where}: ballots must be an array of { reviewer, ranking } objects.`,
+    });
   }
   const owned = excludeSelfVotes ? buildOwnership(candidates, options.authorOf, where) : undefined;
   const n = candidates.length;
@@ -183,7 +224,15 @@ export function forEachCleanedBallot(
   const tiedWithPrevious: boolean[] = [];
   const selfOnly = [0];
   // One view, updated per ballot: scoring 100,000 sessions should not mean 500,000 short-lived objects.
-  const view: { -readonly [K in keyof PreparedBallot]: PreparedBallot[K] } = { index: 0, reviewer: '', weight: 1, order, tiedWithPrevious, eligible: 0, own: NO_OWN };
+  const view: { -readonly [K in keyof PreparedBallot]: PreparedBallot[K] } = {
+    index: 0,
+    reviewer: '',
+    weight: 1,
+    order,
+    tiedWithPrevious,
+    eligible: 0,
+    own: NO_OWN,
+  };
 
   let totalWeight = 0;
   for (let index = 0; index < list.length; index++) {
@@ -238,19 +287,28 @@ export function forEachCleanedBallot(
 /** {@link forEachCleanedBallot}, collected: every non-abstaining ballot, cleaned, with its own arrays. */
 export function prepareBallots(ballots: readonly Ballot[], options: CandidateOptions, where: string): PreparedBallots {
   if (typeof options !== 'object' || options === null) {
-    throw new ScoringError({ code: 'INVALID_OPTION', message: `${where}: pass an options object with at least { candidates }.` });
+    throw new ScoringError({
+      code: 'INVALID_OPTION',
+      message: `${where}: pass an options object with at least { candidates }.`,
+    });
   }
   const prepared: PreparedBallot[] = [];
-  const { candidates, indexOf } = forEachCleanedBallot(ballots, options, { where, visit: (b) => {
-    prepared.push({ ...b, order: [...b.order], tiedWithPrevious: [...b.tiedWithPrevious], own: [...b.own] });
-  } });
+  const { candidates, indexOf } = forEachCleanedBallot(ballots, options, {
+    where,
+    visit: (b) => {
+      prepared.push({ ...b, order: [...b.order], tiedWithPrevious: [...b.tiedWithPrevious], own: [...b.own] });
+    },
+  });
   return { candidates, indexOf, ballots: prepared };
 }
 
 /** Candidate ids in the ballots (rankings and score keys), sorted; for methods whose candidates are optional. */
 export function candidatesFromBallots(ballots: readonly Ballot[], where: string): string[] {
   if (!Array.isArray(ballots)) {
-    throw new ScoringError({ code: 'INVALID_BALLOT', message: `${where}: ballots must be an array of { reviewer, ranking } objects.` });
+    throw new ScoringError({
+      code: 'INVALID_BALLOT',
+      message: `${where}: ballots must be an array of { reviewer, ranking } objects.`,
+    });
   }
   const ids = new Set<string>();
   ballots.forEach((ballot: Ballot, index) => {

@@ -24,7 +24,9 @@ const councilArb = fc.integer({ min: 2, max: 6 }).chain((n) => {
       { weight: 1, arbitrary: fc.array(fc.constantFrom(...candidates, 'zz'), { maxLength: 8 }) },
       { weight: 1, arbitrary: fc.constant([] as string[]) },
     ),
-    scores: fc.option(fc.dictionary(fc.constantFrom(...candidates), fc.integer({ min: 1, max: 4 })), { nil: undefined }),
+    scores: fc.option(fc.dictionary(fc.constantFrom(...candidates), fc.integer({ min: 1, max: 4 })), {
+      nil: undefined,
+    }),
     weight: fc.constantFrom(1, 1, 1, 2, 0.5, 0),
     abstained: fc.constantFrom(false, false, false, true),
   });
@@ -65,12 +67,21 @@ describe('properties', () => {
   it('permuting ballots permutes nothing: every method gives the same result', () => {
     fc.assert(
       fc.property(councilArb, fc.integer(), ({ candidates, ballots }, seed) => {
-        const shuffled = fc.sample(fc.shuffledSubarray(ballots, { minLength: ballots.length, maxLength: ballots.length }), { numRuns: 1, seed })[0]!;
-        const borda = (bs: Ballot[]) => calculateBordaScores(bs, { candidates }).map((e) => ({ ...e, bordaScore: Math.round(e.bordaScore * 1e9), bordaPoints: Math.round(e.bordaPoints * 1e9) }));
+        const shuffled = fc.sample(
+          fc.shuffledSubarray(ballots, { minLength: ballots.length, maxLength: ballots.length }),
+          { numRuns: 1, seed },
+        )[0]!;
+        const borda = (bs: Ballot[]) =>
+          calculateBordaScores(bs, { candidates }).map((e) => ({
+            ...e,
+            bordaScore: Math.round(e.bordaScore * 1e9),
+            bordaPoints: Math.round(e.bordaPoints * 1e9),
+          }));
         expect(borda(shuffled)).toEqual(borda(ballots));
         expect(copeland(shuffled, { candidates })).toEqual(copeland(ballots, { candidates }));
         expect(schulze(shuffled, { candidates })).toEqual(schulze(ballots, { candidates }));
-        const bt = (bs: Ballot[]) => Object.fromEntries(bradleyTerry(bs, { candidates, bootstrap: 0 }).map((e) => [e.candidate, e.rating]));
+        const bt = (bs: Ballot[]) =>
+          Object.fromEntries(bradleyTerry(bs, { candidates, bootstrap: 0 }).map((e) => [e.candidate, e.rating]));
         closeMap(bt(shuffled), bt(ballots));
         const w = (bs: Ballot[]) => outcome(() => Math.round(kendallW(bs, { candidates }).w * 1e9));
         expect(w(shuffled)).toEqual(w(ballots));
@@ -90,7 +101,10 @@ describe('properties', () => {
           Object.fromEntries(entries.map(({ candidate, ...rest }) => [map(candidate), rest]));
         // Borda orders equal scores of a scores-only ballot by candidate id (issue 3's rule), so renaming
         // may legitimately reorder those; the property holds for every other council.
-        const idOrderedTie = ballots.some((b) => b.ranking.length === 0 && b.scores && new Set(Object.values(b.scores)).size < Object.keys(b.scores).length);
+        const idOrderedTie = ballots.some(
+          (b) =>
+            b.ranking.length === 0 && b.scores && new Set(Object.values(b.scores)).size < Object.keys(b.scores).length,
+        );
         if (!idOrderedTie) {
           expect(bordaBy(calculateBordaScores(renamedBallots, { candidates: renamedCandidates }))).toEqual(
             bordaBy(calculateBordaScores(ballots, { candidates }), rename),
@@ -98,16 +112,23 @@ describe('properties', () => {
         }
         const copelandBy = (r: ReturnType<typeof copeland>, map: (id: string) => string = (id) => id) =>
           Object.fromEntries(r.ranking.map(({ candidate, ...rest }) => [map(candidate), rest]));
-        expect(copelandBy(copeland(renamedBallots, { candidates: renamedCandidates }))).toEqual(copelandBy(copeland(ballots, { candidates }), rename));
+        expect(copelandBy(copeland(renamedBallots, { candidates: renamedCandidates }))).toEqual(
+          copelandBy(copeland(ballots, { candidates }), rename),
+        );
         const schulzeOf = (r: ReturnType<typeof schulze>, map: (id: string) => string = (id) => id) => ({
           entries: Object.fromEntries(r.ranking.map(({ candidate, ...rest }) => [map(candidate), rest])),
           winners: r.winners.map(map).sort(),
           condorcet: r.condorcetWinner === null ? null : map(r.condorcetWinner),
         });
-        expect(schulzeOf(schulze(renamedBallots, { candidates: renamedCandidates }))).toEqual(schulzeOf(schulze(ballots, { candidates }), rename));
+        expect(schulzeOf(schulze(renamedBallots, { candidates: renamedCandidates }))).toEqual(
+          schulzeOf(schulze(ballots, { candidates }), rename),
+        );
         const btBy = (entries: ReturnType<typeof bradleyTerry>, map: (id: string) => string = (id) => id) =>
           Object.fromEntries(entries.map((e) => [map(e.candidate), e.rating]));
-        closeMap(btBy(bradleyTerry(renamedBallots, { candidates: renamedCandidates, bootstrap: 0 })), btBy(bradleyTerry(ballots, { candidates, bootstrap: 0 }), rename));
+        closeMap(
+          btBy(bradleyTerry(renamedBallots, { candidates: renamedCandidates, bootstrap: 0 })),
+          btBy(bradleyTerry(ballots, { candidates, bootstrap: 0 }), rename),
+        );
       }),
       { numRuns: 80 },
     );
@@ -119,15 +140,24 @@ describe('properties', () => {
       return fc.record({
         candidates: fc.constant(candidates),
         winner: fc.constantFrom(...candidates),
-        rests: fc.array(fc.record({ reviewer: fc.constantFrom(...OUTSIDERS), rest: fc.shuffledSubarray(candidates, { minLength: 1 }) }), {
-          minLength: 1,
-          maxLength: 6,
-        }),
+        rests: fc.array(
+          fc.record({
+            reviewer: fc.constantFrom(...OUTSIDERS),
+            rest: fc.shuffledSubarray(candidates, { minLength: 1 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        ),
       });
     });
     fc.assert(
       fc.property(unanimousArb, ({ candidates, winner, rests }) => {
-        const ballots: Ballot[] = rests.map(({ reviewer, rest }) => ({ reviewer, ranking: [winner, ...rest.filter((c) => c !== winner)] }));
+        const ballots: Ballot[] = rests.map(({ reviewer, rest }) => ({
+          reviewer,
+          ranking: [winner, ...rest.filter((c) => c !== winner)],
+        }));
         // A ballot that ranks only the winner compares nothing; keep at least one real comparison.
         fc.pre(ballots.some((b) => b.ranking.length >= 2));
         const borda = calculateBordaScores(ballots, { candidates });
@@ -154,13 +184,21 @@ describe('properties', () => {
     fc.assert(
       fc.property(councilArb, fc.nat(), fc.shuffledSubarray(ALL), ({ candidates, ballots }, at, ranking) => {
         const position = ballots.length === 0 ? 0 : at % (ballots.length + 1);
-        const more = [...ballots.slice(0, position), { reviewer: 'r9', ranking, abstained: true }, ...ballots.slice(position)];
+        const more = [
+          ...ballots.slice(0, position),
+          { reviewer: 'r9', ranking, abstained: true },
+          ...ballots.slice(position),
+        ];
         expect(calculateBordaScores(more, { candidates })).toEqual(calculateBordaScores(ballots, { candidates }));
-        expect(bradleyTerry(more, { candidates, bootstrap: 20, seed: 3 })).toEqual(bradleyTerry(ballots, { candidates, bootstrap: 20, seed: 3 }));
+        expect(bradleyTerry(more, { candidates, bootstrap: 20, seed: 3 })).toEqual(
+          bradleyTerry(ballots, { candidates, bootstrap: 20, seed: 3 }),
+        );
         expect(copeland(more, { candidates })).toEqual(copeland(ballots, { candidates }));
         expect(schulze(more, { candidates })).toEqual(schulze(ballots, { candidates }));
         expect(outcome(() => kendallW(more, { candidates }))).toEqual(outcome(() => kendallW(ballots, { candidates })));
-        expect(outcome(() => krippendorffAlpha(more, { candidates }))).toEqual(outcome(() => krippendorffAlpha(ballots, { candidates })));
+        expect(outcome(() => krippendorffAlpha(more, { candidates }))).toEqual(
+          outcome(() => krippendorffAlpha(ballots, { candidates })),
+        );
       }),
       { numRuns: 60 },
     );
@@ -182,7 +220,9 @@ describe('properties', () => {
         for (const e of bt) {
           expect(Number.isFinite(e.rating) && e.interval.lower <= e.interval.upper).toBe(true);
           expect(e.pBest >= 0 && e.pBest <= 1).toBe(true);
-          expect(1 <= e.rankInterval.best && e.rankInterval.best <= e.rankInterval.worst && e.rankInterval.worst <= n).toBe(true);
+          expect(
+            1 <= e.rankInterval.best && e.rankInterval.best <= e.rankInterval.worst && e.rankInterval.worst <= n,
+          ).toBe(true);
           pBestSum += e.pBest;
         }
         expect(pBestSum).toBeCloseTo(1, 9);
@@ -190,7 +230,8 @@ describe('properties', () => {
         if (!('error' in w)) expect(w.w >= 0 && w.w <= 1 && w.pValue >= 0 && w.pValue <= 1).toBe(true);
         const alpha = outcome(() => krippendorffAlpha(ballots, { candidates }));
         if (!('error' in alpha)) expect(alpha.alpha <= 1 + 1e-12).toBe(true);
-        for (const result of [borda, bt, w, alpha, copeland(ballots, { candidates }), schulze(ballots, { candidates })]) expect(containsNaN(result)).toBe(false);
+        for (const result of [borda, bt, w, alpha, copeland(ballots, { candidates }), schulze(ballots, { candidates })])
+          expect(containsNaN(result)).toBe(false);
       }),
       { numRuns: 100 },
     );
@@ -206,17 +247,23 @@ describe('properties', () => {
     );
     fc.assert(
       fc.property(sessionArb, fc.integer(), (sessions, seed) => {
-        const shuffled = fc.sample(fc.shuffledSubarray(sessions, { minLength: sessions.length, maxLength: sessions.length }), { numRuns: 1, seed })[0]!;
+        const shuffled = fc.sample(
+          fc.shuffledSubarray(sessions, { minLength: sessions.length, maxLength: sessions.length }),
+          { numRuns: 1, seed },
+        )[0]!;
         for (const byCategory of [false, true]) {
           const a = aggregateLeaderboards(sessions, { byCategory, bootstrap: 200, seed: 7 });
           const b = aggregateLeaderboards(shuffled, { byCategory, bootstrap: 200, seed: 7 });
-          expect(b.map((e) => [e.candidate, e.category, e.rank, e.totalVotes, e.totalWins, e.appearances, e.interval])).toEqual(
+          expect(
+            b.map((e) => [e.candidate, e.category, e.rank, e.totalVotes, e.totalWins, e.appearances, e.interval]),
+          ).toEqual(
             a.map((e) => [e.candidate, e.category, e.rank, e.totalVotes, e.totalWins, e.appearances, e.interval]),
           );
           b.forEach((e, i) => expect(e.aggregateBorda).toBeCloseTo(a[i]!.aggregateBorda, 12));
           for (const e of a) {
             expect(e.aggregateBorda >= 0 && e.aggregateBorda <= 1).toBe(true);
-            if (e.interval) expect(e.interval.lower <= e.interval.upper && e.interval.lower >= 0 && e.interval.upper <= 1).toBe(true);
+            if (e.interval)
+              expect(e.interval.lower <= e.interval.upper && e.interval.lower >= 0 && e.interval.upper <= 1).toBe(true);
           }
         }
       }),
@@ -227,7 +274,9 @@ describe('properties', () => {
   it('kendallW is 1 for identical rankings', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 6 }).chain((n) => fc.shuffledSubarray(ALL.slice(0, n), { minLength: n, maxLength: n })),
+        fc
+          .integer({ min: 2, max: 6 })
+          .chain((n) => fc.shuffledSubarray(ALL.slice(0, n), { minLength: n, maxLength: n })),
         fc.integer({ min: 2, max: 7 }),
         (ranking, m) => {
           const ballots = Array.from({ length: m }, (_, i) => ({ reviewer: `r${i}`, ranking }));

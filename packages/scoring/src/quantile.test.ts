@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { quantileSorted } from './quantile.js';
 
 describe('quantileSorted', () => {
-  it('interpolates linearly between order statistics (type 7, R\'s default)', () => {
+  it("interpolates linearly between order statistics (type 7, R's default)", () => {
     // R: quantile(c(1, 2, 3, 4), c(0, .25, .5, .975, 1)) → 1, 1.75, 2.5, 3.925, 4
     // (position (n − 1)q: .75 → 1 + .75; 1.5 → 2.5; 2.925 → 3 + .925).
     const sorted = [1, 2, 3, 4];

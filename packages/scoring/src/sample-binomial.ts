@@ -24,7 +24,11 @@ export function sampleBinomial(rng: Rng, trials: number, p: number): number {
   }
   const mode = Math.floor((trials + 1) * p);
   const fMode = Math.exp(
-    logGamma(trials + 1) - logGamma(mode + 1) - logGamma(trials - mode + 1) + mode * Math.log(p) + (trials - mode) * Math.log(q),
+    logGamma(trials + 1) -
+      logGamma(mode + 1) -
+      logGamma(trials - mode + 1) +
+      mode * Math.log(p) +
+      (trials - mode) * Math.log(q),
   );
   if (u < fMode) return mode;
   u -= fMode;

@@ -19,7 +19,7 @@ const wikipedia: Ballot[] = (
 ).map(([weight, order], i) => ({ reviewer: `voters${i}`, ranking: order.split(''), weight }));
 
 describe('schulze', () => {
-  it('reproduces Wikipedia\'s worked example: pairwise support, strongest paths, and E > A > C > B > D', () => {
+  it("reproduces Wikipedia's worked example: pairwise support, strongest paths, and E > A > C > B > D", () => {
     const result = schulze(wikipedia);
     expect(result.pairwise.candidates).toEqual(['A', 'B', 'C', 'D', 'E']);
     // d[X, Y] from the article's table (e.g. d[A, B] = 5 + 5 + 3 + 7 = 20: the ACBED, ADECB, CABED, CAEBD voters).

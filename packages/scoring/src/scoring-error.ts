@@ -27,6 +27,11 @@ export class ScoringError extends Error {
   }
 
   static isInstance(error: unknown): error is ScoringError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

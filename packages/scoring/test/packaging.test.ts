@@ -21,7 +21,9 @@ function run(command: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   if (!existsSync(join(packageDir, 'dist', 'index.js')) || !existsSync(join(packageDir, 'dist', 'index.d.ts'))) {
-    throw new Error(`packages/scoring/dist is missing: run \`pnpm --filter @council/scoring build\` before this test (the root \`pnpm test\` builds first).`);
+    throw new Error(
+      `packages/scoring/dist is missing: run \`pnpm --filter @council/scoring build\` before this test (the root \`pnpm test\` builds first).`,
+    );
   }
   run('pnpm', ['pack', '--pack-destination', work], packageDir);
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
@@ -68,7 +70,10 @@ describe('the packed tarball installed with npm outside the workspace', { timeou
   });
 
   it('loads with a CommonJS require (Node 20.19+ require(esm))', () => {
-    writeFileSync(join(consumer, 'cjs.cjs'), `const { calculateBordaScores, ScoringError } = require('@council/scoring');\nif (typeof ScoringError.isInstance !== 'function') throw new Error('no ScoringError');\n${body}`);
+    writeFileSync(
+      join(consumer, 'cjs.cjs'),
+      `const { calculateBordaScores, ScoringError } = require('@council/scoring');\nif (typeof ScoringError.isInstance !== 'function') throw new Error('no ScoringError');\n${body}`,
+    );
     expect(JSON.parse(run(process.execPath, ['cjs.cjs'], consumer))).toEqual(expected);
   });
 
@@ -82,7 +87,8 @@ describe('the packed tarball installed with npm outside the workspace', { timeou
       const wanted: string[] = [];
       lines.forEach((line, k) => {
         if (!line.includes('console.log(')) return;
-        for (let j = k + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]!); j++) wanted.push(lines[j]!.trim().slice(3));
+        for (let j = k + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]!); j++)
+          wanted.push(lines[j]!.trim().slice(3));
       });
       expect(wanted.length, `README example ${i + 1} documents its output`).toBeGreaterThan(0);
       const file = `readme-${i + 1}.mjs`;

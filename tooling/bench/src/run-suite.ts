@@ -37,16 +37,27 @@ export async function runSuite(suite: BenchSuite): Promise<BenchRow[]> {
     const medians = new Map(cases.map((c) => [c.name, median(samples.get(c.name)!)]));
     const rows: BenchRow[] = cases.map((c) => {
       const m = medians.get(c.name)!;
-      const row: BenchRow = { suite: suite.name, name: c.name, median: m, unit: 'ms', samples: samples.get(c.name)!.length };
+      const row: BenchRow = {
+        suite: suite.name,
+        name: c.name,
+        median: m,
+        unit: 'ms',
+        samples: samples.get(c.name)!.length,
+      };
       const base = c.baseline === undefined ? undefined : medians.get(c.baseline);
-      if (c.baseline !== undefined && base === undefined) throw new Error(`Benchmark "${c.name}" names baseline "${c.baseline}", which is not a case of suite "${suite.name}".`);
+      if (c.baseline !== undefined && base === undefined)
+        throw new Error(
+          `Benchmark "${c.name}" names baseline "${c.baseline}", which is not a case of suite "${suite.name}".`,
+        );
       if (base !== undefined) Object.assign(row, { ratio: m / base, ratioTo: c.baseline });
-      else if (c.budgetMs !== undefined) Object.assign(row, { ratio: m / c.budgetMs, ratioTo: `budget ${c.budgetMs} ms` });
+      else if (c.budgetMs !== undefined)
+        Object.assign(row, { ratio: m / c.budgetMs, ratioTo: `budget ${c.budgetMs} ms` });
       return row;
     });
     for (const v of (await suite.values?.()) ?? []) {
       const row: BenchRow = { suite: suite.name, name: v.name, median: v.value, unit: v.unit, samples: 1 };
-      if (v.budget !== undefined) Object.assign(row, { ratio: v.value / v.budget, ratioTo: `budget ${v.budget} ${v.unit}` });
+      if (v.budget !== undefined)
+        Object.assign(row, { ratio: v.value / v.budget, ratioTo: `budget ${v.budget} ${v.unit}` });
       rows.push(row);
     }
     return rows;

@@ -26,7 +26,11 @@ describe('toGrammarSchema', () => {
             maxItems: 2,
             items: {
               type: 'object',
-              properties: { response: label, strengths: { type: 'string' }, score: { type: 'integer', minimum: 1, maximum: 10 } },
+              properties: {
+                response: label,
+                strengths: { type: 'string' },
+                score: { type: 'integer', minimum: 1, maximum: 10 },
+              },
               required: ['response', 'strengths', 'score'],
               additionalProperties: false,
             },
@@ -62,7 +66,9 @@ describe('toGrammarSchema', () => {
   });
 
   it('reads anyOf as oneOf, a type list as a oneOf of the types, and definitions as $defs', () => {
-    expect(rewritten({ anyOf: [{ type: 'string' }, { type: 'null' }] })).toEqual({ oneOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(rewritten({ anyOf: [{ type: 'string' }, { type: 'null' }] })).toEqual({
+      oneOf: [{ type: 'string' }, { type: 'null' }],
+    });
     expect(rewritten({ type: ['object', 'null'], properties: { a: { type: 'boolean' } } })).toEqual({
       oneOf: [{ type: 'object', properties: { a: { type: 'boolean' } } }, { type: 'null' }],
     });

@@ -62,12 +62,22 @@ function rewriteDefs(defs: unknown, path: string): Record<string, unknown> {
 function integerEnum(schema: Record<string, unknown>, path: string): number[] | null {
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
   const low =
-    typeof exclusiveMinimum === 'number' ? Math.floor(exclusiveMinimum) + 1 : typeof minimum === 'number' ? Math.ceil(minimum) : null;
+    typeof exclusiveMinimum === 'number'
+      ? Math.floor(exclusiveMinimum) + 1
+      : typeof minimum === 'number'
+        ? Math.ceil(minimum)
+        : null;
   const high =
-    typeof exclusiveMaximum === 'number' ? Math.ceil(exclusiveMaximum) - 1 : typeof maximum === 'number' ? Math.floor(maximum) : null;
+    typeof exclusiveMaximum === 'number'
+      ? Math.ceil(exclusiveMaximum) - 1
+      : typeof maximum === 'number'
+        ? Math.floor(maximum)
+        : null;
   if (low === null && high === null) return null;
   if (low === null || high === null || high - low + 1 > maxIntegerEnum || high < low) {
-    throw new Refused(`${path}: integer bounds other than a range of at most ${maxIntegerEnum} values cannot be enforced`);
+    throw new Refused(
+      `${path}: integer bounds other than a range of at most ${maxIntegerEnum} values cannot be enforced`,
+    );
   }
   return Array.from({ length: high - low + 1 }, (_, i) => low + i);
 }
@@ -84,9 +94,11 @@ function rewriteTyped(schema: Record<string, unknown>, type: string, path: strin
         );
       }
       const additional = schema.additionalProperties;
-      if (additional === true || (additional === undefined && properties === undefined)) out.additionalProperties = true;
+      if (additional === true || (additional === undefined && properties === undefined))
+        out.additionalProperties = true;
       else if (isRecord(additional)) out.additionalProperties = rewrite(additional, `${path}/additionalProperties`);
-      for (const key of ['minProperties', 'maxProperties'] as const) if (typeof schema[key] === 'number') out[key] = schema[key];
+      for (const key of ['minProperties', 'maxProperties'] as const)
+        if (typeof schema[key] === 'number') out[key] = schema[key];
       return out;
     }
     case 'array': {
@@ -95,13 +107,16 @@ function rewriteTyped(schema: Record<string, unknown>, type: string, path: strin
         out.prefixItems = schema.prefixItems.map((item, i) => rewrite(item, `${path}/prefixItems/${i}`));
       }
       if (schema.items === false) out.maxItems = Array.isArray(schema.prefixItems) ? schema.prefixItems.length : 0;
-      else if (Array.isArray(schema.items)) throw new Refused(`${path}/items: a list of item schemas (draft 4 tuples) is not supported; use prefixItems`);
+      else if (Array.isArray(schema.items))
+        throw new Refused(`${path}/items: a list of item schemas (draft 4 tuples) is not supported; use prefixItems`);
       else if (schema.items !== undefined && schema.items !== true) out.items = rewrite(schema.items, `${path}/items`);
-      for (const key of ['minItems', 'maxItems'] as const) if (typeof schema[key] === 'number' && out[key] === undefined) out[key] = schema[key];
+      for (const key of ['minItems', 'maxItems'] as const)
+        if (typeof schema[key] === 'number' && out[key] === undefined) out[key] = schema[key];
       return out;
     }
     case 'string':
-      for (const key of ['minLength', 'maxLength'] as const) if (typeof schema[key] === 'number') out[key] = schema[key];
+      for (const key of ['minLength', 'maxLength'] as const)
+        if (typeof schema[key] === 'number') out[key] = schema[key];
       if (typeof schema.format === 'string' && checkedFormats.has(schema.format)) out.format = schema.format;
       return out;
     case 'integer': {
@@ -126,24 +141,29 @@ function rewrite(schema: unknown, path: string): Record<string, unknown> {
     ...(schema.definitions === undefined ? {} : rewriteDefs(schema.definitions, `${path}/definitions`)),
     ...(schema.$defs === undefined ? {} : rewriteDefs(schema.$defs, `${path}/$defs`)),
   };
-  const withDefs = (out: Record<string, unknown>): Record<string, unknown> => (Object.keys(defs).length > 0 ? { ...out, $defs: defs } : out);
+  const withDefs = (out: Record<string, unknown>): Record<string, unknown> =>
+    Object.keys(defs).length > 0 ? { ...out, $defs: defs } : out;
 
   if (typeof schema.$ref === 'string') {
     const match = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(schema.$ref);
-    if (!match) throw new Refused(`${path}: only references into #/$defs/ are supported, not ${JSON.stringify(schema.$ref)}`);
+    if (!match)
+      throw new Refused(`${path}: only references into #/$defs/ are supported, not ${JSON.stringify(schema.$ref)}`);
     return withDefs({ $ref: `#/$defs/${match[1]}` });
   }
   const alternatives = schema.oneOf ?? schema.anyOf;
   if (alternatives !== undefined) {
     if (schema.oneOf !== undefined && schema.anyOf !== undefined) throw new Refused(`${path}: both oneOf and anyOf`);
-    if (!Array.isArray(alternatives) || alternatives.length === 0) throw new Refused(`${path}: oneOf/anyOf is not a list of schemas`);
+    if (!Array.isArray(alternatives) || alternatives.length === 0)
+      throw new Refused(`${path}: oneOf/anyOf is not a list of schemas`);
     const key = schema.oneOf !== undefined ? 'oneOf' : 'anyOf';
     return withDefs({ oneOf: alternatives.map((alt, i) => rewrite(alt, `${path}/${key}/${i}`)) });
   }
-  const literals = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? (schema.enum as unknown[]) : null;
+  const literals =
+    schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? (schema.enum as unknown[]) : null;
   if (literals) {
     const bad = literals.find((value) => typeof value === 'object' && value !== null);
-    if (bad !== undefined) throw new Refused(`${path}: enum and const values that are objects or arrays are not supported`);
+    if (bad !== undefined)
+      throw new Refused(`${path}: enum and const values that are objects or arrays are not supported`);
     return withDefs(schema.const !== undefined ? { const: schema.const } : { enum: literals });
   }
   const type = schema.type;

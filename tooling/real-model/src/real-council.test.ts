@@ -89,9 +89,15 @@ describe('a whole council of SmolLM2-135M through the built council executable',
     const session = run.session;
     expect(session, explain()).toBeDefined();
     if (!session) return;
-    const records = jsonLines(join(home, 'bias_metrics.jsonl')).filter((record) => record.session_id === session.sessionId);
-    const shown = session.stage2.flatMap((review) => review.order.map((candidate) => `${review.reviewer} → ${candidate}`));
-    expect(records.map((record) => `${String(record.reviewer_id)} → ${String(record.model_id)}`).sort()).toEqual(shown.sort());
+    const records = jsonLines(join(home, 'bias_metrics.jsonl')).filter(
+      (record) => record.session_id === session.sessionId,
+    );
+    const shown = session.stage2.flatMap((review) =>
+      review.order.map((candidate) => `${review.reviewer} → ${candidate}`),
+    );
+    expect(records.map((record) => `${String(record.reviewer_id)} → ${String(record.model_id)}`).sort()).toEqual(
+      shown.sort(),
+    );
   });
 
   it('adds the session to history.jsonl', () => {
@@ -99,6 +105,8 @@ describe('a whole council of SmolLM2-135M through the built council executable',
     expect(session, explain()).toBeDefined();
     if (!session) return;
     const entries = jsonLines(join(home, 'history.jsonl'));
-    expect(entries.some((entry) => (entry.session as { sessionId?: string } | undefined)?.sessionId === session.sessionId)).toBe(true);
+    expect(
+      entries.some((entry) => (entry.session as { sessionId?: string } | undefined)?.sessionId === session.sessionId),
+    ).toBe(true);
   });
 });

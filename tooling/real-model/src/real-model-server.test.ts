@@ -60,13 +60,24 @@ const question = [
 ];
 
 // The grammar admits no end before the string holds 400 characters: the reply is always cut by max_tokens.
-const endless = { type: 'json_schema', json_schema: { name: 'endless', schema: { type: 'object', properties: { text: { type: 'string', minLength: 400 } } } } };
+const endless = {
+  type: 'json_schema',
+  json_schema: {
+    name: 'endless',
+    schema: { type: 'object', properties: { text: { type: 'string', minLength: 400 } } },
+  },
+};
 
 describe('POST /v1/chat/completions', () => {
   it(
     'answers in the OpenAI shape, echoing any model id, with usage that adds up',
     async () => {
-      const body = await complete(server, { model: 'any-name-at-all', messages: question, max_tokens: 64, temperature: 0 });
+      const body = await complete(server, {
+        model: 'any-name-at-all',
+        messages: question,
+        max_tokens: 64,
+        temperature: 0,
+      });
       expect(body.object).toBe('chat.completion');
       expect(body.id).toMatch(/^chatcmpl-/);
       expect(body.model).toBe('any-name-at-all');
@@ -99,7 +110,11 @@ describe('POST /v1/chat/completions', () => {
     async () => {
       const request = { messages: question, max_tokens: 48, temperature: 0 };
       const first = await complete(server, request);
-      await complete(server, { messages: [{ role: 'user', content: 'Name three rivers.' }], max_tokens: 24, temperature: 0 });
+      await complete(server, {
+        messages: [{ role: 'user', content: 'Name three rivers.' }],
+        max_tokens: 24,
+        temperature: 0,
+      });
       const again = await complete(server, request);
       expect(again.choices[0]?.message.content).toBe(first.choices[0]?.message.content);
       expect(again.usage).toEqual(first.usage);
@@ -144,7 +159,9 @@ describe('POST /v1/chat/completions', () => {
       const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
       expect(text.length).toBeGreaterThan(0);
       expect(usageChunk?.usage?.completion_tokens).toBeGreaterThan(0);
-      expect(usageChunk?.usage?.total_tokens).toBe((usageChunk?.usage?.prompt_tokens ?? 0) + (usageChunk?.usage?.completion_tokens ?? 0));
+      expect(usageChunk?.usage?.total_tokens).toBe(
+        (usageChunk?.usage?.prompt_tokens ?? 0) + (usageChunk?.usage?.completion_tokens ?? 0),
+      );
       // The same greedy request without streaming writes the same text.
       const plain = await complete(server, { messages: question, max_tokens: 40, temperature: 0 });
       expect(text).toBe(plain.choices[0]?.message.content);
@@ -182,7 +199,11 @@ describe('POST /v1/chat/completions', () => {
       const body = await complete(server, {
         messages: [
           { role: 'system', content: 'You review answers and reply in JSON.' },
-          { role: 'user', content: 'Question: what is 2 + 2?\nResponse A: 4.\nResponse B: 5.\nScore each response from 1 to 10 and rank them.' },
+          {
+            role: 'user',
+            content:
+              'Question: what is 2 + 2?\nResponse A: 4.\nResponse B: 5.\nScore each response from 1 to 10 and rank them.',
+          },
         ],
         max_tokens: 400,
         temperature: 0.8,
@@ -214,7 +235,9 @@ describe('POST /v1/chat/completions', () => {
     'constrains the output to JSON for json_object',
     async () => {
       const body = await complete(server, {
-        messages: [{ role: 'user', content: 'Reply with a JSON object whose key "capital" holds the capital of France.' }],
+        messages: [
+          { role: 'user', content: 'Reply with a JSON object whose key "capital" holds the capital of France.' },
+        ],
         max_tokens: 200,
         temperature: 0,
         response_format: { type: 'json_object' },
@@ -229,7 +252,10 @@ describe('POST /v1/chat/completions', () => {
   it('refuses a schema it cannot turn into a grammar with a 400 naming response_format', async () => {
     const response = await post(server, {
       messages: question,
-      response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^[0-9]+$' } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'x', schema: { type: 'string', pattern: '^[0-9]+$' } },
+      },
     });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: { message: string; type: string } };
@@ -249,7 +275,12 @@ describe('POST /v1/chat/completions', () => {
   it(
     'caps generated tokens at maxTokensCap whatever max_tokens asks, and answers stream: true in plain JSON when told to',
     async () => {
-      const response = await post(smallServer, { messages: question, max_tokens: 100, stream: true, response_format: endless });
+      const response = await post(smallServer, {
+        messages: question,
+        max_tokens: 100,
+        stream: true,
+        response_format: endless,
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('application/json');
       const body = (await response.json()) as Completion;
@@ -273,7 +304,9 @@ describe('one slot', () => {
     async () => {
       const before = server.stats().length;
       const replies = await Promise.all(
-        ['first', 'second', 'third'].map((model) => complete(server, { model, messages: question, max_tokens: 12, response_format: endless })),
+        ['first', 'second', 'third'].map((model) =>
+          complete(server, { model, messages: question, max_tokens: 12, response_format: endless }),
+        ),
       );
       expect(replies.map((r) => r.usage.completion_tokens)).toEqual([12, 12, 12]);
       const stats = server
@@ -300,7 +333,11 @@ describe('one slot', () => {
     async () => {
       const before = server.stats().length;
       const controller = new AbortController();
-      const response = await post(server, { model: 'leaver', messages: question, max_tokens: 500, stream: true, response_format: endless }, controller.signal);
+      const response = await post(
+        server,
+        { model: 'leaver', messages: question, max_tokens: 500, stream: true, response_format: endless },
+        controller.signal,
+      );
       const reader = response.body!.getReader();
       await reader.read(); // the role chunk: the generation has started
       controller.abort();
@@ -319,12 +356,19 @@ describe('one slot', () => {
 
 describe('GET endpoints', () => {
   it('lists the model, reports health and the requests’ stats in snake_case', async () => {
-    const models = (await (await fetch(`${server.baseURL}/models`)).json()) as { object: string; data: { id: string; object: string }[] };
+    const models = (await (await fetch(`${server.baseURL}/models`)).json()) as {
+      object: string;
+      data: { id: string; object: string }[];
+    };
     expect(models.object).toBe('list');
     expect(models.data).toHaveLength(1);
     expect(models.data[0]?.object).toBe('model');
-    expect(((await (await fetch(`http://127.0.0.1:${server.port}/health`)).json()) as { status: string }).status).toBe('ok');
-    const stats = (await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json()) as { requests: Record<string, unknown>[] };
+    expect(((await (await fetch(`http://127.0.0.1:${server.port}/health`)).json()) as { status: string }).status).toBe(
+      'ok',
+    );
+    const stats = (await (await fetch(`http://127.0.0.1:${server.port}/stats`)).json()) as {
+      requests: Record<string, unknown>[];
+    };
     expect(stats.requests).toHaveLength(server.stats().length);
     expect(Object.keys(stats.requests[0] ?? {})).toEqual(
       expect.arrayContaining(['queue_wait_ms', 'prompt_tokens', 'prefill_ms', 'generated_tokens', 'generation_ms']),

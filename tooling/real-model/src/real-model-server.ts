@@ -9,7 +9,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { LlamaChat, LlamaLogLevel, getLlama } from 'node-llama-cpp';
-import type { ChatHistoryItem, ChatWrapper, Llama, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import type {
+  ChatHistoryItem,
+  ChatWrapper,
+  Llama,
+  LlamaContextSequence,
+  LlamaGrammar,
+  LlamaModel,
+} from 'node-llama-cpp';
 import { toGrammarSchema } from './grammar-schema.js';
 import { OneSlot } from './one-slot.js';
 
@@ -118,7 +125,8 @@ function messageText(content: unknown, where: string): string {
     return content
       .map((part: unknown, i) => {
         const p = part as { type?: unknown; text?: unknown };
-        if (p?.type !== 'text' || typeof p.text !== 'string') throw invalid(`${where}.content[${i}]: only text parts are supported`);
+        if (p?.type !== 'text' || typeof p.text !== 'string')
+          throw invalid(`${where}.content[${i}]: only text parts are supported`);
         return p.text;
       })
       .join('');
@@ -156,21 +164,26 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
 }
 
 function parseRequest(body: unknown): ChatRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('the request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('the request body must be a JSON object');
   const b = body as Record<string, unknown>;
   const maxTokens = optionalNumber(b, 'max_completion_tokens') ?? optionalNumber(b, 'max_tokens');
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw invalid("'max_tokens' must be a positive integer");
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1))
+    throw invalid("'max_tokens' must be a positive integer");
   const stop = b.stop === undefined || b.stop === null ? [] : typeof b.stop === 'string' ? [b.stop] : b.stop;
-  if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string')) throw invalid("'stop' must be a string or a list of strings");
+  if (!Array.isArray(stop) || stop.some((s) => typeof s !== 'string'))
+    throw invalid("'stop' must be a string or a list of strings");
   const streamOptions = b.stream_options as { include_usage?: unknown } | undefined;
   let responseFormat: ChatRequest['responseFormat'] = 'text';
   let schema: Record<string, unknown> | undefined;
-  const format = b.response_format as { type?: unknown; json_schema?: { schema?: unknown }; schema?: unknown } | undefined | null;
+  const format = b.response_format as
+    { type?: unknown; json_schema?: { schema?: unknown }; schema?: unknown } | undefined | null;
   if (format !== undefined && format !== null) {
     if (format.type === 'json_schema') {
       responseFormat = 'json_schema';
       const result = toGrammarSchema(format.json_schema?.schema);
-      if (!result.success) throw invalid(`response_format.json_schema.schema cannot be turned into a grammar: ${result.error}`);
+      if (!result.success)
+        throw invalid(`response_format.json_schema.schema cannot be turned into a grammar: ${result.error}`);
       schema = result.value;
     } else if (format.type === 'json_object') {
       responseFormat = 'json_object';
@@ -181,7 +194,9 @@ function parseRequest(body: unknown): ChatRequest {
         schema = result.value;
       }
     } else if (format.type !== 'text') {
-      throw invalid(`response_format.type must be text, json_object or json_schema, not ${JSON.stringify(format.type)}`);
+      throw invalid(
+        `response_format.type must be text, json_object or json_schema, not ${JSON.stringify(format.type)}`,
+      );
     }
   }
   return {
@@ -204,7 +219,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new HttpError(413, 'invalid_request_error', { message: `the request body is larger than ${maxBodyBytes} bytes` });
+    if (size > maxBodyBytes)
+      throw new HttpError(413, 'invalid_request_error', {
+        message: `the request body is larger than ${maxBodyBytes} bytes`,
+      });
     chunks.push(chunk as Buffer);
   }
   try {
@@ -216,7 +234,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -228,9 +249,13 @@ function sendError(res: ServerResponse, error: unknown): void {
     return;
   }
   if (error instanceof HttpError) {
-    sendJson(res, error.status, { error: { message: error.message, type: error.type, code: error.status, ...error.extra } });
+    sendJson(res, error.status, {
+      error: { message: error.message, type: error.type, code: error.status, ...error.extra },
+    });
   } else {
-    sendJson(res, 500, { error: { message: error instanceof Error ? error.message : String(error), type: 'server_error', code: 500 } });
+    sendJson(res, 500, {
+      error: { message: error instanceof Error ? error.message : String(error), type: 'server_error', code: 500 },
+    });
   }
 }
 
@@ -264,7 +289,9 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
     let grammar = grammars.get(key);
     if (!grammar) {
       // The schema passed toGrammarSchema, which keeps to what node-llama-cpp's generator reads.
-      grammar = request.schema ? llama.createGrammarForJsonSchema(request.schema as never) : llama.getGrammarFor('json');
+      grammar = request.schema
+        ? llama.createGrammarForJsonSchema(request.schema as never)
+        : llama.getGrammarFor('json');
       grammars.set(key, grammar);
       grammar.catch(() => grammars.delete(key));
     }
@@ -289,7 +316,9 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
     try {
       grammar = await grammarFor(request);
     } catch (error) {
-      throw invalid(`response_format: the schema could not be turned into a grammar: ${error instanceof Error ? error.message : String(error)}`);
+      throw invalid(
+        `response_format: the schema could not be turned into a grammar: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const id = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
     const created = Math.floor(Date.now() / 1000);
@@ -323,7 +352,11 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
       const chunk = (delta: Record<string, unknown>, finishReason: string | null): string =>
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: modelId, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
       if (stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
         res.write(chunk({ role: 'assistant', content: null }, null));
       }
       const maxTokens = Math.min(request.maxTokens ?? maxTokensCap, maxTokensCap, contextSize - promptTokens);
@@ -354,7 +387,9 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
           onToken: (tokens) => {
             if (tokens.length > 0) firstTokenAt ??= performance.now();
           },
-          ...(stream ? { onTextChunk: (text: string) => void (text && res.write(chunk({ content: text }, null))) } : {}),
+          ...(stream
+            ? { onTextChunk: (text: string) => void (text && res.write(chunk({ content: text }, null))) }
+            : {}),
         });
         measure();
         const finishReason = result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
@@ -367,7 +402,9 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
         if (stream) {
           res.write(chunk({}, finishReason));
           if (request.includeUsage) {
-            res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: modelId, choices: [], usage })}\n\n`);
+            res.write(
+              `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: modelId, choices: [], usage })}\n\n`,
+            );
           }
           res.end('data: [DONE]\n\n');
         } else {
@@ -376,7 +413,9 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
             object: 'chat.completion',
             created,
             model: modelId,
-            choices: [{ index: 0, message: { role: 'assistant', content: result.response }, finish_reason: finishReason }],
+            choices: [
+              { index: 0, message: { role: 'assistant', content: result.response }, finish_reason: finishReason },
+            ],
             usage,
           });
         }
@@ -395,9 +434,13 @@ export async function startRealModelServer(options: RealModelServerOptions): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) return complete(req, res);
+    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions'))
+      return complete(req, res);
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-      return sendJson(res, 200, { object: 'list', data: [{ id: modelName, object: 'model', created: 0, owned_by: 'llamacpp' }] });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: modelName, object: 'model', created: 0, owned_by: 'llamacpp' }],
+      });
     }
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/stats') return sendJson(res, 200, { requests: finished.map(statsToWire) });

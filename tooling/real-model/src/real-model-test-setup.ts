@@ -21,6 +21,7 @@ export function requireRealModel(model: RealModelName = 'smollm2'): string {
 
 export function requireBuiltCli(): string {
   const path = join(repoRoot, 'apps', 'cli', 'dist', 'council.js');
-  if (!existsSync(path)) throw new Error(`The council executable is not built (${path} is missing). Run: pnpm turbo run build`);
+  if (!existsSync(path))
+    throw new Error(`The council executable is not built (${path} is missing). Run: pnpm turbo run build`);
   return path;
 }

@@ -84,7 +84,13 @@ export function runCouncilCli(options: RunCouncilCliOptions): Promise<CouncilCli
       } catch {
         session = undefined;
       }
-      resolve({ exitCode, stdout, stderr: Buffer.concat(err).toString('utf8'), session, wallMs: performance.now() - startedAt });
+      resolve({
+        exitCode,
+        stdout,
+        stderr: Buffer.concat(err).toString('utf8'),
+        session,
+        wallMs: performance.now() - startedAt,
+      });
     });
   });
 }

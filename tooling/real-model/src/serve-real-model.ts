@@ -15,7 +15,8 @@ const { values } = parseArgs({
     'ignore-stream': { type: 'boolean', default: false },
   },
 });
-if (values.model !== 'smollm2' && values.model !== 'gemma') throw new Error(`--model must be smollm2 or gemma, not ${values.model}`);
+if (values.model !== 'smollm2' && values.model !== 'gemma')
+  throw new Error(`--model must be smollm2 or gemma, not ${values.model}`);
 
 const server = await startRealModelServer({
   modelPath: await ensureRealModel({ model: values.model }),
@@ -26,7 +27,9 @@ const server = await startRealModelServer({
   ignoreStream: values['ignore-stream'],
 });
 console.log(`Real-model fixture (${values.model}, context ${server.contextSize}) at ${server.baseURL}`);
-console.log(`  LLAMACPP_BASE_URL=${server.baseURL} council ask "…" --models llamacpp:a,llamacpp:b --chairman llamacpp:c`);
+console.log(
+  `  LLAMACPP_BASE_URL=${server.baseURL} council ask "…" --models llamacpp:a,llamacpp:b --chairman llamacpp:c`,
+);
 console.log(`  stats: curl http://127.0.0.1:${server.port}/stats`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

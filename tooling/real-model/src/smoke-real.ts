@@ -51,11 +51,25 @@ function fail(message: string): never {
 }
 
 const modes: Mode[] =
-  values.structured === 'both' ? ['on', 'off'] : values.structured === 'on' || values.structured === 'off' ? [values.structured] : fail('--structured must be on, off or both');
+  values.structured === 'both'
+    ? ['on', 'off']
+    : values.structured === 'on' || values.structured === 'off'
+      ? [values.structured]
+      : fail('--structured must be on, off or both');
 if (values.model !== 'smollm2' && values.model !== 'gemma') fail('--model must be smollm2 or gemma');
-const baseURLEnv = { llamacpp: 'LLAMACPP_BASE_URL', ollama: 'OLLAMA_BASE_URL', lmstudio: 'LMSTUDIO_BASE_URL', vllm: 'VLLM_BASE_URL' }[values.provider];
-if (!baseURLEnv) fail('--provider must be llamacpp, ollama, lmstudio or vllm (an OpenAI-compatible provider with a base-URL variable)');
-const allQuestions = JSON.parse(readFileSync(join(repoRoot, 'tooling', 'real-model', 'smoke', 'questions.json'), 'utf8')) as string[];
+const baseURLEnv = {
+  llamacpp: 'LLAMACPP_BASE_URL',
+  ollama: 'OLLAMA_BASE_URL',
+  lmstudio: 'LMSTUDIO_BASE_URL',
+  vllm: 'VLLM_BASE_URL',
+}[values.provider];
+if (!baseURLEnv)
+  fail(
+    '--provider must be llamacpp, ollama, lmstudio or vllm (an OpenAI-compatible provider with a base-URL variable)',
+  );
+const allQuestions = JSON.parse(
+  readFileSync(join(repoRoot, 'tooling', 'real-model', 'smoke', 'questions.json'), 'utf8'),
+) as string[];
 const questionCount = values.questions === undefined ? allQuestions.length : Number(values.questions);
 if (!Number.isInteger(questionCount) || questionCount < 1 || questionCount > allQuestions.length) {
   fail(`--questions must be an integer from 1 to ${allQuestions.length}`);
@@ -67,7 +81,9 @@ const chairName = `${values.model}-chair`;
 const cliPath = requireBuiltCli();
 const modelPath = await ensureRealModel({ model: values.model });
 const server = await startRealModelServer({ modelPath, threads: Number(values.threads) });
-console.error(`Fixture: ${modelPath} at ${server.baseURL}, context ${server.contextSize}, ${values.threads} thread(s).`);
+console.error(
+  `Fixture: ${modelPath} at ${server.baseURL}, context ${server.contextSize}, ${values.threads} thread(s).`,
+);
 
 const results: CouncilResult[] = [];
 try {
@@ -127,7 +143,8 @@ const percent = (part: number, whole: number): string => (whole === 0 ? '-' : `$
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -141,7 +158,8 @@ function readKind(readPath: string | undefined): ReadKind {
 
 function speed(requests: readonly RealModelRequestStats[]): { generated: number; prompt: number } {
   return {
-    generated: (1000 * sum(requests.map((r) => r.generatedTokens))) / Math.max(1, sum(requests.map((r) => r.generationMs))),
+    generated:
+      (1000 * sum(requests.map((r) => r.generatedTokens))) / Math.max(1, sum(requests.map((r) => r.generationMs))),
     prompt: (1000 * sum(requests.map((r) => r.promptTokens))) / Math.max(1, sum(requests.map((r) => r.prefillMs))),
   };
 }
@@ -183,7 +201,9 @@ for (const mode of modes) {
     members.push(row);
     rows.push([
       id,
-      name === chairName ? `${syntheses.length}/${sessions.length} synth.` : `${String(row.answered)}/${sessions.length}`,
+      name === chairName
+        ? `${syntheses.length}/${sessions.length} synth.`
+        : `${String(row.answered)}/${sessions.length}`,
       String(row.reviewsDirect),
       String(row.reviewsRepaired),
       String(row.reviewsAbstained) + (row.reviewsUnknown ? ` (+${row.reviewsUnknown} no readPath)` : ''),
@@ -196,16 +216,32 @@ for (const mode of modes) {
   const allKinds = sessions.flatMap((s) => s.stage2.map((r) => readKind(r.readPath)));
   const share = (kind: ReadKind): number => allKinds.filter((k) => k === kind).length;
   const exits = councils.map((r) => r.exitCode);
-  console.log(`\n== Structured reviews ${mode}: ${councils.length} councils — ${exits.filter((c) => c === 0).length} complete (exit 0), ${exits.filter((c) => c === 3).length} partial (exit 3), ${councils.filter((r) => !ranToEnd(r)).length} failed to run`);
   console.log(
-    table(['member', 'answered', 'read directly', 'after repair', 'abstained', 'answer/synth s', 'review s', 'gen tok/s', 'prompt tok/s'], rows),
+    `\n== Structured reviews ${mode}: ${councils.length} councils — ${exits.filter((c) => c === 0).length} complete (exit 0), ${exits.filter((c) => c === 3).length} partial (exit 3), ${councils.filter((r) => !ranToEnd(r)).length} failed to run`,
+  );
+  console.log(
+    table(
+      [
+        'member',
+        'answered',
+        'read directly',
+        'after repair',
+        'abstained',
+        'answer/synth s',
+        'review s',
+        'gen tok/s',
+        'prompt tok/s',
+      ],
+      rows,
+    ),
   );
   console.log(
     `Reviews: ${allKinds.length}; read directly ${percent(share('direct'), allKinds.length)}, after repair ${percent(share('repaired'), allKinds.length)}, abstained ${percent(share('abstained'), allKinds.length)}` +
       (share('unknown') ? `, without a readPath ${percent(share('unknown'), allKinds.length)}` : ''),
   );
   const readPaths = new Map<string, number>();
-  for (const s of sessions) for (const r of s.stage2) readPaths.set(r.readPath ?? '(none)', (readPaths.get(r.readPath ?? '(none)') ?? 0) + 1);
+  for (const s of sessions)
+    for (const r of s.stage2) readPaths.set(r.readPath ?? '(none)', (readPaths.get(r.readPath ?? '(none)') ?? 0) + 1);
   console.log(`readPath counts: ${[...readPaths].map(([path, n]) => `${path} ${n}`).join(', ') || '-'}`);
 
   // One council, the one of median wall time: where its time went.
@@ -216,7 +252,13 @@ for (const mode of modes) {
     const prefill = sum(typical.requests.map((r) => r.prefillMs));
     const generation = sum(typical.requests.map((r) => r.generationMs));
     const queue = sum(typical.requests.map((r) => r.queueWaitMs));
-    split = { wallMs: typical.wallMs, prefillMs: prefill, generationMs: generation, fixtureQueueWaitMs: queue, otherMs: typical.wallMs - prefill - generation };
+    split = {
+      wallMs: typical.wallMs,
+      prefillMs: prefill,
+      generationMs: generation,
+      fixtureQueueWaitMs: queue,
+      otherMs: typical.wallMs - prefill - generation,
+    };
     console.log(
       `One council (question ${typical.question}, median wall time): ${seconds(typical.wallMs)} s wall, ${typical.requests.length} model calls — ` +
         `prefill ${seconds(prefill)} s (${percent(prefill, typical.wallMs)}), generation ${seconds(generation)} s (${percent(generation, typical.wallMs)}), ` +
@@ -226,9 +268,20 @@ for (const mode of modes) {
     );
   }
   (report.modes as Record<string, unknown>)[mode] = {
-    councils: councils.map((r) => ({ question: r.question, exitCode: r.exitCode, wallMs: r.wallMs, readPaths: r.session?.stage2.map((x) => x.readPath ?? null) ?? null })),
+    councils: councils.map((r) => ({
+      question: r.question,
+      exitCode: r.exitCode,
+      wallMs: r.wallMs,
+      readPaths: r.session?.stage2.map((x) => x.readPath ?? null) ?? null,
+    })),
     members,
-    reviews: { total: allKinds.length, direct: share('direct'), repaired: share('repaired'), abstained: share('abstained'), unknown: share('unknown') },
+    reviews: {
+      total: allKinds.length,
+      direct: share('direct'),
+      repaired: share('repaired'),
+      abstained: share('abstained'),
+      unknown: share('unknown'),
+    },
     readPaths: Object.fromEntries(readPaths),
     typicalCouncil: split,
     requests,
@@ -241,6 +294,8 @@ if (values.json) {
 }
 const failed = results.filter((r) => !ranToEnd(r));
 if (failed.length > 0) {
-  console.error(`${failed.length} of ${results.length} councils failed to run (exit code other than 0 or 3, or no session document).`);
+  console.error(
+    `${failed.length} of ${results.length} councils failed to run (exit code other than 0 or 3, or no session document).`,
+  );
   process.exit(1);
 }

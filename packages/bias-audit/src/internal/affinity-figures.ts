@@ -48,12 +48,17 @@ export function affinityFigures(spec: {
     for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) h[a]! += inverse[a * k + b]! * pairs.design[pair * k + b]!;
     // Σ_s (e_s − â n_s − h'score_s)².
     let spread = pairs.ee[pair]! - 2 * ratio * pairs.en[pair]! + ratio * ratio * pairs.nn[pair]!;
-    for (let a = 0; a < k; a++) spread -= 2 * h[a]! * (pairs.eScore[pair * k + a]! - ratio * pairs.nScore[pair * k + a]!);
+    for (let a = 0; a < k; a++)
+      spread -= 2 * h[a]! * (pairs.eScore[pair * k + a]! - ratio * pairs.nScore[pair * k + a]!);
     spread += quadraticForm(meat, h, k);
-    const variance = (sessions / (sessions - 1)) * Math.max(0, spread) / (n * n);
+    const variance = ((sessions / (sessions - 1)) * Math.max(0, spread)) / (n * n);
     const df = seen - 1;
     const subject = `${models[Math.floor(pair / m)]!}→${models[pair % m]!}`;
-    out.push({ subject, weight: 1, ...tEstimate({ estimate: ratio, variance, crit: criticalT(level, df), df, sampleSize: n, sessions: seen }) });
+    out.push({
+      subject,
+      weight: 1,
+      ...tEstimate({ estimate: ratio, variance, crit: criticalT(level, df), df, sampleSize: n, sessions: seen }),
+    });
   }
   return out;
 }

@@ -22,7 +22,10 @@ export function assertPositive(value: unknown, what: string, allowInfinite = fal
 export function assertProbability(p: unknown, what: string): asserts p is number {
   assertNumber(p, what);
   if (p < 0 || p > 1) {
-    throw new BiasAuditError({ code: 'INVALID_INPUT', message: `${what} must be a probability between 0 and 1, got ${p}.` });
+    throw new BiasAuditError({
+      code: 'INVALID_INPUT',
+      message: `${what} must be a probability between 0 and 1, got ${p}.`,
+    });
   }
 }
 

@@ -47,8 +47,19 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
       for (const s of sessions) for (const p of s.indicators.positions) maxPosition = Math.max(maxPosition, p.position);
       const sessionsAtPosition = new Int32Array(maxPosition + 1);
       for (const s of sessions) for (const p of s.indicators.positions) sessionsAtPosition[p.position]!++;
-      return foldSessionIndicators({ sessions: sessions.length, models: models.length, sessionsAtPosition, blocks: options.blocks }, (visit) =>
-        sessions.forEach((s, session) => visit(indicatorsFromSummary(s.indicators, { session, members: s.members, configVersions: s.configVersions, modelIndex }))),
+      return foldSessionIndicators(
+        { sessions: sessions.length, models: models.length, sessionsAtPosition, blocks: options.blocks },
+        (visit) =>
+          sessions.forEach((s, session) =>
+            visit(
+              indicatorsFromSummary(s.indicators, {
+                session,
+                members: s.members,
+                configVersions: s.configVersions,
+                modelIndex,
+              }),
+            ),
+          ),
       );
     },
   };

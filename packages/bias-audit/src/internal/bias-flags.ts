@@ -29,7 +29,10 @@ export interface HypothesisFamily {
  * on another scale, only where no score effect is rejected). No flag below the minimum number of sessions; a
  * family's `rejected` says whether it raised one.
  */
-export function biasFlags(families: readonly HypothesisFamily[], rule: { alpha: number; meetsMinimum: boolean }): { tests: FamilyTest[]; flags: AggregateBiasFlag[] } {
+export function biasFlags(
+  families: readonly HypothesisFamily[],
+  rule: { alpha: number; meetsMinimum: boolean },
+): { tests: FamilyTest[]; flags: AggregateBiasFlag[] } {
   const present = families.filter((f) => f.hypotheses.length > 0);
   const all = present.flatMap((f, i) =>
     f.hypotheses.map((h) => ({ h, family: i, weight: 1 / (present.length * f.hypotheses.length), p: marginPValue(h) })),
@@ -66,12 +69,20 @@ export function biasFlags(families: readonly HypothesisFamily[], rule: { alpha: 
     }
     const ranks = h.figure.metric.startsWith('rank_');
     const best = position.best;
-    if (best === null || (best.ranks && !ranks) || (best.ranks === ranks && Math.abs(flag.estimate) > Math.abs(best.flag.estimate))) position.best = { flag, ranks };
+    if (
+      best === null ||
+      (best.ranks && !ranks) ||
+      (best.ranks === ranks && Math.abs(flag.estimate) > Math.abs(best.flag.estimate))
+    )
+      position.best = { flag, ranks };
   });
   if (position.best !== null) flags.push(position.best.flag);
   const tests: FamilyTest[] = present.map((f, i) => ({
     family: f.family,
-    pValue: Math.min(1, f.hypotheses.length * Math.min(...all.filter((item) => item.family === i).map((item) => item.p))),
+    pValue: Math.min(
+      1,
+      f.hypotheses.length * Math.min(...all.filter((item) => item.family === i).map((item) => item.p)),
+    ),
     hypotheses: f.hypotheses.length,
     adjustedPValue: familyAdjusted[i]!,
     rejected: flaggedFamilies.has(i),

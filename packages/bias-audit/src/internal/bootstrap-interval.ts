@@ -23,12 +23,17 @@ export function bootstrapInterval(options: {
   expansionSampleSize?: number;
 }): BootstrapResult {
   const { estimate, level, method } = options;
-  if (!Number.isFinite(estimate)) return { computable: false, estimate: null, reason: 'the statistic is not finite on the full data' };
+  if (!Number.isFinite(estimate))
+    return { computable: false, estimate: null, reason: 'the statistic is not finite on the full data' };
   const finite = options.replicates.filter((v) => Number.isFinite(v)).sort();
   const dropped = options.replicates.length - finite.length;
   const b = finite.length;
   if (b < 10) {
-    return { computable: false, estimate, reason: `only ${b} of ${options.replicates.length} replicates gave a finite statistic` };
+    return {
+      computable: false,
+      estimate,
+      reason: `only ${b} of ${options.replicates.length} replicates gave a finite statistic`,
+    };
   }
   let mean = 0;
   for (const v of finite) mean += v;
@@ -38,7 +43,8 @@ export function bootstrapInterval(options: {
   const standardError = Math.sqrt(ss / (b - 1));
   let alpha = (1 - level) / 2;
   const units = options.expansionSampleSize;
-  if (units !== undefined && units >= 2) alpha = normalCdf(-Math.sqrt(units / (units - 1)) * studentTQuantile(1 - alpha, units - 1));
+  if (units !== undefined && units >= 2)
+    alpha = normalCdf(-Math.sqrt(units / (units - 1)) * studentTQuantile(1 - alpha, units - 1));
   let pLow = alpha;
   let pHigh = 1 - alpha;
   if (method === 'bca' && standardError > 0) {

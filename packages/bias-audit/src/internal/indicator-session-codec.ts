@@ -15,7 +15,12 @@ export function publishIndicators(x: IndicatorSessionStats, models: readonly str
     recency: orNull(x.recency),
     anchoring: orNull(x.anchoring),
     positions: x.positions.map((p) => ({ position: p.position, score: orNull(p.score), rank: orNull(p.rank) })),
-    reviewers: x.reviewers.map((r) => ({ reviewer: models[r.reviewer]!, scores: r.n, sum: r.sum, sumOfSquares: r.sumOfSquares })),
+    reviewers: x.reviewers.map((r) => ({
+      reviewer: models[r.reviewer]!,
+      scores: r.n,
+      sum: r.sum,
+      sumOfSquares: r.sumOfSquares,
+    })),
     positionedScores: x.positionedScores,
     rankOnly: x.rankOnly,
     scoreBlocks: x.scoreBlocks.map((b) => ({ group: b.group, values: [...b.values], positions: [...b.positions] })),
@@ -26,7 +31,12 @@ export function publishIndicators(x: IndicatorSessionStats, models: readonly str
 /** The reverse, for a session `session` of published summaries whose members are indexed by `modelIndex`. */
 export function indicatorsFromSummary(
   x: IndicatorSessionSummary,
-  at: { session: number; members: readonly string[]; configVersions: readonly string[]; modelIndex: ReadonlyMap<string, number> },
+  at: {
+    session: number;
+    members: readonly string[];
+    configVersions: readonly string[];
+    modelIndex: ReadonlyMap<string, number>;
+  },
 ): IndicatorSessionStats {
   const index = (name: string): number => at.modelIndex.get(name)!;
   return {
@@ -42,7 +52,12 @@ export function indicatorsFromSummary(
     recency: orNaN(x.recency),
     anchoring: orNaN(x.anchoring),
     positions: x.positions.map((p) => ({ position: p.position, score: orNaN(p.score), rank: orNaN(p.rank) })),
-    reviewers: x.reviewers.map((r) => ({ reviewer: index(r.reviewer), n: r.scores, sum: r.sum, sumOfSquares: r.sumOfSquares })),
+    reviewers: x.reviewers.map((r) => ({
+      reviewer: index(r.reviewer),
+      n: r.scores,
+      sum: r.sum,
+      sumOfSquares: r.sumOfSquares,
+    })),
     positionedScores: x.positionedScores,
     rankOnly: x.rankOnly,
     scoreBlocks: x.scoreBlocks,

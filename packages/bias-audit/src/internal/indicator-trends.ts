@@ -74,7 +74,18 @@ export function indicatorTrend(spec: {
       pValue = studentTTwoSided(slope / se, df);
     } else note = 'The indicator lies exactly on a line; no interval.';
   } else note = 'Not computable: needs the indicator from 3 or more sessions spread over time.';
-  const slopePerDay = figure({ metric: `${indicator}_slope_per_day`, sessions: xs.length, sampleSize: xs.length, unit: 'sessions', intervalMethod: 'ols_t', estimate, lower, upper, pValue, ...(note ? { note } : {}) });
+  const slopePerDay = figure({
+    metric: `${indicator}_slope_per_day`,
+    sessions: xs.length,
+    sampleSize: xs.length,
+    unit: 'sessions',
+    intervalMethod: 'ols_t',
+    estimate,
+    lower,
+    upper,
+    pValue,
+    ...(note ? { note } : {}),
+  });
   const windows: BiasMetricReport[] = [];
   // Windows half a window apart, but at most `MAX_WINDOWS` of them, evenly spread: 100,000 sessions would
   // otherwise give 20,000 windows per indicator, a report no one reads.
@@ -85,7 +96,8 @@ export function indicatorTrend(spec: {
     const dates = { windowStart: timeline.iso(start), windowEnd: timeline.iso(end - 1) };
     if (indicator === 'length_score_correlation') {
       const points: LengthPoint[] = [];
-      for (let s = start; s < end; s++) if (!Number.isNaN(series[s]!)) points.push({ n: spec.lengthN[s]!, r: series[s]! });
+      for (let s = start; s < end; s++)
+        if (!Number.isNaN(series[s]!)) points.push({ n: spec.lengthN[s]!, r: series[s]! });
       const pool = poolFisher(points, level);
       windows.push({
         ...figure({

@@ -28,7 +28,11 @@ export interface BetweenSums {
 }
 
 /** Adds one session's answers (length in thousands of characters, adjusted level) to the within and between sums. */
-export function addLengthSession(answers: { x: ArrayLike<number>; y: ArrayLike<number>; count: number }, within: LengthSums, between: BetweenSums): void {
+export function addLengthSession(
+  answers: { x: ArrayLike<number>; y: ArrayLike<number>; count: number },
+  within: LengthSums,
+  between: BetweenSums,
+): void {
   const { count } = answers;
   if (count === 0) return;
   let mx = 0;
@@ -74,7 +78,11 @@ function correlationFigure(spec: { w: LengthSums; df: number; crit: number }): S
   const r = Math.max(-1, Math.min(1, w.sxy / Math.sqrt(w.sxx * w.syy)));
   let spread = 0;
   for (let j = 0; j < 3 * w.sessions; j += 3) {
-    const influence = r * ((w.sxy !== 0 ? w.perSession[j + 1]! / w.sxy : 0) - w.perSession[j]! / (2 * w.sxx) - w.perSession[j + 2]! / (2 * w.syy));
+    const influence =
+      r *
+      ((w.sxy !== 0 ? w.perSession[j + 1]! / w.sxy : 0) -
+        w.perSession[j]! / (2 * w.sxx) -
+        w.perSession[j + 2]! / (2 * w.syy));
     spread += influence * influence;
   }
   // Sxy = 0 makes r's influence r·sxy_s/Sxy a 0/0: there the slope's own influence (sxy_s/√(Sxx·Syy)) is r's.
@@ -98,7 +106,11 @@ function correlationFigure(spec: { w: LengthSums; df: number; crit: number }): S
   };
 }
 
-export function lengthFigures(spec: { length: LengthSums; between: BetweenSums; level: number }): Pick<ScoreModelFit, 'lengthSlope' | 'lengthCorrelation' | 'betweenSessionLengthSlope'> {
+export function lengthFigures(spec: {
+  length: LengthSums;
+  between: BetweenSums;
+  level: number;
+}): Pick<ScoreModelFit, 'lengthSlope' | 'lengthCorrelation' | 'betweenSessionLengthSlope'> {
   const { length: w, between: b, level } = spec;
   let lengthSlope: ScoreModelEstimate | null = null;
   let lengthCorrelation: ScoreModelEstimate | null = null;
@@ -177,9 +189,20 @@ export function lengthFigures(spec: { length: LengthSums; between: BetweenSums; 
         firstMoment += c2[j]! * d;
         secondMoment += c2[j]! * d * d;
       }
-      const traceSquare = diagonal + (total * total) / (n * n) + (2 * firstMoment * firstMoment) / (n * sxx) + (secondMoment * secondMoment) / (sxx * sxx);
+      const traceSquare =
+        diagonal +
+        (total * total) / (n * n) +
+        (2 * firstMoment * firstMoment) / (n * sxx) +
+        (secondMoment * secondMoment) / (sxx * sxx);
       const df = traceSquare > 0 ? Math.max(1, Math.min(n - 2, (trace * trace) / traceSquare)) : n - 2;
-      betweenSessionLengthSlope = tEstimate({ estimate: slope, variance, crit: criticalT(level, df), df, sampleSize: b.n, sessions: b.n });
+      betweenSessionLengthSlope = tEstimate({
+        estimate: slope,
+        variance,
+        crit: criticalT(level, df),
+        df,
+        sampleSize: b.n,
+        sessions: b.n,
+      });
       if (usesWildBootstrap(n) && variance > 0) {
         const d = new Float64Array(n);
         const residuals = new Float64Array(n);

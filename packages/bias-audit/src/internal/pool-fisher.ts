@@ -21,7 +21,10 @@ function fisherZCorrected(p: LengthPoint): number {
  * S − 1 df. With a single usable session (or sessions that agree to rounding) the textbook 1/√Σ(n − 3).
  * Used for the rolling windows of the length trend.
  */
-export function poolFisher(points: readonly LengthPoint[], level: number): { z: number; lower: number; upper: number; sessions: number } | null {
+export function poolFisher(
+  points: readonly LengthPoint[],
+  level: number,
+): { z: number; lower: number; upper: number; sessions: number } | null {
   let weight = 0;
   let sum = 0;
   const used: { w: number; z: number }[] = [];

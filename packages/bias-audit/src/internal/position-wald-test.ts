@@ -11,7 +11,10 @@ import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
  * fewer than 2 sessions are left out (they carry no spread). Null — no test — with fewer than r + 1 sessions,
  * or where θ leaves the range of V (a direction no session varies in, which a sandwich cannot judge).
  */
-export function positionWaldTest(values: ReadonlyMap<number, Float64Array>, sessionsOf: ReadonlyMap<number, Int32Array>): { statistic: number; pValue: number; sessions: number } | null {
+export function positionWaldTest(
+  values: ReadonlyMap<number, Float64Array>,
+  sessionsOf: ReadonlyMap<number, Int32Array>,
+): { statistic: number; pValue: number; sessions: number } | null {
   const positions = [...values.keys()].filter((p) => values.get(p)!.length >= 2).sort((a, b) => a - b);
   const P = positions.length;
   if (P < 2) return null;

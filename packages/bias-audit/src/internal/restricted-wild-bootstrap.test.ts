@@ -38,7 +38,7 @@ describe('restrictedWildBootstrap', () => {
   // Errors whose spread grows with the distance from the mean length, as the study's heterogeneous sessions have.
   const y = x.map((v) => 0.3 * v + (random.next() < 0.5 ? -1 : 1) * 0.5 * (v - 1) + 0.2 * random.normal());
 
-  it("gives the p of 0 that enumerating all 2¹² sign patterns gives, to Monte Carlo error", () => {
+  it('gives the p of 0 that enumerating all 2¹² sign patterns gives, to Monte Carlo error', () => {
     const exact = exactPValueOfZero(x, y);
     const { pValue } = restrictedWildBootstrap(slopeData(x, y));
     // 999 replicates: the binomial SE is at most √(0.25/999) ≈ 0.016; 4 SE.
@@ -53,7 +53,12 @@ describe('restrictedWildBootstrap', () => {
     // The interval excludes 0 exactly when the p of 0 is at most 0.05.
     expect(interval.lower > 0 || interval.upper < 0).toBe(interval.pValue <= 0.05);
     // Shifting y by β₀·x moves the slope and the interval by β₀ (the test is of β − β₀).
-    const shifted = restrictedWildBootstrap(slopeData(x, y.map((v, i) => v + 2 * x[i]!)));
+    const shifted = restrictedWildBootstrap(
+      slopeData(
+        x,
+        y.map((v, i) => v + 2 * x[i]!),
+      ),
+    );
     expect(shifted.lower).toBeCloseTo(interval.lower + 2, 6);
     expect(shifted.upper).toBeCloseTo(interval.upper + 2, 6);
   });

@@ -30,7 +30,10 @@ export function reviewerScoreSpread(m: ReviewerMoments, level: number): Reviewer
   if (sd > 0) {
     const plugIn = m.b / N - mu * mu;
     const c = mu * mu - plugIn;
-    const spread = Math.max(0, m.bb + 4 * mu * mu * m.aa + c * c * m.nn - 4 * mu * m.ab + 2 * c * m.nb - 4 * mu * c * m.na);
+    const spread = Math.max(
+      0,
+      m.bb + 4 * mu * mu * m.aa + c * c * m.nn - 4 * mu * m.ab + 2 * c * m.nb - 4 * mu * c * m.na,
+    );
     const varianceSe = Math.sqrt((correction * spread) / (N * N));
     const logSe = varianceSe / (2 * plugIn);
     standardDeviation = { estimate: sd, lower: sd * Math.exp(-crit * logSe), upper: sd * Math.exp(crit * logSe) };

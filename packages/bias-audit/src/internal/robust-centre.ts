@@ -36,7 +36,10 @@ export function offsetsFromRobustCentre(spec: {
     if (fallback) {
       // The median member(s) as the reference.
       const sorted = members.map((_, j) => j).sort((a, b) => estimates[a]! - estimates[b]!);
-      const middle = sorted.length % 2 === 1 ? [sorted[(sorted.length - 1) / 2]!] : [sorted[sorted.length / 2 - 1]!, sorted[sorted.length / 2]!];
+      const middle =
+        sorted.length % 2 === 1
+          ? [sorted[(sorted.length - 1) / 2]!]
+          : [sorted[sorted.length / 2 - 1]!, sorted[sorted.length / 2]!];
       for (const j of middle) contrast[members[j]!.column]! -= 1 / middle.length;
       return contrast;
     }

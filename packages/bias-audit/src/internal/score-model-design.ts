@@ -62,7 +62,15 @@ export function layoutOf(columns: BiasColumns): Layout {
     selfColumn[m] = k++;
     selfModels.push(m);
   }
-  return { reviewerColumn, positionColumn, positionIndex: positionIndexOf(positionColumn), selfColumn, k, reviewerModels, selfModels };
+  return {
+    reviewerColumn,
+    positionColumn,
+    positionIndex: positionIndexOf(positionColumn),
+    selfColumn,
+    k,
+    reviewerModels,
+    selfModels,
+  };
 }
 
 /** `positionColumn` as an array indexed by position (positions are at most 65,535). */

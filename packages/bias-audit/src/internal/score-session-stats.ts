@@ -22,7 +22,14 @@ export interface SessionStats {
    * One per scored record of a reviewer on another member's answer scored twice or more: its design row is its
    * reviewer's and its position's columns (local indices), demeaned by its answer's mean row.
    */
-  pairs: { reviewer: number; author: number; reviewerColumn: number; positionColumn: number; answer: number; deviation: number }[];
+  pairs: {
+    reviewer: number;
+    author: number;
+    reviewerColumn: number;
+    positionColumn: number;
+    answer: number;
+    deviation: number;
+  }[];
 }
 
 /** What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order). */
@@ -45,7 +52,9 @@ const RETAIN_BYTES = 32 * 1024 * 1024;
 const CHUNK_SESSIONS = 1000;
 
 /** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
-export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
+export function sourceFromColumns(
+  columns: BiasColumns,
+): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
   const layout = layoutOf(columns);
   const sums = new ColumnScoreSums(columns, layout);
   let kept: ScoreChunk[] | null = null;
@@ -93,7 +102,10 @@ export function sourceFromColumns(columns: BiasColumns): ScoreModelSource & { fo
   };
   // Each session's sums as views on the chunk being built: valid during the call only (copy what you keep).
   const forEachSession = (visit: (stats: SessionStats) => void): void =>
-    buildChunks((chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))), () => false);
+    buildChunks(
+      (chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))),
+      () => false,
+    );
   return { models: columns.models, layout, sessions: columns.sessionIds.length, forEachChunk, forEachSession };
 }
 
@@ -113,7 +125,13 @@ function sessionStatsOf(chunk: ScoreChunk, where: { at: number; session: number 
   const answers: SessionStats['answers'] = [];
   for (let j = firstAnswer; j < chunk.answerStart[at + 1]!; j++) {
     const r0 = chunk.answerRowStart[j]!;
-    answers.push({ author: chunk.answerAuthor[j]!, lengthChars: chunk.answerLength[j]!, count: chunk.answerCount[j]!, meanScore: chunk.answerMean[j]!, meanRow: chunk.answerRow.subarray(r0, r0 + m) });
+    answers.push({
+      author: chunk.answerAuthor[j]!,
+      lengthChars: chunk.answerLength[j]!,
+      count: chunk.answerCount[j]!,
+      meanScore: chunk.answerMean[j]!,
+      meanRow: chunk.answerRow.subarray(r0, r0 + m),
+    });
   }
   const pairs: SessionStats['pairs'] = [];
   for (let j = chunk.pairStart[at]!; j < chunk.pairStart[at + 1]!; j++) {
@@ -139,7 +157,10 @@ function sessionStatsOf(chunk: ScoreChunk, where: { at: number; session: number 
 }
 
 /** The published score part of one session's sums (`names`: each global column's name, see `columnNames`). */
-export function publishScoreStats(stats: SessionStats, spec: { names: readonly string[]; models: readonly string[] }): ScoreSessionSummary {
+export function publishScoreStats(
+  stats: SessionStats,
+  spec: { names: readonly string[]; models: readonly string[] },
+): ScoreSessionSummary {
   const { names, models } = spec;
   const m = stats.columns.length;
   return {
@@ -148,8 +169,19 @@ export function publishScoreStats(stats: SessionStats, spec: { names: readonly s
     xtx: Array.from(stats.xtx).slice(0, m * m),
     xty: Array.from(stats.xty).slice(0, m),
     yty: stats.yty,
-    answers: stats.answers.map((a) => ({ author: models[a.author]!, lengthChars: a.lengthChars, count: a.count, meanScore: a.meanScore, meanRow: Array.from(a.meanRow).slice(0, m) })),
-    pairs: stats.pairs.map((p) => ({ reviewer: models[p.reviewer]!, author: models[p.author]!, position: positionOf(names[stats.columns[p.positionColumn]!]!), deviation: p.deviation })),
+    answers: stats.answers.map((a) => ({
+      author: models[a.author]!,
+      lengthChars: a.lengthChars,
+      count: a.count,
+      meanScore: a.meanScore,
+      meanRow: Array.from(a.meanRow).slice(0, m),
+    })),
+    pairs: stats.pairs.map((p) => ({
+      reviewer: models[p.reviewer]!,
+      author: models[p.author]!,
+      position: positionOf(names[stats.columns[p.positionColumn]!]!),
+      deviation: p.deviation,
+    })),
   };
 }
 
@@ -214,7 +246,15 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
     selfModels.push(m);
     columnOf.set(`self:${name}`, k++);
   });
-  const layout: Layout = { reviewerColumn, positionColumn, positionIndex: positionIndexOf(positionColumn), selfColumn, k, reviewerModels, selfModels };
+  const layout: Layout = {
+    reviewerColumn,
+    positionColumn,
+    positionIndex: positionIndexOf(positionColumn),
+    selfColumn,
+    k,
+    reviewerModels,
+    selfModels,
+  };
   const builder = new ScoreChunkBuilder(Math.min(summaries.sessions.length, CHUNK_SESSIONS));
   for (const [at, { score: s }] of summaries.sessions.entries()) {
     if (s.answers.length === 0) continue;

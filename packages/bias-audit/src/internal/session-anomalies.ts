@@ -25,7 +25,15 @@ export function sessionAnomalies(spec: {
     if (Number.isNaN(v)) return;
     const robustZ = (v - med) / robustSd;
     if (Math.abs(robustZ) > spec.threshold) {
-      out.push({ sessionId: spec.sessionIds[i]!, timestamp: spec.timeline.iso(i), indicator: spec.indicator, value: v, median: med, robustSd, robustZ });
+      out.push({
+        sessionId: spec.sessionIds[i]!,
+        timestamp: spec.timeline.iso(i),
+        indicator: spec.indicator,
+        value: v,
+        median: med,
+        robustSd,
+        robustZ,
+      });
     }
   });
   return out;

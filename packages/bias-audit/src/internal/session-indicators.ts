@@ -348,7 +348,8 @@ export class Scratch {
 
   /** An empty block of order group `group` (not yet in a list). */
   block(group: number): Block {
-    const block = this.blockPool[this.blocksUsed] ?? (this.blockPool[this.blocksUsed] = { group: 0, values: [], positions: [] });
+    const block =
+      this.blockPool[this.blocksUsed] ?? (this.blockPool[this.blocksUsed] = { group: 0, values: [], positions: [] });
     this.blocksUsed++;
     block.group = group;
     if (block.values.length > 0) block.values.length = 0;
@@ -361,16 +362,28 @@ export class Scratch {
 export function collectSessionIndicators(columns: BiasColumns, options: { blocks: boolean }): SessionIndicators {
   const scratch = new Scratch();
   const forEachSession = (visit: (stats: IndicatorSessionStats) => void): void => {
-    for (let s = 0; s < columns.sessionIds.length; s++) visit(indicatorSessionStats(columns, { s, scratch, blocks: options.blocks }));
+    for (let s = 0; s < columns.sessionIds.length; s++)
+      visit(indicatorSessionStats(columns, { s, scratch, blocks: options.blocks }));
   };
-  return foldSessionIndicators({ sessions: columns.sessionIds.length, models: columns.models.length, sessionsAtPosition: sessionsAtPosition(columns), blocks: options.blocks }, forEachSession);
+  return foldSessionIndicators(
+    {
+      sessions: columns.sessionIds.length,
+      models: columns.models.length,
+      sessionsAtPosition: sessionsAtPosition(columns),
+      blocks: options.blocks,
+    },
+    forEachSession,
+  );
 }
 
 /**
  * The indicators of one session of `columns`. The result, its arrays and their entries belong to `scratch`
  * and are reused by its next call: copy what you keep.
  */
-export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scratch: Scratch; blocks: boolean }): IndicatorSessionStats {
+export function indicatorSessionStats(
+  columns: BiasColumns,
+  at: { s: number; scratch: Scratch; blocks: boolean },
+): IndicatorSessionStats {
   const { s, scratch } = at;
   const start = columns.sessionStart[s]!;
   const n = columns.sessionStart[s + 1]! - start;
@@ -382,7 +395,23 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   // One pass over the records: local indices of reviewers and candidates (linear search: a council has a handful
   // of members, each one's sums set to 0 when first met), the config codes, and the candidates' and reviewers'
   // sums — each sum adding its records in record order.
-  const { revIds, candIds, revOf, candOf, memberIds, candSum, candCount, candLength, revScoreSum, revScoreSq, revScoreCount, revRankCount, revFirst, revLast, revStart } = scratch;
+  const {
+    revIds,
+    candIds,
+    revOf,
+    candOf,
+    memberIds,
+    candSum,
+    candCount,
+    candLength,
+    revScoreSum,
+    revScoreSq,
+    revScoreCount,
+    revRankCount,
+    revFirst,
+    revLast,
+    revStart,
+  } = scratch;
   const codes = scratch.configCodes;
   let codeCount = 0;
   let lastCode = -1;
@@ -509,7 +538,8 @@ export function indicatorSessionStats(columns: BiasColumns, at: { s: number; scr
   for (let b = 0; b < R; b++) {
     const first = revStart[b]!;
     const end = revStart[b + 1]!;
-    if (revScoreCount[b]! > 0) scratch.addReviewer(revIds[b]!, { n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
+    if (revScoreCount[b]! > 0)
+      scratch.addReviewer(revIds[b]!, { n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
     if (revScoreCount[b]! >= 2) {
       out.positionedScores = true;
       const m = revScoreSum[b]! / revScoreCount[b]!;
@@ -674,8 +704,10 @@ export function foldSessionIndicators(
     out.lengthR[s] = x.lengthR;
     out.lengthN[s] = x.lengthN;
     out.positionSpread[s] = x.positionSpread;
-    for (const r of x.reviewers) addReviewerMoments(out.reviewerMoments, r.reviewer, { n: r.n, a: r.sum, b: r.sumOfSquares });
-    if (spec.blocks) orderGroups += Math.max(addBlocks(out.scoreBlocks, x.scoreBlocks), addBlocks(out.rankBlocks, x.rankBlocks));
+    for (const r of x.reviewers)
+      addReviewerMoments(out.reviewerMoments, r.reviewer, { n: r.n, a: r.sum, b: r.sumOfSquares });
+    if (spec.blocks)
+      orderGroups += Math.max(addBlocks(out.scoreBlocks, x.scoreBlocks), addBlocks(out.rankBlocks, x.rankBlocks));
     if (x.positionedScores) out.positionedScoreSessions++;
     if (x.rankOnly) out.rankedSessions++;
     for (const p of x.positions) {
@@ -732,9 +764,14 @@ class ListKeys {
   }
 }
 
-function addReviewerMoments(all: (ReviewerMoments | null)[], model: number, session: { n: number; a: number; b: number }): void {
+function addReviewerMoments(
+  all: (ReviewerMoments | null)[],
+  model: number,
+  session: { n: number; a: number; b: number },
+): void {
   let m = all[model];
-  if (m === null || m === undefined) all[model] = m = { sessions: 0, n: 0, a: 0, b: 0, nn: 0, na: 0, nb: 0, aa: 0, ab: 0, bb: 0 };
+  if (m === null || m === undefined)
+    all[model] = m = { sessions: 0, n: 0, a: 0, b: 0, nn: 0, na: 0, nb: 0, aa: 0, ab: 0, bb: 0 };
   const { n, a, b } = session;
   m.sessions++;
   m.n += n;

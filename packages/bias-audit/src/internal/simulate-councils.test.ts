@@ -24,11 +24,18 @@ const bySession = (observations: readonly BiasObservation[]): BiasObservation[][
 const average = (values: readonly number[]): number => values.reduce((s, v) => s + v, 0) / values.length;
 
 /** Mean over answers of (reviewer's score − mean of the other reviewers' scores on the same answer), optionally for one candidate. */
-function withinAnswerDifference(observations: readonly BiasObservation[], spec: { reviewer: string; candidate?: string }): number {
+function withinAnswerDifference(
+  observations: readonly BiasObservation[],
+  spec: { reviewer: string; candidate?: string },
+): number {
   const differences: number[] = [];
   for (const session of bySession(observations)) {
-    for (const mine of session.filter((o) => o.reviewer === spec.reviewer && (spec.candidate === undefined || o.candidate === spec.candidate))) {
-      const others = session.filter((o) => o.candidate === mine.candidate && o.reviewer !== spec.reviewer).map((o) => o.score!);
+    for (const mine of session.filter(
+      (o) => o.reviewer === spec.reviewer && (spec.candidate === undefined || o.candidate === spec.candidate),
+    )) {
+      const others = session
+        .filter((o) => o.candidate === mine.candidate && o.reviewer !== spec.reviewer)
+        .map((o) => o.score!);
       differences.push(mine.score! - average(others));
     }
   }
@@ -67,9 +74,20 @@ const digest = (text: string): string => fnv1a(text).toString(16).padStart(8, '0
 describe('simulateCouncils', () => {
   it("gives the first version's callers the very same councils (digests taken from that version before the knobs were added)", () => {
     expect(digest(JSON.stringify(simulateCouncils({ sessions: 30, seed: 7 })))).toBe('18d0da74');
-    const shared = { sessions: 30, seed: 8, lengthCorrelation: 0.3, positionEffects: [0.4, 0, -0.2, 0, 0.3], reviewerNoise: 0.7, sharedOrder: true };
+    const shared = {
+      sessions: 30,
+      seed: 8,
+      lengthCorrelation: 0.3,
+      positionEffects: [0.4, 0, -0.2, 0, 0.3],
+      reviewerNoise: 0.7,
+      sharedOrder: true,
+    };
     expect(digest(JSON.stringify(simulateCouncils(shared)))).toBe('493ab1e2');
-    expect(digest(JSON.stringify(simulateCouncils({ sessions: 20, seed: 9, models: 4, reviewers: 6, lengthCorrelation: -0.2 })))).toBe('c4ecb1d1');
+    expect(
+      digest(
+        JSON.stringify(simulateCouncils({ sessions: 20, seed: 9, models: 4, reviewers: 6, lengthCorrelation: -0.2 })),
+      ),
+    ).toBe('c4ecb1d1');
   });
 
   it('plants a reviewer offset: the harsh reviewer scores an answer 1.2 points below the others (400 sessions)', () => {
@@ -82,12 +100,20 @@ describe('simulateCouncils', () => {
 
   it('plants self-preference (with self-review) and an affinity', () => {
     const self = simulateCouncils({ ...council, selfReview: true, sessions: 400, seed: 12, selfPreference: 0.5 });
-    const own = (r: number): number => withinAnswerDifference(self, { reviewer: `model-${r}`, candidate: `model-${r}` });
+    const own = (r: number): number =>
+      withinAnswerDifference(self, { reviewer: `model-${r}`, candidate: `model-${r}` });
     // Others' mean on a reviewer's own answer carries no self-preference; SE ≈ 0.02 over 5 × 400 answers.
     expect(average([0, 1, 2, 3, 4].map(own))).toBeCloseTo(0.5, 1);
-    const affine = simulateCouncils({ ...council, sessions: 400, seed: 13, affinity: [{ reviewer: 0, candidate: 1, points: 0.8 }] });
+    const affine = simulateCouncils({
+      ...council,
+      sessions: 400,
+      seed: 13,
+      affinity: [{ reviewer: 0, candidate: 1, points: 0.8 }],
+    });
     // 400 answers, SE ≈ 0.046.
-    expect(Math.abs(withinAnswerDifference(affine, { reviewer: 'model-0', candidate: 'model-1' }) - 0.8)).toBeLessThan(0.2);
+    expect(Math.abs(withinAnswerDifference(affine, { reviewer: 'model-0', candidate: 'model-1' }) - 0.8)).toBeLessThan(
+      0.2,
+    );
     expect(Math.abs(withinAnswerDifference(affine, { reviewer: 'model-0', candidate: 'model-2' }))).toBeLessThan(0.2);
   });
 
@@ -160,7 +186,8 @@ describe('simulateCouncils', () => {
     const sessions = answers(observations).map(({ x, y }) => ({ x: average(x), y: average(y) }));
     const mx = average(sessions.map((s) => s.x));
     const my = average(sessions.map((s) => s.y));
-    const between = sessions.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0) / sessions.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+    const between =
+      sessions.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0) / sessions.reduce((s, p) => s + (p.x - mx) ** 2, 0);
     // Session means have residual SD ≈ 0.45 and mean-length variance ≈ 1.2 (1,000s of characters): SE ≈ 0.02.
     expect(Math.abs(between - 1)).toBeLessThan(0.1);
   });
@@ -168,7 +195,14 @@ describe('simulateCouncils', () => {
   it('plants heterogeneous per-session correlations of ±0.5 with mean 0', () => {
     // 40 answers a session so each session's correlation is measured to ±0.12; over 400 sessions the
     // mean of r (SD ≈ 0.51 across sessions) has SE 0.026 and the mean of |r| (SD ≈ 0.12) SE 0.006.
-    const observations = simulateCouncils({ models: 40, reviewers: 2, reviewerNoise: 0.8, sessions: 400, seed: 19, lengthCorrelationJitter: 0.5 });
+    const observations = simulateCouncils({
+      models: 40,
+      reviewers: 2,
+      reviewerNoise: 0.8,
+      sessions: 400,
+      seed: 19,
+      lengthCorrelationJitter: 0.5,
+    });
     const rs = answers(observations).map(({ x, y }) => {
       const mx = average(x);
       const my = average(y);
@@ -180,7 +214,13 @@ describe('simulateCouncils', () => {
   });
 
   it('rounds to the scale and clamps to it', () => {
-    const integers = simulateCouncils({ ...council, sessions: 50, seed: 20, scale: { min: 1, max: 10, step: 1 }, reviewerOffsets: [4] });
+    const integers = simulateCouncils({
+      ...council,
+      sessions: 50,
+      seed: 20,
+      scale: { min: 1, max: 10, step: 1 },
+      reviewerOffsets: [4],
+    });
     expect(integers.every((o) => Number.isInteger(o.score) && o.score! >= 1 && o.score! <= 10)).toBe(true);
     expect(integers.some((o) => o.score === 10)).toBe(true);
     const halves = simulateCouncils({ ...council, sessions: 50, seed: 21, scale: { min: 1, max: 10, step: 0.5 } });
@@ -189,7 +229,9 @@ describe('simulateCouncils', () => {
   });
 
   it('refuses a correlation that leaves no room for quality variance', () => {
-    expect(() => simulateCouncils({ ...council, sessions: 1, seed: 1, lengthCorrelation: 0.6, lengthCorrelationJitter: 0.5 })).toThrow(/length correlation/);
+    expect(() =>
+      simulateCouncils({ ...council, sessions: 1, seed: 1, lengthCorrelation: 0.6, lengthCorrelationJitter: 0.5 }),
+    ).toThrow(/length correlation/);
     expect(() => simulateCouncils({ sessions: 1, seed: 1, lengthCorrelation: 0.95 })).toThrow(/no room/);
   });
 });

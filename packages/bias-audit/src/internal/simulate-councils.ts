@@ -138,9 +138,11 @@ export function simulateCouncils(spec: CouncilSimulation): BiasObservation[] {
   const lengthSd = spec.lengthChars?.sd ?? 400;
   const sessionLengthSd = spec.lengthChars?.betweenSessionSd ?? 0;
   const offsets = spec.reviewerOffsets ?? [];
-  const selfOf = (r: number): number => (typeof spec.selfPreference === 'number' ? spec.selfPreference : (spec.selfPreference?.[r] ?? 0));
+  const selfOf = (r: number): number =>
+    typeof spec.selfPreference === 'number' ? spec.selfPreference : (spec.selfPreference?.[r] ?? 0);
   const affinity = new Map<number, number>();
-  for (const a of spec.affinity ?? []) affinity.set(a.reviewer * models + a.candidate, (affinity.get(a.reviewer * models + a.candidate) ?? 0) + a.points);
+  for (const a of spec.affinity ?? [])
+    affinity.set(a.reviewer * models + a.candidate, (affinity.get(a.reviewer * models + a.candidate) ?? 0) + a.points);
   const scale = spec.scale;
   const scorersOf = (c: number): number => reviewers - (!selfReview && c < reviewers ? 1 : 0);
   // Checked once up front for every correlation a session can draw.
@@ -160,7 +162,9 @@ export function simulateCouncils(spec: CouncilSimulation): BiasObservation[] {
     const sessionMean = sessionLengthSd > 0 ? lengthMean + sessionLengthSd * random.normal() : lengthMean;
     const rhoS = jitter > 0 ? rho + (random.next() < 0.5 ? -jitter : jitter) : rho;
     const lengths = order.map(() => random.normal());
-    const quality = lengths.map((l, c) => rhoS * l + Math.sqrt(qualityVariance({ rho: rhoS, sigma, scorers: scorersOf(c) })) * random.normal());
+    const quality = lengths.map(
+      (l, c) => rhoS * l + Math.sqrt(qualityVariance({ rho: rhoS, sigma, scorers: scorersOf(c) })) * random.normal(),
+    );
     let totalChars = 0;
     lengths.forEach((l, c) => {
       const length = Math.max(1, Math.round(sessionMean + lengthSd * l));

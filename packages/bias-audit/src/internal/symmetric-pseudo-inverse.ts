@@ -13,7 +13,11 @@ export interface SymmetricPseudoInverse {
  * exact to rounding for the dozen or so parameters of a council's score model, with no dependency.
  * Eigenvalues below `relativeTolerance` × the largest count as zero (directions the data cannot identify).
  */
-export function symmetricPseudoInverse(matrix: Float64Array, k: number, relativeTolerance = 1e-10): SymmetricPseudoInverse {
+export function symmetricPseudoInverse(
+  matrix: Float64Array,
+  k: number,
+  relativeTolerance = 1e-10,
+): SymmetricPseudoInverse {
   const a = Float64Array.from(matrix);
   const v = new Float64Array(k * k);
   for (let i = 0; i < k; i++) v[i * k + i] = 1;

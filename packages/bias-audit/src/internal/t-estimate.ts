@@ -2,7 +2,14 @@ import type { ScoreModelEstimate } from '../fit-score-model.js';
 import { studentTTwoSided } from '../student-t-distribution.js';
 
 /** An estimate with its t interval and two-sided p of "0" on `df`, from its variance. */
-export function tEstimate(spec: { estimate: number; variance: number; crit: number; df: number; sampleSize: number; sessions: number }): ScoreModelEstimate {
+export function tEstimate(spec: {
+  estimate: number;
+  variance: number;
+  crit: number;
+  df: number;
+  sampleSize: number;
+  sessions: number;
+}): ScoreModelEstimate {
   const standardError = Math.sqrt(Math.max(0, spec.variance));
   const t = standardError > 0 ? spec.estimate / standardError : spec.estimate === 0 ? 0 : Number.POSITIVE_INFINITY;
   return {

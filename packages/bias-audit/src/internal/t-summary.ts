@@ -23,11 +23,30 @@ export function criticalT(level: number, df: number): number {
 /** Mean, t interval at `level` (df = n − 1) and two-sided p of H0: mean = 0. */
 export function tSummary(values: ArrayLike<number>, level: number): TSummary {
   const n = values.length;
-  if (n < 2) return { computable: false, estimate: n === 1 ? values[0]! : null, n, reason: `needs values from at least 2 sessions, got ${n}` };
+  if (n < 2)
+    return {
+      computable: false,
+      estimate: n === 1 ? values[0]! : null,
+      n,
+      reason: `needs values from at least 2 sessions, got ${n}`,
+    };
   const m = mean(values);
   const sd = Math.sqrt(variance(values, 1));
-  if (!(sd > 0)) return { computable: false, estimate: m, n, reason: 'every session gave the same value, so there is no spread to build an interval from' };
+  if (!(sd > 0))
+    return {
+      computable: false,
+      estimate: m,
+      n,
+      reason: 'every session gave the same value, so there is no spread to build an interval from',
+    };
   const se = sd / Math.sqrt(n);
   const crit = criticalT(level, n - 1);
-  return { computable: true, estimate: m, lower: m - crit * se, upper: m + crit * se, pValue: studentTTwoSided(m / se, n - 1), n };
+  return {
+    computable: true,
+    estimate: m,
+    lower: m - crit * se,
+    upper: m + crit * se,
+    pValue: studentTTwoSided(m / se, n - 1),
+    n,
+  };
 }

@@ -15,7 +15,10 @@ export interface WindowedObservations {
 
 function validateObservation(o: BiasObservation, i: number, parsed: Map<string, number>): number {
   const fail = (what: string): never => {
-    throw new BiasAuditError({ code: 'INVALID_INPUT', message: `observations[${i}] (session ${String(o?.sessionId)}): ${what}. Fix or drop that record before aggregating.` });
+    throw new BiasAuditError({
+      code: 'INVALID_INPUT',
+      message: `observations[${i}] (session ${String(o?.sessionId)}): ${what}. Fix or drop that record before aggregating.`,
+    });
   };
   if (typeof o !== 'object' || o === null) fail('is not an object');
   if (typeof o.sessionId !== 'string' || o.sessionId === '') fail('sessionId must be a non-empty string');
@@ -27,10 +30,14 @@ function validateObservation(o: BiasObservation, i: number, parsed: Map<string, 
     parsed.set(o.timestamp, time);
   }
   if (Number.isNaN(time)) fail(`timestamp ${JSON.stringify(o.timestamp)} is not an ISO 8601 date`);
-  if (!Number.isInteger(o.position) || o.position < 0 || o.position > MAX_POSITION) fail(`position ${String(o.position)} must be a 0-based integer of at most ${MAX_POSITION}`);
-  if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0) fail(`responseLengthChars ${String(o.responseLengthChars)} must be a non-negative integer`);
-  if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score))) fail(`score ${String(o.score)} must be a finite number or null`);
-  if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0)) fail(`rankPosition ${String(o.rankPosition)} must be a 0-based integer or null`);
+  if (!Number.isInteger(o.position) || o.position < 0 || o.position > MAX_POSITION)
+    fail(`position ${String(o.position)} must be a 0-based integer of at most ${MAX_POSITION}`);
+  if (!Number.isInteger(o.responseLengthChars) || o.responseLengthChars < 0)
+    fail(`responseLengthChars ${String(o.responseLengthChars)} must be a non-negative integer`);
+  if (o.score !== null && (typeof o.score !== 'number' || !Number.isFinite(o.score)))
+    fail(`score ${String(o.score)} must be a finite number or null`);
+  if (o.rankPosition !== null && (!Number.isInteger(o.rankPosition) || o.rankPosition < 0))
+    fail(`rankPosition ${String(o.rankPosition)} must be a 0-based integer or null`);
   return time;
 }
 
@@ -52,7 +59,14 @@ export function assertColumnPositions(columns: BiasColumns): void {
  */
 export function windowObservations(
   observations: readonly BiasObservation[],
-  window: { nowMs: number; maxDays: number; maxSessions: number; configVersion?: string; model?: string; queryCategory?: string },
+  window: {
+    nowMs: number;
+    maxDays: number;
+    maxSessions: number;
+    configVersion?: string;
+    model?: string;
+    queryCategory?: string;
+  },
 ): WindowedObservations {
   const parsed = new Map<string, number>();
   const earliest = window.nowMs - window.maxDays * DAY_MS;
@@ -81,7 +95,9 @@ export function windowObservations(
   let beyondMaxSessions = 0;
   let windowed = kept;
   if (sessionTime.size > window.maxSessions) {
-    const newest = [...sessionTime].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(sessionTime.size - window.maxSessions);
+    const newest = [...sessionTime]
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(sessionTime.size - window.maxSessions);
     const keep = new Set(newest.map(([id]) => id));
     windowed = kept.filter((o) => keep.has(o.sessionId));
     beyondMaxSessions = kept.length - windowed.length;

@@ -22,9 +22,20 @@ export const aggregateEstimator: StudyEstimator = {
       ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
     });
     const estimates: StudyEstimate[] = [];
-    const add = (estimand: Estimand, figure: BiasMetricReport, subject: string | null = subjectOf(figure.metric)): void => {
+    const add = (
+      estimand: Estimand,
+      figure: BiasMetricReport,
+      subject: string | null = subjectOf(figure.metric),
+    ): void => {
       if (figure.estimate === null || figure.ciLower === null || figure.ciUpper === null) return;
-      estimates.push({ estimand, subject, interval: figure.intervalMethod, estimate: figure.estimate, lower: figure.ciLower, upper: figure.ciUpper });
+      estimates.push({
+        estimand,
+        subject,
+        interval: figure.intervalMethod,
+        estimate: figure.estimate,
+        lower: figure.ciLower,
+        upper: figure.ciUpper,
+      });
     };
     add('length_slope', report.length.slope, null);
     add('length_correlation', report.length.correlation, null);

@@ -27,7 +27,10 @@ export function studentTMeanInterval(values: readonly number[], level = 0.95): {
  * Korn and Graubard's (1998) small-sample factor (z/t(n−1))²; Wilson at n itself when the variance says
  * nothing (one value, all values equal, a mean of 0 or 1).
  */
-export function effectiveSampleWilsonInterval(values: readonly number[], level = 0.95): { lower: number; upper: number } {
+export function effectiveSampleWilsonInterval(
+  values: readonly number[],
+  level = 0.95,
+): { lower: number; upper: number } {
   const n = values.length;
   if (n === 0) return { lower: 0, upper: 1 };
   const { mean, variance } = meanAndVariance(values);

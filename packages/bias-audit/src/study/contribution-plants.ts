@@ -31,11 +31,16 @@ export interface ContributionPlant {
  * credited weights are normalised to sum to 1 (a block crediting nobody credits the largest raw weight alone),
  * and with probability `winnerTakesAll` the largest takes 1. The vote winner is the largest raw weight.
  */
-export function simulateSession(plant: ContributionPlant, options: { random: SeededRandom; index: number }): ContributionInput[] {
+export function simulateSession(
+  plant: ContributionPlant,
+  options: { random: SeededRandom; index: number },
+): ContributionInput[] {
   const { random, index } = options;
   let present = plant.members.filter((m) => random.next() < m.presence);
   if (present.length < 2) present = [...plant.members].slice(0, 2);
-  const raw = present.map((m) => -Math.log(1 - random.next()) * m.scale * Math.exp(plant.heterogeneity * random.normal()));
+  const raw = present.map(
+    (m) => -Math.log(1 - random.next()) * m.scale * Math.exp(plant.heterogeneity * random.normal()),
+  );
   const credited = present.map((m) => random.next() < m.credit);
   const top = raw.indexOf(Math.max(...raw));
   const noBlock = random.next() < plant.noBlock;
@@ -58,7 +63,8 @@ export function simulateSession(plant: ContributionPlant, options: { random: See
 export const CONTRIBUTION_PLANTS: readonly ContributionPlant[] = [
   {
     name: 'dominant',
-    description: 'one member dominates (scale 4, credited 95%); three others credited 60–80%; every member always present',
+    description:
+      'one member dominates (scale 4, credited 95%); three others credited 60–80%; every member always present',
     members: [
       { id: 'dominant', presence: 1, credit: 0.95, scale: 4 },
       { id: 'steady', presence: 1, credit: 0.8, scale: 1 },
@@ -84,7 +90,8 @@ export const CONTRIBUTION_PLANTS: readonly ContributionPlant[] = [
   },
   {
     name: 'sessions-differ',
-    description: 'strong session effects (log-scale sd 1.2) and winner-takes-all blocks in 40% of sessions: weights mostly 0 or 1',
+    description:
+      'strong session effects (log-scale sd 1.2) and winner-takes-all blocks in 40% of sessions: weights mostly 0 or 1',
     members: [
       { id: 'a', presence: 0.9, credit: 0.7, scale: 1.2 },
       { id: 'b', presence: 0.9, credit: 0.7, scale: 1 },

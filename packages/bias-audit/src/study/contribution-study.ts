@@ -8,7 +8,10 @@ import { simulateSession } from './contribution-plants.js';
 import { wilsonInterval } from '../wilson-interval.js';
 
 /** Simulated sessions of a plant: `count` sessions from `seed`. */
-export function simulateSessions(plant: ContributionPlant, options: { count: number; seed: number }): ContributionInput[] {
+export function simulateSessions(
+  plant: ContributionPlant,
+  options: { count: number; seed: number },
+): ContributionInput[] {
   const random = createSeededRandom(options.seed);
   const rows: ContributionInput[] = [];
   for (let index = 0; index < options.count; index++) rows.push(...simulateSession(plant, { random, index }));
@@ -16,7 +19,10 @@ export function simulateSessions(plant: ContributionPlant, options: { count: num
 }
 
 /** Each member's true influence share: its mean weight over the sessions it sits in with a block, from `count` sessions. */
-export function trueMeanWeights(plant: ContributionPlant, options: { count: number; seed: number }): Map<string, number> {
+export function trueMeanWeights(
+  plant: ContributionPlant,
+  options: { count: number; seed: number },
+): Map<string, number> {
   const sums = new Map<string, { sum: number; n: number }>();
   const random = createSeededRandom(options.seed);
   for (let index = 0; index < options.count; index++) {
@@ -73,7 +79,13 @@ function count(tally: MethodTally, options: { member: string; truth: number; low
   tally.byMember.set(options.member, m);
 }
 
-function row(options: { plant: string; sessions: number; runs: number; method: ContributionStudyRow['method']; tally: MethodTally }): ContributionStudyRow {
+function row(options: {
+  plant: string;
+  sessions: number;
+  runs: number;
+  method: ContributionStudyRow['method'];
+  tally: MethodTally;
+}): ContributionStudyRow {
   const { tally } = options;
   const pooled = wilsonInterval(tally.covered, tally.intervals);
   let worst = { member: '', rate: 2, lower: 0, upper: 0 };
@@ -102,13 +114,22 @@ function row(options: { plant: string; sessions: number; runs: number; method: C
  * each aggregated by `aggregateContributions`; every member interval is checked against the member's true mean
  * weight (from `truth`). The intervals of `comparisonIntervals` on the same weights are tallied beside it.
  */
-export function studyContributionCoverage(options: { plant: ContributionPlant; sessions: number; runs: number; truth: Map<string, number>; seed?: number }): ContributionStudyRow[] {
+export function studyContributionCoverage(options: {
+  plant: ContributionPlant;
+  sessions: number;
+  runs: number;
+  truth: Map<string, number>;
+  seed?: number;
+}): ContributionStudyRow[] {
   const { plant, sessions, runs, truth } = options;
   const wilson = emptyTally();
   const methods = Object.keys(comparisonIntervals) as ComparisonMethod[];
   const compared = new Map(methods.map((method) => [method, emptyTally()]));
   for (let run = 0; run < runs; run++) {
-    const rows = simulateSessions(plant, { count: sessions, seed: (options.seed ?? 1) * 1_000_003 + sessions * 10_007 + run });
+    const rows = simulateSessions(plant, {
+      count: sessions,
+      seed: (options.seed ?? 1) * 1_000_003 + sessions * 10_007 + run,
+    });
     const report = aggregateContributions(rows);
     for (const member of report.members) {
       const mw = member.meanWeight;
@@ -116,7 +137,8 @@ export function studyContributionCoverage(options: { plant: ContributionPlant; s
       const value = truth.get(member.member)!;
       count(wilson, { member: member.member, truth: value, lower: mw.lower!, upper: mw.upper! });
       const weights = rows.filter((r) => r.member === member.member && r.weight !== null).map((r) => r.weight!);
-      for (const method of methods) count(compared.get(method)!, { member: member.member, truth: value, ...comparisonIntervals[method](weights) });
+      for (const method of methods)
+        count(compared.get(method)!, { member: member.member, truth: value, ...comparisonIntervals[method](weights) });
     }
   }
   return [

@@ -11,7 +11,10 @@ const cache = new Map<string, number>();
  * correlation when knobs other than `lengthCorrelation` (or several at once) shape it. Seeded and
  * memoised per council.
  */
-export function impliedLengthCorrelation(simulation: StudySimulation, options: { sessions?: number; seed?: number } = {}): number {
+export function impliedLengthCorrelation(
+  simulation: StudySimulation,
+  options: { sessions?: number; seed?: number } = {},
+): number {
   const sessions = options.sessions ?? 50_000;
   const seed = options.seed ?? 913_000_001;
   const key = `${sessions}:${seed}:${JSON.stringify(simulation)}`;
@@ -22,7 +25,11 @@ export function impliedLengthCorrelation(simulation: StudySimulation, options: {
   let sxy = 0;
   const chunk = 2_000;
   for (let done = 0, part = 0; done < sessions; done += chunk, part++) {
-    const observations = simulateCouncils({ ...simulation, sessions: Math.min(chunk, sessions - done), seed: seed + part });
+    const observations = simulateCouncils({
+      ...simulation,
+      sessions: Math.min(chunk, sessions - done),
+      seed: seed + part,
+    });
     // Observations come session by session; per session: each answer's length and mean score.
     const perAnswer = new Map<string, { chars: number; sum: number; n: number }>();
     const flush = (): void => {

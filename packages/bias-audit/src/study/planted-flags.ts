@@ -15,20 +15,29 @@ export function plantedFlags(simulation: StudySimulation): StudyFlag[] {
   const flags: StudyFlag[] = [];
   const models = simulation.models ?? 5;
   const reviewers = simulation.reviewers ?? 4;
-  if ((simulation.lengthSlopePer1000Chars ?? 0) !== 0 || (simulation.lengthCorrelation ?? 0) !== 0) flags.push({ code: 'LENGTH_BIAS_DETECTED', subject: null });
-  if (positionTruths(simulation).some((p) => Math.abs(p) > EPSILON)) flags.push({ code: 'POSITION_BIAS_DETECTED', subject: null });
+  if ((simulation.lengthSlopePer1000Chars ?? 0) !== 0 || (simulation.lengthCorrelation ?? 0) !== 0)
+    flags.push({ code: 'LENGTH_BIAS_DETECTED', subject: null });
+  if (positionTruths(simulation).some((p) => Math.abs(p) > EPSILON))
+    flags.push({ code: 'POSITION_BIAS_DETECTED', subject: null });
   reviewerOffsetTruths(simulation).forEach((offset, r) => {
     if (offset < -EPSILON) flags.push({ code: 'HARSH_REVIEWER', subject: `model-${r}` });
     if (offset > EPSILON) flags.push({ code: 'GENEROUS_REVIEWER', subject: `model-${r}` });
   });
   if (simulation.selfReview ?? true) {
     for (let r = 0; r < Math.min(reviewers, models); r++) {
-      const self = typeof simulation.selfPreference === 'number' ? simulation.selfPreference : (simulation.selfPreference?.[r] ?? 0);
+      const self =
+        typeof simulation.selfPreference === 'number'
+          ? simulation.selfPreference
+          : (simulation.selfPreference?.[r] ?? 0);
       if (self > 0) flags.push({ code: 'SELF_PREFERENCE', subject: `model-${r}` });
     }
   }
   const pairs = new Map<string, number>();
-  for (const a of simulation.affinity ?? []) pairs.set(`model-${a.reviewer}→model-${a.candidate}`, (pairs.get(`model-${a.reviewer}→model-${a.candidate}`) ?? 0) + a.points);
+  for (const a of simulation.affinity ?? [])
+    pairs.set(
+      `model-${a.reviewer}→model-${a.candidate}`,
+      (pairs.get(`model-${a.reviewer}→model-${a.candidate}`) ?? 0) + a.points,
+    );
   for (const [pair, points] of pairs) if (points !== 0) flags.push({ code: 'REVIEWER_AFFINITY', subject: pair });
   return flags;
 }

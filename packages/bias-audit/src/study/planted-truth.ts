@@ -91,7 +91,8 @@ export function plantedTruth(simulation: StudySimulation): PlantedTruth {
     (!selfReview && offsets.some((o) => Math.abs(o) > EPSILON));
   let lengthCorrelation: number | null = null;
   const lengthCorrelationTruth = (): number => {
-    if (lengthCorrelation === null) lengthCorrelation = rho === 0 && slope === 0 ? 0 : !spread ? rho : impliedLengthCorrelation(simulation);
+    if (lengthCorrelation === null)
+      lengthCorrelation = rho === 0 && slope === 0 ? 0 : !spread ? rho : impliedLengthCorrelation(simulation);
     return lengthCorrelation;
   };
   return (estimand, subject) => {
@@ -103,7 +104,10 @@ export function plantedTruth(simulation: StudySimulation): PlantedTruth {
       case 'length_between_sessions': {
         const sd = simulation.lengthChars?.sd ?? 400;
         const withinVariance = (sd * sd) / models;
-        return (simulation.betweenSessionSlopePer1000Chars ?? 0) + ((1000 * rho) / sd) * (withinVariance / (sessionLengthSd ** 2 + withinVariance));
+        return (
+          (simulation.betweenSessionSlopePer1000Chars ?? 0) +
+          ((1000 * rho) / sd) * (withinVariance / (sessionLengthSd ** 2 + withinVariance))
+        );
       }
       case 'position_effect': {
         const p = subject === null ? Number.NaN : Number(subject);

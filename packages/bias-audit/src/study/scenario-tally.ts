@@ -122,7 +122,10 @@ export function tallyScenario(spec: {
   for (let run = firstRun; run < firstRun + runs; run++) {
     const seed = scenario.seed + run;
     const observations = simulateCouncils({ ...scenario.simulation, sessions: scenario.sessions, seed });
-    const report = estimator.run(observations, spec.resamples === undefined ? { seed } : { seed, resamples: spec.resamples });
+    const report = estimator.run(
+      observations,
+      spec.resamples === undefined ? { seed } : { seed, resamples: spec.resamples },
+    );
     tally.runs++;
     const raised = new Set(report.flags.map(flagKey));
     if (raised.size > 0) tally.anyFlag++;
@@ -157,12 +160,19 @@ export function tallyScenario(spec: {
     const conflicting = new Set(
       report.flags
         .filter((f) =>
-          report.estimates.some((e) => FLAGGED_ESTIMANDS[f.code]?.includes(e.estimand) === true && e.subject === f.subject && e.lower <= 0 && 0 <= e.upper),
+          report.estimates.some(
+            (e) =>
+              FLAGGED_ESTIMANDS[f.code]?.includes(e.estimand) === true &&
+              e.subject === f.subject &&
+              e.lower <= 0 &&
+              0 <= e.upper,
+          ),
         )
         .map((f) => f.code),
     );
     if (conflicting.size > 0) tally.flagIntervalConflicts.runs++;
-    for (const code of conflicting) tally.flagIntervalConflicts.byCode[code] = (tally.flagIntervalConflicts.byCode[code] ?? 0) + 1;
+    for (const code of conflicting)
+      tally.flagIntervalConflicts.byCode[code] = (tally.flagIntervalConflicts.byCode[code] ?? 0) + 1;
   }
   return tally;
 }

@@ -17,23 +17,26 @@ const council: StudySimulation = {
 };
 
 /** Length 0.4 points per 1,000 characters, primacy 0.25 points per display position, `model-0` 1.2 points harsh. */
-const planted: StudySimulation = { ...council, lengthSlopePer1000Chars: 0.4, primacyPerPosition: 0.25, reviewerOffsets: [-1.2] };
+const planted: StudySimulation = {
+  ...council,
+  lengthSlopePer1000Chars: 0.4,
+  primacyPerPosition: 0.25,
+  reviewerOffsets: [-1.2],
+};
 
 const atMost5 = { max: 0.05 };
 
 const nulls = ([20, 50] as const).flatMap((sessions) =>
   ([false, true] as const).flatMap((selfReview) =>
-    ([false, true] as const).map(
-      (rounded): StudyScenario => ({
-        name: `null-${sessions}${selfReview ? '-self' : ''}${rounded ? '-rounded' : ''}`,
-        description: `Nothing planted, ${sessions} sessions, ${selfReview ? 'self-review on (each member also scores its own answer)' : 'no self-review'}, ${rounded ? 'integer' : 'continuous'} scores.`,
-        sessions,
-        runs: 2000,
-        seed: 3_000_000 + sessions * 10_000 + (selfReview ? 2000 : 0) + (rounded ? 1000 : 0),
-        simulation: { ...council, selfReview, scale: rounded ? { min: 1, max: 10, step: 1 } : { min: 1, max: 10 } },
-        targets: { anyFlag: atMost5 },
-      }),
-    ),
+    ([false, true] as const).map((rounded): StudyScenario => ({
+      name: `null-${sessions}${selfReview ? '-self' : ''}${rounded ? '-rounded' : ''}`,
+      description: `Nothing planted, ${sessions} sessions, ${selfReview ? 'self-review on (each member also scores its own answer)' : 'no self-review'}, ${rounded ? 'integer' : 'continuous'} scores.`,
+      sessions,
+      runs: 2000,
+      seed: 3_000_000 + sessions * 10_000 + (selfReview ? 2000 : 0) + (rounded ? 1000 : 0),
+      simulation: { ...council, selfReview, scale: rounded ? { min: 1, max: 10, step: 1 } : { min: 1, max: 10 } },
+      targets: { anyFlag: atMost5 },
+    })),
   ),
 );
 
@@ -45,7 +48,8 @@ const nulls = ([20, 50] as const).flatMap((sessions) =>
 export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
   {
     name: 'planted-50',
-    description: 'Length 0.4 points per 1,000 characters, primacy 0.25 points per position, model-0 1.2 points harsh; 50 sessions.',
+    description:
+      'Length 0.4 points per 1,000 characters, primacy 0.25 points per position, model-0 1.2 points harsh; 50 sessions.',
     sessions: 50,
     runs: 1000,
     seed: 1_000_000,
@@ -74,7 +78,8 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     // Not in the issue's list: a self-preferring reviewer sits in the comparison group of every other
     // reviewer's view of its answer, the same echo as a harsh reviewer's, so it is held to the same rule.
     name: 'self-preference-only-300',
-    description: 'Self-review on; model-0 adds 0.8 points to its own answer, nothing else; 300 sessions (beyond the issue\'s list).',
+    description:
+      "Self-review on; model-0 adds 0.8 points to its own answer, nothing else; 300 sessions (beyond the issue's list).",
     sessions: 300,
     runs: 200,
     seed: 2_100_000,
@@ -82,17 +87,15 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     targets: { anyOtherFlag: atMost5, coverage: null },
   },
   ...nulls,
-  ...([20, 50] as const).map(
-    (sessions): StudyScenario => ({
-      name: `heterogeneous-length-${sessions}`,
-      description: `Per-session length correlation +0.5 or −0.5 (a fair coin), mean 0; ${sessions} sessions.`,
-      sessions,
-      runs: 2000,
-      seed: 4_000_000 + sessions * 10_000,
-      simulation: { ...council, lengthCorrelationJitter: 0.5 },
-      targets: { anyFlag: atMost5 },
-    }),
-  ),
+  ...([20, 50] as const).map((sessions): StudyScenario => ({
+    name: `heterogeneous-length-${sessions}`,
+    description: `Per-session length correlation +0.5 or −0.5 (a fair coin), mean 0; ${sessions} sessions.`,
+    sessions,
+    runs: 2000,
+    seed: 4_000_000 + sessions * 10_000,
+    simulation: { ...council, lengthCorrelationJitter: 0.5 },
+    targets: { anyFlag: atMost5 },
+  })),
   {
     name: 'between-session-confound-50',
     description:
@@ -100,12 +103,17 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     sessions: 50,
     runs: 1000,
     seed: 5_000_000,
-    simulation: { ...council, lengthChars: { mean: 4000, sd: 1000, betweenSessionSd: 1000 }, betweenSessionSlopePer1000Chars: 1 },
+    simulation: {
+      ...council,
+      lengthChars: { mean: 4000, sd: 1000, betweenSessionSd: 1000 },
+      betweenSessionSlopePer1000Chars: 1,
+    },
     targets: { falseFlags: { LENGTH_BIAS_DETECTED: atMost5 }, betweenSession: { min: 0.8 } },
   },
   {
     name: 'length-power-50',
-    description: 'Within-session length correlation ρ = 0.3 (0.3 points per 1,000 characters here), nothing else; 50 sessions.',
+    description:
+      'Within-session length correlation ρ = 0.3 (0.3 points per 1,000 characters here), nothing else; 50 sessions.',
     sessions: 50,
     runs: 2000,
     seed: 6_000_000,

@@ -41,7 +41,12 @@ function targetLabel(target: StudyTarget | undefined): string {
   return '';
 }
 
-function verdictOf(spec: { rate: number; lower: number; upper: number; target: StudyTarget | undefined }): StudyVerdict | null {
+function verdictOf(spec: {
+  rate: number;
+  lower: number;
+  upper: number;
+  target: StudyTarget | undefined;
+}): StudyVerdict | null {
   const { rate, lower, upper, target } = spec;
   if (target === undefined) return null;
   const min = target.min ?? Number.NEGATIVE_INFINITY;
@@ -67,40 +72,101 @@ export function summarizeTally(scenario: StudyScenario, tally: ScenarioTally): S
   const rows: StudyRow[] = [];
   const base = { scenario: scenario.name, runs: tally.runs, sessions: scenario.sessions };
   const targets = scenario.targets ?? {};
-  const rateRow = (spec: { metric: string; successes: number; trials: number; target?: StudyTarget; detail?: string }): void => {
+  const rateRow = (spec: {
+    metric: string;
+    successes: number;
+    trials: number;
+    target?: StudyTarget;
+    detail?: string;
+  }): void => {
     const rate = spec.trials > 0 ? spec.successes / spec.trials : 0;
     const { lower, upper } = wilsonInterval(spec.successes, spec.trials);
-    rows.push({ ...base, metric: spec.metric, rate, lower, upper, target: targetLabel(spec.target), verdict: verdictOf({ rate, lower, upper, target: spec.target }), detail: spec.detail ?? '' });
+    rows.push({
+      ...base,
+      metric: spec.metric,
+      rate,
+      lower,
+      upper,
+      target: targetLabel(spec.target),
+      verdict: verdictOf({ rate, lower, upper, target: spec.target }),
+      detail: spec.detail ?? '',
+    });
   };
   const planted = plantedFlags(scenario.simulation).map(flagKey);
   if (planted.length === 0) {
-    rateRow({ metric: 'any flag', successes: tally.anyFlag, trials: tally.runs, ...(targets.anyFlag ? { target: targets.anyFlag } : {}) });
+    rateRow({
+      metric: 'any flag',
+      successes: tally.anyFlag,
+      trials: tally.runs,
+      ...(targets.anyFlag ? { target: targets.anyFlag } : {}),
+    });
   } else {
-    rateRow({ metric: 'exactly the planted flags', successes: tally.exactlyPlanted, trials: tally.runs, detail: planted.join(', '), ...(targets.exactlyPlanted ? { target: targets.exactlyPlanted } : {}) });
-    rateRow({ metric: 'any other flag', successes: tally.anyOtherFlag, trials: tally.runs, ...(targets.anyOtherFlag ? { target: targets.anyOtherFlag } : {}) });
+    rateRow({
+      metric: 'exactly the planted flags',
+      successes: tally.exactlyPlanted,
+      trials: tally.runs,
+      detail: planted.join(', '),
+      ...(targets.exactlyPlanted ? { target: targets.exactlyPlanted } : {}),
+    });
+    rateRow({
+      metric: 'any other flag',
+      successes: tally.anyOtherFlag,
+      trials: tally.runs,
+      ...(targets.anyOtherFlag ? { target: targets.anyOtherFlag } : {}),
+    });
     for (const key of planted) {
       const target = targets.detected?.[key];
-      rateRow({ metric: `detected ${key}`, successes: tally.detected[key] ?? 0, trials: tally.runs, ...(target ? { target } : {}) });
+      rateRow({
+        metric: `detected ${key}`,
+        successes: tally.detected[key] ?? 0,
+        trials: tally.runs,
+        ...(target ? { target } : {}),
+      });
     }
   }
   const falseCodes = [...new Set([...Object.keys(tally.falseFlags), ...Object.keys(targets.falseFlags ?? {})])].sort();
   for (const code of falseCodes) {
     const target = targets.falseFlags?.[code];
-    rateRow({ metric: `${code} where none planted`, successes: tally.falseFlags[code] ?? 0, trials: tally.runs, ...(target ? { target } : {}) });
+    rateRow({
+      metric: `${code} where none planted`,
+      successes: tally.falseFlags[code] ?? 0,
+      trials: tally.runs,
+      ...(target ? { target } : {}),
+    });
   }
   const conflicts = Object.entries(tally.flagIntervalConflicts.byCode)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([code, runs]) => `${code} ${runs}`)
     .join(', ');
-  rateRow({ metric: 'a flag whose own 95% interval contains 0', successes: tally.flagIntervalConflicts.runs, trials: tally.runs, target: { max: 0 }, detail: conflicts });
+  rateRow({
+    metric: 'a flag whose own 95% interval contains 0',
+    successes: tally.flagIntervalConflicts.runs,
+    trials: tally.runs,
+    target: { max: 0 },
+    detail: conflicts,
+  });
   if (targets.betweenSession !== undefined) {
-    const detail = tally.betweenSession.reported === 0 ? 'not reported by this estimator' : `reported in ${tally.betweenSession.reported} runs`;
-    rateRow({ metric: 'between-session length figure excludes 0', successes: tally.betweenSession.excludesZero, trials: tally.runs, target: targets.betweenSession, detail });
+    const detail =
+      tally.betweenSession.reported === 0
+        ? 'not reported by this estimator'
+        : `reported in ${tally.betweenSession.reported} runs`;
+    rateRow({
+      metric: 'between-session length figure excludes 0',
+      successes: tally.betweenSession.excludesZero,
+      trials: tally.runs,
+      target: targets.betweenSession,
+      detail,
+    });
   }
   const coverageTarget = targets.coverage === null ? undefined : (targets.coverage ?? DEFAULT_COVERAGE_TARGET);
   for (const key of Object.keys(tally.coverage).sort()) {
     const family = tally.coverage[key]!;
-    const subjects = Object.entries(family.subjects).map(([subject, c]) => ({ subject, rate: c.covered / c.intervals, error: c.errorSum / c.intervals, ...c }));
+    const subjects = Object.entries(family.subjects).map(([subject, c]) => ({
+      subject,
+      rate: c.covered / c.intervals,
+      error: c.errorSum / c.intervals,
+      ...c,
+    }));
     const covered = subjects.reduce((s, c) => s + c.covered, 0);
     const intervals = subjects.reduce((s, c) => s + c.intervals, 0);
     const rate = covered / intervals;
@@ -111,7 +177,16 @@ export function summarizeTally(scenario: StudyScenario, tally: ScenarioTally): S
       subjects.length === 1
         ? `mean error ${signed(worst.error)}${worst.intervals < tally.runs ? `; in ${worst.intervals} runs` : ''}`
         : `${subjects.length} subjects ${percent(Math.min(...subjects.map((c) => c.rate)))}–${percent(Math.max(...subjects.map((c) => c.rate)))}; worst ${worst.subject}: ${percent(worst.rate)}, mean error ${signed(worst.error)}${missing > 0 ? `; ${missing} subject(s) not in every run` : ''}`;
-    rows.push({ ...base, metric: `coverage ${key}`, rate, lower, upper, target: targetLabel(coverageTarget), verdict: verdictOf({ rate, lower, upper, target: coverageTarget }), detail });
+    rows.push({
+      ...base,
+      metric: `coverage ${key}`,
+      rate,
+      lower,
+      upper,
+      target: targetLabel(coverageTarget),
+      verdict: verdictOf({ rate, lower, upper, target: coverageTarget }),
+      detail,
+    });
   }
   return rows;
 }

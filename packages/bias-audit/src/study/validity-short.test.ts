@@ -13,7 +13,11 @@ describe('the validity study, short (a tenth of the runs)', () => {
     it(`${scenario.name}: no target clearly missed`, () => {
       const runs = Math.max(20, Math.round(scenario.runs / 10));
       const rows = summarizeTally(scenario, tallyScenario({ scenario, estimator: aggregateEstimator, runs }));
-      const missed = rows.filter((row) => row.verdict === 'FAIL').map((row) => `${row.metric}: ${row.rate === null ? 'n/a' : (100 * row.rate).toFixed(1)}% (target ${row.target})`);
+      const missed = rows
+        .filter((row) => row.verdict === 'FAIL')
+        .map(
+          (row) => `${row.metric}: ${row.rate === null ? 'n/a' : (100 * row.rate).toFixed(1)}% (target ${row.target})`,
+        );
       expect(missed).toEqual([]);
       // A flag never fires while its own interval contains 0.
       expect(rows.find((row) => row.metric.startsWith('a flag whose own'))?.rate).toBe(0);

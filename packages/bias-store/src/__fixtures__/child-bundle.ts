@@ -10,7 +10,10 @@ import { build } from 'esbuild';
  * child may run as another user. Returns the directory. `entry` replaces `child-entry.ts`, e.g. to run
  * a test against an older copy of the package.
  */
-export async function bundleForChildren(scripts: Record<string, string>, options: { entry?: string } = {}): Promise<string> {
+export async function bundleForChildren(
+  scripts: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bias-store-children-'));
   chmodSync(dir, 0o755);
   await build({

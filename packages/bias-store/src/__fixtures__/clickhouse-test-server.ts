@@ -21,7 +21,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -33,7 +35,9 @@ async function freePort(): Promise<number> {
  */
 export async function startClickhouseTestServer(): Promise<ClickhouseTestServer> {
   if (!existsSync(clickhouseServerPath)) {
-    throw new Error(`clickhouse-server was not found at ${clickhouseServerPath}: install Debian's clickhouse-server (npm test does) or set CLICKHOUSE_SERVER_PATH.`);
+    throw new Error(
+      `clickhouse-server was not found at ${clickhouseServerPath}: install Debian's clickhouse-server (npm test does) or set CLICKHOUSE_SERVER_PATH.`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'council-clickhouse-'));
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
@@ -66,7 +70,9 @@ export async function startClickhouseTestServer(): Promise<ClickhouseTestServer>
 </yandex>
 `,
   );
-  const child: ChildProcess = spawn(clickhouseServerPath, [`--config-file=${join(dir, 'config.xml')}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(clickhouseServerPath, [`--config-file=${join(dir, 'config.xml')}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-4000);

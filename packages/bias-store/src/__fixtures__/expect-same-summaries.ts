@@ -4,11 +4,17 @@ import { expect } from 'vitest';
 
 /** The first path where two values differ (`Object.is`, so 0 and -0 differ too), or null. */
 export function firstDifference(actual: unknown, expected: unknown, where: string): string | null {
-  if (typeof expected !== 'object' || expected === null || typeof actual !== 'object' || actual === null) return Object.is(actual, expected) ? null : `${where}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`;
+  if (typeof expected !== 'object' || expected === null || typeof actual !== 'object' || actual === null)
+    return Object.is(actual, expected) ? null : `${where}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`;
   const keys = Object.keys(expected);
-  if (JSON.stringify(Object.keys(actual)) !== JSON.stringify(keys)) return `${where}: keys ${JSON.stringify(Object.keys(actual))} ≠ ${JSON.stringify(keys)}`;
+  if (JSON.stringify(Object.keys(actual)) !== JSON.stringify(keys))
+    return `${where}: keys ${JSON.stringify(Object.keys(actual))} ≠ ${JSON.stringify(keys)}`;
   for (const key of keys) {
-    const found = firstDifference((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${where}.${key}`);
+    const found = firstDifference(
+      (actual as Record<string, unknown>)[key],
+      (expected as Record<string, unknown>)[key],
+      `${where}.${key}`,
+    );
     if (found !== null) return found;
   }
   return null;

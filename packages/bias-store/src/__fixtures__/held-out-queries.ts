@@ -25,10 +25,10 @@ export const heldOutQueries: readonly (readonly [query: string, category: QueryC
   ['Is 0.999 repeating equal to 1?', 'math'],
   ['What is the least common multiple of 12 and 18?', 'math'],
   // writing
-  ['Write a toast for my parents\' 40th anniversary', 'writing'],
+  ["Write a toast for my parents' 40th anniversary", 'writing'],
   ['Draft a message to my landlord about a broken heater', 'writing'],
   ['Rewrite my CV summary to highlight leadership', 'writing'],
-  ['Write a children\'s poem about brushing teeth', 'writing'],
+  ["Write a children's poem about brushing teeth", 'writing'],
   ['Help me write a eulogy for my grandfather', 'writing'],
   ['Suggest three names and a tagline for a podcast about history', 'writing'],
   ['Write a product review of a pair of running shoes I loved', 'writing'],

@@ -10,7 +10,8 @@ export function resolvedRecords(columns: BiasRecordColumns): { session: string; 
   return columns.sessionIds.map((session, s) => {
     const records: unknown[][] = [];
     for (let i = columns.sessionStart[s]!; i < columns.sessionStart[s + 1]!; i++) {
-      if (columns.session[i] !== s) throw new Error(`record ${i} lies in session ${s}'s range but names session ${columns.session[i]}`);
+      if (columns.session[i] !== s)
+        throw new Error(`record ${i} lies in session ${s}'s range but names session ${columns.session[i]}`);
       records.push([
         columns.models[columns.reviewer[i]!],
         columns.models[columns.candidate[i]!],

@@ -30,7 +30,12 @@ function uuidFrom(random: () => number): string {
  * others (20 observations per session), shown in a shuffled order, scored 1–10 with one decimal, one
  * session in ten unscored. Sessions are `minutesApart` apart, starting at `start`.
  */
-export function syntheticObservations(options: { sessions: number; seed?: number; start?: string; minutesApart?: number }): BiasObservation[] {
+export function syntheticObservations(options: {
+  sessions: number;
+  seed?: number;
+  start?: string;
+  minutesApart?: number;
+}): BiasObservation[] {
   const random = mulberry32(options.seed ?? 1);
   const start = Date.parse(options.start ?? '2026-01-01T00:00:00Z');
   const step = (options.minutesApart ?? 7) * 60_000;

@@ -39,8 +39,18 @@ function pathOf(fd: number): string | null {
 }
 
 function errnoError(code: string, syscall: string): NodeJS.ErrnoException {
-  const messages: Record<string, string> = { ENOSPC: 'no space left on device', EFBIG: 'file too large', EIO: 'i/o error', EROFS: 'read-only file system', EACCES: 'permission denied' };
-  return Object.assign(new Error(`${code}: ${messages[code] ?? 'injected fault'}, ${syscall}`), { code, syscall, errno: -1 });
+  const messages: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EFBIG: 'file too large',
+    EIO: 'i/o error',
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+  };
+  return Object.assign(new Error(`${code}: ${messages[code] ?? 'injected fault'}, ${syscall}`), {
+    code,
+    syscall,
+    errno: -1,
+  });
 }
 
 /**

@@ -31,7 +31,8 @@ afterAll(async () => await server?.stop());
 /** A member of the v1 session whose name SQL must escape. */
 const oddName = "a'\\\0b";
 
-const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string => biasLine(o, { query_metadata: null, ...extra });
+const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string =>
+  biasLine(o, { query_metadata: null, ...extra });
 
 /**
  * A store of `sessions` synthetic 5-member sessions (one in ten rank-only) with, beside them: every 13th record
@@ -43,35 +44,78 @@ const line = (o: BiasObservation, extra: Record<string, unknown> = {}): string =
  * and the reader skip; one record after `now`. Sessions cross the two files.
  */
 function writeStore(dir: string, spec: { sessions: number; seed: number }): string[] {
-  const base = syntheticObservations({ sessions: spec.sessions, seed: spec.seed }).map((o, i) => (i % 13 === 5 ? { ...o, score: null } : o));
+  const base = syntheticObservations({ sessions: spec.sessions, seed: spec.seed }).map((o, i) =>
+    i % 13 === 5 ? { ...o, score: null } : o,
+  );
   const ids = [...new Set(base.map((o) => o.sessionId))];
   const observations = ids.flatMap((sessionId, s) => {
     const absent = syntheticModels[s % syntheticModels.length]!;
-    const own = base.filter((o) => o.sessionId === sessionId && (s % 7 !== 3 || (o.reviewer !== absent && o.candidate !== absent)));
-    const shuffled = s % 3 === 1 ? own.map((o, i) => ({ o, key: (i * 7) % own.length })).sort((a, b) => a.key - b.key).map(({ o }) => o) : own;
+    const own = base.filter(
+      (o) => o.sessionId === sessionId && (s % 7 !== 3 || (o.reviewer !== absent && o.candidate !== absent)),
+    );
+    const shuffled =
+      s % 3 === 1
+        ? own
+            .map((o, i) => ({ o, key: (i * 7) % own.length }))
+            .sort((a, b) => a.key - b.key)
+            .map(({ o }) => o)
+        : own;
     // Session 5 starts at the same instant as session 4 (a tie the window breaks by id).
-    return s === 5 ? shuffled.map((o) => ({ ...o, timestamp: base.find((b) => b.sessionId === ids[4])!.timestamp })) : shuffled;
+    return s === 5
+      ? shuffled.map((o) => ({ ...o, timestamp: base.find((b) => b.sessionId === ids[4])!.timestamp }))
+      : shuffled;
   });
   for (const [s, sessionId] of ids.entries()) {
     if (!(s < 10 || s % 4 === 0)) continue;
     const any = observations.find((o) => o.sessionId === sessionId)!;
     for (const [m, member] of syntheticModels.entries()) {
-      observations.push({ ...any, reviewer: member, candidate: member, position: 4, responseLengthChars: 300 + 50 * m, score: 5 + ((s + m) % 5), rankPosition: 4 });
+      observations.push({
+        ...any,
+        reviewer: member,
+        candidate: member,
+        position: 4,
+        responseLengthChars: 300 + 50 * m,
+        score: 5 + ((s + m) % 5),
+        rankPosition: 4,
+      });
     }
   }
-  const lines = observations.map((o) => line(o, o.sessionId === ids[3] && o.position % 2 === 0 ? { council_config_version: '0.5.0' } : {}));
+  const lines = observations.map((o) =>
+    line(o, o.sessionId === ids[3] && o.position % 2 === 0 ? { council_config_version: '0.5.0' } : {}),
+  );
   const simulated = observations
     .filter((o) => o.sessionId === ids[6])
-    .map((o) => line({ ...o, sessionId: 'simulated-session', reviewer: o.reviewer === syntheticModels[0] ? 'simulated:echo' : o.reviewer, candidate: o.candidate === syntheticModels[0] ? 'simulated:echo' : o.candidate }));
+    .map((o) =>
+      line({
+        ...o,
+        sessionId: 'simulated-session',
+        reviewer: o.reviewer === syntheticModels[0] ? 'simulated:echo' : o.reviewer,
+        candidate: o.candidate === syntheticModels[0] ? 'simulated:echo' : o.candidate,
+      }),
+    );
   const v1 = ['c\uE000', 'c\u{1F600}', oddName].flatMap((reviewer, r) =>
     ['c\uE000', 'c\u{1F600}', oddName].map((candidate, c) =>
-      JSON.stringify({ schema_version: 1, session_id: 'v1-session', timestamp: '2026-03-01T09:00:00+01:00', reviewer_id: reviewer, model_id: candidate, position: (c + r) % 3, response_length_chars: 100 * (c + 1), score_value: 3 + ((r * 2 + c) % 4) / 10 }),
+      JSON.stringify({
+        schema_version: 1,
+        session_id: 'v1-session',
+        timestamp: '2026-03-01T09:00:00+01:00',
+        reviewer_id: reviewer,
+        model_id: candidate,
+        position: (c + r) % 3,
+        response_length_chars: 100 * (c + 1),
+        score_value: 3 + ((r * 2 + c) % 4) / 10,
+      }),
     ),
   );
   const repeat = { ...(JSON.parse(lines[3]!) as Record<string, unknown>), consent_level: 2 };
   const conflict = { ...(JSON.parse(lines[7]!) as Record<string, unknown>), score_value: 1 };
   const future = line({ ...observations[0]!, sessionId: 'future-session', timestamp: '2031-01-01T00:00:00Z' });
-  const bad = ['not json', '{"schema_version":"2.0.0","session_id":"x"}', JSON.stringify({ ...conflict, position: -1 }), JSON.stringify({ ...conflict, session_id: 7 })];
+  const bad = [
+    'not json',
+    '{"schema_version":"2.0.0","session_id":"x"}',
+    JSON.stringify({ ...conflict, position: -1 }),
+    JSON.stringify({ ...conflict, session_id: 7 }),
+  ];
   const cut = Math.floor(lines.length * 0.6);
   const first = [...lines.slice(0, cut), bad[0]!, ...v1, JSON.stringify(repeat), bad[1]!, ...simulated];
   const second = [JSON.stringify(conflict), ...lines.slice(cut), bad[2]!, future, bad[3]!];
@@ -106,12 +150,30 @@ function expectSameColumns(actual: BiasRecordColumns, expected: BiasRecordColumn
   expect(actual.sessionIds).toEqual(expected.sessionIds);
   expect(actual.sessionTime).toEqual(expected.sessionTime);
   expect(actual.sessionStart).toEqual(expected.sessionStart);
-  const configs = Uint16Array.from(expected.configVersion.filter((c) => c > 0), (c) => c - 1);
-  const categories = Uint16Array.from(expected.queryCategory.filter((c) => c > 0), (c) => c - 1);
+  const configs = Uint16Array.from(
+    expected.configVersion.filter((c) => c > 0),
+    (c) => c - 1,
+  );
+  const categories = Uint16Array.from(
+    expected.queryCategory.filter((c) => c > 0),
+    (c) => c - 1,
+  );
   expect(actual.models).toEqual(usedNames(expected.models, expected.reviewer, expected.candidate));
   expect(actual.configVersions).toEqual(usedNames(expected.configVersions, configs));
   expect(actual.queryCategories).toEqual(usedNames(expected.queryCategories, categories));
-  for (const name of ['session', 'reviewer', 'candidate', 'position', 'responseLengthChars', 'score', 'rankPosition', 'time', 'configVersion', 'queryCategory', 'positionIsDisplayOrder'] as const) {
+  for (const name of [
+    'session',
+    'reviewer',
+    'candidate',
+    'position',
+    'responseLengthChars',
+    'score',
+    'rankPosition',
+    'time',
+    'configVersion',
+    'queryCategory',
+    'positionIsDisplayOrder',
+  ] as const) {
     expect(actual[name].length, name).toBe(actual.length);
   }
   const summaries = summarizeBiasSessions(expected);
@@ -120,14 +182,30 @@ function expectSameColumns(actual: BiasRecordColumns, expected: BiasRecordColumn
 }
 
 /** The engine against the reader over the same records: the same columns, the same counts, the same report. */
-async function expectSameAsReader(spec: { inputs: string[]; table: string; window: Omit<ReadBiasRecordsOptions, 'inputs'> }): Promise<{ expected: BiasSessionSummaries; read: ReadBiasRecordsResult }> {
+async function expectSameAsReader(spec: {
+  inputs: string[];
+  table: string;
+  window: Omit<ReadBiasRecordsOptions, 'inputs'>;
+}): Promise<{ expected: BiasSessionSummaries; read: ReadBiasRecordsResult }> {
   const read = await readBiasRecords({ inputs: spec.inputs, ...spec.window });
   const { now: _now, ...window } = spec.window;
   // 37 sessions a query: a window cut to 37 sessions or fewer is read by name; 2: ranges of ids that leave out the
   // sessions before the window's oldest.
   const [actual, inPairs] = [
-    await clickhouseBiasRead({ url: server.url, table: spec.table, now: spec.window.now!, ...window, sessionsPerQuery: 37 }),
-    await clickhouseBiasRead({ url: server.url, table: spec.table, now: spec.window.now!, ...window, sessionsPerQuery: 2 }),
+    await clickhouseBiasRead({
+      url: server.url,
+      table: spec.table,
+      now: spec.window.now!,
+      ...window,
+      sessionsPerQuery: 37,
+    }),
+    await clickhouseBiasRead({
+      url: server.url,
+      table: spec.table,
+      now: spec.window.now!,
+      ...window,
+      sessionsPerQuery: 2,
+    }),
   ];
   const expected = expectSameColumns(actual.columns, read.columns);
   expectSameColumns(inPairs.columns, read.columns);
@@ -144,13 +222,18 @@ async function expectSameAsReader(spec: { inputs: string[]; table: string; windo
     foreignMajors: [],
   });
   const options = { now: spec.window.now!, seed: 1, resamples: 200 };
-  const cut = { maxSessions: spec.window.maxSessions ?? Number.POSITIVE_INFINITY, maxDays: spec.window.maxDays ?? Number.POSITIVE_INFINITY };
-  expect(JSON.stringify(aggregateBiasAudit(actual.columns, { ...options, ...cut }))).toBe(JSON.stringify(aggregateBiasAudit(read.columns, { ...options, ...cut })));
+  const cut = {
+    maxSessions: spec.window.maxSessions ?? Number.POSITIVE_INFINITY,
+    maxDays: spec.window.maxDays ?? Number.POSITIVE_INFINITY,
+  };
+  expect(JSON.stringify(aggregateBiasAudit(actual.columns, { ...options, ...cut }))).toBe(
+    JSON.stringify(aggregateBiasAudit(read.columns, { ...options, ...cut })),
+  );
   return { expected, read };
 }
 
-describe('the window\'s records read by ClickHouse', () => {
-  it('are the reader\'s columns, with its counts and the same report (40 sessions)', async () => {
+describe("the window's records read by ClickHouse", () => {
+  it("are the reader's columns, with its counts and the same report (40 sessions)", async () => {
     const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
     await load(inputs, 't40');
     const { expected, read } = await expectSameAsReader({ inputs, table: 't40', window: all });
@@ -160,7 +243,9 @@ describe('the window\'s records read by ClickHouse', () => {
     // The store has what it claims: self-review, unscored records, rank-only reviewers, 4-member sessions, the v1 session.
     expect(expected.sessions.some((s) => s.score.columns.some((c) => c.startsWith('self:')))).toBe(true);
     expect(expected.sessions.some((s) => s.indicators.rankBlocks.length > 0)).toBe(true);
-    expect(expected.sessions.some((s) => s.score.answers.length > 0 && s.indicators.scoredRecords < s.records)).toBe(true);
+    expect(expected.sessions.some((s) => s.score.answers.length > 0 && s.indicators.scoredRecords < s.records)).toBe(
+      true,
+    );
     expect(expected.sessions.some((s) => s.members.length === 4)).toBe(true);
     expect(expected.sessions.some((s) => s.configVersions.length === 2)).toBe(true);
     expect(read.simulatedRecords).toBeGreaterThan(0);
@@ -170,25 +255,53 @@ describe('the window\'s records read by ClickHouse', () => {
   }, 120_000);
 
   it.each([
-    { name: 'the last 37 sessions (the cut falls between two sessions that start at one instant)', window: { now, maxSessions: 37 }, leaves: ['beyondSessions'] },
-    { name: 'a time window that leaves records before it and after now', window: { now: new Date('2026-01-01T02:00:00Z'), maxDays: 0.05 }, leaves: ['future', 'beforeWindow'] },
-    { name: 'a fractional day count with the last 3 sessions', window: { now: new Date('2026-01-01T03:30:00.001Z'), maxDays: 0.1234567, maxSessions: 3 }, leaves: ['future', 'beforeWindow', 'beyondSessions'] },
+    {
+      name: 'the last 37 sessions (the cut falls between two sessions that start at one instant)',
+      window: { now, maxSessions: 37 },
+      leaves: ['beyondSessions'],
+    },
+    {
+      name: 'a time window that leaves records before it and after now',
+      window: { now: new Date('2026-01-01T02:00:00Z'), maxDays: 0.05 },
+      leaves: ['future', 'beforeWindow'],
+    },
+    {
+      name: 'a fractional day count with the last 3 sessions',
+      window: { now: new Date('2026-01-01T03:30:00.001Z'), maxDays: 0.1234567, maxSessions: 3 },
+      leaves: ['future', 'beforeWindow', 'beyondSessions'],
+    },
     { name: 'one model', window: { ...all, model: syntheticModels[1]! }, leaves: ['model'] },
-    { name: 'a simulated model and the last session', window: { ...all, model: 'simulated:echo', maxSessions: 1 }, leaves: ['model'] },
+    {
+      name: 'a simulated model and the last session',
+      window: { ...all, model: 'simulated:echo', maxSessions: 1 },
+      leaves: ['model'],
+    },
     { name: 'a config version', window: { ...all, configVersion: '0.5.0' }, leaves: ['configVersion'] },
-    { name: 'a config version and the last 10 sessions', window: { ...all, configVersion: '0.4.0', maxSessions: 10 }, leaves: ['configVersion', 'beyondSessions'] },
+    {
+      name: 'a config version and the last 10 sessions',
+      window: { ...all, configVersion: '0.4.0', maxSessions: 10 },
+      leaves: ['configVersion', 'beyondSessions'],
+    },
     { name: 'a window nothing is in', window: { now: new Date('2020-01-01T00:00:00Z') }, leaves: ['future'] },
-    { name: 'a model whose name has a quote, a backslash and a NUL (escaped in the SQL)', window: { ...all, model: oddName }, leaves: ['model'] },
-  ] as { name: string; window: Omit<ReadBiasRecordsOptions, 'inputs'>; leaves: (keyof BiasWindowExclusions)[] }[])('apply the window as the reader does: $name', async ({ window, leaves }) => {
-    const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
-    const table = `w${Math.random().toString(36).slice(2, 10)}`;
-    await load(inputs, table);
-    const { read } = await expectSameAsReader({ inputs, table, window });
-    // The window left out what the case means it to (and the engine counted the same, above).
-    for (const reason of leaves) expect(read.excluded[reason], reason).toBeGreaterThan(0);
-  }, 120_000);
+    {
+      name: 'a model whose name has a quote, a backslash and a NUL (escaped in the SQL)',
+      window: { ...all, model: oddName },
+      leaves: ['model'],
+    },
+  ] as { name: string; window: Omit<ReadBiasRecordsOptions, 'inputs'>; leaves: (keyof BiasWindowExclusions)[] }[])(
+    'apply the window as the reader does: $name',
+    async ({ window, leaves }) => {
+      const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
+      const table = `w${Math.random().toString(36).slice(2, 10)}`;
+      await load(inputs, table);
+      const { read } = await expectSameAsReader({ inputs, table, window });
+      // The window left out what the case means it to (and the engine counted the same, above).
+      for (const reason of leaves) expect(read.excluded[reason], reason).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 
-  it('are the reader\'s columns over a few hundred sessions, read in several queries', async () => {
+  it("are the reader's columns over a few hundred sessions, read in several queries", async () => {
     const inputs = writeStore(tempDir(), { sessions: 300, seed: 7 });
     await load(inputs, 't300');
     const { expected } = await expectSameAsReader({ inputs, table: 't300', window: all });
@@ -219,7 +332,10 @@ describe('the window\'s records read by ClickHouse', () => {
     // U+1F600 is before U+E000 and U+FFFF in UTF-16, after them in UTF-8; ranges of ids are cut in UTF-8 order.
     const ids = ['s\uE000', 's\u{1F600}', 's\uFFFF', 'sa'];
     const input = join(dir, 'ids.jsonl');
-    writeFileSync(input, `${base.map((o) => line({ ...o, sessionId: ids[first.indexOf(o.sessionId)]! })).join('\n')}\n`);
+    writeFileSync(
+      input,
+      `${base.map((o) => line({ ...o, sessionId: ids[first.indexOf(o.sessionId)]! })).join('\n')}\n`,
+    );
     await load([input], 'ids');
     const read = await readBiasRecords({ inputs: [input], ...all });
     const actual = await clickhouseBiasRead({ url: server.url, table: 'ids', ...all, sessionsPerQuery: 1 });
@@ -238,13 +354,21 @@ describe('the window\'s records read by ClickHouse', () => {
   }, 120_000);
 
   it('say clearly what is wrong with an option, a table or a server', async () => {
-    const bad = (options: Partial<Parameters<typeof clickhouseBiasRead>[0]>): Promise<unknown> => clickhouseBiasRead({ url: server.url, ...options });
-    await expect(bad({ maxSessions: 0 })).rejects.toThrow('clickhouseBiasRead: maxSessions must be a positive integer (or Infinity), got 0.');
+    const bad = (options: Partial<Parameters<typeof clickhouseBiasRead>[0]>): Promise<unknown> =>
+      clickhouseBiasRead({ url: server.url, ...options });
+    await expect(bad({ maxSessions: 0 })).rejects.toThrow(
+      'clickhouseBiasRead: maxSessions must be a positive integer (or Infinity), got 0.',
+    );
     await expect(bad({ maxDays: Number.NaN })).rejects.toThrow('maxDays must be a positive number');
     await expect(bad({ now: new Date(Number.NaN) })).rejects.toThrow('now is an invalid Date');
-    await expect(bad({ table: 'no such; table' })).rejects.toThrow(/table name "no such; table" is not a plain identifier/);
-    await expect(bad({ table: 'missing_table' })).rejects.toThrow(/refused to run a query: Table default.missing_table doesn't exist.*create the table first/);
-    await expect(clickhouseBiasRead({ url: 'http://127.0.0.1:9/' })).rejects.toThrow(/Cannot reach ClickHouse at http:\/\/127.0.0.1:9/);
+    await expect(bad({ table: 'no such; table' })).rejects.toThrow(
+      /table name "no such; table" is not a plain identifier/,
+    );
+    await expect(bad({ table: 'missing_table' })).rejects.toThrow(
+      /refused to run a query: Table default.missing_table doesn't exist.*create the table first/,
+    );
+    await expect(clickhouseBiasRead({ url: 'http://127.0.0.1:9/' })).rejects.toThrow(
+      /Cannot reach ClickHouse at http:\/\/127.0.0.1:9/,
+    );
   }, 60_000);
 });
-

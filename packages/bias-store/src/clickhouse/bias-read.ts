@@ -9,7 +9,12 @@ import { byCodePoints } from './code-point-order.js';
 import { readRowBinary } from './row-binary-stream.js';
 import { WindowRecords } from './window-records.js';
 import type { ClickhouseSessionSelection, ClickhouseWindowSpec } from './window-sql.js';
-import { clickhouseIdListBytes, clickhouseSessionRecordsSql, clickhouseWindowSessionsSql, idListBytes } from './window-sql.js';
+import {
+  clickhouseIdListBytes,
+  clickhouseSessionRecordsSql,
+  clickhouseWindowSessionsSql,
+  idListBytes,
+} from './window-sql.js';
 import { clickhouseBiasTableName } from './table-sql.js';
 
 export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
@@ -25,7 +30,6 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
    */
   sessionsPerQuery?: number;
 }
-
 
 /**
  * `bias-report --engine clickhouse`: the window's bias records in a ClickHouse table (`createClickhouseBiasTable`,
@@ -52,7 +56,10 @@ export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Pr
   const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'clickhouseBiasRead');
   const perQuery = options.sessionsPerQuery ?? 50_000;
   if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `clickhouseBiasRead: sessionsPerQuery must be a whole number ≥ 1, got ${String(perQuery)}.`,
+    });
   }
   const table = clickhouseBiasTableName(options);
   // The table's times are whole milliseconds: "at or after earliest" is "at or after its ceiling".
@@ -79,11 +86,23 @@ interface WindowSessions {
   records: number[];
 }
 
-async function readWindow(run: { connection: ClickhouseConnection; spec: ClickhouseWindowSpec; maxSessions: number; perQuery: number }): Promise<ReadBiasRecordsResult> {
+async function readWindow(run: {
+  connection: ClickhouseConnection;
+  spec: ClickhouseWindowSpec;
+  maxSessions: number;
+  perQuery: number;
+}): Promise<ReadBiasRecordsResult> {
   const { connection, spec, maxSessions, perQuery } = run;
   const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
   let tableRecords = 0;
-  const excluded: BiasWindowExclusions = { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 };
+  const excluded: BiasWindowExclusions = {
+    model: 0,
+    configVersion: 0,
+    beforeWindow: 0,
+    future: 0,
+    beyondSessions: 0,
+    unsaved: 0,
+  };
   await readAnswer({
     connection,
     sql: clickhouseWindowSessionsSql(spec),
@@ -124,7 +143,11 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
   const worker = async (): Promise<void> => {
     while (next < selections.length) {
       const sessions = selections[next++]!;
-      await readAnswer({ connection, sql: clickhouseSessionRecordsSql({ ...spec, sessions }), row: (cursor) => window.addSession(cursor) });
+      await readAnswer({
+        connection,
+        sql: clickhouseSessionRecordsSql({ ...spec, sessions }),
+        row: (cursor) => window.addSession(cursor),
+      });
     }
   };
   await Promise.all([worker(), worker()]);
@@ -139,7 +162,15 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
     foreignMajors: [],
     timestampsWithoutZone: 0,
     skipped: 0,
-    reasons: { invalid_json: 0, invalid_record: 0, unsupported_version: 0, invalid_utf8: 0, line_too_long: 0, torn_line: 0, corrupt_segment: 0 },
+    reasons: {
+      invalid_json: 0,
+      invalid_record: 0,
+      unsupported_version: 0,
+      invalid_utf8: 0,
+      line_too_long: 0,
+      torn_line: 0,
+      corrupt_segment: 0,
+    },
     firstBadLines: [],
   };
 }
@@ -150,7 +181,13 @@ async function readWindow(run: { connection: ClickhouseConnection; spec: Clickho
  * what the server gathers at once), each leaving out the sessions older than the window's oldest — a range without a
  * session of the window is not read.
  */
-function sessionSelections(window: { ids: readonly string[]; firstMs: readonly number[]; order: readonly number[]; dropped: number; perQuery: number }): ClickhouseSessionSelection[] {
+function sessionSelections(window: {
+  ids: readonly string[];
+  firstMs: readonly number[];
+  order: readonly number[];
+  dropped: number;
+  perQuery: number;
+}): ClickhouseSessionSelection[] {
   const { ids, firstMs, order, dropped, perQuery } = window;
   if (dropped > 0 && order.length - dropped <= perQuery) {
     const names = order.slice(dropped).map((s) => ids[s]!);
@@ -166,20 +203,30 @@ function sessionSelections(window: { ids: readonly string[]; firstMs: readonly n
     const end = Math.min(at + perQuery, byBytes.length);
     let any = false;
     for (let i = at; i < end && !any; i++) any = chosen[byBytes[i]!] === 1;
-    if (any) selections.push({ from: at === 0 ? null : ids[byBytes[at]!]!, to: end === byBytes.length ? null : ids[byBytes[end]!]!, oldest });
+    if (any)
+      selections.push({
+        from: at === 0 ? null : ids[byBytes[at]!]!,
+        to: end === byBytes.length ? null : ids[byBytes[end]!]!,
+        oldest,
+      });
   }
   return selections;
 }
 
 /** Streams a RowBinary answer through `row`; an error the server wrote into the answer becomes the server's error. */
-async function readAnswer(options: { connection: ClickhouseConnection; sql: string; row: Parameters<typeof readRowBinary>[1] }): Promise<void> {
+async function readAnswer(options: {
+  connection: ClickhouseConnection;
+  sql: string;
+  row: Parameters<typeof readRowBinary>[1];
+}): Promise<void> {
   const { connection, sql, row } = options;
   try {
     await readRowBinary(connection.stream(sql), row);
   } catch (error) {
     if (error instanceof BiasStoreError) throw error;
     const serverText = (error as { serverText?: unknown }).serverText;
-    if (typeof serverText === 'string') throw clickhouseError({ url: connection.url, action: 'run a query', cause: new Error(serverText) });
+    if (typeof serverText === 'string')
+      throw clickhouseError({ url: connection.url, action: 'run a query', cause: new Error(serverText) });
     throw clickhouseError({ url: connection.url, action: 'read an answer', cause: error });
   }
 }

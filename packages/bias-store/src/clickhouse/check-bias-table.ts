@@ -21,7 +21,11 @@ export async function checkClickhouseBiasTable(connection: ClickhouseConnection,
     });
   if (actual.join(', ') !== expected.join(', ')) {
     const first = expected.findIndex((column, i) => actual[i] !== column);
-    throw differs(first === -1 ? `it has ${actual.length - expected.length} more columns than the ${expected.length} expected` : `its column ${first + 1} is ${actual[first] ?? 'missing'}, not ${expected[first]}`);
+    throw differs(
+      first === -1
+        ? `it has ${actual.length - expected.length} more columns than the ${expected.length} expected`
+        : `its column ${first + 1} is ${actual[first] ?? 'missing'}, not ${expected[first]}`,
+    );
   }
   const [database, table] = name.includes('.') ? name.split('.') : [undefined, name];
   const rows = await connection.query<{ engine: string; sorting_key: string }>(
@@ -29,6 +33,10 @@ export async function checkClickhouseBiasTable(connection: ClickhouseConnection,
   );
   const row = rows[0];
   if (row === undefined) throw differs('it is not listed in system.tables');
-  if (!/ReplacingMergeTree$/.test(row.engine)) throw differs(`its engine is ${row.engine}, not ReplacingMergeTree (which keeps one row per record when the same records are loaded again)`);
-  if (squeeze(row.sorting_key) !== clickhouseBiasSortingKey) throw differs(`its ORDER BY is (${squeeze(row.sorting_key)}), not (${clickhouseBiasSortingKey})`);
+  if (!/ReplacingMergeTree$/.test(row.engine))
+    throw differs(
+      `its engine is ${row.engine}, not ReplacingMergeTree (which keeps one row per record when the same records are loaded again)`,
+    );
+  if (squeeze(row.sorting_key) !== clickhouseBiasSortingKey)
+    throw differs(`its ORDER BY is (${squeeze(row.sorting_key)}), not (${clickhouseBiasSortingKey})`);
 }

@@ -73,7 +73,10 @@ const remedies: Record<number, string> = {
  * newer servers `Code: 60. DB::Exception: Table x does not exist. (UNKNOWN_TABLE) (version …)`.
  */
 function serverText(message: string): { code: number; text: string } | undefined {
-  const m = /^Code: (\d+)[.,]\s*(?:e\.displayText\(\) = )?(?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\w:]+)?\s*(?:\(version [^)]*\))?\s*$/.exec(message.trim());
+  const m =
+    /^Code: (\d+)[.,]\s*(?:e\.displayText\(\) = )?(?:DB::Exception: )?([\s\S]*?)(?:, e\.what\(\) = [\w:]+)?\s*(?:\(version [^)]*\))?\s*$/.exec(
+      message.trim(),
+    );
   if (m === null) return undefined;
   return { code: Number(m[1]), text: m[2]!.replace(/\s+/g, ' ').trim() };
 }
@@ -100,12 +103,18 @@ export function clickhouseError(options: { url: string; action: string; cause: u
       cause,
     });
   }
-  return new BiasStoreError({ code: 'IO_ERROR', message: `ClickHouse at ${url} failed to ${action}: ${message.replace(/\s+/g, ' ').trim()}.`, cause });
+  return new BiasStoreError({
+    code: 'IO_ERROR',
+    message: `ClickHouse at ${url} failed to ${action}: ${message.replace(/\s+/g, ' ').trim()}.`,
+    cause,
+  });
 }
 
 /** `@clickhouse/client`, loaded only when a ClickHouse command runs (the embedded path never needs it). */
 async function loadClickhouseClient(): Promise<typeof ClickhouseClient> {
-  const module = (await import('@clickhouse/client')) as typeof ClickhouseClient & { default?: typeof ClickhouseClient };
+  const module = (await import('@clickhouse/client')) as typeof ClickhouseClient & {
+    default?: typeof ClickhouseClient;
+  };
   // A CommonJS package: Node's ESM loader gives its named exports, some bundlers only `default`.
   return typeof module.createClient === 'function' ? module : module.default!;
 }
@@ -121,10 +130,16 @@ function checkedUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The ClickHouse URL ${redactClickhouseUrl(url)} is not a URL: give the server's HTTP interface, e.g. http://127.0.0.1:8123 (or http://user:password@host:8123).` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `The ClickHouse URL ${redactClickhouseUrl(url)} is not a URL: give the server's HTTP interface, e.g. http://127.0.0.1:8123 (or http://user:password@host:8123).`,
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The ClickHouse URL ${redactClickhouseUrl(url)} must start with http:// or https:// (ClickHouse's HTTP interface, port 8123 by default), not ${parsed.protocol}//.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `The ClickHouse URL ${redactClickhouseUrl(url)} must start with http:// or https:// (ClickHouse's HTTP interface, port 8123 by default), not ${parsed.protocol}//.`,
+    });
   }
   return parsed;
 }
@@ -137,7 +152,10 @@ export async function openClickhouse(options: OpenClickhouseOptions): Promise<Cl
   const parsed = checkedUrl(options.url);
   const url = redactClickhouseUrl(options.url);
   if (options.database !== undefined && parsed.pathname.length > 1) {
-    throw new BiasStoreError({ code: 'INVALID_OPTION', message: `The ClickHouse URL ${url} names a database in its path and a database was given too: give it one way only.` });
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: `The ClickHouse URL ${url} names a database in its path and a database was given too: give it one way only.`,
+    });
   }
   const { createClient, ClickHouseLogLevel } = await loadClickhouseClient();
   const client = createClient({
@@ -156,7 +174,11 @@ export async function openClickhouse(options: OpenClickhouseOptions): Promise<Cl
   };
   return {
     url,
-    query: async <Row>(sql: string) => await run('run a query', async () => await (await client.query({ query: sql, format: 'JSONEachRow' })).json<Row>()),
+    query: async <Row>(sql: string) =>
+      await run(
+        'run a query',
+        async () => await (await client.query({ query: sql, format: 'JSONEachRow' })).json<Row>(),
+      ),
     stream: async function* (sql) {
       const answer = await run('run a query', async () => await client.exec({ query: sql }));
       try {
@@ -171,11 +193,17 @@ export async function openClickhouse(options: OpenClickhouseOptions): Promise<Cl
       await run('run a statement', async () => await client.command({ query: sql }));
     },
     insert: async (table, rows) => {
-      await run(`insert into ${table}`, async () => await client.insert({ table, values: rows, format: 'JSONEachRow' }));
+      await run(
+        `insert into ${table}`,
+        async () => await client.insert({ table, values: rows, format: 'JSONEachRow' }),
+      );
     },
     insertRowBinary: async ({ table, columns, rows }) => {
       await run(`insert into ${table}`, async () => {
-        const result = await client.exec({ query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT RowBinary`, values: Readable.from([rows]) });
+        const result = await client.exec({
+          query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT RowBinary`,
+          values: Readable.from([rows]),
+        });
         await drain(result.stream);
       });
     },

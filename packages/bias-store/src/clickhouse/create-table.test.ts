@@ -46,25 +46,45 @@ const documented = [
 
 describe('createClickhouseBiasTable', () => {
   it('creates council_bias_records with the documented columns, engine and sorting key, and is safe to run again', async () => {
-    expect(await createClickhouseBiasTable({ url: server.url })).toEqual({ url: server.url, table: 'council_bias_records', created: true });
+    expect(await createClickhouseBiasTable({ url: server.url })).toEqual({
+      url: server.url,
+      table: 'council_bias_records',
+      created: true,
+    });
     const columns = await query<{ name: string; type: string }>('DESCRIBE TABLE council_bias_records');
     expect(columns.map((c) => [c.name, c.type])).toEqual(documented);
-    const [table] = await query<{ engine: string; sorting_key: string }>("SELECT engine, sorting_key FROM system.tables WHERE database = 'default' AND name = 'council_bias_records'");
-    expect(table).toEqual({ engine: 'ReplacingMergeTree', sorting_key: 'session_id, reviewer_id, model_id, record_key' });
-    expect(await createClickhouseBiasTable({ url: server.url })).toEqual({ url: server.url, table: 'council_bias_records', created: false });
+    const [table] = await query<{ engine: string; sorting_key: string }>(
+      "SELECT engine, sorting_key FROM system.tables WHERE database = 'default' AND name = 'council_bias_records'",
+    );
+    expect(table).toEqual({
+      engine: 'ReplacingMergeTree',
+      sorting_key: 'session_id, reviewer_id, model_id, record_key',
+    });
+    expect(await createClickhouseBiasTable({ url: server.url })).toEqual({
+      url: server.url,
+      table: 'council_bias_records',
+      created: false,
+    });
   });
 
   it('creates the database it is given, and a table of another name in it', async () => {
-    expect(await createClickhouseBiasTable({ url: server.url, database: 'team_a', table: 'bias_2026' })).toEqual({ url: server.url, table: 'team_a.bias_2026', created: true });
+    expect(await createClickhouseBiasTable({ url: server.url, database: 'team_a', table: 'bias_2026' })).toEqual({
+      url: server.url,
+      table: 'team_a.bias_2026',
+      created: true,
+    });
     expect(await query('EXISTS TABLE team_a.bias_2026')).toEqual([{ result: 1 }]);
   });
 
   it('refuses names that are not plain identifiers, before sending anything', async () => {
     await expect(createClickhouseBiasTable({ url: server.url, table: 'bias; DROP TABLE x' })).rejects.toMatchObject({
       code: 'INVALID_OPTION',
-      message: 'The ClickHouse table name "bias; DROP TABLE x" is not a plain identifier: use letters, digits and underscores, not starting with a digit (e.g. council_bias_records).',
+      message:
+        'The ClickHouse table name "bias; DROP TABLE x" is not a plain identifier: use letters, digits and underscores, not starting with a digit (e.g. council_bias_records).',
     });
-    await expect(createClickhouseBiasTable({ url: server.url, database: '1db' })).rejects.toThrow('The ClickHouse database name "1db" is not a plain identifier');
+    await expect(createClickhouseBiasTable({ url: server.url, database: '1db' })).rejects.toThrow(
+      'The ClickHouse database name "1db" is not a plain identifier',
+    );
   });
 
   it('says so when a table of that name exists but is not the bias-records table', async () => {
@@ -80,7 +100,9 @@ describe('createClickhouseBiasTable', () => {
   it('names the server, without credentials, when it cannot be reached', async () => {
     await expect(createClickhouseBiasTable({ url: 'http://admin:hunter2@127.0.0.1:1' })).rejects.toMatchObject({
       code: 'IO_ERROR',
-      message: expect.stringMatching(/^Cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1 to run a query: the connection was refused/) as unknown,
+      message: expect.stringMatching(
+        /^Cannot reach ClickHouse at http:\/\/127\.0\.0\.1:1 to run a query: the connection was refused/,
+      ) as unknown,
     });
   });
 });

@@ -25,7 +25,9 @@ export interface CreateClickhouseBiasTableResult {
  * not exist, with the DDL of `table-sql.ts`; an existing table is checked to have the same columns, engine and
  * sorting key. Safe to run again.
  */
-export async function createClickhouseBiasTable(options: CreateClickhouseBiasTableOptions): Promise<CreateClickhouseBiasTableResult> {
+export async function createClickhouseBiasTable(
+  options: CreateClickhouseBiasTableOptions,
+): Promise<CreateClickhouseBiasTableResult> {
   const name = clickhouseBiasTableName(options);
   const connection = await openClickhouse({ url: options.url });
   try {

@@ -52,7 +52,11 @@ export interface ExportBiasRecordsToClickhouseResult extends SkipReport {
   timestampsWithoutZone: number;
 }
 
-const decode = lineDecoder<BiasMetricRecord>({ schema: biasMetricRecordSchema, version: { field: 'schema_version', major: 1 }, fastDecode: decodeBiasMetricRecordFast });
+const decode = lineDecoder<BiasMetricRecord>({
+  schema: biasMetricRecordSchema,
+  version: { field: 'schema_version', major: 1 },
+  fastDecode: decodeBiasMetricRecordFast,
+});
 const columnNames = clickhouseBiasColumns.map((c) => c.name);
 /** ClickHouse splits an INSERT into parts of max_insert_block_size rows (1,048,576 by default): a batch stays below. */
 const maxBatchRows = 1_000_000;
@@ -136,7 +140,9 @@ class BatchLoader {
  * `exportBiasRecords` does. Memory holds about two batches (one being sent while the next is read), one read chunk (or
  * Parquet row group), and 12–24 bytes a record for the keys already read.
  */
-export async function exportBiasRecordsToClickhouse(options: ExportBiasRecordsToClickhouseOptions): Promise<ExportBiasRecordsToClickhouseResult> {
+export async function exportBiasRecordsToClickhouse(
+  options: ExportBiasRecordsToClickhouseOptions,
+): Promise<ExportBiasRecordsToClickhouseResult> {
   const batchRows = options.batchRows ?? 50_000;
   if (!Number.isSafeInteger(batchRows) || batchRows < 1 || batchRows > maxBatchRows) {
     throw new BiasStoreError({
@@ -171,18 +177,50 @@ export async function exportBiasRecordsToClickhouse(options: ExportBiasRecordsTo
                   const decoded = decode(line);
                   if (decoded === blankLine) return;
                   // As streamBiasRecords: a last line without its newline that does not parse is torn.
-                  const problem = decoded instanceof LineProblem ? (!line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8') ? tornLine : decoded) : undefined;
-                  if (problem !== undefined) return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
+                  const problem =
+                    decoded instanceof LineProblem
+                      ? !line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8')
+                        ? tornLine
+                        : decoded
+                      : undefined;
+                  if (problem !== undefined)
+                    return skips.add({
+                      file: file.path,
+                      line: line.line,
+                      reason: problem.reason,
+                      detail: problem.detail,
+                    });
                   const record = decoded as BiasMetricRecord;
-                  if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-                    return skips.add({ file: file.path, line: line.line, reason: 'invalid_record', detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more' });
+                  if (
+                    record.position >= noRank ||
+                    (record.rankPosition ?? 0) >= noRank ||
+                    record.responseLengthChars >= noRank
+                  ) {
+                    return skips.add({
+                      file: file.path,
+                      line: line.line,
+                      reason: 'invalid_record',
+                      detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
+                    });
                   }
                   const time = parseIsoTimestamp(record.timestamp)!;
                   if (!time.hasZone) timestampsWithoutZone++;
                   loader.add(record, time.ms);
                 },
-                tooLong: ({ line }, bytes) => skips.add({ file: file.path, line, reason: 'line_too_long', detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}` }),
-                corrupt: ({ line }) => skips.add({ file: file.path, line, reason: 'corrupt_segment', detail: `the compressed segment is damaged from about line ${line}; the lines before it were read` }),
+                tooLong: ({ line }, bytes) =>
+                  skips.add({
+                    file: file.path,
+                    line,
+                    reason: 'line_too_long',
+                    detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`,
+                  }),
+                corrupt: ({ line }) =>
+                  skips.add({
+                    file: file.path,
+                    line,
+                    reason: 'corrupt_segment',
+                    detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
+                  }),
               },
             });
       for (;;) {

@@ -25,19 +25,22 @@ function row([text, double, count, list]: Row): Buffer {
   return Buffer.concat([Buffer.from(varUInt(utf8.length)), utf8, fixed, Buffer.from(varUInt(list.length)), values]);
 }
 
-const readRow = (into: unknown[][]) => (cursor: RowBinaryCursor): void => {
-  const text = cursor.string();
-  const double = cursor.float64();
-  const count = cursor.uint32();
-  const at = cursor.fixedArray(2);
-  const list = Array.from({ length: cursor.count }, (_, i) => cursor.buf.readUInt16LE(at + 2 * i));
-  into.push([text, double, count, list]);
-};
+const readRow =
+  (into: unknown[][]) =>
+  (cursor: RowBinaryCursor): void => {
+    const text = cursor.string();
+    const double = cursor.float64();
+    const count = cursor.uint32();
+    const at = cursor.fixedArray(2);
+    const list = Array.from({ length: cursor.count }, (_, i) => cursor.buf.readUInt16LE(at + 2 * i));
+    into.push([text, double, count, list]);
+  };
 
 /** `bytes` as a stream of chunks of `sizes` bytes (repeated), as a response arrives. */
 function chunksOf(bytes: Buffer, sizes: number[]): Readable {
   const chunks: Uint8Array[] = [];
-  for (let at = 0, i = 0; at < bytes.length; at += sizes[i++ % sizes.length]!) chunks.push(new Uint8Array(bytes.subarray(at, at + sizes[i % sizes.length]!)));
+  for (let at = 0, i = 0; at < bytes.length; at += sizes[i++ % sizes.length]!)
+    chunks.push(new Uint8Array(bytes.subarray(at, at + sizes[i % sizes.length]!)));
   return Readable.from(chunks);
 }
 
@@ -67,7 +70,8 @@ describe('readRowBinary', () => {
   });
 
   it('returns the error a server wrote after it began answering', async () => {
-    const error = 'Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded: would use 9.31 GiB, e.what() = DB::Exception\n';
+    const error =
+      'Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded: would use 9.31 GiB, e.what() = DB::Exception\n';
     const answer = Buffer.concat([row(rows[0]!), Buffer.from(error)]);
     const read: unknown[][] = [];
     const failure = await readRowBinary(chunksOf(answer, [16]), readRow(read)).catch((e: unknown) => e);

@@ -75,7 +75,10 @@ export class RowBinaryCursor {
 
 /** Where a RowBinary answer has bytes left over that are not a row: the server's error text, when it wrote one. */
 export class RowBinaryLeftover extends Error {
-  constructor(readonly serverText: string | null, readonly bytes: number) {
+  constructor(
+    readonly serverText: string | null,
+    readonly bytes: number,
+  ) {
     super(serverText ?? `${bytes} bytes at the end of the answer are not a whole row`);
   }
 }
@@ -87,7 +90,10 @@ export class RowBinaryLeftover extends Error {
  * A server that fails after it began answering writes its error as text: bytes left over that are not a row are
  * `RowBinaryLeftover`, with the error's text when there is one.
  */
-export async function readRowBinary(chunks: AsyncIterable<Uint8Array>, row: (cursor: RowBinaryCursor) => void): Promise<void> {
+export async function readRowBinary(
+  chunks: AsyncIterable<Uint8Array>,
+  row: (cursor: RowBinaryCursor) => void,
+): Promise<void> {
   const cursor = new RowBinaryCursor();
   let held: Buffer[] = [];
   let heldBytes = 0;
@@ -127,5 +133,7 @@ export async function readRowBinary(chunks: AsyncIterable<Uint8Array>, row: (cur
 function leftoverError(bytes: Buffer): RowBinaryLeftover | null {
   const text = bytes.toString('latin1');
   const at = text.search(/Code: \d+[.,] (?:e\.displayText\(\) = )?DB::Exception/);
-  return at === -1 ? null : new RowBinaryLeftover(Buffer.from(text.slice(at), 'latin1').toString('utf8').trim(), bytes.length);
+  return at === -1
+    ? null
+    : new RowBinaryLeftover(Buffer.from(text.slice(at), 'latin1').toString('utf8').trim(), bytes.length);
 }

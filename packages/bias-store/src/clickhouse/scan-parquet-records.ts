@@ -41,7 +41,8 @@ const isCount = (v: number): boolean => Number.isSafeInteger(v) && v >= 0 && v <
 const version1 = /^1(?:\.\d+){0,2}$/;
 const hex16 = /^[0-9a-f]{16}$/;
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
-const optString = (v: unknown): v is string | null | undefined => v === null || v === undefined || typeof v === 'string';
+const optString = (v: unknown): v is string | null | undefined =>
+  v === null || v === undefined || typeof v === 'string';
 const maxMs = 8.64e15;
 
 type Row = Record<(typeof columnNames)[number], unknown>;
@@ -51,32 +52,71 @@ function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: st
   const v = row.schema_version;
   if (!(typeof v === 'string' && version1.test(v))) {
     const major = majorOf(v);
-    if (major !== null && major >= 2) return { reason: 'unsupported_version', detail: `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)` };
+    if (major !== null && major >= 2)
+      return {
+        reason: 'unsupported_version',
+        detail: `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
+      };
     return { reason: 'invalid_record', detail: 'schema_version: expected 1 or a "1.x.y" version' };
   }
-  if (!nonEmpty(row.session_id) || !nonEmpty(row.reviewer_id) || !nonEmpty(row.model_id)) return { reason: 'invalid_record', detail: 'session_id, reviewer_id and model_id must be non-empty strings' };
+  if (!nonEmpty(row.session_id) || !nonEmpty(row.reviewer_id) || !nonEmpty(row.model_id))
+    return { reason: 'invalid_record', detail: 'session_id, reviewer_id and model_id must be non-empty strings' };
   const ms = asNumber(row.timestamp);
   const position = asNumber(row.position);
   const length = asNumber(row.response_length_chars);
   const rank = row.rank_position === null || row.rank_position === undefined ? null : asNumber(row.rank_position);
   const score = row.score_value === null || row.score_value === undefined ? null : asNumber(row.score_value);
   const consent = row.consent_level === null || row.consent_level === undefined ? null : asNumber(row.consent_level);
-  if (!Number.isInteger(ms) || Math.abs(ms) > maxMs || !isCount(position) || !isCount(length) || (rank !== null && !isCount(rank)) || (score !== null && !Number.isFinite(score)) || typeof row.position_is_display_order !== 'boolean') {
-    return { reason: 'invalid_record', detail: 'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range' };
+  if (
+    !Number.isInteger(ms) ||
+    Math.abs(ms) > maxMs ||
+    !isCount(position) ||
+    !isCount(length) ||
+    (rank !== null && !isCount(rank)) ||
+    (score !== null && !Number.isFinite(score)) ||
+    typeof row.position_is_display_order !== 'boolean'
+  ) {
+    return {
+      reason: 'invalid_record',
+      detail:
+        'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range',
+    };
   }
-  if (consent !== null && !(Number.isInteger(consent) && consent >= 0 && consent <= 4)) return { reason: 'invalid_record', detail: 'consent_level must be 0, 1, 2, 3, 4 or null' };
-  const { query_category: category, query_token_count_bucket: bucket, query_language: language, score_scale: scale, council_config_version: config, query_hash: hash } = row;
-  if (!optString(category) || !optString(bucket) || !optString(language) || !optString(scale) || !optString(config) || !optString(hash)) {
-    return { reason: 'invalid_record', detail: 'query_category, query_token_count_bucket, query_language, score_scale, council_config_version and query_hash must be strings or null' };
+  if (consent !== null && !(Number.isInteger(consent) && consent >= 0 && consent <= 4))
+    return { reason: 'invalid_record', detail: 'consent_level must be 0, 1, 2, 3, 4 or null' };
+  const {
+    query_category: category,
+    query_token_count_bucket: bucket,
+    query_language: language,
+    score_scale: scale,
+    council_config_version: config,
+    query_hash: hash,
+  } = row;
+  if (
+    !optString(category) ||
+    !optString(bucket) ||
+    !optString(language) ||
+    !optString(scale) ||
+    !optString(config) ||
+    !optString(hash)
+  ) {
+    return {
+      reason: 'invalid_record',
+      detail:
+        'query_category, query_token_count_bucket, query_language, score_scale, council_config_version and query_hash must be strings or null',
+    };
   }
-  if (typeof hash === 'string' && !hex16.test(hash)) return { reason: 'invalid_record', detail: 'query_hash: expected 16 lower-case hex characters' };
+  if (typeof hash === 'string' && !hex16.test(hash))
+    return { reason: 'invalid_record', detail: 'query_hash: expected 16 lower-case hex characters' };
   const noMetadata = (category ?? null) === null && (bucket ?? null) === null && (language ?? null) === null;
   return {
     schemaVersion: v,
     sessionId: row.session_id,
     timestamp: new Date(ms).toISOString(),
     consentLevel: consent as BiasMetricRecord['consentLevel'],
-    queryMetadata: noMetadata ? null : { category: category ?? null, tokenCountBucket: bucket ?? null, language: language ?? null },
+    queryMetadata: noMetadata
+      ? null
+      : { category: category ?? null, tokenCountBucket: bucket ?? null, language: language ?? null },
     reviewerId: row.reviewer_id,
     modelId: row.model_id,
     position,
@@ -112,13 +152,20 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
     try {
       metadata = await parquetMetadataAsync(file);
     } catch (error) {
-      options.bad(1, 'corrupt_segment', `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`);
+      options.bad(
+        1,
+        'corrupt_segment',
+        `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`,
+      );
       return 0;
     }
     const present = new Set(metadata.schema.slice(1).map((element) => element.name));
     const missing = columnNames.find((name) => !present.has(name));
     if (missing !== undefined) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${path} is a Parquet file but not an export of bias records: it has no column ${missing}. Give the Parquet files council store export writes (or their directory).` });
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `${path} is a Parquet file but not an export of bias records: it has no column ${missing}. Give the Parquet files council store export writes (or their directory).`,
+      });
     }
     const parsers = {
       timestampFromMilliseconds: (v: bigint) => Number(v),
@@ -130,9 +177,20 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
       const rows = Number(group.num_rows);
       let objects: Row[];
       try {
-        objects = (await parquetReadObjects({ file, metadata, columns: columnNames, rowStart: groupStart, rowEnd: groupStart + rows, parsers })) as Row[];
+        objects = (await parquetReadObjects({
+          file,
+          metadata,
+          columns: columnNames,
+          rowStart: groupStart,
+          rowEnd: groupStart + rows,
+          parsers,
+        })) as Row[];
       } catch (error) {
-        options.bad(groupStart + 1, 'corrupt_segment', `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`);
+        options.bad(
+          groupStart + 1,
+          'corrupt_segment',
+          `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`,
+        );
         return groupStart;
       }
       for (let i = 0; i < objects.length; i++) {

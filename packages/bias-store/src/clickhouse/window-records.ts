@@ -53,7 +53,11 @@ export class WindowRecords {
   private readonly records: RecordArrays;
 
   /** `sessionRecords`: each session's records in the window, repeats included (the rows its query returns). */
-  constructor(sessions: { sessionIds: readonly string[]; sessionTime: Float64Array; sessionRecords: readonly number[] }) {
+  constructor(sessions: {
+    sessionIds: readonly string[];
+    sessionTime: Float64Array;
+    sessionRecords: readonly number[];
+  }) {
     this.sessionIds = sessions.sessionIds;
     this.sessionTime = sessions.sessionTime;
     const count = this.sessionIds.length;
@@ -73,7 +77,10 @@ export class WindowRecords {
     const reviewer = cursor.fixedArray(2);
     const n = cursor.count;
     const sameLength = (at: number): number => {
-      if (cursor.count !== n) throw new Error(`clickhouse/window-records.ts: a row of session ${JSON.stringify(id)} has arrays of ${n} and ${cursor.count} values (a bug: report it).`);
+      if (cursor.count !== n)
+        throw new Error(
+          `clickhouse/window-records.ts: a row of session ${JSON.stringify(id)} has arrays of ${n} and ${cursor.count} values (a bug: report it).`,
+        );
       return at;
     };
     const candidate = sameLength(cursor.fixedArray(2));
@@ -91,7 +98,9 @@ export class WindowRecords {
     const place = this.placeOf.get(id);
     const expected = place === undefined ? 0 : this.start[place + 1]! - this.start[place]!;
     if (place === undefined || this.filled[place] === 1 || n !== expected) {
-      throw tableChanged(`session ${JSON.stringify(id)} ${place === undefined ? 'was not in the window' : this.filled[place] === 1 ? 'came twice' : `had ${expected} records in the window, then ${n}`}`);
+      throw tableChanged(
+        `session ${JSON.stringify(id)} ${place === undefined ? 'was not in the window' : this.filled[place] === 1 ? 'came twice' : `had ${expected} records in the window, then ${n}`}`,
+      );
     }
     this.filled[place] = 1;
     const at = this.start[place]!;
@@ -122,7 +131,8 @@ export class WindowRecords {
   /** The columns once every session has come, settled as the reader settles its own (repeats dropped), names sorted. */
   finish(): SettledWindowRecords {
     const missing = this.filled.indexOf(0);
-    if (missing !== -1) throw tableChanged(`session ${JSON.stringify(this.sessionIds[missing])} had records in the window, then none`);
+    if (missing !== -1)
+      throw tableChanged(`session ${JSON.stringify(this.sessionIds[missing])} had records in the window, then none`);
     const settled = settleWindowRecords(
       {
         length: this.records.session.length,
@@ -156,7 +166,10 @@ export class WindowRecords {
       if (configVersion[i] !== 0) configVersion[i] = configs.index[configVersion[i]! - 1]! + 1;
       if (queryCategory[i] !== 0) queryCategory[i] = categories.index[queryCategory[i]! - 1]! + 1;
     }
-    return { ...settled, columns: { ...columns, models: models.names, configVersions: configs.names, queryCategories: categories.names } };
+    return {
+      ...settled,
+      columns: { ...columns, models: models.names, configVersions: configs.names, queryCategories: categories.names },
+    };
   }
 }
 

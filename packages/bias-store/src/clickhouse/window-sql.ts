@@ -30,8 +30,10 @@ function clickhouseString(text: string): string {
  */
 function exclusionSql(spec: ClickhouseWindowSpec): string {
   const arms: string[] = [];
-  if (spec.model !== undefined) arms.push(`reviewer_id != ${clickhouseString(spec.model)} AND model_id != ${clickhouseString(spec.model)}, 1`);
-  if (spec.configVersion !== undefined) arms.push(`isNull(council_config_version) OR council_config_version != ${clickhouseString(spec.configVersion)}, 2`);
+  if (spec.model !== undefined)
+    arms.push(`reviewer_id != ${clickhouseString(spec.model)} AND model_id != ${clickhouseString(spec.model)}, 1`);
+  if (spec.configVersion !== undefined)
+    arms.push(`isNull(council_config_version) OR council_config_version != ${clickhouseString(spec.configVersion)}, 2`);
   arms.push(`timestamp_ms > ${integer(spec.nowMs)}, 3`);
   if (spec.earliestMs !== null) arms.push(`timestamp_ms < ${integer(spec.earliestMs)}, 4`);
   return `multiIf(${arms.join(', ')}, 0)`;
@@ -114,7 +116,9 @@ const select = (layer: Layer): string => layer.map(([alias, expression]) => `  $
  * RowBinary): every record once (a record loaded twice is two rows until the table merges them), in read order — by
  * `ord`, then `record_key` — repeats of a (reviewer, member) included: the caller drops them as the reader does.
  */
-export function clickhouseSessionRecordsSql(spec: ClickhouseWindowSpec & { sessions: ClickhouseSessionSelection }): string {
+export function clickhouseSessionRecordsSql(
+  spec: ClickhouseWindowSpec & { sessions: ClickhouseSessionSelection },
+): string {
   const { sessions } = spec;
   const conditions = [keptSql(spec)];
   let having = '';
@@ -156,7 +160,9 @@ WHERE ${conditions.join('\n  AND ')}
 GROUP BY session_id${having}`;
   // Read order (ord, then key), then the first row of each key.
   const inReadOrder = (array: string): string => `arraySort((x_, o_, k_) -> (o_, k_), ${array}, a_ord, a_key)`;
-  const ordered: Layer = [['recs', `arrayFilter((x_, u_) -> u_ = 1, ${inReadOrder('a_rec')}, arrayEnumerateUniq(${inReadOrder('a_key')}))`]];
+  const ordered: Layer = [
+    ['recs', `arrayFilter((x_, u_) -> u_ = 1, ${inReadOrder('a_rec')}, arrayEnumerateUniq(${inReadOrder('a_key')}))`],
+  ];
   const named: Layer = [
     ...fields.map(([alias], i): [string, string] => [alias, `arrayMap(t_ -> tupleElement(t_, ${i + 1}), recs)`]),
     ['models', 'arrayDistinct(arrayConcat(rv, cd))'],

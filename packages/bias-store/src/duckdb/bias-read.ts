@@ -48,14 +48,23 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
   // DuckDB spills what does not fit in memory to `.tmp` in the working directory unless told otherwise: a report run
   // from a project would leave hundreds of MB there. It spills into a directory of its own, removed afterwards.
   const spill = await mkdtemp(join(tmpdir(), 'council-duckdb-'));
-  const instance = await DuckDBInstance.create(':memory:', { temp_directory: spill, ...(options.threads === undefined ? {} : { threads: String(options.threads) }) });
+  const instance = await DuckDBInstance.create(':memory:', {
+    temp_directory: spill,
+    ...(options.threads === undefined ? {} : { threads: String(options.threads) }),
+  });
   const connection = await instance.connect();
   let read: { reconciled: Reconciled; counts: WindowCounts; arrived: ArrivedRecords };
   try {
     const { view } = await scanInputs(connection, inputs, jsOwned);
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
-    const counts = await applyWindow(connection, { maxSessions, nowMs, earliestMs, model: options.model, configVersion: options.configVersion });
+    const counts = await applyWindow(connection, {
+      maxSessions,
+      nowMs,
+      earliestMs,
+      model: options.model,
+      configVersion: options.configVersion,
+    });
     // The records come back in any order (inReadOrder orders them): DuckDB need not keep the files' order.
     await connection.run('SET preserve_insertion_order = false');
     read = { reconciled, counts, arrived: await streamWindowRecords(connection, counts.windowRecords) };
@@ -86,7 +95,11 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
  * Builds `scan`. DuckDB refuses some files the reader reads line by line (a JSON object broken over two lines stops its
  * scan): such a file, named in DuckDB's error, is left to the reader's code and the scan run again without it.
  */
-async function scanInputs(connection: Duckdb.DuckDBConnection, inputs: readonly BiasInputFile[], jsOwned: Set<number>): Promise<{ view: boolean }> {
+async function scanInputs(
+  connection: Duckdb.DuckDBConnection,
+  inputs: readonly BiasInputFile[],
+  jsOwned: Set<number>,
+): Promise<{ view: boolean }> {
   const files = inputs.map((f) => ({ path: f.file.path, parquet: f.parquet === true }));
   for (;;) {
     // Parquet alone is read again where it is used (a scan of the files is faster than copying 2.5 M rows into a table);
@@ -100,7 +113,11 @@ async function scanInputs(connection: Duckdb.DuckDBConnection, inputs: readonly 
       const message = error instanceof Error ? error.message : String(error);
       const culprit = files.findIndex((f, i) => !jsOwned.has(i) && message.includes(`"${f.path}"`));
       if (culprit === -1) {
-        throw new BiasStoreError({ code: 'IO_ERROR', message: `DuckDB could not read the bias records (${message}). Check the inputs, or run bias-report without --engine duckdb.`, cause: error });
+        throw new BiasStoreError({
+          code: 'IO_ERROR',
+          message: `DuckDB could not read the bias records (${message}). Check the inputs, or run bias-report without --engine duckdb.`,
+          cause: error,
+        });
       }
       jsOwned.add(culprit);
     }
@@ -108,7 +125,9 @@ async function scanInputs(connection: Duckdb.DuckDBConnection, inputs: readonly 
 }
 
 /** What `scan` holds per input (rows, first `ord`) and the rows SQL did not accept. */
-async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scanned: Map<number, ScannedFile>; unaccepted: Map<number, Map<number, number>> }> {
+async function scanAccount(
+  connection: Duckdb.DuckDBConnection,
+): Promise<{ scanned: Map<number, ScannedFile>; unaccepted: Map<number, Map<number, number>> }> {
   const scanned = new Map<number, ScannedFile>();
   const unaccepted = new Map<number, Map<number, number>>();
   // One pass: per input, its rows, its first ord, and the rows SQL did not accept (few).
@@ -116,17 +135,21 @@ async function scanAccount(connection: Duckdb.DuckDBConnection): Promise<{ scann
   for (const [file, rows, firstOrd, rejected] of (await connection.runAndReadAll(sql)).getRowsJS()) {
     scanned.set(Number(file), { rows: Number(rows), firstOrd: Number(firstOrd) });
     const pairs = (rejected ?? []) as unknown[][];
-    if (pairs.length > 0) unaccepted.set(Number(file), new Map(pairs.map(([ord, status]) => [Number(ord), Number(status)])));
+    if (pairs.length > 0)
+      unaccepted.set(Number(file), new Map(pairs.map(([ord, status]) => [Number(ord), Number(status)])));
   }
   return { scanned, unaccepted };
 }
 
 /** Makes `scan` hold exactly the reader's records: drops the rows the reader decided otherwise, adds the records it read. */
 async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reconciled, view: boolean): Promise<void> {
-  await connection.run('CREATE OR REPLACE TEMP TABLE scan_fix (ord BIGINT, file INTEGER, session VARCHAR, ms DOUBLE, zoned BOOLEAN, reviewer VARCHAR, candidate VARCHAR, position DOUBLE, len DOUBLE, score DOUBLE, rank DOUBLE, config VARCHAR, category VARCHAR, pido BOOLEAN, drop_only BOOLEAN)');
+  await connection.run(
+    'CREATE OR REPLACE TEMP TABLE scan_fix (ord BIGINT, file INTEGER, session VARCHAR, ms DOUBLE, zoned BOOLEAN, reviewer VARCHAR, candidate VARCHAR, position DOUBLE, len DOUBLE, score DOUBLE, rank DOUBLE, config VARCHAR, category VARCHAR, pido BOOLEAN, drop_only BOOLEAN)',
+  );
   if (reconciled.remove.length === 0 && reconciled.add.length === 0 && reconciled.removeFrom.length === 0) return;
   const appender = await connection.createAppender('scan_fix', 'main', 'temp');
-  const orNull = <T>(value: T | null, append: (v: T) => void): void => (value === null ? appender.appendNull() : append(value));
+  const orNull = <T>(value: T | null, append: (v: T) => void): void =>
+    value === null ? appender.appendNull() : append(value);
   for (const ord of reconciled.remove) {
     appender.appendBigInt(BigInt(ord));
     for (let i = 0; i < 13; i++) appender.appendNull();
@@ -152,17 +175,20 @@ async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reco
     appender.endRow();
   }
   appender.closeSync();
-  const fixes = 'SELECT ord, file, 0, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido FROM scan_fix WHERE NOT drop_only';
+  const fixes =
+    'SELECT ord, file, 0, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido FROM scan_fix WHERE NOT drop_only';
   if (view) {
     // Parquet rows SQL accepts are the reader's (a row it rejects but the reader accepts has thrown): only files the
     // reader's code read add records.
-    if (reconciled.remove.length > 0 || reconciled.removeFrom.length > 0) throw new Error('duckdb/bias-read.ts: Parquet rows to remove from scan (a bug: report it with the inputs).');
+    if (reconciled.remove.length > 0 || reconciled.removeFrom.length > 0)
+      throw new Error('duckdb/bias-read.ts: Parquet rows to remove from scan (a bug: report it with the inputs).');
     await connection.run('ALTER VIEW scan RENAME TO scan_files');
     await connection.run(`CREATE TEMP VIEW scan AS SELECT * FROM scan_files UNION ALL ${fixes}`);
     return;
   }
   await connection.run('DELETE FROM scan WHERE ord IN (SELECT ord FROM scan_fix)');
-  for (const { file, ord } of reconciled.removeFrom) await connection.run(`DELETE FROM scan WHERE file = ${file} AND ord >= ${ord}`);
+  for (const { file, ord } of reconciled.removeFrom)
+    await connection.run(`DELETE FROM scan WHERE file = ${file} AND ord >= ${ord}`);
   await connection.run(`INSERT INTO scan ${fixes}`);
 }
 
@@ -188,13 +214,26 @@ function schemaProblem(metadata: FileMetaData): string | undefined {
   for (const [name, types] of Object.entries(parquetColumns)) {
     const element = top.get(name);
     if (element === undefined) return `it has no column ${name}`;
-    if (element.type === undefined || !types.includes(element.type)) return `its column ${name} is ${element.type ?? 'a group'}, not ${types.join(' or ')}`;
+    if (element.type === undefined || !types.includes(element.type))
+      return `its column ${name} is ${element.type ?? 'a group'}, not ${types.join(' or ')}`;
   }
   const timestamp = top.get('timestamp')!;
   const converted = timestamp.converted_type;
-  if (!(timestamp.logical_type?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS')) return 'its column timestamp is no TIMESTAMP';
+  if (!(
+    timestamp.logical_type?.type === 'TIMESTAMP' ||
+    converted === 'TIMESTAMP_MILLIS' ||
+    converted === 'TIMESTAMP_MICROS'
+  ))
+    return 'its column timestamp is no TIMESTAMP';
   // Text columns without their UTF8 annotation are bytes to the reader (never a valid row) but text to DuckDB.
-  for (const name of ['schema_version', 'session_id', 'reviewer_id', 'model_id', 'council_config_version', 'query_category']) {
+  for (const name of [
+    'schema_version',
+    'session_id',
+    'reviewer_id',
+    'model_id',
+    'council_config_version',
+    'query_category',
+  ]) {
     const element = top.get(name)!;
     if (element.converted_type !== 'UTF8' && element.logical_type?.type !== 'STRING') return 'text';
   }
@@ -234,7 +273,10 @@ async function parquetFilesDuckdbCannotRead(inputs: readonly BiasInputFile[]): P
     const problem = schemaProblem(metadata);
     if (problem === 'text' || problem === 'nanoseconds') owned.add(i);
     else if (problem !== undefined) {
-      throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${file.path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).` });
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `${file.path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).`,
+      });
     }
   }
   return owned;

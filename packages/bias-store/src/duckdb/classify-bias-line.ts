@@ -40,13 +40,25 @@ const fields = new BiasLineFields();
  * map, held to the reader by duckdb/bias-read.test.ts.) Moves `line.start` past a byte-order mark, as the reader does.
  */
 export function classifyBiasLine(line: JsonlLine): LineVerdict {
-  if (line.line === 1 && line.buf[line.start] === 0xef && line.buf[line.start + 1] === 0xbb && line.buf[line.start + 2] === 0xbf) line.start += 3;
+  if (
+    line.line === 1 &&
+    line.buf[line.start] === 0xef &&
+    line.buf[line.start + 1] === 0xbb &&
+    line.buf[line.start + 2] === 0xbf
+  )
+    line.start += 3;
   const { buf, start, end } = line;
   let first = start;
   while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
   if (first === end) return blank;
   if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
-    if (line.terminated) return { kind: 'skip', reason: 'invalid_utf8', detail: 'the line is not valid UTF-8; the rest of the file was read (a tool that rewrote the file in another encoding? re-save it as UTF-8)' };
+    if (line.terminated)
+      return {
+        kind: 'skip',
+        reason: 'invalid_utf8',
+        detail:
+          'the line is not valid UTF-8; the rest of the file was read (a tool that rewrote the file in another encoding? re-save it as UTF-8)',
+      };
     return { kind: 'skip', reason: 'torn_line', detail: tornDetail };
   }
   if (parseBiasLineFast(buf, start, end, fields)) {
@@ -81,7 +93,8 @@ function slowLine(line: JsonlLine): LineVerdict {
     if (line.terminated) return { kind: 'skip', reason: 'invalid_json', detail: 'the line is not valid JSON' };
     return { kind: 'skip', reason: 'torn_line', detail: tornDetail };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'skip', reason: 'invalid_record', detail: 'the line is not a JSON object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { kind: 'skip', reason: 'invalid_record', detail: 'the line is not a JSON object' };
   const version = (raw as Record<string, unknown>).schema_version;
   const major = majorOf(version);
   if (major !== null && major >= 2) {
@@ -94,10 +107,19 @@ function slowLine(line: JsonlLine): LineVerdict {
     };
   }
   const parsed = safeParseBiasMetricRecord(raw);
-  if (!parsed.success) return { kind: 'skip', reason: 'invalid_record', detail: parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1') };
+  if (!parsed.success)
+    return {
+      kind: 'skip',
+      reason: 'invalid_record',
+      detail: parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1'),
+    };
   const record = parsed.value;
   if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-    return { kind: 'skip', reason: 'invalid_record', detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more' };
+    return {
+      kind: 'skip',
+      reason: 'invalid_record',
+      detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
+    };
   }
   const time = parseIsoTimestamp(record.timestamp)!;
   return {

@@ -53,7 +53,8 @@ const loneSurrogate = /\p{Cs}/u;
 export const ordBaseOf = (index: number): number => index * 4294967296;
 
 // Bytes DuckDB's JSON reader takes as white space between values, beyond JSON's own (space, tab, CR, LF).
-const isDuckdbSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
+const isDuckdbSpace = (c: number | undefined): boolean =>
+  c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
 /**
  * What DuckDB's parser reads otherwise than JSON.parse: a comma before a closing brace (DuckDB allows trailing commas)
  * and vertical tab or form feed (white space to DuckDB, not to JSON). A line holding one is judged by the reader's code.
@@ -64,7 +65,15 @@ const readOtherwise = /,[ \t\r]*\}|[\x0b\x0c]/g;
 /** The byte offsets in `buf` where DuckDB might read otherwise than the reader (usually none). */
 function suspectOffsets(buf: Buffer): number[] {
   // Compact JSON, as Council writes it, has none of these: the chunk needs no closer look (native searches, no string).
-  if (buf.indexOf(0x0b) === -1 && buf.indexOf(0x0c) === -1 && buf.indexOf(',}') === -1 && buf.indexOf(', ') === -1 && buf.indexOf(',\t') === -1 && buf.indexOf(',\r') === -1) return [];
+  if (
+    buf.indexOf(0x0b) === -1 &&
+    buf.indexOf(0x0c) === -1 &&
+    buf.indexOf(',}') === -1 &&
+    buf.indexOf(', ') === -1 &&
+    buf.indexOf(',\t') === -1 &&
+    buf.indexOf(',\r') === -1
+  )
+    return [];
   const offsets: number[] = [];
   const text = buf.toString('latin1');
   readOtherwise.lastIndex = 0;
@@ -80,18 +89,33 @@ function suspectOffsets(buf: Buffer): number[] {
  * or a file whose lines DuckDB counted otherwise, is a fault of the SQL, and throws.
  */
 export async function reconcileLines(options: ReconcileOptions): Promise<Reconciled> {
-  const out: Reconciled = { files: [], lines: 0, skips: new SkipCounter(), foreignMajors: [], remove: [], removeFrom: [], add: [], judged: 0 };
+  const out: Reconciled = {
+    files: [],
+    lines: 0,
+    skips: new SkipCounter(),
+    foreignMajors: [],
+    remove: [],
+    removeFrom: [],
+    add: [],
+    judged: 0,
+  };
   for (let index = 0; index < options.inputs.length; index++) {
     const input = options.inputs[index]!;
-    const lines = input.parquet === true ? await reconcileParquet(options, index, out) : await reconcileJsonl(options, index, out);
+    const lines =
+      input.parquet === true ? await reconcileParquet(options, index, out) : await reconcileJsonl(options, index, out);
     out.files.push({ path: input.file.path, lines });
   }
   return out;
 }
 
-function skip(out: Reconciled, place: { file: string; line: number }, verdict: Extract<LineVerdict, { kind: 'skip' }>): void {
+function skip(
+  out: Reconciled,
+  place: { file: string; line: number },
+  verdict: Extract<LineVerdict, { kind: 'skip' }>,
+): void {
   out.skips.add({ file: place.file, line: place.line, reason: verdict.reason, detail: verdict.detail });
-  if (verdict.major !== undefined && out.foreignMajors.length < 10 && !out.foreignMajors.includes(verdict.major)) out.foreignMajors.push(verdict.major);
+  if (verdict.major !== undefined && out.foreignMajors.length < 10 && !out.foreignMajors.includes(verdict.major))
+    out.foreignMajors.push(verdict.major);
 }
 
 async function reconcileJsonl(options: ReconcileOptions, index: number, out: Reconciled): Promise<number> {
@@ -114,10 +138,14 @@ async function reconcileJsonl(options: ReconcileOptions, index: number, out: Rec
     out.lines++;
     if (verdict.kind === 'skip') return skip(out, { file: file.path, line: line.line }, verdict);
     if (status === 2) {
-      throw new Error(`DuckDB's record rules rejected line ${line.line} of ${file.path}, which the bias reader accepts: the SQL of duckdb/record-sql.ts disagrees with the reader (a bug; report it with the line).`);
+      throw new Error(
+        `DuckDB's record rules rejected line ${line.line} of ${file.path}, which the bias reader accepts: the SQL of duckdb/record-sql.ts disagrees with the reader (a bug; report it with the line).`,
+      );
     }
     const r = verdict.record;
-    if ([r.session, r.reviewer, r.candidate, r.config ?? '', r.category ?? ''].some((text) => loneSurrogate.test(text))) {
+    if (
+      [r.session, r.reviewer, r.candidate, r.config ?? '', r.category ?? ''].some((text) => loneSurrogate.test(text))
+    ) {
       throw new BiasStoreError({
         code: 'INVALID_OPTION',
         message: `Line ${line.line} of ${file.path} names a session, member, config version or category with a lone UTF-16 surrogate (a \\ud800-style escape without its pair), which DuckDB's UTF-8 text cannot hold: read these inputs without --engine duckdb, or correct the line.`,
@@ -148,7 +176,15 @@ async function reconcileJsonl(options: ReconcileOptions, index: number, out: Rec
         while (next < suspects.length && suspects[next]! < start) next++;
         const suspect = next < suspects.length && suspects[next]! < end;
         const bom = line.line === 1 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf;
-        if (ord === null || suspect || bom || !line.terminated || (!line.utf8 && !isUtf8Line(line)) || unaccepted.has(ord)) return judge(line, ord);
+        if (
+          ord === null ||
+          suspect ||
+          bom ||
+          !line.terminated ||
+          (!line.utf8 && !isUtf8Line(line)) ||
+          unaccepted.has(ord)
+        )
+          return judge(line, ord);
         out.lines++; // a record SQL read as the reader does
       },
       tooLong: (place: JsonlLinePlace, bytes: number): void => {
@@ -157,17 +193,29 @@ async function reconcileJsonl(options: ReconcileOptions, index: number, out: Rec
           const ord = scanned.firstOrd + rows++;
           if ((unaccepted.get(ord) ?? 0) === 0) out.remove.push(ord);
         }
-        out.skips.add({ file: file.path, line: place.line, reason: 'line_too_long', detail: `the line is ${bytes} bytes, over the limit of ${options.maxLineBytes}` });
+        out.skips.add({
+          file: file.path,
+          line: place.line,
+          reason: 'line_too_long',
+          detail: `the line is ${bytes} bytes, over the limit of ${options.maxLineBytes}`,
+        });
       },
       corrupt: ({ line }: { line: number }): void => {
         damaged = true;
         if (!owned) out.removeFrom.push({ file: index, ord: scanned.firstOrd + rows });
-        out.skips.add({ file: file.path, line, reason: 'corrupt_segment', detail: `the compressed segment is damaged from about line ${line}; the lines before it were read` });
+        out.skips.add({
+          file: file.path,
+          line,
+          reason: 'corrupt_segment',
+          detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
+        });
       },
     },
   });
   if (!owned && !damaged && rows !== scanned.rows) {
-    throw new Error(`DuckDB read ${scanned.rows} lines of ${file.path} where the bias reader reads ${rows}: their lines no longer line up (a bug in duckdb/reconcile-lines.ts; report it with the file).`);
+    throw new Error(
+      `DuckDB read ${scanned.rows} lines of ${file.path} where the bias reader reads ${rows}: their lines no longer line up (a bug in duckdb/reconcile-lines.ts; report it with the file).`,
+    );
   }
   return lines;
 }
@@ -193,7 +241,10 @@ async function reconcileParquet(options: ReconcileOptions, index: number, out: R
     row: (row, rowNumber) => {
       out.lines++;
       if (!owned) {
-        if (unaccepted.has(ordBaseOf(index) + rowNumber)) throw new Error(`DuckDB's record rules rejected row ${rowNumber} of ${file.path}, which the bias reader accepts (a bug in duckdb/record-sql.ts; report it with the file).`);
+        if (unaccepted.has(ordBaseOf(index) + rowNumber))
+          throw new Error(
+            `DuckDB's record rules rejected row ${rowNumber} of ${file.path}, which the bias reader accepts (a bug in duckdb/record-sql.ts; report it with the file).`,
+          );
         return;
       }
       out.add.push({
@@ -221,8 +272,15 @@ async function reconcileParquet(options: ReconcileOptions, index: number, out: R
       out.skips.add({ file: file.path, line: rowNumber, reason, detail });
     },
   });
-  if (!owned && (badRows.length !== unaccepted.size || badRows.some((r) => !unaccepted.has(ordBaseOf(index) + r)) || rows !== scanned.rows)) {
-    throw new Error(`DuckDB's record rules and the bias reader disagree on which rows of ${file.path} are records (a bug in duckdb/record-sql.ts; report it with the file).`);
+  if (
+    !owned &&
+    (badRows.length !== unaccepted.size ||
+      badRows.some((r) => !unaccepted.has(ordBaseOf(index) + r)) ||
+      rows !== scanned.rows)
+  ) {
+    throw new Error(
+      `DuckDB's record rules and the bias reader disagree on which rows of ${file.path} are records (a bug in duckdb/record-sql.ts; report it with the file).`,
+    );
   }
   return rows;
 }

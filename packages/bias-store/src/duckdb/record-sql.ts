@@ -76,7 +76,8 @@ function timestampColumns(text: string): { valid: string; ms: string; zoned: str
   return { valid, ms, zoned: `${zone} <> ''` };
 }
 
-const scanColumns = 'ord, file, status, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido';
+const scanColumns =
+  'ord, file, status, session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido';
 
 /**
  * The lines of consecutive JSONL inputs `files` (input indexes from `first`) as rows of `scan`. DuckDB reads each
@@ -86,15 +87,33 @@ const scanColumns = 'ord, file, status, session, ms, zoned, reviewer, candidate,
 function jsonlScan(files: readonly string[], first: number): string {
   const fileList = `[${files.map(literal).join(', ')}]`;
   // Each field's JSON text, its JSON type, and (numbers, strings) its value, computed once: each JSON function parses.
-  const numberKeys = ['schema_version', 'consent_level', 'position', 'response_length_chars', 'score_value', 'rank_position'];
-  const textKeys = ['schema_version', 'session_id', 'timestamp', 'reviewer_id', 'model_id', 'score_scale', 'council_config_version', 'query_hash'];
+  const numberKeys = [
+    'schema_version',
+    'consent_level',
+    'position',
+    'response_length_chars',
+    'score_value',
+    'rank_position',
+  ];
+  const textKeys = [
+    'schema_version',
+    'session_id',
+    'timestamp',
+    'reviewer_id',
+    'model_id',
+    'score_scale',
+    'council_config_version',
+    'query_hash',
+  ];
   const values = recordKeys.map((k) => `m[${literal(k)}] AS v_${k}`).join(', ');
   const types = recordKeys.map((k) => `json_type(v_${k}) AS t_${k}`).join(', ');
   const numbers = numberKeys.map((k) => `TRY_CAST(v_${k} AS DOUBLE) AS x_${k}`).join(', ');
   const texts = textKeys.map((k) => `v_${k} ->> '$' AS s_${k}`).join(', ');
   // A finite JSON number (JSON.parse's value: both round the text correctly); a count: whole, ≥ 0, below noRank.
-  const num = (k: string): string => `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND isfinite(x_${k}) THEN x_${k} END`;
-  const count = (k: string): string => `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND x_${k} >= 0 AND x_${k} < ${noRank} AND x_${k} = floor(x_${k}) THEN x_${k} END`;
+  const num = (k: string): string =>
+    `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND isfinite(x_${k}) THEN x_${k} END`;
+  const count = (k: string): string =>
+    `CASE WHEN t_${k} IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND x_${k} >= 0 AND x_${k} < ${noRank} AND x_${k} = floor(x_${k}) THEN x_${k} END`;
   const text = (k: string): string => `CASE WHEN t_${k} = 'VARCHAR' THEN s_${k} END`;
   // Absent or null (DuckDB's map holds JSON null as SQL NULL, so its type is NULL too).
   const absent = (k: string): string => `t_${k} IS NULL`;
@@ -185,9 +204,13 @@ const emptyScan = `SELECT NULL::BIGINT AS ord, NULL::INTEGER AS file, NULL::UTIN
  * files again each time it is read (for Parquet, cheaper than a copy in memory). Consecutive inputs of one kind are read by
  * one scan. JSONL lines are numbered by ordinality, so a group of JSONL files ends at a skipped input.
  */
-export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: ReadonlySet<number> = new Set(), options: { view?: boolean } = {}): string[] {
+export function duckdbScanStatements(
+  inputs: readonly SummarySqlInput[],
+  skip: ReadonlySet<number> = new Set(),
+  options: { view?: boolean } = {},
+): string[] {
   const parts: string[] = [];
-  for (let at = 0; at < inputs.length; ) {
+  for (let at = 0; at < inputs.length;) {
     if (skip.has(at)) {
       at++;
       continue;
@@ -200,5 +223,9 @@ export function duckdbScanStatements(inputs: readonly SummarySqlInput[], skip: R
     at = end;
   }
   const source = [emptyScan, ...parts].join('\nUNION ALL\n');
-  return [`SET TimeZone = 'UTC'`, ...recordSqlMacros(), `CREATE OR REPLACE TEMP ${options.view === true ? 'VIEW' : 'TABLE'} scan AS ${source}`];
+  return [
+    `SET TimeZone = 'UTC'`,
+    ...recordSqlMacros(),
+    `CREATE OR REPLACE TEMP ${options.view === true ? 'VIEW' : 'TABLE'} scan AS ${source}`,
+  ];
 }

@@ -15,7 +15,10 @@ type Columns = RecordArrays;
  * of the records in DuckDB; `inReadOrder` then orders them (once DuckDB's memory is released) by a counting pass over
  * sessions. `records`: how many the window holds (window-sql.ts counted them).
  */
-export async function streamWindowRecords(connection: Duckdb.DuckDBConnection, records: number): Promise<ArrivedRecords> {
+export async function streamWindowRecords(
+  connection: Duckdb.DuckDBConnection,
+  records: number,
+): Promise<ArrivedRecords> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
   const sorted = (kind: number, what: Parameters<typeof checkWindowNames>[1]): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
@@ -28,7 +31,9 @@ export async function streamWindowRecords(connection: Duckdb.DuckDBConnection, r
   await nameTable(connection, 'model_ids', models);
   await nameTable(connection, 'config_ids', configVersions);
   await nameTable(connection, 'category_ids', queryCategories);
-  const sessionRows = (await connection.runAndReadAll('SELECT session, key FROM session_places ORDER BY place')).getColumnsJS();
+  const sessionRows = (
+    await connection.runAndReadAll('SELECT session, key FROM session_places ORDER BY place')
+  ).getColumnsJS();
   const sessionIds = (sessionRows[0] ?? []) as string[];
   const sessionTime = Float64Array.from((sessionRows[1] ?? []) as number[]);
 
@@ -43,15 +48,34 @@ export async function streamWindowRecords(connection: Duckdb.DuckDBConnection, r
       JOIN model_ids r ON r.name = t.reviewer JOIN model_ids c ON c.name = t.candidate
       LEFT JOIN config_ids v ON v.name = t.config LEFT JOIN category_ids q ON q.name = t.category
     WHERE t.excluded = 0`);
-  const targets = [arrived.session, arrived.reviewer, arrived.candidate, arrived.position, arrived.responseLengthChars, arrived.score, arrived.rankPosition, arrived.time, arrived.configVersion, arrived.queryCategory, arrived.positionIsDisplayOrder, ord];
+  const targets = [
+    arrived.session,
+    arrived.reviewer,
+    arrived.candidate,
+    arrived.position,
+    arrived.responseLengthChars,
+    arrived.score,
+    arrived.rankPosition,
+    arrived.time,
+    arrived.configVersion,
+    arrived.queryCategory,
+    arrived.positionIsDisplayOrder,
+    ord,
+  ];
   let at = 0;
   for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const n = chunk.rowCount;
-    if (at + n > records) throw new Error(`duckdb/window-columns.ts: more than the window's ${records} records (a bug: report it with the inputs).`);
+    if (at + n > records)
+      throw new Error(
+        `duckdb/window-columns.ts: more than the window's ${records} records (a bug: report it with the inputs).`,
+      );
     targets.forEach((target, k) => copyColumn({ vector: chunk.getColumnVector(k), target, at, n }));
     at += n;
   }
-  if (at !== records) throw new Error(`duckdb/window-columns.ts: ${at} records read of the window's ${records} (a bug: report it with the inputs).`);
+  if (at !== records)
+    throw new Error(
+      `duckdb/window-columns.ts: ${at} records read of the window's ${records} (a bug: report it with the inputs).`,
+    );
   return { columns: arrived, ord, sessionIds, sessionTime, models, configVersions, queryCategories };
 }
 
@@ -81,7 +105,11 @@ export function inReadOrder(arrived: ArrivedRecords): BiasRecordColumns {
  * Where each arrived record goes so that records lie session by session and, within a session, by `ord`: a counting
  * pass over sessions (stable), then the records of any session that did not arrive in `ord` order sorted by it.
  */
-function readOrder(session: Uint32Array, ord: Float64Array, sessions: number): { sessionStart: Uint32Array; target: Uint32Array } {
+function readOrder(
+  session: Uint32Array,
+  ord: Float64Array,
+  sessions: number,
+): { sessionStart: Uint32Array; target: Uint32Array } {
   const n = session.length;
   const sessionStart = new Uint32Array(sessions + 1);
   for (let i = 0; i < n; i++) sessionStart[session[i]! + 1]!++;

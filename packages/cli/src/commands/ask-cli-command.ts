@@ -1,11 +1,20 @@
 import type { CliCommand } from '../cli-command.js';
-import { askConcurrencyOption, councilMemberOptions, councilStageOptions, parseCouncilRunFlags, parseEndpointConcurrency } from '../parse-council-run-flags.js';
+import {
+  askConcurrencyOption,
+  councilMemberOptions,
+  councilStageOptions,
+  parseCouncilRunFlags,
+  parseEndpointConcurrency,
+} from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseStringOption } from '../parse-option.js';
 import { parseShowOption } from '../session-show.js';
 import type { AskCommandOptions } from './ask-command.js';
 
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
-export type AskCliOptions = Omit<AskCommandOptions, 'question'> & { question: string | undefined; file: string | undefined };
+export type AskCliOptions = Omit<AskCommandOptions, 'question'> & {
+  question: string | undefined;
+  file: string | undefined;
+};
 
 /** `last` or what could be a session id or a prefix of one (hex digits and dashes, at least 4). */
 const SESSION_REF = /^(last|[0-9a-f]{4,}(-[0-9a-f]*)*)$/i;
@@ -14,7 +23,10 @@ const SESSION_REF = /^(last|[0-9a-f]{4,}(-[0-9a-f]*)*)$/i;
  * `--continue` takes an optional session, so in `ask --continue "a follow-up?"` the question arrives as its value:
  * a value that is not `last` or an id, with no question after it, is the question (continuing the last session).
  */
-function parseContinue(question: string | undefined, value: unknown): { question: string | undefined; continueFrom?: string } {
+function parseContinue(
+  question: string | undefined,
+  value: unknown,
+): { question: string | undefined; continueFrom?: string } {
   if (value === undefined || value === false) return { question };
   if (value === true) return { question, continueFrom: 'last' };
   const text = argText(value) ?? parseStringOption('continue', value)!;
@@ -27,19 +39,46 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
   args: '[question]',
   description: 'Convene the council on one question: live progress, then the answer, leaderboard and bias indicators',
   options: [
-    { flags: '--file <path>', description: 'Read the question from this UTF-8 file (at most 1 MiB); or give - as the question, or pipe it in, to read stdin' },
+    {
+      flags: '--file <path>',
+      description:
+        'Read the question from this UTF-8 file (at most 1 MiB); or give - as the question, or pipe it in, to read stdin',
+    },
     ...councilMemberOptions,
-    { flags: '--order <mode>', description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square' },
+    {
+      flags: '--order <mode>',
+      description: 'How answers are ordered for each reviewer: shared, per-reviewer or latin-square',
+    },
     { flags: '--seed <n>', description: 'Seed the orders and labels (default LLM_COUNCIL_RANDOM_SEED)' },
-    { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
-    { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    {
+      flags: '--timeout <duration>',
+      description:
+        'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)',
+    },
+    {
+      flags: '--retries <n>',
+      description:
+        'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)',
+    },
     askConcurrencyOption,
     ...councilStageOptions,
-    { flags: '--continue [session]', description: 'Ask a follow-up: the members see the answer of that session of the history (an id, a prefix of one, or last: the default) as context; the sessions share a conversation id' },
-    { flags: '--max-cost <usd>', description: 'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)' },
-    { flags: '--org <id>', description: 'Apply this organization\'s configuration (default LLM_COUNCIL_ORG)' },
+    {
+      flags: '--continue [session]',
+      description:
+        'Ask a follow-up: the members see the answer of that session of the history (an id, a prefix of one, or last: the default) as context; the sessions share a conversation id',
+    },
+    {
+      flags: '--max-cost <usd>',
+      description:
+        'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)',
+    },
+    { flags: '--org <id>', description: "Apply this organization's configuration (default LLM_COUNCIL_ORG)" },
     { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
-    { flags: '--show <what>', description: 'What the text shows beside the synthesis: answers (each member\'s answer, Markdown rendered on a colour terminal), reviews (each reviewer\'s scores, critiques and ranking, named after the session), all, or none; a comma list works (answers,reviews). Default: answers on a terminal, none in a pipe; without a synthesis the answers are always shown. Ignored with --json' },
+    {
+      flags: '--show <what>',
+      description:
+        "What the text shows beside the synthesis: answers (each member's answer, Markdown rendered on a colour terminal), reviews (each reviewer's scores, critiques and ranking, named after the session), all, or none; a comma list works (answers,reviews). Default: answers on a terminal, none in a pipe; without a synthesis the answers are always shown. Ignored with --json",
+    },
     { flags: '--json', description: 'Print the whole session as one JSON document' },
   ],
   examples: [

@@ -35,7 +35,16 @@ async function ask(args: string[], extraEnv: Record<string, string> = {}) {
 
 describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () => {
   it('goes on without a member that fails and one that times out, and prints the answer, attribution, leaderboard and indicators', async () => {
-    const r = await ask(['--models', [...MEMBERS, 'test/broken', 'test/hang'].join(','), '--chairman', 'test/alpha', '--timeout', '1s', '--seed', '3']);
+    const r = await ask([
+      '--models',
+      [...MEMBERS, 'test/broken', 'test/hang'].join(','),
+      '--chairman',
+      'test/alpha',
+      '--timeout',
+      '1s',
+      '--seed',
+      '3',
+    ]);
     expect(r.err).not.toMatch(/council: /);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Start with characterisation tests around the riskiest module.');
@@ -59,7 +68,23 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
       leaderboard: { candidate: string; voteCount: number; winCount: number }[];
       excluded: { member: string; stage: number; reason: string }[];
     };
-    expect(Object.keys(doc)).toEqual(['sessionId', 'timestamp', 'config', 'stage1', 'stage2', 'leaderboard', 'agreement', 'synthesis', 'biasAudit', 'biasIndicators', 'excluded', 'usage', 'warnings', 'complete', 'shortfalls']);
+    expect(Object.keys(doc)).toEqual([
+      'sessionId',
+      'timestamp',
+      'config',
+      'stage1',
+      'stage2',
+      'leaderboard',
+      'agreement',
+      'synthesis',
+      'biasAudit',
+      'biasIndicators',
+      'excluded',
+      'usage',
+      'warnings',
+      'complete',
+      'shortfalls',
+    ]);
     expect(doc.excluded).toEqual([expect.objectContaining({ member: 'test/broken', stage: 1, reason: 'error' })]);
     // A member dropped while three answered, reviewed and were synthesised: nothing asked for is missing.
     expect([doc['complete'], doc['shortfalls']]).toEqual([true, []]);
@@ -74,10 +99,15 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
   }, 20_000);
 
   it('saves by consent: history, 9 bias records, 3 contribution records and an outbox event at consent 2, never the query text or the key', async () => {
-    const r = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '2' });
+    const r = await ask(['--models', MEMBERS.join(',')], {
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+      LLM_COUNCIL_BIAS_CONSENT: '2',
+    });
     expect(r.code).toBe(0);
     // One contribution record per member that answered a session with a synthesis (§7): the three members.
-    expect(r.err).toContain('Saved history, 9 bias records, 3 contribution records, a telemetry event (sent by `council telemetry upload`) at consent level 2.');
+    expect(r.err).toContain(
+      'Saved history, 9 bias records, 3 contribution records, a telemetry event (sent by `council telemetry upload`) at consent level 2.',
+    );
     const lines = (f: string) => readFileSync(join(r.home, f), 'utf8').trim().split('\n');
     expect(lines('contributions.jsonl')).toHaveLength(3);
     // 3 reviewers × 3 candidates (each reviewer also sees its own answer, so self-preference can be measured).
@@ -85,7 +115,14 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(lines('history.jsonl')).toHaveLength(1);
     expect(lines('telemetry/outbox.jsonl')).toHaveLength(1);
     const event = JSON.parse(lines('telemetry/outbox.jsonl')[0]!) as Record<string, unknown>;
-    expect(Object.keys(event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(event).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     for (const file of filesUnder(r.home)) {
       const bytes = readFileSync(file, 'utf8');
       expect(bytes, file).not.toContain('CANARY-QUERY');
@@ -97,7 +134,10 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const a = await ask(['--models', MEMBERS.join(','), '--no-persist'], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true' });
     expect(a.code).toBe(0);
     expect(filesUnder(a.home)).toEqual([]);
-    const b = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' });
+    const b = await ask(['--models', MEMBERS.join(',')], {
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+      LLM_COUNCIL_BIAS_CONSENT: '0',
+    });
     expect(b.code).toBe(0);
     expect(b.err).toContain('Nothing saved (consent level 0).');
     expect(filesUnder(b.home)).toEqual([]);
@@ -107,7 +147,10 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const r = await ask(['--models', 'test/broken,test/hang', '--timeout', '500ms']);
     expect(r.code).toBe(1);
     // Progress lines come first (stderr is not a terminal); the error is one line, the last.
-    const errorLines = r.err.trimEnd().split('\n').filter((line) => line.startsWith('council: '));
+    const errorLines = r.err
+      .trimEnd()
+      .split('\n')
+      .filter((line) => line.startsWith('council: '));
     expect(errorLines).toHaveLength(1);
     expect(r.err.trimEnd().split('\n').at(-1)).toMatch(/^council: .*quorum/i);
     expect(r.out).toBe('');
@@ -117,7 +160,9 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const before = server.requests.length;
     const r = await ask(['--models', MEMBERS.join(',')], { LLM_COUNCIL_BIAS_CONSENT: '4' });
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^council: Invalid bias store configuration: LLM_COUNCIL_BIAS_CONSENT is 4 \(RESEARCH\).*LLM_COUNCIL_HASH_SECRET/);
+    expect(r.err).toMatch(
+      /^council: Invalid bias store configuration: LLM_COUNCIL_BIAS_CONSENT is 4 \(RESEARCH\).*LLM_COUNCIL_HASH_SECRET/,
+    );
     expect(r.err.trimEnd().split('\n')).toHaveLength(1);
     expect(server.requests.length).toBe(before);
     expect(r.out).toBe('');
@@ -129,7 +174,10 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const c = captureIo();
     // No OPENROUTER_API_KEY: bare ids go to OpenRouter, which needs one; simulated members need none.
     const env = { OPENROUTER_BASE_URL: server.url, LLM_COUNCIL_HOME: home };
-    const code = await runCli(['ask', QUERY, '--models', 'test/alpha,test/beta,simulated:ada', '--chairman', 'anthropic:claude-x'], { version: '1.2.3', io: c.io, env, cwd: home });
+    const code = await runCli(
+      ['ask', QUERY, '--models', 'test/alpha,test/beta,simulated:ada', '--chairman', 'anthropic:claude-x'],
+      { version: '1.2.3', io: c.io, env, cwd: home },
+    );
     expect(code).toBe(1);
     expect(c.err()).toBe(
       'council: No API key set: OPENROUTER_API_KEY (for test/alpha, test/beta); ANTHROPIC_API_KEY (for anthropic:claude-x). ' +
@@ -143,21 +191,29 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
   it('rejects usage errors with exit 2: too few models, an unknown mode', async () => {
     const one = await ask(['--models', 'test/alpha']);
     expect(one.code).toBe(2);
-    expect(one.err).toBe('council: A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.\n');
+    expect(one.err).toBe(
+      'council: A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.\n',
+    );
     const mode = await ask(['--models', MEMBERS.join(','), '--mode', 'democracy']);
     expect(mode.code).toBe(2);
     expect(mode.err).toBe('council: --mode must be one of consensus, voting, got "democracy".\n');
     const noGoal = await ask(['--models', MEMBERS.join(','), '--strategy', 'goal-seeking']);
     expect(noGoal.code).toBe(2);
-    expect(noGoal.err).toBe('council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n');
+    expect(noGoal.err).toBe(
+      'council: The "goal-seeking" strategy needs a goal: add --goal "what the answer should achieve".\n',
+    );
   });
 });
 
 describe('describePersist: the stderr line of what a session saved', () => {
   const saved = { consent: 1, biasRecords: 0, contributions: 0, history: true, telemetryEvent: false, notes: [] };
   it('names each kind of record written, with its count, and leaves out those with none', () => {
-    expect(describePersist({ ...saved, biasRecords: 6, contributions: 2 })).toBe('Saved history, 6 bias records, 2 contribution records at consent level 1.');
-    expect(describePersist({ ...saved, biasRecords: 1, contributions: 1 })).toBe('Saved history, 1 bias record, 1 contribution record at consent level 1.');
+    expect(describePersist({ ...saved, biasRecords: 6, contributions: 2 })).toBe(
+      'Saved history, 6 bias records, 2 contribution records at consent level 1.',
+    );
+    expect(describePersist({ ...saved, biasRecords: 1, contributions: 1 })).toBe(
+      'Saved history, 1 bias record, 1 contribution record at consent level 1.',
+    );
     expect(describePersist(saved)).toBe('Saved history at consent level 1.');
     expect(describePersist({ ...saved, consent: 0, history: false })).toBe('Nothing saved (consent level 0).');
   });

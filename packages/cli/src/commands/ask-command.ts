@@ -1,4 +1,12 @@
-import type { CouncilEvent, CouncilSession, OrderMode, Stage1Result, Stage2Result, SynthesisMode, SynthesisTextPart } from '@council/core';
+import type {
+  CouncilEvent,
+  CouncilSession,
+  OrderMode,
+  Stage1Result,
+  Stage2Result,
+  SynthesisMode,
+  SynthesisTextPart,
+} from '@council/core';
 import type { SimulatedSettings } from '@council/providers';
 import { expandPools, sessionOutcome } from '@council/core';
 import { checkModels } from '../check-models.js';
@@ -60,7 +68,12 @@ export interface AskCommandOptions {
 export function describePersist(result: PersistResult): string {
   if (result.consent === 0) return 'Nothing saved (consent level 0).';
   const records = (n: number, what: string) => (n > 0 ? `${n} ${what} record${n === 1 ? '' : 's'}` : null);
-  const parts = [result.history ? 'history' : null, records(result.biasRecords, 'bias'), records(result.contributions, 'contribution'), result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null].filter(Boolean);
+  const parts = [
+    result.history ? 'history' : null,
+    records(result.biasRecords, 'bias'),
+    records(result.contributions, 'contribution'),
+    result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null,
+  ].filter(Boolean);
   return `Saved ${parts.join(', ')} at consent level ${result.consent}.`;
 }
 
@@ -106,8 +119,13 @@ export async function runAskCommand(options: AskCommandOptions, ctx: CommandCont
 }
 
 /** Everything `council ask` does (checks, the council, output to `ctx.io`, persistence), returning the session and what was saved. */
-export async function runAsk(options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks = {}): Promise<AskResult> {
-  if (options.question.trim() === '') throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
+export async function runAsk(
+  options: AskCommandOptions,
+  ctx: CommandContext,
+  hooks: AskHooks = {},
+): Promise<AskResult> {
+  if (options.question.trim() === '')
+    throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
   // --org goes into the settings (flags > environment), so a valid flag overrides an invalid LLM_COUNCIL_ORG.
   const settings = options.org === undefined ? commandSettings(ctx) : commandSettings(ctx, { org: options.org });
   const env = settings.secrets.providerEnv;
@@ -118,28 +136,66 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
   // chairs and the rest are its fallbacks.
   const pools = loaded.config.pools;
   const membersInput = hooks.membersInput ?? '--models';
-  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : membersInput });
+  const members = expandPools(options.models ?? loaded.config.members, {
+    pools,
+    source:
+      options.models === undefined
+        ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)'
+        : membersInput,
+  });
   if (members.length < 2) {
-    const give = hooks.membersInput === undefined ? 'pass --models a,b,c' : `give two or more model ids (or a pool "@name") in ${hooks.membersInput}`;
-    throw new CliError({ code: 'USAGE', message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.` });
+    const give =
+      hooks.membersInput === undefined
+        ? 'pass --models a,b,c'
+        : `give two or more model ids (or a pool "@name") in ${hooks.membersInput}`;
+    throw new CliError({
+      code: 'USAGE',
+      message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.`,
+    });
   }
-  checkMemberCap({ count: members.length, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : membersInput });
-  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
+  checkMemberCap({
+    count: members.length,
+    source:
+      options.models === undefined
+        ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)'
+        : membersInput,
+  });
+  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], {
+    pools,
+    source: options.chairman === undefined ? 'the configured chairman' : '--chairman',
+  });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
-  const followUp = options.continueFrom === undefined ? undefined : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
-  if (followUp !== undefined) ctx.io.stderr(`Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`);
-  const resolveModel = createModelResolver({ env, ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }), maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes, concurrency: endpointConcurrency(loaded.config, options.concurrency) });
+  const followUp =
+    options.continueFrom === undefined
+      ? undefined
+      : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
+  if (followUp !== undefined)
+    ctx.io.stderr(
+      `Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`,
+    );
+  const resolveModel = createModelResolver({
+    env,
+    ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }),
+    maxRetries: options.retries ?? loaded.config.retries,
+    maxResponseBytes: loaded.config.maxReplyBytes,
+    concurrency: endpointConcurrency(loaded.config, options.concurrency),
+  });
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
   const simulated = seats.simulated;
   // Text mode streams the answer as the chairman writes it; --json prints one document at the end.
-  const terminal = options.json ? null : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
+  const terminal = options.json
+    ? null
+    : createSynthesisStreamPrinter({ write: ctx.io.stdout, style: ctx.out, simulated });
   const onText = hooks.onSynthesisText;
-  const printer = terminal === null || onText === undefined ? terminal : {
+  const printer =
+    terminal === null || onText === undefined
+      ? terminal
+      : {
           write: (part: SynthesisTextPart) => {
             onText(part);
             terminal.write(part);
@@ -154,7 +210,13 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
     ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
-    ...(printer === null ? {} : { printer, beforeSynthesis: (results) => ctx.io.stdout(answersAndReviewsText({ ...results, show, style: ctx.out, simulated })) }),
+    ...(printer === null
+      ? {}
+      : {
+          printer,
+          beforeSynthesis: (results) =>
+            ctx.io.stdout(answersAndReviewsText({ ...results, show, style: ctx.out, simulated })),
+        }),
     council: {
       query: options.question,
       members: seats.members,
@@ -177,11 +239,23 @@ export async function runAsk(options: AskCommandOptions, ctx: CommandContext, ho
       ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
       ...(followUp === undefined ? {} : { followUp }),
       ...(options.synthesis === false ? { synthesis: false } : {}),
-      ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+      ...(options.timeoutMs === undefined
+        ? {}
+        : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
-  else ctx.io.stdout(renderSessionText({ session, style: ctx.out, simulated: isSimulatedSession(session), answerStreamed, show, shownBefore: shownBeforeSynthesis }));
+  else
+    ctx.io.stdout(
+      renderSessionText({
+        session,
+        style: ctx.out,
+        simulated: isSimulatedSession(session),
+        answerStreamed,
+        show,
+        shownBefore: shownBeforeSynthesis,
+      }),
+    );
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
     await hooks.beforeSave?.(session);

@@ -16,7 +16,11 @@ const FOLLOW_UP = 'And for a Python module, which library? CANARY-FOLLOW-UP-7f3a
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startCouncilTestServer({ contributors: ['test/alpha', 'test/beta', 'test/gamma'], apiKey: KEY, chairman: { text: ANSWER } });
+  server = await startCouncilTestServer({
+    contributors: ['test/alpha', 'test/beta', 'test/gamma'],
+    apiKey: KEY,
+    chairman: { text: ANSWER },
+  });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
@@ -28,10 +32,21 @@ interface Doc {
 
 function session(home: string) {
   // Consent 2: history, bias records and a telemetry event, so every place a query could leak is written.
-  const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '2', LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+  const env = {
+    OPENROUTER_BASE_URL: server.url,
+    OPENROUTER_API_KEY: KEY,
+    LLM_COUNCIL_HOME: home,
+    LLM_COUNCIL_BIAS_CONSENT: '2',
+    LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+  };
   return async (args: string[]) => {
     const c = captureIo();
-    const code = await runCli(['ask', ...args, '--models', MEMBERS, '--json'], { version: '1.2.3', io: c.io, env, cwd: home });
+    const code = await runCli(['ask', ...args, '--models', MEMBERS, '--json'], {
+      version: '1.2.3',
+      io: c.io,
+      env,
+      cwd: home,
+    });
     return { code, doc: code === 0 ? (JSON.parse(c.out()) as Doc) : null, err: c.err() };
   };
 }
@@ -39,12 +54,16 @@ function session(home: string) {
 /** The user prompts of the requests in one stage, in arrival order. */
 function prompts(stage: 'answer' | 'review' | 'chairman'): string[] {
   return server.requests
-    .map((r) => ((r.body as { messages?: { role: string; content: string }[] }).messages ?? []).map((m) => m.content).join('\n'))
+    .map((r) =>
+      ((r.body as { messages?: { role: string; content: string }[] }).messages ?? []).map((m) => m.content).join('\n'),
+    )
     .filter((p) => councilRequestStage(p) === stage);
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+  return readdirSync(dir).flatMap((name) =>
+    statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)],
+  );
 }
 
 describe('ask --continue (issue 15 item 10)', () => {
@@ -61,12 +80,16 @@ describe('ask --continue (issue 15 item 10)', () => {
     // The question comes as --continue's value: no session named, so it continues the last one.
     const second = await ask(['--continue', FOLLOW_UP]);
     expect(second.code).toBe(0);
-    expect(second.err).toContain(`Continuing conversation ${first.doc!.sessionId}: the council sees the answer of session ${first.doc!.sessionId} as context.`);
+    expect(second.err).toContain(
+      `Continuing conversation ${first.doc!.sessionId}: the council sees the answer of session ${first.doc!.sessionId} as context.`,
+    );
     expect(second.doc?.conversation).toEqual({ id: first.doc!.sessionId, previousSessionId: first.doc!.sessionId });
     const answers = prompts('answer');
     expect(answers).toHaveLength(3);
     for (const prompt of answers) {
-      expect(prompt).toMatch(new RegExp(`<<<[a-z0-9]{16} PREVIOUS ANSWER>>>\\n${ANSWER.replace('.', '\\.')}\\n<<<[a-z0-9]{16} END>>>`));
+      expect(prompt).toMatch(
+        new RegExp(`<<<[a-z0-9]{16} PREVIOUS ANSWER>>>\\n${ANSWER.replace('.', '\\.')}\\n<<<[a-z0-9]{16} END>>>`),
+      );
       expect(prompt).toContain(`The follow-up question:\n${FOLLOW_UP}`);
     }
     // The reviewers and the chairman judge answers to the follow-up in the same context.
@@ -91,8 +114,16 @@ describe('ask --continue (issue 15 item 10)', () => {
       expect(text).not.toContain('Any pitfalls?');
     }
     // The history line records the link.
-    const history = readFileSync(join(home, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session: Doc });
-    expect(history.map((h) => h.session.conversation?.previousSessionId ?? null)).toEqual([null, first.doc!.sessionId, second.doc!.sessionId, first.doc!.sessionId]);
+    const history = readFileSync(join(home, 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { session: Doc });
+    expect(history.map((h) => h.session.conversation?.previousSessionId ?? null)).toEqual([
+      null,
+      first.doc!.sessionId,
+      second.doc!.sessionId,
+      first.doc!.sessionId,
+    ]);
   }, 30_000);
 
   it('nothing to continue, an unknown session and a bare --continue with no history are one usage line each, before any call', async () => {
@@ -100,13 +131,17 @@ describe('ask --continue (issue 15 item 10)', () => {
     const ask = session(home);
     const empty = await ask(['--continue', 'A follow-up?']);
     expect(empty.code).toBe(2);
-    expect(empty.err).toMatch(/^council: Nothing to continue: the history \(.*history\.jsonl\) has no session yet\. Ask a question first/);
+    expect(empty.err).toMatch(
+      /^council: Nothing to continue: the history \(.*history\.jsonl\) has no session yet\. Ask a question first/,
+    );
     expect(empty.err.trim().split('\n')).toHaveLength(1);
     await ask([FIRST]);
     server.reset();
     const unknown = await ask(['--continue', 'deadbeef', 'A follow-up?']);
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toBe('council: No session "deadbeef" in the history. Run "council history list" to see the ids.\n');
+    expect(unknown.err).toBe(
+      'council: No session "deadbeef" in the history. Run "council history list" to see the ids.\n',
+    );
     expect(server.requests).toHaveLength(0);
   }, 30_000);
 });

@@ -22,7 +22,12 @@ async function ask(args: string[], options: { question?: string; env?: Record<st
   const home = mkdtempSync(join(tmpdir(), 'council-exit-'));
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, ...options.env };
-  const code = await runCli(['ask', options.question ?? 'How do I test a legacy module?', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(['ask', options.question ?? 'How do I test a legacy module?', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: home,
+  });
   return { code, out: c.out(), err: c.err(), home };
 }
 
@@ -66,7 +71,9 @@ describe('ask exit codes tell the truth (issue 26)', () => {
   }, 20_000);
 
   it('no review could be read: exit 3 although the chairman synthesised; history written, no bias records, and a note says why', async () => {
-    const r = await ask(['--models', VAGUE, '--chairman', 'test/alpha', '--json'], { env: { LLM_COUNCIL_BIAS_PERSISTENCE: 'true' } });
+    const r = await ask(['--models', VAGUE, '--chairman', 'test/alpha', '--json'], {
+      env: { LLM_COUNCIL_BIAS_PERSISTENCE: 'true' },
+    });
     expect(r.code).toBe(3);
     const doc = JSON.parse(r.out) as Doc;
     expect(doc.synthesis?.text).toContain('characterisation tests');

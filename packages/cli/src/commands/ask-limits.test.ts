@@ -15,7 +15,11 @@ let server: TestServer;
 // Every answer reports 100 input and 50 output tokens and $0.001; a review reports 200 output tokens (still
 // $0.001), so that the chairman's prompt is estimated longer than the reviews' (see the stage-3 case).
 beforeAll(async () => {
-  server = await startCouncilTestServer({ contributors: ['test/alpha', 'test/beta', 'test/gamma'], apiKey: KEY, reviewUsage: { inputTokens: 100, outputTokens: 200, costUsd: 0.001 } });
+  server = await startCouncilTestServer({
+    contributors: ['test/alpha', 'test/beta', 'test/gamma'],
+    apiKey: KEY,
+    reviewUsage: { inputTokens: 100, outputTokens: 200, costUsd: 0.001 },
+  });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
@@ -25,7 +29,12 @@ async function ask(args: string[], options: { config?: string } = {}) {
   if (options.config !== undefined) writeFileSync(join(home, 'config.yaml'), options.config);
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
-  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: home,
+  });
   const history = (() => {
     try {
       return readFileSync(join(home, 'history.jsonl'), 'utf8');
@@ -43,7 +52,12 @@ interface Doc {
   leaderboard: unknown[];
   excluded: Array<{ member: string; stage: number; reason: string; message: string }>;
   warnings: string[];
-  costCap?: { maxCostUsd: number; spentUsd: number | null; estimatedUsd: number | null; stoppedBeforeStage: number | null };
+  costCap?: {
+    maxCostUsd: number;
+    spentUsd: number | null;
+    estimatedUsd: number | null;
+    stoppedBeforeStage: number | null;
+  };
 }
 
 const stagesCalled = () => server.requests.length;
@@ -110,10 +124,17 @@ describe('--max-cost (issue 15 item 9)', () => {
     expect(stagesCalled()).toBe(7);
     const doc = JSON.parse(under.out) as Doc;
     expect(doc.synthesis?.text).toContain('characterisation tests');
-    expect(doc.costCap).toEqual({ maxCostUsd: 0.0125, spentUsd: expect.closeTo(0.006, 12) as number, estimatedUsd: expect.closeTo(0.006, 12) as number, stoppedBeforeStage: null });
+    expect(doc.costCap).toEqual({
+      maxCostUsd: 0.0125,
+      spentUsd: expect.closeTo(0.006, 12) as number,
+      estimatedUsd: expect.closeTo(0.006, 12) as number,
+      stoppedBeforeStage: null,
+    });
 
     server.reset();
-    const flag = await ask(['--models', MEMBERS, '--max-cost', '0.005', '--json'], { config: 'max_cost_usd: 0.0125\n' });
+    const flag = await ask(['--models', MEMBERS, '--max-cost', '0.005', '--json'], {
+      config: 'max_cost_usd: 0.0125\n',
+    });
     expect((JSON.parse(flag.out) as Doc).costCap?.stoppedBeforeStage).toBe(2);
     expect(stagesCalled()).toBe(3);
   }, 20_000);
@@ -123,10 +144,18 @@ describe('--max-cost (issue 15 item 9)', () => {
     writeFileSync(join(dir, 'prompts.txt'), 'First question?\nSecond question?\n');
     const c = captureIo();
     const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: join(dir, 'home') };
-    const code = await runCli(['batch', 'prompts.txt', '--models', MEMBERS, '--max-cost', '0.005'], { version: '1.2.3', io: c.io, env, cwd: dir });
+    const code = await runCli(['batch', 'prompts.txt', '--models', MEMBERS, '--max-cost', '0.005'], {
+      version: '1.2.3',
+      io: c.io,
+      env,
+      cwd: dir,
+    });
     // Both sessions stopped before the review: partial, none failed.
     expect(code).toBe(3);
-    const lines = readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { session: Doc });
+    const lines = readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { session: Doc });
     expect(lines.map((l) => l.session.costCap?.stoppedBeforeStage)).toEqual([2, 2]);
     // Two sessions of three answers each, and nothing more.
     expect(stagesCalled()).toBe(6);
@@ -137,7 +166,9 @@ describe('--max-cost (issue 15 item 9)', () => {
       const r = await ask(['--models', MEMBERS, '--max-cost', value]);
       expect(r.code).toBe(2);
       expect(r.err.trim().split('\n')).toHaveLength(1);
-      expect(r.err).toMatch(/--max-cost (expects an amount of US dollars such as 0\.50, got "cheap"|must be positive, got 0)/);
+      expect(r.err).toMatch(
+        /--max-cost (expects an amount of US dollars such as 0\.50, got "cheap"|must be positive, got 0)/,
+      );
     }
     const file = await ask(['--models', MEMBERS], { config: 'max_cost_usd: -1\n' });
     expect(file.code).toBe(2);
@@ -151,7 +182,14 @@ describe('reply size limit (issue 15 item 9)', () => {
     const r = await ask(['--models', `${MEMBERS},test/huge`, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as Doc;
-    expect(doc.excluded).toEqual([{ member: 'test/huge', stage: 1, reason: 'too-large', message: expect.stringMatching(/^reply too large: openrouter sent more than 4 MiB for test\/huge/) as string }]);
+    expect(doc.excluded).toEqual([
+      {
+        member: 'test/huge',
+        stage: 1,
+        reason: 'too-large',
+        message: expect.stringMatching(/^reply too large: openrouter sent more than 4 MiB for test\/huge/) as string,
+      },
+    ]);
     expect(doc.synthesis?.text).toContain('characterisation tests');
     // The server wrote what the socket took before the client stopped reading: the limit and buffers, not 50 MB.
     expect(server.hugeBytesSent).toBeLessThan(20 * MiB);
@@ -161,10 +199,12 @@ describe('reply size limit (issue 15 item 9)', () => {
   it('max_reply_bytes in config.yaml sets the limit; the text output names the key', async () => {
     const r = await ask(['--models', `${MEMBERS},test/huge`], { config: 'max_reply_bytes: 65536\n' });
     expect(r.code).toBe(0);
-    expect(r.out).toContain('Excluded: test/huge at stage 1 (reply too large): openrouter sent more than 64 KiB for test/huge, so it was cut off unread. Raise max_reply_bytes in config.yaml to accept longer replies.');
+    expect(r.out).toContain(
+      'Excluded: test/huge at stage 1 (reply too large): openrouter sent more than 64 KiB for test/huge, so it was cut off unread. Raise max_reply_bytes in config.yaml to accept longer replies.',
+    );
   }, 30_000);
 
-  it('the history log keeps to the store\'s 1 MiB line limit: a session of three 400 KiB answers is saved with its longest texts cut', async () => {
+  it("the history log keeps to the store's 1 MiB line limit: a session of three 400 KiB answers is saved with its longest texts cut", async () => {
     const r = await ask(['--models', 'test/long-a,test/long-b,test/long-c', '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as Doc;
@@ -174,6 +214,8 @@ describe('reply size limit (issue 15 item 9)', () => {
     expect(lines).toHaveLength(1);
     expect(Buffer.byteLength(lines[0]!)).toBeLessThanOrEqual(MiB);
     expect(lines[0]).toContain('… [cut for the history log:');
-    expect(r.err).toContain("note: the session's history line would have passed 1 MiB, so its longest texts were cut in the history log (--json prints them whole).");
+    expect(r.err).toContain(
+      "note: the session's history line would have passed 1 MiB, so its longest texts were cut in the history log (--json prints them whole).",
+    );
   }, 30_000);
 });

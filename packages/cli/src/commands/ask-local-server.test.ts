@@ -24,7 +24,10 @@ async function ask(args: string[], options: { config?: string } = {}) {
   if (options.config !== undefined) writeFileSync(join(home, 'config.yaml'), options.config);
   const c = captureIo({ tty: false });
   const env = { LLAMACPP_BASE_URL: server!.url, LLM_COUNCIL_HOME: home };
-  const code = await runCli(['ask', 'How do I test a legacy module?', '--models', ids.join(','), '--no-persist', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(
+    ['ask', 'How do I test a legacy module?', '--models', ids.join(','), '--no-persist', ...args],
+    { version: '1.2.3', io: c.io, env, cwd: home },
+  );
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -37,7 +40,13 @@ describe('ask against a local one-slot server', () => {
     expect(r.err).not.toMatch(/timed out|timeout/i);
     expect(r.code).toBe(0);
     expect(server.maxInFlight).toBe(1);
-    const session = JSON.parse(r.out) as { complete: boolean; excluded: unknown[]; stage1: Array<{ text: string | null }>; stage2: Array<{ readPath: string }>; leaderboard: unknown[] };
+    const session = JSON.parse(r.out) as {
+      complete: boolean;
+      excluded: unknown[];
+      stage1: Array<{ text: string | null }>;
+      stage2: Array<{ readPath: string }>;
+      leaderboard: unknown[];
+    };
     expect(session.complete).toBe(true);
     expect(session.excluded).toEqual([]);
     expect(session.stage1.every((a) => a.text !== null)).toBe(true);
@@ -56,12 +65,18 @@ describe('ask against a local one-slot server', () => {
     expect(server.maxInFlight).toBe(4);
     server.reset();
     // The flag wins over the file.
-    expect((await ask(['--concurrency', '1'], { config: 'providers:\n  llamacpp:\n    max_concurrency: 4\n' })).code).toBe(0);
+    expect(
+      (await ask(['--concurrency', '1'], { config: 'providers:\n  llamacpp:\n    max_concurrency: 4\n' })).code,
+    ).toBe(0);
     expect(server.maxInFlight).toBe(1);
   }, 60_000);
 
   it('reads a plain JSON reply to the streamed synthesis as the whole answer', async () => {
-    server = await startCouncilTestServer({ contributors: MEMBERS, ignoreStream: true, chairman: { text: 'Start with characterisation tests.' } });
+    server = await startCouncilTestServer({
+      contributors: MEMBERS,
+      ignoreStream: true,
+      chairman: { text: 'Start with characterisation tests.' },
+    });
     const r = await ask([]);
     // Text mode streams the chairman: the request asked to stream and got application/json.
     const chairman = server.requests.at(-1)!;

@@ -13,7 +13,12 @@ async function ask(args: string[], env: Record<string, string>) {
   mkdirSync(join(home, 'organizations', 'acme', 'config'), { recursive: true });
   writeFileSync(join(home, 'organizations', 'acme', 'config', 'system-prompts.yaml'), 'mode: voting\n');
   const c = captureIo();
-  const code = await runCli(['ask', 'Which test first?', '--models', MEMBERS, '--no-persist', '--json', ...args], { version: '1.2.3', io: c.io, env: { HOME: home, LLM_COUNCIL_HOME: home, ...env }, cwd: home });
+  const code = await runCli(['ask', 'Which test first?', '--models', MEMBERS, '--no-persist', '--json', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env: { HOME: home, LLM_COUNCIL_HOME: home, ...env },
+    cwd: home,
+  });
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -35,10 +40,20 @@ describe('ask --org over LLM_COUNCIL_ORG (flags > environment)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-org-'));
     mkdirSync(join(home, 'organizations', 'acme', 'config'), { recursive: true });
     writeFileSync(join(home, 'organizations', 'acme', 'config', 'system-prompts.yaml'), 'mode: voting\n');
-    const env = { HOME: home, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '1', LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+    const env = {
+      HOME: home,
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_BIAS_CONSENT: '1',
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+    };
     const run = async (args: string[], extra: Record<string, string>) => {
       const c = captureIo();
-      const code = await runCli(['ask', ...args, '--models', MEMBERS, '--json'], { version: '1.2.3', io: c.io, env: { ...env, ...extra }, cwd: home });
+      const code = await runCli(['ask', ...args, '--models', MEMBERS, '--json'], {
+        version: '1.2.3',
+        io: c.io,
+        env: { ...env, ...extra },
+        cwd: home,
+      });
       return { code, out: c.out(), err: c.err() };
     };
     const first = await run(['First question?'], {});
@@ -55,6 +70,8 @@ describe('ask --org over LLM_COUNCIL_ORG (flags > environment)', () => {
     const r = await ask(['--org', '../etc'], {});
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err).toBe('council: --org "../etc" is not valid: use letters, digits, ".", "_" or "-" only, starting with a letter or digit.\n');
+    expect(r.err).toBe(
+      'council: --org "../etc" is not valid: use letters, digits, ".", "_" or "-" only, starting with a letter or digit.\n',
+    );
   });
 });

@@ -8,7 +8,13 @@ import { captureIo } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
 
 const KEY = 'sk-or-v1-POOLS-KEY';
-const POOLS = ['pools:', '  deep: [test/alpha, test/beta, test/gamma]', '  quick: [test/alpha, test/beta]', '  judges: [test/broken, test/delta]', ''].join('\n');
+const POOLS = [
+  'pools:',
+  '  deep: [test/alpha, test/beta, test/gamma]',
+  '  quick: [test/alpha, test/beta]',
+  '  judges: [test/broken, test/delta]',
+  '',
+].join('\n');
 let server: TestServer;
 
 beforeAll(async () => {
@@ -22,7 +28,12 @@ async function ask(args: string[], options: { config?: string; env?: Record<stri
   if (options.config !== undefined) writeFileSync(join(home, 'config.yaml'), options.config);
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, ...options.env };
-  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: home,
+  });
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -37,7 +48,7 @@ interface Doc {
 const askedModels = () => [...new Set(server.requests.map((r) => r.model ?? ''))].sort();
 
 describe('named model pools (issue 15 item 11)', () => {
-  it('--models @deep seats the pool\'s three models, in order', async () => {
+  it("--models @deep seats the pool's three models, in order", async () => {
     const r = await ask(['--models', '@deep', '--json'], { config: POOLS });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as Doc;
@@ -77,7 +88,9 @@ describe('named model pools (issue 15 item 11)', () => {
     expect(server.requests).toHaveLength(0);
     const none = await ask(['--models', 'test/alpha,test/beta', '--chairman', '@judges']);
     expect(none.code).toBe(2);
-    expect(none.err).toMatch(/^council: Unknown model pool "@judges" in --chairman: no pools are defined\. Define it under pools: in config\.yaml/);
+    expect(none.err).toMatch(
+      /^council: Unknown model pool "@judges" in --chairman: no pools are defined\. Define it under pools: in config\.yaml/,
+    );
   }, 20_000);
 
   it('batch takes pools too', async () => {
@@ -87,7 +100,12 @@ describe('named model pools (issue 15 item 11)', () => {
     writeFileSync(join(dir, 'prompts.txt'), 'First question?\n');
     const c = captureIo();
     const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: join(dir, 'home') };
-    const code = await runCli(['batch', 'prompts.txt', '--models', '@deep', '--chairman', '@judges'], { version: '1.2.3', io: c.io, env, cwd: dir });
+    const code = await runCli(['batch', 'prompts.txt', '--models', '@deep', '--chairman', '@judges'], {
+      version: '1.2.3',
+      io: c.io,
+      env,
+      cwd: dir,
+    });
     expect(code).toBe(0);
     const line = JSON.parse(readFileSync(join(dir, 'prompts.txt.results.jsonl'), 'utf8').trim()) as { session: Doc };
     expect(line.session.config.members).toEqual(['test/alpha', 'test/beta', 'test/gamma']);
@@ -98,8 +116,12 @@ describe('named model pools (issue 15 item 11)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-pools-'));
     writeFileSync(join(home, 'config.yaml'), `${POOLS}max_cost_usd: 0.25\n`);
     const c = captureIo();
-    expect(await runCli(['config', 'show'], { version: '1.2.3', io: c.io, env: { LLM_COUNCIL_HOME: home }, cwd: home })).toBe(0);
-    expect(c.out()).toMatch(/^pools +@deep \(test\/alpha, test\/beta, test\/gamma\); @quick \(test\/alpha, test\/beta\); @judges \(test\/broken, test\/delta\)$/m);
+    expect(
+      await runCli(['config', 'show'], { version: '1.2.3', io: c.io, env: { LLM_COUNCIL_HOME: home }, cwd: home }),
+    ).toBe(0);
+    expect(c.out()).toMatch(
+      /^pools +@deep \(test\/alpha, test\/beta, test\/gamma\); @quick \(test\/alpha, test\/beta\); @judges \(test\/broken, test\/delta\)$/m,
+    );
     expect(c.out()).toMatch(/^limits +cost at most \$0\.25 a session, replies up to 4194304 bytes$/m);
   }, 20_000);
 

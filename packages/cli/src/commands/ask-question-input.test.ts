@@ -40,11 +40,13 @@ async function council(args: string[], stdin?: Buffer | string) {
 
 /** The user turns the members were asked in stage 1. */
 function answerPrompts(): string[] {
-  return server.requests
-    .map((r) => (r.body as { messages?: { role: string; content: string }[] }).messages ?? [])
-    .map((m) => m.at(-1)?.content ?? '')
-    // Not a review (asked in text, or as structured output: 'Under "evaluations"'), not the chairman's prompt.
-    .filter((c) => !c.includes('FINAL RANKING') && !c.includes('Under "evaluations"') && !c.includes('Chairman'));
+  return (
+    server.requests
+      .map((r) => (r.body as { messages?: { role: string; content: string }[] }).messages ?? [])
+      .map((m) => m.at(-1)?.content ?? '')
+      // Not a review (asked in text, or as structured output: 'Under "evaluations"'), not the chairman's prompt.
+      .filter((c) => !c.includes('FINAL RANKING') && !c.includes('Under "evaluations"') && !c.includes('Chairman'))
+  );
 }
 
 const ASK = ['--models', MEMBERS.join(','), '--no-persist'];
@@ -88,15 +90,39 @@ describe('the question from stdin or a file (issue 15 item 1)', () => {
     writeFileSync(join(dir, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x3f]));
     writeFileSync(join(dir, 'blank.txt'), ' \n\t\n');
     const cases: [string[], Buffer | string | undefined, string][] = [
-      [['--file', join(dir, 'big.txt')], undefined, `council: The question file ${join(dir, 'big.txt')} is over 1.0 MiB; a question can be at most 1.0 MiB.`],
-      [['--file', join(dir, 'latin1.txt')], undefined, `council: The question file ${join(dir, 'latin1.txt')} is not UTF-8 text (invalid byte at offset 3).`],
-      [['--file', join(dir, 'missing.txt')], undefined, `council: Cannot read the question file ${join(dir, 'missing.txt')}: no such file.`],
+      [
+        ['--file', join(dir, 'big.txt')],
+        undefined,
+        `council: The question file ${join(dir, 'big.txt')} is over 1.0 MiB; a question can be at most 1.0 MiB.`,
+      ],
+      [
+        ['--file', join(dir, 'latin1.txt')],
+        undefined,
+        `council: The question file ${join(dir, 'latin1.txt')} is not UTF-8 text (invalid byte at offset 3).`,
+      ],
+      [
+        ['--file', join(dir, 'missing.txt')],
+        undefined,
+        `council: Cannot read the question file ${join(dir, 'missing.txt')}: no such file.`,
+      ],
       [['--file', dir], undefined, `council: Cannot read the question file ${dir}: it is a directory.`],
       [['--file', join(dir, 'blank.txt')], undefined, `council: The question file ${join(dir, 'blank.txt')} is empty.`],
-      [['-'], Buffer.alloc(1024 * 1024 + 5, 0x61), 'council: The question on stdin is over 1.0 MiB; a question can be at most 1.0 MiB.'],
+      [
+        ['-'],
+        Buffer.alloc(1024 * 1024 + 5, 0x61),
+        'council: The question on stdin is over 1.0 MiB; a question can be at most 1.0 MiB.',
+      ],
       [['-'], '', 'council: The question on stdin is empty'],
-      [[], undefined, 'council: No question: council ask "your question", or pipe it in (echo "…" | council ask -), or --file PATH.'],
-      [['a question', '--file', join(dir, 'blank.txt')], undefined, 'council: Give the question either as an argument or with --file, not both.'],
+      [
+        [],
+        undefined,
+        'council: No question: council ask "your question", or pipe it in (echo "…" | council ask -), or --file PATH.',
+      ],
+      [
+        ['a question', '--file', join(dir, 'blank.txt')],
+        undefined,
+        'council: Give the question either as an argument or with --file, not both.',
+      ],
     ];
     for (const [args, stdin, message] of cases) {
       const r = await council(['ask', ...args, ...ASK], stdin);

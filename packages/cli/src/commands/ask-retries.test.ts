@@ -21,12 +21,24 @@ async function ask(args: string[], config?: string) {
   if (config !== undefined) writeFileSync(join(home, 'config.yaml'), config);
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
-  const code = await runCli(['ask', 'How do I test a legacy module?', '--models', 'test/alpha,test/beta,test/gamma,test/flaky', '--chairman', 'test/alpha', '--no-persist', ...args], {
-    version: '1.2.3',
-    io: c.io,
-    env,
-    cwd: home,
-  });
+  const code = await runCli(
+    [
+      'ask',
+      'How do I test a legacy module?',
+      '--models',
+      'test/alpha,test/beta,test/gamma,test/flaky',
+      '--chairman',
+      'test/alpha',
+      '--no-persist',
+      ...args,
+    ],
+    {
+      version: '1.2.3',
+      io: c.io,
+      env,
+      cwd: home,
+    },
+  );
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -37,7 +49,9 @@ describe('--retries and the retries config key (issue 15 item 12)', () => {
     const r = await ask(['--retries', '0']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Excluded: test/flaky at stage 1');
-    expect(r.out).toContain('allow more retries (maxRetries; in the council CLI, --retries N or retries: N in config.yaml)');
+    expect(r.out).toContain(
+      'allow more retries (maxRetries; in the council CLI, --retries N or retries: N in config.yaml)',
+    );
     expect(r.out).not.toContain('raise maxRetries');
     expect(flakyCalls()).toBe(1);
   }, 20_000);

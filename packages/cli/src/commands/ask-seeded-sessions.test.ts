@@ -25,13 +25,27 @@ async function council(args: string[], home: string) {
 
 interface AskDoc {
   sessionId: string;
-  stage2: { reviewer: string; order: string[]; labelToModel: Record<string, { model: string; displayIndex: number }> }[];
+  stage2: {
+    reviewer: string;
+    order: string[];
+    labelToModel: Record<string, { model: string; displayIndex: number }>;
+  }[];
 }
 
 describe('a seed reproduces orders and labels, never the session id (issue 15 item 5)', () => {
   it('two saved runs with one --seed are two sessions: history, leaderboard and show tell them apart', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-seed-'));
-    const args = ['ask', 'How do I test a legacy module?', '--models', MEMBERS.join(','), '--order', 'per-reviewer', '--seed', '11', '--json'];
+    const args = [
+      'ask',
+      'How do I test a legacy module?',
+      '--models',
+      MEMBERS.join(','),
+      '--order',
+      'per-reviewer',
+      '--seed',
+      '11',
+      '--json',
+    ];
     const first = await council(args, home);
     const second = await council(args, home);
     expect(first.code).toBe(0);
@@ -45,7 +59,9 @@ describe('a seed reproduces orders and labels, never the session id (issue 15 it
 
     const list = await council(['history', 'list', '--json'], home);
     expect(list.code).toBe(0);
-    expect((JSON.parse(list.out) as { sessionId: string }[]).map((e) => e.sessionId).sort()).toEqual([a.sessionId, b.sessionId].sort());
+    expect((JSON.parse(list.out) as { sessionId: string }[]).map((e) => e.sessionId).sort()).toEqual(
+      [a.sessionId, b.sessionId].sort(),
+    );
     // Before the fix the leaderboard refused the history ("repeats the id of sessions[0]").
     const board = await council(['leaderboard', '--json'], home);
     expect(board.err).toBe('');

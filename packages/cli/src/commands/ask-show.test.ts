@@ -31,7 +31,12 @@ async function ask(args: string[], options: { tty?: boolean } = {}) {
   const c = captureIo({ tty: options.tty ?? false, columns: 100 });
   // NO_COLOR: a terminal without colours, so the text is compared as written (the rendering has its own tests).
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, NO_COLOR: '1' };
-  const code = await runCli(['ask', 'SHOW-QUERY: how do I test a legacy module?', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(['ask', 'SHOW-QUERY: how do I test a legacy module?', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: home,
+  });
   return { code, out: c.out(), err: c.err(), home };
 }
 
@@ -70,7 +75,9 @@ describe('ask --show (issue 26)', () => {
     expect(r.out).not.toContain('Answer from');
     // Each reviewer's order as shown is in the saved session; from the test server's script, it ranks the answers in
     // that order and scores them 9, 7, 5, with "clear steps" and "no examples" for each.
-    const saved = JSON.parse(readFileSync(join(r.home, 'history.jsonl'), 'utf8').trim()) as { session: { stage2: { reviewer: string; order: string[] }[] } };
+    const saved = JSON.parse(readFileSync(join(r.home, 'history.jsonl'), 'utf8').trim()) as {
+      session: { stage2: { reviewer: string; order: string[] }[] };
+    };
     expect(saved.session.stage2).toHaveLength(3);
     for (const { reviewer, order } of saved.session.stage2) {
       const expected = [
@@ -100,7 +107,9 @@ describe('ask --show (issue 26)', () => {
     for (const extra of [[], ['--show', 'none']]) {
       const r = await ask(['--models', MEMBERS.join(','), '--chairman', 'test/broken', '--no-persist', ...extra]);
       // (The exit code of a partial session is another change's.)
-      expect(r.out).toContain("No synthesis: every chairman failed. The members' answers and the leaderboard below are kept.\n");
+      expect(r.out).toContain(
+        "No synthesis: every chairman failed. The members' answers and the leaderboard below are kept.\n",
+      );
       for (const m of MEMBERS) {
         expect(r.out).toContain(`Answer from ${m}\n\n${TEXTS[m]}\n`);
         expect(count(r.out, `Answer from ${m}\n`)).toBe(1);
@@ -114,13 +123,17 @@ describe('ask --show (issue 26)', () => {
 
   it('a member that failed is one line saying why', async () => {
     const r = await ask(['--models', [...MEMBERS, 'test/broken'].join(','), '--no-persist', '--show', 'answers']);
-    expect(r.out).toMatch(/\nNo answer from test\/broken \(failed\): openrouter does not serve the model "test\/broken" \(HTTP 404/);
+    expect(r.out).toMatch(
+      /\nNo answer from test\/broken \(failed\): openrouter does not serve the model "test\/broken" \(HTTP 404/,
+    );
   }, 20_000);
 
   it('rejects a --show it does not know, naming the choices', async () => {
     const r = await ask(['--models', MEMBERS.join(','), '--show', 'answers,votes']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('council: --show takes answers, reviews, all or none (or a comma list such as answers,reviews), got "votes".\n');
+    expect(r.err).toBe(
+      'council: --show takes answers, reviews, all or none (or a comma list such as answers,reviews), got "votes".\n',
+    );
     const both = await ask(['--models', MEMBERS.join(','), '--show', 'none,answers']);
     expect(both.code).toBe(2);
     expect(both.err).toBe('council: --show none cannot be combined with answers: give one or the other.\n');

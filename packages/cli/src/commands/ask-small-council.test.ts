@@ -19,11 +19,17 @@ async function ask(args: string[], extraEnv: Record<string, string> = {}) {
   const home = mkdtempSync(join(tmpdir(), 'council-small-'));
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, ...extraEnv };
-  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(['ask', 'How do I test a legacy module?', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: home,
+  });
   return { code, out: c.out(), err: c.err(), home };
 }
 
-const NOT_RANKED = /Not ranked: with self-votes excluded, a ranking needs at least 3 answers and only 2 members answered/g;
+const NOT_RANKED =
+  /Not ranked: with self-votes excluded, a ranking needs at least 3 answers and only 2 members answered/g;
 
 describe('a council of fewer than three answers is not ranked (issue 15 item 4)', () => {
   it('two members: says so once, prints no leaderboard or bias flags, and still synthesises', async () => {
@@ -41,7 +47,15 @@ describe('a council of fewer than three answers is not ranked (issue 15 item 4)'
   it('--json: an empty leaderboard, no indicators, the reviews kept, the reason in warnings; no telemetry event at consent 2', async () => {
     const r = await ask(['--models', 'test/alpha,test/beta,test/broken', '--json'], { LLM_COUNCIL_BIAS_CONSENT: '2' });
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { leaderboard: unknown[]; biasIndicators: unknown; stage2: unknown[]; synthesis: { text: string } | null; warnings: string[]; complete: boolean; shortfalls: string[] };
+    const doc = JSON.parse(r.out) as {
+      leaderboard: unknown[];
+      biasIndicators: unknown;
+      stage2: unknown[];
+      synthesis: { text: string } | null;
+      warnings: string[];
+      complete: boolean;
+      shortfalls: string[];
+    };
     expect(doc.leaderboard).toEqual([]);
     expect(doc.biasIndicators).toBeNull();
     expect(doc.stage2).toHaveLength(2);

@@ -21,7 +21,21 @@ async function ask(args: string[]) {
   const home = mkdtempSync(join(tmpdir(), 'council-voting-'));
   const c = captureIo();
   const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
-  const code = await runCli(['ask', 'Which test first?', '--models', MEMBERS.join(','), '--mode', 'voting', '--order', 'shared', '--no-persist', ...args], { version: '1.2.3', io: c.io, env, cwd: home });
+  const code = await runCli(
+    [
+      'ask',
+      'Which test first?',
+      '--models',
+      MEMBERS.join(','),
+      '--mode',
+      'voting',
+      '--order',
+      'shared',
+      '--no-persist',
+      ...args,
+    ],
+    { version: '1.2.3', io: c.io, env, cwd: home },
+  );
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -29,7 +43,11 @@ describe('voting mode without a winner from the chairman (issue 15 item 8)', () 
   it('names the Borda leader as the winner and says so', async () => {
     const r = await ask(['--seed', '4', '--json']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { stage2: { order: string[] }[]; leaderboard: { candidate: string; bordaScore: number }[]; synthesis: { winner: string | null; winnerSource: string | null; warnings: string[] } };
+    const doc = JSON.parse(r.out) as {
+      stage2: { order: string[] }[];
+      leaderboard: { candidate: string; bordaScore: number }[];
+      synthesis: { winner: string | null; winnerSource: string | null; warnings: string[] };
+    };
     // One shared order [x, y, z], and every reviewer ranks in the order shown. Without self-votes: x's ballot is
     // y > z, y's is x > z, z's is x > y; so x is first on both its ballots (Borda 1), y scores 1/2, z 0.
     const [x, y, z] = doc.stage2[0]!.order;
@@ -40,7 +58,9 @@ describe('voting mode without a winner from the chairman (issue 15 item 8)', () 
     ]);
     expect(doc.synthesis.winner).toBe(x);
     expect(doc.synthesis.winnerSource).toBe('borda-leader');
-    expect(doc.synthesis.warnings).toContain(`the chairman reported no winner; the winner is the Borda leader, ${x!} (Borda score 1.000).`);
+    expect(doc.synthesis.warnings).toContain(
+      `the chairman reported no winner; the winner is the Borda leader, ${x!} (Borda score 1.000).`,
+    );
 
     const text = await ask(['--seed', '4']);
     expect(text.code).toBe(0);

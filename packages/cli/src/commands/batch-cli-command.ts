@@ -1,5 +1,11 @@
 import type { CliCommand } from '../cli-command.js';
-import { batchEndpointConcurrencyOption, councilMemberOptions, councilStageOptions, parseCouncilRunFlags, parseEndpointConcurrency } from '../parse-council-run-flags.js';
+import {
+  batchEndpointConcurrencyOption,
+  councilMemberOptions,
+  councilStageOptions,
+  parseCouncilRunFlags,
+  parseEndpointConcurrency,
+} from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
 import type { BatchCommandOptions } from './batch-command.js';
 
@@ -11,10 +17,22 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     ...councilMemberOptions,
     { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
-    { flags: '--timeout <duration>', description: 'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)' },
-    { flags: '--retries <n>', description: 'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)' },
+    {
+      flags: '--timeout <duration>',
+      description:
+        'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)',
+    },
+    {
+      flags: '--retries <n>',
+      description:
+        'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)',
+    },
     ...councilStageOptions,
-    { flags: '--max-cost <usd>', description: 'A cost cap for each session in US dollars: stop it before a stage whose estimated cost would pass this, keeping what finished (default: config.yaml max_cost_usd, none)' },
+    {
+      flags: '--max-cost <usd>',
+      description:
+        'A cost cap for each session in US dollars: stop it before a stage whose estimated cost would pass this, keeping what finished (default: config.yaml max_cost_usd, none)',
+    },
     { flags: '--concurrency <n>', description: 'Sessions in flight at once (default 2)' },
     batchEndpointConcurrencyOption,
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },

@@ -114,11 +114,17 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const output = checkOutputFile({
     path: resolve(ctx.cwd, options.output ?? `${options.file}.results.jsonl`),
     flag: options.output === undefined ? 'The results file' : '--output',
-    orElse: options.output === undefined ? 'name another results file with --output' : 'leave --output out to write <file>.results.jsonl',
+    orElse:
+      options.output === undefined
+        ? 'name another results file with --output'
+        : 'leave --output out to write <file>.results.jsonl',
     settings,
   });
   if (existsSync(output) && statSync(output).size > 0 && !options.resume) {
-    throw new CliError({ code: 'USAGE', message: `${output} already holds results: pass --resume to continue it, or --output to write elsewhere.` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `${output} already holds results: pass --resume to continue it, or --output to write elsewhere.`,
+    });
   }
   const done = options.resume ? completedIds(output) : new Set<string>();
   const todo = prompts.filter((p) => !done.has(p.id));
@@ -127,20 +133,42 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const loaded = await loadCouncilConfig(settings);
   // `@name` names a pool of config.yaml, as in `ask`: its models; for the chairman, the first chairs, the rest fall back.
   const pools = loaded.config.pools;
-  const members = expandPools(options.models ?? loaded.config.members, { pools, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
-  if (members.length < 2) throw new CliError({ code: 'USAGE', message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.' });
-  checkMemberCap({ count: members.length, source: options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models' });
-  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], { pools, source: options.chairman === undefined ? 'the configured chairman' : '--chairman' });
+  const members = expandPools(options.models ?? loaded.config.members, {
+    pools,
+    source:
+      options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models',
+  });
+  if (members.length < 2)
+    throw new CliError({
+      code: 'USAGE',
+      message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.',
+    });
+  checkMemberCap({
+    count: members.length,
+    source:
+      options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models',
+  });
+  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], {
+    pools,
+    source: options.chairman === undefined ? 'the configured chairman' : '--chairman',
+  });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  const resolveModel = createModelResolver({ env, maxRetries: options.retries ?? loaded.config.retries, maxResponseBytes: loaded.config.maxReplyBytes, concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency) });
+  const resolveModel = createModelResolver({
+    env,
+    maxRetries: options.retries ?? loaded.config.retries,
+    maxResponseBytes: loaded.config.maxReplyBytes,
+    concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency),
+  });
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
   const concurrency = options.concurrency ?? 2;
   const biasAudit = settings.biasAudit === null ? true : loaded.config.biasAudit;
 
-  ctx.io.stderr(`Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`);
+  ctx.io.stderr(
+    `Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`,
+  );
   const started = Date.now();
   let finished = 0;
   let failed = 0;
@@ -170,7 +198,9 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           query: item.prompt,
           members: seats.members,
           chairman: seats.chairman,
-          ...(chairmen.length > 1 ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] } : {}),
+          ...(chairmen.length > 1
+            ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] }
+            : {}),
           config: loaded.config,
           resolveModel,
           biasAudit,
@@ -182,7 +212,9 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
           ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
           ...(options.synthesis === false ? { synthesis: false } : {}),
-      ...(options.timeoutMs === undefined ? {} : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+          ...(options.timeoutMs === undefined
+            ? {}
+            : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
         });
         sessions.push(session);
         if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
@@ -196,7 +228,11 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
         }
       } catch (error) {
         failed++;
-        const message = (error instanceof Error ? error.message : String(error)).split('\n').map((s) => s.trim()).filter(Boolean).join(' ');
+        const message = (error instanceof Error ? error.message : String(error))
+          .split('\n')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .join(' ');
         line = { prompt_id: item.id, line: item.line, session: null, error: message };
       }
       // Appended one whole line at a time, so an interrupted batch keeps everything that finished.
@@ -204,7 +240,10 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       running--;
       finished++;
       if (display.active) display.refresh();
-      else ctx.io.stderr(`[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : status} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+      else
+        ctx.io.stderr(
+          `[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : status} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`,
+        );
     }
   };
   try {
@@ -216,16 +255,31 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   // The leaderboard covers every completed prompt of the results file, resumed runs included.
   const all = readResults(output);
   const leaderboard = aggregateLeaderboards(
-    all.filter((r) => r.session !== null).map((r) => ({ id: r.session!.sessionId, leaderboard: r.session!.leaderboard, timestamp: r.session!.timestamp })),
+    all
+      .filter((r) => r.session !== null)
+      .map((r) => ({ id: r.session!.sessionId, leaderboard: r.session!.leaderboard, timestamp: r.session!.timestamp })),
     { bootstrap: 1000, seed: 0 },
   );
   // In prompt order, whatever order the sessions finished in.
   const order = new Map(todo.map((p, i) => [p.id, i]));
   partial.sort((a, b) => order.get(a.prompt_id)! - order.get(b.prompt_id)!);
   const unreadReviews = partial.filter((p) => p.shortfalls.includes('no-review-read'));
-  const summary: BatchSummary = { prompts: prompts.length, ran: todo.length, complete, partial, unreadReviews, failed, skipped: done.size, output, leaderboard };
+  const summary: BatchSummary = {
+    prompts: prompts.length,
+    ran: todo.length,
+    complete,
+    partial,
+    unreadReviews,
+    failed,
+    skipped: done.size,
+    output,
+    leaderboard,
+  };
   if (options.json) ctx.io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
-  else ctx.io.stdout(renderBatchSummary(summary, ctx, { biasRecords: options.persist !== false && settings.writesBiasRecords }));
+  else
+    ctx.io.stdout(
+      renderBatchSummary(summary, ctx, { biasRecords: options.persist !== false && settings.writesBiasRecords }),
+    );
   return failed > 0 ? 1 : partial.length > 0 ? PARTIAL_EXIT_CODE : 0;
 }
 
@@ -250,14 +304,21 @@ function renderBatchSummary(summary: BatchSummary, ctx: CommandContext, options:
   const lines = [
     `${s.bold('Batch finished')}: ${sessionCount(summary.complete)} complete${partial.length ? `, ${s.yellow(`${partial.length} partial`)}` : ''}${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
   ];
-  if (partial.length > 0) lines.push(`Partial: ${partial.map((p) => `${p.prompt_id} (${describeShortfalls(p)})`).join(', ')}.`);
+  if (partial.length > 0)
+    lines.push(`Partial: ${partial.map((p) => `${p.prompt_id} (${describeShortfalls(p)})`).join(', ')}.`);
   if (unreadReviews.length > 0) {
     const named = unreadReviews.map((p) => `${p.prompt_id} (session ${p.sessionId})`).join(', ');
-    lines.push(`No review could be read in ${sessionCount(unreadReviews.length)}${options.biasRecords ? ', which added no bias records' : ''}: ${named}.`);
+    lines.push(
+      `No review could be read in ${sessionCount(unreadReviews.length)}${options.biasRecords ? ', which added no bias records' : ''}: ${named}.`,
+    );
   }
   if (summary.leaderboard.length === 0) {
     const completed = summary.ran - summary.failed + summary.skipped;
-    lines.push(completed > 0 ? 'No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).' : 'No session has completed, so there is no leaderboard yet.');
+    lines.push(
+      completed > 0
+        ? 'No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).'
+        : 'No session has completed, so there is no leaderboard yet.',
+    );
     return lines.join('\n') + '\n';
   }
   lines.push(
@@ -266,7 +327,14 @@ function renderBatchSummary(summary: BatchSummary, ctx: CommandContext, options:
       head: ['rank', 'member', 'mean Borda', '95% interval', 'sessions', 'wins'],
       align: ['right', 'left', 'right', 'right', 'right', 'right'],
       style: s,
-      rows: summary.leaderboard.map((b) => [String(b.rank), b.candidate, b.aggregateBorda.toFixed(3), b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a', String(b.appearances), String(b.totalWins)]),
+      rows: summary.leaderboard.map((b) => [
+        String(b.rank),
+        b.candidate,
+        b.aggregateBorda.toFixed(3),
+        b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a',
+        String(b.appearances),
+        String(b.totalWins),
+      ]),
     }).trimEnd(),
   );
   return lines.join('\n') + '\n';

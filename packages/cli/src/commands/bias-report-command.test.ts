@@ -38,13 +38,25 @@ describe('council bias-report', () => {
     const filtered = await report(['--input', path, '--model', 'no/such-model', '--format', 'json'], dir);
     expect(filtered.code).toBe(0);
     // 12 sessions × 16 records = 192, all read and all left out by the filter.
-    expect((JSON.parse(filtered.out) as BiasReportDocument).input).toMatchObject({ records: 192, kept: 0, outsideWindow: 192, excluded: { model: 192 } });
+    expect((JSON.parse(filtered.out) as BiasReportDocument).input).toMatchObject({
+      records: 192,
+      kept: 0,
+      outsideWindow: 192,
+      excluded: { model: 192 },
+    });
     expect(filtered.err).toBe(
       `council: the window kept none of the 192 records in ${path}: 192 records do not involve --model no/such-model (check the id: \`council history list\` shows the members).\n`,
     );
     // A window that ends before the first record leaves everything outside it.
     const c = captureIo();
-    expect(await runCli(['bias-report', '--input', path, '--now', '2020-01-01T00:00:00Z'], { version: '1.0.0', io: c.io, env: {}, cwd: dir })).toBe(0);
+    expect(
+      await runCli(['bias-report', '--input', path, '--now', '2020-01-01T00:00:00Z'], {
+        version: '1.0.0',
+        io: c.io,
+        env: {},
+        cwd: dir,
+      }),
+    ).toBe(0);
     expect(c.err()).toBe(
       `council: the window kept none of the 192 records in ${path}: 192 records are timestamped after the end of the window, 2020-01-01T00:00:00.000Z (set --now later, or check the clock that wrote them).\n`,
     );
@@ -54,21 +66,39 @@ describe('council bias-report', () => {
     const { dir, path } = await store(3);
     // The same 3 × 16 = 48 records relabelled as schema 2.0.0: none is readable, and the user is told why.
     const foreign = join(dir, 'foreign.jsonl');
-    writeFileSync(foreign, readFileSync(path, 'utf8').replaceAll('"schema_version":"1.1.0"', '"schema_version":"2.0.0"'));
+    writeFileSync(
+      foreign,
+      readFileSync(path, 'utf8').replaceAll('"schema_version":"1.1.0"', '"schema_version":"2.0.0"'),
+    );
     const r = await report(['--input', foreign], dir);
     expect(r.code).toBe(0);
-    expect(r.err).toContain(`council: 48 records use schema major 2, which this Council cannot read: upgrade Council to read schema 2.\n`);
-    expect(r.err).toContain(`council: none of the 48 lines in ${foreign} is a bias record this Council can read (see the skipped lines above).\n`);
+    expect(r.err).toContain(
+      `council: 48 records use schema major 2, which this Council cannot read: upgrade Council to read schema 2.\n`,
+    );
+    expect(r.err).toContain(
+      `council: none of the 48 lines in ${foreign} is a bias record this Council can read (see the skipped lines above).\n`,
+    );
     // A window of 1 day ending a year after the records leaves all 48 out as older than the window.
     const c = captureIo();
-    expect(await runCli(['bias-report', '--input', path, '--days', '1', '--now', '2027-11-05T00:00:00Z'], { version: '1.0.0', io: c.io, env: {}, cwd: dir })).toBe(0);
-    expect(c.err()).toBe(`council: the window kept none of the 48 records in ${path}: 48 records are older than the 1-day window (widen it with --days, or set --now).\n`);
+    expect(
+      await runCli(['bias-report', '--input', path, '--days', '1', '--now', '2027-11-05T00:00:00Z'], {
+        version: '1.0.0',
+        io: c.io,
+        env: {},
+        cwd: dir,
+      }),
+    ).toBe(0);
+    expect(c.err()).toBe(
+      `council: the window kept none of the 48 records in ${path}: 48 records are older than the 1-day window (widen it with --days, or set --now).\n`,
+    );
   });
 
   it('warns of high volatility from 10 to 19 sessions, and shows intervals', async () => {
     const { dir, path } = await store(14);
     const r = await report(['--input', path], dir);
-    expect(r.out).toContain('⚠ High volatility: only 14 sessions (fewer than 20). Read the intervals, not the point estimates.');
+    expect(r.out).toContain(
+      '⚠ High volatility: only 14 sessions (fewer than 20). Read the intervals, not the point estimates.',
+    );
     expect(r.out).toMatch(/A \(1st\) +│ +\+\d\.\d{3} │ \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\] │/);
   });
 
@@ -83,10 +113,16 @@ describe('council bias-report', () => {
     expect(r.out).toMatch(/B \(2nd\) +│ +-0\.375 │/);
     // Beyond the position margin (0.1 points by default), with its interval; a margin test of t = (1.125 − 0.1)/0.086030 = 11.9
     // on 19 df leaves p far below 0.001 even after Holm.
-    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED( A \(1st\))?: position_effect\[0\] = \+1\.125 \[\+0\.945, \+1\.305\], beyond ±0\.1, adjusted p < 0\.001\n/);
-    expect(r.out).toContain('  a flag needs its 95% interval beyond: length ±0.05 pts/1,000 chars, position ±0.1 pts (±0.05 rank points),\n');
+    expect(r.out).toMatch(
+      /⚑ POSITION_BIAS_DETECTED( A \(1st\))?: position_effect\[0\] = \+1\.125 \[\+0\.945, \+1\.305\], beyond ±0\.1, adjusted p < 0\.001\n/,
+    );
+    expect(r.out).toContain(
+      '  a flag needs its 95% interval beyond: length ±0.05 pts/1,000 chars, position ±0.1 pts (±0.05 rank points),\n',
+    );
     // Below 100 sessions the position test permutes, 1,000 times by default.
-    expect(r.out).toContain('  no-position-effect test on scores: 1,000 within-session permutations, p < 0.001 (20 sessions)\n');
+    expect(r.out).toContain(
+      '  no-position-effect test on scores: 1,000 within-session permutations, p < 0.001 (20 sessions)\n',
+    );
     expect(r.out).toMatch(/slope within sessions +│/);
     expect(r.out).toMatch(/between sessions \(association, not flagged\) +│/);
   });
@@ -102,7 +138,9 @@ describe('council bias-report', () => {
     // → [5.315, 5.435]. The SD of the 80 scores (60 fives, 10 sixes, 10 sevens): √(38.75/79) = 0.700.
     expect(r.out).toMatch(/│ r\/one +│ 5\.38 \[5\.31, 5\.44\] │ 0\.70 \[\d\.\d\d, \d\.\d\d\] │ [^│]+│ 80 │ +20 │/);
     // No reviewer scored its own answer (reviewers and candidates are different models).
-    expect(r.out).toContain('Self-preference (points a reviewer adds to its own answer, beyond its offset)\n  none: no reviewer scored its own answer in the window.\n');
+    expect(r.out).toContain(
+      'Self-preference (points a reviewer adds to its own answer, beyond its offset)\n  none: no reviewer scored its own answer in the window.\n',
+    );
     const json = await report(['--input', path, '--format', 'json'], dir);
     const reviewers = (JSON.parse(json.out) as BiasReportDocument).report.reviewers;
     expect(reviewers.map((x) => x.reviewer)).toEqual(['r/four', 'r/one', 'r/three', 'r/two']);
@@ -121,13 +159,26 @@ describe('council bias-report', () => {
     // Every session's centred scores are b·(0.75, −0.25, −0.25, −0.25): one direction, so F is the squared t of the first
     // position's effect, 1.125² / (0.375²·20/19 / 20) = 171.
     expect(wald.out).toContain('  no-position-effect test on scores: Wald F = 171.00, p < 0.001 (20 sessions)\n');
-    const doc = (args: string[]) => report(['--input', path, '--format', 'json', ...args], dir).then((x) => (JSON.parse(x.out) as BiasReportDocument).report);
+    const doc = (args: string[]) =>
+      report(['--input', path, '--format', 'json', ...args], dir).then(
+        (x) => (JSON.parse(x.out) as BiasReportDocument).report,
+      );
     const asymptotic = await doc(['--resamples', '0']);
     expect(asymptotic.resamples).toBe(0);
-    expect(asymptotic.position.tests[0]).toMatchObject({ basis: 'scores', method: 'wald_f', permutations: 0, sessions: 20 });
+    expect(asymptotic.position.tests[0]).toMatchObject({
+      basis: 'scores',
+      method: 'wald_f',
+      permutations: 0,
+      sessions: 20,
+    });
     const permuted = await doc(['--resamples', '200']);
     expect(permuted.resamples).toBe(200);
-    expect(permuted.position.tests[0]).toMatchObject({ basis: 'scores', method: 'permutation', permutations: 200, sessions: 20 });
+    expect(permuted.position.tests[0]).toMatchObject({
+      basis: 'scores',
+      method: 'permutation',
+      permutations: 200,
+      sessions: 20,
+    });
     // The seed is the permutations' only source of chance: the same seed, the same report.
     expect(await doc(['--resamples', '200', '--seed', '9'])).toEqual(await doc(['--resamples', '200', '--seed', '9']));
   });
@@ -136,13 +187,29 @@ describe('council bias-report', () => {
     const { dir, path } = await store(20);
     const r = await report(['--input', path, '--format', 'json'], dir);
     const doc = JSON.parse(r.out) as BiasReportDocument;
-    expect(Object.keys(doc)).toEqual(['kind', 'schemaVersion', 'generatedAt', 'simulated', 'input', 'options', 'report']);
+    expect(Object.keys(doc)).toEqual([
+      'kind',
+      'schemaVersion',
+      'generatedAt',
+      'simulated',
+      'input',
+      'options',
+      'report',
+    ]);
     expect(doc.kind).toBe('council-bias-report');
     expect(doc.input).toMatchObject({ path, records: 20 * 16, skipped: 0 });
     expect(doc.options).toMatchObject({ now: '2026-11-05T00:00:00.000Z', seed: 1 });
     expect(doc.report.window.sessions).toBe(20);
     // The documented default margins, and the new length figures in place of the pooled correlation.
-    expect(doc.report.margins).toEqual({ lengthSlope: 0.05, position: 0.1, rankPosition: 0.05, reviewerOffset: 0.25, selfPreference: 0.25, affinity: 0.25, anchoring: 0.05 });
+    expect(doc.report.margins).toEqual({
+      lengthSlope: 0.05,
+      position: 0.1,
+      rankPosition: 0.05,
+      reviewerOffset: 0.25,
+      selfPreference: 0.25,
+      affinity: 0.25,
+      anchoring: 0.05,
+    });
     expect(Object.keys(doc.report.length)).toEqual(['slope', 'correlation', 'betweenSessions']);
     expect(doc.report).not.toHaveProperty('lengthCorrelation');
     const first = doc.report.position.effects.find((m) => m.metric === 'position_effect[0]')!;
@@ -155,33 +222,64 @@ describe('council bias-report', () => {
     const { dir, path } = await store(20);
     const csv = await report(['--input', path, '--format', 'csv'], dir);
     const rows = csv.out.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('metric,estimate,ci_lower,ci_upper,level,sample_size,unit,sessions,window_start,window_end,confidence,p_value,margin,interval_method,note');
+    expect(rows[0]).toBe(
+      'metric,estimate,ci_lower,ci_upper,level,sample_size,unit,sessions,window_start,window_end,confidence,p_value,margin,interval_method,note',
+    );
     const pos0 = rows.find((row) => row.startsWith('position_effect[0],'))!.split(',');
     expect(Number(pos0[1])).toBeCloseTo(1.125, 10);
     expect(pos0[10]).toBe('moderate');
     expect(pos0[12]).toBe('0.1'); // the default position margin
     // Reading order: the three length figures first; the between-session one is never flagged, so it has no margin.
-    expect(rows.slice(1, 4).map((row) => row.split(',')[0])).toEqual(['length_slope_per_1000_chars', 'length_score_correlation', 'length_between_sessions_per_1000_chars']);
+    expect(rows.slice(1, 4).map((row) => row.split(',')[0])).toEqual([
+      'length_slope_per_1000_chars',
+      'length_score_correlation',
+      'length_between_sessions_per_1000_chars',
+    ]);
     expect(rows[1]!.split(',')[12]).toBe('0.05');
     expect(rows[3]!.split(',')[12]).toBe('');
     // Per reviewer, in order: offset, z, mean, SD.
-    expect(rows.map((row) => row.split(',')[0]).filter((m) => m?.endsWith('[r/one]'))).toEqual(['reviewer_offset[r/one]', 'reviewer_z[r/one]', 'reviewer_mean[r/one]', 'reviewer_sd[r/one]']);
+    expect(rows.map((row) => row.split(',')[0]).filter((m) => m?.endsWith('[r/one]'))).toEqual([
+      'reviewer_offset[r/one]',
+      'reviewer_z[r/one]',
+      'reviewer_mean[r/one]',
+      'reviewer_sd[r/one]',
+    ]);
     const html = await report(['--input', path, '--format', 'html', '--output', 'out/../report.html'], dir);
     expect(html.out).toBe('');
     expect(html.err).toBe(`Wrote the html report to ${join(dir, 'report.html')}\n`);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
   });
 
-  it('reads only the window\'s records, yet reports exactly what aggregating every record gives', async () => {
+  it("reads only the window's records, yet reports exactly what aggregating every record gives", async () => {
     const { dir, path } = await store(30);
     // An older session written last (a late writer): the window goes by time, not by file order.
     const late = { sessions: 1, start: '2026-10-20T00:00:00Z', prefix: 'late' };
     await writePlantedStore(path, late);
-    const r = await report(['--input', path, '--format', 'json', '--sessions', '12', '--resamples', '50', '--seed', '3'], dir);
+    const r = await report(
+      ['--input', path, '--format', 'json', '--sessions', '12', '--resamples', '50', '--seed', '3'],
+      dir,
+    );
     const doc = JSON.parse(r.out) as BiasReportDocument;
-    expect(doc.input).toMatchObject({ lines: 31 * 16, records: 31 * 16, kept: 12 * 16, outsideWindow: 19 * 16, excluded: { beyondSessions: 19 * 16 }, skipped: 0 });
-    const everything = [...plantedObservations({ sessions: 30 }), ...plantedObservations(late)].map((o) => ({ ...o, queryCategory: null }));
-    const expected = aggregateBiasAudit(everything, { now: NOW, maxSessions: 12, maxDays: 30, minSessions: 20, seed: 3, resamples: 50 });
+    expect(doc.input).toMatchObject({
+      lines: 31 * 16,
+      records: 31 * 16,
+      kept: 12 * 16,
+      outsideWindow: 19 * 16,
+      excluded: { beyondSessions: 19 * 16 },
+      skipped: 0,
+    });
+    const everything = [...plantedObservations({ sessions: 30 }), ...plantedObservations(late)].map((o) => ({
+      ...o,
+      queryCategory: null,
+    }));
+    const expected = aggregateBiasAudit(everything, {
+      now: NOW,
+      maxSessions: 12,
+      maxDays: 30,
+      minSessions: 20,
+      seed: 3,
+      resamples: 50,
+    });
     expect(expected.position.tests[0]).toMatchObject({ method: 'permutation', permutations: 50 });
     // Only the counts of what was left out differ: the CLI never handed those records over.
     const { excluded: _a, ...window } = doc.report.window;
@@ -203,28 +301,41 @@ describe('council bias-report', () => {
     appendFileSync(path, '{"schema_version":"1.1.0","session_id":"tor');
     const r = await report(['--input', path], dir);
     expect(r.code).toBe(0);
-    expect(r.err).toBe(`council: skipped 1 unreadable line (1 torn_line); first: ${path}:193 (torn_line). The rest was read.\n`);
+    expect(r.err).toBe(
+      `council: skipped 1 unreadable line (1 torn_line); first: ${path}:193 (torn_line). The rest was read.\n`,
+    );
     const missing = await report(['--input', 'nope.jsonl'], dir);
     expect(missing.code).toBe(1);
-    expect(missing.err).toBe(`council: No bias records at ${join(dir, 'nope.jsonl')}: the file does not exist. Check the input path, or run sessions first (council demo writes some).\n`);
+    expect(missing.err).toBe(
+      `council: No bias records at ${join(dir, 'nope.jsonl')}: the file does not exist. Check the input path, or run sessions first (council demo writes some).\n`,
+    );
   });
 
-  it('reports the same from a compact store, one written with Python\'s default separators, and a pretty-printed one', async () => {
+  it("reports the same from a compact store, one written with Python's default separators, and a pretty-printed one", async () => {
     const { dir, path: compact } = await store(20);
-    const objects = recordsFromObservations(plantedObservations({ sessions: 20 }), { consent: 1, hashSecret: null, query: null }).map(
-      (r) => biasMetricRecordSchema.encode(r) as Record<string, unknown>,
-    );
+    const objects = recordsFromObservations(plantedObservations({ sessions: 20 }), {
+      consent: 1,
+      hashSecret: null,
+      query: null,
+    }).map((r) => biasMetricRecordSchema.encode(r) as Record<string, unknown>);
     // json.dumps(record): ", " and ": " between tokens, floats as 6.0 (these records hold no nested object).
     const python = (o: Record<string, unknown>): string =>
       `{${Object.entries(o)
-        .map(([k, v]) => `${JSON.stringify(k)}: ${k === 'score_value' && Number.isInteger(v) ? `${String(v)}.0` : JSON.stringify(v)}`)
+        .map(
+          ([k, v]) =>
+            `${JSON.stringify(k)}: ${k === 'score_value' && Number.isInteger(v) ? `${String(v)}.0` : JSON.stringify(v)}`,
+        )
         .join(', ')}}`;
     // Spaces inside the braces too, { "a": 1, "b": null }, and CRLF line ends.
     const pretty = (o: Record<string, unknown>): string => JSON.stringify(o, null, 1).replace(/\n */g, ' ');
     writeFileSync(join(dir, 'python.jsonl'), objects.map((o) => `${python(o)}\n`).join(''));
     writeFileSync(join(dir, 'pretty.jsonl'), objects.map((o) => `${pretty(o)}\r\n`).join(''));
-    expect(readFileSync(join(dir, 'python.jsonl'), 'utf8')).toMatch(/^\{"schema_version": "1\.1\.0", "session_id": "s-000000", .*"query_metadata": null, .*"score_value": 6\.0, /);
-    expect(readFileSync(join(dir, 'pretty.jsonl'), 'utf8')).toMatch(/^\{ "schema_version": "1\.1\.0", "session_id": "s-000000", .* \}\r\n/);
+    expect(readFileSync(join(dir, 'python.jsonl'), 'utf8')).toMatch(
+      /^\{"schema_version": "1\.1\.0", "session_id": "s-000000", .*"query_metadata": null, .*"score_value": 6\.0, /,
+    );
+    expect(readFileSync(join(dir, 'pretty.jsonl'), 'utf8')).toMatch(
+      /^\{ "schema_version": "1\.1\.0", "session_id": "s-000000", .* \}\r\n/,
+    );
 
     const docs = await Promise.all(
       [compact, join(dir, 'python.jsonl'), join(dir, 'pretty.jsonl')].map(async (path) => {
@@ -244,11 +355,25 @@ describe('council bias-report', () => {
   it('rejects a bad --format, --now or --resamples with exit 2', async () => {
     const bad = await report(['--format', 'pdf'], tmpdir());
     expect(bad).toMatchObject({ code: 2, err: 'council: --format must be one of text, json, csv, html, got "pdf".\n' });
-    expect(await report(['--resamples', '5'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got 5.\n' });
-    expect(await report(['--resamples=-1'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples must be at least 0, got -1.\n' });
-    expect(await report(['--resamples', 'many'], tmpdir())).toMatchObject({ code: 2, err: 'council: --resamples expects a whole number, got "many". Example: --resamples 0.\n' });
+    expect(await report(['--resamples', '5'], tmpdir())).toMatchObject({
+      code: 2,
+      err: 'council: --resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got 5.\n',
+    });
+    expect(await report(['--resamples=-1'], tmpdir())).toMatchObject({
+      code: 2,
+      err: 'council: --resamples must be at least 0, got -1.\n',
+    });
+    expect(await report(['--resamples', 'many'], tmpdir())).toMatchObject({
+      code: 2,
+      err: 'council: --resamples expects a whole number, got "many". Example: --resamples 0.\n',
+    });
     const c = captureIo();
-    const code = await runCli(['bias-report', '--now', 'yesterday'], { version: '1', io: c.io, env: {}, cwd: tmpdir() });
+    const code = await runCli(['bias-report', '--now', 'yesterday'], {
+      version: '1',
+      io: c.io,
+      env: {},
+      cwd: tmpdir(),
+    });
     expect(code).toBe(2);
     expect(c.err()).toBe('council: --now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "yesterday".\n');
   });

@@ -97,45 +97,87 @@ export interface BiasReportDocument {
     unreadSessions: UnreadSessions;
   };
   /** `seed`: of the permutations (the report's `resamples` says how many were drawn). */
-  options: { maxSessions: number | null; maxDays: number | null; minSessions: number; configVersion: string | null; model: string | null; now: string; seed: number };
+  options: {
+    maxSessions: number | null;
+    maxDays: number | null;
+    minSessions: number;
+    configVersion: string | null;
+    model: string | null;
+    now: string;
+    seed: number;
+  };
   report: BiasAggregateReport;
 }
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
-export async function computeBiasReport(options: BiasReportCommandOptions, ctx: CommandContext): Promise<{ document: BiasReportDocument; loaded: LoadedBiasRecords }> {
+export async function computeBiasReport(
+  options: BiasReportCommandOptions,
+  ctx: CommandContext,
+): Promise<{ document: BiasReportDocument; loaded: LoadedBiasRecords }> {
   const settings = commandSettings(ctx);
   const engine = options.engine ?? 'embedded';
-  const given = options.input === undefined ? [] : typeof options.input === 'string' ? [options.input] : [...options.input];
+  const given =
+    options.input === undefined ? [] : typeof options.input === 'string' ? [options.input] : [...options.input];
   checkEngineOptions(options, given.length > 0);
   const clickhouse = engine === 'clickhouse' ? checkClickhouseUrl(options.url!) : null;
-  const paths = clickhouse !== null ? [displayUrl(clickhouse)] : given.length === 0 ? [settings.files.biasStore] : given.map((p) => resolve(ctx.cwd, p));
+  const paths =
+    clickhouse !== null
+      ? [displayUrl(clickhouse)]
+      : given.length === 0
+        ? [settings.files.biasStore]
+        : given.map((p) => resolve(ctx.cwd, p));
   const now = options.now === undefined ? ctx.now() : new Date(options.now);
-  if (Number.isNaN(now.getTime())) throw new CliError({ code: 'USAGE', message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".` });
+  if (Number.isNaN(now.getTime()))
+    throw new CliError({
+      code: 'USAGE',
+      message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".`,
+    });
   const maxSessions = options.sessions ?? settings.windowSessions;
   const maxDays = options.days ?? settings.windowDays;
-  const filter = { ...(options.model === undefined ? {} : { model: options.model }), ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }) };
+  const filter = {
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
+  };
   const window = { now, maxSessions, maxDays, ...filter };
   let loaded: LoadedBiasRecords;
   try {
     // The default store may not exist yet: that is an empty report, not an error.
-    const inputs = clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
+    const inputs =
+      clickhouse !== null ? [] : given.length === 0 ? ((await defaultStoreExists(paths[0]!)) ? paths : []) : paths;
     const source: EngineSource | null =
-      engine === 'embedded' ? null : clickhouse !== null ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) } : { engine: 'duckdb', inputs, cwd: ctx.cwd };
+      engine === 'embedded'
+        ? null
+        : clickhouse !== null
+          ? { engine: 'clickhouse', url: clickhouse, ...clickhouseTableOptions(options.table) }
+          : { engine: 'duckdb', inputs, cwd: ctx.cwd };
     // Sessions not saved whole yet (the home's journal names them) are left out of every report, counted apart.
     const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
-    const { columns: windowColumns, ...read } = source === null ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window, leaveOutSessions }) : await readWithEngine(source, window);
+    const { columns: windowColumns, ...read } =
+      source === null
+        ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window, leaveOutSessions })
+        : await readWithEngine(source, window);
     if (read.excluded.unsaved > 0) ctx.io.stderr(`council: ${describeUnsaved(leaveOutSessions.size)}\n`);
     // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
     const { columns, unread } = leaveOutUnreadSessions(windowColumns);
     loaded = { paths, read, columns, unread };
   } catch (error) {
-    if (BiasStoreError.isInstance(error)) throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
+    if (BiasStoreError.isInstance(error))
+      throw new CliError({
+        code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME',
+        message: error.message,
+        cause: error,
+      });
     throw error;
   }
   // The reader (or the engine) applied the window and the filters: the statistics take its columns whole (now and
   // the window's bounds only label the report's window).
   const seed = options.seed ?? 1;
-  const common = { now, minSessions: settings.minSessions, seed, ...(options.resamples === undefined ? {} : { resamples: options.resamples }) };
+  const common = {
+    now,
+    minSessions: settings.minSessions,
+    seed,
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  };
   const report = aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays });
   const { read } = loaded;
   const kept = loaded.columns.length;
@@ -154,7 +196,8 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
       lines: read.lines,
       records: read.records,
       kept,
-      outsideWindow: excluded.model + excluded.configVersion + excluded.beforeWindow + excluded.future + excluded.beyondSessions,
+      outsideWindow:
+        excluded.model + excluded.configVersion + excluded.beforeWindow + excluded.future + excluded.beyondSessions,
       excluded,
       duplicates: read.repeated.duplicates,
       conflicts: read.repeated.conflicts,
@@ -163,7 +206,15 @@ export async function computeBiasReport(options: BiasReportCommandOptions, ctx: 
       firstBadLines: read.firstBadLines,
       unreadSessions: loaded.unread,
     },
-    options: { maxSessions, maxDays, minSessions: settings.minSessions, configVersion: options.configVersion ?? null, model: options.model ?? null, now: now.toISOString(), seed },
+    options: {
+      maxSessions,
+      maxDays,
+      minSessions: settings.minSessions,
+      configVersion: options.configVersion ?? null,
+      model: options.model ?? null,
+      now: now.toISOString(),
+      seed,
+    },
     report,
   };
   return { document, loaded };
@@ -174,11 +225,23 @@ function checkEngineOptions(options: BiasReportCommandOptions, hasInput: boolean
   const engine = options.engine ?? 'embedded';
   const usage = (message: string): CliError => new CliError({ code: 'USAGE', message });
   if (engine === 'clickhouse') {
-    if (options.url === undefined) throw usage('--engine clickhouse needs --url, the HTTP interface of the ClickHouse server holding the records (e.g. --url http://127.0.0.1:8123).');
-    if (hasInput) throw usage('--engine clickhouse reads the records from the server\'s table, not --input: load files into it with `council store export --to clickhouse --url … --input …`.');
+    if (options.url === undefined)
+      throw usage(
+        '--engine clickhouse needs --url, the HTTP interface of the ClickHouse server holding the records (e.g. --url http://127.0.0.1:8123).',
+      );
+    if (hasInput)
+      throw usage(
+        "--engine clickhouse reads the records from the server's table, not --input: load files into it with `council store export --to clickhouse --url … --input …`.",
+      );
   } else {
-    if (options.url !== undefined) throw usage(`--url is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
-    if (options.table !== undefined) throw usage(`--table is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`);
+    if (options.url !== undefined)
+      throw usage(
+        `--url is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`,
+      );
+    if (options.table !== undefined)
+      throw usage(
+        `--table is for --engine clickhouse${engine === 'embedded' ? '' : ` (this report runs on ${engine})`}.`,
+      );
   }
 }
 
@@ -191,10 +254,18 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   const format = options.format ?? 'text';
   const toFile = options.output !== undefined;
   // The file is checked before the report is computed: never over a store, the history or anything but a regular file.
-  const output = toFile ? { path: resolve(ctx.cwd, options.output!), flag: '--output', orElse: 'leave --output out to print the report', settings: commandSettings(ctx) } : null;
+  const output = toFile
+    ? {
+        path: resolve(ctx.cwd, options.output!),
+        flag: '--output',
+        orElse: 'leave --output out to print the report',
+        settings: commandSettings(ctx),
+      }
+    : null;
   if (output !== null) checkOutputFile(output);
   const { document, loaded } = await computeBiasReport(options, ctx);
-  for (const line of describeBiasRead({ document, loaded, defaultStore: options.input === undefined })) ctx.io.stderr(line);
+  for (const line of describeBiasRead({ document, loaded, defaultStore: options.input === undefined }))
+    ctx.io.stderr(line);
   const style = toFile ? createStyle(false) : ctx.out;
   // Each renderer loads only when its format is asked for: the text tables (cli-table3) and the HTML page are
   // ~100 KB that a JSON report would otherwise parse at every start.
@@ -211,15 +282,32 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
       break;
     }
     case 'html': {
-      const [{ renderHtmlReport }, { htmlReportFromAudit }] = await Promise.all([import('../html/render-html-report.js'), import('../html/html-report-from-audit.js')]);
+      const [{ renderHtmlReport }, { htmlReportFromAudit }] = await Promise.all([
+        import('../html/render-html-report.js'),
+        import('../html/html-report-from-audit.js'),
+      ]);
       text = renderHtmlReport(
-        htmlReportFromAudit({ report: document.report, records: loaded, source: document.input.path, simulated: document.simulated, generatedAt: document.generatedAt, unreadSessions: loaded.unread }),
+        htmlReportFromAudit({
+          report: document.report,
+          records: loaded,
+          source: document.input.path,
+          simulated: document.simulated,
+          generatedAt: document.generatedAt,
+          unreadSessions: loaded.unread,
+        }),
       );
       break;
     }
     case 'text': {
       const { renderBiasReportText } = await import('../render-bias-report-text.js');
-      text = renderBiasReportText({ report: document.report, style, verbose: options.verbose === true, source: document.input.path, simulated: document.simulated, unreadSessions: loaded.unread });
+      text = renderBiasReportText({
+        report: document.report,
+        style,
+        verbose: options.verbose === true,
+        source: document.input.path,
+        simulated: document.simulated,
+        unreadSessions: loaded.unread,
+      });
       break;
     }
   }

@@ -25,10 +25,16 @@ export function checkClickhouseUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError({ code: 'USAGE', message: `--url expects the http(s) URL of a ClickHouse server's HTTP interface, such as http://127.0.0.1:8123, got "${url}".` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `--url expects the http(s) URL of a ClickHouse server's HTTP interface, such as http://127.0.0.1:8123, got "${url}".`,
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new CliError({ code: 'USAGE', message: `--url expects an http:// or https:// URL (ClickHouse's HTTP interface, port 8123 by default), got ${parsed.protocol}//… .` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `--url expects an http:// or https:// URL (ClickHouse's HTTP interface, port 8123 by default), got ${parsed.protocol}//… .`,
+    });
   }
   return url;
 }
@@ -44,9 +50,13 @@ export function clickhouseTableOptions(table: string | undefined): { table?: str
  * Reads the window in the engine: the reader's counts and the window's records as its columns. The engine's module
  * loads only here, so the embedded path never loads DuckDB or the ClickHouse client.
  */
-export async function readWithEngine(source: EngineSource, window: EngineWindowOptions): Promise<ReadBiasRecordsResult> {
+export async function readWithEngine(
+  source: EngineSource,
+  window: EngineWindowOptions,
+): Promise<ReadBiasRecordsResult> {
   const store = await import('@council/bias-store');
-  if (source.engine === 'duckdb') return await store.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
+  if (source.engine === 'duckdb')
+    return await store.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
   return await store.clickhouseBiasRead({
     url: source.url,
     ...(source.table === undefined ? {} : { table: source.table }),

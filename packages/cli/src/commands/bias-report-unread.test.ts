@@ -36,7 +36,9 @@ function unreadSession(id: string, at: string, reviewers = ['r/one', 'r/two', 'r
 async function storeOf(observations: BiasObservation[]): Promise<{ dir: string; path: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'council-report-unread-'));
   const path = join(dir, 'bias_metrics.jsonl');
-  await createBiasStore({ path }).append(recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }));
+  await createBiasStore({ path }).append(
+    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
+  );
   return { dir, path };
 }
 
@@ -66,7 +68,12 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
     const { dir, path } = await storeOf(tenUnread);
     const r = await report(['--input', path, '--format', 'json'], dir);
     const doc = JSON.parse(r.out) as BiasReportDocument;
-    expect(doc.input).toMatchObject({ records: 160, kept: 0, outsideWindow: 0, unreadSessions: { sessions: 10, records: 160, sessionIds: ids.split(', ') } });
+    expect(doc.input).toMatchObject({
+      records: 160,
+      kept: 0,
+      outsideWindow: 0,
+      unreadSessions: { sessions: 10, records: 160, sessionIds: ids.split(', ') },
+    });
     expect(doc.report.window.sessions).toBe(0);
     expect(doc.report.flags).toEqual([]);
   });
@@ -83,10 +90,18 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
   it('beside readable sessions: the report is the one over the readable sessions alone, with the two named', async () => {
     // 20 sessions with the planted position effect, and two unread ones in between, one with a reviewer seen nowhere else.
     const planted = plantedObservations({ sessions: 20 });
-    const mixed = await storeOf([...planted, ...unreadSession('u-early', '2026-11-01T03:30:00Z', ['r/ghost', 'r/one']), ...unreadSession('u-late', '2026-11-01T09:30:00Z')]);
+    const mixed = await storeOf([
+      ...planted,
+      ...unreadSession('u-early', '2026-11-01T03:30:00Z', ['r/ghost', 'r/one']),
+      ...unreadSession('u-late', '2026-11-01T09:30:00Z'),
+    ]);
     const alone = await storeOf(planted);
-    const a = JSON.parse((await report(['--input', mixed.path, '--format', 'json'], mixed.dir)).out) as BiasReportDocument;
-    const b = JSON.parse((await report(['--input', alone.path, '--format', 'json'], alone.dir)).out) as BiasReportDocument;
+    const a = JSON.parse(
+      (await report(['--input', mixed.path, '--format', 'json'], mixed.dir)).out,
+    ) as BiasReportDocument;
+    const b = JSON.parse(
+      (await report(['--input', alone.path, '--format', 'json'], alone.dir)).out,
+    ) as BiasReportDocument;
     expect(a.input.unreadSessions).toEqual({ sessions: 2, records: 8 + 16, sessionIds: ['u-early', 'u-late'] });
     expect(a.report).toEqual(b.report);
     expect(a.report.window.sessions).toBe(20);

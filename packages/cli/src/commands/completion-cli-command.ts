@@ -5,7 +5,8 @@ import type { CompletionCommandOptions } from './completion-command.js';
 export const completionCliCommand: CliCommand<CompletionCommandOptions> = {
   name: 'completion',
   args: '<shell>',
-  description: 'Print the tab-completion script for bash, zsh or fish (commands and their flags); e.g. source <(council completion bash) in ~/.bashrc',
+  description:
+    'Print the tab-completion script for bash, zsh or fish (commands and their flags); e.g. source <(council completion bash) in ~/.bashrc',
   options: [],
   examples: [
     'council completion bash > ~/.local/share/bash-completion/completions/council',

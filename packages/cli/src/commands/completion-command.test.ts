@@ -22,7 +22,7 @@ function bashComplete(script: string, words: string[]): string[] {
 }
 
 describe('council completion (issue 15 item 12)', () => {
-  it('prints a bash script that completes commands and each command\'s flags', async () => {
+  it("prints a bash script that completes commands and each command's flags", async () => {
     const r = await run(['completion', 'bash']);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
@@ -42,7 +42,9 @@ describe('council completion (issue 15 item 12)', () => {
     const fish = await run(['completion', 'fish']);
     expect(fish.code).toBe(0);
     expect(fish.out).toContain("complete -c council -n __fish_use_subcommand -a demo -d 'Offline:");
-    expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -F -d 'Comma-separated member model ids");
+    expect(fish.out).toContain(
+      "complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -F -d 'Comma-separated member model ids",
+    );
     // A switch takes no value: no -r.
     expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l json -d ");
   });

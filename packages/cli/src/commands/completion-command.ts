@@ -50,7 +50,9 @@ function fishQuote(text: string): string {
 }
 
 function bashScript(list: CompletionEntry[]): string {
-  const cases = list.map((entry) => `    ${entry.name}) flags=${shQuote(entry.flags.map((flag) => flag.name).join(' '))} ;;`);
+  const cases = list.map(
+    (entry) => `    ${entry.name}) flags=${shQuote(entry.flags.map((flag) => flag.name).join(' '))} ;;`,
+  );
   return [
     '# council completion for bash. Load it now: source <(council completion bash)',
     '# or for every shell: council completion bash > ~/.local/share/bash-completion/completions/council',
@@ -117,11 +119,14 @@ function fishScript(list: CompletionEntry[]): string {
     '# or for every shell: council completion fish > ~/.config/fish/completions/council.fish',
     'complete -c council -f',
   ];
-  for (const entry of list) lines.push(`complete -c council -n __fish_use_subcommand -a ${entry.name} -d ${fishQuote(entry.description)}`);
+  for (const entry of list)
+    lines.push(`complete -c council -n __fish_use_subcommand -a ${entry.name} -d ${fishQuote(entry.description)}`);
   for (const entry of list) {
     for (const flag of [...entry.flags, ...globalFlags]) {
       const needs = flag.takesValue ? ' -r -F' : '';
-      lines.push(`complete -c council -n ${fishQuote(`__fish_seen_subcommand_from ${entry.name}`)} -l ${flag.name.slice(2)}${needs} -d ${fishQuote(flag.description)}`);
+      lines.push(
+        `complete -c council -n ${fishQuote(`__fish_seen_subcommand_from ${entry.name}`)} -l ${flag.name.slice(2)}${needs} -d ${fishQuote(flag.description)}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -144,7 +149,10 @@ export function completionScript(shell: CompletionShell, commands: readonly CliC
 export async function runCompletionCommand(options: CompletionCommandOptions, ctx: CommandContext): Promise<number> {
   const shell = options.shell;
   if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') {
-    throw new CliError({ code: 'USAGE', message: `council completion needs a shell: bash, zsh or fish, got "${shell ?? ''}". Example: source <(council completion bash).` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `council completion needs a shell: bash, zsh or fish, got "${shell ?? ''}". Example: source <(council completion bash).`,
+    });
   }
   const { cliCommands } = await import('../cli-commands.js');
   ctx.io.stdout(completionScript(shell, cliCommands));

@@ -5,7 +5,8 @@ import type { ConfigCommandOptions } from './config-command.js';
 export const configCliCommand: CliCommand<ConfigCommandOptions> = {
   name: 'config',
   args: '<action>',
-  description: 'Show the settings in effect (show), where Council keeps its files (path), or write a commented config.yaml (init)',
+  description:
+    'Show the settings in effect (show), where Council keeps its files (path), or write a commented config.yaml (init)',
   options: [{ flags: '--json', description: 'Print one JSON document' }],
   examples: ['council config show', 'council config path', 'council config show --json', 'council config init'],
   parse: ({ args, options: o }) => ({ action: argText(args[0]), json: o['json'] === true }),

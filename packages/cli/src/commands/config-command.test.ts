@@ -32,7 +32,14 @@ describe('council config', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-config-'));
     writeFileSync(join(home, 'config.yaml'), 'strategy: risk-averse\nmode_toggle: false\n');
     const canary = 'sk-or-v1-CANARY-0123456789';
-    const t = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
+    const t = testContext({
+      home,
+      env: {
+        OPENROUTER_API_KEY: canary,
+        LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY',
+        LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY',
+      },
+    });
     await runConfigCommand({ action: 'show' }, t.ctx);
     const text = t.out();
     expect(text).toMatch(/OPENROUTER_API_KEY\s+present/);
@@ -43,9 +50,20 @@ describe('council config', () => {
     // The cascade: the user's config.yaml over the built-in defaults.
     expect(text).toContain(`configuration layers  built-in defaults ← ${join(home, 'config.yaml')}`);
     expect(text).toMatch(/defaults\s+strategy risk-averse, mode consensus \(fixed: mode_toggle false\)/);
-    const t2 = testContext({ home, env: { OPENROUTER_API_KEY: canary, LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' } });
+    const t2 = testContext({
+      home,
+      env: {
+        OPENROUTER_API_KEY: canary,
+        LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY',
+        LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY',
+      },
+    });
     await runConfigCommand({ action: 'show', json: true }, t2.ctx);
-    const doc = JSON.parse(t2.out()) as { keys: Record<string, string>; files: Record<string, { exists: boolean }>; council: { modeToggle: boolean } };
+    const doc = JSON.parse(t2.out()) as {
+      keys: Record<string, string>;
+      files: Record<string, { exists: boolean }>;
+      council: { modeToggle: boolean };
+    };
     expect(doc.council.modeToggle).toBe(false);
     expect(doc.keys['OPENROUTER_API_KEY']).toBe('present');
     expect(doc.files['config']?.exists).toBe(true);
@@ -57,12 +75,17 @@ describe('council config', () => {
   it('names the file and key of an invalid configuration', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-config-'));
     writeFileSync(join(home, 'config.yaml'), 'quorum: many\n');
-    await expect(runConfigCommand({ action: 'show' }, testContext({ home }).ctx)).rejects.toThrow(/config\.yaml.*quorum/);
+    await expect(runConfigCommand({ action: 'show' }, testContext({ home }).ctx)).rejects.toThrow(
+      /config\.yaml.*quorum/,
+    );
   });
 
   it('show prints LLM_COUNCIL_CLOUD_URL without its user-info, which can hold a token', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-config-'));
-    const env = { LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/v1/ingest', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' };
+    const env = {
+      LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/v1/ingest',
+      LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY',
+    };
     const t = testContext({ home, env });
     await runConfigCommand({ action: 'show' }, t.ctx);
     expect(t.out()).toMatch(/cloud\s+https:\/\/cloud\.example\.com\/v1\/ingest, token present\n/);
@@ -74,6 +97,8 @@ describe('council config', () => {
 
   it('rejects an unknown action as a usage error naming the valid ones', async () => {
     const t = testContext();
-    await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow('Unknown config action "edit": use "council config show", "council config path" or "council config init".');
+    await expect(runConfigCommand({ action: 'edit' }, t.ctx)).rejects.toThrow(
+      'Unknown config action "edit": use "council config show", "council config path" or "council config init".',
+    );
   });
 });

@@ -28,7 +28,10 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   }
   if (action === 'init') return initConfig(settings.files.config, ctx);
   if (action !== 'show') {
-    throw new CliError({ code: 'USAGE', message: `Unknown config action "${action ?? ''}": use "council config show", "council config path" or "council config init".` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `Unknown config action "${action ?? ''}": use "council config show", "council config path" or "council config init".`,
+    });
   }
   const cascade = await loadCouncilConfig(settings);
   const council = {
@@ -44,12 +47,16 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     maxCostUsd: cascade.config.maxCostUsd ?? null,
     maxReplyBytes: cascade.config.maxReplyBytes,
   };
-  const keys = Object.fromEntries(Object.entries(settings.apiKeys).map(([v, present]) => [v, present ? 'present' : 'absent']));
+  const keys = Object.fromEntries(
+    Object.entries(settings.apiKeys).map(([v, present]) => [v, present ? 'present' : 'absent']),
+  );
   if (options.json) {
     const document = {
       home: settings.home,
       homeSource: settings.homeSource,
-      files: Object.fromEntries(Object.entries(settings.files).map(([k, p]) => [k, p === null ? null : { path: p, exists: existsSync(p) }])),
+      files: Object.fromEntries(
+        Object.entries(settings.files).map(([k, p]) => [k, p === null ? null : { path: p, exists: existsSync(p) }]),
+      ),
       models: settings.models,
       chairman: settings.chairman,
       org: settings.org,
@@ -70,8 +77,10 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     return 0;
   }
   const s = ctx.out;
-  const file = (p: string | null) => (p === null ? s.dim('(none)') : `${p} ${existsSync(p) ? '' : s.dim('(missing)')}`.trimEnd());
-  const origin = (variable: string) => (settings.variablesSet.includes(variable) ? s.dim(`(${variable})`) : s.dim('(default)'));
+  const file = (p: string | null) =>
+    p === null ? s.dim('(none)') : `${p} ${existsSync(p) ? '' : s.dim('(missing)')}`.trimEnd();
+  const origin = (variable: string) =>
+    settings.variablesSet.includes(variable) ? s.dim(`(${variable})`) : s.dim('(default)');
   const rows: [string, string][] = [
     ['home', `${settings.home} ${s.dim(`(${settings.homeSource})`)}`],
     ['config file', file(settings.files.config)],
@@ -80,24 +89,55 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['bias store', `${file(settings.files.biasStore)} ${origin('LLM_COUNCIL_BIAS_STORE')}`],
     ['history', file(settings.files.history)],
     ['telemetry outbox', file(settings.files.outbox)],
-    ['models', `${settings.models.length ? settings.models.join(', ') : s.dim('(none: pass --models)')} ${origin('LLM_COUNCIL_MODELS')}`],
+    [
+      'models',
+      `${settings.models.length ? settings.models.join(', ') : s.dim('(none: pass --models)')} ${origin('LLM_COUNCIL_MODELS')}`,
+    ],
     ['chairman', `${settings.chairman ?? s.dim('(first member)')} ${origin('LLM_COUNCIL_CHAIRMAN')}`],
     ['organization', `${settings.org ?? s.dim('(none)')} ${origin('LLM_COUNCIL_ORG')}`],
     ['bias persistence', `${settings.biasPersistence ? 'on' : 'off'} ${origin('LLM_COUNCIL_BIAS_PERSISTENCE')}`],
-    ['consent level', `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`],
+    [
+      'consent level',
+      `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`,
+    ],
     ['bias window', `last ${settings.windowSessions} sessions, ${settings.windowDays} days`],
     ['minimum sessions', `${settings.minSessions} ${origin('LLM_COUNCIL_MIN_BIAS_SESSIONS')}`],
-    ['length bias above', `|r| ${settings.biasThresholds.lengthCorrelation} ${origin('LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD')}`],
-    ['position bias above', `variance ${settings.biasThresholds.positionVariance} ${origin('LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD')}`],
-    ['random seed', `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`],
+    [
+      'length bias above',
+      `|r| ${settings.biasThresholds.lengthCorrelation} ${origin('LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD')}`,
+    ],
+    [
+      'position bias above',
+      `variance ${settings.biasThresholds.positionVariance} ${origin('LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD')}`,
+    ],
+    [
+      'random seed',
+      `${settings.randomSeed ?? s.dim('(none: orders are random)')} ${origin('LLM_COUNCIL_RANDOM_SEED')}`,
+    ],
     ['hash secret', settings.hashSecretSet ? 'present' : 'absent'],
-    ['cloud', `${settings.cloudUrl === null ? s.dim('(not configured)') : scrubSecrets(settings.cloudUrl)}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`],
+    [
+      'cloud',
+      `${settings.cloudUrl === null ? s.dim('(not configured)') : scrubSecrets(settings.cloudUrl)}, token ${settings.cloudTokenSet ? 'present' : 'absent'}`,
+    ],
     ['configuration layers', council.layers.join(' ← ')],
-    ['defaults', `strategy ${council.strategy}, mode ${council.mode} (${council.modeToggle ? 'the web UI may switch it' : 'fixed: mode_toggle false'}), order ${council.order}, quorum ${council.quorum}`],
+    [
+      'defaults',
+      `strategy ${council.strategy}, mode ${council.mode} (${council.modeToggle ? 'the web UI may switch it' : 'fixed: mode_toggle false'}), order ${council.order}, quorum ${council.quorum}`,
+    ],
     ['strategies', council.strategies.join(', ')],
     ['personalities', council.personalities.length ? council.personalities.join(', ') : s.dim('(none)')],
-    ['pools', Object.keys(council.pools).length ? Object.entries(council.pools).map(([name, ids]) => `@${name} (${ids.join(', ')})`).join('; ') : s.dim('(none)')],
-    ['limits', `cost ${council.maxCostUsd === null ? s.dim('(no cap)') : `at most $${council.maxCostUsd} a session`}, replies up to ${council.maxReplyBytes} bytes`],
+    [
+      'pools',
+      Object.keys(council.pools).length
+        ? Object.entries(council.pools)
+            .map(([name, ids]) => `@${name} (${ids.join(', ')})`)
+            .join('; ')
+        : s.dim('(none)'),
+    ],
+    [
+      'limits',
+      `cost ${council.maxCostUsd === null ? s.dim('(no cap)') : `at most $${council.maxCostUsd} a session`}, replies up to ${council.maxReplyBytes} bytes`,
+    ],
     ...Object.entries(keys).map(([k, v]): [string, string] => [k, v]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -115,11 +155,21 @@ async function initConfig(path: string, ctx: CommandContext): Promise<number> {
     createNewFile(path, configTemplate);
   } catch (error) {
     if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') {
-      throw new CliError({ code: 'RUNTIME', message: `${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.` });
+      throw new CliError({
+        code: 'RUNTIME',
+        message: `${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.`,
+      });
     }
-    if (BiasStoreError.isInstance(error)) throw new CliError({ code: 'RUNTIME', message: `${error.message} Nothing was written: run council config init again once fixed.`, cause: error });
+    if (BiasStoreError.isInstance(error))
+      throw new CliError({
+        code: 'RUNTIME',
+        message: `${error.message} Nothing was written: run council config init again once fixed.`,
+        cause: error,
+      });
     throw error;
   }
-  ctx.io.stdout(`Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`);
+  ctx.io.stdout(
+    `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`,
+  );
   return 0;
 }

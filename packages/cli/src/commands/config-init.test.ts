@@ -17,17 +17,36 @@ describe('council config init (issue 15 item 12)', () => {
     const r = await run(['config', 'init'], home);
     expect(r.code).toBe(0);
     const path = join(home, 'config.yaml');
-    expect(r.out).toBe(`Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`);
+    expect(r.out).toBe(
+      `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`,
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const text = readFileSync(path, 'utf8');
     // Every line is a comment or blank.
     expect(text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))).toEqual([]);
-    for (const key of ['members', 'chairman', 'pools', 'strategy', 'mode', 'order', 'quorum', 'retries', 'max_cost_usd', 'max_reply_bytes', 'timeouts', 'bias_audit', 'exclude_self_votes', 'self_review']) {
+    for (const key of [
+      'members',
+      'chairman',
+      'pools',
+      'strategy',
+      'mode',
+      'order',
+      'quorum',
+      'retries',
+      'max_cost_usd',
+      'max_reply_bytes',
+      'timeouts',
+      'bias_audit',
+      'exclude_self_votes',
+      'self_review',
+    ]) {
       expect(text).toContain(`# ${key}:`);
     }
     const shown = await run(['config', 'show', '--json'], home);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.out)).toMatchObject({ council: { strategy: 'balanced', mode: 'consensus', order: 'latin-square', quorum: 2 } });
+    expect(JSON.parse(shown.out)).toMatchObject({
+      council: { strategy: 'balanced', mode: 'consensus', order: 'latin-square', quorum: 2 },
+    });
   });
 
   it('every example line, uncommented, is valid configuration with the stated defaults', async () => {
@@ -39,7 +58,13 @@ describe('council config init (issue 15 item 12)', () => {
     const shown = await run(['config', 'show', '--json'], home);
     expect(shown.err).toBe('');
     expect(JSON.parse(shown.out)).toMatchObject({
-      council: { strategy: 'balanced', mode: 'consensus', order: 'latin-square', quorum: 2, strategies: ['balanced', 'compliance-first', 'goal-seeking', 'novelty', 'risk-averse'] },
+      council: {
+        strategy: 'balanced',
+        mode: 'consensus',
+        order: 'latin-square',
+        quorum: 2,
+        strategies: ['balanced', 'compliance-first', 'goal-seeking', 'novelty', 'risk-averse'],
+      },
     });
   });
 
@@ -70,7 +95,11 @@ describe.runIf(process.platform === 'linux')('council config init on a full disk
       } finally {
         injected.restore();
       }
-      expect(r).toEqual({ code: 1, out: '', err: `council: Cannot write ${path}: the disk is full; free some space (ENOSPC). Nothing was written: run council config init again once fixed.\n` });
+      expect(r).toEqual({
+        code: 1,
+        out: '',
+        err: `council: Cannot write ${path}: the disk is full; free some space (ENOSPC). Nothing was written: run council config init again once fixed.\n`,
+      });
       expect(readdirSync(home)).toEqual([]); // neither config.yaml nor a temporary file
       expect((await run(['config', 'init'], home)).code).toBe(0);
       expect(readFileSync(path, 'utf8')).toContain('# strategy:');
@@ -78,22 +107,29 @@ describe.runIf(process.platform === 'linux')('council config init on a full disk
   });
 });
 
-describe.runIf(process.platform === 'linux')('council config init under a file-size limit of 0 (ulimit -f 0, a child process)', () => {
-  it('no config.yaml is left behind to block the retry', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const { existsSync, readdirSync } = await import('node:fs');
-    const { fileURLToPath } = await import('node:url');
-    const home = mkdtempSync(join(tmpdir(), 'council-init-'));
-    const program = [
-      `import { runCli } from ${JSON.stringify(fileURLToPath(new URL('../run-cli.ts', import.meta.url)))};`,
-      'const io = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };',
-      `process.exitCode = await runCli(['config', 'init'], { version: '1.0.0', io, env: { LLM_COUNCIL_HOME: ${JSON.stringify(home)} } });`,
-    ].join('\n');
-    const quoted = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', program].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-    const child = spawnSync('bash', ['-c', `ulimit -f 0 && exec ${quoted}`], { encoding: 'utf8', timeout: 30_000 });
-    expect(child.status).toBe(1);
-    expect(child.stderr).toContain(`council: Cannot write ${join(home, 'config.yaml')}: the file reached the largest size this process may write (a file-size limit, ulimit -f); raise the limit or choose another path (EFBIG).`);
-    expect(existsSync(join(home, 'config.yaml'))).toBe(false);
-    expect(readdirSync(home)).toEqual([]);
-  }, 40_000);
-});
+describe.runIf(process.platform === 'linux')(
+  'council config init under a file-size limit of 0 (ulimit -f 0, a child process)',
+  () => {
+    it('no config.yaml is left behind to block the retry', async () => {
+      const { spawnSync } = await import('node:child_process');
+      const { existsSync, readdirSync } = await import('node:fs');
+      const { fileURLToPath } = await import('node:url');
+      const home = mkdtempSync(join(tmpdir(), 'council-init-'));
+      const program = [
+        `import { runCli } from ${JSON.stringify(fileURLToPath(new URL('../run-cli.ts', import.meta.url)))};`,
+        'const io = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };',
+        `process.exitCode = await runCli(['config', 'init'], { version: '1.0.0', io, env: { LLM_COUNCIL_HOME: ${JSON.stringify(home)} } });`,
+      ].join('\n');
+      const quoted = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', program]
+        .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+        .join(' ');
+      const child = spawnSync('bash', ['-c', `ulimit -f 0 && exec ${quoted}`], { encoding: 'utf8', timeout: 30_000 });
+      expect(child.status).toBe(1);
+      expect(child.stderr).toContain(
+        `council: Cannot write ${join(home, 'config.yaml')}: the file reached the largest size this process may write (a file-size limit, ulimit -f); raise the limit or choose another path (EFBIG).`,
+      );
+      expect(existsSync(join(home, 'config.yaml'))).toBe(false);
+      expect(readdirSync(home)).toEqual([]);
+    }, 40_000);
+  },
+);

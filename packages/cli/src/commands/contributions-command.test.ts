@@ -50,21 +50,37 @@ function scriptedModel(id: string, script: () => Script): LanguageModelV1 {
     doGenerate(options: GenerateOptions): Promise<GenerateResult> {
       const prompt = options.messages.map((m) => m.content).join('\n');
       const s = script();
-      const reply = (text: string): Promise<GenerateResult> => Promise.resolve({ text, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 }, finishReason: 'stop', latencyMs: 1 });
+      const reply = (text: string): Promise<GenerateResult> =>
+        Promise.resolve({
+          text,
+          usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 },
+          finishReason: 'stop',
+          latencyMs: 1,
+        });
       switch (councilRequestStage(prompt)) {
         case 'answer':
           if (s.fails === id) return Promise.reject(new Error('the scripted member is down'));
           return reply(`ANSWER-${id}: write characterisation tests first.`);
         case 'review': {
           const blocks = [...prompt.matchAll(blockPattern)].map((m) => ({ label: m[2]!, text: m[3]! }));
-          const ranked = [...blocks].sort((x, y) => Number(y.text.includes(`ANSWER-${s.first}:`)) - Number(x.text.includes(`ANSWER-${s.first}:`)));
+          const ranked = [...blocks].sort(
+            (x, y) => Number(y.text.includes(`ANSWER-${s.first}:`)) - Number(x.text.includes(`ANSWER-${s.first}:`)),
+          );
           const scores = Object.fromEntries(ranked.map((b, i) => [b.label, 9 - 2 * i]));
-          const critiques = ranked.map((b) => `### ${b.label}\n**Strengths**: clear\n**Weaknesses**: short\n**Score**: ${scores[b.label]}`).join('\n\n');
-          return reply(`${critiques}\n\n\`\`\`json\n${JSON.stringify({ ranking: ranked.map((b) => b.label), scores })}\n\`\`\`\n\nFINAL RANKING:\n${ranked.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}`);
+          const critiques = ranked
+            .map((b) => `### ${b.label}\n**Strengths**: clear\n**Weaknesses**: short\n**Score**: ${scores[b.label]}`)
+            .join('\n\n');
+          return reply(
+            `${critiques}\n\n\`\`\`json\n${JSON.stringify({ ranking: ranked.map((b) => b.label), scores })}\n\`\`\`\n\nFINAL RANKING:\n${ranked.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}`,
+          );
         }
         case 'chairman': {
           if (s.weights === null) return reply('Start with characterisation tests.');
-          const contributors = Object.entries(s.weights).map(([member, weight]) => ({ id: member, weight, reason: 'useful steps' }));
+          const contributors = Object.entries(s.weights).map(([member, weight]) => ({
+            id: member,
+            weight,
+            reason: 'useful steps',
+          }));
           return reply(`Start with characterisation tests.\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\``);
         }
       }
@@ -73,7 +89,9 @@ function scriptedModel(id: string, script: () => Script): LanguageModelV1 {
 }
 
 /** Runs the scripted sessions through runCouncil and persistSession into `home`. */
-async function runScriptedSessions(env: Record<string, string>): Promise<{ sessions: CouncilSession[]; saved: Awaited<ReturnType<typeof persistSession>>[] }> {
+async function runScriptedSessions(
+  env: Record<string, string>,
+): Promise<{ sessions: CouncilSession[]; saved: Awaited<ReturnType<typeof persistSession>>[] }> {
   let current = SCRIPTS[0]!;
   const model = (id: string): LanguageModelV1 => scriptedModel(id, () => current);
   const [a, b, c, chair] = [model('test/a'), model('test/b'), model('test/c'), model('test/chair')];
@@ -96,9 +114,17 @@ async function runScriptedSessions(env: Record<string, string>): Promise<{ sessi
   return { sessions, saved };
 }
 
-async function contributionsJson(args: string[], env: Record<string, string>): Promise<{ code: number; doc: ContributionsDocument; err: string }> {
+async function contributionsJson(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; doc: ContributionsDocument; err: string }> {
   const c = captureIo();
-  const code = await runCli(['contributions', '--json', ...args], { version: '1.2.3', io: c.io, env, cwd: env['LLM_COUNCIL_HOME']! });
+  const code = await runCli(['contributions', '--json', ...args], {
+    version: '1.2.3',
+    io: c.io,
+    env,
+    cwd: env['LLM_COUNCIL_HOME']!,
+  });
   return { code, doc: (code === 0 ? JSON.parse(c.out()) : null) as ContributionsDocument, err: c.err() };
 }
 
@@ -129,7 +155,16 @@ describe('council contributions over sessions persisted by persistSession', () =
     expect(text).not.toContain('useful steps');
     expect(text).not.toContain('legacy module');
     const first = JSON.parse(text.split('\n')[2]!) as Record<string, unknown>;
-    expect(first).toMatchObject({ member: 'skeptic', model: 'test/c', personality: 'skeptic', strategy: 'balanced', mode: 'consensus', weight: 0, vote_winner: false, config_version: '1.2.3' });
+    expect(first).toMatchObject({
+      member: 'skeptic',
+      model: 'test/c',
+      personality: 'skeptic',
+      strategy: 'balanced',
+      mode: 'consensus',
+      weight: 0,
+      vote_winner: false,
+      config_version: '1.2.3',
+    });
   });
 
   it('prints the hand-derived figures as JSON', async () => {
@@ -168,7 +203,13 @@ describe('council contributions over sessions persisted by persistSession', () =
       ['skeptic', 'balanced', 0, 1],
       ['skeptic', 'risk-averse', 0.5, 1],
     ]);
-    expect(doc.store).toMatchObject({ path: join(home, 'contributions.jsonl'), records: 11, skipped: 0, duplicates: 0, conflicts: 0 });
+    expect(doc.store).toMatchObject({
+      path: join(home, 'contributions.jsonl'),
+      records: 11,
+      skipped: 0,
+      duplicates: 0,
+      conflicts: 0,
+    });
   });
 
   it('windows by --last and --since', async () => {
@@ -184,15 +225,26 @@ describe('council contributions over sessions persisted by persistSession', () =
     expect(since.doc.window.since).toBe('2026-11-03T00:00:00.000Z');
     // A window past the last session: the store is not empty, so no hint to run a demo.
     const c = captureIo();
-    expect(await runCli(['contributions', '--since', '2026-12-01T00:00+01:00'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
-    expect(c.out()).toBe(`No session in ${join(home, 'contributions.jsonl')} since 2026-11-30T23:00:00.000Z: try an earlier --since, or none.\n`);
+    expect(
+      await runCli(['contributions', '--since', '2026-12-01T00:00+01:00'], {
+        version: '1.2.3',
+        io: c.io,
+        env,
+        cwd: home,
+      }),
+    ).toBe(0);
+    expect(c.out()).toBe(
+      `No session in ${join(home, 'contributions.jsonl')} since 2026-11-30T23:00:00.000Z: try an earlier --since, or none.\n`,
+    );
   });
 
   it('prints a table', async () => {
     const c = captureIo();
     expect(await runCli(['contributions'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
     expect(c.out()).toMatch(/4 sessions \(3 with a contributors block\)/);
-    expect(c.out()).toMatch(/test\/b[\s│]+0\.500[\s│]+\[0\.125, 0\.875\][\s│]+insufficient data[\s│]+3[\s│]+3[\s│]+1 of 4/);
+    expect(c.out()).toMatch(
+      /test\/b[\s│]+0\.500[\s│]+\[0\.125, 0\.875\][\s│]+insufficient data[\s│]+3[\s│]+3[\s│]+1 of 4/,
+    );
     expect(c.out()).toMatch(/skeptic[\s│]+0\.000 \(1\)[\s│]+0\.500 \(1\)/);
     expect(c.out()).toMatch(/Influence by strategy/);
   });
@@ -211,14 +263,20 @@ describe('council contributions over sessions persisted by persistSession', () =
       expect(r.err).toMatch(message);
     }
     const t = testContext({ env });
-    await expect(computeContributionsReport({ last: 1.5 }, t.ctx)).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--last expects a whole number/) as unknown });
+    await expect(computeContributionsReport({ last: 1.5 }, t.ctx)).rejects.toMatchObject({
+      code: 'USAGE',
+      message: expect.stringMatching(/--last expects a whole number/) as unknown,
+    });
     await expect(computeContributionsReport({ since: '2026-13-45' }, t.ctx)).rejects.toMatchObject({ code: 'USAGE' });
   });
 });
 
 describe('the consent rule of contribution records', () => {
   it('writes none at consent 0, nor with bias persistence off (and says so)', async () => {
-    const cases: Record<string, string>[] = [{ LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' }, {}];
+    const cases: Record<string, string>[] = [
+      { LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' },
+      {},
+    ];
     for (const extra of cases) {
       const home = mkdtempSync(join(tmpdir(), 'council-contributions-off-'));
       const { saved } = await runScriptedSessions({ LLM_COUNCIL_HOME: home, ...extra });
@@ -242,9 +300,21 @@ describe('council ask → council contributions (OpenRouter test server)', () =>
 
   it('records the session ask saved: each member credited 1/3, one vote leader at most', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-contributions-ask-'));
-    const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+    const env = {
+      OPENROUTER_BASE_URL: server.url,
+      OPENROUTER_API_KEY: KEY,
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+    };
     const c = captureIo();
-    expect(await runCli(['ask', 'How do I test a legacy module?', '--models', MEMBERS.join(','), '--seed', '3', '--json'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
+    expect(
+      await runCli(['ask', 'How do I test a legacy module?', '--models', MEMBERS.join(','), '--seed', '3', '--json'], {
+        version: '1.2.3',
+        io: c.io,
+        env,
+        cwd: home,
+      }),
+    ).toBe(0);
     const { doc } = await contributionsJson([], env);
     expect(doc.sessions).toBe(1);
     expect(doc.members.map((m) => m.member).sort()).toEqual(MEMBERS);

@@ -1,6 +1,12 @@
 import { aggregateContributions, BiasAuditError } from '@council/bias-audit';
 import type { ContributionsReport, MeanWeight } from '@council/bias-audit';
-import { BiasStoreError, councilPaths, parseIsoTimestamp, readContributionRecords, unsavedSessionIds } from '@council/bias-store';
+import {
+  BiasStoreError,
+  councilPaths,
+  parseIsoTimestamp,
+  readContributionRecords,
+  unsavedSessionIds,
+} from '@council/bias-store';
 import type { ReadContributionRecordsResult } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -40,14 +46,23 @@ function usage(message: string, cause?: unknown): CliError {
 }
 
 /** Checks the window and gives `since` as a full ISO time: a date alone is its midnight UTC, a time without a zone is UTC (as the store reads one). */
-function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'>): { maxSessions?: number; since?: string } {
+function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'>): {
+  maxSessions?: number;
+  since?: string;
+} {
   const { last, since } = options;
-  if (last !== undefined && (typeof last !== 'number' || !Number.isInteger(last) || last < 1)) throw usage(`--last expects a whole number of sessions, 1 or more, got ${JSON.stringify(last)}. Example: --last 50.`);
+  if (last !== undefined && (typeof last !== 'number' || !Number.isInteger(last) || last < 1))
+    throw usage(
+      `--last expects a whole number of sessions, 1 or more, got ${JSON.stringify(last)}. Example: --last 50.`,
+    );
   if (since === undefined) return last === undefined ? {} : { maxSessions: last };
   const text = typeof since === 'string' ? since.trim() : '';
   // The store's own parser: Date.parse would roll 2026-02-30 over to 2 March and take hour 24.
   const parsed = parseIsoTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (parsed === null) throw usage(`--since expects an ISO 8601 date or time such as 2026-11-01 or 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`);
+  if (parsed === null)
+    throw usage(
+      `--since expects an ISO 8601 date or time such as 2026-11-01 or 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`,
+    );
   return { ...(last === undefined ? {} : { maxSessions: last }), since: new Date(parsed.ms).toISOString() };
 }
 
@@ -56,7 +71,10 @@ function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'
  * its interval, beside its vote wins, and the member × strategy heatmap, over the window (`last` sessions,
  * `since` a time; default every session). Throws `CliError` `USAGE` for a bad window.
  */
-export async function computeContributionsReport(options: Pick<ContributionsCommandOptions, 'last' | 'since'>, ctx: CommandContext): Promise<ContributionsDocument> {
+export async function computeContributionsReport(
+  options: Pick<ContributionsCommandOptions, 'last' | 'since'>,
+  ctx: CommandContext,
+): Promise<ContributionsDocument> {
   const window = checkWindow(options);
   const settings = commandSettings(ctx);
   const path = settings.files.contributions;
@@ -66,10 +84,24 @@ export async function computeContributionsReport(options: Pick<ContributionsComm
     const read = await readContributionRecords({ path, ...window, leaveOutSessions });
     const report = aggregateContributions(read.records, window);
     const { duplicates, conflicts } = read.repeated;
-    return { ...report, store: { path, records: read.records.length, duplicates, conflicts, skipped: read.skipped, reasons: read.reasons, firstBadLines: read.firstBadLines, warnings: read.warnings } };
+    return {
+      ...report,
+      store: {
+        path,
+        records: read.records.length,
+        duplicates,
+        conflicts,
+        skipped: read.skipped,
+        reasons: read.reasons,
+        firstBadLines: read.firstBadLines,
+        warnings: read.warnings,
+      },
+    };
   } catch (error) {
-    if ((BiasStoreError.isInstance(error) || BiasAuditError.isInstance(error)) && error.code === 'INVALID_OPTION') throw usage(error.message, error);
-    if (BiasStoreError.isInstance(error) || BiasAuditError.isInstance(error)) throw new CliError({ code: 'RUNTIME', message: `${path}: ${error.message}`, cause: error });
+    if ((BiasStoreError.isInstance(error) || BiasAuditError.isInstance(error)) && error.code === 'INVALID_OPTION')
+      throw usage(error.message, error);
+    if (BiasStoreError.isInstance(error) || BiasAuditError.isInstance(error))
+      throw new CliError({ code: 'RUNTIME', message: `${path}: ${error.message}`, cause: error });
     throw error;
   }
 }
@@ -85,16 +117,22 @@ function describeRead(document: ContributionsDocument): string[] {
   const { store } = document;
   const lines: string[] = [];
   if (store.skipped > 0) {
-    lines.push(`${store.skipped} line${store.skipped === 1 ? '' : 's'} of ${store.path} could not be read and were skipped:`);
+    lines.push(
+      `${store.skipped} line${store.skipped === 1 ? '' : 's'} of ${store.path} could not be read and were skipped:`,
+    );
     for (const bad of store.firstBadLines) lines.push(`  ${bad.file}:${bad.line}: ${bad.reason}: ${bad.detail}`);
   }
-  if (store.duplicates > 0) lines.push(`${store.duplicates} repeated record${store.duplicates === 1 ? '' : 's'} counted once.`);
+  if (store.duplicates > 0)
+    lines.push(`${store.duplicates} repeated record${store.duplicates === 1 ? '' : 's'} counted once.`);
   lines.push(...store.warnings);
   return lines.map((line) => `${line}\n`);
 }
 
 /** `council contributions`: which members the chairmen credit (influence share with its interval), beside who wins the vote. */
-export async function runContributionsCommand(options: ContributionsCommandOptions, ctx: CommandContext): Promise<number> {
+export async function runContributionsCommand(
+  options: ContributionsCommandOptions,
+  ctx: CommandContext,
+): Promise<number> {
   const document = await computeContributionsReport(options, ctx);
   for (const line of describeRead(document)) ctx.io.stderr(line);
   if (options.json === true) {
@@ -104,9 +142,13 @@ export async function runContributionsCommand(options: ContributionsCommandOptio
   const s = ctx.out;
   if (document.sessions === 0) {
     if (options.since !== undefined) {
-      ctx.io.stdout(`No session in ${document.store.path} since ${document.window.since}: try an earlier --since, or none.\n`);
+      ctx.io.stdout(
+        `No session in ${document.store.path} since ${document.window.since}: try an earlier --since, or none.\n`,
+      );
     } else {
-      ctx.io.stdout(`No contribution records in ${document.store.path} yet. They are written after each session with a synthesis when LLM_COUNCIL_BIAS_PERSISTENCE=true (consent ≥ 1); try "council demo".\n`);
+      ctx.io.stdout(
+        `No contribution records in ${document.store.path} yet. They are written after each session with a synthesis when LLM_COUNCIL_BIAS_PERSISTENCE=true (consent ≥ 1); try "council demo".\n`,
+      );
     }
     return 0;
   }
@@ -119,10 +161,22 @@ export async function runContributionsCommand(options: ContributionsCommandOptio
       head: ['member', 'influence', '95% interval', 'confidence', 'sessions', 'credited', 'vote wins'],
       align: ['left', 'right', 'right', 'left', 'right', 'right', 'right'],
       style: s,
-      rows: document.members.map((m) => [m.member, share(m.meanWeight.estimate), interval(m.meanWeight), m.meanWeight.tier.replace('_', ' '), String(m.sessions), String(m.credited), `${m.wins} of ${m.satIn}`]),
+      rows: document.members.map((m) => [
+        m.member,
+        share(m.meanWeight.estimate),
+        interval(m.meanWeight),
+        m.meanWeight.tier.replace('_', ' '),
+        String(m.sessions),
+        String(m.credited),
+        `${m.wins} of ${m.satIn}`,
+      ]),
     }),
   );
-  ctx.io.stdout(s.dim('influence: the mean weight the chairman gave the member per session (0 when not credited), over the sessions it sat in with a contributors block; vote wins: sessions it led the stage-2 Borda ranking alone.\n'));
+  ctx.io.stdout(
+    s.dim(
+      'influence: the mean weight the chairman gave the member per session (0 when not credited), over the sessions it sat in with a contributors block; vote wins: sessions it led the stage-2 Borda ranking alone.\n',
+    ),
+  );
   const { heatmap } = document;
   if (heatmap.strategies.length > 1) {
     const cell = new Map(heatmap.cells.map((c) => [`${c.member}\u0000${c.strategy}`, c.meanWeight]));
@@ -132,10 +186,13 @@ export async function runContributionsCommand(options: ContributionsCommandOptio
         head: ['member', ...heatmap.strategies],
         align: ['left', ...heatmap.strategies.map(() => 'right' as const)],
         style: s,
-        rows: document.members.map((m) => [m.member, ...heatmap.strategies.map((st) => {
-          const c = cell.get(`${m.member}\u0000${st}`);
-          return c === undefined ? '—' : `${share(c.estimate)} (${c.n})`;
-        })]),
+        rows: document.members.map((m) => [
+          m.member,
+          ...heatmap.strategies.map((st) => {
+            const c = cell.get(`${m.member}\u0000${st}`);
+            return c === undefined ? '—' : `${share(c.estimate)} (${c.n})`;
+          }),
+        ]),
       }),
     );
   }

@@ -7,8 +7,15 @@ export const demoCliCommand: CliCommand<DemoCommandOptions> = {
   description: 'Offline: one visible council on the simulated provider, 40 more, and the cross-session bias report',
   options: [
     { flags: '--sessions <n>', description: 'Simulated sessions after the visible one (default 40)' },
-    { flags: '--seed <n>', description: 'Seed of the whole demo (default 1): the same seed gives the same sessions and report' },
-    { flags: '--json', description: 'Print one JSON document (the visible session, the bias report as bias-report --json prints it, the files) instead of text' },
+    {
+      flags: '--seed <n>',
+      description: 'Seed of the whole demo (default 1): the same seed gives the same sessions and report',
+    },
+    {
+      flags: '--json',
+      description:
+        'Print one JSON document (the visible session, the bias report as bias-report --json prints it, the files) instead of text',
+    },
   ],
   examples: ['council demo', 'council demo --home ./demo-home --sessions 60', 'council demo --json > demo.json'],
   parse: ({ options: o }) => ({

@@ -17,7 +17,11 @@ describe('council demo', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-demo-'));
     const elsewhere = mkdtempSync(join(tmpdir(), 'council-real-'));
     // The user's own store and consent must not be touched: the demo uses its home only.
-    const r = await demo(home, { LLM_COUNCIL_BIAS_STORE: join(elsewhere, 'real.jsonl'), LLM_COUNCIL_BIAS_CONSENT: '3', OPENROUTER_BASE_URL: 'http://127.0.0.1:9' });
+    const r = await demo(home, {
+      LLM_COUNCIL_BIAS_STORE: join(elsewhere, 'real.jsonl'),
+      LLM_COUNCIL_BIAS_CONSENT: '3',
+      OPENROUTER_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(r.code).toBe(0);
     expect(r.ms).toBeLessThan(10_000);
     expect(r.err).toContain('runs on the simulated provider (offline personas, no key, no network)');

@@ -30,7 +30,13 @@ export interface DemoCommandOptions {
   json?: boolean;
 }
 
-export const DEMO_MEMBERS = ['simulated:ada', 'simulated:basil', 'simulated:cleo', 'simulated:dmitri', 'simulated:edda'] as const;
+export const DEMO_MEMBERS = [
+  'simulated:ada',
+  'simulated:basil',
+  'simulated:cleo',
+  'simulated:dmitri',
+  'simulated:edda',
+] as const;
 
 /**
  * The biases built into the demo's personas, so the report has something true to find: every reviewer
@@ -77,7 +83,12 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   const home = settings.home;
   const htmlPath = join(home, 'bias-report.html');
   // Checked before any session runs: the report may replace an earlier report, never a directory, FIFO or device.
-  const htmlOutput = { path: htmlPath, flag: 'The demo report', orElse: 'move it away and run council demo again', settings };
+  const htmlOutput = {
+    path: htmlPath,
+    flag: 'The demo report',
+    orElse: 'move it away and run council demo again',
+    settings,
+  };
   checkOutputFile(htmlOutput);
   const env = settings.secrets.providerEnv;
   const demoCtx: CommandContext = { ...ctx, home };
@@ -88,7 +99,11 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   // With --json, stdout carries the one document printed at the end and nothing else.
   const print: (text: string) => void = options.json === true ? () => undefined : ctx.io.stdout;
 
-  say(s.dim(`council demo: everything below runs on the simulated provider (offline personas, no key, no network), in ${home}`));
+  say(
+    s.dim(
+      `council demo: everything below runs on the simulated provider (offline personas, no key, no network), in ${home}`,
+    ),
+  );
   print(`${s.bold('── Session 1: a full council on the simulated provider ──')}\n`);
   print(`Question: ${QUESTIONS[0]}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
   const now = ctx.now().getTime();
@@ -116,13 +131,18 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
       query: QUESTIONS[0]!,
       seed,
       clock: clockFor(0),
-      resolveModel: createModelResolver({ env, simulated: { ...DEMO_BIASES, seed, latencyScale: liveDisplayEnabled(ctx) ? 6 : 1 } }),
+      resolveModel: createModelResolver({
+        env,
+        simulated: { ...DEMO_BIASES, seed, latencyScale: liveDisplayEnabled(ctx) ? 6 : 1 },
+      }),
     },
   });
   print(renderSessionText({ session: first, style: s, simulated: true }));
   await persistSession({ session: first, settings, version: ctx.version });
 
-  print(`\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`);
+  print(
+    `\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`,
+  );
   let done = 0;
   const progress = createLiveDisplay({
     write: ctx.io.stderr,
@@ -133,7 +153,13 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   const sessions: CouncilSession[] = [first];
   try {
     for (let i = 1; i <= count; i++) {
-      const session = await runCouncil({ ...base, query: QUESTIONS[i % QUESTIONS.length]!, seed: seed * 1000 + i, clock: clockFor(i), resolveModel });
+      const session = await runCouncil({
+        ...base,
+        query: QUESTIONS[i % QUESTIONS.length]!,
+        seed: seed * 1000 + i,
+        clock: clockFor(i),
+        resolveModel,
+      });
       await persistSession({ session, settings, version: ctx.version });
       sessions.push(session);
       done = i;
@@ -142,17 +168,37 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   } finally {
     progress.stop();
   }
-  print(`Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`);
+  print(
+    `Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`,
+  );
 
   const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
-  print(`${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`);
-  print(renderBiasReportText({ report: document.report, style: s, verbose: false, source: paths.biasMetrics, simulated: true }));
+  print(
+    `${s.bold(`── The cross-session bias report over ${document.report.window.sessions} simulated sessions ──`)}\n`,
+  );
+  print(
+    renderBiasReportText({
+      report: document.report,
+      style: s,
+      verbose: false,
+      source: paths.biasMetrics,
+      simulated: true,
+    }),
+  );
   // Through a temporary file created 0600 and renamed over the old report: mode only applies to a new file, and a
   // report left by an earlier run (or by another tool, readable by others) is replaced whole, never half-written —
   // and only a regular file is replaced (a directory, FIFO or device there is refused, naming it).
   writeOutputFile({
     ...htmlOutput,
-    data: renderHtmlReport(htmlReportFromAudit({ report: document.report, records: loaded, source: paths.biasMetrics, simulated: true, generatedAt: document.generatedAt })),
+    data: renderHtmlReport(
+      htmlReportFromAudit({
+        report: document.report,
+        records: loaded,
+        source: paths.biasMetrics,
+        simulated: true,
+        generatedAt: document.generatedAt,
+      }),
+    ),
   });
   print(
     [
@@ -170,7 +216,14 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     ].join('\n'),
   );
   if (options.json === true) {
-    const demo = { kind: 'council-demo', home, htmlReport: htmlPath, sessions: sessions.length, firstSession: sessionDocument(first), biasReport: document };
+    const demo = {
+      kind: 'council-demo',
+      home,
+      htmlReport: htmlPath,
+      sessions: sessions.length,
+      firstSession: sessionDocument(first),
+      biasReport: document,
+    };
     ctx.io.stdout(`${JSON.stringify(demo, null, 2)}\n`);
   }
   return 0;

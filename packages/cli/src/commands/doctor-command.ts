@@ -3,7 +3,15 @@ import type { Stats } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BiasStoreError, completeUnsavedSessions, councilPaths, createBiasStore, isAbandoned, listJournal, readBiasRecords } from '@council/bias-store';
+import {
+  BiasStoreError,
+  completeUnsavedSessions,
+  councilPaths,
+  createBiasStore,
+  isAbandoned,
+  listJournal,
+  readBiasRecords,
+} from '@council/bias-store';
 import { endpointUrl, scrubSecrets, takeUrlCredentials } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
@@ -37,7 +45,10 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; sta
     await response.body?.cancel();
     return { ok: true, status: response.status, detail: `HTTP ${response.status} in ${Date.now() - started} ms` };
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+    const reason =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : describeNetworkError(error);
     // A network error may quote the URL it was given (credentials, query keys): scrubbed where it enters the row.
     return { ok: false, status: null, detail: scrubSecrets(reason) };
   }
@@ -64,11 +75,21 @@ function orList(items: readonly string[]): string {
 function providersVerdict(found: ProviderFindings): DoctorCheck {
   const check = 'providers';
   if (found.usable.length > 0) {
-    const can = found.offline ? `set up (not probed: --offline): ${found.usable.join(', ')}` : `can run a council: ${found.usable.join(', ')}`;
-    return { check, status: 'ok', detail: found.unusable.length > 0 ? `${can}; not usable: ${found.unusable.join(', ')} (see above)` : can };
+    const can = found.offline
+      ? `set up (not probed: --offline): ${found.usable.join(', ')}`
+      : `can run a council: ${found.usable.join(', ')}`;
+    return {
+      check,
+      status: 'ok',
+      detail: found.unusable.length > 0 ? `${can}; not usable: ${found.unusable.join(', ')} (see above)` : can,
+    };
   }
   if (found.unusable.length > 0) {
-    return { check, status: 'warn', detail: `no set-up provider can run a council (${found.unusable.join(', ')}: see above); \`council demo\` runs without one` };
+    return {
+      check,
+      status: 'warn',
+      detail: `no set-up provider can run a council (${found.unusable.join(', ')}: see above); \`council demo\` runs without one`,
+    };
   }
   const keys = PROVIDER_VARIABLES.filter((p) => p.keyRequired).map((p) => p.keyVariables.join('/'));
   const addresses = PROVIDER_VARIABLES.filter((p) => !p.keyRequired).map((p) => p.baseUrlVariable);
@@ -115,7 +136,11 @@ async function checkBiasStore(path: string): Promise<DoctorCheck> {
     .map(([reason, n]) => `${n} ${reason}`)
     .join(', ');
   const first = read.firstBadLines[0]!;
-  return { check, status: 'warn', detail: `${read.lines} lines, ${read.skipped} unreadable (${reasons}; first at ${first.file}:${first.line}); readers skip them` };
+  return {
+    check,
+    status: 'warn',
+    detail: `${read.lines} lines, ${read.skipped} unreadable (${reasons}; first at ${first.file}:${first.line}); readers skip them`,
+  };
 }
 
 /** A problem with the file itself (a directory, a FIFO or a device, unreadable), or null when its lines can be read. */
@@ -124,7 +149,8 @@ async function checkFileAccess(path: string, label: string): Promise<DoctorCheck
     const info = statSync(path);
     if (info.isDirectory()) return { check: label, status: 'fail', detail: `${path} is a directory; move it away` };
     // A FIFO would hang the reader below; a device is no file of Council's.
-    if (!info.isFile()) return { check: label, status: 'fail', detail: `${path} is ${fileKindOf(info)}, not a regular file; remove it` };
+    if (!info.isFile())
+      return { check: label, status: 'fail', detail: `${path} is ${fileKindOf(info)}, not a regular file; remove it` };
     await access(path, constants.R_OK);
   } catch {
     return { check: label, status: 'fail', detail: `${path} is not readable; check its permissions` };
@@ -133,7 +159,8 @@ async function checkFileAccess(path: string, label: string): Promise<DoctorCheck
 }
 
 async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
-  if (!existsSync(path)) return { check: label, status: 'ok', detail: 'not created yet (written after the first session)' };
+  if (!existsSync(path))
+    return { check: label, status: 'ok', detail: 'not created yet (written after the first session)' };
   const problem = await checkFileAccess(path, label);
   if (problem !== null) return problem;
   let lines = 0;
@@ -150,7 +177,12 @@ async function checkJsonl(path: string, label: string): Promise<DoctorCheck> {
       if (firstBad === 0) firstBad = lines;
     }
   }
-  if (bad > 0) return { check: label, status: 'warn', detail: `${lines} lines, ${bad} unreadable (first at line ${firstBad}); readers skip them` };
+  if (bad > 0)
+    return {
+      check: label,
+      status: 'warn',
+      detail: `${lines} lines, ${bad} unreadable (first at line ${firstBad}); readers skip them`,
+    };
   return { check: label, status: 'ok', detail: `${lines} lines, all readable` };
 }
 
@@ -177,11 +209,21 @@ async function checkUnsavedSessions(settings: CouncilSettings, repair: boolean):
       const busy = done.busy.length > 0 ? `; ${sessions(done.busy.length)} being saved now by a running council` : '';
       if (done.failed.length > 0) {
         const first = done.failed[0]!;
-        return { check, status: 'fail', detail: `could not finish saving ${sessions(done.failed.length)} (${ids(done.failed.map((f) => f.sessionId))}): ${first.error.message} They stay left out of the history and reports; fix that, then run council doctor --repair again${busy}` };
+        return {
+          check,
+          status: 'fail',
+          detail: `could not finish saving ${sessions(done.failed.length)} (${ids(done.failed.map((f) => f.sessionId))}): ${first.error.message} They stay left out of the history and reports; fix that, then run council doctor --repair again${busy}`,
+        };
       }
       const said: string[] = [];
-      if (done.completed.length > 0) said.push(`finished saving ${sessions(done.completed.length)} (${ids(done.completed.map((c) => c.sessionId))}): now in the history and reports`);
-      if (done.discarded > 0) said.push(`removed ${done.discarded} journal file${done.discarded === 1 ? '' : 's'} of a save stopped before it wrote anything (nothing of ${done.discarded === 1 ? 'that session' : 'those sessions'} was on disk)`);
+      if (done.completed.length > 0)
+        said.push(
+          `finished saving ${sessions(done.completed.length)} (${ids(done.completed.map((c) => c.sessionId))}): now in the history and reports`,
+        );
+      if (done.discarded > 0)
+        said.push(
+          `removed ${done.discarded} journal file${done.discarded === 1 ? '' : 's'} of a save stopped before it wrote anything (nothing of ${done.discarded === 1 ? 'that session' : 'those sessions'} was on disk)`,
+        );
       if (said.length === 0) said.push('nothing to repair');
       return { check, status: 'ok', detail: `${said.join('; ')}${busy}` };
     }
@@ -189,7 +231,8 @@ async function checkUnsavedSessions(settings: CouncilSettings, repair: boolean):
     const abandoned = files.filter((f) => isAbandoned(f.state)).map((f) => f.sessionId);
     const busy = files.length - abandoned.length;
     const busyText = busy > 0 ? `${sessions(busy)} being saved now by a running council` : '';
-    if (abandoned.length === 0) return { check, status: 'ok', detail: busyText === '' ? 'every session is saved whole' : busyText };
+    if (abandoned.length === 0)
+      return { check, status: 'ok', detail: busyText === '' ? 'every session is saved whole' : busyText };
     return {
       check,
       status: 'warn',
@@ -204,24 +247,48 @@ async function checkHome(settings: CouncilSettings): Promise<DoctorCheck> {
   const target = existsSync(settings.home) ? settings.home : dirname(settings.home);
   try {
     await access(target, constants.W_OK);
-    return { check: 'home directory', status: 'ok', detail: existsSync(settings.home) ? `${settings.home} is writable` : `${settings.home} will be created` };
+    return {
+      check: 'home directory',
+      status: 'ok',
+      detail: existsSync(settings.home) ? `${settings.home} is writable` : `${settings.home} will be created`,
+    };
   } catch {
-    return { check: 'home directory', status: 'fail', detail: `${target} is not writable; set LLM_COUNCIL_HOME to a writable directory` };
+    return {
+      check: 'home directory',
+      status: 'fail',
+      detail: `${target} is not writable; set LLM_COUNCIL_HOME to a writable directory`,
+    };
   }
 }
 
 function checkConsent(settings: CouncilSettings): DoctorCheck {
   const check = 'consent and secret';
   if (settings.consentLevel === 4 && !settings.hashSecretSet) {
-    return { check, status: 'fail', detail: 'consent level 4 (research) needs LLM_COUNCIL_HASH_SECRET; set it or lower LLM_COUNCIL_BIAS_CONSENT' };
+    return {
+      check,
+      status: 'fail',
+      detail: 'consent level 4 (research) needs LLM_COUNCIL_HASH_SECRET; set it or lower LLM_COUNCIL_BIAS_CONSENT',
+    };
   }
   if (settings.consentLevel < 4 && settings.hashSecretSet) {
-    return { check, status: 'warn', detail: `LLM_COUNCIL_HASH_SECRET is set but only consent level 4 uses it (level is ${settings.consentLevel})` };
+    return {
+      check,
+      status: 'warn',
+      detail: `LLM_COUNCIL_HASH_SECRET is set but only consent level 4 uses it (level is ${settings.consentLevel})`,
+    };
   }
   if (settings.consentLevel >= 2 && !(settings.cloudUrl && settings.cloudTokenSet)) {
-    return { check, status: 'warn', detail: `consent level ${settings.consentLevel} queues telemetry, but LLM_COUNCIL_CLOUD_URL or LLM_COUNCIL_CLOUD_TOKEN is unset, so nothing is uploaded` };
+    return {
+      check,
+      status: 'warn',
+      detail: `consent level ${settings.consentLevel} queues telemetry, but LLM_COUNCIL_CLOUD_URL or LLM_COUNCIL_CLOUD_TOKEN is unset, so nothing is uploaded`,
+    };
   }
-  return { check, status: 'ok', detail: `consent level ${settings.consentLevel}${settings.hashSecretSet ? ', hash secret present' : ''}` };
+  return {
+    check,
+    status: 'ok',
+    detail: `consent level ${settings.consentLevel}${settings.hashSecretSet ? ', hash secret present' : ''}`,
+  };
 }
 
 /** Runs every check. Separate from the command so tests can assert on the checks themselves. */
@@ -230,7 +297,8 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
   const resolved = safeCommandSettings(ctx);
   // A doctor reports a bad value as a failed check and goes on with the defaults for it.
   const settings = resolved.success ? resolved.value : resolved.fallback;
-  if (resolved.success) checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
+  if (resolved.success)
+    checks.push({ check: 'environment', status: 'ok', detail: 'every LLM_COUNCIL_* value is valid' });
   else checks.push({ check: 'environment', status: 'fail', detail: resolved.error.message });
   const found: ProviderFindings = { usable: [], unusable: [], offline: options.offline === true };
   for (const endpoint of PROVIDER_VARIABLES) {
@@ -242,14 +310,22 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
     // A hosted provider is probed when it has a key; a local server (whose key is optional) when its address is set.
     const configured = endpoint.keyRequired ? keySet : baseUrl !== '';
     if (endpoint.keyRequired) {
-      checks.push({ check: keyVariable, status: keySet ? 'ok' : 'skip', detail: hasKey ? 'present' : alternative ? `absent (${alternative} present)` : 'absent' });
+      checks.push({
+        check: keyVariable,
+        status: keySet ? 'ok' : 'skip',
+        detail: hasKey ? 'present' : alternative ? `absent (${alternative} present)` : 'absent',
+      });
     }
     if (!configured) continue;
     // How the verdict names it: a local server by its address, since it needs no key.
-    const name = endpoint.keyRequired ? endpoint.provider : `${endpoint.provider} at ${baseUrl} (${keySet ? `${keyVariable} present` : 'no key needed'})`;
+    const name = endpoint.keyRequired
+      ? endpoint.provider
+      : `${endpoint.provider} at ${baseUrl} (${keySet ? `${keyVariable} present` : 'no key needed'})`;
     // Probed at the address as set (its query string after the path, its user-info left out: no credential is sent),
     // shown scrubbed of credentials and query keys, like every URL Council prints.
-    const probeUrl = takeUrlCredentials(endpointUrl(settings.secrets.providerEnv[endpoint.baseUrlVariable] ?? endpoint.defaultBaseUrl, 'models')).url;
+    const probeUrl = takeUrlCredentials(
+      endpointUrl(settings.secrets.providerEnv[endpoint.baseUrlVariable] ?? endpoint.defaultBaseUrl, 'models'),
+    ).url;
     const url = scrubSecrets(probeUrl);
     if (options.offline) {
       checks.push({ check: `${endpoint.provider} reachable`, status: 'skip', detail: '--offline' });
@@ -259,11 +335,19 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
     const result = await probe(probeUrl, options.timeoutMs ?? 3000);
     const check = `${endpoint.provider} reachable`;
     if (!result.ok) {
-      checks.push({ check, status: 'fail', detail: `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network` });
+      checks.push({
+        check,
+        status: 'fail',
+        detail: `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network`,
+      });
       found.unusable.push(endpoint.provider);
     } else if (!endpoint.keyRequired && !keySet && (result.status === 401 || result.status === 403)) {
       // A local server started with a key (`vllm serve --api-key`) refuses calls without one.
-      checks.push({ check, status: 'warn', detail: `${url}: ${result.detail}: the server wants a key; set ${keyVariable}` });
+      checks.push({
+        check,
+        status: 'warn',
+        detail: `${url}: ${result.detail}: the server wants a key; set ${keyVariable}`,
+      });
       found.unusable.push(endpoint.provider);
     } else {
       checks.push({ check, status: 'ok', detail: `${url}: ${result.detail}` });
@@ -289,8 +373,20 @@ export async function runDoctorCommand(options: DoctorCommandOptions, ctx: Comma
   } else {
     const s = ctx.out;
     const mark = (status: DoctorStatus) =>
-      status === 'ok' ? s.green('ok') : status === 'warn' ? s.yellow('warn') : status === 'fail' ? s.red('FAIL') : s.dim('-');
-    ctx.io.stdout(renderTable({ head: ['check', 'status', 'detail'], rows: checks.map((c) => [c.check, mark(c.status), c.detail]), style: s }));
+      status === 'ok'
+        ? s.green('ok')
+        : status === 'warn'
+          ? s.yellow('warn')
+          : status === 'fail'
+            ? s.red('FAIL')
+            : s.dim('-');
+    ctx.io.stdout(
+      renderTable({
+        head: ['check', 'status', 'detail'],
+        rows: checks.map((c) => [c.check, mark(c.status), c.detail]),
+        style: s,
+      }),
+    );
     // The last line agrees with the rows: nothing failed is not "in place" while no provider can run a council.
     const providers = checks.find((c) => c.check === 'providers');
     const noProvider = providers !== undefined && providers.status !== 'ok';

@@ -11,7 +11,15 @@ export const feedbackCliCommand: CliCommand<FeedbackCommandOptions> = {
     { flags: '--top <n>', description: 'Themes per list (default 10)' },
     { flags: '--json', description: 'Print JSON' },
   ],
-  examples: ['council feedback anthropic/claude-3.5-sonnet', 'council feedback careful-engineer --model openai/gpt-4o-mini'],
-  parse: ({ args, options: o }) => ({ id: argText(args[0]) ?? '', model: parseStringOption('model', o['model']), top: parseIntegerOption('top', o['top'], { min: 1 }), json: o['json'] === true }),
+  examples: [
+    'council feedback anthropic/claude-3.5-sonnet',
+    'council feedback careful-engineer --model openai/gpt-4o-mini',
+  ],
+  parse: ({ args, options: o }) => ({
+    id: argText(args[0]) ?? '',
+    model: parseStringOption('model', o['model']),
+    top: parseIntegerOption('top', o['top'], { min: 1 }),
+    json: o['json'] === true,
+  }),
   run: async (options, ctx) => (await import('./feedback-command.js')).runFeedbackCommand(options, ctx),
 };

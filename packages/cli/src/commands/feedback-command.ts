@@ -21,12 +21,19 @@ export interface FeedbackCommandOptions {
 /** `council feedback <id>`: what peers wrote about a member across the history, as counted themes. */
 export async function runFeedbackCommand(options: FeedbackCommandOptions, ctx: CommandContext): Promise<number> {
   const id = options.id.trim();
-  if (id === '') throw new CliError({ code: 'USAGE', message: 'council feedback needs a member id, e.g. council feedback openai/gpt-4o.' });
+  if (id === '')
+    throw new CliError({
+      code: 'USAGE',
+      message: 'council feedback needs a member id, e.g. council feedback openai/gpt-4o.',
+    });
   const { entries } = await loadHistory(ctx);
   const known = new Set(entries.flatMap((e) => e.session.stage1.map((r) => r.member)));
   if (!known.has(id)) {
     const list = [...known].sort().slice(0, 12).join(', ') || 'none yet';
-    throw new CliError({ code: 'USAGE', message: `No session in the history has a member "${id}" (members: ${list}).` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `No session in the history has a member "${id}" (members: ${list}).`,
+    });
   }
   const settings = commandSettings(ctx);
   const env = settings.secrets.providerEnv;
@@ -44,10 +51,24 @@ export async function runFeedbackCommand(options: FeedbackCommandOptions, ctx: C
     return 0;
   }
   const s = ctx.out;
-  ctx.io.stdout(`${s.bold(`Peer feedback on ${id}`)}: ${summary.reviews} critiques by other members in ${summary.sessions} sessions\n`);
-  for (const [title, list] of [['Strengths', summary.strengths], ['Weaknesses', summary.weaknesses]] as const) {
+  ctx.io.stdout(
+    `${s.bold(`Peer feedback on ${id}`)}: ${summary.reviews} critiques by other members in ${summary.sessions} sessions\n`,
+  );
+  for (const [title, list] of [
+    ['Strengths', summary.strengths],
+    ['Weaknesses', summary.weaknesses],
+  ] as const) {
     ctx.io.stdout(`${s.bold(title)}\n`);
-    ctx.io.stdout(list.length === 0 ? '  none recorded\n' : renderTable({ head: ['times', 'theme'], align: ['right', 'left'], style: s, rows: list.map((t) => [String(t.count), t.theme]) }));
+    ctx.io.stdout(
+      list.length === 0
+        ? '  none recorded\n'
+        : renderTable({
+            head: ['times', 'theme'],
+            align: ['right', 'left'],
+            style: s,
+            rows: list.map((t) => [String(t.count), t.theme]),
+          }),
+    );
   }
   if (summary.summary) ctx.io.stdout(`${s.bold('Summary')}\n${summary.summary.trim()}\n`);
   return 0;

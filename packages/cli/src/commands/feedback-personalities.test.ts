@@ -23,9 +23,21 @@ function home(): string {
   const dir = mkdtempSync(join(tmpdir(), 'council-fb-'));
   writeHistory(join(dir, 'history.jsonl'), [
     // Reviewers m/b and m/c critique m/a here (the fixture's first member writes no critiques).
-    historyEntry({ id: 's1', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/x', 'm/b', 'm/c', 'm/a'], bordaScores: {}, critiques }),
+    historyEntry({
+      id: 's1',
+      timestamp: '2026-11-20T10:00:00Z',
+      ranking: ['m/x', 'm/b', 'm/c', 'm/a'],
+      bordaScores: {},
+      critiques,
+    }),
     // Here m/a reviews too, but its critique of itself is not peer feedback: only m/c counts.
-    historyEntry({ id: 's2', timestamp: '2026-11-21T10:00:00Z', ranking: ['m/b', 'm/a', 'm/c'], bordaScores: {}, critiques }),
+    historyEntry({
+      id: 's2',
+      timestamp: '2026-11-21T10:00:00Z',
+      ranking: ['m/b', 'm/a', 'm/c'],
+      bordaScores: {},
+      critiques,
+    }),
   ]);
   return dir;
 }
@@ -34,7 +46,12 @@ describe('council feedback', () => {
   it('counts the themes peers wrote about a member, excluding its own self-reviews', async () => {
     const t = testContext({ home: home() });
     expect(await runFeedbackCommand({ id: 'm/a', json: true }, t.ctx)).toBe(0);
-    const summary = JSON.parse(t.out()) as { reviews: number; sessions: number; strengths: { theme: string; count: number }[]; weaknesses: { theme: string; count: number }[] };
+    const summary = JSON.parse(t.out()) as {
+      reviews: number;
+      sessions: number;
+      strengths: { theme: string; count: number }[];
+      weaknesses: { theme: string; count: number }[];
+    };
     // s1: reviewers m/b and m/c (2 critiques); s2: m/c only (m/a's self-review and m/b, the fixture's silent first reviewer, do not count).
     expect(summary.reviews).toBe(3);
     expect(summary.sessions).toBe(2);
@@ -47,12 +64,16 @@ describe('council feedback', () => {
 
   it('with --model but no key for it, stops in one line naming the variable', async () => {
     const t = testContext({ home: home(), env: {} });
-    await expect(runFeedbackCommand({ id: 'm/a', model: 'openai/gpt-4o-mini' }, t.ctx)).rejects.toThrow(/^No API key set: OPENROUTER_API_KEY \(for openai\/gpt-4o-mini\)\. /);
+    await expect(runFeedbackCommand({ id: 'm/a', model: 'openai/gpt-4o-mini' }, t.ctx)).rejects.toThrow(
+      /^No API key set: OPENROUTER_API_KEY \(for openai\/gpt-4o-mini\)\. /,
+    );
     expect(t.out()).toBe('');
   });
 
   it('names the members it knows when the id is unknown', async () => {
-    await expect(runFeedbackCommand({ id: 'm/zz' }, testContext({ home: home() }).ctx)).rejects.toThrow('No session in the history has a member "m/zz" (members: m/a, m/b, m/c, m/x).');
+    await expect(runFeedbackCommand({ id: 'm/zz' }, testContext({ home: home() }).ctx)).rejects.toThrow(
+      'No session in the history has a member "m/zz" (members: m/a, m/b, m/c, m/x).',
+    );
   });
 });
 
@@ -60,8 +81,14 @@ describe('council personalities', () => {
   function withPersonalities(): string {
     const dir = home();
     mkdirSync(join(dir, 'personalities'));
-    writeFileSync(join(dir, 'personalities', 'careful.yaml'), 'id: careful\nname: Careful\nmodel: test/alpha\nsystem_prompt: Be careful.\n');
-    writeFileSync(join(dir, 'personalities', 'bold.yaml'), 'id: bold\nname: Bold\nmodel: test/beta\nsystem_prompt: Be bold.\n');
+    writeFileSync(
+      join(dir, 'personalities', 'careful.yaml'),
+      'id: careful\nname: Careful\nmodel: test/alpha\nsystem_prompt: Be careful.\n',
+    );
+    writeFileSync(
+      join(dir, 'personalities', 'bold.yaml'),
+      'id: bold\nname: Bold\nmodel: test/beta\nsystem_prompt: Be bold.\n',
+    );
     return dir;
   }
 
@@ -74,7 +101,9 @@ describe('council personalities', () => {
     const show = testContext({ home: dir });
     await runPersonalitiesCommand({ action: 'show', ids: ['careful'] }, show.ctx);
     expect(show.out()).toContain('system_prompt: Be careful.');
-    await expect(runPersonalitiesCommand({ action: 'show', ids: ['nope'] }, testContext({ home: dir }).ctx)).rejects.toThrow(/No personality "nope" .*known: bold, careful/);
+    await expect(
+      runPersonalitiesCommand({ action: 'show', ids: ['nope'] }, testContext({ home: dir }).ctx),
+    ).rejects.toThrow(/No personality "nope" .*known: bold, careful/);
   });
 
   it('evolves two parents through a model on 127.0.0.1, records the lineage, and saves without overwriting', async () => {
@@ -86,20 +115,35 @@ describe('council personalities', () => {
     expect(saved).toContain('id: careful-bold');
     expect(saved).toMatch(/parents:\n\s+- careful\n\s+- bold/);
     expect(t.out()).toBe(saved);
-    await expect(runPersonalitiesCommand({ action: 'evolve', ids: ['careful', 'bold'], save: true }, testContext({ home: dir, env }).ctx)).rejects.toThrow(/already exists; nothing was overwritten/);
+    await expect(
+      runPersonalitiesCommand(
+        { action: 'evolve', ids: ['careful', 'bold'], save: true },
+        testContext({ home: dir, env }).ctx,
+      ),
+    ).rejects.toThrow(/already exists; nothing was overwritten/);
     expect(existsSync(join(dir, 'personalities', 'careful-bold.yaml'))).toBe(true);
-    await expect(runPersonalitiesCommand({ action: 'evolve', ids: ['careful'] }, testContext({ home: dir, env }).ctx)).rejects.toThrow(/needs two parent ids/);
+    await expect(
+      runPersonalitiesCommand({ action: 'evolve', ids: ['careful'] }, testContext({ home: dir, env }).ctx),
+    ).rejects.toThrow(/needs two parent ids/);
   }, 20_000);
 
   it('refuses a simulated persona as the evolution model, and treats an unusable reply as a runtime failure', async () => {
     const dir = withPersonalities();
-    const simulated = runPersonalitiesCommand({ action: 'evolve', ids: ['careful', 'bold'], model: 'simulated:ada' }, testContext({ home: dir }).ctx);
-    await expect(simulated).rejects.toThrow(/^simulated:ada is a simulated persona: it plays council sessions but cannot design a personality\. Pass --model/);
+    const simulated = runPersonalitiesCommand(
+      { action: 'evolve', ids: ['careful', 'bold'], model: 'simulated:ada' },
+      testContext({ home: dir }).ctx,
+    );
+    await expect(simulated).rejects.toThrow(
+      /^simulated:ada is a simulated persona: it plays council sessions but cannot design a personality\. Pass --model/,
+    );
     await expect(simulated).rejects.toMatchObject({ code: 'USAGE' });
     const garbage = await createOpenRouterTestServer({ respond: () => ({ kind: 'text', text: 'name: [not closed' }) });
     try {
       const env = { OPENROUTER_BASE_URL: garbage.url, OPENROUTER_API_KEY: 'k' };
-      const error: unknown = await runPersonalitiesCommand({ action: 'evolve', ids: ['careful', 'bold'] }, testContext({ home: dir, env }).ctx).then(
+      const error: unknown = await runPersonalitiesCommand(
+        { action: 'evolve', ids: ['careful', 'bold'] },
+        testContext({ home: dir, env }).ctx,
+      ).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -6,13 +6,24 @@ import type { HistoryCommandOptions } from './history-command.js';
 export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   name: 'history',
   args: '<action> [id]',
-  description: 'List past sessions (list), show one (show <id>), each reviewer\'s self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored',
+  description:
+    "List past sessions (list), show one (show <id>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored",
   options: [
     { flags: '--limit <n>', description: 'list: the most recent n sessions (default 20)' },
-    { flags: '--show <what>', description: 'show: answers (the default: each member\'s stored answer, Markdown rendered on a colour terminal), reviews (each reviewer\'s scores, critiques and ranking), all, or none; a comma list works' },
+    {
+      flags: '--show <what>',
+      description:
+        "show: answers (the default: each member's stored answer, Markdown rendered on a colour terminal), reviews (each reviewer's scores, critiques and ranking), all, or none; a comma list works",
+    },
     { flags: '--json', description: 'Print JSON' },
   ],
-  examples: ['council history list', 'council history show 3f2a9c1e', 'council history show 3f2a9c1e --show all', 'council history consistency --json', 'council history mimicry'],
+  examples: [
+    'council history list',
+    'council history show 3f2a9c1e',
+    'council history show 3f2a9c1e --show all',
+    'council history consistency --json',
+    'council history mimicry',
+  ],
   parse: ({ args, options: o }) => ({
     action: argText(args[0]),
     id: argText(args[1]),

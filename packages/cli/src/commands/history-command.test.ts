@@ -14,9 +14,27 @@ function homeWith(entries: Parameters<typeof writeHistory>[1]): string {
   return home;
 }
 
-const S1 = historyEntry({ id: 'aaaa1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 }, category: 'coding' });
-const S2 = historyEntry({ id: 'aaaa2222-0000', timestamp: '2026-11-21T10:00:00Z', ranking: ['m/b', 'm/a', 'm/c'], bordaScores: { 'm/a': 0.5, 'm/b': 1, 'm/c': 0 }, category: 'writing' });
-const OLD = historyEntry({ id: 'bbbb3333-0000', timestamp: '2026-10-01T10:00:00Z', ranking: ['m/c', 'm/b', 'm/a'], bordaScores: { 'm/a': 0, 'm/b': 0.5, 'm/c': 1 }, category: 'coding' });
+const S1 = historyEntry({
+  id: 'aaaa1111-0000',
+  timestamp: '2026-11-20T10:00:00Z',
+  ranking: ['m/a', 'm/b', 'm/c'],
+  bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 },
+  category: 'coding',
+});
+const S2 = historyEntry({
+  id: 'aaaa2222-0000',
+  timestamp: '2026-11-21T10:00:00Z',
+  ranking: ['m/b', 'm/a', 'm/c'],
+  bordaScores: { 'm/a': 0.5, 'm/b': 1, 'm/c': 0 },
+  category: 'writing',
+});
+const OLD = historyEntry({
+  id: 'bbbb3333-0000',
+  timestamp: '2026-10-01T10:00:00Z',
+  ranking: ['m/c', 'm/b', 'm/a'],
+  bordaScores: { 'm/a': 0, 'm/b': 0.5, 'm/c': 1 },
+  category: 'coding',
+});
 
 describe('council history', () => {
   it('lists the newest first, and skips (and reports) a torn line', async () => {
@@ -35,8 +53,12 @@ describe('council history', () => {
     await runHistoryCommand({ action: 'show', id: 'aaaa2' }, t.ctx);
     expect(t.out()).toContain('Session aaaa2222-0000');
     expect(t.out()).toContain('Query: not stored (privacy by default); category writing');
-    await expect(runHistoryCommand({ action: 'show', id: 'aaaa' }, testContext({ home: homeWith([S1, S2]) }).ctx)).rejects.toThrow('"aaaa" matches 2 sessions; give more characters of the id.');
-    await expect(runHistoryCommand({ action: 'show', id: 'zzz' }, testContext({ home: homeWith([S1]) }).ctx)).rejects.toThrow('No session "zzz" in the history.');
+    await expect(
+      runHistoryCommand({ action: 'show', id: 'aaaa' }, testContext({ home: homeWith([S1, S2]) }).ctx),
+    ).rejects.toThrow('"aaaa" matches 2 sessions; give more characters of the id.');
+    await expect(
+      runHistoryCommand({ action: 'show', id: 'zzz' }, testContext({ home: homeWith([S1]) }).ctx),
+    ).rejects.toThrow('No session "zzz" in the history.');
   });
 });
 
@@ -46,7 +68,26 @@ describe('council history show: what the council said', () => {
     expect(await runHistoryCommand({ action: 'show', id: 'aaaa1111' }, t.ctx)).toBe(0);
     const out = t.out();
     // The fixture's answers are "answer of <member>"; its synthesis is "synthesis".
-    expect(out).toContain(['Answer from m/a', '', 'answer of m/a', '', 'Answer from m/b', '', 'answer of m/b', '', 'Answer from m/c', '', 'answer of m/c', '', 'Answer (chairman m/a, balanced strategy, consensus mode)', '', 'synthesis', ''].join('\n'));
+    expect(out).toContain(
+      [
+        'Answer from m/a',
+        '',
+        'answer of m/a',
+        '',
+        'Answer from m/b',
+        '',
+        'answer of m/b',
+        '',
+        'Answer from m/c',
+        '',
+        'answer of m/c',
+        '',
+        'Answer (chairman m/a, balanced strategy, consensus mode)',
+        '',
+        'synthesis',
+        '',
+      ].join('\n'),
+    );
     expect(out).not.toContain('Review by');
     const none = testContext({ home: homeWith([S1]) });
     await runHistoryCommand({ action: 'show', id: 'aaaa1111', show: { answers: false, reviews: false } }, none.ctx);
@@ -56,13 +97,36 @@ describe('council history show: what the council said', () => {
   it('with --show reviews, reads a session saved before reviews recorded how they were read (no readPath)', async () => {
     // Every reviewer ranks m/a > m/b > m/c, saw them in that order (Response A, B, C), and gave no score; m/b and
     // m/c critiqued m/b, m/a critiqued nothing. One review of a second session has an empty ranking: not read.
-    const critiqued = historyEntry({ id: 'cccc1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 }, critiques: { 'm/b': { strengths: 'short', weaknesses: 'no tests' } } });
+    const critiqued = historyEntry({
+      id: 'cccc1111-0000',
+      timestamp: '2026-11-20T10:00:00Z',
+      ranking: ['m/a', 'm/b', 'm/c'],
+      bordaScores: { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 },
+      critiques: { 'm/b': { strengths: 'short', weaknesses: 'no tests' } },
+    });
     const t = testContext({ home: homeWith([critiqued]) });
     await runHistoryCommand({ action: 'show', id: 'cccc', show: { answers: false, reviews: true } }, t.ctx);
     const out = t.out();
-    expect(out).toContain(['Review by m/a', '  ranking: m/a > m/b > m/c', '', 'Review by m/b', '  ranking: m/a > m/b > m/c', '  m/b (Response B, its own): no score', '    strengths: short', '    weaknesses: no tests', ''].join('\n'));
+    expect(out).toContain(
+      [
+        'Review by m/a',
+        '  ranking: m/a > m/b > m/c',
+        '',
+        'Review by m/b',
+        '  ranking: m/a > m/b > m/c',
+        '  m/b (Response B, its own): no score',
+        '    strengths: short',
+        '    weaknesses: no tests',
+        '',
+      ].join('\n'),
+    );
     expect(out).not.toContain('Answer from');
-    const unread = historyEntry({ id: 'dddd1111-0000', timestamp: '2026-11-20T10:00:00Z', ranking: ['m/a', 'm/b', 'm/c'], bordaScores: {} });
+    const unread = historyEntry({
+      id: 'dddd1111-0000',
+      timestamp: '2026-11-20T10:00:00Z',
+      ranking: ['m/a', 'm/b', 'm/c'],
+      bordaScores: {},
+    });
     unread.session.stage2[0]!.evaluation!.ranking = [];
     const u = testContext({ home: homeWith([unread]) });
     await runHistoryCommand({ action: 'show', id: 'dddd', show: { answers: true, reviews: true } }, u.ctx);
@@ -80,7 +144,9 @@ describe('council leaderboard', () => {
     expect(t.out()).toContain('Session aaaa1111-0000');
     expect(t.out()).not.toContain('note:');
     // The line on disk is as old as it was; only the reading fills the list in.
-    expect((JSON.parse(readFileSync(join(home, 'history.jsonl'), 'utf8')) as { session: object }).session).not.toHaveProperty('warnings');
+    expect(
+      (JSON.parse(readFileSync(join(home, 'history.jsonl'), 'utf8')) as { session: object }).session,
+    ).not.toHaveProperty('warnings');
   });
 
   it('averages per-session Borda scores, each session once, and fits Bradley–Terry to the ballots', async () => {

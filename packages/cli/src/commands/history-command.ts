@@ -24,10 +24,19 @@ export interface HistoryCommandOptions {
  * Loads the history log, warning on stderr about lines it had to skip. Sessions not saved whole yet (being saved now, or
  * a save that failed: the home's journal names them) are left out, as every reader leaves them out, and said so.
  */
-export async function loadHistory(ctx: CommandContext, settings: CouncilSettings = commandSettings(ctx)): Promise<{ path: string; entries: HistoryEntry[] }> {
+export async function loadHistory(
+  ctx: CommandContext,
+  settings: CouncilSettings = commandSettings(ctx),
+): Promise<{ path: string; entries: HistoryEntry[] }> {
   const path = settings.files.history;
-  const [read, unsaved] = await Promise.all([readHistory<HistorySession>(path), unsavedSessionIds(councilPaths(settings.home).journal)]);
-  if (read.skipped > 0) ctx.io.stderr(`council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`);
+  const [read, unsaved] = await Promise.all([
+    readHistory<HistorySession>(path),
+    unsavedSessionIds(councilPaths(settings.home).journal),
+  ]);
+  if (read.skipped > 0)
+    ctx.io.stderr(
+      `council: skipped ${read.skipped} unreadable line${read.skipped === 1 ? '' : 's'} in ${path} (first at line ${read.firstBadLine}).\n`,
+    );
   const entries = read.entries.filter((e) => !unsaved.has(e.session.sessionId));
   if (unsaved.size > 0) ctx.io.stderr(`council: ${describeUnsaved(unsaved.size)}\n`);
   return { path, entries: entries.map(withSessionWarnings) };
@@ -55,8 +64,15 @@ export function findSession(entries: readonly HistoryEntry[], id: string): Histo
   if (exact) return exact;
   const matches = entries.filter((e) => e.session.sessionId.startsWith(id));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new CliError({ code: 'USAGE', message: `No session "${id}" in the history. Run "council history list" to see the ids.` });
-  throw new CliError({ code: 'USAGE', message: `"${id}" matches ${matches.length} sessions; give more characters of the id.` });
+  if (matches.length === 0)
+    throw new CliError({
+      code: 'USAGE',
+      message: `No session "${id}" in the history. Run "council history list" to see the ids.`,
+    });
+  throw new CliError({
+    code: 'USAGE',
+    message: `"${id}" matches ${matches.length} sessions; give more characters of the id.`,
+  });
 }
 
 /** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
@@ -72,26 +88,50 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
   if (action === 'consistency') return showSelfConsistency({ path, entries, json: options.json === true }, ctx);
   if (action === 'mimicry') return showStyleMimicry({ path, entries, json: options.json === true }, ctx);
   if (action === 'show') {
-    if (options.id === undefined || options.id.trim() === '') throw new CliError({ code: 'USAGE', message: 'council history show needs a session id: run "council history list" to see them.' });
+    if (options.id === undefined || options.id.trim() === '')
+      throw new CliError({
+        code: 'USAGE',
+        message: 'council history show needs a session id: run "council history list" to see them.',
+      });
     const entry = findSession(entries, options.id.trim());
     if (options.json) {
-      ctx.io.stdout(`${JSON.stringify({ ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated }, null, 2)}\n`);
+      ctx.io.stdout(
+        `${JSON.stringify({ ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated }, null, 2)}\n`,
+      );
       return 0;
     }
     const s = ctx.out;
     const md = entry.query_metadata;
-    ctx.io.stdout(`${s.bold(`Session ${entry.session.sessionId}`)} · ${entry.session.timestamp}${entry.simulated ? ` ${s.magenta('[simulated]')}` : ''}\n`);
-    ctx.io.stdout(s.dim(`Query: not stored (privacy by default); category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}\n`));
+    ctx.io.stdout(
+      `${s.bold(`Session ${entry.session.sessionId}`)} · ${entry.session.timestamp}${entry.simulated ? ` ${s.magenta('[simulated]')}` : ''}\n`,
+    );
+    ctx.io.stdout(
+      s.dim(
+        `Query: not stored (privacy by default); category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}\n`,
+      ),
+    );
     ctx.io.stdout(
       renderTable({
         head: ['member', 'model', 'answer', 'latency'],
         align: ['left', 'left', 'left', 'right'],
         style: s,
-        rows: entry.session.stage1.map((r) => [r.member, r.model, r.text === null ? `failed: ${r.error?.reason ?? 'error'}` : `${[...r.text].length} characters`, `${(r.latencyMs / 1000).toFixed(1)}s`]),
+        rows: entry.session.stage1.map((r) => [
+          r.member,
+          r.model,
+          r.text === null ? `failed: ${r.error?.reason ?? 'error'}` : `${[...r.text].length} characters`,
+          `${(r.latencyMs / 1000).toFixed(1)}s`,
+        ]),
       }),
     );
     // The answers as the history kept them (a text cut to fit the history's line limit says so where it was cut).
-    ctx.io.stdout(renderSessionText({ session: entry.session, style: s, simulated: entry.simulated, show: options.show ?? { answers: true, reviews: false } }));
+    ctx.io.stdout(
+      renderSessionText({
+        session: entry.session,
+        style: s,
+        simulated: entry.simulated,
+        show: options.show ?? { answers: true, reviews: false },
+      }),
+    );
     return 0;
   }
   const limit = options.limit ?? 20;
@@ -139,15 +179,22 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
 }
 
 /** `council history consistency`: ADR-015's self-consistency, each reviewer's score SD over identical answers. */
-async function showSelfConsistency(options: { path: string; entries: readonly HistoryEntry[]; json: boolean }, ctx: CommandContext): Promise<number> {
+async function showSelfConsistency(
+  options: { path: string; entries: readonly HistoryEntry[]; json: boolean },
+  ctx: CommandContext,
+): Promise<number> {
   const { measureSelfConsistency } = await import('../self-consistency.js');
   const reviewers = measureSelfConsistency(options.entries);
   if (options.json) {
-    ctx.io.stdout(`${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`);
+    ctx.io.stdout(
+      `${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`,
+    );
     return 0;
   }
   const s = ctx.out;
-  ctx.io.stdout(`${s.bold('Self-consistency (ADR-015)')}: each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}\n`);
+  ctx.io.stdout(
+    `${s.bold('Self-consistency (ADR-015)')}: each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}\n`,
+  );
   const measured = reviewers.filter((r) => r.df > 0);
   if (measured.length === 0) {
     ctx.io.stdout(
@@ -156,29 +203,49 @@ async function showSelfConsistency(options: { path: string; entries: readonly Hi
     return 0;
   }
   const sd = (r: (typeof measured)[number]) =>
-    r.tier === 'insufficient_data' ? s.dim(`collecting data (${r.sessions} of 10 sessions)`) : `${r.scoreSd!.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+    r.tier === 'insufficient_data'
+      ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
+      : `${r.scoreSd!.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
   ctx.io.stdout(
     renderTable({
       head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'confidence'],
       align: ['left', 'right', 'right', 'right', 'right', 'left'],
       style: s,
-      rows: measured.map((r) => [r.reviewer, String(r.repeatedAnswers), String(r.reviews), String(r.sessions), sd(r), r.tier.replace('_', ' ')]),
+      rows: measured.map((r) => [
+        r.reviewer,
+        String(r.repeatedAnswers),
+        String(r.reviews),
+        String(r.sessions),
+        sd(r),
+        r.tier.replace('_', ' '),
+      ]),
     }),
   );
-  ctx.io.stdout(s.dim('The SD of one reviewer\'s scores around each answer\'s mean (0: the same score every time), pooled over the answers it scored more than once.\n'));
+  ctx.io.stdout(
+    s.dim(
+      "The SD of one reviewer's scores around each answer's mean (0: the same score every time), pooled over the answers it scored more than once.\n",
+    ),
+  );
   return 0;
 }
 
 /** `council history mimicry`: ADR-015's style mimicry, each reviewer's score against other answers' closeness to its own style. */
-async function showStyleMimicry(options: { path: string; entries: readonly HistoryEntry[]; json: boolean }, ctx: CommandContext): Promise<number> {
+async function showStyleMimicry(
+  options: { path: string; entries: readonly HistoryEntry[]; json: boolean },
+  ctx: CommandContext,
+): Promise<number> {
   const { measureStyleMimicry } = await import('../style-mimicry.js');
   const reviewers = measureStyleMimicry(options.entries);
   if (options.json) {
-    ctx.io.stdout(`${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`);
+    ctx.io.stdout(
+      `${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`,
+    );
     return 0;
   }
   const s = ctx.out;
-  ctx.io.stdout(`${s.bold('Style mimicry (ADR-015)')}: do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}\n`);
+  ctx.io.stdout(
+    `${s.bold('Style mimicry (ADR-015)')}: do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}\n`,
+  );
   if (reviewers.length === 0) {
     ctx.io.stdout('No reviewer has both answered and scored two other answers in a session yet.\n');
     return 0;
@@ -192,12 +259,18 @@ async function showStyleMimicry(options: { path: string; entries: readonly Histo
       head: ['reviewer', 'sessions', 'reviews', 'points per style SD closer [95%]', 'confidence'],
       align: ['left', 'right', 'right', 'right', 'left'],
       style: s,
-      rows: reviewers.map((r) => [r.reviewer, String(r.sessions), String(r.reviews), effect(r), r.tier.replace('_', ' ')]),
+      rows: reviewers.map((r) => [
+        r.reviewer,
+        String(r.sessions),
+        String(r.reviews),
+        effect(r),
+        r.tier.replace('_', ' '),
+      ]),
     }),
   );
   ctx.io.stdout(
     s.dim(
-      'Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer\'s may also be better.\n',
+      "Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer's may also be better.\n",
     ),
   );
   return 0;

@@ -19,7 +19,10 @@ describe('--json wherever a JSON output exists (issue 15 item 12)', () => {
     await writePlantedStore(path, { sessions: 12 });
     const viaJson = await run(['bias-report', '--input', path, '--now', '2026-11-05T00:00:00Z', '--json'], dir);
     expect(viaJson.code).toBe(0);
-    const viaFormat = await run(['bias-report', '--input', path, '--now', '2026-11-05T00:00:00Z', '--format', 'json'], dir);
+    const viaFormat = await run(
+      ['bias-report', '--input', path, '--now', '2026-11-05T00:00:00Z', '--format', 'json'],
+      dir,
+    );
     const strip = (text: string) => ({ ...(JSON.parse(text) as Record<string, unknown>), generatedAt: null });
     expect(strip(viaJson.out)).toEqual(strip(viaFormat.out));
     // 12 sessions of the planted store, 16 records each.
@@ -35,7 +38,14 @@ describe('--json wherever a JSON output exists (issue 15 item 12)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-demo-json-'));
     const r = await run(['demo', '--home', home, '--sessions', '10', '--json'], tmpdir());
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { kind: string; home: string; htmlReport: string; sessions: number; firstSession: { members: unknown }; biasReport: { kind: string; report: { window: { sessions: number } } } };
+    const doc = JSON.parse(r.out) as {
+      kind: string;
+      home: string;
+      htmlReport: string;
+      sessions: number;
+      firstSession: { members: unknown };
+      biasReport: { kind: string; report: { window: { sessions: number } } };
+    };
     // The visible session and the 10 asked for.
     expect(doc.kind).toBe('council-demo');
     expect(doc.sessions).toBe(11);

@@ -7,15 +7,28 @@ export const leaderboardCliCommand: CliCommand<LeaderboardCommandOptions> = {
   description: 'Cross-query standings from the history: mean Borda and Bradley–Terry ratings with intervals',
   options: [
     { flags: '--days <n>', description: 'Only sessions of the last n days' },
-    { flags: '--category <name>', description: 'Only sessions of this query category (coding, math, writing, analysis, general)' },
+    {
+      flags: '--category <name>',
+      description: 'Only sessions of this query category (coding, math, writing, analysis, general)',
+    },
     { flags: '--by-category', description: 'One table per category' },
     { flags: '--json', description: 'Print one JSON document' },
   ],
-  examples: ['council leaderboard', 'council leaderboard --days 7 --by-category', 'council leaderboard --category coding --json'],
+  examples: [
+    'council leaderboard',
+    'council leaderboard --days 7 --by-category',
+    'council leaderboard --category coding --json',
+  ],
   parse: ({ options: o }) => ({
     days: parseIntegerOption('days', o['days'], { min: 1 }),
     // The categories of @council/bias-store's detectQueryCategory (written out here to keep startup light).
-    category: parseChoiceOption('category', o['category'], ['coding', 'math', 'writing', 'analysis', 'general'] as const),
+    category: parseChoiceOption('category', o['category'], [
+      'coding',
+      'math',
+      'writing',
+      'analysis',
+      'general',
+    ] as const),
     byCategory: o['byCategory'] === true,
     json: o['json'] === true,
   }),

@@ -25,7 +25,10 @@ export interface LeaderboardDocument {
 }
 
 /** The standings without printing them: what `council leaderboard --json` prints and `council serve` returns. */
-export async function computeLeaderboard(options: Omit<LeaderboardCommandOptions, 'json'>, ctx: CommandContext): Promise<{ document: LeaderboardDocument; ballots: number }> {
+export async function computeLeaderboard(
+  options: Omit<LeaderboardCommandOptions, 'json'>,
+  ctx: CommandContext,
+): Promise<{ document: LeaderboardDocument; ballots: number }> {
   const { entries } = await loadHistory(ctx);
   const now = ctx.now();
   const since = options.days === undefined ? null : new Date(now.getTime() - options.days * 86_400_000);
@@ -36,7 +39,12 @@ export async function computeLeaderboard(options: Omit<LeaderboardCommandOptions
   );
   const bootstrap = options.bootstrap ?? 1000;
   const borda = aggregateLeaderboards(
-    selected.map((e) => ({ id: e.session.sessionId, leaderboard: e.session.leaderboard, timestamp: e.session.timestamp, ...(e.query_metadata?.category ? { category: e.query_metadata.category } : {}) })),
+    selected.map((e) => ({
+      id: e.session.sessionId,
+      leaderboard: e.session.leaderboard,
+      timestamp: e.session.timestamp,
+      ...(e.query_metadata?.category ? { category: e.query_metadata.category } : {}),
+    })),
     { byCategory: options.byCategory === true, bootstrap, seed: 0 },
   );
   const ballots: Ballot[] = [];
@@ -48,7 +56,10 @@ export async function computeLeaderboard(options: Omit<LeaderboardCommandOptions
       ballots.push({ reviewer: review.reviewer, ranking: review.evaluation.ranking, scores: review.evaluation.scores });
     }
   }
-  const bt = candidates.size >= 2 && ballots.length > 0 ? bradleyTerry(ballots, { candidates: [...candidates].sort(), bootstrap: Math.min(bootstrap, 1000), seed: 0 }) : [];
+  const bt =
+    candidates.size >= 2 && ballots.length > 0
+      ? bradleyTerry(ballots, { candidates: [...candidates].sort(), bootstrap: Math.min(bootstrap, 1000), seed: 0 })
+      : [];
   const document: LeaderboardDocument = {
     sessions: selected.length,
     window: { since: since?.toISOString() ?? null, until: now.toISOString() },
@@ -74,10 +85,14 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
   }
   const s = ctx.out;
   if (document.sessions === 0) {
-    ctx.io.stdout(`No sessions${options.days ? ` in the last ${options.days} days` : ''}${options.category ? ` in category ${options.category}` : ''} in the history yet. Run "council ask" or "council batch".\n`);
+    ctx.io.stdout(
+      `No sessions${options.days ? ` in the last ${options.days} days` : ''}${options.category ? ` in category ${options.category}` : ''} in the history yet. Run "council ask" or "council batch".\n`,
+    );
     return 0;
   }
-  ctx.io.stdout(`${s.bold('Cross-query leaderboard')} · ${document.sessions} sessions${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`);
+  ctx.io.stdout(
+    `${s.bold('Cross-query leaderboard')} · ${document.sessions} sessions${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`,
+  );
   const groups = options.byCategory ? [...new Set(borda.map((b) => b.category))] : [null];
   for (const group of groups) {
     if (options.byCategory) ctx.io.stdout(`${s.bold(`Category: ${group ?? 'uncategorised'}`)}\n`);
@@ -88,7 +103,15 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
         style: s,
         rows: borda
           .filter((b) => !options.byCategory || b.category === group)
-          .map((b) => [String(b.rank), b.candidate, b.aggregateBorda.toFixed(3), b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a', String(b.appearances), String(b.totalVotes), String(b.totalWins)]),
+          .map((b) => [
+            String(b.rank),
+            b.candidate,
+            b.aggregateBorda.toFixed(3),
+            b.interval ? `[${b.interval.lower.toFixed(3)}, ${b.interval.upper.toFixed(3)}]` : 'n/a',
+            String(b.appearances),
+            String(b.totalVotes),
+            String(b.totalWins),
+          ]),
       }),
     );
   }
@@ -99,7 +122,14 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
         head: ['rank', 'member', 'rating', '95% interval', 'rank range', 'P(best)'],
         align: ['right', 'left', 'right', 'right', 'right', 'right'],
         style: s,
-        rows: bt.map((b) => [String(b.rank), b.candidate, b.rating.toFixed(0), `[${b.interval.lower.toFixed(0)}, ${b.interval.upper.toFixed(0)}]`, `${b.rankInterval.best}–${b.rankInterval.worst}`, b.pBest.toFixed(2)]),
+        rows: bt.map((b) => [
+          String(b.rank),
+          b.candidate,
+          b.rating.toFixed(0),
+          `[${b.interval.lower.toFixed(0)}, ${b.interval.upper.toFixed(0)}]`,
+          `${b.rankInterval.best}–${b.rankInterval.worst}`,
+          b.pBest.toFixed(2),
+        ]),
       }),
     );
   }

@@ -13,19 +13,39 @@ const httpOnly = [
 
 export const mcpCliCommand: CliCommand<McpCommandOptions> = {
   name: 'mcp',
-  description: 'Serve the council to MCP clients (coding agents, desktop assistants): consult_council and the reports, on stdio',
+  description:
+    'Serve the council to MCP clients (coding agents, desktop assistants): consult_council and the reports, on stdio',
   options: [
-    { flags: '--http', description: 'Serve the streamable HTTP transport on 127.0.0.1 instead of stdio (a per-launch token, printed on stderr)' },
+    {
+      flags: '--http',
+      description:
+        'Serve the streamable HTTP transport on 127.0.0.1 instead of stdio (a per-launch token, printed on stderr)',
+    },
     { flags: '--port <n>', description: 'With --http: the port (default: a free one)' },
-    { flags: '--host <address>', description: 'With --http: the one address to bind (default 127.0.0.1; another needs a token of 32+ characters; not 0.0.0.0 or ::)' },
-    { flags: '--token <secret>', description: 'With --http: the bearer token clients must send (default: LLM_COUNCIL_MCP_TOKEN, else a random one per launch)' },
-    { flags: '--token-file <path>', description: 'With --http: read the token from this file (keeps it out of ps and shell history)' },
+    {
+      flags: '--host <address>',
+      description:
+        'With --http: the one address to bind (default 127.0.0.1; another needs a token of 32+ characters; not 0.0.0.0 or ::)',
+    },
+    {
+      flags: '--token <secret>',
+      description:
+        'With --http: the bearer token clients must send (default: LLM_COUNCIL_MCP_TOKEN, else a random one per launch)',
+    },
+    {
+      flags: '--token-file <path>',
+      description: 'With --http: read the token from this file (keeps it out of ps and shell history)',
+    },
   ],
   examples: ['council mcp', 'council mcp --http --port 8765'],
   parse: ({ options: o, argv }) => {
     const http = o['http'] === true;
     const stray = httpOnly.find(([, key]) => o[key] !== undefined);
-    if (!http && stray !== undefined) throw new CliError({ code: 'USAGE', message: `--${stray[0]} needs --http: without it council mcp serves stdio, which has no port, host or token.` });
+    if (!http && stray !== undefined)
+      throw new CliError({
+        code: 'USAGE',
+        message: `--${stray[0]} needs --http: without it council mcp serves stdio, which has no port, host or token.`,
+      });
     return {
       http,
       port: parseIntegerOption('port', o['port'], { min: 0, max: 65535 }),

@@ -13,7 +13,12 @@ const token32 = 'abcdefghijabcdefghijabcdefghijkl';
 
 async function run(argv: string[], env: Record<string, string> = {}) {
   const c = captureIo();
-  const code = await runCli(argv, { version: '1.0.0', io: c.io, env: { LLM_COUNCIL_HOME: '/nonexistent/council-home', ...env }, cwd: '/tmp' });
+  const code = await runCli(argv, {
+    version: '1.0.0',
+    io: c.io,
+    env: { LLM_COUNCIL_HOME: '/nonexistent/council-home', ...env },
+    cwd: '/tmp',
+  });
   return { code, err: c.err() };
 }
 
@@ -21,7 +26,9 @@ describe('council mcp --http: the token', () => {
   it('refuses a token shorter than 32 characters on a host other machines reach, wherever it comes from', async () => {
     const flag = await run(['mcp', '--http', '--host', '192.0.2.1', '--token', token31]);
     expect(flag.code).toBe(2);
-    expect(flag.err).toMatch(/--host 192\.0\.2\.1 is reachable from other machines, and the token from --token has 31 characters: give one of at least 32/);
+    expect(flag.err).toMatch(
+      /--host 192\.0\.2\.1 is reachable from other machines, and the token from --token has 31 characters: give one of at least 32/,
+    );
     const fromEnv = await run(['mcp', '--http', '--host', '192.0.2.1'], { LLM_COUNCIL_MCP_TOKEN: token31 });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.err).toMatch(/the token from LLM_COUNCIL_MCP_TOKEN has 31 characters/);
@@ -30,7 +37,9 @@ describe('council mcp --http: the token', () => {
     const fromFile = await run(['mcp', '--http', '--host', '192.0.2.1', '--token-file', file]);
     expect(fromFile.code).toBe(2);
     expect(fromFile.err).toContain(`the token from --token-file ${file} has 31 characters`);
-    expect((await run(['mcp', '--http', '--host', '192.0.2.1'])).err).toMatch(/give a token of at least 32 characters \(LLM_COUNCIL_MCP_TOKEN, --token-file or --token\)/);
+    expect((await run(['mcp', '--http', '--host', '192.0.2.1'])).err).toMatch(
+      /give a token of at least 32 characters \(LLM_COUNCIL_MCP_TOKEN, --token-file or --token\)/,
+    );
   });
 
   it('takes a 32-character token from the environment or a file: it gets as far as binding the address', async () => {
@@ -50,11 +59,20 @@ describe('council mcp --http: the token', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/The token from --token holds a character a bearer token cannot have/);
     expect(r.err).not.toContain(token32);
-    expect((await run(['mcp', '--http', '--host', '192.0.2.1'], { LLM_COUNCIL_MCP_TOKEN: `abcdefghij\tabcdefghijabcdefghijkl` })).code).toBe(2);
+    expect(
+      (
+        await run(['mcp', '--http', '--host', '192.0.2.1'], {
+          LLM_COUNCIL_MCP_TOKEN: `abcdefghij\tabcdefghijabcdefghijkl`,
+        })
+      ).code,
+    ).toBe(2);
   });
 
   it('refuses --token together with --token-file', async () => {
-    expect(await run(['mcp', '--http', '--token', token32, '--token-file', '/tmp/x'])).toEqual({ code: 2, err: 'council: --token and --token-file both give the token: give one of them.\n' });
+    expect(await run(['mcp', '--http', '--token', token32, '--token-file', '/tmp/x'])).toEqual({
+      code: 2,
+      err: 'council: --token and --token-file both give the token: give one of them.\n',
+    });
   });
 });
 
@@ -72,9 +90,17 @@ describe('council mcp --http: the host', () => {
 describe('council mcp: flags as typed', () => {
   it('keeps number-like --token and --host values exactly as typed', () => {
     // What the parser (mri) hands over for `--token 0123456789 --host 0x7f000001`: numbers.
-    const parsed = mcpCliCommand.parse({ args: [], options: { http: true, token: 123456789, host: 2130706433 }, argv: ['mcp', '--http', '--token', '0123456789', '--host', '0x7f000001'] });
+    const parsed = mcpCliCommand.parse({
+      args: [],
+      options: { http: true, token: 123456789, host: 2130706433 },
+      argv: ['mcp', '--http', '--token', '0123456789', '--host', '0x7f000001'],
+    });
     expect(parsed).toMatchObject({ token: '0123456789', host: '0x7f000001' });
-    const joined = mcpCliCommand.parse({ args: [], options: { http: true, token: 7 }, argv: ['mcp', '--http', '--token=007'] });
+    const joined = mcpCliCommand.parse({
+      args: [],
+      options: { http: true, token: 7 },
+      argv: ['mcp', '--http', '--token=007'],
+    });
     expect(joined.token).toBe('007');
   });
 
@@ -86,7 +112,10 @@ describe('council mcp: flags as typed', () => {
   });
 
   it('says --port, --host, --token and --token-file need --http instead of ignoring them', async () => {
-    expect(await run(['mcp', '--port', '8765'])).toEqual({ code: 2, err: 'council: --port needs --http: without it council mcp serves stdio, which has no port, host or token.\n' });
+    expect(await run(['mcp', '--port', '8765'])).toEqual({
+      code: 2,
+      err: 'council: --port needs --http: without it council mcp serves stdio, which has no port, host or token.\n',
+    });
     expect((await run(['mcp', '--host', '127.0.0.1'])).err).toMatch(/^council: --host needs --http/);
     expect((await run(['mcp', '--token', token32])).err).toMatch(/^council: --token needs --http/);
     expect((await run(['mcp', '--token-file', '/tmp/x'])).err).toMatch(/^council: --token-file needs --http/);

@@ -27,7 +27,8 @@ function usage(message: string): CliError {
 
 /** The token given by `--token`, `--token-file` or `LLM_COUNCIL_MCP_TOKEN` (in that order), with where it came from. */
 function givenToken(options: McpCommandOptions, ctx: CommandContext): { token: string; source: string } | undefined {
-  if (options.token !== undefined && options.tokenFile !== undefined) throw usage('--token and --token-file both give the token: give one of them.');
+  if (options.token !== undefined && options.tokenFile !== undefined)
+    throw usage('--token and --token-file both give the token: give one of them.');
   if (options.token !== undefined) return { token: options.token, source: '--token' };
   if (options.tokenFile !== undefined) return readTokenFile(options.tokenFile);
   const fromEnv = commandSettings(ctx).secrets.mcpToken;
@@ -49,7 +50,13 @@ async function serveHttp(options: McpCommandOptions, ctx: CommandContext, log: M
   const token = checkedServerToken({ host, given, ways: 'LLM_COUNCIL_MCP_TOKEN, --token-file or --token' });
   // Loaded only here: the HTTP transport (and the server library under it) is no part of a stdio start.
   const { serveMcpHttp } = await import('../mcp/serve-mcp-http.js');
-  const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log }), host: host === 'localhost' ? '127.0.0.1' : host, port: options.port ?? 0, token, log });
+  const server = await serveMcpHttp({
+    createServer: () => createCouncilMcpServer({ ctx, log }),
+    host: host === 'localhost' ? '127.0.0.1' : host,
+    port: options.port ?? 0,
+    token,
+    log,
+  });
   log(`streamable HTTP on ${server.url}`);
   if (given === undefined) log(`token for this launch (send it as "Authorization: Bearer <token>"): ${token}`);
   const signal = await waitForSignal();

@@ -7,11 +7,15 @@ export const personalitiesCliCommand: CliCommand<PersonalitiesCommandOptions> = 
   args: '<action> [...ids]',
   description: 'List, show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities',
   options: [
-    { flags: '--model <id>', description: 'evolve: the model that designs the offspring (default the first parent\'s)' },
+    { flags: '--model <id>', description: "evolve: the model that designs the offspring (default the first parent's)" },
     { flags: '--save', description: 'evolve: save the offspring as personalities/<id>.yaml (never overwrites)' },
     { flags: '--json', description: 'Print JSON' },
   ],
-  examples: ['council personalities list', 'council personalities show careful-engineer', 'council personalities evolve careful-engineer bold-architect --save'],
+  examples: [
+    'council personalities list',
+    'council personalities show careful-engineer',
+    'council personalities evolve careful-engineer bold-architect --save',
+  ],
   parse: ({ args, options: o }) => {
     const ids = args[1];
     return {

@@ -26,13 +26,19 @@ function find(personalities: readonly Personality[], id: string, dir: string): P
   const p = personalities.find((x) => x.id === id);
   if (!p) {
     const known = personalities.map((x) => x.id).join(', ') || 'none';
-    throw new CliError({ code: 'USAGE', message: `No personality "${id}" in ${dir} (known: ${known}). Add a YAML file there with id, name, model and system_prompt.` });
+    throw new CliError({
+      code: 'USAGE',
+      message: `No personality "${id}" in ${dir} (known: ${known}). Add a YAML file there with id, name, model and system_prompt.`,
+    });
   }
   return p;
 }
 
 /** `council personalities list|show <id>|evolve <a> <b>`: the YAML personas in `$LLM_COUNCIL_HOME/personalities`. */
-export async function runPersonalitiesCommand(options: PersonalitiesCommandOptions, ctx: CommandContext): Promise<number> {
+export async function runPersonalitiesCommand(
+  options: PersonalitiesCommandOptions,
+  ctx: CommandContext,
+): Promise<number> {
   const settings = commandSettings(ctx);
   const env = settings.secrets.providerEnv;
   const dir = settings.files.personalities;
@@ -52,20 +58,34 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
         renderTable({
           head: ['id', 'name', 'model', 'traits', 'parents'],
           style: s,
-          rows: personalities.map((p) => [p.id, p.name, p.model, (p.traits ?? []).join(', '), (p.parents ?? []).join(', ')]),
+          rows: personalities.map((p) => [
+            p.id,
+            p.name,
+            p.model,
+            (p.traits ?? []).join(', '),
+            (p.parents ?? []).join(', '),
+          ]),
         }),
       );
       return 0;
     }
     case 'show': {
       const id = options.ids[0];
-      if (id === undefined) throw new CliError({ code: 'USAGE', message: 'council personalities show needs an id: run "council personalities list".' });
+      if (id === undefined)
+        throw new CliError({
+          code: 'USAGE',
+          message: 'council personalities show needs an id: run "council personalities list".',
+        });
       const p = find(personalities, id, dir);
       ctx.io.stdout(options.json ? `${JSON.stringify(p, null, 2)}\n` : stringifyPersonality(p));
       return 0;
     }
     case 'evolve': {
-      if (options.ids.length < 2) throw new CliError({ code: 'USAGE', message: 'council personalities evolve needs two parent ids, e.g. council personalities evolve careful bold.' });
+      if (options.ids.length < 2)
+        throw new CliError({
+          code: 'USAGE',
+          message: 'council personalities evolve needs two parent ids, e.g. council personalities evolve careful bold.',
+        });
       const parents = options.ids.map((id) => find(personalities, id, dir));
       const { entries } = await loadHistory(ctx);
       const history = entries.map((e) => e.session);
@@ -80,19 +100,25 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
           message: `${modelId} is a simulated persona: it plays council sessions but cannot design a personality. Pass --model with a real model id, e.g. --model openai/gpt-4o-mini.`,
         });
       }
-      ctx.io.stderr(`Evolving ${parents.map((p) => p.id).join(' + ')} with ${modelId}, using ${feedback.reduce((n, f) => n + f.reviews, 0)} peer reviews…\n`);
+      ctx.io.stderr(
+        `Evolving ${parents.map((p) => p.id).join(' + ')} with ${modelId}, using ${feedback.reduce((n, f) => n + f.reviews, 0)} peer reviews…\n`,
+      );
       let child: Personality;
       try {
         child = await combinePersonalities(parents, feedback, { model, config });
       } catch (error) {
         // An unusable reply is the model's failure (exit 1), not a mistake in the user's files or options.
-        if (CouncilError.isInstance(error) && error.code === 'PERSONALITY_INVALID') throw new CliError({ code: 'RUNTIME', message: error.message, cause: error });
+        if (CouncilError.isInstance(error) && error.code === 'PERSONALITY_INVALID')
+          throw new CliError({ code: 'RUNTIME', message: error.message, cause: error });
         throw error;
       }
       const yaml = stringifyPersonality(child);
       if (options.save) {
         const file = join(dir, `${child.id}.yaml`);
-        const exists = new CliError({ code: 'RUNTIME', message: `${file} already exists; nothing was overwritten. Rename the offspring's id or remove the file.` });
+        const exists = new CliError({
+          code: 'RUNTIME',
+          message: `${file} already exists; nothing was overwritten. Rename the offspring's id or remove the file.`,
+        });
         if (existsSync(file)) throw exists;
         makeDirectory(dir);
         try {
@@ -102,7 +128,11 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
           if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') throw exists;
           if (BiasStoreError.isInstance(error)) {
             ctx.io.stdout(options.json ? `${JSON.stringify(child, null, 2)}\n` : yaml); // the model's work is not lost
-            throw new CliError({ code: 'RUNTIME', message: `${error.message} The personality was not saved: it is printed above; save it by hand once fixed.`, cause: error });
+            throw new CliError({
+              code: 'RUNTIME',
+              message: `${error.message} The personality was not saved: it is printed above; save it by hand once fixed.`,
+              cause: error,
+            });
           }
           throw error;
         }
@@ -112,6 +142,9 @@ export async function runPersonalitiesCommand(options: PersonalitiesCommandOptio
       return 0;
     }
     default:
-      throw new CliError({ code: 'USAGE', message: `Unknown personalities action "${options.action ?? ''}": use list, show <id> or evolve <a> <b>.` });
+      throw new CliError({
+        code: 'USAGE',
+        message: `Unknown personalities action "${options.action ?? ''}": use list, show <id> or evolve <a> <b>.`,
+      });
   }
 }

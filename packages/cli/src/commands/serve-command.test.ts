@@ -37,7 +37,10 @@ async function launch(options: ServeCommandOptions, ctx: CommandContext) {
   let listening: (server: CouncilServer) => void = () => undefined;
   const ready = new Promise<CouncilServer>((resolve) => (listening = resolve));
   const exit = runServeCommand(options, ctx, { stopped, onListening: listening });
-  const server = await Promise.race([ready, exit.then(() => Promise.reject(new Error('serve ended before listening')))]);
+  const server = await Promise.race([
+    ready,
+    exit.then(() => Promise.reject(new Error('serve ended before listening'))),
+  ]);
   return { server, stop, exit };
 }
 
@@ -54,7 +57,9 @@ describe('council serve: usage errors (issue 16)', () => {
     }
     const remote = await cli(['serve', '--host', '192.0.2.1']);
     expect(remote.code).toBe(2);
-    expect(remote.err).toContain('--host 192.0.2.1 is reachable from other machines: give a token of at least 32 characters (--token-file or --token)');
+    expect(remote.err).toContain(
+      '--host 192.0.2.1 is reachable from other machines: give a token of at least 32 characters (--token-file or --token)',
+    );
     const short = await cli(['serve', '--host', '192.0.2.1', '--token', token32.slice(1)]);
     expect(short.code).toBe(2);
     expect(short.err).toContain('the token from --token has 31 characters');
@@ -85,7 +90,9 @@ describe('council serve: usage errors (issue 16)', () => {
     writeFileSync(join(dir, 'spaced'), 'with a space\n');
     const spaced = await cli(['serve', '--token-file', join(dir, 'spaced')]);
     expect(spaced.code).toBe(2);
-    expect(spaced.err).toContain(`The token from --token-file ${join(dir, 'spaced')} holds a character a bearer token cannot have`);
+    expect(spaced.err).toContain(
+      `The token from --token-file ${join(dir, 'spaced')} holds a character a bearer token cannot have`,
+    );
     const both = await cli(['serve', '--token', token32, '--token-file', join(dir, 'short')]);
     expect(both.code).toBe(2);
     expect(both.err).toContain('--token and --token-file both give the token');
@@ -106,7 +113,10 @@ describe('council serve: usage errors (issue 16)', () => {
 describe('council serve: a launch (issue 16)', () => {
   it('prints the URL with the token in the fragment, serves the page and the API, and on stop cancels a running session and exits 0', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-serve-cmd-'));
-    const t = testContext({ env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' }, home });
+    const t = testContext({
+      env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' },
+      home,
+    });
     const { server, stop, exit } = await launch({}, t.ctx);
     const printed = /^Council is serving at (http:\/\/127\.0\.0\.1:(\d+))\/#token=([\w-]+)\n$/.exec(t.out());
     expect(printed).not.toBeNull();
@@ -126,7 +136,9 @@ describe('council serve: a launch (issue 16)', () => {
     const events = client.events(id, { onEvent: (e) => e.id === 1 && stop('SIGTERM') });
     expect(await exit).toBe(0);
     expect((await events).slice(-2).map((e) => e.type)).toEqual(['cancelled', 'done']);
-    expect(t.err()).toContain('council serve: SIGTERM: stopping, cancelling 1 running session (nothing of them is saved)');
+    expect(t.err()).toContain(
+      'council serve: SIGTERM: stopping, cancelling 1 running session (nothing of them is saved)',
+    );
     expect(t.err()).toContain(`session run ${id}: cancelled`);
     expect(t.err()).not.toContain('QUERY-NOT-IN-LOG');
     expect(existsSync(join(home, 'history.jsonl'))).toBe(false);
@@ -143,7 +155,9 @@ describe('council serve: a launch (issue 16)', () => {
       expect(t.out()).toBe(`Council is serving at ${server.url}/ (open ${server.url}/#token=<the token in token>)\n`);
       expect(t.err()).toContain('note: --open with --token-file does not open a browser');
       expect((await createServeClient({ url: server.url, token: token32 }).get('/api/config')).status).toBe(200);
-      expect((await createServeClient({ url: server.url, token: token32.slice(1) }).get('/api/config')).status).toBe(401);
+      expect((await createServeClient({ url: server.url, token: token32.slice(1) }).get('/api/config')).status).toBe(
+        401,
+      );
       expect(t.out() + t.err()).not.toContain(token32);
     } finally {
       stop('SIGTERM');
@@ -158,7 +172,12 @@ describe('council serve: a launch (issue 16)', () => {
     try {
       const client = createServeClient({ url: server.url, token: token32 });
       const config = configResponseSchema.parse((await client.get('/api/config')).json());
-      expect(config).toMatchObject({ demo: true, members: [...DEMO_MEMBERS], chairman: DEMO_MEMBERS[0], persist: { consent: 1, biasRecords: true } });
+      expect(config).toMatchObject({
+        demo: true,
+        members: [...DEMO_MEMBERS],
+        chairman: DEMO_MEMBERS[0],
+        persist: { consent: 1, biasRecords: true },
+      });
       for (const query of ['How should a small team start testing?', 'What is a sensible backup strategy?']) {
         const events = await client.events(await client.start({ query }));
         expect(events.at(-1)!.data).toEqual({ status: 'finished' });
@@ -178,24 +197,37 @@ describe('council serve: a launch (issue 16)', () => {
     }
   }, 60_000);
 
-  it.skipIf(process.platform !== 'linux')('--open runs xdg-open with the URL; a missing opener is a note, not an error', async () => {
-    const bin = mkdtempSync(join(tmpdir(), 'council-serve-open-'));
-    const record = join(bin, 'opened.txt');
-    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${record}\n`);
-    chmodSync(join(bin, 'xdg-open'), 0o755);
-    const t = testContext({ env: { PATH: bin, OPENROUTER_API_KEY: KEY }, home: mkdtempSync(join(tmpdir(), 'council-serve-open-home-')) });
-    const first = await launch({ open: true }, t.ctx);
-    for (let i = 0; i < 100 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    first.stop('test over');
-    expect(await first.exit).toBe(0);
-    const url = /Council is serving at (\S+)/.exec(t.out())![1]!;
-    expect(readFileSync(record, 'utf8').trim()).toBe(url);
+  it.skipIf(process.platform !== 'linux')(
+    '--open runs xdg-open with the URL; a missing opener is a note, not an error',
+    async () => {
+      const bin = mkdtempSync(join(tmpdir(), 'council-serve-open-'));
+      const record = join(bin, 'opened.txt');
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${record}\n`);
+      chmodSync(join(bin, 'xdg-open'), 0o755);
+      const t = testContext({
+        env: { PATH: bin, OPENROUTER_API_KEY: KEY },
+        home: mkdtempSync(join(tmpdir(), 'council-serve-open-home-')),
+      });
+      const first = await launch({ open: true }, t.ctx);
+      for (let i = 0; i < 100 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      first.stop('test over');
+      expect(await first.exit).toBe(0);
+      const url = /Council is serving at (\S+)/.exec(t.out())![1]!;
+      expect(readFileSync(record, 'utf8').trim()).toBe(url);
 
-    const none = testContext({ env: { PATH: join(bin, 'nothing-here') }, home: mkdtempSync(join(tmpdir(), 'council-serve-open-home-')) });
-    const second = await launch({ open: true }, none.ctx);
-    for (let i = 0; i < 100 && !none.err().includes('note:'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    second.stop('test over');
-    expect(await second.exit).toBe(0);
-    expect(none.err()).toContain('note: could not open a browser (xdg-open is not installed): open the URL above yourself.');
-  }, 30_000);
+      const none = testContext({
+        env: { PATH: join(bin, 'nothing-here') },
+        home: mkdtempSync(join(tmpdir(), 'council-serve-open-home-')),
+      });
+      const second = await launch({ open: true }, none.ctx);
+      for (let i = 0; i < 100 && !none.err().includes('note:'); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      second.stop('test over');
+      expect(await second.exit).toBe(0);
+      expect(none.err()).toContain(
+        'note: could not open a browser (xdg-open is not installed): open the URL above yourself.',
+      );
+    },
+    30_000,
+  );
 });

@@ -43,10 +43,13 @@ function openCommand(url: string): { command: string; args: string[] } {
 /** Opens the URL in the browser; a failure is a note (the URL is printed anyway), never an error. */
 function openBrowser(url: string, ctx: CommandContext): void {
   const { command, args } = openCommand(url);
-  const note = (why: string) => ctx.io.stderr(`note: could not open a browser (${why}): open the URL above yourself.\n`);
+  const note = (why: string) =>
+    ctx.io.stderr(`note: could not open a browser (${why}): open the URL above yourself.\n`);
   try {
     const child = spawn(command, args, { env: ctx.env, stdio: 'ignore', detached: true });
-    child.once('error', (error: NodeJS.ErrnoException) => note(error.code === 'ENOENT' ? `${command} is not installed` : (error.code ?? error.message)));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      note(error.code === 'ENOENT' ? `${command} is not installed` : (error.code ?? error.message)),
+    );
     child.once('exit', (code) => {
       if (code !== 0 && code !== null) note(`${command} exited with ${code}`);
     });
@@ -58,8 +61,10 @@ function openBrowser(url: string, ctx: CommandContext): void {
 
 /** The token given by `--token` or `--token-file`, with where it came from; none for a random one per launch. */
 function givenToken(options: ServeCommandOptions, ctx: CommandContext): { token: string; source: string } | undefined {
-  if (options.token !== undefined && options.tokenFile !== undefined) throw new CliError({ code: 'USAGE', message: '--token and --token-file both give the token: give one of them.' });
-  if (options.tokenFile !== undefined) return { ...readTokenFile(resolve(ctx.cwd, options.tokenFile)), source: `--token-file ${options.tokenFile}` };
+  if (options.token !== undefined && options.tokenFile !== undefined)
+    throw new CliError({ code: 'USAGE', message: '--token and --token-file both give the token: give one of them.' });
+  if (options.tokenFile !== undefined)
+    return { ...readTokenFile(resolve(ctx.cwd, options.tokenFile)), source: `--token-file ${options.tokenFile}` };
   return options.token === undefined ? undefined : { token: options.token, source: '--token' };
 }
 
@@ -74,7 +79,13 @@ function demoContext(ctx: CommandContext): CommandContext {
   return {
     ...ctx,
     home,
-    env: { ...env, LLM_COUNCIL_MODELS: DEMO_MEMBERS.join(','), LLM_COUNCIL_CHAIRMAN: DEMO_MEMBERS[0], LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '1' },
+    env: {
+      ...env,
+      LLM_COUNCIL_MODELS: DEMO_MEMBERS.join(','),
+      LLM_COUNCIL_CHAIRMAN: DEMO_MEMBERS[0],
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+      LLM_COUNCIL_BIAS_CONSENT: '1',
+    },
   };
 }
 
@@ -83,7 +94,11 @@ function demoContext(ctx: CommandContext): CommandContext {
  * on 127.0.0.1 with a per-launch token. Runs until SIGINT or SIGTERM, then cancels running sessions (they
  * save nothing), closes the streams and returns 0.
  */
-export async function runServeCommand(options: ServeCommandOptions, ctx: CommandContext, lifecycle: ServeLifecycle = {}): Promise<number> {
+export async function runServeCommand(
+  options: ServeCommandOptions,
+  ctx: CommandContext,
+  lifecycle: ServeLifecycle = {},
+): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   refuseWildcardHost(host);
   const given = givenToken(options, ctx);
@@ -94,7 +109,10 @@ export async function runServeCommand(options: ServeCommandOptions, ctx: Command
   const settings = commandSettings(serverCtx);
   const log = (line: string) => ctx.io.stderr(`council serve: ${line}\n`);
   // Loaded only here: the server and the UI's files are no part of any other command.
-  const [{ serveCouncil }, { webAssets }] = await Promise.all([import('../serve/serve-council.js'), import('../serve/web-assets.js')]);
+  const [{ serveCouncil }, { webAssets }] = await Promise.all([
+    import('../serve/serve-council.js'),
+    import('../serve/web-assets.js'),
+  ]);
   const server = await serveCouncil({
     ctx: serverCtx,
     host: host === 'localhost' ? '127.0.0.1' : host,
@@ -111,14 +129,22 @@ export async function runServeCommand(options: ServeCommandOptions, ctx: Command
   if (demo) log(`demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline; sessions are saved in ${settings.home}`);
   log('press Ctrl-C to stop');
   if (options.open === true && given === undefined) openBrowser(url, ctx);
-  else if (options.open === true && given !== undefined) ctx.io.stderr(`note: --open with ${given.source.split(' ')[0]} does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n`);
+  else if (options.open === true && given !== undefined)
+    ctx.io.stderr(
+      `note: --open with ${given.source.split(' ')[0]} does not open a browser (the URL would carry your token in a command line): open the URL above yourself.\n`,
+    );
   lifecycle.onListening?.(server);
   const reason = await (lifecycle.stopped ?? waitForSignal());
   const running = server.hub.runs().filter((r) => r.status === 'running');
   const cancelled = running.filter((r) => !r.saving).length;
   const saving = running.length - cancelled;
-  const cancelling = cancelled > 0 ? `, cancelling ${cancelled} running session${cancelled === 1 ? '' : 's'} (nothing of them is saved)` : '';
-  log(`${reason}: stopping${cancelling}${saving > 0 ? `, finishing the save of ${saving} session${saving === 1 ? '' : 's'}` : ''}`);
+  const cancelling =
+    cancelled > 0
+      ? `, cancelling ${cancelled} running session${cancelled === 1 ? '' : 's'} (nothing of them is saved)`
+      : '';
+  log(
+    `${reason}: stopping${cancelling}${saving > 0 ? `, finishing the save of ${saving} session${saving === 1 ? '' : 's'}` : ''}`,
+  );
   await server.close();
   return 0;
 }

@@ -15,7 +15,12 @@ afterAll(() => server.close());
 
 async function council(args: string[], dir: string) {
   const c = captureIo();
-  const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: 'k', LLM_COUNCIL_HOME: join(dir, 'home'), LLM_COUNCIL_BIAS_PERSISTENCE: 'true' };
+  const env = {
+    OPENROUTER_BASE_URL: server.url,
+    OPENROUTER_API_KEY: 'k',
+    LLM_COUNCIL_HOME: join(dir, 'home'),
+    LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
+  };
   const code = await runCli(args, { version: '1.2.3', io: c.io, env, cwd: dir });
   return { code, out: c.out(), err: c.err() };
 }
@@ -28,7 +33,9 @@ describe('unranked two-member sessions downstream (issue 15 item 4)', () => {
     expect(batch.err).not.toContain('council: ');
     expect(batch.code).toBe(0);
     expect(batch.out).toContain('2 sessions complete.');
-    expect(batch.out).toContain('No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).');
+    expect(batch.out).toContain(
+      'No leaderboard: no completed session was ranked (with self-votes excluded, a ranking needs at least three answers).',
+    );
     const board = await council(['leaderboard', '--json'], dir);
     expect(board.code).toBe(0);
     expect(JSON.parse(board.out)).toMatchObject({ sessions: 2, borda: [] });

@@ -1,6 +1,13 @@
 import type { CliCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
-import { argText, parseChoiceOption, parseDurationOption, parseIntegerOption, parseRepeatedStringOption, parseStringOption } from '../parse-option.js';
+import {
+  argText,
+  parseChoiceOption,
+  parseDurationOption,
+  parseIntegerOption,
+  parseRepeatedStringOption,
+  parseStringOption,
+} from '../parse-option.js';
 import type { StoreCommandOptions } from './store-command.js';
 
 /** `rowGroupRows` → `row-group-rows`: an option as the user typed it. */
@@ -8,7 +15,9 @@ const flagName = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toL
 
 /** Options another action takes are a usage error naming where they belong, not silently ignored. */
 function refuseOptions(o: Readonly<Record<string, unknown>>, keys: readonly string[], here: string): void {
-  for (const key of keys) if (o[key] !== undefined) throw new CliError({ code: 'USAGE', message: `--${flagName(key)} is not an option of council ${here}.` });
+  for (const key of keys)
+    if (o[key] !== undefined)
+      throw new CliError({ code: 'USAGE', message: `--${flagName(key)} is not an option of council ${here}.` });
 }
 
 export const storeCliCommand: CliCommand<StoreCommandOptions> = {
@@ -17,15 +26,37 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
   description:
     'The bias store: what it holds (stats), gzip its closed segments (compact), export it as Parquet or JSONL by day or into ClickHouse (export), or create the ClickHouse table (clickhouse-init); nothing is rewritten in place',
   options: [
-    { flags: '--input <file>', description: 'The store\'s .jsonl file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl); export: also a directory of stores or a quoted glob, repeatable' },
+    {
+      flags: '--input <file>',
+      description:
+        "The store's .jsonl file (default LLM_COUNCIL_BIAS_STORE or $LLM_COUNCIL_HOME/bias_metrics.jsonl); export: also a directory of stores or a quoted glob, repeatable",
+    },
     { flags: '--format <format>', description: 'export: parquet or jsonl' },
-    { flags: '--output <dir>', description: 'export: the directory to write day=YYYY-MM-DD/part-0.<format> into (each partition replaced whole)' },
+    {
+      flags: '--output <dir>',
+      description: 'export: the directory to write day=YYYY-MM-DD/part-0.<format> into (each partition replaced whole)',
+    },
     { flags: '--row-group-rows <n>', description: 'export: rows per Parquet row group (default 100000)' },
-    { flags: '--to <target>', description: 'export: clickhouse, to load the records into a ClickHouse table instead of writing files (idempotent by record key)' },
-    { flags: '--url <url>', description: "export --to clickhouse, clickhouse-init: the server's HTTP interface, e.g. http://127.0.0.1:8123 (credentials in it are never shown)" },
-    { flags: '--table <name>', description: 'export --to clickhouse, clickhouse-init: the table, [database.]name (default council_bias_records)' },
+    {
+      flags: '--to <target>',
+      description:
+        'export: clickhouse, to load the records into a ClickHouse table instead of writing files (idempotent by record key)',
+    },
+    {
+      flags: '--url <url>',
+      description:
+        "export --to clickhouse, clickhouse-init: the server's HTTP interface, e.g. http://127.0.0.1:8123 (credentials in it are never shown)",
+    },
+    {
+      flags: '--table <name>',
+      description: 'export --to clickhouse, clickhouse-init: the table, [database.]name (default council_bias_records)',
+    },
     { flags: '--batch-rows <n>', description: 'export --to clickhouse: records per INSERT (default 50000)' },
-    { flags: '--min-age <duration>', description: 'compact: gzip only segments unchanged for this long, waiting for it after closing the active file (default 0: safe while councils run)' },
+    {
+      flags: '--min-age <duration>',
+      description:
+        'compact: gzip only segments unchanged for this long, waiting for it after closing the active file (default 0: safe while councils run)',
+    },
     { flags: '--json', description: 'Print one JSON document' },
   ],
   examples: [
@@ -39,7 +70,8 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
   parse: ({ args, options: o }) => {
     // 0 is a valid age here (compact at once), which parseDurationOption refuses as a timeout.
     const minAge = o['minAge'];
-    const zero = (typeof minAge === 'string' || typeof minAge === 'number') && /^0+(\.0+)?(ms|s|m)?$/.test(String(minAge).trim());
+    const zero =
+      (typeof minAge === 'string' || typeof minAge === 'number') && /^0+(\.0+)?(ms|s|m)?$/.test(String(minAge).trim());
     const action = argText(args[0]);
     const clickhouse = { url: parseStringOption('url', o['url']), table: parseStringOption('table', o['table']) };
     const to = parseChoiceOption('to', o['to'], ['clickhouse'] as const);
@@ -52,11 +84,19 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
       return {
         action,
         to,
-        clickhouse: { ...clickhouse, inputs: parseRepeatedStringOption('input', o['input']), batchRows: parseIntegerOption('batch-rows', o['batchRows'], { min: 1, max: 1_000_000 }) },
+        clickhouse: {
+          ...clickhouse,
+          inputs: parseRepeatedStringOption('input', o['input']),
+          batchRows: parseIntegerOption('batch-rows', o['batchRows'], { min: 1, max: 1_000_000 }),
+        },
         json: o['json'] === true,
       };
     }
-    refuseOptions(o, ['url', 'table', 'batchRows'], `store ${action ?? '(no action)'}${action === 'export' ? ' without --to clickhouse' : ''}`);
+    refuseOptions(
+      o,
+      ['url', 'table', 'batchRows'],
+      `store ${action ?? '(no action)'}${action === 'export' ? ' without --to clickhouse' : ''}`,
+    );
     if (action === 'export') {
       return {
         action,
@@ -68,7 +108,11 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
       };
     }
     for (const flag of ['format', 'output', 'rowGroupRows', 'to'] as const) {
-      if (o[flag] !== undefined) throw new CliError({ code: 'USAGE', message: `--${flagName(flag)} is an option of council store export, not of store ${action ?? '(no action)'}.` });
+      if (o[flag] !== undefined)
+        throw new CliError({
+          code: 'USAGE',
+          message: `--${flagName(flag)} is an option of council store export, not of store ${action ?? '(no action)'}.`,
+        });
     }
     return {
       action,

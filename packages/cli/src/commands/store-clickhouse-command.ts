@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { BiasStoreError, createClickhouseBiasTable, exportBiasRecordsToClickhouse, skipReasons } from '@council/bias-store';
+import {
+  BiasStoreError,
+  createClickhouseBiasTable,
+  exportBiasRecordsToClickhouse,
+  skipReasons,
+} from '@council/bias-store';
 import type { BadLine, SkipReason } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
@@ -42,12 +47,21 @@ export interface StoreClickhouseExportDocument {
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 function needUrl(options: StoreClickhouseOptions, command: string): string {
-  if (options.url === undefined) throw new CliError({ code: 'USAGE', message: `${command} needs --url, the HTTP interface of the ClickHouse server (e.g. --url http://127.0.0.1:8123).` });
+  if (options.url === undefined)
+    throw new CliError({
+      code: 'USAGE',
+      message: `${command} needs --url, the HTTP interface of the ClickHouse server (e.g. --url http://127.0.0.1:8123).`,
+    });
   return checkClickhouseUrl(options.url);
 }
 
 function asCliError(error: unknown): unknown {
-  if (BiasStoreError.isInstance(error)) return new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message: error.message, cause: error });
+  if (BiasStoreError.isInstance(error))
+    return new CliError({
+      code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME',
+      message: error.message,
+      cause: error,
+    });
   return error;
 }
 
@@ -61,12 +75,16 @@ export async function runClickhouseInit(options: StoreClickhouseOptions, ctx: Co
     throw asCliError(error);
   }
   if (options.json) {
-    ctx.io.stdout(`${JSON.stringify({ kind: 'council-store-clickhouse-init', schemaVersion: 1, ...result }, null, 2)}\n`);
+    ctx.io.stdout(
+      `${JSON.stringify({ kind: 'council-store-clickhouse-init', schemaVersion: 1, ...result }, null, 2)}\n`,
+    );
     return 0;
   }
   ctx.io.stdout(
     `${result.created ? ctx.out.bold('Created') : 'Found'} the table ${result.table} on ${result.url}${result.created ? '' : ' (its columns, engine and sorting key are the documented ones)'}.\n` +
-      ctx.out.dim(`Load records into it with: council store export --to clickhouse --url <url>${options.table === undefined ? '' : ` --table ${options.table}`}\n`),
+      ctx.out.dim(
+        `Load records into it with: council store export --to clickhouse --url <url>${options.table === undefined ? '' : ` --table ${options.table}`}\n`,
+      ),
   );
   return 0;
 }
@@ -79,7 +97,13 @@ export async function runClickhouseExport(options: StoreClickhouseOptions, ctx: 
   const started = performance.now();
   let result;
   try {
-    result = await exportBiasRecordsToClickhouse({ inputs, cwd: ctx.cwd, url, ...clickhouseTableOptions(options.table), ...(options.batchRows === undefined ? {} : { batchRows: options.batchRows }) });
+    result = await exportBiasRecordsToClickhouse({
+      inputs,
+      cwd: ctx.cwd,
+      url,
+      ...clickhouseTableOptions(options.table),
+      ...(options.batchRows === undefined ? {} : { batchRows: options.batchRows }),
+    });
   } catch (error) {
     throw asCliError(error);
   }
@@ -103,10 +127,15 @@ export async function runClickhouseExport(options: StoreClickhouseOptions, ctx: 
     elapsedMs: Math.round(performance.now() - started),
   };
   const say = (text: string): void => ctx.io.stderr(`council: ${text}\n`);
-  if (doc.timestampsWithoutZone > 0) say(`${plural(doc.timestampsWithoutZone, 'record')} had a timestamp without a zone; read as UTC (the table stores that instant).`);
+  if (doc.timestampsWithoutZone > 0)
+    say(
+      `${plural(doc.timestampsWithoutZone, 'record')} had a timestamp without a zone; read as UTC (the table stores that instant).`,
+    );
   if (doc.skipped > 0) {
     const first = doc.firstBadLines[0];
-    say(`skipped ${plural(doc.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason}: ${first.detail})` : ''}; they are not records, and the store keeps them as they are.`);
+    say(
+      `skipped ${plural(doc.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason}: ${first.detail})` : ''}; they are not records, and the store keeps them as they are.`,
+    );
   }
   if (options.json) {
     ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
@@ -116,7 +145,9 @@ export async function runClickhouseExport(options: StoreClickhouseOptions, ctx: 
   ctx.io.stdout(
     `${ctx.out.bold('Loaded')} ${plural(doc.records, 'record')} from ${plural(doc.files.length, 'file')} into ${doc.table} on ${doc.url} in ${doc.batches.toLocaleString('en-US')} batch${doc.batches === 1 ? '' : 'es'}` +
       `${doc.duplicates > 0 ? ` (${plural(doc.duplicates, 'repeated record')} sent once)` : ''}, in ${seconds.toFixed(1)} s${seconds > 0 ? ` (${Math.round(doc.records / seconds).toLocaleString('en-US')} records/s)` : ''}.\n` +
-      ctx.out.dim(`Loading the same records again adds nothing (rows are keyed by record). Report with: council bias-report --engine clickhouse --url <url>\n`),
+      ctx.out.dim(
+        `Loading the same records again adds nothing (rows are keyed by record). Report with: council bias-report --engine clickhouse --url <url>\n`,
+      ),
   );
   return 0;
 }

@@ -15,7 +15,9 @@ async function homeWithStore(): Promise<{ home: string; path: string }> {
   const home = mkdtempSync(join(tmpdir(), 'council-store-'));
   const path = join(home, 'bias_metrics.jsonl');
   const observations = plantedObservations({ sessions: 3, reviewers: ['r/1', 'r/2', 'r/3', 'r/4', 'r/5'] });
-  await createBiasStore({ path }).append(recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }));
+  await createBiasStore({ path }).append(
+    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
+  );
   return { home, path };
 }
 
@@ -78,10 +80,20 @@ describe('council store stats', () => {
   it('says plainly that a default store does not exist yet, and exits 0', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-store-empty-'));
     const text = await council(['store', 'stats', '--home', home]);
-    expect(text).toEqual({ code: 0, out: `No bias records yet at ${join(home, 'bias_metrics.jsonl')}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`, err: '' });
+    expect(text).toEqual({
+      code: 0,
+      out: `No bias records yet at ${join(home, 'bias_metrics.jsonl')}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`,
+      err: '',
+    });
     const json = await council(['store', 'stats', '--home', home, '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ exists: false, records: 0, sessions: 0, bytes: 0, bytesPerSession: null });
+    expect(JSON.parse(json.out)).toMatchObject({
+      exists: false,
+      records: 0,
+      sessions: 0,
+      bytes: 0,
+      bytesPerSession: null,
+    });
     expect(json.err).toContain('No bias records yet');
   });
 });
@@ -113,7 +125,13 @@ describe('council store compact', () => {
     expect(statSync(gz).mode & 0o777).toBe(0o600);
 
     const after = await statsOf(home);
-    expect(after).toMatchObject({ records: 60, sessions: 3, oldest: '2026-11-01T00:00:00.000Z', newest: '2026-11-01T02:00:00.000Z', skipped: 0 });
+    expect(after).toMatchObject({
+      records: 60,
+      sessions: 3,
+      oldest: '2026-11-01T00:00:00.000Z',
+      newest: '2026-11-01T02:00:00.000Z',
+      skipped: 0,
+    });
     expect(after.files).toMatchObject({ plainSegments: 0, compactedSegments: 1, activeBytes: null });
 
     // The bias report reads a store whose active file is gone (only a gzipped segment left).
@@ -134,8 +152,12 @@ describe('council store compact', () => {
     const started = Date.now();
     await runStoreCommand({ action: 'compact', minAgeMs: 300 }, t.ctx);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(t.err()).toContain('Closed the active file as segment 1; waiting 0.3 s in case a running council was writing to it');
-    expect(t.out()).toMatch(/Closed the active file \(\d+\.\d KiB\) as segment 1\.\nCompacted 1 segment: \d+\.\d KiB → [\d,]+ bytes \(\d+%\)\./);
+    expect(t.err()).toContain(
+      'Closed the active file as segment 1; waiting 0.3 s in case a running council was writing to it',
+    );
+    expect(t.out()).toMatch(
+      /Closed the active file \(\d+\.\d KiB\) as segment 1\.\nCompacted 1 segment: \d+\.\d KiB → [\d,]+ bytes \(\d+%\)\./,
+    );
     expect(readdirSync(home)).toEqual(['bias_metrics.000001.jsonl.gz']);
   });
 
@@ -168,14 +190,18 @@ describe('council store compact', () => {
     mkdirSync(dir);
     const directory = await council(['store', 'stats', '--input', dir]);
     expect(directory.code).toBe(1);
-    expect(directory.err).toBe(`council: ${dir} is a directory, not a bias store. Give --input the store's active file, e.g. ${join(dir, 'bias_metrics.jsonl')}.\n`);
+    expect(directory.err).toBe(
+      `council: ${dir} is a directory, not a bias store. Give --input the store's active file, e.g. ${join(dir, 'bias_metrics.jsonl')}.\n`,
+    );
 
     const { home: other } = await homeWithStore();
     await createBiasStore({ path: join(other, 'bias_metrics.jsonl') }).compact({ minAgeMs: 0 }); // nothing closed yet: no-op
     await council(['store', 'compact', '--home', other, '--min-age', '0']);
     const segment = await council(['store', 'compact', '--input', join(other, 'bias_metrics.000001.jsonl.gz')]);
     expect(segment.code).toBe(2);
-    expect(segment.err).toMatch(/^council: \S+bias_metrics\.000001\.jsonl\.gz is a closed segment of a store, not the store itself\./);
+    expect(segment.err).toMatch(
+      /^council: \S+bias_metrics\.000001\.jsonl\.gz is a closed segment of a store, not the store itself\./,
+    );
     expect(existsSync(join(other, 'bias_metrics.000001.jsonl.gz'))).toBe(true);
   });
 
@@ -196,7 +222,11 @@ describe('council store (arguments)', () => {
     expect(help.out).toContain('$ council store <action>');
     expect(help.out).toMatch(/Examples:\n {2}council store stats/);
     expect(help.out).toContain('--min-age <duration>');
-    expect(await council(['store', 'shrink'])).toEqual({ code: 2, out: '', err: 'council: Unknown store action "shrink": use "council store stats", "council store compact", "council store export" or "council store clickhouse-init".\n' });
+    expect(await council(['store', 'shrink'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'council: Unknown store action "shrink": use "council store stats", "council store compact", "council store export" or "council store clickhouse-init".\n',
+    });
     const badAge = await council(['store', 'compact', '--min-age', 'soon']);
     expect(badAge.code).toBe(2);
     expect(badAge.err).toContain('--min-age expects a duration');

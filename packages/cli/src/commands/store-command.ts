@@ -2,7 +2,16 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BiasStoreError, createBiasStore, exportBiasRecords, skipReasons } from '@council/bias-store';
-import type { BadLine, BiasExportFormat, BiasExportPartition, BiasMetricRecord, JsonlStore, JsonlStoreStats, SegmentFile, SkipReason } from '@council/bias-store';
+import type {
+  BadLine,
+  BiasExportFormat,
+  BiasExportPartition,
+  BiasMetricRecord,
+  JsonlStore,
+  JsonlStoreStats,
+  SegmentFile,
+  SkipReason,
+} from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -126,7 +135,9 @@ function isSegmentOfAStore(path: string): boolean {
   } catch {
     return false; // the store itself reports a directory it cannot list
   }
-  return siblings.some((other) => other !== name && (other === `${stem}${ext}` || segmentName.exec(other)?.[1] === stem));
+  return siblings.some(
+    (other) => other !== name && (other === `${stem}${ext}` || segmentName.exec(other)?.[1] === stem),
+  );
 }
 // The store never compacts a segment a writer can still hold (writers pin the file they append to), so no wait is needed.
 const defaultMinAgeMs = 0;
@@ -163,7 +174,13 @@ function summariseFiles(files: readonly SegmentFile[]): StoreFilesSummary {
     plainSegments: files.filter((f) => !f.active && !f.compressed).length,
     compactedSegments: files.filter((f) => !f.active && f.compressed).length,
     activeBytes: active === undefined ? null : active.bytes,
-    list: files.map((f) => ({ path: f.path, segment: f.segment, compressed: f.compressed, active: f.active, bytes: f.bytes })),
+    list: files.map((f) => ({
+      path: f.path,
+      segment: f.segment,
+      compressed: f.compressed,
+      active: f.active,
+      bytes: f.bytes,
+    })),
   };
 }
 
@@ -181,7 +198,10 @@ async function openStore(options: StoreCommandOptions, ctx: CommandContext): Pro
   const path = explicit ? resolve(ctx.cwd, options.input!) : commandSettings(ctx).files.biasStore;
   const where = explicit ? '--input' : 'LLM_COUNCIL_BIAS_STORE';
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new CliError({ code: 'RUNTIME', message: `${path} is a directory, not a bias store. Give ${where} the store's active file, e.g. ${resolve(path, 'bias_metrics.jsonl')}.` });
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `${path} is a directory, not a bias store. Give ${where} the store's active file, e.g. ${resolve(path, 'bias_metrics.jsonl')}.`,
+    });
   }
   if (isSegmentOfAStore(path)) {
     // Opening a segment as a store would read gzip as text, and compacting would close it as a segment of itself.
@@ -193,7 +213,10 @@ async function openStore(options: StoreCommandOptions, ctx: CommandContext): Pro
   const store = createBiasStore({ path });
   const files = await store.files();
   if (files.length === 0 && explicit) {
-    throw new CliError({ code: 'RUNTIME', message: `No bias store at ${path}: neither the file nor any segment of it exists. Check --input (the store's .jsonl file).` });
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `No bias store at ${path}: neither the file nor any segment of it exists. Check --input (the store's .jsonl file).`,
+    });
   }
   return { path, explicit, store, files };
 }
@@ -204,7 +227,8 @@ function noStoreYet(path: string): string {
 
 function statsDocument(opened: OpenedStore, stats: JsonlStoreStats | null): StoreStatsDocument {
   const skippedByReason: Partial<Record<SkipReason, number>> = {};
-  for (const reason of skipReasons) if ((stats?.reasons[reason] ?? 0) > 0) skippedByReason[reason] = stats!.reasons[reason];
+  for (const reason of skipReasons)
+    if ((stats?.reasons[reason] ?? 0) > 0) skippedByReason[reason] = stats!.reasons[reason];
   const bytes = stats?.bytes ?? 0;
   const sessions = stats?.sessions ?? 0;
   return {
@@ -253,7 +277,10 @@ async function runStats(options: StoreCommandOptions, ctx: CommandContext): Prom
     ['bytes a session', doc.bytesPerSession === null ? 'n/a' : formatBytesExact(doc.bytesPerSession)],
     ['closed segments, plain', String(doc.files.plainSegments)],
     ['closed segments, gzipped', String(doc.files.compactedSegments)],
-    ['active file', doc.files.activeBytes === null ? 'none (the next session starts one)' : formatBytesExact(doc.files.activeBytes)],
+    [
+      'active file',
+      doc.files.activeBytes === null ? 'none (the next session starts one)' : formatBytesExact(doc.files.activeBytes),
+    ],
     ['oldest record', doc.oldest ?? 'n/a'],
     ['newest record', doc.newest ?? 'n/a'],
     [
@@ -265,17 +292,26 @@ async function runStats(options: StoreCommandOptions, ctx: CommandContext): Prom
             .join(', ')}`,
     ],
   ];
-  if (first !== undefined) rows.push(['first bad line', `${first.file}:${first.line} (${first.reason}: ${first.detail})`]);
+  if (first !== undefined)
+    rows.push(['first bad line', `${first.file}:${first.line} (${first.reason}: ${first.detail})`]);
   ctx.io.stdout(renderTable({ head: ['bias store', opened.path], rows, style: s }));
   if (doc.files.plainSegments > 0 || (doc.files.activeBytes ?? 0) > 0) {
-    ctx.io.stdout(s.dim(`Gzip the closed segments (and the active file) with: council store compact${opened.explicit ? ` --input ${opened.path}` : ''}\n`));
+    ctx.io.stdout(
+      s.dim(
+        `Gzip the closed segments (and the active file) with: council store compact${opened.explicit ? ` --input ${opened.path}` : ''}\n`,
+      ),
+    );
   }
   return 0;
 }
 
 async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
   const minAgeMs = options.minAgeMs ?? defaultMinAgeMs;
-  if (!Number.isFinite(minAgeMs) || minAgeMs < 0) throw new CliError({ code: 'USAGE', message: `--min-age must be a duration ≥ 0, e.g. 10s or 0; got ${String(minAgeMs)}.` });
+  if (!Number.isFinite(minAgeMs) || minAgeMs < 0)
+    throw new CliError({
+      code: 'USAGE',
+      message: `--min-age must be a duration ≥ 0, e.g. 10s or 0; got ${String(minAgeMs)}.`,
+    });
   const opened = await openStore(options, ctx);
   const { store, path } = opened;
   const bytesBefore = opened.files.reduce((sum, f) => sum + f.bytes, 0);
@@ -308,10 +344,15 @@ async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Pr
   const activeBytes = opened.files.find((f) => f.active)?.bytes ?? 0;
   if (activeBytes > 0) {
     doc.closedActiveAs = await store.rotate();
-    if (doc.closedActiveAs === null) say('council: the active file was not closed: another council process is closing it right now. Run compact again in a moment to gzip it.');
+    if (doc.closedActiveAs === null)
+      say(
+        'council: the active file was not closed: another council process is closing it right now. Run compact again in a moment to gzip it.',
+      );
     else if (minAgeMs > 0) {
       // A council that opened the active file just before the rotation still writes into the new segment: let it land.
-      say(`Closed the active file as segment ${doc.closedActiveAs}; waiting ${(minAgeMs / 1000).toFixed(minAgeMs % 1000 === 0 ? 0 : 1)} s in case a running council was writing to it (--min-age 0 skips this when none is)…`);
+      say(
+        `Closed the active file as segment ${doc.closedActiveAs}; waiting ${(minAgeMs / 1000).toFixed(minAgeMs % 1000 === 0 ? 0 : 1)} s in case a running council was writing to it (--min-age 0 skips this when none is)…`,
+      );
       await sleep(minAgeMs + 50);
     }
   }
@@ -334,19 +375,30 @@ async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Pr
   }
   const s = ctx.out;
   const lines = [`${s.bold('Bias store')} ${path}`];
-  if (doc.closedActiveAs !== null) lines.push(`Closed the active file (${formatBytes(activeBytes)}) as segment ${doc.closedActiveAs}.`);
+  if (doc.closedActiveAs !== null)
+    lines.push(`Closed the active file (${formatBytes(activeBytes)}) as segment ${doc.closedActiveAs}.`);
   if (doc.compacted > 0) {
-    const share = doc.compactedBytesBefore === 0 ? 0 : Math.round((100 * doc.compactedBytesAfter) / doc.compactedBytesBefore);
-    lines.push(`Compacted ${plural(doc.compacted, 'segment')}: ${formatBytes(doc.compactedBytesBefore)} → ${formatBytes(doc.compactedBytesAfter)} (${share}%).`);
+    const share =
+      doc.compactedBytesBefore === 0 ? 0 : Math.round((100 * doc.compactedBytesAfter) / doc.compactedBytesBefore);
+    lines.push(
+      `Compacted ${plural(doc.compacted, 'segment')}: ${formatBytes(doc.compactedBytesBefore)} → ${formatBytes(doc.compactedBytesAfter)} (${share}%).`,
+    );
   } else {
-    lines.push(doc.leftPlain === 0 ? 'Nothing to compact: every closed segment is gzipped already.' : 'Compacted no segment.');
+    lines.push(
+      doc.leftPlain === 0 ? 'Nothing to compact: every closed segment is gzipped already.' : 'Compacted no segment.',
+    );
   }
   if (doc.leftPlain > 0) {
     lines.push(
-      s.yellow(`${plural(doc.leftPlain, 'closed segment')} left plain: changed less than ${minAgeMs / 1000} s ago, so a council may still be writing to it. Run compact again later.`),
+      s.yellow(
+        `${plural(doc.leftPlain, 'closed segment')} left plain: changed less than ${minAgeMs / 1000} s ago, so a council may still be writing to it. Run compact again later.`,
+      ),
     );
   }
-  const onDisk = doc.bytesAfter === doc.bytesBefore ? formatBytes(doc.bytesAfter) : `${formatBytes(doc.bytesBefore)} → ${formatBytes(doc.bytesAfter)}`;
+  const onDisk =
+    doc.bytesAfter === doc.bytesBefore
+      ? formatBytes(doc.bytesAfter)
+      : `${formatBytes(doc.bytesBefore)} → ${formatBytes(doc.bytesAfter)}`;
   lines.push(
     `Store: ${onDisk} on disk; ${plural(doc.records, 'record')} of ${plural(doc.sessions, 'session')}` +
       (doc.bytesPerSession === null ? '.' : `, ${formatBytes(doc.bytesPerSession)} a session.`),
@@ -354,15 +406,22 @@ async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Pr
   ctx.io.stdout(`${lines.join('\n')}\n`);
   if (stats.skipped > 0) {
     const first = stats.firstBadLines[0];
-    say(`council: the store holds ${plural(stats.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason})` : ''}; compaction keeps them byte for byte, and readers skip them.`);
+    say(
+      `council: the store holds ${plural(stats.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason})` : ''}; compaction keeps them byte for byte, and readers skip them.`,
+    );
   }
   return 0;
 }
 
 async function runExport(options: StoreCommandOptions, ctx: CommandContext): Promise<number> {
   const { format, output } = options;
-  if (format === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --format parquet or --format jsonl.' });
-  if (output === undefined) throw new CliError({ code: 'USAGE', message: 'council store export needs --output DIR: the directory to write the day=YYYY-MM-DD partitions into.' });
+  if (format === undefined)
+    throw new CliError({ code: 'USAGE', message: 'council store export needs --format parquet or --format jsonl.' });
+  if (output === undefined)
+    throw new CliError({
+      code: 'USAGE',
+      message: 'council store export needs --output DIR: the directory to write the day=YYYY-MM-DD partitions into.',
+    });
   const given = options.inputs ?? [];
   const settings = commandSettings(ctx);
   const inputs = given.length > 0 ? given.map((p) => resolve(ctx.cwd, p)) : [settings.files.biasStore];
@@ -370,10 +429,19 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
   const started = performance.now();
   let result;
   try {
-    result = await exportBiasRecords({ inputs, cwd: ctx.cwd, output, format, ...(options.rowGroupRows === undefined ? {} : { rowGroupRows: options.rowGroupRows }) });
+    result = await exportBiasRecords({
+      inputs,
+      cwd: ctx.cwd,
+      output,
+      format,
+      ...(options.rowGroupRows === undefined ? {} : { rowGroupRows: options.rowGroupRows }),
+    });
   } catch (error) {
     if (BiasStoreError.isInstance(error)) {
-      const message = given.length === 0 && error.code === 'IO_ERROR' && error.message.startsWith('No bias records at') ? noStoreYet(inputs[0]!) : error.message;
+      const message =
+        given.length === 0 && error.code === 'IO_ERROR' && error.message.startsWith('No bias records at')
+          ? noStoreYet(inputs[0]!)
+          : error.message;
       throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message, cause: error });
     }
     throw error;
@@ -398,19 +466,28 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
     elapsedMs: Math.round(performance.now() - started),
   };
   const say = (text: string) => ctx.io.stderr(`council: ${text}\n`);
-  if (doc.timestampsWithoutZone > 0) say(`${plural(doc.timestampsWithoutZone, 'record')} had a timestamp without a zone; read as UTC${format === 'parquet' ? ' (the Parquet timestamp is that UTC instant)' : ''}.`);
+  if (doc.timestampsWithoutZone > 0)
+    say(
+      `${plural(doc.timestampsWithoutZone, 'record')} had a timestamp without a zone; read as UTC${format === 'parquet' ? ' (the Parquet timestamp is that UTC instant)' : ''}.`,
+    );
   if (doc.skipped > 0) {
     const first = doc.firstBadLines[0];
-    say(`skipped ${plural(doc.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason}: ${first.detail})` : ''}; they are not records, and the store keeps them as they are.`);
+    say(
+      `skipped ${plural(doc.skipped, 'unreadable line')}${first ? ` (first: ${first.file}:${first.line}, ${first.reason}: ${first.detail})` : ''}; they are not records, and the store keeps them as they are.`,
+    );
   }
-  if (doc.removedStaging > 0) say(`removed ${plural(doc.removedStaging, 'staging directory')} left by an export that did not finish.`);
+  if (doc.removedStaging > 0)
+    say(`removed ${plural(doc.removedStaging, 'staging directory')} left by an export that did not finish.`);
   if (options.json) {
     ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     return 0;
   }
   const s = ctx.out;
   const seconds = doc.elapsedMs / 1000;
-  const days = doc.partitions.length === 0 ? 'no partition (no records)' : `${plural(doc.partitions.length, 'partition')}, day=${doc.partitions[0]!.day} … day=${doc.partitions.at(-1)!.day}`;
+  const days =
+    doc.partitions.length === 0
+      ? 'no partition (no records)'
+      : `${plural(doc.partitions.length, 'partition')}, day=${doc.partitions[0]!.day} … day=${doc.partitions.at(-1)!.day}`;
   ctx.io.stdout(
     `${s.bold('Exported')} ${plural(doc.records, 'record')} from ${plural(doc.files.length, 'file')} as ${format === 'parquet' ? 'Parquet' : 'JSONL'} into ${doc.output}: ${days}, ${formatBytes(doc.bytes)}, ` +
       `in ${seconds.toFixed(1)} s${seconds > 0 ? ` (${Math.round(doc.records / seconds).toLocaleString('en-US')} records/s)` : ''}.\n` +
@@ -424,10 +501,17 @@ export async function runStoreCommand(options: StoreCommandOptions, ctx: Command
   if (options.action === 'stats') return runStats(options, ctx);
   if (options.action === 'compact') return runCompact(options, ctx);
   if (options.action === 'export' && options.to === 'clickhouse') {
-    return (await import('./store-clickhouse-command.js')).runClickhouseExport({ ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) }, ctx);
+    return (await import('./store-clickhouse-command.js')).runClickhouseExport(
+      { ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) },
+      ctx,
+    );
   }
   if (options.action === 'export') return runExport(options, ctx);
-  if (options.action === 'clickhouse-init') return (await import('./store-clickhouse-command.js')).runClickhouseInit({ ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) }, ctx);
+  if (options.action === 'clickhouse-init')
+    return (await import('./store-clickhouse-command.js')).runClickhouseInit(
+      { ...options.clickhouse, ...(options.json === undefined ? {} : { json: options.json }) },
+      ctx,
+    );
   throw new CliError({
     code: 'USAGE',
     message: `Unknown store action "${options.action ?? ''}": use "council store stats", "council store compact", "council store export" or "council store clickhouse-init".`,

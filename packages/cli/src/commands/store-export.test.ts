@@ -14,7 +14,9 @@ async function homeWithStore(): Promise<{ home: string; path: string }> {
   const home = mkdtempSync(join(tmpdir(), 'council-export-'));
   const path = join(home, 'bias_metrics.jsonl');
   const observations = plantedObservations({ sessions: 40, reviewers: ['r/1', 'r/2', 'r/3', 'r/4', 'r/5'] });
-  await createBiasStore({ path }).append(recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }));
+  await createBiasStore({ path }).append(
+    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
+  );
   return { home, path };
 }
 
@@ -34,7 +36,7 @@ function withoutSource(doc: BiasReportDocument): unknown {
 }
 
 describe('council store export', () => {
-  it('writes the default store as Parquet partitions by UTC day, and bias-report over them is the store\'s report', async () => {
+  it("writes the default store as Parquet partitions by UTC day, and bias-report over them is the store's report", async () => {
     const { home, path } = await homeWithStore();
     const before = readFileSync(path);
     const out = join(home, 'export');
@@ -42,7 +44,14 @@ describe('council store export', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     const doc = JSON.parse(run.out) as StoreExportDocument;
-    expect(doc).toMatchObject({ kind: 'council-store-export', format: 'parquet', output: out, inputs: [path], records: 800, skipped: 0 });
+    expect(doc).toMatchObject({
+      kind: 'council-store-export',
+      format: 'parquet',
+      output: out,
+      inputs: [path],
+      records: 800,
+      skipped: 0,
+    });
     expect(doc.partitions.map((p) => [p.day, p.records, p.path])).toEqual([
       ['2026-11-01', 480, join(out, 'day=2026-11-01', 'part-0.parquet')],
       ['2026-11-02', 320, join(out, 'day=2026-11-02', 'part-0.parquet')],
@@ -68,7 +77,11 @@ describe('council store export', () => {
     const out = join(home, 'export-jsonl');
     const run = await council(['store', 'export', '--format', 'jsonl', '--output', out, '--input', path]);
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(new RegExp(`^Exported 800 records from 1 file as JSONL into ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 partitions, day=2026-11-01 … day=2026-11-02, [\\d.]+ KiB, in [\\d.]+ s`));
+    expect(run.out).toMatch(
+      new RegExp(
+        `^Exported 800 records from 1 file as JSONL into ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 2 partitions, day=2026-11-01 … day=2026-11-02, [\\d.]+ KiB, in [\\d.]+ s`,
+      ),
+    );
     expect(run.out).toContain(`council bias-report --input ${out}`);
     expect(readdirSync(join(out, 'day=2026-11-01'))).toEqual(['part-0.jsonl']);
     const a = JSON.parse((await council(['bias-report', '--input', path, ...window])).out) as BiasReportDocument;
@@ -83,13 +96,31 @@ describe('council store export', () => {
     expect(noFormat.err).toContain('council store export needs --format parquet or --format jsonl.');
     const noOutput = await council(['store', 'export', '--format', 'parquet', '--home', home]);
     expect(noOutput.err).toContain('council store export needs --output DIR');
-    const badFormat = await council(['store', 'export', '--format', 'csv', '--output', join(home, 'x'), '--home', home]);
+    const badFormat = await council([
+      'store',
+      'export',
+      '--format',
+      'csv',
+      '--output',
+      join(home, 'x'),
+      '--home',
+      home,
+    ]);
     expect(badFormat.err).toContain('--format must be one of parquet, jsonl, got "csv".');
     const wrongAction = await council(['store', 'stats', '--format', 'parquet', '--home', home]);
     expect(wrongAction.code).toBe(2);
     expect(wrongAction.err).toContain('--format is an option of council store export, not of store stats.');
     const empty = mkdtempSync(join(tmpdir(), 'council-export-empty-'));
-    const none = await council(['store', 'export', '--format', 'parquet', '--output', join(empty, 'x'), '--home', empty]);
+    const none = await council([
+      'store',
+      'export',
+      '--format',
+      'parquet',
+      '--output',
+      join(empty, 'x'),
+      '--home',
+      empty,
+    ]);
     expect(none.code).not.toBe(0);
     expect(none.err).toContain(`No bias records yet at ${join(empty, 'bias_metrics.jsonl')}`);
   });

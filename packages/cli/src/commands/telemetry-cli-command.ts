@@ -6,24 +6,40 @@ import type { TelemetryCommandOptions } from './telemetry-command.js';
 export const telemetryCliCommand: CliCommand<TelemetryCommandOptions> = {
   name: 'telemetry',
   args: '<action> [...args]',
-  description: 'Consent-level telemetry: status, preview (the exact JSON that would be sent), upload, or retry-dead (queue refused events again)',
+  description:
+    'Consent-level telemetry: status, preview (the exact JSON that would be sent), upload, or retry-dead (queue refused events again)',
   allowUnknownOptions: true,
   options: [
     { flags: '--json', description: 'status: print JSON' },
-    { flags: '--dry-run', description: 'retry-dead: count what would be queued again; change nothing (upload takes its own --dry-run)' },
+    {
+      flags: '--dry-run',
+      description: 'retry-dead: count what would be queued again; change nothing (upload takes its own --dry-run)',
+    },
   ],
-  examples: ['council telemetry status', 'council telemetry preview', 'council telemetry upload --dry-run', 'council telemetry retry-dead --dry-run'],
+  examples: [
+    'council telemetry status',
+    'council telemetry preview',
+    'council telemetry upload --dry-run',
+    'council telemetry retry-dead --dry-run',
+  ],
   parse: ({ args, options: o, argv }) => {
     const sub = argText(args[0]);
     // `upload` hands every argument after it to the uploader untouched (its own options and help).
     const at = argv.indexOf('upload');
     const rest = sub === 'upload' && at >= 0 ? argv.slice(at + 1).filter((a) => a !== '--verbose') : [];
     if (sub === 'upload' && o['home'] !== undefined) {
-      throw new CliError({ code: 'USAGE', message: 'telemetry upload reads LLM_COUNCIL_HOME, not --home: run it as LLM_COUNCIL_HOME=<dir> council telemetry upload.' });
+      throw new CliError({
+        code: 'USAGE',
+        message:
+          'telemetry upload reads LLM_COUNCIL_HOME, not --home: run it as LLM_COUNCIL_HOME=<dir> council telemetry upload.',
+      });
     }
     const extra = Array.isArray(args[1]) ? (args[1] as unknown[]) : [];
     if (sub === 'retry-dead' && extra.length > 0) {
-      throw new CliError({ code: 'USAGE', message: `telemetry retry-dead takes no arguments, got "${argText(extra[0])}"; it takes only --dry-run.` });
+      throw new CliError({
+        code: 'USAGE',
+        message: `telemetry retry-dead takes no arguments, got "${argText(extra[0])}"; it takes only --dry-run.`,
+      });
     }
     return { action: sub, rest, json: o['json'] === true, dryRun: o['dryRun'] === true };
   },

@@ -19,9 +19,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function cli(argv: string[], env: Record<string, string>, telemetryUpload?: (argv: readonly string[]) => Promise<number>) {
+async function cli(
+  argv: string[],
+  env: Record<string, string>,
+  telemetryUpload?: (argv: readonly string[]) => Promise<number>,
+) {
   const c = captureIo();
-  const code = await runCli(argv, { version: '1.0.0', io: c.io, env, cwd: tmpdir(), ...(telemetryUpload ? { telemetryUpload } : {}) });
+  const code = await runCli(argv, {
+    version: '1.0.0',
+    io: c.io,
+    env,
+    cwd: tmpdir(),
+    ...(telemetryUpload ? { telemetryUpload } : {}),
+  });
   return { code, out: c.out(), err: c.err() };
 }
 
@@ -29,7 +39,12 @@ async function homeWithOneEvent(): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), 'council-telemetry-'));
   // A session at consent 3 (against the OpenRouter test server on 127.0.0.1) queues an event with
   // rankings, bias indicators and query metadata.
-  const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3', OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY };
+  const env = {
+    LLM_COUNCIL_HOME: home,
+    LLM_COUNCIL_BIAS_CONSENT: '3',
+    OPENROUTER_BASE_URL: server.url,
+    OPENROUTER_API_KEY: KEY,
+  };
   const r = await cli(['ask', 'TELEMETRY-CANARY: which sort is stable?', '--models', MEMBERS.join(',')], env);
   expect(r.code).toBe(0);
   return home;
@@ -38,11 +53,17 @@ async function homeWithOneEvent(): Promise<string> {
 describe('council telemetry', () => {
   it('never queues an event for a session with simulated members: their rankings are not real', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-telemetry-sim-'));
-    const r = await cli(['ask', 'which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+    const r = await cli(['ask', 'which sort is stable?', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], {
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_BIAS_CONSENT: '3',
+    });
     expect(r.code).toBe(0);
     expect(existsSync(join(home, 'telemetry', 'outbox.jsonl'))).toBe(false);
     expect(r.err).toContain('no telemetry event: the session had simulated members');
-    const status = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
+    const status = await cli(['telemetry', 'status', '--json'], {
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_BIAS_CONSENT: '3',
+    });
     expect(JSON.parse(status.out)).toMatchObject({ pendingEvents: 0 });
   });
 
@@ -51,11 +72,27 @@ describe('council telemetry', () => {
     const at3 = await cli(['telemetry', 'preview'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3' });
     const body3 = JSON.parse(at3.out) as { events: Record<string, unknown>[] };
     expect(body3.events).toHaveLength(1);
-    expect(Object.keys(body3.events[0]!).sort()).toEqual(['bias_indicators', 'consent_level', 'event_id', 'query_metadata', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(body3.events[0]!).sort()).toEqual([
+      'bias_indicators',
+      'consent_level',
+      'event_id',
+      'query_metadata',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     // Lowering consent to 2 after the event was queued: only the rankings leave, as the uploader does.
     const at2 = await cli(['telemetry', 'preview'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '2' });
     const event2 = (JSON.parse(at2.out) as { events: Record<string, unknown>[] }).events[0]!;
-    expect(Object.keys(event2).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(event2).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(event2['consent_level']).toBe(2);
     const at1 = await cli(['telemetry', 'preview'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '1' });
     expect(JSON.parse(at1.out)).toEqual({ events: [] });
@@ -65,8 +102,18 @@ describe('council telemetry', () => {
 
   it('status counts pending events and shows what the level sends, never the token', async () => {
     const home = await homeWithOneEvent();
-    const r = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '3', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' });
-    expect(JSON.parse(r.out)).toMatchObject({ consentLevel: 3, sends: true, pendingEvents: 1, cloudUrl: null, cloudToken: 'present' });
+    const r = await cli(['telemetry', 'status', '--json'], {
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_BIAS_CONSENT: '3',
+      LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY',
+    });
+    expect(JSON.parse(r.out)).toMatchObject({
+      consentLevel: 3,
+      sends: true,
+      pendingEvents: 1,
+      cloudUrl: null,
+      cloudToken: 'present',
+    });
     expect(r.out).not.toContain('TOKEN-CANARY');
   }, 20_000);
 
@@ -81,7 +128,10 @@ describe('council telemetry', () => {
 
   it('status shows the cloud URL without its user-info', async () => {
     const home = await homeWithOneEvent();
-    const r = await cli(['telemetry', 'status', '--json'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/ingest' });
+    const r = await cli(['telemetry', 'status', '--json'], {
+      LLM_COUNCIL_HOME: home,
+      LLM_COUNCIL_CLOUD_URL: 'https://acme:URL-TOKEN-CANARY@cloud.example.com/ingest',
+    });
     expect(JSON.parse(r.out)).toMatchObject({ cloudUrl: 'https://cloud.example.com/ingest' });
     expect(r.out).not.toContain('URL-TOKEN-CANARY');
   }, 20_000);
@@ -96,7 +146,9 @@ describe('council telemetry', () => {
     expect(seen).toEqual([['--dry-run', '--batch-size', '10']]);
     const missing = await cli(['telemetry', 'upload'], {});
     expect(missing.code).toBe(1);
-    expect(missing.err).toBe('council: telemetry upload is not available in this build: run the council-telemetry executable (apps/telemetry-uploader) instead.\n');
+    expect(missing.err).toBe(
+      'council: telemetry upload is not available in this build: run the council-telemetry executable (apps/telemetry-uploader) instead.\n',
+    );
   });
 
   it('rejects an unknown action with exit 2', async () => {
@@ -111,17 +163,35 @@ describe('council telemetry', () => {
     const deadLetter = join(home, 'telemetry', 'dead-letter.jsonl');
     // Two events a proxy's 400 got dead-lettered before issue 27, and one the uploader set aside (consent 1).
     const letter = (i: number) =>
-      JSON.stringify({ dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'council-cloud', reason: 'HTTP 400', event_id: sampleEvent(i).event_id, outbox_segment: 1, outbox_line: i, event: sampleEvent(i) });
+      JSON.stringify({
+        dead_lettered_at: '2026-11-20T10:00:00.000Z',
+        refused_by: 'council-cloud',
+        reason: 'HTTP 400',
+        event_id: sampleEvent(i).event_id,
+        outbox_segment: 1,
+        outbox_line: i,
+        event: sampleEvent(i),
+      });
     appendOutboxLines(deadLetter, [
       letter(1),
       letter(2),
-      JSON.stringify({ dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'uploader', reason: 'consent_level 1', event_id: null, outbox_segment: 1, outbox_line: 3, event: null }),
+      JSON.stringify({
+        dead_lettered_at: '2026-11-20T10:00:00.000Z',
+        refused_by: 'uploader',
+        reason: 'consent_level 1',
+        event_id: null,
+        outbox_segment: 1,
+        outbox_line: 3,
+        event: null,
+      }),
     ]);
     const letters = readFileSync(deadLetter, 'utf8');
     const env = { LLM_COUNCIL_HOME: home };
 
     const status = await cli(['telemetry', 'status'], env);
-    expect(status.out).toContain('dead letters      2 refused by council-cloud, not yet retried: council telemetry retry-dead queues them again');
+    expect(status.out).toContain(
+      'dead letters      2 refused by council-cloud, not yet retried: council telemetry retry-dead queues them again',
+    );
     const off = await cli(['telemetry', 'retry-dead'], { ...env, LLM_COUNCIL_BIAS_CONSENT: '1' });
     expect(off.code).toBe(0);
     expect(off.out).toContain('Telemetry is off');
@@ -135,10 +205,16 @@ describe('council telemetry', () => {
     expect(r.out).toContain('Queued again: 2 events');
     expect(r.out).toContain('Send them with council telemetry upload');
     expect(r.out).toContain('Not retried: 1');
-    const queued = readFileSync(outbox, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const queued = readFileSync(outbox, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(queued).toEqual([sampleEvent(1), sampleEvent(2)]);
     expect(readFileSync(deadLetter, 'utf8')).toBe(letters);
-    expect(JSON.parse((await cli(['telemetry', 'status', '--json'], env)).out)).toMatchObject({ pendingEvents: 2, retryableDeadLetters: 0 });
+    expect(JSON.parse((await cli(['telemetry', 'status', '--json'], env)).out)).toMatchObject({
+      pendingEvents: 2,
+      retryableDeadLetters: 0,
+    });
     expect((await cli(['telemetry', 'retry-dead', 'all'], env)).code).toBe(2);
     const again = await cli(['telemetry', 'retry-dead'], env);
     expect(again.out).toContain('nothing to queue again');

@@ -17,7 +17,9 @@ export interface TelemetryCommandOptions {
   dryRun?: boolean;
 }
 
-async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEvent[]; skipped: number; outbox: string; consent: number; cursorFile: string }> {
+async function pendingEvents(
+  ctx: CommandContext,
+): Promise<{ events: TelemetryEvent[]; skipped: number; outbox: string; consent: number; cursorFile: string }> {
   const settings = commandSettings(ctx);
   const consent = settings.consentLevel;
   const paths = { telemetryOutbox: settings.files.outbox, telemetrySentCursor: settings.files.sentCursor };
@@ -37,7 +39,11 @@ async function pendingEvents(ctx: CommandContext): Promise<{ events: TelemetryEv
 async function retryableDeadLetters(settings: ReturnType<typeof commandSettings>): Promise<number | null> {
   if (!existsSync(settings.files.deadLetter)) return 0;
   const { retryDeadLetters } = await import('../telemetry-upload/retry-dead-letters.js');
-  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  const paths = {
+    outbox: settings.files.outbox,
+    cursor: settings.files.sentCursor,
+    deadLetter: settings.files.deadLetter,
+  };
   const summary = await retryDeadLetters({ paths, dryRun: true });
   return summary.error === null ? summary.queued : null;
 }
@@ -48,9 +54,15 @@ async function retryableDeadLetters(settings: ReturnType<typeof commandSettings>
  */
 async function retryDead(options: TelemetryCommandOptions, ctx: CommandContext): Promise<number> {
   const settings = commandSettings(ctx);
-  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  const paths = {
+    outbox: settings.files.outbox,
+    cursor: settings.files.sentCursor,
+    deadLetter: settings.files.deadLetter,
+  };
   if (settings.variablesSet.includes('LLM_COUNCIL_BIAS_CONSENT') && settings.consentLevel < 2) {
-    ctx.io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${settings.consentLevel}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`);
+    ctx.io.stdout(
+      `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${settings.consentLevel}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`,
+    );
     return 0;
   }
   const { retryDeadLetters } = await import('../telemetry-upload/retry-dead-letters.js');
@@ -90,13 +102,24 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
         ctx.io.stdout(`${JSON.stringify(status, null, 2)}\n`);
         return 0;
       }
-      const what = consent < 2 ? 'nothing leaves this machine' : consent === 2 ? 'rankings only' : consent === 3 ? 'rankings, bias summary and query metadata' : 'rankings, bias summary, query metadata and salted query hashes';
+      const what =
+        consent < 2
+          ? 'nothing leaves this machine'
+          : consent === 2
+            ? 'rankings only'
+            : consent === 3
+              ? 'rankings, bias summary and query metadata'
+              : 'rankings, bias summary, query metadata and salted query hashes';
       ctx.io.stdout(
         [
           `consent level     ${consent} (${CONSENT_NAMES[consent]}): ${what}`,
           `outbox            ${outbox}`,
           `pending events    ${events.length}${skipped ? ` (${skipped} unreadable lines skipped)` : ''}`,
-          ...(deadLetters === 0 ? [] : [`dead letters      ${deadLetters ?? 'unknown (see council telemetry retry-dead --dry-run)'} refused by council-cloud, not yet retried: council telemetry retry-dead queues them again`]),
+          ...(deadLetters === 0
+            ? []
+            : [
+                `dead letters      ${deadLetters ?? 'unknown (see council telemetry retry-dead --dry-run)'} refused by council-cloud, not yet retried: council telemetry retry-dead queues them again`,
+              ]),
           `council-cloud     ${cloudUrl ?? 'not configured (LLM_COUNCIL_CLOUD_URL)'}, token ${token ? 'present' : 'absent'}`,
           consent < 2
             ? 'Telemetry is off: nothing is sent below consent level 2. Turn it on: LLM_COUNCIL_BIAS_CONSENT=2 (rankings only).'
@@ -108,22 +131,38 @@ export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx:
     }
     case 'preview': {
       const { events, consent } = await pendingEvents(ctx);
-      if (consent < 2) ctx.io.stderr(`council: consent level ${consent} sends nothing; the body below stays empty until LLM_COUNCIL_BIAS_CONSENT is 2 or more.\n`);
-      else if (events.length === 0) ctx.io.stderr('council: the outbox has no pending event; sessions queue one each at consent level 2 or more.\n');
+      if (consent < 2)
+        ctx.io.stderr(
+          `council: consent level ${consent} sends nothing; the body below stays empty until LLM_COUNCIL_BIAS_CONSENT is 2 or more.\n`,
+        );
+      else if (events.length === 0)
+        ctx.io.stderr(
+          'council: the outbox has no pending event; sessions queue one each at consent level 2 or more.\n',
+        );
       const body = { events: events.slice(0, 100).flatMap((e) => reduceTelemetryEventToConsent(e, consent) ?? []) };
       ctx.io.stdout(`${JSON.stringify(body, null, 2)}\n`);
-      if (events.length > 100 && consent >= 2) ctx.io.stderr(`council: showing the first batch of 100; ${events.length - 100} more events follow in later batches.\n`);
+      if (events.length > 100 && consent >= 2)
+        ctx.io.stderr(
+          `council: showing the first batch of 100; ${events.length - 100} more events follow in later batches.\n`,
+        );
       return 0;
     }
     case 'upload': {
       if (ctx.telemetryUpload === undefined) {
-        throw new CliError({ code: 'RUNTIME', message: 'telemetry upload is not available in this build: run the council-telemetry executable (apps/telemetry-uploader) instead.' });
+        throw new CliError({
+          code: 'RUNTIME',
+          message:
+            'telemetry upload is not available in this build: run the council-telemetry executable (apps/telemetry-uploader) instead.',
+        });
       }
       return await ctx.telemetryUpload(options.rest);
     }
     case 'retry-dead':
       return await retryDead(options, ctx);
     default:
-      throw new CliError({ code: 'USAGE', message: `Unknown telemetry action "${options.action ?? ''}": use status, preview, upload or retry-dead.` });
+      throw new CliError({
+        code: 'USAGE',
+        message: `Unknown telemetry action "${options.action ?? ''}": use status, preview, upload or retry-dead.`,
+      });
   }
 }

@@ -49,7 +49,11 @@ export function htmlReportFromAudit(options: {
   const { slope, correlation, betweenSessions } = report.length;
 
   const reviewers = [...new Set(report.reviewers.map((r) => r.reviewer))].sort();
-  const candidates = [...new Set([...reviewers, ...report.affinity.map((a) => metricSubject(a.metric).split('→')[1] ?? '')])].filter((c) => c !== '').sort();
+  const candidates = [
+    ...new Set([...reviewers, ...report.affinity.map((a) => metricSubject(a.metric).split('→')[1] ?? '')]),
+  ]
+    .filter((c) => c !== '')
+    .sort();
   const value = new Map<string, number | null>();
   for (const a of report.affinity) value.set(metricSubject(a.metric), a.estimate);
   for (const sp of report.selfPreference) {
@@ -81,7 +85,9 @@ export function htmlReportFromAudit(options: {
     confidence: report.confidence,
     metrics,
     margins: { position: report.margins.position, reviewerOffset: report.margins.reviewerOffset },
-    positionEffects: report.position.effects.map((m) => intervalRow(m, positionLabel(Number(metricSubject(m.metric))))).filter((r): r is IntervalRow => r !== null),
+    positionEffects: report.position.effects
+      .map((m) => intervalRow(m, positionLabel(Number(metricSubject(m.metric)))))
+      .filter((r): r is IntervalRow => r !== null),
     reviewerOffsets: report.reviewers
       .map((r) => intervalRow(r.offset, r.reviewer, flagged.has(r.offset.metric)))
       .filter((r): r is IntervalRow => r !== null),
@@ -103,10 +109,14 @@ export function htmlReportFromAudit(options: {
       candidates,
       values: reviewers.map((r) => candidates.map((c) => value.get(`${r}→${c}`) ?? null)),
     },
-    ...(options.unreadSessions !== undefined && options.unreadSessions.sessions > 0 ? { leftOut: describeUnreadSessions(options.unreadSessions) } : {}),
+    ...(options.unreadSessions !== undefined && options.unreadSessions.sessions > 0
+      ? { leftOut: describeUnreadSessions(options.unreadSessions) }
+      : {}),
     notes: [
       ...[...new Set(report.flags.map(flagNote))],
-      ...(report.flags.length === 0 && report.meetsMinimum ? ['No bias flag raised (Holm-corrected across families).'] : []),
+      ...(report.flags.length === 0 && report.meetsMinimum
+        ? ['No bias flag raised (Holm-corrected across families).']
+        : []),
       ...report.changePoints.map((c) => `Change point ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`),
       ...report.notes,
     ],
@@ -115,7 +125,10 @@ export function htmlReportFromAudit(options: {
 
 /** `HARSH_REVIEWER (x): reviewer_offset[x] = −1.210 [−1.350, −1.070], beyond ±0.25, Holm-adjusted p < 0.001`. */
 function flagNote(f: AggregateBiasFlag): string {
-  const subject = f.subject === null ? '' : ` (${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject})`;
+  const subject =
+    f.subject === null
+      ? ''
+      : ` (${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject})`;
   const p = f.adjustedPValue < 0.001 ? '< 0.001' : `= ${formatNumber(f.adjustedPValue, 3)}`;
   return `${f.code}${subject}: ${f.metric} = ${formatNumber(f.estimate, 3)} [${formatNumber(f.ciLower, 3)}, ${formatNumber(f.ciUpper, 3)}], beyond ±${Number(f.margin.toPrecision(6))}, Holm-adjusted p ${p}`;
 }

@@ -56,7 +56,14 @@ describe.runIf(existsSync(executablePath))('the HTML report in a real browser (c
     const browser = await chromium.launch({
       executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
       // 1. The report `council demo` writes from 41 simulated sessions: real statistics end to end.
@@ -65,7 +72,14 @@ describe.runIf(existsSync(executablePath))('the HTML report in a real browser (c
       expect(await runCli(['demo', '--home', home], { version: '1.0.0', io: c.io, env: {}, cwd: home })).toBe(0);
       const demoFile = join(home, 'bias-report.html');
       const demo = await inspect(browser, demoFile, 'bias-report.png');
-      expect(demo.charts.map((x) => x.id)).toEqual(['chart-position', 'chart-reviewers', 'chart-length', 'chart-trend-0', 'chart-trend-1', 'chart-affinity']);
+      expect(demo.charts.map((x) => x.id)).toEqual([
+        'chart-position',
+        'chart-reviewers',
+        'chart-length',
+        'chart-trend-0',
+        'chart-trend-1',
+        'chart-affinity',
+      ]);
       expectDrawn(demo.charts);
       // 5 positions, 5 reviewers, a 5 × 5 matrix.
       expect(demo.charts.find((x) => x.id === 'chart-affinity')?.marks).toBe(25);
@@ -80,7 +94,13 @@ describe.runIf(existsSync(executablePath))('the HTML report in a real browser (c
       const sampleFile = join(home, 'sample.html');
       writeFileSync(sampleFile, renderHtmlReport(sampleReportData()));
       const sample = await inspect(browser, sampleFile, 'html-report-sample.png');
-      expect(sample.charts.map((x) => x.id)).toEqual(['chart-position', 'chart-reviewers', 'chart-length', 'chart-trend-0', 'chart-affinity']);
+      expect(sample.charts.map((x) => x.id)).toEqual([
+        'chart-position',
+        'chart-reviewers',
+        'chart-length',
+        'chart-trend-0',
+        'chart-affinity',
+      ]);
       expectDrawn(sample.charts);
       expect(sample.problems).toEqual([]);
       expect(sample.requests).toEqual([pathToFileURL(sampleFile).href]);

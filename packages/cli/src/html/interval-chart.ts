@@ -34,18 +34,27 @@ export function renderIntervalChart(options: {
   const height = top + options.rows.length * rowHeight + bottom;
   const reference = options.reference ?? 0;
   const margin = options.margin ?? 0;
-  const [lo, hi] = extent([...options.rows.flatMap((r) => [r.ciLower, r.ciUpper, r.estimate]), reference - margin, reference + margin], reference);
+  const [lo, hi] = extent(
+    [...options.rows.flatMap((r) => [r.ciLower, r.ciUpper, r.estimate]), reference - margin, reference + margin],
+    reference,
+  );
   const x = linearScale([lo, hi], [labelWidth, width - 20]);
   const plotBottom = top + options.rows.length * rowHeight;
   const parts: string[] = [];
   for (const t of niceTicks(x.domain[0], x.domain[1], 6)) {
     parts.push(`<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${plotBottom}"/>`);
-    parts.push(`<text class="tick" x="${px(x(t))}" y="${plotBottom + 14}" text-anchor="middle">${formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1)}</text>`);
+    parts.push(
+      `<text class="tick" x="${px(x(t))}" y="${plotBottom + 14}" text-anchor="middle">${formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1)}</text>`,
+    );
   }
   if (margin > 0) {
-    parts.push(`<rect class="margin" x="${px(x(reference - margin))}" y="${top}" width="${px(x(reference + margin) - x(reference - margin))}" height="${plotBottom - top}"><title>${escapeXml(`±${formatNumber(margin, 2)}: too small to flag`)}</title></rect>`);
+    parts.push(
+      `<rect class="margin" x="${px(x(reference - margin))}" y="${top}" width="${px(x(reference + margin) - x(reference - margin))}" height="${plotBottom - top}"><title>${escapeXml(`±${formatNumber(margin, 2)}: too small to flag`)}</title></rect>`,
+    );
   }
-  parts.push(`<line class="reference" x1="${px(x(reference))}" x2="${px(x(reference))}" y1="${top}" y2="${plotBottom}"/>`);
+  parts.push(
+    `<line class="reference" x1="${px(x(reference))}" x2="${px(x(reference))}" y1="${top}" y2="${plotBottom}"/>`,
+  );
   options.rows.forEach((row, i) => {
     const y = top + i * rowHeight + rowHeight / 2;
     const excludes = row.ciLower > reference + margin || row.ciUpper < reference - margin;
@@ -60,6 +69,15 @@ export function renderIntervalChart(options: {
         `<circle class="dot" cx="${px(x(row.estimate))}" cy="${px(y)}" r="4.5"/></g>`,
     );
   });
-  parts.push(`<text class="axis-label" x="${px((labelWidth + width - 20) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.axisLabel)}</text>`);
-  return svgFrame({ id: options.id, title: options.title, description: options.description, width, height, body: parts.join('') });
+  parts.push(
+    `<text class="axis-label" x="${px((labelWidth + width - 20) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.axisLabel)}</text>`,
+  );
+  return svgFrame({
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width,
+    height,
+    body: parts.join(''),
+  });
 }

@@ -28,11 +28,15 @@ export function renderMatrixChart(options: {
   const parts: string[] = [];
   options.candidates.forEach((c, j) => {
     const cx = labelWidth + j * cell + cell / 2;
-    parts.push(`<text class="label" transform="translate(${px(cx + 4)} ${headerHeight - 8}) rotate(-45)" text-anchor="start">${escapeXml(short(c))}</text>`);
+    parts.push(
+      `<text class="label" transform="translate(${px(cx + 4)} ${headerHeight - 8}) rotate(-45)" text-anchor="start">${escapeXml(short(c))}</text>`,
+    );
   });
   options.reviewers.forEach((r, i) => {
     const y = headerHeight + i * cell;
-    parts.push(`<text class="label" x="${labelWidth - 8}" y="${px(y + cell / 2 + 4)}" text-anchor="end">${escapeXml(short(r))}</text>`);
+    parts.push(
+      `<text class="label" x="${labelWidth - 8}" y="${px(y + cell / 2 + 4)}" text-anchor="end">${escapeXml(short(r))}</text>`,
+    );
     options.candidates.forEach((c, j) => {
       const v = options.values[i]?.[j] ?? null;
       const x = labelWidth + j * cell;
@@ -46,7 +50,14 @@ export function renderMatrixChart(options: {
       );
     });
   });
-  return svgFrame({ id: options.id, title: options.title, description: options.description, width, height, body: parts.join('') });
+  return svgFrame({
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width,
+    height,
+    body: parts.join(''),
+  });
 }
 
 function short(label: string): string {
@@ -56,7 +67,8 @@ function short(label: string): string {
 /** t in [−1, 1] → blue (disfavours) … white … orange (favours). */
 function diverging(t: number): string {
   const clamp = Math.max(-1, Math.min(1, t));
-  const [r, g, b] = clamp >= 0 ? mix([255, 255, 255], [230, 120, 30], clamp) : mix([255, 255, 255], [40, 110, 200], -clamp);
+  const [r, g, b] =
+    clamp >= 0 ? mix([255, 255, 255], [230, 120, 30], clamp) : mix([255, 255, 255], [40, 110, 200], -clamp);
   return `rgb(${r},${g},${b})`;
 }
 

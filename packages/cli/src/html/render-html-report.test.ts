@@ -18,7 +18,13 @@ describe('renderHtmlReport', () => {
   it('draws the five chart kinds, each with marks', () => {
     const html = renderHtmlReport(sampleReportData());
     const svgs = charts(html);
-    expect(svgs.map((s) => /id="(chart-[a-z]+)/.exec(s)![1])).toEqual(['chart-position', 'chart-reviewers', 'chart-length', 'chart-trend', 'chart-affinity']);
+    expect(svgs.map((s) => /id="(chart-[a-z]+)/.exec(s)![1])).toEqual([
+      'chart-position',
+      'chart-reviewers',
+      'chart-length',
+      'chart-trend',
+      'chart-affinity',
+    ]);
     for (const svg of svgs) expect(svg).toMatch(/class="mark/);
     // Four positions, four reviewers: one interval group each.
     expect(svgs[0]!.match(/class="mark interval/g)).toHaveLength(4);
@@ -45,12 +51,18 @@ describe('renderHtmlReport', () => {
 
   it('shows the within-session length slope, its r, and the between-session figure as an unflagged association', () => {
     const html = renderHtmlReport(sampleReportData());
-    expect(html).toContain('Within sessions, each 1,000 more characters go with 0.620 score points, 95% interval [0.410, 0.830] over 41 sessions (r = 0.310).');
+    expect(html).toContain(
+      'Within sessions, each 1,000 more characters go with 0.620 score points, 95% interval [0.410, 0.830] over 41 sessions (r = 0.310).',
+    );
     expect(html).toContain('Between sessions, −0.900 points per 1,000 characters [−1.600, −0.200]: an association');
     expect(html).toContain('never flagged');
-    expect(html).toContain('<td>between sessions, points per 1,000 characters (association, not flagged)</td><td class="num">−0.900</td>');
+    expect(html).toContain(
+      '<td>between sessions, points per 1,000 characters (association, not flagged)</td><td class="num">−0.900</td>',
+    );
     // The summary table gives each figure's margin: the slope flags beyond ±0.05.
-    expect(html).toMatch(/<td>length_slope_per_1000_chars<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">&lt; 0\.001<\/td><td class="num">±0\.05<\/td>/);
+    expect(html).toMatch(
+      /<td>length_slope_per_1000_chars<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">&lt; 0\.001<\/td><td class="num">±0\.05<\/td>/,
+    );
   });
 
   it('labels simulated data at the top, and says nothing of it for real data', () => {
@@ -70,7 +82,10 @@ describe('renderHtmlReport', () => {
 
   it('escapes model ids, so a hostile id cannot inject markup', () => {
     const data = sampleReportData();
-    const html = renderHtmlReport({ ...data, affinity: { ...data.affinity, reviewers: ['<img src=x onerror=alert(1)>', ...data.affinity.reviewers.slice(1)] } });
+    const html = renderHtmlReport({
+      ...data,
+      affinity: { ...data.affinity, reviewers: ['<img src=x onerror=alert(1)>', ...data.affinity.reviewers.slice(1)] },
+    });
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });

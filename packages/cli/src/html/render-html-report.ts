@@ -33,7 +33,9 @@ details{margin:4px 0 0}summary{cursor:pointer;color:var(--muted);font-size:13px}
 `;
 
 function interval(row: { ciLower: number | null; ciUpper: number | null }, digits = 3): string {
-  return row.ciLower === null || row.ciUpper === null ? 'n/a' : `[${formatNumber(row.ciLower, digits)}, ${formatNumber(row.ciUpper, digits)}]`;
+  return row.ciLower === null || row.ciUpper === null
+    ? 'n/a'
+    : `[${formatNumber(row.ciLower, digits)}, ${formatNumber(row.ciUpper, digits)}]`;
 }
 
 function formatPValue(p: number | null | undefined): string {
@@ -56,7 +58,9 @@ function metricsTable(rows: readonly ReportMetricRow[]): string {
 function dataTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   return (
     `<details><summary>Data table</summary><table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead><tbody>` +
-    rows.map((r) => `<tr>${r.map((c, i) => `<td${i > 0 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}</tr>`).join('') +
+    rows
+      .map((r) => `<tr>${r.map((c, i) => `<td${i > 0 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}</tr>`)
+      .join('') +
     '</tbody></table></details>'
   );
 }
@@ -70,7 +74,10 @@ function figure(svg: string, caption: string, table: string): string {
  * request, so it opens offline, prints, and reads without JavaScript. Every chart has a data table beside it.
  */
 export function renderHtmlReport(data: HtmlReportData): string {
-  const window = data.windowStart && data.windowEnd ? `${data.windowStart.slice(0, 10)} to ${data.windowEnd.slice(0, 10)}` : 'no records';
+  const window =
+    data.windowStart && data.windowEnd
+      ? `${data.windowStart.slice(0, 10)} to ${data.windowEnd.slice(0, 10)}`
+      : 'no records';
   const sections: string[] = [];
   sections.push(
     `<header><h1>${escapeXml(data.title)}</h1>` +
@@ -78,15 +85,21 @@ export function renderHtmlReport(data: HtmlReportData): string {
       `${data.sessions} sessions · ${data.observations.toLocaleString('en-US')} observations · window ${escapeXml(window)} · source ${escapeXml(data.source)} · generated ${escapeXml(data.generatedAt)}</p></header>`,
   );
   if (data.simulated) {
-    sections.push('<p class="notice">Every record in this report came from the <strong>simulated</strong> provider: offline personas with built-in biases. It shows what the report looks like, not how any real model behaves.</p>');
+    sections.push(
+      '<p class="notice">Every record in this report came from the <strong>simulated</strong> provider: offline personas with built-in biases. It shows what the report looks like, not how any real model behaves.</p>',
+    );
   }
   if (data.leftOut !== undefined) sections.push(`<p class="notice">${escapeXml(data.leftOut)}</p>`);
   if (data.confidence === 'insufficient_data') {
-    sections.push(`<p class="notice"><strong>Collecting data…</strong> ${data.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Run more sessions, e.g. with <code>council batch</code>.</p>`);
+    sections.push(
+      `<p class="notice"><strong>Collecting data…</strong> ${data.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Run more sessions, e.g. with <code>council batch</code>.</p>`,
+    );
     return page(data.title, sections);
   }
   if (data.confidence === 'preliminary') {
-    sections.push(`<p class="notice"><strong>High volatility:</strong> only ${data.sessions} sessions (fewer than 20). Read the intervals, not the point estimates.</p>`);
+    sections.push(
+      `<p class="notice"><strong>High volatility:</strong> only ${data.sessions} sessions (fewer than 20). Read the intervals, not the point estimates.</p>`,
+    );
   }
   sections.push(`<h2>Summary</h2>${metricsTable(data.metrics)}`);
   if (data.notes.length > 0) sections.push(`<ul>${data.notes.map((n) => `<li>${escapeXml(n)}</li>`).join('')}</ul>`);
@@ -97,13 +110,17 @@ export function renderHtmlReport(data: HtmlReportData): string {
       renderIntervalChart({
         id: 'chart-position',
         title: 'Position effects',
-        description: 'Mean score, centred within each session and reviewer, by the position a response was shown in, with 95% intervals.',
+        description:
+          'Mean score, centred within each session and reviewer, by the position a response was shown in, with 95% intervals.',
         rows: data.positionEffects,
         axisLabel: 'score relative to the reviewer’s session mean',
         margin: data.margins.position,
       }),
       `Each row is a display position. A dot right of the dashed line means responses shown there scored higher than the same reviewer’s other scores in that session. The grey band, ±${formatNumber(data.margins.position, 2)} points, is too small to flag; darker rows have an interval beyond it.`,
-      dataTable(['position', 'effect', '95% interval', 'N'], data.positionEffects.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)])),
+      dataTable(
+        ['position', 'effect', '95% interval', 'N'],
+        data.positionEffects.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)]),
+      ),
     ),
   );
 
@@ -113,13 +130,17 @@ export function renderHtmlReport(data: HtmlReportData): string {
       renderIntervalChart({
         id: 'chart-reviewers',
         title: 'Reviewer offsets',
-        description: 'Points each reviewer gives the same answer beyond what the typical reviewer gives it, display position held fixed, with 95% intervals.',
+        description:
+          'Points each reviewer gives the same answer beyond what the typical reviewer gives it, display position held fixed, with 95% intervals.',
         rows: data.reviewerOffsets,
         axisLabel: 'points vs the typical reviewer, same answer (negative = harsh)',
         margin: data.margins.reviewerOffset,
       }),
       `Left of the line: harsher than the typical reviewer on the same answers; right: more generous. The typical reviewer is a robust centre of all reviewers, so one harsh reviewer makes no one else look generous. The grey band, ±${formatNumber(data.margins.reviewerOffset, 2)} points, is too small to flag; orange dots are flagged. For analytics only: Council never reweights live votes by these profiles (ADR-018).`,
-      dataTable(['reviewer', 'offset', '95% interval', 'N'], data.reviewerOffsets.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)])),
+      dataTable(
+        ['reviewer', 'offset', '95% interval', 'N'],
+        data.reviewerOffsets.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)]),
+      ),
     ),
   );
 
@@ -135,7 +156,8 @@ export function renderHtmlReport(data: HtmlReportData): string {
       renderScatterChart({
         id: 'chart-length',
         title: 'Answer length against score, within sessions',
-        description: 'One point per scored answer: its length and its mean score, each relative to the mean over the answers of its session.',
+        description:
+          'One point per scored answer: its length and its mean score, each relative to the mean over the answers of its session.',
         points: data.lengthVsScore.points,
         xLabel: 'length minus the session’s mean answer length (characters)',
         yLabel: 'mean score minus the session’s mean',
@@ -167,7 +189,10 @@ export function renderHtmlReport(data: HtmlReportData): string {
           yLabel: trend.metric,
         }),
         `<strong>${escapeXml(trend.metric)}</strong> per rolling window; the band is the 95% interval.`,
-        dataTable(['window end', 'estimate', '95% interval'], trend.points.map((p) => [p.at.slice(0, 10), formatNumber(p.estimate, 3), interval(p)])),
+        dataTable(
+          ['window end', 'estimate', '95% interval'],
+          trend.points.map((p) => [p.at.slice(0, 10), formatNumber(p.estimate, 3), interval(p)]),
+        ),
       ),
     );
   });
@@ -178,7 +203,8 @@ export function renderHtmlReport(data: HtmlReportData): string {
       renderMatrixChart({
         id: 'chart-affinity',
         title: 'Reviewer to candidate affinity',
-        description: 'Points a reviewer gives one author’s answers beyond its offset, the answer’s level, position and self-preference (the score model’s residual); the outlined diagonal is self-preference.',
+        description:
+          'Points a reviewer gives one author’s answers beyond its offset, the answer’s level, position and self-preference (the score model’s residual); the outlined diagonal is self-preference.',
         reviewers: data.affinity.reviewers,
         candidates: data.affinity.candidates,
         values: data.affinity.values,
@@ -186,7 +212,12 @@ export function renderHtmlReport(data: HtmlReportData): string {
       'Rows are reviewers, columns the authors of the answers they scored. Orange: the reviewer favours that author beyond its usual offset; blue: disfavours. Outlined cells are a reviewer scoring its own answer: the points it adds beyond its offset (self-preference).',
       dataTable(
         ['reviewer → candidate', 'affinity'],
-        data.affinity.reviewers.flatMap((r, i) => data.affinity.candidates.map((c, j) => [`${r} → ${c}`, formatNumber(data.affinity.values[i]?.[j] ?? null, 3)])),
+        data.affinity.reviewers.flatMap((r, i) =>
+          data.affinity.candidates.map((c, j) => [
+            `${r} → ${c}`,
+            formatNumber(data.affinity.values[i]?.[j] ?? null, 3),
+          ]),
+        ),
       ),
     ),
   );

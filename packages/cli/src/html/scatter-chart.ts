@@ -25,14 +25,17 @@ export function renderScatterChart(options: {
   const parts: string[] = [];
   for (const t of niceTicks(x.domain[0], x.domain[1], 6)) {
     parts.push(`<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${height - bottom}"/>`);
-    parts.push(`<text class="tick" x="${px(x(t))}" y="${height - bottom + 14}" text-anchor="middle">${formatNumber(t, 0)}</text>`);
+    parts.push(
+      `<text class="tick" x="${px(x(t))}" y="${height - bottom + 14}" text-anchor="middle">${formatNumber(t, 0)}</text>`,
+    );
   }
   for (const t of niceTicks(y.domain[0], y.domain[1], 5)) {
     parts.push(`<line class="grid" x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}"/>`);
     parts.push(`<text class="tick" x="${left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatNumber(t, 1)}</text>`);
   }
   parts.push('<g class="points">');
-  for (const p of options.points) parts.push(`<circle class="mark point" cx="${px(x(p.x))}" cy="${px(y(p.y))}" r="2.5"/>`);
+  for (const p of options.points)
+    parts.push(`<circle class="mark point" cx="${px(x(p.x))}" cy="${px(y(p.y))}" r="2.5"/>`);
   parts.push('</g>');
   const fit = leastSquares(options.points);
   if (fit) {
@@ -41,9 +44,20 @@ export function renderScatterChart(options: {
       `<line class="mark fit" x1="${px(x(x0))}" y1="${px(y(fit.intercept + fit.slope * x0))}" x2="${px(x(x1))}" y2="${px(y(fit.intercept + fit.slope * x1))}"><title>least-squares line: score = ${formatNumber(fit.intercept, 2)} + ${formatNumber(fit.slope * 1000, 3)} per 1,000 characters</title></line>`,
     );
   }
-  parts.push(`<text class="axis-label" x="${px((left + width - right) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`);
-  parts.push(`<text class="axis-label" transform="translate(14 ${px((top + height - bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(options.yLabel)}</text>`);
-  return svgFrame({ id: options.id, title: options.title, description: options.description, width, height, body: parts.join('') });
+  parts.push(
+    `<text class="axis-label" x="${px((left + width - right) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text class="axis-label" transform="translate(14 ${px((top + height - bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(options.yLabel)}</text>`,
+  );
+  return svgFrame({
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width,
+    height,
+    body: parts.join(''),
+  });
 }
 
 /** Ordinary least squares; null when x has no spread. */

@@ -4,7 +4,9 @@ import { escapeXml, extent, formatNumber, linearScale, niceTicks } from './svg-p
 
 describe('chart primitives', () => {
   it('escapes the five XML specials, so a model id cannot inject markup', () => {
-    expect(escapeXml(`<script>"a" & 'b'</script>`)).toBe('&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;');
+    expect(escapeXml(`<script>"a" & 'b'</script>`)).toBe(
+      '&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;',
+    );
   });
 
   it('maps a domain onto a range linearly, and widens an empty domain instead of dividing by zero', () => {
@@ -37,7 +39,18 @@ describe('chart primitives', () => {
 
   it('fits least squares exactly on collinear points, and refuses when x has no spread', () => {
     // y = 1 + 2x through (0,1), (1,3), (2,5).
-    expect(leastSquares([{ x: 0, y: 1 }, { x: 1, y: 3 }, { x: 2, y: 5 }])).toEqual({ slope: 2, intercept: 1 });
-    expect(leastSquares([{ x: 1, y: 1 }, { x: 1, y: 2 }])).toBeNull();
+    expect(
+      leastSquares([
+        { x: 0, y: 1 },
+        { x: 1, y: 3 },
+        { x: 2, y: 5 },
+      ]),
+    ).toEqual({ slope: 2, intercept: 1 });
+    expect(
+      leastSquares([
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+      ]),
+    ).toBeNull();
   });
 });

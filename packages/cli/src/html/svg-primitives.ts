@@ -1,7 +1,12 @@
 /** Small helpers shared by the report's SVG charts: escaping, number formatting, scales and ticks. */
 
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** A number for display: fixed decimals, a true minus sign, and "n/a" for null or non-finite values. */
@@ -61,7 +66,14 @@ export function extent(values: readonly number[], include?: number): [number, nu
 }
 
 /** A chart's frame: the `<svg>` element with a title and description for screen readers. */
-export function svgFrame(options: { id: string; title: string; description: string; width: number; height: number; body: string }): string {
+export function svgFrame(options: {
+  id: string;
+  title: string;
+  description: string;
+  width: number;
+  height: number;
+  body: string;
+}): string {
   const { id, width, height } = options;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" id="${id}" class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-title ${id}-desc">` +

@@ -9,7 +9,13 @@ export interface TrendPoint {
 }
 
 /** One metric over time: the estimate per rolling window as a line with dots, and its 95% interval as a band. */
-export function renderTrendChart(options: { id: string; title: string; description: string; points: readonly TrendPoint[]; yLabel: string }): string {
+export function renderTrendChart(options: {
+  id: string;
+  title: string;
+  description: string;
+  points: readonly TrendPoint[];
+  yLabel: string;
+}): string {
   const width = 640;
   const height = 220;
   const left = 56;
@@ -18,7 +24,13 @@ export function renderTrendChart(options: { id: string; title: string; descripti
   const bottom = 40;
   const times = options.points.map((p) => Date.parse(p.at));
   const x = linearScale(extent(times), [left, width - right]);
-  const y = linearScale(extent(options.points.flatMap((p) => [p.ciLower, p.ciUpper]), 0), [height - bottom, top]);
+  const y = linearScale(
+    extent(
+      options.points.flatMap((p) => [p.ciLower, p.ciUpper]),
+      0,
+    ),
+    [height - bottom, top],
+  );
   const parts: string[] = [];
   for (const t of niceTicks(y.domain[0], y.domain[1], 4)) {
     parts.push(`<line class="grid" x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}"/>`);
@@ -28,18 +40,34 @@ export function renderTrendChart(options: { id: string; title: string; descripti
   if (options.points.length > 0) {
     const first = options.points[0]!.at.slice(0, 10);
     const last = options.points.at(-1)!.at.slice(0, 10);
-    parts.push(`<text class="tick" x="${left}" y="${height - bottom + 14}" text-anchor="start">${escapeXml(first)}</text>`);
-    if (last !== first) parts.push(`<text class="tick" x="${width - right}" y="${height - bottom + 14}" text-anchor="end">${escapeXml(last)}</text>`);
+    parts.push(
+      `<text class="tick" x="${left}" y="${height - bottom + 14}" text-anchor="start">${escapeXml(first)}</text>`,
+    );
+    if (last !== first)
+      parts.push(
+        `<text class="tick" x="${width - right}" y="${height - bottom + 14}" text-anchor="end">${escapeXml(last)}</text>`,
+      );
     const upper = options.points.map((p, i) => `${px(x(times[i]!))},${px(y(p.ciUpper))}`);
     const lower = options.points.map((p, i) => `${px(x(times[i]!))},${px(y(p.ciLower))}`).reverse();
     parts.push(`<polygon class="mark band" points="${[...upper, ...lower].join(' ')}"/>`);
-    parts.push(`<polyline class="mark line" points="${options.points.map((p, i) => `${px(x(times[i]!))},${px(y(p.estimate))}`).join(' ')}"/>`);
+    parts.push(
+      `<polyline class="mark line" points="${options.points.map((p, i) => `${px(x(times[i]!))},${px(y(p.estimate))}`).join(' ')}"/>`,
+    );
     options.points.forEach((p, i) => {
       parts.push(
         `<circle class="mark dot" cx="${px(x(times[i]!))}" cy="${px(y(p.estimate))}" r="3"><title>${escapeXml(`${p.at.slice(0, 10)}: ${formatNumber(p.estimate, 3)} [${formatNumber(p.ciLower, 3)}, ${formatNumber(p.ciUpper, 3)}]`)}</title></circle>`,
       );
     });
   }
-  parts.push(`<text class="axis-label" transform="translate(14 ${px((top + height - bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(options.yLabel)}</text>`);
-  return svgFrame({ id: options.id, title: options.title, description: options.description, width, height, body: parts.join('') });
+  parts.push(
+    `<text class="axis-label" transform="translate(14 ${px((top + height - bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(options.yLabel)}</text>`,
+  );
+  return svgFrame({
+    id: options.id,
+    title: options.title,
+    description: options.description,
+    width,
+    height,
+    body: parts.join(''),
+  });
 }

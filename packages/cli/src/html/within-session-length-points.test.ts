@@ -3,7 +3,10 @@ import type { BiasObservation } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
 import { withinSessionLengthPoints } from './within-session-length-points.js';
 
-function obs(sessionId: string, spec: { reviewer: string; candidate: string; length: number; score: number | null }): BiasObservation {
+function obs(
+  sessionId: string,
+  spec: { reviewer: string; candidate: string; length: number; score: number | null },
+): BiasObservation {
   return {
     sessionId,
     timestamp: sessionId === 's1' ? '2026-11-01T00:00:00Z' : '2026-11-02T00:00:00Z',

@@ -6,7 +6,10 @@ import type { BiasColumns } from '@council/bias-audit';
  * question remain, as in the reported within-session slope. Sessions with fewer than two scored answers add
  * nothing. Points are thinned evenly to at most `maxPoints`; `total` counts them before thinning.
  */
-export function withinSessionLengthPoints(columns: BiasColumns, maxPoints: number): { points: { x: number; y: number }[]; total: number } {
+export function withinSessionLengthPoints(
+  columns: BiasColumns,
+  maxPoints: number,
+): { points: { x: number; y: number }[]; total: number } {
   const all: { x: number; y: number }[] = [];
   const sessions = columns.sessionIds.length;
   for (let s = 0; s < sessions; s++) {

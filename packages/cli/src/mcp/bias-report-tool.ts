@@ -8,7 +8,12 @@ import { toolContext } from './tool-context.js';
 import { toolError } from './tool-error.js';
 
 export const biasReportInput = {
-  sessions: z.number().int().min(1).optional().describe('Most recent sessions kept. Default LLM_COUNCIL_BIAS_WINDOW_SESSIONS (100).'),
+  sessions: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Most recent sessions kept. Default LLM_COUNCIL_BIAS_WINDOW_SESSIONS (100).'),
   days: z.number().int().min(1).optional().describe('Days kept. Default LLM_COUNCIL_BIAS_WINDOW_DAYS (30).'),
   model: z.string().min(1).optional().describe('Only records about this model.'),
   configVersion: z.string().min(1).optional().describe('Only records of this configuration version.'),
@@ -29,7 +34,12 @@ const flag = z.looseObject({
 /** The report's summary: the window and its confidence tier, each metric family with its interval, the flags and notes. */
 export const biasReportOutput = {
   simulated: z.boolean(),
-  window: z.looseObject({ sessions: z.number(), observations: z.number(), start: z.string().nullable(), end: z.string().nullable() }),
+  window: z.looseObject({
+    sessions: z.number(),
+    observations: z.number(),
+    start: z.string().nullable(),
+    end: z.string().nullable(),
+  }),
   confidence: z.string(),
   meetsMinimum: z.boolean(),
   level: z.number(),
@@ -59,7 +69,8 @@ export function registerBiasReportTool(server: McpServer, options: { ctx: Comman
     'bias_report',
     {
       title: 'Bias report',
-      description: 'How fair the council\'s reviewing has been across saved sessions: position, length, reviewer offsets, self-preference and anchoring, each with N, a 95% interval and a confidence tier, and the flags raised.',
+      description:
+        "How fair the council's reviewing has been across saved sessions: position, length, reviewer offsets, self-preference and anchoring, each with N, a 95% interval and a confidence tier, and the flags raised.",
       inputSchema: biasReportInput,
       outputSchema: biasReportOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -83,9 +94,21 @@ export function registerBiasReportTool(server: McpServer, options: { ctx: Comman
           anchoring: r.anchoring,
           flags: r.flags,
           notes: r.notes,
-          input: { records: document.input.records, kept: document.input.kept, skipped: document.input.skipped, unreadSessions: document.input.unreadSessions },
+          input: {
+            records: document.input.records,
+            kept: document.input.kept,
+            skipped: document.input.skipped,
+            unreadSessions: document.input.unreadSessions,
+          },
         };
-        const text = renderBiasReportText({ report: r, style: createStyle(false), verbose: false, source: document.input.path, simulated: document.simulated, unreadSessions: document.input.unreadSessions });
+        const text = renderBiasReportText({
+          report: r,
+          style: createStyle(false),
+          verbose: false,
+          source: document.input.path,
+          simulated: document.simulated,
+          unreadSessions: document.input.unreadSessions,
+        });
         return { content: [{ type: 'text', text }], structuredContent: result };
       } catch (error) {
         return toolError(error, log);

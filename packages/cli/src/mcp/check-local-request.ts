@@ -30,26 +30,40 @@ export function allowedHosts(options: { host: string; port: number }): string[] 
  * The address rules: the `Host` must be the bound host (a DNS-rebinding name is refused), and an `Origin`,
  * when a browser sends one, must be that same host (a page of another site is refused).
  */
-export function checkLocalAddress(headers: LocalRequestHeaders, options: { host: string; port: number }): Refusal | null {
+export function checkLocalAddress(
+  headers: LocalRequestHeaders,
+  options: { host: string; port: number },
+): Refusal | null {
   const hosts = allowedHosts(options);
   const host = headers.host ?? '';
-  if (!hosts.includes(host.toLowerCase())) return { status: 403, message: `Host "${host}" is not this server's address.` };
+  if (!hosts.includes(host.toLowerCase()))
+    return { status: 403, message: `Host "${host}" is not this server's address.` };
   const origin = headers.origin;
-  if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return { status: 403, message: 'Cross-origin requests are refused.' };
+  if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`))
+    return { status: 403, message: 'Cross-origin requests are refused.' };
   return null;
 }
 
 /** The per-launch token as `Authorization: Bearer`, compared in constant time; `issuer` names the command that printed it. */
-export function checkBearerToken(headers: LocalRequestHeaders, options: { token: string; issuer?: string }): Refusal | null {
+export function checkBearerToken(
+  headers: LocalRequestHeaders,
+  options: { token: string; issuer?: string },
+): Refusal | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
   if (match !== null && sameSecret(match[1]!, options.token)) return null;
-  return { status: 401, message: `Missing or wrong token: send "Authorization: Bearer <token>" with the token ${options.issuer ?? 'council mcp'} printed.` };
+  return {
+    status: 401,
+    message: `Missing or wrong token: send "Authorization: Bearer <token>" with the token ${options.issuer ?? 'council mcp'} printed.`,
+  };
 }
 
 /**
  * The rules every request to a local Council server obeys, so that a page on another site cannot spend the
  * user's API credits: the address rules (`checkLocalAddress`) and the per-launch token (`checkBearerToken`).
  */
-export function checkLocalRequest(headers: LocalRequestHeaders, options: { host: string; port: number; token: string; issuer?: string }): Refusal | null {
+export function checkLocalRequest(
+  headers: LocalRequestHeaders,
+  options: { host: string; port: number; token: string; issuer?: string },
+): Refusal | null {
   return checkLocalAddress(headers, options) ?? checkBearerToken(headers, options);
 }

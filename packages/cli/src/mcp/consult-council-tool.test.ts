@@ -23,9 +23,13 @@ describe('consult_council when ask cannot be loaded', () => {
     const client = new Client({ name: 'unit', version: '1.0.0' });
     await client.connect(b);
     // A progress callback makes the client send a progress token: the tool then starts its heartbeat.
-    const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'q?' } }, undefined, { onprogress: () => undefined })) as CallToolResult;
+    const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'q?' } }, undefined, {
+      onprogress: () => undefined,
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
-    const heartbeats = set.mock.results.filter((r, i) => set.mock.calls[i]![1] === 10_000).map((r) => r.value as unknown);
+    const heartbeats = set.mock.results
+      .filter((r, i) => set.mock.calls[i]![1] === 10_000)
+      .map((r) => r.value as unknown);
     expect(heartbeats).toHaveLength(1);
     expect(cleared.mock.calls.map((c) => c[0] as unknown)).toContain(heartbeats[0]);
     await client.close();

@@ -15,35 +15,70 @@ import { toolContext } from './tool-context.js';
 import { toolError } from './tool-error.js';
 
 export const consultCouncilInput = {
-  query: z.string().min(1, 'query is empty').describe('The question for the council. Sent to the models only; never logged or saved.'),
+  query: z
+    .string()
+    .min(1, 'query is empty')
+    .describe('The question for the council. Sent to the models only; never logged or saved.'),
   members: z
     .array(z.string().min(1))
     .min(1, 'members is empty: give at least two model ids, or a pool (@name)')
-    .max(MAX_COUNCIL_MEMBERS, `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`)
+    .max(
+      MAX_COUNCIL_MEMBERS,
+      `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`,
+    )
     .optional()
     .describe(
       `Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members and at most ${MAX_COUNCIL_MEMBERS} in all (pools counted as their models). Default: LLM_COUNCIL_MODELS / the configuration.`,
     ),
-  chairman: z.string().min(1).optional().describe('The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.'),
+  chairman: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.',
+    ),
   continueFrom: z
     .string()
     .min(1)
     .optional()
-    .describe('A follow-up: the sessionId (or a unique prefix) of an earlier council, or "last". The council sees that session\'s answer as context, and the new session joins its conversation.'),
-  strategy: z.string().min(1).optional().describe('balanced, risk-averse, goal-seeking, novelty, or a key from the configuration.'),
+    .describe(
+      'A follow-up: the sessionId (or a unique prefix) of an earlier council, or "last". The council sees that session\'s answer as context, and the new session joins its conversation.',
+    ),
+  strategy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('balanced, risk-averse, goal-seeking, novelty, or a key from the configuration.'),
   goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
-  mode: z.enum(['consensus', 'voting']).optional().describe('consensus (a synthesis) or voting (the chairman names a winner).'),
-  order: z.enum(['shared', 'per-reviewer', 'latin-square']).optional().describe('How answers are ordered for each reviewer.'),
+  mode: z
+    .enum(['consensus', 'voting'])
+    .optional()
+    .describe('consensus (a synthesis) or voting (the chairman names a winner).'),
+  order: z
+    .enum(['shared', 'per-reviewer', 'latin-square'])
+    .optional()
+    .describe('How answers are ordered for each reviewer.'),
   seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
   timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
-  retries: z.number().int().min(0).max(10).optional().describe('Retries of a model call after a retryable failure. Default config.yaml\'s retries (2).'),
-  org: z.string().min(1).optional().describe('Apply this organization\'s configuration. Default LLM_COUNCIL_ORG.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe("Retries of a model call after a retryable failure. Default config.yaml's retries (2)."),
+  org: z.string().min(1).optional().describe("Apply this organization's configuration. Default LLM_COUNCIL_ORG."),
   maxCostUsd: z
     .number()
     .positive()
     .optional()
-    .describe('As `council ask --max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars, keeping what finished. Default config.yaml\'s max_cost_usd.'),
-  save: z.boolean().optional().describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
+    .describe(
+      "As `council ask --max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars, keeping what finished. Default config.yaml's max_cost_usd.",
+    ),
+  save: z
+    .boolean()
+    .optional()
+    .describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
 };
 
 const leaderboardEntry = z.object({
@@ -60,20 +95,34 @@ export const consultCouncilOutput = {
   timestamp: z.string(),
   complete: z
     .boolean()
-    .describe('Whether the council produced what was asked: a synthesis, from reviews of which at least one could be read. False is a partial council (`council ask` exits 3): see shortfalls.'),
+    .describe(
+      'Whether the council produced what was asked: a synthesis, from reviews of which at least one could be read. False is a partial council (`council ask` exits 3): see shortfalls.',
+    ),
   shortfalls: z
     .array(z.enum(['no-synthesis', 'not-ranked', 'no-review-read']))
-    .describe('What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).'),
+    .describe(
+      'What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).',
+    ),
   synthesis: z.string().nullable(),
   chairman: z.string().nullable(),
-  winner: z.string().nullable().describe('The chairman\'s winner in voting mode, else the sole leader of the Borda leaderboard (null on a tie).'),
+  winner: z
+    .string()
+    .nullable()
+    .describe("The chairman's winner in voting mode, else the sole leader of the Borda leaderboard (null on a tie)."),
   leaderboard: z.array(leaderboardEntry),
   excluded: z.array(z.object({ member: z.string(), stage: z.number(), reason: z.string(), message: z.string() })),
   biasIndicators: z
-    .object({ position_variance: z.number().nullable(), length_correlation: z.number().nullable(), reviewer_agreement: z.number().nullable(), flags: z.array(z.string()) })
+    .object({
+      position_variance: z.number().nullable(),
+      length_correlation: z.number().nullable(),
+      reviewer_agreement: z.number().nullable(),
+      flags: z.array(z.string()),
+    })
     .nullable(),
   usage: z.object({ tokens: z.number(), costUsd: z.number().nullable() }),
-  saved: z.object({ consent: z.number(), history: z.boolean(), biasRecords: z.number(), telemetryEvent: z.boolean() }).nullable(),
+  saved: z
+    .object({ consent: z.number(), history: z.boolean(), biasRecords: z.number(), telemetryEvent: z.boolean() })
+    .nullable(),
   simulated: z.boolean(),
   /** The conversation a follow-up belongs to (pass this session's id as continueFrom to ask the next question in it). */
   conversation: z.object({ id: z.string(), previousSessionId: z.string() }).nullable(),
@@ -100,11 +149,27 @@ export function consultCouncilResult(session: CouncilSession, saved: PersistResu
     synthesis: session.synthesis?.text.trim() ?? null,
     chairman: session.synthesis?.model ?? null,
     winner: winnerOf(session),
-    leaderboard: session.leaderboard.map((e) => ({ candidate: e.candidate, rank: e.finalRank, bordaScore: e.bordaScore, voteCount: e.voteCount, winCount: e.winCount, confidence: e.confidence })),
+    leaderboard: session.leaderboard.map((e) => ({
+      candidate: e.candidate,
+      rank: e.finalRank,
+      bordaScore: e.bordaScore,
+      voteCount: e.voteCount,
+      winCount: e.winCount,
+      confidence: e.confidence,
+    })),
     excluded: session.excluded.map((e) => ({ member: e.member, stage: e.stage, reason: e.reason, message: e.message })),
-    biasIndicators: session.biasIndicators === null ? null : { ...session.biasIndicators, flags: [...session.biasIndicators.flags] },
+    biasIndicators:
+      session.biasIndicators === null ? null : { ...session.biasIndicators, flags: [...session.biasIndicators.flags] },
     usage: { tokens: session.usage.tokens, costUsd: session.usage.costUsd },
-    saved: saved === null ? null : { consent: saved.consent, history: saved.history, biasRecords: saved.biasRecords, telemetryEvent: saved.telemetryEvent },
+    saved:
+      saved === null
+        ? null
+        : {
+            consent: saved.consent,
+            history: saved.history,
+            biasRecords: saved.biasRecords,
+            telemetryEvent: saved.telemetryEvent,
+          },
     simulated: isSimulatedSession(session),
     conversation: session.conversation ?? null,
     warnings: session.warnings,
@@ -119,12 +184,18 @@ export function consultCouncilText(session: CouncilSession, result: ConsultCounc
   const lines: string[] = [];
   const dropped = session.excluded.map((e) => `${e.member} (stage ${e.stage}, ${e.reason})`).join(', ');
   if (!result.complete) {
-    lines.push(`PARTIAL COUNCIL: ${describeShortfalls(result)}.${dropped === '' ? '' : ` Dropped ${dropped}.`} The result below is what finished.`, '');
+    lines.push(
+      `PARTIAL COUNCIL: ${describeShortfalls(result)}.${dropped === '' ? '' : ` Dropped ${dropped}.`} The result below is what finished.`,
+      '',
+    );
   } else if (dropped !== '') {
     lines.push(`Dropped ${dropped}; the council went on with the members that answered.`, '');
   }
   lines.push(renderSessionText({ session, style: createStyle(false), simulated: result.simulated }).trimEnd());
-  lines.push('', `Session ${session.sessionId}${result.saved === null ? ' (not saved)' : result.saved.history ? ' (saved to the history)' : ' (nothing saved at consent level 0)'}.`);
+  lines.push(
+    '',
+    `Session ${session.sessionId}${result.saved === null ? ' (not saved)' : result.saved.history ? ' (saved to the history)' : ' (nothing saved at consent level 0)'}.`,
+  );
   return lines.join('\n');
 }
 
@@ -132,7 +203,9 @@ export function consultCouncilText(session: CouncilSession, result: ConsultCounc
 function costCapStop(session: CouncilSession, saved: PersistResult | null): string | null {
   const stage = session.costCap?.stoppedBeforeStage;
   if (stage === undefined || stage === null) return null;
-  const note = session.warnings.find((w) => w.startsWith('Stopped by the cost cap')) ?? `Stopped by the cost cap before stage ${stage}.`;
+  const note =
+    session.warnings.find((w) => w.startsWith('Stopped by the cost cap')) ??
+    `Stopped by the cost cap before stage ${stage}.`;
   return `Cost cap reached. ${note} Session ${session.sessionId}${saved?.history === true ? ' was saved with what finished' : ''}.`;
 }
 
@@ -164,10 +237,13 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
           : createCouncilProgressNotifier({
               now: Date.now,
               send: (update) => {
-                extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } }).catch((error: unknown) => log(`could not send progress: ${String(error)}`));
+                extra
+                  .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } })
+                  .catch((error: unknown) => log(`could not send progress: ${String(error)}`));
               },
             });
-      const heartbeat = notifier === undefined ? undefined : setInterval(() => notifier.heartbeat(Date.now()), HEARTBEAT_MS);
+      const heartbeat =
+        notifier === undefined ? undefined : setInterval(() => notifier.heartbeat(Date.now()), HEARTBEAT_MS);
       try {
         // Inside the try: a failed load is a tool error, and the heartbeat is cleared (it would keep the server alive).
         const { runAsk } = await import('../commands/ask-command.js');
@@ -199,7 +275,8 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
         const result = consultCouncilResult(session, saved);
         const stoppedBy = costCapStop(session, saved);
         // A council the cap stopped is saved as `ask` saves it; the call is a tool error that still carries what finished.
-        if (stoppedBy !== null) return { isError: true, content: [{ type: 'text', text: stoppedBy }], structuredContent: result };
+        if (stoppedBy !== null)
+          return { isError: true, content: [{ type: 'text', text: stoppedBy }], structuredContent: result };
         return { content: [{ type: 'text', text: consultCouncilText(session, result) }], structuredContent: result };
       } catch (error) {
         return toolError(error, log);

@@ -22,17 +22,35 @@ let stderr = '';
 let models: TestServer;
 let home = '';
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
 
 /** One POST to the endpoint with exactly these headers (node:http lets a test set Host). */
-function post(headers: Record<string, string>, body = initialize, endpoint = url): Promise<{ status: number; body: string }> {
+function post(
+  headers: Record<string, string>,
+  body = initialize,
+  endpoint = url,
+): Promise<{ status: number; body: string }> {
   const target = new URL(endpoint);
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -42,7 +60,12 @@ beforeAll(async () => {
   expect(statSync(bundle).isFile(), 'run `pnpm build` first: this test drives the bundled executable').toBe(true);
   home = mkdtempSync(join(tmpdir(), 'council-mcp-http-'));
   models = await startCouncilTestServer({ contributors: ['test/alpha', 'test/beta'], apiKey: 'sk-or-http-test' });
-  const env = { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, OPENROUTER_API_KEY: 'sk-or-http-test', OPENROUTER_BASE_URL: models.url };
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    LLM_COUNCIL_HOME: home,
+    OPENROUTER_API_KEY: 'sk-or-http-test',
+    OPENROUTER_BASE_URL: models.url,
+  };
   child = spawn(process.execPath, [bundle, 'mcp', '--http'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -80,18 +103,39 @@ describe('council mcp --http (the bundled executable)', () => {
     expect((await post({ authorization: `Bearer ${sameLength}` })).status).toBe(401);
     expect((await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' })).status).toBe(403);
     expect((await post({ authorization: `Bearer ${token}`, host: `attacker.example:${port}` })).status).toBe(403);
-    expect((await post({ authorization: `Bearer ${token}` }, `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`)).status).toBe(413);
+    expect((await post({ authorization: `Bearer ${token}` }, `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`)).status).toBe(
+      413,
+    );
     // The same origin and a localhost Host are fine.
-    expect((await post({ authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${port}`, host: `localhost:${port}` })).status).toBe(200);
+    expect(
+      (await post({ authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${port}`, host: `localhost:${port}` }))
+        .status,
+    ).toBe(200);
   });
 
   it('serves the SDK client with the token: tools, and a simulated council with progress', async () => {
     const client = new Client({ name: 'council-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['bias_report', 'consult_council', 'get_session', 'leaderboard', 'list_sessions']);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      'bias_report',
+      'consult_council',
+      'get_session',
+      'leaderboard',
+      'list_sessions',
+    ]);
     const progress: Progress[] = [];
     const result = (await client.callTool(
-      { name: 'consult_council', arguments: { query: 'Which queue should we use?', members: ['simulated:ada', 'simulated:basil', 'simulated:cleo'] } },
+      {
+        name: 'consult_council',
+        arguments: {
+          query: 'Which queue should we use?',
+          members: ['simulated:ada', 'simulated:basil', 'simulated:cleo'],
+        },
+      },
       undefined,
       { onprogress: (p) => void (Number.isInteger(p.progress) && progress.push(p)) },
     )) as CallToolResult;
@@ -103,17 +147,28 @@ describe('council mcp --http (the bundled executable)', () => {
 
   it('a cancelled call aborts its council over HTTP too: the calls are dropped and nothing is saved', async () => {
     const client = new Client({ name: 'council-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     const history = join(home, 'history.jsonl');
     const before = existsSync(history) ? readFileSync(history, 'utf8') : '';
     const controller = new AbortController();
     let answered = 0;
-    const call = client.callTool({ name: 'consult_council', arguments: { query: 'Which queue?', members: ['test/alpha', 'test/beta', 'test/hang'] } }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        if (/answered/.test(p.message ?? '') && ++answered === 2) controller.abort('stop');
+    const call = client.callTool(
+      {
+        name: 'consult_council',
+        arguments: { query: 'Which queue?', members: ['test/alpha', 'test/beta', 'test/hang'] },
       },
-    });
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          if (/answered/.test(p.message ?? '') && ++answered === 2) controller.abort('stop');
+        },
+      },
+    );
     await expect(call).rejects.toThrow(/stop|abort/i);
     const deadline = Date.now() + 5_000;
     while (models.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -127,7 +182,10 @@ describe('council mcp --http (the bundled executable)', () => {
       [['--token', '01234567890123456789012345678901'], {}, '01234567890123456789012345678901'],
       [[], { LLM_COUNCIL_MCP_TOKEN: 'env-token-env-token-env-token-32' }, 'env-token-env-token-env-token-32'],
     ] as const) {
-      const other = spawn(process.execPath, [bundle, 'mcp', '--http', ...args], { env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const other = spawn(process.execPath, [bundle, 'mcp', '--http', ...args], {
+        env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       const otherUrl = await new Promise<string>((resolve, reject) => {
         other.stderr.setEncoding('utf8').on('data', (c: string) => {
@@ -149,7 +207,10 @@ describe('council mcp --http (the bundled executable)', () => {
   });
 
   it('refuses a non-loopback --host without a token', async () => {
-    const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '192.0.2.1'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '192.0.2.1'], {
+      env: { PATH: process.env['PATH'] ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     other.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const code = await new Promise<number | null>((resolve) => other.once('exit', resolve));

@@ -14,7 +14,14 @@ function run(events: CouncilEvent[]): ProgressUpdate[] {
 
 describe('createCouncilProgressNotifier', () => {
   it('counts a 4-member council with 2 reviewers as 1 + 4 + 1 + 2 + 1 + 1 steps, re-estimating at stage 2', () => {
-    const member = (stage: 1 | 2 | 3, id: string): CouncilEvent => ({ type: 'model-finished', stage, member: id, model: id, latencyMs: 1500, usage });
+    const member = (stage: 1 | 2 | 3, id: string): CouncilEvent => ({
+      type: 'model-finished',
+      stage,
+      member: id,
+      model: id,
+      latencyMs: 1500,
+      usage,
+    });
     const updates = run([
       { type: 'stage-started', stage: 1, calls: 4 },
       member(1, 'a'),

@@ -25,7 +25,10 @@ export interface CouncilProgressNotifier {
  * in it finishes or fails. A step is a stage start or a finished call, so a 3-member council is 3 + 3 + 3 + 1
  * steps when every member reviews. Messages name members, models and stages only: never the question.
  */
-export function createCouncilProgressNotifier(options: { send: (update: ProgressUpdate) => void; now: () => number }): CouncilProgressNotifier {
+export function createCouncilProgressNotifier(options: {
+  send: (update: ProgressUpdate) => void;
+  now: () => number;
+}): CouncilProgressNotifier {
   const { send } = options;
   let done = 0;
   let total = 0;
@@ -47,7 +50,8 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
         const later = event.stage === 1 ? 1 + event.calls + 1 + 1 : event.stage === 2 ? 1 + 1 : 0;
         total = done + 1 + event.calls + later;
         stageStartedAt = options.now();
-        const who = event.stage === 3 ? 'the chairman' : `${event.calls} ${event.stage === 1 ? 'members' : 'reviewers'}`;
+        const who =
+          event.stage === 3 ? 'the chairman' : `${event.calls} ${event.stage === 1 ? 'members' : 'reviewers'}`;
         step(`stage ${event.stage} of 3 (${STAGE_NAMES[event.stage]}): ${who}`);
         return;
       }
@@ -63,7 +67,9 @@ export function createCouncilProgressNotifier(options: { send: (update: Progress
       case 'model-finished':
         pending.delete(event.member);
         queued.delete(event.member);
-        step(`stage ${event.stage}: ${event.member} ${DONE_VERBS[event.stage]} in ${(event.latencyMs / 1000).toFixed(1)} s`);
+        step(
+          `stage ${event.stage}: ${event.member} ${DONE_VERBS[event.stage]} in ${(event.latencyMs / 1000).toFixed(1)} s`,
+        );
         return;
       case 'model-failed':
         pending.delete(event.member);

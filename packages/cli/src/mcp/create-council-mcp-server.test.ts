@@ -28,9 +28,19 @@ const scores = { 'm/a': 1, 'm/b': 0.5, 'm/c': 0 };
 
 describe('the council MCP server on a saved history', () => {
   it('serves a session written before a key was added to the session document, and one with a key it does not know', async () => {
-    const old = historyEntry({ id: 'old-session-0001', timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores });
+    const old = historyEntry({
+      id: 'old-session-0001',
+      timestamp: '2026-11-01T10:00:00.000Z',
+      ranking,
+      bordaScores: scores,
+    });
     delete (old.session as { warnings?: unknown }).warnings;
-    const future = historyEntry({ id: 'new-session-0002', timestamp: '2026-11-02T10:00:00.000Z', ranking, bordaScores: scores });
+    const future = historyEntry({
+      id: 'new-session-0002',
+      timestamp: '2026-11-02T10:00:00.000Z',
+      ranking,
+      bordaScores: scores,
+    });
     (future.session as unknown as Record<string, unknown>)['addedLater'] = { any: 'thing' };
     const { client, stdout } = await connect([old, future]);
     for (const id of ['old-session', 'new-session']) {
@@ -43,10 +53,14 @@ describe('the council MCP server on a saved history', () => {
   });
 
   it('lists the newest sessions first, up to the limit, and ranks the leaderboard over all of them', async () => {
-    const entries = ['2026-11-01', '2026-11-02', '2026-11-03'].map((day, i) => historyEntry({ id: `session-${i}`, timestamp: `${day}T10:00:00.000Z`, ranking, bordaScores: scores }));
+    const entries = ['2026-11-01', '2026-11-02', '2026-11-03'].map((day, i) =>
+      historyEntry({ id: `session-${i}`, timestamp: `${day}T10:00:00.000Z`, ranking, bordaScores: scores }),
+    );
     const { client } = await connect(entries);
     const listed = (await client.callTool({ name: 'list_sessions', arguments: { limit: 2 } })) as CallToolResult;
-    expect((listed.structuredContent as { sessions: { sessionId: string }[] }).sessions.map((s) => s.sessionId)).toEqual(['session-2', 'session-1']);
+    expect(
+      (listed.structuredContent as { sessions: { sessionId: string }[] }).sessions.map((s) => s.sessionId),
+    ).toEqual(['session-2', 'session-1']);
     const board = (await client.callTool({ name: 'leaderboard', arguments: {} })) as CallToolResult;
     const doc = board.structuredContent as { sessions: number; borda: { candidate: string; rank: number }[] };
     expect(doc.sessions).toBe(3);
@@ -57,15 +71,23 @@ describe('the council MCP server on a saved history', () => {
       ['m/c', 3],
     ]);
     const resources = await client.listResources();
-    expect(resources.resources.map((r) => r.uri)).toEqual(['council://sessions/session-2', 'council://sessions/session-1', 'council://sessions/session-0']);
+    expect(resources.resources.map((r) => r.uri)).toEqual([
+      'council://sessions/session-2',
+      'council://sessions/session-1',
+      'council://sessions/session-0',
+    ]);
   });
 
   it('an ambiguous prefix is a one-line tool error naming how many sessions it matches', async () => {
-    const entries = [0, 1].map((i) => historyEntry({ id: `same-prefix-${i}`, timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores }));
+    const entries = [0, 1].map((i) =>
+      historyEntry({ id: `same-prefix-${i}`, timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores }),
+    );
     const { client } = await connect(entries);
     const result = (await client.callTool({ name: 'get_session', arguments: { id: 'same-prefix' } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: '"same-prefix" matches 2 sessions; give more characters of the id.' }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: '"same-prefix" matches 2 sessions; give more characters of the id.' },
+    ]);
   });
 
   it('refuses a session resource whose id is no valid percent-encoding with one line, not a raw URIError', async () => {
@@ -77,14 +99,25 @@ describe('the council MCP server on a saved history', () => {
 
   it('a single member is a tool error naming the members input, not the CLI flag', async () => {
     const { client } = await connect([]);
-    const result = (await client.callTool({ name: 'consult_council', arguments: { query: 'Which queue?', members: ['simulated:ada'], save: false } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'consult_council',
+      arguments: { query: 'Which queue?', members: ['simulated:ada'], save: false },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: 'A council needs at least two models: give two or more model ids (or a pool "@name") in the members input or set LLM_COUNCIL_MODELS.' }]);
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: 'A council needs at least two models: give two or more model ids (or a pool "@name") in the members input or set LLM_COUNCIL_MODELS.',
+      },
+    ]);
   });
 
   it('reports several input problems at once as one line', async () => {
     const { client } = await connect([]);
-    const result = (await client.callTool({ name: 'consult_council', arguments: { query: '', members: [], mode: 'democracy' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'consult_council',
+      arguments: { query: '', members: [], mode: 'democracy' },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
     const text = (result.content[0] as { text: string }).text;
     expect(text).not.toContain('\n');

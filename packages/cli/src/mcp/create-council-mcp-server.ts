@@ -35,7 +35,7 @@ export function createCouncilMcpServer(options: { ctx: CommandContext; log: McpL
     { name: 'council', title: 'Council', version: options.ctx.version },
     {
       instructions:
-        'consult_council convenes several LLMs on one question (answers, blind peer review, a chairman\'s synthesis) and reports how fair the reviewing was; it takes seconds to minutes, so send a progress token. bias_report, leaderboard, list_sessions and get_session read what earlier councils saved.',
+        "consult_council convenes several LLMs on one question (answers, blind peer review, a chairman's synthesis) and reports how fair the reviewing was; it takes seconds to minutes, so send a progress token. bias_report, leaderboard, list_sessions and get_session read what earlier councils saved.",
     },
   );
   joinInputProblems(server);

@@ -9,7 +9,10 @@ import { toolError } from './tool-error.js';
 
 export const leaderboardInput = {
   days: z.number().int().min(1).optional().describe('Only sessions of the last n days.'),
-  category: z.enum(['coding', 'math', 'writing', 'analysis', 'general']).optional().describe('Only sessions of this query category.'),
+  category: z
+    .enum(['coding', 'math', 'writing', 'analysis', 'general'])
+    .optional()
+    .describe('Only sessions of this query category.'),
 };
 
 /** The document `council leaderboard --json` prints. */
@@ -29,12 +32,21 @@ function interval(i: { lower: number; upper: number } | null, digits: number): s
 
 /** The standings in a few lines. */
 export function leaderboardText(d: LeaderboardDocument): string {
-  if (d.sessions === 0) return `No sessions in the history${d.category === null ? '' : ` in category ${d.category}`}${d.window.since === null ? '' : ` since ${d.window.since}`}.`;
-  const lines = [`Cross-query leaderboard over ${d.sessions} sessions${d.category === null ? '' : ` (category ${d.category})`}:`];
-  for (const b of d.borda) lines.push(`${b.rank}. ${b.candidate}: mean Borda ${b.aggregateBorda.toFixed(3)}, ${interval(b.interval, 3)}, ${b.appearances} sessions, ${b.totalWins} wins${b.category ? ` [${b.category}]` : ''}`);
+  if (d.sessions === 0)
+    return `No sessions in the history${d.category === null ? '' : ` in category ${d.category}`}${d.window.since === null ? '' : ` since ${d.window.since}`}.`;
+  const lines = [
+    `Cross-query leaderboard over ${d.sessions} sessions${d.category === null ? '' : ` (category ${d.category})`}:`,
+  ];
+  for (const b of d.borda)
+    lines.push(
+      `${b.rank}. ${b.candidate}: mean Borda ${b.aggregateBorda.toFixed(3)}, ${interval(b.interval, 3)}, ${b.appearances} sessions, ${b.totalWins} wins${b.category ? ` [${b.category}]` : ''}`,
+    );
   if (d.bradleyTerry.length > 0) {
     lines.push('Bradley–Terry ratings (Elo scale):');
-    for (const b of d.bradleyTerry) lines.push(`${b.rank}. ${b.candidate}: ${b.rating.toFixed(0)}, ${interval(b.interval, 0)}, P(best) ${b.pBest.toFixed(2)}`);
+    for (const b of d.bradleyTerry)
+      lines.push(
+        `${b.rank}. ${b.candidate}: ${b.rating.toFixed(0)}, ${interval(b.interval, 0)}, P(best) ${b.pBest.toFixed(2)}`,
+      );
   }
   return lines.join('\n');
 }
@@ -46,7 +58,8 @@ export function registerLeaderboardTool(server: McpServer, options: { ctx: Comma
     'leaderboard',
     {
       title: 'Leaderboard',
-      description: 'Cross-query standings from the saved sessions: mean Borda score with a bootstrap interval, and Bradley–Terry ratings with intervals and P(best).',
+      description:
+        'Cross-query standings from the saved sessions: mean Borda score with a bootstrap interval, and Bradley–Terry ratings with intervals and P(best).',
       inputSchema: leaderboardInput,
       outputSchema: z.looseObject(leaderboardOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -54,7 +67,10 @@ export function registerLeaderboardTool(server: McpServer, options: { ctx: Comma
     async (input: LeaderboardInput): Promise<CallToolResult> => {
       try {
         const { runLeaderboardCommand } = await import('../commands/leaderboard-command.js');
-        const document = (await runForJson(ctx, { log, run: (c) => runLeaderboardCommand({ ...input, json: true }, c) })) as LeaderboardDocument;
+        const document = (await runForJson(ctx, {
+          log,
+          run: (c) => runLeaderboardCommand({ ...input, json: true }, c),
+        })) as LeaderboardDocument;
         return { content: [{ type: 'text', text: leaderboardText(document) }], structuredContent: { ...document } };
       } catch (error) {
         return toolError(error, log);

@@ -6,7 +6,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkLocalRequest } from './check-local-request.js';
-import { DEFAULT_SERVER_LIMITS, dropRestOfBody, httpServerOptions, readLimitedBody, shedIdleConnections } from './server-limits.js';
+import {
+  DEFAULT_SERVER_LIMITS,
+  dropRestOfBody,
+  httpServerOptions,
+  readLimitedBody,
+  shedIdleConnections,
+} from './server-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import type { McpLog } from './tool-context.js';
 
@@ -51,8 +57,16 @@ interface Session {
  * A JSON-RPC error as the HTTP answer. What is left of the request's body is dropped, up to MAX_BODY_BYTES more
  * (see `dropRestOfBody`), so that a client still sending one reads this answer rather than a reset.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, options: { status: number; message: string; code?: number }): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: options.code ?? -32000, message: options.message }, id: null });
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { status: number; message: string; code?: number },
+): void {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: options.code ?? -32000, message: options.message },
+    id: null,
+  });
   res.writeHead(options.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
   dropRestOfBody({ req, res, maxBytes: MAX_BODY_BYTES });
@@ -84,9 +98,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
       void session.transport.close();
     }
     const n = entries.length;
-    if (n > 0) options.log(`closed ${n} session${n === 1 ? '' : 's'} idle for ${shownDuration(idleMs)} (a client that comes back gets 404 and starts a new one)`);
+    if (n > 0)
+      options.log(
+        `closed ${n} session${n === 1 ? '' : 's'} idle for ${shownDuration(idleMs)} (a client that comes back gets 404 and starts a new one)`,
+      );
   };
-  const sweep = setInterval(() => expire([...sessions].filter(([, s]) => idle(s))), options.sweepEveryMs ?? Math.min(idleMs, 60_000));
+  const sweep = setInterval(
+    () => expire([...sessions].filter(([, s]) => idle(s))),
+    options.sweepEveryMs ?? Math.min(idleMs, 60_000),
+  );
   sweep.unref();
   /** The session named, unless it is unknown or has just expired. */
   const lookup = (id: string): Session | undefined => {
@@ -96,7 +116,10 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
     return undefined;
   };
   /** Hands a request to its session, which counts as busy until the response is over (a stream: until it closes). */
-  const route = (session: Session, { req, res, body }: { req: IncomingMessage; res: ServerResponse; body?: unknown }): Promise<void> => {
+  const route = (
+    session: Session,
+    { req, res, body }: { req: IncomingMessage; res: ServerResponse; body?: unknown },
+  ): Promise<void> => {
     session.busy += 1;
     session.lastUsed = now();
     res.once('close', () => {
@@ -105,7 +128,11 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
     });
     return session.transport.handleRequest(req, res, body);
   };
-  const unknownSession = { status: 404, code: -32001, message: `Session not found: it was closed after ${shownDuration(idleMs)} without a request, or by a restart. Start a new session: an initialize request without Mcp-Session-Id.` };
+  const unknownSession = {
+    status: 404,
+    code: -32001,
+    message: `Session not found: it was closed after ${shownDuration(idleMs)} without a request, or by a restart. Start a new session: an initialize request without Mcp-Session-Id.`,
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -115,13 +142,15 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? lookup(sessionId) : undefined;
     if (req.method !== 'POST') {
-      if (sessionId === undefined) return refuse(req, res, { status: 400, message: 'Missing Mcp-Session-Id: start with an initialize request.' });
+      if (sessionId === undefined)
+        return refuse(req, res, { status: 400, message: 'Missing Mcp-Session-Id: start with an initialize request.' });
       if (known === undefined) return refuse(req, res, unknownSession);
       return route(known, { req, res });
     }
     const read = await readLimitedBody(req, MAX_BODY_BYTES);
     if (read === 'gone') return;
-    if (read === 'tooLarge') return refuse(req, res, { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes (4 MiB).` });
+    if (read === 'tooLarge')
+      return refuse(req, res, { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes (4 MiB).` });
     let body: unknown;
     try {
       body = JSON.parse(read.toString('utf8'));
@@ -130,7 +159,8 @@ export async function serveMcpHttp(options: ServeMcpHttpOptions): Promise<McpHtt
     }
     if (known !== undefined) return route(known, { req, res, body });
     if (sessionId !== undefined) return refuse(req, res, unknownSession);
-    if (!isInitializeRequest(body)) return refuse(req, res, { status: 400, message: 'Missing Mcp-Session-Id: start with an initialize request.' });
+    if (!isInitializeRequest(body))
+      return refuse(req, res, { status: 400, message: 'Missing Mcp-Session-Id: start with an initialize request.' });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now(), busy: 0 }),

@@ -33,7 +33,10 @@ afterAll(() => models.close());
 
 function context() {
   const home = mkdtempSync(join(tmpdir(), 'council-server-limits-'));
-  return { ...testContext({ env: { OPENROUTER_BASE_URL: models.url, OPENROUTER_API_KEY: KEY }, home }).ctx, now: () => new Date() };
+  return {
+    ...testContext({ env: { OPENROUTER_BASE_URL: models.url, OPENROUTER_API_KEY: KEY }, home }).ctx,
+    now: () => new Date(),
+  };
 }
 
 interface Running {
@@ -52,26 +55,55 @@ interface Target {
   upload: { path: string; headers: Record<string, string>; limit: number };
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-const mcpHeaders = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
+const mcpHeaders = {
+  authorization: `Bearer ${TOKEN}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 
 const targets: Target[] = [
   {
     name: 'council serve',
     async start(limits) {
       const log: string[] = [];
-      const server = await serveCouncil({ ctx: context(), host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: (l) => log.push(l), limits });
+      const server = await serveCouncil({
+        ctx: context(),
+        host: '127.0.0.1',
+        port: 0,
+        token: TOKEN,
+        demo: false,
+        assets: null,
+        log: (l) => log.push(l),
+        limits,
+      });
       return { port: server.port, log, close: () => server.close() };
     },
     ok: { method: 'GET', path: '/api/config', headers: { authorization: `Bearer ${TOKEN}` }, body: '' },
-    upload: { path: '/api/sessions', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, limit: 1 * MiB },
+    upload: {
+      path: '/api/sessions',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      limit: 1 * MiB,
+    },
   },
   {
     name: 'council mcp --http',
     async start(limits) {
       const log: string[] = [];
       const ctx = context();
-      const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log: (l) => log.push(l) }), host: '127.0.0.1', port: 0, token: TOKEN, log: (l) => log.push(l), limits });
+      const server = await serveMcpHttp({
+        createServer: () => createCouncilMcpServer({ ctx, log: (l) => log.push(l) }),
+        host: '127.0.0.1',
+        port: 0,
+        token: TOKEN,
+        log: (l) => log.push(l),
+        limits,
+      });
       return { port: server.port, log, close: () => server.close() };
     },
     ok: { method: 'POST', path: '/mcp', headers: mcpHeaders, body: initialize },
@@ -96,12 +128,18 @@ function closed(socket: Socket): Promise<{ received: string }> {
 }
 
 /** One request on its own connection (no pooling): its status, or the error that ended it. */
-function send(port: number, r: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<{ status: number } | { error: string }> {
+function send(
+  port: number,
+  r: { method: string; path: string; headers: Record<string, string>; body: string },
+): Promise<{ status: number } | { error: string }> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
     req.end(r.body);
   });
@@ -112,7 +150,11 @@ function send(port: number, r: { method: string; path: string; headers: Record<s
  * server answers or cuts the upload off: the answer's status (or the error) and how many bytes were handed to
  * the connection by then.
  */
-function upload(port: number, target: Target, options: { total: number; chunked: boolean }): Promise<{ status: number | null; error: string | null; sent: number }> {
+function upload(
+  port: number,
+  target: Target,
+  options: { total: number; chunked: boolean },
+): Promise<{ status: number | null; error: string | null; sent: number }> {
   return new Promise((resolve) => {
     let sent = 0;
     let done = false;
@@ -122,8 +164,13 @@ function upload(port: number, target: Target, options: { total: number; chunked:
       resolve({ status, error, sent });
       req.destroy();
     };
-    const headers = options.chunked ? target.upload.headers : { ...target.upload.headers, 'content-length': String(options.total) };
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: target.upload.path, headers, agent: false }, (res: IncomingMessage) => finish(res.statusCode ?? 0, null));
+    const headers = options.chunked
+      ? target.upload.headers
+      : { ...target.upload.headers, 'content-length': String(options.total) };
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: target.upload.path, headers, agent: false },
+      (res: IncomingMessage) => finish(res.statusCode ?? 0, null),
+    );
     req.on('error', (e: NodeJS.ErrnoException) => finish(null, e.code ?? e.message));
     // A JSON object's start, then padding inside a string.
     const chunk = Buffer.alloc(64 * 1024, 'x');
@@ -151,7 +198,11 @@ describe.each(targets)('$name sheds load (issue 27)', (target) => {
       const socket = await open(server.port);
       const ended = closed(socket);
       const r = target.ok;
-      socket.write(`${r.method} ${r.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${Object.entries(r.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}content-length: ${Buffer.byteLength(r.body)}\r\n\r\n${r.body}`);
+      socket.write(
+        `${r.method} ${r.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${Object.entries(r.headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}content-length: ${Buffer.byteLength(r.body)}\r\n\r\n${r.body}`,
+      );
       expect((await ended).received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     } finally {
       await server.close();
@@ -167,8 +218,12 @@ describe.each(targets)('$name sheds load (issue 27)', (target) => {
       expect((await partialClosed).received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       const slow = await open(server.port);
       const slowClosed = closed(slow);
-      const headers = Object.entries(target.upload.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      slow.write(`POST ${target.upload.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}content-length: 1000\r\n\r\n{"query":"`);
+      const headers = Object.entries(target.upload.headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      slow.write(
+        `POST ${target.upload.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${headers}content-length: 1000\r\n\r\n{"query":"`,
+      );
       expect((await slowClosed).received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
       // Node answered it: the server has nothing to add (no failed request in its log).
       expect(server.log.filter((l) => l.includes('failed'))).toEqual([]);
@@ -183,15 +238,22 @@ describe.each(targets)('$name sheds load (issue 27)', (target) => {
       const held = [await open(server.port), await open(server.port), await open(server.port)];
       for (const s of held) s.on('error', () => undefined);
       // The fourth (and fifth): closed at once, with no answer.
-      expect(await send(server.port, target.ok)).toEqual({ error: expect.stringMatching(/^(ECONNRESET|EPIPE|socket hang up)$/) as unknown });
-      expect(await send(server.port, target.ok)).toEqual({ error: expect.stringMatching(/^(ECONNRESET|EPIPE|socket hang up)$/) as unknown });
-      expect(server.log.filter((l) => l.includes('connections are open'))).toEqual(['3 connections are open, the most this server holds: refusing new ones until some close (an idle one closes after 60 s)']);
+      expect(await send(server.port, target.ok)).toEqual({
+        error: expect.stringMatching(/^(ECONNRESET|EPIPE|socket hang up)$/) as unknown,
+      });
+      expect(await send(server.port, target.ok)).toEqual({
+        error: expect.stringMatching(/^(ECONNRESET|EPIPE|socket hang up)$/) as unknown,
+      });
+      expect(server.log.filter((l) => l.includes('connections are open'))).toEqual([
+        '3 connections are open, the most this server holds: refusing new ones until some close (an idle one closes after 60 s)',
+      ]);
       const gone = closed(held[0]!);
       held[0]!.destroy();
       await gone;
       // The server learns of the close when it reads it: try again until it has (a bounded number of times).
       let answer: { status: number } | { error: string } = { error: 'not tried' };
-      for (let attempt = 0; attempt < 200 && !('status' in answer); attempt++) answer = await send(server.port, target.ok);
+      for (let attempt = 0; attempt < 200 && !('status' in answer); attempt++)
+        answer = await send(server.port, target.ok);
       expect(answer).toEqual({ status: 200 });
       expect(server.log.some((l) => /^accepting connections again; \d+ refused while 3 were open$/.test(l))).toBe(true);
       for (const s of held) s.destroy();
@@ -223,9 +285,18 @@ describe('long-lived streams outlast the idle time (issue 27)', () => {
   /** Resolves once a connection that sends nothing has been closed for idleness: at least the idle time has passed. */
   const idleTimePassed = async (port: number) => void (await closed(await open(port)));
 
-  it('council serve: a session\'s event stream stays open through quiet stretches until the session ends', async () => {
+  it("council serve: a session's event stream stays open through quiet stretches until the session ends", async () => {
     const log: string[] = [];
-    const server = await serveCouncil({ ctx: context(), host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: (l) => log.push(l), limits: { idleTimeoutMs: 100, headersTimeoutMs: 100, requestTimeoutMs: 100 } });
+    const server = await serveCouncil({
+      ctx: context(),
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      demo: false,
+      assets: null,
+      log: (l) => log.push(l),
+      limits: { idleTimeoutMs: 100, headersTimeoutMs: 100, requestTimeoutMs: 100 },
+    });
     try {
       const client = createServeClient({ url: server.url, token: TOKEN });
       const id = await client.start({ query: 'Which queue should we use?', members: MEMBERS });
@@ -248,17 +319,30 @@ describe('long-lived streams outlast the idle time (issue 27)', () => {
     }
   }, 30_000);
 
-  it('council mcp --http: a session\'s event stream (GET) stays open until the session is deleted', async () => {
+  it("council mcp --http: a session's event stream (GET) stays open until the session is deleted", async () => {
     const log: string[] = [];
     const ctx = context();
-    const server = await serveMcpHttp({ createServer: () => createCouncilMcpServer({ ctx, log: (l) => log.push(l) }), host: '127.0.0.1', port: 0, token: TOKEN, log: (l) => log.push(l), limits: { idleTimeoutMs: 100, headersTimeoutMs: 100, requestTimeoutMs: 100 } });
+    const server = await serveMcpHttp({
+      createServer: () => createCouncilMcpServer({ ctx, log: (l) => log.push(l) }),
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      log: (l) => log.push(l),
+      limits: { idleTimeoutMs: 100, headersTimeoutMs: 100, requestTimeoutMs: 100 },
+    });
     const url = server.url;
     try {
       const init = await fetch(url, { method: 'POST', headers: mcpHeaders, body: initialize });
       await init.text();
       const session = init.headers.get('mcp-session-id')!;
       const headers = { ...mcpHeaders, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
-      await (await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      await (
+        await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        })
+      ).text();
       // On a connection of its own (fetch would reuse one that has served a request already).
       const stream = await new Promise<IncomingMessage>((resolve, reject) => {
         const req = request(url, { headers: { ...headers, accept: 'text/event-stream' }, agent: false }, resolve);

@@ -19,7 +19,12 @@ export interface ServerLimits {
   maxConnections: number;
 }
 
-export const DEFAULT_SERVER_LIMITS: ServerLimits = { idleTimeoutMs: 10_000, headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, maxConnections: 256 };
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  idleTimeoutMs: 10_000,
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  maxConnections: 256,
+};
 
 /**
  * The `node:http` server options that carry the limits. Node checks the header and request deadlines on a
@@ -43,7 +48,10 @@ export function httpServerOptions(limits: ServerLimits): ServerOptions {
  * `maxConnections` are refused. `log` gets one line when the cap is first reached and one when connections
  * are accepted again, with how many were refused in between.
  */
-export function shedIdleConnections(server: Server, options: { limits: ServerLimits; log: (line: string) => void }): void {
+export function shedIdleConnections(
+  server: Server,
+  options: { limits: ServerLimits; log: (line: string) => void },
+): void {
   const { limits, log } = options;
   server.maxConnections = limits.maxConnections;
   let open = 0;
@@ -62,7 +70,10 @@ export function shedIdleConnections(server: Server, options: { limits: ServerLim
   // Between the end of a response and the next request Node sets its own keep-alive timeout (`idleTimeoutMs`).
   server.on('request', (req) => void req.socket.setTimeout(0));
   server.on('drop', () => {
-    if (refused === 0) log(`${limits.maxConnections} connections are open, the most this server holds: refusing new ones until some close (an idle one closes after ${limits.idleTimeoutMs / 1000} s)`);
+    if (refused === 0)
+      log(
+        `${limits.maxConnections} connections are open, the most this server holds: refusing new ones until some close (an idle one closes after ${limits.idleTimeoutMs / 1000} s)`,
+      );
     refused += 1;
   });
 }

@@ -13,7 +13,11 @@ import { runForJson, toolContext } from './tool-context.js';
 import { toolError } from './tool-error.js';
 
 export const getSessionInput = {
-  id: z.string().trim().min(1, 'id is empty').describe('A session id from consult_council or list_sessions, or a unique prefix of one.'),
+  id: z
+    .string()
+    .trim()
+    .min(1, 'id is empty')
+    .describe('A session id from consult_council or list_sessions, or a unique prefix of one.'),
 };
 
 /**
@@ -78,7 +82,8 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     'get_session',
     {
       title: 'Get a saved session',
-      description: 'One saved council session by id (or a unique prefix): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
+      description:
+        'One saved council session by id (or a unique prefix): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
       inputSchema: getSessionInput,
       outputSchema: z.looseObject(getSessionOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -98,7 +103,8 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     'list_sessions',
     {
       title: 'List saved sessions',
-      description: 'The most recent saved council sessions, newest first: id, time, members, leader, category, tokens and cost.',
+      description:
+        'The most recent saved council sessions, newest first: id, time, members, leader, category, tokens and cost.',
       inputSchema: listSessionsInput,
       outputSchema: listSessionsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -106,11 +112,19 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     async (input: ListSessionsInput): Promise<CallToolResult> => {
       try {
         const { runHistoryCommand } = await import('../commands/history-command.js');
-        const sessions = (await runForJson(ctx, { log, run: (c) => runHistoryCommand({ action: 'list', limit: input.limit ?? 20, json: true }, c) })) as SessionSummary[];
+        const sessions = (await runForJson(ctx, {
+          log,
+          run: (c) => runHistoryCommand({ action: 'list', limit: input.limit ?? 20, json: true }, c),
+        })) as SessionSummary[];
         const text =
           sessions.length === 0
             ? 'No saved sessions yet.'
-            : sessions.map((s) => `${s.sessionId} · ${s.timestamp} · ${s.members.length} members · leader ${s.winner ?? 'n/a'}${s.simulated ? ' · simulated' : ''}`).join('\n');
+            : sessions
+                .map(
+                  (s) =>
+                    `${s.sessionId} · ${s.timestamp} · ${s.members.length} members · leader ${s.winner ?? 'n/a'}${s.simulated ? ' · simulated' : ''}`,
+                )
+                .join('\n');
         return { content: [{ type: 'text', text }], structuredContent: { sessions } };
       } catch (error) {
         return toolError(error, log);
@@ -128,11 +142,19 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
           resources: entries
             .slice(-50)
             .reverse()
-            .map((e) => ({ uri: `council://sessions/${e.session.sessionId}`, name: `session ${e.session.sessionId.slice(0, 8)} (${e.session.timestamp})`, mimeType: 'application/json' })),
+            .map((e) => ({
+              uri: `council://sessions/${e.session.sessionId}`,
+              name: `session ${e.session.sessionId.slice(0, 8)} (${e.session.timestamp})`,
+              mimeType: 'application/json',
+            })),
         };
       },
     }),
-    { title: 'Council session', description: 'A saved council session as JSON (as `council history show <id> --json`).', mimeType: 'application/json' },
+    {
+      title: 'Council session',
+      description: 'A saved council session as JSON (as `council history show <id> --json`).',
+      mimeType: 'application/json',
+    },
     async (uri, variables): Promise<ReadResourceResult> => {
       const id = String(Array.isArray(variables['id']) ? variables['id'][0] : variables['id']);
       let decoded: string;
@@ -140,10 +162,15 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
         decoded = decodeURIComponent(id);
       } catch {
         // `%E0` and the like are no UTF-8: say so in one line instead of a raw URIError.
-        throw new McpError(ErrorCode.InvalidParams, `"${id}" in ${uri.href} is not a percent-encoded session id: read council://sessions/<id> with an id from list_sessions.`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `"${id}" in ${uri.href} is not a percent-encoded session id: read council://sessions/<id> with an id from list_sessions.`,
+        );
       }
       const entry = await findEntry(ctx, { id: decoded, log });
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(sessionJson(entry), null, 2) }] };
+      return {
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(sessionJson(entry), null, 2) }],
+      };
     },
   );
 }

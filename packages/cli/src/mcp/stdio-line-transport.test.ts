@@ -54,14 +54,30 @@ describe('StdioLineTransport', () => {
     const t = setup(1024);
     await t.transport.start();
     // The SDK's clients write the id last: {"method", "params", "jsonrpc", "id"}.
-    const big = JSON.stringify({ method: 'tools/call', params: { name: 'consult_council', arguments: { query: `${CANARY} ${'x'.repeat(5000)}` } }, jsonrpc: '2.0', id: 7 });
+    const big = JSON.stringify({
+      method: 'tools/call',
+      params: { name: 'consult_council', arguments: { query: `${CANARY} ${'x'.repeat(5000)}` } },
+      jsonrpc: '2.0',
+      id: 7,
+    });
     const pieces = big.match(/[\s\S]{1,700}/g)!;
     await t.feed(...pieces);
     // Past the limit, before the line ends: a log line, no answer yet.
-    expect(t.log).toEqual(['a message passed the 1024 bytes limit: discarding it to its end, then answering it with an error']);
+    expect(t.log).toEqual([
+      'a message passed the 1024 bytes limit: discarding it to its end, then answering it with an error',
+    ]);
     expect(t.replies()).toEqual([]);
     await t.feed(`\n${ping(8)}\n`);
-    expect(t.replies()).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: `Message of ${big.length} bytes is over the limit of 1024 bytes (1024 bytes): send a smaller one.` } }]);
+    expect(t.replies()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32600,
+          message: `Message of ${big.length} bytes is over the limit of 1024 bytes (1024 bytes): send a smaller one.`,
+        },
+      },
+    ]);
     expect(t.messages).toEqual([JSON.parse(ping(8))]);
     expect(t.log[1]).toBe(`refused a message of ${big.length} bytes, over the 1024 bytes limit (request id 7)`);
     expect(t.closed()).toBe(0);
@@ -79,17 +95,41 @@ describe('StdioLineTransport', () => {
     const over = padded.replace('"p":"', '"p":"y');
     await t.feed(`${over}\n`);
     expect(t.messages).toHaveLength(1);
-    expect(t.replies()).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) as unknown }]);
+    expect(t.replies()).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) as unknown },
+    ]);
   });
 
   it('answers a line that is not JSON with -32700 and id null, JSON that is no JSON-RPC message with -32600, and serves on', async () => {
     const t = setup();
     await t.transport.start();
-    await t.feed(`{"jsonrpc": "2.0", "id": 4, "method": \n`, `${CANARY} not json\n`, '{"id": 5, "hello": 1}\n', '[1, 2]\n', 'null\n', `${ping(6)}\n`);
+    await t.feed(
+      `{"jsonrpc": "2.0", "id": 4, "method": \n`,
+      `${CANARY} not json\n`,
+      '{"id": 5, "hello": 1}\n',
+      '[1, 2]\n',
+      'null\n',
+      `${ping(6)}\n`,
+    );
     expect(t.replies()).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' } },
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' } },
-      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response.' } },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        error: {
+          code: -32600,
+          message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response.',
+        },
+      },
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) as unknown },
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) as unknown },
     ]);
@@ -105,7 +145,9 @@ describe('StdioLineTransport', () => {
     await t.feed('{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"q":"');
     for (let i = 0; i < 640; i++) await t.feed(chunk);
     await t.feed('"}}\n');
-    expect(t.replies()).toEqual([{ jsonrpc: '2.0', id: 'big', error: expect.objectContaining({ code: -32600 }) as unknown }]);
+    expect(t.replies()).toEqual([
+      { jsonrpc: '2.0', id: 'big', error: expect.objectContaining({ code: -32600 }) as unknown },
+    ]);
     expect(t.log[1]).toMatch(/^refused a message of 40\.0 MiB, over the 1\.0 MiB limit \(request id "big"\)$/);
   });
 });

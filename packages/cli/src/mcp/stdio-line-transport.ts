@@ -101,10 +101,16 @@ export class StdioLineTransport implements Transport {
       return;
     }
     const sofar = Buffer.concat([...this.parts, piece]);
-    this.cut = { size: sofar.length, head: Buffer.from(sofar.subarray(0, KEPT_END_BYTES)), tail: Buffer.from(sofar.subarray(-KEPT_END_BYTES)) };
+    this.cut = {
+      size: sofar.length,
+      head: Buffer.from(sofar.subarray(0, KEPT_END_BYTES)),
+      tail: Buffer.from(sofar.subarray(-KEPT_END_BYTES)),
+    };
     this.parts = [];
     this.size = 0;
-    this.log(`a message passed the ${bytes(this.maxMessageBytes)} limit: discarding it to its end, then answering it with an error`);
+    this.log(
+      `a message passed the ${bytes(this.maxMessageBytes)} limit: discarding it to its end, then answering it with an error`,
+    );
   }
 
   private endLine(): void {
@@ -112,7 +118,9 @@ export class StdioLineTransport implements Transport {
     if (cut !== null) {
       this.cut = null;
       const id = idOfCutLine(cut.head.toString('utf8'), cut.tail.toString('utf8').replace(/\r$/, ''));
-      this.log(`refused a message of ${bytes(cut.size)}, over the ${bytes(this.maxMessageBytes)} limit${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`);
+      this.log(
+        `refused a message of ${bytes(cut.size)}, over the ${bytes(this.maxMessageBytes)} limit${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`,
+      );
       const message = `Message of ${cut.size} bytes is over the limit of ${this.maxMessageBytes} bytes (${bytes(this.maxMessageBytes)}): send a smaller one.`;
       this.reply({ id, code: ErrorCode.InvalidRequest, message });
       return;
@@ -126,15 +134,25 @@ export class StdioLineTransport implements Transport {
       value = JSON.parse(line);
     } catch {
       this.log('a line on stdin is not JSON: answered with a parse error (-32700)');
-      this.reply({ id: null, code: ErrorCode.ParseError, message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.' });
+      this.reply({
+        id: null,
+        code: ErrorCode.ParseError,
+        message: 'Parse error: the line is not JSON. Send one JSON-RPC message per line.',
+      });
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const given = (value as { id?: unknown } | null)?.id;
       const id = typeof given === 'string' || typeof given === 'number' ? given : null;
-      this.log(`a line on stdin is JSON but no JSON-RPC message: answered with an invalid request error (-32600)${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`);
-      this.reply({ id, code: ErrorCode.InvalidRequest, message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response.' });
+      this.log(
+        `a line on stdin is JSON but no JSON-RPC message: answered with an invalid request error (-32600)${id === null ? '' : ` (request id ${JSON.stringify(id)})`}`,
+      );
+      this.reply({
+        id,
+        code: ErrorCode.InvalidRequest,
+        message: 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 request, notification or response.',
+      });
       return;
     }
     this.onmessage?.(parsed.data);
@@ -142,7 +160,9 @@ export class StdioLineTransport implements Transport {
 
   /** A JSON-RPC error the transport answers on its own (id null when the request's id could not be read). */
   private reply(error: { id: RequestId | null; code: number; message: string }): void {
-    this.write(`${JSON.stringify({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } })}\n`).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+    this.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } })}\n`,
+    ).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
   }
 
   private write(text: string): Promise<void> {

@@ -9,7 +9,10 @@ export type McpLog = (line: string) => void;
  * goes to `stdout` (captured, or dropped); what it writes to stderr (notes, "Saved …") goes to the log line
  * by line. No colours, no live display.
  */
-export function toolContext(ctx: CommandContext, options: { log: McpLog; stdout?: (text: string) => void }): CommandContext {
+export function toolContext(
+  ctx: CommandContext,
+  options: { log: McpLog; stdout?: (text: string) => void },
+): CommandContext {
   return {
     ...ctx,
     io: {
@@ -26,7 +29,10 @@ export function toolContext(ctx: CommandContext, options: { log: McpLog; stdout?
 }
 
 /** Runs a command with `--json` in a tool context and returns the one document it printed, parsed. */
-export async function runForJson(ctx: CommandContext, options: { log: McpLog; run: (ctx: CommandContext) => Promise<number> }): Promise<unknown> {
+export async function runForJson(
+  ctx: CommandContext,
+  options: { log: McpLog; run: (ctx: CommandContext) => Promise<number> },
+): Promise<unknown> {
   const chunks: string[] = [];
   await options.run(toolContext(ctx, { log: options.log, stdout: (text) => void chunks.push(text) }));
   return JSON.parse(chunks.join('')) as unknown;

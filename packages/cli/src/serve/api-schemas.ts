@@ -7,7 +7,10 @@ import * as z from 'zod';
 const isoDate = (field: string) =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, `${field} must be an ISO 8601 date such as 2026-11-22 or 2026-11-22T12:00:00Z`)
+    .regex(
+      /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/,
+      `${field} must be an ISO 8601 date such as 2026-11-22 or 2026-11-22T12:00:00Z`,
+    )
     .refine((text) => !Number.isNaN(Date.parse(text)), `${field} is no real date`);
 
 /** A positive integer given in a query string. */
@@ -27,15 +30,25 @@ export const sessionRequestSchema = z.strictObject({
   members: z
     .array(z.string().min(1).max(200))
     .min(1)
-    .max(MAX_COUNCIL_MEMBERS, `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`)
+    .max(
+      MAX_COUNCIL_MEMBERS,
+      `members has at most ${MAX_COUNCIL_MEMBERS} entries: a council has at most ${MAX_COUNCIL_MEMBERS} members`,
+    )
     .optional()
-    .describe(`Model ids, personality ids or "@pool"; default: the configured members. At most ${MAX_COUNCIL_MEMBERS} members in all, pools counted as their models.`),
+    .describe(
+      `Model ids, personality ids or "@pool"; default: the configured members. At most ${MAX_COUNCIL_MEMBERS} members in all, pools counted as their models.`,
+    ),
   chairman: z.string().min(1).max(200).optional(),
   strategy: z.string().min(1).max(100).optional(),
   goal: z.string().min(1).max(10_000).optional(),
   mode: z.enum(['consensus', 'voting']).optional(),
   seed: z.union([z.number().int().safe(), z.string().min(1).max(200)]).optional(),
-  continueFrom: z.string().min(1).max(200).optional().describe('A previous session id: a follow-up in the same conversation.'),
+  continueFrom: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('A previous session id: a follow-up in the same conversation.'),
 });
 
 export const sessionStartedSchema = z.object({ id: z.string(), events: z.string() });
@@ -81,10 +94,14 @@ export const sessionDocumentSchema = z.looseObject({
   synthesis: z.looseObject({ text: z.string() }).nullable(),
   complete: z
     .boolean()
-    .describe('Whether the session produced what was asked: a synthesis (for a session run without one, a ranking) from reviews of which at least one could be read. `council ask` exits 3 when false.'),
+    .describe(
+      'Whether the session produced what was asked: a synthesis (for a session run without one, a ranking) from reviews of which at least one could be read. `council ask` exits 3 when false.',
+    ),
   shortfalls: z
     .array(z.enum(['no-synthesis', 'not-ranked', 'no-review-read']))
-    .describe('What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).'),
+    .describe(
+      'What the session lacks, also when complete: no-synthesis (no chairman answered), not-ranked (no leaderboard: fewer than three answers, or no ballot), no-review-read (reviews came back but no ranking could be read from any).',
+    ),
 });
 
 export const sessionResponseSchema = z.object({ session: sessionDocumentSchema });
@@ -134,7 +151,11 @@ export const contributionsResponseSchema = z.looseObject({
       member: z.string(),
       sessions: z.number().int(),
       credited: z.number().int(),
-      meanWeight: z.looseObject({ estimate: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable() }),
+      meanWeight: z.looseObject({
+        estimate: z.number().nullable(),
+        lower: z.number().nullable(),
+        upper: z.number().nullable(),
+      }),
       wins: z.number().int(),
     }),
   ),
@@ -149,21 +170,40 @@ export const streamEventDataSchemas = {
     stage,
     succeeded: z.number().int(),
     failed: z.number().int(),
-    unread: z.number().int().optional().describe('Stage 2: reviews that answered but gave no ranking that could be read.'),
+    unread: z
+      .number()
+      .int()
+      .optional()
+      .describe('Stage 2: reviews that answered but gave no ranking that could be read.'),
   }),
   'model-started': z.object({ stage, member: z.string(), model: z.string() }),
-  'model-queued': z.object({ stage, member: z.string(), model: z.string() }).describe('The call waits for a free slot of its endpoint; its deadline runs from model-dispatched.'),
+  'model-queued': z
+    .object({ stage, member: z.string(), model: z.string() })
+    .describe('The call waits for a free slot of its endpoint; its deadline runs from model-dispatched.'),
   'model-dispatched': z.object({ stage, member: z.string(), model: z.string() }).describe('A queued call was sent.'),
   'model-finished': z.object({ stage, member: z.string(), model: z.string(), latencyMs: z.number() }),
   'model-failed': z.object({ stage, member: z.string(), model: z.string(), reason: z.string(), message: z.string() }),
   'model-retried': z.object({ stage, member: z.string(), model: z.string(), previous: z.string(), reason: z.string() }),
   usage: z.object({ tokens: z.number(), costUsd: z.number().nullable() }),
   answer: z.object({ member: z.string(), model: z.string(), text: z.string(), latencyMs: z.number() }),
-  review: z.object({ reviewer: z.string(), model: z.string(), ranking: z.array(z.string()), scores: z.record(z.string(), z.number()).nullable() }),
+  review: z.object({
+    reviewer: z.string(),
+    model: z.string(),
+    ranking: z.array(z.string()),
+    scores: z.record(z.string(), z.number()).nullable(),
+  }),
   'synthesis-text': z.object({ chairman: z.string(), text: z.string() }),
   session: z.object({
     session: sessionDocumentSchema,
-    saved: z.object({ consent: z.number(), biasRecords: z.number(), history: z.boolean(), telemetryEvent: z.boolean(), notes: z.array(z.string()) }).nullable(),
+    saved: z
+      .object({
+        consent: z.number(),
+        biasRecords: z.number(),
+        history: z.boolean(),
+        telemetryEvent: z.boolean(),
+        notes: z.array(z.string()),
+      })
+      .nullable(),
   }),
   error: z.object({ code: z.string(), message: z.string() }),
   cancelled: z.object({}),

@@ -11,7 +11,12 @@ import { computeLeaderboard } from '../commands/leaderboard-command.js';
 import { checkBearerToken, checkLocalAddress } from '../mcp/check-local-request.js';
 import { dropRestOfBody, readLimitedBody } from '../mcp/server-limits.js';
 import { sessionDocument } from '../session-document.js';
-import { describeInvalidInput, sessionListQuerySchema, sessionRequestSchema, windowQuerySchema } from './api-schemas.js';
+import {
+  describeInvalidInput,
+  sessionListQuerySchema,
+  sessionRequestSchema,
+  windowQuerySchema,
+} from './api-schemas.js';
 import { eventStreamBody } from './event-stream-body.js';
 import { listSessions } from './list-sessions.js';
 import { createServeOpenApiDocument } from './openapi-document.js';
@@ -27,7 +32,6 @@ const KEEP_ALIVE_MS = 15_000;
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
 
 export interface ServeAppOptions {
   hub: SessionHub;
@@ -47,7 +51,10 @@ type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 500;
 
 /** An error response: `{ "error": { "code", "message" } }`, its message scrubbed of URL credentials and query keys. */
 function fail(options: { status: ErrorStatus; code: string; message: string }): Response {
-  return new Response(JSON.stringify({ error: { code: options.code, message: scrubSecrets(options.message) } }), { status: options.status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify({ error: { code: options.code, message: scrubSecrets(options.message) } }), {
+    status: options.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
 }
 
 /**
@@ -69,9 +76,14 @@ function invalid(message: string): Response {
 }
 
 /** The query string parsed by a schema, or the 400 naming the first bad parameter. */
-function parseQuery<S extends z.ZodType>(query: Record<string, string>, schema: S): { ok: true; value: z.infer<S> } | { ok: false; response: Response } {
+function parseQuery<S extends z.ZodType>(
+  query: Record<string, string>,
+  schema: S,
+): { ok: true; value: z.infer<S> } | { ok: false; response: Response } {
   const parsed = schema.safeParse(query);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
 }
 
 /** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
@@ -92,23 +104,38 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
   // What is left of a refused request's body is dropped, up to MAX_BODY_BYTES more, then its connection is closed
   // (not read to the end, as Node would to reach a next request on it). (`incoming` is missing under app.request().)
   const refusing = (env: Partial<HttpBindings> | undefined, response: Response): Response => {
-    if (env?.incoming !== undefined && env.outgoing !== undefined) dropRestOfBody({ req: env.incoming, res: env.outgoing, maxBytes: MAX_BODY_BYTES });
+    if (env?.incoming !== undefined && env.outgoing !== undefined)
+      dropRestOfBody({ req: env.incoming, res: env.outgoing, maxBytes: MAX_BODY_BYTES });
     return response;
   };
   app.use('*', async (c, next) => {
     const refusal = checkLocalAddress({ host: c.req.header('host'), origin: c.req.header('origin') }, address());
-    if (refusal !== null) return refusing(c.env, withSafetyHeaders(fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message }), { api: false }));
+    if (refusal !== null)
+      return refusing(
+        c.env,
+        withSafetyHeaders(fail({ status: refusal.status, code: 'FORBIDDEN', message: refusal.message }), {
+          api: false,
+        }),
+      );
     await next();
     withSafetyHeaders(c.res, { api: c.req.path.startsWith('/api/') });
   });
 
   app.use('/api/*', async (c, next) => {
-    const refusal = checkBearerToken({ authorization: c.req.header('authorization') }, { token: options.token, issuer: 'council serve' });
-    if (refusal !== null) return refusing(c.env, fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message }));
+    const refusal = checkBearerToken(
+      { authorization: c.req.header('authorization') },
+      { token: options.token, issuer: 'council serve' },
+    );
+    if (refusal !== null)
+      return refusing(c.env, fail({ status: refusal.status, code: 'UNAUTHORIZED', message: refusal.message }));
     await next();
   });
   app.use('/api/*', async (c, next) => {
-    const tooLarge = () => refusing(c.env, fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` }));
+    const tooLarge = () =>
+      refusing(
+        c.env,
+        fail({ status: 413, code: 'TOO_LARGE', message: `The request body is over ${MAX_BODY_BYTES} bytes (1 MiB).` }),
+      );
     const chunked = c.req.header('transfer-encoding') !== undefined;
     // A body of a declared length within the limit (or none) is left to the route: @hono/node-server then reads it
     // straight off the socket. Asking for the body stream here, as hono/body-limit does on every request, makes it
@@ -117,7 +144,10 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     // Too long a declared length is refused before a byte of it is read; a body without one (chunked) is counted
     // as it arrives and refused once past the limit. (Read off the socket: under app.request() there is none.)
     if (!chunked) return tooLarge();
-    const body = c.env?.incoming === undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readLimitedBody(c.env.incoming, MAX_BODY_BYTES);
+    const body =
+      c.env?.incoming === undefined
+        ? new Uint8Array(await c.req.raw.arrayBuffer())
+        : await readLimitedBody(c.env.incoming, MAX_BODY_BYTES);
     if (body === 'gone') return new Response(null, { status: 400 });
     if (body === 'tooLarge' || body.byteLength > MAX_BODY_BYTES) return tooLarge();
     c.req.raw = new Request(c.req.raw, { body });
@@ -132,7 +162,11 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
   app.post('/api/sessions', async (c) => {
     // Only JSON: a form or text/plain body is what a page on another site can send without a preflight.
     if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
-      return fail({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the session as JSON, with "Content-Type: application/json".' });
+      return fail({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send the session as JSON, with "Content-Type: application/json".',
+      });
     }
     let body: unknown;
     try {
@@ -171,7 +205,9 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const entry = entries.find((e) => e.session.sessionId === id);
     if (entry === undefined) {
       const running = hub.get(id)?.status === 'running';
-      const message = running ? `Session run "${id}" is still running: follow /api/sessions/${id}/events; it is in the history once it ends.` : `No session "${id}" in the history.`;
+      const message = running
+        ? `Session run "${id}" is still running: follow /api/sessions/${id}/events; it is in the history once it ends.`
+        : `No session "${id}" in the history.`;
       return fail({ status: 404, code: 'NOT_FOUND', message });
     }
     return c.json({ session: sessionDocument(entry.session) });
@@ -179,9 +215,15 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
 
   app.get('/api/sessions/:id/events', (c) => {
     const run = hub.get(c.req.param('id'));
-    if (run === undefined) return fail({ status: 404, code: 'NOT_FOUND', message: `No session run "${c.req.param('id')}" (the streams of the last 100 finished runs are kept; a past session is at /api/sessions/<session id>).` });
+    if (run === undefined)
+      return fail({
+        status: 404,
+        code: 'NOT_FOUND',
+        message: `No session run "${c.req.param('id')}" (the streams of the last 100 finished runs are kept; a past session is at /api/sessions/<session id>).`,
+      });
     const lastEventId = c.req.header('last-event-id');
-    if (lastEventId !== undefined && !/^\d+$/.test(lastEventId.trim())) return invalid(`Last-Event-ID: "${lastEventId}" is not an event id (a whole number).`);
+    if (lastEventId !== undefined && !/^\d+$/.test(lastEventId.trim()))
+      return invalid(`Last-Event-ID: "${lastEventId}" is not an event id (a whole number).`);
     const after = lastEventId === undefined ? 0 : Number(lastEventId.trim());
     return c.body(eventStreamBody({ log: run.log, afterId: after, keepAliveMs: KEEP_ALIVE_MS }), 200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -197,8 +239,14 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const id = c.req.param('id');
     const outcome = hub.cancel(id);
     if (outcome === 'unknown') return fail({ status: 404, code: 'NOT_FOUND', message: `No session run "${id}".` });
-    if (outcome === 'saving') return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.` });
-    if (outcome === 'over') return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" is already over.` });
+    if (outcome === 'saving')
+      return fail({
+        status: 409,
+        code: 'CONFLICT',
+        message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.`,
+      });
+    if (outcome === 'over')
+      return fail({ status: 409, code: 'CONFLICT', message: `Session run "${id}" is already over.` });
     return c.json({ status: 'cancelling' as const }, 202);
   });
 
@@ -208,7 +256,13 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const query = parseQuery(c.req.query(), windowQuerySchema);
     if (!query.ok) return query.response;
     const { last, since } = query.value;
-    const { document } = await computeBiasReport({ ...(last === undefined ? {} : { sessions: last }), ...(since === undefined ? {} : { days: daysSince(since, ctx.now()) }) }, ctx);
+    const { document } = await computeBiasReport(
+      {
+        ...(last === undefined ? {} : { sessions: last }),
+        ...(since === undefined ? {} : { days: daysSince(since, ctx.now()) }),
+      },
+      ctx,
+    );
     return c.json(document);
   });
 
@@ -216,23 +270,46 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const query = parseQuery(c.req.query(), windowQuerySchema);
     if (!query.ok) return query.response;
     const { last, since } = query.value;
-    return c.json(await computeContributionsReport({ ...(last === undefined ? {} : { last }), ...(since === undefined ? {} : { since }) }, ctx));
+    return c.json(
+      await computeContributionsReport(
+        { ...(last === undefined ? {} : { last }), ...(since === undefined ? {} : { since }) },
+        ctx,
+      ),
+    );
   });
 
   for (const asset of options.assets ?? []) {
-    app.get(asset.path, (c) => c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, { 'Content-Type': asset.contentType }));
+    app.get(asset.path, (c) =>
+      c.body(typeof asset.body === 'string' ? asset.body : new Uint8Array(asset.body), 200, {
+        'Content-Type': asset.contentType,
+      }),
+    );
   }
   if (options.assets === null) {
     app.get('/', () =>
-      fail({ status: 404, code: 'NO_WEB_UI', message: 'This build of council has no web UI: the JSON API is at /api (see /api/openapi.json, with the token as "Authorization: Bearer <token>").' }),
+      fail({
+        status: 404,
+        code: 'NO_WEB_UI',
+        message:
+          'This build of council has no web UI: the JSON API is at /api (see /api/openapi.json, with the token as "Authorization: Bearer <token>").',
+      }),
     );
   }
 
-  app.notFound((c) => fail({ status: 404, code: 'NOT_FOUND', message: `Nothing at ${c.req.method} ${c.req.path}: the API is under /api (see /api/openapi.json).` }));
+  app.notFound((c) =>
+    fail({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: `Nothing at ${c.req.method} ${c.req.path}: the API is under /api (see /api/openapi.json).`,
+    }),
+  );
   app.onError((error, c) => {
-    if (CliError.isInstance(error) && error.code === 'USAGE') return fail({ status: 400, code: 'INVALID_INPUT', message: error.message });
+    if (CliError.isInstance(error) && error.code === 'USAGE')
+      return fail({ status: 400, code: 'INVALID_INPUT', message: error.message });
     // The log gets the kind of error only: a message could quote what a request carried.
-    options.log(`request ${c.req.method} ${c.req.path} failed: ${error.name}${'code' in error && typeof error.code === 'string' ? ` (${error.code})` : ''}`);
+    options.log(
+      `request ${c.req.method} ${c.req.path} failed: ${error.name}${'code' in error && typeof error.code === 'string' ? ` (${error.code})` : ''}`,
+    );
     return fail({ status: 500, code: 'INTERNAL', message: 'Internal error; see the server log.' });
   });
   return app;

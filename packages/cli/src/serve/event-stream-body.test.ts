@@ -45,8 +45,12 @@ describe('eventStreamBody', () => {
     const log = createRunLog();
     log.append({ type: 'cancelled', data: {} });
     log.append({ type: 'done', data: { status: 'cancelled' } });
-    expect(await readChunks(eventStreamBody({ log, afterId: 2, keepAliveMs: 60_000 }), () => Promise.resolve())).toEqual([]);
-    expect(await readChunks(eventStreamBody({ log, afterId: 1, keepAliveMs: 60_000 }), () => Promise.resolve())).toEqual(['id: 2\nevent: done\ndata: {"status":"cancelled"}\n\n']);
+    expect(
+      await readChunks(eventStreamBody({ log, afterId: 2, keepAliveMs: 60_000 }), () => Promise.resolve()),
+    ).toEqual([]);
+    expect(
+      await readChunks(eventStreamBody({ log, afterId: 1, keepAliveMs: 60_000 }), () => Promise.resolve()),
+    ).toEqual(['id: 2\nevent: done\ndata: {"status":"cancelled"}\n\n']);
   });
 
   it('sends a keep-alive comment on an idle stream and stops following the log when the client goes away', async () => {

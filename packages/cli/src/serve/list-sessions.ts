@@ -48,7 +48,12 @@ function fromRun(run: HubRun): SessionSummary {
 /** Whether a session involved the model: as a member, the model playing one, or the chairman. */
 function involves(entry: HistoryEntry, model: string): boolean {
   const session = entry.session;
-  return session.config.members.includes(model) || session.stage1.some((s) => s.model === model) || session.config.chairman === model || session.synthesis?.model === model;
+  return (
+    session.config.members.includes(model) ||
+    session.stage1.some((s) => s.model === model) ||
+    session.config.chairman === model ||
+    session.synthesis?.model === model
+  );
 }
 
 /** An end of the window as milliseconds: a bare date (`2026-11-22`) as `to` takes in that whole day. */
@@ -62,7 +67,11 @@ function bound(text: string | undefined, end: boolean): number | null {
  * `GET /api/sessions`: the runs in progress, then the history newest first, filtered by model and date,
  * one page after the session `before`. The query text is in neither source, so it cannot be here.
  */
-export function listSessions(options: { entries: readonly HistoryEntry[]; runs: readonly HubRun[]; query: SessionListQuery }): z.infer<typeof sessionListSchema> {
+export function listSessions(options: {
+  entries: readonly HistoryEntry[];
+  runs: readonly HubRun[];
+  query: SessionListQuery;
+}): z.infer<typeof sessionListSchema> {
   const { query } = options;
   const from = bound(query.from, false);
   const to = bound(query.to, true);
@@ -72,7 +81,12 @@ export function listSessions(options: { entries: readonly HistoryEntry[]; runs: 
   };
   const runBySession = new Map(options.runs.filter((r) => r.sessionId !== null).map((r) => [r.sessionId!, r.id]));
   const running = options.runs
-    .filter((r) => r.status === 'running' && inWindow(r.startedAt) && (query.model === undefined || r.members.includes(query.model) || r.chairman === query.model))
+    .filter(
+      (r) =>
+        r.status === 'running' &&
+        inWindow(r.startedAt) &&
+        (query.model === undefined || r.members.includes(query.model) || r.chairman === query.model),
+    )
     .reverse()
     .map(fromRun);
   const past = options.entries
@@ -82,7 +96,11 @@ export function listSessions(options: { entries: readonly HistoryEntry[]; runs: 
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? -1 : 1));
   const all = [...running, ...past];
   const after = query.before === undefined ? -1 : all.findIndex((s) => s.id === query.before);
-  if (query.before !== undefined && after === -1) throw new CliError({ code: 'USAGE', message: `before: no session "${query.before}" in this list (with these filters); pass the "next" of the previous page.` });
+  if (query.before !== undefined && after === -1)
+    throw new CliError({
+      code: 'USAGE',
+      message: `before: no session "${query.before}" in this list (with these filters); pass the "next" of the previous page.`,
+    });
   const start = after + 1;
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const page = all.slice(start, start + limit);

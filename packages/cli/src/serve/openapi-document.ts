@@ -32,10 +32,17 @@ function componentSchemas(): Record<string, JsonObject> {
     [leaderboardResponseSchema, 'Leaderboard'],
     [biasReportResponseSchema, 'BiasReport'],
     [contributionsResponseSchema, 'Contributions'],
-    ...Object.entries(streamEventDataSchemas).map(([type, schema]): [z.ZodType, string] => [schema, `StreamEvent_${type}`]),
+    ...Object.entries(streamEventDataSchemas).map(([type, schema]): [z.ZodType, string] => [
+      schema,
+      `StreamEvent_${type}`,
+    ]),
   ];
   for (const [schema, id] of named) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
   const result: Record<string, JsonObject> = {};
   for (const name of Object.keys(schemas).sort()) {
     const { $schema: _schema, $id: _id, ...rest } = schemas[name]!;
@@ -47,14 +54,31 @@ function componentSchemas(): Record<string, JsonObject> {
 /** Query parameters from a query schema: each property, optional, as the string a URL carries. */
 function queryParameters(schema: z.ZodObject): JsonObject[] {
   const json = z.toJSONSchema(schema, { io: 'input' }) as { properties?: Record<string, JsonObject> };
-  return Object.entries(json.properties ?? {}).map(([name, property]) => ({ name, in: 'query', required: false, schema: property }));
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: property,
+  }));
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (description: string, schema: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+const json = (description: string, schema: string) => ({
+  description,
+  content: { 'application/json': { schema: ref(schema) } },
+});
 const error = (description: string) => json(description, 'Error');
-const refused = { '401': error('No token or a wrong one.'), '403': error('A Host that is not the server (DNS rebinding) or a foreign Origin.') };
-const idParameter = (description: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description });
+const refused = {
+  '401': error('No token or a wrong one.'),
+  '403': error('A Host that is not the server (DNS rebinding) or a foreign Origin.'),
+};
+const idParameter = (description: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
 
 /** The OpenAPI 3.1 description of `council serve`'s API, served at `GET /api/openapi.json`. */
 export function createServeOpenApiDocument(): JsonObject {
@@ -64,7 +88,8 @@ export function createServeOpenApiDocument(): JsonObject {
     info: {
       title: 'council serve',
       version: packageJson.version,
-      summary: 'The local HTTP API of the Council chat and dashboard: start sessions, follow them live, read the history and reports.',
+      summary:
+        'The local HTTP API of the Council chat and dashboard: start sessions, follow them live, read the history and reports.',
       description: [
         'Served on 127.0.0.1 by default. Every /api request needs the per-launch token as "Authorization: Bearer <token>" (printed in the URL fragment at launch),',
         "a Host naming the bound address, and no Origin other than the server's own. No CORS headers are sent. Request bodies are at most 1 MiB.",
@@ -74,15 +99,24 @@ export function createServeOpenApiDocument(): JsonObject {
     },
     security: [{ bearerAuth: [] }],
     paths: {
-      '/api/openapi.json': { get: { summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1.' }, ...refused } } },
-      '/api/config': { get: { summary: 'What the chat offers: members, pools, strategies, modes, model suggestions, and what is saved.', responses: { '200': json('The configuration.', 'Config'), ...refused } } },
+      '/api/openapi.json': {
+        get: { summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1.' }, ...refused } },
+      },
+      '/api/config': {
+        get: {
+          summary: 'What the chat offers: members, pools, strategies, modes, model suggestions, and what is saved.',
+          responses: { '200': json('The configuration.', 'Config'), ...refused },
+        },
+      },
       '/api/sessions': {
         post: {
           summary: 'Start a council session, checked and saved exactly as `council ask` does.',
           requestBody: { required: true, content: { 'application/json': { schema: ref('SessionRequest') } } },
           responses: {
             '202': json('Started: follow it on the events stream.', 'SessionStarted'),
-            '400': error('Not JSON, a field out of range (named in the message), or a check of the council failed (unknown model or strategy, too few members, a missing key).'),
+            '400': error(
+              'Not JSON, a field out of range (named in the message), or a check of the council failed (unknown model or strategy, too few members, a missing key).',
+            ),
             '413': error('The body is over 1 MiB.'),
             '415': error('The body is not sent as application/json.'),
             '422': error('The session could not start for another reason the message gives.'),
@@ -96,14 +130,28 @@ export function createServeOpenApiDocument(): JsonObject {
         },
       },
       '/api/sessions/{id}': {
-        get: { summary: 'One session of the history, as `council ask --json` prints it.', parameters: [idParameter('A session id.')], responses: { '200': json('The session.', 'SessionResponse'), '404': error('No such session in the history.'), ...refused } },
+        get: {
+          summary: 'One session of the history, as `council ask --json` prints it.',
+          parameters: [idParameter('A session id.')],
+          responses: {
+            '200': json('The session.', 'SessionResponse'),
+            '404': error('No such session in the history.'),
+            ...refused,
+          },
+        },
       },
       '/api/sessions/{id}/events': {
         get: {
           summary: 'The run’s events as Server-Sent Events: every past event, then live ones, ending after `done`.',
           parameters: [
             idParameter('A run id (from POST /api/sessions).'),
-            { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Resume after this event.' },
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^\\d+$' },
+              description: 'Resume after this event.',
+            },
           ],
           responses: {
             '200': {
@@ -120,27 +168,48 @@ export function createServeOpenApiDocument(): JsonObject {
         post: {
           summary: 'Cancel a running session; it ends with `cancelled` then `done`, and nothing is saved.',
           parameters: [idParameter('A run id.')],
-          responses: { '202': json('Cancelling.', 'CancelResponse'), '404': error('No such run.'), '409': error('The run is already over.'), ...refused },
+          responses: {
+            '202': json('Cancelling.', 'CancelResponse'),
+            '404': error('No such run.'),
+            '409': error('The run is already over.'),
+            ...refused,
+          },
         },
       },
-      '/api/leaderboard': { get: { summary: 'The document of `council leaderboard --json`.', responses: { '200': json('Standings.', 'Leaderboard'), ...refused } } },
+      '/api/leaderboard': {
+        get: {
+          summary: 'The document of `council leaderboard --json`.',
+          responses: { '200': json('Standings.', 'Leaderboard'), ...refused },
+        },
+      },
       '/api/bias-report': {
         get: {
           summary: 'The document of `council bias-report --format json`, over the last sessions and/or since a date.',
           parameters: queryParameters(windowQuerySchema),
-          responses: { '200': json('The report.', 'BiasReport'), '400': error('A parameter out of range.'), ...refused },
+          responses: {
+            '200': json('The report.', 'BiasReport'),
+            '400': error('A parameter out of range.'),
+            ...refused,
+          },
         },
       },
       '/api/contributions': {
         get: {
-          summary: 'The document of `council contributions --json`: influence share per member with its interval, beside vote wins, and the member × strategy heatmap.',
+          summary:
+            'The document of `council contributions --json`: influence share per member with its interval, beside vote wins, and the member × strategy heatmap.',
           parameters: queryParameters(windowQuerySchema),
-          responses: { '200': json('The report.', 'Contributions'), '400': error('A parameter out of range.'), ...refused },
+          responses: {
+            '200': json('The report.', 'Contributions'),
+            '400': error('A parameter out of range.'),
+            ...refused,
+          },
         },
       },
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The per-launch token printed by council serve.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The per-launch token printed by council serve.' },
+      },
       schemas: componentSchemas(),
     },
   };

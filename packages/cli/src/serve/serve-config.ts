@@ -8,7 +8,10 @@ import type { configResponseSchema } from './api-schemas.js';
  * `GET /api/config`: what the chat page offers (the configured council, pools, strategies, modes, model
  * suggestions) and what a session will save. Names and ids only: no key, no path, nothing of the environment's secrets.
  */
-export async function serveConfig(ctx: CommandContext, options: { demo: boolean }): Promise<z.infer<typeof configResponseSchema>> {
+export async function serveConfig(
+  ctx: CommandContext,
+  options: { demo: boolean },
+): Promise<z.infer<typeof configResponseSchema>> {
   const settings = commandSettings(ctx);
   const { config, personalities } = await loadCouncilConfig(settings);
   const models = new Set([...config.members, ...Object.values(config.pools).flat(), ...personalities.map((p) => p.id)]);

@@ -39,16 +39,45 @@ export interface CouncilServer {
 
 /** `council serve`'s HTTP server (Hono on node:http) bound to `host:port`. */
 export async function serveCouncil(options: ServeCouncilOptions): Promise<CouncilServer> {
-  const hub = createSessionHub({ ctx: options.ctx, log: options.log, ...(options.hooks === undefined ? {} : { hooks: options.hooks }), ...(options.keepFinished === undefined ? {} : { keepFinished: options.keepFinished }) });
+  const hub = createSessionHub({
+    ctx: options.ctx,
+    log: options.log,
+    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+    ...(options.keepFinished === undefined ? {} : { keepFinished: options.keepFinished }),
+  });
   let port = options.port;
-  const app = createServeApp({ hub, ctx: options.ctx, host: options.host, port: () => port, token: options.token, demo: options.demo, assets: options.assets, log: options.log });
+  const app = createServeApp({
+    hub,
+    ctx: options.ctx,
+    host: options.host,
+    port: () => port,
+    token: options.token,
+    demo: options.demo,
+    assets: options.assets,
+    log: options.log,
+  });
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host, serverOptions: httpServerOptions(limits) }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: options.host,
+    serverOptions: httpServerOptions(limits),
+  }) as Server;
   shedIdleConnections(server, { limits, log: options.log });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? `port ${options.port} is in use: choose another with --port, or --port 0 for a free one` : error.code === 'EADDRNOTAVAIL' ? `${options.host} is no address of this machine` : `${error.code ?? error.message}`;
-      reject(new CliError({ code: 'RUNTIME', message: `council serve cannot listen on ${options.host}:${options.port}: ${why}.`, cause: error }));
+      const why =
+        error.code === 'EADDRINUSE'
+          ? `port ${options.port} is in use: choose another with --port, or --port 0 for a free one`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `${options.host} is no address of this machine`
+            : `${error.code ?? error.message}`;
+      reject(
+        new CliError({
+          code: 'RUNTIME',
+          message: `council serve cannot listen on ${options.host}:${options.port}: ${why}.`,
+          cause: error,
+        }),
+      );
     });
     server.listen(options.port, options.host, () => resolve());
   });

@@ -21,10 +21,25 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 /** `council serve`'s server on `home` (under the organization `org` when given), over real HTTP. */
-async function withServer<T>(options: { home: string; org?: string }, use: (client: ServeClient) => Promise<T>): Promise<T> {
-  const env: Record<string, string> = { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY, ...(options.org === undefined ? {} : { LLM_COUNCIL_ORG: options.org }) };
+async function withServer<T>(
+  options: { home: string; org?: string },
+  use: (client: ServeClient) => Promise<T>,
+): Promise<T> {
+  const env: Record<string, string> = {
+    OPENROUTER_BASE_URL: provider.url,
+    OPENROUTER_API_KEY: KEY,
+    ...(options.org === undefined ? {} : { LLM_COUNCIL_ORG: options.org }),
+  };
   const ctx = { ...testContext({ env, home: options.home }).ctx, now: () => new Date() };
-  const server = await serveCouncil({ ctx, host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: null, log: () => undefined });
+  const server = await serveCouncil({
+    ctx,
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    demo: false,
+    assets: null,
+    log: () => undefined,
+  });
   try {
     return await use(createServeClient({ url: server.url, token: TOKEN }));
   } finally {
@@ -60,7 +75,9 @@ describe('council serve and mode_toggle (design doc §8.1: the Voting/Consensus 
     await withServer({ home, org: 'acme' }, async (client) => {
       const refused = await client.post('/api/sessions', { query: QUERY, members: MEMBERS, mode: 'consensus' });
       expect(refused.status).toBe(400);
-      expect((refused.json() as { error: { message: string } }).error.message).toMatch(/^mode: .*"voting".*mode_toggle: false/);
+      expect((refused.json() as { error: { message: string } }).error.message).toMatch(
+        /^mode: .*"voting".*mode_toggle: false/,
+      );
       expect(((await client.get('/api/sessions')).json() as { sessions: unknown[] }).sessions).toEqual([]);
       for (const body of [{ mode: 'voting' }, {}]) {
         const events = await client.events(await client.start({ query: QUERY, members: MEMBERS, ...body }));
@@ -71,7 +88,10 @@ describe('council serve and mode_toggle (design doc §8.1: the Voting/Consensus 
     // Where the toggle is allowed, the same request runs in the mode it asks for.
     await withServer({ home }, async (client) => {
       const events = await client.events(await client.start({ query: QUERY, members: MEMBERS, mode: 'consensus' }));
-      expect((events.find((e) => e.type === 'session')?.data as { session: { config: { mode: string } } }).session.config.mode).toBe('consensus');
+      expect(
+        (events.find((e) => e.type === 'session')?.data as { session: { config: { mode: string } } }).session.config
+          .mode,
+      ).toBe('consensus');
     });
   }, 30_000);
 });

@@ -25,8 +25,19 @@ const log: string[] = [];
 beforeAll(async () => {
   provider = await startCouncilTestServer({ contributors: MEMBERS, apiKey: CANARY_KEY });
   const home = mkdtempSync(join(tmpdir(), 'council-serve-security-'));
-  const { ctx } = testContext({ env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: CANARY_KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' }, home });
-  server = await serveCouncil({ ctx: { ...ctx, now: () => new Date() }, host: '127.0.0.1', port: 0, token: TOKEN, demo: false, assets: webAssets(), log: (l) => log.push(l) });
+  const { ctx } = testContext({
+    env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: CANARY_KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true' },
+    home,
+  });
+  server = await serveCouncil({
+    ctx: { ...ctx, now: () => new Date() },
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    demo: false,
+    assets: webAssets(),
+    log: (l) => log.push(l),
+  });
   client = createServeClient({ url: server.url, token: TOKEN });
 });
 afterAll(async () => {
@@ -35,19 +46,41 @@ afterAll(async () => {
 });
 
 /** A request with headers fetch will not set (Host), over node:http. */
-function raw(options: { path: string; method?: string; headers: Record<string, string> }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(options: {
+  path: string;
+  method?: string;
+  headers: Record<string, string>;
+}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: options.path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-const API = ['/api/config', '/api/sessions', '/api/leaderboard', '/api/bias-report', '/api/contributions', '/api/openapi.json'];
+const API = [
+  '/api/config',
+  '/api/sessions',
+  '/api/leaderboard',
+  '/api/bias-report',
+  '/api/contributions',
+  '/api/openapi.json',
+];
 
 describe('council serve is safe on localhost (issue 16)', () => {
   it('refuses every API call without the token or with a wrong one (401), with the error body', async () => {
@@ -56,23 +89,35 @@ describe('council serve is safe on localhost (issue 16)', () => {
       expect(none.status, path).toBe(401);
       expect(await none.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
       // Same length, other characters: the constant-time comparison itself decides.
-      const wrong = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${TOKEN.replace(/.$/, 'X')}` } });
+      const wrong = await fetch(`${server.url}${path}`, {
+        headers: { authorization: `Bearer ${TOKEN.replace(/.$/, 'X')}` },
+      });
       expect(wrong.status, path).toBe(401);
     }
-    const post = await fetch(`${server.url}/api/sessions`, { method: 'POST', body: JSON.stringify({ query: 'x', members: MEMBERS }) });
+    const post = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      body: JSON.stringify({ query: 'x', members: MEMBERS }),
+    });
     expect(post.status).toBe(401);
     expect((await client.get('/api/config')).status).toBe(200);
   });
 
   it('refuses a rebinding Host (403) on the API and the page, and a foreign Origin (403); its own origin passes', async () => {
-    const evil = await raw({ path: '/api/config', headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${TOKEN}` } });
+    const evil = await raw({
+      path: '/api/config',
+      headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${TOKEN}` },
+    });
     expect(evil.status).toBe(403);
     expect(JSON.parse(evil.body)).toMatchObject({ error: { code: 'FORBIDDEN' } });
     expect((await raw({ path: '/', headers: { host: `evil.example:${server.port}` } })).status).toBe(403);
     expect((await raw({ path: '/', headers: { host: `localhost:${server.port}` } })).status).toBe(200);
     const foreign = await client.request('/api/config', { headers: { origin: 'http://evil.example' } });
     expect(foreign.status).toBe(403);
-    const foreignPost = await client.request('/api/sessions', { method: 'POST', body: JSON.stringify({ query: 'x', members: MEMBERS }), headers: { origin: `http://evil.example:${server.port}` } });
+    const foreignPost = await client.request('/api/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ query: 'x', members: MEMBERS }),
+      headers: { origin: `http://evil.example:${server.port}` },
+    });
     expect(foreignPost.status).toBe(403);
     expect((await client.request('/api/config', { headers: { origin: server.url } })).status).toBe(200);
   });
@@ -80,7 +125,10 @@ describe('council serve is safe on localhost (issue 16)', () => {
   it('sends no CORS header, even to a preflight', async () => {
     const responses = [
       await client.get('/api/config'),
-      await client.request('/api/sessions', { method: 'OPTIONS', headers: { origin: server.url, 'access-control-request-method': 'POST' } }),
+      await client.request('/api/sessions', {
+        method: 'OPTIONS',
+        headers: { origin: server.url, 'access-control-request-method': 'POST' },
+      }),
       await client.request('/api/config', { headers: { origin: 'http://evil.example' } }),
     ];
     for (const r of responses) expect([...r.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
@@ -90,13 +138,31 @@ describe('council serve is safe on localhost (issue 16)', () => {
     const big = await client.post('/api/sessions', { query: 'x'.repeat(2 * 1024 * 1024), members: MEMBERS });
     expect(big.status).toBe(413);
     expect(big.json()).toMatchObject({ error: { code: 'TOO_LARGE' } });
-    const notJson = await client.request('/api/sessions', { method: 'POST', body: '{"query": ', headers: { 'content-type': 'application/json' } });
+    const notJson = await client.request('/api/sessions', {
+      method: 'POST',
+      body: '{"query": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
-      const simple = await client.request('/api/sessions', { method: 'POST', body: JSON.stringify({ query: 'x', members: MEMBERS }), headers: type === undefined ? {} : { 'content-type': type } });
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      undefined,
+    ]) {
+      const simple = await client.request('/api/sessions', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'x', members: MEMBERS }),
+        headers: type === undefined ? {} : { 'content-type': type },
+      });
       expect(simple.status, String(type)).toBe(415);
-      expect(simple.json()).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the session as JSON, with "Content-Type: application/json".' } });
+      expect(simple.json()).toEqual({
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'Send the session as JSON, with "Content-Type: application/json".',
+        },
+      });
     }
     const cases: [Record<string, unknown>, string][] = [
       [{ query: '' }, 'query'],
@@ -123,16 +189,28 @@ describe('council serve is safe on localhost (issue 16)', () => {
 
   it('sets nosniff, no-referrer and the CSP on every response, refusals and event streams included; the API no-store', async () => {
     const id = await client.start({ query: 'Which queue should we use?', members: MEMBERS });
-    const events = await fetch(`${server.url}/api/sessions/${id}/events`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const events = await fetch(`${server.url}/api/sessions/${id}/events`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     await events.text();
     const header = (r: { headers: Headers }) => (name: string) => r.headers.get(name);
-    const rawHeader = (r: { headers: Record<string, unknown> }) => (name: string) => r.headers[name] as string | undefined;
+    const rawHeader = (r: { headers: Record<string, unknown> }) => (name: string) =>
+      r.headers[name] as string | undefined;
     const responses: [string, (name: string) => string | null | undefined, boolean][] = [
       ['config', header(await client.get('/api/config')), true],
       ['events', header(events), true],
       ['unknown API path', header(await client.get('/api/nothing')), true],
       ['no token', header(await fetch(`${server.url}/api/config`)), true],
-      ['rebinding Host', rawHeader(await raw({ path: '/api/config', headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${TOKEN}` } })), false],
+      [
+        'rebinding Host',
+        rawHeader(
+          await raw({
+            path: '/api/config',
+            headers: { host: `evil.example:${server.port}`, authorization: `Bearer ${TOKEN}` },
+          }),
+        ),
+        false,
+      ],
       ['page', rawHeader(await raw({ path: '/', headers: { host: `127.0.0.1:${server.port}` } })), false],
     ];
     for (const [name, get, api] of responses) {
@@ -153,7 +231,12 @@ describe('council serve is safe on localhost (issue 16)', () => {
           controller.close();
         },
       });
-      return fetch(`${server.url}/api/sessions`, { method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+      return fetch(`${server.url}/api/sessions`, {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      });
     };
     const big = await chunked(JSON.stringify({ query: 'x'.repeat(2 * 1024 * 1024), members: MEMBERS }), 64);
     expect(big.headers.get('content-length')).not.toBeNull();
@@ -174,7 +257,11 @@ describe('council serve is safe on localhost (issue 16)', () => {
     expect(failed.map((e) => e.type).slice(-2)).toEqual(['error', 'done']);
     const sessionId = (events.at(-2)!.data as { session: { sessionId: string } }).session.sessionId;
     const bodies = [
-      ...(await Promise.all([...API, `/api/sessions/${sessionId}`, '/api/bias-report?last=5', '/api/contributions?last=5'].map(async (path) => `${path}: ${(await client.get(path)).text}`))),
+      ...(await Promise.all(
+        [...API, `/api/sessions/${sessionId}`, '/api/bias-report?last=5', '/api/contributions?last=5'].map(
+          async (path) => `${path}: ${(await client.get(path)).text}`,
+        ),
+      )),
       ...events.filter((e) => e.type !== 'answer').map((e) => JSON.stringify(e)),
       ...failed.map((e) => JSON.stringify(e)),
       (await client.get('/')).text,

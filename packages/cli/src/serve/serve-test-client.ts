@@ -20,7 +20,11 @@ export function parseEventStream(text: string): { events: ReadEvent[]; rest: str
       fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
     }
     if (fields.data === undefined) continue;
-    events.push({ id: Number(fields.id), type: fields.event ?? 'message', data: JSON.parse(fields.data) as Record<string, unknown> });
+    events.push({
+      id: Number(fields.id),
+      type: fields.event ?? 'message',
+      data: JSON.parse(fields.data) as Record<string, unknown>,
+    });
   }
   return { events, rest };
 }
@@ -38,12 +42,18 @@ export interface ServeClient {
   get(path: string): Promise<ClientResponse>;
   post(path: string, body: unknown): Promise<ClientResponse>;
   start(body: Record<string, unknown>): Promise<string>;
-  events(id: string, read?: { lastEventId?: number; stopAfter?: number; onEvent?: (event: ReadEvent) => void }): Promise<ReadEvent[]>;
+  events(
+    id: string,
+    read?: { lastEventId?: number; stopAfter?: number; onEvent?: (event: ReadEvent) => void },
+  ): Promise<ReadEvent[]>;
 }
 
 export function createServeClient(options: { url: string; token: string }): ServeClient {
   const headers = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${options.token}`, ...extra });
-  const request = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<ClientResponse> => {
+  const request = async (
+    path: string,
+    init: RequestInit & { headers?: Record<string, string> } = {},
+  ): Promise<ClientResponse> => {
     const response = await fetch(`${options.url}${path}`, { ...init, headers: headers(init.headers) });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
@@ -51,10 +61,15 @@ export function createServeClient(options: { url: string; token: string }): Serv
   return {
     request,
     get: (path: string) => request(path),
-    post: (path: string, body: unknown) => request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    post: (path: string, body: unknown) =>
+      request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     /** Starts a session; throws unless the server accepted it. */
     async start(body: Record<string, unknown>): Promise<string> {
-      const r = await request('/api/sessions', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const r = await request('/api/sessions', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
       if (r.status !== 202) throw new Error(`POST /api/sessions answered ${r.status}: ${r.text}`);
       return (r.json() as { id: string }).id;
     },
@@ -62,13 +77,17 @@ export function createServeClient(options: { url: string; token: string }): Serv
      * Reads a run's stream until `done` (or `stopAfter` events, then disconnects), from after `lastEventId`.
      * `onEvent` sees each event as it is read.
      */
-    async events(id: string, read: { lastEventId?: number; stopAfter?: number; onEvent?: (event: ReadEvent) => void } = {}): Promise<ReadEvent[]> {
+    async events(
+      id: string,
+      read: { lastEventId?: number; stopAfter?: number; onEvent?: (event: ReadEvent) => void } = {},
+    ): Promise<ReadEvent[]> {
       const controller = new AbortController();
       const response = await fetch(`${options.url}/api/sessions/${id}/events`, {
         headers: headers(read.lastEventId === undefined ? {} : { 'last-event-id': String(read.lastEventId) }),
         signal: controller.signal,
       });
-      if (response.status !== 200 || response.body === null) throw new Error(`events of ${id} answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 200 || response.body === null)
+        throw new Error(`events of ${id} answered ${response.status}: ${await response.text()}`);
       const decoder = new TextDecoder();
       const events: ReadEvent[] = [];
       let buffer = '';

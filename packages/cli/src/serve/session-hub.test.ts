@@ -29,7 +29,13 @@ beforeAll(async () => {
 afterAll(() => provider.close());
 
 function context(home: string, env: Record<string, string> = {}): CommandContext {
-  return { ...testContext({ env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', ...env }, home }).ctx, now: () => new Date() };
+  return {
+    ...testContext({
+      env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', ...env },
+      home,
+    }).ctx,
+    now: () => new Date(),
+  };
 }
 
 function lines(path: string): string[] {
@@ -43,10 +49,22 @@ function lines(path: string): string[] {
 type RunAsk = (options: AskCommandOptions, ctx: CommandContext, hooks: AskHooks) => ReturnType<typeof runAsk>;
 
 /** The hub behind the real HTTP app on 127.0.0.1, with `runAsk` as given (the real one, wrapped by a test). */
-async function serve(ctx: CommandContext, wrap: RunAsk = runAsk): Promise<{ hub: SessionHub; client: ServeClient; close: () => Promise<void> }> {
+async function serve(
+  ctx: CommandContext,
+  wrap: RunAsk = runAsk,
+): Promise<{ hub: SessionHub; client: ServeClient; close: () => Promise<void> }> {
   const hub = createSessionHub({ ctx, log: () => undefined, runAsk: wrap });
   let port = 0;
-  const app = createServeApp({ hub, ctx, host: '127.0.0.1', port: () => port, token: TOKEN, demo: false, assets: null, log: () => undefined });
+  const app = createServeApp({
+    hub,
+    ctx,
+    host: '127.0.0.1',
+    port: () => port,
+    token: TOKEN,
+    demo: false,
+    assets: null,
+    log: () => undefined,
+  });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -112,12 +130,19 @@ describe('a cancel against the save (the council has finished; the session is ab
       const id = await client.start({ query: QUERY, members: MEMBERS });
       const events = await client.events(id);
       expect(cancel?.status).toBe(409);
-      expect(JSON.parse(cancel!.text)).toEqual({ error: { code: 'CONFLICT', message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.` } });
+      expect(JSON.parse(cancel!.text)).toEqual({
+        error: {
+          code: 'CONFLICT',
+          message: `Session run "${id}" has finished and is being saved; it can no longer be cancelled.`,
+        },
+      });
       expect(events.map((e) => e.type).slice(-2)).toEqual(['session', 'done']);
       expect(events.at(-1)!.data).toEqual({ status: 'finished' });
       const history = lines(join(home, 'history.jsonl'));
       expect(history).toHaveLength(1);
-      expect((JSON.parse(history[0]!) as { session: { sessionId: string } }).session.sessionId).toBe(served.hub.get(id)?.sessionId);
+      expect((JSON.parse(history[0]!) as { session: { sessionId: string } }).session.sessionId).toBe(
+        served.hub.get(id)?.sessionId,
+      );
       expect(lines(join(home, 'bias_metrics.jsonl')).length).toBeGreaterThan(0);
     } finally {
       await served.close();

@@ -87,7 +87,10 @@ const silentIo = { stdout: () => undefined, stderr: () => undefined, stdoutIsTTY
 async function refuseFixedMode(mode: SynthesisMode, ctx: CommandContext): Promise<void> {
   const { config } = await loadCouncilConfig(commandSettings(ctx));
   if (config.modeToggle || mode === config.mode) return;
-  throw new CliError({ code: 'USAGE', message: `mode: this council's configuration fixes the mode to "${config.mode}" (mode_toggle: false): leave mode out or ask for "${config.mode}".` });
+  throw new CliError({
+    code: 'USAGE',
+    message: `mode: this council's configuration fixes the mode to "${config.mode}" (mode_toggle: false): leave mode out or ask for "${config.mode}".`,
+  });
 }
 
 /** What an error says on the stream and to the log: a code and the error's own message (no stack). */
@@ -191,7 +194,10 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
         const document = sessionDocument(result.session);
         log.append({ type: 'session', data: { session: document, saved: result.saved } });
         // A partial session finishes like any other; the log says what it lacks (never the query).
-        finish('finished', `, session ${result.session.sessionId}${document.complete ? '' : ` (partial: ${describeShortfalls(document)})`}`);
+        finish(
+          'finished',
+          `, session ${result.session.sessionId}${document.complete ? '' : ` (partial: ${describeShortfalls(document)})`}`,
+        );
       },
       (error: unknown) => {
         if (log.events.length === 0) throw error;
@@ -202,7 +208,8 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
         }
         const described = describeRunError(error);
         log.append({ type: 'error', data: described });
-        if (described.code === 'INTERNAL') options.log(`session run ${id}: unexpected error: ${error instanceof Error ? error.name : typeof error}`);
+        if (described.code === 'INTERNAL')
+          options.log(`session run ${id}: unexpected error: ${error instanceof Error ? error.name : typeof error}`);
         finish('failed', ` (${described.code})`);
       },
     );
@@ -235,7 +242,8 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       return 'cancelling';
     },
     async close() {
-      for (const controller of controllers.values()) controller.abort(new CouncilError({ code: 'ABORTED', message: 'The server is stopping.' }));
+      for (const controller of controllers.values())
+        controller.abort(new CouncilError({ code: 'ABORTED', message: 'The server is stopping.' }));
       await Promise.allSettled([...pending]);
     },
   };

@@ -2,14 +2,7 @@ import type { CouncilEvent, Stage1Result, Stage2Result, SynthesisTextPart } from
 
 /** The event types of a run's stream (`GET /api/sessions/:id/events`), in the API contract's words. */
 export type StreamEventType =
-  | CouncilEvent['type']
-  | 'answer'
-  | 'review'
-  | 'synthesis-text'
-  | 'session'
-  | 'error'
-  | 'cancelled'
-  | 'done';
+  CouncilEvent['type'] | 'answer' | 'review' | 'synthesis-text' | 'session' | 'error' | 'cancelled' | 'done';
 
 /** One event of a run: its sequence number in the run (1, 2, 3…), its type and its JSON data. */
 export interface StreamEvent {
@@ -33,7 +26,10 @@ export function streamEventFromCouncil(event: CouncilEvent): StreamEventBody {
 /** A stage-1 answer as it arrives; null for a failed call (its `model-failed` event says why). */
 export function answerEvent(result: Stage1Result): StreamEventBody | null {
   if (result.text === null) return null;
-  return { type: 'answer', data: { member: result.member, model: result.model, text: result.text, latencyMs: result.latencyMs } };
+  return {
+    type: 'answer',
+    data: { member: result.member, model: result.model, text: result.text, latencyMs: result.latencyMs },
+  };
 }
 
 /**
@@ -43,11 +39,18 @@ export function answerEvent(result: Stage1Result): StreamEventBody | null {
 export function reviewEvent(result: Stage2Result): StreamEventBody {
   const labelOf = new Map(Object.entries(result.labelToModel).map(([label, entry]) => [entry.model, label]));
   const evaluation = result.evaluation;
-  const ranking = evaluation === null ? [] : evaluation.ranking.map((member) => labelOf.get(member)).filter((l): l is string => l !== undefined);
+  const ranking =
+    evaluation === null
+      ? []
+      : evaluation.ranking.map((member) => labelOf.get(member)).filter((l): l is string => l !== undefined);
   const scores =
     evaluation === null || Object.keys(evaluation.scores).length === 0
       ? null
-      : Object.fromEntries(Object.entries(evaluation.scores).flatMap(([member, score]) => (labelOf.has(member) ? [[labelOf.get(member)!, score]] : [])));
+      : Object.fromEntries(
+          Object.entries(evaluation.scores).flatMap(([member, score]) =>
+            labelOf.has(member) ? [[labelOf.get(member)!, score]] : [],
+          ),
+        );
   return { type: 'review', data: { reviewer: result.reviewer, model: result.model, ranking, scores } };
 }
 

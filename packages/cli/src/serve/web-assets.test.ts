@@ -8,7 +8,12 @@ describe('webAssets', () => {
   const html = String(byPath.get('/')?.body ?? '');
 
   it('serves index.html, one hashed JS file, one hashed CSS file and the favicon', () => {
-    expect(assets.map((a) => a.path.replace(/\.[0-9a-f]{12}\./, '.HASH.'))).toEqual(['/', '/assets/app.HASH.js', '/assets/app.HASH.css', '/favicon.svg']);
+    expect(assets.map((a) => a.path.replace(/\.[0-9a-f]{12}\./, '.HASH.'))).toEqual([
+      '/',
+      '/assets/app.HASH.js',
+      '/assets/app.HASH.css',
+      '/favicon.svg',
+    ]);
     expect(byPath.get('/')?.contentType).toBe('text/html; charset=utf-8');
   });
 

@@ -10,7 +10,9 @@ export const PROVIDER_KEY_VARIABLES: readonly ProviderKeyVariable[] = PROVIDER_V
 export type ProviderKeyVariable = ProviderVariables['keyVariables'][number];
 
 /** The provider base-URL variables (DESIGN.md, plus the local servers'). */
-export const PROVIDER_BASE_URL_VARIABLES: readonly ProviderBaseUrlVariable[] = PROVIDER_VARIABLES.map((p) => p.baseUrlVariable);
+export const PROVIDER_BASE_URL_VARIABLES: readonly ProviderBaseUrlVariable[] = PROVIDER_VARIABLES.map(
+  (p) => p.baseUrlVariable,
+);
 export type ProviderBaseUrlVariable = ProviderVariables['baseUrlVariable'];
 
 /** What the command line (or a command, such as `demo`) sets over the environment: flags > environment > defaults. */

@@ -20,7 +20,9 @@ function aFile(): string {
 describe('a home that is a file (issue 15 item 12)', () => {
   it('LLM_COUNCIL_HOME naming a file says so, before anything runs', async () => {
     const file = aFile();
-    const r = await run(['ask', 'q', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], { LLM_COUNCIL_HOME: file });
+    const r = await run(['ask', 'q', '--models', 'simulated:ada,simulated:basil,simulated:cleo'], {
+      LLM_COUNCIL_HOME: file,
+    });
     expect(r).toEqual({
       code: 2,
       out: '',
@@ -33,7 +35,9 @@ describe('a home that is a file (issue 15 item 12)', () => {
     const file = aFile();
     const r = await run(['history', 'list', '--home', join(file, 'home')], {});
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`council: --home ${join(file, 'home')} is not valid: ${file} is a file, not a directory. Point it at a directory (Council creates one that is missing).\n`);
+    expect(r.err).toBe(
+      `council: --home ${join(file, 'home')} is not valid: ${file} is a file, not a directory. Point it at a directory (Council creates one that is missing).\n`,
+    );
   });
 
   it('a home that does not exist yet is fine', async () => {
@@ -47,7 +51,9 @@ describe('telemetry status says how to turn telemetry on or off, whichever it is
     const home = mkdtempSync(join(tmpdir(), 'council-telemetry-text-'));
     const r = await run(['telemetry', 'status'], { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '1' });
     expect(r.code).toBe(0);
-    expect(r.out).toContain('\nTelemetry is off: nothing is sent below consent level 2. Turn it on: LLM_COUNCIL_BIAS_CONSENT=2 (rankings only).\n');
+    expect(r.out).toContain(
+      '\nTelemetry is off: nothing is sent below consent level 2. Turn it on: LLM_COUNCIL_BIAS_CONSENT=2 (rankings only).\n',
+    );
     expect(r.out).not.toContain('Turn it off');
   });
 

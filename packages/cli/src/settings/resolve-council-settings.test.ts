@@ -34,7 +34,7 @@ describe('resolveCouncilSettings: defaults', () => {
     expect(s.variablesSet).toEqual([]);
   });
 
-  it('falls back to the operating system\'s home directory when HOME is not set', () => {
+  it("falls back to the operating system's home directory when HOME is not set", () => {
     expect(resolveCouncilSettings({}, { cwd: '/' }).home).toBe(`${homedir()}/.llm-council`);
   });
 });
@@ -87,7 +87,16 @@ describe('resolveCouncilSettings: every variable', () => {
   });
 
   it('counts empty and blank values as unset', () => {
-    const s = resolveCouncilSettings({ HOME, LLM_COUNCIL_HOME: '/srv/c', LLM_COUNCIL_BIAS_STORE: '', LLM_COUNCIL_BIAS_CONSENT: '  ', LLM_COUNCIL_HASH_SECRET: ' \t ' }, { cwd: '/' });
+    const s = resolveCouncilSettings(
+      {
+        HOME,
+        LLM_COUNCIL_HOME: '/srv/c',
+        LLM_COUNCIL_BIAS_STORE: '',
+        LLM_COUNCIL_BIAS_CONSENT: '  ',
+        LLM_COUNCIL_HASH_SECRET: ' \t ',
+      },
+      { cwd: '/' },
+    );
     expect(s.files.biasStore).toBe('/srv/c/bias_metrics.jsonl');
     expect(s.consentLevel).toBe(1);
     expect(s.hashSecretSet).toBe(false);
@@ -95,26 +104,50 @@ describe('resolveCouncilSettings: every variable', () => {
   });
 
   it('writes bias records only with persistence on and consent ≥ 1', () => {
-    expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' }).writesBiasRecords).toBe(false);
+    expect(
+      resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_PERSISTENCE: 'true', LLM_COUNCIL_BIAS_CONSENT: '0' })
+        .writesBiasRecords,
+    ).toBe(false);
     expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_PERSISTENCE: 'on' }).writesBiasRecords).toBe(true);
     expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_PERSISTENCE: 'no' }).biasPersistence).toBe(false);
   });
 
   it('reports which provider keys are present, and the base URLs, never a key in what it prints', () => {
     const canary = 'sk-or-v1-CANARY-0123456789';
-    const s = resolveCouncilSettings({ HOME, OPENROUTER_API_KEY: canary, GOOGLE_API_KEY: ' g ', OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1', LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY', LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY' });
-    expect(s.apiKeys).toEqual({ OPENROUTER_API_KEY: true, OPENAI_API_KEY: false, ANTHROPIC_API_KEY: false, GEMINI_API_KEY: false, GOOGLE_API_KEY: true, OLLAMA_API_KEY: false, VLLM_API_KEY: false, LMSTUDIO_API_KEY: false, LLAMACPP_API_KEY: false });
+    const s = resolveCouncilSettings({
+      HOME,
+      OPENROUTER_API_KEY: canary,
+      GOOGLE_API_KEY: ' g ',
+      OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1',
+      LLM_COUNCIL_HASH_SECRET: 'SECRET-CANARY',
+      LLM_COUNCIL_CLOUD_TOKEN: 'TOKEN-CANARY',
+    });
+    expect(s.apiKeys).toEqual({
+      OPENROUTER_API_KEY: true,
+      OPENAI_API_KEY: false,
+      ANTHROPIC_API_KEY: false,
+      GEMINI_API_KEY: false,
+      GOOGLE_API_KEY: true,
+      OLLAMA_API_KEY: false,
+      VLLM_API_KEY: false,
+      LMSTUDIO_API_KEY: false,
+      LLAMACPP_API_KEY: false,
+    });
     expect(s.baseUrls).toEqual({ OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1' });
     for (const shown of [JSON.stringify(s), inspect(s, { depth: 8 }), JSON.stringify({ ...s })]) {
       expect(shown).not.toContain('CANARY');
     }
     // The values are there for the code that needs them, off the enumerable properties.
-    expect(s.secrets.providerEnv).toEqual({ OPENROUTER_API_KEY: canary, GOOGLE_API_KEY: 'g', OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(s.secrets.providerEnv).toEqual({
+      OPENROUTER_API_KEY: canary,
+      GOOGLE_API_KEY: 'g',
+      OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
     expect(s.secrets.hashSecret).toBe('SECRET-CANARY');
     expect(s.secrets.cloudToken).toBe('TOKEN-CANARY');
   });
 
-  it('keeps a base URL\'s credentials and query keys in the secrets only, and refuses one that is no http(s) URL (issue 27)', () => {
+  it("keeps a base URL's credentials and query keys in the secrets only, and refuses one that is no http(s) URL (issue 27)", () => {
     const set = 'http://someone:PASS-CANARY@127.0.0.1:9/v1?key=KEY-CANARY&alt=1';
     const s = resolveCouncilSettings({ HOME, LLAMACPP_BASE_URL: set });
     expect(s.baseUrls).toEqual({ LLAMACPP_BASE_URL: 'http://127.0.0.1:9/v1?key=[REDACTED]&alt=1' });
@@ -136,11 +169,11 @@ describe('resolveCouncilSettings: every variable', () => {
 describe('resolveCouncilSettings: ~ expansion, in this one place', () => {
   const at = (value: string, cwd = '/work') => resolveCouncilSettings({ HOME, LLM_COUNCIL_HOME: value }, { cwd }).home;
 
-  it('~ alone is the user\'s home directory', () => {
+  it("~ alone is the user's home directory", () => {
     expect(at('~')).toBe('/home/tester');
   });
 
-  it('~/x is under the user\'s home directory', () => {
+  it("~/x is under the user's home directory", () => {
     expect(at('~/council')).toBe('/home/tester/council');
     expect(at('~/a/b/')).toBe('/home/tester/a/b/');
   });
@@ -155,13 +188,19 @@ describe('resolveCouncilSettings: ~ expansion, in this one place', () => {
   });
 
   it('~user is an error naming the variable, not a directory called "~user"', () => {
-    expect(() => at('~bob/council')).toThrow('LLM_COUNCIL_HOME="~bob/council" is not valid: use an absolute path, ~ or ~/… (another user\'s ~name is not expanded). Fix or unset it.');
+    expect(() => at('~bob/council')).toThrow(
+      'LLM_COUNCIL_HOME="~bob/council" is not valid: use an absolute path, ~ or ~/… (another user\'s ~name is not expanded). Fix or unset it.',
+    );
   });
 
   it('expands --home and LLM_COUNCIL_BIAS_STORE the same way', () => {
     expect(resolveCouncilSettings({ HOME }, { home: '~/h', cwd: '/' }).home).toBe('/home/tester/h');
-    expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_STORE: '~/b.jsonl' }, { cwd: '/' }).files.biasStore).toBe('/home/tester/b.jsonl');
-    expect(() => resolveCouncilSettings({ HOME }, { home: '~eve', cwd: '/' })).toThrow(/^--home "~eve" is not valid: use an absolute path, ~ or ~\/…/);
+    expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_BIAS_STORE: '~/b.jsonl' }, { cwd: '/' }).files.biasStore).toBe(
+      '/home/tester/b.jsonl',
+    );
+    expect(() => resolveCouncilSettings({ HOME }, { home: '~eve', cwd: '/' })).toThrow(
+      /^--home "~eve" is not valid: use an absolute path, ~ or ~\/…/,
+    );
   });
 });
 
@@ -176,7 +215,9 @@ describe('resolveCouncilSettings: invalid values', () => {
     })();
     expect(CliError.isInstance(error)).toBe(true);
     expect((error as CliError).code).toBe('USAGE');
-    expect((error as CliError).message).toBe('LLM_COUNCIL_BIAS_CONSENT="5" is not valid: use 0 (OFF), 1 (LOCAL_ONLY), 2 (ANONYMOUS), 3 (ENHANCED) or 4 (RESEARCH); the names are accepted in any case. Fix or unset it.');
+    expect((error as CliError).message).toBe(
+      'LLM_COUNCIL_BIAS_CONSENT="5" is not valid: use 0 (OFF), 1 (LOCAL_ONLY), 2 (ANONYMOUS), 3 (ENHANCED) or 4 (RESEARCH); the names are accepted in any case. Fix or unset it.',
+    );
   });
 
   it.each([
@@ -190,11 +231,16 @@ describe('resolveCouncilSettings: invalid values', () => {
     ['LLM_COUNCIL_ORG', '../etc', 'use letters, digits, ".", "_" or "-" only, starting with a letter or digit'],
     ['LLM_COUNCIL_ORG', 'a..b', 'use letters, digits, ".", "_" or "-" only, without ".."'],
   ])('%s=%s', (name, value, accepted) => {
-    expect(() => resolveCouncilSettings({ [name]: value }, { cwd: '/' })).toThrow(`${name}=${JSON.stringify(value)} is not valid: ${accepted}. Fix or unset it.`);
+    expect(() => resolveCouncilSettings({ [name]: value }, { cwd: '/' })).toThrow(
+      `${name}=${JSON.stringify(value)} is not valid: ${accepted}. Fix or unset it.`,
+    );
   });
 
   it('reports every invalid variable at once', () => {
-    const result = safeResolveCouncilSettings({ LLM_COUNCIL_BIAS_PERSISTENCE: 'maybe', LLM_COUNCIL_BIAS_WINDOW_SESSIONS: '0', LLM_COUNCIL_BIAS_CONSENT: '9' }, { cwd: '/' });
+    const result = safeResolveCouncilSettings(
+      { LLM_COUNCIL_BIAS_PERSISTENCE: 'maybe', LLM_COUNCIL_BIAS_WINDOW_SESSIONS: '0', LLM_COUNCIL_BIAS_CONSENT: '9' },
+      { cwd: '/' },
+    );
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.error.message).toContain('LLM_COUNCIL_BIAS_PERSISTENCE="maybe"');
@@ -204,7 +250,15 @@ describe('resolveCouncilSettings: invalid values', () => {
   });
 
   it('gives a fallback with the defaults in place of the invalid values only', () => {
-    const result = safeResolveCouncilSettings({ HOME, LLM_COUNCIL_HOME: '/srv/c', LLM_COUNCIL_BIAS_WINDOW_DAYS: 'thirty', LLM_COUNCIL_BIAS_WINDOW_SESSIONS: '50' }, { cwd: '/' });
+    const result = safeResolveCouncilSettings(
+      {
+        HOME,
+        LLM_COUNCIL_HOME: '/srv/c',
+        LLM_COUNCIL_BIAS_WINDOW_DAYS: 'thirty',
+        LLM_COUNCIL_BIAS_WINDOW_SESSIONS: '50',
+      },
+      { cwd: '/' },
+    );
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.fallback.home).toBe('/srv/c');
@@ -215,8 +269,20 @@ describe('resolveCouncilSettings: invalid values', () => {
 
   it('cuts a long value in the message, and never shows a secret', () => {
     const long = 'x'.repeat(100);
-    expect(() => resolveCouncilSettings({ LLM_COUNCIL_BIAS_CONSENT: long, LLM_COUNCIL_HASH_SECRET: 'TOPSECRETVALUE' }, { cwd: '/' })).toThrow(`LLM_COUNCIL_BIAS_CONSENT="${'x'.repeat(40)}…" is not valid`);
-    const result = safeResolveCouncilSettings({ LLM_COUNCIL_BIAS_CONSENT: 'x', LLM_COUNCIL_HASH_SECRET: 'TOPSECRETVALUE', LLM_COUNCIL_CLOUD_TOKEN: 'TOKENVALUE' }, { cwd: '/' });
+    expect(() =>
+      resolveCouncilSettings(
+        { LLM_COUNCIL_BIAS_CONSENT: long, LLM_COUNCIL_HASH_SECRET: 'TOPSECRETVALUE' },
+        { cwd: '/' },
+      ),
+    ).toThrow(`LLM_COUNCIL_BIAS_CONSENT="${'x'.repeat(40)}…" is not valid`);
+    const result = safeResolveCouncilSettings(
+      {
+        LLM_COUNCIL_BIAS_CONSENT: 'x',
+        LLM_COUNCIL_HASH_SECRET: 'TOPSECRETVALUE',
+        LLM_COUNCIL_CLOUD_TOKEN: 'TOKENVALUE',
+      },
+      { cwd: '/' },
+    );
     expect(result.success).toBe(false);
     if (!result.success) expect(result.error.message).not.toMatch(/TOPSECRETVALUE|TOKENVALUE/);
   });
@@ -226,17 +292,27 @@ describe('resolveCouncilSettings: ADR-015 thresholds', () => {
   const thresholds = (env: Record<string, string>) => resolveCouncilSettings(env, { cwd: '/' }).biasThresholds;
 
   it('parses decimals, including the ends of the range', () => {
-    expect(thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '0.5' })).toEqual({ lengthCorrelation: 0.5, positionVariance: 0.5 });
-    expect(thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '0', LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: '0' })).toEqual({ lengthCorrelation: 0, positionVariance: 0 });
-    expect(thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '1', LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: '12' })).toEqual({ lengthCorrelation: 1, positionVariance: 12 });
+    expect(thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '0.5' })).toEqual({
+      lengthCorrelation: 0.5,
+      positionVariance: 0.5,
+    });
+    expect(
+      thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '0', LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: '0' }),
+    ).toEqual({ lengthCorrelation: 0, positionVariance: 0 });
+    expect(
+      thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '1', LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: '12' }),
+    ).toEqual({ lengthCorrelation: 1, positionVariance: 12 });
     expect(thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: '.25' }).lengthCorrelation).toBe(0.25);
   });
 
-  it.each(['1.5', '-0.1', 'high', '0.3.1', 'NaN', 'Infinity', '1e-1'])('rejects LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD=%s', (value) => {
-    expect(() => thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: value })).toThrow(
-      `LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD=${JSON.stringify(value)} is not valid: use a number from 0 to 1, the |r| above which length bias is flagged (default 0.3). Fix or unset it.`,
-    );
-  });
+  it.each(['1.5', '-0.1', 'high', '0.3.1', 'NaN', 'Infinity', '1e-1'])(
+    'rejects LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD=%s',
+    (value) => {
+      expect(() => thresholds({ LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: value })).toThrow(
+        `LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD=${JSON.stringify(value)} is not valid: use a number from 0 to 1, the |r| above which length bias is flagged (default 0.3). Fix or unset it.`,
+      );
+    },
+  );
 
   it.each(['-1', 'lots', 'Infinity'])('rejects LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD=%s', (value) => {
     expect(() => thresholds({ LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: value })).toThrow(
@@ -256,14 +332,30 @@ describe('resolveCouncilSettings: flags > environment > defaults', () => {
   });
 
   it('a flag wins over its variable, which is then neither read nor checked', () => {
-    const env = { HOME, LLM_COUNCIL_BIAS_CONSENT: 'not-a-level', LLM_COUNCIL_BIAS_PERSISTENCE: 'false', LLM_COUNCIL_ORG: 'acme', LLM_COUNCIL_BIAS_STORE: '/real/data.jsonl' };
-    const s = resolveCouncilSettings(env, { cwd: '/', home: '/demo', consentLevel: 1, biasPersistence: true, org: null, biasStore: null });
+    const env = {
+      HOME,
+      LLM_COUNCIL_BIAS_CONSENT: 'not-a-level',
+      LLM_COUNCIL_BIAS_PERSISTENCE: 'false',
+      LLM_COUNCIL_ORG: 'acme',
+      LLM_COUNCIL_BIAS_STORE: '/real/data.jsonl',
+    };
+    const s = resolveCouncilSettings(env, {
+      cwd: '/',
+      home: '/demo',
+      consentLevel: 1,
+      biasPersistence: true,
+      org: null,
+      biasStore: null,
+    });
     expect(s.consentLevel).toBe(1);
     expect(s.biasPersistence).toBe(true);
     expect(s.org).toBeNull();
     expect(s.files.biasStore).toBe('/demo/bias_metrics.jsonl');
     expect(s.variablesSet).toEqual([]);
-    expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_ORG: 'acme' }, { cwd: '/', org: 'beta' })).toMatchObject({ org: 'beta', orgSource: '--org' });
+    expect(resolveCouncilSettings({ HOME, LLM_COUNCIL_ORG: 'acme' }, { cwd: '/', org: 'beta' })).toMatchObject({
+      org: 'beta',
+      orgSource: '--org',
+    });
   });
 
   it('does not write --home back into the environment it was given', () => {

@@ -24,7 +24,7 @@ function expandHomePath(path: string, context: { userHome: string; cwd: string; 
   if (path === '~') return context.userHome;
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(context.userHome, path.slice(2));
   if (path.startsWith('~')) {
-    context.addIssue('use an absolute path, ~ or ~/… (another user\'s ~name is not expanded)');
+    context.addIssue("use an absolute path, ~ or ~/… (another user's ~name is not expanded)");
     return path;
   }
   return isAbsolute(path) ? path : resolve(context.cwd, path);
@@ -85,7 +85,11 @@ const orgText = z.string().transform((org, ctx) => {
 });
 
 function pathText(context: { userHome: string; cwd: string }) {
-  return z.string().transform((text, ctx) => expandHomePath(text, { ...context, addIssue: (message) => ctx.addIssue({ code: 'custom', message }) }));
+  return z
+    .string()
+    .transform((text, ctx) =>
+      expandHomePath(text, { ...context, addIssue: (message) => ctx.addIssue({ code: 'custom', message }) }),
+    );
 }
 
 /** The `LLM_COUNCIL_*` variables this module reads, each with its schema (blank values are removed before parsing). */
@@ -103,8 +107,14 @@ function environmentSchema(context: { userHome: string; cwd: string }) {
     LLM_COUNCIL_BIAS_WINDOW_DAYS: wholeNumber(1, 'use a whole number ≥ 1').optional(),
     LLM_COUNCIL_MIN_BIAS_SESSIONS: wholeNumber(1, 'use a whole number ≥ 1').optional(),
     LLM_COUNCIL_RANDOM_SEED: wholeNumber(0, 'use a whole number').optional(),
-    LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: decimal({ min: 0, max: 1 }, 'use a number from 0 to 1, the |r| above which length bias is flagged (default 0.3)').optional(),
-    LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: decimal({ min: 0, max: Number.MAX_VALUE }, 'use a number of 0 or more, the variance of per-position mean scores above which position bias is flagged (default 0.5)').optional(),
+    LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD: decimal(
+      { min: 0, max: 1 },
+      'use a number from 0 to 1, the |r| above which length bias is flagged (default 0.3)',
+    ).optional(),
+    LLM_COUNCIL_POSITION_VARIANCE_THRESHOLD: decimal(
+      { min: 0, max: Number.MAX_VALUE },
+      'use a number of 0 or more, the variance of per-position mean scores above which position bias is flagged (default 0.5)',
+    ).optional(),
     LLM_COUNCIL_CLOUD_URL: z.string().optional(),
   });
 }
@@ -166,7 +176,10 @@ interface PathContext {
 }
 
 /** The `LLM_COUNCIL_*` variables, validated: what was set (blank counts as unset), what it parsed to, and each problem. */
-function parseVariables(env: Env, options: PathContext & { skip: Set<string> }): { raw: Record<string, string>; parsed: Parsed; problems: string[]; invalid: string[] } {
+function parseVariables(
+  env: Env,
+  options: PathContext & { skip: Set<string> },
+): { raw: Record<string, string>; parsed: Parsed; problems: string[]; invalid: string[] } {
   const schema = environmentSchema(options);
   const raw: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
@@ -176,7 +189,9 @@ function parseVariables(env: Env, options: PathContext & { skip: Set<string> }):
   const result = schema.safeParse(raw);
   if (result.success) return { raw, parsed: result.data, problems: [], invalid: [] };
   const invalid = result.error.issues.map((issue) => String(issue.path[0]));
-  const problems = result.error.issues.map((issue, i) => `${invalid[i]}=${shown(raw[invalid[i]!] ?? '')} is not valid: ${issue.message}. Fix or unset it.`);
+  const problems = result.error.issues.map(
+    (issue, i) => `${invalid[i]}=${shown(raw[invalid[i]!] ?? '')} is not valid: ${issue.message}. Fix or unset it.`,
+  );
   return { raw, parsed: {}, problems, invalid };
 }
 
@@ -202,7 +217,8 @@ function fileInHomePath(home: string): string | undefined {
 
 function resolveLocations(parsed: Parsed, options: PathContext & { flags: CouncilSettingsFlags; problems: string[] }) {
   const { flags, problems } = options;
-  const flagProblem = (what: string, value: string) => (message: string) => problems.push(`${what} ${shown(value)} is not valid: ${message}.`);
+  const flagProblem = (what: string, value: string) => (message: string) =>
+    problems.push(`${what} ${shown(value)} is not valid: ${message}.`);
   let home = join(options.userHome, '.llm-council');
   let homeSource: CouncilSettings['homeSource'] = 'default';
   if (flags.home !== undefined) {
@@ -216,9 +232,16 @@ function resolveLocations(parsed: Parsed, options: PathContext & { flags: Counci
   if (file !== undefined) {
     const named = homeSource === 'default' ? 'The home directory' : homeSource;
     // Paths in full: a home cut short would not say which file is in the way.
-    problems.push(`${named} ${home} is not valid: ${file === home ? 'it is' : `${file} is`} a file, not a directory. Point it at a directory (Council creates one that is missing).`);
+    problems.push(
+      `${named} ${home} is not valid: ${file === home ? 'it is' : `${file} is`} a file, not a directory. Point it at a directory (Council creates one that is missing).`,
+    );
   }
-  const named = typeof flags.biasStore === 'string' ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) }) : flags.biasStore === null ? undefined : parsed.LLM_COUNCIL_BIAS_STORE;
+  const named =
+    typeof flags.biasStore === 'string'
+      ? expandHomePath(flags.biasStore, { ...options, addIssue: flagProblem('The bias store path', flags.biasStore) })
+      : flags.biasStore === null
+        ? undefined
+        : parsed.LLM_COUNCIL_BIAS_STORE;
   // A store the user named explicitly may be a symbolic link: it is followed, once, here, so the store's segments and
   // its writers' pins live beside the file it points to. The default `<home>/bias_metrics.jsonl` is never followed:
   // an append refuses a link there (a link the user did not name could lead anywhere).
@@ -265,7 +288,10 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
   // --org is checked as LLM_COUNCIL_ORG is, so that a valid flag overrides an invalid variable and an invalid flag is named.
   if (typeof flags.org === 'string') {
     const checked = orgText.safeParse(flags.org);
-    if (!checked.success) problems.push(`--org ${shown(flags.org)} is not valid: ${checked.error.issues[0]?.message ?? 'not an organization id'}.`);
+    if (!checked.success)
+      problems.push(
+        `--org ${shown(flags.org)} is not valid: ${checked.error.issues[0]?.message ?? 'not an organization id'}.`,
+      );
   }
   for (const name of PROVIDER_BASE_URL_VARIABLES) {
     const value = nonBlank(env[name]);
@@ -279,7 +305,10 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
   const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
   const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
   const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
-  const secretNames = [...(secrets.hashSecret === null ? [] : ['LLM_COUNCIL_HASH_SECRET']), ...(secrets.cloudToken === null ? [] : ['LLM_COUNCIL_CLOUD_TOKEN'])];
+  const secretNames = [
+    ...(secrets.hashSecret === null ? [] : ['LLM_COUNCIL_HASH_SECRET']),
+    ...(secrets.cloudToken === null ? [] : ['LLM_COUNCIL_CLOUD_TOKEN']),
+  ];
   const values: Omit<CouncilSettings, 'secrets'> = {
     home,
     homeSource,
@@ -293,7 +322,10 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
       sentCursor: paths.telemetrySentCursor,
       deadLetter: paths.telemetryDeadLetter,
     },
-    models: (parsed.LLM_COUNCIL_MODELS ?? '').split(',').map((m) => m.trim()).filter((m) => m !== ''),
+    models: (parsed.LLM_COUNCIL_MODELS ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== ''),
     chairman: parsed.LLM_COUNCIL_CHAIRMAN ?? null,
     org,
     orgSource: org === null ? null : flags.org !== undefined ? '--org' : 'LLM_COUNCIL_ORG',
@@ -312,9 +344,15 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     hashSecretSet: secrets.hashSecret !== null,
     cloudUrl: parsed.LLM_COUNCIL_CLOUD_URL ?? null,
     cloudTokenSet: secrets.cloudToken !== null,
-    apiKeys: Object.fromEntries(PROVIDER_KEY_VARIABLES.map((name) => [name, secrets.providerEnv[name] !== undefined])) as CouncilSettings['apiKeys'],
+    apiKeys: Object.fromEntries(
+      PROVIDER_KEY_VARIABLES.map((name) => [name, secrets.providerEnv[name] !== undefined]),
+    ) as CouncilSettings['apiKeys'],
     // As shown (doctor, config show): scrubbed. The values as set, to call the servers with, stay in `secrets`.
-    baseUrls: Object.fromEntries(PROVIDER_BASE_URL_VARIABLES.flatMap((name) => (secrets.providerEnv[name] === undefined ? [] : [[name, scrubSecrets(secrets.providerEnv[name])]]))),
+    baseUrls: Object.fromEntries(
+      PROVIDER_BASE_URL_VARIABLES.flatMap((name) =>
+        secrets.providerEnv[name] === undefined ? [] : [[name, scrubSecrets(secrets.providerEnv[name])]],
+      ),
+    ),
     variablesSet: [...Object.keys(raw), ...secretNames].filter((name) => !invalid.includes(name)).sort(),
   };
   // `secrets` is defined here, not enumerable: JSON.stringify and console.log of the settings never show it.
@@ -323,7 +361,8 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
 }
 
 /** The result of `safeResolveCouncilSettings`; on failure, `fallback` has the defaults in place of each invalid value. */
-export type SafeCouncilSettingsResult = { success: true; value: CouncilSettings } | { success: false; error: CliError; fallback: CouncilSettings };
+export type SafeCouncilSettingsResult =
+  { success: true; value: CouncilSettings } | { success: false; error: CliError; fallback: CouncilSettings };
 
 /**
  * Resolves the settings (see `resolveCouncilSettings`) without throwing. Every invalid variable is
@@ -336,7 +375,9 @@ export function safeResolveCouncilSettings(env: Env, flags: CouncilSettingsFlags
   const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !first.invalid.includes(name)));
   const { home: _home, biasStore: _store, ...validFlags } = flags;
   // A bad --home or store flag falls back to the environment's (or the default) home.
-  const fallbackFlags = first.problems.some((p) => p.startsWith('--home') || p.startsWith('The bias store path')) ? validFlags : flags;
+  const fallbackFlags = first.problems.some((p) => p.startsWith('--home') || p.startsWith('The bias store path'))
+    ? validFlags
+    : flags;
   return { success: false, error, fallback: resolveOnce(kept, fallbackFlags).settings };
 }
 
@@ -352,4 +393,3 @@ export function resolveCouncilSettings(env: Env, flags: CouncilSettingsFlags = {
   if (!result.success) throw result.error;
   return result.value;
 }
-

@@ -12,7 +12,12 @@ describe('classifyOutboxEvent', () => {
 
   it('never sends consent 0 or 1', () => {
     for (const level of [0, 1]) {
-      const event = { schema_version: '1.1.0', event_id: '00000000-0000-4000-8000-000000000001', session_id: 's', consent_level: level };
+      const event = {
+        schema_version: '1.1.0',
+        event_id: '00000000-0000-4000-8000-000000000001',
+        session_id: 's',
+        consent_level: level,
+      };
       const decision = classifyOutboxEvent(event);
       expect(decision.kind).toBe('set-aside');
       expect(decision.kind === 'set-aside' && decision.reason).toContain(`consent_level ${level}`);
@@ -51,7 +56,9 @@ describe('classifyOutboxEvent', () => {
     const decision = classifyOutboxEvent({ ...sampleEvent(1, 2), query_hash: null });
     expect(decision.kind === 'violation' && decision.reason).toContain('query_hash (needs consent 4)');
     expect(classifyOutboxEvent({ ...sampleEvent(1, 3), query_hash: null }).kind).toBe('violation');
-    expect(classifyOutboxEvent({ ...sampleEvent(1, 4), query_hash: null, bias_indicators: null, query_metadata: null }).kind).toBe('send');
+    expect(
+      classifyOutboxEvent({ ...sampleEvent(1, 4), query_hash: null, bias_indicators: null, query_metadata: null }).kind,
+    ).toBe('send');
   });
 
   it('sets aside events that do not fit the schema, naming the path', () => {
@@ -65,9 +72,25 @@ describe('classifyOutboxEvent', () => {
     expect(decision.kind).toBe('send');
     if (decision.kind !== 'send') return;
     expect(decision.reduced).toBe(true);
-    expect(Object.keys(decision.event).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(decision.event).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(decision.event.consent_level).toBe(2);
     const three = classifyOutboxEvent(sampleEvent(1, 4), 3);
-    expect(three.kind === 'send' && Object.keys(three.event).sort()).toEqual(['bias_indicators', 'consent_level', 'event_id', 'query_metadata', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(three.kind === 'send' && Object.keys(three.event).sort()).toEqual([
+      'bias_indicators',
+      'consent_level',
+      'event_id',
+      'query_metadata',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
   });
 });

@@ -26,16 +26,30 @@ export function classifyOutboxEvent(raw: Readonly<Record<string, unknown>>, ceil
   }
   const above = fieldsAboveConsent(raw);
   if (above.length > 0) {
-    const list = above.map((a) => (a.needs === null ? `${a.field} (not a field of the event schema)` : `${a.field} (needs consent ${a.needs})`)).join(', ');
+    const list = above
+      .map((a) =>
+        a.needs === null ? `${a.field} (not a field of the event schema)` : `${a.field} (needs consent ${a.needs})`,
+      )
+      .join(', ');
     return { kind: 'violation', reason: `it has consent_level ${level} but carries ${list}`, eventId };
   }
   if (level < minimumTelemetryConsentLevel) {
-    return { kind: 'set-aside', reason: `consent_level ${level} allows no transmission (only levels 2 to 4 are sent)`, eventId };
+    return {
+      kind: 'set-aside',
+      reason: `consent_level ${level} allows no transmission (only levels 2 to 4 are sent)`,
+      eventId,
+    };
   }
   const parsed = telemetryEventSchema.safeParse(raw);
-  if (!parsed.success) return { kind: 'set-aside', reason: `it does not fit the event schema: ${describeZodError(parsed.error, '(event)')}`, eventId };
+  if (!parsed.success)
+    return {
+      kind: 'set-aside',
+      reason: `it does not fit the event schema: ${describeZodError(parsed.error, '(event)')}`,
+      eventId,
+    };
   if (ceiling === undefined || ceiling >= level) return { kind: 'send', event: parsed.data, reduced: false };
   const reduced = reduceTelemetryEventToConsent(parsed.data, ceiling);
-  if (reduced === null) return { kind: 'set-aside', reason: `the current consent level ${ceiling} allows no transmission`, eventId };
+  if (reduced === null)
+    return { kind: 'set-aside', reason: `the current consent level ${ceiling} allows no transmission`, eventId };
   return { kind: 'send', event: reduced, reduced: true };
 }

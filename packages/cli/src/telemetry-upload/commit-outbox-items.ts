@@ -11,7 +11,12 @@ export async function commitOutboxItems(run: UploadRun, items: readonly OutboxIt
   const at = new Date(run.settings.now()).toISOString();
   const letters: DeadLetterEntry[] = items
     .filter((item) => item.deadLetter !== undefined)
-    .map((item) => ({ dead_lettered_at: at, outbox_segment: item.entry.next.segment, outbox_line: item.entry.line, ...item.deadLetter! }));
+    .map((item) => ({
+      dead_lettered_at: at,
+      outbox_segment: item.entry.next.segment,
+      outbox_line: item.entry.line,
+      ...item.deadLetter!,
+    }));
   await run.outbox.commit(letters, last.entry.next);
   run.position = last.entry.next;
   await run.settings.onCommit?.();

@@ -33,16 +33,29 @@ function scriptedModel(id: string, quality: number): Member {
       const prompt = options.messages.map((m) => m.content).join('\n');
       let text: string;
       if (/\bcontributors\b/.test(prompt) && /^Model: /m.test(prompt)) {
-        text = `Rotate it with a maintenance window.\n\n\`\`\`json\n${JSON.stringify({ contributors: [{ id: 'test/alpha', weight: 2, reason: 'clear' }, { id: 'test/beta', weight: 1, reason: 'safe' }] })}\n\`\`\``;
+        text = `Rotate it with a maintenance window.\n\n\`\`\`json\n${JSON.stringify({
+          contributors: [
+            { id: 'test/alpha', weight: 2, reason: 'clear' },
+            { id: 'test/beta', weight: 1, reason: 'safe' },
+          ],
+        })}\n\`\`\``;
       } else if (prompt.includes('FINAL RANKING')) {
-        const blocks = [...prompt.matchAll(/^<<<\S+ (Response [A-Z]+)>>>\n([\s\S]*?)\n<<<\S+ END>>>$/gm)].map((m) => ({ label: m[1]!, q: Number(/quality (\d+)/.exec(m[2]!)?.[1] ?? 0) }));
+        const blocks = [...prompt.matchAll(/^<<<\S+ (Response [A-Z]+)>>>\n([\s\S]*?)\n<<<\S+ END>>>$/gm)].map((m) => ({
+          label: m[1]!,
+          q: Number(/quality (\d+)/.exec(m[2]!)?.[1] ?? 0),
+        }));
         const ranked = [...blocks].sort((a, b) => b.q - a.q).map((b) => b.label);
         const scores = Object.fromEntries(blocks.map((b) => [b.label, b.q]));
         text = `\`\`\`json\n${JSON.stringify({ ranking: ranked, scores })}\n\`\`\`\n\nFINAL RANKING:\n${ranked.map((l, i) => `${i + 1}. ${l}`).join('\n')}`;
       } else {
         text = `answer of ${id} quality ${quality}`;
       }
-      return Promise.resolve({ text, usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'stop' as const, latencyMs: 1 });
+      return Promise.resolve({
+        text,
+        usage: { inputTokens: 10, outputTokens: 5 },
+        finishReason: 'stop' as const,
+        latencyMs: 1,
+      });
     },
   };
 }
@@ -75,58 +88,72 @@ const allowedFields: Record<number, string[] | null> = {
 };
 
 describe('consent matrix: a real session, the real event builder, the real uploader', () => {
-  it.each([0, 1, 2, 3, 4])('consent %i: exactly the allowed fields arrive, and no canary in any byte', async (level) => {
-    const { home, paths } = tempHome();
-    // What the CLI does after a session (consent ≥ 2): build the event and append it to the outbox.
-    const event = buildTelemetryEvent(session, level, {
-      queryMetadata: deriveQueryMetadata(canaryQuery),
-      queryHash: hashQuery({ query: canaryQuery, secret: hashSecret }),
-    });
-    if (event !== null) await createJsonlStore({ path: paths.outbox, schema: telemetryEventSchema }).append([event]);
+  it.each([0, 1, 2, 3, 4])(
+    'consent %i: exactly the allowed fields arrive, and no canary in any byte',
+    async (level) => {
+      const { home, paths } = tempHome();
+      // What the CLI does after a session (consent ≥ 2): build the event and append it to the outbox.
+      const event = buildTelemetryEvent(session, level, {
+        queryMetadata: deriveQueryMetadata(canaryQuery),
+        queryHash: hashQuery({ query: canaryQuery, secret: hashSecret }),
+      });
+      if (event !== null) await createJsonlStore({ path: paths.outbox, schema: telemetryEventSchema }).append([event]);
 
-    server = await startIngestTestServer({ token: cloudToken });
-    const out: string[] = [];
-    const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t) };
-    const env = {
-      LLM_COUNCIL_HOME: home,
-      LLM_COUNCIL_CLOUD_URL: server.url,
-      LLM_COUNCIL_CLOUD_TOKEN: cloudToken,
-      LLM_COUNCIL_BIAS_CONSENT: String(level),
-      LLM_COUNCIL_HASH_SECRET: hashSecret,
-      OPENROUTER_API_KEY: canaryApiKey,
-    };
-    expect(await runTelemetryCli(['upload'], { version: '1.0.0', io, env })).toBe(0);
+      server = await startIngestTestServer({ token: cloudToken });
+      const out: string[] = [];
+      const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t) };
+      const env = {
+        LLM_COUNCIL_HOME: home,
+        LLM_COUNCIL_CLOUD_URL: server.url,
+        LLM_COUNCIL_CLOUD_TOKEN: cloudToken,
+        LLM_COUNCIL_BIAS_CONSENT: String(level),
+        LLM_COUNCIL_HASH_SECRET: hashSecret,
+        OPENROUTER_API_KEY: canaryApiKey,
+      };
+      expect(await runTelemetryCli(['upload'], { version: '1.0.0', io, env })).toBe(0);
 
-    const expected = allowedFields[level]!;
-    if (expected === null) {
-      expect(event).toBeNull();
-      expect(existsSync(paths.outbox)).toBe(false);
-      expect(server.requests).toHaveLength(0);
-    } else {
-      expect(server.requests).toHaveLength(1);
-      const sent = (JSON.parse(server.requests[0]!.body) as { events: Record<string, unknown>[] }).events;
-      expect(sent).toHaveLength(1);
-      expect(Object.keys(sent[0]!).sort()).toEqual([...expected].sort());
-      expect(sent[0]!.consent_level).toBe(level);
-      expect(sent[0]!.session_id).toBe(session.sessionId);
-      // Rankings by quality, worked out by hand: alpha (9) > beta (7) > gamma (5).
-      expect((sent[0]!.rankings as { model: string; final_rank: number }[]).map((r) => [r.model, r.final_rank])).toEqual([
-        ['test/alpha', 1],
-        ['test/beta', 2],
-        ['test/gamma', 3],
-      ]);
-      if (level === 4) {
-        // ADR-018: HMAC-SHA256(secret, first 100 characters), first 16 hex characters.
-        expect(sent[0]!.query_hash).toBe(createHmac('sha256', hashSecret).update(canaryQuery.slice(0, 100)).digest('hex').slice(0, 16));
+      const expected = allowedFields[level]!;
+      if (expected === null) {
+        expect(event).toBeNull();
+        expect(existsSync(paths.outbox)).toBe(false);
+        expect(server.requests).toHaveLength(0);
+      } else {
+        expect(server.requests).toHaveLength(1);
+        const sent = (JSON.parse(server.requests[0]!.body) as { events: Record<string, unknown>[] }).events;
+        expect(sent).toHaveLength(1);
+        expect(Object.keys(sent[0]!).sort()).toEqual([...expected].sort());
+        expect(sent[0]!.consent_level).toBe(level);
+        expect(sent[0]!.session_id).toBe(session.sessionId);
+        // Rankings by quality, worked out by hand: alpha (9) > beta (7) > gamma (5).
+        expect(
+          (sent[0]!.rankings as { model: string; final_rank: number }[]).map((r) => [r.model, r.final_rank]),
+        ).toEqual([
+          ['test/alpha', 1],
+          ['test/beta', 2],
+          ['test/gamma', 3],
+        ]);
+        if (level === 4) {
+          // ADR-018: HMAC-SHA256(secret, first 100 characters), first 16 hex characters.
+          expect(sent[0]!.query_hash).toBe(
+            createHmac('sha256', hashSecret).update(canaryQuery.slice(0, 100)).digest('hex').slice(0, 16),
+          );
+        }
       }
-    }
 
-    const received = server.receivedBytes().toString('latin1');
-    for (const canary of [canaryQuery, canaryQuery.slice(0, 20), 'payroll database password', 'Jane Doe', canaryApiKey, 'CANARY']) {
-      expect(received.includes(canary), `server bytes contain ${canary}`).toBe(false);
-      expect(out.join('').includes(canary), `output contains ${canary}`).toBe(false);
-    }
-    expect(out.join('')).not.toContain(cloudToken);
-    if (existsSync(paths.outbox)) expect(readFileSync(paths.outbox, 'latin1')).not.toContain('CANARY');
-  });
+      const received = server.receivedBytes().toString('latin1');
+      for (const canary of [
+        canaryQuery,
+        canaryQuery.slice(0, 20),
+        'payroll database password',
+        'Jane Doe',
+        canaryApiKey,
+        'CANARY',
+      ]) {
+        expect(received.includes(canary), `server bytes contain ${canary}`).toBe(false);
+        expect(out.join('').includes(canary), `output contains ${canary}`).toBe(false);
+      }
+      expect(out.join('')).not.toContain(cloudToken);
+      if (existsSync(paths.outbox)) expect(readFileSync(paths.outbox, 'latin1')).not.toContain('CANARY');
+    },
+  );
 });

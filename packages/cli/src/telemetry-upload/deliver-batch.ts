@@ -8,11 +8,20 @@ const isWaiting = (item: OutboxItem): boolean => item.event !== undefined && ite
 
 /** Marks a sendable item for the dead-letter file with council-cloud's reason (it refused the event by name). */
 function refuse(item: OutboxItem, reason: string): void {
-  item.deadLetter = { refused_by: 'council-cloud', reason, event_id: item.event!.event_id, event: item.event as Record<string, unknown> };
+  item.deadLetter = {
+    refused_by: 'council-cloud',
+    reason,
+    event_id: item.event!.event_id,
+    event: item.event as Record<string, unknown>,
+  };
 }
 
 /** Counts what council-cloud took (new or already held) and marks the events it refused one by one. */
-function recordAccepted(run: UploadRun, sendable: readonly OutboxItem[], answer: Extract<BatchAnswer, { kind: 'accepted' }>): void {
+function recordAccepted(
+  run: UploadRun,
+  sendable: readonly OutboxItem[],
+  answer: Extract<BatchAnswer, { kind: 'accepted' }>,
+): void {
   run.summary.batches++;
   if (answer.warning !== undefined) run.settings.onNotice(`council-cloud answered ${answer.warning}`);
   const refused = new Map(answer.rejected.map((r) => [r.event_id, r.reason]));
@@ -48,7 +57,10 @@ export async function deliverBatch(run: UploadRun, items: OutboxItem[]): Promise
       await commit(run, items);
       return;
     }
-    const answer = await sendBatchWithRetry(run, waiting.map((item) => item.event!));
+    const answer = await sendBatchWithRetry(
+      run,
+      waiting.map((item) => item.event!),
+    );
     switch (answer.kind) {
       case 'accepted':
         recordAccepted(run, waiting, answer);

@@ -9,7 +9,8 @@ import type { UploadRun } from './upload-run.js';
 async function handleBatch(run: UploadRun, batch: OutboxBatch): Promise<void> {
   if (batch.items.length === 0) return;
   if (run.settings.dryRun) previewBatch(run, batch.items);
-  else if (batch.events === 0) await commitOutboxItems(run, batch.items); // only set-aside lines
+  else if (batch.events === 0)
+    await commitOutboxItems(run, batch.items); // only set-aside lines
   else await deliverBatch(run, batch.items);
 }
 
@@ -23,7 +24,7 @@ export async function drainOutbox(run: UploadRun): Promise<void> {
   const scan = run.outbox.scan(run.position);
   let handed = 0; // events handed to council-cloud (or, in a dry run, printed)
   try {
-    for (let exhausted = false; !exhausted && handed < maxEvents; ) {
+    for (let exhausted = false; !exhausted && handed < maxEvents;) {
       const batch = await readOutboxBatch(run, scan, Math.min(batchSize, maxEvents - handed));
       await handleBatch(run, batch);
       handed += batch.events;

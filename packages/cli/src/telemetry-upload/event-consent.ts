@@ -6,7 +6,9 @@ import { telemetryFieldLevel } from '@council/core';
  * fields this uploader does not know (it cannot tell what they would disclose). Empty when the event
  * may be sent as it is.
  */
-export function fieldsAboveConsent(event: Readonly<Record<string, unknown>>): { field: string; needs: number | null }[] {
+export function fieldsAboveConsent(
+  event: Readonly<Record<string, unknown>>,
+): { field: string; needs: number | null }[] {
   const level = event.consent_level;
   const found: { field: string; needs: number | null }[] = [];
   for (const [field, value] of Object.entries(event)) {

@@ -60,7 +60,8 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
   const now = options.now ?? Date.now;
   const token = options.token;
   // Whatever a server or the network says is passed through this before it reaches a message.
-  const clean = (text: string): string => text.split(token).join('[redacted]').replace(/\s+/g, ' ').trim().slice(0, maxReasonChars);
+  const clean = (text: string): string =>
+    text.split(token).join('[redacted]').replace(/\s+/g, ' ').trim().slice(0, maxReasonChars);
 
   const api = ky.create({
     retry: 0,
@@ -108,17 +109,24 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
         };
       }
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now());
-      if (status === 401 || status === 403) return { kind: 'unauthorized', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}` };
-      if (status === 408 || status === 429) return { kind: 'retry', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}`, retryAfterMs };
+      if (status === 401 || status === 403)
+        return { kind: 'unauthorized', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}` };
+      if (status === 408 || status === 429)
+        return { kind: 'retry', status, reason: `HTTP ${status}${describeErrorBody(text, clean)}`, retryAfterMs };
       if (status >= 400 && status < 500) {
         const batch = new Set(events.map((e) => e.event_id));
         const refusal = readRefusal(text, batch, clean);
-        if (refusal !== null) return { kind: 'refused', status, rejected: refusal.rejected, reason: `HTTP ${status}${refusal.message}` };
+        if (refusal !== null)
+          return { kind: 'refused', status, rejected: refusal.rejected, reason: `HTTP ${status}${refusal.message}` };
       }
       const reason = `HTTP ${status}${describeErrorBody(text, clean)}`;
       if (status === 404 || status === 405 || status === 410 || (status >= 300 && status < 400)) {
         const location = status >= 300 && status < 400 ? response.headers.get('location') : null;
-        return { kind: 'unexpected', status, reason: location === null ? reason : `${reason} (a redirect to ${clean(location)})` };
+        return {
+          kind: 'unexpected',
+          status,
+          reason: location === null ? reason : `${reason} (a redirect to ${clean(location)})`,
+        };
       }
       if (status >= 400 && status < 500) {
         const why = `${reason} ${describeNonRefusal(text, response.headers.get('content-type'))}`;
@@ -129,7 +137,13 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
       // A status outside 200-599: nothing an ingest API answers.
       return { kind: 'unexpected', status, reason };
     } catch (error) {
-      if (timedOut) return { kind: 'retry', status: null, reason: `no answer within ${timeoutMs} ms (timeout)`, retryAfterMs: undefined };
+      if (timedOut)
+        return {
+          kind: 'retry',
+          status: null,
+          reason: `no answer within ${timeoutMs} ms (timeout)`,
+          retryAfterMs: undefined,
+        };
       return { kind: 'retry', status: null, reason: describeNetworkError(error, clean), retryAfterMs: undefined };
     } finally {
       clearTimeout(timer);
@@ -152,7 +166,11 @@ function safeJson(text: string): unknown {
  * council-cloud's own refusal: a body that fits the error schema and names, in `rejected`, at least one event of
  * the batch (names of other events are ignored); null for anything else.
  */
-function readRefusal(text: string, batch: ReadonlySet<string>, clean: (text: string) => string): { rejected: IngestRejection[]; message: string } | null {
+function readRefusal(
+  text: string,
+  batch: ReadonlySet<string>,
+  clean: (text: string) => string,
+): { rejected: IngestRejection[]; message: string } | null {
   const parsed = ingestErrorSchema.safeParse(safeJson(text));
   if (!parsed.success) return null;
   const seen = new Set<string>();
@@ -168,16 +186,25 @@ function readRefusal(text: string, batch: ReadonlySet<string>, clean: (text: str
 /** Why a 4xx is not taken as a refusal of events, for the message: what the body was. Never quotes a page. */
 function describeNonRefusal(text: string, contentType: string | null): string {
   const body = safeJson(text);
-  if (body !== undefined && ingestErrorSchema.safeParse(body).success) return '(council-cloud named no event of the batch, so none is refused)';
+  if (body !== undefined && ingestErrorSchema.safeParse(body).success)
+    return '(council-cloud named no event of the batch, so none is refused)';
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  const what = text.trim() === '' ? 'an empty body' : type === 'text/html' || /^\s*</.test(text) ? 'an HTML page' : type === '' ? 'a body that is not JSON' : `a ${type} body`;
+  const what =
+    text.trim() === ''
+      ? 'an empty body'
+      : type === 'text/html' || /^\s*</.test(text)
+        ? 'an HTML page'
+        : type === ''
+          ? 'a body that is not JSON'
+          : `a ${type} body`;
   return `(${what}, not council-cloud's answer: a proxy or gateway on the way may have sent it)`;
 }
 
 function describeErrorBody(text: string, clean: (text: string) => string): string {
   const parsed = ingestErrorSchema.safeParse(safeJson(text));
   if (!parsed.success) return '';
-  const message = typeof parsed.data.error === 'string' ? parsed.data.error : (parsed.data.error?.message ?? parsed.data.message);
+  const message =
+    typeof parsed.data.error === 'string' ? parsed.data.error : (parsed.data.error?.message ?? parsed.data.message);
   return message === undefined || message === null ? '' : `: ${clean(message)}`;
 }
 

@@ -25,7 +25,11 @@ export const ingestRejectionSchema = z
     event_id: z.string(),
     reason: z.string(),
   })
-  .meta({ id: 'IngestRejection', description: 'An event council-cloud refuses, named by its event_id, and why. The uploader dead-letters exactly the events named so.' });
+  .meta({
+    id: 'IngestRejection',
+    description:
+      'An event council-cloud refuses, named by its event_id, and why. The uploader dead-letters exactly the events named so.',
+  });
 
 export type IngestRejection = z.infer<typeof ingestRejectionSchema>;
 
@@ -49,7 +53,9 @@ export const ingestResponseSchema = z
  */
 export const ingestErrorSchema = z
   .looseObject({
-    error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })]).optional(),
+    error: z
+      .union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })])
+      .optional(),
     message: z.string().nullish(),
     rejected: z.array(ingestRejectionSchema).optional(),
   })

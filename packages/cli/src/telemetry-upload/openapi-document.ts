@@ -1,6 +1,12 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
-import { ingestErrorSchema, ingestRejectionSchema, ingestRequestSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
+import {
+  ingestErrorSchema,
+  ingestRejectionSchema,
+  ingestRequestSchema,
+  ingestResponseSchema,
+  maxEventsPerBatch,
+} from './ingest-contract.js';
 import { minimumTelemetryConsentLevel, telemetryEventSchema, telemetryFieldConsentLevel } from '@council/core';
 
 type JsonObject = Record<string, unknown>;
@@ -12,7 +18,10 @@ function consentRules(): JsonObject[] {
   const rules: JsonObject[] = [];
   for (let level = minimumTelemetryConsentLevel; level < highest; level++) {
     const forbidden = levels.filter(([, needs]) => needs > level).map(([field]) => ({ required: [field] }));
-    rules.push({ if: { properties: { consent_level: { const: level } } }, then: { not: forbidden.length === 1 ? forbidden[0] : { anyOf: forbidden } } });
+    rules.push({
+      if: { properties: { consent_level: { const: level } } },
+      then: { not: forbidden.length === 1 ? forbidden[0] : { anyOf: forbidden } },
+    });
   }
   return rules;
 }
@@ -25,7 +34,10 @@ function componentSchemas(): Record<string, JsonObject> {
   registry.add(ingestRejectionSchema, { id: 'IngestRejection' });
   registry.add(ingestResponseSchema, { id: 'IngestResponse' });
   registry.add(ingestErrorSchema, { id: 'IngestError' });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
   const result: Record<string, JsonObject> = {};
   for (const name of Object.keys(schemas).sort()) {
     // OpenAPI 3.1 schemas are JSON Schema 2020-12 already; the per-schema $schema/$id add nothing.
@@ -37,11 +49,13 @@ function componentSchemas(): Record<string, JsonObject> {
   const event = result.TelemetryEvent as { properties: Record<string, JsonObject> };
   event.properties.event_id = {
     ...event.properties.event_id,
-    description: 'The idempotency key of the event (ADR-018: a UUID v4, set when the session queued it, never changed by the uploader): council-cloud stores each event_id at most once.',
+    description:
+      'The idempotency key of the event (ADR-018: a UUID v4, set when the session queued it, never changed by the uploader): council-cloud stores each event_id at most once.',
   };
   result.TelemetryEvent = {
     ...result.TelemetryEvent,
-    description: 'ADR-018 council-cloud event, schema 1.1.0. Fields beyond consent_level are absent: 2 carries rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
+    description:
+      'ADR-018 council-cloud event, schema 1.1.0. Fields beyond consent_level are absent: 2 carries rankings; 3 adds bias_indicators and query_metadata; 4 adds query_hash.',
     allOf: consentRules(),
   };
   return result;
@@ -87,10 +101,10 @@ export function createOpenApiDocument(): JsonObject {
           summary: `Store a batch of 1 to ${maxEventsPerBatch} events.`,
           description: [
             "Idempotent per event: each event's event_id (a UUID v4 set when the session queued it, never changed by the uploader) is its idempotency key.",
-            'council-cloud stores an event_id at most once, whatever batch carries it, and lists the events it already held in the answer\'s `duplicates`;',
+            "council-cloud stores an event_id at most once, whatever batch carries it, and lists the events it already held in the answer's `duplicates`;",
             'so an event sent again after a lost answer, in a batch of another size, or after `retry-dead`, is counted once. There is no batch-wide Idempotency-Key.',
             'The uploader moves its cursor only after a 2xx. It dead-letters only events council-cloud refuses by name: `rejected` in a 2xx, or in a 4xx whose body is the IngestError answer',
-            '(then nothing of the batch was stored, and the rest is sent again). Any other 4xx (a proxy\'s page, an error naming no event of the batch) is retried with backoff like 408, 429, 5xx and network failures,',
+            "(then nothing of the batch was stored, and the rest is sent again). Any other 4xx (a proxy's page, an error naming no event of the batch) is retried with backoff like 408, 429, 5xx and network failures,",
             'and what is still unsent after the retries stays queued; a 413 naming no event splits the batch in halves. It stops on 401/403, on 404, 405, 410 and on redirects (not followed), moving nothing.',
           ].join(' '),
           parameters: [
@@ -116,12 +130,19 @@ export function createOpenApiDocument(): JsonObject {
               'The request is malformed. With `rejected` naming events of the batch: those are refused and nothing was stored; the uploader dead-letters them and sends the rest again. Without: retried like a 5xx; nothing is dead-lettered.',
             ),
             '401': errorResponse('The token is missing or wrong. The uploader stops; nothing moves.'),
-            '413': errorResponse('The batch is too large. With `rejected`: as 400. Without: the batch is split in halves and sent again; a single event still refused is retried and stays queued.'),
-            '422': errorResponse('Events cannot be processed. As 400: the events named in `rejected` are refused; without `rejected` the batch is retried.'),
+            '413': errorResponse(
+              'The batch is too large. With `rejected`: as 400. Without: the batch is split in halves and sent again; a single event still refused is retried and stays queued.',
+            ),
+            '422': errorResponse(
+              'Events cannot be processed. As 400: the events named in `rejected` are refused; without `rejected` the batch is retried.',
+            ),
             '403': errorResponse('The token may not ingest. The uploader stops; nothing moves.'),
             '408': errorResponse('Request timeout. Retried.'),
             '429': errorResponse('Too many requests. Retried after Retry-After.', retryAfter),
-            '4XX': errorResponse('Any other client error: with `rejected` naming events of the batch, as 400; otherwise retried with backoff like a 5xx (404, 405 and 410 stop the run, moving nothing).', retryAfter),
+            '4XX': errorResponse(
+              'Any other client error: with `rejected` naming events of the batch, as 400; otherwise retried with backoff like a 5xx (404, 405 and 410 stop the run, moving nothing).',
+              retryAfter,
+            ),
             '5XX': errorResponse('Server error. Retried with backoff (and after Retry-After when given).', retryAfter),
           },
         },
@@ -130,7 +151,11 @@ export function createOpenApiDocument(): JsonObject {
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'LLM_COUNCIL_CLOUD_TOKEN. Sent only in this header.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'LLM_COUNCIL_CLOUD_TOKEN. Sent only in this header.',
+        },
       },
     },
   };

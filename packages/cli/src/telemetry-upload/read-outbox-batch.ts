@@ -24,7 +24,11 @@ function where(entry: JsonlEntry<unknown>): string {
   return `${entry.file} line ${entry.line}`;
 }
 
-function violationError(run: UploadRun, entry: JsonlEntry<unknown>, decision: { eventId: string | null; reason: string }): TelemetryUploadError {
+function violationError(
+  run: UploadRun,
+  entry: JsonlEntry<unknown>,
+  decision: { eventId: string | null; reason: string },
+): TelemetryUploadError {
   const { outbox, cursor } = run.outbox.paths;
   return new TelemetryUploadError({
     code: 'CONSENT_VIOLATION',
@@ -49,13 +53,21 @@ export async function readOutboxBatch(run: UploadRun, scan: OutboxScan, limit: n
     const entry = next.value;
     const item: OutboxItem = { entry };
     if (entry.kind === 'skip') {
-      if (entry.reason === 'torn_line' && sameCursor(entry.next, { segment: entry.next.segment, offset: entry.offset })) {
+      if (
+        entry.reason === 'torn_line' &&
+        sameCursor(entry.next, { segment: entry.next.segment, offset: entry.offset })
+      ) {
         summary.incompleteTail = true; // a line still being written, or torn at the very end: leave it
         batch.exhausted = true;
         break;
       }
       summary.setAside++;
-      item.deadLetter = { refused_by: 'uploader', reason: `${entry.reason}: ${entry.detail}`, event_id: null, event: null };
+      item.deadLetter = {
+        refused_by: 'uploader',
+        reason: `${entry.reason}: ${entry.detail}`,
+        event_id: null,
+        event: null,
+      };
       batch.items.push(item);
       continue;
     }

@@ -1,6 +1,14 @@
 import { dirname, join } from 'node:path';
 import type { DeadLetterEntry, JsonlCursor, TelemetryOutboxPaths } from '@council/bias-store';
-import { createJsonlStore, createTelemetryOutboxStore, deadLetterEntrySchema, openTelemetryOutbox, readCursorFile, startCursor, writeCursorFile } from '@council/bias-store';
+import {
+  createJsonlStore,
+  createTelemetryOutboxStore,
+  deadLetterEntrySchema,
+  openTelemetryOutbox,
+  readCursorFile,
+  startCursor,
+  writeCursorFile,
+} from '@council/bias-store';
 import type { TelemetryEvent } from '@council/core';
 import { telemetryEventSchema } from '@council/core';
 import { asUploadError } from './as-upload-error.js';
@@ -45,12 +53,16 @@ export interface RetryDeadLettersSummary {
 /** Why a dead letter is not queued again, or the event to queue. */
 function judge(letter: DeadLetterEntry): { event: TelemetryEvent } | { why: string } {
   if (letter.refused_by === 'uploader') {
-    return { why: 'set aside by the uploader before sending (consent 0-1, an unreadable line, another schema version or a misfit): it would be set aside again' };
+    return {
+      why: 'set aside by the uploader before sending (consent 0-1, an unreadable line, another schema version or a misfit): it would be set aside again',
+    };
   }
   if (letter.event === null) return { why: 'the dead letter holds no event to send' };
   const decision = classifyOutboxEvent(letter.event);
   if (decision.kind === 'send') return { event: decision.event };
-  return { why: `the event cannot be sent as it is (${decision.kind === 'violation' ? 'a field above its consent level' : 'it does not fit the event schema'})` };
+  return {
+    why: `the event cannot be sent as it is (${decision.kind === 'violation' ? 'a field above its consent level' : 'it does not fit the event schema'})`,
+  };
 }
 
 /** The ids of the events still waiting in the outbox, from its sent cursor on. */
@@ -64,13 +76,19 @@ async function pendingEventIds(paths: TelemetryOutboxPaths): Promise<Set<string>
 }
 
 /** The dead-letter cursor, refused when it points past the end of the file (replaced or cut short): reading on would skip dead letters. */
-async function readDeadLetterStart(store: { files(): Promise<{ segment: number; bytes: number; compressed: boolean }[]> }, cursorPath: string, deadLetter: string): Promise<JsonlCursor> {
+async function readDeadLetterStart(
+  store: { files(): Promise<{ segment: number; bytes: number; compressed: boolean }[]> },
+  cursorPath: string,
+  deadLetter: string,
+): Promise<JsonlCursor> {
   const cursor = (await readCursorFile(cursorPath)) ?? startCursor;
   if (cursor.segment === 0 && cursor.offset === 0) return cursor;
   const files = await store.files();
   const file = files.find((f) => f.segment === cursor.segment);
   const last = files.at(-1);
-  const beyond = last === undefined || (file === undefined ? cursor.segment > last.segment : !file.compressed && cursor.offset > file.bytes);
+  const beyond =
+    last === undefined ||
+    (file === undefined ? cursor.segment > last.segment : !file.compressed && cursor.offset > file.bytes);
   if (beyond) {
     throw new TelemetryUploadError({
       code: 'INVALID_CURSOR',
@@ -91,11 +109,25 @@ export async function retryDeadLetters(options: RetryDeadLettersOptions): Promis
   const { paths } = options;
   const dryRun = options.dryRun ?? false;
   const cursorPath = deadLetterCursorPath(paths.deadLetter);
-  const summary: RetryDeadLettersSummary = { dryRun, read: 0, queued: 0, alreadyQueued: 0, repeated: 0, notRetried: [], cursor: cursorPath, error: null };
-  const lock = dryRun ? null : await acquireUploadLock({ path: join(dirname(paths.outbox), 'upload.lock'), ...(options.now === undefined ? {} : { now: options.now }) }).catch((error: unknown) => {
-    summary.error = asUploadError(error);
-    return undefined;
-  });
+  const summary: RetryDeadLettersSummary = {
+    dryRun,
+    read: 0,
+    queued: 0,
+    alreadyQueued: 0,
+    repeated: 0,
+    notRetried: [],
+    cursor: cursorPath,
+    error: null,
+  };
+  const lock = dryRun
+    ? null
+    : await acquireUploadLock({
+        path: join(dirname(paths.outbox), 'upload.lock'),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      }).catch((error: unknown) => {
+        summary.error = asUploadError(error);
+        return undefined;
+      });
   if (lock === undefined) return summary;
   try {
     const letters = createJsonlStore({ path: paths.deadLetter, schema: deadLetterEntrySchema });
@@ -131,7 +163,9 @@ export async function retryDeadLetters(options: RetryDeadLettersOptions): Promis
     else if (summary.read > 0) {
       // The outbox first (fsynced), then the cursor: a crash between them leaves the events queued and the
       // cursor behind, and the next run finds them waiting in the outbox and does not queue them again.
-      await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append(toQueue, { fsync: true });
+      await createTelemetryOutboxStore<TelemetryEvent>(paths.outbox, telemetryEventSchema).append(toQueue, {
+        fsync: true,
+      });
       summary.queued = toQueue.length;
       await writeCursorFile(cursorPath, to);
     }

@@ -22,14 +22,21 @@ afterEach(async () => {
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) }, out: () => out.join(''), err: () => err.join('') };
+  return {
+    io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
 }
 
 async function setup(answer?: (index: number) => IngestAnswer) {
   const { home, paths } = tempHome();
   server = await startIngestTestServer({ token, ...(answer === undefined ? {} : { answer: (_r, i) => answer(i) }) });
   const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: server.url, LLM_COUNCIL_CLOUD_TOKEN: token };
-  const run = async (argv: string[], extra: Partial<TelemetryCliOptions> & { env?: Record<string, string | undefined> } = {}) => {
+  const run = async (
+    argv: string[],
+    extra: Partial<TelemetryCliOptions> & { env?: Record<string, string | undefined> } = {},
+  ) => {
     const c = capture();
     const code = await runTelemetryCli(argv, { version, io: c.io, env, sleep: noSleep, timeoutMs: 5000, ...extra });
     return { code, stdout: c.out(), stderr: c.err() };
@@ -44,9 +51,17 @@ describe('runTelemetryCli', () => {
     expect(c.out()).toBe(`${packageJson.version}\n`);
     const h = capture();
     expect(await runTelemetryCli(['--help'], { version, io: h.io, env: {} })).toBe(0);
-    expect(h.out()).toContain('council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]');
+    expect(h.out()).toContain(
+      'council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]',
+    );
     expect(h.out()).toContain('council-telemetry retry-dead [--dry-run]');
-    for (const name of ['LLM_COUNCIL_CLOUD_URL', 'LLM_COUNCIL_CLOUD_TOKEN', 'LLM_COUNCIL_HOME', 'LLM_COUNCIL_BIAS_CONSENT']) expect(h.out()).toContain(name);
+    for (const name of [
+      'LLM_COUNCIL_CLOUD_URL',
+      'LLM_COUNCIL_CLOUD_TOKEN',
+      'LLM_COUNCIL_HOME',
+      'LLM_COUNCIL_BIAS_CONSENT',
+    ])
+      expect(h.out()).toContain(name);
   });
 
   it('usage errors exit 2 with one line saying what was wrong and where to look', async () => {
@@ -80,26 +95,42 @@ describe('runTelemetryCli', () => {
     expect(c.err()).toContain('LLM_COUNCIL_CLOUD_URL and LLM_COUNCIL_CLOUD_TOKEN are not set');
     expect(c.err()).toContain('--dry-run');
     const t = capture();
-    expect(await runTelemetryCli(['upload'], { version, io: t.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com' } })).toBe(2);
+    expect(
+      await runTelemetryCli(['upload'], {
+        version,
+        io: t.io,
+        env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com' },
+      }),
+    ).toBe(2);
     expect(t.err()).toContain('LLM_COUNCIL_CLOUD_TOKEN is not set');
     expect(existsSync(paths.cursor)).toBe(false);
   });
 
   it('refuses a non-https cloud URL off localhost so the token never travels in the clear', async () => {
     const c = capture();
-    const env = { LLM_COUNCIL_HOME: tempHome().home, LLM_COUNCIL_CLOUD_URL: 'http://cloud.example.com', LLM_COUNCIL_CLOUD_TOKEN: token };
+    const env = {
+      LLM_COUNCIL_HOME: tempHome().home,
+      LLM_COUNCIL_CLOUD_URL: 'http://cloud.example.com',
+      LLM_COUNCIL_CLOUD_TOKEN: token,
+    };
     expect(await runTelemetryCli(['upload'], { version, io: c.io, env })).toBe(2);
     expect(c.err()).toContain('must use https');
     expect(c.err()).not.toContain(token);
     const bad = capture();
-    expect(await runTelemetryCli(['upload'], { version, io: bad.io, env: { ...env, LLM_COUNCIL_CLOUD_URL: 'not a url' } })).toBe(2);
+    expect(
+      await runTelemetryCli(['upload'], { version, io: bad.io, env: { ...env, LLM_COUNCIL_CLOUD_URL: 'not a url' } }),
+    ).toBe(2);
     expect(bad.err()).toContain('LLM_COUNCIL_CLOUD_URL is not a URL');
   });
 
   it('a token that cannot go in a header is a configuration error that does not show it, before any request', async () => {
     for (const bad of ['SECRETTOK with space', 'SECRETTOK\u0001x', 'SECRETTÖK']) {
       const c = capture();
-      const env = { LLM_COUNCIL_HOME: tempHome().home, LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com', LLM_COUNCIL_CLOUD_TOKEN: bad };
+      const env = {
+        LLM_COUNCIL_HOME: tempHome().home,
+        LLM_COUNCIL_CLOUD_URL: 'https://cloud.example.com',
+        LLM_COUNCIL_CLOUD_TOKEN: bad,
+      };
       expect(await runTelemetryCli(['upload'], { version, io: c.io, env })).toBe(2);
       expect(c.err()).toContain('LLM_COUNCIL_CLOUD_TOKEN holds a character a bearer token cannot have');
       expect(c.err()).not.toContain('SECRET');
@@ -114,23 +145,40 @@ describe('runTelemetryCli', () => {
   });
 
   it('uploads and prints the summary: sent, rejected, remaining, next retry', async () => {
-    const { paths, run, server } = await setup(() => ({ kind: 'ok', rejected: [{ event_id: sampleEvent(2).event_id as string, reason: 'no' }] }));
-    appendOutboxEvents(paths.outbox, [1, 2, 3].map((i) => sampleEvent(i)));
+    const { paths, run, server } = await setup(() => ({
+      kind: 'ok',
+      rejected: [{ event_id: sampleEvent(2).event_id as string, reason: 'no' }],
+    }));
+    appendOutboxEvents(
+      paths.outbox,
+      [1, 2, 3].map((i) => sampleEvent(i)),
+    );
     const result = await run(['upload', '--batch-size', '2']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Sent 2 events in 2 batches.');
     expect(result.stdout).toContain(`Rejected by council-cloud: 1 (reasons in ${paths.deadLetter}).`);
     expect(result.stdout).toContain('Remaining in the outbox: 0.');
     expect(result.stdout).toContain('Next retry: none needed.');
-    expect(server.requests[0]!.headers['user-agent']).toBe(`council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform})`);
+    expect(server.requests[0]!.headers['user-agent']).toBe(
+      `council-telemetry/${packageJson.version} (node/${process.versions.node}; ${process.platform})`,
+    );
     expect(result.stdout + result.stderr).not.toContain(token);
   });
 
   it('--dry-run prints the batches and sends nothing, without needing the cloud settings', async () => {
     const { home, paths, server } = await setup();
-    appendOutboxEvents(paths.outbox, [1, 2, 3].map((i) => sampleEvent(i, 3)));
+    appendOutboxEvents(
+      paths.outbox,
+      [1, 2, 3].map((i) => sampleEvent(i, 3)),
+    );
     const c = capture();
-    expect(await runTelemetryCli(['upload', '--dry-run', '--batch-size', '2'], { version, io: c.io, env: { LLM_COUNCIL_HOME: home } })).toBe(0);
+    expect(
+      await runTelemetryCli(['upload', '--dry-run', '--batch-size', '2'], {
+        version,
+        io: c.io,
+        env: { LLM_COUNCIL_HOME: home },
+      }),
+    ).toBe(0);
     const out = c.out();
     expect(out).toContain('# batch 1: 2 events (POST /v1/events)');
     expect(out).toContain('# batch 2: 1 event (POST /v1/events)');
@@ -144,13 +192,26 @@ describe('runTelemetryCli', () => {
     const { paths, run, server } = await setup();
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
     for (const consent of ['0', '1', 'local_only']) {
-      const result = await run(['upload'], { env: { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_CLOUD_URL: server.url, LLM_COUNCIL_CLOUD_TOKEN: token, LLM_COUNCIL_BIAS_CONSENT: consent } });
+      const result = await run(['upload'], {
+        env: {
+          LLM_COUNCIL_HOME: tempHomeOf(paths.outbox),
+          LLM_COUNCIL_CLOUD_URL: server.url,
+          LLM_COUNCIL_CLOUD_TOKEN: token,
+          LLM_COUNCIL_BIAS_CONSENT: consent,
+        },
+      });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('Telemetry is off');
     }
     expect(server.requests).toHaveLength(0);
     const dry = capture();
-    expect(await runTelemetryCli(['upload', '--dry-run'], { version, io: dry.io, env: { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_BIAS_CONSENT: '1' } })).toBe(0);
+    expect(
+      await runTelemetryCli(['upload', '--dry-run'], {
+        version,
+        io: dry.io,
+        env: { LLM_COUNCIL_HOME: tempHomeOf(paths.outbox), LLM_COUNCIL_BIAS_CONSENT: '1' },
+      }),
+    ).toBe(0);
     expect(dry.out()).toContain('Telemetry is off');
     expect(dry.out()).not.toContain('# batch');
   });
@@ -161,7 +222,13 @@ describe('runTelemetryCli', () => {
     const refusedUrl = `http://127.0.0.1:${await closedPort()}`;
     const c = capture();
     const started = Date.now();
-    const code = await runTelemetryCli(['upload'], { version, io: c.io, env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token }, sleep: noSleep, timeoutMs: 300 });
+    const code = await runTelemetryCli(['upload'], {
+      version,
+      io: c.io,
+      env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_CLOUD_URL: refusedUrl, LLM_COUNCIL_CLOUD_TOKEN: token },
+      sleep: noSleep,
+      timeoutMs: 300,
+    });
     expect(code).toBe(1);
     // bounded: 5 refused attempts, no waiting (sleep injected); generous for a loaded CI machine
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -182,7 +249,11 @@ describe('runTelemetryCli', () => {
   });
 
   it('401 exits 1 with a message about the token and without it', async () => {
-    const { paths, run } = await setup(() => ({ kind: 'status', status: 401, body: { error: { message: 'invalid token' } } }));
+    const { paths, run } = await setup(() => ({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'invalid token' } },
+    }));
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
     const result = await run(['upload']);
     expect(result.code).toBe(1);

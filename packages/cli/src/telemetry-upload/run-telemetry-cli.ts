@@ -98,7 +98,9 @@ function parseCount(value: string | undefined, option: string, max: number): num
 function readCloudConfig(settings: CouncilSettings): { url: string; token: string } {
   const url = settings.cloudUrl ?? '';
   const token = settings.secrets.cloudToken ?? '';
-  const missing = [url === '' ? 'LLM_COUNCIL_CLOUD_URL' : null, token === '' ? 'LLM_COUNCIL_CLOUD_TOKEN' : null].filter((v) => v !== null);
+  const missing = [url === '' ? 'LLM_COUNCIL_CLOUD_URL' : null, token === '' ? 'LLM_COUNCIL_CLOUD_TOKEN' : null].filter(
+    (v) => v !== null,
+  );
   if (missing.length > 0) {
     throw new TelemetryUploadError({
       code: 'MISSING_CONFIG',
@@ -117,7 +119,10 @@ function readCloudConfig(settings: CouncilSettings): { url: string; token: strin
   try {
     parsed = new URL(url);
   } catch {
-    throw new TelemetryUploadError({ code: 'INVALID_CONFIG', message: `LLM_COUNCIL_CLOUD_URL is not a URL; set it to council-cloud's base URL, e.g. https://cloud.example.com. Nothing was sent.` });
+    throw new TelemetryUploadError({
+      code: 'INVALID_CONFIG',
+      message: `LLM_COUNCIL_CLOUD_URL is not a URL; set it to council-cloud's base URL, e.g. https://cloud.example.com. Nothing was sent.`,
+    });
   }
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
@@ -141,7 +146,11 @@ function readConsentCeiling(settings: CouncilSettings): number | undefined {
   return settings.variablesSet.includes('LLM_COUNCIL_BIAS_CONSENT') ? settings.consentLevel : undefined;
 }
 
-function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+function abortableSleep(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (signal === undefined) return sleep(ms);
   if (signal.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
@@ -155,13 +164,22 @@ function abortableSleep(sleep: (ms: number) => Promise<void>, ms: number, signal
 }
 
 /** `council-telemetry retry-dead [--dry-run]`: the dead letters council-cloud refused, queued again for the next upload. */
-async function runRetryDead(dryRun: boolean, options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
+async function runRetryDead(
+  dryRun: boolean,
+  options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv },
+): Promise<number> {
   const { io } = options;
   const settings = readSettings(options.env);
   const ceiling = readConsentCeiling(settings);
-  const paths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  const paths = {
+    outbox: settings.files.outbox,
+    cursor: settings.files.sentCursor,
+    deadLetter: settings.files.deadLetter,
+  };
   if (ceiling !== undefined && ceiling < 2) {
-    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`);
+    io.stdout(
+      `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`,
+    );
     return 0;
   }
   const summary = await retryDeadLetters({ paths, dryRun, ...(options.now === undefined ? {} : { now: options.now }) });
@@ -189,7 +207,10 @@ export async function runTelemetryCli(argv: readonly string[], options: Telemetr
   }
 }
 
-async function runCommand(argv: readonly string[], options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv }): Promise<number> {
+async function runCommand(
+  argv: readonly string[],
+  options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv },
+): Promise<number> {
   const { io, env } = options;
   let parsed;
   try {
@@ -209,7 +230,9 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
     });
   } catch (error) {
     // parseArgs names the offending option in its message, e.g. "Unknown option '--nope'".
-    throw usageError(`${error instanceof Error ? error.message.split('\n')[0]!.replace(/\.?$/, '.') : 'Invalid arguments.'}`);
+    throw usageError(
+      `${error instanceof Error ? error.message.split('\n')[0]!.replace(/\.?$/, '.') : 'Invalid arguments.'}`,
+    );
   }
   const { values, positionals } = parsed;
   if (values.version === true) {
@@ -224,7 +247,9 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
   if (command !== 'upload' && command !== 'retry-dead') throw usageError(`Unknown command "${command}".`);
   if (rest.length > 0) throw usageError(`${command} takes no arguments, got "${rest[0]}".`);
   if (command === 'retry-dead') {
-    const extra = (['batch-size', 'max-events', 'watch', 'interval'] as const).find((name) => values[name] !== undefined);
+    const extra = (['batch-size', 'max-events', 'watch', 'interval'] as const).find(
+      (name) => values[name] !== undefined,
+    );
     if (extra !== undefined) throw usageError(`--${extra} is an option of upload; retry-dead takes only --dry-run.`);
     return await runRetryDead(values['dry-run'] === true, options);
   }
@@ -234,13 +259,22 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
   if (values.interval !== undefined && values.watch !== true) throw usageError('--interval only applies with --watch.');
   const intervalMs = values.watch === true ? parseDuration(values.interval ?? '60s', '--interval') : 0;
   const dryRun = values['dry-run'] === true;
-  if (dryRun && values.watch === true) throw usageError('--dry-run and --watch cannot be combined: a dry run sends nothing, so it would print the same batches forever.');
+  if (dryRun && values.watch === true)
+    throw usageError(
+      '--dry-run and --watch cannot be combined: a dry run sends nothing, so it would print the same batches forever.',
+    );
 
   const settings = readSettings(env);
   const ceiling = readConsentCeiling(settings);
-  const outboxPaths = { outbox: settings.files.outbox, cursor: settings.files.sentCursor, deadLetter: settings.files.deadLetter };
+  const outboxPaths = {
+    outbox: settings.files.outbox,
+    cursor: settings.files.sentCursor,
+    deadLetter: settings.files.deadLetter,
+  };
   if (ceiling !== undefined && ceiling < 2) {
-    io.stdout(`Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${outboxPaths.outbox}.\n`);
+    io.stdout(
+      `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${outboxPaths.outbox}.\n`,
+    );
     return 0;
   }
 
@@ -259,7 +293,9 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
   const lockPath = join(dirname(outboxPaths.outbox), 'upload.lock');
 
   const runOnce = async (): Promise<UploadSummary> => {
-    const lock = dryRun ? null : await acquireUploadLock({ path: lockPath, ...(options.now === undefined ? {} : { now: options.now }) });
+    const lock = dryRun
+      ? null
+      : await acquireUploadLock({ path: lockPath, ...(options.now === undefined ? {} : { now: options.now }) });
     let batchNumber = 0;
     try {
       return await uploadOutbox({
@@ -281,7 +317,9 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
         onNotice: (text) => io.stderr(`council-telemetry: ${text}\n`),
         onDryRunBatch: (body) => {
           batchNumber++;
-          io.stdout(`# batch ${batchNumber}: ${body.events.length} event${body.events.length === 1 ? '' : 's'} (POST /v1/events)\n${JSON.stringify(body, null, 2)}\n`);
+          io.stdout(
+            `# batch ${batchNumber}: ${body.events.length} event${body.events.length === 1 ? '' : 's'} (POST /v1/events)\n${JSON.stringify(body, null, 2)}\n`,
+          );
         },
       });
     } finally {
@@ -306,7 +344,9 @@ async function runCommand(argv: readonly string[], options: TelemetryCliOptions 
       io.stderr(`council-telemetry: ${error.message}\n`);
     }
     if (summary !== null) {
-      io.stdout(`[${new Date((options.now ?? Date.now)()).toISOString()}] ${formatUploadSummary(summary, outboxPaths.deadLetter)}`);
+      io.stdout(
+        `[${new Date((options.now ?? Date.now)()).toISOString()}] ${formatUploadSummary(summary, outboxPaths.deadLetter)}`,
+      );
       if (summary.error !== null) {
         if (!summary.error.isRetryable) throw summary.error;
         io.stderr(`council-telemetry: ${summary.error.message}\n`);

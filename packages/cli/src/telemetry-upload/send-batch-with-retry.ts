@@ -13,7 +13,13 @@ export type BatchAnswer = Extract<IngestOutcome, { kind: 'accepted' } | { kind: 
 
 /** A 413 for one event cannot be split: it is retried like any other failure, and the event stays queued. */
 function asRetry(outcome: Extract<IngestOutcome, { kind: 'too-large' }>): Extract<IngestOutcome, { kind: 'retry' }> {
-  return { kind: 'retry', status: outcome.status, reason: outcome.reason, retryAfterMs: outcome.retryAfterMs, client: true };
+  return {
+    kind: 'retry',
+    status: outcome.status,
+    reason: outcome.reason,
+    retryAfterMs: outcome.retryAfterMs,
+    client: true,
+  };
 }
 
 /** The copy about to leave the machine, checked once more against its own consent level. */
@@ -58,7 +64,12 @@ export async function sendBatchWithRetry(run: UploadRun, events: TelemetryEvent[
           message: `${client.endpoint} answered ${outcome.reason}, which is not an answer of council-cloud's ingest API. Check LLM_COUNCIL_CLOUD_URL (council-cloud's base URL, without /v1/events); nothing was dead-lettered and the events stay queued.`,
         });
       case 'retry': {
-        const delay = backoffDelay({ attempt, retryAfterMs: outcome.retryAfterMs, random: settings.random, ...settings.backoff });
+        const delay = backoffDelay({
+          attempt,
+          retryAfterMs: outcome.retryAfterMs,
+          random: settings.random,
+          ...settings.backoff,
+        });
         if (attempt >= settings.maxAttempts || delay > settings.maxWaitMs) {
           summary.nextRetryAt = new Date(settings.now() + delay).toISOString();
           throw new TelemetryUploadError({

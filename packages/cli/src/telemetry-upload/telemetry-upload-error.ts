@@ -43,6 +43,11 @@ export class TelemetryUploadError extends Error {
   }
 
   static isInstance(error: unknown): error is TelemetryUploadError {
-    return typeof error === 'object' && error !== null && marker in error && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      marker in error &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }

@@ -44,49 +44,63 @@ function faultySchedule(seed: number) {
 }
 
 describe('uploading through a failing server', () => {
-  it.each([1, 2])('every one of 1,000 events arrives and is stored once; only events committed without an answer come again (seed %i)', async (seed) => {
-    const { paths } = tempHome();
-    const ids = Array.from({ length: 1000 }, (_, i) => sampleEvent(i + 1).event_id as string);
-    appendOutboxEvents(
-      paths.outbox,
-      ids.map((_, i) => sampleEvent(i + 1, ((i % 3) + 2) as 2 | 3 | 4)),
-    );
-    const schedule = faultySchedule(seed);
-    server = await startIngestTestServer({ answer: schedule.answer });
-    const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 1000 });
-    const sleeps: number[] = [];
-    let runs = 0;
-    let lastError: string | null = null;
-    let alreadyHeld = 0;
-    for (;;) {
-      runs++;
-      const summary = await uploadOutbox({ paths, client, batchSize: 25, maxAttempts: 3, sleep: recordingSleep(sleeps), random: seededRandom(seed + runs) });
-      alreadyHeld += summary.alreadyHeld;
-      lastError = summary.error?.code ?? null;
-      expect(['UNAVAILABLE', null]).toContain(lastError);
-      if (summary.remaining === 0 && summary.error === null) break;
-      expect(runs).toBeLessThan(200);
-    }
-    const counts = schedule.counts;
-    // the schedule really exercised every fault
-    for (const fault of ['500', '429', 'hang', 'reset', 'commit-then-fail'] as const) expect(counts[fault], fault).toBeGreaterThan(0);
-    expect(runs).toBeGreaterThan(1);
+  it.each([1, 2])(
+    'every one of 1,000 events arrives and is stored once; only events committed without an answer come again (seed %i)',
+    async (seed) => {
+      const { paths } = tempHome();
+      const ids = Array.from({ length: 1000 }, (_, i) => sampleEvent(i + 1).event_id as string);
+      appendOutboxEvents(
+        paths.outbox,
+        ids.map((_, i) => sampleEvent(i + 1, ((i % 3) + 2) as 2 | 3 | 4)),
+      );
+      const schedule = faultySchedule(seed);
+      server = await startIngestTestServer({ answer: schedule.answer });
+      const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 1000 });
+      const sleeps: number[] = [];
+      let runs = 0;
+      let lastError: string | null = null;
+      let alreadyHeld = 0;
+      for (;;) {
+        runs++;
+        const summary = await uploadOutbox({
+          paths,
+          client,
+          batchSize: 25,
+          maxAttempts: 3,
+          sleep: recordingSleep(sleeps),
+          random: seededRandom(seed + runs),
+        });
+        alreadyHeld += summary.alreadyHeld;
+        lastError = summary.error?.code ?? null;
+        expect(['UNAVAILABLE', null]).toContain(lastError);
+        if (summary.remaining === 0 && summary.error === null) break;
+        expect(runs).toBeLessThan(200);
+      }
+      const counts = schedule.counts;
+      // the schedule really exercised every fault
+      for (const fault of ['500', '429', 'hang', 'reset', 'commit-then-fail'] as const)
+        expect(counts[fault], fault).toBeGreaterThan(0);
+      expect(runs).toBeGreaterThan(1);
 
-    const committed = server.committed;
-    const distinct = new Set(committed);
-    expect(ids.filter((id) => !distinct.has(id))).toEqual([]); // none lost
-    expect(distinct.size).toBe(1000);
-    expect(committed).toHaveLength(1000); // none counted twice: each event_id is its idempotency key
-    // Events came again only after a commit without an answer; the server recognised each, and the
-    // uploader counted as already held exactly those a 2xx named.
-    expect(server.duplicates.length).toBeGreaterThan(0);
-    expect(server.duplicates.filter((id) => !schedule.unanswered.has(id))).toEqual([]);
-    expect(alreadyHeld).toBeGreaterThan(0);
-    expect(alreadyHeld).toBeLessThanOrEqual(server.duplicates.length);
-    // Retry-After: 2 was honoured: every 429 that was retried in-run waited at least 2 s (sleeps are injected)
-    expect(sleeps.filter((ms) => ms >= 2000).length).toBeGreaterThan(0);
-    // nothing dead-lettered, and the cursor sits at the end of the outbox
-    expect(existsSync(paths.deadLetter)).toBe(false);
-    expect((JSON.parse(readFileSync(paths.cursor, 'utf8')) as { offset: number }).offset).toBe(statSync(paths.outbox).size);
-  }, 60_000);
+      const committed = server.committed;
+      const distinct = new Set(committed);
+      expect(ids.filter((id) => !distinct.has(id))).toEqual([]); // none lost
+      expect(distinct.size).toBe(1000);
+      expect(committed).toHaveLength(1000); // none counted twice: each event_id is its idempotency key
+      // Events came again only after a commit without an answer; the server recognised each, and the
+      // uploader counted as already held exactly those a 2xx named.
+      expect(server.duplicates.length).toBeGreaterThan(0);
+      expect(server.duplicates.filter((id) => !schedule.unanswered.has(id))).toEqual([]);
+      expect(alreadyHeld).toBeGreaterThan(0);
+      expect(alreadyHeld).toBeLessThanOrEqual(server.duplicates.length);
+      // Retry-After: 2 was honoured: every 429 that was retried in-run waited at least 2 s (sleeps are injected)
+      expect(sleeps.filter((ms) => ms >= 2000).length).toBeGreaterThan(0);
+      // nothing dead-lettered, and the cursor sits at the end of the outbox
+      expect(existsSync(paths.deadLetter)).toBe(false);
+      expect((JSON.parse(readFileSync(paths.cursor, 'utf8')) as { offset: number }).offset).toBe(
+        statSync(paths.outbox).size,
+      );
+    },
+    60_000,
+  );
 });

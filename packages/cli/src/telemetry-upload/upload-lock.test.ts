@@ -54,7 +54,10 @@ describe('acquireUploadLock', () => {
   it('breaks a lock whose process is dead', async () => {
     const path = lockPath();
     await (await acquireUploadLock({ path })).refresh();
-    writeFileSync(path, JSON.stringify({ pid: 999_999_999, host: hostname(), token: 'old', started_at: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: 999_999_999, host: hostname(), token: 'old', started_at: '2026-01-01T00:00:00Z' }),
+    );
     const lock = await acquireUploadLock({ path, isProcessAlive: (pid) => pid !== 999_999_999 });
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
@@ -73,14 +76,20 @@ describe('acquireUploadLock', () => {
   it('a lock on another host is judged by age only', async () => {
     const path = lockPath();
     await acquireUploadLock({ path });
-    writeFileSync(path, JSON.stringify({ pid: 999_999_999, host: 'elsewhere', token: 'x', started_at: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: 999_999_999, host: 'elsewhere', token: 'x', started_at: '2026-01-01T00:00:00Z' }),
+    );
     expect(await codeOf(acquireUploadLock({ path, isProcessAlive: () => false }))).toBe('LOCKED');
   });
 
   it('release leaves a lock that is no longer ours', async () => {
     const path = lockPath();
     const lock = await acquireUploadLock({ path });
-    writeFileSync(path, JSON.stringify({ pid: 1, host: 'elsewhere', token: 'someone-else', started_at: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: 1, host: 'elsewhere', token: 'someone-else', started_at: '2026-01-01T00:00:00Z' }),
+    );
     await lock.release();
     expect(existsSync(path)).toBe(true);
   });

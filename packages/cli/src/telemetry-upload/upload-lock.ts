@@ -44,7 +44,8 @@ function defaultIsProcessAlive(pid: number): boolean {
 function readContent(text: string): LockContent | null {
   try {
     const value = JSON.parse(text) as Partial<LockContent>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.token === 'string') return value as LockContent;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.token === 'string')
+      return value as LockContent;
   } catch {
     // fall through
   }
@@ -75,7 +76,12 @@ export async function acquireUploadLock(options: AcquireUploadLockOptions): Prom
   const now = options.now ?? Date.now;
   const isAlive = options.isProcessAlive ?? defaultIsProcessAlive;
   const host = hostname();
-  const content: LockContent = { pid: process.pid, host, token: randomBytes(8).toString('hex'), started_at: new Date(now()).toISOString() };
+  const content: LockContent = {
+    pid: process.pid,
+    host,
+    token: randomBytes(8).toString('hex'),
+    started_at: new Date(now()).toISOString(),
+  };
   try {
     makeDirectory(dirname(path));
   } catch (error) {
@@ -119,7 +125,10 @@ export async function acquireUploadLock(options: AcquireUploadLockOptions): Prom
     const dead = held !== null && held.host === host && !isAlive(held.pid);
     const stale = dead || age > staleMs || (held === null && age > unreadableGraceMs);
     if (!stale) {
-      const who = held === null ? 'another uploader' : `another uploader (pid ${held.pid} on ${held.host}, started ${held.started_at})`;
+      const who =
+        held === null
+          ? 'another uploader'
+          : `another uploader (pid ${held.pid} on ${held.host}, started ${held.started_at})`;
       throw new TelemetryUploadError({
         code: 'LOCKED',
         isRetryable: true,

@@ -39,7 +39,14 @@ async function setup(answer: (request: ReceivedRequest, index: number) => Ingest
     const out: string[] = [];
     const err: string[] = [];
     const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
-    const code = await runTelemetryCli(argv, { version: packageJson.version, io, env, sleep: noSleep, timeoutMs: 5000, ...extra });
+    const code = await runTelemetryCli(argv, {
+      version: packageJson.version,
+      io,
+      env,
+      sleep: noSleep,
+      timeoutMs: 5000,
+      ...extra,
+    });
     return { code, stdout: out.join(''), stderr: err.join('') };
   };
   return { home, paths, env, run, server };
@@ -52,8 +59,13 @@ const nginx400 =
 describe('a 4xx that is not council-cloud refusing events by name', () => {
   it('a proxy’s HTML 400 page: nothing dead-lettered, every event still pending, exit 1 with a clear message; sent once the proxy is fixed', async () => {
     let proxyBroken = true;
-    const { paths, run, server } = await setup(() => (proxyBroken ? { kind: 'raw', status: 400, contentType: 'text/html', body: nginx400 } : { kind: 'ok' }));
-    appendOutboxEvents(paths.outbox, range(1, 8).map((i) => sampleEvent(i)));
+    const { paths, run, server } = await setup(() =>
+      proxyBroken ? { kind: 'raw', status: 400, contentType: 'text/html', body: nginx400 } : { kind: 'ok' },
+    );
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 8).map((i) => sampleEvent(i)),
+    );
     const result = await run(['upload'], { maxAttempts: 3 });
     expect(result.code).toBe(1);
     expect(existsSync(paths.deadLetter)).toBe(false);
@@ -73,20 +85,45 @@ describe('a 4xx that is not council-cloud refusing events by name', () => {
   });
 
   it.each([
-    ['a JSON 400 that names no event', { kind: 'status', status: 400, body: { error: { code: 'bad_request', message: 'request body too deeply nested' } } }],
-    ['a 422 naming only events not in the batch', { kind: 'refuse', status: 422, rejected: [{ event_id: 'ffffffff-0000-4000-8000-000000000000', reason: 'unknown' }] }],
+    [
+      'a JSON 400 that names no event',
+      {
+        kind: 'status',
+        status: 400,
+        body: { error: { code: 'bad_request', message: 'request body too deeply nested' } },
+      },
+    ],
+    [
+      'a 422 naming only events not in the batch',
+      {
+        kind: 'refuse',
+        status: 422,
+        rejected: [{ event_id: 'ffffffff-0000-4000-8000-000000000000', reason: 'unknown' }],
+      },
+    ],
     ['a 409 in plain text', { kind: 'raw', status: 409, contentType: 'text/plain', body: 'conflict' }],
-    ['a 413 from a proxy for a single event', { kind: 'raw', status: 413, contentType: 'text/html', body: '<html><body>413 Request Entity Too Large</body></html>' }],
-  ] as [string, IngestAnswer][])('%s: retried, nothing dead-lettered, the events stay queued (exit 1)', async (_what, answer) => {
-    const { paths, run, server } = await setup(() => answer);
-    appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
-    const result = await run(['upload'], { maxAttempts: 2 });
-    expect(result.code).toBe(1);
-    expect(server.requests).toHaveLength(2); // retried like a 5xx
-    expect(existsSync(paths.deadLetter)).toBe(false);
-    expect(existsSync(paths.cursor)).toBe(false);
-    expect(result.stdout).toContain('Remaining in the outbox: 1.');
-  });
+    [
+      'a 413 from a proxy for a single event',
+      {
+        kind: 'raw',
+        status: 413,
+        contentType: 'text/html',
+        body: '<html><body>413 Request Entity Too Large</body></html>',
+      },
+    ],
+  ] as [string, IngestAnswer][])(
+    '%s: retried, nothing dead-lettered, the events stay queued (exit 1)',
+    async (_what, answer) => {
+      const { paths, run, server } = await setup(() => answer);
+      appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
+      const result = await run(['upload'], { maxAttempts: 2 });
+      expect(result.code).toBe(1);
+      expect(server.requests).toHaveLength(2); // retried like a 5xx
+      expect(existsSync(paths.deadLetter)).toBe(false);
+      expect(existsSync(paths.cursor)).toBe(false);
+      expect(result.stdout).toContain('Remaining in the outbox: 1.');
+    },
+  );
 
   it('council-cloud refusing 2 events by id: exactly those are dead-lettered with its reasons, the other 6 stored once', async () => {
     const refusals = new Map([
@@ -94,10 +131,15 @@ describe('a 4xx that is not council-cloud refusing events by name', () => {
       [idOf(6), 'model "acme/unknown" is not known'],
     ]);
     const { paths, run, server } = await setup((request) => {
-      const named = request.eventIds.filter((id) => refusals.has(id)).map((id) => ({ event_id: id, reason: refusals.get(id)! }));
+      const named = request.eventIds
+        .filter((id) => refusals.has(id))
+        .map((id) => ({ event_id: id, reason: refusals.get(id)! }));
       return named.length > 0 ? { kind: 'refuse', status: 422, rejected: named } : { kind: 'ok' };
     });
-    appendOutboxEvents(paths.outbox, range(1, 8).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 8).map((i) => sampleEvent(i)),
+    );
     const result = await run(['upload']);
     expect(result.code).toBe(0);
     const letters = lines(paths.deadLetter);
@@ -117,8 +159,13 @@ describe('idempotency per event', () => {
     // The connection is reset after the first batch of 10 is committed; council-cloud then fails (503)
     // until the first run gives up. The second run sends all 48 in one batch.
     let phase = 1;
-    const { paths, run, server } = await setup((_request, index) => (phase === 2 ? { kind: 'ok' } : index === 0 ? { kind: 'commit-then-fail' } : { kind: 'status', status: 503 }));
-    appendOutboxEvents(paths.outbox, range(1, 48).map((i) => sampleEvent(i)));
+    const { paths, run, server } = await setup((_request, index) =>
+      phase === 2 ? { kind: 'ok' } : index === 0 ? { kind: 'commit-then-fail' } : { kind: 'status', status: 503 },
+    );
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 48).map((i) => sampleEvent(i)),
+    );
     const first = await run(['upload', '--batch-size', '10'], { maxAttempts: 2 });
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Remaining in the outbox: 48.');
@@ -140,7 +187,15 @@ describe('council-telemetry retry-dead', () => {
   /** Dead letters as the uploader before issue 27 wrote them for a proxy's HTML 400 (every event of the batch). */
   function proxyDeadLetters(ids: number[]): string[] {
     return ids.map((i) =>
-      JSON.stringify({ dead_lettered_at: '2026-11-20T10:00:00.000Z', refused_by: 'council-cloud', reason: 'HTTP 400', event_id: idOf(i), outbox_segment: 0, outbox_line: i, event: sampleEvent(i) }),
+      JSON.stringify({
+        dead_lettered_at: '2026-11-20T10:00:00.000Z',
+        refused_by: 'council-cloud',
+        reason: 'HTTP 400',
+        event_id: idOf(i),
+        outbox_segment: 0,
+        outbox_line: i,
+        event: sampleEvent(i),
+      }),
     );
   }
   /** An event set aside by the uploader itself (consent 1): it has nothing to send. */
@@ -158,8 +213,13 @@ describe('council-telemetry retry-dead', () => {
     const context = await setup();
     const { paths } = context;
     // The outbox was handled to its end: its events were (wrongly) dead-lettered, its cursor moved past them.
-    appendOutboxEvents(paths.outbox, range(1, 5).map((i) => sampleEvent(i)));
-    appendOutboxLines(paths.outbox, [JSON.stringify({ schema_version: '1.1.0', event_id: idOf(9), session_id: 's9', consent_level: 1 })]);
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 5).map((i) => sampleEvent(i)),
+    );
+    appendOutboxLines(paths.outbox, [
+      JSON.stringify({ schema_version: '1.1.0', event_id: idOf(9), session_id: 's9', consent_level: 1 }),
+    ]);
     // The active file of a store with no closed segment is segment 1.
     writeFileSync(paths.cursor, `${JSON.stringify({ segment: 1, offset: statSync(paths.outbox).size, line: 6 })}\n`);
     appendOutboxLines(paths.deadLetter, [...proxyDeadLetters(range(1, 5)), setAside]);
@@ -211,7 +271,10 @@ describe('council-telemetry retry-dead', () => {
   it('after a crash between queueing the events and moving its cursor, a second run does not queue them twice', async () => {
     const { paths, run, server } = await homeWithDeadLetters();
     // What a retry-dead killed after its append and before its cursor write leaves behind.
-    appendOutboxEvents(paths.outbox, range(1, 5).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 5).map((i) => sampleEvent(i)),
+    );
     const result = await run(['retry-dead']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Queued again: 0 events');

@@ -38,7 +38,10 @@ function deadLetters(path: string): Record<string, unknown>[] {
 describe('uploadOutbox', () => {
   it('sends everything in order in batches of batchSize and moves the cursor to the end', async () => {
     const { paths, run, server } = await setup();
-    appendOutboxEvents(paths.outbox, range(1, 250).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 250).map((i) => sampleEvent(i)),
+    );
     const summary = await run({ batchSize: 100 });
     expect(summary).toMatchObject({ sent: 250, rejected: 0, batches: 3, remaining: 0, nextRetryAt: null, error: null });
     expect(server.requests.map((r) => r.eventIds.length)).toEqual([100, 100, 50]);
@@ -55,18 +58,33 @@ describe('uploadOutbox', () => {
 
   it('honours maxEvents and reports the rest as remaining', async () => {
     const { paths, run, server } = await setup();
-    appendOutboxEvents(paths.outbox, range(1, 30).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 30).map((i) => sampleEvent(i)),
+    );
     expect(await run({ batchSize: 10, maxEvents: 25 })).toMatchObject({ sent: 25, batches: 3, remaining: 5 });
     expect(server.requests.map((r) => r.eventIds.length)).toEqual([10, 10, 5]);
   });
 
   it('dead-letters the events a 2xx rejects, with the reason, and moves on', async () => {
-    const { paths, run } = await setup(() => ({ kind: 'ok', rejected: [{ event_id: idOf(2), reason: 'unknown model id' }] }));
-    appendOutboxEvents(paths.outbox, range(1, 3).map((i) => sampleEvent(i)));
+    const { paths, run } = await setup(() => ({
+      kind: 'ok',
+      rejected: [{ event_id: idOf(2), reason: 'unknown model id' }],
+    }));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 3).map((i) => sampleEvent(i)),
+    );
     expect(await run()).toMatchObject({ sent: 2, rejected: 1, remaining: 0 });
     const letters = deadLetters(paths.deadLetter);
     expect(letters).toHaveLength(1);
-    expect(letters[0]).toMatchObject({ refused_by: 'council-cloud', reason: 'unknown model id', event_id: idOf(2), outbox_line: 2, event: sampleEvent(2) });
+    expect(letters[0]).toMatchObject({
+      refused_by: 'council-cloud',
+      reason: 'unknown model id',
+      event_id: idOf(2),
+      outbox_line: 2,
+      event: sampleEvent(2),
+    });
   });
 
   it('retries 429/5xx/timeouts with backoff honouring Retry-After, and the cursor only moves after the 2xx', async () => {
@@ -101,7 +119,11 @@ describe('uploadOutbox', () => {
   });
 
   it('a Retry-After longer than maxWaitMs ends the run at once with that time as the next retry', async () => {
-    const { paths, run, sleeps } = await setup(() => ({ kind: 'status', status: 429, headers: { 'retry-after': '3600' } }));
+    const { paths, run, sleeps } = await setup(() => ({
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '3600' },
+    }));
     appendOutboxEvents(paths.outbox, [sampleEvent(1)]);
     const summary = await run({ now: () => Date.parse('2026-11-22T00:00:00Z') });
     expect(summary.nextRetryAt).toBe('2026-11-22T01:00:00.000Z');
@@ -111,15 +133,27 @@ describe('uploadOutbox', () => {
   it('a 413 naming no event splits the batch in halves until it passes, dead-lettering nothing', async () => {
     // A proxy that takes at most 2 events per request; council-cloud behind it refuses event 3 by name.
     const { paths, run, server } = await setup((request) => {
-      if (request.eventIds.length > 2) return { kind: 'raw', status: 413, contentType: 'text/html', body: '<html><body>413 Request Entity Too Large</body></html>' };
-      if (request.eventIds.includes(idOf(3))) return { kind: 'refuse', rejected: [{ event_id: idOf(3), reason: 'rankings invalid' }] };
+      if (request.eventIds.length > 2)
+        return {
+          kind: 'raw',
+          status: 413,
+          contentType: 'text/html',
+          body: '<html><body>413 Request Entity Too Large</body></html>',
+        };
+      if (request.eventIds.includes(idOf(3)))
+        return { kind: 'refuse', rejected: [{ event_id: idOf(3), reason: 'rankings invalid' }] };
       return { kind: 'ok' };
     });
-    appendOutboxEvents(paths.outbox, range(1, 8).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 8).map((i) => sampleEvent(i)),
+    );
     const summary = await run();
     expect(summary).toMatchObject({ sent: 7, rejected: 1, remaining: 0, error: null });
     expect(server.committed).toEqual([1, 2, 4, 5, 6, 7, 8].map(idOf));
-    expect(deadLetters(paths.deadLetter).map((l) => [l.event_id, l.reason, l.outbox_line])).toEqual([[idOf(3), 'rankings invalid', 3]]);
+    expect(deadLetters(paths.deadLetter).map((l) => [l.event_id, l.reason, l.outbox_line])).toEqual([
+      [idOf(3), 'rankings invalid', 3],
+    ]);
     // 8 → 413; [1-4] → 413; [1,2] ok; [3,4] refuses 3; [4] ok; [5-8] → 413; [5,6] ok; [7,8] ok
     expect(server.requests.map((r) => r.eventIds.length)).toEqual([8, 4, 2, 2, 1, 4, 2, 2]);
   });
@@ -141,7 +175,10 @@ describe('uploadOutbox', () => {
       { kind: 'status', status: 302, headers: { location: 'https://elsewhere.example/v1/events' } },
     ] as const) {
       const { paths, run, server } = await setup(() => answer);
-      appendOutboxEvents(paths.outbox, range(1, 4).map((i) => sampleEvent(i)));
+      appendOutboxEvents(
+        paths.outbox,
+        range(1, 4).map((i) => sampleEvent(i)),
+      );
       const summary = await run();
       expect(summary.error?.code).toBe('UNEXPECTED_RESPONSE');
       expect(summary.error?.message).toContain(`HTTP ${answer.status}`);
@@ -156,7 +193,10 @@ describe('uploadOutbox', () => {
 
   it('refuses a cursor past the end of a replaced outbox instead of skipping the events queued since', async () => {
     const { paths, run, server } = await setup();
-    appendOutboxEvents(paths.outbox, range(1, 5).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 5).map((i) => sampleEvent(i)),
+    );
     expect(await run()).toMatchObject({ sent: 5, error: null });
     // The user deletes the outbox (not the cursor); the CLI queues two new events in a fresh file.
     writeFileSync(paths.outbox, '');
@@ -186,7 +226,13 @@ describe('uploadOutbox', () => {
     const second = await run();
     expect(second).toMatchObject({ sent: 1, setAside: 1, incompleteTail: false, remaining: 0 });
     expect(server.committed).toEqual([idOf(1), idOf(3)]);
-    expect(deadLetters(paths.deadLetter)).toEqual([expect.objectContaining({ refused_by: 'uploader', outbox_line: 2, reason: expect.stringContaining('invalid_json') as string })]);
+    expect(deadLetters(paths.deadLetter)).toEqual([
+      expect.objectContaining({
+        refused_by: 'uploader',
+        outbox_line: 2,
+        reason: expect.stringContaining('invalid_json') as string,
+      }),
+    ]);
   });
 
   it('sets aside events of an unknown schema version and consent 0–1, sending the rest', async () => {
@@ -224,17 +270,37 @@ describe('uploadOutbox', () => {
     appendOutboxEvents(paths.outbox, [sampleEvent(1, 4)]);
     expect(await run({ consentCeiling: 2 })).toMatchObject({ sent: 1, reduced: 1 });
     const sent = (JSON.parse(server.requests[0]!.body) as { events: Record<string, unknown>[] }).events[0]!;
-    expect(Object.keys(sent).sort()).toEqual(['consent_level', 'event_id', 'rankings', 'schema_version', 'session_id', 'timestamp']);
+    expect(Object.keys(sent).sort()).toEqual([
+      'consent_level',
+      'event_id',
+      'rankings',
+      'schema_version',
+      'session_id',
+      'timestamp',
+    ]);
     expect(sent.consent_level).toBe(2);
   });
 
   it('a dry run reports the batches and touches nothing', async () => {
     const { paths, client, server } = await setup();
-    appendOutboxEvents(paths.outbox, range(1, 5).map((i) => sampleEvent(i)));
+    appendOutboxEvents(
+      paths.outbox,
+      range(1, 5).map((i) => sampleEvent(i)),
+    );
     const batches: unknown[] = [];
-    const summary = await uploadOutbox({ paths, client, dryRun: true, batchSize: 2, onDryRunBatch: (b) => batches.push(b) });
+    const summary = await uploadOutbox({
+      paths,
+      client,
+      dryRun: true,
+      batchSize: 2,
+      onDryRunBatch: (b) => batches.push(b),
+    });
     expect(summary).toMatchObject({ dryRun: true, sent: 5, batches: 3, remaining: 0 });
-    expect(batches).toEqual([{ events: [sampleEvent(1), sampleEvent(2)] }, { events: [sampleEvent(3), sampleEvent(4)] }, { events: [sampleEvent(5)] }]);
+    expect(batches).toEqual([
+      { events: [sampleEvent(1), sampleEvent(2)] },
+      { events: [sampleEvent(3), sampleEvent(4)] },
+      { events: [sampleEvent(5)] },
+    ]);
     expect(server.requests).toHaveLength(0);
     expect(existsSync(paths.cursor)).toBe(false);
     expect(existsSync(paths.deadLetter)).toBe(false);

@@ -29,5 +29,17 @@ export interface UploadSummary {
 
 /** The summary of a run that has done nothing yet. */
 export function emptyUploadSummary(dryRun: boolean): UploadSummary {
-  return { dryRun, sent: 0, alreadyHeld: 0, rejected: 0, setAside: 0, reduced: 0, batches: 0, remaining: 0, incompleteTail: false, nextRetryAt: null, error: null };
+  return {
+    dryRun,
+    sent: 0,
+    alreadyHeld: 0,
+    rejected: 0,
+    setAside: 0,
+    reduced: 0,
+    batches: 0,
+    remaining: 0,
+    incompleteTail: false,
+    nextRetryAt: null,
+    error: null,
+  };
 }

@@ -10,7 +10,8 @@ const memberHeader = /^[#>*\-\s]*Model:\s*([^\s*]+?)[\s*:]*$/;
  * prompt contract (see @council/core's README), so it lives with the test double, not in a provider.
  */
 export function councilRequestStage(prompt: string): CouncilCallStage {
-  if (/\bcontributors\b/.test(prompt) && prompt.split(/\r?\n/).some((line) => memberHeader.test(line.trim()))) return 'chairman';
+  if (/\bcontributors\b/.test(prompt) && prompt.split(/\r?\n/).some((line) => memberHeader.test(line.trim())))
+    return 'chairman';
   if (prompt.includes('FINAL RANKING') || prompt.includes('Under "evaluations"')) return 'review';
   return 'answer';
 }

@@ -35,13 +35,17 @@ export async function startCouncilTestServer(options: {
     ...(options.ignoreStream ? { ignoreStream: true } : {}),
     respond: (request) => {
       const response = respond(request);
-      return options.delayMs !== undefined && response.kind === 'text' ? { ...response, delayMs: options.delayMs } : response;
+      return options.delayMs !== undefined && response.kind === 'text'
+        ? { ...response, delayMs: options.delayMs }
+        : response;
     },
   });
 }
 
 /** The council the test server plays: one reply per request, by model and stage (see `startCouncilTestServer`). */
-function councilReply(options: Parameters<typeof startCouncilTestServer>[0]): (request: RecordedRequest) => TestResponse {
+function councilReply(
+  options: Parameters<typeof startCouncilTestServer>[0],
+): (request: RecordedRequest) => TestResponse {
   return (request: RecordedRequest): TestResponse => {
     const model = request.model ?? '';
     if (model === 'test/broken') return { kind: 'error', status: 404, message: `No endpoints found for ${model}.` };
@@ -51,38 +55,78 @@ function councilReply(options: Parameters<typeof startCouncilTestServer>[0]): (r
     const prompt = (body?.messages ?? []).map((m) => m.content).join('\n');
     const usage = { inputTokens: 100, outputTokens: 50, costUsd: 0.001 };
     // A structured review's prompt has no FINAL RANKING list: its schema's name says what it is.
-    const schema = (request.body as { response_format?: { json_schema?: { name?: string } } } | undefined)?.response_format?.json_schema?.name;
+    const schema = (request.body as { response_format?: { json_schema?: { name?: string } } } | undefined)
+      ?.response_format?.json_schema?.name;
     const structured = schema === 'council_review' || schema === 'council_ranking' ? schema : null;
     if (prompt.includes('# Parents')) {
       // The evolution prompt: answer with a new personality as YAML.
-      return { kind: 'text', text: 'Here is the offspring.\n\n```yaml\nid: careful-bold\nname: Careful Bold\nmodel: test/alpha\nsystem_prompt: Weigh risks first, then commit to a bold plan.\ntraits: [careful, decisive]\n```\n', usage };
+      return {
+        kind: 'text',
+        text: 'Here is the offspring.\n\n```yaml\nid: careful-bold\nname: Careful Bold\nmodel: test/alpha\nsystem_prompt: Weigh risks first, then commit to a bold plan.\ntraits: [careful, decisive]\n```\n',
+        usage,
+      };
     }
     switch (structured === null ? councilRequestStage(prompt) : 'review') {
       case 'answer':
-        if (prompt.includes('PLEASE-FAIL')) return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
+        if (prompt.includes('PLEASE-FAIL'))
+          return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
         if (model === 'test/huge') return { kind: 'huge', bytes: options.hugeReplyBytes ?? 50 * 1024 * 1024, usage };
         if (model.startsWith('test/long')) return { kind: 'huge', bytes: options.longReplyBytes ?? 400 * 1024, usage };
-        return { kind: 'text', text: `Answer from ${model}: ${'write characterisation tests first. '.repeat(model.length % 5 + 1)}`, usage };
+        return {
+          kind: 'text',
+          text: `Answer from ${model}: ${'write characterisation tests first. '.repeat((model.length % 5) + 1)}`,
+          usage,
+        };
       case 'review': {
-        if (model.startsWith('test/vague')) return { kind: 'text', text: 'Each response has merits; they are all reasonable, and I would not put one above another.', usage: options.reviewUsage ?? usage };
-        const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter((l) => l !== 'Response X');
+        if (model.startsWith('test/vague'))
+          return {
+            kind: 'text',
+            text: 'Each response has merits; they are all reasonable, and I would not put one above another.',
+            usage: options.reviewUsage ?? usage,
+          };
+        const labels = [...new Set([...prompt.matchAll(/Response ([A-Z]+)\b/g)].map((m) => `Response ${m[1]}`))].filter(
+          (l) => l !== 'Response X',
+        );
         const scores = Object.fromEntries(labels.map((l, i) => [l, Math.max(1, 9 - 2 * i)]));
         const reviewUsage = options.reviewUsage ?? usage;
-        if (structured === 'council_ranking') return { kind: 'text', text: JSON.stringify({ ranking: labels }), usage: reviewUsage };
+        if (structured === 'council_ranking')
+          return { kind: 'text', text: JSON.stringify({ ranking: labels }), usage: reviewUsage };
         if (structured === 'council_review') {
-          const evaluations = labels.map((l) => ({ response: l, strengths: 'clear steps', weaknesses: 'no examples', score: scores[l] }));
+          const evaluations = labels.map((l) => ({
+            response: l,
+            strengths: 'clear steps',
+            weaknesses: 'no examples',
+            score: scores[l],
+          }));
           return { kind: 'text', text: JSON.stringify({ evaluations, ranking: labels }), usage: reviewUsage };
         }
-        const critiques = labels.map((l) => `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`).join('\n\n');
+        const critiques = labels
+          .map(
+            (l) =>
+              `### ${l}\n1. **Strengths**: clear steps\n2. **Weaknesses**: no examples\n3. **Score**: ${scores[l]}`,
+          )
+          .join('\n\n');
         const json = JSON.stringify({ ranking: labels, scores });
-        return { kind: 'text', text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`, usage: options.reviewUsage ?? usage };
+        return {
+          kind: 'text',
+          text: `${critiques}\n\n\`\`\`json\n${json}\n\`\`\`\n\nFINAL RANKING:\n${labels.map((l, i) => `${i + 1}. ${l}`).join('\n')}\n`,
+          usage: options.reviewUsage ?? usage,
+        };
       }
       case 'chairman': {
         const weight = 1 / options.contributors.length;
         const contributors = options.contributors.map((id) => ({ id, weight, reason: 'useful steps' }));
         const text = options.chairman?.text ?? 'Start with characterisation tests around the riskiest module.';
-        const pacing = { ...(options.chairman?.chunkSize ? { chunkSize: options.chairman.chunkSize } : {}), ...(options.chairman?.chunkDelayMs ? { chunkDelayMs: options.chairman.chunkDelayMs } : {}) };
-        return { kind: 'text', text: `${text}\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\`\n`, usage, ...pacing };
+        const pacing = {
+          ...(options.chairman?.chunkSize ? { chunkSize: options.chairman.chunkSize } : {}),
+          ...(options.chairman?.chunkDelayMs ? { chunkDelayMs: options.chairman.chunkDelayMs } : {}),
+        };
+        return {
+          kind: 'text',
+          text: `${text}\n\n\`\`\`json\n${JSON.stringify({ contributors })}\n\`\`\`\n`,
+          usage,
+          ...pacing,
+        };
       }
     }
   };

@@ -16,13 +16,28 @@ export function historyEntry(options: {
     sessionId: options.id,
     timestamp: options.timestamp,
     config: { members, chairman: members[0]!, strategy: 'balanced', mode: 'consensus', order: 'shared' },
-    stage1: members.map((m) => ({ member: m, model: m, text: `answer of ${m}`, usage: null, latencyMs: 1000, error: null, suspectedInjection: false, injectionSignals: [] })),
+    stage1: members.map((m) => ({
+      member: m,
+      model: m,
+      text: `answer of ${m}`,
+      usage: null,
+      latencyMs: 1000,
+      error: null,
+      suspectedInjection: false,
+      injectionSignals: [],
+    })),
     stage2: members.map((reviewer) => ({
       reviewer,
       model: reviewer,
       order: members,
       labelToModel: {},
-      evaluation: { ranking: members, scores: {}, critiques: reviewer === members[0] ? {} : (options.critiques ?? {}), abstained: false, format: 'json' },
+      evaluation: {
+        ranking: members,
+        scores: {},
+        critiques: reviewer === members[0] ? {} : (options.critiques ?? {}),
+        abstained: false,
+        format: 'json',
+      },
       text: '',
       warnings: [],
       usage: null,
@@ -39,7 +54,17 @@ export function historyEntry(options: {
       confidence: 'high',
     })),
     agreement: { kendallW: 1, kendallWPValue: 0.05, krippendorffAlpha: 1, ballots: members.length },
-    synthesis: { text: 'synthesis', contributors: null, winner: null, strategy: 'balanced', mode: 'consensus', model: members[0]!, warnings: [], usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1 },
+    synthesis: {
+      text: 'synthesis',
+      contributors: null,
+      winner: null,
+      strategy: 'balanced',
+      mode: 'consensus',
+      model: members[0]!,
+      warnings: [],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      latencyMs: 1,
+    },
     biasAudit: null,
     biasIndicators: null,
     excluded: [],
@@ -56,7 +81,11 @@ export function historyEntry(options: {
 }
 
 /** A session in which each reviewer gave the scores listed, to answers with the texts listed (nothing else filled in). */
-export function scoredHistoryEntry(id: string, answers: Record<string, string>, scores: Record<string, Record<string, number>>): HistoryEntry {
+export function scoredHistoryEntry(
+  id: string,
+  answers: Record<string, string>,
+  scores: Record<string, Record<string, number>>,
+): HistoryEntry {
   return {
     schema_version: '1.0.0',
     council_version: '0.0.0-test',
@@ -65,7 +94,11 @@ export function scoredHistoryEntry(id: string, answers: Record<string, string>, 
     session: {
       sessionId: id,
       stage1: Object.entries(answers).map(([member, text]) => ({ member, model: member, text })),
-      stage2: Object.entries(scores).map(([reviewer, given]) => ({ reviewer, model: reviewer, evaluation: { scores: given } })),
+      stage2: Object.entries(scores).map(([reviewer, given]) => ({
+        reviewer,
+        model: reviewer,
+        evaluation: { scores: given },
+      })),
     } as unknown as HistorySession,
   };
 }

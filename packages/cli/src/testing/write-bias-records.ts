@@ -6,7 +6,12 @@ import { createBiasStore, recordsFromObservations } from '@council/bias-store';
  * per session; every score is 5, plus a bonus for the answer shown first: 1 in even sessions, 2 in odd
  * ones. Within a (session, reviewer) the first position's centred score is 3·bonus/4: 0.75 or 1.5.
  */
-export function plantedObservations(options: { sessions: number; start?: string; reviewers?: readonly string[]; prefix?: string }): BiasObservation[] {
+export function plantedObservations(options: {
+  sessions: number;
+  start?: string;
+  reviewers?: readonly string[];
+  prefix?: string;
+}): BiasObservation[] {
   const start = Date.parse(options.start ?? '2026-11-01T00:00:00Z');
   const reviewers = options.reviewers ?? ['r/one', 'r/two', 'r/three', 'r/four'];
   const candidates = ['c/a', 'c/b', 'c/c', 'c/d'];
@@ -35,7 +40,10 @@ export function plantedObservations(options: { sessions: number; start?: string;
   return out;
 }
 
-export async function writePlantedStore(path: string, options: Parameters<typeof plantedObservations>[0]): Promise<void> {
+export async function writePlantedStore(
+  path: string,
+  options: Parameters<typeof plantedObservations>[0],
+): Promise<void> {
   const records = recordsFromObservations(plantedObservations(options), { consent: 1, hashSecret: null, query: null });
   await createBiasStore({ path }).append(records);
 }

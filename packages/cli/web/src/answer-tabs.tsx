@@ -52,7 +52,13 @@ export function AnswerTabs({ answers, idPrefix }: { answers: TabAnswer[]; idPref
         ))}
       </div>
       {answer && (
-        <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${current}`} tabIndex={0} class="tabpanel">
+        <div
+          role="tabpanel"
+          id={`${idPrefix}-panel`}
+          aria-labelledby={`${idPrefix}-tab-${current}`}
+          tabIndex={0}
+          class="tabpanel"
+        >
           <p class="muted small">
             {answer.model}
             {answer.note ? ` · ${answer.note}` : ''}

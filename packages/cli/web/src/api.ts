@@ -31,12 +31,16 @@ export async function raiseForStatus(response: Response): Promise<void> {
     // Not JSON: fall back to the status line below.
   }
   const code = body.error?.code ?? `HTTP_${response.status}`;
-  const hint = response.status === 401 ? ' Open the address `council serve` printed (it carries the access token).' : '';
+  const hint =
+    response.status === 401 ? ' Open the address `council serve` printed (it carries the access token).' : '';
   throw new ApiError(code, `${body.error?.message ?? response.statusText}${hint}`, response.status);
 }
 
 /** GET or POST JSON under /api with the token. */
-export async function api<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

@@ -46,7 +46,14 @@ export function App() {
 
   return (
     <>
-      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">
@@ -76,7 +83,8 @@ export function App() {
             <div hidden={route !== '#/chat'}>
               <ChatPage config={config} />
             </div>
-            {route === '#/history' && (config ? <HistoryPage config={config} /> : !error && <p class="muted">Loading…</p>)}
+            {route === '#/history' &&
+              (config ? <HistoryPage config={config} /> : !error && <p class="muted">Loading…</p>)}
             {route === '#/dashboard' && <DashboardPage />}
           </>
         )}

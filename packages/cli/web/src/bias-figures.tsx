@@ -8,7 +8,12 @@ function FigureRow({ name, figure, extent }: { name: string; figure: Figure | nu
       <th scope="row">{name}</th>
       <td class="num">{withInterval(figure?.estimate, figure?.ciLower, figure?.ciUpper)}</td>
       <td>
-        <IntervalBar estimate={figure?.estimate ?? null} lower={figure?.ciLower ?? null} upper={figure?.ciUpper ?? null} extent={extent} />
+        <IntervalBar
+          estimate={figure?.estimate ?? null}
+          lower={figure?.ciLower ?? null}
+          upper={figure?.ciUpper ?? null}
+          extent={extent}
+        />
       </td>
       <td class="small">{figure?.confidence ?? ''}</td>
     </tr>
@@ -63,9 +68,18 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
       ) : (
         <p class="small">No flags.</p>
       )}
-      <FigureTable caption="Reviewers' offsets (points against the typical reviewer: the robust centre of the panel, which one outlier cannot move)" rows={(report.reviewers ?? []).map((r) => ({ name: r.reviewer, figure: r.offset }))} />
-      <FigureTable caption="Position effects (score points by display position)" rows={(report.position?.effects ?? []).map((f, i) => ({ name: `Position ${i + 1}`, figure: f }))} />
-      <FigureTable caption="Length slope (score points per 1,000 characters)" rows={[{ name: 'Length slope', figure: report.length?.slope ?? null }]} />
+      <FigureTable
+        caption="Reviewers' offsets (points against the typical reviewer: the robust centre of the panel, which one outlier cannot move)"
+        rows={(report.reviewers ?? []).map((r) => ({ name: r.reviewer, figure: r.offset }))}
+      />
+      <FigureTable
+        caption="Position effects (score points by display position)"
+        rows={(report.position?.effects ?? []).map((f, i) => ({ name: `Position ${i + 1}`, figure: f }))}
+      />
+      <FigureTable
+        caption="Length slope (score points per 1,000 characters)"
+        rows={[{ name: 'Length slope', figure: report.length?.slope ?? null }]}
+      />
       {report.notes.length > 0 && (
         <ul class="notes small">
           {report.notes.map((n) => (

@@ -22,7 +22,15 @@ interface Choices {
   mode: Mode | '';
 }
 
-function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chosen: string[]; onChange: (members: string[]) => void }) {
+function MemberPicker({
+  config,
+  chosen,
+  onChange,
+}: {
+  config: ServeConfig;
+  chosen: string[];
+  onChange: (members: string[]) => void;
+}) {
   const options = [...new Set([...config.members, ...config.models])];
   const pools = Object.keys(config.pools).map((name) => `@${name}`);
   const toggle = (id: string, on: boolean) => onChange(on ? [...chosen, id] : chosen.filter((m) => m !== id));
@@ -32,7 +40,13 @@ function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chose
       <div class="picker-options">
         {[...pools, ...options].map((id) => (
           <label key={id} class="check">
-            <input type="checkbox" name="member" value={id} checked={chosen.includes(id)} onChange={(e) => toggle(id, e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              name="member"
+              value={id}
+              checked={chosen.includes(id)}
+              onChange={(e) => toggle(id, e.currentTarget.checked)}
+            />
             {id}
             {id.startsWith('@') && <span class="muted small"> ({config.pools[id.slice(1)]?.length ?? 0} models)</span>}
           </label>
@@ -42,7 +56,19 @@ function MemberPicker({ config, chosen, onChange }: { config: ServeConfig; chose
   );
 }
 
-function Choice({ label, value, options, fallback, onChange }: { label: string; value: string; options: string[]; fallback: string | null; onChange: (value: string) => void }) {
+function Choice({
+  label,
+  value,
+  options,
+  fallback,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  fallback: string | null;
+  onChange: (value: string) => void;
+}) {
   return (
     <label>
       {label}
@@ -59,16 +85,48 @@ function Choice({ label, value, options, fallback, onChange }: { label: string; 
 }
 
 /** The options form: shown once the server's config has arrived (the question box does not wait for it). */
-function CouncilOptions({ config, choices, onChange }: { config: ServeConfig; choices: Choices; onChange: (choices: Choices) => void }) {
+function CouncilOptions({
+  config,
+  choices,
+  onChange,
+}: {
+  config: ServeConfig;
+  choices: Choices;
+  onChange: (choices: Choices) => void;
+}) {
   return (
     <details class="options">
       <summary>Council options</summary>
-      <MemberPicker config={config} chosen={choices.members ?? config.members} onChange={(members) => onChange({ ...choices, members })} />
+      <MemberPicker
+        config={config}
+        chosen={choices.members ?? config.members}
+        onChange={(members) => onChange({ ...choices, members })}
+      />
       <div class="row">
-        <Choice label="Chairman" value={choices.chairman} options={config.models} fallback={config.chairman} onChange={(chairman) => onChange({ ...choices, chairman })} />
-        <Choice label="Strategy" value={choices.strategy} options={config.strategies} fallback={config.defaultStrategy} onChange={(strategy) => onChange({ ...choices, strategy })} />
+        <Choice
+          label="Chairman"
+          value={choices.chairman}
+          options={config.models}
+          fallback={config.chairman}
+          onChange={(chairman) => onChange({ ...choices, chairman })}
+        />
+        <Choice
+          label="Strategy"
+          value={choices.strategy}
+          options={config.strategies}
+          fallback={config.defaultStrategy}
+          onChange={(strategy) => onChange({ ...choices, strategy })}
+        />
         {/* Without mode_toggle the organisation fixes the mode: sessions run in defaultMode. */}
-        {config.modeToggle && <Choice label="Mode" value={choices.mode} options={config.modes} fallback={config.defaultMode} onChange={(mode) => onChange({ ...choices, mode: mode as Mode | '' })} />}
+        {config.modeToggle && (
+          <Choice
+            label="Mode"
+            value={choices.mode}
+            options={config.modes}
+            fallback={config.defaultMode}
+            onChange={(mode) => onChange({ ...choices, mode: mode as Mode | '' })}
+          />
+        )}
       </div>
     </details>
   );
@@ -118,7 +176,12 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
         finalEvent: 'done',
         signal: controller.signal,
         onEvent: (event) => update(key, (state) => applyRunEvent(state, event)),
-        onError: (e) => update(key, (state) => ({ ...state, status: 'failed', error: { code: 'STREAM', message: `The event stream failed: ${e.message}` } })),
+        onError: (e) =>
+          update(key, (state) => ({
+            ...state,
+            status: 'failed',
+            error: { code: 'STREAM', message: `The event stream failed: ${e.message}` },
+          })),
       });
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
@@ -152,7 +215,8 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
       <section class="thread" aria-label="Conversation">
         {turns.length === 0 && (
           <p class="muted intro">
-            Ask a question: the members answer on their own, review each other's answers blind, and the chairman writes the council's answer.
+            Ask a question: the members answer on their own, review each other's answers blind, and the chairman writes
+            the council's answer.
             {config?.demo ? ' This is the demo: simulated members, no API key, nothing leaves this machine.' : ''}
           </p>
         )}
@@ -161,7 +225,12 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
             <p class="question">
               <span class="who">You</span> <span class="model-text">{t.query}</span>
             </p>
-            <RunView state={t.state} modeToggle={config?.modeToggle ?? false} idPrefix={`turn-${t.key}`} onCancel={() => void cancel(t)} />
+            <RunView
+              state={t.state}
+              modeToggle={config?.modeToggle ?? false}
+              idPrefix={`turn-${t.key}`}
+              onCancel={() => void cancel(t)}
+            />
           </article>
         ))}
         <p class="status" role="status" aria-live="polite">

@@ -16,7 +16,11 @@ async function load<T>(path: string): Promise<Loaded<T>> {
   try {
     return { kind: 'ok', value: await api<T>(path) };
   } catch (e) {
-    return { kind: 'error', message: e instanceof ApiError ? e.message : String(e), status: e instanceof ApiError ? e.status : 0 };
+    return {
+      kind: 'error',
+      message: e instanceof ApiError ? e.message : String(e),
+      status: e instanceof ApiError ? e.status : 0,
+    };
   }
 }
 
@@ -25,7 +29,9 @@ function Leaderboard({ document }: { document: LeaderboardDocument }) {
   return (
     <div class="table-wrap">
       <table class="leaderboard">
-        <caption>Aggregate Borda score over {document.sessions} sessions (0 last, 1 first), with its 95% interval.</caption>
+        <caption>
+          Aggregate Borda score over {document.sessions} sessions (0 last, 1 first), with its 95% interval.
+        </caption>
         <thead>
           <tr>
             <th scope="col">Rank</th>
@@ -51,7 +57,21 @@ function Leaderboard({ document }: { document: LeaderboardDocument }) {
   );
 }
 
-function Section<T>({ title, id, state, render, missing, wide }: { title: string; id: string; state: Loaded<T>; render: (value: T) => preact.ComponentChildren; missing?: string; wide?: boolean }) {
+function Section<T>({
+  title,
+  id,
+  state,
+  render,
+  missing,
+  wide,
+}: {
+  title: string;
+  id: string;
+  state: Loaded<T>;
+  render: (value: T) => preact.ComponentChildren;
+  missing?: string;
+  wide?: boolean;
+}) {
   return (
     <section class={wide ? 'card wide' : 'card'} aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
@@ -91,7 +111,15 @@ export function DashboardPage() {
       >
         <label>
           Last sessions
-          <input type="number" min={1} step={1} inputMode="numeric" value={form.last} placeholder="all" onInput={(e) => setForm({ ...form, last: e.currentTarget.value })} />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={form.last}
+            placeholder="all"
+            onInput={(e) => setForm({ ...form, last: e.currentTarget.value })}
+          />
         </label>
         <label>
           Since
@@ -100,13 +128,20 @@ export function DashboardPage() {
         <button type="submit">Apply</button>
       </form>
       <div class="grid">
-        <Section title="Leaderboard" id="dash-leaderboard" state={leaderboard} render={(d) => <Leaderboard document={d} />} />
+        <Section
+          title="Leaderboard"
+          id="dash-leaderboard"
+          state={leaderboard}
+          render={(d) => <Leaderboard document={d} />}
+        />
         <Section
           title="Contribution heatmap"
           id="dash-heatmap"
           state={contributions}
           render={(d) => <ContributionHeatmap report={d} />}
-          {...(contributions.kind === 'error' && contributions.status === 404 ? { missing: 'No contribution data yet.' } : {})}
+          {...(contributions.kind === 'error' && contributions.status === 404
+            ? { missing: 'No contribution data yet.' }
+            : {})}
         />
         <Section title="Bias report" id="dash-bias" wide state={bias} render={(d) => <BiasFigures document={d} />} />
       </div>

@@ -49,7 +49,13 @@ export async function readEventStream(options: EventStreamOptions): Promise<void
     } catch (error) {
       if (options.signal.aborted) return;
       // A refused request (4xx) will not get better by asking again.
-      if (error instanceof Error && 'status' in error && typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+      if (
+        error instanceof Error &&
+        'status' in error &&
+        typeof error.status === 'number' &&
+        error.status >= 400 &&
+        error.status < 500
+      ) {
         options.onError(error);
         return;
       }

@@ -42,8 +42,9 @@ export function ContributionHeatmap({ report }: { report: ContributionsReport })
     <div class="table-wrap">
       <table class="heatmap">
         <caption>
-          Influence share: the mean weight the chairman gave each member per session ({report.sessionsWithBlock ?? report.sessions} sessions with a contributors
-          block), 0 to 1; vote wins for comparison.
+          Influence share: the mean weight the chairman gave each member per session (
+          {report.sessionsWithBlock ?? report.sessions} sessions with a contributors block), 0 to 1; vote wins for
+          comparison.
         </caption>
         <thead>
           <tr>
@@ -62,10 +63,26 @@ export function ContributionHeatmap({ report }: { report: ContributionsReport })
             <tr key={m.member}>
               <th scope="row">{m.member}</th>
               {strategies.map((s) => (
-                <Cell key={s} member={m.member} figure={cell.get(`${m.member}\u0000${s}`)} what={`influence share under ${s}`} />
+                <Cell
+                  key={s}
+                  member={m.member}
+                  figure={cell.get(`${m.member}\u0000${s}`)}
+                  what={`influence share under ${s}`}
+                />
               ))}
               <Cell member={m.member} figure={m.meanWeight} what="influence share" />
-              <Cell member={m.member} figure={m.winShare ?? { estimate: m.sessions ? m.wins / m.sessions : null, lower: null, upper: null, n: m.sessions }} what="vote win share" />
+              <Cell
+                member={m.member}
+                figure={
+                  m.winShare ?? {
+                    estimate: m.sessions ? m.wins / m.sessions : null,
+                    lower: null,
+                    upper: null,
+                    n: m.sessions,
+                  }
+                }
+                what="vote win share"
+              />
             </tr>
           ))}
         </tbody>

@@ -31,7 +31,13 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
   const load = async (before: string | null) => {
     setError(null);
     try {
-      const params = { model: applied.model, from: dayBound(applied.from, false), to: dayBound(applied.to, true), limit: 25, before: before ?? undefined };
+      const params = {
+        model: applied.model,
+        from: dayBound(applied.from, false),
+        to: dayBound(applied.to, true),
+        limit: 25,
+        before: before ?? undefined,
+      };
       const page = await api<SessionList>(`/api/sessions${query(params)}`);
       setList((old) => (before && old ? [...old, ...page.sessions] : page.sessions));
       setNext(page.next);
@@ -79,7 +85,12 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
       >
         <label>
           Model
-          <input type="text" list="history-models" value={filters.model} onInput={(e) => setFilters({ ...filters, model: e.currentTarget.value })} />
+          <input
+            type="text"
+            list="history-models"
+            value={filters.model}
+            onInput={(e) => setFilters({ ...filters, model: e.currentTarget.value })}
+          />
           <datalist id="history-models">
             {config.models.map((m) => (
               <option key={m} value={m} />
@@ -88,11 +99,19 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
         </label>
         <label>
           From
-          <input type="date" value={filters.from} onInput={(e) => setFilters({ ...filters, from: e.currentTarget.value })} />
+          <input
+            type="date"
+            value={filters.from}
+            onInput={(e) => setFilters({ ...filters, from: e.currentTarget.value })}
+          />
         </label>
         <label>
           To
-          <input type="date" value={filters.to} onInput={(e) => setFilters({ ...filters, to: e.currentTarget.value })} />
+          <input
+            type="date"
+            value={filters.to}
+            onInput={(e) => setFilters({ ...filters, to: e.currentTarget.value })}
+          />
         </label>
         <button type="submit">Search</button>
       </form>
@@ -133,7 +152,12 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
                   <td>{outcome(s)}</td>
                   <td>
                     {!s.running && (
-                      <button type="button" class="secondary small" aria-label={`Open the session of ${formatTime(s.timestamp)}`} onClick={() => void openSession(s.id)}>
+                      <button
+                        type="button"
+                        class="secondary small"
+                        aria-label={`Open the session of ${formatTime(s.timestamp)}`}
+                        onClick={() => void openSession(s.id)}
+                      >
                         Open
                       </button>
                     )}

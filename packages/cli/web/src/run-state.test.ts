@@ -5,7 +5,10 @@ import { deanonymiseRanking, displayedAnswer, sessionReviews, votingWinner } fro
 import type { SessionDocument } from './types.js';
 
 function fold(events: [string, unknown][]): RunState {
-  return events.reduce((state, [event, data], i) => applyRunEvent(state, { id: String(i + 1), event, data: JSON.stringify(data) }), initialRunState());
+  return events.reduce(
+    (state, [event, data], i) => applyRunEvent(state, { id: String(i + 1), event, data: JSON.stringify(data) }),
+    initialRunState(),
+  );
 }
 
 function session(overrides: Partial<SessionDocument> = {}): SessionDocument {
@@ -16,7 +19,13 @@ function session(overrides: Partial<SessionDocument> = {}): SessionDocument {
     stage1: [
       { member: 'a', model: 'test/a', text: 'Answer A', latencyMs: 10, error: null },
       { member: 'b', model: 'test/b', text: 'Answer B', latencyMs: 10, error: null },
-      { member: 'c', model: 'test/c', text: null, latencyMs: 10, error: { reason: 'timeout', code: 'TIMEOUT', message: 'too slow' } },
+      {
+        member: 'c',
+        model: 'test/c',
+        text: null,
+        latencyMs: 10,
+        error: { reason: 'timeout', code: 'TIMEOUT', message: 'too slow' },
+      },
     ],
     stage2: [
       {
@@ -73,7 +82,9 @@ describe('applyRunEvent', () => {
       ['b', 'answered', 'B says'],
     ]);
     expect(state.answers[0]?.failure).toBe('timeout: no answer in 60 s');
-    expect(state.reviews).toEqual([{ reviewer: 'b', model: 'test/b', ranking: ['Response B', 'Response A'], scores: null }]);
+    expect(state.reviews).toEqual([
+      { reviewer: 'b', model: 'test/b', ranking: ['Response B', 'Response A'], scores: null },
+    ]);
     expect(state.synthesis).toBe('Hello');
     expect(state.synthesisPieces).toBe(2);
     expect(state.chairman).toBe('c');
@@ -81,9 +92,22 @@ describe('applyRunEvent', () => {
   });
 
   it('ends with the session, or cancelled, or failed with the error', () => {
-    expect(fold([['session', { session: session(), saved: null }], ['done', { status: 'finished' }]]).session?.sessionId).toBe('s-1');
-    expect(fold([['cancelled', {}], ['done', { status: 'cancelled' }]]).status).toBe('cancelled');
-    const failed = fold([['error', { code: 'QUORUM', message: 'quorum not met' }], ['done', { status: 'failed' }]]);
+    expect(
+      fold([
+        ['session', { session: session(), saved: null }],
+        ['done', { status: 'finished' }],
+      ]).session?.sessionId,
+    ).toBe('s-1');
+    expect(
+      fold([
+        ['cancelled', {}],
+        ['done', { status: 'cancelled' }],
+      ]).status,
+    ).toBe('cancelled');
+    const failed = fold([
+      ['error', { code: 'QUORUM', message: 'quorum not met' }],
+      ['done', { status: 'failed' }],
+    ]);
     expect([failed.status, failed.error?.message]).toEqual(['failed', 'quorum not met']);
   });
 
@@ -104,7 +128,14 @@ describe('the session view', () => {
 
   it('shows the synthesis with its contributors in Consensus, and the winner’s own answer in Voting', () => {
     const s = session();
-    expect(displayedAnswer(s, 'consensus')).toMatchObject({ text: 'The synthesis.', contributors: [{ id: 'a', weight: 0.6 }, { id: 'b', weight: 0.4 }], winner: null });
+    expect(displayedAnswer(s, 'consensus')).toMatchObject({
+      text: 'The synthesis.',
+      contributors: [
+        { id: 'a', weight: 0.6 },
+        { id: 'b', weight: 0.4 },
+      ],
+      winner: null,
+    });
     // No named winner: the Borda leader b.
     expect(votingWinner(s)).toBe('b');
     expect(displayedAnswer(s, 'voting')).toMatchObject({ text: 'Answer B', winner: 'b', contributors: null });
@@ -114,7 +145,11 @@ describe('the session view', () => {
   });
 
   it('says why there is nothing to show', () => {
-    expect(displayedAnswer(session({ synthesis: null }), 'consensus').missing).toBe('No synthesis: no chairman answered.');
-    expect(displayedAnswer(session({ leaderboard: [], synthesis: null }), 'voting').missing).toBe('No winner: no member was ranked.');
+    expect(displayedAnswer(session({ synthesis: null }), 'consensus').missing).toBe(
+      'No synthesis: no chairman answered.',
+    );
+    expect(displayedAnswer(session({ leaderboard: [], synthesis: null }), 'voting').missing).toBe(
+      'No winner: no member was ranked.',
+    );
   });
 });

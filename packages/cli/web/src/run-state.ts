@@ -68,9 +68,14 @@ export function initialRunState(): RunState {
   };
 }
 
-function upsertAnswer(answers: LiveAnswer[], member: string, patch: Partial<LiveAnswer> & { model: string }): LiveAnswer[] {
+function upsertAnswer(
+  answers: LiveAnswer[],
+  member: string,
+  patch: Partial<LiveAnswer> & { model: string },
+): LiveAnswer[] {
   const index = answers.findIndex((a) => a.member === member);
-  if (index < 0) return [...answers, { member, status: 'running', text: null, latencyMs: null, failure: null, ...patch }];
+  if (index < 0)
+    return [...answers, { member, status: 'running', text: null, latencyMs: null, failure: null, ...patch }];
   return answers.map((a, i) => (i === index ? { ...a, ...patch } : a));
 }
 
@@ -92,28 +97,50 @@ export function applyRunEvent(state: RunState, event: SseEvent): RunState {
   const stage = stageOf(data['stage']);
   switch (event.event) {
     case 'stage-started':
-      if (stage) next.stages = { ...state.stages, [stage]: { ...state.stages[stage], status: 'running', calls: num('calls') } };
+      if (stage)
+        next.stages = { ...state.stages, [stage]: { ...state.stages[stage], status: 'running', calls: num('calls') } };
       return next;
     case 'stage-finished':
-      if (stage) next.stages = { ...state.stages, [stage]: { ...state.stages[stage], status: 'finished', succeeded: num('succeeded'), failed: num('failed') } };
+      if (stage)
+        next.stages = {
+          ...state.stages,
+          [stage]: { ...state.stages[stage], status: 'finished', succeeded: num('succeeded'), failed: num('failed') },
+        };
       return next;
     case 'model-started':
-      if (stage === 1) next.answers = upsertAnswer(state.answers, str('member'), { model: str('model'), status: 'running' });
+      if (stage === 1)
+        next.answers = upsertAnswer(state.answers, str('member'), { model: str('model'), status: 'running' });
       if (stage === 3) next.chairman = str('member') || str('model');
       return next;
     case 'model-failed':
-      if (stage === 1) next.answers = upsertAnswer(state.answers, str('member'), { model: str('model'), status: 'failed', failure: `${str('reason')}: ${str('message')}` });
-      next.notes = [...state.notes, `Stage ${stage ?? '?'}: ${str('member')} failed (${str('reason')}): ${str('message')}`];
+      if (stage === 1)
+        next.answers = upsertAnswer(state.answers, str('member'), {
+          model: str('model'),
+          status: 'failed',
+          failure: `${str('reason')}: ${str('message')}`,
+        });
+      next.notes = [
+        ...state.notes,
+        `Stage ${stage ?? '?'}: ${str('member')} failed (${str('reason')}): ${str('message')}`,
+      ];
       return next;
     case 'model-retried':
       next.notes = [...state.notes, `Stage ${stage ?? '?'}: ${str('member')} retried after ${str('reason')}`];
       return next;
     case 'answer':
-      next.answers = upsertAnswer(state.answers, str('member'), { model: str('model'), status: 'answered', text: str('text'), latencyMs: num('latencyMs') });
+      next.answers = upsertAnswer(state.answers, str('member'), {
+        model: str('model'),
+        status: 'answered',
+        text: str('text'),
+        latencyMs: num('latencyMs'),
+      });
       return next;
     case 'review': {
-      const ranking = Array.isArray(data['ranking']) ? data['ranking'].filter((x): x is string => typeof x === 'string') : [];
-      const scores = data['scores'] && typeof data['scores'] === 'object' ? (data['scores'] as Record<string, number>) : null;
+      const ranking = Array.isArray(data['ranking'])
+        ? data['ranking'].filter((x): x is string => typeof x === 'string')
+        : [];
+      const scores =
+        data['scores'] && typeof data['scores'] === 'object' ? (data['scores'] as Record<string, number>) : null;
       next.reviews = [...state.reviews, { reviewer: str('reviewer'), model: str('model'), ranking, scores }];
       return next;
     }

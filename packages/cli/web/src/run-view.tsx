@@ -14,7 +14,9 @@ export function runStatusText(state: RunState): string {
   const stage = ([3, 2, 1] as const).find((s) => state.stages[s].status !== 'waiting');
   if (!stage) return 'Starting…';
   const s = state.stages[stage];
-  return s.status === 'running' ? `Stage ${stage} of 3: ${stageNames[stage].toLowerCase()}…` : `Stage ${stage} of 3 done.`;
+  return s.status === 'running'
+    ? `Stage ${stage} of 3: ${stageNames[stage].toLowerCase()}…`
+    : `Stage ${stage} of 3 done.`;
 }
 
 function StageProgress({ state }: { state: RunState }) {
@@ -28,7 +30,11 @@ function StageProgress({ state }: { state: RunState }) {
               {stage}. {stageNames[stage]}
             </span>{' '}
             <span class="muted small">
-              {s.status === 'finished' ? `${s.succeeded} ok${s.failed ? `, ${s.failed} failed` : ''}` : s.status === 'running' ? `${s.calls} running` : 'waiting'}
+              {s.status === 'finished'
+                ? `${s.succeeded} ok${s.failed ? `, ${s.failed} failed` : ''}`
+                : s.status === 'running'
+                  ? `${s.calls} running`
+                  : 'waiting'}
             </span>
           </li>
         );
@@ -38,9 +44,23 @@ function StageProgress({ state }: { state: RunState }) {
 }
 
 /** One run of the chat: live while it streams, the session once it ends. */
-export function RunView({ state, modeToggle, idPrefix, onCancel }: { state: RunState; modeToggle: boolean; idPrefix: string; onCancel: () => void }) {
-  if (state.session && state.status !== 'running') return <SessionDetail session={state.session} modeToggle={modeToggle} idPrefix={idPrefix} />;
-  const answers = state.answers.map((a) => ({ ...a, note: a.failure ?? (a.latencyMs !== null ? `${(a.latencyMs / 1000).toFixed(1)} s` : null) }));
+export function RunView({
+  state,
+  modeToggle,
+  idPrefix,
+  onCancel,
+}: {
+  state: RunState;
+  modeToggle: boolean;
+  idPrefix: string;
+  onCancel: () => void;
+}) {
+  if (state.session && state.status !== 'running')
+    return <SessionDetail session={state.session} modeToggle={modeToggle} idPrefix={idPrefix} />;
+  const answers = state.answers.map((a) => ({
+    ...a,
+    note: a.failure ?? (a.latencyMs !== null ? `${(a.latencyMs / 1000).toFixed(1)} s` : null),
+  }));
   const reviews = state.reviews.map((r) => ({ ...r, ranking: deanonymiseRanking(state.session, r) }));
   return (
     <div class="session live">

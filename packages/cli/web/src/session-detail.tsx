@@ -5,7 +5,15 @@ import { sessionReviews } from './session-view-model.js';
 import type { SessionDocument } from './types.js';
 
 /** A finished session: stage-1 answers in tabs, the de-anonymised reviews, and the final answer with its toggle. */
-export function SessionDetail({ session, modeToggle, idPrefix }: { session: SessionDocument; modeToggle: boolean; idPrefix: string }) {
+export function SessionDetail({
+  session,
+  modeToggle,
+  idPrefix,
+}: {
+  session: SessionDocument;
+  modeToggle: boolean;
+  idPrefix: string;
+}) {
   const answers = session.stage1.map((s) => ({
     member: s.member,
     model: s.model,

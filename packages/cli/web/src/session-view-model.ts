@@ -22,7 +22,12 @@ export function displayedAnswer(session: SessionDocument, mode: Mode): Displayed
     return {
       mode,
       text: answer?.text ?? null,
-      missing: winner === null ? 'No winner: no member was ranked.' : answer?.text ? null : `The winner ${winner} has no answer text.`,
+      missing:
+        winner === null
+          ? 'No winner: no member was ranked.'
+          : answer?.text
+            ? null
+            : `The winner ${winner} has no answer text.`,
       winner,
       contributors: null,
     };
@@ -38,7 +43,10 @@ export function displayedAnswer(session: SessionDocument, mode: Mode): Displayed
 }
 
 /** A streamed review's labels with the members behind them, once the session has revealed them. */
-export function deanonymiseRanking(session: SessionDocument | null, review: { reviewer: string; ranking: string[] }): string[] {
+export function deanonymiseRanking(
+  session: SessionDocument | null,
+  review: { reviewer: string; ranking: string[] },
+): string[] {
   const mapping = session?.stage2.find((r) => r.reviewer === review.reviewer)?.labelToModel;
   return review.ranking.map((label) => {
     const member = mapping?.[label]?.model;
@@ -47,7 +55,13 @@ export function deanonymiseRanking(session: SessionDocument | null, review: { re
 }
 
 /** The reviews of a finished session, labels de-anonymised, in the order of its stage 2. */
-export function sessionReviews(session: SessionDocument): { reviewer: string; model: string; ranking: string[]; scores: Record<string, number> | null; failure: string | null }[] {
+export function sessionReviews(session: SessionDocument): {
+  reviewer: string;
+  model: string;
+  ranking: string[];
+  scores: Record<string, number> | null;
+  failure: string | null;
+}[] {
   return session.stage2.map((r) => {
     const labelOf = new Map(Object.entries(r.labelToModel).map(([label, entry]) => [entry.model, label]));
     const ranking = (r.evaluation?.ranking ?? []).map((member) => {

@@ -5,9 +5,13 @@ describe('SseParser', () => {
   it('parses the example streams of the HTML standard (§9.2.6)', () => {
     const parser = new SseParser();
     // "data: YHOO\ndata: +2\ndata: 10\n\n" is one event whose data is the three lines joined by LF.
-    expect(parser.push('data: YHOO\ndata: +2\ndata: 10\n\n')).toEqual([{ id: null, event: 'message', data: 'YHOO\n+2\n10' }]);
+    expect(parser.push('data: YHOO\ndata: +2\ndata: 10\n\n')).toEqual([
+      { id: null, event: 'message', data: 'YHOO\n+2\n10' },
+    ]);
     // A comment, then an id that stays for later events, and `data` without a space keeps everything after the colon.
-    expect(parser.push(': test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n')).toEqual([
+    expect(
+      parser.push(': test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n'),
+    ).toEqual([
       { id: '1', event: 'message', data: 'first event' },
       { id: '', event: 'message', data: 'second event' },
       { id: '', event: 'message', data: ' third event' },
@@ -16,12 +20,15 @@ describe('SseParser', () => {
 
   it('dispatches nothing for a block without data, and names events by their `event` field', () => {
     const parser = new SseParser();
-    expect(parser.push('event: ping\n\nid: 7\nevent: answer\ndata: {"a":1}\n\n')).toEqual([{ id: '7', event: 'answer', data: '{"a":1}' }]);
+    expect(parser.push('event: ping\n\nid: 7\nevent: answer\ndata: {"a":1}\n\n')).toEqual([
+      { id: '7', event: 'answer', data: '{"a":1}' },
+    ]);
     expect(parser.lastEventId).toBe('7');
   });
 
   it('gives the same events however the stream is cut, with LF, CR or CRLF line ends', () => {
-    const stream = 'id: 1\r\nevent: synthesis-text\r\ndata: {"text":"Hel"}\r\n\r\nid: 2\revent: synthesis-text\rdata: {"text":"lo"}\r\rid: 3\nevent: done\ndata: {}\n\n';
+    const stream =
+      'id: 1\r\nevent: synthesis-text\r\ndata: {"text":"Hel"}\r\n\r\nid: 2\revent: synthesis-text\rdata: {"text":"lo"}\r\rid: 3\nevent: done\ndata: {}\n\n';
     const expected = [
       { id: '1', event: 'synthesis-text', data: '{"text":"Hel"}' },
       { id: '2', event: 'synthesis-text', data: '{"text":"lo"}' },

@@ -110,7 +110,14 @@ export interface Interval {
 export interface ContributionsReport {
   sessions: number;
   sessionsWithBlock?: number;
-  members: { member: string; sessions: number; credited: number; meanWeight: Interval; wins: number; winShare?: Interval }[];
+  members: {
+    member: string;
+    sessions: number;
+    credited: number;
+    meanWeight: Interval;
+    wins: number;
+    winShare?: Interval;
+  }[];
   heatmap?: { strategies: string[]; cells: { member: string; strategy: string; meanWeight: Interval }[] };
 }
 

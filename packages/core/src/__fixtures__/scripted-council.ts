@@ -27,7 +27,8 @@ export function reviewBlocks(prompt: string): Array<{ label: string; text: strin
   const blocks: Array<{ label: string; text: string; boundary: string }> = [];
   const pattern = /^<<<(\S+) (Response [A-Z]+)>>>\n([\s\S]*?)\n<<<\1 END>>>$/gm;
   let match: RegExpExecArray | null;
-  while ((match = pattern.exec(prompt)) !== null) blocks.push({ boundary: match[1]!, label: match[2]!, text: match[3]! });
+  while ((match = pattern.exec(prompt)) !== null)
+    blocks.push({ boundary: match[1]!, label: match[2]!, text: match[3]! });
   return blocks;
 }
 
@@ -35,8 +36,15 @@ export function reviewBlocks(prompt: string): Array<{ label: string; text: strin
 export function reviewByPreference(prompt: string, preference: (answerText: string) => number): string {
   const blocks = reviewBlocks(prompt);
   const ranked = [...blocks].sort((a, b) => preference(b.text) - preference(a.text));
-  const scores = Object.fromEntries(blocks.map((b) => [b.label, Math.max(1, Math.min(10, Math.round(preference(b.text))))]));
-  const critiques = blocks.map((b) => `### ${b.label}\n**Strengths**: strong on ${b.text.slice(0, 20)}\n**Weaknesses**: could be shorter\n**Score**: ${scores[b.label]}`).join('\n\n');
+  const scores = Object.fromEntries(
+    blocks.map((b) => [b.label, Math.max(1, Math.min(10, Math.round(preference(b.text))))]),
+  );
+  const critiques = blocks
+    .map(
+      (b) =>
+        `### ${b.label}\n**Strengths**: strong on ${b.text.slice(0, 20)}\n**Weaknesses**: could be shorter\n**Score**: ${scores[b.label]}`,
+    )
+    .join('\n\n');
   return `${critiques}\n\n\`\`\`json\n${JSON.stringify({ ranking: ranked.map((b) => b.label), scores })}\n\`\`\`\n\nFINAL RANKING:\n${ranked.map((b, i) => `${i + 1}. ${b.label}`).join('\n')}`;
 }
 
@@ -60,7 +68,12 @@ export function testModel(id: string, respond: (call: ScriptedCall) => ScriptedR
       if (typeof reply === 'object' && 'error' in reply) throw reply.error;
       const { text, delayMs } = typeof reply === 'string' ? { text: reply, delayMs: 0 } : reply;
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return { text, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 }, finishReason: 'stop', latencyMs: delayMs ?? 0 };
+      return {
+        text,
+        usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 },
+        finishReason: 'stop',
+        latencyMs: delayMs ?? 0,
+      };
     },
   };
 }

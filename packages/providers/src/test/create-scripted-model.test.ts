@@ -7,9 +7,27 @@ const messages = [{ role: 'user' as const, content: 'abcdefgh' }];
 
 describe('createScriptedModel', () => {
   it('plays steps in order, records calls, then hands over to respond', async () => {
-    const model = createScriptedModel({ modelId: 'm1', steps: ['first', { text: 'second', usage: { inputTokens: 3, outputTokens: 2 }, finishReason: 'length', reasoning: 'r' }], respond: (_, i) => `call ${i}` });
-    expect(await model.doGenerate({ messages, seed: 5 })).toMatchObject({ text: 'first', usage: { inputTokens: 2, outputTokens: 2, costUsd: 0 }, finishReason: 'stop', seed: 5, responseId: 'm1-1' });
-    expect(await model.doGenerate({ messages })).toMatchObject({ text: 'second', reasoning: 'r', finishReason: 'length', usage: { inputTokens: 3, outputTokens: 2 } });
+    const model = createScriptedModel({
+      modelId: 'm1',
+      steps: [
+        'first',
+        { text: 'second', usage: { inputTokens: 3, outputTokens: 2 }, finishReason: 'length', reasoning: 'r' },
+      ],
+      respond: (_, i) => `call ${i}`,
+    });
+    expect(await model.doGenerate({ messages, seed: 5 })).toMatchObject({
+      text: 'first',
+      usage: { inputTokens: 2, outputTokens: 2, costUsd: 0 },
+      finishReason: 'stop',
+      seed: 5,
+      responseId: 'm1-1',
+    });
+    expect(await model.doGenerate({ messages })).toMatchObject({
+      text: 'second',
+      reasoning: 'r',
+      finishReason: 'length',
+      usage: { inputTokens: 3, outputTokens: 2 },
+    });
     expect((await model.doGenerate({ messages })).text).toBe('call 2');
     expect(model.calls).toHaveLength(3);
     expect(model.calls[0]?.seed).toBe(5);
@@ -42,11 +60,21 @@ describe('createScriptedModel', () => {
 
   it('says whether it supports structured output only when told, and plays a refusal', async () => {
     expect(createScriptedModel().supportsStructuredOutput).toBeUndefined();
-    const refusal = new StructuredOutputUnsupportedError({ provider: 'scripted', url: 'http://127.0.0.1/', statusCode: 400, message: 'no json_schema' });
-    const model = createScriptedModel({ supportsStructuredOutput: true, steps: [{ error: refusal }, '{"ranking":[]}'] });
+    const refusal = new StructuredOutputUnsupportedError({
+      provider: 'scripted',
+      url: 'http://127.0.0.1/',
+      statusCode: 400,
+      message: 'no json_schema',
+    });
+    const model = createScriptedModel({
+      supportsStructuredOutput: true,
+      steps: [{ error: refusal }, '{"ranking":[]}'],
+    });
     expect(model.supportsStructuredOutput).toBe(true);
     const responseFormat = { type: 'json' as const, name: 'r', schema: { type: 'object' } };
-    await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({ code: 'STRUCTURED_OUTPUT_UNSUPPORTED' });
+    await expect(model.doGenerate({ messages, responseFormat })).rejects.toMatchObject({
+      code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+    });
     expect((await model.doGenerate({ messages })).text).toBe('{"ranking":[]}');
     expect(model.calls.map((c) => c.responseFormat?.name)).toEqual(['r', undefined]);
   });

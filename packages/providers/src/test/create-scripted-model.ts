@@ -1,10 +1,24 @@
-import type { FinishReason, GenerateOptions, GenerateResult, LanguageModelV1, StreamPart, Usage } from '../language-model-v1.js';
+import type {
+  FinishReason,
+  GenerateOptions,
+  GenerateResult,
+  LanguageModelV1,
+  StreamPart,
+  Usage,
+} from '../language-model-v1.js';
 import { ProviderError } from '../provider-error.js';
 
 /** One scripted turn: a text, a full result, or an error to throw. */
 export type ScriptedStep =
   | string
-  | { text: string; reasoning?: string; usage?: Partial<Usage>; finishReason?: FinishReason; delayMs?: number; responseId?: string }
+  | {
+      text: string;
+      reasoning?: string;
+      usage?: Partial<Usage>;
+      finishReason?: FinishReason;
+      delayMs?: number;
+      responseId?: string;
+    }
   | { error: unknown; delayMs?: number };
 
 export interface ScriptedModelOptions {
@@ -75,7 +89,12 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     };
     if (full.usage?.reasoningTokens !== undefined) usage.reasoningTokens = full.usage.reasoningTokens;
     if (full.usage?.cachedTokens !== undefined) usage.cachedTokens = full.usage.cachedTokens;
-    const result: GenerateResult = { text: full.text, usage, finishReason: full.finishReason ?? 'stop', latencyMs: Date.now() - started };
+    const result: GenerateResult = {
+      text: full.text,
+      usage,
+      finishReason: full.finishReason ?? 'stop',
+      latencyMs: Date.now() - started,
+    };
     if (full.reasoning !== undefined) result.reasoning = full.reasoning;
     result.responseId = full.responseId ?? `${modelId}-${index + 1}`;
     if (call.seed !== undefined) result.seed = call.seed;
@@ -85,15 +104,23 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     specificationVersion: 'v1',
     provider,
     modelId,
-    ...(options.supportsStructuredOutput === undefined ? {} : { supportsStructuredOutput: options.supportsStructuredOutput }),
+    ...(options.supportsStructuredOutput === undefined
+      ? {}
+      : { supportsStructuredOutput: options.supportsStructuredOutput }),
     calls,
     doGenerate: next,
     async *doStream(call) {
       const result = await next(call);
       const size = options.chunkSize ?? 8;
       if (result.reasoning) yield { type: 'reasoning-delta', text: result.reasoning };
-      for (let i = 0; i < result.text.length; i += size) yield { type: 'text-delta', text: result.text.slice(i, i + size) };
-      yield { type: 'finish', finishReason: result.finishReason, usage: result.usage, ...(result.responseId ? { responseId: result.responseId } : {}) };
+      for (let i = 0; i < result.text.length; i += size)
+        yield { type: 'text-delta', text: result.text.slice(i, i + size) };
+      yield {
+        type: 'finish',
+        finishReason: result.finishReason,
+        usage: result.usage,
+        ...(result.responseId ? { responseId: result.responseId } : {}),
+      };
     },
   };
 }

@@ -3,7 +3,16 @@ import { chunkText } from './vendor-format.js';
 import type { VendorFormat } from './vendor-format.js';
 
 const finishReason = { stop: 'STOP', length: 'MAX_TOKENS', 'content-filter': 'SAFETY' } as const;
-const statusName: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
+const statusName: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
 
 function usageOf(response: TestTextResponse): Record<string, number> {
   const u = response.usage ?? { inputTokens: 10, outputTokens: Math.ceil(response.text.length / 4) };
@@ -17,9 +26,20 @@ function usageOf(response: TestTextResponse): Record<string, number> {
   };
 }
 
-function candidate(options: { text: string; reasoning?: string | undefined; finish?: string }): Record<string, unknown> {
-  const parts = [...(options.reasoning ? [{ text: options.reasoning, thought: true }] : []), ...(options.text === '' ? [] : [{ text: options.text }])];
-  return { content: { role: 'model', parts }, index: 0, ...(options.finish === undefined ? {} : { finishReason: options.finish }) };
+function candidate(options: {
+  text: string;
+  reasoning?: string | undefined;
+  finish?: string;
+}): Record<string, unknown> {
+  const parts = [
+    ...(options.reasoning ? [{ text: options.reasoning, thought: true }] : []),
+    ...(options.text === '' ? [] : [{ text: options.text }]),
+  ];
+  return {
+    content: { role: 'model', parts },
+    index: 0,
+    ...(options.finish === undefined ? {} : { finishReason: options.finish }),
+  };
 }
 
 /** Gemini's `generateContent`: `POST /v1beta/models/{model}:generateContent`, `x-goog-api-key`. */
@@ -36,11 +56,22 @@ export function geminiFormat(): VendorFormat {
       return typeof value === 'string' ? value : undefined;
     },
     authError(received) {
-      return { kind: 'error', status: 400, type: 'INVALID_ARGUMENT', message: `API key not valid. Please pass a valid API key. (got ${received ?? 'none'}; reason API_KEY_INVALID)` };
+      return {
+        kind: 'error',
+        status: 400,
+        type: 'INVALID_ARGUMENT',
+        message: `API key not valid. Please pass a valid API key. (got ${received ?? 'none'}; reason API_KEY_INVALID)`,
+      };
     },
     json(response, request) {
       return {
-        candidates: [candidate({ text: response.text, reasoning: response.reasoning, finish: finishReason[response.finishReason ?? 'stop'] })],
+        candidates: [
+          candidate({
+            text: response.text,
+            reasoning: response.reasoning,
+            finish: finishReason[response.finishReason ?? 'stop'],
+          }),
+        ],
         usageMetadata: usageOf(response),
         modelVersion: response.model ?? request.model,
         responseId: response.id ?? 'gemini-response-test',
@@ -49,19 +80,40 @@ export function geminiFormat(): VendorFormat {
     stream(response, request) {
       const events: string[] = [];
       const base = { modelVersion: response.model ?? request.model, responseId: response.id ?? 'gemini-response-test' };
-      if (response.reasoning) events.push(JSON.stringify({ ...base, candidates: [candidate({ text: '', reasoning: response.reasoning })] }));
+      if (response.reasoning)
+        events.push(JSON.stringify({ ...base, candidates: [candidate({ text: '', reasoning: response.reasoning })] }));
       const pieces = chunkText(response.text, response.chunkSize ?? 4);
       pieces.forEach((piece, i) => {
         const last = i === pieces.length - 1 && !response.midStreamError;
-        events.push(JSON.stringify({ ...base, candidates: [candidate({ text: piece, ...(last ? { finish: finishReason[response.finishReason ?? 'stop'] } : {}) })], ...(last ? { usageMetadata: usageOf(response) } : {}) }));
+        events.push(
+          JSON.stringify({
+            ...base,
+            candidates: [
+              candidate({ text: piece, ...(last ? { finish: finishReason[response.finishReason ?? 'stop'] } : {}) }),
+            ],
+            ...(last ? { usageMetadata: usageOf(response) } : {}),
+          }),
+        );
       });
       return events;
     },
     errorBody(response) {
-      return { error: { code: response.status, message: response.message, status: response.type ?? statusName[response.status] ?? 'UNKNOWN' } };
+      return {
+        error: {
+          code: response.status,
+          message: response.message,
+          status: response.type ?? statusName[response.status] ?? 'UNKNOWN',
+        },
+      };
     },
     streamError(error) {
-      return JSON.stringify({ error: { code: typeof error.code === 'number' ? error.code : 503, message: error.message, status: 'UNAVAILABLE' } });
+      return JSON.stringify({
+        error: {
+          code: typeof error.code === 'number' ? error.code : 503,
+          message: error.message,
+          status: 'UNAVAILABLE',
+        },
+      });
     },
   };
 }

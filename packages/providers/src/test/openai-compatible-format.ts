@@ -32,7 +32,12 @@ export function openAICompatibleFormat(options: { openRouter: boolean }): Vendor
       return typeof value === 'string' && value.startsWith('Bearer ') ? value.slice(7) : undefined;
     },
     authError(received) {
-      return { kind: 'error', status: 401, type: 'invalid_api_key', message: `Incorrect API key provided: ${received ?? '(none)'}.` };
+      return {
+        kind: 'error',
+        status: 401,
+        type: 'invalid_api_key',
+        message: `Incorrect API key provided: ${received ?? '(none)'}.`,
+      };
     },
     json(response, request: RecordedRequest) {
       return {
@@ -44,7 +49,11 @@ export function openAICompatibleFormat(options: { openRouter: boolean }): Vendor
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: response.text, ...(response.reasoning === undefined ? {} : { [reasoningField]: response.reasoning }) },
+            message: {
+              role: 'assistant',
+              content: response.text,
+              ...(response.reasoning === undefined ? {} : { [reasoningField]: response.reasoning }),
+            },
             finish_reason: finish[response.finishReason ?? 'stop'],
           },
         ],
@@ -52,27 +61,59 @@ export function openAICompatibleFormat(options: { openRouter: boolean }): Vendor
       };
     },
     stream(response, request) {
-      const base = { id: response.id ?? 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model: response.model ?? request.model };
+      const base = {
+        id: response.id ?? 'chatcmpl-test',
+        object: 'chat.completion.chunk',
+        created: 1_700_000_000,
+        model: response.model ?? request.model,
+      };
       const events: string[] = [];
       if (response.comments) events.push(': OPENROUTER PROCESSING\n\n');
-      events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }));
+      events.push(
+        JSON.stringify({
+          ...base,
+          choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+        }),
+      );
       for (const piece of chunkText(response.reasoning ?? '', response.chunkSize ?? 4)) {
-        events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: { [reasoningField]: piece }, finish_reason: null }] }));
+        events.push(
+          JSON.stringify({ ...base, choices: [{ index: 0, delta: { [reasoningField]: piece }, finish_reason: null }] }),
+        );
       }
       for (const piece of chunkText(response.text, response.chunkSize ?? 4)) {
-        events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }));
+        events.push(
+          JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }),
+        );
         if (response.comments) events.push(': OPENROUTER PROCESSING\n\n');
       }
       if (response.midStreamError) return events;
-      events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish[response.finishReason ?? 'stop'] }] }));
+      events.push(
+        JSON.stringify({
+          ...base,
+          choices: [{ index: 0, delta: {}, finish_reason: finish[response.finishReason ?? 'stop'] }],
+        }),
+      );
       events.push(JSON.stringify({ ...base, choices: [], usage: usageOf(response, openRouter) }));
       events.push('[DONE]');
       return events;
     },
     errorBody(response) {
       return openRouter
-        ? { error: { code: response.status, message: response.message, ...(response.type === undefined ? {} : { metadata: { type: response.type } }) } }
-        : { error: { message: response.message, type: response.type ?? 'invalid_request_error', param: null, code: response.type ?? null } };
+        ? {
+            error: {
+              code: response.status,
+              message: response.message,
+              ...(response.type === undefined ? {} : { metadata: { type: response.type } }),
+            },
+          }
+        : {
+            error: {
+              message: response.message,
+              type: response.type ?? 'invalid_request_error',
+              param: null,
+              code: response.type ?? null,
+            },
+          };
     },
     streamError(error) {
       return JSON.stringify({

@@ -48,9 +48,16 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, options: { status: number; body: unknown; headers?: Record<string, string> }): void {
+function sendJson(
+  res: ServerResponse,
+  options: { status: number; body: unknown; headers?: Record<string, string> },
+): void {
   const text = JSON.stringify(options.body);
-  res.writeHead(options.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...options.headers });
+  res.writeHead(options.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...options.headers,
+  });
   res.end(text);
 }
 
@@ -76,19 +83,28 @@ async function writeWithBackpressure(res: ServerResponse, piece: string): Promis
 }
 
 /** The pieces of a `huge` answer, made one at a time: the text never exists whole on the server either. */
-function* hugePieces(format: VendorFormat, options: { response: TestHugeResponse; request: RecordedRequest; streaming: boolean }): Generator<string> {
+function* hugePieces(
+  format: VendorFormat,
+  options: { response: TestHugeResponse; request: RecordedRequest; streaming: boolean },
+): Generator<string> {
   const { response, request } = options;
   const block = 'x'.repeat(HUGE_BLOCK);
   const blocks = Math.ceil(response.bytes / HUGE_BLOCK);
   const text = { kind: 'text' as const, ...(response.usage ? { usage: response.usage } : {}) };
   if (!options.streaming) {
-    const [head, tail] = JSON.stringify(format.json({ ...text, text: HUGE_MARKER }, request)).split(HUGE_MARKER) as [string, string];
+    const [head, tail] = JSON.stringify(format.json({ ...text, text: HUGE_MARKER }, request)).split(HUGE_MARKER) as [
+      string,
+      string,
+    ];
     yield head;
-    for (let i = 0; i < blocks; i++) yield i < blocks - 1 || response.bytes % HUGE_BLOCK === 0 ? block : block.slice(0, response.bytes % HUGE_BLOCK);
+    for (let i = 0; i < blocks; i++)
+      yield i < blocks - 1 || response.bytes % HUGE_BLOCK === 0 ? block : block.slice(0, response.bytes % HUGE_BLOCK);
     yield tail;
     return;
   }
-  const events = format.stream({ ...text, text: block, chunkSize: HUGE_BLOCK }, request).map((e) => (e.startsWith('event:') || e.startsWith(':') ? e : `data: ${e}\n\n`));
+  const events = format
+    .stream({ ...text, text: block, chunkSize: HUGE_BLOCK }, request)
+    .map((e) => (e.startsWith('event:') || e.startsWith(':') ? e : `data: ${e}\n\n`));
   const delta = events.findIndex((e) => e.includes(block));
   yield* events.slice(0, delta);
   for (let i = 0; i < blocks; i++) yield events[delta]!;
@@ -115,10 +131,20 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
     const path = req.url ?? '/';
     // Routed on the path alone, as real servers do; the recorded path keeps the query string (a base URL's `?key=`).
     const route = format.route({ method: req.method ?? 'GET', path: path.split('?')[0] ?? path, body });
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body, stream: route?.stream ?? false, model: route?.model };
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: { ...req.headers },
+      body,
+      stream: route?.stream ?? false,
+      model: route?.model,
+    };
     requests.push(recorded);
     if (!route) {
-      sendJson(res, { status: 404, body: format.errorBody({ kind: 'error', status: 404, message: `No route for ${req.method ?? 'GET'} ${path}` }) });
+      sendJson(res, {
+        status: 404,
+        body: format.errorBody({ kind: 'error', status: 404, message: `No route for ${req.method ?? 'GET'} ${path}` }),
+      });
       return;
     }
     if (options.apiKey !== undefined) {
@@ -136,7 +162,11 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
       case 'text': {
         if (response.delayMs) await sleep(response.delayMs);
         if (!streaming) {
-          sendJson(res, { status: 200, body: format.json(response, recorded), ...(response.headers ? { headers: response.headers } : {}) });
+          sendJson(res, {
+            status: 200,
+            body: format.json(response, recorded),
+            ...(response.headers ? { headers: response.headers } : {}),
+          });
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
@@ -156,7 +186,11 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
       }
       case 'error': {
         const errorBody = format.errorBody(response);
-        sendJson(res, { status: response.inBody ? 200 : response.status, body: errorBody, ...(response.headers ? { headers: response.headers } : {}) });
+        sendJson(res, {
+          status: response.inBody ? 200 : response.status,
+          body: errorBody,
+          ...(response.headers ? { headers: response.headers } : {}),
+        });
         return;
       }
       case 'raw':
@@ -182,7 +216,10 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
         return;
       }
       case 'truncated':
-        res.writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(response.body) + 100 });
+        res.writeHead(200, {
+          'content-type': streaming ? 'text/event-stream' : 'application/json',
+          'content-length': Buffer.byteLength(response.body) + 100,
+        });
         res.write(response.body, () => setTimeout(() => req.socket.destroy(), 5));
         return;
     }
@@ -198,7 +235,8 @@ export async function startTestServer(format: VendorFormat, options: TestServerO
     };
     res.on('close', done);
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, { status: 500, body: { error: { message: `test server failed: ${String(error)}` } } });
+      if (!res.headersSent)
+        sendJson(res, { status: 500, body: { error: { message: `test server failed: ${String(error)}` } } });
       else res.destroy();
     });
   });

@@ -83,7 +83,14 @@ export interface TestHugeResponse {
 }
 
 /** What a test server does with one request. */
-export type TestResponse = TestTextResponse | TestErrorResponse | TestRawResponse | TestHangResponse | TestResetResponse | TestTruncatedResponse | TestHugeResponse;
+export type TestResponse =
+  | TestTextResponse
+  | TestErrorResponse
+  | TestRawResponse
+  | TestHangResponse
+  | TestResetResponse
+  | TestTruncatedResponse
+  | TestHugeResponse;
 
 /** One request a test server received. */
 export interface RecordedRequest {

@@ -5,7 +5,11 @@ export interface VendorFormat {
   /** Path prefix of the API, e.g. `/v1`; the server's `url` ends with it. */
   basePath: string;
   /** Reads the model and the stream flag from a request, or undefined when the path is not an endpoint. */
-  route(request: { method: string; path: string; body: unknown }): { model: string | undefined; stream: boolean } | undefined;
+  route(request: {
+    method: string;
+    path: string;
+    body: unknown;
+  }): { model: string | undefined; stream: boolean } | undefined;
   /** The key the request carries. */
   apiKey(headers: RecordedRequest['headers']): string | undefined;
   /** The error a wrong key gets, echoing the key (as some vendors do) so redaction is tested. */

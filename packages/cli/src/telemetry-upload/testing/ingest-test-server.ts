@@ -106,14 +106,24 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
       } catch {
         // left empty: the answer function sees the raw body
       }
-      const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: retain ? text : '', eventIds };
+      const request: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: retain ? text : '',
+        eventIds,
+      };
       const index = requests.push(request) - 1;
       if (request.method !== 'POST' || request.path !== '/v1/events') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
       if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unauthorized', message: 'invalid token' } }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'unauthorized', message: 'invalid token' } }));
         return;
       }
       const answer = options.answer?.(request, index) ?? { kind: 'ok' };
@@ -123,21 +133,33 @@ export async function startIngestTestServer(options: IngestTestServerOptions = {
           const taken = eventIds.filter((id) => !refused.has(id));
           const again = commit(request, taken);
           const legacy = typeof request.headers['idempotency-key'] === 'string';
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ accepted: taken.length - again.length, ...(legacy ? {} : { duplicates: again }), rejected: answer.rejected ?? [] }));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              accepted: taken.length - again.length,
+              ...(legacy ? {} : { duplicates: again }),
+              rejected: answer.rejected ?? [],
+            }),
+          );
           return;
         }
         case 'status':
-          res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+          res
+            .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+            .end(JSON.stringify(answer.body ?? {}));
           return;
         case 'raw':
           res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
           return;
         case 'refuse':
-          res
-            .writeHead(answer.status ?? 422, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ error: { code: 'events_refused', message: answer.message ?? `${answer.rejected.length} events refused; nothing stored` }, rejected: answer.rejected }));
+          res.writeHead(answer.status ?? 422, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: {
+                code: 'events_refused',
+                message: answer.message ?? `${answer.rejected.length} events refused; nothing stored`,
+              },
+              rejected: answer.rejected,
+            }),
+          );
           return;
         case 'hang':
           return;

@@ -14,12 +14,33 @@ export function sampleEvent(index: number, level: 2 | 3 | 4 = 2): Record<string,
     timestamp: '2025-12-17T10:30:00Z',
     consent_level: level,
     rankings: [
-      { model: 'anthropic/claude-opus-4.6', borda_score: 1, borda_points: 1, vote_count: 1, win_count: 1, final_rank: 1, confidence: 'low' },
-      { model: 'google/gemini-3-pro-preview', borda_score: 0, borda_points: 0, vote_count: 1, win_count: 0, final_rank: 2, confidence: 'low' },
+      {
+        model: 'anthropic/claude-opus-4.6',
+        borda_score: 1,
+        borda_points: 1,
+        vote_count: 1,
+        win_count: 1,
+        final_rank: 1,
+        confidence: 'low',
+      },
+      {
+        model: 'google/gemini-3-pro-preview',
+        borda_score: 0,
+        borda_points: 0,
+        vote_count: 1,
+        win_count: 0,
+        final_rank: 2,
+        confidence: 'low',
+      },
     ],
   };
   if (level >= 3) {
-    event.bias_indicators = { position_variance: 0.23, length_correlation: 0.12, reviewer_agreement: 0.78, flags: ['POSITION_BIAS_DETECTED'] };
+    event.bias_indicators = {
+      position_variance: 0.23,
+      length_correlation: 0.12,
+      reviewer_agreement: 0.78,
+      flags: ['POSITION_BIAS_DETECTED'],
+    };
     event.query_metadata = { category: 'coding', token_count_bucket: '100-500', language: 'en' };
   }
   if (level >= 4) event.query_hash = '0123456789abcdef';

@@ -7,5 +7,12 @@ import type { TelemetryOutboxPaths } from '@council/bias-store';
 export function tempHome(): { home: string; paths: TelemetryOutboxPaths } {
   const home = mkdtempSync(join(tmpdir(), 'council-telemetry-'));
   const dir = join(home, 'telemetry');
-  return { home, paths: { outbox: join(dir, 'outbox.jsonl'), cursor: join(dir, 'sent.cursor'), deadLetter: join(dir, 'dead-letter.jsonl') } };
+  return {
+    home,
+    paths: {
+      outbox: join(dir, 'outbox.jsonl'),
+      cursor: join(dir, 'sent.cursor'),
+      deadLetter: join(dir, 'dead-letter.jsonl'),
+    },
+  };
 }
