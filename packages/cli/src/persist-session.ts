@@ -17,7 +17,7 @@ import {
 } from '@council/bias-store';
 import { CliError } from './cli-error.js';
 import { contributionRecordsFromSession } from './contribution-records-from-session.js';
-import type { HistoryEntry } from './history-log.js';
+import type { HistoryEntry } from './history-entry.js';
 import type { CouncilSettings } from './settings/council-settings.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
 

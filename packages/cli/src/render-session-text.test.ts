@@ -1,7 +1,7 @@
 import type { Stage1Result, Stage2Result } from '@council/core';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from './create-style.js';
-import type { HistorySession } from './history-log.js';
+import type { HistorySession } from './history-entry.js';
 import { renderAnswersAndReviews, renderSessionText } from './render-session-text.js';
 
 const plain = createStyle(false);

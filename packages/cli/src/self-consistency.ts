@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chiSquaredCdf, confidenceTier } from '@council/bias-audit';
 import type { ConfidenceTier } from '@council/bias-audit';
-import type { HistoryEntry } from './history-log.js';
+import type { HistoryEntry } from './history-entry.js';
 
 /** ADR-015's self-consistency of one reviewer: how far its scores for identical answers differ between reviews. */
 export interface ReviewerConsistency {

@@ -1,6 +1,6 @@
 import { confidenceTier, studentTQuantile } from '@council/bias-audit';
 import type { ConfidenceTier } from '@council/bias-audit';
-import type { HistoryEntry } from './history-log.js';
+import type { HistoryEntry } from './history-entry.js';
 
 /**
  * An answer's style, free of its length (length has its own figure, the length bias): words per sentence, the share

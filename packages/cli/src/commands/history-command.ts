@@ -2,7 +2,7 @@ import { councilPaths, readHistory, unsavedSessionIds } from '@council/bias-stor
 import { scrubSessionMessages } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import type { HistoryEntry, HistorySession } from '../history-log.js';
+import type { HistoryEntry, HistorySession } from '../history-entry.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { commandSettings } from '../command-context.js';
 import { renderSessionText } from '../render-session-text.js';

@@ -5,7 +5,7 @@ import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/s
 import * as z from 'zod';
 import type { CommandContext } from '../command-context.js';
 import { createStyle } from '../create-style.js';
-import type { HistoryEntry } from '../history-log.js';
+import type { HistoryEntry } from '../history-entry.js';
 import { renderSessionText } from '../render-session-text.js';
 import { sessionDocument } from '../session-document.js';
 import type { McpLog } from './tool-context.js';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
-import type { HistoryEntry } from '../history-log.js';
+import type { HistoryEntry } from '../history-entry.js';
 import type { sessionListQuerySchema, sessionListSchema, sessionSummarySchema } from './api-schemas.js';
 import type { HubRun } from './session-hub.js';
 

@@ -1,5 +1,5 @@
 import { appendJsonLines } from '@council/bias-store';
-import type { HistoryEntry, HistorySession } from '../history-log.js';
+import type { HistoryEntry, HistorySession } from '../history-entry.js';
 
 /** A hand-written session: every reviewer ranks the members in `ranking` order (self excluded by Borda). */
 export function historyEntry(options: {
