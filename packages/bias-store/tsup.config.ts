@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/test/index.ts'],
+  entry: ['src/index.ts', 'src/internal/index.ts', 'src/test/index.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
+import { biasLineParts, biasMetadataApi, biasMetadataKey } from './bias-record-fields.js';
+import type { BiasFieldKind, BiasRecordField } from './bias-record-fields.js';
 import { describeZodError } from './describe-zod-error.js';
 import type { ConsentLevel } from './consent-level.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
@@ -56,100 +58,92 @@ const timestampSchema = z.string().refine((value) => parseIsoTimestamp(value) !=
   message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
 });
 
-// query_metadata as written here (token_count_bucket) or by the Python implementation (token_bucket).
-const diskQueryMetadataSchema = z.object({
-  category: z.string().nullish(),
-  token_count_bucket: z.string().nullish(),
-  token_bucket: z.string().nullish(),
-  language: z.string().nullish(),
-});
-
-/** The snake_case line on disk (unknown fields are ignored on read). */
-const diskRecordSchema = z.object({
-  schema_version: z.union([
+/** A line's value of each kind of field (bias-record-fields.ts), before its nullability. */
+const kindSchemas: Record<Exclude<BiasFieldKind, 'flag'>, z.ZodType> = {
+  version: z.union([
     z.literal(1),
     z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' }),
   ]),
-  session_id: nonEmpty,
+  id: nonEmpty,
   timestamp: timestampSchema,
-  consent_level: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).nullish(),
-  query_metadata: diskQueryMetadataSchema.nullish(),
-  reviewer_id: nonEmpty,
-  model_id: nonEmpty,
-  position: count,
-  response_length_chars: count,
-  score_value: z.number().nullable(),
-  score_scale: z.string().nullish(),
-  council_config_version: z.string().nullish(),
-  query_hash: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' })
-    .nullish(),
-  rank_position: count.nullish(),
-});
+  consent: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  label: z.string(),
+  text: z.string(),
+  count,
+  score: z.number(),
+  hash: z.string().regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' }),
+};
 
-type DiskRecord = z.input<typeof diskRecordSchema>;
+function fieldSchema(field: BiasRecordField): z.ZodType {
+  const schema = kindSchemas[field.kind as Exclude<BiasFieldKind, 'flag'>];
+  return field.presence === 'required' ? schema : field.presence === 'nullable' ? schema.nullable() : schema.nullish();
+}
+
+/** The snake_case object of a line (what `biasMetricRecordSchema` decodes and encodes). */
+export type BiasRecordLine = Record<string, unknown>;
+
+/** The snake_case line on disk (unknown fields are ignored on read), built from the record's fields. */
+const diskRecordSchema = z.object(
+  Object.fromEntries(
+    biasLineParts.map((part): [string, z.ZodType] => {
+      if ('field' in part) return [part.field.key, fieldSchema(part.field)];
+      // The metadata as written here, or with an alias's key as other writers write it.
+      const shape = part.metadata.flatMap((f) => [f.key, ...f.aliases].map((key) => [key, fieldSchema(f)] as const));
+      return [biasMetadataKey, z.object(Object.fromEntries(shape)).nullish()];
+    }),
+  ),
+) as unknown as z.ZodType<BiasRecordLine, BiasRecordLine>;
 
 function versionAtLeast(version: string, major: number, minor: number): boolean {
   const [a = 0, b = 0] = version.split('.').map(Number);
   return a > major || (a === major && b >= minor);
 }
 
-function decode(disk: z.output<typeof diskRecordSchema>): BiasMetricRecord {
-  const version = String(disk.schema_version);
-  const meta = disk.query_metadata;
-  return {
-    schemaVersion: version,
-    sessionId: disk.session_id,
-    timestamp: disk.timestamp,
-    consentLevel: disk.consent_level ?? null,
-    queryMetadata:
-      meta === null || meta === undefined
-        ? null
-        : {
-            category: meta.category ?? null,
-            tokenCountBucket: meta.token_count_bucket ?? meta.token_bucket ?? null,
-            language: meta.language ?? null,
-          },
-    reviewerId: disk.reviewer_id,
-    modelId: disk.model_id,
-    position: disk.position,
-    responseLengthChars: disk.response_length_chars,
-    scoreValue: disk.score_value,
-    scoreScale: disk.score_scale ?? null,
-    councilConfigVersion: disk.council_config_version ?? null,
-    queryHash: disk.query_hash ?? null,
-    rankPosition: disk.rank_position ?? null,
-    positionIsDisplayOrder: disk.rank_position !== undefined || versionAtLeast(version, 1, 2),
-  };
+function decode(disk: BiasRecordLine): BiasMetricRecord {
+  const record: Record<string, unknown> = {};
+  let version = '';
+  for (const part of biasLineParts) {
+    if ('field' in part) {
+      const { field } = part;
+      const value = disk[field.key];
+      if (field.kind === 'version') record[field.api] = version = String(value);
+      else record[field.api] = value ?? null;
+      continue;
+    }
+    const meta = disk[biasMetadataKey] as Record<string, unknown> | null | undefined;
+    if (meta === null || meta === undefined) {
+      record[biasMetadataApi] = null;
+      continue;
+    }
+    const labels: Record<string, unknown> = {};
+    for (const field of part.metadata) {
+      let value = meta[field.key];
+      for (let a = 0; a < field.aliases.length && value == null; a++) value = meta[field.aliases[a]!];
+      labels[field.api] = value ?? null;
+    }
+    record[biasMetadataApi] = labels;
+  }
+  // Derived: a line that carries rank_position was written with display-order positions, as is any schema ≥ 1.2.0.
+  record['positionIsDisplayOrder'] = disk['rank_position'] !== undefined || versionAtLeast(version, 1, 2);
+  return record as unknown as BiasMetricRecord;
 }
 
 /** The snake_case object of a record, as the store writes it (without validating: the codec's `encode` does that). */
-export function toDiskRecord(record: BiasMetricRecord): DiskRecord {
-  // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example.
-  return {
-    schema_version: record.schemaVersion === '1' ? 1 : record.schemaVersion,
-    session_id: record.sessionId,
-    timestamp: record.timestamp,
-    consent_level: record.consentLevel,
-    query_metadata:
-      record.queryMetadata === null
-        ? null
-        : {
-            category: record.queryMetadata.category,
-            token_count_bucket: record.queryMetadata.tokenCountBucket,
-            language: record.queryMetadata.language,
-          },
-    reviewer_id: record.reviewerId,
-    model_id: record.modelId,
-    position: record.position,
-    response_length_chars: record.responseLengthChars,
-    score_value: record.scoreValue,
-    score_scale: record.scoreScale,
-    council_config_version: record.councilConfigVersion,
-    query_hash: record.queryHash,
-    rank_position: record.rankPosition,
-  };
+export function toDiskRecord(record: BiasMetricRecord): BiasRecordLine {
+  // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example (the fields' order).
+  const values = record as unknown as Record<string, unknown>;
+  const disk: BiasRecordLine = {};
+  for (const part of biasLineParts) {
+    if ('field' in part) {
+      const value = values[part.field.api];
+      disk[part.field.key] = part.field.kind === 'version' && value === '1' ? 1 : value;
+      continue;
+    }
+    const meta = values[biasMetadataApi] as Record<string, unknown> | null;
+    disk[biasMetadataKey] =
+      meta === null ? null : Object.fromEntries(part.metadata.map((f) => [f.key, meta[f.api]] as const));
+  }
+  return disk;
 }
 
 /**
@@ -159,7 +153,7 @@ export function toDiskRecord(record: BiasMetricRecord): DiskRecord {
  * skipped (and counted) by the store.
  */
 export const biasMetricRecordSchema: z.ZodCodec<
-  typeof diskRecordSchema,
+  z.ZodType<BiasRecordLine, BiasRecordLine>,
   z.ZodCustom<BiasMetricRecord, BiasMetricRecord>
 > = z.codec(
   diskRecordSchema,
@@ -168,10 +162,39 @@ export const biasMetricRecordSchema: z.ZodCodec<
 );
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()
-const isOptString = (v: unknown): v is string | null | undefined =>
-  v === undefined || v === null || typeof v === 'string';
 const hex16 = /^[0-9a-f]{16}$/;
 const version1 = /^1(?:\.\d+){0,2}$/;
+
+/** Whether `v` certainly satisfies `kindSchemas[kind]` (a non-null value). */
+function fastKind(kind: BiasFieldKind, v: unknown): boolean {
+  switch (kind) {
+    case 'version':
+      return v === 1 || (typeof v === 'string' && version1.test(v));
+    case 'id':
+      return typeof v === 'string' && v !== '';
+    case 'timestamp':
+      return typeof v === 'string' && parseIsoTimestamp(v) !== null;
+    case 'consent':
+      return v === 0 || v === 1 || v === 2 || v === 3 || v === 4;
+    case 'label':
+    case 'text':
+      return typeof v === 'string';
+    case 'count':
+      return isCount(v);
+    case 'score':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'hash':
+      return typeof v === 'string' && hex16.test(v);
+    case 'flag':
+      return false;
+  }
+}
+
+function fastField(field: BiasRecordField, v: unknown): boolean {
+  if (field.presence === 'required') return fastKind(field.kind, v);
+  if (field.presence === 'nullable') return v === null || fastKind(field.kind, v);
+  return v === undefined || v === null || fastKind(field.kind, v);
+}
 
 /**
  * A hand-written fast path for reading: returns the record when `raw` certainly satisfies
@@ -179,35 +202,22 @@ const version1 = /^1(?:\.\d+){0,2}$/;
  * of what the schema accepts (a property test holds it to that) and decodes identically.
  */
 export function decodeBiasMetricRecordFast(raw: Record<string, unknown>): BiasMetricRecord | undefined {
-  const v = raw.schema_version;
-  if (!(v === 1 || (typeof v === 'string' && version1.test(v)))) return undefined;
-  if (typeof raw.session_id !== 'string' || raw.session_id === '') return undefined;
-  if (typeof raw.timestamp !== 'string' || parseIsoTimestamp(raw.timestamp) === null) return undefined;
-  const c = raw.consent_level;
-  if (!(c === undefined || c === null || c === 0 || c === 1 || c === 2 || c === 3 || c === 4)) return undefined;
-  const m = raw.query_metadata;
-  if (m !== undefined && m !== null) {
+  for (let p = 0; p < biasLineParts.length; p++) {
+    const part = biasLineParts[p]!;
+    if ('field' in part) {
+      if (!fastField(part.field, raw[part.field.key])) return undefined;
+      continue;
+    }
+    const m = raw[biasMetadataKey];
+    if (m === undefined || m === null) continue;
     if (typeof m !== 'object' || Array.isArray(m)) return undefined;
     const meta = m as Record<string, unknown>;
-    if (
-      !isOptString(meta.category) ||
-      !isOptString(meta.token_count_bucket) ||
-      !isOptString(meta.token_bucket) ||
-      !isOptString(meta.language)
-    )
-      return undefined;
+    for (const field of part.metadata) {
+      if (!fastField(field, meta[field.key])) return undefined;
+      for (const alias of field.aliases) if (!fastField(field, meta[alias])) return undefined;
+    }
   }
-  if (typeof raw.reviewer_id !== 'string' || raw.reviewer_id === '') return undefined;
-  if (typeof raw.model_id !== 'string' || raw.model_id === '') return undefined;
-  if (!isCount(raw.position) || !isCount(raw.response_length_chars)) return undefined;
-  const score = raw.score_value;
-  if (!(score === null || (typeof score === 'number' && Number.isFinite(score)))) return undefined;
-  if (!isOptString(raw.score_scale) || !isOptString(raw.council_config_version)) return undefined;
-  const h = raw.query_hash;
-  if (!(h === undefined || h === null || (typeof h === 'string' && hex16.test(h)))) return undefined;
-  const r = raw.rank_position;
-  if (!(r === undefined || r === null || isCount(r))) return undefined;
-  return decode(raw as z.output<typeof diskRecordSchema>);
+  return decode(raw);
 }
 
 /** Why a record may not be written, or undefined when it may: the rules past the schema. */
@@ -237,7 +247,7 @@ export function biasRecordWriteProblem(record: BiasMetricRecord): string | undef
 export function safeParseBiasMetricRecord(
   line: unknown,
 ): { success: true; value: BiasMetricRecord } | { success: false; error: BiasStoreError } {
-  const result = biasMetricRecordSchema.safeDecode(line as DiskRecord);
+  const result = biasMetricRecordSchema.safeDecode(line as BiasRecordLine);
   if (result.success) return { success: true, value: result.data };
   return {
     success: false,

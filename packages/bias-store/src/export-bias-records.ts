@@ -13,7 +13,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { toDiskRecord } from './bias-metric-record.js';
-import { biasParquetRow } from './bias-parquet-schema.js';
+import type { BiasParquetSupport } from './bias-parquet-support.js';
+import { parquetNeedsEngines } from './bias-parquet-support.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { ioError } from './io-error.js';
 import { makeDirectory } from './make-directory.js';
@@ -30,6 +31,8 @@ export interface ExportBiasRecordsOptions {
   /** The directory to write `day=YYYY-MM-DD/part-0.<format>` partitions into (created if missing). */
   output: string;
   format: BiasExportFormat;
+  /** Writes the Parquet partitions of `format: 'parquet'`: `biasParquet` of `@council/bias-engines` (required for it). */
+  parquet?: BiasParquetSupport;
   /** Rows per Parquet row group (default 100,000): the export holds about one row group's records at once. */
   rowGroupRows?: number;
   /** Lines buffered in memory before they are spilled to the staging files (default 16 MiB). */
@@ -182,6 +185,9 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       code: 'INVALID_OPTION',
       message: `exportBiasRecords: format must be "parquet" or "jsonl", got ${String(format)}.`,
     });
+  const parquet = options.parquet;
+  if (format === 'parquet' && parquet === undefined)
+    throw parquetNeedsEngines({ reader: 'exportBiasRecords', what: 'A Parquet export' });
   const rowGroupRows = options.rowGroupRows ?? 100_000;
   if (!Number.isSafeInteger(rowGroupRows) || rowGroupRows < 1)
     throw new BiasStoreError({
@@ -212,10 +218,7 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       cwd,
       // A Parquet export stages each record as a flat JSON array of its column values (cheaper to write and read back).
       onRecord: (record, ms) =>
-        spill.add(
-          utcDay(ms),
-          format === 'parquet' ? JSON.stringify(biasParquetRow(record, ms)) : canonicalBiasLine(record),
-        ),
+        spill.add(utcDay(ms), format === 'parquet' ? parquet!.stageRow(record, ms) : canonicalBiasLine(record)),
     });
     spill.flush();
     const partitions: BiasExportPartition[] = [];
@@ -226,10 +229,7 @@ export async function exportBiasRecords(options: ExportBiasRecordsOptions): Prom
       let staged = spillFile;
       if (format === 'parquet') {
         staged = join(staging, `${day}.parquet.partial`);
-        // Loaded only here, so commands that never export (bias-report, ask) do not load the Parquet writer.
-        await (
-          await import('./write-parquet-partition.js')
-        ).writeParquetPartition({ spillFile, temp: staged, rowGroupRows });
+        await parquet!.writePartition({ spillFile, temp: staged, rowGroupRows });
         unlinkSync(spillFile);
       } else {
         fsyncFile(spillFile);

@@ -96,7 +96,7 @@ export type { BiasRecordColumns } from './bias-record-columns.js';
 export type { RepeatedRecords } from './drop-repeated-records.js';
 export { columnsToObservations } from './columns-to-observations.js';
 
-// Team scale: the records as Parquet or canonical JSONL, partitioned by UTC day (`council store export`).
+// Team scale: the records as canonical JSONL (or Parquet, given @council/bias-engines), partitioned by UTC day (`council store export`).
 export { canonicalBiasLine, exportBiasRecords } from './export-bias-records.js';
 export type {
   BiasExportFormat,
@@ -104,25 +104,9 @@ export type {
   ExportBiasRecordsOptions,
   ExportBiasRecordsResult,
 } from './export-bias-records.js';
-export { biasParquetColumns } from './bias-parquet-schema.js';
+// What readBiasRecords and exportBiasRecords take as `parquet` to read and write Parquet: @council/bias-engines' biasParquet.
+export type { BiasParquetRow, BiasParquetSupport, ScanBiasParquetOptions } from './bias-parquet-support.js';
 export { streamBiasRecords } from './stream-bias-records.js';
 export type { StreamBiasRecordsOptions, StreamBiasRecordsResult } from './stream-bias-records.js';
-// The window an analytics engine reads (`bias-report --engine duckdb|clickhouse`); an engine returns readBiasRecords' result.
+// The window an analytics engine reads (@council/bias-engines: DuckDB, ClickHouse); an engine returns readBiasRecords' result.
 export type { EngineWindowOptions } from './engine-window-options.js';
-// The window's records read by DuckDB over JSONL or Parquet (`bias-report --engine duckdb`); @duckdb/node-api is optional.
-export { duckdbBiasRead, type DuckdbBiasReadOptions } from './duckdb/bias-read.js';
-// ClickHouse: the bias-records table (`council store clickhouse-init`) and loading records into it (`store export --to clickhouse`).
-export { createClickhouseBiasTable } from './clickhouse/create-table.js';
-export type { CreateClickhouseBiasTableOptions, CreateClickhouseBiasTableResult } from './clickhouse/create-table.js';
-export { exportBiasRecordsToClickhouse } from './clickhouse/export-to-clickhouse.js';
-export type {
-  ExportBiasRecordsToClickhouseOptions,
-  ExportBiasRecordsToClickhouseResult,
-} from './clickhouse/export-to-clickhouse.js';
-export {
-  clickhouseBiasColumns,
-  createClickhouseBiasTableSql,
-  defaultClickhouseBiasTable,
-} from './clickhouse/table-sql.js';
-// The window's records read from a ClickHouse table (`bias-report --engine clickhouse`).
-export { clickhouseBiasRead, type ClickhouseBiasReadOptions } from './clickhouse/bias-read.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { safeParseBiasMetricRecord } from './bias-metric-record.js';
 import { noRank } from './bias-record-columns.js';
+import { biasLineKeys, biasMetadataKeys } from './bias-record-fields.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
 
@@ -656,5 +657,29 @@ describe('parseBiasLineFast', { timeout: 120_000 }, () => {
     expect(parseBiasLineFast(accepted, 0, accepted.length, fields)).toBe(true);
     expect(fields.score).toBe(7);
     expect(fields.time).toBe(Date.UTC(2026, 0, 1));
+  });
+});
+
+describe('the fast parser and the record table', () => {
+  it('reads the keys of bias-record-fields.ts in the order its switch expects (a field added to one only fails here)', () => {
+    // The switch's cases by index, as ADR-018 v1.1's example orders the keys, then the derived key other writers add.
+    expect(biasLineKeys).toEqual([
+      'schema_version',
+      'session_id',
+      'timestamp',
+      'consent_level',
+      'query_metadata',
+      'reviewer_id',
+      'model_id',
+      'position',
+      'response_length_chars',
+      'score_value',
+      'score_scale',
+      'council_config_version',
+      'query_hash',
+      'rank_position',
+      'position_is_display_order',
+    ]);
+    expect(biasMetadataKeys).toEqual(['category', 'token_count_bucket', 'token_bucket', 'language']);
   });
 });

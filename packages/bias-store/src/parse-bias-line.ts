@@ -1,4 +1,5 @@
 import { noRank } from './bias-record-columns.js';
+import { biasField, biasLineKeys, biasMetadataKeys, biasRecordFields } from './bias-record-fields.js';
 import { equalBytes, knownBytes } from './equal-bytes.js';
 import type { KnownBytes } from './equal-bytes.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
@@ -33,35 +34,26 @@ export class BiasLineFields {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-// Bit of each top-level key, in the order this package writes them.
-const keys = [
-  'schema_version',
-  'session_id',
-  'timestamp',
-  'consent_level',
-  'query_metadata',
-  'reviewer_id',
-  'model_id',
-  'position',
-  'response_length_chars',
-  'score_value',
-  'score_scale',
-  'council_config_version',
-  'query_hash',
-  'rank_position',
-  // Written by the Python implementation from schema 1.2.0 on; the schema ignores it (the version says the same).
-  'position_is_display_order',
-].map((name) => Buffer.from(name, 'latin1'));
-// Each key as this package writes it, quotes and colon included: `"session_id":`.
+// Bit of each top-level key, in the order this package writes them (bias-record-fields.ts): the cases of
+// `parseBiasLineFast`'s switch, by index. parse-bias-line.test.ts holds the table to this order, so a field added to the
+// table fails it until the switch reads the new field (a key the switch does not know sends the line to the slow path).
+const keys = biasLineKeys.map((name) => Buffer.from(name, 'latin1'));
+// Each key as this package writes it, quotes and colon included: `"<key>":`.
 const keyLiterals = keys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
-const metaKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'].map((name) =>
-  Buffer.from(name, 'latin1'),
-);
+const metaKeys = biasMetadataKeys.map((name) => Buffer.from(name, 'latin1'));
 const metaKeyLiterals = metaKeys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
-// The order this package writes them: category, token_count_bucket, language.
-const metaKeyOrder = [0, 1, 3];
-// schema_version, session_id, timestamp, reviewer_id, model_id, position, response_length_chars, score_value.
-const requiredKeys = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 9);
+const metaFields = biasRecordFields.filter((f) => f.inMetadata);
+// The order this package writes them (no alias): category, token count bucket, language.
+const metaKeyOrder = metaFields.map((f) => biasMetadataKeys.indexOf(f.key));
+// The one label a report reads.
+const categoryKey = biasMetadataKeys.indexOf(biasField('category').key);
+// The keys a line must hold: the fields that are present even when null.
+const requiredKeys = biasLineKeys.reduce((bits, key, k) => {
+  const field = biasRecordFields.find((f) => !f.inMetadata && f.key === key);
+  return field !== undefined && (field.presence === 'required' || field.presence === 'nullable')
+    ? bits | (1 << k)
+    : bits;
+}, 0);
 
 // eslint-disable-next-line max-params -- runs for every key of every line: an options object per call would allocate millions of them
 function sameBytes(buf: Buffer, start: number, end: number, key: Buffer): boolean {
@@ -176,7 +168,7 @@ function isNull(buf: Buffer, at: number): boolean {
   return buf[at] === 0x6e && buf[at + 1] === 0x75 && buf[at + 2] === 0x6c && buf[at + 3] === 0x6c;
 }
 
-/** A single digit 0–4 standing alone (`consent_level`), or the integer 1 when `max` is 1 (`schema_version`). */
+/** A single digit 0–4 standing alone (`consentLevel`), or the integer 1 when `max` is 1 (`schemaVersion`). */
 function smallDigit(buf: Buffer, at: number, max: number): boolean {
   const c = buf[at];
   const next = buf[at + 1];
@@ -221,7 +213,7 @@ function queryMetadata(buf: Buffer, at: number, end: number): number {
     } else {
       j = str(buf, j, end);
       if (j < 0) return -1;
-      if (k === 0) {
+      if (k === categoryKey) {
         categoryStart = strStart;
         categoryEnd = strEnd;
       }
@@ -277,7 +269,7 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
     i = ws(buf, i, end);
     switch (k) {
       case 0: {
-        // schema_version: the integer 1 or "1", "1.x", "1.x.y".
+        // schemaVersion: the integer 1 or "1", "1.x", "1.x.y".
         if (smallDigit(buf, i, 1)) {
           i++;
           break;
@@ -296,28 +288,28 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
         }
         break;
       }
-      case 1:
+      case 1: // sessionId
         i = str(buf, i, end);
         if (i < 0 || strEnd === strStart) return false;
         out.sessionStart = strStart;
         out.sessionEnd = strEnd;
         break;
-      case 2:
+      case 2: // timestamp
         i = str(buf, i, end);
         if (i < 0) return false;
         out.timeStart = strStart;
         out.timeEnd = strEnd;
         break;
-      case 3:
+      case 3: // consentLevel
         if (isNull(buf, i)) i += 4;
         else if (smallDigit(buf, i, 4)) i++;
         else return false;
         break;
-      case 4:
+      case 4: // queryMetadata
         i = queryMetadata(buf, i, end);
         if (i < 0) return false;
         break;
-      case 5:
+      case 5: // reviewerId, modelId
       case 6:
         i = str(buf, i, end);
         if (i < 0 || strEnd === strStart) return false;
@@ -329,14 +321,14 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           out.modelEnd = strEnd;
         }
         break;
-      case 7:
+      case 7: // position, responseLengthChars
       case 8:
         i = int(buf, i, end);
         if (i < 0 || intValue >= noRank) return false;
         if (k === 7) out.position = intValue;
         else out.responseLengthChars = intValue;
         break;
-      case 9:
+      case 9: // scoreValue
         if (isNull(buf, i)) {
           i += 4;
         } else {
@@ -345,7 +337,7 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           out.score = numberValue;
         }
         break;
-      case 10:
+      case 10: // scoreScale, councilConfigVersion
       case 11:
         if (isNull(buf, i)) {
           i += 4;
@@ -358,7 +350,7 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           }
         }
         break;
-      case 12:
+      case 12: // queryHash
         if (isNull(buf, i)) {
           i += 4;
         } else {
@@ -370,7 +362,7 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           }
         }
         break;
-      case 13:
+      case 13: // rankPosition
         rankSeen = true;
         if (isNull(buf, i)) {
           i += 4;
@@ -380,7 +372,7 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           out.rankPosition = intValue;
         }
         break;
-      case 14:
+      case 14: // positionIsDisplayOrder (derived: the value is checked, not kept)
         if (buf[i] === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) i += 4;
         else if (
           buf[i] === 0x66 &&

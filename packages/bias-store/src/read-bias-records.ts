@@ -16,7 +16,8 @@ import type { BadLine, SkipReason, SkipReport } from './skip-report.js';
 import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
-import type { BiasParquetRow } from './scan-bias-parquet.js';
+import type { BiasParquetRow, BiasParquetSupport } from './bias-parquet-support.js';
+import { parquetNeedsEngines } from './bias-parquet-support.js';
 import type { JsonlLine, JsonlLinePlace } from './scan-jsonl-lines.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import { SessionWindow } from './session-window.js';
@@ -43,6 +44,11 @@ export interface ReadBiasRecordsOptions {
    * journal), whose records a reader must not count before every file holds the session. Counted in `excluded.unsaved`.
    */
   leaveOutSessions?: ReadonlySet<string>;
+  /**
+   * Reads Parquet inputs (`council store export`'s files and directories): `biasParquet` of `@council/bias-engines`.
+   * Without it a Parquet input is an `INVALID_OPTION` error saying so; JSONL and gzip need nothing.
+   */
+  parquet?: BiasParquetSupport;
 }
 
 /** Records the window left out, by the filter that left them out (each record counts under the first that applies). */
@@ -156,6 +162,10 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     });
   }
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
+  const parquet = options.parquet;
+  const firstParquet = inputs.find((input) => input.parquet === true);
+  if (firstParquet !== undefined && parquet === undefined)
+    throw parquetNeedsEngines({ reader: 'readBiasRecords', what: `${firstParquet.file.path} is a Parquet file` });
 
   const sessionIds = new IdInterner(0xffff_ffff, 'sessions');
   const models = new IdInterner(0xffff, 'model ids');
@@ -421,12 +431,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   };
 
   const readAll = async (files: readonly BiasInputFile[]): Promise<void> => {
-    for (const { storePath, file, parquet } of files) {
+    for (const { storePath, file, parquet: isParquet } of files) {
       currentFile = file.path;
-      // Loaded only when a Parquet file is read, so a JSONL report never loads the Parquet reader.
       const lines =
-        parquet === true
-          ? await (await import('./scan-bias-parquet.js')).scanBiasParquet({ path: file.path, ...parquetVisitor })
+        isParquet === true
+          ? await parquet!.scan({ path: file.path, ...parquetVisitor })
           : await scanJsonlLines({ storePath, file, maxLineBytes, visitor });
       if (firstPass) result.files.push({ path: file.path, lines });
     }

@@ -1,6 +1,6 @@
-// Test helpers for packages that test against Council's engines (`@council/bias-store/test`): not part of the API.
-export { clickhouseServerPath, startClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
-export type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
+// Test helpers for packages that test against Council's files (`@council/bias-store/test`): not part of the API.
 // Fault injection for the durability tests of the packages that write Council's files (Linux: /proc/self/fd).
 export { injectWriteFaults } from '../__fixtures__/write-faults.js';
 export type { InjectedWriteFaults, WriteFault } from '../__fixtures__/write-faults.js';
+// Seeded synthetic sessions (observations of a few models), for tests and benchmarks that need many records.
+export { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';

@@ -1,0 +1,217 @@
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { parquetMetadataAsync, parquetRead } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
+import { BiasStoreError, noRank } from '@council/bias-store';
+import type { BiasParquetRow, ScanBiasParquetOptions } from '@council/bias-store';
+import { ioError, majorOf } from '@council/bias-store/internal';
+
+/** The columns a report reads, and the physical types accepted for each (Council's, and what DuckDB's COPY writes for them). */
+const wanted: Record<string, readonly string[]> = {
+  schema_version: ['BYTE_ARRAY'],
+  session_id: ['BYTE_ARRAY'],
+  timestamp: ['INT64'],
+  reviewer_id: ['BYTE_ARRAY'],
+  model_id: ['BYTE_ARRAY'],
+  position: ['INT32', 'INT64'],
+  response_length_chars: ['INT32', 'INT64'],
+  score_value: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
+  rank_position: ['INT32', 'INT64'],
+  position_is_display_order: ['BOOLEAN'],
+  council_config_version: ['BYTE_ARRAY'],
+  query_category: ['BYTE_ARRAY'],
+};
+const columnNames = Object.keys(wanted);
+
+function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
+  return {
+    byteLength: size,
+    async slice(start: number, end = size): Promise<ArrayBuffer> {
+      const bytes = new Uint8Array(end - start);
+      let read = 0;
+      while (read < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return bytes.buffer;
+    },
+  };
+}
+
+/** Why the file's schema cannot be read as bias records, or undefined. */
+function schemaProblem(metadata: FileMetaData): string | undefined {
+  const top = new Map<string, SchemaElement>();
+  for (const element of metadata.schema.slice(1)) top.set(element.name, element);
+  for (const name of columnNames) {
+    const element = top.get(name);
+    if (element === undefined) return `it has no column ${name}`;
+    if (element.type === undefined || !wanted[name]!.includes(element.type))
+      return `its column ${name} is ${element.type ?? 'a group'}, not ${wanted[name]!.join(' or ')}`;
+  }
+  const unit = top.get('timestamp')!.logical_type;
+  const converted = top.get('timestamp')!.converted_type;
+  if (!(unit?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS'))
+    return 'its column timestamp is no TIMESTAMP';
+  return undefined;
+}
+
+const asNumber = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : Number.NaN);
+const isCount = (v: number): boolean => Number.isSafeInteger(v) && v >= 0 && v < noRank;
+const version1 = /^1(?:\.\d+){0,2}$/;
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * Streams the rows of a Parquet file of bias records (as `council store export` writes, or any file with its
+ * columns and types) one row group at a time, so memory holds one row group's columns. Each row is checked as the
+ * JSONL reader checks a line (major version 1, non-empty ids, counts below 4,294,967,295, a finite score or null);
+ * a file without the columns is an `INVALID_OPTION` error naming the column. Returns the rows in the file.
+ */
+export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<number> {
+  const { path } = options;
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw ioError({ action: 'read', path, cause: error });
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const file = fileBuffer(handle, size);
+    let metadata: FileMetaData;
+    try {
+      metadata = await parquetMetadataAsync(file);
+    } catch (error) {
+      options.bad(
+        1,
+        'corrupt_segment',
+        `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`,
+      );
+      return 0;
+    }
+    const problem = schemaProblem(metadata);
+    if (problem !== undefined) {
+      throw new BiasStoreError({
+        code: 'INVALID_OPTION',
+        message: `${path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).`,
+      });
+    }
+    const parsers = {
+      timestampFromMilliseconds: (v: bigint) => Number(v),
+      timestampFromMicroseconds: (v: bigint) => Math.floor(Number(v) / 1000),
+      timestampFromNanoseconds: (v: bigint) => Math.floor(Number(v / 1000n) / 1000),
+    };
+    const row: BiasParquetRow = {
+      sessionId: '',
+      reviewerId: '',
+      modelId: '',
+      time: 0,
+      position: 0,
+      responseLengthChars: 0,
+      score: 0,
+      rankPosition: 0,
+      positionIsDisplayOrder: true,
+      councilConfigVersion: null,
+      queryCategory: null,
+    };
+    let groupStart = 0;
+    for (const group of metadata.row_groups) {
+      const rows = Number(group.num_rows);
+      const data = new Map<string, unknown[]>(columnNames.map((name) => [name, new Array<unknown>(rows)]));
+      try {
+        await parquetRead({
+          file,
+          metadata,
+          columns: columnNames,
+          rowStart: groupStart,
+          rowEnd: groupStart + rows,
+          parsers,
+          onChunk: ({ columnName, columnData, rowStart }) => {
+            const target = data.get(columnName)!;
+            for (let i = 0; i < columnData.length; i++) {
+              const at = rowStart + i - groupStart;
+              if (at >= 0 && at < rows) target[at] = columnData[i];
+            }
+          },
+        });
+      } catch (error) {
+        options.bad(
+          groupStart + 1,
+          'corrupt_segment',
+          `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`,
+        );
+        return groupStart;
+      }
+      const [version, session, time, reviewer, model, position, length, score, rank, displayOrder, config, category] =
+        columnNames.map((name) => data.get(name)!);
+      for (let i = 0; i < rows; i++) {
+        const rowNumber = groupStart + i + 1;
+        const v = version![i];
+        if (!(typeof v === 'string' && version1.test(v))) {
+          const major = majorOf(v);
+          if (major !== null && major >= 2)
+            options.bad(
+              rowNumber,
+              'unsupported_version',
+              `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
+            );
+          else options.bad(rowNumber, 'invalid_record', 'schema_version: expected 1 or a "1.x.y" version');
+          continue;
+        }
+        const s = session![i];
+        const r = reviewer![i];
+        const m = model![i];
+        if (!nonEmpty(s) || !nonEmpty(r) || !nonEmpty(m)) {
+          options.bad(rowNumber, 'invalid_record', 'session_id, reviewer_id and model_id must be non-empty strings');
+          continue;
+        }
+        const ms = asNumber(time![i]);
+        const p = asNumber(position![i]);
+        const len = asNumber(length![i]);
+        const rk = rank![i] === null || rank![i] === undefined ? null : asNumber(rank![i]);
+        const sc = score![i] === null || score![i] === undefined ? null : asNumber(score![i]);
+        const d = displayOrder![i];
+        const c = config![i];
+        const q = category![i];
+        if (
+          !Number.isFinite(ms) ||
+          !isCount(p) ||
+          !isCount(len) ||
+          (rk !== null && !isCount(rk)) ||
+          (sc !== null && !Number.isFinite(sc)) ||
+          typeof d !== 'boolean'
+        ) {
+          options.bad(
+            rowNumber,
+            'invalid_record',
+            'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range',
+          );
+          continue;
+        }
+        if (
+          !(c === null || c === undefined || typeof c === 'string') ||
+          !(q === null || q === undefined || typeof q === 'string')
+        ) {
+          options.bad(rowNumber, 'invalid_record', 'council_config_version and query_category must be strings or null');
+          continue;
+        }
+        row.sessionId = s;
+        row.reviewerId = r;
+        row.modelId = m;
+        row.time = ms;
+        row.position = p;
+        row.responseLengthChars = len;
+        row.score = sc ?? Number.NaN;
+        row.rankPosition = rk ?? noRank;
+        row.positionIsDisplayOrder = d;
+        row.councilConfigVersion = c ?? null;
+        row.queryCategory = q ?? null;
+        options.row(row, rowNumber);
+      }
+      groupStart += rows;
+    }
+    return groupStart;
+  } finally {
+    await handle.close();
+  }
+}

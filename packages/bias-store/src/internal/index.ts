@@ -1,0 +1,20 @@
+// The store's internals that @council/bias-engines builds its readers on (`@council/bias-store/internal`): the line
+// parser, the file scanner, the window's checks and columns. Not part of the public API: it changes with the store,
+// and only a bias-engines released with this store may import it.
+export { allocateRecordArrays, permuteRecordArrays } from '../bias-columns-builder.js';
+export type { RecordArrays } from '../bias-columns-builder.js';
+export { decodeBiasMetricRecordFast } from '../bias-metric-record.js';
+export { blankLine, LineProblem, lineDecoder, tornLine } from '../decode-jsonl-line.js';
+export { checkWindowOptions } from '../engine-window-options.js';
+export type { CheckedWindow } from '../engine-window-options.js';
+export { ioError } from '../io-error.js';
+export { majorOf } from '../major-version.js';
+export { BiasLineFields, parseBiasLineFast } from '../parse-bias-line.js';
+export { resolveBiasInputs } from '../resolve-bias-inputs.js';
+export type { BiasInputFile } from '../resolve-bias-inputs.js';
+export { scanJsonlChunks, scanJsonlLines } from '../scan-jsonl-lines.js';
+export type { JsonlLine, JsonlLinePlace } from '../scan-jsonl-lines.js';
+export { settleWindowRecords } from '../settle-window-records.js';
+export type { SettledWindowRecords } from '../settle-window-records.js';
+export { SkipCounter } from '../skip-report.js';
+export { byCodeUnits, checkWindowNames, windowNameLimits } from '../window-names.js';
