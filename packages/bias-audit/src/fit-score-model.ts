@@ -1,18 +1,18 @@
 import type { BiasColumns } from './bias-columns.js';
-import { assertLevel } from './internal/assert.js';
-import { affinityFigures } from './internal/affinity-figures.js';
-import type { PairSums } from './internal/affinity-figures.js';
-import { addLengthSession, lengthFigures } from './internal/length-figures.js';
-import type { BetweenSums, LengthSums } from './internal/length-figures.js';
-import { offsetsFromRobustCentre } from './internal/robust-centre.js';
-import { quadraticForm, sandwich } from './internal/sandwich-covariance.js';
-import type { ScoreModelSource } from './internal/score-session-stats.js';
-import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
 import type { BiasSessionSummaries } from './bias-session-summary.js';
 import { assertBiasSessionSummaries, looksLikeSessionSummaries } from './bias-session-summary.js';
+import { affinityFigures } from './internal/affinity-figures.js';
+import { assertLevel } from './internal/assert.js';
+import { contrastEstimate } from './internal/contrast-estimate.js';
+import type { FittedScoreModel } from './internal/contrast-estimate.js';
+import { lengthFigures } from './internal/length-figures.js';
+import { offsetsFromRobustCentre } from './internal/robust-centre.js';
+import { sandwich } from './internal/sandwich-covariance.js';
+import type { ScoreModelSource } from './internal/score-session-stats.js';
+import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
+import { sumNormalEquations } from './internal/sum-normal-equations.js';
+import { sumScoreResiduals } from './internal/sum-score-residuals.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
-import { tEstimate } from './internal/t-estimate.js';
-import { criticalT } from './internal/t-summary.js';
 
 /** One figure of the score model: estimate, interval, the t test of "no effect", and what it rests on. */
 export interface ScoreModelEstimate {
@@ -103,176 +103,22 @@ export function fitCheckedSummaries(summaries: BiasSessionSummaries, level: numb
   return fitFromSource(sourceFromSummaries(summaries), level);
 }
 
-/** The reduce: pass 1 sums X̃'X̃ and X̃'ỹ over sessions; pass 2 forms each session's score X̃_s'ẽ_s = X̃_s'ỹ_s − X̃_s'X̃_s β̂. */
+/**
+ * The reduce: pass 1 sums X̃'X̃ and X̃'ỹ over sessions (`sumNormalEquations`), β̂ solves them; pass 2 forms each
+ * session's score X̃_s'ẽ_s = X̃_s'ỹ_s − X̃_s'X̃_s β̂ (`sumScoreResiduals`); the figures are read from both.
+ */
 function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const { layout, models: names } = source;
   const { k } = layout;
-  const xtx = new Float64Array(k * k);
-  const xty = new Float64Array(k);
-  const columnRecords = new Float64Array(k);
-  const columnSessions = new Uint32Array(k);
-  const models = names.length;
-  const pairCount = models * models;
-  const pairDesign = new Float64Array(pairCount * k);
-  let observations = 0;
-  let answers = 0;
-
-  source.forEachChunk((chunk) => {
-    const c = chunk.columns;
-    const { answerRow, xtx: sessionXtx } = chunk;
-    for (let s = 0; s < chunk.size; s++) {
-      const c0 = chunk.colStart[s]!;
-      const m = chunk.colStart[s + 1]! - c0;
-      const x0 = chunk.xtxStart[s]!;
-      for (let a = 0; a < m; a++) {
-        const column = c[c0 + a]!;
-        const ga = column * k;
-        xty[column]! += chunk.xty[c0 + a]!;
-        columnRecords[column]! += chunk.records[c0 + a]!;
-        if (chunk.records[c0 + a]! > 0) columnSessions[column]!++;
-        const row = x0 + a * m;
-        for (let b = 0; b < m; b++) xtx[ga + c[c0 + b]!]! += sessionXtx[row + b]!;
-      }
-      for (let j = chunk.answerStart[s]!; j < chunk.answerStart[s + 1]!; j++) {
-        if (chunk.answerCount[j]! < 2) continue;
-        observations += chunk.answerCount[j]!;
-        answers++;
-      }
-      // A pair record's demeaned row: its reviewer's and position's columns less its answer's mean row.
-      for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
-        const base = (chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!) * k;
-        pairDesign[base + c[c0 + chunk.pairReviewerColumn[j]!]!]! += 1;
-        pairDesign[base + c[c0 + chunk.pairPositionColumn[j]!]!]! += 1;
-        const r0 = chunk.answerRowStart[chunk.pairAnswer[j]!]!;
-        for (let a = 0; a < m; a++) pairDesign[base + c[c0 + a]!]! -= answerRow[r0 + a]!;
-      }
-    }
-  });
+  const { xtx, xty, columnRecords, columnSessions, pairDesign, observations, answers } = sumNormalEquations(source);
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) beta[a]! += inverse[a * k + b]! * xty[b]!;
 
-  const meat = new Float64Array(k * k);
-  const pairs: PairSums = {
-    sum: new Float64Array(pairCount),
-    n: new Float64Array(pairCount),
-    sessions: new Uint32Array(pairCount),
-    ee: new Float64Array(pairCount),
-    en: new Float64Array(pairCount),
-    nn: new Float64Array(pairCount),
-    design: pairDesign,
-    eScore: new Float64Array(pairCount * k),
-    nScore: new Float64Array(pairCount * k),
-  };
-  const length: LengthSums = {
-    sessions: 0,
-    sxx: 0,
-    sxy: 0,
-    syy: 0,
-    answers: 0,
-    perSession: new Float64Array(3 * source.sessions),
-  };
-  const between: BetweenSums = { n: 0, sx: 0, sy: 0, sxx: 0, points: new Float64Array(2 * source.sessions) };
-  // A session's answers (length, adjusted level), and the pairs it has records of: buffers reused across sessions.
-  let sessionX = new Float64Array(models);
-  let sessionY = new Float64Array(models);
-  let informativeSessions = 0;
-  let residualSquares = 0;
-  let totalSquares = 0;
-  let localBeta = new Float64Array(0);
-  let score = new Float64Array(0);
-  const sessionPairSum = new Float64Array(pairCount);
-  const sessionPairN = new Float64Array(pairCount);
-  const sessionPairs = new Int32Array(pairCount);
-  let answerFitted = new Float64Array(models);
-  const { eScore, nScore } = pairs;
-
-  source.forEachChunk((chunk) => {
-    const c = chunk.columns;
-    const { answerRow, xtx: sessionXtx } = chunk;
-    for (let s = 0; s < chunk.size; s++) {
-      const c0 = chunk.colStart[s]!;
-      const m = chunk.colStart[s + 1]! - c0;
-      const x0 = chunk.xtxStart[s]!;
-      if (localBeta.length < m) {
-        localBeta = new Float64Array(m);
-        score = new Float64Array(m);
-      }
-      for (let a = 0; a < m; a++) localBeta[a] = beta[c[c0 + a]!]!;
-      const answers = chunk.answerStart[s + 1]! - chunk.answerStart[s]!;
-      if (answerFitted.length < answers) {
-        answerFitted = new Float64Array(answers);
-        sessionX = new Float64Array(answers);
-        sessionY = new Float64Array(answers);
-      }
-      // score = X̃'ỹ − X̃'X̃β̂; Σe² = ỹ'ỹ − 2β̂'X̃'ỹ + β̂'X̃'X̃β̂ = ỹ'ỹ − β̂'(X̃'ỹ + score).
-      let informative = false;
-      for (let a = 0; a < m; a++) {
-        let fitted = 0;
-        const row = x0 + a * m;
-        for (let b = 0; b < m; b++) fitted += sessionXtx[row + b]! * localBeta[b]!;
-        score[a] = chunk.xty[c0 + a]! - fitted;
-        if (chunk.records[c0 + a]! > 0) informative = true;
-      }
-      let explained = 0;
-      for (let a = 0; a < m; a++) explained += localBeta[a]! * (chunk.xty[c0 + a]! + score[a]!);
-      // A difference of sums: clamp the rounding of an (almost) exact fit at 0, never below.
-      residualSquares += Math.max(0, chunk.yty[s]! - explained);
-      totalSquares += chunk.yty[s]!;
-      if (informative) {
-        informativeSessions++;
-        for (let a = 0; a < m; a++) {
-          const sa = score[a]!;
-          if (sa === 0) continue;
-          const ga = c[c0 + a]! * k;
-          for (let b = 0; b < m; b++) meat[ga + c[c0 + b]!]! += sa * score[b]!;
-        }
-      }
-      // Each answer's adjusted level: its mean score less the mean of its reviewers' offsets, positions and self-preference.
-      const firstAnswer = chunk.answerStart[s]!;
-      for (let j = firstAnswer; j < chunk.answerStart[s + 1]!; j++) {
-        const r0 = chunk.answerRowStart[j]!;
-        let fitted = 0;
-        for (let a = 0; a < m; a++) fitted += answerRow[r0 + a]! * localBeta[a]!;
-        answerFitted[j - firstAnswer] = fitted;
-        sessionX[j - firstAnswer] = chunk.answerLength[j]! / 1000;
-        sessionY[j - firstAnswer] = chunk.answerMean[j]! - fitted;
-      }
-      // Each pair's residual sum and records in this session, from its records' residuals.
-      let pairsInSession = 0;
-      for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
-        const p = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
-        const predicted =
-          localBeta[chunk.pairReviewerColumn[j]!]! +
-          localBeta[chunk.pairPositionColumn[j]!]! -
-          answerFitted[chunk.pairAnswer[j]! - firstAnswer]!;
-        if (sessionPairN[p] === 0) sessionPairs[pairsInSession++] = p;
-        sessionPairSum[p]! += chunk.pairDeviation[j]! - predicted;
-        sessionPairN[p]! += 1;
-      }
-      for (let q = 0; q < pairsInSession; q++) {
-        const p = sessionPairs[q]!;
-        const e = sessionPairSum[p]!;
-        const n = sessionPairN[p]!;
-        pairs.sum[p]! += e;
-        pairs.n[p]! += n;
-        pairs.sessions[p]!++;
-        pairs.ee[p]! += e * e;
-        pairs.en[p]! += e * n;
-        pairs.nn[p]! += n * n;
-        const base = p * k;
-        for (let a = 0; a < m; a++) {
-          const at = base + c[c0 + a]!;
-          eScore[at]! += e * score[a]!;
-          nScore[at]! += n * score[a]!;
-        }
-        sessionPairSum[p] = 0;
-        sessionPairN[p] = 0;
-      }
-      addLengthSession({ x: sessionX, y: sessionY, count: answers }, length, between);
-    }
-  });
-
+  const { meat, pairs, length, between, informativeSessions, residualSquares, totalSquares } = sumScoreResiduals(
+    source,
+    { beta, pairDesign },
+  );
   const S = informativeSessions;
   const correction = S > 1 ? S / (S - 1) : Number.NaN;
   const covariance = sandwich({ inverse, meat, k, correction });
@@ -281,34 +127,11 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const exact = residualSquares <= 1e-10 * totalSquares;
   const residualSd = residualDf > 0 ? (exact ? 0 : Math.sqrt(residualSquares / residualDf)) : null;
 
-  const estimateOf = (
-    contrast: Float64Array,
-    counts: { sampleSize: number; sessions: number },
-  ): ScoreModelEstimate | null => {
-    // Estimable only when the contrast lies in the range of X̃'X̃ (otherwise the answer level absorbs it).
-    let gap = 0;
-    let norm = 0;
-    for (let a = 0; a < k; a++) {
-      let projected = 0;
-      for (let b = 0; b < k; b++) projected += range[a * k + b]! * contrast[b]!;
-      gap += (projected - contrast[a]!) ** 2;
-      norm += contrast[a]! ** 2;
-    }
-    // t on the sessions the figure's column appears in, less one (at most S − 1): a reviewer seen in 8 of 60
-    // sessions has 7, not 59 (with 59 its interval covered 90.8%).
-    const df = Math.min(S, counts.sessions) - 1;
-    if (gap > 1e-12 * Math.max(norm, 1) || !(df >= 1)) return null;
-    let estimate = 0;
-    for (let a = 0; a < k; a++) estimate += contrast[a]! * beta[a]!;
-    return tEstimate({
-      estimate,
-      variance: quadraticForm(covariance, contrast, k),
-      crit: criticalT(level, df),
-      df,
-      ...counts,
-    });
-  };
-
+  const model: FittedScoreModel = { k, beta, range, covariance, sessions: S, level };
+  const countsOf = (column: number): { sampleSize: number; sessions: number } => ({
+    sampleSize: columnRecords[column]!,
+    sessions: columnSessions[column]!,
+  });
   const reviewerOffsets = offsetsFromRobustCentre({
     // Only reviewers with within-answer information: one whose answers no one else scored has no offset to compare.
     members: layout.reviewerModels
@@ -317,15 +140,14 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     beta,
     covariance,
     k,
-    estimateOf: (contrast, column) =>
-      estimateOf(contrast, { sampleSize: columnRecords[column]!, sessions: columnSessions[column]! }),
+    estimateOf: (contrast, column) => contrastEstimate(contrast, countsOf(column), model),
   });
   const selfPreference: ScoreModelEffect[] = [];
   for (const m of layout.selfModels) {
     const column = layout.selfColumn[m]!;
     const contrast = new Float64Array(k);
     contrast[column] = 1;
-    const fit = estimateOf(contrast, { sampleSize: columnRecords[column]!, sessions: columnSessions[column]! });
+    const fit = contrastEstimate(contrast, countsOf(column), model);
     if (fit !== null) selfPreference.push({ subject: names[m]!, weight: 1, ...fit });
   }
   const affinity = affinityFigures({ pairs, inverse, meat, k, models: names, level, sessions: S });
