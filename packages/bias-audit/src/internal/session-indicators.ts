@@ -1,6 +1,8 @@
 import type { BiasColumns } from '../bias-columns.js';
-import { noRank } from '../bias-columns.js';
 import { pearsonR } from './pearson-r.js';
+import { scanSessionRecords } from './scan-session-records.js';
+import type { SessionScan } from './scan-session-records.js';
+import { addSessionPositionFigures } from './session-position-figures.js';
 
 /** One session's length–score correlation: the raw per-session indicator of trends and anomalies. */
 export interface LengthPoint {
@@ -227,6 +229,17 @@ export class Scratch {
   memberIds: Int32Array = new Int32Array(0);
   configCodes: Int32Array = new Int32Array(0);
 
+  /** What `scanSessionRecords` found in the current session. */
+  readonly scan: SessionScan = {
+    start: 0,
+    records: 0,
+    reviewers: 0,
+    candidates: 0,
+    configCodes: 0,
+    maxPosition: 0,
+    scoreSum: 0,
+    scoreCount: 0,
+  };
   readonly stats: IndicatorSessionStats = {
     session: 0,
     members: [],
@@ -385,100 +398,40 @@ export function indicatorSessionStats(
   at: { s: number; scratch: Scratch; blocks: boolean },
 ): IndicatorSessionStats {
   const { s, scratch } = at;
-  const start = columns.sessionStart[s]!;
-  const n = columns.sessionStart[s + 1]! - start;
-  const scores = columns.score;
-  const shown = columns.position;
-  const ranks = columns.rankPosition;
-  const { reviewer: reviewers, candidate: candidates, configVersion, responseLengthChars } = columns;
-  scratch.ensure(n, 1);
-  // One pass over the records: local indices of reviewers and candidates (linear search: a council has a handful
-  // of members, each one's sums set to 0 when first met), the config codes, and the candidates' and reviewers'
-  // sums — each sum adding its records in record order.
-  const {
-    revIds,
-    candIds,
-    revOf,
-    candOf,
-    memberIds,
-    candSum,
-    candCount,
-    candLength,
-    revScoreSum,
-    revScoreSq,
-    revScoreCount,
-    revRankCount,
-    revFirst,
-    revLast,
-    revStart,
-  } = scratch;
-  const codes = scratch.configCodes;
-  let codeCount = 0;
-  let lastCode = -1;
-  let maxPosition = 0;
-  let R = 0;
-  let C = 0;
-  let scoreSum = 0;
-  let scoreCount = 0;
-  revStart[0] = 0;
-  for (let i = 0; i < n; i++) {
-    const rid = reviewers[start + i]!;
-    const cid = candidates[start + i]!;
-    const p = shown[start + i]!;
-    if (p > maxPosition) maxPosition = p;
-    let b = 0;
-    while (b < R && revIds[b] !== rid) b++;
-    if (b === R) {
-      revIds[R] = rid;
-      revScoreSum[R] = 0;
-      revScoreSq[R] = 0;
-      revScoreCount[R] = 0;
-      revRankCount[R] = 0;
-      revFirst[R] = 2147483647;
-      revLast[R] = -1;
-      revStart[++R] = 0;
-    }
-    let c = 0;
-    while (c < C && candIds[c] !== cid) c++;
-    if (c === C) {
-      candIds[C] = cid;
-      candSum[C] = 0;
-      candCount[C] = 0;
-      candLength[C++] = responseLengthChars[start + i]!;
-    }
-    revOf[i] = b;
-    candOf[i] = c;
-    revStart[b + 1]!++;
-    const v = configVersion[start + i]!;
-    if (v !== lastCode) {
-      lastCode = v;
-      let j = 0;
-      while (j < codeCount && codes[j] !== v) j++;
-      if (j === codeCount) codes[codeCount++] = v;
-    }
-    if (ranks[start + i] !== noRank) revRankCount[b]!++;
-    const x = scores[start + i]!;
-    if (Number.isNaN(x)) continue;
-    // Length: a candidate's mean score against its response length.
-    candSum[c]! += x;
-    candCount[c]!++;
-    scoreSum += x;
-    scoreCount++;
-    // Position: block-centred scores and rank points, a block being one reviewer's view of the session.
-    revScoreSum[b]! += x;
-    revScoreSq[b]! += x * x;
-    revScoreCount[b]!++;
-    if (p < revFirst[b]!) revFirst[b] = p;
-    if (p > revLast[b]!) revLast[b] = p;
-  }
+  scratch.ensure(columns.sessionStart[s + 1]! - columns.sessionStart[s]!, 1);
+  const { records: n, maxPosition, scoreSum, scoreCount } = scanSessionRecords(columns, s, scratch);
   scratch.ensure(n, maxPosition + 1);
   const out = scratch.reset();
   out.session = s;
+  setMembers(scratch);
+  setConfigVersions(columns, scratch);
+  setOrderGroups(columns, scratch, at.blocks);
+
+  out.scoredRecords = scoreCount;
+  const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
+  if (scoreCount > 0) out.meanScore = sessionMean;
+  setLengthCorrelation(scratch);
+  addSessionPositionFigures(columns, scratch, at.blocks);
+  // Anchoring: display position against |score − session mean|.
+  if (scoreCount >= 3) setAnchoring(columns, scratch, sessionMean);
+  return scratch.finish();
+}
+
+/** The session's members: its reviewers and candidates, ascending, without repeats. */
+function setMembers(scratch: Scratch): void {
+  const { revIds, candIds, memberIds } = scratch;
+  const { reviewers: R, candidates: C } = scratch.scan;
   let members = 0;
   for (let r = 0; r < R; r++) members = insertSorted(memberIds, { count: members, value: revIds[r]! });
   for (let c = 0; c < C; c++) members = insertSorted(memberIds, { count: members, value: candIds[c]! });
-  setList(out.members, memberIds, members);
-  const configs = out.configVersions;
+  setList(scratch.stats.members, memberIds, members);
+}
+
+/** The session's config versions by name (`(none)` for none), distinct and sorted. */
+function setConfigVersions(columns: BiasColumns, scratch: Scratch): void {
+  const codes = scratch.configCodes;
+  const codeCount = scratch.scan.configCodes;
+  const configs = scratch.stats.configVersions;
   let configCount = 0;
   for (let j = 0; j < codeCount; j++) {
     const v = codes[j]!;
@@ -489,24 +442,30 @@ export function indicatorSessionStats(
   }
   if (configs.length !== configCount) configs.length = configCount;
   if (configCount > 1) configs.sort();
+}
 
-  // Which reviewers were shown the same order (the same position for every candidate).
+/** `scratch.orderGroupOf`: which reviewers were shown the same order (the same position for every candidate); all 0 without `blocks`. */
+function setOrderGroups(columns: BiasColumns, scratch: Scratch, blocks: boolean): void {
+  const { start, records: n, reviewers: R, candidates: C } = scratch.scan;
   const orderGroupOf = scratch.orderGroupOf.fill(0, 0, R);
-  if (at.blocks) {
-    const shownAt = scratch.shownAtOf(R * C);
-    for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = shown[start + i]!;
-    const groupOfOrder = new Map<string, number>();
-    for (let b = 0; b < R; b++) {
-      const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
-      let group = groupOfOrder.get(key);
-      if (group === undefined) groupOfOrder.set(key, (group = groupOfOrder.size));
-      orderGroupOf[b] = group;
-    }
+  if (!blocks) return;
+  const { revOf, candOf } = scratch;
+  const shown = columns.position;
+  const shownAt = scratch.shownAtOf(R * C);
+  for (let i = 0; i < n; i++) shownAt[revOf[i]! * C + candOf[i]!] = shown[start + i]!;
+  const groupOfOrder = new Map<string, number>();
+  for (let b = 0; b < R; b++) {
+    const key = shownAt.subarray(b * C, (b + 1) * C).join(',');
+    let group = groupOfOrder.get(key);
+    if (group === undefined) groupOfOrder.set(key, (group = groupOfOrder.size));
+    orderGroupOf[b] = group;
   }
+}
 
-  out.scoredRecords = scoreCount;
-  const sessionMean = scoreCount > 0 ? scoreSum / scoreCount : 0;
-  if (scoreCount > 0) out.meanScore = sessionMean;
+/** Length: the correlation of the candidates' response lengths and mean scores (candidates with a score). */
+function setLengthCorrelation(scratch: Scratch): void {
+  const C = scratch.scan.candidates;
+  const { candCount, candLength, candSum } = scratch;
   const lengths = scratch.lengths.fill(0, 0, C);
   const means = scratch.means.fill(0, 0, C);
   let scored = 0;
@@ -517,113 +476,26 @@ export function indicatorSessionStats(
   }
   const r = correlation(lengths, means, scored);
   if (r !== null) {
-    out.lengthR = r;
-    out.lengthN = scored;
+    scratch.stats.lengthR = r;
+    scratch.stats.lengthN = scored;
   }
+}
 
-  const posSum = scratch.posSum.fill(0, 0, maxPosition + 1);
-  const posCount = scratch.posCount.fill(0, 0, maxPosition + 1);
-  const rankSum = scratch.rankSum.fill(0, 0, maxPosition + 1);
-  const rankCount = scratch.rankCount.fill(0, 0, maxPosition + 1);
-  // Each reviewer's records (in record order), so a reviewer's loops visit its own records only.
-  for (let b = 0; b < R; b++) revStart[b + 1]! += revStart[b]!;
-  const revNext = scratch.revNext;
-  for (let b = 0; b < R; b++) revNext[b] = revStart[b]!;
-  const byRev = scratch.byRev;
-  for (let i = 0; i < n; i++) byRev[revNext[revOf[i]!]!++] = i;
-  let primacySum = 0;
-  let primacyCount = 0;
-  let recencySum = 0;
-  let recencyCount = 0;
-  for (let b = 0; b < R; b++) {
-    const first = revStart[b]!;
-    const end = revStart[b + 1]!;
-    if (revScoreCount[b]! > 0)
-      scratch.addReviewer(revIds[b]!, { n: revScoreCount[b]!, sum: revScoreSum[b]!, sumOfSquares: revScoreSq[b]! });
-    if (revScoreCount[b]! >= 2) {
-      out.positionedScores = true;
-      const m = revScoreSum[b]! / revScoreCount[b]!;
-      const block = at.blocks ? scratch.block(orderGroupOf[b]!) : null;
-      for (let j = first; j < end; j++) {
-        const i = byRev[j]!;
-        const x = scores[start + i]!;
-        if (Number.isNaN(x)) continue;
-        const centred = x - m;
-        const p = shown[start + i]!;
-        block?.values.push(centred);
-        block?.positions.push(p);
-        posSum[p]! += centred;
-        posCount[p]!++;
-        if (p === revFirst[b]) {
-          primacySum += centred;
-          primacyCount++;
-        }
-        if (p === revLast[b]) {
-          recencySum += centred;
-          recencyCount++;
-        }
-      }
-      if (block !== null) out.scoreBlocks.push(block);
-    }
-    const k = revRankCount[b]!;
-    if (k >= 2) {
-      // Rank points enter the rank effects for every ranking reviewer, but the rank permutation test
-      // only for reviewers that ranked without scoring: the others are already in the score test.
-      const rankOnly = revScoreCount[b]! < 2;
-      if (rankOnly) out.rankOnly = true;
-      const block = rankOnly && at.blocks ? scratch.block(orderGroupOf[b]!) : null;
-      let pointSum = 0;
-      for (let j = first; j < end; j++) {
-        const rank = ranks[start + byRev[j]!]!;
-        if (rank !== noRank) pointSum += 1 - Math.min(rank, k - 1) / (k - 1);
-      }
-      const m = pointSum / k;
-      for (let j = first; j < end; j++) {
-        const i = byRev[j]!;
-        const rank = ranks[start + i]!;
-        if (rank === noRank) continue;
-        const centred = 1 - Math.min(rank, k - 1) / (k - 1) - m;
-        const p = shown[start + i]!;
-        block?.values.push(centred);
-        block?.positions.push(p);
-        rankSum[p]! += centred;
-        rankCount[p]!++;
-      }
-      if (block !== null) out.rankBlocks.push(block);
-    }
+/** Anchoring: the correlation of display position and |score − session mean| over the session's scores. */
+function setAnchoring(columns: BiasColumns, scratch: Scratch, sessionMean: number): void {
+  const { start, records: n } = scratch.scan;
+  const scores = columns.score;
+  const shown = columns.position;
+  const { anchorPos, anchorDev } = scratch;
+  let j = 0;
+  for (let i = start; i < start + n; i++) {
+    const x = scores[i]!;
+    if (Number.isNaN(x)) continue;
+    anchorPos[j] = shown[i]!;
+    anchorDev[j++] = Math.abs(x - sessionMean);
   }
-  let spreadCount = 0;
-  let spreadSum = 0;
-  let spreadSq = 0;
-  for (let p = 0; p <= maxPosition; p++) {
-    const hasScore = posCount[p]! > 0;
-    const hasRank = rankCount[p]! > 0;
-    if (!hasScore && !hasRank) continue;
-    const value = hasScore ? posSum[p]! / posCount[p]! : Number.NaN;
-    scratch.addPosition(p, value, hasRank ? rankSum[p]! / rankCount[p]! : Number.NaN);
-    if (!hasScore) continue;
-    spreadCount++;
-    spreadSum += value;
-    spreadSq += value * value;
-  }
-  if (spreadCount >= 2) out.positionSpread = Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2);
-  if (primacyCount > 0) out.primacy = primacySum / primacyCount;
-  if (recencyCount > 0) out.recency = recencySum / recencyCount;
-
-  // Anchoring: display position against |score − session mean|.
-  if (scoreCount >= 3) {
-    const { anchorPos, anchorDev } = scratch;
-    let j = 0;
-    for (let i = start; i < start + n; i++) {
-      const x = scores[i]!;
-      if (Number.isNaN(x)) continue;
-      anchorPos[j] = shown[i]!;
-      anchorDev[j++] = Math.abs(x - sessionMean);
-    }
-    const anchor = correlation(anchorPos, anchorDev, j);
-    if (anchor !== null) out.anchoring = anchor;
-  }
-  return scratch.finish();
+  const anchor = correlation(anchorPos, anchorDev, j);
+  if (anchor !== null) scratch.stats.anchoring = anchor;
 }
 
 /** Inserts `value` into the ascending first `count` entries of `list` unless it is there already; returns the new count. */
