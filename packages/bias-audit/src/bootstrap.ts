@@ -3,7 +3,7 @@ import { isArrayValue } from './internal/is-array-value.js';
 import type { BootstrapMethod, BootstrapResult } from './bootstrap-result.js';
 import { assertLevel } from './internal/assert.js';
 import { bootstrapInterval } from './internal/bootstrap-interval.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createSeededSfc32 } from './create-seeded-sfc32.js';
 
 /** Options of `bootstrap`. */
 export interface BootstrapOptions<T> {
@@ -65,7 +65,7 @@ export function bootstrap<T>(options: BootstrapOptions<T>): BootstrapResult {
   const n = data.length;
   if (n < 2) return { computable: false, estimate: null, reason: `needs at least 2 units to resample, got ${n}` };
   const estimate = statistic(data);
-  const random = createSeededRandom(seed);
+  const random = createSeededSfc32(seed);
   const values = new Float64Array(replicates);
   const sample = new Array<T>(n);
   for (let b = 0; b < replicates; b++) {

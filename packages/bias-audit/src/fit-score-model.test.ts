@@ -3,7 +3,7 @@ import type { BiasObservation } from './bias-observation.js';
 import { fitScoreModel } from './fit-score-model.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { observationsToColumns } from './observations-to-columns.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createSeededSfc32 } from './create-seeded-sfc32.js';
 
 function observation(spec: {
   session: string;
@@ -96,7 +96,7 @@ function simulate(spec: {
   lengthSlope?: number;
   affinity?: [number, number, number];
 }): BiasObservation[] {
-  const random = createSeededRandom(spec.seed);
+  const random = createSeededSfc32(spec.seed);
   const models = spec.offsets.length;
   const out: BiasObservation[] = [];
   for (let s = 0; s < spec.sessions; s++) {

@@ -28,8 +28,8 @@ export type { ConfidenceInterval, CorrelationResult } from './correlation-result
 export { ordinalKrippendorffAlpha } from './ordinal-krippendorff-alpha.js';
 export type { ReviewerAgreement } from './ordinal-krippendorff-alpha.js';
 
-export { createSeededRandom } from './seeded-random.js';
-export type { SeededRandom } from './seeded-random.js';
+export { createSeededSfc32 } from './create-seeded-sfc32.js';
+export type { SeededRandom } from './create-seeded-sfc32.js';
 export { bootstrap } from './bootstrap.js';
 export type { BootstrapOptions } from './bootstrap.js';
 export { clusterBootstrap } from './cluster-bootstrap.js';

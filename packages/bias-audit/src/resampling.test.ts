@@ -3,19 +3,19 @@ import { bootstrap } from './bootstrap.js';
 import { clusterBootstrap } from './cluster-bootstrap.js';
 import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { ordinalKrippendorffAlpha } from './ordinal-krippendorff-alpha.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createSeededSfc32 } from './create-seeded-sfc32.js';
 
 const mean = (values: readonly number[]): number => values.reduce((s, v) => s + v, 0) / values.length;
 
-describe('createSeededRandom', () => {
+describe('createSeededSfc32', () => {
   it('repeats a stream for a seed and gives uniform values and standard normals', () => {
-    const a = createSeededRandom(42);
-    const b = createSeededRandom(42);
-    const c = createSeededRandom(43);
+    const a = createSeededSfc32(42);
+    const b = createSeededSfc32(42);
+    const c = createSeededSfc32(43);
     const first = Array.from({ length: 5 }, () => a.next());
     expect(Array.from({ length: 5 }, () => b.next())).toEqual(first);
     expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(first);
-    const random = createSeededRandom(7);
+    const random = createSeededSfc32(7);
     const n = 200_000;
     let sum = 0;
     let sumSq = 0;
@@ -35,7 +35,7 @@ describe('createSeededRandom', () => {
 
 describe('bootstrap', () => {
   it('covers the true mean of normal samples about 95% of the time (percentile and BCa)', () => {
-    const random = createSeededRandom(3);
+    const random = createSeededSfc32(3);
     let coveredPercentile = 0;
     let coveredBca = 0;
     const runs = 300;
@@ -116,7 +116,7 @@ describe('clusterBootstrap', () => {
   it('resamples whole clusters: with perfectly correlated members it is as wide as the cluster means allow', () => {
     // 20 sessions, each with 10 identical observations. An observation-level bootstrap would think n = 200;
     // the cluster bootstrap sees 20 units, so its SE is that of a mean of 20 values.
-    const random = createSeededRandom(5);
+    const random = createSeededSfc32(5);
     const data: { session: string; value: number }[] = [];
     const sessionValues: number[] = [];
     for (let s = 0; s < 20; s++) {

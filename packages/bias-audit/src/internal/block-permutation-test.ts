@@ -1,4 +1,4 @@
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 
 /** The outcome of a within-block permutation test. */
 export interface PermutationTestResult {
@@ -80,7 +80,7 @@ export function blockPermutationTest(options: {
   const work = Int32Array.from(labels);
   const relabel = new Int32Array(maxLabel + 1);
   const scratch = new Int32Array(maxLabel + 1);
-  const random = createSeededRandom(seed);
+  const random = createSeededSfc32(seed);
   let extreme = 0;
   let drawn = 0;
   const tolerance = 1e-12 * Math.max(1, Math.abs(observed));

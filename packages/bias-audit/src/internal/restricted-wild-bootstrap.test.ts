@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 import { restrictedWildBootstrap } from './restricted-wild-bootstrap.js';
 import type { SlopeData } from './restricted-wild-bootstrap.js';
 
@@ -33,7 +33,7 @@ function exactPValueOfZero(x: readonly number[], y: readonly number[]): number {
 }
 
 describe('restrictedWildBootstrap', () => {
-  const random = createSeededRandom(11);
+  const random = createSeededSfc32(11);
   const x = Array.from({ length: 12 }, () => 1 + random.normal() * 0.4);
   // Errors whose spread grows with the distance from the mean length, as the study's heterogeneous sessions have.
   const y = x.map((v) => 0.3 * v + (random.next() < 0.5 ? -1 : 1) * 0.5 * (v - 1) + 0.2 * random.normal());

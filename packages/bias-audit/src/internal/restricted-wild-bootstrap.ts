@@ -1,4 +1,4 @@
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 
 /**
  * Between these many points the between-session slope's interval comes from the restricted wild bootstrap; beyond
@@ -36,7 +36,7 @@ export interface SlopeData {
  */
 export function restrictedWildBootstrap(data: SlopeData): { lower: number; upper: number; pValue: number } {
   const n = data.d.length;
-  const random = createSeededRandom(SEED);
+  const random = createSeededSfc32(SEED);
   // With the null β = β₀ imposed the residuals are e + δd, δ = β̂ − β₀, so each replicate's slope is linear in δ and
   // its squared HC2 error quadratic: their coefficients, found once (O(replicates·n)), make each δ tried O(replicates).
   const slopeAt = new Float64Array(2 * REPLICATES);

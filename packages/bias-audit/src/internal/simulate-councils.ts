@@ -1,5 +1,5 @@
 import type { BiasObservation } from '../bias-observation.js';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 
 /** A planted reviewer → author affinity: `points` added whenever reviewer `reviewer` scores candidate `candidate`. */
 export interface PlantedAffinity {
@@ -149,7 +149,7 @@ export function simulateCouncils(spec: CouncilSimulation): BiasObservation[] {
   for (const r of jitter === 0 ? [rho] : [rho - jitter, rho + jitter]) {
     for (let c = 0; c < models; c++) qualityVariance({ rho: r, sigma, scorers: scorersOf(c) });
   }
-  const random = createSeededRandom(spec.seed);
+  const random = createSeededSfc32(spec.seed);
   const start = Date.UTC(2026, 9, 1);
   const out: BiasObservation[] = [];
   const order = Array.from({ length: models }, (_, i) => i);

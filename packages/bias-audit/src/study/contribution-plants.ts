@@ -1,5 +1,5 @@
 import type { ContributionInput } from '../contributions-report.js';
-import type { SeededRandom } from '../seeded-random.js';
+import type { SeededRandom } from '../create-seeded-sfc32.js';
 
 /** One simulated member: how often it sits in, how often the chairman credits it, and how much when it does. */
 export interface PlantedMember {

@@ -1,5 +1,5 @@
 import { aggregateContributions } from '../aggregate-contributions.js';
-import { createSeededRandom } from '../seeded-random.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 import type { ContributionInput } from '../contributions-report.js';
 import type { ContributionPlant } from './contribution-plants.js';
 import type { ComparisonMethod } from './comparison-intervals.js';
@@ -12,7 +12,7 @@ export function simulateSessions(
   plant: ContributionPlant,
   options: { count: number; seed: number },
 ): ContributionInput[] {
-  const random = createSeededRandom(options.seed);
+  const random = createSeededSfc32(options.seed);
   const rows: ContributionInput[] = [];
   for (let index = 0; index < options.count; index++) rows.push(...simulateSession(plant, { random, index }));
   return rows;
@@ -24,7 +24,7 @@ export function trueMeanWeights(
   options: { count: number; seed: number },
 ): Map<string, number> {
   const sums = new Map<string, { sum: number; n: number }>();
-  const random = createSeededRandom(options.seed);
+  const random = createSeededSfc32(options.seed);
   for (let index = 0; index < options.count; index++) {
     for (const row of simulateSession(plant, { random, index })) {
       if (row.weight === null) continue;

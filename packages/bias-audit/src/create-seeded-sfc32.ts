@@ -18,7 +18,7 @@ export interface SeededRandom {
  * nearby seeds give unrelated streams), with `integer` and `normal` on top. The same seed gives the
  * same stream as it always has.
  */
-export function createSeededRandom(seed: number): SeededRandom {
+export function createSeededSfc32(seed: number): SeededRandom {
   if (!Number.isInteger(seed)) {
     throw new BiasAuditError({ code: 'INVALID_OPTION', message: `seed must be an integer, got ${String(seed)}.` });
   }
