@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
-import { createSeededRandom } from '@council/bias-audit';
+import { createSeededSfc32 } from '@council/bias-audit';
 import { createBiasStore, recordsFromObservations } from '@council/bias-store';
 import type { ClickhouseTestServer } from '@council/bias-store/test';
 import { startClickhouseTestServer } from '@council/bias-store/test';
@@ -17,7 +17,7 @@ import type { BiasReportDocument } from './bias-report-command.js';
  * that only ranks in some sessions, two config versions, and members first met out of name order.
  */
 function teamObservations(sessions: number): BiasObservation[] {
-  const random = createSeededRandom(18);
+  const random = createSeededSfc32(18);
   const next = (): number => random.next();
   const members = ['z/last', 'a/first', 'm/middle', 'b/second', 'q/harsh'];
   const out: BiasObservation[] = [];
