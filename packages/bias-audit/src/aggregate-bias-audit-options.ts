@@ -1,4 +1,5 @@
 import type { BiasMargins } from './bias-aggregate-report.js';
+import type { BiasWindowOptions } from './bias-window.js';
 
 /** The minimum effects of `aggregateBiasAudit`'s flags unless `margins` says otherwise (see `BiasMargins`). */
 export const DEFAULT_BIAS_MARGINS: Readonly<BiasMargins> = Object.freeze({
@@ -12,22 +13,16 @@ export const DEFAULT_BIAS_MARGINS: Readonly<BiasMargins> = Object.freeze({
 });
 
 /**
- * Options of `aggregateBiasAudit`. The window options (`now`, `maxSessions`, `maxDays`, and the filters)
- * apply to observations; columns from `readBiasRecords` come windowed, and are taken whole.
+ * Options of `aggregateBiasAudit`. `window` is applied to observations; columns from `readBiasRecords` (or an engine)
+ * come windowed by the same window and summaries were chosen by it: both are taken whole, and it labels their report.
  */
 export interface AggregateBiasAuditOptions {
-  /** The end of the window. Default: the current time. Pass it for reproducible reports. */
-  now?: Date | string;
-  /** Most recent sessions kept. Default 100 (`LLM_COUNCIL_BIAS_WINDOW_SESSIONS`); Infinity keeps all. */
-  maxSessions?: number;
-  /** Days before `now` kept. Default 30 (`LLM_COUNCIL_BIAS_WINDOW_DAYS`); Infinity keeps all. */
-  maxDays?: number;
   /**
-   * Summaries only: the window (`maxSessions`, `maxDays`) their records were chosen by — an analytics engine's map
-   * step applies it before summarising. Summaries are still taken whole; this only labels the report's window block
-   * as the records' report would be. Default: no limit (Infinity, Infinity).
+   * The window (`parseBiasWindow`'s options, or a window it checked). Default for observations and columns
+   * `DEFAULT_BIAS_WINDOW` (100 sessions, 30 days) ending now; for summaries no bound. Pass `now` for reproducible
+   * reports. With summaries only `sessions`, `days` and `now` may be given: their records were chosen already.
    */
-  summariesWindow?: { maxSessions: number; maxDays: number };
+  window?: BiasWindowOptions;
   /** Sessions needed before any flag is raised. Default 20 (`LLM_COUNCIL_MIN_BIAS_SESSIONS`). */
   minSessions?: number;
   /** Confidence level of every interval. Default 0.95. */
@@ -47,10 +42,4 @@ export interface AggregateBiasAuditOptions {
   trendWindowSessions?: number;
   /** Robust SDs (1.4826·MAD) from the median beyond which a session is an anomaly. Default 3.5. */
   anomalyThreshold?: number;
-  /** Keep only observations of this council configuration version. */
-  configVersion?: string;
-  /** Keep only observations where this model is the reviewer or the candidate. */
-  model?: string;
-  /** Keep only observations of this query category. */
-  queryCategory?: string;
 }

@@ -93,7 +93,7 @@ describe('aggregateBiasAudit: length (worked by hand)', () => {
   // Pooled over 12 sessions: slope = (6·.3 + 6·.5)/(12·.05) = 4.8/0.6 = 8 points per 1,000 characters.
   // CR2: u_A = .3 − 8·.05 = −.1, u_B = +.1, leverage h = .05/.6 = 1/12: Σu²/(1 − h) = 12·.01·12/11 = 0.130909;
   // Var = 0.130909/0.6² = 0.363636, SE = 0.603023; Satterthwaite df = 0.6²/(12·.05²) = 12, capped at S − 1 = 11.
-  const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10 });
+  const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { window: { now: NOW }, minSessions: 10 });
 
   it('reads the within-session slope in points per 1,000 characters with its CR2 interval', () => {
     const { slope } = report.length;
@@ -129,7 +129,7 @@ describe('aggregateBiasAudit: length (worked by hand)', () => {
     expect(flag.ciLower).toBeGreaterThan(0.05);
     // A margin above the upper end keeps the flag down, however small p of "no effect" is.
     const wide = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), {
-      now: NOW,
+      window: { now: NOW },
       minSessions: 10,
       margins: { lengthSlope: 9.5 },
     });
@@ -145,7 +145,8 @@ describe('aggregateBiasAudit: length (worked by hand)', () => {
 
   it('uses the requested level, not a hard-coded 1.96', () => {
     // 90%: qt(0.95, 11) = 1.795884819.
-    const slope = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, level: 0.9 }).length.slope;
+    const slope = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { window: { now: NOW }, level: 0.9 })
+      .length.slope;
     expect(slope.ciLower).toBeCloseTo(8 - 1.795884819 * 0.603023, 5);
     expect(slope.level).toBe(0.9);
   });
@@ -155,7 +156,10 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
   it('reports position effects as within-reviewer centred means with t intervals across sessions', () => {
     // Centred scores at positions 0–3: A −.5, −1.5, 1.5, .5; B −1.5, −.5, .5, 1.5. Position 0: mean −1, each
     // session ±.5 from it: SD √(12·.25/11) = 0.522233, SE 0.150756, interval −1 ± 2.200985·0.150756.
-    const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, minSessions: 10 });
+    const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), {
+      window: { now: NOW },
+      minSessions: 10,
+    });
     expect(report.position.effects.map((e) => e.estimate)).toEqual([-1, -1, 1, 1]);
     expect(report.position.effects[0]!.ciLower).toBeCloseTo(-1 - T975[11] * 0.150756, 5);
     expect(report.position.effects[0]!.ciUpper).toBeCloseTo(-1 + T975[11] * 0.150756, 5);
@@ -170,7 +174,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
 
   it('permutes below 100 sessions by default and takes the Wald F test with resamples 0', () => {
     // All 12 blocks identical: no relabelling beats the observed arrangement, p = 1/1001.
-    const same = aggregateBiasAudit(identicalSessions(12), { now: NOW });
+    const same = aggregateBiasAudit(identicalSessions(12), { window: { now: NOW } });
     expect(same.resamples).toBe(1000);
     expect(same.position.tests).toHaveLength(1);
     expect(same.position.tests[0]).toMatchObject({
@@ -182,7 +186,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     });
     // Wald, degenerate: θ = (−1, −1, 1, 1) while every session's vector is θ ± .5·(1, −1, 1, −1), so V has rank 1
     // and θ lies outside it — a direction no session varies in, which a sandwich cannot judge: no test.
-    const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW, resamples: 0 });
+    const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { window: { now: NOW }, resamples: 0 });
     expect(wald.position.tests).toEqual([]);
   });
 
@@ -208,7 +212,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
         }),
       );
     }
-    const report = aggregateBiasAudit(data, { now: NOW, resamples: 0 });
+    const report = aggregateBiasAudit(data, { window: { now: NOW }, resamples: 0 });
     expect(report.position.tests).toHaveLength(1);
     expect(report.position.tests[0]!.method).toBe('wald_f');
     expect(report.position.tests[0]!.statistic).toBeCloseTo(99, 8);
@@ -218,7 +222,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
   it('counts rank-only reviewers through rank-based position effects', () => {
     // Ranks 1, 0, 3, 2 at positions 0..3 (k = 4): points 1 − rank/3 = 2/3, 1, 0, 1/3; centred on ½: 1/6, 1/2, −1/2, −1/6.
     const data = identicalSessions(12).map((o) => ({ ...o, score: null, rankPosition: [1, 0, 3, 2][o.position]! }));
-    const report = aggregateBiasAudit(data, { now: NOW });
+    const report = aggregateBiasAudit(data, { window: { now: NOW } });
     report.position.rankEffects.forEach((e, p) =>
       expect(e.estimate).toBeCloseTo([1 / 6, 1 / 2, -1 / 2, -1 / 6][p]!, 12),
     );
@@ -258,7 +262,7 @@ describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by
       });
     }
   }
-  const report = aggregateBiasAudit(data, { now: NOW, minSessions: 10 });
+  const report = aggregateBiasAudit(data, { window: { now: NOW }, minSessions: 10 });
 
   it('measures each reviewer against the typical reviewer (the majority at 0)', () => {
     const offsets = Object.fromEntries(report.reviewers.map((r) => [r.reviewer, r.offset]));
@@ -307,7 +311,7 @@ describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by
   it('states the window figures under the tier: nothing shown below 10 sessions', () => {
     const few = aggregateBiasAudit(
       data.filter((o) => Number(o.sessionId.slice(1)) < 9),
-      { now: NOW },
+      { window: { now: NOW } },
     );
     expect(few.confidence).toBe('insufficient_data');
     for (const r of few.reviewers)
@@ -320,7 +324,7 @@ describe('aggregateBiasAudit: a reviewer mean interval with spread (worked by ha
   it('clusters the mean by session', () => {
     // Reviewer x scores 2, 1, 4, 3 (sum 10) in even sessions and 3, 2, 5, 4 (sum 14) in odd ones: mean 3; the
     // influence a_s − 3·4 = ∓2 per session: Σ = 48, ·12/11, /48² → SE 0.150756; interval 3 ± 2.200985·0.150756.
-    const report = aggregateBiasAudit(identicalSessions(12, {}, [3, 2, 5, 4]), { now: NOW });
+    const report = aggregateBiasAudit(identicalSessions(12, {}, [3, 2, 5, 4]), { window: { now: NOW } });
     const x = report.reviewers[0]!;
     expect(x.mean.estimate).toBeCloseTo(3, 12);
     expect(x.mean.ciLower).toBeCloseTo(3 - T975[11] * 0.150756, 5);
@@ -333,7 +337,7 @@ describe('aggregateBiasAudit: a reviewer mean interval with spread (worked by ha
   it('feeds the calibrated view (analytics only) from the profile', () => {
     // x in identical sessions: mean 2.5, sample SD √(60/47) = 1.129865; a score of 4 → 1.5/1.129865 = 1.327592.
     const data = identicalSessions(12);
-    const report = aggregateBiasAudit(data, { now: NOW });
+    const report = aggregateBiasAudit(data, { window: { now: NOW } });
     expect(calibrateScores(data.slice(0, 4), report.reviewers)[2]!.calibratedScore).toBeCloseTo(1.327592, 6);
     expect(calibrateScores([{ ...data[0]!, score: null }], report.reviewers)[0]!.calibratedScore).toBeNull();
   });
@@ -341,7 +345,7 @@ describe('aggregateBiasAudit: a reviewer mean interval with spread (worked by ha
 
 describe('aggregateBiasAudit: window, trends, anomalies, change points and input', () => {
   it('raises no flag below minSessions, and says why', () => {
-    const quiet = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { now: NOW });
+    const quiet = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { window: { now: NOW } });
     expect(quiet.meetsMinimum).toBe(false);
     expect(quiet.flags).toEqual([]);
     expect(quiet.notes.join(' ')).toMatch(/fewer than minSessions = 20/);
@@ -349,27 +353,26 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
 
   it('honours the window: maxDays, maxSessions, now and the filters, counting what it left out', () => {
     const data = identicalSessions(40);
-    const byDays = aggregateBiasAudit(data, { now: NOW, maxDays: 30 });
+    const byDays = aggregateBiasAudit(data, { window: { now: NOW, days: 30 } });
     // Sessions 1..30 days before NOW are inside [NOW − 30 d, NOW]; the other 10 sessions (40 observations) are not.
     expect(byDays.window.sessions).toBe(30);
     expect(byDays.window.excluded.outsideWindow).toBe(40);
-    const bySessions = aggregateBiasAudit(data, { now: NOW, maxDays: Number.POSITIVE_INFINITY, maxSessions: 25 });
+    const bySessions = aggregateBiasAudit(data, { window: { now: NOW, days: Number.POSITIVE_INFINITY, sessions: 25 } });
     expect(bySessions.window.sessions).toBe(25);
     expect(bySessions.window.excluded.beyondMaxSessions).toBe(60);
     expect(bySessions.window.start).toBe('2026-10-28T00:00:00.000Z');
-    const filtered = aggregateBiasAudit(data, { now: NOW, configVersion: '2.0.0' });
+    const filtered = aggregateBiasAudit(data, { window: { now: NOW, configVersion: '2.0.0' } });
     expect(filtered.window.sessions).toBe(0);
     expect(filtered.window.excluded.filteredOut).toBe(160);
-    expect(aggregateBiasAudit(data, { now: NOW, model: 'c0' }).window.observations).toBe(30);
-    expect(aggregateBiasAudit(data, { now: NOW, queryCategory: 'coding' }).window.sessions).toBe(30);
+    expect(aggregateBiasAudit(data, { window: { now: NOW, model: 'c0' } }).window.observations).toBe(30);
+    expect(aggregateBiasAudit(data, { window: { now: NOW, queryCategory: 'coding' } }).window.sessions).toBe(30);
   });
 
   it('takes columns whole: the same report as the observations they hold', () => {
     const data = identicalSessions(30, {}, [1, 2, 3, 4]);
-    const fromObservations = aggregateBiasAudit(data, { now: NOW, maxDays: Number.POSITIVE_INFINITY });
+    const fromObservations = aggregateBiasAudit(data, { window: { now: NOW, days: Number.POSITIVE_INFINITY } });
     const fromColumns = aggregateBiasAudit(observationsToColumns(data), {
-      now: NOW,
-      maxDays: Number.POSITIVE_INFINITY,
+      window: { now: NOW, days: Number.POSITIVE_INFINITY },
     });
     expect(fromColumns).toEqual(fromObservations);
   });
@@ -381,7 +384,7 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
       timestamp: new Date(Date.parse(o.timestamp) - 10 * DAY).toISOString(),
     }));
     const late = identicalSessions(3, { configVersion: '2.0.0' });
-    const report = aggregateBiasAudit([...early, ...late], { now: NOW });
+    const report = aggregateBiasAudit([...early, ...late], { window: { now: NOW } });
     expect(report.changePoints).toEqual([
       { sessionId: 's2', timestamp: '2026-11-19T00:00:00.000Z', kind: 'config_version', from: '1.0.0', to: '2.0.0' },
     ]);
@@ -393,7 +396,9 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
       ...o,
       score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0),
     }));
-    const anomalies = aggregateBiasAudit(data, { now: NOW }).anomalies.filter((a) => a.indicator === 'mean_score');
+    const anomalies = aggregateBiasAudit(data, { window: { now: NOW } }).anomalies.filter(
+      (a) => a.indicator === 'mean_score',
+    );
     expect(anomalies.map((a) => a.sessionId)).toEqual(['s5']);
     expect(anomalies[0]!.robustZ).toBeGreaterThan(3.5);
   });
@@ -406,7 +411,7 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
       const s = Number(o.sessionId.slice(1));
       return { ...o, score: 2.5 + (o.score! - 2.5) * Math.sqrt(1 + s) };
     });
-    const trends = aggregateBiasAudit(data, { now: NOW }).trends;
+    const trends = aggregateBiasAudit(data, { window: { now: NOW } }).trends;
     const spread = trends.find((t) => t.indicator === 'position_spread')!;
     expect(spread.slopePerDay.estimate).toBeCloseTo(-1.25, 10);
     expect(spread.slopePerDay.note).toMatch(/exactly on a line/);
@@ -418,24 +423,30 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
 
   it('is deterministic for a seed and rejects bad input and options with what to fix', () => {
     const data = identicalSessions(12);
-    expect(aggregateBiasAudit(data, { now: NOW, seed: 3 })).toEqual(aggregateBiasAudit(data, { now: NOW, seed: 3 }));
+    expect(aggregateBiasAudit(data, { window: { now: NOW }, seed: 3 })).toEqual(
+      aggregateBiasAudit(data, { window: { now: NOW }, seed: 3 }),
+    );
     const bad = [{ ...data[0]!, timestamp: 'yesterday' }];
-    expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(BiasAuditError);
-    expect(() => aggregateBiasAudit(bad, { now: NOW })).toThrow(/observations\[0\].*timestamp "yesterday"/);
-    expect(() => aggregateBiasAudit([{ ...data[0]!, score: Number.NaN }], { now: NOW })).toThrow(/score NaN/);
-    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 1e300 }], { now: NOW })).toThrow(BiasAuditError);
-    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { now: NOW })).toThrow(
+    expect(() => aggregateBiasAudit(bad, { window: { now: NOW } })).toThrow(BiasAuditError);
+    expect(() => aggregateBiasAudit(bad, { window: { now: NOW } })).toThrow(/observations\[0\].*timestamp "yesterday"/);
+    expect(() => aggregateBiasAudit([{ ...data[0]!, score: Number.NaN }], { window: { now: NOW } })).toThrow(
+      /score NaN/,
+    );
+    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 1e300 }], { window: { now: NOW } })).toThrow(
+      BiasAuditError,
+    );
+    expect(() => aggregateBiasAudit([{ ...data[0]!, position: 65_536 }], { window: { now: NOW } })).toThrow(
       /position 65536 must be a 0-based integer of at most 65535/,
     );
-    expect(() => aggregateBiasAudit(data, { now: NOW, level: 1.2 })).toThrow(/level/);
-    expect(() => aggregateBiasAudit(data, { now: 'soon' })).toThrow(/now must be/);
-    expect(() => aggregateBiasAudit(data, { now: NOW, resamples: 5 })).toThrow(
+    expect(() => aggregateBiasAudit(data, { window: { now: NOW }, level: 1.2 })).toThrow(/level/);
+    expect(() => aggregateBiasAudit(data, { window: { now: 'soon' } })).toThrow(/now must be/);
+    expect(() => aggregateBiasAudit(data, { window: { now: NOW }, resamples: 5 })).toThrow(
       /resamples must be 0 .* or at least 20, got 5/,
     );
-    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { harshness: 1 } as never })).toThrow(
+    expect(() => aggregateBiasAudit(data, { window: { now: NOW }, margins: { harshness: 1 } as never })).toThrow(
       /margins\.harshness is not a family; use one of lengthSlope/,
     );
-    expect(() => aggregateBiasAudit(data, { now: NOW, margins: { position: -1 } })).toThrow(
+    expect(() => aggregateBiasAudit(data, { window: { now: NOW }, margins: { position: -1 } })).toThrow(
       /margins\.position must be a finite number of at least 0/,
     );
     expect(() => aggregateBiasAudit({} as never)).toThrow(
@@ -456,9 +467,7 @@ describe('aggregateBiasAudit: what a review found (large stores, stray records)'
       reviewerOffsets: spec.offsets,
     });
   const window = {
-    now: '2100-01-01T00:00:00Z',
-    maxSessions: Number.POSITIVE_INFINITY,
-    maxDays: Number.POSITIVE_INFINITY,
+    window: { now: '2100-01-01T00:00:00Z', sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY },
   };
 
   it('keeps fair reviewers typical at 20,000 sessions, where their standard errors are tiny', () => {
@@ -534,7 +543,7 @@ describe('aggregateBiasAudit: the between-session length slope', () => {
       lengthChars: { mean: 1500, sd: 400, betweenSessionSd: 600 },
       betweenSessionSlopePer1000Chars: 1,
     });
-    return aggregateBiasAudit(observations, { now: NOW, maxDays: Infinity, maxSessions: 100_000 }).length
+    return aggregateBiasAudit(observations, { window: { now: NOW, days: Infinity, sessions: 100_000 } }).length
       .betweenSessions;
   };
 

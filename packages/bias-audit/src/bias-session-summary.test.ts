@@ -219,9 +219,7 @@ describe('aggregateBiasAudit over summaries', () => {
     return { ...o, configVersion: s >= 45 ? 'v2' : 'v1', score: s >= 50 && o.reviewer === 'model-4' ? null : o.score };
   });
   const options = {
-    now: '2030-01-01T00:00:00Z',
-    maxSessions: Number.POSITIVE_INFINITY,
-    maxDays: Number.POSITIVE_INFINITY,
+    window: { now: '2030-01-01T00:00:00Z', sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY },
   };
   const whole = aggregateBiasAudit(observationsToColumns(observations), options);
   const half = (first: boolean): BiasSessionSummaries =>
@@ -238,11 +236,11 @@ describe('aggregateBiasAudit over summaries', () => {
     ]);
     // Summaries are taken whole (no window options); the report says so with infinite limits, as `options` asked of the records.
     expectSameReport(
-      aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { now: options.now }),
+      aggregateBiasAudit(mergeBiasSessionSummaries(half(true), half(false)), { window: { now: options.window.now } }),
       whole,
     );
     expectSameReport(
-      aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { now: options.now }),
+      aggregateBiasAudit(mergeBiasSessionSummaries(half(false), half(true)), { window: { now: options.window.now } }),
       whole,
     );
   });
@@ -257,42 +255,43 @@ describe('aggregateBiasAudit over summaries', () => {
       summarizeBiasSessions(observationsToColumns(tied.filter((o) => Number(o.sessionId.split('-')[1]) % 3 === k)));
     const all = aggregateBiasAudit(observationsToColumns(tied), options);
     expectSameReport(
-      aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), { now: options.now }),
+      aggregateBiasAudit(mergeBiasSessionSummaries(store(2), store(0), store(1)), {
+        window: { now: options.window.now },
+      }),
       all,
     );
   });
 
-  it("labels the window the summaries were chosen by (summariesWindow), byte for byte as the windowed records' report", () => {
+  it("labels the window the summaries were chosen by (the window's sessions and days), byte for byte as the windowed records' report", () => {
     // What `bias-report` does: the reader windows the records (here the last 40 sessions) and the report takes its
     // columns whole, labelled with the window. The summaries of those 40 sessions, labelled alike: the same JSON.
     const last40 = observationsToColumns(observations.filter((o) => Number(o.sessionId.split('-')[1]) >= 20));
-    const records = aggregateBiasAudit(last40, { now: options.now, maxSessions: 40, maxDays: 100_000 });
+    const records = aggregateBiasAudit(last40, { window: { now: options.window.now, sessions: 40, days: 100_000 } });
     expect(records.window).toMatchObject({ maxSessions: 40, maxDays: 100_000, sessions: 40 });
     const summaries = summarizeBiasSessions(last40);
     const labelled = aggregateBiasAudit(summaries, {
-      now: options.now,
-      summariesWindow: { maxSessions: 40, maxDays: 100_000 },
+      window: { now: options.window.now, sessions: 40, days: 100_000 },
     });
     expect(JSON.stringify(labelled)).toBe(JSON.stringify(records));
-    expect(aggregateBiasAudit(summaries, { now: options.now }).window).toMatchObject({
+    expect(aggregateBiasAudit(summaries, { window: { now: options.window.now } }).window).toMatchObject({
       maxSessions: Number.POSITIVE_INFINITY,
       maxDays: Number.POSITIVE_INFINITY,
     });
   });
 
-  it('refuses summariesWindow for records, and a malformed one', () => {
-    expect(() => aggregateBiasAudit(observations, { summariesWindow: { maxSessions: 40, maxDays: 30 } })).toThrow(
-      /summariesWindow labels the window of summaries/,
-    );
+  it('refuses the window spelt as before, and a malformed window for summaries', () => {
+    expect(() =>
+      aggregateBiasAudit(observations, { summariesWindow: { maxSessions: 40, maxDays: 30 } } as never),
+    ).toThrow(/summariesWindow is now window/);
     const summaries = half(true);
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 0, maxDays: 30 } })).toThrow(
-      /summariesWindow must be/,
+    expect(() => aggregateBiasAudit(summaries, { window: { sessions: 0, days: 30 } })).toThrow(
+      /sessions must be a positive integer/,
     );
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 2.5, maxDays: 30 } })).toThrow(
-      /summariesWindow must be/,
+    expect(() => aggregateBiasAudit(summaries, { window: { sessions: 2.5, days: 30 } })).toThrow(
+      /sessions must be a positive integer/,
     );
-    expect(() => aggregateBiasAudit(summaries, { summariesWindow: { maxSessions: 10, maxDays: Number.NaN } })).toThrow(
-      /summariesWindow must be/,
+    expect(() => aggregateBiasAudit(summaries, { window: { sessions: 10, days: Number.NaN } })).toThrow(
+      /days must be a positive number/,
     );
   });
 
@@ -301,7 +300,7 @@ describe('aggregateBiasAudit over summaries', () => {
       JSON.stringify(summarizeBiasSessions(observationsToColumns(observations))),
     ) as BiasSessionSummaries;
     expectSameReport(
-      aggregateBiasAudit(copy, { now: options.now, resamples: 0 }),
+      aggregateBiasAudit(copy, { window: { now: options.window.now }, resamples: 0 }),
       aggregateBiasAudit(observationsToColumns(observations), { ...options, resamples: 0 }),
     );
   });
@@ -547,7 +546,7 @@ describe('summaries from elsewhere are checked', () => {
     expect(() => aggregateBiasAudit({ version: 3, sessions: [] } as unknown as BiasSessionSummaries)).toThrow(
       /version 3 is not supported/,
     );
-    expect(() => aggregateBiasAudit(good, { model: 'A' })).toThrow(/summaries are taken whole/);
-    expect(() => aggregateBiasAudit(good, { maxSessions: 5 })).toThrow(/summaries are taken whole/);
+    expect(() => aggregateBiasAudit(good, { window: { model: 'A' } })).toThrow(/summaries are taken whole/);
+    expect(() => aggregateBiasAudit(good, { maxSessions: 5 } as never)).toThrow(/maxSessions is now window.sessions/);
   });
 });

@@ -52,6 +52,13 @@ export { summarizeSession } from './summarize-session.js';
 export type { SessionBiasFlag, SessionBiasIndicators } from './summarize-session.js';
 
 export { aggregateBiasAudit } from './aggregate-bias-audit.js';
+export { DEFAULT_BIAS_WINDOW, parseBiasWindow, safeParseBiasWindow } from './bias-window.js';
+export type {
+  BiasWindow,
+  BiasWindowOptions,
+  ParseBiasWindowSettings,
+  SafeParseBiasWindowResult,
+} from './bias-window.js';
 export { DEFAULT_BIAS_MARGINS } from './aggregate-bias-audit-options.js';
 export type { AggregateBiasAuditOptions } from './aggregate-bias-audit-options.js';
 export type {

@@ -19,7 +19,7 @@ export interface SessionTimeline {
 
 /**
  * A least-squares slope per day of a per-session indicator (t interval on n − 2 df), and the indicator over
- * rolling windows of `windowSessions` consecutive sessions, half a window apart (at most 200, evenly spread). The length correlation's
+ * rolling windows of `sessionsPerWindow` consecutive sessions, half a window apart (at most 200, evenly spread). The length correlation's
  * windows pool Fisher's z; the others take a t interval of the window's values.
  */
 export function indicatorTrend(spec: {
@@ -29,7 +29,7 @@ export function indicatorTrend(spec: {
   /** Per session, the answers behind the length correlation (`series` of the length indicator). */
   lengthN: Int32Array;
   timeline: SessionTimeline;
-  windowSessions: number;
+  sessionsPerWindow: number;
   level: number;
   figure: (spec: FigureSpec) => BiasMetricReport;
   fromT: (spec: { metric: string; values: readonly number[] }) => BiasMetricReport;
@@ -89,10 +89,10 @@ export function indicatorTrend(spec: {
   const windows: BiasMetricReport[] = [];
   // Windows half a window apart, but at most `MAX_WINDOWS` of them, evenly spread: 100,000 sessions would
   // otherwise give 20,000 windows per indicator, a report no one reads.
-  const span = series.length - spec.windowSessions;
-  const step = Math.max(1, Math.floor(spec.windowSessions / 2), Math.ceil(span / (MAX_WINDOWS - 1)));
-  for (let start = 0; start + spec.windowSessions <= series.length; start += step) {
-    const end = start + spec.windowSessions;
+  const span = series.length - spec.sessionsPerWindow;
+  const step = Math.max(1, Math.floor(spec.sessionsPerWindow / 2), Math.ceil(span / (MAX_WINDOWS - 1)));
+  for (let start = 0; start + spec.sessionsPerWindow <= series.length; start += step) {
+    const end = start + spec.sessionsPerWindow;
     const dates = { windowStart: timeline.iso(start), windowEnd: timeline.iso(end - 1) };
     if (indicator === 'length_score_correlation') {
       const points: LengthPoint[] = [];

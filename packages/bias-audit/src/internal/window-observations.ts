@@ -1,9 +1,9 @@
 import { BiasAuditError } from '../bias-audit-error.js';
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasObservation } from '../bias-observation.js';
+import type { BiasWindow } from '../bias-window.js';
 import { observationsToColumns } from '../observations-to-columns.js';
 
-const DAY_MS = 86_400_000;
 /** The largest display position accepted: no council shows a reviewer 65,536 answers. */
 export const MAX_POSITION = 65_535;
 
@@ -55,21 +55,12 @@ export function assertColumnPositions(columns: BiasColumns): void {
 
 /**
  * Validates observations and keeps the window: the filters (config version, model, query category), then
- * `now − maxDays` to `now`, then the `maxSessions` most recent sessions (by their earliest observation).
+ * `window.earliestMs` to `window.nowMs`, then the `window.sessions` most recent sessions (by their earliest
+ * observation, ties by id) — the rule every reader of records applies.
  */
-export function windowObservations(
-  observations: readonly BiasObservation[],
-  window: {
-    nowMs: number;
-    maxDays: number;
-    maxSessions: number;
-    configVersion?: string;
-    model?: string;
-    queryCategory?: string;
-  },
-): WindowedObservations {
+export function windowObservations(observations: readonly BiasObservation[], window: BiasWindow): WindowedObservations {
   const parsed = new Map<string, number>();
-  const earliest = window.nowMs - window.maxDays * DAY_MS;
+  const earliest = window.earliestMs;
   let filteredOut = 0;
   let outsideWindow = 0;
   const kept: BiasObservation[] = [];
@@ -94,10 +85,10 @@ export function windowObservations(
   });
   let beyondMaxSessions = 0;
   let windowed = kept;
-  if (sessionTime.size > window.maxSessions) {
+  if (sessionTime.size > window.sessions) {
     const newest = [...sessionTime]
       .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(sessionTime.size - window.maxSessions);
+      .slice(sessionTime.size - window.sessions);
     const keep = new Set(newest.map(([id]) => id));
     windowed = kept.filter((o) => keep.has(o.sessionId));
     beyondMaxSessions = kept.length - windowed.length;

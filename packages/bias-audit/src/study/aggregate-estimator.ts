@@ -14,9 +14,7 @@ export const aggregateEstimator: StudyEstimator = {
   name: 'aggregateBiasAudit',
   run(observations, options) {
     const report = aggregateBiasAudit(observations, {
-      now: '2100-01-01T00:00:00Z',
-      maxSessions: Number.POSITIVE_INFINITY,
-      maxDays: Number.POSITIVE_INFINITY,
+      window: { now: '2100-01-01T00:00:00Z', sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY },
       minSessions: 10,
       seed: options.seed,
       ...(options.resamples === undefined ? {} : { resamples: options.resamples }),

@@ -163,9 +163,7 @@ describe('tallyScenario with today’s estimator', () => {
     for (let run = 0; run < 3; run++) {
       const seed = harshOnly.seed + run;
       const report = aggregateBiasAudit(simulateCouncils({ ...harshOnly.simulation, sessions: 30, seed }), {
-        now: '2100-01-01T00:00:00Z',
-        maxSessions: Number.POSITIVE_INFINITY,
-        maxDays: Number.POSITIVE_INFINITY,
+        window: { now: '2100-01-01T00:00:00Z', sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY },
         minSessions: 10,
         seed,
         resamples,
