@@ -1,5 +1,6 @@
 import type { CliIo } from './cli-io.js';
 import type { Style } from './create-style.js';
+import { omitUndefined } from './omit-undefined.js';
 import type { CouncilSettings, CouncilSettingsFlags, Env } from './settings/council-settings.js';
 import { resolveCouncilSettings, safeResolveCouncilSettings } from './settings/resolve-council-settings.js';
 import type { SafeCouncilSettingsResult } from './settings/resolve-council-settings.js';
@@ -42,7 +43,7 @@ export function commandSettings(
 ): CouncilSettings {
   const flags: CouncilSettingsFlags = {
     cwd: ctx.cwd,
-    ...(ctx.home === undefined ? {} : { home: ctx.home }),
+    ...omitUndefined({ home: ctx.home }),
     ...overrides,
   };
   if (overrides !== undefined) return resolveCouncilSettings(ctx.env, flags);
@@ -55,5 +56,5 @@ export function commandSettings(
 
 /** `commandSettings` without throwing: `council doctor` reports an invalid variable and goes on with the defaults for it. */
 export function safeCommandSettings(ctx: Pick<CommandContext, 'env' | 'home' | 'cwd'>): SafeCouncilSettingsResult {
-  return safeResolveCouncilSettings(ctx.env, { cwd: ctx.cwd, ...(ctx.home === undefined ? {} : { home: ctx.home }) });
+  return safeResolveCouncilSettings(ctx.env, { cwd: ctx.cwd, ...omitUndefined({ home: ctx.home }) });
 }

@@ -12,6 +12,7 @@ import {
   createVLLM,
 } from '@council/providers';
 import type { EndpointConcurrency } from './endpoint-concurrency.js';
+import { omitUndefined } from './omit-undefined.js';
 import type { Env } from './settings/council-settings.js';
 import type { ConfiguredProvider } from './settings/provider-variables.js';
 import { PROVIDER_VARIABLES } from './settings/provider-variables.js';
@@ -42,14 +43,14 @@ export function createModelResolver(options: {
     const apiKey = row.keyVariables.map((name) => setting(env, name)).find((value) => value !== undefined);
     const baseURL = setting(env, row.baseUrlVariable);
     const maxConcurrency = options.concurrency?.byProvider?.[provider] ?? options.concurrency?.default;
-    return {
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(baseURL === undefined ? {} : { baseURL }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    return omitUndefined({
+      apiKey,
+      baseURL,
+      maxRetries: options.maxRetries,
       // A reply past it is cut off unread and its member excluded ("reply too large"): config.yaml's max_reply_bytes.
-      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
-      ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
-    };
+      maxResponseBytes: options.maxResponseBytes,
+      maxConcurrency,
+    });
   };
   const providers: ProviderV1[] = [
     createOpenRouter(http('openrouter')),

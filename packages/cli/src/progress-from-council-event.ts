@@ -1,5 +1,6 @@
 import type { CouncilEvent } from '@council/core';
 import type { ProgressEvent } from './council-progress.js';
+import { omitUndefined } from './omit-undefined.js';
 
 const REASONS: Record<string, string> = {
   timeout: 'timed out',
@@ -20,7 +21,7 @@ export function progressFromCouncilEvent(event: CouncilEvent, at: number): Progr
         stage: event.stage,
         at,
         succeeded: event.succeeded,
-        ...(event.unread === undefined ? {} : { unread: event.unread }),
+        ...omitUndefined({ unread: event.unread }),
       };
     case 'model-started':
       return { type: 'model-started', stage: event.stage, member: event.member, at };

@@ -1,5 +1,6 @@
 import { sessionOutcome } from '@council/core';
 import type { CouncilSession } from '@council/core';
+import { omitUndefined } from './omit-undefined.js';
 
 /**
  * The JSON document `council ask --json` prints: the session's documented, stable top level, in this
@@ -29,9 +30,11 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
      */
     complete: outcome.complete,
     shortfalls: outcome.shortfalls,
-    /** Only under a cost cap (`--max-cost`, `max_cost_usd`): the cap, what was spent and estimated, and the stage it stopped before (or null). */
-    ...(session.costCap === undefined ? {} : { costCap: session.costCap }),
-    /** Only on a follow-up (`ask --continue`): the conversation's id and the session it continues. */
-    ...(session.conversation === undefined ? {} : { conversation: session.conversation }),
+    ...omitUndefined({
+      /** Only under a cost cap (`--max-cost`, `max_cost_usd`): the cap, what was spent and estimated, and the stage it stopped before (or null). */
+      costCap: session.costCap,
+      /** Only on a follow-up (`ask --continue`): the conversation's id and the session it continues. */
+      conversation: session.conversation,
+    }),
   };
 }

@@ -19,6 +19,7 @@ import { PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { followUpFromHistory } from '../follow-up-from-history.js';
+import { omitUndefined } from '../omit-undefined.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
@@ -177,7 +178,7 @@ export async function runAsk(
     );
   const resolveModel = createModelResolver({
     env,
-    ...(hooks.simulated === undefined ? {} : { simulated: hooks.simulated }),
+    ...omitUndefined({ simulated: hooks.simulated }),
     maxRetries: options.retries ?? loaded.config.retries,
     maxResponseBytes: loaded.config.maxReplyBytes,
     concurrency: endpointConcurrency(loaded.config, options.concurrency),
@@ -209,7 +210,7 @@ export async function runAsk(
     members,
     chairman,
     label: simulated ? 'simulated' : `${members.length} members`,
-    ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
+    ...omitUndefined({ onEvent: hooks.onEvent }),
     ...(printer === null
       ? {}
       : {
@@ -224,20 +225,20 @@ export async function runAsk(
       ...(chairmen.length > 1 ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] } : {}),
       config: loaded.config,
       resolveModel,
-      ...(hooks.abortSignal === undefined ? {} : { abortSignal: hooks.abortSignal }),
-      ...(hooks.onAnswer === undefined ? {} : { onAnswer: hooks.onAnswer }),
-      ...(hooks.onReview === undefined ? {} : { onReview: hooks.onReview }),
+      ...omitUndefined({ abortSignal: hooks.abortSignal, onAnswer: hooks.onAnswer, onReview: hooks.onReview }),
       ...(onText === undefined || printer !== null ? {} : { onSynthesisText: onText }),
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
       biasAuditThresholds: settings.biasThresholds,
-      ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-      ...(options.goal === undefined ? {} : { goal: options.goal }),
-      ...(options.mode === undefined ? {} : { mode: options.mode }),
-      ...(options.order === undefined ? {} : { order: options.order }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
-      ...(followUp === undefined ? {} : { followUp }),
+      ...omitUndefined({
+        strategy: options.strategy,
+        goal: options.goal,
+        mode: options.mode,
+        order: options.order,
+        seed,
+        maxCostUsd: options.maxCostUsd,
+        followUp,
+      }),
       ...(options.synthesis === false ? { synthesis: false } : {}),
       ...(options.timeoutMs === undefined
         ? {}

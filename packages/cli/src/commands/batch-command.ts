@@ -15,6 +15,7 @@ import { describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
+import { omitUndefined } from '../omit-undefined.js';
 import { persistSession } from '../persist-session.js';
 import { checkOutputFile } from '../write-output-file.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
@@ -205,12 +206,14 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           resolveModel,
           biasAudit,
           biasAuditThresholds: settings.biasThresholds,
-          ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-          ...(options.goal === undefined ? {} : { goal: options.goal }),
-          ...(options.mode === undefined ? {} : { mode: options.mode }),
-          ...(options.order === undefined ? {} : { order: options.order }),
+          ...omitUndefined({
+            strategy: options.strategy,
+            goal: options.goal,
+            mode: options.mode,
+            order: options.order,
+            maxCostUsd: options.maxCostUsd,
+          }),
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
-          ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
           ...(options.synthesis === false ? { synthesis: false } : {}),
           ...(options.timeoutMs === undefined
             ? {}

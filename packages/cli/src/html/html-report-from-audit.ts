@@ -1,5 +1,6 @@
 import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
 import { metricSubject, positionLabel } from '../bias-report-metrics.js';
+import { omitUndefined } from '../omit-undefined.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
 import { formatNumber } from './svg-primitives.js';
@@ -19,7 +20,7 @@ function row(m: BiasMetricReport, flagged: boolean): ReportMetricRow {
     sessions: m.sessions,
     confidence: m.confidence,
     pValue: m.pValue ?? null,
-    ...(m.margin === undefined ? {} : { margin: m.margin }),
+    ...omitUndefined({ margin: m.margin }),
     flagged,
   };
 }

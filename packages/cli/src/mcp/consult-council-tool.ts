@@ -6,6 +6,7 @@ import type { CouncilSession } from '@council/core';
 import type { CommandContext } from '../command-context.js';
 import { describeShortfalls } from '../council-outcome.js';
 import { createStyle } from '../create-style.js';
+import { omitUndefined } from '../omit-undefined.js';
 import { isSimulatedSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
 import { renderSessionText } from '../render-session-text.js';
@@ -250,18 +251,20 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
         const { session, saved } = await runAsk(
           {
             question: input.query,
-            ...(input.members === undefined ? {} : { models: input.members }),
-            ...(input.chairman === undefined ? {} : { chairman: input.chairman }),
-            ...(input.strategy === undefined ? {} : { strategy: input.strategy }),
-            ...(input.goal === undefined ? {} : { goal: input.goal }),
-            ...(input.mode === undefined ? {} : { mode: input.mode }),
-            ...(input.order === undefined ? {} : { order: input.order }),
-            ...(input.seed === undefined ? {} : { seed: input.seed }),
+            ...omitUndefined({
+              models: input.members,
+              chairman: input.chairman,
+              strategy: input.strategy,
+              goal: input.goal,
+              mode: input.mode,
+              order: input.order,
+              seed: input.seed,
+              retries: input.retries,
+              org: input.org,
+              continueFrom: input.continueFrom,
+              maxCostUsd: input.maxCostUsd,
+            }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
-            ...(input.retries === undefined ? {} : { retries: input.retries }),
-            ...(input.org === undefined ? {} : { org: input.org }),
-            ...(input.continueFrom === undefined ? {} : { continueFrom: input.continueFrom }),
-            ...(input.maxCostUsd === undefined ? {} : { maxCostUsd: input.maxCostUsd }),
             persist: input.save !== false,
             json: true,
           },

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { HistoryEntry } from '../history-entry.js';
+import { omitUndefined } from '../omit-undefined.js';
 import type { sessionListQuerySchema, sessionListSchema, sessionSummarySchema } from './api-schemas.js';
 import type { HubRun } from './session-hub.js';
 
@@ -24,7 +25,7 @@ function fromHistory(entry: HistoryEntry, runId: string | undefined): SessionSum
     contributors: session.synthesis?.contributors?.map((c) => ({ id: c.id, weight: c.weight })) ?? null,
     category: entry.query_metadata?.category ?? null,
     running: false,
-    ...(runId === undefined ? {} : { runId }),
+    ...omitUndefined({ runId }),
   };
 }
 

@@ -6,6 +6,7 @@ import { DEFAULT_SERVER_LIMITS, httpServerOptions, shedIdleConnections } from '.
 import type { ServerLimits } from '../mcp/server-limits.js';
 import type { CommandContext } from '../command-context.js';
 import type { AskHooks } from '../commands/ask-command.js';
+import { omitUndefined } from '../omit-undefined.js';
 import { createServeApp } from './create-serve-app.js';
 import type { WebAsset } from './web-assets.js';
 import { createSessionHub } from './session-hub.js';
@@ -42,8 +43,7 @@ export async function serveCouncil(options: ServeCouncilOptions): Promise<Counci
   const hub = createSessionHub({
     ctx: options.ctx,
     log: options.log,
-    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
-    ...(options.keepFinished === undefined ? {} : { keepFinished: options.keepFinished }),
+    ...omitUndefined({ hooks: options.hooks, keepFinished: options.keepFinished }),
   });
   let port = options.port;
   const app = createServeApp({

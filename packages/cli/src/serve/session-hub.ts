@@ -7,6 +7,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import type { AskCommandOptions, AskHooks, AskResult } from '../commands/ask-command.js';
 import { describeShortfalls } from '../council-outcome.js';
+import { omitUndefined } from '../omit-undefined.js';
 import { sessionDocument } from '../session-document.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { createRunLog } from './run-log.js';
@@ -171,13 +172,15 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
     const ask: AskCommandOptions = {
       question: request.query,
       json: true,
-      ...(request.members === undefined ? {} : { models: request.members }),
-      ...(request.chairman === undefined ? {} : { chairman: request.chairman }),
-      ...(request.strategy === undefined ? {} : { strategy: request.strategy }),
-      ...(request.goal === undefined ? {} : { goal: request.goal }),
-      ...(request.mode === undefined ? {} : { mode: request.mode }),
-      ...(request.seed === undefined ? {} : { seed: request.seed }),
-      ...(request.continueFrom === undefined ? {} : { continueFrom: request.continueFrom }),
+      ...omitUndefined({
+        models: request.members,
+        chairman: request.chairman,
+        strategy: request.strategy,
+        goal: request.goal,
+        mode: request.mode,
+        seed: request.seed,
+        continueFrom: request.continueFrom,
+      }),
     };
     const finish = (status: Exclude<RunStatus, 'running'>, detail: string): void => {
       run.status = status;

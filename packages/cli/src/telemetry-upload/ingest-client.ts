@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '@council/providers';
 import ky from 'ky';
+import { omitUndefined } from '../omit-undefined.js';
 import { ingestErrorSchema, ingestResponseSchema, maxEventsPerBatch } from './ingest-contract.js';
 import type { IngestRejection } from './ingest-contract.js';
 
@@ -70,7 +71,7 @@ export function createIngestClient(options: IngestClientOptions): IngestClient {
     // A redirect is answered, never followed: following it would resend the batch and the token to another address.
     redirect: 'manual',
     headers: { authorization: `Bearer ${token}`, 'user-agent': options.userAgent, accept: 'application/json' },
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...omitUndefined({ fetch: options.fetch }),
   });
 
   async function send(events: readonly { event_id: string }[]): Promise<IngestOutcome> {

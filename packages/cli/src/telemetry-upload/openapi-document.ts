@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import { omitUndefined } from '../omit-undefined.js';
 import {
   ingestErrorSchema,
   ingestRejectionSchema,
@@ -63,7 +64,7 @@ function componentSchemas(): Record<string, JsonObject> {
 
 const errorResponse = (description: string, headers?: JsonObject): JsonObject => ({
   description,
-  ...(headers === undefined ? {} : { headers }),
+  ...omitUndefined({ headers }),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/IngestError' } } },
 });
 

@@ -11,6 +11,7 @@ import {
 } from '@council/bias-store';
 import type { TelemetryEvent } from '@council/core';
 import { telemetryEventSchema } from '@council/core';
+import { omitUndefined } from '../omit-undefined.js';
 import { asUploadError } from './as-upload-error.js';
 import { classifyOutboxEvent } from './classify-outbox-event.js';
 import { readUploadStart } from './read-upload-start.js';
@@ -123,7 +124,7 @@ export async function retryDeadLetters(options: RetryDeadLettersOptions): Promis
     ? null
     : await acquireUploadLock({
         path: join(dirname(paths.outbox), 'upload.lock'),
-        ...(options.now === undefined ? {} : { now: options.now }),
+        ...omitUndefined({ now: options.now }),
       }).catch((error: unknown) => {
         summary.error = asUploadError(error);
         return undefined;

@@ -1,6 +1,7 @@
 import { join, dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cliErrorKind } from '../cli-error-kind.js';
+import { omitUndefined } from '../omit-undefined.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { defaultEnvironment } from '../settings/default-environment.js';
 import { safeResolveCouncilSettings } from '../settings/resolve-council-settings.js';
@@ -182,7 +183,7 @@ async function runRetryDead(
     );
     return 0;
   }
-  const summary = await retryDeadLetters({ paths, dryRun, ...(options.now === undefined ? {} : { now: options.now }) });
+  const summary = await retryDeadLetters({ paths, dryRun, ...omitUndefined({ now: options.now }) });
   io.stdout(formatRetryDeadSummary(summary, paths, 'council-telemetry upload'));
   if (summary.error !== null) throw summary.error;
   return 0;
@@ -286,16 +287,13 @@ async function runCommand(
       token: cloud.token,
       // The app, its version, the runtime and the platform; not the kernel release, which adds nothing but fingerprint.
       userAgent: `council-telemetry/${options.version} (node/${process.versions.node}; ${process.platform})`,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.now === undefined ? {} : { now: options.now }),
+      ...omitUndefined({ timeoutMs: options.timeoutMs, now: options.now }),
     });
   }
   const lockPath = join(dirname(outboxPaths.outbox), 'upload.lock');
 
   const runOnce = async (): Promise<UploadSummary> => {
-    const lock = dryRun
-      ? null
-      : await acquireUploadLock({ path: lockPath, ...(options.now === undefined ? {} : { now: options.now }) });
+    const lock = dryRun ? null : await acquireUploadLock({ path: lockPath, ...omitUndefined({ now: options.now }) });
     let batchNumber = 0;
     try {
       return await uploadOutbox({
@@ -303,13 +301,15 @@ async function runCommand(
         client,
         dryRun,
         batchSize,
-        ...(maxEvents === undefined ? {} : { maxEvents }),
-        ...(ceiling === undefined ? {} : { consentCeiling: ceiling }),
-        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
-        ...(options.now === undefined ? {} : { now: options.now }),
-        ...(options.random === undefined ? {} : { random: options.random }),
-        ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-        ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
+        ...omitUndefined({
+          maxEvents,
+          consentCeiling: ceiling,
+          sleep: options.sleep,
+          now: options.now,
+          random: options.random,
+          maxAttempts: options.maxAttempts,
+          backoff: options.backoff,
+        }),
         onCommit: async () => {
           await lock?.refresh();
           options.afterCommit?.();

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { omitUndefined } from '../omit-undefined.js';
 import { createIngestClient } from './ingest-client.js';
 import type { IngestAnswer, IngestTestServer, ReceivedRequest } from './testing/ingest-test-server.js';
 import { startIngestTestServer } from './testing/ingest-test-server.js';
@@ -19,7 +20,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 async function setup(answer?: (request: ReceivedRequest, index: number) => IngestAnswer) {
   const { paths } = tempHome();
-  server = await startIngestTestServer(answer === undefined ? {} : { answer });
+  server = await startIngestTestServer(omitUndefined({ answer }));
   const client = createIngestClient({ baseUrl: server.url, token: 't', userAgent: 'test', timeoutMs: 1000 });
   const sleeps: number[] = [];
   const run = (extra: Partial<UploadOutboxOptions> = {}) =>
