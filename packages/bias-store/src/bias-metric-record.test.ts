@@ -6,7 +6,9 @@ import {
   decodeBiasMetricRecordFast,
   parseBiasMetricRecord,
   safeParseBiasMetricRecord,
+  toDiskRecord,
 } from './bias-metric-record.js';
+import { biasLineKeys, biasRecordCountProblem, biasRecordFields } from './bias-record-fields.js';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 
 const record: BiasMetricRecord = {
@@ -179,5 +181,72 @@ describe('decodeBiasMetricRecordFast', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('the hand-written paths and the record table (bias-record-fields.ts)', () => {
+  const lineFields = biasRecordFields.filter((f) => f.presence !== 'derived');
+
+  it('writes every field of the table, in its order, and no other', () => {
+    const disk = toDiskRecord(record) as Record<string, unknown>;
+    expect(Object.keys(disk)).toEqual(
+      biasLineKeys.filter((key) => lineFields.some((f) => f.key === key) || key === 'query_metadata'),
+    );
+    expect(Object.keys(disk['query_metadata'] as object)).toEqual(
+      lineFields.filter((f) => f.inMetadata).map((f) => f.key),
+    );
+  });
+
+  it('reads every field of the table into its API name, fast or through the schema', () => {
+    const disk = toDiskRecord(record) as Record<string, unknown>;
+    for (const decoded of [decodeBiasMetricRecordFast(disk), parseBiasMetricRecord(disk)]) {
+      const top = decoded as unknown as Record<string, unknown>;
+      expect(Object.keys(top)).toEqual([
+        ...biasRecordFields
+          .filter((f) => !f.inMetadata)
+          .map((f) => f.api)
+          .slice(0, 4),
+        'queryMetadata',
+        ...biasRecordFields
+          .filter((f) => !f.inMetadata)
+          .map((f) => f.api)
+          .slice(4),
+      ]);
+      expect(Object.keys(top['queryMetadata'] as object)).toEqual(
+        biasRecordFields.filter((f) => f.inMetadata).map((f) => f.api),
+      );
+      for (const f of biasRecordFields.filter((f) => !f.inMetadata))
+        expect(top[f.api]).toBe(record[f.api as keyof BiasMetricRecord]);
+    }
+  });
+
+  it('requires the required and nullable fields of the table, and only those', () => {
+    const disk = toDiskRecord(record) as Record<string, unknown>;
+    for (const f of lineFields.filter((f) => !f.inMetadata)) {
+      const { [f.key]: _, ...without } = disk;
+      const required = f.presence === 'required' || f.presence === 'nullable';
+      expect(safeParseBiasMetricRecord(without).success, f.key).toBe(!required);
+      expect(decodeBiasMetricRecordFast(without) !== undefined, f.key).toBe(!required);
+    }
+  });
+});
+
+describe('biasRecordCountProblem', () => {
+  const message = 'position, rank_position or response_length_chars is 4,294,967,295 or more';
+  it('accepts counts up to 4,294,967,294 and an unranked record', () => {
+    expect(
+      biasRecordCountProblem({
+        ...record,
+        position: 4_294_967_294,
+        responseLengthChars: 4_294_967_294,
+        rankPosition: 4_294_967_294,
+      }),
+    ).toBeUndefined();
+    expect(biasRecordCountProblem({ ...record, rankPosition: null })).toBeUndefined();
+  });
+  it('refuses any count of 4,294,967,295 (2^32 - 1: "not ranked" in the columns) or more', () => {
+    expect(biasRecordCountProblem({ ...record, position: 2 ** 32 - 1 })).toBe(message);
+    expect(biasRecordCountProblem({ ...record, responseLengthChars: 2 ** 40 })).toBe(message);
+    expect(biasRecordCountProblem({ ...record, rankPosition: 2 ** 32 - 1 })).toBe(message);
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BiasStoreError } from './bias-store-error.js';
-import { biasLineParts, biasMetadataApi, biasMetadataKey } from './bias-record-fields.js';
+import { biasLineParts, biasMetadataKey } from './bias-record-fields.js';
 import type { BiasFieldKind, BiasRecordField } from './bias-record-fields.js';
 import { describeZodError } from './describe-zod-error.js';
 import type { ConsentLevel } from './consent-level.js';
@@ -79,8 +79,35 @@ function fieldSchema(field: BiasRecordField): z.ZodType {
   return field.presence === 'required' ? schema : field.presence === 'nullable' ? schema.nullable() : schema.nullish();
 }
 
-/** The snake_case object of a line (what `biasMetricRecordSchema` decodes and encodes). */
-export type BiasRecordLine = Record<string, unknown>;
+/**
+ * The snake_case object of a line, as the schema reads it (unknown keys aside) and `toDiskRecord` writes it. The hand-written
+ * paths below (this type, `decode`, `toDiskRecord`, `decodeBiasMetricRecordFast`) run for every record a store reads or
+ * writes, so they name the fields rather than loop over the table; bias-metric-record.test.ts holds them to the table.
+ */
+export type BiasRecordLine = {
+  schema_version: 1 | string;
+  session_id: string;
+  timestamp: string;
+  consent_level?: ConsentLevel | null | undefined;
+  query_metadata?:
+    | {
+        category?: string | null | undefined;
+        token_count_bucket?: string | null | undefined;
+        token_bucket?: string | null | undefined;
+        language?: string | null | undefined;
+      }
+    | null
+    | undefined;
+  reviewer_id: string;
+  model_id: string;
+  position: number;
+  response_length_chars: number;
+  score_value: number | null;
+  score_scale?: string | null | undefined;
+  council_config_version?: string | null | undefined;
+  query_hash?: string | null | undefined;
+  rank_position?: number | null | undefined;
+};
 
 /** The snake_case line on disk (unknown fields are ignored on read), built from the record's fields. */
 const diskRecordSchema = z.object(
@@ -100,50 +127,60 @@ function versionAtLeast(version: string, major: number, minor: number): boolean 
 }
 
 function decode(disk: BiasRecordLine): BiasMetricRecord {
-  const record: Record<string, unknown> = {};
-  let version = '';
-  for (const part of biasLineParts) {
-    if ('field' in part) {
-      const { field } = part;
-      const value = disk[field.key];
-      if (field.kind === 'version') record[field.api] = version = String(value);
-      else record[field.api] = value ?? null;
-      continue;
-    }
-    const meta = disk[biasMetadataKey] as Record<string, unknown> | null | undefined;
-    if (meta === null || meta === undefined) {
-      record[biasMetadataApi] = null;
-      continue;
-    }
-    const labels: Record<string, unknown> = {};
-    for (const field of part.metadata) {
-      let value = meta[field.key];
-      for (let a = 0; a < field.aliases.length && value == null; a++) value = meta[field.aliases[a]!];
-      labels[field.api] = value ?? null;
-    }
-    record[biasMetadataApi] = labels;
-  }
-  // Derived: a line that carries rank_position was written with display-order positions, as is any schema ≥ 1.2.0.
-  record['positionIsDisplayOrder'] = disk['rank_position'] !== undefined || versionAtLeast(version, 1, 2);
-  return record as unknown as BiasMetricRecord;
+  const version = String(disk.schema_version);
+  const meta = disk.query_metadata;
+  return {
+    schemaVersion: version,
+    sessionId: disk.session_id,
+    timestamp: disk.timestamp,
+    consentLevel: disk.consent_level ?? null,
+    queryMetadata:
+      meta === null || meta === undefined
+        ? null
+        : {
+            category: meta.category ?? null,
+            tokenCountBucket: meta.token_count_bucket ?? meta.token_bucket ?? null,
+            language: meta.language ?? null,
+          },
+    reviewerId: disk.reviewer_id,
+    modelId: disk.model_id,
+    position: disk.position,
+    responseLengthChars: disk.response_length_chars,
+    scoreValue: disk.score_value,
+    scoreScale: disk.score_scale ?? null,
+    councilConfigVersion: disk.council_config_version ?? null,
+    queryHash: disk.query_hash ?? null,
+    rankPosition: disk.rank_position ?? null,
+    positionIsDisplayOrder: disk.rank_position !== undefined || versionAtLeast(version, 1, 2),
+  };
 }
 
 /** The snake_case object of a record, as the store writes it (without validating: the codec's `encode` does that). */
 export function toDiskRecord(record: BiasMetricRecord): BiasRecordLine {
-  // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example (the fields' order).
-  const values = record as unknown as Record<string, unknown>;
-  const disk: BiasRecordLine = {};
-  for (const part of biasLineParts) {
-    if ('field' in part) {
-      const value = values[part.field.api];
-      disk[part.field.key] = part.field.kind === 'version' && value === '1' ? 1 : value;
-      continue;
-    }
-    const meta = values[biasMetadataApi] as Record<string, unknown> | null;
-    disk[biasMetadataKey] =
-      meta === null ? null : Object.fromEntries(part.metadata.map((f) => [f.key, meta[f.api]] as const));
-  }
-  return disk;
+  // The one place camelCase becomes snake_case; key order follows ADR-018 v1.1's example.
+  return {
+    schema_version: record.schemaVersion === '1' ? 1 : record.schemaVersion,
+    session_id: record.sessionId,
+    timestamp: record.timestamp,
+    consent_level: record.consentLevel,
+    query_metadata:
+      record.queryMetadata === null
+        ? null
+        : {
+            category: record.queryMetadata.category,
+            token_count_bucket: record.queryMetadata.tokenCountBucket,
+            language: record.queryMetadata.language,
+          },
+    reviewer_id: record.reviewerId,
+    model_id: record.modelId,
+    position: record.position,
+    response_length_chars: record.responseLengthChars,
+    score_value: record.scoreValue,
+    score_scale: record.scoreScale,
+    council_config_version: record.councilConfigVersion,
+    query_hash: record.queryHash,
+    rank_position: record.rankPosition,
+  };
 }
 
 /**
@@ -162,39 +199,10 @@ export const biasMetricRecordSchema: z.ZodCodec<
 );
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()
+const isOptString = (v: unknown): v is string | null | undefined =>
+  v === undefined || v === null || typeof v === 'string';
 const hex16 = /^[0-9a-f]{16}$/;
 const version1 = /^1(?:\.\d+){0,2}$/;
-
-/** Whether `v` certainly satisfies `kindSchemas[kind]` (a non-null value). */
-function fastKind(kind: BiasFieldKind, v: unknown): boolean {
-  switch (kind) {
-    case 'version':
-      return v === 1 || (typeof v === 'string' && version1.test(v));
-    case 'id':
-      return typeof v === 'string' && v !== '';
-    case 'timestamp':
-      return typeof v === 'string' && parseIsoTimestamp(v) !== null;
-    case 'consent':
-      return v === 0 || v === 1 || v === 2 || v === 3 || v === 4;
-    case 'label':
-    case 'text':
-      return typeof v === 'string';
-    case 'count':
-      return isCount(v);
-    case 'score':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'hash':
-      return typeof v === 'string' && hex16.test(v);
-    case 'flag':
-      return false;
-  }
-}
-
-function fastField(field: BiasRecordField, v: unknown): boolean {
-  if (field.presence === 'required') return fastKind(field.kind, v);
-  if (field.presence === 'nullable') return v === null || fastKind(field.kind, v);
-  return v === undefined || v === null || fastKind(field.kind, v);
-}
 
 /**
  * A hand-written fast path for reading: returns the record when `raw` certainly satisfies
@@ -202,22 +210,35 @@ function fastField(field: BiasRecordField, v: unknown): boolean {
  * of what the schema accepts (a property test holds it to that) and decodes identically.
  */
 export function decodeBiasMetricRecordFast(raw: Record<string, unknown>): BiasMetricRecord | undefined {
-  for (let p = 0; p < biasLineParts.length; p++) {
-    const part = biasLineParts[p]!;
-    if ('field' in part) {
-      if (!fastField(part.field, raw[part.field.key])) return undefined;
-      continue;
-    }
-    const m = raw[biasMetadataKey];
-    if (m === undefined || m === null) continue;
+  const v = raw.schema_version;
+  if (!(v === 1 || (typeof v === 'string' && version1.test(v)))) return undefined;
+  if (typeof raw.session_id !== 'string' || raw.session_id === '') return undefined;
+  if (typeof raw.timestamp !== 'string' || parseIsoTimestamp(raw.timestamp) === null) return undefined;
+  const c = raw.consent_level;
+  if (!(c === undefined || c === null || c === 0 || c === 1 || c === 2 || c === 3 || c === 4)) return undefined;
+  const m = raw.query_metadata;
+  if (m !== undefined && m !== null) {
     if (typeof m !== 'object' || Array.isArray(m)) return undefined;
     const meta = m as Record<string, unknown>;
-    for (const field of part.metadata) {
-      if (!fastField(field, meta[field.key])) return undefined;
-      for (const alias of field.aliases) if (!fastField(field, meta[alias])) return undefined;
-    }
+    if (
+      !isOptString(meta.category) ||
+      !isOptString(meta.token_count_bucket) ||
+      !isOptString(meta.token_bucket) ||
+      !isOptString(meta.language)
+    )
+      return undefined;
   }
-  return decode(raw);
+  if (typeof raw.reviewer_id !== 'string' || raw.reviewer_id === '') return undefined;
+  if (typeof raw.model_id !== 'string' || raw.model_id === '') return undefined;
+  if (!isCount(raw.position) || !isCount(raw.response_length_chars)) return undefined;
+  const score = raw.score_value;
+  if (!(score === null || (typeof score === 'number' && Number.isFinite(score)))) return undefined;
+  if (!isOptString(raw.score_scale) || !isOptString(raw.council_config_version)) return undefined;
+  const h = raw.query_hash;
+  if (!(h === undefined || h === null || (typeof h === 'string' && hex16.test(h)))) return undefined;
+  const r = raw.rank_position;
+  if (!(r === undefined || r === null || isCount(r))) return undefined;
+  return decode(raw as unknown as BiasRecordLine);
 }
 
 /** Why a record may not be written, or undefined when it may: the rules past the schema. */
