@@ -5,6 +5,7 @@ import type {
   LanguageModelV1,
   Message,
   ResponseFormat,
+  SimulatedProviderOptions,
   StreamPart,
   Usage,
 } from '@council/providers';
@@ -18,7 +19,10 @@ export interface CallModelOptions {
   abortSignal: AbortSignal | undefined;
   now: () => number;
   seed: number | undefined;
-  /** The council stage and the answers the prompt shows, for models that do not read prompts (the simulated provider). */
+  /**
+   * The council stage and the answers the prompt shows, for models that do not read prompts: sent as
+   * `providerOptions.simulated.council`, the simulated provider's own namespace, which every other provider ignores.
+   */
   council?: CouncilCallContext;
   /**
    * Receives the text as it is written: the call streams (`doStream`) when the model can, and falls back to
@@ -36,6 +40,15 @@ export interface CallModelOptions {
 export type CallOutcome =
   | { ok: true; text: string; usage: Usage; latencyMs: number; result: GenerateResult }
   | { ok: false; error: CallError; latencyMs: number };
+
+/**
+ * The simulated provider's options for a call: its council context. Set on every call, whatever the model, as
+ * vercel/ai callers do with provider options: each provider reads its own namespace and ignores the rest, so core
+ * need not know which provider a member's model comes from.
+ */
+function simulatedOptions(council: CouncilCallContext): SimulatedProviderOptions {
+  return { council };
+}
 
 /** Calls a listener; one that throws must not fail the call. */
 function quietly(listener: (() => void) | undefined): void {
@@ -158,7 +171,7 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
       onQueued,
       onDispatched,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.council === undefined ? {} : { council: options.council }),
+      ...(options.council === undefined ? {} : { providerOptions: { simulated: simulatedOptions(options.council) } }),
       ...(options.responseFormat !== undefined && model.supportsStructuredOutput === true
         ? { responseFormat: options.responseFormat }
         : {}),

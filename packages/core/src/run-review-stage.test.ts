@@ -1,4 +1,4 @@
-import type { GenerateOptions, GenerateResult, LanguageModelV1 } from '@council/providers';
+import type { GenerateOptions, GenerateResult, LanguageModelV1, SimulatedProviderOptions } from '@council/providers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chairmanReply, fixedClock, reviewBlocks } from './__fixtures__/scripted-council.js';
 import { callModel } from './call-model.js';
@@ -6,6 +6,11 @@ import type { CouncilEvent } from './council-event.js';
 import { runCouncil } from './run-council.js';
 
 type Reply = string | { error: Error & { code?: string } };
+
+/** The stage core says a call plays, in the council context it passes under `providerOptions.simulated`. */
+function stageOf(call: GenerateOptions): string | undefined {
+  return (call.providerOptions?.simulated as SimulatedProviderOptions | undefined)?.council?.stage;
+}
 
 /**
  * A member whose model may accept structured output. `review` answers each stage-2 call (the n-th call of the
@@ -28,8 +33,8 @@ function reviewer(
       const prompt = call.messages.map((m) => m.content).join('\n');
       const usage = { inputTokens: 10, outputTokens: 5, costUsd: 0.001 };
       const done = (text: string) => Promise.resolve({ text, usage, finishReason: 'stop' as const, latencyMs: 0 });
-      if (call.council?.stage === 'chairman') return done(chairmanReply('Synthesis.', { a: 1 }));
-      if (call.council?.stage === 'review') {
+      if (stageOf(call) === 'chairman') return done(chairmanReply('Synthesis.', { a: 1 }));
+      if (stageOf(call) === 'review') {
         const labels = reviewBlocks(call.messages[0]!.content).map((b) => b.label);
         const reply = options.review(labels, reviews++, call);
         return typeof reply === 'string' ? done(reply) : Promise.reject(reply.error);
@@ -65,7 +70,7 @@ describe('stage 2 structured reviews', () => {
       reviewer(id, { structured: true, review: (labels) => jsonReview(labels) }),
     );
     const session = await runCouncil({ query: 'q', members, seed: 3, clock: fixedClock });
-    const call = members[0]!.calls.find((c) => c.council?.stage === 'review')!;
+    const call = members[0]!.calls.find((c) => stageOf(c) === 'review')!;
     const labels = ['Response A', 'Response B', 'Response C'];
     expect(call.responseFormat?.name).toBe('council_review');
     expect(call.responseFormat?.schema).toMatchObject({
@@ -105,7 +110,7 @@ describe('stage 2 structured reviews', () => {
       clock: fixedClock,
       onEvent: (e) => events.push(e),
     });
-    const reviews = members[0]!.calls.filter((c) => c.council?.stage === 'review');
+    const reviews = members[0]!.calls.filter((c) => stageOf(c) === 'review');
     expect(reviews.map((c) => c.responseFormat?.name)).toEqual(['council_review', undefined]);
     expect(reviews[1]!.messages[0]!.content).toContain('FINAL RANKING');
     expect(session.stage2.map((r) => r.readPath)).toEqual(['text', 'text', 'text']);
@@ -138,7 +143,7 @@ describe('stage 2 structured reviews', () => {
       }),
     );
     const session = await runCouncil({ query: 'q', members, seed: 5 });
-    const [review, repair] = members[1]!.calls.filter((c) => c.council?.stage === 'review');
+    const [review, repair] = members[1]!.calls.filter((c) => stageOf(c) === 'review');
     // The repair continues the conversation: the same prompt, the reviewer's reply, then the instruction.
     expect(repair!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(repair!.messages[0]!.content).toBe(review!.messages[0]!.content);
@@ -171,7 +176,7 @@ describe('stage 2 structured reviews', () => {
       }),
     );
     const session = await runCouncil({ query: 'q', members, seed: 5, onEvent: (e) => events.push(e) });
-    const repair = members[0]!.calls.filter((c) => c.council?.stage === 'review')[1]!;
+    const repair = members[0]!.calls.filter((c) => stageOf(c) === 'review')[1]!;
     expect(repair.responseFormat?.name).toBe('council_ranking');
     expect(repair.messages[2]!.content).toContain('{"ranking": [...]}');
     const byReviewer = Object.fromEntries(session.stage2.map((r) => [r.reviewer, r]));
@@ -196,7 +201,7 @@ describe('stage 2 structured reviews', () => {
     const session = await runCouncil({ query: 'q', members, seed: 3, synthesis: false });
     expect(session.synthesis).toBeNull();
     expect(session.config.synthesis).toBe(false);
-    expect(members.flatMap((m) => m.calls).some((c) => c.council?.stage === 'chairman')).toBe(false);
+    expect(members.flatMap((m) => m.calls).some((c) => stageOf(c) === 'chairman')).toBe(false);
     expect(session.leaderboard).toHaveLength(3);
   });
 });

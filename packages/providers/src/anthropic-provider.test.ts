@@ -91,6 +91,18 @@ describe('Anthropic Messages over HTTP', () => {
     });
   });
 
+  it('sends nothing of another provider’s options (the simulated council context, another vendor’s fields)', async () => {
+    const others = {
+      simulated: { council: { stage: 'chairman', answers: [{ id: 'm', text: 'the secret answer' }] } },
+      openrouter: { provider: { sort: 'price' } },
+    };
+    await model().doGenerate({ messages });
+    await model().doGenerate({ messages, providerOptions: others });
+    const [plain, withOthers] = server.requests.map((r) => r.body);
+    expect(withOthers).toEqual(plain);
+    expect(JSON.stringify(withOthers)).not.toMatch(/secret answer|council|sort/);
+  });
+
   it('explains an answer that was all thinking', async () => {
     server.enqueue({ kind: 'text', text: '', reasoning: 'hmm…', finishReason: 'length' });
     await expect(model().doGenerate({ messages, maxTokens: 50 })).rejects.toMatchObject({

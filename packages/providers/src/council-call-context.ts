@@ -14,9 +14,9 @@ export interface CouncilMemberAnswer {
 
 /**
  * What a council call is, besides its messages: the stage, and for stages 2 and 3 the answers the
- * prompt shows. `@council/core` fills it when it builds a prompt, so a model that does not read
- * prompts (the simulated provider) plays its part from these values instead of parsing core's text.
- * HTTP providers ignore it; nothing of it is sent.
+ * prompt shows. `@council/core` passes it as `providerOptions.simulated.council` (`SimulatedProviderOptions`),
+ * so the simulated provider, which does not read prompts, plays its part from these values instead of parsing
+ * core's text. Other providers ignore the `simulated` namespace; nothing of it is sent.
  */
 export type CouncilCallContext =
   | { stage: 'answer' }

@@ -71,6 +71,18 @@ describe('Gemini generateContent over HTTP', () => {
     });
   });
 
+  it('sends nothing of another provider’s options (the simulated council context, another vendor’s fields)', async () => {
+    const others = {
+      simulated: { council: { stage: 'chairman', answers: [{ id: 'm', text: 'the secret answer' }] } },
+      openrouter: { provider: { sort: 'price' } },
+    };
+    await model().doGenerate({ messages });
+    await model().doGenerate({ messages, providerOptions: others });
+    const [plain, withOthers] = server.requests.map((r) => r.body);
+    expect(withOthers).toEqual(plain);
+    expect(JSON.stringify(withOthers)).not.toMatch(/secret answer|council|sort/);
+  });
+
   it('reads GEMINI_API_KEY, or GOOGLE_API_KEY when it is unset, at request time', async () => {
     const env: Record<string, string | undefined> = { GOOGLE_API_KEY: KEY };
     const m = createGemini({ baseURL: server.url, maxRetries: 0, env })('gemini-2.5-flash');

@@ -68,5 +68,6 @@ export { defaultProviderRegistry, resolveModel } from './resolve-model.js';
 // The offline simulated provider.
 export { createSimulated, simulated } from './simulated-provider.js';
 export type { SimulatedSettings } from './simulated-provider.js';
+export type { SimulatedProviderOptions } from './simulated-provider-options.js';
 export { defaultSimulatedPersonas } from './simulated-persona.js';
 export type { SimulatedBiases, SimulatedPersona, SimulatedPersonaSettings } from './simulated-persona.js';

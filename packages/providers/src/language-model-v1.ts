@@ -1,5 +1,3 @@
-import type { CouncilCallContext } from './council-call-context.js';
-
 /**
  * The model interface every provider implements. Types only, and versioned: a breaking change
  * becomes `LanguageModelV2` beside this one, so callers can support both during a migration.
@@ -51,10 +49,13 @@ export interface GenerateOptions {
   abortSignal?: AbortSignal;
   /** A deadline for the whole call, all retries included, counted from when it is sent (see `onDispatched`), not while it waits in the queue. */
   timeoutMs?: number;
-  /** Extra body fields for one provider, keyed by provider name, e.g. `{ openrouter: { provider: { sort: 'price' } } }`. */
+  /**
+   * Options for one provider, keyed by provider name: each provider reads its own namespace and ignores the others,
+   * so one call can carry options for any model it may reach. HTTP providers add theirs as body fields, e.g.
+   * `{ openrouter: { provider: { sort: 'price' } } }`; the simulated provider reads `simulated`
+   * (`SimulatedProviderOptions`: the council stage the call plays, which `@council/core` fills).
+   */
   providerOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** The council stage this call plays and the answers its prompt shows; HTTP providers ignore it, the simulated provider plays from it. */
-  council?: CouncilCallContext;
 }
 
 export interface Usage {

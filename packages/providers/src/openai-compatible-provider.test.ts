@@ -132,6 +132,37 @@ describe('OpenAI-compatible providers', () => {
     });
   });
 
+  it('sends nothing of another provider’s options: the body is the one sent without them, streaming or not', async () => {
+    // What @council/core adds to every call (the simulated provider's council context), and another vendor's fields.
+    const others = {
+      simulated: { council: { stage: 'review', responses: [{ label: 'Response A', text: 'the secret answer' }] } },
+      openrouter: { provider: { sort: 'price' } },
+    };
+    const providers = [
+      createOllama({ baseURL: open.url, maxRetries: 0 }),
+      createOpenAICompatible({ name: 'together', baseURL: open.url, maxRetries: 0, env }),
+    ];
+    const stream = async (iterable: AsyncIterable<unknown>) => {
+      for await (const part of iterable) void part;
+    };
+    for (const provider of providers) {
+      await provider('m').doGenerate({ messages, seed: 3 });
+      await provider('m').doGenerate({ messages, seed: 3, providerOptions: others });
+      await stream(provider('m').doStream!({ messages }));
+      await stream(provider('m').doStream!({ messages, providerOptions: others }));
+    }
+    const bodies = open.requests.map((r) => r.body);
+    expect(bodies).toHaveLength(8);
+    for (const i of [0, 2, 4, 6]) expect(bodies[i + 1]).toEqual(bodies[i]);
+    expect(JSON.stringify(bodies)).not.toMatch(/secret answer|council|sort/);
+  });
+
+  it('refuses the name "simulated", whose options namespace carries the council context', () => {
+    expect(() => createOpenAICompatible({ name: 'simulated', baseURL: open.url })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SETTINGS', message: expect.stringContaining('"simulated"') as unknown }),
+    );
+  });
+
   it('vLLM: an error object in the stream ends it with a typed error', async () => {
     open.enqueue({
       kind: 'raw',

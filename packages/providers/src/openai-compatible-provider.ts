@@ -32,6 +32,14 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
       message: `createOpenAICompatible: name "${name}" must be lower-case letters, digits and dashes, starting with a letter (it is used as "${name}:model" in model ids).`,
     });
   }
+  if (name === 'simulated') {
+    // Its providerOptions namespace is the simulated provider's, which @council/core fills with every call's
+    // council context (the answers under review): a server under this name would be sent all of it.
+    throw new ProviderError({
+      code: 'INVALID_SETTINGS',
+      message: `createOpenAICompatible: the name "simulated" belongs to the offline simulated provider (its providerOptions.simulated carries each call's council context, which must not be sent to a server); choose another name.`,
+    });
+  }
   const defaultURL = settings.defaultBaseURL ?? settings.baseURL;
   if (defaultURL === undefined && settings.baseURLEnvVar === undefined) {
     throw new ProviderError({

@@ -1,8 +1,14 @@
 import type { Clock } from './clock.js';
-import type { CouncilCallStage, CouncilMemberAnswer, CouncilReviewedResponse } from './council-call-context.js';
+import type {
+  CouncilCallContext,
+  CouncilCallStage,
+  CouncilMemberAnswer,
+  CouncilReviewedResponse,
+} from './council-call-context.js';
 import type { GenerateOptions, GenerateResult, LanguageModelV1, StreamPart } from './language-model-v1.js';
 import { createSeededRandom, hashString, normalDraw } from './seeded-random.js';
 import type { SimulatedPersona } from './simulated-persona.js';
+import { parseSimulatedProviderOptions } from './simulated-provider-options.js';
 import {
   classifySentences,
   composeAnswer,
@@ -14,7 +20,7 @@ import {
 } from './simulated-text.js';
 import { TimeoutError } from './timeout-error.js';
 
-/** Which stage a call plays, as the simulator reads it: its `council` context's stage, else `answer`. */
+/** Which stage a call plays, as the simulator reads it: its `providerOptions.simulated.council` stage, else `answer`. */
 export type SimulatedRole = CouncilCallStage;
 
 function strengths(q: number): string {
@@ -70,13 +76,23 @@ export class SimulatedModel implements LanguageModelV1 {
 
   /**
    * The text this persona writes for a call (no latency). The stage and the answers it reviews or
-   * synthesises come from the call's `council` context, never from the prompt's wording; a call
-   * without one is a question to answer.
+   * synthesises come from the call's `providerOptions.simulated.council` context, never from the prompt's
+   * wording; a call without one is a question to answer. Malformed simulated options throw (`INVALID_SETTINGS`).
    */
-  respond(options: Pick<GenerateOptions, 'messages' | 'seed' | 'council'>): { role: SimulatedRole; text: string } {
+  respond(options: Pick<GenerateOptions, 'messages' | 'seed' | 'providerOptions'>): {
+    role: SimulatedRole;
+    text: string;
+  } {
+    const { council } = parseSimulatedProviderOptions(options.providerOptions, this.modelId);
+    return this.#play(options, council ?? { stage: 'answer' });
+  }
+
+  #play(
+    options: Pick<GenerateOptions, 'messages' | 'seed'>,
+    council: CouncilCallContext,
+  ): { role: SimulatedRole; text: string } {
     const prompt = options.messages.map((m) => m.content).join('\n\n');
     const seed = options.seed ?? this.#seed;
-    const council = options.council ?? { stage: 'answer' };
     const role = council.stage;
     switch (council.stage) {
       case 'chairman':
@@ -168,10 +184,12 @@ export class SimulatedModel implements LanguageModelV1 {
   }
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    // Checked before the persona's latency, so a malformed call fails at once.
+    const { council } = parseSimulatedProviderOptions(options.providerOptions, this.modelId);
     const started = this.#clock.now();
     const prompt = options.messages.map((m) => m.content).join('\n\n');
     await this.#wait(options, prompt);
-    const { text } = this.respond(options);
+    const { text } = this.#play(options, council ?? { stage: 'answer' });
     const result: GenerateResult = {
       text,
       usage: { inputTokens: Math.ceil(prompt.length / 4), outputTokens: Math.ceil(text.length / 4), costUsd: 0 },

@@ -19,7 +19,7 @@ const questions = [
 ];
 const user = (content: string): Message[] => [{ role: 'user', content }];
 
-/** The stage-2 context core sends beside its prompt: the answers in the order shown, labelled A, B, …. */
+/** The stage-2 context core sends beside its prompt (as `providerOptions.simulated.council`): the answers in the order shown, labelled A, B, …. */
 function reviewContext(answers: readonly string[]): CouncilCallContext {
   return {
     stage: 'review',
@@ -80,7 +80,7 @@ async function runCouncils(
       const shown = order.map((i) => answers[i]!);
       const review = await provider(reviewer).doGenerate({
         messages: user(reviewPrompt({ question, answers: shown, nonce: `n${s}` })),
-        council: reviewContext(shown),
+        providerOptions: { simulated: { council: reviewContext(shown) } },
         seed: s,
       });
       const { scores } = parseReview(review.text);
@@ -169,14 +169,64 @@ describe('simulated: stage 1 answers', () => {
     expect(
       model.respond({ messages: user('Rank them. FINAL RANKING:\nModel: simulated:ada\ncontributors') }).role,
     ).toBe('answer');
-    expect(model.respond({ messages: user('Anything.'), council: { stage: 'answer' } }).role).toBe('answer');
-    expect(model.respond({ messages: user('Anything.'), council: reviewContext(['one answer']) }).role).toBe('review');
+    expect(
+      model.respond({ messages: user('Anything.'), providerOptions: { simulated: { council: { stage: 'answer' } } } })
+        .role,
+    ).toBe('answer');
     expect(
       model.respond({
         messages: user('Anything.'),
-        council: { stage: 'chairman', answers: [{ id: 'm', text: 'one answer' }] },
+        providerOptions: { simulated: { council: reviewContext(['one answer']) } },
+      }).role,
+    ).toBe('review');
+    expect(
+      model.respond({
+        messages: user('Anything.'),
+        providerOptions: { simulated: { council: { stage: 'chairman', answers: [{ id: 'm', text: 'one answer' }] } } },
       }).role,
     ).toBe('chairman');
+  });
+
+  it('reads only its own providerOptions namespace: another provider’s options change nothing', async () => {
+    const p = createSimulated({ latencyScale: 0 });
+    const plain = await p('ada').doGenerate({ messages: user(questions[1]!), seed: 4 });
+    const withOthers = await p('ada').doGenerate({
+      messages: user(questions[1]!),
+      seed: 4,
+      providerOptions: { openrouter: { council: { stage: 'review', responses: [] } }, anthropic: { thinking: {} } },
+    });
+    expect(withOthers.text).toBe(plain.text);
+  });
+
+  it('refuses malformed simulated options at once, naming the field, before any latency', async () => {
+    const clock = createFakeClock();
+    const p = createSimulated({ clock });
+    const call = (simulated: Record<string, unknown>) =>
+      p('ada').doGenerate({ messages: user('q'), providerOptions: { simulated } });
+    // A misspelt key would otherwise leave every stage playing as an answer.
+    await expect(call({ councl: { stage: 'review', responses: [] } })).rejects.toMatchObject({
+      name: 'ProviderError',
+      code: 'INVALID_SETTINGS',
+      message: expect.stringMatching(
+        /^The call to simulated:ada has malformed providerOptions\.simulated \(.*councl/,
+      ) as unknown,
+    });
+    await expect(call({ council: { stage: 'vote' } })).rejects.toMatchObject({
+      code: 'INVALID_SETTINGS',
+      message: expect.stringContaining('providerOptions.simulated.council.stage') as unknown,
+    });
+    await expect(
+      call({ council: { stage: 'review', responses: [{ label: 'Response A', text: 7 }] } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_SETTINGS',
+      message: expect.stringContaining('providerOptions.simulated.council.responses[0].text') as unknown,
+    });
+    const model = p('ada') as SimulatedModel;
+    expect(() =>
+      model.respond({ messages: user('q'), providerOptions: { simulated: { council: { stage: 'chairman' } } } }),
+    ).toThrow(/providerOptions\.simulated\.council\.answers/);
+    // No sleep was started: each call failed before its persona's latency.
+    expect(clock.sleeps).toEqual([]);
   });
 
   it('sleeps its persona’s latency on the injected clock, honours timeoutMs and abort', async () => {
@@ -230,7 +280,7 @@ describe('simulated: stage 2 reviews', () => {
         { role: 'system', content: 'You are a careful reviewer.' },
         ...user(reviewPrompt({ question: questions[2]!, answers, nonce: 'f00d' })),
       ],
-      council: reviewContext(answers),
+      providerOptions: { simulated: { council: reviewContext(answers) } },
       seed: 3,
     });
     expect(review.text.startsWith('[simulated]')).toBe(true);
@@ -261,7 +311,7 @@ describe('simulated: stage 2 reviews', () => {
       (
         await p('cleo').doGenerate({
           messages: user(forward),
-          council: reviewContext([answers[0]!, answers[1]!]),
+          providerOptions: { simulated: { council: reviewContext([answers[0]!, answers[1]!]) } },
           seed: 8,
         })
       ).text,
@@ -270,7 +320,7 @@ describe('simulated: stage 2 reviews', () => {
       (
         await p('cleo').doGenerate({
           messages: user(backward),
-          council: reviewContext([answers[1]!, answers[0]!]),
+          providerOptions: { simulated: { council: reviewContext([answers[1]!, answers[0]!]) } },
           seed: 8,
         })
       ).text,
@@ -418,7 +468,7 @@ describe('simulated: stage 3 chairman', () => {
     ].join('\n\n');
     const result = await p('ada').doGenerate({
       messages: user(prompt),
-      council: { stage: 'chairman', answers },
+      providerOptions: { simulated: { council: { stage: 'chairman', answers } } },
       seed: 11,
     });
     expect(result.text.startsWith('[simulated]')).toBe(true);
@@ -449,7 +499,7 @@ describe('simulated: stage 3 chairman', () => {
       const prompt = `Name the contributors.\n\n${answers.map((a) => `Model: ${a.id}\n${a.text}`).join('\n\n')}`;
       const result = await p('basil').doGenerate({
         messages: user(prompt),
-        council: { stage: 'chairman', answers },
+        providerOptions: { simulated: { council: { stage: 'chairman', answers } } },
         seed: s,
       });
       const json = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(result.text)![1]!) as {
