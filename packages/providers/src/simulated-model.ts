@@ -6,7 +6,9 @@ import type {
   CouncilReviewedResponse,
 } from './council-call-context.js';
 import type { GenerateOptions, GenerateResult, LanguageModelV1, StreamPart } from './language-model-v1.js';
-import { createSeededRandom, hashString, normalDraw } from './seeded-random.js';
+import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
+import { hashString } from './hash-string.js';
+import { normalDraw } from './normal-draw.js';
 import type { SimulatedPersona } from './simulated-persona.js';
 import { parseSimulatedProviderOptions } from './simulated-provider-options.js';
 import {
@@ -101,7 +103,7 @@ export class SimulatedModel implements LanguageModelV1 {
         return { role, text: this.#review(council.responses, seed) };
       case 'answer': {
         const question = [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt;
-        const random = createSeededRandom([seed, this.modelId, hashString(prompt), 'answer']);
+        const random = createMulberry32FromParts([seed, this.modelId, hashString(prompt), 'answer']);
         const sentences = Math.max(1, Math.round(this.persona.answerSentences * (0.6 + 0.8 * random())));
         return {
           role,
@@ -170,7 +172,7 @@ export class SimulatedModel implements LanguageModelV1 {
   }
 
   async #wait(options: GenerateOptions, prompt: string): Promise<void> {
-    const random = createSeededRandom([options.seed ?? this.#seed, this.modelId, hashString(prompt), 'latency']);
+    const random = createMulberry32FromParts([options.seed ?? this.#seed, this.modelId, hashString(prompt), 'latency']);
     const ms = this.persona.latencyMs * (0.8 + 0.4 * random()) * this.#latencyScale;
     if (options.timeoutMs !== undefined && ms > options.timeoutMs) {
       await this.#clock.sleep(options.timeoutMs, options.abortSignal);

@@ -1,4 +1,4 @@
-import { createSeededRandom } from './seeded-random.js';
+import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
 
 /**
  * A simulated reviewer's biases, in score points (scores run 1–10). All 0 by default, and then a
@@ -54,7 +54,7 @@ export function resolvePersona(
   settings: SimulatedPersonaSettings | undefined,
   shared: SimulatedBiases | undefined,
 ): SimulatedPersona {
-  const random = createSeededRandom(['persona', name]);
+  const random = createMulberry32FromParts(['persona', name]);
   const derived: SimulatedPersona = {
     quality: 0.25 + 0.6 * random(),
     // The same mean length as the roster: a derived persona's length must not track its quality.

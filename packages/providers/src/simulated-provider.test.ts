@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CouncilCallContext } from './council-call-context.js';
 import type { Message } from './language-model-v1.js';
-import { createSeededRandom } from './seeded-random.js';
+import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
 import { defaultSimulatedPersonas } from './simulated-persona.js';
 import type { SimulatedModel } from './simulated-model.js';
 import { createSimulated } from './simulated-provider.js';
@@ -71,7 +71,7 @@ async function runCouncils(
       roster.map(async (name) => (await provider(name).doGenerate({ messages: user(question), seed: s })).text),
     );
     for (const reviewer of roster) {
-      const shuffle = createSeededRandom(['test-shuffle', s, reviewer]);
+      const shuffle = createMulberry32FromParts(['test-shuffle', s, reviewer]);
       const order = roster.map((_, i) => i);
       for (let i = order.length - 1; i > 0; i--) {
         const j = Math.floor(shuffle() * (i + 1));

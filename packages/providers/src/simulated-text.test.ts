@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from './seeded-random.js';
+import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
 import {
   classifySentences,
   composeAnswer,
@@ -54,7 +54,7 @@ describe('simulated text', () => {
           quality: 0.7,
           sentences,
           style: 3,
-          random: createSeededRandom(['t', sentences, i]),
+          random: createMulberry32FromParts(['t', sentences, i]),
         });
         qs.push(perceivedQuality(text));
       }

@@ -1,4 +1,5 @@
-import { createSeededRandom, hashString } from './seeded-random.js';
+import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
+import { hashString } from './hash-string.js';
 
 /** Every simulated output begins with this marker, so it can never pass for a real model's answer. */
 export const simulatedMarker = '[simulated]';
@@ -148,7 +149,7 @@ export function detectStyle(text: string): number | undefined {
 
 /** A stable noise generator for one reader and one text, independent of where the text is shown. */
 export function textRandom(parts: readonly (string | number)[], text: string): () => number {
-  return createSeededRandom([...parts, hashString(text.trim())]);
+  return createMulberry32FromParts([...parts, hashString(text.trim())]);
 }
 
 /** A simulated answer as a reader sees it: cut after its sign-off line, dropping what a prompt appended. */
