@@ -5,6 +5,7 @@ import type { BiasFieldKind, BiasRecordField } from './bias-record-fields.js';
 import { describeZodError } from './describe-zod-error.js';
 import type { ConsentLevel } from './consent-level.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
+import { majorOf } from './major-version.js';
 import { queryCategories } from './query-category.js';
 import type { QueryMetadata } from './query-metadata.js';
 import { tokenCountBuckets } from './token-count-bucket.js';
@@ -262,6 +263,21 @@ export function biasRecordWriteProblem(record: BiasMetricRecord): string | undef
   }
   if (!record.positionIsDisplayOrder) return 'position must be display order (positionIsDisplayOrder: true)';
   return undefined;
+}
+
+/**
+ * A line of a later major version, which the readers skip (`unsupported_version`) and count by major: its major and the
+ * skip's detail; undefined for a version they read, or none at all (the schema then decides).
+ */
+export function foreignBiasRecordVersion(raw: Record<string, unknown>): { major: number; detail: string } | undefined {
+  const version = raw.schema_version;
+  const major = majorOf(version);
+  if (major === null || major < 2) return undefined;
+  const shown = JSON.stringify(version);
+  return {
+    major,
+    detail: `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
+  };
 }
 
 /** Validates one on-disk (snake_case) record; returns the error instead of throwing. */

@@ -1,6 +1,6 @@
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { biasMetricRecordSchema, decodeBiasMetricRecordFast } from './bias-metric-record.js';
-import { noRank } from './bias-record-columns.js';
+import { biasField, biasRecordCountProblem } from './bias-record-fields.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { blankLine, LineProblem, lineDecoder, tornLine } from './decode-jsonl-line.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
@@ -26,15 +26,14 @@ export interface StreamBiasRecordsResult extends SkipReport {
 
 const decode = lineDecoder<BiasMetricRecord>({
   schema: biasMetricRecordSchema,
-  version: { field: 'schema_version', major: 1 },
+  version: { field: biasField('schemaVersion').key, major: 1 },
   fastDecode: decodeBiasMetricRecordFast,
 });
 
 /**
  * Every valid bias record of `inputs`, whole (every ADR-018 field), one at a time: what an export needs, where
  * `readBiasRecords` keeps only the columns a report uses. Lines are skipped and counted by the reader's rules,
- * including its limit of 4,294,967,294 on `position`, `rank_position` and `response_length_chars`, so an
- * export holds exactly the records a report reads. Memory does not grow with the files.
+ * including its limit on counts (`biasRecordCountProblem`), so an export holds exactly the records a report reads. Memory does not grow with the files.
  */
 export async function streamBiasRecords(options: StreamBiasRecordsOptions): Promise<StreamBiasRecordsResult> {
   const files = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
@@ -74,18 +73,9 @@ export async function streamBiasRecords(options: StreamBiasRecordsOptions): Prom
           if (problem !== undefined)
             return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
           const record = decoded as BiasMetricRecord;
-          if (
-            record.position >= noRank ||
-            (record.rankPosition ?? 0) >= noRank ||
-            record.responseLengthChars >= noRank
-          ) {
-            return skips.add({
-              file: file.path,
-              line: line.line,
-              reason: 'invalid_record',
-              detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
-            });
-          }
+          const countProblem = biasRecordCountProblem(record);
+          if (countProblem !== undefined)
+            return skips.add({ file: file.path, line: line.line, reason: 'invalid_record', detail: countProblem });
           const time = parseIsoTimestamp(record.timestamp)!;
           if (!time.hasZone) result.timestampsWithoutZone++;
           result.records++;
