@@ -4,14 +4,14 @@ import { BiasColumnsBuilder } from './bias-columns-builder.js';
 import { checkWindowOptions } from './engine-window-options.js';
 import { settleWindowRecords } from './settle-window-records.js';
 import type { BiasRow } from './bias-columns-builder.js';
-import { safeParseBiasMetricRecord } from './bias-metric-record.js';
+import { foreignBiasRecordVersion, safeParseBiasMetricRecord } from './bias-metric-record.js';
+import { biasRecordCountProblem } from './bias-record-fields.js';
 import type { BiasRecordColumns } from './bias-record-columns.js';
 import { noRank } from './bias-record-columns.js';
 import { BiasStoreError } from './bias-store-error.js';
 import { IdInterner } from './id-interner.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
-import { majorOf } from './major-version.js';
 import type { BadLine, SkipReason, SkipReport } from './skip-report.js';
 import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
@@ -88,12 +88,6 @@ export interface ReadBiasRecordsResult extends SkipReport {
   simulatedRecords: number;
   /** Human-readable warnings: zone-less timestamps, conflicting records. */
   warnings: string[];
-}
-
-/** The major version of a later schema (2 or more), or null: 1, or anything else, which the schema judges. */
-function foreignMajorOf(value: unknown): number | null {
-  const major = majorOf(value);
-  return major !== null && major >= 2 ? major : null;
 }
 
 /** The shortest bias record line is about 150 bytes: an upper bound of the records that the files can hold. */
@@ -305,16 +299,11 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       if (firstPass) skip(line.line, 'invalid_record', 'the line is not a JSON object');
       return;
     }
-    const version = (raw as Record<string, unknown>).schema_version;
-    const major = foreignMajorOf(version);
-    if (major !== null) {
+    const foreign = foreignBiasRecordVersion(raw as Record<string, unknown>);
+    if (foreign !== undefined) {
       if (firstPass) {
-        const shown = JSON.stringify(version);
-        skip(
-          line.line,
-          'unsupported_version',
-          `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
-        );
+        skip(line.line, 'unsupported_version', foreign.detail);
+        const { major } = foreign;
         if (result.foreignMajors.length < 10 && !result.foreignMajors.includes(major)) result.foreignMajors.push(major);
       }
       return;
@@ -326,9 +315,9 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       return;
     }
     const record = parsed.value;
-    if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-      if (firstPass)
-        skip(line.line, 'invalid_record', 'position, rank_position or response_length_chars is 4,294,967,295 or more');
+    const countProblem = biasRecordCountProblem(record);
+    if (countProblem !== undefined) {
+      if (firstPass) skip(line.line, 'invalid_record', countProblem);
       return;
     }
     const time = parseIsoTimestamp(record.timestamp)!;
