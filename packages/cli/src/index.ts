@@ -16,8 +16,8 @@ export type {
 } from './settings/council-settings.js';
 
 // `council-telemetry` (apps/telemetry-uploader) as a function: the telemetry upload loop, its flags and exit codes.
-export { runTelemetryCli } from './run-telemetry-cli.js';
-export type { TelemetryCliOptions } from './run-telemetry-cli.js';
+export { runTelemetryCli } from './telemetry-upload/run-telemetry-cli.js';
+export type { TelemetryCliOptions } from './telemetry-upload/run-telemetry-cli.js';
 
 // Every error the commands throw; `code` is `USAGE` (exit 2) or `RUNTIME` (exit 1).
 export { CliError } from './cli-error.js';
