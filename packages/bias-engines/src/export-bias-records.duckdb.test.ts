@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
-import { exportBiasRecords } from '@council/bias-store';
-import { readBiasRecords } from '@council/bias-store';
+import { exportBiasRecords, readBiasRecords } from '@council/bias-store';
 import { biasParquet } from './bias-parquet.js';
 
 const tempDir = useTempDirs();

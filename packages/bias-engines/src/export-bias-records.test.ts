@@ -8,87 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { bundleForChildren } from './__fixtures__/child-bundle.js';
 import { useTempDirs } from './__fixtures__/temp-dir.js';
 import { exportBiasRecords, readBiasRecords } from '@council/bias-store';
+import { exportLine as line, exportStoreLines as storeLines } from '@council/bias-store/test';
 import { biasParquet } from './bias-parquet.js';
 
 const tempDir = useTempDirs();
-
-/** One on-disk line; fields as ADR-018 v1.1 writes them, any of them overridable (undefined drops the key). */
-function line(fields: Record<string, unknown>): string {
-  const base: Record<string, unknown> = {
-    schema_version: '1.1.0',
-    session_id: 's1',
-    timestamp: '2026-11-01T10:00:00Z',
-    consent_level: 1,
-    query_metadata: { category: 'coding', token_count_bucket: '0-100', language: 'en' },
-    reviewer_id: 'r/a',
-    model_id: 'm/b',
-    position: 0,
-    response_length_chars: 120,
-    score_value: 7,
-    score_scale: '1-10',
-    council_config_version: '1.0.0',
-    query_hash: null,
-    rank_position: 0,
-  };
-  const merged = { ...base, ...fields };
-  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  return JSON.stringify(merged);
-}
-
-/**
- * Nine records over three UTC days, with the shapes an export must keep: an ADR-018 v1 record (integer version, no
- * rank_position, so its position may be a rank), an unscored one, a zone-less time, a +01:00 time that is still the
- * previous UTC day, a consent-4 hash, null query metadata; and two unreadable lines (not exported, but counted).
- */
-const storeLines = [
-  line({ session_id: 's1', reviewer_id: 'r/a', model_id: 'm/b', position: 0, score_value: 7, rank_position: 1 }),
-  line({ session_id: 's1', reviewer_id: 'r/b', model_id: 'm/a', position: 1, score_value: null, rank_position: 0 }),
-  line({
-    schema_version: 1,
-    session_id: 's2',
-    timestamp: '2026-11-01T23:30:00Z',
-    consent_level: undefined,
-    query_metadata: undefined,
-    rank_position: undefined,
-    score_value: 4.5,
-  }),
-  'not json',
-  // 2026-11-02T00:10+01:00 is 2026-11-01T23:10Z: day 2026-11-01.
-  line({ session_id: 's3', timestamp: '2026-11-02T00:10:00+01:00', score_value: 9 }),
-  line({
-    session_id: 's4',
-    timestamp: '2026-11-02T08:00:00',
-    reviewer_id: 'r/c',
-    position: 2,
-    score_value: 3,
-    query_metadata: null,
-  }),
-  line({
-    session_id: 's4',
-    timestamp: '2026-11-02T08:00:00',
-    reviewer_id: 'r/d',
-    position: 3,
-    score_value: 6,
-    consent_level: 4,
-    query_hash: '0123456789abcdef',
-  }),
-  line({ schema_version: '2.0.0', session_id: 's9' }),
-  line({
-    session_id: 's5',
-    timestamp: '2026-11-03T12:00:00.250Z',
-    response_length_chars: 4000,
-    score_value: 10,
-    council_config_version: null,
-  }),
-  line({
-    session_id: 's5',
-    timestamp: '2026-11-03T12:00:00.250Z',
-    reviewer_id: 'r/e',
-    score_value: 1,
-    rank_position: 4,
-  }),
-  line({ session_id: 's6', timestamp: '2026-11-03T23:59:59.999Z', model_id: 'm/z' }),
-];
 
 function writeStore(dir: string): string {
   const path = join(dir, 'bias_metrics.jsonl');
@@ -170,41 +93,6 @@ describe('exportBiasRecords', () => {
         Array.from(fromStore.columns[key] as ArrayLike<unknown>),
       );
     }
-  });
-
-  it('writes canonical compact JSONL partitions that read back the same, keeping an old record old', async () => {
-    const dir = tempDir();
-    const store = writeStore(dir);
-    const out = join(dir, 'export');
-    await exportBiasRecords({ parquet: biasParquet, inputs: [store], output: out, format: 'jsonl' });
-    const day1 = readFileSync(join(out, 'day=2026-11-01', 'part-0.jsonl'), 'utf8')
-      .trimEnd()
-      .split('\n');
-    expect(day1).toHaveLength(4);
-    // The v1 line: integer version, no rank_position (its presence would make its position display order).
-    expect(JSON.parse(day1[2]!)).toEqual({
-      schema_version: 1,
-      session_id: 's2',
-      timestamp: '2026-11-01T23:30:00Z',
-      consent_level: null,
-      query_metadata: null,
-      reviewer_id: 'r/a',
-      model_id: 'm/b',
-      position: 0,
-      response_length_chars: 120,
-      score_value: 4.5,
-      score_scale: '1-10',
-      council_config_version: '1.0.0',
-      query_hash: null,
-    });
-    expect(day1[0]).toBe(
-      line({ session_id: 's1', reviewer_id: 'r/a', model_id: 'm/b', position: 0, score_value: 7, rank_position: 1 }),
-    );
-    const fromStore = await readAll([store]);
-    const fromExport = await readAll([out]);
-    expect(fromExport.positionNotDisplayOrder).toBe(1);
-    expect(Array.from(fromExport.columns.score)).toEqual(Array.from(fromStore.columns.score));
-    expect(fromExport.timestampsWithoutZone).toBe(2);
   });
 
   it('replaces a partition whole on a re-run (byte for byte the same), and leaves days it does not hold alone', async () => {

@@ -4,7 +4,12 @@ import { gzipSync } from 'node:zlib';
 import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit';
 import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BiasRecordColumns } from '@council/bias-store';
+import type {
+  BiasRecordColumns,
+  BiasWindowExclusions,
+  ReadBiasRecordsOptions,
+  ReadBiasRecordsResult,
+} from '@council/bias-store';
 import { biasLine } from '../__fixtures__/bias-line.js';
 import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
 import { resolvedRecords } from '../__fixtures__/resolved-records.js';
@@ -12,7 +17,6 @@ import type { ClickhouseTestServer } from '../__fixtures__/clickhouse-test-serve
 import { startClickhouseTestServer } from '../__fixtures__/clickhouse-test-server.js';
 import { syntheticModels, syntheticObservations } from '@council/bias-store/test';
 import { useTempDirs } from '../__fixtures__/temp-dir.js';
-import type { BiasWindowExclusions, ReadBiasRecordsOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import { readBiasRecords } from '@council/bias-store';
 import { createClickhouseBiasTable } from './create-table.js';
 import { exportBiasRecordsToClickhouse } from './export-to-clickhouse.js';

@@ -1,8 +1,6 @@
 import { BiasStoreError } from '@council/bias-store';
-import type { EngineWindowOptions } from '@council/bias-store';
-import { checkWindowOptions } from '@council/bias-store/internal';
-import { byCodeUnits } from '@council/bias-store/internal';
-import type { BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
+import type { EngineWindowOptions, BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
+import { checkWindowOptions, byCodeUnits } from '@council/bias-store/internal';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
 import { byCodePoints } from './code-point-order.js';

@@ -1,17 +1,23 @@
 import { hash } from 'node:crypto';
-import type { BiasMetricRecord } from '@council/bias-store';
-import { biasMetricRecordSchema } from '@council/bias-store';
-import { decodeBiasMetricRecordFast } from '@council/bias-store/internal';
-import { noRank } from '@council/bias-store';
-import { BiasStoreError } from '@council/bias-store';
-import { blankLine, LineProblem, lineDecoder, tornLine } from '@council/bias-store/internal';
-import { canonicalBiasLine } from '@council/bias-store';
-import { parseIsoTimestamp } from '@council/bias-store';
-import { defaultMaxLineBytes } from '@council/bias-store';
-import { resolveBiasInputs } from '@council/bias-store/internal';
-import { scanJsonlChunks } from '@council/bias-store/internal';
-import type { SkipReport } from '@council/bias-store';
-import { SkipCounter } from '@council/bias-store/internal';
+import type { BiasMetricRecord, SkipReport } from '@council/bias-store';
+import {
+  biasMetricRecordSchema,
+  noRank,
+  BiasStoreError,
+  canonicalBiasLine,
+  parseIsoTimestamp,
+  defaultMaxLineBytes,
+} from '@council/bias-store';
+import {
+  decodeBiasMetricRecordFast,
+  blankLine,
+  LineProblem,
+  lineDecoder,
+  tornLine,
+  resolveBiasInputs,
+  scanJsonlChunks,
+  SkipCounter,
+} from '@council/bias-store/internal';
 import { BiasRowBinaryWriter } from './bias-row-binary.js';
 import { checkClickhouseBiasTable } from './check-bias-table.js';
 import type { ClickhouseConnection } from './client.js';

@@ -2,13 +2,10 @@ import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
-import type { BiasMetricRecord } from '@council/bias-store';
+import type { BiasMetricRecord, SkipReason } from '@council/bias-store';
 import { biasParquetColumns } from '../bias-parquet-schema.js';
-import { noRank } from '@council/bias-store';
-import { BiasStoreError } from '@council/bias-store';
-import { ioError } from '@council/bias-store/internal';
-import { majorOf } from '@council/bias-store/internal';
-import type { SkipReason } from '@council/bias-store';
+import { noRank, BiasStoreError } from '@council/bias-store';
+import { ioError, majorOf } from '@council/bias-store/internal';
 
 export interface ScanParquetRecordsOptions {
   path: string;

@@ -1,10 +1,6 @@
 import { BiasStoreError } from '@council/bias-store';
-import { settleWindowRecords } from '@council/bias-store/internal';
-import { byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
-import type { windowNameLimits } from '@council/bias-store/internal';
-import type { SettledWindowRecords } from '@council/bias-store/internal';
-import { allocateRecordArrays } from '@council/bias-store/internal';
-import type { RecordArrays } from '@council/bias-store/internal';
+import { settleWindowRecords, byCodeUnits, checkWindowNames, allocateRecordArrays } from '@council/bias-store/internal';
+import type { windowNameLimits, SettledWindowRecords, RecordArrays } from '@council/bias-store/internal';
 import type { RowBinaryCursor } from './row-binary-stream.js';
 
 /** Names by first meeting; more than the kind's limit is refused. */

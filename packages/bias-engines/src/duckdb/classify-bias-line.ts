@@ -1,10 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { safeParseBiasMetricRecord } from '@council/bias-store';
-import { noRank } from '@council/bias-store';
+import { safeParseBiasMetricRecord, noRank, parseIsoTimestamp } from '@council/bias-store';
 import type { JsonlLine } from '@council/bias-store/internal';
-import { parseIsoTimestamp } from '@council/bias-store';
-import { majorOf } from '@council/bias-store/internal';
-import { BiasLineFields, parseBiasLineFast } from '@council/bias-store/internal';
+import { majorOf, BiasLineFields, parseBiasLineFast } from '@council/bias-store/internal';
 import type { SkipReason } from '@council/bias-store';
 
 /** A record as the reader keeps it: the fields a report reads (`null` where the reader holds NaN, noRank or no id). */

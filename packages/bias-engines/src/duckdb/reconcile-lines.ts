@@ -1,9 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { BiasStoreError } from '@council/bias-store';
-import type { BiasInputFile } from '@council/bias-store/internal';
-import type { JsonlLine, JsonlLinePlace } from '@council/bias-store/internal';
-import { scanJsonlLines } from '@council/bias-store/internal';
-import { SkipCounter } from '@council/bias-store/internal';
+import type { BiasInputFile, JsonlLine, JsonlLinePlace } from '@council/bias-store/internal';
+import { scanJsonlLines, SkipCounter } from '@council/bias-store/internal';
 import type { LineRecord, LineVerdict } from './classify-bias-line.js';
 import { classifyBiasLine } from './classify-bias-line.js';
 

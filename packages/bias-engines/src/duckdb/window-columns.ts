@@ -1,10 +1,8 @@
 import type * as Duckdb from '@duckdb/node-api';
-import { allocateRecordArrays, permuteRecordArrays } from '@council/bias-store/internal';
+import { allocateRecordArrays, permuteRecordArrays, byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
 import type { RecordArrays } from '@council/bias-store/internal';
 import type { BiasRecordColumns } from '@council/bias-store';
-import { noRank } from '@council/bias-store';
-import { BiasStoreError } from '@council/bias-store';
-import { byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
+import { noRank, BiasStoreError } from '@council/bias-store';
 import { nameKinds } from './window-sql.js';
 
 type Columns = RecordArrays;

@@ -4,3 +4,5 @@ export { injectWriteFaults } from '../__fixtures__/write-faults.js';
 export type { InjectedWriteFaults, WriteFault } from '../__fixtures__/write-faults.js';
 // Seeded synthetic sessions (observations of a few models), for tests and benchmarks that need many records.
 export { syntheticModels, syntheticObservations } from '../__fixtures__/synthetic-sessions.js';
+// The lines of a small store that an export must keep as they are (three UTC days, old and new shapes, two bad lines).
+export { exportLine, exportStoreLines } from '../__fixtures__/export-store-lines.js';
