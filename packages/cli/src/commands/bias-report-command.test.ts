@@ -273,9 +273,7 @@ describe('council bias-report', () => {
       queryCategory: null,
     }));
     const expected = aggregateBiasAudit(everything, {
-      now: NOW,
-      maxSessions: 12,
-      maxDays: 30,
+      window: { now: NOW, sessions: 12, days: 30 },
       minSessions: 20,
       seed: 3,
       resamples: 50,

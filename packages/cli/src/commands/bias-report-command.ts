@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { aggregateBiasAudit } from '@council/bias-audit';
+import { aggregateBiasAudit, safeParseBiasWindow } from '@council/bias-audit';
 import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
 import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
@@ -132,13 +132,25 @@ export async function computeBiasReport(
       code: 'USAGE',
       message: `--now expects an ISO 8601 time such as 2026-11-22T12:00:00Z, got "${options.now}".`,
     });
-  const maxSessions = options.sessions ?? settings.windowSessions;
-  const maxDays = options.days ?? settings.windowDays;
-  const filter = {
+  // The window, checked once: the reader (or the engine) applies it, and the report is labelled with it.
+  const parsedWindow = safeParseBiasWindow({
+    sessions: options.sessions ?? settings.biasWindow.sessions,
+    days: options.days ?? settings.biasWindow.days,
+    now,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
+  });
+  if (!parsedWindow.success)
+    throw new CliError({ code: 'USAGE', message: parsedWindow.error.message, cause: parsedWindow.error });
+  const window = parsedWindow.value;
+  // The readers' spelling until they take the window itself.
+  const readerWindow = {
+    now,
+    maxSessions: window.sessions,
+    maxDays: window.days,
+    ...(window.model === undefined ? {} : { model: window.model }),
+    ...(window.configVersion === undefined ? {} : { configVersion: window.configVersion }),
   };
-  const window = { now, maxSessions, maxDays, ...filter };
   let loaded: LoadedBiasRecords;
   try {
     // The default store may not exist yet: that is an empty report, not an error.
@@ -154,8 +166,8 @@ export async function computeBiasReport(
     const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
     const { columns: windowColumns, ...read } =
       source === null
-        ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...window, leaveOutSessions })
-        : await readWithEngine(source, window);
+        ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...readerWindow, leaveOutSessions })
+        : await readWithEngine(source, readerWindow);
     if (read.excluded.unsaved > 0) ctx.io.stderr(`council: ${describeUnsaved(leaveOutSessions.size)}\n`);
     // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
     const { columns, unread } = leaveOutUnreadSessions(windowColumns);
@@ -169,16 +181,15 @@ export async function computeBiasReport(
       });
     throw error;
   }
-  // The reader (or the engine) applied the window and the filters: the statistics take its columns whole (now and
-  // the window's bounds only label the report's window).
+  // The reader (or the engine) applied the window and the filters: the statistics take its columns whole (the
+  // window only labels the report's window).
   const seed = options.seed ?? 1;
-  const common = {
-    now,
+  const report = aggregateBiasAudit(loaded.columns, {
+    window,
     minSessions: settings.minSessions,
     seed,
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
-  };
-  const report = aggregateBiasAudit(loaded.columns, { ...common, maxSessions, maxDays });
+  });
   const { read } = loaded;
   const kept = loaded.columns.length;
   const inWindow = kept + loaded.unread.records;
@@ -207,8 +218,8 @@ export async function computeBiasReport(
       unreadSessions: loaded.unread,
     },
     options: {
-      maxSessions,
-      maxDays,
+      maxSessions: window.sessions,
+      maxDays: window.days,
       minSessions: settings.minSessions,
       configVersion: options.configVersion ?? null,
       model: options.model ?? null,

@@ -62,8 +62,9 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       org: settings.org,
       biasPersistence: settings.biasPersistence,
       consentLevel: settings.consentLevel,
-      windowSessions: settings.windowSessions,
-      windowDays: settings.windowDays,
+      // The document's names for the window (its shape is stable).
+      windowSessions: settings.biasWindow.sessions,
+      windowDays: settings.biasWindow.days,
       minSessions: settings.minSessions,
       biasThresholds: settings.biasThresholds,
       randomSeed: settings.randomSeed,
@@ -100,7 +101,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       'consent level',
       `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`,
     ],
-    ['bias window', `last ${settings.windowSessions} sessions, ${settings.windowDays} days`],
+    ['bias window', `last ${settings.biasWindow.sessions} sessions, ${settings.biasWindow.days} days`],
     ['minimum sessions', `${settings.minSessions} ${origin('LLM_COUNCIL_MIN_BIAS_SESSIONS')}`],
     [
       'length bias above',

@@ -92,10 +92,11 @@ export interface CouncilSettings {
   consentLevel: ConsentLevel;
   /** True when bias records are written: persistence on and consent ≥ 1. */
   writesBiasRecords: boolean;
-  /** `LLM_COUNCIL_BIAS_WINDOW_SESSIONS` (default 100). */
-  windowSessions: number;
-  /** `LLM_COUNCIL_BIAS_WINDOW_DAYS` (default 30). */
-  windowDays: number;
+  /**
+   * The bias report's window when its flags leave it out: `sessions` from `LLM_COUNCIL_BIAS_WINDOW_SESSIONS`, `days`
+   * from `LLM_COUNCIL_BIAS_WINDOW_DAYS`, each by default bias-audit's `DEFAULT_BIAS_WINDOW` (100 sessions, 30 days).
+   */
+  biasWindow: { sessions: number; days: number };
   /** `LLM_COUNCIL_MIN_BIAS_SESSIONS` (default 20). */
   minSessions: number;
   biasThresholds: BiasThresholds;

@@ -26,7 +26,7 @@ describe('resolveCouncilSettings: defaults', () => {
     expect(s.biasPersistence).toBe(false);
     expect(s.consentLevel).toBe(1);
     expect(s.writesBiasRecords).toBe(false);
-    expect([s.windowSessions, s.windowDays, s.minSessions]).toEqual([100, 30, 20]);
+    expect([s.biasWindow.sessions, s.biasWindow.days, s.minSessions]).toEqual([100, 30, 20]);
     expect(s.biasThresholds).toEqual({ lengthCorrelation: 0.3, positionVariance: 0.5 });
     expect(s.biasAudit).toBeNull();
     expect([s.models, s.chairman, s.org, s.randomSeed, s.cloudUrl]).toEqual([[], null, null, null, null]);
@@ -75,7 +75,7 @@ describe('resolveCouncilSettings: every variable', () => {
     expect(s.biasPersistence).toBe(true);
     expect(s.consentLevel).toBe(4);
     expect(s.writesBiasRecords).toBe(true);
-    expect([s.windowSessions, s.windowDays, s.minSessions]).toEqual([50, 7, 10]);
+    expect([s.biasWindow.sessions, s.biasWindow.days, s.minSessions]).toEqual([50, 7, 10]);
     expect(s.randomSeed).toBe(42);
     expect(s.files.biasStore).toBe('/work/rel/metrics.jsonl');
     expect(s.files.history).toBe('/data/council/history.jsonl');
@@ -262,8 +262,8 @@ describe('resolveCouncilSettings: invalid values', () => {
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.fallback.home).toBe('/srv/c');
-      expect(result.fallback.windowDays).toBe(30);
-      expect(result.fallback.windowSessions).toBe(50);
+      expect(result.fallback.biasWindow.days).toBe(30);
+      expect(result.fallback.biasWindow.sessions).toBe(50);
     }
   });
 

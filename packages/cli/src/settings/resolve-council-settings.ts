@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_BIAS_WINDOW } from '@council/bias-audit';
 import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@council/bias-store';
 import type { ConsentLevel } from '@council/bias-store';
 import { configFilesInHome } from '@council/core/config-files';
@@ -333,8 +334,10 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     biasPersistence,
     consentLevel,
     writesBiasRecords: biasPersistence && consentLevel >= 1,
-    windowSessions: parsed.LLM_COUNCIL_BIAS_WINDOW_SESSIONS ?? 100,
-    windowDays: parsed.LLM_COUNCIL_BIAS_WINDOW_DAYS ?? 30,
+    biasWindow: {
+      sessions: parsed.LLM_COUNCIL_BIAS_WINDOW_SESSIONS ?? DEFAULT_BIAS_WINDOW.sessions,
+      days: parsed.LLM_COUNCIL_BIAS_WINDOW_DAYS ?? DEFAULT_BIAS_WINDOW.days,
+    },
     minSessions: parsed.LLM_COUNCIL_MIN_BIAS_SESSIONS ?? 20,
     biasThresholds: {
       lengthCorrelation: parsed.LLM_COUNCIL_LENGTH_CORRELATION_THRESHOLD ?? 0.3,
