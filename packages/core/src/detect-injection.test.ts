@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { regexExecutionPastBudget } from './__fixtures__/regex-steps.js';
 import { detectInjection } from './detect-injection.js';
 
 const boundary = 'b7f3a9c2e1d04k5m';
@@ -39,12 +40,17 @@ describe('detectInjection', () => {
 });
 
 describe('detectInjection on hostile input', () => {
-  it('stays fast on long runs of spaces after trigger words', () => {
+  // Counted work, not time: every regex execution is replayed in a step-counting backtracking matcher
+  // (__fixtures__/regex-steps.ts). All of a detection takes about 24 steps per character of these texts; a pattern
+  // that backtracks over the run of spaces from each of its positions takes about 10,000 per character on 20,000
+  // spaces. Replaying is much slower than V8 itself: hence the timeout.
+  it('stays linear on long runs of spaces after trigger words (counted regex steps)', { timeout: 60_000 }, () => {
     for (const word of ['reviewer', 'rank this', 'give this', 'ignore', 'note to', '<<<']) {
-      const text = `${word}${' '.repeat(100_000)}x`;
-      const started = performance.now();
-      detectInjection(text, 'tok');
-      expect(performance.now() - started).toBeLessThan(500);
+      const text = `${word}${' '.repeat(20_000)}x`;
+      expect(
+        regexExecutionPastBudget(() => detectInjection(text, 'tok'), 100 * text.length),
+        word,
+      ).toBeUndefined();
     }
   });
 });

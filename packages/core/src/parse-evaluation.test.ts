@@ -1,7 +1,23 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { recordRegexExecutions, regexExecutionPastBudget } from './__fixtures__/regex-steps.js';
+import type * as JsonObjectInText from './json-object-in-text.js';
 import { parseEvaluation } from './parse-evaluation.js';
 import { responseLabel } from './response-label.js';
+
+/** Characters `balancedObjectEnd` scans looking for closing braces (counted work for the linear-time guard). */
+const scanned = vi.hoisted(() => ({ characters: 0 }));
+vi.mock('./json-object-in-text.js', async (importActual) => {
+  const actual = await importActual<typeof JsonObjectInText>();
+  return {
+    ...actual,
+    balancedObjectEnd: (text: string, start: number): number => {
+      const end = actual.balancedObjectEnd(text, start);
+      scanned.characters += (end === -1 ? text.length : end) - start;
+      return end;
+    },
+  };
+});
 
 const abc = ['Response A', 'Response B', 'Response C'];
 
@@ -245,20 +261,31 @@ FINAL RANKING:
 });
 
 describe('parseEvaluation on hostile input', () => {
-  it('stays fast (no quadratic blow-up) on long runs of markers, braces, fences and spaces', () => {
+  // Counted work, not time. Replaying every regex execution in the step-counting matcher is slower than V8: hence the
+  // timeout.
+  it('stays linear on long runs of markers, braces, fences and spaces', { timeout: 120_000 }, () => {
     const hostile = [
       '- final ranking Response Q\n'.repeat(4000),
       '{"ranking": ['.repeat(8000),
       '```\n'.repeat(20000),
-      `${' '.repeat(100_000)}x`,
+      `${' '.repeat(20_000)}x`,
       '### Response A strengths: x weaknesses: y score: 5\n'.repeat(2000),
-      `FINAL RANKING: Response A${' '.repeat(100_000)}x`,
+      `FINAL RANKING: Response A${' '.repeat(20_000)}x`,
     ];
     for (const text of hostile) {
-      const started = performance.now();
-      parseEvaluation(text, ['Response A', 'Response B']);
-      // Quadratic versions of these took tens of seconds; linear ones take milliseconds.
-      expect(performance.now() - started).toBeLessThan(1500);
+      const what = JSON.stringify(text.slice(0, 30));
+      const run = () => void parseEvaluation(text, ['Response A', 'Response B']);
+      // Regex work, all executions together: today at most about 22 steps per character of the text; a pattern
+      // that backtracks over a run of n repeated characters from each of their positions (or a pattern run at each
+      // position that backtracks over the rest) takes about n/2 per character.
+      expect(regexExecutionPastBudget(run, 100 * text.length), what).toBeUndefined();
+      // Loops, counted: a pattern run per line or per position (`split` runs its pattern at each one), and the scans
+      // for a closing brace, are linear in the text when bounded (today at most 2 and 0.01 times its length); a loop
+      // that retried every marker or every bare object costs hundreds to thousands of times the text.
+      expect(recordRegexExecutions(run).length, what).toBeLessThanOrEqual(4 * text.length);
+      scanned.characters = 0;
+      run();
+      expect(scanned.characters, what).toBeLessThanOrEqual(4 * text.length);
     }
   });
 });
