@@ -18,6 +18,7 @@ import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import type { ModelReply } from './run-model-call.js';
 import type { HttpFailure } from './send-request.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorSchema = z.object({ type: z.string().nullish(), message: z.string().nullish() });
 const errorBodySchema = z.object({ error: errorSchema.nullish() });
@@ -115,7 +116,7 @@ function structuredOutputBody(format: ResponseFormat): Record<string, unknown> {
     tools: [
       {
         name: format.name,
-        ...(format.description === undefined ? {} : { description: format.description }),
+        ...omitUndefined({ description: format.description }),
         input_schema: format.schema,
       },
     ],
@@ -184,7 +185,7 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
       max_tokens: options.maxTokens ?? this.#config.defaultMaxTokens,
       ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
       messages: options.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...omitUndefined({ temperature: options.temperature }),
       ...(stream ? { stream: true } : {}),
       ...(options.responseFormat === undefined ? {} : structuredOutputBody(options.responseFormat)),
       ...options.providerOptions?.anthropic,

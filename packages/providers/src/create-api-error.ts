@@ -8,6 +8,7 @@ import { ModelNotFoundError } from './model-not-found-error.js';
 import { RateLimitError } from './rate-limit-error.js';
 import { retryableStatuses } from './retry-policy.js';
 import { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 /** Hosted APIs, whose context window the user cannot change: the advice names only the model. */
 const hostedProviders = new Set(['openrouter', 'openai', 'anthropic', 'gemini']);
@@ -84,7 +85,7 @@ export function createApiError(options: {
     case 429:
       return new RateLimitError({
         ...base,
-        ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+        ...omitUndefined({ retryAfterMs: options.retryAfterMs }),
         message: `${provider} rate-limited the call to ${modelId} (HTTP 429${said})${options.retryAfterMs === undefined ? '' : `; it asked to wait ${Math.ceil(options.retryAfterMs / 1000)} s`}. Lower requestsPerMinute or maxConcurrency, or retry later.`,
       });
     default: {

@@ -12,6 +12,7 @@ import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { toGeminiSchema } from './gemini-schema.js';
 import type { ModelReply } from './run-model-call.js';
 import type { HttpFailure } from './send-request.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorSchema = z.object({
   code: z.number().nullish(),
@@ -116,9 +117,7 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
     const extraConfig = (extra.generationConfig ?? {}) as Record<string, unknown>;
     delete extra.generationConfig;
     const generationConfig = {
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...omitUndefined({ temperature: options.temperature, maxOutputTokens: options.maxTokens, seed: options.seed }),
       ...(options.responseFormat === undefined
         ? {}
         : { responseMimeType: 'application/json', responseSchema: toGeminiSchema(options.responseFormat.schema) }),

@@ -18,6 +18,7 @@ import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import type { ModelReply } from './run-model-call.js';
 import type { HttpFailure } from './send-request.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorObjectSchema = z.object({
   message: z.string().nullish(),
@@ -132,7 +133,7 @@ function responseFormatBody(format: ResponseFormat): Record<string, unknown> {
     type: 'json_schema',
     json_schema: {
       name: format.name,
-      ...(format.description === undefined ? {} : { description: format.description }),
+      ...omitUndefined({ description: format.description }),
       schema: format.schema,
       strict: true,
     },
@@ -174,9 +175,11 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
     const body: Record<string, unknown> = {
       model: this.modelId,
       messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxTokens === undefined ? {} : { [config.maxTokensField ?? 'max_tokens']: options.maxTokens }),
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...omitUndefined({
+        temperature: options.temperature,
+        [config.maxTokensField ?? 'max_tokens']: options.maxTokens,
+        seed: options.seed,
+      }),
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
       ...(options.responseFormat === undefined ? {} : { response_format: responseFormatBody(options.responseFormat) }),
       ...config.extraBody?.(options),

@@ -4,6 +4,7 @@ import { createProviderRuntime } from './provider-runtime.js';
 import type { HttpProviderSettings } from './provider-runtime.js';
 import { defineProvider } from './provider-v1.js';
 import type { ProviderV1 } from './provider-v1.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 export interface OpenRouterSettings extends HttpProviderSettings {
   /** Sent as `X-Title`, so the app shows in OpenRouter's rankings. Default `Council`. */
@@ -54,8 +55,7 @@ export function createOpenRouter(settings: OpenRouterSettings = {}): ProviderV1 
         extraBody: () => ({
           // Asks for the cost and token details in `usage` (OpenRouter's usage accounting).
           usage: { include: true },
-          ...(settings.provider === undefined ? {} : { provider: settings.provider }),
-          ...(settings.reasoning === undefined ? {} : { reasoning: settings.reasoning }),
+          ...omitUndefined({ provider: settings.provider, reasoning: settings.reasoning }),
           ...(settings.models === undefined ? {} : { models: [...settings.models] }),
         }),
       }),

@@ -11,6 +11,7 @@ import { openStream, runGenerateCall, runStreamCall } from './run-model-call.js'
 import type { ModelReply } from './run-model-call.js';
 import { sendRequest } from './send-request.js';
 import type { HttpFailure } from './send-request.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 /** One HTTP request to a model, as a provider client builds it. */
 export interface ModelRequest {
@@ -156,7 +157,7 @@ export function requestError(options: {
     responseBody: errorBodyExcerpt(options.bodyText, secrets),
     keyHint: options.keyHint,
     structuredOutput,
-    ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+    ...omitUndefined({ retryAfterMs: options.retryAfterMs }),
   });
 }
 

@@ -5,6 +5,7 @@ import type { RequestLimiter } from './request-limiter.js';
 import { defaultRetryPolicy } from './retry-policy.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { StructuredOutputUnsupportedError } from './structured-output-unsupported-error.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 /** Settings every HTTP provider accepts. */
 export interface HttpProviderSettings {
@@ -83,7 +84,7 @@ export function createProviderRuntime(settings: HttpProviderSettings): ProviderR
     structuredOutputRefusals: processStructuredOutputRefusals,
     limiter: createRequestLimiter({
       maxConcurrency: settings.maxConcurrency ?? 16,
-      ...(settings.requestsPerMinute === undefined ? {} : { requestsPerMinute: settings.requestsPerMinute }),
+      ...omitUndefined({ requestsPerMinute: settings.requestsPerMinute }),
       clock,
     }),
   };

@@ -1,6 +1,7 @@
 import type { TestTextResponse } from './test-response.js';
 import { chunkText } from './vendor-format.js';
 import type { VendorFormat } from './vendor-format.js';
+import { omitUndefined } from '../internal/omit-undefined.js';
 
 const finishReason = { stop: 'STOP', length: 'MAX_TOKENS', 'content-filter': 'SAFETY' } as const;
 const statusName: Record<number, string> = {
@@ -22,7 +23,7 @@ function usageOf(response: TestTextResponse): Record<string, number> {
     candidatesTokenCount: u.outputTokens - thoughts,
     totalTokenCount: u.inputTokens + u.outputTokens,
     ...(u.reasoningTokens === undefined ? {} : { thoughtsTokenCount: thoughts }),
-    ...(u.cachedTokens === undefined ? {} : { cachedContentTokenCount: u.cachedTokens }),
+    ...omitUndefined({ cachedContentTokenCount: u.cachedTokens }),
   };
 }
 
@@ -38,7 +39,7 @@ function candidate(options: {
   return {
     content: { role: 'model', parts },
     index: 0,
-    ...(options.finish === undefined ? {} : { finishReason: options.finish }),
+    ...omitUndefined({ finishReason: options.finish }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RecordedRequest, TestTextResponse } from './test-response.js';
 import { chunkText } from './vendor-format.js';
 import type { VendorFormat } from './vendor-format.js';
+import { omitUndefined } from '../internal/omit-undefined.js';
 
 const finish = { stop: 'stop', length: 'length', 'content-filter': 'content_filter' } as const;
 
@@ -45,14 +46,14 @@ export function openAICompatibleFormat(options: { openRouter: boolean }): Vendor
         object: 'chat.completion',
         created: 1_700_000_000,
         model: response.model ?? request.model,
-        ...(response.systemFingerprint === undefined ? {} : { system_fingerprint: response.systemFingerprint }),
+        ...omitUndefined({ system_fingerprint: response.systemFingerprint }),
         choices: [
           {
             index: 0,
             message: {
               role: 'assistant',
               content: response.text,
-              ...(response.reasoning === undefined ? {} : { [reasoningField]: response.reasoning }),
+              ...omitUndefined({ [reasoningField]: response.reasoning }),
             },
             finish_reason: finish[response.finishReason ?? 'stop'],
           },
