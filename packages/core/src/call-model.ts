@@ -11,6 +11,7 @@ import type {
 } from '@council/providers';
 import { scrubSecrets } from '@council/providers';
 import type { CallError } from './council-session.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 export interface CallModelOptions {
   model: LanguageModelV1;
@@ -102,8 +103,7 @@ async function collectStream(options: {
     usage: finish?.usage ?? { inputTokens: 0, outputTokens: 0 },
     finishReason: finish?.finishReason ?? 'unknown',
     latencyMs: options.now() - started,
-    ...(finish?.responseId === undefined ? {} : { responseId: finish.responseId }),
-    ...(finish?.responseModelId === undefined ? {} : { responseModelId: finish.responseModelId }),
+    ...omitUndefined({ responseId: finish?.responseId, responseModelId: finish?.responseModelId }),
   };
 }
 
@@ -170,7 +170,7 @@ export async function callModel(options: CallModelOptions): Promise<CallOutcome>
       timeoutMs: options.timeoutMs,
       onQueued,
       onDispatched,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...omitUndefined({ seed: options.seed }),
       ...(options.council === undefined ? {} : { providerOptions: { simulated: simulatedOptions(options.council) } }),
       ...(options.responseFormat !== undefined && model.supportsStructuredOutput === true
         ? { responseFormat: options.responseFormat }

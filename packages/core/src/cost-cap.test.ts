@@ -6,6 +6,7 @@ import type { Stage1Result, Stage2Result } from './council-session.js';
 import { defaultConfig } from './default-config.js';
 import { estimateReviewCost, estimateSynthesisCost } from './estimate-stage-cost.js';
 import { expandPools } from './expand-pools.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 import { mergeConfig } from './merge-config.js';
 import { runCouncil } from './run-council.js';
 
@@ -49,7 +50,7 @@ const answer = (options: {
       : {
           inputTokens: options.input,
           outputTokens: options.output,
-          ...(options.costUsd === undefined ? {} : { costUsd: options.costUsd }),
+          ...omitUndefined({ costUsd: options.costUsd }),
         },
   }) as Stage1Result;
 

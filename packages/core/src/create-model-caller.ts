@@ -5,6 +5,7 @@ import type { CouncilStage } from './council-event.js';
 import type { ResolvedMember } from './council-member.js';
 import type { EmitCouncilEvent } from './create-event-emitter.js';
 import { sumUsage } from './sum-usage.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 /** One call of a stage: who, what it is shown, and its deadline. */
 export interface ModelCall {
@@ -79,8 +80,7 @@ export function createModelCaller(options: CreateModelCallerOptions): ModelCalle
         seed,
         onQueued: () => emit({ type: 'model-queued', ...who }),
         onDispatched: () => emit({ type: 'model-dispatched', ...who }),
-        ...(onTextDelta === undefined ? {} : { onTextDelta }),
-        ...(responseFormat === undefined ? {} : { responseFormat }),
+        ...omitUndefined({ onTextDelta, responseFormat }),
       }),
       maxReplyBytes,
     );

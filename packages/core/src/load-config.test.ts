@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CouncilError } from './council-error.js';
 import { defaultConfig } from './default-config.js';
 import { configFilesInHome } from './config-files.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 import { loadConfig, resolveConfig } from './load-config.js';
 import { resolveStrategy } from './resolve-strategy.js';
 
@@ -192,7 +193,7 @@ describe('loadConfig', () => {
         await symlink(target, slot);
         for (const [text, fragments] of cases) {
           await writeFile(target, text);
-          const error = await loadConfig({ home, ...(org === undefined ? {} : { org }) }).then(
+          const error = await loadConfig({ home, ...omitUndefined({ org }) }).then(
             () => undefined,
             (e: unknown) => e,
           );
@@ -205,7 +206,7 @@ describe('loadConfig', () => {
         }
         // An unresolvable tag was a warning the library printed on stderr with the lines around it; now nothing is printed.
         await writeFile(target, 'chairman: !CANARY-TAG x/y\n');
-        expect((await loadConfig({ home, ...(org === undefined ? {} : { org }) })).config.chairman).toBe('x/y');
+        expect((await loadConfig({ home, ...omitUndefined({ org }) })).config.chairman).toBe('x/y');
         await rm(slot);
       }
       expect(warned).not.toHaveBeenCalled();

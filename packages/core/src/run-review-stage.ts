@@ -16,6 +16,7 @@ import { pickReviewers } from './pick-reviewers.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 import { rankingResponseFormat, reviewResponseFormat } from './review-response-format.js';
 import type { RandomSource } from './random-source.js';
+import { omitUndefined } from './internal/omit-undefined.js';
 
 export interface RunReviewStageOptions {
   plan: Pick<
@@ -87,7 +88,7 @@ async function review(
       messages,
       council: { stage: 'review', responses: entries },
       timeoutMs: plan.timeouts.stage2Ms,
-      ...(responseFormat === undefined ? {} : { responseFormat }),
+      ...omitUndefined({ responseFormat }),
     });
   const warnings: string[] = [];
   let structured = plan.structuredReviews && reviewer.model.supportsStructuredOutput === true;
@@ -154,7 +155,7 @@ async function review(
     evaluation,
     text: outcome.text,
     readPath,
-    ...(repairText === undefined ? {} : { repairText }),
+    ...omitUndefined({ repairText }),
     warnings: [...parsed.warnings, ...warnings],
     ...spent(outcomes),
     error: null,
