@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const store = await import(pathToFileURL(`${root}packages/bias-store/dist/index.js`).href);
+const engines = await import(pathToFileURL(`${root}packages/bias-engines/dist/index.js`).href);
 const audit = await import(pathToFileURL(`${root}packages/bias-audit/dist/index.js`).href);
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -49,11 +50,11 @@ function phase(name) {
 }
 
 function need(name) {
-  if (typeof store[name] !== 'function') {
-    console.error(`@council/bias-store's dist has no ${name} yet (build it, or wait for it to land).`);
+  if (typeof engines[name] !== 'function') {
+    console.error(`@council/bias-engines' dist has no ${name} yet (build it, or wait for it to land).`);
     process.exit(3);
   }
-  return store[name];
+  return engines[name];
 }
 
 const window = () => ({
@@ -108,7 +109,7 @@ switch (mode) {
   }
   case 'embedded-columns': {
     // The embedded report's own route (what bias-report does), in two phases: the reader's columns, then the reducer.
-    const read = await store.readBiasRecords({ inputs: [values.input], ...window() });
+    const read = await store.readBiasRecords({ inputs: [values.input], ...window(), parquet: engines.biasParquet });
     extra.kept = read.columns.length;
     phase('read');
     reduce(read.columns);
@@ -116,7 +117,7 @@ switch (mode) {
   }
   case 'embedded-phases': {
     // Where the embedded path's memory goes: the reader's columns, the JS summaries, the reducer.
-    const read = await store.readBiasRecords({ inputs: [values.input], ...window() });
+    const read = await store.readBiasRecords({ inputs: [values.input], ...window(), parquet: engines.biasParquet });
     extra.kept = read.columns.length;
     phase('read');
     const summaries = audit.summarizeBiasSessions(read.columns);

@@ -30,7 +30,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * A ClickHouse server of the benchmark's own, as packages/bias-store/src/__fixtures__/clickhouse-test-server.ts
+ * A ClickHouse server of the benchmark's own, as packages/bias-engines/src/__fixtures__/clickhouse-test-server.ts
  * starts one for the tests (HTTP on 127.0.0.1 only, a fresh data directory under `parent`), keeping its pid so the
  * benchmark can read the server's own peak memory, and logging queries (system.query_log), so the benchmark can say
  * how much of a row's time the server spent on them.

@@ -403,8 +403,8 @@ export const suite = defineBenchSuite({
       );
     }
     exported = JSON.parse(readFileSync(exportDone, 'utf8')) as typeof exported;
-    // The CLI's engines run only once the built bias-store has the functions they call.
-    const built = (await import(pathToFileURL(join(root, 'packages/bias-store/dist/index.js')).href)) as Record<
+    // The CLI's engines run only once the built bias-engines has the functions they call.
+    const built = (await import(pathToFileURL(join(root, 'packages/bias-engines/dist/index.js')).href)) as Record<
       string,
       unknown
     >;

@@ -54,10 +54,10 @@ export async function readWithEngine(
   source: EngineSource,
   window: EngineWindowOptions,
 ): Promise<ReadBiasRecordsResult> {
-  const store = await import('@council/bias-store');
+  const engines = await import('@council/bias-engines');
   if (source.engine === 'duckdb')
-    return await store.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
-  return await store.clickhouseBiasRead({
+    return await engines.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
+  return await engines.clickhouseBiasRead({
     url: source.url,
     ...(source.table === undefined ? {} : { table: source.table }),
     ...(source.database === undefined ? {} : { database: source.database }),

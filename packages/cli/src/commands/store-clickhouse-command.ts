@@ -1,10 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  BiasStoreError,
-  createClickhouseBiasTable,
-  exportBiasRecordsToClickhouse,
-  skipReasons,
-} from '@council/bias-store';
+import { createClickhouseBiasTable, exportBiasRecordsToClickhouse } from '@council/bias-engines';
+import { BiasStoreError, skipReasons } from '@council/bias-store';
 import type { BadLine, SkipReason } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';

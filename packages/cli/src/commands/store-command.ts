@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BiasStoreError, createBiasStore, exportBiasRecords, skipReasons } from '@council/bias-store';
+import { biasParquet } from '@council/bias-engines';
 import type {
   BadLine,
   BiasExportFormat,
@@ -434,6 +435,7 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
       cwd: ctx.cwd,
       output,
       format,
+      parquet: biasParquet,
       ...(options.rowGroupRows === undefined ? {} : { rowGroupRows: options.rowGroupRows }),
     });
   } catch (error) {
