@@ -1,5 +1,6 @@
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { noRank } from './bias-record-columns.js';
+import type { QueryMetadata } from './query-metadata.js';
 
 /**
  * What a field holds. The kind decides the field's check on every path that judges a record (the zod schema, the fast
@@ -24,6 +25,9 @@ export type BiasFieldKind =
  */
 export type BiasFieldPresence = 'required' | 'nullable' | 'nullish' | 'derived';
 
+/** A field's name in the API: a `BiasMetricRecord` field, or a `QueryMetadata` label for the fields in the metadata. */
+export type BiasFieldApi = Exclude<keyof BiasMetricRecord, 'queryMetadata'> | keyof QueryMetadata;
+
 /** A Parquet column's type (hyparquet's `SchemaElement` without its name and repetition). */
 export interface BiasParquetType {
   readonly type: 'BYTE_ARRAY' | 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
@@ -41,7 +45,7 @@ export interface BiasRecordField {
   /** Other keys read as this one when it is absent (older or other writers); never written. */
   readonly aliases: readonly string[];
   /** Its name in `BiasMetricRecord` (or, when `inMetadata`, in `QueryMetadata`). */
-  readonly api: string;
+  readonly api: BiasFieldApi;
   readonly kind: BiasFieldKind;
   readonly presence: BiasFieldPresence;
   readonly parquet: BiasParquetType;
@@ -55,7 +59,7 @@ const uint32 = { type: 'INT32', converted_type: 'UINT_32' } as const;
 
 type FieldRow = [
   column: string,
-  api: string,
+  api: BiasFieldApi,
   kind: BiasFieldKind,
   presence: BiasFieldPresence,
   parquet: BiasParquetType,
@@ -156,7 +160,7 @@ export const isNullableColumn = (field: BiasRecordField): boolean =>
   field.presence === 'nullable' || field.presence === 'nullish';
 
 /** The field whose API name is `api` (a top-level field unless `inMetadata`); throws for a name the table lacks. */
-export function biasField(api: string): BiasRecordField {
+export function biasField(api: BiasFieldApi): BiasRecordField {
   const field = biasRecordFields.find((f) => f.api === api);
   if (field === undefined) throw new Error(`The bias record has no field ${api}.`);
   return field;
@@ -166,9 +170,9 @@ export function biasField(api: string): BiasRecordField {
  * The column names by API name (`biasColumn.sessionId` is `"session_id"`): how code that queries an engine names a
  * column without writing it out.
  */
-export const biasColumn: Readonly<Record<string, string>> = Object.fromEntries(
-  biasRecordFields.map((f) => [f.api, f.column]),
-);
+export const biasColumn = Object.fromEntries(biasRecordFields.map((f) => [f.api, f.column])) as Readonly<
+  Record<BiasFieldApi, string>
+>;
 
 /**
  * The one acceptance rule past the schema: a record's counts (every `count` field: `position`, `responseLengthChars`,

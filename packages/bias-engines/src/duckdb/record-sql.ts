@@ -10,6 +10,22 @@
  * status 1, for the reader's own code to decide (`reconcile-lines.ts`); a line the rules reject is status 2.
  */
 
+import {
+  biasColumn,
+  biasField,
+  biasLineKeys,
+  biasLineParts,
+  biasMetadataKey,
+  biasMetadataKeys,
+  biasRecordFields,
+  isNullableColumn,
+} from '@council/bias-store/internal';
+import type { BiasFieldApi, BiasFieldKind, BiasRecordField } from '@council/bias-store/internal';
+
+/** The kinds of field whose value on a line may be a number, and those whose value may be a string the scan reads. */
+const numberKinds: ReadonlySet<BiasFieldKind> = new Set(['version', 'consent', 'count', 'score']);
+const textKinds: ReadonlySet<BiasFieldKind> = new Set(['version', 'id', 'timestamp', 'text', 'hash']);
+
 /** One input file, in read order (as `resolveBiasInputs` lists them). */
 export interface SummarySqlInput {
   path: string;
@@ -27,25 +43,13 @@ const noRank = 4_294_967_295;
 // The ISO 8601 text parseIsoTimestamp accepts (its isoPattern, with \d written [0-9] as JS's \d means).
 const isoPattern = String.raw`^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,9}))?)?(Z|z|[+-][0-9]{2}(?::?[0-9]{2})?)?$`;
 
-/** The keys a bias record line may hold (parse-bias-line.ts's `keys`); any other is left to the reader. */
-const recordKeys = [
-  'schema_version',
-  'session_id',
-  'timestamp',
-  'consent_level',
-  'query_metadata',
-  'reviewer_id',
-  'model_id',
-  'position',
-  'response_length_chars',
-  'score_value',
-  'score_scale',
-  'council_config_version',
-  'query_hash',
-  'rank_position',
-  'position_is_display_order',
-];
-const metadataKeys = ['category', 'token_count_bucket', 'token_bucket', 'language'];
+/** The keys a bias record line may hold (the record table's, as parse-bias-line.ts reads them); any other is left to the reader. */
+const recordKeys = biasLineKeys;
+const metadataKeys = biasMetadataKeys;
+const lineFields = biasRecordFields.filter((f) => !f.inMetadata);
+/** A field's key on a line, and its column in a Parquet file. */
+const key = (api: BiasFieldApi): string => biasField(api).key;
+const column = (api: BiasFieldApi): string => biasColumn[api];
 
 /** Macros the record SQL uses. */
 export function recordSqlMacros(): string[] {
@@ -87,24 +91,8 @@ const scanColumns =
 function jsonlScan(files: readonly string[], first: number): string {
   const fileList = `[${files.map(literal).join(', ')}]`;
   // Each field's JSON text, its JSON type, and (numbers, strings) its value, computed once: each JSON function parses.
-  const numberKeys = [
-    'schema_version',
-    'consent_level',
-    'position',
-    'response_length_chars',
-    'score_value',
-    'rank_position',
-  ];
-  const textKeys = [
-    'schema_version',
-    'session_id',
-    'timestamp',
-    'reviewer_id',
-    'model_id',
-    'score_scale',
-    'council_config_version',
-    'query_hash',
-  ];
+  const numberKeys = lineFields.filter((f) => numberKinds.has(f.kind)).map((f) => f.key);
+  const textKeys = lineFields.filter((f) => textKinds.has(f.kind)).map((f) => f.key);
   const values = recordKeys.map((k) => `m[${literal(k)}] AS v_${k}`).join(', ');
   const types = recordKeys.map((k) => `json_type(v_${k}) AS t_${k}`).join(', ');
   const numbers = numberKeys.map((k) => `TRY_CAST(v_${k} AS DOUBLE) AS x_${k}`).join(', ');
@@ -117,25 +105,70 @@ function jsonlScan(files: readonly string[], first: number): string {
   const text = (k: string): string => `CASE WHEN t_${k} = 'VARCHAR' THEN s_${k} END`;
   // Absent or null (DuckDB's map holds JSON null as SQL NULL, so its type is NULL too).
   const absent = (k: string): string => `t_${k} IS NULL`;
-  const metadataOk = `(${absent('query_metadata')} OR (t_query_metadata = 'OBJECT' AND ${metadataKeys.map((_, i) => `(q_types[${i + 1}] IS NULL OR q_types[${i + 1}] IN ('NULL', 'VARCHAR'))`).join(' AND ')}))`;
-  // Plain: what SQL can judge exactly — no repeated key (here or in query_metadata), no key the reader does not name.
+  const meta = biasMetadataKey;
+  const metadataOk = `(${absent(meta)} OR (t_${meta} = 'OBJECT' AND ${metadataKeys.map((_, i) => `(q_types[${i + 1}] IS NULL OR q_types[${i + 1}] IN ('NULL', 'VARCHAR'))`).join(' AND ')}))`;
+  // Plain: what SQL can judge exactly — no repeated key (here or in the metadata), no key the reader does not name, a
+  // derived flag (ignored by the schema, read by the fast parser) only as a boolean.
   // A map holds every key of the line, repeats included: it has as many keys as the reader's keys it holds exactly when
   // each of its keys is one of those and none repeats (list functions cost a second a million lines more).
+  const flags = lineFields.filter((f) => f.kind === 'flag').map((f) => f.key);
   const plain = `(len(keys) = ${recordKeys.map((k) => `map_contains(m, ${literal(k)})::INTEGER`).join(' + ')}
-    AND (t_query_metadata IS DISTINCT FROM 'OBJECT' OR len(q_keys) = ${metadataKeys.map((_, i) => `(q_types[${i + 1}] IS NOT NULL)::INTEGER`).join(' + ')})
-    AND (NOT map_contains(m, 'position_is_display_order') OR t_position_is_display_order = 'BOOLEAN'))`;
-  const version = `(${num('schema_version')} = 1 OR regexp_full_match(${text('schema_version')}, '1(\\.[0-9]+){0,2}'))`;
-  const valid = `(${version} AND session <> '' AND reviewer <> '' AND candidate <> '' AND ts_valid
-    AND (${absent('consent_level')} OR (${num('consent_level')} BETWEEN 0 AND 4 AND x_consent_level = floor(x_consent_level))) AND ${metadataOk}
-    AND position IS NOT NULL AND len IS NOT NULL
-    AND map_contains(m, 'score_value') AND (${absent('score_value')} OR score IS NOT NULL)
-    AND (${absent('score_scale')} OR t_score_scale = 'VARCHAR')
-    AND (${absent('council_config_version')} OR config IS NOT NULL)
-    AND (${absent('query_hash')} OR regexp_full_match(${text('query_hash')}, '[0-9a-f]{16}'))
-    AND (${absent('rank_position')} OR rank IS NOT NULL))`;
+    AND (t_${meta} IS DISTINCT FROM 'OBJECT' OR len(q_keys) = ${metadataKeys.map((_, i) => `(q_types[${i + 1}] IS NOT NULL)::INTEGER`).join(' + ')})
+    ${flags.map((k) => `AND (NOT map_contains(m, ${literal(k)}) OR t_${k} = 'BOOLEAN')`).join(' ')})`;
+  // The line's values the scan keeps (the reader's `LineRecord`), each read by its field's kind; computed once, below.
+  const kept: readonly (readonly [name: string, api: BiasFieldApi])[] = [
+    ['session', 'sessionId'],
+    ['reviewer', 'reviewerId'],
+    ['candidate', 'modelId'],
+    ['position', 'position'],
+    ['len', 'responseLengthChars'],
+    ['score', 'scoreValue'],
+    ['rank', 'rankPosition'],
+    ['config', 'councilConfigVersion'],
+  ];
+  const read = (field: BiasRecordField): string =>
+    field.kind === 'count' ? count(field.key) : field.kind === 'score' ? num(field.key) : text(field.key);
+  const valueOf = (field: BiasRecordField): string => kept.find(([, api]) => api === field.api)?.[0] ?? read(field);
+  // Each field's rule, as the schema's (bias-metric-record.ts) for its kind and presence.
+  const rule = (field: BiasRecordField): string => {
+    const k = field.key;
+    let check: string;
+    switch (field.kind) {
+      case 'version':
+        check = `(${num(k)} = 1 OR regexp_full_match(${text(k)}, '1(\\.[0-9]+){0,2}'))`;
+        break;
+      case 'id':
+        check = `${valueOf(field)} <> ''`;
+        break;
+      case 'timestamp':
+        check = 'ts_valid';
+        break;
+      case 'consent':
+        check = `(${num(k)} BETWEEN 0 AND 4 AND x_${k} = floor(x_${k}))`;
+        break;
+      case 'hash':
+        check = `regexp_full_match(${text(k)}, '[0-9a-f]{16}')`;
+        break;
+      case 'count':
+      case 'score':
+        check = `${valueOf(field)} IS NOT NULL`;
+        break;
+      case 'label':
+      case 'text':
+        // A string: the kept value when the scan keeps it, else the JSON type.
+        check = kept.some(([, api]) => api === field.api) ? `${valueOf(field)} IS NOT NULL` : `t_${k} = 'VARCHAR'`;
+        break;
+      case 'flag':
+        return 'true';
+    }
+    if (field.presence === 'required') return check;
+    if (field.presence === 'nullable') return `map_contains(m, ${literal(k)}) AND (${absent(k)} OR ${check})`;
+    return `(${absent(k)} OR ${check})`;
+  };
+  const valid = `(${biasLineParts.map((part) => ('field' in part ? rule(part.field) : metadataOk)).join('\n    AND ')})`;
   const ts = timestampColumns('ts');
   // versionAtLeast(version, 1, 2): the second part of a "1.x.y" version as Number reads it.
-  const minor = `coalesce(TRY_CAST(split_part(${text('schema_version')}, '.', 2) AS DOUBLE), 0)`;
+  const minor = `coalesce(TRY_CAST(split_part(${text(key('schemaVersion'))}, '.', 2) AS DOUBLE), 0)`;
   return `
     SELECT ord, file, CASE WHEN m IS NULL OR NOT coalesce(plain, false) THEN 1 WHEN coalesce(valid, false) THEN 0 ELSE 2 END AS status,
            session, ms, zoned, reviewer, candidate, position, len, score, rank, config, category, pido
@@ -147,15 +180,13 @@ function jsonlScan(files: readonly string[], first: number): string {
           SELECT *, ${ts.valid} AS ts_valid
           FROM (
             SELECT *, regexp_extract(ts, '${isoPattern}', ['y', 'mo', 'd', 'h', 'mi', 's', 'f', 'z']) AS p,
-                   ${text('session_id')} AS session, ${text('reviewer_id')} AS reviewer, ${text('model_id')} AS candidate,
-                   ${count('position')} AS position, ${count('response_length_chars')} AS len, ${num('score_value')} AS score,
-                   ${count('rank_position')} AS rank, ${text('council_config_version')} AS config,
-                   map_contains(m, 'rank_position') OR ${minor} >= 2 AS pido
+                   ${kept.map(([name, api]) => `${read(biasField(api))} AS ${name}`).join(', ')},
+                   map_contains(m, ${literal(key('rankPosition'))}) OR ${minor} >= 2 AS pido
             FROM (
-              SELECT *, ${text('timestamp')} AS ts,
-                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_type(v_query_metadata, [${metadataKeys.map((k) => `'$.${k}'`).join(', ')}]) END AS q_types,
-                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_keys(v_query_metadata) END AS q_keys,
-                     CASE WHEN t_query_metadata = 'OBJECT' THEN json_extract_string(v_query_metadata, '$.category') END AS category
+              SELECT *, ${text(key('timestamp'))} AS ts,
+                     CASE WHEN t_${meta} = 'OBJECT' THEN json_type(v_${meta}, [${metadataKeys.map((k) => `'$.${k}'`).join(', ')}]) END AS q_types,
+                     CASE WHEN t_${meta} = 'OBJECT' THEN json_keys(v_${meta}) END AS q_keys,
+                     CASE WHEN t_${meta} = 'OBJECT' THEN json_extract_string(v_${meta}, '$.${key('category')}') END AS category
               FROM (
                 SELECT *, ${types}, ${numbers}, ${texts}
                 FROM (
@@ -179,17 +210,44 @@ function jsonlScan(files: readonly string[], first: number): string {
  */
 function parquetScan(files: readonly string[], first: number): string {
   const fileList = `[${files.map(literal).join(', ')}]`;
-  const count = (c: string): string => `(${c} >= 0 AND ${c} < ${noRank})`;
-  const valid = `coalesce(regexp_full_match(schema_version, '1(\\.[0-9]+){0,2}') AND session_id <> '' AND reviewer_id <> '' AND model_id <> ''
-    AND timestamp IS NOT NULL AND ${count('position')} AND ${count('response_length_chars')} AND (rank_position IS NULL OR ${count('rank_position')})
-    AND (score_value IS NULL OR isfinite(score_value)) AND position_is_display_order IS NOT NULL, false)`;
+  // Each column the report reads, checked by its field's kind as scanBiasParquet checks it (null only where it may be).
+  const check = (field: BiasRecordField): string | undefined => {
+    const c = field.column;
+    switch (field.kind) {
+      case 'version':
+        return `regexp_full_match(${c}, '1(\\.[0-9]+){0,2}')`;
+      case 'id':
+        return `${c} <> ''`;
+      case 'timestamp':
+      case 'flag':
+        return `${c} IS NOT NULL`;
+      case 'count':
+        return `(${c} >= 0 AND ${c} < ${noRank})`;
+      case 'score':
+        return `isfinite(${c})`;
+      case 'consent':
+      case 'label':
+      case 'text':
+      case 'hash':
+        // Not judged: any value of the column's type is kept (a report reads none but the category and config version).
+        return undefined;
+    }
+  };
+  const rules = biasRecordFields.flatMap((field) => {
+    const rule = check(field);
+    if (rule === undefined) return [];
+    return [isNullableColumn(field) ? `(${field.column} IS NULL OR ${rule})` : rule];
+  });
+  const valid = `coalesce(${rules.join('\n    AND ')}, false)`;
   return `
     SELECT ${ordBase(first)} + file_index::BIGINT * 4294967296 + file_row_number + 1 AS ord,
            ${first} + file_index AS file,
            CASE WHEN ${valid} THEN 0 ELSE 2 END AS status,
-           session_id AS session, floor(epoch_us(timestamp)::DOUBLE / 1000) AS ms, true AS zoned, reviewer_id AS reviewer, model_id AS candidate,
-           position::DOUBLE AS position, response_length_chars::DOUBLE AS len, score_value::DOUBLE AS score, rank_position::DOUBLE AS rank,
-           council_config_version AS config, query_category AS category, position_is_display_order AS pido
+           ${column('sessionId')} AS session, floor(epoch_us(${column('timestamp')})::DOUBLE / 1000) AS ms, true AS zoned,
+           ${column('reviewerId')} AS reviewer, ${column('modelId')} AS candidate, ${column('position')}::DOUBLE AS position,
+           ${column('responseLengthChars')}::DOUBLE AS len, ${column('scoreValue')}::DOUBLE AS score,
+           ${column('rankPosition')}::DOUBLE AS rank, ${column('councilConfigVersion')} AS config, ${column('category')} AS category,
+           ${column('positionIsDisplayOrder')} AS pido
     FROM read_parquet(${fileList}, file_row_number = true)`;
 }
 

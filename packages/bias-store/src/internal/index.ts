@@ -3,7 +3,27 @@
 // and only a bias-engines released with this store may import it.
 export { allocateRecordArrays, permuteRecordArrays } from '../bias-columns-builder.js';
 export type { RecordArrays } from '../bias-columns-builder.js';
-export { decodeBiasMetricRecordFast } from '../bias-metric-record.js';
+export { decodeBiasMetricRecordFast, foreignBiasRecordVersion } from '../bias-metric-record.js';
+export {
+  biasColumn,
+  biasField,
+  biasLineKeys,
+  biasLineParts,
+  biasMetadataApi,
+  biasMetadataKey,
+  biasMetadataKeys,
+  biasRecordCountProblem,
+  biasRecordFields,
+  isNullableColumn,
+} from '../bias-record-fields.js';
+export type {
+  BiasFieldApi,
+  BiasFieldKind,
+  BiasFieldPresence,
+  BiasLinePart,
+  BiasParquetType,
+  BiasRecordField,
+} from '../bias-record-fields.js';
 export { blankLine, LineProblem, lineDecoder, tornLine } from '../decode-jsonl-line.js';
 export { checkWindowOptions } from '../engine-window-options.js';
 export type { CheckedWindow } from '../engine-window-options.js';
