@@ -13,6 +13,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { toDiskRecord } from './bias-metric-record.js';
+import { biasField } from './bias-record-fields.js';
 import type { BiasParquetSupport } from './bias-parquet-support.js';
 import { parquetNeedsEngines } from './bias-parquet-support.js';
 import { BiasStoreError } from './bias-store-error.js';
@@ -23,6 +24,8 @@ import { streamBiasRecords } from './stream-bias-records.js';
 import { fsyncDirectory } from './write-file-atomic.js';
 
 export type BiasExportFormat = 'parquet' | 'jsonl';
+
+const rankKey = biasField('rankPosition').key;
 
 export interface ExportBiasRecordsOptions {
   /** Store files, directories of stores, or globs over file names, as `readBiasRecords` takes them. */
@@ -80,11 +83,11 @@ function utcDay(ms: number): string {
 
 /**
  * The canonical compact line of a record: the store's own encoding, except that a record whose position is not
- * known to be display order (older writers) keeps `rank_position` absent, since its presence is what says so.
+ * known to be display order (older writers) keeps its rank's key absent, since its presence is what says so.
  */
 export function canonicalBiasLine(record: BiasMetricRecord): string {
   const disk = toDiskRecord(record) as Record<string, unknown>;
-  if (!record.positionIsDisplayOrder && record.rankPosition === null) delete disk.rank_position;
+  if (!record.positionIsDisplayOrder && record.rankPosition === null) delete disk[rankKey];
   return JSON.stringify(disk);
 }
 

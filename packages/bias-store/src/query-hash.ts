@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { BiasStoreError } from './bias-store-error.js';
 
 /**
- * ADR-018's `query_hash`: HMAC-SHA256 keyed by the user's secret over the first 100 characters
+ * ADR-018's query hash (`BiasMetricRecord.queryHash`): HMAC-SHA256 keyed by the user's secret over the first 100 characters
  * (code points, as the reference implementation's `query[:100]`) of the query, UTF-8 encoded,
  * as lower-case hex, truncated to its first 16 characters. There is no default secret.
  */

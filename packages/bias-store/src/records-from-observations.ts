@@ -13,7 +13,7 @@ export interface RecordsFromObservationsOptions {
   consent: ConsentLevel;
   /** `LLM_COUNCIL_HASH_SECRET`: required at consent 4, ignored below. */
   hashSecret: string | null;
-  /** The session's query: used for `query_metadata` and (at 4) `query_hash`, never stored. Null when unknown. */
+  /** The session's query: used for `queryMetadata` and (at 4) `queryHash`, never stored. Null when unknown. */
   query: string | null;
   /** The scale of the scores; default `"1-10"` (ADR-018's example and Council's evaluation prompt). */
   scoreScale?: string;
@@ -38,7 +38,7 @@ function problemOf(o: BiasObservation): string | undefined {
 
 /**
  * Builds one `BiasMetricRecord` per observation (one per session, candidate and reviewer) at schema
- * 1.1.0. `query_metadata` is derived from the query; `query_hash` only at consent 4 (RESEARCH), with
+ * 1.1.0. `queryMetadata` is derived from the query; `queryHash` only at consent 4 (RESEARCH), with
  * the user's secret. At consent 0 (OFF) it returns no records. The query text is in no record and no
  * error message.
  */

@@ -1,4 +1,4 @@
-/** ADR-018's `token_count_bucket` values (the ADR's example is `"100-500"`); lower bound inclusive, upper exclusive. */
+/** ADR-018's token count buckets (`QueryMetadata.tokenCountBucket`) (the ADR's example is `"100-500"`); lower bound inclusive, upper exclusive. */
 export const tokenCountBuckets: readonly ['0-100', '100-500', '500-1000', '1000-5000', '5000+'] = [
   '0-100',
   '100-500',
