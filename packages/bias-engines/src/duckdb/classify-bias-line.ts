@@ -1,7 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { safeParseBiasMetricRecord, noRank, parseIsoTimestamp } from '@council/bias-store';
 import type { JsonlLine } from '@council/bias-store/internal';
-import { majorOf, BiasLineFields, parseBiasLineFast } from '@council/bias-store/internal';
+import {
+  BiasLineFields,
+  biasRecordCountProblem,
+  foreignBiasRecordVersion,
+  parseBiasLineFast,
+} from '@council/bias-store/internal';
 import type { SkipReason } from '@council/bias-store';
 
 /** A record as the reader keeps it: the fields a report reads (`null` where the reader holds NaN, noRank or no id). */
@@ -92,17 +97,9 @@ function slowLine(line: JsonlLine): LineVerdict {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { kind: 'skip', reason: 'invalid_record', detail: 'the line is not a JSON object' };
-  const version = (raw as Record<string, unknown>).schema_version;
-  const major = majorOf(version);
-  if (major !== null && major >= 2) {
-    const shown = JSON.stringify(version);
-    return {
-      kind: 'skip',
-      reason: 'unsupported_version',
-      detail: `schema_version ${shown.length > 24 ? `${shown.slice(0, 24)}…` : shown} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
-      major,
-    };
-  }
+  const foreign = foreignBiasRecordVersion(raw as Record<string, unknown>);
+  if (foreign !== undefined)
+    return { kind: 'skip', reason: 'unsupported_version', detail: foreign.detail, major: foreign.major };
   const parsed = safeParseBiasMetricRecord(raw);
   if (!parsed.success)
     return {
@@ -111,13 +108,8 @@ function slowLine(line: JsonlLine): LineVerdict {
       detail: parsed.error.message.replace(/^Not a bias metric record \((.*)\)\.$/, '$1'),
     };
   const record = parsed.value;
-  if (record.position >= noRank || (record.rankPosition ?? 0) >= noRank || record.responseLengthChars >= noRank) {
-    return {
-      kind: 'skip',
-      reason: 'invalid_record',
-      detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
-    };
-  }
+  const countProblem = biasRecordCountProblem(record);
+  if (countProblem !== undefined) return { kind: 'skip', reason: 'invalid_record', detail: countProblem };
   const time = parseIsoTimestamp(record.timestamp)!;
   return {
     kind: 'record',
