@@ -271,12 +271,12 @@ describe('council mcp over stdio (the bundled executable)', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     let out = '';
     let answered = 0;
-    let closedAt = 0;
+    let closed = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       answered = (out.match(/answered in/g) ?? []).length;
-      if (answered === 2 && closedAt === 0) {
-        closedAt = Date.now();
+      if (answered === 2 && !closed) {
+        closed = true;
         child.stdin.end();
       }
     });
@@ -297,8 +297,10 @@ describe('council mcp over stdio (the bundled executable)', () => {
         _meta: { progressToken: 'p' },
       },
     });
+    // 'At once', without a wall-clock bound: test/hang holds stage 1 until its 120 s timeout, so a server that waited
+    // for the council instead of aborting it would fail on this test's 30 s timeout, and would save the session.
     expect(await exited).toBe(0);
-    expect(Date.now() - closedAt).toBeLessThan(5_000);
+    expect(closed).toBe(true);
     expect(filesUnder(dir)).toEqual([]);
     // No answer was sent for the abandoned call.
     expect(out).not.toContain('"id":2');
