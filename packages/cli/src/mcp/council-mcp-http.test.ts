@@ -170,9 +170,8 @@ describe('council mcp --http (the bundled executable)', () => {
       },
     );
     await expect(call).rejects.toThrow(/stop|abort/i);
-    const deadline = Date.now() + 5_000;
-    while (models.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(models.inFlight).toBe(0);
+    // No wall-clock bound: a connection left open until test/hang's 120 s stage timeout fails on this test's 30 s one.
+    while (models.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(history) ? readFileSync(history, 'utf8') : '').toBe(before);
     await client.close();
   }, 30_000);

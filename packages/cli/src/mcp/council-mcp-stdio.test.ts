@@ -254,9 +254,8 @@ describe('council mcp over stdio (the bundled executable)', () => {
     );
     await expect(call).rejects.toThrow(/stop|abort/i);
     // The hanging request's connection is closed by the abort, not left open until the stage timeout.
-    const deadline = Date.now() + 5_000;
-    while (server.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(server.inFlight).toBe(0);
+    // No wall-clock bound: a connection left open until test/hang's 120 s stage timeout fails on this test's 60 s one.
+    while (server.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
     expect((await client.listTools()).tools).toHaveLength(5);
     expect(filesUnder(home).map((f) => [f, readFileSync(join(home, f), 'utf8')])).toEqual(before);
   }, 60_000);
