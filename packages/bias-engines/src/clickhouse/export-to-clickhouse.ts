@@ -2,13 +2,14 @@ import { hash } from 'node:crypto';
 import type { BiasMetricRecord, SkipReport } from '@council/bias-store';
 import {
   biasMetricRecordSchema,
-  noRank,
   BiasStoreError,
   canonicalBiasLine,
   parseIsoTimestamp,
   defaultMaxLineBytes,
 } from '@council/bias-store';
 import {
+  biasField,
+  biasRecordCountProblem,
   decodeBiasMetricRecordFast,
   blankLine,
   LineProblem,
@@ -61,7 +62,7 @@ export interface ExportBiasRecordsToClickhouseResult extends SkipReport {
 
 const decode = lineDecoder<BiasMetricRecord>({
   schema: biasMetricRecordSchema,
-  version: { field: 'schema_version', major: 1 },
+  version: { field: biasField('schemaVersion').key, major: 1 },
   fastDecode: decodeBiasMetricRecordFast,
 });
 const columnNames = clickhouseBiasColumns.map((c) => c.name);
@@ -93,28 +94,7 @@ class BatchLoader {
       this.duplicates++;
       return;
     }
-    const meta = record.queryMetadata;
-    this.writer.add({
-      record_key: key,
-      ord,
-      schema_version: record.schemaVersion,
-      session_id: record.sessionId,
-      timestamp_ms: ms,
-      consent_level: record.consentLevel,
-      query_category: meta?.category ?? null,
-      query_token_count_bucket: meta?.tokenCountBucket ?? null,
-      query_language: meta?.language ?? null,
-      reviewer_id: record.reviewerId,
-      model_id: record.modelId,
-      position: record.position,
-      response_length_chars: record.responseLengthChars,
-      score_value: record.scoreValue,
-      score_scale: record.scoreScale,
-      council_config_version: record.councilConfigVersion,
-      query_hash: record.queryHash,
-      rank_position: record.rankPosition,
-      position_is_display_order: record.positionIsDisplayOrder,
-    });
+    this.writer.add(key, ord, record, ms);
     if (this.writer.rows === this.batchRows) this.ready.push(this.writer.take());
   }
 
@@ -198,18 +178,14 @@ export async function exportBiasRecordsToClickhouse(
                       detail: problem.detail,
                     });
                   const record = decoded as BiasMetricRecord;
-                  if (
-                    record.position >= noRank ||
-                    (record.rankPosition ?? 0) >= noRank ||
-                    record.responseLengthChars >= noRank
-                  ) {
+                  const countProblem = biasRecordCountProblem(record);
+                  if (countProblem !== undefined)
                     return skips.add({
                       file: file.path,
                       line: line.line,
                       reason: 'invalid_record',
-                      detail: 'position, rank_position or response_length_chars is 4,294,967,295 or more',
+                      detail: countProblem,
                     });
-                  }
                   const time = parseIsoTimestamp(record.timestamp)!;
                   if (!time.hasZone) timestampsWithoutZone++;
                   loader.add(record, time.ms);
