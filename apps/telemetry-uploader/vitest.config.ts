@@ -1,7 +1,9 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
     name: 'telemetry-uploader',
+    // `*.slow.test.ts` files belong to the root's `slow` project (studies and stress runs).
+    exclude: [...configDefaults.exclude, '**/*.slow.test.ts'],
   },
 });

@@ -1,4 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 import { WEB_ASSETS_MODULE, webAssetsModuleSource } from './web/build.mjs';
 
 const resolvedWebAssets = `\0${WEB_ASSETS_MODULE}`;
@@ -14,5 +14,7 @@ export default defineProject({
   ],
   test: {
     name: 'cli',
+    // `*.slow.test.ts` files belong to the root's `slow` project (studies and stress runs).
+    exclude: [...configDefaults.exclude, '**/*.slow.test.ts'],
   },
 });
