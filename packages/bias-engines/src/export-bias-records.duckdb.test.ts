@@ -187,8 +187,8 @@ describe('DuckDB reads a Parquet export', () => {
       db.closeSync();
     }
     const now = new Date('2026-12-01T00:00:00Z');
-    const fromStore = await readBiasRecords({ parquet: biasParquet, inputs: [store], now });
-    const fromDuckDb = await readBiasRecords({ parquet: biasParquet, inputs: [copy], now });
+    const fromStore = await readBiasRecords({ parquet: biasParquet, inputs: [store], window: { now } });
+    const fromDuckDb = await readBiasRecords({ parquet: biasParquet, inputs: [copy], window: { now } });
     expect(fromDuckDb.records).toBe(3);
     expect(fromDuckDb.skipped).toBe(0);
     for (const key of [

@@ -20,7 +20,7 @@ function writeStore(dir: string): string {
 }
 
 const now = new Date('2026-12-01T00:00:00Z');
-const readAll = (inputs: string[]) => readBiasRecords({ parquet: biasParquet, inputs, now });
+const readAll = (inputs: string[]) => readBiasRecords({ parquet: biasParquet, inputs, window: { now } });
 
 describe('exportBiasRecords', () => {
   it('writes one Parquet partition per UTC day that reads back as the same records, and leaves the store as it was', async () => {

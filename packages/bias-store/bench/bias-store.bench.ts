@@ -74,7 +74,7 @@ export const suite = defineBenchSuite({
       budgetMs: 40,
       iterations: 9,
       fn: async () => {
-        const result = await readBiasRecords({ inputs: [thousand], now: new Date('2100-01-01T00:00:00Z') });
+        const result = await readBiasRecords({ inputs: [thousand], window: { now: new Date('2100-01-01T00:00:00Z') } });
         if (result.columns.length !== 20_000 || result.columns.sessionIds.length !== 1000)
           throw new Error(`read ${result.columns.length} records`);
       },

@@ -15,7 +15,7 @@ function writeStore(dir: string): string {
 }
 
 const now = new Date('2026-12-01T00:00:00Z');
-const readAll = (inputs: string[]) => readBiasRecords({ inputs, now });
+const readAll = (inputs: string[]) => readBiasRecords({ inputs, window: { now } });
 
 // The Parquet half (partitions, row groups, reading Parquet back, a killed export) is tested in @council/bias-engines.
 describe('exportBiasRecords', () => {

@@ -239,7 +239,9 @@ describe('readBiasRecords: formatting never changes what is read', () => {
       '"reviewer_id": "openai/gpt-5.1", "model_id": "local/mod\\u00e8le-\\u00e9"',
     );
 
-    const results = await Promise.all(Object.values(paths).map((path) => readBiasRecords({ inputs: [path], now })));
+    const results = await Promise.all(
+      Object.values(paths).map((path) => readBiasRecords({ inputs: [path], window: { now } })),
+    );
     const [reference, ...others] = results;
     // Read back exactly as planted: 8 sessions (6 + 1), oldest first.
     expect(columnsToObservations(reference!.columns)).toEqual(planted.map(expectedObservation));
@@ -275,8 +277,8 @@ describe('readBiasRecords: formatting never changes what is read', () => {
     writeFileSync(join(dir, 'mixed.jsonl'), mixed);
     const store = await writeStore(join(dir, 'store.jsonl'), planted);
     const [a, b] = await Promise.all([
-      readBiasRecords({ inputs: [store], now }),
-      readBiasRecords({ inputs: [join(dir, 'mixed.jsonl')], now }),
+      readBiasRecords({ inputs: [store], window: { now } }),
+      readBiasRecords({ inputs: [join(dir, 'mixed.jsonl')], window: { now } }),
     ]);
     expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
     expect(counts(b)).toEqual(counts(a));
@@ -290,8 +292,8 @@ describe('readBiasRecords: formatting never changes what is read', () => {
       `\uFEFF${planted.map((r) => writeJson(disk(r), pythonDefault)).join('\n')}\n`,
     );
     const [a, b] = await Promise.all([
-      readBiasRecords({ inputs: [store], now }),
-      readBiasRecords({ inputs: [join(dir, 'bom.jsonl')], now }),
+      readBiasRecords({ inputs: [store], window: { now } }),
+      readBiasRecords({ inputs: [join(dir, 'bom.jsonl')], window: { now } }),
     ]);
     expect(b.skipped).toBe(0);
     expect(plainColumns(b.columns)).toEqual(plainColumns(a.columns));
@@ -327,8 +329,8 @@ describe('readBiasRecords: the window', () => {
     return readBiasRecords({ inputs: [path], ...options });
   }
 
-  it("keeps the last maxSessions sessions of the last maxDays days, by each session's earliest record in the window", async () => {
-    const r = await read({ now, maxDays: 7, maxSessions: 4 });
+  it("keeps the last window.sessions sessions of the last window.days days, by each session's earliest record in the window", async () => {
+    const r = await read({ window: { now, days: 7, sessions: 4 } });
     // In the window: sA from 03-04, straddle from 03-05T12 (its 03-02 record is out), sB 03-06, sC 03-07 (its later line), sMixed 03-09.
     expect(r.columns.sessionIds).toEqual(['straddle', 'sB', 'sC', 'sMixed']);
     expect(Array.from(r.columns.sessionStart)).toEqual([0, 2, 4, 6, 7]);
@@ -355,32 +357,32 @@ describe('readBiasRecords: the window', () => {
   });
 
   it('ranks a straddling session by its earliest record once no day window cuts it', async () => {
-    const r = await read({ now, maxSessions: 4 });
+    const r = await read({ window: { now, sessions: 4 } });
     // Now straddle starts 03-02T23 and old 02-20: both older than sA.
     expect(r.columns.sessionIds).toEqual(['sA', 'sB', 'sC', 'sMixed']);
     expect(Array.from(r.columns.sessionStart)).toEqual([0, 2, 4, 6, 7]);
     expect(r.excluded).toEqual({ ...noExclusions, beyondSessions: 5, future: 2 });
-    const all = await read({ now });
+    const all = await read({ window: { now } });
     expect(all.columns.sessionIds).toEqual(['old', 'straddle', 'sA', 'sB', 'sC', 'sMixed']);
     expect(Array.from(all.columns.sessionStart)).toEqual([0, 2, 5, 7, 9, 11, 12]);
     expect(all.excluded).toEqual({ ...noExclusions, future: 2 });
   });
 
   it('leaves out records after now, counting them as future', async () => {
-    const r = await read({ now: new Date('2026-03-08T12:00:00Z') });
+    const r = await read({ window: { now: new Date('2026-03-08T12:00:00Z') } });
     // sMixed (03-09, 03-12) and sFuture (03-11) are after now; sC's 03-08T00 record is not.
     expect(r.excluded).toEqual({ ...noExclusions, future: 3 });
     expect(r.columns.sessionIds).toEqual(['old', 'straddle', 'sA', 'sB', 'sC']);
     expect(r.columns.length).toBe(11);
     // A record exactly at now is in.
-    const edge = await read({ now: new Date('2026-03-12T00:00:00Z') });
+    const edge = await read({ window: { now: new Date('2026-03-12T00:00:00Z') } });
     expect(edge.excluded).toEqual(noExclusions);
     expect(edge.columns.length).toBe(14);
   });
 
   it('filters by model (reviewer or reviewed) and by config version, each record counted under the first filter that leaves it out', async () => {
     // r/2 reviews in straddle, sA, old, sMixed, sB and sC, and is reviewed in sFuture: 7 records; 7 others.
-    const byModel = await read({ now, model: 'r/2' });
+    const byModel = await read({ window: { now, model: 'r/2' } });
     expect(byModel.excluded).toEqual({ ...noExclusions, model: 7, future: 2 });
     expect(byModel.columns.sessionIds).toEqual(['old', 'straddle', 'sA', 'sB', 'sC']);
     // sB's one record left starts it at 06:00.
@@ -395,13 +397,13 @@ describe('readBiasRecords: the window', () => {
     );
     expect(byModel.columns.models).toContain('r/2');
 
-    const byConfig = await read({ now, configVersion: '1.0.0' });
+    const byConfig = await read({ window: { now, configVersion: '1.0.0' } });
     // sA's two records have no config version, sB's r/2 record is 0.9.0.
     expect(byConfig.excluded).toEqual({ ...noExclusions, configVersion: 3, future: 2 });
     expect(byConfig.columns.length).toBe(9);
     expect(byConfig.columns.sessionIds).toEqual(['old', 'straddle', 'sB', 'sC', 'sMixed']);
 
-    const both = await read({ now, model: 'r/2', configVersion: '1.0.0', maxSessions: 2 });
+    const both = await read({ window: { now, model: 'r/2', configVersion: '1.0.0', sessions: 2 } });
     // model 7; of r/2's 7: sA and sB by config, sMixed and sFuture after now, old/straddle/sC kept, then old beyond 2 sessions.
     expect(both.excluded).toEqual({
       model: 7,
@@ -425,24 +427,24 @@ describe('readBiasRecords: the window', () => {
         obs(['tie-a', 'r/2'], '2026-03-01T00:00:00Z'),
       ]),
     );
-    const all = await readBiasRecords({ inputs: [path], now });
+    const all = await readBiasRecords({ inputs: [path], window: { now } });
     expect(all.columns.sessionIds).toEqual(['tie-a', 'tie-b', 'tie-c']);
     expect(Array.from(all.columns.sessionStart)).toEqual([0, 2, 3, 4]);
-    const two = await readBiasRecords({ inputs: [path], now, maxSessions: 2 });
+    const two = await readBiasRecords({ inputs: [path], window: { now, sessions: 2 } });
     expect(two.columns.sessionIds).toEqual(['tie-b', 'tie-c']);
     expect(two.excluded.beyondSessions).toBe(2);
   });
 
   it('rejects a window it cannot honour', async () => {
     const path = await writeStore(join(tempDir(), 'x.jsonl'), planted);
-    for (const bad of [{ maxSessions: 0 }, { maxSessions: 1.5 }, { maxDays: -1 }, { now: new Date(Number.NaN) }]) {
-      await expect(readBiasRecords({ inputs: [path], ...bad })).rejects.toSatisfy(
+    for (const bad of [{ sessions: 0 }, { sessions: 1.5 }, { days: -1 }, { now: new Date(Number.NaN) }]) {
+      await expect(readBiasRecords({ inputs: [path], window: bad })).rejects.toSatisfy(
         (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION',
       );
     }
   });
 
-  it('re-reads a session pruned early that turns out to be among the last maxSessions (5,000 sessions, maxSessions 3)', async () => {
+  it("re-reads a session pruned early that turns out to be among the window's last sessions (5,000 sessions, sessions 3)", async () => {
     // x-1..3 start latest, so after 4,096 held sessions the reader keeps them and drops p-1..3. Later
     // lines give x-1..3 records from 2025 (now the oldest sessions), and p-1 a record earlier than its
     // first: p-1..3 are the last 3 after all, and must come back with every record.
@@ -470,7 +472,7 @@ describe('readBiasRecords: the window', () => {
     // Two bad lines (5,004 and 5,005) between: the second read must not count them again.
     appendFileSync(path, '{"schema_version":"2.0.0"}\nnot json\n');
     await writeStore(path, records(late));
-    const r = await readBiasRecords({ inputs: [path], now: new Date('2026-07-01T00:00:00Z'), maxSessions: 3 });
+    const r = await readBiasRecords({ inputs: [path], window: { now: new Date('2026-07-01T00:00:00Z'), sessions: 3 } });
     expect(r.columns.sessionIds).toEqual(['p-1', 'p-2', 'p-3']);
     expect(Array.from(r.columns.sessionTime)).toEqual([
       at('2026-05-19T00:00:00Z'),
@@ -545,12 +547,12 @@ describe('readBiasRecords: bad lines', () => {
     // No window; the last session only (s1's bad lines belong to a session left out); a model no record has; a window before every record.
     for (const window of [
       {},
-      { maxSessions: 1 },
+      { sessions: 1 },
       { model: 'nobody' },
-      { maxDays: 1 },
+      { days: 1 },
       { now: new Date('2020-01-01T00:00:00Z') },
     ]) {
-      const r = await readBiasRecords({ inputs: [path], now, maxLineBytes, ...window });
+      const r = await readBiasRecords({ inputs: [path], maxLineBytes, window: { now, ...window } });
       expect(
         r.firstBadLines.map(({ file, line, reason }) => ({ file, line, reason })),
         JSON.stringify(window),
@@ -572,7 +574,7 @@ describe('readBiasRecords: bad lines', () => {
       expect(r.records).toBe(2);
       expect(r.files).toEqual([{ path, lines: 10 }]);
     }
-    const last = await readBiasRecords({ inputs: [path], now, maxLineBytes, maxSessions: 1 });
+    const last = await readBiasRecords({ inputs: [path], maxLineBytes, window: { now, sessions: 1 } });
     expect(last.columns.sessionIds).toEqual(['s2']);
     expect(last.excluded.beyondSessions).toBe(1);
   });
@@ -597,7 +599,7 @@ describe('readBiasRecords: several inputs', () => {
     const plain = await writeStore(join(dir, 'alice.jsonl'), [...s1, ...s2]);
     writeFileSync(join(dir, 'bob.jsonl.gz'), gzipSync(readFileSync(plain)));
     // s1 + s2 = 6 records, the same 6 gzipped: 6 read from the .gz alone.
-    const gz = await readBiasRecords({ inputs: [join(dir, 'bob.jsonl.gz')], now });
+    const gz = await readBiasRecords({ inputs: [join(dir, 'bob.jsonl.gz')], window: { now } });
     expect(gz.records).toBe(6);
     expect(gz.columns.sessionIds).toEqual(['s1', 's2']);
     // A directory holding bias_metrics.jsonl and a teammate's store reads both (and skips the history).
@@ -605,7 +607,7 @@ describe('readBiasRecords: several inputs', () => {
     await writeStore(join(team, 'bias_metrics.jsonl'), s1);
     await writeStore(join(team, 'carol.jsonl'), s3);
     writeFileSync(join(team, 'history.jsonl'), '{"not":"a bias record"}\n');
-    const both = await readBiasRecords({ inputs: [team], now });
+    const both = await readBiasRecords({ inputs: [team], window: { now } });
     expect(both.records).toBe(5);
     expect(both.skipped).toBe(0);
     expect(both.columns.sessionIds).toEqual(['s1', 's3']);
@@ -618,11 +620,11 @@ describe('readBiasRecords: several inputs', () => {
     const zero = line.replace('"schema_version":"1.1.0"', '"schema_version":0');
     // "é" is two bytes (C3 A9): the file ends after the first of them, as a crash mid-write leaves it.
     writeFileSync(path, Buffer.concat([Buffer.from(`${line}\n${zero}\n{"reviewer_id":"`), Buffer.from([0xc3])]));
-    const r = await readBiasRecords({ inputs: [path], now });
+    const r = await readBiasRecords({ inputs: [path], window: { now } });
     expect(r.records).toBe(1);
     expect(r.reasons).toMatchObject({ torn_line: 1, invalid_record: 1, unsupported_version: 0, invalid_utf8: 0 });
     expect(r.foreignMajors).toEqual([]);
-    await expect(readBiasRecords({ inputs: [path], now, maxLineBytes: Number.NaN })).rejects.toThrow(
+    await expect(readBiasRecords({ inputs: [path], maxLineBytes: Number.NaN, window: { now } })).rejects.toThrow(
       /maxLineBytes must be a positive whole number/,
     );
   });
@@ -632,7 +634,7 @@ describe('readBiasRecords: several inputs', () => {
     const a = await writeStore(join(dir, 'a', 'bias_metrics.jsonl'), [...s1, ...s2]);
     // The second store holds s2 again (its lines in another order) and s3.
     const b = await writeStore(join(dir, 'b', 'bias_metrics.jsonl'), [s3[0]!, ...s2.slice().reverse(), s3[1]!]);
-    const r = await readBiasRecords({ inputs: [a, b], now });
+    const r = await readBiasRecords({ inputs: [a, b], window: { now } });
     expect(r.records).toBe(11);
     expect(r.repeated).toEqual({ duplicates: 3, conflicts: 0, conflictSessions: [] });
     expect(r.columns.sessionIds).toEqual(['s1', 's2', 's3']);
@@ -646,7 +648,7 @@ describe('readBiasRecords: several inputs', () => {
     const a = await writeStore(join(dir, 'a.jsonl'), [...s1, ...s2]);
     const changed = s2.map((r) => (r.reviewerId === 'r/2' ? { ...r, scoreValue: 9 } : r));
     const b = await writeStore(join(dir, 'b.jsonl'), [...changed, ...s3]);
-    const r = await readBiasRecords({ inputs: [a, b], now });
+    const r = await readBiasRecords({ inputs: [a, b], window: { now } });
     expect(r.repeated).toEqual({ duplicates: 2, conflicts: 1, conflictSessions: ['s2'] });
     expect(r.warnings).toEqual([expect.stringContaining('(sessions s2)')]);
     const kept = columnsToObservations(r.columns).filter((o) => o.sessionId === 's2');
@@ -656,7 +658,7 @@ describe('readBiasRecords: several inputs', () => {
       ['r/3', 6],
     ]);
     // In the other order, the other value wins.
-    const swapped = await readBiasRecords({ inputs: [b, a], now });
+    const swapped = await readBiasRecords({ inputs: [b, a], window: { now } });
     expect(
       columnsToObservations(swapped.columns).find((o) => o.sessionId === 's2' && o.reviewer === 'r/2')!.score,
     ).toBe(9);
@@ -667,7 +669,7 @@ describe('readBiasRecords: several inputs', () => {
     await writeStore(join(home, 'bias_metrics.jsonl'), [...s1, ...s2]);
     writeFileSync(join(home, 'history.jsonl'), '{"kind":"session","id":"h-1","query":"not a bias record"}\n');
     writeFileSync(join(home, 'outbox.jsonl'), '{"kind":"upload"}\n');
-    const r = await readBiasRecords({ inputs: [home], now });
+    const r = await readBiasRecords({ inputs: [home], window: { now } });
     expect(r.files.map((f) => basename(f.path))).toEqual(['bias_metrics.jsonl']);
     expect(r.records).toBe(6);
     expect(r.skipped).toBe(0);
@@ -680,11 +682,11 @@ describe('readBiasRecords: several inputs', () => {
     await writeStore(join(root, 'team', 'alice.jsonl'), s1);
     await writeStore(join(root, 'team', 'bob.jsonl'), s3);
     writeFileSync(join(root, 'team', 'notes.txt'), 'not a store\n');
-    const r = await readBiasRecords({ inputs: ['team/*.jsonl'], cwd: root, now });
+    const r = await readBiasRecords({ inputs: ['team/*.jsonl'], cwd: root, window: { now } });
     expect(r.files.map((f) => basename(f.path))).toEqual(['alice.jsonl', 'bob.jsonl']);
     expect(r.columns.sessionIds).toEqual(['s1', 's3']);
     expect(r.records).toBe(5);
-    await expect(readBiasRecords({ inputs: ['team/*.ndjson'], cwd: root, now })).rejects.toSatisfy(
+    await expect(readBiasRecords({ inputs: ['team/*.ndjson'], cwd: root, window: { now } })).rejects.toSatisfy(
       (e: unknown) =>
         BiasStoreError.isInstance(e) &&
         e.code === 'INVALID_OPTION' &&
@@ -694,7 +696,7 @@ describe('readBiasRecords: several inputs', () => {
 
   it('says clearly that a file does not exist', async () => {
     const root = tempDir();
-    await expect(readBiasRecords({ inputs: ['nope.jsonl'], cwd: root, now })).rejects.toSatisfy(
+    await expect(readBiasRecords({ inputs: ['nope.jsonl'], cwd: root, window: { now } })).rejects.toSatisfy(
       (e: unknown) =>
         BiasStoreError.isInstance(e) &&
         e.code === 'IO_ERROR' &&
@@ -705,7 +707,11 @@ describe('readBiasRecords: several inputs', () => {
   it('reads a file given twice (or by two names) once, with no duplicates', async () => {
     const root = tempDir();
     const path = await writeStore(join(root, 'a', 'bias_metrics.jsonl'), [...s1, ...s2]);
-    const r = await readBiasRecords({ inputs: [path, path, 'a/../a/bias_metrics.jsonl', 'a'], cwd: root, now });
+    const r = await readBiasRecords({
+      inputs: [path, path, 'a/../a/bias_metrics.jsonl', 'a'],
+      cwd: root,
+      window: { now },
+    });
     expect(r.files).toEqual([{ path, lines: 6 }]);
     expect(r.records).toBe(6);
     expect(r.repeated).toEqual({ duplicates: 0, conflicts: 0, conflictSessions: [] });
@@ -729,8 +735,8 @@ describe('readBiasRecords: several inputs', () => {
     ).toEqual(['bias_metrics.000001.jsonl.gz', 'bias_metrics.000002.jsonl.gz', 'bias_metrics.jsonl']);
     const plain = await writeStore(join(root, 'plain', 'bias_metrics.jsonl'), [...s1, ...s2, ...s3]);
     const [segmented, flat] = await Promise.all([
-      readBiasRecords({ inputs: [path], now }),
-      readBiasRecords({ inputs: [plain], now }),
+      readBiasRecords({ inputs: [path], window: { now } }),
+      readBiasRecords({ inputs: [plain], window: { now } }),
     ]);
     expect(segmented.files.map((f) => [basename(f.path), f.lines])).toEqual([
       ['bias_metrics.000001.jsonl.gz', 3],
@@ -741,7 +747,10 @@ describe('readBiasRecords: several inputs', () => {
     expect({ ...counts(segmented), files: null }).toEqual({ ...counts(flat), files: null });
     expect(columnsToObservations(segmented.columns)).toEqual([...s1, ...s2, ...s3].map(expectedObservation));
     // A segment file named directly reads its whole store.
-    const viaSegment = await readBiasRecords({ inputs: [join(root, 'seg', 'bias_metrics.000001.jsonl.gz')], now });
+    const viaSegment = await readBiasRecords({
+      inputs: [join(root, 'seg', 'bias_metrics.000001.jsonl.gz')],
+      window: { now },
+    });
     expect(viaSegment.records).toBe(8);
   });
 });
@@ -788,7 +797,7 @@ describe('readBiasRecords: older writers', () => {
       }),
     ];
     const path = writeLines(join(tempDir(), 'old.jsonl'), lines);
-    const r = await readBiasRecords({ inputs: [path], now: new Date('2026-04-01T00:00:00Z') });
+    const r = await readBiasRecords({ inputs: [path], window: { now: new Date('2026-04-01T00:00:00Z') } });
     expect(r.records).toBe(4);
     expect(r.timestampsWithoutZone).toBe(2);
     expect(r.warnings).toEqual(['2 records had a timestamp without a zone; read as UTC.']);
@@ -815,7 +824,7 @@ it('keeps noRank for unranked records and NaN for unscored ones in the columns',
     join(tempDir(), 'x.jsonl'),
     records([obs(['s', 'r/1'], '2026-03-01T00:00:00Z', { score: null, rankPosition: null })]),
   );
-  const r = await readBiasRecords({ inputs: [path], now: new Date('2026-04-01T00:00:00Z') });
+  const r = await readBiasRecords({ inputs: [path], window: { now: new Date('2026-04-01T00:00:00Z') } });
   expect(r.columns.rankPosition[0]).toBe(noRank);
   expect(r.columns.score[0]).toBeNaN();
 });
@@ -833,9 +842,8 @@ describe('sessions left out (not saved whole yet)', () => {
     );
     const r = await readBiasRecords({
       inputs: [path],
-      now: new Date('2026-02-01T00:00:00Z'),
-      maxSessions: 2,
       leaveOutSessions: new Set(['s2', 'not-there']),
+      window: { now: new Date('2026-02-01T00:00:00Z'), sessions: 2 },
     });
     // s2's two records are left out before the window: the last 2 sessions are then s1 and s3.
     expect(r.columns.sessionIds).toEqual(['s1', 's3']);

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { BiasColumnsBuilder } from './bias-columns-builder.js';
 import { checkWindowOptions } from './engine-window-options.js';
+import type { EngineWindowOptions } from './engine-window-options.js';
 import { settleWindowRecords } from './settle-window-records.js';
 import type { BiasRow } from './bias-columns-builder.js';
 import { foreignBiasRecordVersion, safeParseBiasMetricRecord } from './bias-metric-record.js';
@@ -22,21 +23,11 @@ import type { JsonlLine, JsonlLinePlace } from './scan-jsonl-lines.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import { SessionWindow } from './session-window.js';
 
-export interface ReadBiasRecordsOptions {
+export interface ReadBiasRecordsOptions extends EngineWindowOptions {
   /** Store files, directories of stores, or globs over file names (relative to `cwd`). Each store's closed and compacted segments are read too. */
   inputs: readonly string[];
   /** Where relative inputs start; default the current directory. */
   cwd?: string;
-  /** Keep the last N sessions, by each session's earliest record in the window. Default: all. */
-  maxSessions?: number;
-  /** Keep records from the `maxDays` days before `now`. Default: all. */
-  maxDays?: number;
-  /** The end of the window; records after it are left out (and counted). Default: the current time. */
-  now?: Date;
-  /** Keep only records where this model is the reviewer or the reviewed member. */
-  model?: string;
-  /** Keep only records of this council configuration version. */
-  configVersion?: string;
   /** Longest line read; longer ones are skipped and counted. Default 1 MiB. */
   maxLineBytes?: number;
   /**
@@ -55,11 +46,11 @@ export interface ReadBiasRecordsOptions {
 export interface BiasWindowExclusions {
   model: number;
   configVersion: number;
-  /** Older than `maxDays`. */
+  /** Older than the window's `days`. */
   beforeWindow: number;
   /** Timestamped after `now`. */
   future: number;
-  /** Of sessions older than the last `maxSessions`. */
+  /** Of sessions older than the window's last `sessions`. */
   beyondSessions: number;
   /** Of sessions in `leaveOutSessions` (not saved whole yet). An engine that reads a table or other files counts none. */
   unsaved: number;
@@ -74,7 +65,7 @@ export interface ReadBiasRecordsResult extends SkipReport {
   lines: number;
   /** Valid bias records read, before the window. */
   records: number;
-  /** Sessions with a record that passed the model, config-version and time filters (before `maxSessions`). */
+  /** Sessions with a record that passed the model, config-version and time filters (before the window's `sessions`). */
   sessions: number;
   excluded: BiasWindowExclusions;
   /** Repeated records in the window (counted once). */
@@ -97,7 +88,7 @@ const minimumLineBytes = 128;
  * How many records to make room for: what the files can hold (a gzipped file's own trailer says how large it
  * is uncompressed), or — with a session window — what a few times the sessions the reader holds at once need.
  */
-async function recordsUpperBound(inputs: readonly BiasInputFile[], maxSessions: number): Promise<number> {
+async function recordsUpperBound(inputs: readonly BiasInputFile[], sessionLimit: number): Promise<number> {
   let bytes = 0;
   for (const { file, parquet } of inputs)
     bytes +=
@@ -111,7 +102,7 @@ async function recordsUpperBound(inputs: readonly BiasInputFile[], maxSessions: 
   const reserveAtMost = 1 << 24;
   return Math.min(
     reserveAtMost,
-    maxSessions === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * maxSessions, 4096) * 64),
+    sessionLimit === Number.POSITIVE_INFINITY ? fromFiles : Math.min(fromFiles, Math.max(4 * sessionLimit, 4096) * 64),
   );
 }
 
@@ -142,12 +133,14 @@ async function gzipSize(path: string, compressedBytes: number): Promise<number> 
  * path reads the usual lines without building objects; any other valid JSON formatting reads the same),
  * applies the schema's rules (major 1, any 1.x.y; other majors, torn, invalid, non-UTF-8 and over-long
  * lines skipped and counted with file and line), and applies the window once: model and config-version
- * filters, the days before `now`, then the last `maxSessions` sessions. Memory grows with the records in
+ * filters, the days before `now`, then the last `sessions` sessions (bias-audit's `BiasWindow`, checked as every
+ * reader checks it). Memory grows with the records in
  * the window (41 bytes each), not with the files: sessions that fall out of the window are dropped as the
  * read goes. Records of one session merge across inputs; repeats count once.
  */
 export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<ReadBiasRecordsResult> {
-  const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'readBiasRecords');
+  const window = checkWindowOptions(options, 'readBiasRecords');
+  const { sessions: sessionLimit, nowMs, earliestMs: earliest } = window;
   const maxLineBytes = options.maxLineBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
     throw new BiasStoreError({
@@ -166,9 +159,9 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   const configVersions = new IdInterner(0xfffe, 'config versions');
   const categories = new IdInterner(0xfffe, 'query categories');
   const sessions = new SessionWindow();
-  const builder = new BiasColumnsBuilder(await recordsUpperBound(inputs, maxSessions));
-  const modelFilter = options.model;
-  const configFilter = options.configVersion;
+  const builder = new BiasColumnsBuilder(await recordsUpperBound(inputs, sessionLimit));
+  const modelFilter = window.model;
+  const configFilter = window.configVersion;
   // Interned up front, so a record's session is checked by its index (no string per record).
   const leaveOut =
     options.leaveOutSessions === undefined
@@ -205,15 +198,15 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
       result.firstBadLines.push({ file: currentFile, line, reason, detail } satisfies BadLine);
   };
 
-  // Holding more sessions than this triggers a prune back to `maxSessions`.
+  // Holding more sessions than this triggers a prune back to `sessionLimit`.
   const holdLimit =
-    maxSessions === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * maxSessions, 4096);
+    sessionLimit === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : Math.max(4 * sessionLimit, 4096);
   const prune = (): void => {
     const order: number[] = [];
     for (let i = 0; i < sessionIds.names.length; i++) if (sessions.state[i] === 1) order.push(i);
     order.sort((a, b) => sessions.key[b]! - sessions.key[a]! || (sessionIds.names[a]! < sessionIds.names[b]! ? 1 : -1));
-    for (const i of order.slice(maxSessions)) sessions.state[i] = 2;
-    sessions.held = Math.min(order.length, maxSessions);
+    for (const i of order.slice(sessionLimit)) sessions.state[i] = 2;
+    sessions.held = Math.min(order.length, sessionLimit);
     builder.retain((s) => sessions.state[s] === 1);
   };
 
@@ -431,12 +424,12 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
   };
   await readAll(inputs);
 
-  // The last maxSessions sessions by their earliest record; ties by id.
+  // The last sessionLimit sessions by their earliest record; ties by id.
   const ranked: number[] = [];
   for (let i = 0; i < sessionIds.names.length; i++)
     if (i < sessions.state.length && sessions.state[i] !== 0) ranked.push(i);
   ranked.sort((a, b) => sessions.key[a]! - sessions.key[b]! || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1));
-  const chosen = maxSessions < ranked.length ? ranked.slice(ranked.length - maxSessions) : ranked;
+  const chosen = sessionLimit < ranked.length ? ranked.slice(ranked.length - sessionLimit) : ranked;
   for (let r = 0; r < ranked.length - chosen.length; r++)
     result.excluded.beyondSessions += sessions.records[ranked[r]!]!;
   const missing = chosen.filter((s) => sessions.state[s] === 2);

@@ -1,15 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { BiasObservation, BiasSessionSummaries } from '@council/bias-audit';
+import type { BiasObservation, BiasSessionSummaries, BiasWindowOptions } from '@council/bias-audit';
 import { aggregateBiasAudit, summarizeBiasSessions } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  BiasRecordColumns,
-  BiasWindowExclusions,
-  ReadBiasRecordsOptions,
-  ReadBiasRecordsResult,
-} from '@council/bias-store';
+import type { BiasRecordColumns, BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
 import { biasLine } from '../__fixtures__/bias-line.js';
 import { expectSameSummaries } from '../__fixtures__/expect-same-summaries.js';
 import { resolvedRecords } from '../__fixtures__/resolved-records.js';
@@ -25,7 +20,7 @@ import { biasParquet } from '../bias-parquet.js';
 
 const tempDir = useTempDirs();
 const now = new Date('2030-01-01T00:00:00Z');
-const all = { now, maxSessions: Number.POSITIVE_INFINITY, maxDays: Number.POSITIVE_INFINITY };
+const all = { now, sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY };
 let server: ClickhouseTestServer;
 
 beforeAll(async () => {
@@ -190,25 +185,22 @@ function expectSameColumns(actual: BiasRecordColumns, expected: BiasRecordColumn
 async function expectSameAsReader(spec: {
   inputs: string[];
   table: string;
-  window: Omit<ReadBiasRecordsOptions, 'inputs'>;
+  window: BiasWindowOptions;
 }): Promise<{ expected: BiasSessionSummaries; read: ReadBiasRecordsResult }> {
-  const read = await readBiasRecords({ parquet: biasParquet, inputs: spec.inputs, ...spec.window });
-  const { now: _now, ...window } = spec.window;
+  const read = await readBiasRecords({ parquet: biasParquet, inputs: spec.inputs, window: spec.window });
   // 37 sessions a query: a window cut to 37 sessions or fewer is read by name; 2: ranges of ids that leave out the
   // sessions before the window's oldest.
   const [actual, inPairs] = [
     await clickhouseBiasRead({
       url: server.url,
       table: spec.table,
-      now: spec.window.now!,
-      ...window,
+      window: spec.window,
       sessionsPerQuery: 37,
     }),
     await clickhouseBiasRead({
       url: server.url,
       table: spec.table,
-      now: spec.window.now!,
-      ...window,
+      window: spec.window,
       sessionsPerQuery: 2,
     }),
   ];
@@ -226,13 +218,17 @@ async function expectSameAsReader(spec: {
     firstBadLines: [],
     foreignMajors: [],
   });
-  const options = { now: spec.window.now!, seed: 1, resamples: 200 };
-  const cut = {
-    maxSessions: spec.window.maxSessions ?? Number.POSITIVE_INFINITY,
-    maxDays: spec.window.maxDays ?? Number.POSITIVE_INFINITY,
+  const options = {
+    window: {
+      now: spec.window.now!,
+      sessions: spec.window.sessions ?? Number.POSITIVE_INFINITY,
+      days: spec.window.days ?? Number.POSITIVE_INFINITY,
+    },
+    seed: 1,
+    resamples: 200,
   };
-  expect(JSON.stringify(aggregateBiasAudit(actual.columns, { ...options, ...cut }))).toBe(
-    JSON.stringify(aggregateBiasAudit(read.columns, { ...options, ...cut })),
+  expect(JSON.stringify(aggregateBiasAudit(actual.columns, options))).toBe(
+    JSON.stringify(aggregateBiasAudit(read.columns, options)),
   );
   return { expected, read };
 }
@@ -262,29 +258,29 @@ describe("the window's records read by ClickHouse", () => {
   it.each([
     {
       name: 'the last 37 sessions (the cut falls between two sessions that start at one instant)',
-      window: { now, maxSessions: 37 },
+      window: { now, sessions: 37 },
       leaves: ['beyondSessions'],
     },
     {
       name: 'a time window that leaves records before it and after now',
-      window: { now: new Date('2026-01-01T02:00:00Z'), maxDays: 0.05 },
+      window: { now: new Date('2026-01-01T02:00:00Z'), days: 0.05 },
       leaves: ['future', 'beforeWindow'],
     },
     {
       name: 'a fractional day count with the last 3 sessions',
-      window: { now: new Date('2026-01-01T03:30:00.001Z'), maxDays: 0.1234567, maxSessions: 3 },
+      window: { now: new Date('2026-01-01T03:30:00.001Z'), days: 0.1234567, sessions: 3 },
       leaves: ['future', 'beforeWindow', 'beyondSessions'],
     },
     { name: 'one model', window: { ...all, model: syntheticModels[1]! }, leaves: ['model'] },
     {
       name: 'a simulated model and the last session',
-      window: { ...all, model: 'simulated:echo', maxSessions: 1 },
+      window: { ...all, model: 'simulated:echo', sessions: 1 },
       leaves: ['model'],
     },
     { name: 'a config version', window: { ...all, configVersion: '0.5.0' }, leaves: ['configVersion'] },
     {
       name: 'a config version and the last 10 sessions',
-      window: { ...all, configVersion: '0.4.0', maxSessions: 10 },
+      window: { ...all, configVersion: '0.4.0', sessions: 10 },
       leaves: ['configVersion', 'beyondSessions'],
     },
     { name: 'a window nothing is in', window: { now: new Date('2020-01-01T00:00:00Z') }, leaves: ['future'] },
@@ -293,7 +289,7 @@ describe("the window's records read by ClickHouse", () => {
       window: { ...all, model: oddName },
       leaves: ['model'],
     },
-  ] as { name: string; window: Omit<ReadBiasRecordsOptions, 'inputs'>; leaves: (keyof BiasWindowExclusions)[] }[])(
+  ] as { name: string; window: BiasWindowOptions; leaves: (keyof BiasWindowExclusions)[] }[])(
     'apply the window as the reader does: $name',
     async ({ window, leaves }) => {
       const inputs = writeStore(tempDir(), { sessions: 40, seed: 18 });
@@ -322,8 +318,8 @@ describe("the window's records read by ClickHouse", () => {
     await load([plain!, gzip!, copy], 'copies');
     // Loading again changes nothing: the same records, the same keys and ords.
     await exportBiasRecordsToClickhouse({ inputs: [plain!, gzip!, copy], url: server.url, table: 'copies' });
-    const read = await readBiasRecords({ parquet: biasParquet, inputs: [plain!, gzip!, copy], ...all });
-    const actual = await clickhouseBiasRead({ url: server.url, table: 'copies', ...all });
+    const read = await readBiasRecords({ parquet: biasParquet, inputs: [plain!, gzip!, copy], window: all });
+    const actual = await clickhouseBiasRead({ url: server.url, table: 'copies', window: all });
     expectSameColumns(actual.columns, read.columns);
     expect(read.repeated.duplicates).toBe(2);
     expect(actual.repeated).toEqual({ ...read.repeated, duplicates: 1 });
@@ -342,8 +338,8 @@ describe("the window's records read by ClickHouse", () => {
       `${base.map((o) => line({ ...o, sessionId: ids[first.indexOf(o.sessionId)]! })).join('\n')}\n`,
     );
     await load([input], 'ids');
-    const read = await readBiasRecords({ parquet: biasParquet, inputs: [input], ...all });
-    const actual = await clickhouseBiasRead({ url: server.url, table: 'ids', ...all, sessionsPerQuery: 1 });
+    const read = await readBiasRecords({ parquet: biasParquet, inputs: [input], window: all });
+    const actual = await clickhouseBiasRead({ url: server.url, table: 'ids', window: all, sessionsPerQuery: 1 });
     expectSameColumns(actual.columns, read.columns);
     expect([...actual.columns.sessionIds].sort()).toEqual(['sa', 's\u{1F600}', 's\uE000', 's\uFFFF']);
   }, 120_000);
@@ -352,8 +348,8 @@ describe("the window's records read by ClickHouse", () => {
     const inputs = writeStore(tempDir(), { sessions: 12, seed: 5 });
     await createClickhouseBiasTable({ url: server.url, database: 'analytics' });
     await exportBiasRecordsToClickhouse({ inputs, url: server.url, database: 'analytics' });
-    const read = await readBiasRecords({ parquet: biasParquet, inputs, ...all });
-    const actual = await clickhouseBiasRead({ url: server.url, database: 'analytics', ...all });
+    const read = await readBiasRecords({ parquet: biasParquet, inputs, window: all });
+    const actual = await clickhouseBiasRead({ url: server.url, database: 'analytics', window: all });
     expectSameColumns(actual.columns, read.columns);
     expect(actual.columns.sessionIds).toHaveLength(14);
   }, 120_000);
@@ -361,11 +357,11 @@ describe("the window's records read by ClickHouse", () => {
   it('say clearly what is wrong with an option, a table or a server', async () => {
     const bad = (options: Partial<Parameters<typeof clickhouseBiasRead>[0]>): Promise<unknown> =>
       clickhouseBiasRead({ url: server.url, ...options });
-    await expect(bad({ maxSessions: 0 })).rejects.toThrow(
-      'clickhouseBiasRead: maxSessions must be a positive integer (or Infinity), got 0.',
+    await expect(bad({ window: { sessions: 0 } })).rejects.toThrow(
+      'clickhouseBiasRead: sessions must be a positive integer (or Infinity), got 0.',
     );
-    await expect(bad({ maxDays: Number.NaN })).rejects.toThrow('maxDays must be a positive number');
-    await expect(bad({ now: new Date(Number.NaN) })).rejects.toThrow('now is an invalid Date');
+    await expect(bad({ window: { days: Number.NaN } })).rejects.toThrow('days must be a positive number');
+    await expect(bad({ window: { now: new Date(Number.NaN) } })).rejects.toThrow('now is an invalid Date');
     await expect(bad({ table: 'no such; table' })).rejects.toThrow(
       /table name "no such; table" is not a plain identifier/,
     );

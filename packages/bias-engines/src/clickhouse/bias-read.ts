@@ -24,7 +24,7 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
   /**
    * Sessions of the window one records query covers (default 50,000; two run at a time): bounds what the server
    * gathers at once — at 1,000,000 sessions of 20 records on 18.16.1 its peak was 1.25 GB with 100,000, 0.76 GB with
-   * 50,000, in as long. A window cut by `maxSessions` to this many sessions or fewer is read in one query naming them.
+   * 50,000, in as long. A window cut by its `sessions` to this many sessions or fewer is read in one query naming them.
    */
   sessionsPerQuery?: number;
 }
@@ -37,9 +37,9 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
  * - `records` and `lines`: rows of the table after FINAL (the records loaded, a record loaded twice counted once);
  *   `files` is empty and nothing is skipped (the load skipped and reported unreadable lines);
  * - `excluded`: rows left out by the model filter, then the config-version filter, then as after `now` (`future`),
- *   then as before `maxDays` (`beforeWindow`), then the rows of sessions older than the last `maxSessions`
+ *   then as before the window's `days` (`beforeWindow`), then the rows of sessions older than its last `sessions`
  *   (`beyondSessions`), each row under the first that applies, as the reader counts them;
- * - `sessions`: sessions with a row in the window, before `maxSessions`;
+ * - `sessions`: sessions with a row in the window, before the window's `sessions`;
  * - `repeated`: in the chosen sessions, rows beyond the first (smallest `ord`, then key) of a (session, reviewer,
  *   member), as `duplicates` when every field the reader compares equals the first's, else as `conflicts`; copies of
  *   one line are one row, so a store loaded twice has no duplicates here where the reader of both copies counts them;
@@ -51,7 +51,8 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
  * member)'s records by their ords in their own loads.
  */
 export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Promise<ReadBiasRecordsResult> {
-  const { maxSessions, nowMs, earliestMs: earliest } = checkWindowOptions(options, 'clickhouseBiasRead');
+  const window = checkWindowOptions(options, 'clickhouseBiasRead');
+  const { nowMs, earliestMs: earliest } = window;
   const perQuery = options.sessionsPerQuery ?? 50_000;
   if (!Number.isSafeInteger(perQuery) || perQuery < 1) {
     throw new BiasStoreError({
@@ -66,12 +67,12 @@ export async function clickhouseBiasRead(options: ClickhouseBiasReadOptions): Pr
     table,
     nowMs,
     earliestMs: earliestMs !== null && earliestMs < Number.MIN_SAFE_INTEGER ? null : earliestMs,
-    ...(options.model === undefined ? {} : { model: options.model }),
-    ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
+    ...(window.model === undefined ? {} : { model: window.model }),
+    ...(window.configVersion === undefined ? {} : { configVersion: window.configVersion }),
   };
   const connection = await openClickhouse({ url: options.url });
   try {
-    return await readWindow({ connection, spec, maxSessions, perQuery });
+    return await readWindow({ connection, spec, sessionLimit: window.sessions, perQuery });
   } finally {
     await connection.close();
   }
@@ -87,10 +88,11 @@ interface WindowSessions {
 async function readWindow(run: {
   connection: ClickhouseConnection;
   spec: ClickhouseWindowSpec;
-  maxSessions: number;
+  /** The window's `sessions`. */
+  sessionLimit: number;
   perQuery: number;
 }): Promise<ReadBiasRecordsResult> {
-  const { connection, spec, maxSessions, perQuery } = run;
+  const { connection, spec, sessionLimit, perQuery } = run;
   const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
   let tableRecords = 0;
   const excluded: BiasWindowExclusions = {
@@ -124,9 +126,9 @@ async function readWindow(run: {
     },
   });
   const { ids, firstMs, records } = sessions;
-  // The last maxSessions sessions by their earliest record in the window, ties by id (as the reader).
+  // The window's last `sessions` sessions by their earliest record in the window, ties by id (as the reader).
   const order = Array.from(ids.keys()).sort((a, b) => firstMs[a]! - firstMs[b]! || byCodeUnits(ids[a]!, ids[b]!));
-  const dropped = maxSessions < order.length ? order.length - maxSessions : 0;
+  const dropped = sessionLimit < order.length ? order.length - sessionLimit : 0;
   const chosen = order.slice(dropped);
   for (let r = 0; r < dropped; r++) excluded.beyondSessions += records[order[r]!]!;
   const window = new WindowRecords({
@@ -174,7 +176,7 @@ async function readWindow(run: {
 }
 
 /**
- * The records queries. A window cut by `maxSessions` to at most `perQuery` sessions names them (the last 100 sessions
+ * The records queries. A window cut by its `sessions` to at most `perQuery` sessions names them (the last 100 sessions
  * of a large table are read alone); otherwise ranges of the window's session ids, `perQuery` sessions each (bounding
  * what the server gathers at once), each leaving out the sessions older than the window's oldest — a range without a
  * session of the window is not read.

@@ -51,9 +51,9 @@ function keptSql(spec: ClickhouseWindowSpec): string {
 
 /**
  * One row per session of the table (after FINAL: copies of one record are one), in RowBinary: its id (String); its
- * earliest record's time in the window (Float64, epoch ms: the key `maxSessions` orders sessions by; meaningless when
+ * earliest record's time in the window (Float64, epoch ms: the key the window's `sessions` orders sessions by; meaningless when
  * it has none); its records in the window (UInt32; repeats included: what `beyondSessions` counts, and the rows its
- * records query returns); then its records the model filter, the config-version filter, `now` and `maxDays` left out
+ * records query returns); then its records the model filter, the config-version filter, `now` and the window's `days` left out
  * (4 × UInt32). One pass over the table gives the window's sessions and the reader's counts.
  */
 export function clickhouseWindowSessionsSql(spec: ClickhouseWindowSpec): string {
@@ -128,7 +128,7 @@ export function clickhouseSessionRecordsSql(
     if (sessions.from !== null) conditions.push(`session_id >= ${clickhouseString(sessions.from)}`);
     if (sessions.to !== null) conditions.push(`session_id < ${clickhouseString(sessions.to)}`);
     if (sessions.oldest !== null) {
-      // The last maxSessions sessions by (earliest time in the window, id), ids compared as JS compares strings: the
+      // The window's last `sessions` sessions by (earliest time in the window, id), ids compared as JS compares strings: the
       // sessions' own groups say it, so no other pass over the table is needed.
       const utf16 = (s: string): string => `convertCharset(${s}, 'UTF-8', 'UTF-16BE')`;
       const first = integer(sessions.oldest.firstMs);

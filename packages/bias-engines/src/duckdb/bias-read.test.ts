@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { BiasObservation } from '@council/bias-audit';
+import type { BiasObservation, BiasWindowOptions } from '@council/bias-audit';
 import { summarizeBiasSessions } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
 import { biasLine as line } from '../__fixtures__/bias-line.js';
@@ -170,7 +170,7 @@ describe('duckdbBiasRead', () => {
 
   it('reads what the reader reads: every kind of line, repeats and conflicts, v1 and zone-less records', async () => {
     const dir = fixture();
-    const read = await expectSameRead({ inputs: [join(dir, 'store'), join(dir, 'other.jsonl')], now });
+    const read = await expectSameRead({ inputs: [join(dir, 'store'), join(dir, 'other.jsonl')], window: { now } });
     // The fixture holds what it claims (counted by hand from fixtureFiles).
     expect(read.files).toHaveLength(4);
     // 31 bad lines (7 not JSON, 21 not records, 3 of later majors), one too long, one not UTF-8, one torn.
@@ -194,16 +194,16 @@ describe('duckdbBiasRead', () => {
   }, 60_000);
 
   it.each([
-    ['the last sessions', { maxSessions: 7 }],
-    ['the last days', { maxDays: 2 }],
-    ['a now that cuts records off', { now: new Date('2026-01-02T12:00:00Z'), maxSessions: 5 }],
-    ['a model', { model: 'openai/gpt-5.1', maxSessions: 12 }],
+    ['the last sessions', { sessions: 7 }],
+    ['the last days', { days: 2 }],
+    ['a now that cuts records off', { now: new Date('2026-01-02T12:00:00Z'), sessions: 5 }],
+    ['a model', { model: 'openai/gpt-5.1', sessions: 12 }],
     ['a config version', { configVersion: '0.3.0' }],
   ])(
     'applies the window as the reader does: %s',
-    async (_name, window: Partial<ReadBiasRecordsOptions>) => {
+    async (_name, window: BiasWindowOptions) => {
       const dir = fixture();
-      await expectSameRead({ inputs: [join(dir, 'store'), join(dir, 'other.jsonl')], now, ...window });
+      await expectSameRead({ inputs: [join(dir, 'store'), join(dir, 'other.jsonl')], window: { now, ...window } });
     },
     60_000,
   );
@@ -212,8 +212,7 @@ describe('duckdbBiasRead', () => {
     const dir = fixture();
     await expectSameRead({
       inputs: [join(dir, 'store', 'bias_metrics.0*'), join(dir, 'o*.jsonl')],
-      now,
-      maxSessions: 30,
+      window: { now, sessions: 30 },
     });
     const exported = join(dir, 'export');
     await exportBiasRecords({
@@ -222,7 +221,7 @@ describe('duckdbBiasRead', () => {
       output: exported,
       format: 'parquet',
     });
-    await expectSameRead({ inputs: [exported, join(dir, 'other.jsonl')], now, maxDays: 3 });
+    await expectSameRead({ inputs: [exported, join(dir, 'other.jsonl')], window: { now, days: 3 } });
   }, 60_000);
 
   it('reads Parquet rows the reader skips as it skips them', async () => {
@@ -248,13 +247,13 @@ describe('duckdbBiasRead', () => {
     );
     connection.closeSync();
     instance.closeSync();
-    const read = await expectSameRead({ inputs: [file], now });
+    const read = await expectSameRead({ inputs: [file], window: { now } });
     expect(read.skipped).toBe(6);
     expect(read.records).toBe(2);
     // A damaged Parquet file beside it: the reader's scanner reports it, DuckDB does not read it.
     const damaged = join(tempDir(), 'damaged.parquet');
     writeFileSync(damaged, Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64, 7), Buffer.from('PAR1')]));
-    const both = await expectSameRead({ inputs: [damaged, file], now });
+    const both = await expectSameRead({ inputs: [damaged, file], window: { now } });
     expect(both.reasons.corrupt_segment).toBe(1);
   }, 60_000);
 
@@ -262,8 +261,10 @@ describe('duckdbBiasRead', () => {
     const other = tempDir();
     const [o] = syntheticObservations({ sessions: 1, seed: 5 });
     writeFileSync(join(other, 'lone.jsonl'), `${line({ ...o!, candidate: 'lone\ud800' })}\n`);
-    expect((await readBiasRecords({ parquet: biasParquet, inputs: [join(other, 'lone.jsonl')], now })).records).toBe(1);
-    await expect(duckdbBiasRead({ inputs: [join(other, 'lone.jsonl')], now })).rejects.toThrow(
+    expect(
+      (await readBiasRecords({ parquet: biasParquet, inputs: [join(other, 'lone.jsonl')], window: { now } })).records,
+    ).toBe(1);
+    await expect(duckdbBiasRead({ inputs: [join(other, 'lone.jsonl')], window: { now } })).rejects.toThrow(
       /Line 1 of .*lone\.jsonl names .* lone UTF-16 surrogate/,
     );
   });
@@ -286,7 +287,10 @@ describe('duckdbBiasRead', () => {
     );
     gzip.fill(7, Math.floor(gzip.length / 2), Math.floor(gzip.length / 2) + 40);
     writeFileSync(join(other, 'damaged.jsonl.gz'), gzip);
-    const read = await expectSameRead({ inputs: [join(other, 'broken.jsonl'), join(other, 'damaged.jsonl.gz')], now });
+    const read = await expectSameRead({
+      inputs: [join(other, 'broken.jsonl'), join(other, 'damaged.jsonl.gz')],
+      window: { now },
+    });
     expect(read.reasons.corrupt_segment).toBe(1);
     expect(read.firstBadLines.slice(0, 2).map((b) => [b.line, b.reason])).toEqual([
       [31, 'invalid_json'],

@@ -37,7 +37,7 @@ const maxLineBytes = 1024 * 1024;
  * with the same value, and the same records in the same order.
  */
 export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<ReadBiasRecordsResult> {
-  const { maxSessions, nowMs, earliestMs } = checkWindowOptions(options, 'readBiasRecords');
+  const window = checkWindowOptions(options, 'readBiasRecords');
   const inputs = await resolveBiasInputs(options.inputs, options.cwd ?? process.cwd());
   const jsOwned = await parquetFilesDuckdbCannotRead(inputs);
 
@@ -55,13 +55,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
     const { view } = await scanInputs(connection, inputs, jsOwned);
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
     await correctScan(connection, reconciled, view);
-    const counts = await applyWindow(connection, {
-      maxSessions,
-      nowMs,
-      earliestMs,
-      model: options.model,
-      configVersion: options.configVersion,
-    });
+    const counts = await applyWindow(connection, window);
     // The records come back in any order (inReadOrder orders them): DuckDB need not keep the files' order.
     await connection.run('SET preserve_insertion_order = false');
     read = { reconciled, counts, arrived: await streamWindowRecords(connection, counts.windowRecords) };

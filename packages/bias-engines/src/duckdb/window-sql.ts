@@ -1,17 +1,10 @@
 import type * as Duckdb from '@duckdb/node-api';
+import type { BiasWindow } from '@council/bias-audit';
 import type { BiasWindowExclusions } from '@council/bias-store';
 import { literal } from './record-sql.js';
 
-/** The window as `readBiasRecords` applies it, its options already checked. */
-export interface WindowSqlOptions {
-  maxSessions: number;
-  /** The end of the window, epoch ms. */
-  nowMs: number;
-  /** The window's start (`nowMs - maxDays` days), or -Infinity. */
-  earliestMs: number;
-  model?: string | undefined;
-  configVersion?: string | undefined;
-}
+/** The window as `readBiasRecords` applies it: the fields of the checked `BiasWindow` this SQL reads. */
+export type WindowSqlOptions = Pick<BiasWindow, 'sessions' | 'nowMs' | 'earliestMs' | 'model' | 'configVersion'>;
 
 /** The reader's counts of the window, with `readBiasRecords`' meanings (repeats are counted with the records). */
 export interface WindowCounts {
@@ -43,17 +36,17 @@ const exclusionCodes = { model: 1, configVersion: 2, future: 3, beforeWindow: 4 
 /**
  * Applies the window to `scan`'s accepted records as `readBiasRecords` does, and counts as it counts: each record is
  * left out by the first filter that applies (model, config version, after `now`, before the window); sessions are
- * ranked by their earliest record in the window (ties by id, in UTF-16 order) and the last `maxSessions` kept. Leaves
+ * ranked by their earliest record in the window (ties by id, in UTF-16 order) and the window's last `sessions` kept. Leaves
  * the view `tagged` (`scan`'s accepted records with `excluded`, 0 in the window), the table `session_places` (the
  * chosen sessions with their earliest time, `key`, and their place in the window's order, 0 = oldest) and the table
  * `window_names` (`kind`, `name`: the members, config versions and query categories of the window's records, those of
- * sessions beyond `maxSessions` too). One pass over the records groups them; the rest works on sessions and names.
+ * sessions beyond the window's `sessions` too). One pass over the records groups them; the rest works on sessions and names.
  */
 export async function applyWindow(
   connection: Duckdb.DuckDBConnection,
   options: WindowSqlOptions,
 ): Promise<WindowCounts> {
-  const { maxSessions, nowMs, earliestMs, model, configVersion } = options;
+  const { sessions: sessionLimit, nowMs, earliestMs, model, configVersion } = options;
   const rows = async (sql: string): Promise<Record<string, unknown>[]> =>
     (await connection.runAndReadAll(sql)).getRowObjectsJS();
   const byModel = model === undefined ? 'false' : `(reviewer <> ${literal(model)} AND candidate <> ${literal(model)})`;
@@ -109,11 +102,11 @@ export async function applyWindow(
     FROM by_session WHERE excluded = 0`);
   await connection.run('DROP TABLE by_session');
   const [totals] = await rows(
-    `SELECT count(*) AS sessions, coalesce(sum(n) FILTER (WHERE from_newest >= ${Math.min(maxSessions, 2 ** 32)}), 0) AS beyond FROM window_sessions`,
+    `SELECT count(*) AS sessions, coalesce(sum(n) FILTER (WHERE from_newest >= ${Math.min(sessionLimit, 2 ** 32)}), 0) AS beyond FROM window_sessions`,
   );
   const sessions = Number(totals!['sessions']);
   excluded.beyondSessions = Number(totals!['beyond']);
-  const chosen = Math.min(sessions, maxSessions);
+  const chosen = Math.min(sessions, sessionLimit);
   await connection.run(`CREATE OR REPLACE TEMP TABLE session_places AS
     SELECT session, key, ${chosen - 1} - from_newest AS place FROM window_sessions WHERE from_newest < ${chosen}`);
   await connection.run('DROP TABLE window_sessions');

@@ -144,14 +144,6 @@ export async function computeBiasReport(
   if (!parsedWindow.success)
     throw new CliError({ code: 'USAGE', message: parsedWindow.error.message, cause: parsedWindow.error });
   const window = parsedWindow.value;
-  // The readers' spelling until they take the window itself.
-  const readerWindow = {
-    now,
-    maxSessions: window.sessions,
-    maxDays: window.days,
-    ...(window.model === undefined ? {} : { model: window.model }),
-    ...(window.configVersion === undefined ? {} : { configVersion: window.configVersion }),
-  };
   let loaded: LoadedBiasRecords;
   try {
     // The default store may not exist yet: that is an empty report, not an error.
@@ -167,8 +159,8 @@ export async function computeBiasReport(
     const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
     const { columns: windowColumns, ...read } =
       source === null
-        ? await readBiasRecords({ inputs, cwd: ctx.cwd, ...readerWindow, leaveOutSessions, parquet: biasParquet })
-        : await readWithEngine(source, readerWindow);
+        ? await readBiasRecords({ inputs, cwd: ctx.cwd, window, leaveOutSessions, parquet: biasParquet })
+        : await readWithEngine(source, { window });
     if (read.excluded.unsaved > 0) ctx.io.stderr(`council: ${describeUnsaved(leaveOutSessions.size)}\n`);
     // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
     const { columns, unread } = leaveOutUnreadSessions(windowColumns);

@@ -125,7 +125,7 @@ async function checkBiasStore(path: string): Promise<DoctorCheck> {
   let read;
   try {
     // Counting needs no columns: keep one session, so a store of millions reads in the memory of one.
-    read = await readBiasRecords({ inputs: [path], maxSessions: 1, now: new Date(8.64e15) });
+    read = await readBiasRecords({ inputs: [path], window: { sessions: 1, now: new Date(8.64e15) } });
   } catch (error) {
     return { check, status: 'fail', detail: BiasStoreError.isInstance(error) ? error.message : String(error) };
   }
