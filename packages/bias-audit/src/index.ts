@@ -18,7 +18,6 @@ export type { IndicatorSessionSummary, PositionBlockSummary } from './indicator-
 
 export { normalCdf, normalQuantile } from './normal-distribution.js';
 export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';
-export { chiSquaredCdf, chiSquaredSf } from './chi-squared-distribution.js';
 export { fCdf, fSf } from './f-distribution.js';
 
 export { fisherZ, inverseFisherZ } from './fisher-z.js';
