@@ -4,24 +4,44 @@ import { parquetMetadataAsync, parquetRead } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
 import { BiasStoreError, noRank } from '@council/bias-store';
 import type { BiasParquetRow, ScanBiasParquetOptions } from '@council/bias-store';
-import { ioError, majorOf } from '@council/bias-store/internal';
+import { biasColumn, biasField, ioError } from '@council/bias-store/internal';
+import type { BiasFieldApi, BiasFieldKind } from '@council/bias-store/internal';
+import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from './parquet-row-rules.js';
 
-/** The columns a report reads, and the physical types accepted for each (Council's, and what DuckDB's COPY writes for them). */
-const wanted: Record<string, readonly string[]> = {
-  schema_version: ['BYTE_ARRAY'],
-  session_id: ['BYTE_ARRAY'],
+/** The physical types accepted for a column of each kind of field (Council's, and what DuckDB's COPY writes for them). */
+const physicalTypes: Record<BiasFieldKind, readonly string[]> = {
+  version: ['BYTE_ARRAY'],
+  id: ['BYTE_ARRAY'],
+  label: ['BYTE_ARRAY'],
+  text: ['BYTE_ARRAY'],
+  hash: ['BYTE_ARRAY'],
   timestamp: ['INT64'],
-  reviewer_id: ['BYTE_ARRAY'],
-  model_id: ['BYTE_ARRAY'],
-  position: ['INT32', 'INT64'],
-  response_length_chars: ['INT32', 'INT64'],
-  score_value: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
-  rank_position: ['INT32', 'INT64'],
-  position_is_display_order: ['BOOLEAN'],
-  council_config_version: ['BYTE_ARRAY'],
-  query_category: ['BYTE_ARRAY'],
+  consent: ['INT32', 'INT64'],
+  count: ['INT32', 'INT64'],
+  score: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
+  flag: ['BOOLEAN'],
 };
+/** The fields a report reads, in the order a missing column is named (and the columns are read below). */
+const reportFields: readonly BiasFieldApi[] = [
+  'schemaVersion',
+  'sessionId',
+  'timestamp',
+  'reviewerId',
+  'modelId',
+  'position',
+  'responseLengthChars',
+  'scoreValue',
+  'rankPosition',
+  'positionIsDisplayOrder',
+  'councilConfigVersion',
+  'category',
+];
+/** The columns a report reads, and the physical types accepted for each. */
+const wanted: Record<string, readonly string[]> = Object.fromEntries(
+  reportFields.map((api) => [biasColumn[api], physicalTypes[biasField(api).kind]]),
+);
 const columnNames = Object.keys(wanted);
+const timestampColumn = biasColumn.timestamp;
 
 function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
   return {
@@ -49,17 +69,12 @@ function schemaProblem(metadata: FileMetaData): string | undefined {
     if (element.type === undefined || !wanted[name]!.includes(element.type))
       return `its column ${name} is ${element.type ?? 'a group'}, not ${wanted[name]!.join(' or ')}`;
   }
-  const unit = top.get('timestamp')!.logical_type;
-  const converted = top.get('timestamp')!.converted_type;
+  const unit = top.get(timestampColumn)!.logical_type;
+  const converted = top.get(timestampColumn)!.converted_type;
   if (!(unit?.type === 'TIMESTAMP' || converted === 'TIMESTAMP_MILLIS' || converted === 'TIMESTAMP_MICROS'))
-    return 'its column timestamp is no TIMESTAMP';
+    return `its column ${timestampColumn} is no TIMESTAMP`;
   return undefined;
 }
-
-const asNumber = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : Number.NaN);
-const isCount = (v: number): boolean => Number.isSafeInteger(v) && v >= 0 && v < noRank;
-const version1 = /^1(?:\.\d+){0,2}$/;
-const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /**
  * Streams the rows of a Parquet file of bias records (as `council store export` writes, or any file with its
@@ -146,23 +161,16 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
         columnNames.map((name) => data.get(name)!);
       for (let i = 0; i < rows; i++) {
         const rowNumber = groupStart + i + 1;
-        const v = version![i];
-        if (!(typeof v === 'string' && version1.test(v))) {
-          const major = majorOf(v);
-          if (major !== null && major >= 2)
-            options.bad(
-              rowNumber,
-              'unsupported_version',
-              `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
-            );
-          else options.bad(rowNumber, 'invalid_record', 'schema_version: expected 1 or a "1.x.y" version');
+        const versionProblem = parquetVersionProblem(version![i]);
+        if (versionProblem !== undefined) {
+          options.bad(rowNumber, versionProblem.reason, versionProblem.detail);
           continue;
         }
         const s = session![i];
         const r = reviewer![i];
         const m = model![i];
         if (!nonEmpty(s) || !nonEmpty(r) || !nonEmpty(m)) {
-          options.bad(rowNumber, 'invalid_record', 'session_id, reviewer_id and model_id must be non-empty strings');
+          options.bad(rowNumber, 'invalid_record', parquetRowDetails.ids);
           continue;
         }
         const ms = asNumber(time![i]);
@@ -181,18 +189,14 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
           (sc !== null && !Number.isFinite(sc)) ||
           typeof d !== 'boolean'
         ) {
-          options.bad(
-            rowNumber,
-            'invalid_record',
-            'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range',
-          );
+          options.bad(rowNumber, 'invalid_record', parquetRowDetails.range);
           continue;
         }
         if (
           !(c === null || c === undefined || typeof c === 'string') ||
           !(q === null || q === undefined || typeof q === 'string')
         ) {
-          options.bad(rowNumber, 'invalid_record', 'council_config_version and query_category must be strings or null');
+          options.bad(rowNumber, 'invalid_record', parquetRowDetails.reportStrings);
           continue;
         }
         row.sessionId = s;

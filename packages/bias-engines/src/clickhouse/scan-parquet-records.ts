@@ -4,8 +4,9 @@ import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import type { BiasMetricRecord, SkipReason } from '@council/bias-store';
 import { biasParquetColumns } from '../bias-parquet-schema.js';
-import { noRank, BiasStoreError } from '@council/bias-store';
-import { ioError, majorOf } from '@council/bias-store/internal';
+import { BiasStoreError } from '@council/bias-store';
+import { biasColumn, ioError } from '@council/bias-store/internal';
+import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from '../parquet-row-rules.js';
 
 export interface ScanParquetRecordsOptions {
   path: string;
@@ -33,37 +34,34 @@ function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
   };
 }
 
-const asNumber = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : Number.NaN);
-const isCount = (v: number): boolean => Number.isSafeInteger(v) && v >= 0 && v < noRank;
-const version1 = /^1(?:\.\d+){0,2}$/;
 const hex16 = /^[0-9a-f]{16}$/;
-const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const optString = (v: unknown): v is string | null | undefined =>
   v === null || v === undefined || typeof v === 'string';
 const maxMs = 8.64e15;
 
-type Row = Record<(typeof columnNames)[number], unknown>;
+type Row = Record<string, unknown>;
+
+// The columns by the field's API name (bias-store's field table).
+const c = biasColumn;
 
 /** The record a row was exported from, or why it is none (the JSONL reader's rules, on the Parquet columns). */
 function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: string } {
-  const v = row.schema_version;
-  if (!(typeof v === 'string' && version1.test(v))) {
-    const major = majorOf(v);
-    if (major !== null && major >= 2)
-      return {
-        reason: 'unsupported_version',
-        detail: `schema_version ${JSON.stringify(v)} has major version ${major}; this reader understands major 1 (a newer Council wrote it: upgrade to read it)`,
-      };
-    return { reason: 'invalid_record', detail: 'schema_version: expected 1 or a "1.x.y" version' };
-  }
-  if (!nonEmpty(row.session_id) || !nonEmpty(row.reviewer_id) || !nonEmpty(row.model_id))
-    return { reason: 'invalid_record', detail: 'session_id, reviewer_id and model_id must be non-empty strings' };
-  const ms = asNumber(row.timestamp);
-  const position = asNumber(row.position);
-  const length = asNumber(row.response_length_chars);
-  const rank = row.rank_position === null || row.rank_position === undefined ? null : asNumber(row.rank_position);
-  const score = row.score_value === null || row.score_value === undefined ? null : asNumber(row.score_value);
-  const consent = row.consent_level === null || row.consent_level === undefined ? null : asNumber(row.consent_level);
+  const v = row[c.schemaVersion];
+  const versionProblem = parquetVersionProblem(v);
+  if (versionProblem !== undefined) return versionProblem;
+  const sessionId = row[c.sessionId];
+  const reviewerId = row[c.reviewerId];
+  const modelId = row[c.modelId];
+  if (!nonEmpty(sessionId) || !nonEmpty(reviewerId) || !nonEmpty(modelId))
+    return { reason: 'invalid_record', detail: parquetRowDetails.ids };
+  const orNull = (value: unknown): number | null => (value === null || value === undefined ? null : asNumber(value));
+  const ms = asNumber(row[c.timestamp]);
+  const position = asNumber(row[c.position]);
+  const length = asNumber(row[c.responseLengthChars]);
+  const rank = orNull(row[c.rankPosition]);
+  const score = orNull(row[c.scoreValue]);
+  const consent = orNull(row[c.consentLevel]);
+  const displayOrder = row[c.positionIsDisplayOrder];
   if (
     !Number.isInteger(ms) ||
     Math.abs(ms) > maxMs ||
@@ -71,24 +69,18 @@ function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: st
     !isCount(length) ||
     (rank !== null && !isCount(rank)) ||
     (score !== null && !Number.isFinite(score)) ||
-    typeof row.position_is_display_order !== 'boolean'
+    typeof displayOrder !== 'boolean'
   ) {
-    return {
-      reason: 'invalid_record',
-      detail:
-        'timestamp, position, response_length_chars, rank_position, score_value or position_is_display_order is missing or out of range',
-    };
+    return { reason: 'invalid_record', detail: parquetRowDetails.range };
   }
   if (consent !== null && !(Number.isInteger(consent) && consent >= 0 && consent <= 4))
-    return { reason: 'invalid_record', detail: 'consent_level must be 0, 1, 2, 3, 4 or null' };
-  const {
-    query_category: category,
-    query_token_count_bucket: bucket,
-    query_language: language,
-    score_scale: scale,
-    council_config_version: config,
-    query_hash: hash,
-  } = row;
+    return { reason: 'invalid_record', detail: parquetRowDetails.consent };
+  const category = row[c.category];
+  const bucket = row[c.tokenCountBucket];
+  const language = row[c.language];
+  const scale = row[c.scoreScale];
+  const config = row[c.councilConfigVersion];
+  const hash = row[c.queryHash];
   if (
     !optString(category) ||
     !optString(bucket) ||
@@ -97,25 +89,21 @@ function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: st
     !optString(config) ||
     !optString(hash)
   ) {
-    return {
-      reason: 'invalid_record',
-      detail:
-        'query_category, query_token_count_bucket, query_language, score_scale, council_config_version and query_hash must be strings or null',
-    };
+    return { reason: 'invalid_record', detail: parquetRowDetails.strings };
   }
   if (typeof hash === 'string' && !hex16.test(hash))
-    return { reason: 'invalid_record', detail: 'query_hash: expected 16 lower-case hex characters' };
+    return { reason: 'invalid_record', detail: parquetRowDetails.hash };
   const noMetadata = (category ?? null) === null && (bucket ?? null) === null && (language ?? null) === null;
   return {
-    schemaVersion: v,
-    sessionId: row.session_id,
+    schemaVersion: v as string,
+    sessionId,
     timestamp: new Date(ms).toISOString(),
     consentLevel: consent as BiasMetricRecord['consentLevel'],
     queryMetadata: noMetadata
       ? null
       : { category: category ?? null, tokenCountBucket: bucket ?? null, language: language ?? null },
-    reviewerId: row.reviewer_id,
-    modelId: row.model_id,
+    reviewerId,
+    modelId,
     position,
     responseLengthChars: length,
     scoreValue: score,
@@ -123,7 +111,7 @@ function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: st
     councilConfigVersion: config ?? null,
     queryHash: hash ?? null,
     rankPosition: rank,
-    positionIsDisplayOrder: row.position_is_display_order,
+    positionIsDisplayOrder: displayOrder,
   };
 }
 
