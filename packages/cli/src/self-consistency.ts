@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { chiSquaredCdf, confidenceTier } from '@council/bias-audit';
+import { confidenceTier } from '@council/bias-audit';
+import { chiSquaredCdf } from '@council/scoring';
 import type { ConfidenceTier } from '@council/bias-audit';
 import type { HistoryEntry } from './history-entry.js';
 
