@@ -4,9 +4,9 @@ import { biasRecordFields, isNullableColumn } from '@council/bias-store/internal
 
 /**
  * The Parquet columns of an exported bias record, in file order: the record's fields (`biasRecordFields` of
- * @council/bias-store, where their types are chosen), with `query_metadata` flattened into its labels' columns, the
- * timestamp as a UTC instant, and `position_is_display_order` (derived on read from a JSONL line, so stored here). A
- * column is OPTIONAL when the field may be null. The README's "Team scale" table lists them.
+ * @council/bias-store, where their types are chosen), with the query metadata flattened into its labels' columns,
+ * the timestamp as a UTC instant, and `positionIsDisplayOrder` (derived on read from a JSONL line, so stored here).
+ * A column is OPTIONAL when the field may be null. The README's "Team scale" table lists them.
  */
 export const biasParquetColumns: readonly SchemaElement[] = biasRecordFields.map((field): SchemaElement => ({
   name: field.column,

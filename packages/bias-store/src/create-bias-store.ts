@@ -1,5 +1,6 @@
 import type { BiasMetricRecord } from './bias-metric-record.js';
 import { biasMetricRecordSchema, biasRecordWriteProblem, decodeBiasMetricRecordFast } from './bias-metric-record.js';
+import { biasField } from './bias-record-fields.js';
 import type { JsonlStore } from './jsonl-store.js';
 import { createJsonlStore } from './jsonl-store.js';
 
@@ -22,7 +23,7 @@ export function createBiasStore(options: BiasStoreOptions): JsonlStore<BiasMetri
     schema: biasMetricRecordSchema,
     ...(options.segmentBytes === undefined ? {} : { segmentBytes: options.segmentBytes }),
     ...(options.fsync === undefined ? {} : { fsync: options.fsync }),
-    version: { field: 'schema_version', major: 1 },
+    version: { field: biasField('schemaVersion').key, major: 1 },
     timeOf: (record) => record.timestamp,
     sessionOf: (record) => record.sessionId,
     checkWrite: biasRecordWriteProblem,

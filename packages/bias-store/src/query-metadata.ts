@@ -3,7 +3,7 @@ import { detectQueryLanguage } from './query-language.js';
 import { tokenCountBucket } from './token-count-bucket.js';
 
 /**
- * ADR-018 v1.1's `query_metadata`: what a record may say about the query — never the query itself.
+ * ADR-018 v1.1's query metadata (`BiasMetricRecord.queryMetadata`): what a record may say about the query — never the query itself.
  * Fields are nullable because files written by other implementations may lack them.
  */
 export interface QueryMetadata {
@@ -15,7 +15,7 @@ export interface QueryMetadata {
   language: string | null;
 }
 
-/** Derives `query_metadata` (category, token bucket, language) from the query, keeping none of its text. */
+/** Derives the query metadata (category, token bucket, language) from the query, keeping none of its text. */
 export function deriveQueryMetadata(query: string): QueryMetadata {
   return {
     category: detectQueryCategory(query),
