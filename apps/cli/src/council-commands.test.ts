@@ -40,7 +40,7 @@ describe('every command through the bundled executable', () => {
     const doc = JSON.parse(r.out) as { report: { window: { sessions: number } }; simulated: boolean };
     expect(doc.report.window.sessions).toBe(41);
     expect(doc.simulated).toBe(true);
-  });
+  }, 60_000);
 
   it("history, leaderboard and feedback read the demo's history", () => {
     const list = council(['history', 'list', '--json']);
@@ -54,13 +54,13 @@ describe('every command through the bundled executable', () => {
     const fb = council(['feedback', 'simulated:ada', '--json']);
     expect(fb.code).toBe(0);
     expect((JSON.parse(fb.out) as { reviews: number }).reviews).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('ask runs a simulated council and --json never mixes in anything else', () => {
     const r = council(['ask', 'Which queue should we use?', '--models', SIM, '--json', '--no-persist']);
     expect(r.code).toBe(0);
     expect(Object.keys(JSON.parse(r.out) as object)[0]).toBe('sessionId');
-  });
+  }, 60_000);
 
   it('batch runs a prompts file and resumes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-bundle-batch-'));
@@ -89,7 +89,7 @@ describe('every command through the bundled executable', () => {
     const r = council(['personalities', 'list']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/careful +│ Careful +│ simulated:ada/);
-  });
+  }, 60_000);
 
   it('telemetry status, preview, and upload through the bundled uploader', () => {
     const status = council(['telemetry', 'status', '--json']);
@@ -99,7 +99,7 @@ describe('every command through the bundled executable', () => {
     const upload = council(['telemetry', 'upload', '--dry-run']);
     expect(upload.err).not.toContain('not available in this build');
     expect([0, 1, 2]).toContain(upload.code);
-  });
+  }, 60_000);
 
   it('the live display draws in a pseudo-terminal and is absent in a pipe', () => {
     const demoHome = mkdtempSync(join(tmpdir(), 'council-pty-'));
@@ -130,5 +130,5 @@ describe('every command through the bundled executable', () => {
   it('doctor and config work without any key', () => {
     expect(council(['doctor', '--offline']).code).toBe(0);
     expect(council(['config', 'path']).out).toBe(`${home}\n`);
-  });
+  }, 60_000);
 });

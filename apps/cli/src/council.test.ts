@@ -19,7 +19,7 @@ describe('the bundled council executable', () => {
   it('prints the app version from package.json', () => {
     const out = execFileSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' });
     expect(out.trim()).toContain(packageJson.version);
-  });
+  }, 60_000);
 
   it('stops quietly when the reader of its output goes away (`council --help | head -1`)', async () => {
     // The pipe is closed before the executable writes: its write fails with EPIPE.
@@ -30,7 +30,7 @@ describe('the bundled council executable', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-  });
+  }, 60_000);
 
   it('still saves the session when the reader of `ask` goes away', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-app-'));
@@ -46,14 +46,14 @@ describe('the bundled council executable', () => {
     expect(code).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error/);
     expect(readFileSync(join(home, 'history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('exits 2 on an unknown command', () => {
     const result = spawnSync(process.execPath, [bundle, 'no-such-command'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Unknown command "no-such-command"/);
     expect(result.stdout).toBe('');
-  });
+  }, 60_000);
 
   it('config path prints the home it was given, and config show --json never prints a key', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-app-'));
@@ -62,7 +62,7 @@ describe('the bundled council executable', () => {
     const show = execFileSync(process.execPath, [bundle, 'config', 'show', '--json'], { encoding: 'utf8', env });
     expect((JSON.parse(show) as { keys: Record<string, string> }).keys['OPENROUTER_API_KEY']).toBe('present');
     expect(show).not.toContain('APP-CANARY');
-  });
+  }, 60_000);
 
   it('doctor --offline exits 0 with a readable home and prints no colour codes into a pipe', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-app-'));
@@ -73,7 +73,7 @@ describe('the bundled council executable', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/home directory\s+│ ok/);
     expect(result.stdout).not.toContain('\u001b[');
-  });
+  }, 60_000);
 
   it('exits 2 with one line on a bad environment value', () => {
     const result = spawnSync(process.execPath, [bundle, 'config', 'show'], {
@@ -82,5 +82,5 @@ describe('the bundled council executable', () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  });
+  }, 60_000);
 });

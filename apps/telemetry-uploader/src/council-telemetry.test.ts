@@ -15,13 +15,13 @@ describe('council-telemetry', () => {
     expect(execFileSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' })).toBe(
       `${packageJson.version}\n`,
     );
-  });
+  }, 60_000);
 
   it('exits 2 with a hint on an unknown command', () => {
     const result = spawnSync(process.execPath, [bundle, 'nope'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Run "council-telemetry --help"');
-  });
+  }, 60_000);
 
   it('retry-dead queues the events council-cloud refused again (the same command as council telemetry retry-dead)', () => {
     const { home, paths } = tempHome();
@@ -45,7 +45,7 @@ describe('council-telemetry', () => {
     expect(real.status, real.stderr).toBe(0);
     expect(real.stdout).toContain('Queued again: 1 event');
     expect(JSON.parse(readFileSync(paths.outbox, 'utf8'))).toEqual(event);
-  });
+  }, 60_000);
 
   it('--watch keeps uploading until SIGTERM, then exits 0', async () => {
     const { home, paths } = tempHome();

@@ -112,7 +112,7 @@ describe('pearson', () => {
         },
       ),
     );
-  });
+  }, 30_000);
 });
 
 describe('spearman', () => {

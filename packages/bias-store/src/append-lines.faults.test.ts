@@ -258,6 +258,7 @@ describe('special files where a store file should be', () => {
         `Cannot read ${path}: it is a character device, not a regular file`,
       );
     },
+    60_000,
   );
 
   it('a directory where the history log should be: a clear error, not a crash', async () => {

@@ -78,7 +78,7 @@ describe('an append pins the file it writes', () => {
     expect(readFileSync(join(dir, 'events.000001.jsonl'), 'utf8')).toBe(line(1) + line(2));
     expect(await store.compact()).toMatchObject({ compacted: 1 });
     expect((await store.read()).items.map((e) => e.i)).toEqual([1, 2]);
-  });
+  }, 60_000);
 
   it('where the file system has no hard links, appends still work (unpinned; nothing can rotate there either)', async () => {
     const dir = tempDir();

@@ -181,7 +181,7 @@ describe('decodeBiasMetricRecordFast', () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, 30_000);
 });
 
 describe('the hand-written paths and the record table (bias-record-fields.ts)', () => {

@@ -224,7 +224,7 @@ describe('hostile file systems and files', () => {
     });
     expect(outcome.read).toBe(1);
     expect(sha(path)).toBe(before);
-  });
+  }, 60_000);
 
   it('a missing parent is created (0700); a parent that is a file is a clear error', async () => {
     const dir = tempDir();
@@ -276,7 +276,7 @@ describe('hostile file systems and files', () => {
     // Once the limit is gone, the whole batch appends and reads back: nothing doubled.
     await store.append([{ session: 's', t: '2026-01-01T00:00:00Z', i: 0 }]);
     expect((await store.read()).items.map((e) => e.i)).toEqual([0]);
-  });
+  }, 60_000);
 
   it('a path that is a directory: a clear error on append and on read, never a crash', async () => {
     const dir = tempDir();

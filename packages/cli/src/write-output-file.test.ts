@@ -165,7 +165,7 @@ describe('bias-report --output replaces only a regular file', () => {
     expect(readdirSync(h.elsewhere).sort()).toEqual(
       linux ? ['a-directory', 'a-fifo', 'null-link'] : ['a-directory', 'null-link'],
     );
-  });
+  }, 60_000);
 
   it.runIf(linux && process.getuid?.() === 0)(
     'a device node (as root, made with mknod): refused, and still a device',
@@ -180,6 +180,7 @@ describe('bias-report --output replaces only a regular file', () => {
       );
       expect(statSync(device).isCharacterDevice()).toBe(true);
     },
+    60_000,
   );
 
   it('a new file and an existing regular file are written whole, mode 0600, with no temporary file left; a link to a file writes the file and keeps the link', async () => {
@@ -233,7 +234,7 @@ describe('the other files Council writes for the user', () => {
         `council: --output ${fifo}: it is a FIFO (named pipe), not a regular file; give the name of a regular file, or leave --output out to write <file>.results.jsonl.\n`,
       );
     }
-  });
+  }, 60_000);
 
   it.runIf(linux)(
     'demo: a FIFO where its bias-report.html goes is refused before any session runs, and nothing is saved',
@@ -251,6 +252,7 @@ describe('the other files Council writes for the user', () => {
       expect(readdirSync(h)).toEqual(['bias-report.html']);
       expect(lstatSync(html).isFIFO()).toBe(true);
     },
+    60_000,
   );
 
   it('store export --output: a file, or the home itself, refused; the store untouched', async () => {

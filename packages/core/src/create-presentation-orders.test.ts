@@ -28,7 +28,7 @@ describe('createPresentationOrders', () => {
         },
       ),
     );
-  });
+  }, 30_000);
 
   it('shared: every reviewer sees the same order', () => {
     const orders = createPresentationOrders({

@@ -398,5 +398,5 @@ describe.runIf(process.platform === 'linux')('special files where a configuratio
       await expectConfigError(loadConfig({ home }), `${path}: it is a directory, not a regular file`);
       await rm(path, { recursive: true });
     }
-  });
+  }, 60_000);
 });

@@ -73,5 +73,5 @@ describe('parseContributors', () => {
         if (parsed.contributors) expect(parsed.contributors.reduce((s, c) => s + c.weight, 0)).toBeCloseTo(1, 12);
       }),
     );
-  });
+  }, 30_000);
 });

@@ -188,7 +188,7 @@ describe('parseEvaluation', () => {
       ),
       { numRuns: 500 },
     );
-  });
+  }, 30_000);
 
   it('never throws on text built from the format’s own pieces, and only returns labels it was given', () => {
     const piece = fc.constantFrom(
@@ -231,7 +231,7 @@ describe('parseEvaluation', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 30_000);
 });
 
 describe('parseEvaluation critiques', () => {

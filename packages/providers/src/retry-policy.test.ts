@@ -24,7 +24,7 @@ describe('backoffDelayMs (full jitter)', () => {
         },
       ),
     );
-  });
+  }, 30_000);
 });
 
 describe('retryableStatuses', () => {

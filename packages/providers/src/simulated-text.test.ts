@@ -43,7 +43,7 @@ describe('simulated text', () => {
         return q >= 0.3 && q <= 0.8 && q === perceivedQuality(text);
       }),
     );
-  });
+  }, 30_000);
 
   it('an answer’s perceived quality is on average its author’s quality, whatever its length', () => {
     for (const sentences of [3, 8, 20]) {

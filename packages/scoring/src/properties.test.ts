@@ -90,7 +90,7 @@ describe('properties', () => {
       }),
       { numRuns: 80 },
     );
-  });
+  }, 30_000);
 
   it('renaming candidates renames the result (even though id tie-breaks now run the other way)', () => {
     fc.assert(
@@ -132,7 +132,7 @@ describe('properties', () => {
       }),
       { numRuns: 80 },
     );
-  });
+  }, 30_000);
 
   it('a candidate ranked first by every ballot ranks first under every method', () => {
     const unanimousArb = fc.integer({ min: 2, max: 6 }).chain((n) => {
@@ -178,7 +178,7 @@ describe('properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+  }, 30_000);
 
   it('adding an abstention changes nothing, under every method', () => {
     fc.assert(
@@ -202,7 +202,7 @@ describe('properties', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 30_000);
 
   it('scores, ratings, probabilities and agreement stay in range, and nothing is ever NaN', () => {
     fc.assert(
@@ -235,7 +235,7 @@ describe('properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+  }, 30_000);
 
   it('aggregateLeaderboards: permuting sessions changes nothing, intervals included (same seed)', () => {
     const sessionArb = fc.array(councilArb, { minLength: 1, maxLength: 12 }).map((councils) =>
@@ -269,7 +269,7 @@ describe('properties', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 30_000);
 
   it('kendallW is 1 for identical rankings', () => {
     fc.assert(
@@ -284,5 +284,5 @@ describe('properties', () => {
         },
       ),
     );
-  });
+  }, 30_000);
 });

@@ -32,7 +32,7 @@ describe('council completion (issue 15 item 12)', () => {
     // Flags are the command's own: history has --limit, ask has not.
     expect(bashComplete(r.out, ['council', 'history', '--li'])).toEqual(['--limit']);
     expect(bashComplete(r.out, ['council', 'ask', '--li'])).toEqual([]);
-  });
+  }, 60_000);
 
   it('prints zsh and fish scripts naming the commands and flags', async () => {
     const zsh = await run(['completion', 'zsh']);

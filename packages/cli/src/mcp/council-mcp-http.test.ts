@@ -203,7 +203,7 @@ describe('council mcp --http (the bundled executable)', () => {
         other.kill('SIGTERM');
       }
     }
-  });
+  }, 60_000);
 
   it('refuses a non-loopback --host without a token', async () => {
     const other = spawn(process.execPath, [bundle, 'mcp', '--http', '--host', '192.0.2.1'], {
@@ -215,5 +215,5 @@ describe('council mcp --http (the bundled executable)', () => {
     const code = await new Promise<number | null>((resolve) => other.once('exit', resolve));
     expect(code).toBe(2);
     expect(err).toMatch(/--host 192\.0\.2\.1 is reachable from other machines: give a token of at least 32 characters/);
-  });
+  }, 60_000);
 });
