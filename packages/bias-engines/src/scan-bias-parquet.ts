@@ -43,6 +43,11 @@ const wanted: Record<string, readonly string[]> = Object.fromEntries(
 const columnNames = Object.keys(wanted);
 const timestampColumn = biasColumn.timestamp;
 
+/** The text columns a report reads (stored as BYTE_ARRAY), in the order of `wanted`. */
+export const biasParquetTextColumns: readonly string[] = columnNames.filter((name) =>
+  wanted[name]!.includes('BYTE_ARRAY'),
+);
+
 function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
   return {
     byteLength: size,
@@ -59,8 +64,8 @@ function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
   };
 }
 
-/** Why the file's schema cannot be read as bias records, or undefined. */
-function schemaProblem(metadata: FileMetaData): string | undefined {
+/** Why the file's schema cannot be read as bias records, or undefined (the words of the `INVALID_OPTION` error). */
+export function biasParquetSchemaProblem(metadata: FileMetaData): string | undefined {
   const top = new Map<string, SchemaElement>();
   for (const element of metadata.schema.slice(1)) top.set(element.name, element);
   for (const name of columnNames) {
@@ -104,7 +109,7 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
       );
       return 0;
     }
-    const problem = schemaProblem(metadata);
+    const problem = biasParquetSchemaProblem(metadata);
     if (problem !== undefined) {
       throw new BiasStoreError({
         code: 'INVALID_OPTION',
