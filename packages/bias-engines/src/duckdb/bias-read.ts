@@ -5,9 +5,10 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '@council/bias-store';
-import { settleWindowRecords, checkWindowOptions, resolveBiasInputs } from '@council/bias-store/internal';
+import { biasColumn, settleWindowRecords, checkWindowOptions, resolveBiasInputs } from '@council/bias-store/internal';
 import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasInputFile } from '@council/bias-store/internal';
+import { biasParquetSchemaProblem, biasParquetTextColumns } from '../scan-bias-parquet.js';
 import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
@@ -183,51 +184,17 @@ async function correctScan(connection: Duckdb.DuckDBConnection, reconciled: Reco
   await connection.run(`INSERT INTO scan ${fixes}`);
 }
 
-/** The columns a report reads and the physical types scan-bias-parquet.ts accepts for each. */
-const parquetColumns: Record<string, readonly string[]> = {
-  schema_version: ['BYTE_ARRAY'],
-  session_id: ['BYTE_ARRAY'],
-  timestamp: ['INT64'],
-  reviewer_id: ['BYTE_ARRAY'],
-  model_id: ['BYTE_ARRAY'],
-  position: ['INT32', 'INT64'],
-  response_length_chars: ['INT32', 'INT64'],
-  score_value: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
-  rank_position: ['INT32', 'INT64'],
-  position_is_display_order: ['BOOLEAN'],
-  council_config_version: ['BYTE_ARRAY'],
-  query_category: ['BYTE_ARRAY'],
-};
-
 /** Why a Parquet file's schema cannot be read as bias records (scan-bias-parquet.ts's check, in its words), or undefined. */
 function schemaProblem(metadata: FileMetaData): string | undefined {
+  const problem = biasParquetSchemaProblem(metadata);
+  if (problem !== undefined) return problem;
   const top = new Map(metadata.schema.slice(1).map((element) => [element.name, element]));
-  for (const [name, types] of Object.entries(parquetColumns)) {
-    const element = top.get(name);
-    if (element === undefined) return `it has no column ${name}`;
-    if (element.type === undefined || !types.includes(element.type))
-      return `its column ${name} is ${element.type ?? 'a group'}, not ${types.join(' or ')}`;
-  }
-  const timestamp = top.get('timestamp')!;
-  const converted = timestamp.converted_type;
-  if (!(
-    timestamp.logical_type?.type === 'TIMESTAMP' ||
-    converted === 'TIMESTAMP_MILLIS' ||
-    converted === 'TIMESTAMP_MICROS'
-  ))
-    return 'its column timestamp is no TIMESTAMP';
   // Text columns without their UTF8 annotation are bytes to the reader (never a valid row) but text to DuckDB.
-  for (const name of [
-    'schema_version',
-    'session_id',
-    'reviewer_id',
-    'model_id',
-    'council_config_version',
-    'query_category',
-  ]) {
+  for (const name of biasParquetTextColumns) {
     const element = top.get(name)!;
     if (element.converted_type !== 'UTF8' && element.logical_type?.type !== 'STRING') return 'text';
   }
+  const timestamp = top.get(biasColumn.timestamp)!;
   if (timestamp.logical_type?.type === 'TIMESTAMP' && timestamp.logical_type.unit === 'NANOS') return 'nanoseconds';
   return undefined;
 }
