@@ -106,17 +106,17 @@ describe('aggregateContributions', () => {
   });
 
   it('windows by the last N sessions and by a start time', () => {
-    const last = aggregateContributions(records, { maxSessions: 2 });
+    const last = aggregateContributions(records, { window: { sessions: 2 } });
     expect(last.sessions).toBe(2);
     expect(last.members.map((m) => [m.member, m.meanWeight.estimate])).toEqual([
       ['c', 0.75],
       ['a', 0.625],
       ['b', 0],
     ]);
-    const since = aggregateContributions(records, { since: '2026-11-02T00:00:00Z' });
+    const since = aggregateContributions(records, { window: { since: '2026-11-02T00:00:00Z' } });
     expect(since.members).toEqual(last.members);
     expect(since.window.since).toBe('2026-11-02T00:00:00.000Z');
-    expect(aggregateContributions(records, { since: '2027-01-01T00:00:00Z' })).toMatchObject({
+    expect(aggregateContributions(records, { window: { since: '2027-01-01T00:00:00Z' } })).toMatchObject({
       sessions: 0,
       members: [],
       heatmap: { strategies: [], cells: [] },
@@ -141,10 +141,10 @@ describe('aggregateContributions', () => {
   });
 
   it('refuses bad windows and inconsistent records with what to do', () => {
-    expect(() => aggregateContributions(records, { maxSessions: 0 })).toThrow(
-      /maxSessions must be a positive integer, got 0/,
+    expect(() => aggregateContributions(records, { window: { sessions: 0 } })).toThrow(
+      /sessions must be a positive integer \(or Infinity\), got 0/,
     );
-    expect(() => aggregateContributions(records, { since: 'last week' })).toThrow(
+    expect(() => aggregateContributions(records, { window: { since: 'last week' } })).toThrow(
       /since must be an ISO 8601 date-time/,
     );
     expect(() => aggregateContributions([...records, row('s1', '11-01', { member: 'a', weight: 0.5 })])).toThrow(

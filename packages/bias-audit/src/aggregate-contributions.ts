@@ -1,14 +1,17 @@
 import { BiasAuditError } from './bias-audit-error.js';
+import type { BiasWindowOptions } from './bias-window.js';
+import { parseBiasWindow } from './bias-window.js';
 import { boundedMeanInterval } from './bounded-mean-interval.js';
 import { confidenceTier } from './confidence-tier.js';
 import type { ContributionInput, ContributionsReport, MeanWeight, MemberContribution } from './contributions-report.js';
 import { wilsonInterval } from './wilson-interval.js';
 
 export interface AggregateContributionsOptions {
-  /** Keep the last N sessions (after `since`), by session time, ties by id. Default: all. */
-  maxSessions?: number;
-  /** Keep sessions at or after this time (ISO 8601 or a Date). Default: all. */
-  since?: string | Date;
+  /**
+   * The window of sessions, as bias-audit's window takes them: `since` (ISO 8601 or a Date) keeps the sessions at or
+   * after it, then `sessions` the last N, by session time (its earliest record), ties by id. Default: every session.
+   */
+  window?: Pick<BiasWindowOptions, 'sessions' | 'since'>;
   /** Confidence level of the intervals; default 0.95. */
   level?: number;
 }
@@ -28,17 +31,6 @@ function invalidOption(message: string): BiasAuditError {
 
 function invalidInput(message: string): BiasAuditError {
   return new BiasAuditError({ code: 'INVALID_INPUT', message: `aggregateContributions: ${message}` });
-}
-
-function sinceMs(since: string | Date | undefined): number | null {
-  if (since === undefined) return null;
-  const ms =
-    since instanceof Date ? since.getTime() : /^\d{4}-\d{2}-\d{2}/.test(since) ? Date.parse(since) : Number.NaN;
-  if (Number.isNaN(ms))
-    throw invalidOption(
-      `since must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`,
-    );
-  return ms;
 }
 
 /** Groups the records by session and checks each session holds one record per member and agrees on its block. */
@@ -100,16 +92,13 @@ export function aggregateContributions(
   records: readonly ContributionInput[],
   options: AggregateContributionsOptions = {},
 ): ContributionsReport {
-  const { maxSessions } = options;
-  if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1))
-    throw invalidOption(`maxSessions must be a positive integer, got ${String(maxSessions)}.`);
+  // Contributions have no end or span of days: only the window's sessions and since apply.
+  const { sessions: last, since } = parseBiasWindow(options.window ?? {}, { caller: 'aggregateContributions' });
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw invalidOption(`level must be between 0 and 1, got ${String(level)}.`);
-  const since = sinceMs(options.since);
   let sessions = groupSessions(records);
-  if (since !== null) sessions = sessions.filter((s) => s.time >= since);
-  if (maxSessions !== undefined && sessions.length > maxSessions)
-    sessions = sessions.slice(sessions.length - maxSessions);
+  if (since !== undefined) sessions = sessions.filter((s) => s.time >= since.getTime());
+  if (sessions.length > last) sessions = sessions.slice(sessions.length - last);
 
   const weights = new Map<string, number[]>();
   const satIn = new Map<string, number>();
@@ -160,8 +149,8 @@ export function aggregateContributions(
     sessions: sessions.length,
     sessionsWithBlock: sessions.filter((s) => s.block).length,
     window: {
-      since: since === null ? null : new Date(since).toISOString(),
-      maxSessions: maxSessions ?? null,
+      since: since === undefined ? null : since.toISOString(),
+      maxSessions: Number.isFinite(last) ? last : null,
       first: sessions[0]?.timestamp ?? null,
       last: sessions.at(-1)?.timestamp ?? null,
     },

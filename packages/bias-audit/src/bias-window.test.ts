@@ -20,6 +20,16 @@ describe('parseBiasWindow', () => {
     expect(DEFAULT_BIAS_WINDOW).toEqual({ sessions: 100, days: 30 });
   });
 
+  it('starts at the later of now less days and since', () => {
+    // now − 2 days is noon of the 20th: a since on the 21st is later, one on the 19th earlier.
+    expect(parseBiasWindow({ now, days: 2, since: '2026-11-21' }).earliestMs).toBe(Date.UTC(2026, 10, 21));
+    expect(parseBiasWindow({ now, days: 2, since: new Date('2026-11-19T00:00:00Z') }).earliestMs).toBe(
+      Date.UTC(2026, 10, 20, 12),
+    );
+    expect(parseBiasWindow({ now, since: '2026-11-19T06:00:00Z' }).earliestMs).toBe(Date.UTC(2026, 10, 19, 6));
+    expect(() => parseBiasWindow({ since: 'last week' })).toThrow(/since must be an ISO 8601 date-time/);
+  });
+
   it('is unchanged by a second check, filters included', () => {
     const window = parseBiasWindow({ now, sessions: 3, days: 1.5, model: 'm', configVersion: '1.0.0' });
     expect(parseBiasWindow(window)).toEqual(window);

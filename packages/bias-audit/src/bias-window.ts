@@ -11,6 +11,8 @@ export interface BiasWindowOptions {
   sessions?: number;
   /** Days before `now` kept; Infinity keeps all. */
   days?: number;
+  /** Keep records at or after this time too (an ISO 8601 date-time, or a Date): `council contributions --since`. */
+  since?: Date | string;
   /** The end of the window: records after it are left out (counted as future). Default: the current time. */
   now?: Date | string;
   /** Keep only records where this model is the reviewer or the reviewed member. */
@@ -34,8 +36,9 @@ export interface BiasWindow {
   readonly now: Date;
   /** `now`, epoch ms. */
   readonly nowMs: number;
-  /** `nowMs` less `days` days, or -Infinity. */
+  /** The later of `nowMs` less `days` days and `since`, or -Infinity when neither bounds the window. */
   readonly earliestMs: number;
+  readonly since?: Date;
   readonly model?: string;
   readonly configVersion?: string;
   readonly queryCategory?: string;
@@ -95,6 +98,21 @@ export function safeParseBiasWindow(
     now = new Date(ms);
   }
   const nowMs = now.getTime();
+  let sinceMs = Number.NEGATIVE_INFINITY;
+  let since: Date | undefined;
+  if (options.since !== undefined) {
+    sinceMs =
+      options.since instanceof Date
+        ? options.since.getTime()
+        : typeof options.since === 'string' && /^\d{4}-\d{2}-\d{2}/.test(options.since)
+          ? Date.parse(options.since)
+          : Number.NaN;
+    if (Number.isNaN(sinceMs))
+      return fail(
+        `since must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z, got ${JSON.stringify(String(options.since).slice(0, 40))}.`,
+      );
+    since = new Date(sinceMs);
+  }
   const window: {
     -readonly [K in keyof BiasWindow]: BiasWindow[K];
   } = {
@@ -102,8 +120,9 @@ export function safeParseBiasWindow(
     days,
     now,
     nowMs,
-    earliestMs: days === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - days * DAY_MS,
+    earliestMs: Math.max(days === Number.POSITIVE_INFINITY ? Number.NEGATIVE_INFINITY : nowMs - days * DAY_MS, sinceMs),
   };
+  if (since !== undefined) window.since = since;
   for (const name of ['model', 'configVersion', 'queryCategory'] as const) {
     const value = options[name];
     if (value === undefined) continue;

@@ -52,9 +52,9 @@ export interface ContributionsReport {
   /** Of those, sessions whose chairman gave a usable contributors block. */
   sessionsWithBlock: number;
   window: {
-    /** The `since` option, as given (normalised to ISO), or null. */
+    /** The window's `since`, as given (normalised to ISO), or null. */
     since: string | null;
-    /** The `maxSessions` option, or null. */
+    /** The window's `sessions` (the last N kept), or null when every session is. */
     maxSessions: number | null;
     /** The first and last session times in the window, or null when it is empty. */
     first: string | null;

@@ -122,7 +122,7 @@ describe('readContributionRecords', () => {
       member('s2', 'b', { timestamp: '2026-11-02T00:00:00Z' }),
       member('s3', 'a', { timestamp: '2026-11-03T00:00:00Z' }),
     ]);
-    expect((await readContributionRecords({ path, maxSessions: 2 })).records.map((r) => r.recordId)).toEqual([
+    expect((await readContributionRecords({ path, sessions: 2 })).records.map((r) => r.recordId)).toEqual([
       's2:a',
       's2:b',
       's3:a',
@@ -133,8 +133,8 @@ describe('readContributionRecords', () => {
     await expect(readContributionRecords({ path, since: 'yesterday' })).rejects.toThrow(
       /since "yesterday" is not an ISO 8601 date-time/,
     );
-    await expect(readContributionRecords({ path, maxSessions: 0 })).rejects.toThrow(
-      /maxSessions must be a positive integer/,
+    await expect(readContributionRecords({ path, sessions: 0 })).rejects.toThrow(
+      /readContributionRecords: sessions must be a positive integer/,
     );
     const missing = await readContributionRecords({ path: join(dir, 'nowhere', 'contributions.jsonl') });
     expect(missing.records).toEqual([]);

@@ -1,3 +1,5 @@
+import { safeParseBiasWindow } from '@council/bias-audit';
+import { BiasStoreError } from './bias-store-error.js';
 import type { ContributionRecord } from './contribution-record.js';
 import { createContributionStore } from './create-contribution-store.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
@@ -6,8 +8,8 @@ import type { SkipReport } from './skip-report.js';
 export interface ReadContributionRecordsOptions {
   /** The store's active file (its closed and compacted segments are read too). */
   path: string;
-  /** Keep the last N sessions, by time. Default: all. */
-  maxSessions?: number;
+  /** Keep the last N sessions, by time (bias-audit's window `sessions`: a positive integer, or Infinity). Default: all. */
+  sessions?: number;
   /** Keep records at or after this time. Default: all. */
   since?: Date | string;
   /** Leave out records after this time. Default: none left out. */
@@ -40,9 +42,16 @@ function sameRecord(a: ContributionRecord, b: ContributionRecord): boolean {
 export async function readContributionRecords(
   options: ReadContributionRecordsOptions,
 ): Promise<ReadContributionRecordsResult> {
+  // The window's sessions, checked as every window's are; the store keeps the last N (Infinity: all).
+  const window = safeParseBiasWindow(options.sessions === undefined ? {} : { sessions: options.sessions }, {
+    caller: 'readContributionRecords',
+  });
+  if (!window.success)
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: window.error.message, cause: window.error });
+  const last = window.value.sessions;
   const store = createContributionStore({ path: options.path });
   const read = await store.read({
-    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...(Number.isFinite(last) ? { maxSessions: last } : {}),
     ...(options.since === undefined ? {} : { since: options.since }),
     ...(options.until === undefined ? {} : { until: options.until }),
   });

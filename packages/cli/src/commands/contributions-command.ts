@@ -47,7 +47,7 @@ function usage(message: string, cause?: unknown): CliError {
 
 /** Checks the window and gives `since` as a full ISO time: a date alone is its midnight UTC, a time without a zone is UTC (as the store reads one). */
 function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'>): {
-  maxSessions?: number;
+  sessions?: number;
   since?: string;
 } {
   const { last, since } = options;
@@ -55,7 +55,7 @@ function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'
     throw usage(
       `--last expects a whole number of sessions, 1 or more, got ${JSON.stringify(last)}. Example: --last 50.`,
     );
-  if (since === undefined) return last === undefined ? {} : { maxSessions: last };
+  if (since === undefined) return last === undefined ? {} : { sessions: last };
   const text = typeof since === 'string' ? since.trim() : '';
   // The store's own parser: Date.parse would roll 2026-02-30 over to 2 March and take hour 24.
   const parsed = parseIsoTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
@@ -63,7 +63,7 @@ function checkWindow(options: Pick<ContributionsCommandOptions, 'last' | 'since'
     throw usage(
       `--since expects an ISO 8601 date or time such as 2026-11-01 or 2026-11-01T00:00:00Z, got ${JSON.stringify(String(since).slice(0, 40))}.`,
     );
-  return { ...(last === undefined ? {} : { maxSessions: last }), since: new Date(parsed.ms).toISOString() };
+  return { ...(last === undefined ? {} : { sessions: last }), since: new Date(parsed.ms).toISOString() };
 }
 
 /**
@@ -82,7 +82,7 @@ export async function computeContributionsReport(
     // Sessions not saved whole yet (the home's journal names them) are left out, as every reader leaves them out.
     const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
     const read = await readContributionRecords({ path, ...window, leaveOutSessions });
-    const report = aggregateContributions(read.records, window);
+    const report = aggregateContributions(read.records, { window });
     const { duplicates, conflicts } = read.repeated;
     return {
       ...report,
