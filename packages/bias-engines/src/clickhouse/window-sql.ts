@@ -4,8 +4,14 @@
  * report from them. The one place this dialect's SQL of the report lives.
  */
 
+import { biasColumn, biasField } from '@council/bias-store/internal';
+
 /** An unranked record's rank, as the JS columns hold it (`noRank`). */
 const noRank = 4294967295;
+
+/** The table's column of each field, by its API name (bias-store's field table, as `clickhouseBiasColumns`). */
+const c = biasColumn;
+const timestampMs = biasField('timestamp').clickhouseColumn;
 
 /** The window and filters, with `readBiasRecords`' meanings, as the SQL needs them. */
 export interface ClickhouseWindowSpec {
@@ -31,11 +37,15 @@ function clickhouseString(text: string): string {
 function exclusionSql(spec: ClickhouseWindowSpec): string {
   const arms: string[] = [];
   if (spec.model !== undefined)
-    arms.push(`reviewer_id != ${clickhouseString(spec.model)} AND model_id != ${clickhouseString(spec.model)}, 1`);
+    arms.push(
+      `${c.reviewerId} != ${clickhouseString(spec.model)} AND ${c.modelId} != ${clickhouseString(spec.model)}, 1`,
+    );
   if (spec.configVersion !== undefined)
-    arms.push(`isNull(council_config_version) OR council_config_version != ${clickhouseString(spec.configVersion)}, 2`);
-  arms.push(`timestamp_ms > ${integer(spec.nowMs)}, 3`);
-  if (spec.earliestMs !== null) arms.push(`timestamp_ms < ${integer(spec.earliestMs)}, 4`);
+    arms.push(
+      `isNull(${c.councilConfigVersion}) OR ${c.councilConfigVersion} != ${clickhouseString(spec.configVersion)}, 2`,
+    );
+  arms.push(`${timestampMs} > ${integer(spec.nowMs)}, 3`);
+  if (spec.earliestMs !== null) arms.push(`${timestampMs} < ${integer(spec.earliestMs)}, 4`);
   return `multiIf(${arms.join(', ')}, 0)`;
 }
 
@@ -57,10 +67,10 @@ function keptSql(spec: ClickhouseWindowSpec): string {
  * (4 × UInt32). One pass over the table gives the window's sessions and the reader's counts.
  */
 export function clickhouseWindowSessionsSql(spec: ClickhouseWindowSpec): string {
-  return `SELECT session_id, toFloat64(minIf(timestamp_ms, why = 0)), toUInt32(countIf(why = 0)),
+  return `SELECT ${c.sessionId}, toFloat64(minIf(${timestampMs}, why = 0)), toUInt32(countIf(why = 0)),
   toUInt32(countIf(why = 1)), toUInt32(countIf(why = 2)), toUInt32(countIf(why = 3)), toUInt32(countIf(why = 4))
-FROM (SELECT session_id, timestamp_ms, ${exclusionSql(spec)} AS why FROM ${spec.table} FINAL)
-GROUP BY session_id
+FROM (SELECT ${c.sessionId}, ${timestampMs}, ${exclusionSql(spec)} AS why FROM ${spec.table} FINAL)
+GROUP BY ${c.sessionId}
 FORMAT RowBinary`;
 }
 
@@ -91,11 +101,11 @@ export const clickhouseSessionRecordsColumns = [
   ['reviewer', 'Array(UInt16)'],
   ['candidate', 'Array(UInt16)'],
   ['position', 'Array(UInt32)'],
-  ['response_length_chars', 'Array(UInt32)'],
+  ['len', 'Array(UInt32)'],
   // NaN when unscored.
   ['score', 'Array(Float64)'],
   // 4294967295 when unranked.
-  ['rank_position', 'Array(UInt32)'],
+  ['rank', 'Array(UInt32)'],
   // Epoch ms.
   ['time', 'Array(Float64)'],
   // Config versions met in the session, and per record 1 + its index among them, or 0 for none; categories likewise.
@@ -103,7 +113,7 @@ export const clickhouseSessionRecordsColumns = [
   ['config_version', 'Array(UInt16)'],
   ['query_categories', 'Array(String)'],
   ['query_category', 'Array(UInt16)'],
-  ['position_is_display_order', 'Array(UInt8)'],
+  ['pido', 'Array(UInt8)'],
 ] as const;
 
 /** A layer of the query: `[alias, expression]` pairs, each expression free to use the aliases before it. */
@@ -123,16 +133,16 @@ export function clickhouseSessionRecordsSql(
   const conditions = [keptSql(spec)];
   let having = '';
   if ('ids' in sessions) {
-    conditions.push(`session_id IN (${sessions.ids.map(clickhouseString).join(', ')})`);
+    conditions.push(`${c.sessionId} IN (${sessions.ids.map(clickhouseString).join(', ')})`);
   } else {
-    if (sessions.from !== null) conditions.push(`session_id >= ${clickhouseString(sessions.from)}`);
-    if (sessions.to !== null) conditions.push(`session_id < ${clickhouseString(sessions.to)}`);
+    if (sessions.from !== null) conditions.push(`${c.sessionId} >= ${clickhouseString(sessions.from)}`);
+    if (sessions.to !== null) conditions.push(`${c.sessionId} < ${clickhouseString(sessions.to)}`);
     if (sessions.oldest !== null) {
       // The window's last `sessions` sessions by (earliest time in the window, id), ids compared as JS compares strings: the
       // sessions' own groups say it, so no other pass over the table is needed.
       const utf16 = (s: string): string => `convertCharset(${s}, 'UTF-8', 'UTF-16BE')`;
       const first = integer(sessions.oldest.firstMs);
-      having = `\nHAVING min(timestamp_ms) > ${first} OR (min(timestamp_ms) = ${first} AND ${utf16('session_id')} >= ${utf16(clickhouseString(sessions.oldest.session))})`;
+      having = `\nHAVING min(${timestampMs}) > ${first} OR (min(${timestampMs}) = ${first} AND ${utf16(c.sessionId)} >= ${utf16(clickhouseString(sessions.oldest.session))})`;
     }
   }
 
@@ -140,24 +150,24 @@ export function clickhouseSessionRecordsSql(
   // puts them in read order: on 18.16.1 a third less CPU than sorting an array per field (2.1 s against 3.0 s for a
   // range of 100,000 sessions, 2 M rows).
   const fields: Layer = [
-    ['rv', 'reviewer_id'],
-    ['cd', 'model_id'],
-    ['ps', 'position'],
-    ['ln', 'response_length_chars'],
-    ['sc', 'ifNull(score_value, nan)'],
-    ['rk', `ifNull(rank_position, toUInt32(${noRank}))`],
-    ['ts', 'toFloat64(timestamp_ms)'],
-    ['cfg', "ifNull(council_config_version, '')"],
-    ['nocfg', 'isNull(council_config_version)'],
-    ['cat', "ifNull(query_category, '')"],
-    ['nocat', 'isNull(query_category)'],
-    ['pido', 'position_is_display_order'],
+    ['rv', c.reviewerId],
+    ['cd', c.modelId],
+    ['ps', c.position],
+    ['ln', c.responseLengthChars],
+    ['sc', `ifNull(${c.scoreValue}, nan)`],
+    ['rk', `ifNull(${c.rankPosition}, toUInt32(${noRank}))`],
+    ['ts', `toFloat64(${timestampMs})`],
+    ['cfg', `ifNull(${c.councilConfigVersion}, '')`],
+    ['nocfg', `isNull(${c.councilConfigVersion})`],
+    ['cat', `ifNull(${c.category}, '')`],
+    ['nocat', `isNull(${c.category})`],
+    ['pido', c.positionIsDisplayOrder],
   ];
-  const gathered = `SELECT session_id AS session, groupArray(ord) AS a_ord, groupArray(record_key) AS a_key,
+  const gathered = `SELECT ${c.sessionId} AS session, groupArray(ord) AS a_ord, groupArray(record_key) AS a_key,
   groupArray(tuple(${fields.map(([, column]) => column).join(', ')})) AS a_rec
 FROM ${spec.table}
 WHERE ${conditions.join('\n  AND ')}
-GROUP BY session_id${having}`;
+GROUP BY ${c.sessionId}${having}`;
   // Read order (ord, then key), then the first row of each key.
   const inReadOrder = (array: string): string => `arraySort((x_, o_, k_) -> (o_, k_), ${array}, a_ord, a_key)`;
   const ordered: Layer = [
@@ -170,15 +180,14 @@ GROUP BY session_id${having}`;
     ['reviewer', 'arraySlice(model_index, 1, length(rv))'],
     ['candidate', 'arraySlice(model_index, length(rv) + 1)'],
     ['position', 'ps'],
-    ['response_length_chars', 'ln'],
+    ['len', 'ln'],
     ['score', 'sc'],
-    ['rank_position', 'rk'],
+    ['rank', 'rk'],
     ['time', 'ts'],
     ['config_versions', 'arrayDistinct(arrayFilter((c_, n_) -> NOT n_, cfg, nocfg))'],
     ['config_version', 'arrayMap((c_, n_) -> toUInt16(if(n_, 0, indexOf(config_versions, c_))), cfg, nocfg)'],
     ['query_categories', 'arrayDistinct(arrayFilter((c_, n_) -> NOT n_, cat, nocat))'],
     ['query_category', 'arrayMap((c_, n_) -> toUInt16(if(n_, 0, indexOf(query_categories, c_))), cat, nocat)'],
-    ['position_is_display_order', 'pido'],
   ];
   return `SELECT ${clickhouseSessionRecordsColumns.map(([name]) => name).join(', ')} FROM (
 SELECT session,
