@@ -13,7 +13,7 @@ export default defineConfig({
         // web-assets plugin here too.
         test: {
           name: 'slow',
-          include: ['{packages,apps,tooling}/*/src/**/*.slow.test.ts'],
+          include: ['{packages,apps,tooling}/*/**/*.slow.test.ts'],
           // Minutes, not seconds: a study or a stress round on a loaded 2-core machine (the stale-lock stress took
           // 121 s at load 15–24). A test that needs more says so itself.
           testTimeout: 600_000,
