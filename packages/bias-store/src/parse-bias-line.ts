@@ -34,9 +34,9 @@ export class BiasLineFields {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-// Bit of each top-level key, in the order this package writes them (bias-record-fields.ts): the cases of
-// `parseBiasLineFast`'s switch, by index. parse-bias-line.test.ts holds the table to this order, so a field added to the
-// table fails it until the switch reads the new field (a key the switch does not know sends the line to the slow path).
+// Bit of each top-level key, in the order this package writes them (bias-record-fields.ts): the cases 0–13 of
+// `parseBiasLineFast`'s switch, by index (parse-bias-line.test.ts holds the table's first fourteen keys to this order).
+// A key the switch does not know — a field added to the table after these — sends its line to the slow path.
 const keys = biasLineKeys.map((name) => Buffer.from(name, 'latin1'));
 // Each key as this package writes it, quotes and colon included: `"<key>":`.
 const keyLiterals = keys.map((key) => knownBytes(Buffer.from(`"${key.toString('latin1')}":`, 'latin1')));
@@ -45,6 +45,8 @@ const metaKeyLiterals = metaKeys.map((key) => knownBytes(Buffer.from(`"${key.toS
 const metaFields = biasRecordFields.filter((f) => f.inMetadata);
 // The order this package writes them (no alias): category, token count bucket, language.
 const metaKeyOrder = metaFields.map((f) => biasMetadataKeys.indexOf(f.key));
+// The derived key other writers put on a line, read wherever the table has it.
+const displayOrderKey = biasLineKeys.indexOf(biasField('positionIsDisplayOrder').key);
 // The one label a report reads.
 const categoryKey = biasMetadataKeys.indexOf(biasField('category').key);
 // The keys a line must hold: the fields that are present even when null.
@@ -372,7 +374,10 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
           out.rankPosition = intValue;
         }
         break;
-      case 14: // positionIsDisplayOrder (derived: the value is checked, not kept)
+      default:
+        // positionIsDisplayOrder, wherever the table puts it (derived: the value is checked, not kept); any other key
+        // (a field added to the table and not to this switch) leaves the line to the slow path.
+        if (k !== displayOrderKey) return false;
         if (buf[i] === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) i += 4;
         else if (
           buf[i] === 0x66 &&
@@ -383,9 +388,6 @@ export function parseBiasLineFast(buf: Buffer, start: number, end: number, out: 
         )
           i += 5;
         else return false;
-        break;
-      default:
-        return false;
     }
     i = ws(buf, i, end);
     if (buf[i] === 0x7d) {
