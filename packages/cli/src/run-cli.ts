@@ -1,4 +1,4 @@
-import { scrubSecrets } from '@council/providers';
+import { scrubSecrets } from '@council/providers/scrub-secrets';
 import { cac } from 'cac';
 import type { CliCommand } from './cli-command.js';
 import { closestName, joinNegativeValues, valueFlagNames } from './cli-argv.js';
