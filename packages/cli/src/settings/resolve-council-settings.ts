@@ -6,7 +6,7 @@ import { consentAcceptedValues, councilPaths, safeParseConsentLevel } from '@cou
 import type { ConsentLevel } from '@council/bias-store';
 import { configFilesInHome } from '@council/core/config-files';
 import { orgIdProblem } from '@council/core/org-id';
-import { scrubSecrets } from '@council/providers';
+import { scrubSecrets } from '@council/providers/scrub-secrets';
 import * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
