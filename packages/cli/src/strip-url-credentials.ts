@@ -1,4 +1,4 @@
-import { scrubSecrets } from '@council/providers';
+import { scrubSecrets } from '@council/providers/scrub-secrets';
 
 /**
  * A URL (or any text) as it may be shown: Council's one scrubbing function, `scrubSecrets` of `@council/providers` —
