@@ -1,11 +1,17 @@
+import { safeParseBiasWindow } from '@council/bias-audit';
 import { BiasStoreError } from './bias-store-error.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 
+/**
+ * A store read's window. `sessions`, `days` and `now` are bias-audit's window fields, checked by its
+ * `safeParseBiasWindow`; this generic read ranks sessions by their latest item (a bias report's readers, by their
+ * earliest record) and leaves nothing out for being after `now` (only `until` does).
+ */
 export interface JsonlReadOptions {
-  /** Keep the last N sessions, ranked by each session's latest record (needs `sessionOf` and `timeOf`). */
-  maxSessions?: number;
-  /** Keep records from the last N days before `now` (needs `timeOf`). */
-  maxDays?: number;
+  /** Keep the last N sessions, ranked by each session's latest record (needs `sessionOf` and `timeOf`); Infinity keeps all. */
+  sessions?: number;
+  /** Keep records from the last N days before `now` (needs `timeOf`); Infinity keeps all. */
+  days?: number;
   /** Keep records at or after this time (needs `timeOf`). */
   since?: Date | string;
   /** Keep records at or before this time (needs `timeOf`). */
@@ -22,43 +28,42 @@ export interface ItemClock<T> {
   sessionOf?: ((item: T) => string) | undefined;
 }
 
-/** A read's window, checked: the records from `lower` to `upper` (ms, inclusive), of the last `maxSessions` sessions. */
+/** A read's window, checked: the records from `lower` to `upper` (ms, inclusive), of the last `sessions` sessions. */
 export interface ReadWindow<T> {
   /** Set when the store knows time (then the items come oldest first). */
   timeOf: ((item: T) => string) | undefined;
-  /** Set only with `maxSessions`. */
+  /** Set only with a bound on `sessions`. */
   sessionOf: ((item: T) => string) | undefined;
-  maxSessions: number | undefined;
+  /** A whole number, or undefined: every session. */
+  sessions: number | undefined;
   lower: number;
   upper: number;
 }
 
 /** Checks a read's options against what the store knows; throws `INVALID_OPTION` for a window it cannot honour. */
 export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock<T>): ReadWindow<T> {
-  const { maxSessions, maxDays } = options;
-  if (maxSessions !== undefined && (!Number.isInteger(maxSessions) || maxSessions < 1)) {
-    throw new BiasStoreError({
-      code: 'INVALID_OPTION',
-      message: `read: maxSessions must be a positive integer, got ${String(maxSessions)}.`,
-    });
-  }
-  if (maxDays !== undefined && (!Number.isFinite(maxDays) || maxDays <= 0)) {
-    throw new BiasStoreError({
-      code: 'INVALID_OPTION',
-      message: `read: maxDays must be a positive number, got ${String(maxDays)}.`,
-    });
-  }
+  // The bounds as every window's are checked; since and until by the store's own (strict) ISO 8601 parser, below.
+  const parsed = safeParseBiasWindow(
+    {
+      ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+      ...(options.days === undefined ? {} : { days: options.days }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    },
+    { caller: 'read' },
+  );
+  if (!parsed.success)
+    throw new BiasStoreError({ code: 'INVALID_OPTION', message: parsed.error.message, cause: parsed.error });
+  const sessions = Number.isFinite(parsed.value.sessions) ? parsed.value.sessions : undefined;
+  const days = Number.isFinite(parsed.value.days) ? parsed.value.days : undefined;
   const windowed =
-    maxSessions !== undefined || maxDays !== undefined || options.since !== undefined || options.until !== undefined;
+    sessions !== undefined || days !== undefined || options.since !== undefined || options.until !== undefined;
   const timeOf = windowed ? requireAccessor({ clock, name: 'timeOf', option: 'a time window' }) : clock.timeOf;
   const sessionOf =
-    maxSessions !== undefined ? requireAccessor({ clock, name: 'sessionOf', option: 'maxSessions' }) : undefined;
-  const now = options.now === undefined ? Date.now() : toMs(options.now, 'now');
-  let lower = -Infinity;
-  if (maxDays !== undefined) lower = now - maxDays * 86_400_000;
+    sessions !== undefined ? requireAccessor({ clock, name: 'sessionOf', option: 'sessions' }) : undefined;
+  let lower = parsed.value.earliestMs;
   if (options.since !== undefined) lower = Math.max(lower, toMs(options.since, 'since'));
   const upper = options.until === undefined ? Infinity : toMs(options.until, 'until');
-  return { timeOf, sessionOf, maxSessions, lower, upper };
+  return { timeOf, sessionOf, sessions, lower, upper };
 }
 
 function requireAccessor<T>(need: {

@@ -163,9 +163,9 @@ describe('read', () => {
     expect(all.timestampsWithoutZone).toBe(1);
     expect(all.warnings).toEqual([`1 record in ${store.path} had a timestamp without a zone; read as UTC.`]);
     // 30 days before 2026-03-11 is 2026-02-09: event 4 (Feb 1) falls out.
-    expect((await store.read({ maxDays: 30, now })).items.map((e) => e.i)).toEqual([2, 3, 1]);
+    expect((await store.read({ days: 30, now })).items.map((e) => e.i)).toEqual([2, 3, 1]);
     // 1.5 days before now is 2026-03-09T12:00Z.
-    expect((await store.read({ maxDays: 1.5, now })).items.map((e) => e.i)).toEqual([3, 1]);
+    expect((await store.read({ days: 1.5, now })).items.map((e) => e.i)).toEqual([3, 1]);
     expect(
       (await store.read({ since: '2026-03-01T00:00:00Z', until: new Date('2026-03-10T09:00:00Z') })).items.map(
         (e) => e.i,
@@ -182,11 +182,11 @@ describe('read', () => {
       ev('old-but-revisited', '2026-01-04T00:00:00Z', 4),
     ]);
     // Latest per session: old-but-revisited Jan 4, recent Jan 3, middle Jan 2.
-    expect((await store.read({ maxSessions: 2 })).items.map((e) => e.i)).toEqual([1, 3, 4]);
-    expect((await store.read({ maxSessions: 1 })).items.map((e) => e.i)).toEqual([1, 4]);
+    expect((await store.read({ sessions: 2 })).items.map((e) => e.i)).toEqual([1, 3, 4]);
+    expect((await store.read({ sessions: 1 })).items.map((e) => e.i)).toEqual([1, 4]);
     // Windows combine: within the last 2.5 days before Jan 4 12:00, session old-but-revisited has only record 4.
     expect(
-      (await store.read({ maxSessions: 2, maxDays: 2.5, now: new Date('2026-01-04T12:00:00Z') })).items.map((e) => e.i),
+      (await store.read({ sessions: 2, days: 2.5, now: new Date('2026-01-04T12:00:00Z') })).items.map((e) => e.i),
     ).toEqual([3, 4]);
   });
 
@@ -197,16 +197,16 @@ describe('read', () => {
     for (let s = 0; s < 3000; s++) items.push(ev(`s${s}`, new Date(base + s * 60_000).toISOString(), s));
     items.push(ev('s0', new Date(base + 5000 * 60_000).toISOString(), 9999)); // s0 becomes the newest session
     await store.append(items);
-    const result = await store.read({ maxSessions: 3 });
+    const result = await store.read({ sessions: 3 });
     // Latest: s0 (minute 5000), s2999, s2998 — and s0's first record too, oldest first.
     expect(result.items.map((e) => e.i)).toEqual([0, 2998, 2999, 9999]);
   });
 
   it('refuses windows on a store without time, and bad window values', async () => {
     const plain = createJsonlStore<TestEvent>({ path: join(tempDir(), 'e.jsonl'), schema: eventSchema });
-    await expect(plain.read({ maxDays: 3 })).rejects.toThrow(/needs a store created with timeOf/);
+    await expect(plain.read({ days: 3 })).rejects.toThrow(/needs a store created with timeOf/);
     const store = eventStore(join(tempDir(), 'e.jsonl'));
-    await expect(store.read({ maxSessions: 0 })).rejects.toThrow(/maxSessions must be a positive integer/);
+    await expect(store.read({ sessions: 0 })).rejects.toThrow(/read: sessions must be a positive integer/);
     await expect(store.read({ since: 'last week' })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });

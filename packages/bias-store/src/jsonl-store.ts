@@ -35,7 +35,7 @@ export interface JsonlStoreOptions<T> {
   version?: { field: string; major: number };
   /** The item's ISO 8601 time; enables time windows, `oldest`/`newest` and oldest-first order. */
   timeOf?: (item: T) => string;
-  /** The item's session; enables `maxSessions` and the session count. */
+  /** The item's session; enables a read's `sessions` and the session count. */
   sessionOf?: (item: T) => string;
   /**
    * Optional fast path for reading: returns the item when the line's object certainly satisfies

@@ -1,6 +1,6 @@
 /**
- * The items of the last `maxSessions` sessions, ranked by each session's latest item, gathered in one pass over a
- * store without holding every session: past `4 × maxSessions` (at least 1,024) sessions held, the oldest are dropped
+ * The items of the last `limit` sessions, ranked by each session's latest item, gathered in one pass over a
+ * store without holding every session: past `4 × limit` (at least 1,024) sessions held, the oldest are dropped
  * from memory and only their latest time is kept. A dropped session that ends up among the last N after all is named
  * by `choose`, for a second pass to read again.
  */
@@ -10,8 +10,8 @@ export class LastSessions<T> {
   private readonly dropped = new Map<string, number>();
   private readonly pruneAt: number;
 
-  constructor(private readonly maxSessions: number) {
-    this.pruneAt = Math.max(4 * maxSessions, 1024);
+  constructor(private readonly limit: number) {
+    this.pruneAt = Math.max(4 * limit, 1024);
   }
 
   add(id: string, item: T, ms: number): void {
@@ -32,18 +32,18 @@ export class LastSessions<T> {
   }
 
   /**
-   * Hands the held items of the last `maxSessions` sessions to `keep` (latest session first, each in file order), and
+   * Hands the held items of the last `limit` sessions to `keep` (latest session first, each in file order), and
    * returns the ones among them that were dropped from memory, whose items must be read again.
    */
   choose(keep: (item: T, ms: number) => void): Set<string> {
     const ranked = latestFirst([...[...this.held].map(([id, s]) => [id, s.latest] as const), ...this.dropped]);
-    const chosen = ranked.slice(0, this.maxSessions).map(([id]) => id);
+    const chosen = ranked.slice(0, this.limit).map(([id]) => id);
     for (const id of chosen) for (const k of this.held.get(id)?.items ?? []) keep(k.item, k.ms);
     return new Set(chosen.filter((id) => !this.held.has(id)));
   }
 
   private prune(): void {
-    for (const [id] of latestFirst([...this.held].map(([id, s]) => [id, s.latest] as const)).slice(this.maxSessions)) {
+    for (const [id] of latestFirst([...this.held].map(([id, s]) => [id, s.latest] as const)).slice(this.limit)) {
       this.dropped.set(id, this.held.get(id)!.latest);
       this.held.delete(id);
     }

@@ -51,7 +51,7 @@ export async function readContributionRecords(
   const last = window.value.sessions;
   const store = createContributionStore({ path: options.path });
   const read = await store.read({
-    ...(Number.isFinite(last) ? { maxSessions: last } : {}),
+    ...(Number.isFinite(last) ? { sessions: last } : {}),
     ...(options.since === undefined ? {} : { since: options.since }),
     ...(options.until === undefined ? {} : { until: options.until }),
   });

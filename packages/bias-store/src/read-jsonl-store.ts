@@ -20,7 +20,7 @@ export interface JsonlReadResult<T> extends SkipReport {
 
 /**
  * `store.read()`: streams every file once and keeps the items the window holds, counting what it skips. With
- * `maxSessions`, a session dropped from memory early that turns out to be among the last N is read in a second pass.
+ * `sessions`, a session dropped from memory early that turns out to be among the last N is read in a second pass.
  */
 export async function readJsonlStore<T>(
   store: { lines: StoreLines<T>; clock: ItemClock<T> },
@@ -49,10 +49,10 @@ class WindowedRead<T> {
   private readonly sessions: LastSessions<T> | null;
 
   constructor(private readonly window: ReadWindow<T>) {
-    this.sessions = window.maxSessions === undefined ? null : new LastSessions<T>(window.maxSessions);
+    this.sessions = window.sessions === undefined ? null : new LastSessions<T>(window.sessions);
   }
 
-  /** Counts skips and zone-less times, and keeps (or, with `maxSessions`, gathers by session) the items in the window. */
+  /** Counts skips and zone-less times, and keeps (or, with a bound on `sessions`, gathers by session) the items in the window. */
   firstPass(): StoreSink<T> {
     return {
       skip: (bad) => this.skips.add(bad),
@@ -73,7 +73,7 @@ class WindowedRead<T> {
     };
   }
 
-  /** Keeps the items of the last `maxSessions` sessions held in memory; returns the sessions to read again. */
+  /** Keeps the items of the last `sessions` sessions held in memory; returns the sessions to read again. */
   chooseSessions(): Set<string> {
     return this.sessions === null ? new Set() : this.sessions.choose((item, ms) => this.keep(item, ms));
   }
