@@ -10,7 +10,7 @@ import { CliError } from '../cli-error.js';
 import { createStyle } from '../create-style.js';
 import { describeBiasRead } from '../describe-bias-read.js';
 import { checkOutputFile, writeOutputFile } from '../write-output-file.js';
-import { describeUnsaved } from './history-command.js';
+import { describeUnsaved } from '../describe-unsaved.js';
 import { describeUnreadSessions, leaveOutUnreadSessions } from '../leave-out-unread-sessions.js';
 import type { UnreadSessions } from '../leave-out-unread-sessions.js';
 import type { CommandContext } from '../command-context.js';

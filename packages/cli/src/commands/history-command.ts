@@ -5,6 +5,7 @@ import type { CommandContext } from '../command-context.js';
 import type { HistoryEntry, HistorySession } from '../history-entry.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { commandSettings } from '../command-context.js';
+import { describeUnsaved } from '../describe-unsaved.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
@@ -40,11 +41,6 @@ export async function loadHistory(
   const entries = read.entries.filter((e) => !unsaved.has(e.session.sessionId));
   if (unsaved.size > 0) ctx.io.stderr(`council: ${describeUnsaved(unsaved.size)}\n`);
   return { path, entries: entries.map(withSessionWarnings) };
-}
-
-/** The note of readers that left sessions out: how many, and where to look. */
-export function describeUnsaved(sessions: number): string {
-  return `${sessions} session${sessions === 1 ? ' is' : 's are'} left out: being saved now, or not saved whole (see \`council doctor\`).`;
 }
 
 /**
