@@ -6,7 +6,7 @@ import type { Scratch } from './session-indicators.js';
  * The position figures of the session `scratch.scan` describes, into `scratch.stats`: per reviewer its score
  * sums, its within-reviewer centred scores and centred rank points by display position (and, with `blocks`,
  * as permutation blocks of its order group `scratch.orderGroupOf`), then per position their means, the spread
- * of the score means, primacy and recency. Reads what `scanSessionRecords` left in `scratch`.
+ * of the score means, primacy and recency. Reads what the pass over the session's records left in `scratch`.
  */
 export function addSessionPositionFigures(columns: BiasColumns, scratch: Scratch, blocks: boolean): void {
   const { start, records: n, reviewers: R, maxPosition } = scratch.scan;
