@@ -3,7 +3,7 @@ import { aggregateBiasAudit, safeParseBiasWindow } from '@council/bias-audit';
 import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
 import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
-import { biasParquet } from '@council/bias-engines';
+import { biasParquetOnRead } from '../bias-parquet-on-read.js';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
 import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine } from './bias-report-engine.js';
 import { CliError } from '../cli-error.js';
@@ -159,7 +159,7 @@ export async function computeBiasReport(
     const leaveOutSessions = await unsavedSessionIds(councilPaths(settings.home).journal);
     const { columns: windowColumns, ...read } =
       source === null
-        ? await readBiasRecords({ inputs, cwd: ctx.cwd, window, leaveOutSessions, parquet: biasParquet })
+        ? await readBiasRecords({ inputs, cwd: ctx.cwd, window, leaveOutSessions, parquet: biasParquetOnRead })
         : await readWithEngine(source, { window });
     if (read.excluded.unsaved > 0) ctx.io.stderr(`council: ${describeUnsaved(leaveOutSessions.size)}\n`);
     // Sessions whose reviews were all unreadable measure nothing: left out, and named, whatever read them.
