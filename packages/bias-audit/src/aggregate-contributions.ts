@@ -1,6 +1,6 @@
 import { BiasAuditError } from './bias-audit-error.js';
 import type { BiasWindowOptions } from './bias-window.js';
-import { parseBiasWindow } from './bias-window.js';
+import { orderSessionsByStart, parseBiasWindow } from './bias-window.js';
 import { boundedMeanInterval } from './bounded-mean-interval.js';
 import { confidenceTier } from './confidence-tier.js';
 import type { ContributionInput, ContributionsReport, MeanWeight, MemberContribution } from './contributions-report.js';
@@ -72,7 +72,13 @@ function groupSessions(records: readonly ContributionInput[]): SessionGroup[] {
     }
     group.rows.push(record);
   }
-  return [...sessions.values()].sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const groups = [...sessions.values()];
+  const order = orderSessionsByStart(
+    Array.from(groups.keys()),
+    groups.map((g) => g.time),
+    groups.map((g) => g.id),
+  );
+  return order.map((i) => groups[i]!);
 }
 
 function meanWeight(values: readonly number[], level: number): MeanWeight {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BiasAuditError } from './bias-audit-error.js';
-import { DEFAULT_BIAS_WINDOW, parseBiasWindow, safeParseBiasWindow } from './bias-window.js';
+import { DEFAULT_BIAS_WINDOW, orderSessionsByStart, parseBiasWindow, safeParseBiasWindow } from './bias-window.js';
 
 describe('parseBiasWindow', () => {
   const now = new Date('2026-11-22T12:00:00Z');
@@ -51,5 +51,20 @@ describe('parseBiasWindow', () => {
     expect(bad({ now: 'soon' })).toMatch(/now must be a Date or an ISO 8601 string, got soon/);
     expect(bad({ model: 3 })).toMatch(/model must be a string/);
     expect(() => parseBiasWindow({ sessions: -1 })).toThrow(BiasAuditError);
+  });
+});
+
+describe('orderSessionsByStart', () => {
+  it('orders sessions oldest first, ties by id in UTF-16 order', () => {
+    const ids = ['b', 'a', 's\uE000', 's\u{1F600}', 'c'];
+    const start = [5, 5, 1, 1, 0];
+    // c (0) first; the two at 1: U+1F600 is the surrogate pair D83D DE00, before U+E000 in UTF-16; then a, b at 5.
+    expect(orderSessionsByStart([0, 1, 2, 3, 4], start, ids).map((i) => ids[i])).toEqual([
+      'c',
+      's\u{1F600}',
+      's\uE000',
+      'a',
+      'b',
+    ]);
   });
 });

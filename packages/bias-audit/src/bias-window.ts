@@ -132,6 +132,16 @@ export function safeParseBiasWindow(
   return { success: true, value: window };
 }
 
+/**
+ * The window's order of sessions: by each session's earliest record in the window (`start`, epoch ms), oldest first,
+ * ties by id in JS's string order (UTF-16 code units). A window keeps the last `sessions` of this order, whichever
+ * reader applies it (the SQL of DuckDB and ClickHouse ranks by the same key). Sorts `order` (indices into `start` and
+ * `ids`) in place and returns it.
+ */
+export function orderSessionsByStart(order: number[], start: ArrayLike<number>, ids: ArrayLike<string>): number[] {
+  return order.sort((a, b) => start[a]! - start[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+}
+
 /** Checks a window (see `safeParseBiasWindow`); throws `BiasAuditError` `INVALID_OPTION` when it is not one. */
 export function parseBiasWindow(options: BiasWindowOptions, settings?: ParseBiasWindowSettings): BiasWindow {
   const parsed = safeParseBiasWindow(options, settings);

@@ -1,3 +1,4 @@
+import { orderSessionsByStart } from '@council/bias-audit';
 import type { BiasWindow } from '@council/bias-audit';
 import type { BiasColumnsBuilder, BiasRow } from './bias-columns-builder.js';
 import { IdInterner } from './id-interner.js';
@@ -177,9 +178,7 @@ export class WindowCollector {
     const ranked: number[] = [];
     for (let i = 0; i < sessionIds.names.length; i++)
       if (i < sessions.state.length && sessions.state[i] !== 0) ranked.push(i);
-    ranked.sort(
-      (a, b) => sessions.key[a]! - sessions.key[b]! || (sessionIds.names[a]! < sessionIds.names[b]! ? -1 : 1),
-    );
+    orderSessionsByStart(ranked, sessions.key, sessionIds.names);
     const chosen = sessionLimit < ranked.length ? ranked.slice(ranked.length - sessionLimit) : ranked;
     for (let r = 0; r < ranked.length - chosen.length; r++)
       result.excluded.beyondSessions += sessions.records[ranked[r]!]!;

@@ -2,6 +2,7 @@ import { BiasAuditError } from '../bias-audit-error.js';
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasObservation } from '../bias-observation.js';
 import type { BiasWindow } from '../bias-window.js';
+import { orderSessionsByStart } from '../bias-window.js';
 import { observationsToColumns } from '../observations-to-columns.js';
 
 /** The largest display position accepted: no council shows a reviewer 65,536 answers. */
@@ -86,10 +87,11 @@ export function windowObservations(observations: readonly BiasObservation[], win
   let beyondMaxSessions = 0;
   let windowed = kept;
   if (sessionTime.size > window.sessions) {
-    const newest = [...sessionTime]
-      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(sessionTime.size - window.sessions);
-    const keep = new Set(newest.map(([id]) => id));
+    const ids = [...sessionTime.keys()];
+    const newest = orderSessionsByStart(Array.from(ids.keys()), [...sessionTime.values()], ids).slice(
+      sessionTime.size - window.sessions,
+    );
+    const keep = new Set(newest.map((s) => ids[s]!));
     windowed = kept.filter((o) => keep.has(o.sessionId));
     beyondMaxSessions = kept.length - windowed.length;
   }

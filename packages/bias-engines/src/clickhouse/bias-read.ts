@@ -1,6 +1,7 @@
 import { BiasStoreError } from '@council/bias-store';
 import type { EngineWindowOptions, BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
-import { checkWindowOptions, byCodeUnits } from '@council/bias-store/internal';
+import { orderSessionsByStart } from '@council/bias-audit';
+import { checkWindowOptions } from '@council/bias-store/internal';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
 import { byCodePoints } from './code-point-order.js';
@@ -127,7 +128,7 @@ async function readWindow(run: {
   });
   const { ids, firstMs, records } = sessions;
   // The window's last `sessions` sessions by their earliest record in the window, ties by id (as the reader).
-  const order = Array.from(ids.keys()).sort((a, b) => firstMs[a]! - firstMs[b]! || byCodeUnits(ids[a]!, ids[b]!));
+  const order = orderSessionsByStart(Array.from(ids.keys()), firstMs, ids);
   const dropped = sessionLimit < order.length ? order.length - sessionLimit : 0;
   const chosen = order.slice(dropped);
   for (let r = 0; r < dropped; r++) excluded.beyondSessions += records[order[r]!]!;
