@@ -123,7 +123,7 @@ describe('concurrent writers', () => {
 
   // Reproduced a lost batch (1 run in 5 under load) until the rotation lock stopped unlinking a lock it had not
   // seen go stale: two rotators at once could unlink an active file a writer had just created. (See also
-  // jsonl-store.stale-lock.test.ts, which makes that happen on purpose.)
+  // jsonl-store.stale-lock.slow.test.ts, which makes that happen on purpose.)
   it('4 processes appending across many segment rotations while another reads and compacts: nothing lost or doubled', async () => {
     const dir = tempDir();
     const path = join(dir, 'events.jsonl');
