@@ -124,10 +124,6 @@ describe('every engine reads the window the embedded reader reads', () => {
   }, 60_000);
 
   describe.each(windows)('$name', ({ window, leaves }) => {
-    // Known bug, found by this suite: DuckDB's window SQL ends a string literal at a NUL, so a model filter whose name
-    // holds one is a parser error ("unterminated quoted string"). Marked as failing until duckdb/window-sql.ts passes
-    // the name another way; then drop this (vitest reports a `fails` test that passes).
-    const duckdbIt = window.model === oddName ? it.fails : it;
     const reference = (): Promise<ReadBiasRecordsResult> => readBiasRecords({ inputs, window });
 
     it('the embedded reader over the Parquet export: the same records and window counts, nothing skipped', async () => {
@@ -139,35 +135,27 @@ describe('every engine reads the window the embedded reader reads', () => {
       expect(actual.skipped).toBe(0);
     }, 60_000);
 
-    duckdbIt(
-      'DuckDB over JSONL: the same records and every count, skips with their file and line included',
-      async () => {
-        const expected = await reference();
-        const actual = await duckdbBiasRead({ inputs, window });
-        expectSameRecords(actual, expected);
-        const { columns: _actual, ...actualCounts } = actual;
-        const { columns: _expected, ...expectedCounts } = expected;
-        expect(actualCounts).toEqual(expectedCounts);
-      },
-      60_000,
-    );
+    it('DuckDB over JSONL: the same records and every count, skips with their file and line included', async () => {
+      const expected = await reference();
+      const actual = await duckdbBiasRead({ inputs, window });
+      expectSameRecords(actual, expected);
+      const { columns: _actual, ...actualCounts } = actual;
+      const { columns: _expected, ...expectedCounts } = expected;
+      expect(actualCounts).toEqual(expectedCounts);
+    }, 60_000);
 
-    duckdbIt(
-      "DuckDB over the Parquet export: the same records, and the embedded Parquet read's every count",
-      async () => {
-        const expected = await reference();
-        const actual = await duckdbBiasRead({ inputs: [exported], window });
-        expectSameRecords(actual, expected);
-        const { columns: _actual, ...actualCounts } = actual;
-        const { columns: _embedded, ...embeddedCounts } = await readBiasRecords({
-          inputs: [exported],
-          window,
-          parquet: biasParquet,
-        });
-        expect(actualCounts).toEqual(embeddedCounts);
-      },
-      60_000,
-    );
+    it("DuckDB over the Parquet export: the same records, and the embedded Parquet read's every count", async () => {
+      const expected = await reference();
+      const actual = await duckdbBiasRead({ inputs: [exported], window });
+      expectSameRecords(actual, expected);
+      const { columns: _actual, ...actualCounts } = actual;
+      const { columns: _embedded, ...embeddedCounts } = await readBiasRecords({
+        inputs: [exported],
+        window,
+        parquet: biasParquet,
+      });
+      expect(actualCounts).toEqual(embeddedCounts);
+    }, 60_000);
 
     it('ClickHouse over the loaded table: the same columns, the counts a table can know, the same report', async () => {
       // Read in queries of 37 sessions and of 2, each against the reader (expectSameAsReader says what it compares).

@@ -32,7 +32,15 @@ export interface SummarySqlInput {
   parquet: boolean;
 }
 
-export const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+/**
+ * A string as an SQL expression DuckDB reads back to the same string. Quotes are doubled; a NUL, which ends DuckDB's
+ * quoted string (a model named with one was a parser error), is spliced in as `chr(0)`, the whole in parentheses so
+ * that it compares as one value.
+ */
+export const literal = (text: string): string => {
+  const quoted = `'${text.replaceAll("'", "''")}'`;
+  return text.includes('\0') ? `(${quoted.replaceAll('\0', "' || chr(0) || '")})` : quoted;
+};
 
 /** The first `ord` of input `index`: a file's rows or lines are numbered below the next file's first. */
 export const ordBase = (index: number): string => `${index}::BIGINT * 4294967296`;
