@@ -1,16 +1,9 @@
-import { defineConfig } from 'tsup';
+import { defineLibraryConfig } from '../../tsup.base.config.js';
 import { WEB_ASSETS_MODULE, webAssetsModuleSource } from './web/build.mjs';
 
-export default defineConfig({
-  // The main entry, `./run` (runCli and runTelemetryCli alone: the bundled executable starts from it, so
-  // `council --version` loads neither zod nor the bias store) and `./test` (helpers for the uploader's tests and benchmarks).
-  entry: ['src/index.ts', 'src/run.ts', 'src/test/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  sourcemap: true,
-  clean: true,
+// The main entry, `./run` (runCli and runTelemetryCli alone: the bundled executable starts from it, so
+// `council --version` loads neither zod nor the bias store) and `./test` (helpers for the uploader's tests and benchmarks).
+export default defineLibraryConfig(['src/index.ts', 'src/run.ts', 'src/test/index.ts'], {
   // Chunks: each command's module (and its dependencies) loads only when that command runs, which keeps
   // `council --version` fast in the app's bundle too.
   splitting: true,
