@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { defineLibraryConfig } from '../../tsup.base.config.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'es2022',
-  platform: 'neutral',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default defineLibraryConfig(['src/index.ts'], { target: 'es2022', platform: 'neutral' });
