@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { defineLibraryConfig } from '../../tsup.base.config.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/internal/index.ts', 'src/test/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default defineLibraryConfig(['src/index.ts', 'src/internal/index.ts', 'src/test/index.ts']);
