@@ -5,7 +5,8 @@ import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import type { BiasMetricRecord, SkipReason } from '@council/bias-store';
 import { biasParquetColumns } from '../bias-parquet-schema.js';
 import { BiasStoreError } from '@council/bias-store';
-import { biasColumn, ioError } from '@council/bias-store/internal';
+import { biasColumn, biasMetadataApi, biasRecordFields, ioError } from '@council/bias-store/internal';
+import type { BiasFieldKind, BiasRecordField } from '@council/bias-store/internal';
 import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from '../parquet-row-rules.js';
 
 export interface ScanParquetRecordsOptions {
@@ -35,84 +36,100 @@ function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
 }
 
 const hex16 = /^[0-9a-f]{16}$/;
-const optString = (v: unknown): v is string | null | undefined =>
-  v === null || v === undefined || typeof v === 'string';
 const maxMs = 8.64e15;
 
 type Row = Record<string, unknown>;
 
-// The columns by the field's API name (bias-store's field table).
-const c = biasColumn;
+/**
+ * The rules a row's columns must keep, in the order they are judged: the first a row breaks names its skip. Each field
+ * keeps its kind's rule (as the JSONL reader's schema): the version its own, ids, then the range of the time, counts,
+ * score and flag, the consent level, the strings, and last a hash's form.
+ */
+const ruleOf: Record<BiasFieldKind, number> = {
+  version: 0,
+  id: 1,
+  timestamp: 2,
+  count: 2,
+  score: 2,
+  flag: 2,
+  consent: 3,
+  label: 4,
+  text: 4,
+  hash: 4,
+};
+const hashForm = 5;
+const ruleDetails = [
+  '',
+  parquetRowDetails.ids,
+  parquetRowDetails.range,
+  parquetRowDetails.consent,
+  parquetRowDetails.strings,
+  parquetRowDetails.hash,
+];
+const metadataFields = biasRecordFields.filter((f) => f.inMetadata);
 
-/** The record a row was exported from, or why it is none (the JSONL reader's rules, on the Parquet columns). */
+/** What `valueOf` returns for a value that breaks its field's rule. */
+const broken = Symbol('broken');
+
+/** A field's value as the record holds it, from its column, or `broken`. */
+function valueOf(field: BiasRecordField, value: unknown): unknown {
+  switch (field.kind) {
+    case 'version':
+      return value;
+    case 'id':
+      return nonEmpty(value) ? value : broken;
+    case 'timestamp': {
+      const ms = asNumber(value);
+      return Number.isInteger(ms) && Math.abs(ms) <= maxMs ? new Date(ms).toISOString() : broken;
+    }
+    case 'flag':
+      return typeof value === 'boolean' ? value : broken;
+    case 'label':
+    case 'text':
+    case 'hash':
+      return value === null || value === undefined ? null : typeof value === 'string' ? value : broken;
+    case 'count':
+    case 'score':
+    case 'consent': {
+      const number = value === null || value === undefined ? null : asNumber(value);
+      if (number === null) return field.presence === 'required' ? broken : null;
+      if (field.kind === 'count') return isCount(number) ? number : broken;
+      if (field.kind === 'score') return Number.isFinite(number) ? number : broken;
+      return Number.isInteger(number) && number >= 0 && number <= 4 ? number : broken;
+    }
+  }
+}
+
+/**
+ * The record a row was exported from, or why it is none (the JSONL reader's rules, on the Parquet columns): each field
+ * read from its column by bias-store's field table, the time as a UTC instant, and no query metadata when its labels
+ * are all null.
+ */
 function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: string } {
-  const v = row[c.schemaVersion];
-  const versionProblem = parquetVersionProblem(v);
+  const versionProblem = parquetVersionProblem(row[biasColumn.schemaVersion]);
   if (versionProblem !== undefined) return versionProblem;
-  const sessionId = row[c.sessionId];
-  const reviewerId = row[c.reviewerId];
-  const modelId = row[c.modelId];
-  if (!nonEmpty(sessionId) || !nonEmpty(reviewerId) || !nonEmpty(modelId))
-    return { reason: 'invalid_record', detail: parquetRowDetails.ids };
-  const orNull = (value: unknown): number | null => (value === null || value === undefined ? null : asNumber(value));
-  const ms = asNumber(row[c.timestamp]);
-  const position = asNumber(row[c.position]);
-  const length = asNumber(row[c.responseLengthChars]);
-  const rank = orNull(row[c.rankPosition]);
-  const score = orNull(row[c.scoreValue]);
-  const consent = orNull(row[c.consentLevel]);
-  const displayOrder = row[c.positionIsDisplayOrder];
-  if (
-    !Number.isInteger(ms) ||
-    Math.abs(ms) > maxMs ||
-    !isCount(position) ||
-    !isCount(length) ||
-    (rank !== null && !isCount(rank)) ||
-    (score !== null && !Number.isFinite(score)) ||
-    typeof displayOrder !== 'boolean'
-  ) {
-    return { reason: 'invalid_record', detail: parquetRowDetails.range };
+  const record: Record<string, unknown> = {};
+  let firstBroken = ruleDetails.length;
+  for (const field of biasRecordFields) {
+    const value = valueOf(field, row[field.column]);
+    if (value === broken) {
+      firstBroken = Math.min(firstBroken, ruleOf[field.kind]);
+      continue;
+    }
+    if (field.kind === 'hash' && value !== null && !hex16.test(value as string))
+      firstBroken = Math.min(firstBroken, hashForm);
+    if (!field.inMetadata) {
+      record[field.api] = value;
+    } else if (field === metadataFields[0]) {
+      // The metadata's place in the record, filled below.
+      record[biasMetadataApi] = null;
+    }
   }
-  if (consent !== null && !(Number.isInteger(consent) && consent >= 0 && consent <= 4))
-    return { reason: 'invalid_record', detail: parquetRowDetails.consent };
-  const category = row[c.category];
-  const bucket = row[c.tokenCountBucket];
-  const language = row[c.language];
-  const scale = row[c.scoreScale];
-  const config = row[c.councilConfigVersion];
-  const hash = row[c.queryHash];
-  if (
-    !optString(category) ||
-    !optString(bucket) ||
-    !optString(language) ||
-    !optString(scale) ||
-    !optString(config) ||
-    !optString(hash)
-  ) {
-    return { reason: 'invalid_record', detail: parquetRowDetails.strings };
-  }
-  if (typeof hash === 'string' && !hex16.test(hash))
-    return { reason: 'invalid_record', detail: parquetRowDetails.hash };
-  const noMetadata = (category ?? null) === null && (bucket ?? null) === null && (language ?? null) === null;
-  return {
-    schemaVersion: v as string,
-    sessionId,
-    timestamp: new Date(ms).toISOString(),
-    consentLevel: consent as BiasMetricRecord['consentLevel'],
-    queryMetadata: noMetadata
-      ? null
-      : { category: category ?? null, tokenCountBucket: bucket ?? null, language: language ?? null },
-    reviewerId,
-    modelId,
-    position,
-    responseLengthChars: length,
-    scoreValue: score,
-    scoreScale: scale ?? null,
-    councilConfigVersion: config ?? null,
-    queryHash: hash ?? null,
-    rankPosition: rank,
-    positionIsDisplayOrder: displayOrder,
-  };
+  if (firstBroken < ruleDetails.length) return { reason: 'invalid_record', detail: ruleDetails[firstBroken]! };
+  const labels = metadataFields.map((f) => (row[f.column] as string | null | undefined) ?? null);
+  if (labels.some((label) => label !== null))
+    record[biasMetadataApi] = Object.fromEntries(metadataFields.map((f, i) => [f.api, labels[i]]));
+  return record as unknown as BiasMetricRecord;
 }
 
 /**
