@@ -1,23 +1,19 @@
-/** The keys of `T` whose value may be `undefined`. */
+// Each published package (core, providers, cli) keeps its own copy of these few lines: none may depend on a
+// private package, and a helper this small is not worth a place in another package's public API.
+
 type UndefinedKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 
-/** `T` with every key that may be `undefined` made optional and its value defined when present. */
-export type OmitUndefined<T> = {
-  [K in keyof T as K extends UndefinedKeys<T> ? never : K]: T[K];
-} & {
-  [K in keyof T as K extends UndefinedKeys<T> ? K : never]?: Exclude<T[K], undefined>;
+/** `T` with every key that may be `undefined` made optional and its `undefined` removed: what `omitUndefined` returns. */
+export type OmitUndefined<T> = { [K in Exclude<keyof T, UndefinedKeys<T>>]: T[K] } & {
+  [K in UndefinedKeys<T>]?: Exclude<T[K], undefined>;
 };
 
 /**
- * `values` without its undefined-valued keys: `omitUndefined({ now: options.now, seed })` has `now` only when
- * `options.now` is defined, and `seed` only when `seed` is, so spreading it leaves a callee's defaults (and its
- * `'key' in options` checks) alone, as `...(x === undefined ? {} : { x })` does one key at a time. `null`, `0`, `''`
- * and `false` are kept; the keys keep their order.
+ * `object` without its `undefined`-valued keys (a new object, keys in their order; `null`, `0`, `''` and `false`
+ * stay), so spreading `omitUndefined({ seed: options.seed })` adds a `seed` key exactly when `options.seed` is set
+ * and leaves a callee's defaults (and its `'key' in options` checks) alone: the short form of
+ * `...(options.seed === undefined ? {} : { seed: options.seed })`.
  */
-export function omitUndefined<T extends object>(values: T): OmitUndefined<T> {
-  const defined: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) defined[key] = value;
-  }
-  return defined as OmitUndefined<T>;
+export function omitUndefined<T extends object>(object: T): OmitUndefined<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as OmitUndefined<T>;
 }

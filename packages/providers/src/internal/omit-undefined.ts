@@ -1,4 +1,6 @@
-/** The keys of `T` whose value may be `undefined` (optional ones included). */
+// Each published package (core, providers, cli) keeps its own copy of these few lines: none may depend on a
+// private package, and a helper this small is not worth a place in another package's public API.
+
 type UndefinedKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
 
 /** `T` with every key that may be `undefined` made optional and its `undefined` removed: what `omitUndefined` returns. */
@@ -8,11 +10,10 @@ export type OmitUndefined<T> = { [K in Exclude<keyof T, UndefinedKeys<T>>]: T[K]
 
 /**
  * `object` without its `undefined`-valued keys (a new object, keys in their order; `null`, `0`, `''` and `false`
- * stay), so `{ ...omitUndefined({ seed: options.seed }) }` has a `seed` key exactly when `options.seed` is set:
- * the short form of `...(options.seed === undefined ? {} : { seed: options.seed })`.
+ * stay), so spreading `omitUndefined({ seed: options.seed })` adds a `seed` key exactly when `options.seed` is set
+ * and leaves a callee's defaults (and its `'key' in options` checks) alone: the short form of
+ * `...(options.seed === undefined ? {} : { seed: options.seed })`.
  */
 export function omitUndefined<T extends object>(object: T): OmitUndefined<T> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(object)) if (value !== undefined) out[key] = value;
-  return out as OmitUndefined<T>;
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as OmitUndefined<T>;
 }
