@@ -89,6 +89,36 @@ async function acquireSlot(context: ModelCallContext): Promise<() => void> {
 }
 
 /**
+ * The start of every call, streaming or not: a remembered refusal is thrown before it waits; then the slot, then
+ * the call's scope, whose deadline starts when the slot is granted. `end` gives the slot back and disposes the scope.
+ */
+async function enterCall(context: ModelCallContext): Promise<{ scope: CallScope; end: () => void }> {
+  const refused = rememberedRefusal(context);
+  if (refused) throw refused;
+  const release = await acquireSlot(context);
+  const scope = open(context);
+  return {
+    scope,
+    end: () => {
+      release();
+      scope.dispose();
+    },
+  };
+}
+
+/** A call that waited in the queue may find that another was refused meanwhile (thrown inside the call's `try`). */
+function throwRefusedMeanwhile(context: ModelCallContext): void {
+  const refusedMeanwhile = rememberedRefusal(context);
+  if (refusedMeanwhile) throw refusedMeanwhile;
+}
+
+/** What a failed call throws: a refusal of structured output is remembered, then the scope translates the error. */
+function callFailure(context: ModelCallContext, scope: CallScope, error: unknown): unknown {
+  rememberRefusal(context, error);
+  return scope.translate(error);
+}
+
+/**
  * Runs one non-streaming call: waits for a concurrency slot, then runs `call` inside the call's deadline, which
  * starts when the slot is granted (so `latencyMs`, counted from `scope.startedAt`, leaves the wait out).
  */
@@ -96,21 +126,14 @@ export async function runGenerateCall<T>(
   context: ModelCallContext,
   call: (scope: CallScope) => Promise<T>,
 ): Promise<T> {
-  const refused = rememberedRefusal(context);
-  if (refused) throw refused;
-  const release = await acquireSlot(context);
-  const scope = open(context);
+  const { scope, end } = await enterCall(context);
   try {
-    // A call that waited in the queue may find that another was refused meanwhile.
-    const refusedMeanwhile = rememberedRefusal(context);
-    if (refusedMeanwhile) throw refusedMeanwhile;
+    throwRefusedMeanwhile(context);
     return await call(scope);
   } catch (error) {
-    rememberRefusal(context, error);
-    throw scope.translate(error);
+    throw callFailure(context, scope, error);
   } finally {
-    release();
-    scope.dispose();
+    end();
   }
 }
 
@@ -158,13 +181,9 @@ export async function* runStreamCall(
     parts: (body: AsyncIterable<Uint8Array>) => AsyncIterable<StreamPart>;
   },
 ): AsyncGenerator<StreamPart> {
-  const refused = rememberedRefusal(context);
-  if (refused) throw refused;
-  const release = await acquireSlot(context);
-  const scope = open(context);
+  const { scope, end } = await enterCall(context);
   try {
-    const refusedMeanwhile = rememberedRefusal(context);
-    if (refusedMeanwhile) throw refusedMeanwhile;
+    throwRefusedMeanwhile(context);
     const opening = await steps.start(scope);
     if ('reply' in opening) {
       yield* replyParts(opening.reply);
@@ -202,10 +221,8 @@ export async function* runStreamCall(
       });
     }
   } catch (error) {
-    rememberRefusal(context, error);
-    throw scope.translate(error);
+    throw callFailure(context, scope, error);
   } finally {
-    release();
-    scope.dispose();
+    end();
   }
 }
