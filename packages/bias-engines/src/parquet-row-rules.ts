@@ -17,6 +17,26 @@ export const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v 
 
 const version1 = /^1(?:\.\d+){0,2}$/;
 
+/**
+ * The fields a report reads from a Parquet file, in the order a missing column is named: the columns `scanBiasParquet`
+ * requires and judges, and DuckDB's Parquet scan with it. A field added to the table and not here is neither required
+ * nor judged, so the exports written before it stay readable.
+ */
+export const parquetReportFields: readonly BiasFieldApi[] = [
+  'schemaVersion',
+  'sessionId',
+  'timestamp',
+  'reviewerId',
+  'modelId',
+  'position',
+  'responseLengthChars',
+  'scoreValue',
+  'rankPosition',
+  'positionIsDisplayOrder',
+  'councilConfigVersion',
+  'category',
+];
+
 /** `a, b and c` (or `… or c`). */
 const listed = (names: readonly string[], last: 'and' | 'or'): string =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${last} ${names[names.length - 1]}`;

@@ -5,8 +5,15 @@ import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
 import { BiasStoreError, noRank } from '@council/bias-store';
 import type { BiasParquetRow, ScanBiasParquetOptions } from '@council/bias-store';
 import { biasColumn, biasField, ioError } from '@council/bias-store/internal';
-import type { BiasFieldApi, BiasFieldKind } from '@council/bias-store/internal';
-import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from './parquet-row-rules.js';
+import type { BiasFieldKind } from '@council/bias-store/internal';
+import {
+  asNumber,
+  isCount,
+  nonEmpty,
+  parquetReportFields,
+  parquetRowDetails,
+  parquetVersionProblem,
+} from './parquet-row-rules.js';
 
 /** The physical types accepted for a column of each kind of field (Council's, and what DuckDB's COPY writes for them). */
 const physicalTypes: Record<BiasFieldKind, readonly string[]> = {
@@ -21,24 +28,9 @@ const physicalTypes: Record<BiasFieldKind, readonly string[]> = {
   score: ['DOUBLE', 'FLOAT', 'INT32', 'INT64'],
   flag: ['BOOLEAN'],
 };
-/** The fields a report reads, in the order a missing column is named (and the columns are read below). */
-const reportFields: readonly BiasFieldApi[] = [
-  'schemaVersion',
-  'sessionId',
-  'timestamp',
-  'reviewerId',
-  'modelId',
-  'position',
-  'responseLengthChars',
-  'scoreValue',
-  'rankPosition',
-  'positionIsDisplayOrder',
-  'councilConfigVersion',
-  'category',
-];
 /** The columns a report reads, and the physical types accepted for each. */
 const wanted: Record<string, readonly string[]> = Object.fromEntries(
-  reportFields.map((api) => [biasColumn[api], physicalTypes[biasField(api).kind]]),
+  parquetReportFields.map((api) => [biasColumn[api], physicalTypes[biasField(api).kind]]),
 );
 const columnNames = Object.keys(wanted);
 const timestampColumn = biasColumn.timestamp;

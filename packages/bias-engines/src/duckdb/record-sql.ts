@@ -21,6 +21,7 @@ import {
   isNullableColumn,
 } from '@council/bias-store/internal';
 import type { BiasFieldApi, BiasFieldKind, BiasRecordField } from '@council/bias-store/internal';
+import { parquetReportFields } from '../parquet-row-rules.js';
 
 /** The kinds of field whose value on a line may be a number, and those whose value may be a string the scan reads. */
 const numberKinds: ReadonlySet<BiasFieldKind> = new Set(['version', 'consent', 'count', 'score']);
@@ -218,7 +219,8 @@ function jsonlScan(files: readonly string[], first: number): string {
  */
 function parquetScan(files: readonly string[], first: number): string {
   const fileList = `[${files.map(literal).join(', ')}]`;
-  // Each column the report reads, checked by its field's kind as scanBiasParquet checks it (null only where it may be).
+  // Each column the report reads (`parquetReportFields`), checked by its field's kind as scanBiasParquet checks it (null
+  // only where it may be).
   const check = (field: BiasRecordField): string | undefined => {
     const c = field.column;
     switch (field.kind) {
@@ -241,7 +243,7 @@ function parquetScan(files: readonly string[], first: number): string {
         return undefined;
     }
   };
-  const rules = biasRecordFields.flatMap((field) => {
+  const rules = parquetReportFields.map(biasField).flatMap((field) => {
     const rule = check(field);
     if (rule === undefined) return [];
     return [isNullableColumn(field) ? `(${field.column} IS NULL OR ${rule})` : rule];
