@@ -13,11 +13,10 @@ import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
 import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
-import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest, RequestFailure } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import type { ModelReply } from './run-model-call.js';
-import type { HttpFailure } from './send-request.js';
 import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorSchema = z.object({ type: z.string().nullish(), message: z.string().nullish() });
@@ -168,7 +167,12 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
       target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
       streamUrl: (baseURL) => endpointUrl(baseURL, 'messages'),
       build: (options, stream) => this.#request(options, stream),
-      mapError: (failure, request) => this.#mapFailure(failure, request),
+      mapError: (failure, request) =>
+        this.#error({
+          ...failure,
+          request,
+          error: parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined,
+        }),
       // No error object comes inside a 2xx reply of the Messages API (a stream's `error` event is read with the stream).
       replySchema: responseSchema,
       reply: (json, request, options) =>
@@ -200,36 +204,15 @@ export class AnthropicMessagesModel extends PostedModel<z.infer<typeof responseS
     };
   }
 
-  #error(options: {
-    statusCode: number;
-    error: z.infer<typeof errorSchema> | undefined;
-    bodyText: string;
-    request: ModelRequest;
-    retryAfterMs?: number | undefined;
-  }): APICallError {
-    const detail = options.error?.message ?? options.error?.type ?? undefined;
+  #error(failure: RequestFailure<z.infer<typeof errorSchema>>): APICallError {
+    const detail = failure.error?.message ?? failure.error?.type ?? undefined;
     const { provider, modelId } = this;
-    const keyHint = 'ANTHROPIC_API_KEY (or the apiKey setting)';
     return requestError({
       provider,
       modelId,
-      request: options.request,
-      statusCode: options.statusCode,
+      ...failure,
       detail,
-      bodyText: options.bodyText,
-      keyHint,
-      retryAfterMs: options.retryAfterMs,
-    });
-  }
-
-  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
-    const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-    return this.#error({
-      statusCode: failure.statusCode,
-      error,
-      bodyText: failure.bodyText,
-      request,
-      retryAfterMs: failure.retryAfterMs,
+      keyHint: 'ANTHROPIC_API_KEY (or the apiKey setting)',
     });
   }
 

@@ -6,12 +6,11 @@ import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
 import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
-import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest, RequestFailure } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import { toGeminiSchema } from './gemini-schema.js';
 import type { ModelReply } from './run-model-call.js';
-import type { HttpFailure } from './send-request.js';
 import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorSchema = z.object({
@@ -94,7 +93,12 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
       },
       streamUrl: (baseURL) => this.#url(baseURL, true),
       build: (options, stream) => this.#request(options, stream),
-      mapError: (failure, request) => this.#mapFailure(failure, request),
+      mapError: (failure, request) =>
+        this.#error({
+          ...failure,
+          request,
+          error: parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined,
+        }),
       replyError: (json, bodyText, request) =>
         json.error ? this.#inBodyError({ error: json.error, bodyText, request }) : undefined,
       replySchema: responseSchema,
@@ -141,41 +145,21 @@ export class GeminiModel extends PostedModel<GeminiResponse> implements Language
     };
   }
 
-  #error(options: {
-    statusCode: number;
-    error: z.infer<typeof errorSchema> | undefined;
-    bodyText: string;
-    request: ModelRequest;
-    retryAfterMs?: number | undefined;
-  }): APICallError {
-    const detail = options.error?.message ?? options.error?.status ?? undefined;
+  #error(failure: RequestFailure<z.infer<typeof errorSchema>>): APICallError {
+    const detail = failure.error?.message ?? failure.error?.status ?? undefined;
     // Gemini answers a wrong key with 400 INVALID_ARGUMENT "API key not valid": an authentication failure.
     const badKey =
-      options.statusCode === 400 &&
-      /api[ _]?key/i.test(`${detail ?? ''} ${options.bodyText}`) &&
-      /invalid|not valid|API_KEY_INVALID/i.test(options.bodyText);
+      failure.statusCode === 400 &&
+      /api[ _]?key/i.test(`${detail ?? ''} ${failure.bodyText}`) &&
+      /invalid|not valid|API_KEY_INVALID/i.test(failure.bodyText);
     const { provider, modelId } = this;
-    const keyHint = 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)';
     return requestError({
       provider,
       modelId,
-      request: options.request,
-      statusCode: badKey ? 401 : options.statusCode,
+      ...failure,
+      statusCode: badKey ? 401 : failure.statusCode,
       detail,
-      bodyText: options.bodyText,
-      keyHint,
-      retryAfterMs: options.retryAfterMs,
-    });
-  }
-
-  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
-    const error = parseErrorBody(failure.bodyText, errorBodySchema)?.error ?? undefined;
-    return this.#error({
-      statusCode: failure.statusCode,
-      error,
-      bodyText: failure.bodyText,
-      request,
-      retryAfterMs: failure.retryAfterMs,
+      keyHint: 'GEMINI_API_KEY or GOOGLE_API_KEY (or the apiKey setting)',
     });
   }
 

@@ -13,11 +13,10 @@ import { parseSse } from './parse-sse.js';
 import type { ProviderRuntime } from './provider-runtime.js';
 import { parseErrorBody } from './parse-error-body.js';
 import { finishPart, finishReasonOf, modelReply, PostedModel, requestError } from './post-model-request.js';
-import type { ModelEndpoint, ModelRequest } from './post-model-request.js';
+import type { ModelEndpoint, ModelRequest, RequestFailure } from './post-model-request.js';
 import { parseJsonResponse } from './read-json-response.js';
 import { endpointUrl, urlSecrets } from './url-credentials.js';
 import type { ModelReply } from './run-model-call.js';
-import type { HttpFailure } from './send-request.js';
 import { omitUndefined } from './internal/omit-undefined.js';
 
 const errorObjectSchema = z.object({
@@ -41,25 +40,21 @@ const usageSchema = z
   })
   .nullish();
 
+/** A choice's text: a reply's `message` and a stream chunk's `delta` carry the same fields. */
+const choiceTextSchema = z
+  .object({
+    content: z.string().nullish(),
+    reasoning: z.string().nullish(),
+    reasoning_content: z.string().nullish(),
+  })
+  .nullish();
+const choiceFields = { finish_reason: z.string().nullish(), error: errorObjectSchema.nullish() };
+
 const responseSchema = z.object({
   id: z.string().nullish(),
   model: z.string().nullish(),
   system_fingerprint: z.string().nullish(),
-  choices: z
-    .array(
-      z.object({
-        message: z
-          .object({
-            content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-        error: errorObjectSchema.nullish(),
-      }),
-    )
-    .nullish(),
+  choices: z.array(z.object({ message: choiceTextSchema, ...choiceFields })).nullish(),
   usage: usageSchema,
   error: errorObjectSchema.nullish(),
 });
@@ -71,21 +66,7 @@ const chunkSchema = z.object({
   code: z.union([z.string(), z.number()]).nullish(),
   id: z.string().nullish(),
   model: z.string().nullish(),
-  choices: z
-    .array(
-      z.object({
-        delta: z
-          .object({
-            content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-        error: errorObjectSchema.nullish(),
-      }),
-    )
-    .nullish(),
+  choices: z.array(z.object({ delta: choiceTextSchema, ...choiceFields })).nullish(),
   usage: usageSchema,
   error: errorObjectSchema.nullish(),
 });
@@ -156,7 +137,10 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
       target: { runtime: config.runtime, provider: this.provider, modelId, baseURL: () => config.baseURL() },
       streamUrl: (baseURL) => endpointUrl(baseURL, 'chat/completions'),
       build: (options, stream) => this.#request(options, stream),
-      mapError: (failure, request) => this.#mapFailure(failure, request),
+      mapError: (failure, request) => {
+        const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
+        return this.#error({ ...failure, request, error: parsed?.error ?? parsed?.message ?? undefined });
+      },
       // OpenRouter puts an error object in a 200 body, at the top or in the choice.
       replyError: (json, bodyText, request) => {
         const error = json.error ?? json.choices?.[0]?.error;
@@ -195,36 +179,10 @@ export class OpenAICompatibleChatModel extends PostedModel<ChatResponse> impleme
     };
   }
 
-  #error(options: {
-    statusCode: number;
-    error: ErrorObject | string | undefined;
-    bodyText: string;
-    request: ModelRequest;
-    retryAfterMs?: number | undefined;
-  }): APICallError {
-    const detail = typeof options.error === 'string' ? options.error : (options.error?.message ?? undefined);
+  #error(failure: RequestFailure<ErrorObject | string>): APICallError {
+    const detail = typeof failure.error === 'string' ? failure.error : (failure.error?.message ?? undefined);
     const { provider, modelId } = this;
-    return requestError({
-      provider,
-      modelId,
-      request: options.request,
-      statusCode: options.statusCode,
-      detail,
-      bodyText: options.bodyText,
-      keyHint: this.#config.keyHint,
-      retryAfterMs: options.retryAfterMs,
-    });
-  }
-
-  #mapFailure(failure: HttpFailure, request: ModelRequest): APICallError {
-    const parsed = parseErrorBody(failure.bodyText, errorBodySchema);
-    return this.#error({
-      statusCode: failure.statusCode,
-      error: parsed?.error ?? parsed?.message ?? undefined,
-      bodyText: failure.bodyText,
-      request,
-      retryAfterMs: failure.retryAfterMs,
-    });
+    return requestError({ provider, modelId, ...failure, detail, keyHint: this.#config.keyHint });
   }
 
   /** An error object that arrived inside a 200 body or a stream chunk (OpenRouter does both). */

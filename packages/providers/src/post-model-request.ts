@@ -133,6 +133,15 @@ export function streamByPost<Json>(endpoint: ModelEndpoint<Json>, options: Gener
   );
 }
 
+/** A failed request as a client's error mapping reads it: the status, the vendor's error object (if any), the body. */
+export interface RequestFailure<VendorError> {
+  statusCode: number;
+  error: VendorError | undefined;
+  bodyText: string;
+  request: ModelRequest;
+  retryAfterMs?: number | undefined;
+}
+
 /**
  * The typed error for a failed request: the provider's own message (`detail`, redacted and cut to 500
  * characters) and an excerpt of the body, redacted.
