@@ -1,5 +1,4 @@
 import type { LanguageModelV1 } from '@council/providers';
-import { callModel } from './call-model.js';
 import type { CouncilConfig } from './council-config.js';
 import { CouncilError } from './council-error.js';
 import { defaultConfig } from './default-config.js';
@@ -8,6 +7,7 @@ import type { FeedbackSummary } from './generate-feedback-summary.js';
 import { personalityFromData } from './parse-personality.js';
 import type { Personality } from './personality.js';
 import { parseYamlSource } from './parse-yaml-source.js';
+import { promptModel } from './prompt-model.js';
 
 export interface CombinePersonalitiesOptions {
   /** The model that designs the offspring. */
@@ -74,22 +74,17 @@ export async function combinePersonalities(
     parents: describeParents(parents),
     feedback: describeFeedback(parents, feedback),
   });
-  const outcome = await callModel({
+  const reply = await promptModel({
     model: options.model,
-    messages: [{ role: 'user', content: prompt }],
+    prompt,
     timeoutMs: options.timeoutMs ?? 180_000,
     abortSignal: options.abortSignal,
-    now: Date.now,
-    seed: undefined,
+    task: 'evolution',
+    remedy: 'Retry, or pick another model.',
   });
-  if (!outcome.ok)
-    throw new CouncilError({
-      code: 'MODEL_FAILED',
-      message: `The evolution model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or pick another model.`,
-    });
   const source = `the evolution model's reply (${options.model.modelId})`;
   // Read as files are (no library warnings on stderr), the mistake said by its line and kind.
-  const parsed = parseYamlSource(lastBlock(outcome.text));
+  const parsed = parseYamlSource(lastBlock(reply));
   if (!parsed.success) {
     const { line, column, problem } = parsed.error;
     throw new CouncilError({

@@ -1,10 +1,10 @@
 import type { LanguageModelV1 } from '@council/providers';
-import { callModel } from './call-model.js';
 import type { CouncilConfig } from './council-config.js';
 import { CouncilError } from './council-error.js';
 import type { CouncilSession } from './council-session.js';
 import { defaultConfig } from './default-config.js';
 import { fillTemplate } from './fill-template.js';
+import { promptModel } from './prompt-model.js';
 
 /** A theme peers raised, and how many critiques raised it. */
 export interface ThemeCount {
@@ -122,20 +122,15 @@ export async function generateFeedbackSummary(
       personality: personalityId,
       themes: `Strengths:\n${list(result.strengths)}\n\nWeaknesses:\n${list(result.weaknesses)}`,
     });
-    const outcome = await callModel({
+    const reply = await promptModel({
       model: options.model,
-      messages: [{ role: 'user', content: prompt }],
+      prompt,
       timeoutMs: options.timeoutMs ?? 120_000,
       abortSignal: options.abortSignal,
-      now: Date.now,
-      seed: undefined,
+      task: 'feedback summary',
+      remedy: 'Retry, or omit model to get the counted themes only.',
     });
-    if (!outcome.ok)
-      throw new CouncilError({
-        code: 'MODEL_FAILED',
-        message: `The feedback summary model ${options.model.modelId} failed: ${outcome.error.message.replace(/\.+\s*$/, '')}. Retry, or omit model to get the counted themes only.`,
-      });
-    result.summary = outcome.text.trim();
+    result.summary = reply.trim();
   }
   return result;
 }
