@@ -1,3 +1,4 @@
+import { parseJsonObject } from './json-object-in-text.js';
 import { labelsByCode, matchLabel } from './match-label.js';
 import type { Critique, ParsedEvaluation } from './parse-evaluation.js';
 import { readRanking, readScore } from './parse-evaluation.js';
@@ -7,15 +8,7 @@ function replyObject(text: string): Record<string, unknown> | undefined {
   let body = text.trim();
   const fenced = /^```[a-z]*\s*\n([\s\S]*)\n\s*```$/i.exec(body);
   if (fenced) body = fenced[1]!.trim();
-  if (!body.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return body.startsWith('{') ? parseJsonObject(body) : undefined;
 }
 
 function text(value: unknown): string {
