@@ -8,6 +8,7 @@ import { commandSettings } from '../command-context.js';
 import { describeUnsaved } from '../describe-unsaved.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
+import type { TableAlign } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
 import type { SessionShow } from '../session-show.js';
 
@@ -174,100 +175,113 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
   return 0;
 }
 
-/** `council history consistency`: ADR-015's self-consistency, each reviewer's score SD over identical answers. */
-async function showSelfConsistency(
-  options: { path: string; entries: readonly HistoryEntry[]; json: boolean },
+type MeasureOptions = { path: string; entries: readonly HistoryEntry[]; json: boolean };
+
+/**
+ * How `council history` shows an ADR-015 measure: with --json the whole result (`{ history, sessions, reviewers }`);
+ * otherwise its title, then the table of the reviewers it measured (`table` gives undefined while there are none,
+ * and `none` says why), then `note`, what the figures mean.
+ */
+function writeMeasure(
+  options: MeasureOptions,
+  measure: {
+    reviewers: readonly unknown[];
+    title: string;
+    headline: string;
+    table: () => { head: string[]; align: TableAlign[]; rows: string[][] } | undefined;
+    none: string;
+    note: string;
+  },
   ctx: CommandContext,
-): Promise<number> {
-  const { measureSelfConsistency } = await import('../self-consistency.js');
-  const reviewers = measureSelfConsistency(options.entries);
+): number {
   if (options.json) {
+    const { path, entries } = options;
     ctx.io.stdout(
-      `${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`,
+      `${JSON.stringify({ history: path, sessions: entries.length, reviewers: measure.reviewers }, null, 2)}\n`,
     );
     return 0;
   }
-  const s = ctx.out;
-  ctx.io.stdout(
-    `${s.bold('Self-consistency (ADR-015)')}: each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}\n`,
-  );
-  const measured = reviewers.filter((r) => r.df > 0);
-  if (measured.length === 0) {
-    ctx.io.stdout(
-      'No reviewer has scored the same answer twice yet. This needs identical answers reviewed again: a batch that repeats a query with models that repeat themselves (temperature 0), or a re-run with the same --seed.\n',
-    );
+  ctx.io.stdout(`${ctx.out.bold(measure.title)}: ${measure.headline}\n`);
+  const table = measure.table();
+  if (table === undefined) {
+    ctx.io.stdout(`${measure.none}\n`);
     return 0;
   }
-  const sd = (r: (typeof measured)[number]) =>
-    r.tier === 'insufficient_data'
-      ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
-      : `${r.scoreSd!.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
-  ctx.io.stdout(
-    renderTable({
-      head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'confidence'],
-      align: ['left', 'right', 'right', 'right', 'right', 'left'],
-      style: s,
-      rows: measured.map((r) => [
-        r.reviewer,
-        String(r.repeatedAnswers),
-        String(r.reviews),
-        String(r.sessions),
-        sd(r),
-        r.tier.replace('_', ' '),
-      ]),
-    }),
-  );
-  ctx.io.stdout(
-    s.dim(
-      "The SD of one reviewer's scores around each answer's mean (0: the same score every time), pooled over the answers it scored more than once.\n",
-    ),
-  );
+  ctx.io.stdout(renderTable({ ...table, style: ctx.out }));
+  ctx.io.stdout(ctx.out.dim(`${measure.note}\n`));
   return 0;
 }
 
+/** `council history consistency`: ADR-015's self-consistency, each reviewer's score SD over identical answers. */
+async function showSelfConsistency(options: MeasureOptions, ctx: CommandContext): Promise<number> {
+  const { measureSelfConsistency } = await import('../self-consistency.js');
+  const reviewers = measureSelfConsistency(options.entries);
+  const s = ctx.out;
+  const sd = (r: (typeof reviewers)[number]) =>
+    r.tier === 'insufficient_data'
+      ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
+      : `${r.scoreSd!.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+  return writeMeasure(
+    options,
+    {
+      reviewers,
+      title: 'Self-consistency (ADR-015)',
+      headline: `each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}`,
+      table: () => {
+        const measured = reviewers.filter((r) => r.df > 0);
+        if (measured.length === 0) return undefined;
+        return {
+          head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'confidence'],
+          align: ['left', 'right', 'right', 'right', 'right', 'left'],
+          rows: measured.map((r) => [
+            r.reviewer,
+            String(r.repeatedAnswers),
+            String(r.reviews),
+            String(r.sessions),
+            sd(r),
+            r.tier.replace('_', ' '),
+          ]),
+        };
+      },
+      none: 'No reviewer has scored the same answer twice yet. This needs identical answers reviewed again: a batch that repeats a query with models that repeat themselves (temperature 0), or a re-run with the same --seed.',
+      note: "The SD of one reviewer's scores around each answer's mean (0: the same score every time), pooled over the answers it scored more than once.",
+    },
+    ctx,
+  );
+}
+
 /** `council history mimicry`: ADR-015's style mimicry, each reviewer's score against other answers' closeness to its own style. */
-async function showStyleMimicry(
-  options: { path: string; entries: readonly HistoryEntry[]; json: boolean },
-  ctx: CommandContext,
-): Promise<number> {
+async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): Promise<number> {
   const { measureStyleMimicry } = await import('../style-mimicry.js');
   const reviewers = measureStyleMimicry(options.entries);
-  if (options.json) {
-    ctx.io.stdout(
-      `${JSON.stringify({ history: options.path, sessions: options.entries.length, reviewers }, null, 2)}\n`,
-    );
-    return 0;
-  }
   const s = ctx.out;
-  ctx.io.stdout(
-    `${s.bold('Style mimicry (ADR-015)')}: do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}\n`,
-  );
-  if (reviewers.length === 0) {
-    ctx.io.stdout('No reviewer has both answered and scored two other answers in a session yet.\n');
-    return 0;
-  }
   const effect = (r: (typeof reviewers)[number]) =>
     r.tier === 'insufficient_data' || r.pointsPerStyleSd === null
       ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
       : `${r.pointsPerStyleSd >= 0 ? '+' : ''}${r.pointsPerStyleSd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
-  ctx.io.stdout(
-    renderTable({
-      head: ['reviewer', 'sessions', 'reviews', 'points per style SD closer [95%]', 'confidence'],
-      align: ['left', 'right', 'right', 'right', 'left'],
-      style: s,
-      rows: reviewers.map((r) => [
-        r.reviewer,
-        String(r.sessions),
-        String(r.reviews),
-        effect(r),
-        r.tier.replace('_', ' '),
-      ]),
-    }),
+  return writeMeasure(
+    options,
+    {
+      reviewers,
+      title: 'Style mimicry (ADR-015)',
+      headline: `do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}`,
+      table: () =>
+        reviewers.length === 0
+          ? undefined
+          : {
+              head: ['reviewer', 'sessions', 'reviews', 'points per style SD closer [95%]', 'confidence'],
+              align: ['left', 'right', 'right', 'right', 'left'],
+              rows: reviewers.map((r) => [
+                r.reviewer,
+                String(r.sessions),
+                String(r.reviews),
+                effect(r),
+                r.tier.replace('_', ' '),
+              ]),
+            },
+      none: 'No reviewer has both answered and scored two other answers in a session yet.',
+      note: "Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer's may also be better.",
+    },
+    ctx,
   );
-  ctx.io.stdout(
-    s.dim(
-      "Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer's may also be better.\n",
-    ),
-  );
-  return 0;
 }
