@@ -1,5 +1,5 @@
 import type * as Duckdb from '@duckdb/node-api';
-import { allocateRecordArrays, permuteRecordArrays, byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
+import { allocateRecordArrays, byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
 import type { RecordArrays } from '@council/bias-store/internal';
 import type { BiasRecordColumns } from '@council/bias-store';
 import { noRank, BiasStoreError } from '@council/bias-store';
@@ -9,14 +9,17 @@ type Columns = RecordArrays;
 
 /**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
- * window-sql.ts leaves them), names indexed in name order, in whatever order DuckDB's threads finish — no sort, no copy
- * of the records in DuckDB; `inReadOrder` then orders them (once DuckDB's memory is released) by a counting pass over
- * sessions. `records`: how many the window holds (window-sql.ts counted them).
+ * window-sql.ts leaves them) as the reader's columns: session by session in window order, each session's records in
+ * read order, repeats included, names indexed in name order. DuckDB sends them in whatever order its threads finish —
+ * no sort, no copy of the records in DuckDB — and each record is written where it belongs as it arrives: a session's
+ * records start where the records of the sessions before it end (`session_places` counts them), and follow in the
+ * order they arrive. A session whose records arrived out of read order (`ord`: its records were read by two threads)
+ * is sorted by `ord` afterwards. `records`: how many the window holds (window-sql.ts counted them).
  */
 export async function streamWindowRecords(
   connection: Duckdb.DuckDBConnection,
   records: number,
-): Promise<ArrivedRecords> {
+): Promise<BiasRecordColumns> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
   const sorted = (kind: number, what: Parameters<typeof checkWindowNames>[1]): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
@@ -30,122 +33,115 @@ export async function streamWindowRecords(
   await nameTable(connection, 'config_ids', configVersions);
   await nameTable(connection, 'category_ids', queryCategories);
   const sessionRows = (
-    await connection.runAndReadAll('SELECT session, key FROM session_places ORDER BY place')
+    await connection.runAndReadAll('SELECT session, key, n::DOUBLE FROM session_places ORDER BY place')
   ).getColumnsJS();
   const sessionIds = (sessionRows[0] ?? []) as string[];
   const sessionTime = Float64Array.from((sessionRows[1] ?? []) as number[]);
+  const sessions = sessionIds.length;
+  const sessionStart = new Uint32Array(sessions + 1);
+  ((sessionRows[2] ?? []) as number[]).forEach((n, s) => (sessionStart[s + 1] = sessionStart[s]! + n));
+  if (sessionStart[sessions] !== records)
+    throw new Error(
+      `duckdb/window-columns.ts: the sessions hold ${sessionStart[sessions]} records, the window ${records} (a bug: report it with the inputs).`,
+    );
 
-  const arrived = allocateColumns(records);
+  const columns = allocateColumns(records);
   const ord = new Float64Array(records);
   // Every column is non-null (unscored is NaN, unranked noRank, no config version 0), in the order of `targets`.
   const result = await connection.stream(`
-    SELECT p.place::UINTEGER, r.id, c.id, t.position::UINTEGER, t.len::UINTEGER, coalesce(t.score, 'NaN'::DOUBLE),
+    SELECT p.place::UINTEGER, t.ord::DOUBLE, r.id, c.id, t.position::UINTEGER, t.len::UINTEGER, coalesce(t.score, 'NaN'::DOUBLE),
            coalesce(t.rank, ${noRank})::UINTEGER, t.ms, coalesce(v.id + 1, 0)::USMALLINT, coalesce(q.id + 1, 0)::USMALLINT,
-           t.pido::UTINYINT, t.ord::DOUBLE
+           t.pido::UTINYINT
     FROM tagged t JOIN session_places p ON p.session = t.session
       JOIN model_ids r ON r.name = t.reviewer JOIN model_ids c ON c.name = t.candidate
       LEFT JOIN config_ids v ON v.name = t.config LEFT JOIN category_ids q ON q.name = t.category
     WHERE t.excluded = 0`);
   const targets = [
-    arrived.session,
-    arrived.reviewer,
-    arrived.candidate,
-    arrived.position,
-    arrived.responseLengthChars,
-    arrived.score,
-    arrived.rankPosition,
-    arrived.time,
-    arrived.configVersion,
-    arrived.queryCategory,
-    arrived.positionIsDisplayOrder,
-    ord,
+    columns.reviewer,
+    columns.candidate,
+    columns.position,
+    columns.responseLengthChars,
+    columns.score,
+    columns.rankPosition,
+    columns.time,
+    columns.configVersion,
+    columns.queryCategory,
+    columns.positionIsDisplayOrder,
   ];
-  let at = 0;
+  const next = sessionStart.slice(0, sessions);
+  const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
+  const disordered = new Set<number>();
+  const to = new Uint32Array(2048);
   for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const n = chunk.rowCount;
-    if (at + n > records)
+    const place = numbers(chunk.getColumnVector(0), Uint32Array, n);
+    const ords = numbers(chunk.getColumnVector(1), Float64Array, n);
+    const at = to.length >= n ? to : new Uint32Array(n);
+    for (let k = 0; k < n; k++) {
+      const s = place[k]!;
+      const i = next[s]!++;
+      if (i >= sessionStart[s + 1]!)
+        throw new Error(
+          `duckdb/window-columns.ts: more records of session ${sessionIds[s]} than the window counted (a bug: report it with the inputs).`,
+        );
+      at[k] = i;
+      columns.session[i] = s;
+      ord[i] = ords[k]!;
+      if (ords[k]! < lastOrd[s]!) disordered.add(s);
+      lastOrd[s] = ords[k]!;
+    }
+    targets.forEach((target, j) => scatterColumn({ vector: chunk.getColumnVector(j + 2), target, at, n }));
+  }
+  for (let s = 0; s < sessions; s++)
+    if (next[s] !== sessionStart[s + 1])
       throw new Error(
-        `duckdb/window-columns.ts: more than the window's ${records} records (a bug: report it with the inputs).`,
+        `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIds[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
       );
-    targets.forEach((target, k) => copyColumn({ vector: chunk.getColumnVector(k), target, at, n }));
-    at += n;
-  }
-  if (at !== records)
-    throw new Error(
-      `duckdb/window-columns.ts: ${at} records read of the window's ${records} (a bug: report it with the inputs).`,
-    );
-  return { columns: arrived, ord, sessionIds, sessionTime, models, configVersions, queryCategories };
-}
-
-/** The window's records as they arrived from DuckDB, with each one's `ord` (read order). */
-export interface ArrivedRecords {
-  columns: Columns;
-  ord: Float64Array;
-  sessionIds: string[];
-  sessionTime: Float64Array;
-  models: string[];
-  configVersions: string[];
-  queryCategories: string[];
-}
-
-/** The arrived records as the reader's columns: session by session in window order, each session's in read order. */
-export function inReadOrder(arrived: ArrivedRecords): BiasRecordColumns {
-  const { columns, ord, sessionIds, ...names } = arrived;
-  const { sessionStart, target } = readOrder(columns.session, ord, sessionIds.length);
-  const n = ord.length;
-  let arrivedInOrder = true;
-  for (let i = 0; i < n && arrivedInOrder; i++) arrivedInOrder = target[i] === i;
-  const ordered = arrivedInOrder ? columns : permuteRecordArrays({ arrays: columns, target, length: n, records: n });
-  return { length: n, ...ordered, sessionIds, sessionStart, ...names };
-}
-
-/**
- * Where each arrived record goes so that records lie session by session and, within a session, by `ord`: a counting
- * pass over sessions (stable), then the records of any session that did not arrive in `ord` order sorted by it.
- */
-function readOrder(
-  session: Uint32Array,
-  ord: Float64Array,
-  sessions: number,
-): { sessionStart: Uint32Array; target: Uint32Array } {
-  const n = session.length;
-  const sessionStart = new Uint32Array(sessions + 1);
-  for (let i = 0; i < n; i++) sessionStart[session[i]! + 1]!++;
-  for (let s = 0; s < sessions; s++) sessionStart[s + 1]! += sessionStart[s]!;
-  const next = sessionStart.slice(0, sessions);
-  const target = new Uint32Array(n);
-  const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
-  let disordered: Map<number, number[]> | null = null;
-  for (let i = 0; i < n; i++) {
-    const s = session[i]!;
-    target[i] = next[s]!++;
-    if (ord[i]! < lastOrd[s]!) (disordered ??= new Map()).set(s, []);
-    lastOrd[s] = ord[i]!;
-  }
-  if (disordered === null) return { sessionStart, target };
-  for (let i = 0; i < n; i++) disordered.get(session[i]!)?.push(i);
-  for (const [s, records] of disordered) {
-    records.sort((a, b) => ord[a]! - ord[b]!);
-    records.forEach((i, k) => (target[i] = sessionStart[s]! + k));
-  }
-  return { sessionStart, target };
+  for (const s of disordered) sortByOrd(columns, ord, { from: sessionStart[s]!, to: sessionStart[s + 1]! });
+  return {
+    length: records,
+    ...columns,
+    sessionIds,
+    sessionTime,
+    sessionStart,
+    models,
+    configVersions,
+    queryCategories,
+  };
 }
 
 type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+type NumberColumnType =
+  Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor | Float64ArrayConstructor;
 
 /**
- * Copies a chunk's non-null column into `target` from `at`. @duckdb/node-api 1.5.6 holds a numeric vector's values as
- * a typed array (`items`, not part of its typed API): copied whole when it is of `target`'s type — a 20 M-record window
- * took 4 s less than value by value — else value by value, as the API offers.
+ * A chunk's non-null numeric column as a typed array of `type`. @duckdb/node-api 1.5.6 holds a numeric vector's values
+ * as a typed array (`items`, not part of its typed API), used as it is when it is of that type — a 20 M-record window
+ * took 4 s less than value by value — else copied value by value, as the API offers.
  */
-function copyColumn(spec: { vector: Duckdb.DuckDBVector; target: NumberColumn; at: number; n: number }): void {
-  const { vector, target, at, n } = spec;
+function numbers<T extends NumberColumnType>(vector: Duckdb.DuckDBVector, type: T, n: number): InstanceType<T> {
   const items = (vector as unknown as { items?: unknown }).items;
-  if (items instanceof target.constructor && (items as NumberColumn).length >= n) {
-    target.set((items as NumberColumn).subarray(0, n), at);
-    return;
+  if (items instanceof type && items.length >= n) return items as InstanceType<T>;
+  const copy = new type(n) as InstanceType<T>;
+  for (let i = 0; i < n; i++) copy[i] = Number(vector.getItem(i));
+  return copy;
+}
+
+/** Writes a chunk's non-null column into `target`: its row `k` at `at[k]`. */
+function scatterColumn(spec: { vector: Duckdb.DuckDBVector; target: NumberColumn; at: Uint32Array; n: number }): void {
+  const { vector, target, at, n } = spec;
+  const values = numbers(vector, target.constructor as NumberColumnType, n);
+  for (let k = 0; k < n; k++) target[at[k]!] = values[k]!;
+}
+
+/** Puts records `from` to `to` (one session's) in `ord` order; records of equal `ord` keep their order. */
+function sortByOrd(columns: Columns, ord: Float64Array, range: { from: number; to: number }): void {
+  const { from, to } = range;
+  const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => ord[a]! - ord[b]!);
+  for (const column of Object.values(columns) as NumberColumn[]) {
+    const moved = order.map((i) => column[i]!);
+    moved.forEach((value, k) => (column[from + k] = value));
   }
-  for (let i = 0; i < n; i++) target[at + i] = Number(vector.getItem(i));
 }
 
 /** A temporary table of (name, id): each name's index in `names`. */

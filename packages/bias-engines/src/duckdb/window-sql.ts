@@ -38,7 +38,8 @@ const exclusionCodes = { model: 1, configVersion: 2, future: 3, beforeWindow: 4 
  * left out by the first filter that applies (model, config version, after `now`, before the window); sessions are
  * ranked by their earliest record in the window (ties by id, in UTF-16 order) and the window's last `sessions` kept. Leaves
  * the view `tagged` (`scan`'s accepted records with `excluded`, 0 in the window), the table `session_places` (the
- * chosen sessions with their earliest time, `key`, and their place in the window's order, 0 = oldest) and the table
+ * chosen sessions with their earliest time, `key`, their records in the window, repeats included, `n`, and their place
+ * in the window's order, 0 = oldest) and the table
  * `window_names` (`kind`, `name`: the members, config versions and query categories of the window's records, those of
  * sessions beyond the window's `sessions` too). One pass over the records groups them; the rest works on sessions and names.
  */
@@ -108,7 +109,7 @@ export async function applyWindow(
   excluded.beyondSessions = Number(totals!['beyond']);
   const chosen = Math.min(sessions, sessionLimit);
   await connection.run(`CREATE OR REPLACE TEMP TABLE session_places AS
-    SELECT session, key, ${chosen - 1} - from_newest AS place FROM window_sessions WHERE from_newest < ${chosen}`);
+    SELECT session, key, n, ${chosen - 1} - from_newest AS place FROM window_sessions WHERE from_newest < ${chosen}`);
   await connection.run('DROP TABLE window_sessions');
   const inWindow = records - excluded.model - excluded.configVersion - excluded.future - excluded.beforeWindow;
   return { records, timestampsWithoutZone, sessions, excluded, windowRecords: inWindow - excluded.beyondSessions };
