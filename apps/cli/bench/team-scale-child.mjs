@@ -58,17 +58,9 @@ function need(name) {
 }
 
 const window = () => ({
-  now: new Date(values.now),
-  maxSessions: Number(values.sessions),
-  maxDays: Number(values.days),
+  window: { now: new Date(values.now), sessions: Number(values.sessions), days: Number(values.days) },
 });
-const reportOptions = () => ({
-  now: new Date(values.now),
-  minSessions: 20,
-  seed: 1,
-  maxSessions: Number(values.sessions),
-  maxDays: Number(values.days),
-});
+const reportOptions = () => ({ minSessions: 20, seed: 1, ...window() });
 const extra = {};
 
 /** The report of a read's columns (the window already applied, so the bounds only label it), written to --out. */
@@ -122,8 +114,7 @@ switch (mode) {
     phase('read');
     const summaries = audit.summarizeBiasSessions(read.columns);
     phase('summarize');
-    const { maxSessions, maxDays, ...options } = reportOptions();
-    const report = audit.aggregateBiasAudit(summaries, { ...options, summariesWindow: { maxSessions, maxDays } });
+    const report = audit.aggregateBiasAudit(summaries, reportOptions());
     phase('reduce');
     writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
     break;

@@ -6,6 +6,7 @@ import type { BiasObservation } from './bias-observation.js';
 import type { BiasSessionSummaries } from './bias-session-summary.js';
 import { confidenceTier } from './confidence-tier.js';
 import { resolveAuditSettings } from './internal/audit-settings.js';
+import { movedWindowOptionProblem } from './bias-window.js';
 import { auditWindow, isColumns, isSummaries } from './internal/audit-window.js';
 import { biasFlags } from './internal/bias-flags.js';
 import type { SessionTimeline } from './internal/indicator-trends.js';
@@ -20,17 +21,6 @@ import { timelineReport } from './internal/timeline-report.js';
 
 /** Below this many sessions the position tests permute by default; from it on the Wald F test is trusted. */
 const PERMUTE_BELOW_SESSIONS = 100;
-
-/** Options of the window's earlier spelling, now `window`'s fields: refused with the new name rather than ignored. */
-const movedToWindow = {
-  now: 'window.now',
-  maxSessions: 'window.sessions',
-  maxDays: 'window.days',
-  summariesWindow: 'window (its sessions and days)',
-  model: 'window.model',
-  configVersion: 'window.configVersion',
-  queryCategory: 'window.queryCategory',
-} as const;
 
 /**
  * Cross-session bias aggregation (ADR-018 phases 2 and 3, the estimands of issue 13). Reviewers' offsets,
@@ -61,10 +51,9 @@ export function aggregateBiasAudit(
         'aggregateBiasAudit takes an array of BiasObservation records, the columns of readBiasRecords, or the summaries of summarizeBiasSessions.',
     });
   }
-  for (const [old, now] of Object.entries(movedToWindow)) {
-    if (old in options)
-      throw new BiasAuditError({ code: 'INVALID_OPTION', message: `aggregateBiasAudit: ${old} is now ${now}.` });
-  }
+  const moved = movedWindowOptionProblem(options);
+  if (moved !== undefined)
+    throw new BiasAuditError({ code: 'INVALID_OPTION', message: `aggregateBiasAudit: ${moved}` });
 
   // 1. The window.
   const { frame, excluded, window } = auditWindow(input, options.window);

@@ -106,6 +106,9 @@ describe('aggregateContributions', () => {
   });
 
   it('windows by the last N sessions and by a start time', () => {
+    expect(() => aggregateContributions(records, { maxSessions: 2 } as never)).toThrow(
+      'aggregateContributions: maxSessions is now window.sessions.',
+    );
     const last = aggregateContributions(records, { window: { sessions: 2 } });
     expect(last.sessions).toBe(2);
     expect(last.members.map((m) => [m.member, m.meanWeight.estimate])).toEqual([

@@ -1,6 +1,6 @@
 import { BiasAuditError } from './bias-audit-error.js';
 import type { BiasWindowOptions } from './bias-window.js';
-import { orderSessionsByStart, parseBiasWindow } from './bias-window.js';
+import { movedWindowOptionProblem, orderSessionsByStart, parseBiasWindow } from './bias-window.js';
 import { boundedMeanInterval } from './bounded-mean-interval.js';
 import { confidenceTier } from './confidence-tier.js';
 import type { ContributionInput, ContributionsReport, MeanWeight, MemberContribution } from './contributions-report.js';
@@ -98,6 +98,8 @@ export function aggregateContributions(
   records: readonly ContributionInput[],
   options: AggregateContributionsOptions = {},
 ): ContributionsReport {
+  const moved = movedWindowOptionProblem(options);
+  if (moved !== undefined) throw invalidOption(moved);
   // Contributions have no end or span of days: only the window's sessions and since apply.
   const { sessions: last, since } = parseBiasWindow(options.window ?? {}, { caller: 'aggregateContributions' });
   const level = options.level ?? 0.95;

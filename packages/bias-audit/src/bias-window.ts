@@ -142,6 +142,30 @@ export function orderSessionsByStart(order: number[], start: ArrayLike<number>, 
   return order.sort((a, b) => start[a]! - start[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
 }
 
+/** Options of the window's earlier spelling (top-level options of a reader or `aggregateBiasAudit`), now the window's fields. */
+const movedToWindow: Readonly<Record<string, string>> = {
+  now: 'window.now',
+  maxSessions: 'window.sessions',
+  maxDays: 'window.days',
+  summariesWindow: 'window (its sessions and days)',
+  model: 'window.model',
+  configVersion: 'window.configVersion',
+  queryCategory: 'window.queryCategory',
+  since: 'window.since',
+};
+
+/**
+ * `"maxSessions is now window.sessions."` when `options` (a reader's or `aggregateBiasAudit`'s top-level options)
+ * still uses one of the window's earlier option names, else undefined: such an option is refused with its new name
+ * rather than ignored, so a caller written for the earlier API does not silently read every record.
+ */
+export function movedWindowOptionProblem(options: object): string | undefined {
+  for (const [old, now] of Object.entries(movedToWindow)) {
+    if (old in options) return `${old} is now ${now}.`;
+  }
+  return undefined;
+}
+
 /** Checks a window (see `safeParseBiasWindow`); throws `BiasAuditError` `INVALID_OPTION` when it is not one. */
 export function parseBiasWindow(options: BiasWindowOptions, settings?: ParseBiasWindowSettings): BiasWindow {
   const parsed = safeParseBiasWindow(options, settings);

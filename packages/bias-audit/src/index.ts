@@ -51,7 +51,13 @@ export { summarizeSession } from './summarize-session.js';
 export type { SessionBiasFlag, SessionBiasIndicators } from './summarize-session.js';
 
 export { aggregateBiasAudit } from './aggregate-bias-audit.js';
-export { DEFAULT_BIAS_WINDOW, orderSessionsByStart, parseBiasWindow, safeParseBiasWindow } from './bias-window.js';
+export {
+  DEFAULT_BIAS_WINDOW,
+  movedWindowOptionProblem,
+  orderSessionsByStart,
+  parseBiasWindow,
+  safeParseBiasWindow,
+} from './bias-window.js';
 export type {
   BiasWindow,
   BiasWindowOptions,

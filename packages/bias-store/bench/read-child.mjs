@@ -1,6 +1,6 @@
 // Reads bias stores with readBiasRecords and reports what it read, seconds and peak RSS as JSON.
 // Run in its own process so that its peak resident set size is the reader's alone.
-// Usage: node read-child.mjs STORE [maxSessions]
+// Usage: node read-child.mjs STORE [sessions]
 import { performance } from 'node:perf_hooks';
 import { readBiasRecords } from '../dist/index.js';
 
@@ -9,8 +9,10 @@ const start = performance.now();
 const cpuStart = process.cpuUsage();
 const result = await readBiasRecords({
   inputs: [path],
-  now: new Date('2100-01-01T00:00:00Z'),
-  ...(sessions === undefined ? {} : { maxSessions: Number(sessions) }),
+  window: {
+    now: new Date('2100-01-01T00:00:00Z'),
+    ...(sessions === undefined ? {} : { sessions: Number(sessions) }),
+  },
 });
 const seconds = (performance.now() - start) / 1000;
 const cpu = process.cpuUsage(cpuStart);

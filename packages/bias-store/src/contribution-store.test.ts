@@ -86,6 +86,9 @@ describe('readContributionRecords', () => {
       `${JSON.stringify({ ...contributionRecordSchema.encode(member('s3', 'a')), vote_winner: 'yes' })}\n`,
     );
     await createContributionStore({ path }).append([member('s4', 'a')]);
+    await expect(readContributionRecords({ path, maxSessions: 2 } as never)).rejects.toThrow(
+      'readContributionRecords: maxSessions is now sessions.',
+    );
     const read = await readContributionRecords({ path });
     expect(read.records.map((r) => r.sessionId)).toEqual(['s1', 's4']);
     expect(read.skipped).toBe(3);

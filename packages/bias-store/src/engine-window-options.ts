@@ -1,4 +1,4 @@
-import { safeParseBiasWindow } from '@council/bias-audit';
+import { movedWindowOptionProblem, safeParseBiasWindow } from '@council/bias-audit';
 import type { BiasWindow, BiasWindowOptions } from '@council/bias-audit';
 import { BiasStoreError } from './bias-store-error.js';
 
@@ -21,6 +21,8 @@ export type CheckedWindow = BiasWindow;
  * carry it only for the statistics), so one given is refused.
  */
 export function checkWindowOptions(options: EngineWindowOptions, reader: string): CheckedWindow {
+  const moved = movedWindowOptionProblem(options);
+  if (moved !== undefined) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `${reader}: ${moved}` });
   const parsed = safeParseBiasWindow(options.window ?? {}, { caller: reader });
   if (!parsed.success)
     throw new BiasStoreError({ code: 'INVALID_OPTION', message: parsed.error.message, cause: parsed.error });

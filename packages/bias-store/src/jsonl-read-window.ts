@@ -42,6 +42,12 @@ export interface ReadWindow<T> {
 
 /** Checks a read's options against what the store knows; throws `INVALID_OPTION` for a window it cannot honour. */
 export function resolveReadWindow<T>(options: JsonlReadOptions, clock: ItemClock<T>): ReadWindow<T> {
+  for (const [old, now] of [
+    ['maxSessions', 'sessions'],
+    ['maxDays', 'days'],
+  ] as const) {
+    if (old in options) throw new BiasStoreError({ code: 'INVALID_OPTION', message: `read: ${old} is now ${now}.` });
+  }
   // The bounds as every window's are checked; since and until by the store's own (strict) ISO 8601 parser, below.
   const parsed = safeParseBiasWindow(
     {

@@ -444,6 +444,21 @@ describe('readBiasRecords: the window', () => {
     }
   });
 
+  it("refuses the window's earlier option names with the new name, rather than reading every record", async () => {
+    const path = await writeStore(join(tempDir(), 'x.jsonl'), planted);
+    const earlier = [
+      [{ maxSessions: 2 }, 'readBiasRecords: maxSessions is now window.sessions.'],
+      [{ maxDays: 30 }, 'readBiasRecords: maxDays is now window.days.'],
+      [{ now: new Date() }, 'readBiasRecords: now is now window.now.'],
+      [{ model: 'r/1' }, 'readBiasRecords: model is now window.model.'],
+    ] as const;
+    for (const [options, message] of earlier) {
+      await expect(readBiasRecords({ inputs: [path], ...options } as never)).rejects.toSatisfy(
+        (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION' && e.message === message,
+      );
+    }
+  });
+
   it("re-reads a session pruned early that turns out to be among the window's last sessions (5,000 sessions, sessions 3)", async () => {
     // x-1..3 start latest, so after 4,096 held sessions the reader keeps them and drops p-1..3. Later
     // lines give x-1..3 records from 2025 (now the oldest sessions), and p-1 a record earlier than its

@@ -42,6 +42,11 @@ function sameRecord(a: ContributionRecord, b: ContributionRecord): boolean {
 export async function readContributionRecords(
   options: ReadContributionRecordsOptions,
 ): Promise<ReadContributionRecordsResult> {
+  if ('maxSessions' in options)
+    throw new BiasStoreError({
+      code: 'INVALID_OPTION',
+      message: 'readContributionRecords: maxSessions is now sessions.',
+    });
   // The window's sessions, checked as every window's are; the store keeps the last N (Infinity: all).
   const window = safeParseBiasWindow(options.sessions === undefined ? {} : { sessions: options.sessions }, {
     caller: 'readContributionRecords',
