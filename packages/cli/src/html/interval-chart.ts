@@ -1,4 +1,5 @@
-import { escapeXml, extent, formatNumber, linearScale, niceTicks, px, svgFrame } from './svg-primitives.js';
+import { escapeXml, extent, formatNumber, linearScale, px, svgFrame, xAxisLabel, xGrid } from './svg-primitives.js';
+import type { ChartHeading } from './svg-primitives.js';
 
 export interface IntervalRow {
   label: string;
@@ -16,16 +17,15 @@ export interface IntervalRow {
  * reference ± margin, the effects too small to flag. Rows whose interval lies beyond the band (beyond the
  * reference when there is none) are drawn emphasised, since those are the ones the data supports.
  */
-export function renderIntervalChart(options: {
-  id: string;
-  title: string;
-  description: string;
-  rows: readonly IntervalRow[];
-  axisLabel: string;
-  reference?: number;
-  /** The smallest effect worth flagging: shaded around the reference. Default 0 (no band). */
-  margin?: number;
-}): string {
+export function renderIntervalChart(
+  options: ChartHeading & {
+    rows: readonly IntervalRow[];
+    axisLabel: string;
+    reference?: number;
+    /** The smallest effect worth flagging: shaded around the reference. Default 0 (no band). */
+    margin?: number;
+  },
+): string {
   const width = 640;
   const rowHeight = 28;
   const labelWidth = 190;
@@ -40,13 +40,12 @@ export function renderIntervalChart(options: {
   );
   const x = linearScale([lo, hi], [labelWidth, width - 20]);
   const plotBottom = top + options.rows.length * rowHeight;
-  const parts: string[] = [];
-  for (const t of niceTicks(x.domain[0], x.domain[1], 6)) {
-    parts.push(`<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${plotBottom}"/>`);
-    parts.push(
-      `<text class="tick" x="${px(x(t))}" y="${plotBottom + 14}" text-anchor="middle">${formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1)}</text>`,
-    );
-  }
+  const parts: string[] = xGrid(x, {
+    top,
+    bottom: plotBottom,
+    count: 6,
+    label: (t) => formatNumber(t, Math.abs(t) < 1 && t !== 0 ? 2 : 1),
+  });
   if (margin > 0) {
     parts.push(
       `<rect class="margin" x="${px(x(reference - margin))}" y="${top}" width="${px(x(reference + margin) - x(reference - margin))}" height="${plotBottom - top}"><title>${escapeXml(`±${formatNumber(margin, 2)}: too small to flag`)}</title></rect>`,
@@ -69,15 +68,6 @@ export function renderIntervalChart(options: {
         `<circle class="dot" cx="${px(x(row.estimate))}" cy="${px(y)}" r="4.5"/></g>`,
     );
   });
-  parts.push(
-    `<text class="axis-label" x="${px((labelWidth + width - 20) / 2)}" y="${height - 6}" text-anchor="middle">${escapeXml(options.axisLabel)}</text>`,
-  );
-  return svgFrame({
-    id: options.id,
-    title: options.title,
-    description: options.description,
-    width,
-    height,
-    body: parts.join(''),
-  });
+  parts.push(xAxisLabel(options.axisLabel, { from: labelWidth, to: width - 20, height }));
+  return svgFrame(options, { width, height, parts });
 }

@@ -1,4 +1,5 @@
 import { escapeXml, formatNumber, px, svgFrame } from './svg-primitives.js';
+import type { ChartHeading } from './svg-primitives.js';
 
 /**
  * The reviewer × candidate matrix: each cell is how many points a reviewer gives a candidate's answers beyond
@@ -6,16 +7,15 @@ import { escapeXml, formatNumber, px, svgFrame } from './svg-primitives.js';
  * answer, is self-preference and is outlined. Colour is diverging around 0 and the value is
  * printed in every cell, so the chart reads in greyscale too.
  */
-export function renderMatrixChart(options: {
-  id: string;
-  title: string;
-  description: string;
-  reviewers: readonly string[];
-  candidates: readonly string[];
-  /** values[r][c]; null when the reviewer never scored that candidate. */
-  values: readonly (readonly (number | null)[])[];
-  selfOf?: (reviewer: string, candidate: string) => boolean;
-}): string {
+export function renderMatrixChart(
+  options: ChartHeading & {
+    reviewers: readonly string[];
+    candidates: readonly string[];
+    /** values[r][c]; null when the reviewer never scored that candidate. */
+    values: readonly (readonly (number | null)[])[];
+    selfOf?: (reviewer: string, candidate: string) => boolean;
+  },
+): string {
   const cell = 54;
   const labelWidth = 170;
   const headerHeight = 110;
@@ -50,14 +50,7 @@ export function renderMatrixChart(options: {
       );
     });
   });
-  return svgFrame({
-    id: options.id,
-    title: options.title,
-    description: options.description,
-    width,
-    height,
-    body: parts.join(''),
-  });
+  return svgFrame(options, { width, height, parts });
 }
 
 function short(label: string): string {

@@ -65,20 +65,55 @@ export function extent(values: readonly number[], include?: number): [number, nu
   return [lo - pad, hi + pad];
 }
 
-/** A chart's frame: the `<svg>` element with a title and description for screen readers. */
-export function svgFrame(options: {
+/** What every chart is given to name itself: its element id, and a title and description for screen readers. */
+export interface ChartHeading {
   id: string;
   title: string;
   description: string;
-  width: number;
-  height: number;
-  body: string;
-}): string {
-  const { id, width, height } = options;
+}
+
+/** A chart's frame: the `<svg>` element of the given size, with the chart's title and description, around `parts`. */
+export function svgFrame(
+  chart: ChartHeading,
+  frame: { width: number; height: number; parts: readonly string[] },
+): string {
+  const { id } = chart;
+  const { width, height } = frame;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" id="${id}" class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-title ${id}-desc">` +
-    `<title id="${id}-title">${escapeXml(options.title)}</title><desc id="${id}-desc">${escapeXml(options.description)}</desc>` +
-    options.body +
+    `<title id="${id}-title">${escapeXml(chart.title)}</title><desc id="${id}-desc">${escapeXml(chart.description)}</desc>` +
+    frame.parts.join('') +
     '</svg>'
   );
+}
+
+/** Vertical grid lines at `x`'s round ticks, from `top` to `bottom`, each labelled below the plot by `label(tick)`. */
+export function xGrid(
+  x: LinearScale,
+  frame: { top: number; bottom: number; count: number; label: (tick: number) => string },
+): string[] {
+  const { top, bottom } = frame;
+  return niceTicks(x.domain[0], x.domain[1], frame.count).flatMap((t) => [
+    `<line class="grid" x1="${px(x(t))}" x2="${px(x(t))}" y1="${top}" y2="${bottom}"/>`,
+    `<text class="tick" x="${px(x(t))}" y="${bottom + 14}" text-anchor="middle">${frame.label(t)}</text>`,
+  ]);
+}
+
+/** Horizontal grid lines at `y`'s round ticks, from `left` to `right`, each labelled at the left with `digits` decimals. */
+export function yGrid(y: LinearScale, frame: { left: number; right: number; count: number; digits: number }): string[] {
+  const { left, right } = frame;
+  return niceTicks(y.domain[0], y.domain[1], frame.count).flatMap((t) => [
+    `<line class="grid" x1="${left}" x2="${right}" y1="${px(y(t))}" y2="${px(y(t))}"/>`,
+    `<text class="tick" x="${left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatNumber(t, frame.digits)}</text>`,
+  ]);
+}
+
+/** The x axis's label, centred under the plot (`from`–`to`) on the chart's last line. */
+export function xAxisLabel(text: string, frame: { from: number; to: number; height: number }): string {
+  return `<text class="axis-label" x="${px((frame.from + frame.to) / 2)}" y="${frame.height - 6}" text-anchor="middle">${escapeXml(text)}</text>`;
+}
+
+/** The y axis's label, turned upright and centred beside the plot (`top`–`bottom`). */
+export function yAxisLabel(text: string, frame: { top: number; bottom: number }): string {
+  return `<text class="axis-label" transform="translate(14 ${px((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(text)}</text>`;
 }

@@ -1,4 +1,5 @@
-import { escapeXml, extent, formatNumber, linearScale, niceTicks, px, svgFrame } from './svg-primitives.js';
+import { escapeXml, extent, formatNumber, linearScale, px, svgFrame, yAxisLabel, yGrid } from './svg-primitives.js';
+import type { ChartHeading } from './svg-primitives.js';
 
 export interface TrendPoint {
   /** ISO time of the window's end. */
@@ -9,13 +10,12 @@ export interface TrendPoint {
 }
 
 /** One metric over time: the estimate per rolling window as a line with dots, and its 95% interval as a band. */
-export function renderTrendChart(options: {
-  id: string;
-  title: string;
-  description: string;
-  points: readonly TrendPoint[];
-  yLabel: string;
-}): string {
+export function renderTrendChart(
+  options: ChartHeading & {
+    points: readonly TrendPoint[];
+    yLabel: string;
+  },
+): string {
   const width = 640;
   const height = 220;
   const left = 56;
@@ -31,11 +31,7 @@ export function renderTrendChart(options: {
     ),
     [height - bottom, top],
   );
-  const parts: string[] = [];
-  for (const t of niceTicks(y.domain[0], y.domain[1], 4)) {
-    parts.push(`<line class="grid" x1="${left}" x2="${width - right}" y1="${px(y(t))}" y2="${px(y(t))}"/>`);
-    parts.push(`<text class="tick" x="${left - 6}" y="${px(y(t) + 4)}" text-anchor="end">${formatNumber(t, 2)}</text>`);
-  }
+  const parts: string[] = yGrid(y, { left, right: width - right, count: 4, digits: 2 });
   parts.push(`<line class="reference" x1="${left}" x2="${width - right}" y1="${px(y(0))}" y2="${px(y(0))}"/>`);
   if (options.points.length > 0) {
     const first = options.points[0]!.at.slice(0, 10);
@@ -59,15 +55,6 @@ export function renderTrendChart(options: {
       );
     });
   }
-  parts.push(
-    `<text class="axis-label" transform="translate(14 ${px((top + height - bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(options.yLabel)}</text>`,
-  );
-  return svgFrame({
-    id: options.id,
-    title: options.title,
-    description: options.description,
-    width,
-    height,
-    body: parts.join(''),
-  });
+  parts.push(yAxisLabel(options.yLabel, { top, bottom: height - bottom }));
+  return svgFrame(options, { width, height, parts });
 }
