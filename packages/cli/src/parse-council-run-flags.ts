@@ -7,17 +7,26 @@ import {
   parseStringOption,
 } from './parse-option.js';
 
-/** The flags `ask` and `batch` share: who sits on the council, how it runs, and what is saved. */
+/**
+ * The flags `ask` and `batch` share: who sits on the council, how it runs, and what is saved. Their options
+ * (`AskCommandOptions`, `BatchCommandOptions`) take each of these as optional.
+ */
 export interface CouncilRunFlags {
+  /** Member model ids; default `LLM_COUNCIL_MODELS` (through the configuration cascade). */
   models: string[] | undefined;
+  /** Default `LLM_COUNCIL_CHAIRMAN`, else the first member. */
   chairman: string | undefined;
   strategy: string | undefined;
   goal: string | undefined;
   mode: 'consensus' | 'voting' | undefined;
   order: 'shared' | 'per-reviewer' | 'latin-square' | undefined;
+  /** Default `LLM_COUNCIL_RANDOM_SEED`. */
   seed: number | undefined;
+  /** Per-call deadline in every stage, in milliseconds. */
   timeoutMs: number | undefined;
+  /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
   retries: number | undefined;
+  /** False with `--no-persist`: nothing is written. */
   persist: boolean;
   json: boolean;
   /** False with `--no-synthesis`: no stage 3, the session ends with the ranking. */
@@ -42,6 +51,20 @@ export const councilMemberOptions: readonly CliOption[] = [
   },
   { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
   { flags: '--mode <mode>', description: 'consensus or voting' },
+];
+
+/** How each model call of `ask` and `batch` runs, worded alike in both helps: its deadline and its retries. */
+export const councilCallOptions: readonly CliOption[] = [
+  {
+    flags: '--timeout <duration>',
+    description:
+      'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)',
+  },
+  {
+    flags: '--retries <n>',
+    description:
+      'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)',
+  },
 ];
 
 /** What `--concurrency` (ask) and `--endpoint-concurrency` (batch, whose `--concurrency` counts sessions) mean. */

@@ -1,12 +1,4 @@
-import type {
-  CouncilEvent,
-  CouncilSession,
-  OrderMode,
-  Stage1Result,
-  Stage2Result,
-  SynthesisMode,
-  SynthesisTextPart,
-} from '@council/core';
+import type { CouncilEvent, CouncilSession, Stage1Result, Stage2Result, SynthesisTextPart } from '@council/core';
 import type { SimulatedSettings } from '@council/providers';
 import { expandPools, sessionOutcome } from '@council/core';
 import { checkModels } from '../check-models.js';
@@ -31,36 +23,21 @@ import { SHOW_NONE } from '../session-show.js';
 import { sessionDocument } from '../session-document.js';
 import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 import { checkMemberCap } from '../check-member-cap.js';
+import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 
-export interface AskCommandOptions {
+/** `ask`'s options: the shared council flags (each optional; the seed a number or its text), and its own. */
+export interface AskCommandOptions extends Partial<Omit<CouncilRunFlags, 'seed'>> {
   question: string;
-  /** Member model ids; default `LLM_COUNCIL_MODELS` (through the configuration cascade). */
-  models?: string[];
-  /** Default `LLM_COUNCIL_CHAIRMAN`, else the first member. */
-  chairman?: string;
-  strategy?: string;
-  goal?: string;
-  mode?: SynthesisMode;
-  order?: OrderMode;
   /** Default `LLM_COUNCIL_RANDOM_SEED`. */
   seed?: number | string;
-  /** Per-call deadline in every stage, in milliseconds. */
-  timeoutMs?: number;
-  /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
-  retries?: number;
   /** `--concurrency`: calls sent at once to each endpoint; default config.yaml's `providers.<name>.max_concurrency`, else the provider's. */
   concurrency?: number;
-  /** False with `--no-synthesis`: no chairman; the session is complete when ranked. */
-  synthesis?: boolean;
   /** `--max-cost`: stop before a stage whose estimated cost would take the session past this many US dollars; default config.yaml's `max_cost_usd`. */
   maxCostUsd?: number;
   /** `--continue [SESSION|last]`: a follow-up of that session of the history, whose synthesis the council sees as context. */
   continueFrom?: string;
   /** Organization whose configuration applies; default `LLM_COUNCIL_ORG`. */
   org?: string;
-  /** False with `--no-persist`: nothing is written. */
-  persist?: boolean;
-  json?: boolean;
   /** `--show`: the members' answers and/or the reviews in the text output; default the answers when stdout is a terminal, nothing in a pipe. */
   show?: SessionShow;
 }

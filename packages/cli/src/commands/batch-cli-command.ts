@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import {
   batchEndpointConcurrencyOption,
+  councilCallOptions,
   councilMemberOptions,
   councilStageOptions,
   parseCouncilRunFlags,
@@ -17,16 +18,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     ...councilMemberOptions,
     { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
     { flags: '--seed <n>', description: 'Seed the orders and labels of every session' },
-    {
-      flags: '--timeout <duration>',
-      description:
-        'Deadline of each model call in every stage, e.g. 60s or 2m (default: 120s to answer, 120s to review, 180s to synthesise; config.yaml timeouts)',
-    },
-    {
-      flags: '--retries <n>',
-      description:
-        'Retries of a model call after a temporary failure (HTTP 429, 5xx, network), 0 to 10 (default 2; config.yaml retries)',
-    },
+    ...councilCallOptions,
     ...councilStageOptions,
     {
       flags: '--max-cost <usd>',

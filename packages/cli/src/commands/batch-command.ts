@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendJsonLines } from '@council/bias-store';
 import { expandPools, runCouncil, sessionOutcome } from '@council/core';
-import type { CouncilSession, OrderMode, SessionShortfall, SynthesisMode } from '@council/core';
+import type { CouncilSession, SessionShortfall } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { checkModels } from '../check-models.js';
@@ -25,23 +25,13 @@ import { renderTable } from '../render-table.js';
 import { checkMemberCap } from '../check-member-cap.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
+import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 
-export interface BatchCommandOptions {
+/** `batch`'s options: the shared council flags (each optional), and its own. */
+export interface BatchCommandOptions extends Partial<CouncilRunFlags> {
   file: string;
-  models?: string[];
-  chairman?: string;
-  strategy?: string;
-  goal?: string;
-  mode?: SynthesisMode;
-  order?: OrderMode;
-  seed?: number;
-  timeoutMs?: number;
-  /** Retries of a model call after a retryable failure; default config.yaml's `retries` (2). */
-  retries?: number;
   /** `--endpoint-concurrency`: calls sent at once to each endpoint; default config.yaml's `providers.<name>.max_concurrency`, else the provider's. */
   endpointConcurrency?: number;
-  /** False with `--no-synthesis`: no chairman; the session is complete when ranked. */
-  synthesis?: boolean;
   /** `--max-cost`: each session's cost cap in US dollars; default config.yaml's `max_cost_usd`. */
   maxCostUsd?: number;
   /** Sessions in flight at once. Default 2. */
@@ -50,8 +40,6 @@ export interface BatchCommandOptions {
   output?: string;
   /** Skip prompts already completed in the results file. */
   resume?: boolean;
-  persist?: boolean;
-  json?: boolean;
 }
 
 /** One line of the results file. */
