@@ -74,11 +74,9 @@ export async function combinePersonalities(
     parents: describeParents(parents),
     feedback: describeFeedback(parents, feedback),
   });
-  const reply = await promptModel({
-    model: options.model,
-    prompt,
-    timeoutMs: options.timeoutMs ?? 180_000,
-    abortSignal: options.abortSignal,
+  const reply = await promptModel(options, {
+    text: prompt,
+    defaultTimeoutMs: 180_000,
     task: 'evolution',
     remedy: 'Retry, or pick another model.',
   });

@@ -122,14 +122,15 @@ export async function generateFeedbackSummary(
       personality: personalityId,
       themes: `Strengths:\n${list(result.strengths)}\n\nWeaknesses:\n${list(result.weaknesses)}`,
     });
-    const reply = await promptModel({
-      model: options.model,
-      prompt,
-      timeoutMs: options.timeoutMs ?? 120_000,
-      abortSignal: options.abortSignal,
-      task: 'feedback summary',
-      remedy: 'Retry, or omit model to get the counted themes only.',
-    });
+    const reply = await promptModel(
+      { ...options, model: options.model },
+      {
+        text: prompt,
+        defaultTimeoutMs: 120_000,
+        task: 'feedback summary',
+        remedy: 'Retry, or omit model to get the counted themes only.',
+      },
+    );
     result.summary = reply.trim();
   }
   return result;
