@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import { openApiComponentSchemas } from '../openapi-component-schemas.js';
 import {
   biasReportResponseSchema,
   cancelResponseSchema,
@@ -20,7 +21,6 @@ type JsonObject = Record<string, unknown>;
 
 /** The component schemas, generated from the zod schemas the server validates with. */
 function componentSchemas(): Record<string, JsonObject> {
-  const registry = z.registry<{ id: string }>();
   const named: [z.ZodType, string][] = [
     [errorBodySchema, 'Error'],
     [sessionRequestSchema, 'SessionRequest'],
@@ -37,18 +37,7 @@ function componentSchemas(): Record<string, JsonObject> {
       `StreamEvent_${type}`,
     ]),
   ];
-  for (const [schema, id] of named) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io: 'input',
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, JsonObject> };
-  const result: Record<string, JsonObject> = {};
-  for (const name of Object.keys(schemas).sort()) {
-    const { $schema: _schema, $id: _id, ...rest } = schemas[name]!;
-    result[name] = rest;
-  }
-  return result;
+  return openApiComponentSchemas(named, 'input');
 }
 
 /** Query parameters from a query schema: each property, optional, as the string a URL carries. */

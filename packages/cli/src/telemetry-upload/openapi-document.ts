@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { omitUndefined } from '../omit-undefined.js';
+import { openApiComponentSchemas } from '../openapi-component-schemas.js';
 import {
   ingestErrorSchema,
   ingestRejectionSchema,
@@ -29,22 +29,17 @@ function consentRules(): JsonObject[] {
 
 /** The component schemas, generated from the zod schemas the uploader validates with. */
 function componentSchemas(): Record<string, JsonObject> {
-  const registry = z.registry<{ id: string }>();
-  registry.add(telemetryEventSchema, { id: 'TelemetryEvent' });
-  registry.add(ingestRequestSchema, { id: 'IngestRequest' });
-  registry.add(ingestRejectionSchema, { id: 'IngestRejection' });
-  registry.add(ingestResponseSchema, { id: 'IngestResponse' });
-  registry.add(ingestErrorSchema, { id: 'IngestError' });
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, JsonObject> };
-  const result: Record<string, JsonObject> = {};
-  for (const name of Object.keys(schemas).sort()) {
-    // OpenAPI 3.1 schemas are JSON Schema 2020-12 already; the per-schema $schema/$id add nothing.
-    const { $schema: _schema, $id: _id, ...rest } = schemas[name]!;
-    result[name] = rest;
-  }
+  // The values the uploader sends, as validated (zod's default side, `output`).
+  const result = openApiComponentSchemas(
+    [
+      [telemetryEventSchema, 'TelemetryEvent'],
+      [ingestRequestSchema, 'IngestRequest'],
+      [ingestRejectionSchema, 'IngestRejection'],
+      [ingestResponseSchema, 'IngestResponse'],
+      [ingestErrorSchema, 'IngestError'],
+    ],
+    'output',
+  );
   // core's schema enforces the consent rule in a refinement, which JSON Schema output cannot carry;
   // the same rule, derived from core's field levels: fields beyond the event's consent_level are absent.
   const event = result.TelemetryEvent as { properties: Record<string, JsonObject> };
