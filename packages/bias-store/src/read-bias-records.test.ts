@@ -453,7 +453,7 @@ describe('readBiasRecords: the window', () => {
       [{ model: 'r/1' }, 'readBiasRecords: model is now window.model.'],
     ] as const;
     for (const [options, message] of earlier) {
-      await expect(readBiasRecords({ inputs: [path], ...options } as never)).rejects.toSatisfy(
+      await expect(readBiasRecords({ inputs: [path], ...options })).rejects.toSatisfy(
         (e: unknown) => BiasStoreError.isInstance(e) && e.code === 'INVALID_OPTION' && e.message === message,
       );
     }
