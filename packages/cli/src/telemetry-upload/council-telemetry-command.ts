@@ -1,4 +1,5 @@
 import { join, dirname } from 'node:path';
+import type { TelemetryOutboxPaths } from '@council/bias-store';
 import { parseArgs } from 'node:util';
 import { omitUndefined } from '../omit-undefined.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
@@ -112,6 +113,26 @@ function readConsentCeiling(settings: CouncilSettings): number | undefined {
   return settings.variablesSet.includes('LLM_COUNCIL_BIAS_CONSENT') ? settings.consentLevel : undefined;
 }
 
+/** What both subcommands read first: the settings, the consent ceiling, and the outbox's files. */
+function readTelemetrySetup(env: TelemetryCliEnv): {
+  settings: CouncilSettings;
+  ceiling: number | undefined;
+  paths: TelemetryOutboxPaths;
+} {
+  const settings = readSettings(env);
+  const { outbox, sentCursor, deadLetter } = settings.files;
+  return { settings, ceiling: readConsentCeiling(settings), paths: { outbox, cursor: sentCursor, deadLetter } };
+}
+
+/** Below consent level 2 telemetry is off: says so on stdout, then what was left where (`left`); true when it is. */
+function reportTelemetryOff(ceiling: number | undefined, io: TelemetryCliIo, left: string): boolean {
+  if (ceiling === undefined || ceiling >= 2) return false;
+  io.stdout(
+    `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. ${left}\n`,
+  );
+  return true;
+}
+
 function abortableSleep(
   sleep: (ms: number) => Promise<void>,
   ms: number,
@@ -135,19 +156,9 @@ async function runRetryDead(
   options: TelemetryCliOptions & { io: TelemetryCliIo; env: TelemetryCliEnv },
 ): Promise<number> {
   const { io } = options;
-  const settings = readSettings(options.env);
-  const ceiling = readConsentCeiling(settings);
-  const paths = {
-    outbox: settings.files.outbox,
-    cursor: settings.files.sentCursor,
-    deadLetter: settings.files.deadLetter,
-  };
-  if (ceiling !== undefined && ceiling < 2) {
-    io.stdout(
-      `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was queued again; the dead letters stay in ${paths.deadLetter}.\n`,
-    );
+  const { paths, ceiling } = readTelemetrySetup(options.env);
+  if (reportTelemetryOff(ceiling, io, `Nothing was queued again; the dead letters stay in ${paths.deadLetter}.`))
     return 0;
-  }
   const summary = await retryDeadLetters({ paths, dryRun, ...omitUndefined({ now: options.now }) });
   io.stdout(formatRetryDeadSummary(summary, paths, 'council-telemetry upload'));
   if (summary.error !== null) throw summary.error;
@@ -216,19 +227,8 @@ export async function runCouncilTelemetryCommand(
       '--dry-run and --watch cannot be combined: a dry run sends nothing, so it would print the same batches forever.',
     );
 
-  const settings = readSettings(env);
-  const ceiling = readConsentCeiling(settings);
-  const outboxPaths = {
-    outbox: settings.files.outbox,
-    cursor: settings.files.sentCursor,
-    deadLetter: settings.files.deadLetter,
-  };
-  if (ceiling !== undefined && ceiling < 2) {
-    io.stdout(
-      `Telemetry is off: LLM_COUNCIL_BIAS_CONSENT is ${ceiling}, and only levels 2 to 4 send anything. Nothing was sent; queued events stay in ${outboxPaths.outbox}.\n`,
-    );
-    return 0;
-  }
+  const { settings, ceiling, paths: outboxPaths } = readTelemetrySetup(env);
+  if (reportTelemetryOff(ceiling, io, `Nothing was sent; queued events stay in ${outboxPaths.outbox}.`)) return 0;
 
   let client = null;
   if (!dryRun) {
