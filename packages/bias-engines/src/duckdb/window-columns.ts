@@ -72,7 +72,7 @@ export async function streamWindowRecords(
   const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
   const disordered = new Set<number>();
   const to = new Uint32Array(2048);
-  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+  const placeChunk = (chunk: Duckdb.DuckDBDataChunk): void => {
     const n = chunk.rowCount;
     const place = numbers(chunk.getColumnVector(0), Uint32Array, n);
     const ords = numbers(chunk.getColumnVector(1), Float64Array, n);
@@ -91,6 +91,19 @@ export async function streamWindowRecords(
       lastOrd[s] = ords[k]!;
     }
     targets.forEach((target, j) => scatterColumn({ vector: chunk.getColumnVector(j + 2), target, at, n }));
+  };
+  // DuckDB computes the next chunk (on its own thread) while this one is written into the columns.
+  let pending = result.fetchChunk();
+  for (;;) {
+    const chunk = await pending;
+    if (chunk === null || chunk.rowCount === 0) break;
+    pending = result.fetchChunk();
+    try {
+      placeChunk(chunk);
+    } catch (error) {
+      await pending.catch(() => null);
+      throw error;
+    }
   }
   for (let s = 0; s < sessions; s++)
     if (next[s] !== sessionStart[s + 1])
