@@ -1,4 +1,7 @@
-// The parts of `council serve`'s API documents the page reads (see /api/openapi.json for the whole).
+// The parts of `council serve`'s API documents the page reads (see /api/openapi.json for the whole). Where a part
+// is a type of core or scoring as it is, it is imported (types only: nothing of those packages enters the bundle).
+import type { SessionSynthesis as CoreSessionSynthesis } from '@council/core';
+import type { AggregateLeaderboardEntry } from '@council/scoring';
 
 export interface ServeConfig {
   demo: boolean;
@@ -44,16 +47,10 @@ export interface Stage2Result {
   error: CallError | null;
 }
 
-export interface SessionSynthesis {
-  text: string;
+/** The chairman's synthesis as core records it (the page does not read its usage and latency), with this page's `Contributor`. */
+export type SessionSynthesis = Omit<CoreSessionSynthesis, 'usage' | 'latencyMs' | 'contributors'> & {
   contributors: Contributor[] | null;
-  winner: string | null;
-  winnerSource: 'chairman' | 'borda-leader' | null;
-  strategy: string;
-  mode: Mode;
-  model: string;
-  warnings: string[];
-}
+};
 
 export interface LeaderboardEntry {
   candidate: string;
@@ -123,15 +120,7 @@ export interface ContributionsReport {
 
 export interface LeaderboardDocument {
   sessions: number;
-  borda: {
-    candidate: string;
-    aggregateBorda: number;
-    interval: { lower: number; upper: number } | null;
-    totalVotes: number;
-    totalWins: number;
-    appearances: number;
-    rank: number;
-  }[];
+  borda: Omit<AggregateLeaderboardEntry, 'category'>[];
 }
 
 /** A figure of the bias report, with its interval. */
