@@ -1,8 +1,9 @@
 // The validity study of issue 13 in one command: every scenario of ISSUE_13_SCENARIOS through
 // aggregateBiasAudit, seeded and deterministic,
-// printed as a table of rates with Wilson 95% intervals, targets and verdicts.
+// printed as a table of rates with Wilson 95% intervals, targets and verdicts. `--issue 29` runs issue 29's
+// messy councils (ISSUE_29_SCENARIOS) instead.
 //
-//   pnpm --filter @council/bias-audit study [--quick] [--runs N] [--scenario NAME]… [--jobs N]
+//   pnpm --filter @council/bias-audit study [--issue 13|29] [--quick] [--runs N] [--scenario NAME]… [--jobs N]
 //                                           [--resamples N] [--format text|markdown] [--list] [--help]
 //
 // Runs are split into chunks and spread over `--jobs` worker processes (default: 2, or fewer cores);
@@ -18,6 +19,7 @@ import { emptyTally, mergeTallies, tallyScenario } from '../src/study/scenario-t
 import type { ScenarioTally } from '../src/study/scenario-tally.js';
 import type { StudyEstimator } from '../src/study/study-estimator.js';
 import type { StudyScenario } from '../src/study/study-scenario.js';
+import { ISSUE_29_SCENARIOS } from '../src/study/issue-29-scenarios.js';
 import { ISSUE_13_SCENARIOS } from '../src/study/study-scenarios.js';
 import { summarizeTally } from '../src/study/summarize-tally.js';
 
@@ -37,7 +39,12 @@ interface ChunkResult {
   ms: number;
 }
 
-const byName = new Map(ISSUE_13_SCENARIOS.map((s) => [s.name, s]));
+/** The scenario lists by issue; names are unique across them, so a worker finds a chunk's scenario by name alone. */
+const STUDIES: Record<string, { scenarios: readonly StudyScenario[]; quickRuns: number }> = {
+  '13': { scenarios: ISSUE_13_SCENARIOS, quickRuns: 25 },
+  '29': { scenarios: ISSUE_29_SCENARIOS, quickRuns: 200 },
+};
+const byName = new Map(Object.values(STUDIES).flatMap((study) => study.scenarios.map((s) => [s.name, s] as const)));
 
 function runChunk(chunk: Chunk): ChunkResult {
   const started = performance.now();
@@ -60,6 +67,7 @@ if (process.argv.includes('--worker')) {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      issue: { type: 'string', default: '13' },
       runs: { type: 'string' },
       scenario: { type: 'string', multiple: true },
       quick: { type: 'boolean', default: false },
@@ -74,9 +82,10 @@ async function main(): Promise<void> {
     console.log(
       [
         'Usage: pnpm --filter @council/bias-audit study [options]',
-        "  --runs N            runs of every scenario (default: each scenario's own, 200–2,000; --quick: 25)",
+        "  --issue N           the issue's scenarios: 13 (default, the tidy council) or 29 (messy councils)",
+        "  --runs N            runs of every scenario (default: each scenario's own, 200–2,000; --quick: 25, 200 with --issue 29)",
         '  --scenario NAME     only this scenario (repeat, or comma-separate, for several); --list shows them',
-        '  --quick             a smoke run: 25 runs each',
+        '  --quick             a smoke run: 25 runs each (issue 29: 200 runs each, its baseline)',
         "  --resamples N       permutations per position test, 0 for the Wald test (default: the estimator's own)",
         '  --jobs N            worker processes (default: min(2, cores))',
         '  --format F          text (default) or markdown',
@@ -85,8 +94,11 @@ async function main(): Promise<void> {
     );
     return;
   }
+  const study = STUDIES[values.issue];
+  if (study === undefined)
+    throw new Error(`--issue must be one of ${Object.keys(STUDIES).join(', ')}, got ${values.issue}.`);
   if (values.list) {
-    for (const s of ISSUE_13_SCENARIOS)
+    for (const s of study.scenarios)
       console.log(
         `${s.name.padEnd(30)} ${String(s.runs).padStart(5)} runs × ${String(s.sessions).padStart(3)} sessions  ${s.description}`,
       );
@@ -99,17 +111,19 @@ async function main(): Promise<void> {
       throw new Error(`--${name} must be an integer of at least ${min}, got ${text}.`);
     return n;
   };
-  const runsOverride = count('runs', values.runs, 1) ?? (values.quick ? 25 : undefined);
+  const runsOverride = count('runs', values.runs, 1) ?? (values.quick ? study.quickRuns : undefined);
   const resamples = count('resamples', values.resamples, 0);
   const jobs = count('jobs', values.jobs, 1) ?? Math.min(2, availableParallelism());
   if (values.format !== 'text' && values.format !== 'markdown')
     throw new Error(`--format must be text or markdown, got ${values.format}.`);
   const format = values.format;
   const wanted = (values.scenario ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
-  for (const name of wanted) if (!byName.has(name)) throw new Error(`No scenario ${name}; --list shows them.`);
-  const scenarios: StudyScenario[] = ISSUE_13_SCENARIOS.filter(
-    (s) => wanted.length === 0 || wanted.includes(s.name),
-  ).map((s) => (runsOverride === undefined ? s : { ...s, runs: runsOverride }));
+  for (const name of wanted)
+    if (!study.scenarios.some((s) => s.name === name))
+      throw new Error(`No scenario ${name} in issue ${values.issue}'s study; --list shows them.`);
+  const scenarios: StudyScenario[] = study.scenarios
+    .filter((s) => wanted.length === 0 || wanted.includes(s.name))
+    .map((s) => (runsOverride === undefined ? s : { ...s, runs: runsOverride }));
 
   // Chunks of about 2,000 sessions of work, the largest stores first so the workers finish together.
   const chunks: Chunk[] = [];
@@ -176,7 +190,7 @@ async function main(): Promise<void> {
   const totalRuns = scenarios.reduce((s, x) => s + x.runs, 0);
   const describe = (n: number | undefined): string => (n === undefined ? "the estimator's default" : String(n));
   console.log(
-    `${estimator.name}: ${scenarios.length} scenario(s), ${totalRuns} runs in ${wallSeconds.toFixed(1)} s wall on ${Math.min(jobs, chunks.length)} process(es); ` +
+    `${estimator.name}, issue ${values.issue}'s study: ${scenarios.length} scenario(s), ${totalRuns} runs in ${wallSeconds.toFixed(1)} s wall on ${Math.min(jobs, chunks.length)} process(es); ` +
       `resamples: ${describe(resamples)}.`,
   );
   console.log(

@@ -32,6 +32,11 @@ export interface ScenarioTally {
   detected: Record<string, number>;
   /** Per flag code: runs that raised it for something not planted. */
   falseFlags: Record<string, number>;
+  /**
+   * Per `CODE on KIND` (e.g. `GENEROUS_REVIEWER on fair reviewer`): runs that raised that code, not
+   * planted, for a subject of that kind. Only for scenarios with their own plants (`ScenarioPlants.kindOf`).
+   */
+  falseFlagsByKind?: Record<string, number>;
   /** Per `estimand interval` (e.g. `length_correlation fisher_z_sandwich`): runs with any scored interval, and counts per subject. */
   coverage: Record<string, { runs: number; subjects: Record<string, CoverageCount> }>;
   /** The between-session length figure: runs that reported it, and runs whose interval excluded 0. */
@@ -78,6 +83,7 @@ export function mergeTallies(a: ScenarioTally, b: ScenarioTally): ScenarioTally 
   out.anyFlag += b.anyFlag;
   addCounts(out.detected, b.detected);
   addCounts(out.falseFlags, b.falseFlags);
+  if (b.falseFlagsByKind !== undefined) addCounts((out.falseFlagsByKind ??= {}), b.falseFlagsByKind);
   for (const [key, family] of Object.entries(b.coverage)) {
     const into = (out.coverage[key] ??= { runs: 0, subjects: {} });
     into.runs += family.runs;
@@ -97,7 +103,8 @@ export function mergeTallies(a: ScenarioTally, b: ScenarioTally): ScenarioTally 
 
 /**
  * Runs `runs` stores of a scenario (run i from `firstRun`, seed `scenario.seed + i`, deterministic)
- * through an estimator and counts flags and coverage against the planted truth. Intervals without a
+ * through an estimator and counts flags and coverage against the planted truth (the scenario's own
+ * `plants` where it has them, and then false flags per kind of subject too). Intervals without a
  * planted truth (see `plantedTruth`) are not scored. A flag conflicts with its interval when any
  * interval the report gives for the flagged figure (e.g. either length interval) contains 0.
  */
@@ -116,12 +123,17 @@ export function tallyScenario(spec: {
   const { scenario, estimator } = spec;
   const firstRun = spec.firstRun ?? 0;
   const runs = spec.runs ?? scenario.runs;
-  const truth = spec.truth ?? plantedTruth(scenario.simulation);
-  const planted = new Set(plantedFlags(scenario.simulation).map(flagKey));
+  const plants = scenario.plants;
+  const truth = spec.truth ?? plants?.truth ?? plantedTruth(scenario.simulation);
+  const planted = new Set((plants?.flags ?? plantedFlags(scenario.simulation)).map(flagKey));
   const tally = emptyTally();
+  if (plants !== undefined) tally.falseFlagsByKind = {};
   for (let run = firstRun; run < firstRun + runs; run++) {
     const seed = scenario.seed + run;
-    const observations = simulateCouncils({ ...scenario.simulation, sessions: scenario.sessions, seed });
+    const observations =
+      plants === undefined
+        ? simulateCouncils({ ...scenario.simulation, sessions: scenario.sessions, seed })
+        : plants.simulate({ sessions: scenario.sessions, seed });
     const report = estimator.run(
       observations,
       spec.resamples === undefined ? { seed } : { seed, resamples: spec.resamples },
@@ -134,6 +146,13 @@ export function tallyScenario(spec: {
     const falseCodes = new Set(report.flags.filter((f) => !planted.has(flagKey(f))).map((f) => f.code));
     if (falseCodes.size > 0) tally.anyOtherFlag++;
     for (const code of falseCodes) tally.falseFlags[code] = (tally.falseFlags[code] ?? 0) + 1;
+    if (plants !== undefined) {
+      const byKind = tally.falseFlagsByKind!;
+      const keys = new Set(
+        report.flags.filter((f) => !planted.has(flagKey(f))).map((f) => `${f.code} on ${plants.kindOf(f.subject)}`),
+      );
+      for (const key of keys) byKind[key] = (byKind[key] ?? 0) + 1;
+    }
     const familiesSeen = new Set<string>();
     let between = false;
     let betweenExcludesZero = false;

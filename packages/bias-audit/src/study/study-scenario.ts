@@ -1,3 +1,4 @@
+import type { ScenarioPlants } from './scenario-plants.js';
 import type { StudySimulation } from './study-simulation.js';
 
 /** A target for a rate: at least `min`, at most `max` (shares in [0, 1]). */
@@ -18,6 +19,8 @@ export interface StudyScenario {
   /** Run i simulates and resamples with seed `seed + i`. */
   seed: number;
   simulation: StudySimulation;
+  /** Its own generator, flags and truths (issue 29's messy councils); left out, `simulateCouncils` of `simulation`. */
+  plants?: ScenarioPlants;
   /** The issue's targets; a metric without one is reported only. */
   targets?: {
     /** Share of runs whose flags are exactly the planted ones. */

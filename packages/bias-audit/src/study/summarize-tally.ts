@@ -92,7 +92,7 @@ export function summarizeTally(scenario: StudyScenario, tally: ScenarioTally): S
       detail: spec.detail ?? '',
     });
   };
-  const planted = plantedFlags(scenario.simulation).map(flagKey);
+  const planted = (scenario.plants?.flags ?? plantedFlags(scenario.simulation)).map(flagKey);
   if (planted.length === 0) {
     rateRow({
       metric: 'any flag',
@@ -132,6 +132,14 @@ export function summarizeTally(scenario: StudyScenario, tally: ScenarioTally): S
       successes: tally.falseFlags[code] ?? 0,
       trials: tally.runs,
       ...(target ? { target } : {}),
+    });
+  }
+  for (const key of Object.keys(tally.falseFlagsByKind ?? {}).sort()) {
+    rateRow({
+      metric: `${key} (not planted)`,
+      successes: tally.falseFlagsByKind![key]!,
+      trials: tally.runs,
+      ...((targets.anyOtherFlag ?? targets.anyFlag) ? { target: (targets.anyOtherFlag ?? targets.anyFlag)! } : {}),
     });
   }
   const conflicts = Object.entries(tally.flagIntervalConflicts.byCode)
