@@ -24,6 +24,7 @@ import { sessionDocument } from '../session-document.js';
 import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 import { checkMemberCap } from '../check-member-cap.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
+import { councilOptionsFromFlags } from '../council-options-from-flags.js';
 
 /** `ask`'s options: the shared council flags (each optional; the seed a number or its text), and its own. */
 export interface AskCommandOptions extends Partial<Omit<CouncilRunFlags, 'seed'>> {
@@ -207,19 +208,8 @@ export async function runAsk(
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
       biasAuditThresholds: settings.biasThresholds,
-      ...omitUndefined({
-        strategy: options.strategy,
-        goal: options.goal,
-        mode: options.mode,
-        order: options.order,
-        seed,
-        maxCostUsd: options.maxCostUsd,
-        followUp,
-      }),
-      ...(options.synthesis === false ? { synthesis: false } : {}),
-      ...(options.timeoutMs === undefined
-        ? {}
-        : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
+      ...councilOptionsFromFlags(options),
+      ...omitUndefined({ seed, followUp }),
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);

@@ -15,7 +15,6 @@ import { describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
-import { omitUndefined } from '../omit-undefined.js';
 import { persistSession } from '../persist-session.js';
 import { checkOutputFile } from '../write-output-file.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
@@ -26,6 +25,7 @@ import { checkMemberCap } from '../check-member-cap.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
+import { councilOptionsFromFlags } from '../council-options-from-flags.js';
 
 /** `batch`'s options: the shared council flags (each optional), and its own. */
 export interface BatchCommandOptions extends Partial<CouncilRunFlags> {
@@ -194,18 +194,8 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           resolveModel,
           biasAudit,
           biasAuditThresholds: settings.biasThresholds,
-          ...omitUndefined({
-            strategy: options.strategy,
-            goal: options.goal,
-            mode: options.mode,
-            order: options.order,
-            maxCostUsd: options.maxCostUsd,
-          }),
+          ...councilOptionsFromFlags(options),
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
-          ...(options.synthesis === false ? { synthesis: false } : {}),
-          ...(options.timeoutMs === undefined
-            ? {}
-            : { timeouts: { stage1Ms: options.timeoutMs, stage2Ms: options.timeoutMs, stage3Ms: options.timeoutMs } }),
         });
         sessions.push(session);
         if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
