@@ -32,14 +32,22 @@ export async function streamWindowRecords(
   await nameTable(connection, 'model_ids', models);
   await nameTable(connection, 'config_ids', configVersions);
   await nameTable(connection, 'category_ids', queryCategories);
-  const sessionRows = (
-    await connection.runAndReadAll('SELECT session, key, n::DOUBLE FROM session_places ORDER BY place')
-  ).getColumnsJS();
-  const sessionIds = (sessionRows[0] ?? []) as string[];
-  const sessionTime = Float64Array.from((sessionRows[1] ?? []) as number[]);
+  // The ids as one JSON array (node-api converts a VARCHAR value by value: 2.6 s for 1,000,000 ids, 0.9 s this way).
+  const [idsJson] = (
+    await connection.runAndReadAll('SELECT to_json(list(session ORDER BY place))::VARCHAR FROM session_places')
+  ).getRowsJS()[0]!;
+  const sessionIds = idsJson === null ? [] : (JSON.parse(idsJson as string) as string[]);
   const sessions = sessionIds.length;
+  const sessionTime = new Float64Array(sessions);
   const sessionStart = new Uint32Array(sessions + 1);
-  ((sessionRows[2] ?? []) as number[]).forEach((n, s) => (sessionStart[s + 1] = sessionStart[s]! + n));
+  const placed = await connection.run('SELECT key, n::DOUBLE FROM session_places ORDER BY place');
+  for (let c = 0, s = 0; c < placed.chunkCount; c++) {
+    const chunk = placed.getChunk(c);
+    const n = chunk.rowCount;
+    sessionTime.set(numbers(chunk.getColumnVector(0), Float64Array, n).subarray(0, n), s);
+    const counts = numbers(chunk.getColumnVector(1), Float64Array, n);
+    for (let k = 0; k < n; k++, s++) sessionStart[s + 1] = sessionStart[s]! + counts[k]!;
+  }
   if (sessionStart[sessions] !== records)
     throw new Error(
       `duckdb/window-columns.ts: the sessions hold ${sessionStart[sessions]} records, the window ${records} (a bug: report it with the inputs).`,
