@@ -128,7 +128,8 @@ export function messyPlants(council: MessyCouncil): ScenarioPlants {
       const [from, to] = subject.split('→').map((s) => modelIndex(s));
       if (from === null || from === undefined || to === null || to === undefined) return 'other';
       if ((affinity.get(`${from}→${to}`) ?? 0) !== 0) return 'a planted pair';
-      return `a pair of a ${reviewerKind(from)}`;
+      const kind = reviewerKind(from);
+      return `a pair of ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
     }
     const r = modelIndex(subject);
     return r === null ? 'other' : reviewerKind(r);
