@@ -67,6 +67,9 @@ export function renderBiasReportText(options: {
   unreadSessions?: UnreadSessions;
 }): string {
   const { report, style: s } = options;
+  /** A table of figures: every figure section's columns (HEAD), so only its rows differ. */
+  const figureTable = (tableRows: string[][]): string =>
+    renderTable({ head: HEAD, align: ALIGN, style: s, rows: tableRows });
   const w = report.window;
   const out: string[] = [];
   const level = Math.round(report.level * 100);
@@ -110,30 +113,20 @@ export function renderBiasReportText(options: {
     s.bold('Length and score (score points per 1,000 characters; within a session: answers to the same question)'),
   );
   out.push(
-    renderTable({
-      head: HEAD,
-      align: ALIGN,
-      style: s,
-      rows: [
-        ...rows([length.slope], () => 'slope within sessions'),
-        ...rows([length.correlation], () => 'correlation r within sessions'),
-        ...rows([length.betweenSessions], () => 'between sessions (association, not flagged)'),
-      ],
-    }),
+    figureTable([
+      ...rows([length.slope], () => 'slope within sessions'),
+      ...rows([length.correlation], () => 'correlation r within sessions'),
+      ...rows([length.betweenSessions], () => 'between sessions (association, not flagged)'),
+    ]),
   );
 
   out.push(s.bold('Position (score relative to the same reviewer in the same session)'));
   out.push(
-    renderTable({
-      head: HEAD,
-      align: ALIGN,
-      style: s,
-      rows: [
-        ...rows(report.position.effects, (m) => positionLabel(Number(metricSubject(m.metric)))),
-        ...rows([report.position.primacy], () => 'primacy (first shown)'),
-        ...rows([report.position.recency], () => 'recency (last shown)'),
-      ],
-    }),
+    figureTable([
+      ...rows(report.position.effects, (m) => positionLabel(Number(metricSubject(m.metric)))),
+      ...rows([report.position.primacy], () => 'primacy (first shown)'),
+      ...rows([report.position.recency], () => 'recency (last shown)'),
+    ]),
   );
   for (const t of report.position.tests) {
     const method =
@@ -146,15 +139,12 @@ export function renderBiasReportText(options: {
 
   out.push(s.bold('Reviewers (offset: points vs the typical reviewer on the same answer; negative = harsh)'));
   out.push(
-    renderTable({
-      head: HEAD,
-      align: ALIGN,
-      style: s,
-      rows: rows(
+    figureTable(
+      rows(
         report.reviewers.map((r) => r.offset),
         (m) => metricSubject(m.metric),
       ),
-    }),
+    ),
   );
   if (options.verbose && report.reviewers.length > 0) {
     out.push(
@@ -179,40 +169,22 @@ export function renderBiasReportText(options: {
 
   out.push(s.bold('Self-preference (points a reviewer adds to its own answer, beyond its offset)'));
   if (report.selfPreference.length === 0) out.push(s.dim('  none: no reviewer scored its own answer in the window.\n'));
-  else
-    out.push(
-      renderTable({
-        head: HEAD,
-        align: ALIGN,
-        style: s,
-        rows: rows(report.selfPreference, (m) => metricSubject(m.metric)),
-      }),
-    );
-  out.push(renderTable({ head: HEAD, align: ALIGN, style: s, rows: rows([report.anchoring], () => 'anchoring') }));
+  else out.push(figureTable(rows(report.selfPreference, (m) => metricSubject(m.metric))));
+  out.push(figureTable(rows([report.anchoring], () => 'anchoring')));
 
   if (options.verbose) {
     if (report.affinity.length > 0) {
       out.push(s.bold('Affinity (reviewer → author: points beyond offset, position and self-preference)'));
-      out.push(
-        renderTable({
-          head: HEAD,
-          align: ALIGN,
-          style: s,
-          rows: rows(report.affinity, (m) => metricSubject(m.metric)),
-        }),
-      );
+      out.push(figureTable(rows(report.affinity, (m) => metricSubject(m.metric))));
     }
     for (const t of report.trends) {
       out.push(s.bold(`Trend: ${t.indicator}`));
       out.push(
-        renderTable({
-          head: HEAD,
-          align: ALIGN,
-          style: s,
-          rows: rows([t.slopePerDay, ...t.windows], (m) =>
+        figureTable(
+          rows([t.slopePerDay, ...t.windows], (m) =>
             m === t.slopePerDay ? 'slope per day' : `window to ${m.windowEnd?.slice(0, 10) ?? '?'}`,
           ),
-        }),
+        ),
       );
     }
     for (const a of report.anomalies)
