@@ -90,7 +90,8 @@ export { readRegularFile } from './read-regular-file.js';
 export { makeDirectory } from './make-directory.js';
 
 export { readBiasRecords } from './read-bias-records.js';
-export type { BiasWindowExclusions, ReadBiasRecordsOptions, ReadBiasRecordsResult } from './read-bias-records.js';
+export type { ReadBiasRecordsOptions, ReadBiasRecordsResult } from './read-bias-records.js';
+export type { BiasWindowExclusions } from './window-exclusions.js';
 export { noRank } from './bias-record-columns.js';
 export type { BiasRecordColumns } from './bias-record-columns.js';
 export type { RepeatedRecords } from './drop-repeated-records.js';

@@ -12,6 +12,7 @@ import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import type { SkipReport } from './skip-report.js';
+import type { BiasWindowExclusions } from './window-exclusions.js';
 import { WindowCollector } from './window-collector.js';
 
 export interface ReadBiasRecordsOptions extends EngineWindowOptions {
@@ -31,20 +32,6 @@ export interface ReadBiasRecordsOptions extends EngineWindowOptions {
    * Without it a Parquet input is an `INVALID_OPTION` error saying so; JSONL and gzip need nothing.
    */
   parquet?: BiasParquetSupport;
-}
-
-/** Records the window left out, by the filter that left them out (each record counts under the first that applies). */
-export interface BiasWindowExclusions {
-  model: number;
-  configVersion: number;
-  /** Older than the window's `days`. */
-  beforeWindow: number;
-  /** Timestamped after `now`. */
-  future: number;
-  /** Of sessions older than the window's last `sessions`. */
-  beyondSessions: number;
-  /** Of sessions in `leaveOutSessions` (not saved whole yet). An engine that reads a table or other files counts none. */
-  unsaved: number;
 }
 
 export interface ReadBiasRecordsResult extends SkipReport {

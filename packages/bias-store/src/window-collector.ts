@@ -3,11 +3,14 @@ import type { BiasWindow } from '@council/bias-audit';
 import type { BiasColumnsBuilder, BiasRow } from './bias-columns-builder.js';
 import { IdInterner } from './id-interner.js';
 import { BiasLineFields } from './parse-bias-line.js';
-import type { BiasWindowExclusions, ReadBiasRecordsResult } from './read-bias-records.js';
+import type { ReadBiasRecordsResult } from './read-bias-records.js';
 import { SessionWindow } from './session-window.js';
+import type { BiasWindowExclusions } from './window-exclusions.js';
+import { noWindowExclusions } from './window-exclusions.js';
 import type { SettledWindowRecords } from './settle-window-records.js';
 import { settleWindowRecords } from './settle-window-records.js';
 import type { BadLine, SkipReason } from './skip-report.js';
+import { noSkippedLines } from './skip-report.js';
 
 /** What the reader counts while it reads: everything of its result but what the window's records give at the end. */
 export type ReadCounts = Omit<
@@ -47,20 +50,10 @@ export class WindowCollector {
     files: [],
     lines: 0,
     records: 0,
-    excluded: { model: 0, configVersion: 0, beforeWindow: 0, future: 0, beyondSessions: 0, unsaved: 0 },
+    excluded: noWindowExclusions(),
     foreignMajors: [],
     timestampsWithoutZone: 0,
-    skipped: 0,
-    reasons: {
-      invalid_json: 0,
-      invalid_record: 0,
-      unsupported_version: 0,
-      invalid_utf8: 0,
-      line_too_long: 0,
-      torn_line: 0,
-      corrupt_segment: 0,
-    },
-    firstBadLines: [],
+    ...noSkippedLines(),
   };
   /** The file being read, named in skipped lines. */
   currentFile = '';

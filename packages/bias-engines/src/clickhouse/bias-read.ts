@@ -1,7 +1,7 @@
 import { BiasStoreError } from '@council/bias-store';
-import type { EngineWindowOptions, BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
+import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import { orderSessionsByStart } from '@council/bias-audit';
-import { checkWindowOptions } from '@council/bias-store/internal';
+import { checkWindowOptions, noSkippedLines, noWindowExclusions } from '@council/bias-store/internal';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
 import { byCodePoints } from './code-point-order.js';
@@ -96,14 +96,7 @@ async function readWindow(run: {
   const { connection, spec, sessionLimit, perQuery } = run;
   const sessions: WindowSessions = { ids: [], firstMs: [], records: [] };
   let tableRecords = 0;
-  const excluded: BiasWindowExclusions = {
-    model: 0,
-    configVersion: 0,
-    beforeWindow: 0,
-    future: 0,
-    beyondSessions: 0,
-    unsaved: 0,
-  };
+  const excluded = noWindowExclusions();
   await readAnswer({
     connection,
     sql: clickhouseWindowSessionsSql(spec),
@@ -162,17 +155,7 @@ async function readWindow(run: {
     excluded,
     foreignMajors: [],
     timestampsWithoutZone: 0,
-    skipped: 0,
-    reasons: {
-      invalid_json: 0,
-      invalid_record: 0,
-      unsupported_version: 0,
-      invalid_utf8: 0,
-      line_too_long: 0,
-      torn_line: 0,
-      corrupt_segment: 0,
-    },
-    firstBadLines: [],
+    ...noSkippedLines(),
   };
 }
 

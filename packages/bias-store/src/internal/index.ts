@@ -36,5 +36,6 @@ export { scanJsonlChunks, scanJsonlLines } from '../scan-jsonl-lines.js';
 export type { JsonlLine, JsonlLinePlace } from '../scan-jsonl-lines.js';
 export { settleWindowRecords } from '../settle-window-records.js';
 export type { SettledWindowRecords } from '../settle-window-records.js';
-export { SkipCounter } from '../skip-report.js';
+export { noSkippedLines, SkipCounter } from '../skip-report.js';
+export { noWindowExclusions } from '../window-exclusions.js';
 export { byCodeUnits, checkWindowNames, windowNameLimits } from '../window-names.js';
