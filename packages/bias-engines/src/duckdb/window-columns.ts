@@ -14,7 +14,7 @@ type Columns = RecordArrays;
  * no sort, no copy of the records in DuckDB — and each record is written where it belongs as it arrives: a session's
  * records start where the records of the sessions before it end (`session_places` counts them), and follow in the
  * order they arrive. A session whose records arrived out of read order (`ord`: its records were read by two threads)
- * is sorted by `ord` afterwards. `records`: how many the window holds (window-sql.ts counted them).
+ * is read again afterwards, in read order. `records`: how many the window holds (window-sql.ts counted them).
  */
 export async function streamWindowRecords(
   connection: Duckdb.DuckDBConnection,
@@ -54,16 +54,15 @@ export async function streamWindowRecords(
     );
 
   const columns = allocateColumns(records);
-  const ord = new Float64Array(records);
   // Every column is non-null (unscored is NaN, unranked noRank, no config version 0), in the order of `targets`.
-  const result = await connection.stream(`
+  const select = (sessionsJoin: string): string => `
     SELECT p.place::UINTEGER, t.ord::DOUBLE, r.id, c.id, t.position::UINTEGER, t.len::UINTEGER, coalesce(t.score, 'NaN'::DOUBLE),
            coalesce(t.rank, ${noRank})::UINTEGER, t.ms, coalesce(v.id + 1, 0)::USMALLINT, coalesce(q.id + 1, 0)::USMALLINT,
            t.pido::UTINYINT
-    FROM tagged t JOIN session_places p ON p.session = t.session
+    FROM tagged t JOIN session_places p ON p.session = t.session ${sessionsJoin}
       JOIN model_ids r ON r.name = t.reviewer JOIN model_ids c ON c.name = t.candidate
       LEFT JOIN config_ids v ON v.name = t.config LEFT JOIN category_ids q ON q.name = t.category
-    WHERE t.excluded = 0`);
+    WHERE t.excluded = 0`;
   const targets = [
     columns.reviewer,
     columns.candidate,
@@ -77,6 +76,7 @@ export async function streamWindowRecords(
     columns.positionIsDisplayOrder,
   ];
   const next = sessionStart.slice(0, sessions);
+  // Per session, the `ord` of its last record to arrive: a smaller one after it puts the session out of read order.
   const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
   const disordered = new Set<number>();
   const to = new Uint32Array(2048);
@@ -94,31 +94,36 @@ export async function streamWindowRecords(
         );
       at[k] = i;
       columns.session[i] = s;
-      ord[i] = ords[k]!;
       if (ords[k]! < lastOrd[s]!) disordered.add(s);
       lastOrd[s] = ords[k]!;
     }
     targets.forEach((target, j) => scatterColumn({ vector: chunk.getColumnVector(j + 2), target, at, n }));
   };
-  // DuckDB computes the next chunk (on its own thread) while this one is written into the columns.
-  let pending = result.fetchChunk();
-  for (;;) {
-    const chunk = await pending;
-    if (chunk === null || chunk.rowCount === 0) break;
-    pending = result.fetchChunk();
-    try {
-      placeChunk(chunk);
-    } catch (error) {
-      await pending.catch(() => null);
-      throw error;
+  await placeAll(await connection.stream(select('')), placeChunk);
+  if (disordered.size > 0) {
+    // The sessions whose records arrived out of read order (read by two of DuckDB's threads: a few dozen of 1,000,000)
+    // are read again in read order, over their own slots. Keeping every record's ord instead would cost 8 bytes a record.
+    const again = [...disordered];
+    await placeTable(connection, again);
+    for (const s of again) {
+      next[s] = sessionStart[s]!;
+      lastOrd[s] = Number.NEGATIVE_INFINITY;
     }
+    disordered.clear();
+    await placeAll(
+      await connection.stream(`${select('JOIN disordered d ON d.place = p.place')} ORDER BY 1, 2`),
+      placeChunk,
+    );
+    if (disordered.size > 0)
+      throw new Error(
+        'duckdb/window-columns.ts: records read in ord order arrived out of it (a bug: report it with the inputs).',
+      );
   }
   for (let s = 0; s < sessions; s++)
     if (next[s] !== sessionStart[s + 1])
       throw new Error(
         `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIds[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
       );
-  for (const s of disordered) sortByOrd(columns, ord, { from: sessionStart[s]!, to: sessionStart[s + 1]! });
   return {
     length: records,
     ...columns,
@@ -155,14 +160,31 @@ function scatterColumn(spec: { vector: Duckdb.DuckDBVector; target: NumberColumn
   for (let k = 0; k < n; k++) target[at[k]!] = values[k]!;
 }
 
-/** Puts records `from` to `to` (one session's) in `ord` order; records of equal `ord` keep their order. */
-function sortByOrd(columns: Columns, ord: Float64Array, range: { from: number; to: number }): void {
-  const { from, to } = range;
-  const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => ord[a]! - ord[b]!);
-  for (const column of Object.values(columns) as NumberColumn[]) {
-    const moved = order.map((i) => column[i]!);
-    moved.forEach((value, k) => (column[from + k] = value));
+/** Hands every chunk of `result` to `place`; DuckDB computes the next chunk (on its own thread) meanwhile. */
+async function placeAll(result: Duckdb.DuckDBResult, place: (chunk: Duckdb.DuckDBDataChunk) => void): Promise<void> {
+  let pending = result.fetchChunk();
+  for (;;) {
+    const chunk = await pending;
+    if (chunk === null || chunk.rowCount === 0) return;
+    pending = result.fetchChunk();
+    try {
+      place(chunk);
+    } catch (error) {
+      await pending.catch(() => null);
+      throw error;
+    }
   }
+}
+
+/** The temporary table `disordered` (place): the places of `sessions`. */
+async function placeTable(connection: Duckdb.DuckDBConnection, sessions: readonly number[]): Promise<void> {
+  await connection.run('CREATE OR REPLACE TEMP TABLE disordered (place UINTEGER)');
+  const appender = await connection.createAppender('disordered', 'main', 'temp');
+  for (const s of sessions) {
+    appender.appendUInteger(s);
+    appender.endRow();
+  }
+  appender.closeSync();
 }
 
 /** A temporary table of (name, id): each name's index in `names`. */

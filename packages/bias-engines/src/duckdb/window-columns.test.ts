@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { noRank } from '@council/bias-store';
+import { loadDuckdb } from './load-duckdb.js';
+import { streamWindowRecords } from './window-columns.js';
+
+/**
+ * The tables window-sql.ts leaves, written by hand: two sessions, the newer one ("s-new", place 1) with three records
+ * whose `ord` (read order) runs 30, 10, 20 in the order `tagged` lists them — so they arrive out of read order — and
+ * the older one ("s-old", place 0) with two records in order. A record excluded from the window (`excluded` 1) must
+ * not appear.
+ */
+async function windowTables(): Promise<{
+  read: (records: number) => ReturnType<typeof streamWindowRecords>;
+  close: () => void;
+}> {
+  const { DuckDBInstance } = await loadDuckdb();
+  const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+  const connection = await instance.connect();
+  await connection.run(`CREATE TEMP TABLE tagged_rows AS SELECT * FROM (VALUES
+    (30, 's-new', 'm/b', 'm/a', 2, 300, 7.5, 1, 1003.0, '1.2.0', 'coding', true, 0),
+    (10, 's-new', 'm/a', 'm/b', 0, 100, NULL, 0, 1001.0, '1.2.0', 'coding', true, 0),
+    (20, 's-new', 'm/a', 'm/c', 1, 200, 6.0, NULL, 1002.0, NULL, NULL, false, 0),
+    (5, 's-old', 'm/c', 'm/a', 0, 50, 4.0, 0, 500.0, '1.1.0', 'math', true, 0),
+    (6, 's-old', 'm/c', 'm/b', 1, 60, 5.0, 1, 501.0, '1.1.0', 'math', true, 0),
+    (7, 's-old', 'm/z', 'm/b', 1, 60, 5.0, 1, 502.0, '1.1.0', 'math', true, 1)
+  ) AS v(ord, session, reviewer, candidate, position, len, score, rank, ms, config, category, pido, excluded)`);
+  await connection.run('CREATE TEMP VIEW tagged AS SELECT * FROM tagged_rows');
+  await connection.run(`CREATE TEMP TABLE session_places AS SELECT * FROM (VALUES
+    ('s-old', 500.0, 2, 0), ('s-new', 1001.0, 3, 1)) AS v(session, key, n, place)`);
+  await connection.run(`CREATE TEMP TABLE window_names AS SELECT * FROM (VALUES
+    (0, 'm/c'), (0, 'm/a'), (0, 'm/b'), (1, '1.2.0'), (1, '1.1.0'), (2, 'math'), (2, 'coding')) AS v(kind, name)`);
+  return {
+    read: (records) => streamWindowRecords(connection, records),
+    close: () => {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+describe('streamWindowRecords', () => {
+  it("writes each session's records in read order, in window order, a session that arrived out of order read again", async () => {
+    const tables = await windowTables();
+    try {
+      const columns = await tables.read(5);
+      expect(columns.sessionIds).toEqual(['s-old', 's-new']);
+      expect([...columns.sessionTime]).toEqual([500, 1001]);
+      expect([...columns.sessionStart]).toEqual([0, 2, 5]);
+      expect(columns.models).toEqual(['m/a', 'm/b', 'm/c']);
+      expect(columns.configVersions).toEqual(['1.1.0', '1.2.0']);
+      expect(columns.queryCategories).toEqual(['coding', 'math']);
+      // s-old's two records (ord 5, 6), then s-new's by ord: 10, 20, 30.
+      expect([...columns.session]).toEqual([0, 0, 1, 1, 1]);
+      expect([...columns.reviewer]).toEqual([2, 2, 0, 0, 1]);
+      expect([...columns.candidate]).toEqual([0, 1, 1, 2, 0]);
+      expect([...columns.position]).toEqual([0, 1, 0, 1, 2]);
+      expect([...columns.responseLengthChars]).toEqual([50, 60, 100, 200, 300]);
+      expect([...columns.score]).toEqual([4, 5, Number.NaN, 6, 7.5]);
+      expect([...columns.rankPosition]).toEqual([0, 1, 0, noRank, 1]);
+      expect([...columns.time]).toEqual([500, 501, 1001, 1002, 1003]);
+      expect([...columns.configVersion]).toEqual([1, 1, 2, 0, 2]);
+      expect([...columns.queryCategory]).toEqual([2, 2, 1, 0, 1]);
+      expect([...columns.positionIsDisplayOrder]).toEqual([1, 1, 1, 0, 1]);
+    } finally {
+      tables.close();
+    }
+  });
+
+  it('refuses a window whose sessions hold another number of records than it was told', async () => {
+    const tables = await windowTables();
+    try {
+      await expect(tables.read(6)).rejects.toThrow(/the sessions hold 5 records, the window 6/);
+    } finally {
+      tables.close();
+    }
+  });
+});
