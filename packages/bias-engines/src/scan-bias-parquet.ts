@@ -1,10 +1,8 @@
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import { parquetMetadataAsync, parquetRead } from 'hyparquet';
-import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
+import { parquetRead } from 'hyparquet';
+import type { FileMetaData, SchemaElement } from 'hyparquet';
 import { BiasStoreError, noRank } from '@council/bias-store';
 import type { BiasParquetRow, ScanBiasParquetOptions } from '@council/bias-store';
-import { biasColumn, biasField, ioError } from '@council/bias-store/internal';
+import { biasColumn, biasField } from '@council/bias-store/internal';
 import type { BiasFieldKind } from '@council/bias-store/internal';
 import {
   asNumber,
@@ -14,6 +12,7 @@ import {
   parquetRowDetails,
   parquetVersionProblem,
 } from './parquet-row-rules.js';
+import { damagedFromRow, openParquetFile, parquetTimestampParsers } from './open-parquet-file.js';
 
 /** The physical types accepted for a column of each kind of field (Council's, and what DuckDB's COPY writes for them). */
 const physicalTypes: Record<BiasFieldKind, readonly string[]> = {
@@ -40,22 +39,6 @@ export const biasParquetTextColumns: readonly string[] = columnNames.filter((nam
   wanted[name]!.includes('BYTE_ARRAY'),
 );
 
-function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
-  return {
-    byteLength: size,
-    async slice(start: number, end = size): Promise<ArrayBuffer> {
-      const bytes = new Uint8Array(end - start);
-      let read = 0;
-      while (read < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      return bytes.buffer;
-    },
-  };
-}
-
 /** Why the file's schema cannot be read as bias records, or undefined (the words of the `INVALID_OPTION` error). */
 export function biasParquetSchemaProblem(metadata: FileMetaData): string | undefined {
   const top = new Map<string, SchemaElement>();
@@ -81,26 +64,10 @@ export function biasParquetSchemaProblem(metadata: FileMetaData): string | undef
  */
 export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<number> {
   const { path } = options;
-  let handle: FileHandle;
+  const opened = await openParquetFile(path, options.bad);
+  if (opened === undefined) return 0;
+  const { handle, file, metadata } = opened;
   try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw ioError({ action: 'read', path, cause: error });
-  }
-  try {
-    const size = (await handle.stat()).size;
-    const file = fileBuffer(handle, size);
-    let metadata: FileMetaData;
-    try {
-      metadata = await parquetMetadataAsync(file);
-    } catch (error) {
-      options.bad(
-        1,
-        'corrupt_segment',
-        `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`,
-      );
-      return 0;
-    }
     const problem = biasParquetSchemaProblem(metadata);
     if (problem !== undefined) {
       throw new BiasStoreError({
@@ -108,11 +75,6 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
         message: `${path} is a Parquet file but not one of bias records: ${problem}. Give bias-report the Parquet files council store export writes (or their directory).`,
       });
     }
-    const parsers = {
-      timestampFromMilliseconds: (v: bigint) => Number(v),
-      timestampFromMicroseconds: (v: bigint) => Math.floor(Number(v) / 1000),
-      timestampFromNanoseconds: (v: bigint) => Math.floor(Number(v / 1000n) / 1000),
-    };
     const row: BiasParquetRow = {
       sessionId: '',
       reviewerId: '',
@@ -137,7 +99,7 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
           columns: columnNames,
           rowStart: groupStart,
           rowEnd: groupStart + rows,
-          parsers,
+          parsers: parquetTimestampParsers,
           onChunk: ({ columnName, columnData, rowStart }) => {
             const target = data.get(columnName)!;
             for (let i = 0; i < columnData.length; i++) {
@@ -147,12 +109,7 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
           },
         });
       } catch (error) {
-        options.bad(
-          groupStart + 1,
-          'corrupt_segment',
-          `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`,
-        );
-        return groupStart;
+        return damagedFromRow({ groupStart, error, bad: options.bad });
       }
       const [version, session, time, reviewer, model, position, length, score, rank, displayOrder, config, category] =
         columnNames.map((name) => data.get(name)!);

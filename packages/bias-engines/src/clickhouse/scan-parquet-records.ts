@@ -1,13 +1,11 @@
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import { parquetReadObjects } from 'hyparquet';
 import type { BiasMetricRecord, SkipReason } from '@council/bias-store';
 import { biasParquetColumns } from '../bias-parquet-schema.js';
 import { BiasStoreError } from '@council/bias-store';
-import { biasColumn, biasMetadataApi, biasRecordFields, ioError } from '@council/bias-store/internal';
+import { biasColumn, biasMetadataApi, biasRecordFields } from '@council/bias-store/internal';
 import type { BiasFieldKind, BiasRecordField } from '@council/bias-store/internal';
 import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from '../parquet-row-rules.js';
+import { damagedFromRow, openParquetFile, parquetTimestampParsers } from '../open-parquet-file.js';
 
 export interface ScanParquetRecordsOptions {
   path: string;
@@ -18,22 +16,6 @@ export interface ScanParquetRecordsOptions {
 }
 
 const columnNames = biasParquetColumns.map((c) => c.name);
-
-function fileBuffer(handle: FileHandle, size: number): AsyncBuffer {
-  return {
-    byteLength: size,
-    async slice(start: number, end = size): Promise<ArrayBuffer> {
-      const bytes = new Uint8Array(end - start);
-      let read = 0;
-      while (read < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, start + read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      return bytes.buffer;
-    },
-  };
-}
 
 const hex16 = /^[0-9a-f]{16}$/;
 const maxMs = 8.64e15;
@@ -142,25 +124,10 @@ function recordOf(row: Row): BiasMetricRecord | { reason: SkipReason; detail: st
  */
 export async function* scanParquetRecords(options: ScanParquetRecordsOptions): AsyncGenerator<void, number> {
   const { path } = options;
-  let handle: FileHandle;
+  const opened = await openParquetFile(path, options.bad);
+  if (opened === undefined) return 0;
+  const { handle, file, metadata } = opened;
   try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw ioError({ action: 'read', path, cause: error });
-  }
-  try {
-    const file = fileBuffer(handle, (await handle.stat()).size);
-    let metadata: FileMetaData;
-    try {
-      metadata = await parquetMetadataAsync(file);
-    } catch (error) {
-      options.bad(
-        1,
-        'corrupt_segment',
-        `the Parquet file cannot be read (${(error as Error).message}); none of its rows were read`,
-      );
-      return 0;
-    }
     const present = new Set(metadata.schema.slice(1).map((element) => element.name));
     const missing = columnNames.find((name) => !present.has(name));
     if (missing !== undefined) {
@@ -169,11 +136,6 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
         message: `${path} is a Parquet file but not an export of bias records: it has no column ${missing}. Give the Parquet files council store export writes (or their directory).`,
       });
     }
-    const parsers = {
-      timestampFromMilliseconds: (v: bigint) => Number(v),
-      timestampFromMicroseconds: (v: bigint) => Math.floor(Number(v) / 1000),
-      timestampFromNanoseconds: (v: bigint) => Math.floor(Number(v / 1000n) / 1000),
-    };
     let groupStart = 0;
     for (const group of metadata.row_groups) {
       const rows = Number(group.num_rows);
@@ -185,15 +147,10 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
           columns: columnNames,
           rowStart: groupStart,
           rowEnd: groupStart + rows,
-          parsers,
+          parsers: parquetTimestampParsers,
         })) as Row[];
       } catch (error) {
-        options.bad(
-          groupStart + 1,
-          'corrupt_segment',
-          `the Parquet file is damaged from about row ${groupStart + 1} (${(error as Error).message}); the rows before it were read`,
-        );
-        return groupStart;
+        return damagedFromRow({ groupStart, error, bad: options.bad });
       }
       for (let i = 0; i < objects.length; i++) {
         const record = recordOf(objects[i]!);
