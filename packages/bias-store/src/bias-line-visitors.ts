@@ -4,6 +4,7 @@ import type { BiasParquetRow } from './bias-parquet-support.js';
 import { noRank } from './bias-record-columns.js';
 import { biasRecordCountProblem } from './bias-record-fields.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
+import { isBlankLine, skipByteOrderMark } from './jsonl-line-start.js';
 import { parseBiasLineFast } from './parse-bias-line.js';
 import type { JsonlLine, JsonlLinePlace } from './scan-jsonl-lines.js';
 import type { SkipReason } from './skip-report.js';
@@ -86,18 +87,9 @@ export function jsonlLineVisitor(
 
   return {
     line: (line: JsonlLine): void => {
-      // A byte-order mark some Windows editors put before the first line is not part of the record.
-      if (
-        line.line === 1 &&
-        line.buf[line.start] === 0xef &&
-        line.buf[line.start + 1] === 0xbb &&
-        line.buf[line.start + 2] === 0xbf
-      )
-        line.start += 3;
+      skipByteOrderMark(line);
+      if (isBlankLine(line)) return;
       const { buf, start, end } = line;
-      let first = start;
-      while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
-      if (first === end) return; // a blank line
       if (c.firstPass) result.lines++;
       if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
         // A last line cut inside a character is a torn write, not a corrupt one.

@@ -5,7 +5,9 @@ import {
   BiasLineFields,
   biasRecordCountProblem,
   foreignBiasRecordVersion,
+  isBlankLine,
   parseBiasLineFast,
+  skipByteOrderMark,
 } from '@council/bias-store/internal';
 import type { SkipReason } from '@council/bias-store';
 
@@ -42,17 +44,9 @@ const fields = new BiasLineFields();
  * map, held to the reader by duckdb/bias-read.test.ts.) Moves `line.start` past a byte-order mark, as the reader does.
  */
 export function classifyBiasLine(line: JsonlLine): LineVerdict {
-  if (
-    line.line === 1 &&
-    line.buf[line.start] === 0xef &&
-    line.buf[line.start + 1] === 0xbb &&
-    line.buf[line.start + 2] === 0xbf
-  )
-    line.start += 3;
+  skipByteOrderMark(line);
+  if (isBlankLine(line)) return blank;
   const { buf, start, end } = line;
-  let first = start;
-  while (first < end && (buf[first] === 0x20 || buf[first] === 0x09 || buf[first] === 0x0d)) first++;
-  if (first === end) return blank;
   if (!line.utf8 && !isUtf8(buf.subarray(start, end))) {
     if (line.terminated)
       return {

@@ -28,6 +28,7 @@ export { blankLine, LineProblem, lineDecoder, tornLine } from '../decode-jsonl-l
 export { checkWindowOptions } from '../engine-window-options.js';
 export type { CheckedWindow } from '../engine-window-options.js';
 export { ioError } from '../io-error.js';
+export { isBlankLine, skipByteOrderMark } from '../jsonl-line-start.js';
 export { majorOf } from '../major-version.js';
 export { BiasLineFields, parseBiasLineFast } from '../parse-bias-line.js';
 export { resolveBiasInputs } from '../resolve-bias-inputs.js';
