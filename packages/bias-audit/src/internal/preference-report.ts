@@ -1,5 +1,6 @@
 import type { BiasMetricReport } from '../bias-metric-report.js';
-import type { HypothesisFamily } from './bias-flags.js';
+import type { ScoreModelEffect } from '../fit-score-model.js';
+import type { HypothesisFamily, MarginHypothesis } from './bias-flags.js';
 import type { ReportContext } from './report-context.js';
 
 /**
@@ -19,49 +20,39 @@ export function preferenceReport(context: ReportContext): {
     a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0;
   fit.selfPreference.sort(bySubject);
   fit.affinity.sort(bySubject);
-  const selfPreference = fit.selfPreference.map((e) =>
-    fromModel({
-      metric: `self_preference[${e.subject}]`,
-      fit: e,
-      unit: 'scores',
-      intervalMethod: 'cluster_cr1_t',
-      margin: margins.selfPreference,
-    }),
-  );
-  families.push({
+  // A score-model effect's family: a figure per subject (`<family>[<subject>]`), and the hypothesis of each.
+  const modelFamily = (spec: {
+    family: HypothesisFamily['family'];
+    code: MarginHypothesis['code'];
+    effects: readonly ScoreModelEffect[];
+    intervalMethod: string;
+    margin: number;
+  }): BiasMetricReport[] => {
+    const { family, code, effects, intervalMethod, margin } = spec;
+    const figures = effects.map((e) =>
+      fromModel({ metric: `${family}[${e.subject}]`, fit: e, unit: 'scores', intervalMethod, margin }),
+    );
+    families.push({
+      family,
+      hypotheses: effects.flatMap((e, j) =>
+        hypothesis({ code, subject: e.subject, figure: figures[j]!, standardError: e.standardError, df: e.df, margin }),
+      ),
+    });
+    return figures;
+  };
+  const selfPreference = modelFamily({
     family: 'self_preference',
-    hypotheses: fit.selfPreference.flatMap((e, j) =>
-      hypothesis({
-        code: 'SELF_PREFERENCE',
-        subject: e.subject,
-        figure: selfPreference[j]!,
-        standardError: e.standardError,
-        df: e.df,
-        margin: margins.selfPreference,
-      }),
-    ),
+    code: 'SELF_PREFERENCE',
+    effects: fit.selfPreference,
+    intervalMethod: 'cluster_cr1_t',
+    margin: margins.selfPreference,
   });
-  const affinity = fit.affinity.map((e) =>
-    fromModel({
-      metric: `affinity[${e.subject}]`,
-      fit: e,
-      unit: 'scores',
-      intervalMethod: 'cluster_influence_t',
-      margin: margins.affinity,
-    }),
-  );
-  families.push({
+  const affinity = modelFamily({
     family: 'affinity',
-    hypotheses: fit.affinity.flatMap((e, j) =>
-      hypothesis({
-        code: 'REVIEWER_AFFINITY',
-        subject: e.subject,
-        figure: affinity[j]!,
-        standardError: e.standardError,
-        df: e.df,
-        margin: margins.affinity,
-      }),
-    ),
+    code: 'REVIEWER_AFFINITY',
+    effects: fit.affinity,
+    intervalMethod: 'cluster_influence_t',
+    margin: margins.affinity,
   });
   const anchoring = fromT({ metric: 'anchoring', values: indicators.anchoringValues, margin: margins.anchoring });
   families.push({
