@@ -62,15 +62,12 @@ export function layoutOf(columns: BiasColumns): Layout {
     selfColumn[m] = k++;
     selfModels.push(m);
   }
-  return {
-    reviewerColumn,
-    positionColumn,
-    positionIndex: positionIndexOf(positionColumn),
-    selfColumn,
-    k,
-    reviewerModels,
-    selfModels,
-  };
+  return withPositionIndex({ reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels });
+}
+
+/** A layout whose `positionIndex` is its `positionColumn` as an array (`positionIndexOf`). */
+export function withPositionIndex(layout: Omit<Layout, 'positionIndex'>): Layout {
+  return { ...layout, positionIndex: positionIndexOf(layout.positionColumn) };
 }
 
 /** `positionColumn` as an array indexed by position (positions are at most 65,535). */

@@ -4,7 +4,7 @@ import type { ScoreSessionSummary } from '../score-session-summary.js';
 import type { ScoreChunk } from './score-chunk.js';
 import { ScoreChunkBuilder } from './score-chunk.js';
 import type { Layout } from './score-model-design.js';
-import { layoutOf, positionIndexOf } from './score-model-design.js';
+import { layoutOf, withPositionIndex } from './score-model-design.js';
 import { ColumnScoreSums } from './column-score-sums.js';
 
 /** One session's sums for the score model (`ScoreSessionSummary`), its columns and members as indices. */
@@ -246,15 +246,7 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
     selfModels.push(m);
     columnOf.set(`self:${name}`, k++);
   });
-  const layout: Layout = {
-    reviewerColumn,
-    positionColumn,
-    positionIndex: positionIndexOf(positionColumn),
-    selfColumn,
-    k,
-    reviewerModels,
-    selfModels,
-  };
+  const layout = withPositionIndex({ reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels });
   const builder = new ScoreChunkBuilder(Math.min(summaries.sessions.length, CHUNK_SESSIONS));
   for (const [at, { score: s }] of summaries.sessions.entries()) {
     if (s.answers.length === 0) continue;
