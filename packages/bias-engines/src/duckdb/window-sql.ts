@@ -1,6 +1,7 @@
 import type * as Duckdb from '@duckdb/node-api';
 import type { BiasWindow } from '@council/bias-audit';
 import type { BiasWindowExclusions } from '@council/bias-store';
+import { noWindowExclusions } from '@council/bias-store/internal';
 import { literal } from './record-sql.js';
 
 /** The window as `readBiasRecords` applies it: the fields of the checked `BiasWindow` this SQL reads. */
@@ -77,14 +78,7 @@ export async function applyWindow(
     `CREATE OR REPLACE TEMP TABLE by_session AS SELECT session, excluded, key, n, zoneless FROM by_group WHERE g = ${set('session')}`,
   );
   await connection.run('DROP TABLE by_group');
-  const excluded: BiasWindowExclusions = {
-    model: 0,
-    configVersion: 0,
-    beforeWindow: 0,
-    future: 0,
-    beyondSessions: 0,
-    unsaved: 0,
-  };
+  const excluded = noWindowExclusions();
   let records = 0;
   let timestampsWithoutZone = 0;
   for (const row of await rows(
