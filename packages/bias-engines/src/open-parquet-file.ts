@@ -1,13 +1,13 @@
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync } from 'hyparquet';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData, ParquetReadOptions } from 'hyparquet';
 import type { SkipReason } from '@council/bias-store';
 import { ioError } from '@council/bias-store/internal';
 
 /**
  * How the two Parquet readers (`scanBiasParquet`, ClickHouse's `scanParquetRecords`) open a file, read its metadata
- * and its row groups' times, and report a damaged file, so that both skip a damaged file with the same words.
+ * and its row groups (times in whole milliseconds), and report a damaged file, so that both skip a damaged file with the same words.
  */
 
 /** Where a reader reports a row that is no bias record, or a damaged file (`corrupt_segment`, at the first row not read). */
@@ -21,7 +21,7 @@ export interface OpenParquetFile {
 }
 
 /** hyparquet's parsers for a TIMESTAMP column: the instant in whole milliseconds (rounded down), whatever its unit. */
-export const parquetTimestampParsers = {
+const timestampParsers = {
   timestampFromMilliseconds: (v: bigint): number => Number(v),
   timestampFromMicroseconds: (v: bigint): number => Math.floor(Number(v) / 1000),
   timestampFromNanoseconds: (v: bigint): number => Math.floor(Number(v / 1000n) / 1000),
@@ -70,6 +70,16 @@ export async function openParquetFile(path: string, bad: BadParquetRow): Promise
     if (opened === undefined) await handle.close();
   }
   return opened;
+}
+
+/** hyparquet's options to read `columns` of the row group of `rows` rows from `groupStart`, times in milliseconds. */
+export function rowGroupRead(
+  opened: OpenParquetFile,
+  group: { columns: string[]; groupStart: number; rows: number },
+): Pick<ParquetReadOptions, 'file' | 'metadata' | 'columns' | 'rowStart' | 'rowEnd' | 'parsers'> {
+  const { columns, groupStart, rows } = group;
+  const { file, metadata } = opened;
+  return { file, metadata, columns, rowStart: groupStart, rowEnd: groupStart + rows, parsers: timestampParsers };
 }
 
 /** Reports a row group that cannot be read as `corrupt_segment` from its first row; returns the rows read before it. */

@@ -12,7 +12,7 @@ import {
   parquetRowDetails,
   parquetVersionProblem,
 } from './parquet-row-rules.js';
-import { damagedFromRow, openParquetFile, parquetTimestampParsers } from './open-parquet-file.js';
+import { damagedFromRow, openParquetFile, rowGroupRead } from './open-parquet-file.js';
 
 /** The physical types accepted for a column of each kind of field (Council's, and what DuckDB's COPY writes for them). */
 const physicalTypes: Record<BiasFieldKind, readonly string[]> = {
@@ -66,7 +66,7 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
   const { path } = options;
   const opened = await openParquetFile(path, options.bad);
   if (opened === undefined) return 0;
-  const { handle, file, metadata } = opened;
+  const { handle, metadata } = opened;
   try {
     const problem = biasParquetSchemaProblem(metadata);
     if (problem !== undefined) {
@@ -94,12 +94,7 @@ export async function scanBiasParquet(options: ScanBiasParquetOptions): Promise<
       const data = new Map<string, unknown[]>(columnNames.map((name) => [name, new Array<unknown>(rows)]));
       try {
         await parquetRead({
-          file,
-          metadata,
-          columns: columnNames,
-          rowStart: groupStart,
-          rowEnd: groupStart + rows,
-          parsers: parquetTimestampParsers,
+          ...rowGroupRead(opened, { columns: columnNames, groupStart, rows }),
           onChunk: ({ columnName, columnData, rowStart }) => {
             const target = data.get(columnName)!;
             for (let i = 0; i < columnData.length; i++) {

@@ -5,7 +5,7 @@ import { BiasStoreError } from '@council/bias-store';
 import { biasColumn, biasMetadataApi, biasRecordFields } from '@council/bias-store/internal';
 import type { BiasFieldKind, BiasRecordField } from '@council/bias-store/internal';
 import { asNumber, isCount, nonEmpty, parquetRowDetails, parquetVersionProblem } from '../parquet-row-rules.js';
-import { damagedFromRow, openParquetFile, parquetTimestampParsers } from '../open-parquet-file.js';
+import { damagedFromRow, openParquetFile, rowGroupRead } from '../open-parquet-file.js';
 
 export interface ScanParquetRecordsOptions {
   path: string;
@@ -126,7 +126,7 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
   const { path } = options;
   const opened = await openParquetFile(path, options.bad);
   if (opened === undefined) return 0;
-  const { handle, file, metadata } = opened;
+  const { handle, metadata } = opened;
   try {
     const present = new Set(metadata.schema.slice(1).map((element) => element.name));
     const missing = columnNames.find((name) => !present.has(name));
@@ -141,14 +141,7 @@ export async function* scanParquetRecords(options: ScanParquetRecordsOptions): A
       const rows = Number(group.num_rows);
       let objects: Row[];
       try {
-        objects = (await parquetReadObjects({
-          file,
-          metadata,
-          columns: columnNames,
-          rowStart: groupStart,
-          rowEnd: groupStart + rows,
-          parsers: parquetTimestampParsers,
-        })) as Row[];
+        objects = (await parquetReadObjects(rowGroupRead(opened, { columns: columnNames, groupStart, rows }))) as Row[];
       } catch (error) {
         return damagedFromRow({ groupStart, error, bad: options.bad });
       }
