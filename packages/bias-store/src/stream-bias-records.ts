@@ -1,9 +1,6 @@
 import type { BiasMetricRecord } from './bias-metric-record.js';
-import { biasMetricRecordSchema, decodeBiasMetricRecordFast } from './bias-metric-record.js';
-import { biasField, biasRecordCountProblem } from './bias-record-fields.js';
+import { biasRecordVisitor } from './bias-record-visitor.js';
 import { BiasStoreError } from './bias-store-error.js';
-import { blankLine, LineProblem, lineDecoder, tornLine } from './decode-jsonl-line.js';
-import { parseIsoTimestamp } from './iso-timestamp.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
 import type { SkipReport } from './skip-report.js';
@@ -23,12 +20,6 @@ export interface StreamBiasRecordsResult extends SkipReport {
   records: number;
   timestampsWithoutZone: number;
 }
-
-const decode = lineDecoder<BiasMetricRecord>({
-  schema: biasMetricRecordSchema,
-  version: { field: biasField('schemaVersion').key, major: 1 },
-  fastDecode: decodeBiasMetricRecordFast,
-});
 
 /**
  * Every valid bias record of `inputs`, whole (every ADR-018 field), one at a time: what an export needs, where
@@ -59,43 +50,16 @@ export async function streamBiasRecords(options: StreamBiasRecordsOptions): Prom
       storePath,
       file,
       maxLineBytes,
-      visitor: {
-        line: (line) => {
-          const decoded = decode(line);
-          if (decoded === blankLine) return;
-          // As the reader: a last line without its newline that does not parse (or decode as UTF-8) is torn.
-          const problem =
-            decoded instanceof LineProblem
-              ? !line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8')
-                ? tornLine
-                : decoded
-              : undefined;
-          if (problem !== undefined)
-            return skips.add({ file: file.path, line: line.line, reason: problem.reason, detail: problem.detail });
-          const record = decoded as BiasMetricRecord;
-          const countProblem = biasRecordCountProblem(record);
-          if (countProblem !== undefined)
-            return skips.add({ file: file.path, line: line.line, reason: 'invalid_record', detail: countProblem });
-          const time = parseIsoTimestamp(record.timestamp)!;
+      visitor: biasRecordVisitor({
+        path: file.path,
+        maxLineBytes,
+        skips,
+        record: (record, time) => {
           if (!time.hasZone) result.timestampsWithoutZone++;
           result.records++;
           options.onRecord(record, time.ms);
         },
-        tooLong: ({ line }, bytes) =>
-          skips.add({
-            file: file.path,
-            line,
-            reason: 'line_too_long',
-            detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`,
-          }),
-        corrupt: ({ line }) =>
-          skips.add({
-            file: file.path,
-            line,
-            reason: 'corrupt_segment',
-            detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
-          }),
-      },
+      }),
     });
     result.files.push({ path: file.path, lines });
   }

@@ -1,24 +1,7 @@
 import { hash } from 'node:crypto';
 import type { BiasMetricRecord, SkipReport } from '@council/bias-store';
-import {
-  biasMetricRecordSchema,
-  BiasStoreError,
-  canonicalBiasLine,
-  parseIsoTimestamp,
-  defaultMaxLineBytes,
-} from '@council/bias-store';
-import {
-  biasField,
-  biasRecordCountProblem,
-  decodeBiasMetricRecordFast,
-  blankLine,
-  LineProblem,
-  lineDecoder,
-  tornLine,
-  resolveBiasInputs,
-  scanJsonlChunks,
-  SkipCounter,
-} from '@council/bias-store/internal';
+import { BiasStoreError, canonicalBiasLine, defaultMaxLineBytes } from '@council/bias-store';
+import { biasRecordVisitor, resolveBiasInputs, scanJsonlChunks, SkipCounter } from '@council/bias-store/internal';
 import { BiasRowBinaryWriter } from './bias-row-binary.js';
 import { checkClickhouseBiasTable } from './check-bias-table.js';
 import type { ClickhouseConnection } from './client.js';
@@ -60,11 +43,6 @@ export interface ExportBiasRecordsToClickhouseResult extends SkipReport {
   timestampsWithoutZone: number;
 }
 
-const decode = lineDecoder<BiasMetricRecord>({
-  schema: biasMetricRecordSchema,
-  version: { field: biasField('schemaVersion').key, major: 1 },
-  fastDecode: decodeBiasMetricRecordFast,
-});
 const columnNames = clickhouseBiasColumns.map((c) => c.name);
 /** ClickHouse splits an INSERT into parts of max_insert_block_size rows (1,048,576 by default): a batch stays below. */
 const maxBatchRows = 1_000_000;
@@ -159,52 +137,15 @@ export async function exportBiasRecordsToClickhouse(
               storePath,
               file,
               maxLineBytes,
-              visitor: {
-                line: (line) => {
-                  const decoded = decode(line);
-                  if (decoded === blankLine) return;
-                  // As streamBiasRecords: a last line without its newline that does not parse is torn.
-                  const problem =
-                    decoded instanceof LineProblem
-                      ? !line.terminated && (decoded.reason === 'invalid_json' || decoded.reason === 'invalid_utf8')
-                        ? tornLine
-                        : decoded
-                      : undefined;
-                  if (problem !== undefined)
-                    return skips.add({
-                      file: file.path,
-                      line: line.line,
-                      reason: problem.reason,
-                      detail: problem.detail,
-                    });
-                  const record = decoded as BiasMetricRecord;
-                  const countProblem = biasRecordCountProblem(record);
-                  if (countProblem !== undefined)
-                    return skips.add({
-                      file: file.path,
-                      line: line.line,
-                      reason: 'invalid_record',
-                      detail: countProblem,
-                    });
-                  const time = parseIsoTimestamp(record.timestamp)!;
+              visitor: biasRecordVisitor({
+                path: file.path,
+                maxLineBytes,
+                skips,
+                record: (record, time) => {
                   if (!time.hasZone) timestampsWithoutZone++;
                   loader.add(record, time.ms);
                 },
-                tooLong: ({ line }, bytes) =>
-                  skips.add({
-                    file: file.path,
-                    line,
-                    reason: 'line_too_long',
-                    detail: `the line is ${bytes} bytes, over the limit of ${maxLineBytes}`,
-                  }),
-                corrupt: ({ line }) =>
-                  skips.add({
-                    file: file.path,
-                    line,
-                    reason: 'corrupt_segment',
-                    detail: `the compressed segment is damaged from about line ${line}; the lines before it were read`,
-                  }),
-              },
+              }),
             });
       for (;;) {
         const step = await chunks.next();

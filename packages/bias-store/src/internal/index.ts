@@ -4,6 +4,7 @@
 export { allocateRecordArrays, permuteRecordArrays } from '../bias-columns-builder.js';
 export type { RecordArrays } from '../bias-columns-builder.js';
 export { decodeBiasMetricRecordFast, foreignBiasRecordVersion } from '../bias-metric-record.js';
+export { biasRecordVisitor } from '../bias-record-visitor.js';
 export {
   biasColumn,
   biasField,
