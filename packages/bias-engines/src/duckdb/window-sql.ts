@@ -40,9 +40,9 @@ const exclusionCodes = { model: 1, configVersion: 2, future: 3, beforeWindow: 4 
  * ranked by their earliest record in the window (ties by id, in UTF-16 order) and the window's last `sessions` kept. Leaves
  * the view `tagged` (`scan`'s accepted records with `excluded`, 0 in the window), the table `session_places` (the
  * chosen sessions with their earliest time, `key`, their records in the window, repeats included, `n`, and their place
- * in the window's order, 0 = oldest) and the table
- * `window_names` (`kind`, `name`: the members, config versions and query categories of the window's records, those of
- * sessions beyond the window's `sessions` too). One pass over the records groups them; the rest works on sessions and names.
+ * in the window's order, 0 = oldest) and the table `window_names` (`kind`, `name`: the members, config versions and
+ * query categories of the window's records, those of sessions beyond the window's `sessions` too). One pass over the
+ * records groups them; the rest works on sessions and names.
  */
 export async function applyWindow(
   connection: Duckdb.DuckDBConnection,
