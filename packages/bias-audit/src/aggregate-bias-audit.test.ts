@@ -318,6 +318,55 @@ describe('aggregateBiasAudit: reviewers, self-preference and affinity (worked by
       expect([r.offset.estimate, r.mean.estimate, r.z.estimate]).toEqual([null, null, null]);
     expect(few.flags).toEqual([]);
   });
+
+  // The same 12 sessions, and 12 more in which c0 and c2 alone score four answers no reviewer wrote (d0..d3,
+  // quality 5, 6, 7, 4, no bonus): those only say o0 = o2, which the fit above already holds with no residual, so
+  // c1 is still 0.4 generous with a point interval — from its own 12 sessions, in a window of 24.
+  const extra: BiasObservation[] = [];
+  for (let s = 12; s < 24; s++)
+    for (const reviewer of ['c0', 'c2'])
+      base.forEach((q, c) =>
+        extra.push({
+          sessionId: `s${s}`,
+          timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
+          reviewer,
+          candidate: `d${c}`,
+          position: c,
+          responseLengthChars: 100,
+          score: q,
+          rankPosition: null,
+          configVersion: null,
+          queryCategory: null,
+        }),
+      );
+
+  it('raises a flag only from a figure whose own sessions meet minSessions, and marks the one it held back', () => {
+    const wide = aggregateBiasAudit([...data, ...extra], { window: { now: NOW } });
+    expect([wide.window.sessions, wide.minSessions, wide.meetsMinimum]).toEqual([24, 20, true]);
+    const c1 = wide.reviewers.find((r) => r.reviewer === 'c1')!.offset;
+    expect(c1).toMatchObject({ sessions: 12, confidence: 'preliminary' });
+    expect(c1.estimate).toBeCloseTo(0.4, 10);
+    expect(c1.ciLower).toBeCloseTo(0.4, 10);
+    expect(c1.flagWithheld).toEqual({ code: 'GENEROUS_REVIEWER', minSessions: 20 });
+    // c0's self-preference (2.2) and c1→c3 (0.4) come from the same 12 sessions: held back too.
+    expect(wide.selfPreference.find((f) => f.metric === 'self_preference[c0]')!.flagWithheld).toEqual({
+      code: 'SELF_PREFERENCE',
+      minSessions: 20,
+    });
+    expect(wide.affinity.find((f) => f.metric === 'affinity[c1→c3]')!.flagWithheld).toEqual({
+      code: 'REVIEWER_AFFINITY',
+      minSessions: 20,
+    });
+    // (Position and anchoring flag here from all 24 sessions: the answers' quality falls with position.)
+    const own = ['GENEROUS_REVIEWER', 'HARSH_REVIEWER', 'SELF_PREFERENCE', 'REVIEWER_AFFINITY'];
+    expect(wide.flags.filter((f) => own.includes(f.code))).toEqual([]);
+    // c0 and c2 (24 sessions, offset 0) would raise nothing: nothing to hold back.
+    expect(wide.reviewers.find((r) => r.reviewer === 'c0')!.offset.flagWithheld).toBeUndefined();
+    // With minSessions 12, c1's 12 sessions meet it: the same figure flags, and is not marked.
+    const met = aggregateBiasAudit([...data, ...extra], { window: { now: NOW }, minSessions: 12 });
+    expect(met.flags.filter((f) => f.code === 'GENEROUS_REVIEWER').map((f) => f.subject)).toEqual(['c1']);
+    expect(met.reviewers.find((r) => r.reviewer === 'c1')!.offset.flagWithheld).toBeUndefined();
+  });
 });
 
 describe('aggregateBiasAudit: a reviewer mean interval with spread (worked by hand)', () => {
@@ -401,6 +450,31 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
     );
     expect(anomalies.map((a) => a.sessionId)).toEqual(['s5']);
     expect(anomalies[0]!.robustZ).toBeGreaterThan(3.5);
+  });
+
+  it('carries no p-value, test, weight or anomaly below 10 sessions (ADR-018: no metrics shown)', () => {
+    // The anomaly test's spike, in 9 sessions: s5's mean sits 5 points above the others, and 9 sessions give a
+    // position test; at the insufficient tier neither is reported, nor the family tests or the centre weights.
+    const data = identicalSessions(9).map((o, i) => ({
+      ...o,
+      score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0),
+    }));
+    const few = aggregateBiasAudit(data, { window: { now: NOW }, minSessions: 1 });
+    expect(few.confidence).toBe('insufficient_data');
+    expect([few.anomalies, few.tests, few.position.tests, few.flags]).toEqual([[], [], [], []]);
+    expect(few.reviewers.map((r) => r.centreWeight)).toEqual([null]);
+    // One more session (10, preliminary): they are back.
+    const ten = aggregateBiasAudit(
+      identicalSessions(10).map((o, i) => ({
+        ...o,
+        score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0),
+      })),
+      { window: { now: NOW }, minSessions: 1 },
+    );
+    expect(ten.anomalies.map((a) => a.sessionId)).toContain('s5');
+    expect(ten.position.tests.length).toBeGreaterThan(0);
+    // A lone reviewer has no offset to weigh: its weight is 0, but a number again.
+    expect(ten.reviewers.map((r) => r.centreWeight)).toEqual([0]);
   });
 
   it('fits a trend slope per day and honours the rolling window size', () => {

@@ -29,8 +29,9 @@ const PERMUTE_BELOW_SESSIONS = 100;
  * without making anyone else look generous; the length slope is read between a session's answers, the
  * between-session association beside it as a figure; position effects are within-reviewer centred scores
  * across sessions, valid with shared orders. Every figure carries N, estimate, interval, window and tier.
- * A flag needs its interval beyond the family's margin and its test to survive weighted Holm across
- * families, from `minSessions` sessions on.
+ * A flag needs its interval beyond the family's margin, its test to survive weighted Holm across
+ * families, and its own figure to have `minSessions` sessions (else the figure's `flagWithheld` says so).
+ * Below 10 sessions (ADR-018's insufficient tier) the report carries no estimate, p-value, test or anomaly.
  *
  * `input`: observations (validated, then windowed by `options.window`), the columns of `readBiasRecords` or an
  * engine (windowed by the same window: taken whole, the window labels them), or per-session summaries
@@ -102,9 +103,14 @@ export function aggregateBiasAudit(
   });
   notes.push(...timed.notes);
 
-  // 8. Flags.
+  // 8. Flags, each from a figure that meets the minimum on its own; a figure that would have raised one says so.
   const families = [...length.families, position.family, reviewers.family, ...preference.families];
-  const { tests, flags } = biasFlags(families, { alpha, meetsMinimum });
+  const { tests, flags, withheld } = biasFlags(families, { alpha, minSessions });
+  for (const h of withheld) h.figure.flagWithheld = { code: h.code, minSessions };
+
+  // ADR-018's insufficient tier (fewer than 10 sessions): no metric, p-value or anomaly anywhere in the report,
+  // not only in the figures (which withhold theirs by their own tier).
+  const insufficient = confidenceTier(S) === 'insufficient_data';
 
   return {
     window: {
@@ -125,15 +131,15 @@ export function aggregateBiasAudit(
     margins,
     resamples,
     length: length.length,
-    position: position.position,
-    reviewers: reviewers.reviewers,
+    position: insufficient ? { ...position.position, tests: [] } : position.position,
+    reviewers: insufficient ? reviewers.reviewers.map((r) => ({ ...r, centreWeight: null })) : reviewers.reviewers,
     selfPreference: preference.selfPreference,
     affinity: preference.affinity,
     anchoring: preference.anchoring,
     trends: timed.trends,
-    anomalies: timed.anomalies,
+    anomalies: insufficient ? [] : timed.anomalies,
     changePoints: timed.changes,
-    tests,
+    tests: insufficient ? [] : tests,
     flags,
     notes,
   };

@@ -61,8 +61,11 @@ export interface ReviewerProfile {
   mean: BiasMetricReport;
   /** Standard deviation of the scores given (`reviewer_sd[…]`), interval by the delta method clustered by session. */
   standardDeviation: BiasMetricReport;
-  /** The reviewer's weight in the typical reviewer (1 full; 0 for a reviewer far from the others). */
-  centreWeight: number;
+  /**
+   * The reviewer's weight in the typical reviewer (1 full; 0 for a reviewer far from the others); null below 10
+   * sessions in the window, where ADR-018 shows no metric.
+   */
+  centreWeight: number | null;
 }
 
 /** A linear trend of a per-session indicator, and the indicator over rolling windows. */
@@ -102,7 +105,10 @@ export interface FamilyTest {
   hypotheses: number;
   /** The smallest weighted-Holm adjusted p-value among the family's hypotheses (each family gets an equal share of alpha). */
   adjustedPValue: number;
-  /** Whether the family raised a flag (a rejected hypothesis with its interval beyond the margin, from `minSessions` on). */
+  /**
+   * Whether the family raised a flag (a rejected hypothesis with its interval beyond the margin, its figure having
+   * `minSessions` sessions or more).
+   */
   rejected: boolean;
 }
 
@@ -167,7 +173,10 @@ export interface BiasAggregateReport {
   };
   confidence: ConfidenceTier;
   minSessions: number;
-  /** False below `minSessions`: figures are shown per their tier but no flag is raised. */
+  /**
+   * False below `minSessions`: figures are shown per their tier but no flag is raised. From it on, a flag still needs
+   * its own figure's sessions to reach `minSessions` (`BiasMetricReport.flagWithheld` marks one that did not).
+   */
   meetsMinimum: boolean;
   level: number;
   alpha: number;
@@ -193,6 +202,7 @@ export interface BiasAggregateReport {
   trends: TrendReport[];
   anomalies: SessionAnomaly[];
   changePoints: ChangePoint[];
+  /** Empty below 10 sessions (ADR-018's insufficient tier), as are `anomalies` and the position tests. */
   tests: FamilyTest[];
   flags: AggregateBiasFlag[];
   notes: string[];

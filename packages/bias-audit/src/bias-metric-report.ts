@@ -1,3 +1,4 @@
+import type { AggregateBiasFlagCode } from './bias-aggregate-report.js';
 import type { ConfidenceTier } from './confidence-tier.js';
 
 /**
@@ -31,4 +32,9 @@ export interface BiasMetricReport {
   margin?: number;
   /** Why a figure is missing, or a caution (e.g. the preliminary tier's high volatility). */
   note?: string;
+  /**
+   * Set where the figure's test and interval would raise the flag `code`, but the figure's own `sessions` are
+   * fewer than the report's `minSessions`: a flag needs its own figure to meet the minimum, so none is raised.
+   */
+  flagWithheld?: { code: AggregateBiasFlagCode; minSessions: number };
 }

@@ -26,13 +26,15 @@ export interface HypothesisFamily {
  * lies beyond its margin is a flag — the second condition only matters when alpha·weight exceeds
  * 1 − level, e.g. at level 0.99 — except a negative self-preference (modesty is not the bias SELF_PREFERENCE
  * names). The position family raises one flag, carried by its largest rejected score effect (rank points,
- * on another scale, only where no score effect is rejected). No flag below the minimum number of sessions; a
- * family's `rejected` says whether it raised one.
+ * on another scale, only where no score effect is rejected). A flag needs its own figure to meet the minimum:
+ * a hypothesis whose figure has fewer than `minSessions` sessions (however many the window has) raises none and
+ * is returned in `withheld` when it would otherwise have raised one. A family's `rejected` says whether it
+ * raised a flag.
  */
 export function biasFlags(
   families: readonly HypothesisFamily[],
-  rule: { alpha: number; meetsMinimum: boolean },
-): { tests: FamilyTest[]; flags: AggregateBiasFlag[] } {
+  rule: { alpha: number; minSessions: number },
+): { tests: FamilyTest[]; flags: AggregateBiasFlag[]; withheld: MarginHypothesis[] } {
   const present = families.filter((f) => f.hypotheses.length > 0);
   const all = present.flatMap((f, i) =>
     f.hypotheses.map((h) => ({ h, family: i, weight: 1 / (present.length * f.hypotheses.length), p: marginPValue(h) })),
@@ -44,13 +46,18 @@ export function biasFlags(
   const familyAdjusted = present.map(() => 1);
   all.forEach((item, i) => (familyAdjusted[item.family] = Math.min(familyAdjusted[item.family]!, adjusted[i]!)));
   const flags: AggregateBiasFlag[] = [];
+  const withheld: MarginHypothesis[] = [];
   const flaggedFamilies = new Set<number>();
   const position: { best: { flag: AggregateBiasFlag; ranks: boolean } | null } = { best: null };
   all.forEach(({ h, p, family }, i) => {
-    if (!rule.meetsMinimum || adjusted[i]! > rule.alpha) return;
+    if (adjusted[i]! > rule.alpha) return;
     if (h.code === 'SELF_PREFERENCE' && h.estimate <= 0) return;
     const { ciLower, ciUpper } = h.figure;
     if (ciLower === null || ciUpper === null || !(ciLower > h.margin || ciUpper < -h.margin)) return;
+    if (h.figure.sessions < rule.minSessions) {
+      withheld.push(h);
+      return;
+    }
     flaggedFamilies.add(family);
     const flag: AggregateBiasFlag = {
       code: h.code,
@@ -87,5 +94,5 @@ export function biasFlags(
     adjustedPValue: familyAdjusted[i]!,
     rejected: flaggedFamilies.has(i),
   }));
-  return { tests, flags };
+  return { tests, flags, withheld };
 }
