@@ -18,6 +18,20 @@ export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport
   ];
 }
 
+/**
+ * Where a figure's test and interval would have raised a flag but its own sessions fall short of `minSessions`
+ * (`flagWithheld`), one short line: `GENEROUS_REVIEWER: reviewer_offset[x], preliminary: 13 sessions (minSessions 20), no flag`.
+ */
+export function withheldFlagLines(report: BiasAggregateReport): string[] {
+  return biasReportMetrics(report).flatMap((m) =>
+    m.flagWithheld === undefined
+      ? []
+      : [
+          `${m.flagWithheld.code}: ${m.metric}, ${m.confidence}: ${m.sessions} sessions (minSessions ${m.flagWithheld.minSessions}), no flag`,
+        ],
+  );
+}
+
 /** "A (1st)" for display position 0. */
 export function positionLabel(position: number): string {
   let label = '';

@@ -1,5 +1,5 @@
 import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
-import { metricSubject, positionLabel } from './bias-report-metrics.js';
+import { metricSubject, positionLabel, withheldFlagLines } from './bias-report-metrics.js';
 import type { Style } from './create-style.js';
 import { describeUnreadSessions } from './leave-out-unread-sessions.js';
 import type { UnreadSessions } from './leave-out-unread-sessions.js';
@@ -215,6 +215,8 @@ export function renderBiasReportText(options: {
       `  ${s.yellow('⚑')} ${f.code}${subject}: ${f.metric} = ${num(f.estimate)} [${num(f.ciLower)}, ${num(f.ciUpper)}], beyond ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)}`,
     );
   }
+  // A figure that would have flagged but has fewer sessions of its own than the minimum: shown, not flagged.
+  for (const line of withheldFlagLines(report)) out.push(s.dim(`  ${line}`));
   const notes = [...report.notes];
   if (notes.length > 0) {
     out.push('');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { aggregateBiasAudit } from '@council/bias-audit';
-import { biasMetricRecordSchema, recordsFromObservations } from '@council/bias-store';
+import { biasMetricRecordSchema, createBiasStore, recordsFromObservations } from '@council/bias-store';
 import { plantedObservations, writePlantedStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
@@ -31,6 +31,60 @@ describe('council bias-report', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('Collecting data…\n6 of the 10 sessions needed before any metric is shown (ADR-018).');
     expect(r.out).not.toContain('A (1st)');
+  });
+
+  it('carries no metric, p-value, test or anomaly below 10 sessions, in JSON, CSV or HTML (ADR-018)', async () => {
+    // 9 sessions of the planted store: at 10 its first position's effect, the position test and the weights show.
+    const { dir, path } = await store(9);
+    const json = JSON.parse((await report(['--input', path, '--format', 'json'], dir)).out) as BiasReportDocument;
+    expect(json.report.confidence).toBe('insufficient_data');
+    const shown: string[] = [];
+    const walk = (x: unknown, at: string): void => {
+      if (Array.isArray(x)) x.forEach((v, i) => walk(v, `${at}[${i}]`));
+      else if (typeof x === 'object' && x !== null) for (const [k, v] of Object.entries(x)) walk(v, `${at}.${k}`);
+      else if (
+        typeof x === 'number' &&
+        /\.(estimate|ciLower|ciUpper|pValue|statistic|value|robustZ|centreWeight)$/.test(at)
+      )
+        shown.push(at);
+    };
+    walk(json.report, 'report');
+    expect(shown).toEqual([]);
+    expect([json.report.tests, json.report.anomalies, json.report.position.tests]).toEqual([[], [], []]);
+    const rows = (await report(['--input', path, '--format', 'csv'], dir)).out.trimEnd().split('\r\n').slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    // estimate, ci_lower, ci_upper and p_value (columns 1, 2, 3, 11) empty on every row.
+    for (const row of rows) expect([1, 2, 3, 11].map((i) => row.split(',')[i])).toEqual(['', '', '', '']);
+    const html = (await report(['--input', path, '--format', 'html'], dir)).out;
+    expect(html).toContain('Collecting data…');
+    expect(html).not.toMatch(/p [=<]|anomal|<svg/i);
+    const ten = await report(['--input', (await store(10)).path, '--format', 'json'], dir);
+    expect((JSON.parse(ten.out) as BiasReportDocument).report.position.tests.length).toBeGreaterThan(0);
+  });
+
+  it('shows a figure that would flag from fewer sessions than minSessions, and flags nothing from it', async () => {
+    // 24 planted sessions; in the first 12 a fifth reviewer scores every answer 2 points below the others (the
+    // same position bonus): its offset is −2 with a point interval, from its own 12 sessions (preliminary), in a
+    // window of 24 ≥ minSessions 20.
+    const dir = mkdtempSync(join(tmpdir(), 'council-report-'));
+    const path = join(dir, 'bias_metrics.jsonl');
+    const observations = plantedObservations({ sessions: 24 });
+    const harsh = plantedObservations({ sessions: 12, reviewers: ['r/harsh'] }).map((o) => ({
+      ...o,
+      score: o.score! - 2,
+    }));
+    await createBiasStore({ path }).append(
+      recordsFromObservations([...observations, ...harsh], { consent: 1, hashSecret: null, query: null }),
+    );
+    const json = JSON.parse((await report(['--input', path, '--format', 'json'], dir)).out) as BiasReportDocument;
+    const offset = json.report.reviewers.find((r) => r.reviewer === 'r/harsh')!.offset;
+    expect(offset).toMatchObject({ sessions: 12, confidence: 'preliminary' });
+    expect(offset.estimate).toBeCloseTo(-2, 10);
+    expect(offset.flagWithheld).toEqual({ code: 'HARSH_REVIEWER', minSessions: 20 });
+    expect(json.report.flags.map((f) => f.code)).not.toContain('HARSH_REVIEWER');
+    const line = 'HARSH_REVIEWER: reviewer_offset[r/harsh], preliminary: 12 sessions (minSessions 20), no flag';
+    expect((await report(['--input', path], dir)).out).toContain(`  ${line}\n`);
+    expect((await report(['--input', path, '--format', 'html'], dir)).out).toContain(`<li>${line}</li>`);
   });
 
   it('says which filter or window left every record out, instead of only asking for more data', async () => {

@@ -1,5 +1,5 @@
 import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
-import { metricSubject, positionLabel } from '../bias-report-metrics.js';
+import { metricSubject, positionLabel, withheldFlagLines } from '../bias-report-metrics.js';
 import { omitUndefined } from '../omit-undefined.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
@@ -115,6 +115,7 @@ export function htmlReportFromAudit(options: {
       : {}),
     notes: [
       ...[...new Set(report.flags.map(flagNote))],
+      ...withheldFlagLines(report),
       ...(report.flags.length === 0 && report.meetsMinimum
         ? ['No bias flag raised (Holm-corrected across families).']
         : []),
