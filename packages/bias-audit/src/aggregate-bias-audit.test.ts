@@ -44,6 +44,18 @@ function identicalSessions(
   return out;
 }
 
+/**
+ * The same sessions with each answer's author (and its length) moved on one place per session: the scores still
+ * follow the display position, but no author is shown at one position, so position is told apart from author and
+ * length (`identicalSessions` alone shows author `c_p` at position p every time: position not estimable).
+ */
+function rotateAuthors(data: BiasObservation[], authors = 4): BiasObservation[] {
+  return data.map((o) => {
+    const c = (o.position + Number(o.sessionId.slice(1))) % authors;
+    return { ...o, candidate: `c${c}`, responseLengthChars: 100 * (c + 1) };
+  });
+}
+
 describe('confidenceTier and holmAdjust', () => {
   it("follows ADR-018's tiers at their boundaries", () => {
     expect([9, 10, 19, 20, 49, 50].map(confidenceTier)).toEqual([
@@ -156,7 +168,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
   it('reports position effects as within-reviewer centred means with t intervals across sessions', () => {
     // Centred scores at positions 0–3: A −.5, −1.5, 1.5, .5; B −1.5, −.5, .5, 1.5. Position 0: mean −1, each
     // session ±.5 from it: SD √(12·.25/11) = 0.522233, SE 0.150756, interval −1 ± 2.200985·0.150756.
-    const report = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), {
+    const report = aggregateBiasAudit(rotateAuthors(identicalSessions(12, {}, [1, 2, 3, 4])), {
       window: { now: NOW },
       minSessions: 10,
     });
@@ -174,7 +186,7 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
 
   it('permutes below 100 sessions by default and takes the Wald F test with resamples 0', () => {
     // All 12 blocks identical: no relabelling beats the observed arrangement, p = 1/1001.
-    const same = aggregateBiasAudit(identicalSessions(12), { window: { now: NOW } });
+    const same = aggregateBiasAudit(rotateAuthors(identicalSessions(12)), { window: { now: NOW } });
     expect(same.resamples).toBe(1000);
     expect(same.position.tests).toHaveLength(1);
     expect(same.position.tests[0]).toMatchObject({
@@ -186,7 +198,10 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
     });
     // Wald, degenerate: θ = (−1, −1, 1, 1) while every session's vector is θ ± .5·(1, −1, 1, −1), so V has rank 1
     // and θ lies outside it — a direction no session varies in, which a sandwich cannot judge: no test.
-    const wald = aggregateBiasAudit(identicalSessions(12, {}, [1, 2, 3, 4]), { window: { now: NOW }, resamples: 0 });
+    const wald = aggregateBiasAudit(rotateAuthors(identicalSessions(12, {}, [1, 2, 3, 4])), {
+      window: { now: NOW },
+      resamples: 0,
+    });
     expect(wald.position.tests).toEqual([]);
   });
 
@@ -202,7 +217,8 @@ describe('aggregateBiasAudit: position (worked by hand)', () => {
           sessionId: `w${s}`,
           timestamp: new Date(Date.parse(NOW) - (s + 1) * DAY).toISOString(),
           reviewer: 'x',
-          candidate: `c${position}`,
+          // Authors alternate between the two places (an author always at one place is not estimable).
+          candidate: `c${(position + s) % 2}`,
           position,
           responseLengthChars: 100,
           score,
@@ -465,7 +481,7 @@ describe('aggregateBiasAudit: window, trends, anomalies, change points and input
     expect(few.reviewers.map((r) => r.centreWeight)).toEqual([null]);
     // One more session (10, preliminary): they are back.
     const ten = aggregateBiasAudit(
-      identicalSessions(10).map((o, i) => ({
+      rotateAuthors(identicalSessions(10)).map((o, i) => ({
         ...o,
         score: (o.score ?? 0) + (i % 3) * 0.1 + (o.sessionId === 's5' ? 5 : 0),
       })),

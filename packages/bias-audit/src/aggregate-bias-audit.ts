@@ -12,6 +12,8 @@ import { biasFlags } from './internal/bias-flags.js';
 import type { SessionTimeline } from './internal/indicator-trends.js';
 import { isArrayValue } from './internal/is-array-value.js';
 import { lengthReport } from './internal/length-report.js';
+import type { PositionIdentifiability } from './internal/position-design.js';
+import { positionIdentifiability } from './internal/position-design.js';
 import { positionReport } from './internal/position-report.js';
 import { preferenceReport } from './internal/preference-report.js';
 import type { ReportContext } from './internal/report-context.js';
@@ -87,12 +89,20 @@ export function aggregateBiasAudit(
   };
   // 3. Length.
   const length = lengthReport(context);
-  // 4. Position.
-  const position = positionReport(context, { resamples, seed });
+  // 4. Position, first whether the display orders identify it at all (not when fixed by author or sorted by length).
+  // Below 10 sessions nothing is estimated anyway (ADR-018's insufficient tier), and the check's shares are figures too.
+  const design = frame.positionDesign();
+  const identifiability: PositionIdentifiability =
+    confidenceTier(S) === 'insufficient_data' ? { estimable: true } : positionIdentifiability(design);
+  const position = positionReport(context, { resamples, seed, design, identifiability });
+  if (!identifiability.estimable)
+    notes.push(`Position is not estimable: ${identifiability.reason}. No position figure, test or flag is reported.`);
   // 5. Reviewers.
   const reviewers = reviewerProfiles(context, frame.models);
   // 6. Self-preference, affinity, anchoring.
-  const preference = preferenceReport(context);
+  const preference = preferenceReport(context, {
+    notEstimable: identifiability.estimable ? null : identifiability.reason,
+  });
   // 7. Trends, anomalies, change points.
   const timed = timelineReport(context, {
     models: frame.models,

@@ -44,6 +44,28 @@ export interface PositionBiasReport {
   /** Per display position: mean centred rank points (1 = ranked first, 0 = last). */
   rankEffects: BiasMetricReport[];
   tests: PositionTestReport[];
+  /**
+   * Present only when the display orders do not let position be told apart from the author or the answer's
+   * length (an order fixed by author, or sorted by length): then every position figure (and anchoring) is
+   * `estimable: false` with no estimate, there are no position tests, and no position flag is raised.
+   */
+  identifiability?: PositionIdentifiabilityReport;
+}
+
+/**
+ * Why position is not estimable: less than `minimumShare` of the display positions' variation within sessions
+ * (scored records, each session's mean position removed) is left once the author, or the answers' length order
+ * within the session, is known. Shuffled orders leave nearly all of it.
+ */
+export interface PositionIdentifiabilityReport {
+  estimable: false;
+  cause: 'author' | 'length';
+  reason: string;
+  /** Share of position's within-session variation left once the author is known (0 to 1). */
+  withinAuthorShare: number;
+  /** Share left once the answers' length order within their session is known (0 to 1). */
+  withinLengthShare: number;
+  minimumShare: number;
 }
 
 /** One reviewer across the window. The calibrated view is for analytics only, never for votes (ADR-018). */

@@ -37,4 +37,9 @@ export interface BiasMetricReport {
    * fewer than the report's `minSessions`: a flag needs its own figure to meet the minimum, so none is raised.
    */
   flagWithheld?: { code: AggregateBiasFlagCode; minSessions: number };
+  /**
+   * Set (to false) only where the design cannot identify the figure — a position figure when the display order
+   * was fixed by author or sorted by length: no estimate, interval or p-value, `note` says why, and no flag.
+   */
+  estimable?: false;
 }

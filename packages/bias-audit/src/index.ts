@@ -75,6 +75,7 @@ export type {
   FamilyTest,
   LengthBiasReport,
   PositionBiasReport,
+  PositionIdentifiabilityReport,
   PositionTestReport,
   ReviewerProfile,
   SessionAnomaly,

@@ -3,6 +3,8 @@ import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import type { ScoreModelFit } from '../fit-score-model.js';
 import { fitCheckedSummaries, fitScoreModel } from '../fit-score-model.js';
 import { indicatorsFromSummary } from './indicator-session-codec.js';
+import type { PositionDesign } from './position-design.js';
+import { positionDesignFromColumns, positionDesignFromSummaries } from './position-design.js';
 import type { SessionIndicators } from './session-indicators.js';
 import { collectSessionIndicators, foldSessionIndicators } from './session-indicators.js';
 
@@ -18,6 +20,8 @@ export interface AuditSessions {
   observations: number;
   fit: (level: number) => ScoreModelFit;
   indicators: (options: { blocks: boolean }) => SessionIndicators;
+  /** How the display positions of the scored records were assigned (`positionIdentifiability` judges it). */
+  positionDesign: () => PositionDesign;
 }
 
 export function sessionsFromColumns(columns: BiasColumns): AuditSessions {
@@ -28,6 +32,7 @@ export function sessionsFromColumns(columns: BiasColumns): AuditSessions {
     observations: columns.length,
     fit: (level) => fitScoreModel(columns, { level }),
     indicators: (options) => collectSessionIndicators(columns, options),
+    positionDesign: () => positionDesignFromColumns(columns),
   };
 }
 
@@ -42,6 +47,7 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
     models,
     observations: sessions.reduce((n, s) => n + s.records, 0),
     fit: (level) => fitCheckedSummaries(summaries, level),
+    positionDesign: () => positionDesignFromSummaries(summaries, models),
     indicators: (options) => {
       let maxPosition = -1;
       for (const s of sessions) for (const p of s.indicators.positions) maxPosition = Math.max(maxPosition, p.position);

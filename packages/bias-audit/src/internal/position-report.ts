@@ -1,18 +1,39 @@
 import type { PositionBiasReport, PositionTestReport } from '../bias-aggregate-report.js';
+import type { BiasMetricReport } from '../bias-metric-report.js';
 import type { HypothesisFamily } from './bias-flags.js';
 import { blockPermutationTest } from './block-permutation-test.js';
+import type { PositionDesign, PositionIdentifiability } from './position-design.js';
+import { POSITION_SHARE_MINIMUM } from './position-design.js';
 import { positionWaldTest } from './position-wald-test.js';
 import type { ReportContext } from './report-context.js';
 import type { PositionBlocks } from './session-indicators.js';
 
+/** A figure the design cannot identify: no estimate, interval or p-value; its note says why (tier notes kept). */
+export function notEstimableFigure(figure: BiasMetricReport, reason: string): BiasMetricReport {
+  const { pValue, ...rest } = figure;
+  const kept = figure.note === undefined || figure.note.startsWith('Not computable') ? [] : [figure.note];
+  return {
+    ...rest,
+    estimate: null,
+    ciLower: null,
+    ciUpper: null,
+    ...(pValue === undefined ? {} : { pValue: null }),
+    note: [`Not estimable: ${reason}.`, ...kept].join(' '),
+    estimable: false,
+  };
+}
+
 /**
  * Step 4 of `aggregateBiasAudit`: per display position (and rank position) the mean centred score, primacy and
  * recency, and the tests of "no position effect" — block permutations when `resamples` > 0, else the Wald F test.
+ * When the display orders do not identify position (`identifiability`: fixed by author or sorted by length), every
+ * figure is not estimable, there is no test and no hypothesis, and `identifiability` says why.
  */
 export function positionReport(
   context: ReportContext,
-  tests: { resamples: number; seed: number },
+  tests: { resamples: number; seed: number; design: PositionDesign; identifiability: PositionIdentifiability },
 ): { position: PositionBiasReport; family: HypothesisFamily } {
+  const { identifiability, design } = tests;
   const { indicators, margins } = context;
   const { fromT, tHypothesis } = context.figures;
   const { resamples, seed } = tests;
@@ -70,15 +91,17 @@ export function positionReport(
         sessions: wald.sessions,
       });
   };
-  testPositions({
-    basis: 'scores',
-    values: indicators.positionValues,
-    sessionsOf: indicators.positionSessions,
-    blocks: indicators.scoreBlocks,
-    sessions: indicators.positionedScoreSessions,
-    offset: 202,
-  });
-  if (indicators.rankedSessions >= 2) {
+  // A test of "no position effect" on orders fixed by author or sorted by length would test the authors or length.
+  if (identifiability.estimable)
+    testPositions({
+      basis: 'scores',
+      values: indicators.positionValues,
+      sessionsOf: indicators.positionSessions,
+      blocks: indicators.scoreBlocks,
+      sessions: indicators.positionedScoreSessions,
+      offset: 202,
+    });
+  if (identifiability.estimable && indicators.rankedSessions >= 2) {
     testPositions({
       basis: 'ranks',
       values: indicators.rankValues,
@@ -99,6 +122,27 @@ export function positionReport(
         )
       : []),
   ];
+  if (!identifiability.estimable) {
+    const blank = (f: BiasMetricReport): BiasMetricReport => notEstimableFigure(f, identifiability.reason);
+    return {
+      position: {
+        effects: effects.map(blank),
+        primacy: blank(primacy),
+        recency: blank(recency),
+        rankEffects: rankEffects.map(blank),
+        tests: [],
+        identifiability: {
+          estimable: false,
+          cause: identifiability.cause,
+          reason: identifiability.reason,
+          withinAuthorShare: design.withinAuthorShare ?? 1,
+          withinLengthShare: design.withinLengthShare ?? 1,
+          minimumShare: POSITION_SHARE_MINIMUM,
+        },
+      },
+      family: { family: 'position', hypotheses: [] },
+    };
+  }
   return {
     position: { effects, primacy, recency, rankEffects, tests: positionTests },
     family: { family: 'position', hypotheses: positionHypotheses },

@@ -1,13 +1,17 @@
 import type { BiasMetricReport } from '../bias-metric-report.js';
 import type { ScoreModelEffect } from '../fit-score-model.js';
 import type { HypothesisFamily, MarginHypothesis } from './bias-flags.js';
+import { notEstimableFigure } from './position-report.js';
 import type { ReportContext } from './report-context.js';
 
 /**
  * Step 6 of `aggregateBiasAudit`: self-preference and affinity from the score model (by subject), and anchoring
  * across sessions; a family each.
  */
-export function preferenceReport(context: ReportContext): {
+export function preferenceReport(
+  context: ReportContext,
+  position: { notEstimable: string | null } = { notEstimable: null },
+): {
   selfPreference: BiasMetricReport[];
   affinity: BiasMetricReport[];
   anchoring: BiasMetricReport;
@@ -54,7 +58,10 @@ export function preferenceReport(context: ReportContext): {
     intervalMethod: 'cluster_influence_t',
     margin: margins.affinity,
   });
-  const anchoring = fromT({ metric: 'anchoring', values: indicators.anchoringValues, margin: margins.anchoring });
+  const anchoringFigure = fromT({ metric: 'anchoring', values: indicators.anchoringValues, margin: margins.anchoring });
+  // Anchoring reads display position: where position is not estimable (fixed by author, sorted by length), neither is it.
+  const anchoring =
+    position.notEstimable === null ? anchoringFigure : notEstimableFigure(anchoringFigure, position.notEstimable);
   families.push({
     family: 'anchoring',
     hypotheses: tHypothesis({ code: 'ANCHORING', subject: null, figure: anchoring, margin: margins.anchoring }),
