@@ -128,6 +128,10 @@ export function renderBiasReportText(options: {
       ...rows([report.position.recency], () => 'recency (last shown)'),
     ]),
   );
+  // Orders fixed by author or sorted by length: the figures above are n/a, and this says why (no test, no flag).
+  const unidentified = report.position.identifiability;
+  if (unidentified !== undefined)
+    out.push(s.yellow(`  not estimable: ${unidentified.reason}; no position test or flag.`));
   for (const t of report.position.tests) {
     const method =
       t.method === 'wald_f'

@@ -87,6 +87,46 @@ describe('council bias-report', () => {
     expect((await report(['--input', path, '--format', 'html'], dir)).out).toContain(`<li>${line}</li>`);
   });
 
+  it('says position is not estimable where each author is always shown at its own index, in every format', async () => {
+    // The planted store with its orders never shuffled: c/a always first and scored a point above the rest. Read
+    // naively, the first position's centred score is +0.75 (a flag); but position is c/a: 0% of position's
+    // variation within sessions is left once the author is known.
+    const dir = mkdtempSync(join(tmpdir(), 'council-report-'));
+    const path = join(dir, 'bias_metrics.jsonl');
+    const candidates = ['c/a', 'c/b', 'c/c', 'c/d'];
+    const fixed = plantedObservations({ sessions: 20 }).map((o) => {
+      const position = candidates.indexOf(o.candidate);
+      return { ...o, position, rankPosition: position, score: 5 + (position === 0 ? 1 : 0) };
+    });
+    await createBiasStore({ path }).append(
+      recordsFromObservations(fixed, { consent: 1, hashSecret: null, query: null }),
+    );
+    const reason = 'position is fixed by author: the authors were shown in the same order in 20 of 20 sessions';
+    const json = JSON.parse((await report(['--input', path, '--format', 'json'], dir)).out) as BiasReportDocument;
+    expect(json.report.position.identifiability).toMatchObject({
+      estimable: false,
+      cause: 'author',
+      minimumShare: 0.5,
+    });
+    expect(json.report.position.identifiability!.reason).toContain(reason);
+    expect(json.report.position.effects.map((e) => [e.estimable, e.estimate])).toEqual([
+      [false, null],
+      [false, null],
+      [false, null],
+      [false, null],
+    ]);
+    expect(json.report.position.tests).toEqual([]);
+    expect(json.report.flags.map((f) => f.code)).not.toContain('POSITION_BIAS_DETECTED');
+    const text = (await report(['--input', path], dir)).out;
+    expect(text).toContain(`  not estimable: ${reason}`);
+    expect(text).toContain('; no position test or flag.\n');
+    const csv = (await report(['--input', path, '--format', 'csv'], dir)).out;
+    expect(csv).toContain(`position_effect[0],,,,0.95,`);
+    expect(csv).toContain(`"Not estimable: ${reason}`);
+    const html = (await report(['--input', path, '--format', 'html'], dir)).out;
+    expect(html).toContain(`Position is not estimable: ${reason}`);
+  });
+
   it('says which filter or window left every record out, instead of only asking for more data', async () => {
     const { dir, path } = await store(12);
     const filtered = await report(['--input', path, '--model', 'no/such-model', '--format', 'json'], dir);
