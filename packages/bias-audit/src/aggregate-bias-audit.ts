@@ -13,7 +13,7 @@ import type { SessionTimeline } from './internal/indicator-trends.js';
 import { isArrayValue } from './internal/is-array-value.js';
 import { lengthReport } from './internal/length-report.js';
 import type { PositionIdentifiability } from './internal/position-design.js';
-import { positionIdentifiability } from './internal/position-design.js';
+import { lengthTiedToPosition, positionIdentifiability } from './internal/position-design.js';
 import { positionReport } from './internal/position-report.js';
 import { preferenceReport } from './internal/preference-report.js';
 import type { ReportContext } from './internal/report-context.js';
@@ -87,13 +87,14 @@ export function aggregateBiasAudit(
     margins,
     level,
   };
-  // 3. Length.
-  const length = lengthReport(context);
-  // 4. Position, first whether the display orders identify it at all (not when fixed by author or sorted by length).
-  // Below 10 sessions nothing is estimated anyway (ADR-018's insufficient tier), and the check's shares are figures too.
+  // Whether the display orders identify position at all (not when fixed by author or sorted by length). Below
+  // 10 sessions nothing is estimated anyway (ADR-018's insufficient tier), and the check's shares are figures too.
   const design = frame.positionDesign();
-  const identifiability: PositionIdentifiability =
-    confidenceTier(S) === 'insufficient_data' ? { estimable: true } : positionIdentifiability(design);
+  const checked = confidenceTier(S) !== 'insufficient_data';
+  const identifiability: PositionIdentifiability = checked ? positionIdentifiability(design) : { estimable: true };
+  // 3. Length (said to follow position where the orders were sorted by length).
+  const length = lengthReport(context, { tiedToLength: checked ? lengthTiedToPosition(design) : null });
+  // 4. Position.
   const position = positionReport(context, { resamples, seed, design, identifiability });
   if (!identifiability.estimable)
     notes.push(`Position is not estimable: ${identifiability.reason}. No position figure, test or flag is reported.`);

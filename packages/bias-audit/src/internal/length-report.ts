@@ -7,7 +7,10 @@ import type { ReportContext } from './report-context.js';
  * Step 3 of `aggregateBiasAudit`: the within-session length slope (flagged beyond its margin), the length–score
  * correlation, and the between-session association (a figure, never flagged); the length family when the slope was fitted.
  */
-export function lengthReport(context: ReportContext): { length: LengthBiasReport; families: HypothesisFamily[] } {
+export function lengthReport(
+  context: ReportContext,
+  order: { tiedToLength: string | null } = { tiedToLength: null },
+): { length: LengthBiasReport; families: HypothesisFamily[] } {
   const { fit, margins } = context;
   const { fromModel, hypothesis } = context.figures;
   const families: HypothesisFamily[] = [];
@@ -45,6 +48,10 @@ export function lengthReport(context: ReportContext): { length: LengthBiasReport
       .filter(Boolean)
       .join(' ');
   }
+  // Orders sorted by length: position then follows length, so a position effect may read as length here.
+  if (order.tiedToLength !== null)
+    for (const f of [slope, correlation])
+      if (f.estimate !== null) f.note = [f.note, order.tiedToLength].filter(Boolean).join(' ');
   const length: LengthBiasReport = { slope, correlation, betweenSessions };
   if (slopeFit !== null)
     families.push({

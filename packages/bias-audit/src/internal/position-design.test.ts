@@ -167,6 +167,22 @@ describe('aggregateBiasAudit on orders that do not identify position', () => {
     expect(report.flags.filter((f) => f.code === 'POSITION_BIAS_DETECTED')).toEqual([]);
   });
 
+  it('says the length figures may read position where the answers were shown longest first', () => {
+    const columns = observationsToColumns(store({ authorAt: rotated, lengthAt: (p, s) => 1000 - 100 * p + 10 * s }));
+    const report = aggregateBiasAudit(columns, { window: { now: NOW } });
+    expect(report.position.identifiability).toMatchObject({
+      cause: 'length',
+      withinAuthorShare: 1,
+      withinLengthShare: 0,
+    });
+    const caution =
+      "The answers were shown longest first in 32 of 32 sessions (0% of position's variation left once length order is known): an effect of display position may read as length here.";
+    expect(report.length.slope.estimate).not.toBeNull();
+    expect(report.length.slope.note).toContain(caution);
+    expect(report.length.correlation.note).toContain(caution);
+    expect(report.length.betweenSessions.note ?? '').not.toContain(caution);
+  });
+
   it('checks nothing below 10 sessions, where no figure is shown anyway', () => {
     const data = store({ authorAt: fixed }).filter((o) => Number(o.sessionId.slice(1)) < 9);
     const report = aggregateBiasAudit(data, { window: { now: NOW } });

@@ -307,3 +307,19 @@ export function positionIdentifiability(design: PositionDesign): PositionIdentif
     };
   return { estimable: true };
 }
+
+/**
+ * The caution on the length figures where the display order follows length (less than `POSITION_SHARE_MINIMUM` of
+ * position's within-session variation left once the answers' length order is known), else null. The score model
+ * tells length from position only where position varies within an answer (a reviewer's own answer left out moves
+ * the others' places): little or nothing when the order is sorted.
+ */
+export function lengthTiedToPosition(design: PositionDesign): string | null {
+  const share = design.withinLengthShare;
+  if (share === null || share >= POSITION_SHARE_MINIMUM) return null;
+  return (
+    `The answers were shown ${design.longestFirst ? 'longest' : 'shortest'} first in ${design.lengthOrderSessions} of ` +
+    `${design.lengthSessions} sessions (${Math.round(100 * share)}% of position's variation left once length order ` +
+    `is known): an effect of display position may read as length here.`
+  );
+}
