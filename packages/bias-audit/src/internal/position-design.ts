@@ -44,13 +44,40 @@ export interface PositionDesign {
 export type PositionIdentifiability =
   { estimable: true } | { estimable: false; cause: 'author' | 'length'; reason: string; share: number };
 
-/** One answer of a session: its author's name rank, its length, and its scored records' positions (count, Σp, Σp²). */
-interface DesignAnswer {
-  author: number;
-  length: number;
-  count: number;
-  sum: number;
-  squares: number;
+/**
+ * One session's answers, in author-name order, in reused buffers: `author[j]` its author's name rank, `length[j]`
+ * its length, and its scored records' positions as `count[j]`, Σp `sum[j]` and Σp² `squares[j]`; `rank` is work space.
+ */
+class DesignAnswers {
+  q = 0;
+  author = new Int32Array(16);
+  length = new Float64Array(16);
+  count = new Float64Array(16);
+  sum = new Float64Array(16);
+  squares = new Float64Array(16);
+  rank = new Float64Array(16);
+
+  /** Empties the buffers for a session of up to `answers` answers. */
+  reset(answers: number): void {
+    this.q = 0;
+    if (answers <= this.author.length) return;
+    const size = Math.max(answers, 2 * this.author.length);
+    this.author = new Int32Array(size);
+    this.length = new Float64Array(size);
+    this.count = new Float64Array(size);
+    this.sum = new Float64Array(size);
+    this.squares = new Float64Array(size);
+    this.rank = new Float64Array(size);
+  }
+
+  add(answer: { author: number; length: number; count: number; sum: number; squares: number }): void {
+    const j = this.q++;
+    this.author[j] = answer.author;
+    this.length[j] = answer.length;
+    this.count[j] = answer.count;
+    this.sum[j] = answer.sum;
+    this.squares[j] = answer.squares;
+  }
 }
 
 /** Sums over sessions (see `PositionDesign`); sessions arrive one at a time, their answers in author-name order. */
@@ -66,8 +93,10 @@ class PositionDesignSums {
   private readonly sessionEnds: number[] = [];
   private sessions = 0;
   private varyingSessions = 0;
-  /** Per session with two lengths or more: +1 if shown longest first, −1 if shortest first, 0 if neither. */
-  private readonly lengthOrders: number[] = [];
+  /** Sessions with two lengths or more, and those shown longest first and shortest first. */
+  private lengthSessions = 0;
+  private longestFirstSessions = 0;
+  private shortestFirstSessions = 0;
 
   constructor(models: number) {
     this.m = models;
@@ -75,24 +104,14 @@ class PositionDesignSums {
     this.before = new Float64Array(models * models);
   }
 
-  addSession(answers: readonly DesignAnswer[]): void {
-    const q = answers.length;
+  addSession(answers: DesignAnswers): void {
+    const { q, author, length, count, sum, squares, rank } = answers;
     if (q === 0) return;
     this.sessions++;
-    const { m, gram } = this;
+    const { m, gram, before } = this;
     const d = m + 2;
     const L = m;
     const X = m + 1;
-    // Length ranks within the session (0 = shortest, ties averaged).
-    const rank = answers.map((a) => {
-      let below = 0;
-      let same = 0;
-      for (const b of answers) {
-        if (b.length < a.length) below++;
-        else if (b.length === a.length) same++;
-      }
-      return below + (same - 1) / 2;
-    });
     let n = 0;
     let sumX = 0;
     let sumXX = 0;
@@ -100,53 +119,63 @@ class PositionDesignSums {
     let sumLL = 0;
     let sumLX = 0;
     for (let j = 0; j < q; j++) {
-      const a = answers[j]!;
-      n += a.count;
-      sumX += a.sum;
-      sumXX += a.squares;
-      sumL += a.count * rank[j]!;
-      sumLL += a.count * rank[j]! * rank[j]!;
-      sumLX += rank[j]! * a.sum;
+      // Length rank within the session (0 = shortest, ties averaged).
+      let below = 0;
+      let same = 0;
+      for (let k = 0; k < q; k++) {
+        if (length[k]! < length[j]!) below++;
+        else if (length[k] === length[j]) same++;
+      }
+      const r = below + (same - 1) / 2;
+      rank[j] = r;
+      n += count[j]!;
+      sumX += sum[j]!;
+      sumXX += squares[j]!;
+      sumL += count[j]! * r;
+      sumLL += count[j]! * r * r;
+      sumLX += r * sum[j]!;
     }
     if (n === 0) return;
     if (sumXX - (sumX * sumX) / n > 1e-9 * Math.max(1, sumXX)) this.varyingSessions++;
     for (let j = 0; j < q; j++) {
-      const a = answers[j]!;
-      const r = a.author;
-      for (let k = 0; k < q; k++)
-        gram[r * d + answers[k]!.author]! += (j === k ? a.count : 0) - (a.count * answers[k]!.count) / n;
-      const al = a.count * rank[j]! - (a.count * sumL) / n;
-      const ax = a.sum - (a.count * sumX) / n;
-      gram[r * d + L]! += al;
-      gram[L * d + r]! += al;
-      gram[r * d + X]! += ax;
-      gram[X * d + r]! += ax;
+      const a = author[j]!;
+      const c = count[j]!;
+      for (let k = 0; k < q; k++) gram[a * d + author[k]!]! += (j === k ? c : 0) - (c * count[k]!) / n;
+      const al = c * rank[j]! - (c * sumL) / n;
+      const ax = sum[j]! - (c * sumX) / n;
+      gram[a * d + L]! += al;
+      gram[L * d + a]! += al;
+      gram[a * d + X]! += ax;
+      gram[X * d + a]! += ax;
     }
     const lx = sumLX - (sumL * sumX) / n;
     gram[L * d + L]! += sumLL - (sumL * sumL) / n;
     gram[L * d + X]! += lx;
     gram[X * d + L]! += lx;
     gram[X * d + X]! += sumXX - (sumX * sumX) / n;
-    // The order the session showed its authors and its lengths in, by their records' mean positions.
-    const means = answers.map((a) => (a.count > 0 ? a.sum / a.count : Number.NaN));
-    for (let j = 0; j < q; j++) {
-      this.sessionAuthors.push(answers[j]!.author);
-      this.sessionMeans.push(means[j]!);
-      for (let k = 0; k < q; k++)
-        if (means[j]! < means[k]!) this.before[answers[j]!.author * m + answers[k]!.author]!++;
-    }
-    this.sessionEnds.push(this.sessionAuthors.length);
+    // The order the session showed its authors and its lengths in, by their records' mean positions (NaN: none).
     let longest = true;
     let shortest = true;
     let lengths = false;
-    for (let j = 0; j < q; j++)
+    for (let j = 0; j < q; j++) {
+      const mj = sum[j]! / count[j]!;
+      this.sessionAuthors.push(author[j]!);
+      this.sessionMeans.push(mj);
       for (let k = 0; k < q; k++) {
-        if (answers[j]!.length <= answers[k]!.length) continue;
+        const mk = sum[k]! / count[k]!;
+        if (mj < mk) before[author[j]! * m + author[k]!]!++;
+        if (length[j]! <= length[k]!) continue;
         lengths = true;
-        if (!(means[j]! < means[k]!)) longest = false;
-        if (!(means[j]! > means[k]!)) shortest = false;
+        if (!(mj < mk)) longest = false;
+        if (!(mj > mk)) shortest = false;
       }
-    if (lengths) this.lengthOrders.push(longest ? 1 : shortest ? -1 : 0);
+    }
+    this.sessionEnds.push(this.sessionAuthors.length);
+    if (lengths) {
+      this.lengthSessions++;
+      if (longest) this.longestFirstSessions++;
+      else if (shortest) this.shortestFirstSessions++;
+    }
   }
 
   design(): PositionDesign {
@@ -191,7 +220,7 @@ class PositionDesignSums {
       start = end;
     }
     const longestFirst = gram[L * d + X]! <= 0;
-    const lengthOrderSessions = this.lengthOrders.filter((o) => o === (longestFirst ? 1 : -1)).length;
+    const lengthOrderSessions = longestFirst ? this.longestFirstSessions : this.shortestFirstSessions;
     return {
       sessions: this.sessions,
       varyingSessions: this.varyingSessions,
@@ -199,7 +228,7 @@ class PositionDesignSums {
       withinLengthShare,
       orderedSessions,
       authorOrderSessions,
-      lengthSessions: this.lengthOrders.length,
+      lengthSessions: this.lengthSessions,
       lengthOrderSessions,
       longestFirst,
     };
@@ -215,19 +244,21 @@ export function positionDesignFromColumns(columns: BiasColumns): PositionDesign 
   const models = columns.models.length;
   const rankOf = nameRanks(columns.models);
   const sums = new PositionDesignSums(models);
+  const answers = new DesignAnswers();
+  answers.reset(models);
   const count = new Float64Array(models);
   const sum = new Float64Array(models);
   const squares = new Float64Array(models);
   const length = new Float64Array(models);
-  const seen: number[] = [];
+  const seen = new Int32Array(models);
   const { score, candidate, position, responseLengthChars, sessionStart } = columns;
   for (let s = 0; s < columns.sessionIds.length; s++) {
-    seen.length = 0;
+    let authors = 0;
     for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) {
       if (Number.isNaN(score[i]!)) continue;
       const a = rankOf[candidate[i]!]!;
       if (count[a] === 0) {
-        seen.push(a);
+        seen[authors++] = a;
         length[a] = responseLengthChars[i]!;
       }
       const p = position[i]!;
@@ -235,11 +266,13 @@ export function positionDesignFromColumns(columns: BiasColumns): PositionDesign 
       sum[a]! += p;
       squares[a]! += p * p;
     }
-    seen.sort((a, b) => a - b);
-    sums.addSession(
-      seen.map((a) => ({ author: a, length: length[a]!, count: count[a]!, sum: sum[a]!, squares: squares[a]! })),
-    );
-    for (const a of seen) count[a] = sum[a] = squares[a] = 0;
+    const order = seen.subarray(0, authors).sort();
+    answers.reset(authors);
+    for (const a of order) {
+      answers.add({ author: a, length: length[a]!, count: count[a]!, sum: sum[a]!, squares: squares[a]! });
+      count[a] = sum[a] = squares[a] = 0;
+    }
+    sums.addSession(answers);
   }
   return sums.design();
 }
@@ -255,23 +288,28 @@ export function positionDesignFromSummaries(
   const modelIndex = new Map(models.map((name, m) => [name, m]));
   const rankOf = nameRanks(models);
   const sums = new PositionDesignSums(models.length);
+  const design = new DesignAnswers();
   for (const s of summaries.sessions) {
     const { columns, answers } = s.score;
     const positions = columns.map((c) => (c.startsWith('position:') ? Number(c.slice('position:'.length)) : -1));
-    const design = answers.map((a) => {
-      let count = 0;
-      let sum = 0;
-      let squares = 0;
-      positions.forEach((p, j) => {
-        if (p < 0) return;
-        const records = Math.round(a.count * a.meanRow[j]!);
-        count += records;
-        sum += records * p;
-        squares += records * p * p;
-      });
-      return { author: rankOf[modelIndex.get(a.author)!]!, length: a.lengthChars, count, sum, squares };
-    });
-    sums.addSession(design.sort((a, b) => a.author - b.author));
+    const byAuthor = answers
+      .map((a) => {
+        let count = 0;
+        let sum = 0;
+        let squares = 0;
+        positions.forEach((p, j) => {
+          if (p < 0) return;
+          const records = Math.round(a.count * a.meanRow[j]!);
+          count += records;
+          sum += records * p;
+          squares += records * p * p;
+        });
+        return { author: rankOf[modelIndex.get(a.author)!]!, length: a.lengthChars, count, sum, squares };
+      })
+      .sort((a, b) => a.author - b.author);
+    design.reset(byAuthor.length);
+    for (const answer of byAuthor) design.add(answer);
+    sums.addSession(design);
   }
   return sums.design();
 }
