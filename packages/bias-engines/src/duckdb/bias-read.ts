@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '@council/bias-store';
 import { biasColumn, settleWindowRecords, checkWindowOptions, resolveBiasInputs } from '@council/bias-store/internal';
-import type { BiasRecordColumns, EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
+import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasInputFile } from '@council/bias-store/internal';
 import { biasParquetSchemaProblem, biasParquetTextColumns } from '../scan-bias-parquet.js';
 import { reconcileLines } from './reconcile-lines.js';
@@ -14,6 +14,7 @@ import type { Reconciled, ScannedFile } from './reconcile-lines.js';
 import { duckdbScanStatements } from './record-sql.js';
 import { loadDuckdb } from './load-duckdb.js';
 import { streamWindowRecords } from './window-columns.js';
+import type { StreamedWindowRecords } from './window-columns.js';
 import type { WindowCounts } from './window-sql.js';
 import { applyWindow } from './window-sql.js';
 
@@ -50,7 +51,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
     ...(options.threads === undefined ? {} : { threads: String(options.threads) }),
   });
   const connection = await instance.connect();
-  let read: { reconciled: Reconciled; counts: WindowCounts; columns: BiasRecordColumns };
+  let read: { reconciled: Reconciled; counts: WindowCounts; streamed: StreamedWindowRecords };
   try {
     const { view } = await scanInputs(connection, inputs, jsOwned);
     const reconciled = await reconcileLines({ inputs, jsOwned, ...(await scanAccount(connection)), maxLineBytes });
@@ -58,14 +59,15 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
     const counts = await applyWindow(connection, window);
     // The records come back in any order (streamWindowRecords puts each in its place): DuckDB need not keep the files' order.
     await connection.run('SET preserve_insertion_order = false');
-    read = { reconciled, counts, columns: await streamWindowRecords(connection, counts.windowRecords) };
+    read = { reconciled, counts, streamed: await streamWindowRecords(connection, counts.windowRecords) };
   } finally {
     connection.closeSync();
     instance.closeSync();
     await rm(spill, { recursive: true, force: true });
   }
   const { reconciled, counts } = read;
-  const settled = settleWindowRecords(read.columns, counts.timestampsWithoutZone);
+  // Finished here, DuckDB closed: what it held while the records streamed in is freed first.
+  const settled = settleWindowRecords(read.streamed.complete(), counts.timestampsWithoutZone);
   const skips = reconciled.skips.report();
   return {
     files: reconciled.files,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noRank } from '@council/bias-store';
+import type { BiasRecordColumns } from '@council/bias-store';
 import { loadDuckdb } from './load-duckdb.js';
 import { streamWindowRecords } from './window-columns.js';
 
@@ -10,7 +11,7 @@ import { streamWindowRecords } from './window-columns.js';
  * not appear.
  */
 async function windowTables(): Promise<{
-  read: (records: number) => ReturnType<typeof streamWindowRecords>;
+  read: (records: number) => Promise<BiasRecordColumns>;
   close: () => void;
 }> {
   const { DuckDBInstance } = await loadDuckdb();
@@ -30,7 +31,7 @@ async function windowTables(): Promise<{
   await connection.run(`CREATE TEMP TABLE window_names AS SELECT * FROM (VALUES
     (0, 'm/c'), (0, 'm/a'), (0, 'm/b'), (1, '1.2.0'), (1, '1.1.0'), (2, 'math'), (2, 'coding')) AS v(kind, name)`);
   return {
-    read: (records) => streamWindowRecords(connection, records),
+    read: async (records) => (await streamWindowRecords(connection, records)).complete(),
     close: () => {
       connection.closeSync();
       instance.closeSync();

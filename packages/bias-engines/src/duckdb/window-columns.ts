@@ -8,6 +8,17 @@ import { nameKinds } from './window-sql.js';
 type Columns = RecordArrays;
 
 /**
+ * The window's records as `streamWindowRecords` leaves them while DuckDB is open: `complete()`, called once DuckDB is
+ * closed, gives the reader's columns. What needs no DuckDB waits until then, so as not to add to the memory DuckDB holds
+ * while the records stream in (the peak of a report through DuckDB): each record's session index (4 bytes a record,
+ * written from `sessionStart`; its array is allocated, but its pages are not touched until then) and the session ids
+ * (their JSON text is parsed then).
+ */
+export interface StreamedWindowRecords {
+  complete(): BiasRecordColumns;
+}
+
+/**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
  * window-sql.ts leaves them) as the reader's columns: session by session in window order, each session's records in
  * read order, repeats included, names indexed in name order. DuckDB sends them in whatever order its threads finish —
@@ -19,7 +30,7 @@ type Columns = RecordArrays;
 export async function streamWindowRecords(
   connection: Duckdb.DuckDBConnection,
   records: number,
-): Promise<BiasRecordColumns> {
+): Promise<StreamedWindowRecords> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
   const sorted = (kind: number, what: Parameters<typeof checkWindowNames>[1]): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
@@ -32,15 +43,18 @@ export async function streamWindowRecords(
   await nameTable(connection, 'model_ids', models);
   await nameTable(connection, 'config_ids', configVersions);
   await nameTable(connection, 'category_ids', queryCategories);
-  // The ids as one JSON array (node-api converts a VARCHAR value by value: 2.6 s for 1,000,000 ids, 0.9 s this way).
+  // The ids as one JSON array (node-api converts a VARCHAR value by value: 2.6 s for 1,000,000 ids, 0.9 s this way),
+  // parsed once DuckDB is closed (`sessionIdsOf`): 37 MB of text for 1,000,000 ids, about twice that as strings.
   const [idsJson] = (
     await connection.runAndReadAll('SELECT to_json(list(session ORDER BY place))::VARCHAR FROM session_places')
   ).getRowsJS()[0]!;
-  const sessionIds = idsJson === null ? [] : (JSON.parse(idsJson as string) as string[]);
-  const sessions = sessionIds.length;
+  let sessionIds: string[] | undefined;
+  const sessionIdsOf = (): string[] =>
+    (sessionIds ??= idsJson === null ? [] : (JSON.parse(idsJson as string) as string[]));
+  const placed = await connection.run('SELECT key, n::DOUBLE FROM session_places ORDER BY place');
+  const sessions = placed.rowCount;
   const sessionTime = new Float64Array(sessions);
   const sessionStart = new Uint32Array(sessions + 1);
-  const placed = await connection.run('SELECT key, n::DOUBLE FROM session_places ORDER BY place');
   for (let c = 0, s = 0; c < placed.chunkCount; c++) {
     const chunk = placed.getChunk(c);
     const n = chunk.rowCount;
@@ -90,10 +104,9 @@ export async function streamWindowRecords(
       const i = next[s]!++;
       if (i >= sessionStart[s + 1]!)
         throw new Error(
-          `duckdb/window-columns.ts: more records of session ${sessionIds[s]} than the window counted (a bug: report it with the inputs).`,
+          `duckdb/window-columns.ts: more records of session ${sessionIdsOf()[s]} than the window counted (a bug: report it with the inputs).`,
         );
       at[k] = i;
-      columns.session[i] = s;
       if (ords[k]! < lastOrd[s]!) disordered.add(s);
       lastOrd[s] = ords[k]!;
     }
@@ -122,17 +135,27 @@ export async function streamWindowRecords(
   for (let s = 0; s < sessions; s++)
     if (next[s] !== sessionStart[s + 1])
       throw new Error(
-        `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIds[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
+        `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIdsOf()[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
       );
   return {
-    length: records,
-    ...columns,
-    sessionIds,
-    sessionTime,
-    sessionStart,
-    models,
-    configVersions,
-    queryCategories,
+    complete: () => {
+      const ids = sessionIdsOf();
+      if (ids.length !== sessions)
+        throw new Error(
+          `duckdb/window-columns.ts: ${ids.length} session ids for ${sessions} sessions (a bug: report it with the inputs).`,
+        );
+      for (let s = 0; s < sessions; s++) columns.session.fill(s, sessionStart[s], sessionStart[s + 1]);
+      return {
+        length: records,
+        ...columns,
+        sessionIds: ids,
+        sessionTime,
+        sessionStart,
+        models,
+        configVersions,
+        queryCategories,
+      };
+    },
   };
 }
 
