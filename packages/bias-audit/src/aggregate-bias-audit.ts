@@ -18,6 +18,7 @@ import { positionReport } from './internal/position-report.js';
 import { preferenceReport } from './internal/preference-report.js';
 import type { ReportContext } from './internal/report-context.js';
 import { createReportFigures } from './internal/report-figures.js';
+import { reviewerDriftReport } from './internal/reviewer-drift-report.js';
 import { reviewerProfiles } from './internal/reviewer-profiles.js';
 import { timelineReport } from './internal/timeline-report.js';
 
@@ -40,8 +41,8 @@ const PERMUTE_BELOW_SESSIONS = 100;
  * (`summarizeBiasSessions`, merged across stores by `mergeBiasSessionSummaries`: taken whole too), which give the
  * report of the records they summarise.
  *
- * The steps: 1 the window, 2 the score model and the per-session indicators, 3 length, 4 position, 5 reviewers,
- * 6 self-preference, affinity and anchoring, 7 trends, anomalies and change points, 8 the flags.
+ * The steps: 1 the window, 2 the score model and the per-session indicators, 3 length, 4 position, 5 self-preference,
+ * affinity and anchoring, 6 reviewers (each tested for drift), 7 trends, anomalies and change points, 8 the flags.
  */
 export function aggregateBiasAudit(
   input: readonly BiasObservation[] | BiasColumns | BiasSessionSummaries,
@@ -98,12 +99,31 @@ export function aggregateBiasAudit(
   const position = positionReport(context, { resamples, seed, design, identifiability });
   if (!identifiability.estimable)
     notes.push(`Position is not estimable: ${identifiability.reason}. No position figure, test or flag is reported.`);
-  // 5. Reviewers.
-  const reviewers = reviewerProfiles(context, frame.models);
-  // 6. Self-preference, affinity, anchoring.
+  // 5. Self-preference, affinity, anchoring (read from the fit over the whole window, before the reviewers).
   const preference = preferenceReport(context, {
     notEstimable: identifiability.estimable ? null : identifiability.reason,
   });
+  // 6. Reviewers; a reviewer whose offset changed within the window is shown by its latest period. The drift tests
+  // get one family's share of alpha, as each flag family does in the weighted Holm of step 8.
+  const flagFamilies =
+    [...length.families, position.family, ...preference.families].filter((f) => f.hypotheses.length > 0).length + 1;
+  const drift = checked
+    ? reviewerDriftReport({
+        columns: frame.columns,
+        fit: context.fit,
+        alpha: alpha / (flagFamilies + 1),
+        level,
+        seed,
+        margin: margins.reviewerOffset,
+        timeline,
+      })
+    : null;
+  if (drift !== null) notes.push(...drift.notes);
+  const reviewers = reviewerProfiles(
+    drift === null ? context : { ...context, fit: drift.fit },
+    frame.models,
+    drift?.drifted,
+  );
   // 7. Trends, anomalies, change points.
   const timed = timelineReport(context, {
     models: frame.models,
@@ -150,6 +170,7 @@ export function aggregateBiasAudit(
     trends: timed.trends,
     anomalies: insufficient ? [] : timed.anomalies,
     changePoints: timed.changes,
+    ...(timed.membershipChanges === undefined ? {} : { membershipChanges: timed.membershipChanges }),
     tests: insufficient ? [] : tests,
     flags,
     notes,

@@ -88,6 +88,46 @@ export interface ReviewerProfile {
    * sessions in the window, where ADR-018 shows no metric.
    */
   centreWeight: number | null;
+  /**
+   * Present only when the reviewer's offset changed within the window (`REVIEWER_DRIFT`'s test, Holm-adjusted over the
+   * reviewers tested, at the report's alpha): then `offset` and `z` describe the latest period, and its periods are
+   * here. `mean` and `standardDeviation` stay over the whole window.
+   */
+  drift?: ReviewerDriftReport;
+}
+
+/** Where and how a reviewer's offset changed within the window (issue 29 item 4; ADR-018's "model drift"). */
+export interface ReviewerDriftReport {
+  /**
+   * `config_version`: tested at the reviewer's config-version change(s) only (natural breaks): the largest
+   * standardised CUSUM of its per-session deviations there. `scan`: no config change, so the single best split over
+   * its sessions, by the largest CUSUM. Each period keeps 10 sessions or more. The p-value permutes the reviewer's
+   * session order (`*_permutation`, up to 9,999 permutations, stopped early by Besag and Clifford's rule); beyond 500 sessions it is asymptotic: N(0, 1) with Bonferroni
+   * over the breaks (`config_break_z`), or the supremum of a Brownian bridge (`cusum_kolmogorov`).
+   */
+  cause: 'config_version' | 'scan';
+  method: 'config_break_permutation' | 'cusum_permutation' | 'config_break_z' | 'cusum_kolmogorov';
+  statistic: number;
+  pValue: number;
+  /**
+   * Holm (step-down) over the reviewers tested. The drift tests are a family of their own with one family's share of
+   * alpha in the report's weighted Holm (alpha / (families + 1)); a change is found when this is within that share.
+   * They raise no flag of their own: the latest period's offset raises HARSH_REVIEWER or GENEROUS_REVIEWER.
+   */
+  adjustedPValue: number;
+  /** The first session of the latest period. */
+  since: { sessionId: string; timestamp: string };
+  /** Oldest first; each period's offset against the typical reviewer, both fitted together. The last is `offset`. */
+  periods: ReviewerPeriodReport[];
+}
+
+/** One period of a drifting reviewer: its first and last session, and its offset over them. */
+export interface ReviewerPeriodReport {
+  start: string;
+  end: string;
+  /** Sessions of the reviewer in the period (the offset's own `sessions` counts those with a shared answer). */
+  sessions: number;
+  offset: BiasMetricReport;
 }
 
 /** A linear trend of a per-session indicator, and the indicator over rolling windows. */
@@ -117,6 +157,22 @@ export interface ChangePoint {
   kind: 'config_version' | 'models';
   from: string;
   to: string;
+}
+
+/**
+ * A council whose members come and go (membership changed at more than one session in four, and more than 5 times):
+ * the changes of members are counted here instead of listed in `changePoints` (config-version changes still are).
+ */
+export interface MembershipChangesReport {
+  /** Sessions at which the set of members differs from the session before. */
+  count: number;
+  /** Sessions in the window. */
+  sessions: number;
+  /** Every member seen at a change, by name. */
+  members: string[];
+  /** Fewest and most members in a session around the changes. */
+  minMembers: number;
+  maxMembers: number;
 }
 
 /** One family of hypotheses in the Holm correction. */
@@ -223,7 +279,10 @@ export interface BiasAggregateReport {
   anchoring: BiasMetricReport;
   trends: TrendReport[];
   anomalies: SessionAnomaly[];
+  /** Config-version changes, and membership changes unless the members rotate (then `membershipChanges`). */
   changePoints: ChangePoint[];
+  /** Present only where the members rotate: their changes counted, not listed. */
+  membershipChanges?: MembershipChangesReport;
   /** Empty below 10 sessions (ADR-018's insufficient tier), as are `anomalies` and the position tests. */
   tests: FamilyTest[];
   flags: AggregateBiasFlag[];

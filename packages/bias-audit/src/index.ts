@@ -74,10 +74,13 @@ export type {
   ChangePoint,
   FamilyTest,
   LengthBiasReport,
+  MembershipChangesReport,
   PositionBiasReport,
   PositionIdentifiabilityReport,
   PositionTestReport,
   ReviewerProfile,
+  ReviewerDriftReport,
+  ReviewerPeriodReport,
   SessionAnomaly,
   TrendReport,
 } from './bias-aggregate-report.js';

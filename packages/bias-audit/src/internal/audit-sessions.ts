@@ -22,6 +22,8 @@ export interface AuditSessions {
   indicators: (options: { blocks: boolean }) => SessionIndicators;
   /** How the display positions of the scored records were assigned (`positionIdentifiability` judges it). */
   positionDesign: () => PositionDesign;
+  /** The records, where the report was given records (null for summaries): the drift test reads them per session. */
+  columns: BiasColumns | null;
 }
 
 export function sessionsFromColumns(columns: BiasColumns): AuditSessions {
@@ -33,6 +35,7 @@ export function sessionsFromColumns(columns: BiasColumns): AuditSessions {
     fit: (level) => fitScoreModel(columns, { level }),
     indicators: (options) => collectSessionIndicators(columns, options),
     positionDesign: () => positionDesignFromColumns(columns),
+    columns,
   };
 }
 
@@ -48,6 +51,7 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
     observations: sessions.reduce((n, s) => n + s.records, 0),
     fit: (level) => fitCheckedSummaries(summaries, level),
     positionDesign: () => positionDesignFromSummaries(summaries, models),
+    columns: null,
     indicators: (options) => {
       let maxPosition = -1;
       for (const s of sessions) for (const p of s.indicators.positions) maxPosition = Math.max(maxPosition, p.position);

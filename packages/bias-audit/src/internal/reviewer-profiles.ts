@@ -1,18 +1,22 @@
 import type { ReviewerProfile } from '../bias-aggregate-report.js';
 import type { HypothesisFamily, MarginHypothesis } from './bias-flags.js';
 import type { ReportContext } from './report-context.js';
+import type { DriftedReviewer } from './reviewer-drift-report.js';
 import { reviewerScoreSpread } from './reviewer-score-spread.js';
 
 /**
  * Step 5 of `aggregateBiasAudit`: each reviewer's offset from the typical reviewer (score points, and in residual
  * SDs), its mean and SD of scores, by name; the reviewer-calibration family (harsh or generous beyond the margin).
+ * A reviewer in `drifted` (its offset changed within the window) shows its latest period's offset and z, with that
+ * period's window, and its flag is judged on that figure.
  */
 export function reviewerProfiles(
   context: ReportContext,
   models: readonly string[],
+  drifted: ReadonlyMap<string, DriftedReviewer> = new Map(),
 ): { reviewers: ReviewerProfile[]; family: HypothesisFamily } {
   const { fit, indicators, margins, level } = context;
-  const { figure, fromModel, hypothesis } = context.figures;
+  const { figure, hypothesis } = context.figures;
   const offsetWhy = 'needs answers scored by this reviewer and another in 2 or more sessions';
   const reviewers: ReviewerProfile[] = [];
   const calibration: MarginHypothesis[] = [];
@@ -24,15 +28,20 @@ export function reviewerProfiles(
     const moments = indicators.reviewerMoments[model];
     if (moments === null || moments === undefined) return;
     const offsetFit = offsetBySubject.get(reviewer) ?? null;
-    const offset = fromModel({
-      metric: `reviewer_offset[${reviewer}]`,
-      fit: offsetFit,
-      unit: 'scores',
-      intervalMethod: 'cluster_cr1_t',
-      margin: margins.reviewerOffset,
-      why: offsetWhy,
-      sessions: moments.sessions,
-    });
+    const drift = drifted.get(reviewer);
+    const fromModel = (drift?.latestFigures ?? context.figures).fromModel;
+    const latest = <T extends object>(f: T): T => (drift === undefined ? f : { ...f, note: drift.note });
+    const offset = latest(
+      fromModel({
+        metric: `reviewer_offset[${reviewer}]`,
+        fit: offsetFit,
+        unit: 'scores',
+        intervalMethod: 'cluster_cr1_t',
+        margin: margins.reviewerOffset,
+        why: offsetWhy,
+        sessions: moments.sessions,
+      }),
+    );
     const sd = fit.residualSd;
     const z =
       offsetFit === null
@@ -90,7 +99,15 @@ export function reviewerProfiles(
       upper: spread?.standardDeviation?.upper ?? null,
       ...(spread?.standardDeviation ? {} : { note: 'Not computable: needs differing scores from 2 or more sessions.' }),
     });
-    reviewers.push({ reviewer, offset, z, mean, standardDeviation, centreWeight: offsetFit?.weight ?? 0 });
+    reviewers.push({
+      reviewer,
+      offset,
+      z,
+      mean,
+      standardDeviation,
+      centreWeight: offsetFit?.weight ?? 0,
+      ...(drift === undefined ? {} : { drift: drift.drift }),
+    });
     if (offsetFit !== null) {
       calibration.push(
         ...hypothesis({

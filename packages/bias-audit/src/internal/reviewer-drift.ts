@@ -1,0 +1,285 @@
+import type { BiasColumns } from '../bias-columns.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
+import type { SeededRandom } from '../create-seeded-sfc32.js';
+import { normalCdf } from '../normal-distribution.js';
+import { criticalT } from './t-summary.js';
+
+/** One reviewer's within-answer deviations, one value a session it scored in (oldest first). */
+export interface ReviewerSeries {
+  model: number;
+  /** Session indices (into the window's sessions) where the reviewer scored an answer someone else scored too. */
+  sessions: number[];
+  /** Per such session: the mean over those answers of its score less the mean of the other reviewers' scores. */
+  deviations: number[];
+  /** Per such session: the reviewer's config version there (1 + index into `configVersions`, 0 none). */
+  configs: number[];
+}
+
+/** A reviewer whose offset changed within the window, and where. */
+export interface ReviewerDriftFinding {
+  model: number;
+  /** The first session (window index) of the latest period. */
+  fromSession: number;
+  /** `config_version`: tested at the reviewer's config-version change(s); `scan`: the best single split. */
+  cause: 'config_version' | 'scan';
+  method: 'config_break_permutation' | 'cusum_permutation' | 'config_break_z' | 'cusum_kolmogorov';
+  statistic: number;
+  pValue: number;
+  /** Holm-adjusted over the reviewers tested. */
+  adjustedPValue: number;
+  /** Sessions of the reviewer's series before and from the break. */
+  sessionsBefore: number;
+  sessionsAfter: number;
+}
+
+/** Each period keeps at least this many of the reviewer's sessions (below 10, ADR-018 shows no figure), so 20 to test. */
+const MIN_PERIOD = 10;
+/** Up to this many sessions the p-value is a permutation test; beyond, the asymptotic bound (accurate there). */
+const PERMUTE_UP_TO = 500;
+/** Permutations of the reviewer's session order at most. */
+const PERMUTATIONS = 9999;
+/** Besag and Clifford's sequential stop: permuting ends once this many permuted statistics reach the observed one. */
+const EXCEEDANCES = 20;
+
+/**
+ * Per reviewer, per session it scored in: how far its scores sit from the other reviewers' scores of the same
+ * answers (the within-answer contrast the score model's offset is made of, without the model's position terms).
+ * Its mean over a period estimates the reviewer's offset there against the others' mean; a change of the reviewer's
+ * offset shows as a step in this series, and the other reviewers' changes move it only by 1/(m − 1) of theirs.
+ */
+export function reviewerSeries(
+  columns: BiasColumns,
+  steps: readonly { model: number; fromSession: number; delta: number }[] = [],
+): ReviewerSeries[] {
+  const M = columns.models.length;
+  const out: ReviewerSeries[] = Array.from({ length: M }, (_, model) => ({
+    model,
+    sessions: [],
+    deviations: [],
+    configs: [],
+  }));
+  const sum = new Float64Array(M);
+  const count = new Int32Array(M);
+  const config = new Int32Array(M);
+  const S = columns.sessionIds.length;
+  const shift = new Float64Array(M);
+  for (let s = 0; s < S; s++) {
+    shift.fill(0);
+    for (const step of steps) if (s >= step.fromSession) shift[step.model]! += step.delta;
+    const start = columns.sessionStart[s]!;
+    const end = columns.sessionStart[s + 1]!;
+    sum.fill(0);
+    count.fill(0);
+    // Group the session's scored records by answer (its author).
+    const byAnswer = new Map<number, number[]>();
+    for (let i = start; i < end; i++) {
+      // Self-reviews are left out: self-preference is a figure of its own, not the reviewer's offset.
+      if (Number.isNaN(columns.score[i]!) || columns.reviewer[i] === columns.candidate[i]) continue;
+      const answer = columns.candidate[i]!;
+      const list = byAnswer.get(answer);
+      if (list === undefined) byAnswer.set(answer, [i]);
+      else list.push(i);
+    }
+    for (const records of byAnswer.values()) {
+      if (records.length < 2) continue;
+      let total = 0;
+      for (const i of records) total += columns.score[i]! - shift[columns.reviewer[i]!]!;
+      for (const i of records) {
+        const r = columns.reviewer[i]!;
+        const x = columns.score[i]! - shift[r]!;
+        sum[r]! += x - (total - x) / (records.length - 1);
+        count[r]!++;
+        config[r] = columns.configVersion[i]!;
+      }
+    }
+    for (let r = 0; r < M; r++) {
+      if (count[r] === 0) continue;
+      out[r]!.sessions.push(s);
+      out[r]!.deviations.push(sum[r]! / count[r]!);
+      out[r]!.configs.push(config[r]!);
+    }
+  }
+  return out;
+}
+
+/** P(sup |B(t)| > x) for a Brownian bridge B (Kolmogorov's distribution): 2 Σ (−1)^(j−1) exp(−2 j² x²). */
+export function kolmogorovTail(x: number): number {
+  if (!(x > 0)) return 1;
+  if (x < 0.2) return 1;
+  let p = 0;
+  for (let j = 1; j <= 100; j++) {
+    const term = Math.exp(-2 * j * j * x * x);
+    p += (j % 2 === 1 ? 2 : -2) * term;
+    if (term < 1e-16) break;
+  }
+  return Math.min(1, Math.max(0, p));
+}
+
+/**
+ * One reviewer's test of "its offset did not change within the window", on its series of per-session deviations d.
+ * Where the reviewer's config version changes within its series, the test is made there only (natural breaks,
+ * chosen before looking): the largest standardised CUSUM |S_k − (k/n)·S_n| / √(k(n − k)/n) over those breaks k.
+ * Otherwise a single change point anywhere: the largest |S_k − (k/n)·S_n| over k, the split where it is largest.
+ * Either way each period keeps 10 sessions or more. The p-value permutes the reviewer's session order (seeded, up
+ * to 9,999 permutations, stopped at the 20th permuted statistic as large as the observed one: Besag and Clifford's
+ * sequential p-value, valid when its sessions are exchangeable without a change, and cheap for a reviewer that did
+ * not drift); beyond 500 sessions the scan's
+ * statistic over σ·√n is read against the supremum of a Brownian bridge (Kolmogorov's distribution), σ from the
+ * series' successive differences (σ² = Σ(d_t − d_(t−1))² / 2(n − 1), which one step barely moves), and a break's
+ * statistic over σ against N(0, 1), Bonferroni over the breaks. Null when no split leaves 10 sessions a side.
+ */
+export function driftTest(
+  series: ReviewerSeries,
+  random: SeededRandom,
+): (Omit<ReviewerDriftFinding, 'adjustedPValue' | 'fromSession'> & { split: number }) | null {
+  const n = series.deviations.length;
+  if (n < 2 * MIN_PERIOD) return null;
+  const breaks: number[] = [];
+  for (let t = 1; t < n; t++) if (series.configs[t] !== series.configs[t - 1]) breaks.push(t);
+  const atBreaks = breaks.length > 0;
+  const candidates = (
+    atBreaks ? breaks : Array.from({ length: n - 2 * MIN_PERIOD + 1 }, (_, i) => MIN_PERIOD + i)
+  ).filter((k) => k >= MIN_PERIOD && n - k >= MIN_PERIOD);
+  if (candidates.length === 0) return null;
+  const scale = candidates.map((k) => (atBreaks ? 1 / Math.sqrt((k * (n - k)) / n) : 1));
+  const prefix = new Float64Array(n + 1);
+  /** The largest (scaled) bridge over the candidates, and where. */
+  const largest = (d: ArrayLike<number>): { value: number; at: number } => {
+    for (let t = 0; t < n; t++) prefix[t + 1] = prefix[t]! + d[t]!;
+    const total = prefix[n]!;
+    let value = -1;
+    let at = candidates[0]!;
+    candidates.forEach((k, c) => {
+      const b = Math.abs(prefix[k]! - (k / n) * total) * scale[c]!;
+      if (b > value) {
+        value = b;
+        at = k;
+      }
+    });
+    return { value, at };
+  };
+  const observed = largest(series.deviations);
+  const cause = atBreaks ? ('config_version' as const) : ('scan' as const);
+  const method = atBreaks ? ('config_break_z' as const) : ('cusum_kolmogorov' as const);
+  const common = {
+    model: series.model,
+    cause,
+    split: observed.at,
+    sessionsBefore: observed.at,
+    sessionsAfter: n - observed.at,
+  };
+  if (n <= PERMUTE_UP_TO) {
+    const shuffled = Float64Array.from(series.deviations);
+    let atLeast = 0;
+    let drawn = 0;
+    while (drawn < PERMUTATIONS && atLeast < EXCEEDANCES) {
+      drawn++;
+      for (let i = n - 1; i > 0; i--) {
+        const j = random.integer(i + 1);
+        const x = shuffled[i]!;
+        shuffled[i] = shuffled[j]!;
+        shuffled[j] = x;
+      }
+      if (largest(shuffled).value >= observed.value * (1 - 1e-12)) atLeast++;
+    }
+    return {
+      ...common,
+      method: atBreaks ? 'config_break_permutation' : 'cusum_permutation',
+      statistic: observed.value,
+      // Besag and Clifford (1991): h/l when stopped at the h-th exceedance after l permutations, else (1 + h)/(1 + L).
+      pValue: atLeast >= EXCEEDANCES ? atLeast / drawn : (1 + atLeast) / (1 + PERMUTATIONS),
+    };
+  }
+  const d = series.deviations;
+  let squares = 0;
+  for (let t = 1; t < n; t++) squares += (d[t]! - d[t - 1]!) ** 2;
+  const sigma = Math.sqrt(squares / (2 * (n - 1)));
+  if (!(sigma > 0)) return null;
+  const statistic = atBreaks ? observed.value / sigma : observed.value / (sigma * Math.sqrt(n));
+  const pValue = atBreaks ? Math.min(1, candidates.length * 2 * (1 - normalCdf(statistic))) : kolmogorovTail(statistic);
+  return { ...common, method, statistic, pValue };
+}
+
+/**
+ * Every reviewer's drift test, step-down (Holm) over the reviewers tested: the reviewer with the smallest p is a
+ * change found when p·(m − i) ≤ `alpha` (m reviewers tested, i found before it); its step (the mean of its series
+ * from the break less before) is then taken out of its scores and the others are tested again, since one reviewer's
+ * step moves every other reviewer's series by 1/(m − 1) of it. Stops at the first reviewer not found, or whose step
+ * (the difference of its series' means, a Welch interval at level 1 − `alpha`) does not lie beyond ±`margin`, the
+ * reviewer-offset margin: a change too small to flag an offset is not one to split a reviewer for.
+ */
+export function reviewerDrifts(
+  columns: BiasColumns,
+  rule: { alpha: number; seed: number; margin: number },
+): ReviewerDriftFinding[] {
+  const { alpha, seed, margin } = rule;
+  const random = createSeededSfc32(seed);
+  const steps: { model: number; fromSession: number; delta: number }[] = [];
+  const found: ReviewerDriftFinding[] = [];
+  let m = -1;
+  for (;;) {
+    const series = reviewerSeries(columns, steps);
+    const tested = series
+      .filter((x) => !found.some((f) => f.model === x.model))
+      .map((x) => ({ series: x, test: driftTest(x, random) }))
+      .filter((t): t is { series: ReviewerSeries; test: NonNullable<ReturnType<typeof driftTest>> } => t.test !== null);
+    if (m < 0) m = tested.length;
+    if (tested.length === 0) return found;
+    const best = tested.reduce((a, b) => (b.test.pValue < a.test.pValue ? b : a));
+    const adjusted = Math.min(1, Math.max(found.at(-1)?.adjustedPValue ?? 0, best.test.pValue * (m - found.length)));
+    if (adjusted > alpha) return found;
+    const { split, ...rest } = best.test;
+    const d = best.series.deviations;
+    const mean = (from: number, to: number): number => {
+      let total = 0;
+      for (let t = from; t < to; t++) total += d[t]!;
+      return total / (to - from);
+    };
+    const fromSession = best.series.sessions[split]!;
+    const before = mean(0, split);
+    const after = mean(split, d.length);
+    // A change worth reporting, as a flag must be: its step's interval (Welch, at level 1 − alpha, the drift
+    // family's own share) beyond ±margin.
+    const variance = (from: number, to: number, m: number): number => {
+      let total = 0;
+      for (let t = from; t < to; t++) total += (d[t]! - m) ** 2;
+      return total / (to - from - 1) / (to - from);
+    };
+    const vb = variance(0, split, before);
+    const va = variance(split, d.length, after);
+    const se = Math.sqrt(vb + va);
+    // No spread within the periods: the interval is its point.
+    const half =
+      se > 0
+        ? criticalT(1 - alpha, (vb + va) ** 2 / (vb ** 2 / (split - 1) + va ** 2 / (d.length - split - 1))) * se
+        : 0;
+    if (!(Math.abs(after - before) - half > margin)) return found;
+    found.push({ ...rest, adjustedPValue: adjusted, fromSession });
+    steps.push({ model: best.series.model, fromSession, delta: after - before });
+  }
+}
+
+/**
+ * The columns with each drifting reviewer's latest period as a member of its own (index `models.length + j`),
+ * as reviewer and as author, so the score model fits its two periods' offsets against one typical reviewer.
+ */
+export function splitDriftingReviewers(
+  columns: BiasColumns,
+  drifts: readonly { model: number; fromSession: number }[],
+): BiasColumns {
+  const M = columns.models.length;
+  const reviewer = Uint16Array.from(columns.reviewer);
+  const candidate = Uint16Array.from(columns.candidate);
+  drifts.forEach(({ model, fromSession }, j) => {
+    for (let i = columns.sessionStart[fromSession]!; i < columns.length; i++) {
+      if (reviewer[i] === model) reviewer[i] = M + j;
+      if (candidate[i] === model) candidate[i] = M + j;
+    }
+  });
+  return {
+    ...columns,
+    reviewer,
+    candidate,
+    models: [...columns.models, ...drifts.map(({ model }, j) => `${columns.models[model]!}\u0000latest${j}`)],
+  };
+}
