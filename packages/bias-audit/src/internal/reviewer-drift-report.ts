@@ -22,7 +22,8 @@ const round = (x: number | null): string => (x === null ? 'not computable' : (Ma
  * (`reviewerDrifts`). Where one is found, the score model is fitted again with that reviewer's latest period as a
  * member of its own, so both periods' offsets are measured against one typical reviewer; every reviewer's offset is
  * then read from that fit (the drifting one's from its latest period). Null when no reviewer drifted (the report is
- * then exactly what it was without the test), or when the report was built from summaries (no records to test).
+ * then exactly what it was without the test), when the refit cannot place every reviewer, or when the report was
+ * built from summaries (no records to test).
  */
 export function reviewerDriftReport(spec: {
   columns: BiasColumns | null;
@@ -35,7 +36,11 @@ export function reviewerDriftReport(spec: {
 }): { fit: ScoreModelFit; drifted: Map<string, DriftedReviewer>; notes: string[] } | null {
   const { columns, level, timeline } = spec;
   if (columns === null) return null;
-  const found = reviewerDrifts(columns, { alpha: spec.alpha, seed: spec.seed, margin: spec.margin });
+  // Each reviewer's offset over the window, so the series do not step where members come and go.
+  const pooled = new Float64Array(columns.models.length);
+  const index = new Map(columns.models.map((name, m) => [name, m]));
+  for (const o of spec.fit.reviewerOffsets) pooled[index.get(o.subject)!] = o.estimate;
+  const found = reviewerDrifts(columns, { alpha: spec.alpha, seed: spec.seed, margin: spec.margin }, pooled);
   if (found.length === 0) return null;
   const refit = fitScoreModel(splitDriftingReviewers(columns, found), { level });
   const bySubject = new Map(refit.reviewerOffsets.map((o) => [o.subject, o]));
@@ -116,5 +121,8 @@ export function reviewerDriftReport(spec: {
       },
     });
   });
+  // Where the split leaves the periods unconnected (every reviewer present at the change split there, so no one
+  // links the two periods' scales), the refit cannot place them: the report stays as it was without the test.
+  if (drifted.size < found.length || offsets.length < spec.fit.reviewerOffsets.length) return null;
   return { fit: { ...spec.fit, reviewerOffsets: offsets }, drifted, notes };
 }

@@ -135,6 +135,24 @@ describe('aggregateBiasAudit and a reviewer that drifts', () => {
   });
 });
 
+describe('aggregateBiasAudit and a member that leaves', () => {
+  it('does not read a harsh member leaving as the others drifting', () => {
+    // The 40-session store without a change, and a fifth member h, 2 points harsh, scoring every answer in the first
+    // 12 sessions only: while h is there, the others' raw gaps to "the others" are 2/3 higher (h is one of the three
+    // others on most answers); measured against each reviewer's offset over the window, nothing changes.
+    const harsh = store(0)
+      .filter((o) => Number(o.sessionId.slice(1)) < 12 && o.reviewer === 'a')
+      .map((o) => ({
+        ...o,
+        reviewer: 'h',
+        score: o.score! - 2 - (Number(o.sessionId.slice(1)) % 2 === 0 ? 0.1 : -0.1),
+      }));
+    const report = aggregateBiasAudit([...store(0), ...harsh], { window: WINDOW });
+    expect(report.reviewers.filter((r) => r.drift !== undefined)).toEqual([]);
+    expect(report.reviewers.find((r) => r.reviewer === 'h')!.offset.estimate).toBeCloseTo(-2, 3);
+  });
+});
+
 describe('aggregateBiasAudit and a council whose members rotate', () => {
   /**
    * 24 sessions of five members of which four attend, the one away moving on one a session (session s: all but

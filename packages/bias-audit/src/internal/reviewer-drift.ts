@@ -43,13 +43,16 @@ const EXCEEDANCES = 20;
 
 /**
  * Per reviewer, per session it scored in: how far its scores sit from the other reviewers' scores of the same
- * answers (the within-answer contrast the score model's offset is made of, without the model's position terms).
- * Its mean over a period estimates the reviewer's offset there against the others' mean; a change of the reviewer's
- * offset shows as a step in this series, and the other reviewers' changes move it only by 1/(m − 1) of theirs.
+ * answers (the within-answer contrast the score model's offset is made of, without the model's position terms),
+ * every score first less its reviewer's offset over the whole window (`offsets`, by model; 0 where none), so that
+ * who else attended does not move the series: a harsh member present in some sessions only would otherwise make the
+ * others' series step where it comes and goes. A change of the reviewer's own offset shows as a step; another
+ * reviewer's change moves it by 1/(m − 1) of that change, until that change is taken out (`steps`).
  */
 export function reviewerSeries(
   columns: BiasColumns,
   steps: readonly { model: number; fromSession: number; delta: number }[] = [],
+  offsets: ArrayLike<number> = new Float64Array(columns.models.length),
 ): ReviewerSeries[] {
   const M = columns.models.length;
   const out: ReviewerSeries[] = Array.from({ length: M }, (_, model) => ({
@@ -64,7 +67,7 @@ export function reviewerSeries(
   const S = columns.sessionIds.length;
   const shift = new Float64Array(M);
   for (let s = 0; s < S; s++) {
-    shift.fill(0);
+    for (let r = 0; r < M; r++) shift[r] = offsets[r]!;
     for (const step of steps) if (s >= step.fromSession) shift[step.model]! += step.delta;
     const start = columns.sessionStart[s]!;
     const end = columns.sessionStart[s + 1]!;
@@ -211,6 +214,7 @@ export function driftTest(
 export function reviewerDrifts(
   columns: BiasColumns,
   rule: { alpha: number; seed: number; margin: number },
+  offsets?: ArrayLike<number>,
 ): ReviewerDriftFinding[] {
   const { alpha, seed, margin } = rule;
   const random = createSeededSfc32(seed);
@@ -218,7 +222,7 @@ export function reviewerDrifts(
   const found: ReviewerDriftFinding[] = [];
   let m = -1;
   for (;;) {
-    const series = reviewerSeries(columns, steps);
+    const series = reviewerSeries(columns, steps, offsets);
     const tested = series
       .filter((x) => !found.some((f) => f.model === x.model))
       .map((x) => ({ series: x, test: driftTest(x, random) }))
