@@ -136,11 +136,15 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     // Only reviewers with within-answer information: one whose answers no one else scored has no offset to compare.
     members: layout.reviewerModels
       .filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0)
-      .map((m) => ({ column: layout.reviewerColumn[m]!, subject: names[m]! })),
-    beta,
+      .map((m) => {
+        const column = layout.reviewerColumn[m]!;
+        const contrast = new Float64Array(k);
+        contrast[column] = 1;
+        return { column, contrast, estimate: beta[column]!, subject: names[m]! };
+      }),
     covariance,
     k,
-    estimateOf: (contrast, column) => contrastEstimate(contrast, countsOf(column), model),
+    estimateOf: (contrast, member) => contrastEstimate(contrast, countsOf(member.column), model),
   });
   const selfPreference: ScoreModelEffect[] = [];
   for (const m of layout.selfModels) {

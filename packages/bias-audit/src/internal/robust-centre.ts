@@ -5,6 +5,15 @@ import { quadraticForm } from './sandwich-covariance.js';
 /** Tukey's biweight tuning constant (95% efficiency at the normal). */
 const biweightC = 4.685;
 
+/** A reviewer in the centre: its offset as a contrast over the model's k columns, and that contrast's estimate. */
+export interface RobustCentreMember {
+  subject: string;
+  /** The reviewer's offset as a combination of the model's columns (e.g. the unit vector at its column). */
+  contrast: Float64Array;
+  /** contrast'β̂. */
+  estimate: number;
+}
+
 /**
  * Reviewers' offsets are only relative, so each is measured against a robust centre of them all: Tukey's
  * biweight M-estimate of their location, started at the median. A reviewer's distance from the centre is
@@ -15,24 +24,26 @@ const biweightC = 4.685;
  * apart still count each other as typical (τ keeps them in). No weight left: the median. With two reviewers
  * the centre is their mean, so a harsh one still makes the other look generous.
  */
-export function offsetsFromRobustCentre(spec: {
-  members: readonly { column: number; subject: string }[];
-  beta: Float64Array;
+export function offsetsFromRobustCentre<Member extends RobustCentreMember>(spec: {
+  members: readonly Member[];
   covariance: Float64Array;
   k: number;
-  estimateOf: (contrast: Float64Array, column: number) => ScoreModelEstimate | null;
+  estimateOf: (contrast: Float64Array, member: Member) => ScoreModelEstimate | null;
 }): ScoreModelEffect[] {
-  const { members, beta, covariance, k } = spec;
+  const { members, covariance, k } = spec;
   if (members.length < 2) return [];
-  const estimates = members.map((m) => beta[m.column]!);
+  const estimates = members.map((m) => m.estimate);
   const start = median(estimates);
   const tau = 1.4826 * median(estimates.map((e) => Math.abs(e - start)));
   let weights = members.map(() => 1);
   let centre = start;
   let fallback = false;
   const contrastOf = (member: number): Float64Array => {
-    const contrast = new Float64Array(k);
-    contrast[members[member]!.column]! += 1;
+    const contrast = Float64Array.from(members[member]!.contrast);
+    const subtract = (j: number, share: number): void => {
+      const own = members[j]!.contrast;
+      for (let a = 0; a < k; a++) contrast[a]! -= share * own[a]!;
+    };
     if (fallback) {
       // The median member(s) as the reference.
       const sorted = members.map((_, j) => j).sort((a, b) => estimates[a]! - estimates[b]!);
@@ -40,11 +51,11 @@ export function offsetsFromRobustCentre(spec: {
         sorted.length % 2 === 1
           ? [sorted[(sorted.length - 1) / 2]!]
           : [sorted[sorted.length / 2 - 1]!, sorted[sorted.length / 2]!];
-      for (const j of middle) contrast[members[j]!.column]! -= 1 / middle.length;
+      for (const j of middle) subtract(j, 1 / middle.length);
       return contrast;
     }
     const total = weights.reduce((sum, w) => sum + w, 0);
-    members.forEach((m, j) => (contrast[m.column]! -= weights[j]! / total));
+    members.forEach((_, j) => subtract(j, weights[j]! / total));
     return contrast;
   };
   for (let iteration = 0; iteration < 100; iteration++) {
@@ -69,7 +80,7 @@ export function offsetsFromRobustCentre(spec: {
   }
   const out: ScoreModelEffect[] = [];
   members.forEach((member, j) => {
-    const fit = spec.estimateOf(contrastOf(j), member.column);
+    const fit = spec.estimateOf(contrastOf(j), member);
     if (fit !== null) out.push({ subject: member.subject, weight: fallback ? 0 : weights[j]!, ...fit });
   });
   return out;
