@@ -49,9 +49,12 @@ describe('usage slips (issue 15 item 12)', () => {
       err: 'council: Unknown option `--model`; did you mean `--models`? Run "council ask --help" for the options.\n',
     });
     expect((await run(['bias-report', '--sesions', '5'])).err).toContain('did you mean `--sessions`?');
-    // Nothing near: cac's message as before.
+    // Nothing near: cac's message, and where the command's options are (issue 30 item 10: no placeholder left in).
     expect((await run(['ask', 'q', '--frobnicate'])).err).toBe(
-      'council: Unknown option `--frobnicate`. Run "council <command> --help" for the options.\n',
+      'council: Unknown option `--frobnicate`. Run "council ask --help" for the options.\n',
+    );
+    expect((await run(['history', 'show', '--frobnicate'])).err).toBe(
+      'council: Unknown option `--frobnicate`. Run "council history --help" for the options.\n',
     );
   });
 

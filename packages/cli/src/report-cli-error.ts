@@ -9,9 +9,11 @@ function errorCode(error: unknown): string | undefined {
 
 /**
  * Writes `error` to stderr as one line, `council: <message>` (the stack too under `--verbose`), and returns
- * the exit code of its kind: 2 for a usage error, 1 for any other.
+ * the exit code of its kind: 2 for a usage error, 1 for any other. A usage error of the parser ends with where to read
+ * the options: `council <command> --help` for the command that was run (`command`), `council --help` without one.
  */
-export function reportCliError(error: unknown, io: CliIo, verbose: boolean): number {
+export function reportCliError(error: unknown, io: CliIo, options: { verbose: boolean; command?: string }): number {
+  const { verbose } = options;
   const raw = error instanceof Error ? error.message : String(error);
   // One line: a multi-line message (a list of problems) is joined.
   let message = raw
@@ -19,7 +21,8 @@ export function reportCliError(error: unknown, io: CliIo, verbose: boolean): num
     .map((line) => line.trim().replace(/^- /, ''))
     .filter((line) => line !== '')
     .join(' ');
-  if (isCacUsageError(error)) message = `${message}. Run "council <command> --help" for the options.`;
+  if (isCacUsageError(error))
+    message = `${message}. Run "council ${options.command === undefined ? '' : `${options.command} `}--help" for the options.`;
   // An error without a code is unexpected (a bug, not a failure a package names): its stack helps.
   else if (!CliError.isInstance(error) && errorCode(error) === undefined && !verbose)
     message = `${message} (run again with --verbose for the stack trace)`;

@@ -76,7 +76,7 @@ describe('runCli', () => {
   it('rejects an unknown option with exit code 2 and one line', async () => {
     const r = await run(['doctor', '--frob']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('council: Unknown option `--frob`. Run "council <command> --help" for the options.\n');
+    expect(r.err).toBe('council: Unknown option `--frob`. Run "council doctor --help" for the options.\n');
   });
 
   it('rejects a bad option value with exit code 2 naming the option', async () => {

@@ -142,7 +142,11 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     };
     return await matched.command.run(matched.options, ctx);
   } catch (error) {
-    return reportCliError(withFlagSuggestion(error, cli.matchedCommandName), io, verbose);
+    const command = cli.matchedCommandName;
+    return reportCliError(withFlagSuggestion(error, command), io, {
+      verbose,
+      ...(command === undefined || command === '' ? {} : { command }),
+    });
   }
 }
 
@@ -160,6 +164,6 @@ function withFlagSuggestion(error: unknown, commandName: string | undefined): un
   if (near === undefined) return error;
   return new CliError({
     code: 'USAGE',
-    message: `Unknown option \`${unknown}\`; did you mean \`${near}\`? Run "council ${commandName ?? '<command>'} --help" for the options.`,
+    message: `Unknown option \`${unknown}\`; did you mean \`${near}\`? Run "council ${commandName === undefined || commandName === '' ? '' : `${commandName} `}--help" for the options.`,
   });
 }
