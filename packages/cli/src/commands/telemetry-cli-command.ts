@@ -13,7 +13,16 @@ export const telemetryCliCommand: CliCommand<TelemetryCommandOptions> = {
     { flags: '--json', description: 'status: print JSON' },
     {
       flags: '--dry-run',
-      description: 'retry-dead: count what would be queued again; change nothing (upload takes its own --dry-run)',
+      description:
+        'upload: print the batches that would be sent, send nothing; retry-dead: count what would be queued again, change nothing',
+    },
+    // upload's own options, read by the uploader from the arguments after `upload`: listed so that this help shows them.
+    { flags: '--batch-size <n>', description: 'upload: events per request, 1 to 100 (default 100)' },
+    { flags: '--max-events <n>', description: 'upload: stop after n events' },
+    { flags: '--watch', description: 'upload: keep running: upload, wait --interval, upload again, until interrupted' },
+    {
+      flags: '--interval <duration>',
+      description: 'upload --watch: the wait between uploads: 60s, 5m, 1h… (default 60s)',
     },
   ],
   examples: [

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
 import { startCouncilTestServer } from '../testing/council-test-server.js';
+import { runTelemetryCli } from '../telemetry-upload/run-telemetry-cli.js';
 import { appendOutboxEvents, appendOutboxLines, sampleEvent } from '../telemetry-upload/testing/sample-events.js';
 
 const KEY = 'sk-or-v1-TELEMETRY-KEY-CANARY';
@@ -149,6 +150,37 @@ describe('council telemetry', () => {
     expect(missing.err).toBe(
       'council: telemetry upload is not available in this build: run the council-telemetry executable (apps/telemetry-uploader) instead.\n',
     );
+  });
+
+  it('upload run as `council telemetry upload` speaks as council: lines start "council:", hints name its help (issue 30 item 10)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-telemetry-as-'));
+    const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: '2' };
+    // As apps/cli's executable wires it: the uploader, told how it was invoked.
+    const run = async (argv: string[]) => {
+      const c = captureIo();
+      const code = await runCli(argv, {
+        version: '1.0.0',
+        io: c.io,
+        env,
+        cwd: home,
+        telemetryUpload: (rest) =>
+          runTelemetryCli(['upload', ...rest], { version: '1.0.0', io: c.io, env, invokedAs: 'council telemetry' }),
+      });
+      return { code, out: c.out(), err: c.err() };
+    };
+    const unset = await run(['telemetry', 'upload']);
+    expect(unset.code).toBe(2);
+    expect(unset.err).toMatch(/^council: LLM_COUNCIL_CLOUD_URL and LLM_COUNCIL_CLOUD_TOKEN are not set/);
+    expect(unset.err).not.toContain('council-telemetry');
+    const bad = await run(['telemetry', 'upload', '--batch-size', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(
+      'council: --batch-size "0" is not a whole number from 1 to 100. Run "council telemetry --help" to see the commands and their options.\n',
+    );
+    // …and that help lists upload's own options.
+    const help = await run(['telemetry', '--help']);
+    for (const flag of ['--batch-size <n>', '--max-events <n>', '--watch', '--interval <duration>', '--dry-run'])
+      expect(help.out).toContain(flag);
   });
 
   it('rejects an unknown action with exit 2', async () => {

@@ -11,21 +11,22 @@ import { maxEventsPerBatch } from './ingest-contract.js';
 import { parseDuration } from './parse-duration.js';
 import { retryDeadLetters } from './retry-dead-letters.js';
 import type { TelemetryCliEnv, TelemetryCliIo, TelemetryCliOptions } from './run-telemetry-cli.js';
+import { telemetryLinePrefix } from './run-telemetry-cli.js';
 import { TelemetryUploadError } from './telemetry-upload-error.js';
 import { acquireUploadLock } from './upload-lock.js';
 import type { UploadSummary } from './upload-summary.js';
 import { uploadOutbox } from './upload-outbox.js';
 
-const usage = (version: string): string => `council-telemetry ${version}
+const usage = (version: string, name: string): string => `${name} ${version}
 
 Sends the consented session summaries queued in $LLM_COUNCIL_HOME/telemetry/outbox.jsonl to council-cloud,
 never more than each event's consent level allows (ADR-018). Nothing is queued below consent level 2.
 
 Usage:
-  council-telemetry upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]
-  council-telemetry retry-dead [--dry-run]
-  council-telemetry --help
-  council-telemetry --version
+  ${name} upload [--dry-run] [--batch-size N] [--max-events N] [--watch --interval 60s]
+  ${name} retry-dead [--dry-run]
+  ${name} --help
+  ${name} --version
 
 Options for upload:
   --dry-run         Print the batches that would be sent; send nothing, move nothing.
@@ -160,7 +161,7 @@ async function runRetryDead(
   if (reportTelemetryOff(ceiling, io, `Nothing was queued again; the dead letters stay in ${paths.deadLetter}.`))
     return 0;
   const summary = await retryDeadLetters({ paths, dryRun, ...omitUndefined({ now: options.now }) });
-  io.stdout(formatRetryDeadSummary(summary, paths, 'council-telemetry upload'));
+  io.stdout(formatRetryDeadSummary(summary, paths, `${options.invokedAs ?? 'council-telemetry'} upload`));
   if (summary.error !== null) throw summary.error;
   return 0;
 }
@@ -203,7 +204,7 @@ export async function runCouncilTelemetryCommand(
     return 0;
   }
   if (values.help === true || positionals.length === 0) {
-    io.stdout(usage(options.version));
+    io.stdout(usage(options.version, options.invokedAs ?? 'council-telemetry'));
     return 0;
   }
   const [command, ...rest] = positionals;
@@ -265,7 +266,7 @@ export async function runCouncilTelemetryCommand(
           await lock?.refresh();
           options.afterCommit?.();
         },
-        onNotice: (text) => io.stderr(`council-telemetry: ${text}\n`),
+        onNotice: (text) => io.stderr(`${telemetryLinePrefix(options)}: ${text}\n`),
         onDryRunBatch: (body) => {
           batchNumber++;
           io.stdout(
@@ -292,7 +293,7 @@ export async function runCouncilTelemetryCommand(
       summary = await runOnce();
     } catch (error) {
       if (!TelemetryUploadError.isInstance(error) || !error.isRetryable) throw error;
-      io.stderr(`council-telemetry: ${error.message}\n`);
+      io.stderr(`${telemetryLinePrefix(options)}: ${error.message}\n`);
     }
     if (summary !== null) {
       io.stdout(
@@ -300,7 +301,7 @@ export async function runCouncilTelemetryCommand(
       );
       if (summary.error !== null) {
         if (!summary.error.isRetryable) throw summary.error;
-        io.stderr(`council-telemetry: ${summary.error.message}\n`);
+        io.stderr(`${telemetryLinePrefix(options)}: ${summary.error.message}\n`);
       }
     }
     await abortableSleep(sleep, intervalMs, options.signal);

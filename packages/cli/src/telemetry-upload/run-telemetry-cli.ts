@@ -29,6 +29,17 @@ export interface TelemetryCliOptions {
   signal?: AbortSignal;
   /** Called after each committed batch (the executable uses it to keep its memory bounded). */
   afterCommit?: () => void;
+  /**
+   * How the user ran it, for the messages: `council-telemetry` (the default: lines start `council-telemetry:` and
+   * the usage names that executable) or `council telemetry`, as `council telemetry upload` runs it (lines start
+   * `council:`, as every other line of `council`, and the usage and hints name `council telemetry …`).
+   */
+  invokedAs?: 'council-telemetry' | 'council telemetry';
+}
+
+/** The prefix of each stderr line: the executable's name as the user typed it. */
+export function telemetryLinePrefix(options: Pick<TelemetryCliOptions, 'invokedAs'>): string {
+  return options.invokedAs === 'council telemetry' ? 'council' : 'council-telemetry';
 }
 
 const defaultIo: TelemetryCliIo = {
@@ -52,8 +63,9 @@ export async function runTelemetryCli(argv: readonly string[], options: Telemetr
     return await runCouncilTelemetryCommand(argv, { ...options, io, env });
   } catch (error) {
     if (!TelemetryUploadError.isInstance(error)) throw error;
-    const hint = error.code === 'USAGE' ? ' Run "council-telemetry --help" to see the commands.' : '';
-    io.stderr(`council-telemetry: ${error.message}${hint}\n`);
+    const invokedAs = options.invokedAs ?? 'council-telemetry';
+    const hint = error.code === 'USAGE' ? ` Run "${invokedAs} --help" to see the commands and their options.` : '';
+    io.stderr(`${telemetryLinePrefix(options)}: ${error.message}${hint}\n`);
     return cliErrorKind(error) === 'USAGE' ? 2 : 1;
   }
 }
