@@ -22,7 +22,7 @@ export async function followUpFromHistory(options: {
       message: `Nothing to continue: the history (${path}) has no session yet. Ask a question first (sessions are saved at consent level 1 and above, and not with --no-persist).`,
     });
   }
-  const session = (options.ref === 'last' ? entries[entries.length - 1]! : findSession(entries, options.ref)).session;
+  const session = findSession(entries, options.ref).session;
   const answer = session.synthesis?.text ?? '';
   if (answer.trim() === '') {
     throw new CliError({

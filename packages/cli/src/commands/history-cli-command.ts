@@ -5,9 +5,9 @@ import type { HistoryCommandOptions } from './history-command.js';
 
 export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   name: 'history',
-  args: '<action> [id]',
+  args: '[action] [id]',
   description:
-    "List past sessions (list), show one (show <id>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored",
+    "List past sessions (list, the default), show one (show <id|last>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored",
   options: [
     { flags: '--limit <n>', description: 'list: the most recent n sessions (default 20)' },
     {
@@ -18,7 +18,8 @@ export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
     { flags: '--json', description: 'Print JSON' },
   ],
   examples: [
-    'council history list',
+    'council history',
+    'council history show last',
     'council history show 3f2a9c1e',
     'council history show 3f2a9c1e --show all',
     'council history consistency --json',

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyEntry, writeHistory } from '../testing/history-fixture.js';
-import { testContext } from '../testing/capture-io.js';
+import { captureIo, testContext } from '../testing/capture-io.js';
+import { runCli } from '../run-cli.js';
 import { runHistoryCommand } from './history-command.js';
 import { runLeaderboardCommand } from './leaderboard-command.js';
 import type { LeaderboardDocument } from './leaderboard-command.js';
@@ -184,5 +185,37 @@ describe('council leaderboard', () => {
     const t = testContext({ home: mkdtempSync(join(tmpdir(), 'council-empty-')) });
     await runLeaderboardCommand({}, t.ctx);
     expect(t.out()).toBe('No sessions in the history yet. Run "council ask" or "council batch".\n');
+  });
+});
+
+describe('council history through the CLI (issue 30 items 10 and 11)', () => {
+  async function council(argv: string[], home: string) {
+    const c = captureIo();
+    const code = await runCli(argv, { version: '1.0.0', io: c.io, env: { LLM_COUNCIL_HOME: home }, cwd: home });
+    return { code, out: c.out(), err: c.err() };
+  }
+
+  it('`council history` without an action lists, as `council history list` does', async () => {
+    const home = homeWith([S1, S2]);
+    const bare = await council(['history'], home);
+    expect(bare).toEqual({ ...(await council(['history', 'list'], home)), code: 0 });
+    expect(bare.out).toContain('2 of 2 sessions.');
+    expect(bare.err).toBe('');
+    const json = await council(['history', '--json', '--limit', '1'], home);
+    expect((JSON.parse(json.out) as { sessionId: string }[]).map((s) => s.sessionId)).toEqual(['aaaa2222-0000']);
+  });
+
+  it('`council history show last` shows the newest saved session; on an empty history it says how to get one', async () => {
+    // OLD is the last line written, though its timestamp is the oldest: "last" is the newest saved.
+    const home = homeWith([S1, S2, OLD]);
+    const last = await council(['history', 'show', 'last'], home);
+    expect(last.code).toBe(0);
+    expect(last.out).toContain('Session bbbb3333-0000');
+    const empty = await council(['history', 'show', 'last'], mkdtempSync(join(tmpdir(), 'council-history-empty-')));
+    expect(empty).toEqual({
+      code: 2,
+      out: '',
+      err: 'council: No session yet: the history is empty. Ask a question first ("council ask"), or run "council demo".\n',
+    });
   });
 });

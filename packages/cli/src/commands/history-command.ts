@@ -55,8 +55,19 @@ function withSessionWarnings(entry: HistoryEntry): HistoryEntry {
   return { ...entry, session: warnings === undefined ? { ...session, warnings: [] } : session };
 }
 
-/** Finds one session by its id or a unique prefix of it. */
+/**
+ * Finds one session by its id, a unique prefix of it, or `last` (the newest session saved), the one name every front
+ * end accepts for a session: `history show`, `ask --continue`, MCP's `get_session` and `continueFrom`.
+ */
 export function findSession(entries: readonly HistoryEntry[], id: string): HistoryEntry {
+  if (id === 'last') {
+    const last = entries[entries.length - 1];
+    if (last !== undefined) return last;
+    throw new CliError({
+      code: 'USAGE',
+      message: 'No session yet: the history is empty. Ask a question first ("council ask"), or run "council demo".',
+    });
+  }
   const exact = entries.find((e) => e.session.sessionId === id);
   if (exact) return exact;
   const matches = entries.filter((e) => e.session.sessionId.startsWith(id));
@@ -74,11 +85,12 @@ export function findSession(entries: readonly HistoryEntry[], id: string): Histo
 
 /** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
 export async function runHistoryCommand(options: HistoryCommandOptions, ctx: CommandContext): Promise<number> {
-  const action = options.action;
+  // `council history` alone lists, as `git stash` or `llm logs` do: the action a newcomer means.
+  const action = options.action ?? 'list';
   if (action !== 'list' && action !== 'show' && action !== 'consistency' && action !== 'mimicry') {
     throw new CliError({
       code: 'USAGE',
-      message: `Unknown history action "${action ?? ''}": use "council history list", "council history show <id>", "council history consistency" or "council history mimicry".`,
+      message: `Unknown history action "${action}": use "council history list", "council history show <id>", "council history consistency" or "council history mimicry".`,
     });
   }
   const { path, entries } = await loadHistory(ctx);
@@ -88,7 +100,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     if (options.id === undefined || options.id.trim() === '')
       throw new CliError({
         code: 'USAGE',
-        message: 'council history show needs a session id: run "council history list" to see them.',
+        message: 'council history show needs a session id (or last): run "council history list" to see them.',
       });
     const entry = findSession(entries, options.id.trim());
     if (options.json) {

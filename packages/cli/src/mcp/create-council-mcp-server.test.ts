@@ -78,6 +78,26 @@ describe('the council MCP server on a saved history', () => {
     ]);
   });
 
+  it('get_session {id: "last"} is the newest saved session, as `council history show last` (issue 30 item 10)', async () => {
+    const entries = ['2026-11-01', '2026-11-03', '2026-11-02'].map((day, i) =>
+      historyEntry({ id: `session-${i}`, timestamp: `${day}T10:00:00.000Z`, ranking, bordaScores: scores }),
+    );
+    const { client } = await connect(entries);
+    const result = (await client.callTool({ name: 'get_session', arguments: { id: 'last' } })) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    // The newest saved is the last line of the history (session-2), whatever its timestamp says.
+    expect((result.structuredContent as { sessionId: string }).sessionId).toBe('session-2');
+    const empty = await connect([]);
+    const none = (await empty.client.callTool({ name: 'get_session', arguments: { id: 'last' } })) as CallToolResult;
+    expect(none.isError).toBe(true);
+    expect(none.content).toEqual([
+      {
+        type: 'text',
+        text: 'No session yet: the history is empty. Ask a question first ("council ask"), or run "council demo".',
+      },
+    ]);
+  });
+
   it('an ambiguous prefix is a one-line tool error naming how many sessions it matches', async () => {
     const entries = [0, 1].map((i) =>
       historyEntry({ id: `same-prefix-${i}`, timestamp: '2026-11-01T10:00:00.000Z', ranking, bordaScores: scores }),

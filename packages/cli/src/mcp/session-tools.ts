@@ -17,7 +17,9 @@ export const getSessionInput = {
     .string()
     .trim()
     .min(1, 'id is empty')
-    .describe('A session id from consult_council or list_sessions, or a unique prefix of one.'),
+    .describe(
+      'A session id from consult_council or list_sessions, a unique prefix of one, or "last" (the newest saved session), as `council history show <id|last>`.',
+    ),
 };
 
 /**
@@ -83,7 +85,7 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     {
       title: 'Get a saved session',
       description:
-        'One saved council session by id (or a unique prefix): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
+        'One saved council session by id (a unique prefix, or "last"): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
       inputSchema: getSessionInput,
       outputSchema: z.looseObject(getSessionOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
