@@ -5,7 +5,7 @@ import { columnsToObservations } from './columns-to-observations.js';
 import { dropOutOfRangeRanks } from './drop-out-of-range-ranks.js';
 
 /** Reviewer `r` of session `s` ranks candidate `c` at `rank` (shown at position `rank`, scored 5). */
-function ranked(s: string, r: string, c: string, rank: number | null, minute = 0): BiasObservation {
+function ranked([s, r, c]: [string, string, string], rank: number | null, minute = 0): BiasObservation {
   return {
     sessionId: s,
     timestamp: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
@@ -21,8 +21,8 @@ function ranked(s: string, r: string, c: string, rank: number | null, minute = 0
 }
 
 /** The reviewer `r`'s ranking of candidates a, b, c… in session `s`, rank by rank. */
-const ranking = (s: string, r: string, ranks: (number | null)[], minute = 0): BiasObservation[] =>
-  ranks.map((rank, i) => ranked(s, r, String.fromCharCode(97 + i), rank, minute));
+const ranking = ([s, r]: [string, string], ranks: (number | null)[], minute = 0): BiasObservation[] =>
+  ranks.map((rank, i) => ranked([s, r, String.fromCharCode(97 + i)], rank, minute));
 
 const kept = (observations: BiasObservation[]): ReturnType<typeof columnsToObservations> =>
   columnsToObservations(dropOutOfRangeRanks(observationsToColumns(observations)).columns);
@@ -30,9 +30,9 @@ const kept = (observations: BiasObservation[]): ReturnType<typeof columnsToObser
 describe('dropOutOfRangeRanks', () => {
   it('keeps a window whose ranks are all places in their rankings, the same columns object', () => {
     const columns = observationsToColumns([
-      ...ranking('s1', 'r1', [2, 0, 1]),
-      ...ranking('s1', 'r2', [0, null, 1]),
-      ...ranking('s2', 'r1', [1, 0]),
+      ...ranking(['s1', 'r1'], [2, 0, 1]),
+      ...ranking(['s1', 'r2'], [0, null, 1]),
+      ...ranking(['s2', 'r1'], [1, 0]),
     ]);
     const { columns: after, outOfRange } = dropOutOfRangeRanks(columns);
     expect(after).toBe(columns);
@@ -41,7 +41,7 @@ describe('dropOutOfRangeRanks', () => {
 
   it('drops the record whose rank is the count of ranked answers (4 ranked: 0–3), and only it', () => {
     // r1 ranked 4 answers in s1 with ranks 0, 1, 2, 4: 4 is no place among 4 (0-based, 0–3). r2's ranking is whole.
-    const records = [...ranking('s1', 'r1', [0, 1, 2, 4]), ...ranking('s1', 'r2', [3, 2, 1, 0])];
+    const records = [...ranking(['s1', 'r1'], [0, 1, 2, 4]), ...ranking(['s1', 'r2'], [3, 2, 1, 0])];
     const { columns, outOfRange } = dropOutOfRangeRanks(observationsToColumns(records));
     expect(outOfRange.count).toBe(1);
     expect(outOfRange.first).toEqual([
@@ -64,7 +64,7 @@ describe('dropOutOfRangeRanks', () => {
   it('judges each reviewer by its own ranked records: unranked ones do not count, one ranked record is not judged', () => {
     // r1 ranked 2 of 3 (ranks 0 and 2): 2 is out of range of 2 ranked answers (0–1). r2 ranked one answer at 3: one
     // rank places nothing (a window by model keeps one record of each other reviewer), so it stays.
-    const records = [...ranking('s1', 'r1', [0, null, 2]), ranked('s1', 'r2', 'a', 3)];
+    const records = [...ranking(['s1', 'r1'], [0, null, 2]), ranked(['s1', 'r2', 'a'], 3)];
     const { columns, outOfRange } = dropOutOfRangeRanks(observationsToColumns(records));
     expect(outOfRange.first.map((o) => [o.reviewerId, o.modelId, o.rank])).toEqual([['r1', 'c', 2]]);
     expect(columns.length).toBe(3);
@@ -72,7 +72,7 @@ describe('dropOutOfRangeRanks', () => {
 
   it('judges the ranks left again when a drop makes the ranking smaller, and says so', () => {
     // Ranks 0, 2, 5 of 3 ranked: 5 is out (0–2); the 2 left are 0 and 2, and 2 is out of 0–1; the last one, 0, stays.
-    const { columns, outOfRange } = dropOutOfRangeRanks(observationsToColumns(ranking('s1', 'r1', [0, 2, 5])));
+    const { columns, outOfRange } = dropOutOfRangeRanks(observationsToColumns(ranking(['s1', 'r1'], [0, 2, 5])));
     expect(outOfRange.count).toBe(2);
     expect(outOfRange.first.map((o) => o.detail)).toEqual([
       'rank_position 5 but the reviewer ranked 3 answers in session s1: ranks are 0-based, 0–2',
@@ -84,9 +84,9 @@ describe('dropOutOfRangeRanks', () => {
   it('drops a session left without records and numbers the others again, in order', () => {
     // s2's only reviewer ranked 2 answers at 2 and 3: both out of range (0–1), so s2 is left empty.
     const records = [
-      ...ranking('s1', 'r1', [1, 0], 0),
-      ...ranking('s2', 'r1', [2, 3], 1),
-      ...ranking('s3', 'r1', [0, 1], 2),
+      ...ranking(['s1', 'r1'], [1, 0], 0),
+      ...ranking(['s2', 'r1'], [2, 3], 1),
+      ...ranking(['s3', 'r1'], [0, 1], 2),
     ];
     const { columns, outOfRange } = dropOutOfRangeRanks(observationsToColumns(records));
     expect(outOfRange.count).toBe(2);
@@ -101,7 +101,7 @@ describe('dropOutOfRangeRanks', () => {
   it('counts every out-of-range rank but keeps the first 20 for the skip report', () => {
     // 25 sessions, each with one reviewer ranking 2 answers at 0 and 2: 25 out-of-range records.
     const records = Array.from({ length: 25 }, (_, s) =>
-      ranking(`s${String(s).padStart(2, '0')}`, 'r1', [0, 2], s),
+      ranking([`s${String(s).padStart(2, '0')}`, 'r1'], [0, 2], s),
     ).flat();
     const { outOfRange } = dropOutOfRangeRanks(observationsToColumns(records));
     expect(outOfRange.count).toBe(25);
