@@ -111,16 +111,32 @@ export async function runAsk(
   // Check the persistence settings before any model is called, not after the session was paid for.
   if (options.persist !== false) requireHashSecret(settings);
   const loaded = await loadCouncilConfig(settings);
+  // A follow-up keeps the council of the session it continues (members, chairman, strategy and its goal): flags
+  // override each, the configured defaults (LLM_COUNCIL_MODELS, config.yaml) do not, as `llm -c` keeps the model.
+  const continued =
+    options.continueFrom === undefined
+      ? undefined
+      : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
+  const followUp = continued?.followUp;
+  const kept = continued?.council;
+  const keepMembers = kept !== undefined && options.models === undefined && kept.members.length >= 2;
+  // A chairman is kept with the members it chaired: with new --models the configured default chairs again.
+  const keepChairman = keepMembers && options.chairman === undefined;
+  const keepStrategy = kept !== undefined && options.strategy === undefined;
+  const strategy = keepStrategy ? kept.strategy : options.strategy;
+  const goal = options.goal ?? (keepStrategy ? (kept.goal ?? undefined) : undefined);
   // `@name` is a pool of config.yaml (`pools: { deep: [...] }`): its models, in order; for the chairman, the first
   // chairs and the rest are its fallbacks.
   const pools = loaded.config.pools;
   const membersInput = hooks.membersInput ?? '--models';
-  const members = expandPools(options.models ?? loaded.config.members, {
+  const membersSource = keepMembers
+    ? `the members of session ${followUp!.previousSessionId}`
+    : options.models === undefined
+      ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)'
+      : membersInput;
+  const members = expandPools(keepMembers ? kept.members : (options.models ?? loaded.config.members), {
     pools,
-    source:
-      options.models === undefined
-        ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)'
-        : membersInput,
+    source: membersSource,
   });
   if (members.length < 2) {
     const give =
@@ -132,28 +148,31 @@ export async function runAsk(
       message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.`,
     });
   }
-  checkMemberCap({
-    count: members.length,
-    source:
-      options.models === undefined
-        ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)'
-        : membersInput,
-  });
-  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], {
-    pools,
-    source: options.chairman === undefined ? 'the configured chairman' : '--chairman',
-  });
+  checkMemberCap({ count: members.length, source: membersSource });
+  const chairmen = expandPools(
+    [keepChairman ? kept.chairman : (options.chairman ?? loaded.config.chairman ?? members[0]!)],
+    {
+      pools,
+      source: keepChairman
+        ? `the chairman of session ${followUp!.previousSessionId}`
+        : options.chairman === undefined
+          ? 'the configured chairman'
+          : '--chairman',
+    },
+  );
   const chairman = chairmen[0]!;
-  checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
+  checkStrategy({ config: loaded.config, strategy, goal });
   const seed = options.seed ?? settings.randomSeed ?? undefined;
-  const followUp =
-    options.continueFrom === undefined
-      ? undefined
-      : await followUpFromHistory({ ref: options.continueFrom, ctx, settings });
-  if (followUp !== undefined)
+  if (followUp !== undefined) {
+    const keptParts = [
+      keepMembers ? `members (${members.join(', ')})` : null,
+      keepChairman ? `chairman (${chairman})` : null,
+      keepStrategy ? `strategy (${strategy})` : null,
+    ].filter((part) => part !== null);
     ctx.io.stderr(
-      `Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.\n`,
+      `Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.${keptParts.length === 0 ? '' : ` It keeps that session's ${keptParts.join(', ')}.`}\n`,
     );
+  }
   const resolveModel = createModelResolver({
     env,
     ...omitUndefined({ simulated: hooks.simulated }),
@@ -208,7 +227,7 @@ export async function runAsk(
       // The bias indicators are part of the output: on unless LLM_COUNCIL_BIAS_AUDIT says otherwise.
       biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
       biasAuditThresholds: settings.biasThresholds,
-      ...councilOptionsFromFlags(options),
+      ...councilOptionsFromFlags({ ...options, strategy, goal }),
       ...omitUndefined({ seed, followUp }),
     },
   });

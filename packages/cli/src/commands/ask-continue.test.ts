@@ -126,6 +126,69 @@ describe('ask --continue (issue 15 item 10)', () => {
     ]);
   }, 30_000);
 
+  it('a follow-up keeps the council it continues (members, chairman, strategy) without LLM_COUNCIL_MODELS; flags override each (issue 30 item 4)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-continue-keep-'));
+    // No LLM_COUNCIL_MODELS, no config.yaml: only the first session names its council.
+    const env = { OPENROUTER_BASE_URL: server.url, OPENROUTER_API_KEY: KEY, LLM_COUNCIL_HOME: home };
+    const ask = async (args: string[]) => {
+      const c = captureIo();
+      const code = await runCli(['ask', ...args, '--json'], { version: '1.2.3', io: c.io, env, cwd: home });
+      const doc =
+        code === 0
+          ? (JSON.parse(c.out()) as Doc & { config: { members: string[]; chairman: string; strategy: string } })
+          : null;
+      return { code, doc, err: c.err() };
+    };
+    const first = await ask([
+      FIRST,
+      '--models',
+      'test/gamma,test/alpha,test/beta',
+      '--chairman',
+      'test/beta',
+      '--strategy',
+      'risk-averse',
+    ]);
+    expect(first.code).toBe(0);
+
+    server.reset();
+    const second = await ask(['--continue', FOLLOW_UP]);
+    expect(second.code, second.err).toBe(0);
+    expect(second.doc?.config).toMatchObject({
+      members: ['test/gamma', 'test/alpha', 'test/beta'],
+      chairman: 'test/beta',
+      strategy: 'risk-averse',
+    });
+    // The members answered, and the kept chairman wrote the synthesis.
+    const asked = (stage: 'answer' | 'chairman') =>
+      server.requests
+        .filter((r) => {
+          const messages = (r.body as { messages?: { content: string }[] }).messages ?? [];
+          return councilRequestStage(messages.map((m) => m.content).join('\n')) === stage;
+        })
+        .map((r) => (r.body as { model: string }).model)
+        .sort();
+    expect(asked('answer')).toEqual(['test/alpha', 'test/beta', 'test/gamma']);
+    expect(asked('chairman')).toEqual(['test/beta']);
+    expect(second.err).toContain(
+      "It keeps that session's members (test/gamma, test/alpha, test/beta), chairman (test/beta), strategy (risk-averse).",
+    );
+
+    // --strategy overrides the strategy alone; --models seats a new council, chaired by the default (its first member).
+    const third = await ask(['--continue', 'last', 'Any pitfalls?', '--strategy', 'balanced']);
+    expect(third.doc?.config).toMatchObject({
+      members: ['test/gamma', 'test/alpha', 'test/beta'],
+      chairman: 'test/beta',
+      strategy: 'balanced',
+    });
+    const fourth = await ask(['--continue', 'last', 'And in C?', '--models', 'test/alpha,test/beta,test/gamma']);
+    expect(fourth.doc?.config).toMatchObject({
+      members: ['test/alpha', 'test/beta', 'test/gamma'],
+      chairman: 'test/alpha',
+      strategy: 'balanced',
+    });
+    expect(fourth.err).toContain("It keeps that session's strategy (balanced).");
+  }, 30_000);
+
   it('nothing to continue, an unknown session and a bare --continue with no history are one usage line each, before any call', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-continue-'));
     const ask = session(home);

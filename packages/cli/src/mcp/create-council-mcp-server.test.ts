@@ -132,6 +132,27 @@ describe('the council MCP server on a saved history', () => {
     ]);
   });
 
+  it('consult_council with continueFrom and no members keeps the council it continues, as `ask --continue` (issue 30 item 4)', async () => {
+    const { client } = await connect([]);
+    const members = ['simulated:cleo', 'simulated:ada', 'simulated:basil'];
+    const first = (await client.callTool({
+      name: 'consult_council',
+      arguments: { query: 'Which queue?', members, chairman: 'simulated:basil', strategy: 'risk-averse' },
+    })) as CallToolResult;
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+    const next = (await client.callTool({
+      name: 'consult_council',
+      arguments: { query: 'And for a small team?', continueFrom: 'last' },
+    })) as CallToolResult;
+    expect(next.isError, JSON.stringify(next.content)).toBeFalsy();
+    const session = (await client.callTool({ name: 'get_session', arguments: { id: 'last' } })) as CallToolResult;
+    expect((session.structuredContent as { config: unknown }).config).toMatchObject({
+      members,
+      chairman: 'simulated:basil',
+      strategy: 'risk-averse',
+    });
+  });
+
   it('reports several input problems at once as one line', async () => {
     const { client } = await connect([]);
     const result = (await client.callTool({
