@@ -19,7 +19,9 @@ export const consultCouncilInput = {
   query: z
     .string()
     .min(1, 'query is empty')
-    .describe('The question for the council. Sent to the models only; never logged or saved.'),
+    .describe(
+      'The question for the council (`council ask "<question>"`). Sent to the models only; never logged or saved.',
+    ),
   members: z
     .array(z.string().min(1))
     .min(1, 'members is empty: give at least two model ids, or a pool (@name)')
@@ -29,27 +31,29 @@ export const consultCouncilInput = {
     )
     .optional()
     .describe(
-      `Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members and at most ${MAX_COUNCIL_MEMBERS} in all (pools counted as their models). Default: LLM_COUNCIL_MODELS / the configuration.`,
+      `Member model ids, e.g. ["openai/gpt-4o", "anthropic/claude-3.5-sonnet"], personality ids, a pool of config.yaml as "@name", or simulated:<name> for an offline trial. At least two members and at most ${MAX_COUNCIL_MEMBERS} in all (pools counted as their models). The CLI's --models. Default: with continueFrom, the members of that session; else LLM_COUNCIL_MODELS / the configuration.`,
     ),
   chairman: z
     .string()
     .min(1)
     .optional()
     .describe(
-      'The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises. Default: LLM_COUNCIL_CHAIRMAN, else the first member.',
+      'The model (or "@pool": its first model chairs, the rest are fallbacks) that synthesises (the CLI\'s --chairman). Default: with continueFrom and no members, the chairman of that session; else LLM_COUNCIL_CHAIRMAN, else the first member.',
     ),
   continueFrom: z
     .string()
     .min(1)
     .optional()
     .describe(
-      'A follow-up: the sessionId (or a unique prefix) of an earlier council, or "last". The council sees that session\'s answer as context, and the new session joins its conversation.',
+      "A follow-up (the CLI's --continue): the sessionId (or a unique prefix) of an earlier council, or \"last\". The council sees that session's answer as context, the new session joins its conversation, and it keeps that session's members, chairman and strategy unless members, chairman or strategy are given.",
     ),
   strategy: z
     .string()
     .min(1)
     .optional()
-    .describe('balanced, risk-averse, goal-seeking, novelty, or a key from the configuration.'),
+    .describe(
+      "balanced, risk-averse, goal-seeking, novelty, or a key from the configuration (the CLI's --strategy). Default: with continueFrom, the strategy of that session.",
+    ),
   goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
   mode: z
     .enum(['consensus', 'voting'])
@@ -60,7 +64,12 @@ export const consultCouncilInput = {
     .optional()
     .describe('How answers are ordered for each reviewer.'),
   seed: z.number().int().min(0).optional().describe('Seeds the orders and labels.'),
-  timeoutSeconds: z.number().positive().max(3600).optional().describe('Deadline of each model call, in seconds.'),
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe("Deadline of each model call, in seconds (the CLI's --timeout, there with a unit: 90s)."),
   retries: z
     .number()
     .int()
@@ -79,7 +88,9 @@ export const consultCouncilInput = {
   save: z
     .boolean()
     .optional()
-    .describe('false: save nothing (no history, bias records or telemetry). Default true, as `council ask`.'),
+    .describe(
+      "false: save nothing (no history, bias records or telemetry): the CLI's --no-persist. Default true, as `council ask`.",
+    ),
 };
 
 const leaderboardEntry = z.object({
@@ -225,7 +236,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
     {
       title: 'Consult the council',
       description:
-        'Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped, whether the council was complete and what it lacked (complete, shortfalls: a partial council is a result, not an error), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token.',
+        "Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped, whether the council was complete and what it lacked (complete, shortfalls: a partial council is a result, not an error), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token. The inputs are `council ask`'s options named as data: query is its question, members its --models, continueFrom its --continue, timeoutSeconds its --timeout, maxCostUsd its --max-cost, save: false its --no-persist; the others keep their flag's name.",
       inputSchema: consultCouncilInput,
       outputSchema: consultCouncilOutput,
       annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: false },
