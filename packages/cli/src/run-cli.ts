@@ -59,7 +59,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
         title: 'Examples',
         body: [
           '  council demo                                   # offline: a simulated council and a bias report',
-          '  council ask "Is Rust a good first language?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet',
+          // Three members at least: a leaderboard ranks three answers or more (two give no ranking).
+          '  council ask "Is Rust a good first language?" --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
           '  council bias-report --format html --output report.html',
         ].join('\n'),
       });
