@@ -52,31 +52,32 @@ export interface BiasMetricRecord {
   positionIsDisplayOrder: boolean;
 }
 
-const nonEmpty = z.string().min(1);
-const count = z.number().int().min(0);
+/**
+ * A line's value of each kind of field (bias-record-fields.ts), before its nullability. Built with the codec on its first
+ * use (see `biasMetricRecordSchema`), not at module load.
+ */
+function kindSchemas(): Record<Exclude<BiasFieldKind, 'flag'>, z.ZodType> {
+  const nonEmpty = z.string().min(1);
+  return {
+    version: z.union([
+      z.literal(1),
+      z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' }),
+    ]),
+    id: nonEmpty,
+    timestamp: z.string().refine((value) => parseIsoTimestamp(value) !== null, {
+      message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
+    }),
+    consent: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+    label: z.string(),
+    text: z.string(),
+    count: z.number().int().min(0),
+    score: z.number(),
+    hash: z.string().regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' }),
+  };
+}
 
-const timestampSchema = z.string().refine((value) => parseIsoTimestamp(value) !== null, {
-  message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
-});
-
-/** A line's value of each kind of field (bias-record-fields.ts), before its nullability. */
-const kindSchemas: Record<Exclude<BiasFieldKind, 'flag'>, z.ZodType> = {
-  version: z.union([
-    z.literal(1),
-    z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected 1 or a "1.x.y" version' }),
-  ]),
-  id: nonEmpty,
-  timestamp: timestampSchema,
-  consent: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
-  label: z.string(),
-  text: z.string(),
-  count,
-  score: z.number(),
-  hash: z.string().regex(/^[0-9a-f]{16}$/, { message: 'expected 16 lower-case hex characters' }),
-};
-
-function fieldSchema(field: BiasRecordField): z.ZodType {
-  const schema = kindSchemas[field.kind as Exclude<BiasFieldKind, 'flag'>];
+function fieldSchema(kinds: ReturnType<typeof kindSchemas>, field: BiasRecordField): z.ZodType {
+  const schema = kinds[field.kind as Exclude<BiasFieldKind, 'flag'>];
   return field.presence === 'required' ? schema : field.presence === 'nullable' ? schema.nullable() : schema.nullish();
 }
 
@@ -111,16 +112,21 @@ export type BiasRecordLine = {
 };
 
 /** The snake_case line on disk (unknown fields are ignored on read), built from the record's fields. */
-const diskRecordSchema = z.object(
-  Object.fromEntries(
-    biasLineParts.map((part): [string, z.ZodType] => {
-      if ('field' in part) return [part.field.key, fieldSchema(part.field)];
-      // The metadata as written here, or with an alias's key as other writers write it.
-      const shape = part.metadata.flatMap((f) => [f.key, ...f.aliases].map((key) => [key, fieldSchema(f)] as const));
-      return [biasMetadataKey, z.object(Object.fromEntries(shape)).nullish()];
-    }),
-  ),
-) as unknown as z.ZodType<BiasRecordLine, BiasRecordLine>;
+function diskRecordSchema(): z.ZodType<BiasRecordLine, BiasRecordLine> {
+  const kinds = kindSchemas();
+  return z.object(
+    Object.fromEntries(
+      biasLineParts.map((part): [string, z.ZodType] => {
+        if ('field' in part) return [part.field.key, fieldSchema(kinds, part.field)];
+        // The metadata as written here, or with an alias's key as other writers write it.
+        const shape = part.metadata.flatMap((f) =>
+          [f.key, ...f.aliases].map((key) => [key, fieldSchema(kinds, f)] as const),
+        );
+        return [biasMetadataKey, z.object(Object.fromEntries(shape)).nullish()];
+      }),
+    ),
+  ) as unknown as z.ZodType<BiasRecordLine, BiasRecordLine>;
+}
 
 function versionAtLeast(version: string, major: number, minor: number): boolean {
   const [a = 0, b = 0] = version.split('.').map(Number);
@@ -189,14 +195,22 @@ export function toDiskRecord(record: BiasMetricRecord): BiasRecordLine {
  * and gives the camelCase record; `biasMetricRecordSchema.encode(record)` gives the line's object.
  * Reads schema 1 (integer) and any `1.x.y`; a record of another major version fails here and is
  * skipped (and counted) by the store.
+ *
+ * Built on its first use (`z.lazy`), not at module load: a read whose every line takes the fast path
+ * (`decodeBiasMetricRecordFast`) never needs it, and building zod's ~40 schemas here cost every cold
+ * `council bias-report` a few milliseconds. It decodes, encodes and explains exactly as the codec inside it.
  */
-export const biasMetricRecordSchema: z.ZodCodec<
-  z.ZodType<BiasRecordLine, BiasRecordLine>,
-  z.ZodCustom<BiasMetricRecord, BiasMetricRecord>
-> = z.codec(
-  diskRecordSchema,
-  z.custom<BiasMetricRecord>((value) => typeof value === 'object' && value !== null),
-  { decode: (disk) => decode(disk), encode: (record) => toDiskRecord(record) },
+export const biasMetricRecordSchema: z.ZodLazy<
+  z.ZodCodec<z.ZodType<BiasRecordLine, BiasRecordLine>, z.ZodCustom<BiasMetricRecord, BiasMetricRecord>>
+> = z.lazy(() =>
+  z.codec(
+    diskRecordSchema(),
+    z.custom<BiasMetricRecord>((value) => typeof value === 'object' && value !== null),
+    {
+      decode: (disk) => decode(disk),
+      encode: (record) => toDiskRecord(record),
+    },
+  ),
 );
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; // as zod's .int()

@@ -43,32 +43,32 @@ export interface ContributionRecord {
   configVersion: string | null;
 }
 
-const nonEmpty = z.string().min(1);
+/** The snake_case line on disk (unknown fields are ignored on read); built on the codec's first use. */
+function diskContributionSchema() {
+  const nonEmpty = z.string().min(1);
+  return z.object({
+    schema_version: z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected a "1.x.y" version' }),
+    record_id: nonEmpty,
+    session_id: nonEmpty,
+    conversation_id: nonEmpty.nullable(),
+    timestamp: z.string().refine((value) => parseIsoTimestamp(value) !== null, {
+      message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
+    }),
+    member: nonEmpty,
+    model: nonEmpty,
+    personality: nonEmpty.nullable(),
+    strategy: nonEmpty,
+    mode: z.enum(['consensus', 'voting']),
+    weight: z.number().min(0).max(1).nullable(),
+    vote_winner: z.boolean(),
+    config_version: z.string().nullable(),
+  });
+}
 
-const timestampSchema = z.string().refine((value) => parseIsoTimestamp(value) !== null, {
-  message: 'expected an ISO 8601 date-time such as 2025-12-17T10:30:00Z',
-});
+type DiskContributionSchema = ReturnType<typeof diskContributionSchema>;
+type DiskContribution = z.input<DiskContributionSchema>;
 
-/** The snake_case line on disk (unknown fields are ignored on read). */
-const diskContributionSchema = z.object({
-  schema_version: z.string().regex(/^1(?:\.\d+){0,2}$/, { message: 'expected a "1.x.y" version' }),
-  record_id: nonEmpty,
-  session_id: nonEmpty,
-  conversation_id: nonEmpty.nullable(),
-  timestamp: timestampSchema,
-  member: nonEmpty,
-  model: nonEmpty,
-  personality: nonEmpty.nullable(),
-  strategy: nonEmpty,
-  mode: z.enum(['consensus', 'voting']),
-  weight: z.number().min(0).max(1).nullable(),
-  vote_winner: z.boolean(),
-  config_version: z.string().nullable(),
-});
-
-type DiskContribution = z.input<typeof diskContributionSchema>;
-
-function decode(disk: z.output<typeof diskContributionSchema>): ContributionRecord {
+function decode(disk: z.output<DiskContributionSchema>): ContributionRecord {
   return {
     schemaVersion: disk.schema_version,
     recordId: disk.record_id,
@@ -107,15 +107,17 @@ function encode(record: ContributionRecord): DiskContribution {
 /**
  * The `ContributionRecord` codec: `safeDecode(line)` validates a snake_case line and gives the camelCase
  * record; `encode(record)` gives the line's object. Reads any schema `1.x.y`; another major fails here and is
- * skipped (and counted as `unsupported_version`) by the store.
+ * skipped (and counted as `unsupported_version`) by the store. Built on its first use (`z.lazy`), not at module
+ * load, like `biasMetricRecordSchema`: a command that reads no contributions never builds it.
  */
-export const contributionRecordSchema: z.ZodCodec<
-  typeof diskContributionSchema,
-  z.ZodCustom<ContributionRecord, ContributionRecord>
-> = z.codec(
-  diskContributionSchema,
-  z.custom<ContributionRecord>((value) => typeof value === 'object' && value !== null),
-  { decode: (disk) => decode(disk), encode: (record) => encode(record) },
+export const contributionRecordSchema: z.ZodLazy<
+  z.ZodCodec<DiskContributionSchema, z.ZodCustom<ContributionRecord, ContributionRecord>>
+> = z.lazy(() =>
+  z.codec(
+    diskContributionSchema(),
+    z.custom<ContributionRecord>((value) => typeof value === 'object' && value !== null),
+    { decode: (disk) => decode(disk), encode: (record) => encode(record) },
+  ),
 );
 
 /** The record id of a member's record in a session. */

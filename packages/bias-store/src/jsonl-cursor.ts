@@ -15,11 +15,14 @@ export interface JsonlCursor {
 /** The start of a store. */
 export const startCursor: JsonlCursor = { segment: 0, offset: 0, line: 0 };
 
-const cursorSchema = z.object({
-  segment: z.number().int().min(0),
-  offset: z.number().int().min(0),
-  line: z.number().int().min(0),
-});
+// Built on first use (z.lazy), not when the store's modules load: most commands read no cursor.
+const cursorSchema = z.lazy(() =>
+  z.object({
+    segment: z.number().int().min(0),
+    offset: z.number().int().min(0),
+    line: z.number().int().min(0),
+  }),
+);
 
 /** Parses the text of a cursor file (`{"segment":…,"offset":…,"line":…}`); returns the error instead of throwing. */
 export function safeParseJsonlCursor(

@@ -35,19 +35,22 @@ export interface SessionJournal {
   parts: JournalPart[];
 }
 
-const journalFileSchema = z.object({
-  schema_version: z.string().regex(/^1\./),
-  session_id: z.string().min(1),
-  created_at: z.string(),
-  parts: z.array(
-    z.object({
-      what: z.string(),
-      path: z.string().min(1),
-      segment_bytes: z.number().int().positive(),
-      lines: z.array(z.string()),
-    }),
-  ),
-});
+// Built on first use (z.lazy), not when the store's modules load: only a home with a journal file reads one.
+const journalFileSchema = z.lazy(() =>
+  z.object({
+    schema_version: z.string().regex(/^1\./),
+    session_id: z.string().min(1),
+    created_at: z.string(),
+    parts: z.array(
+      z.object({
+        what: z.string(),
+        path: z.string().min(1),
+        segment_bytes: z.number().int().positive(),
+        lines: z.array(z.string()),
+      }),
+    ),
+  }),
+);
 
 export type JournalState = { kind: 'saving' | 'repair'; tag: string; pid: number } | { kind: 'unsaved' };
 
