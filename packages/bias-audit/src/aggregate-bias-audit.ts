@@ -8,7 +8,7 @@ import { confidenceTier } from './confidence-tier.js';
 import { resolveAuditSettings } from './internal/audit-settings.js';
 import { movedWindowOptionProblem } from './bias-window.js';
 import { auditWindow, isColumns, isSummaries } from './internal/audit-window.js';
-import { biasFlags } from './internal/bias-flags.js';
+import { biasFlags, driftFlags } from './internal/bias-flags.js';
 import type { SessionTimeline } from './internal/indicator-trends.js';
 import { isArrayValue } from './internal/is-array-value.js';
 import { lengthReport } from './internal/length-report.js';
@@ -42,7 +42,8 @@ const PERMUTE_BELOW_SESSIONS = 100;
  * report of the records they summarise.
  *
  * The steps: 1 the window, 2 the score model and the per-session indicators, 3 length, 4 position, 5 self-preference,
- * affinity and anchoring, 6 reviewers (each tested for drift), 7 trends, anomalies and change points, 8 the flags.
+ * affinity and anchoring, 6 reviewers (each tested for drift), 7 trends, anomalies and change points, 8 the flags
+ * (REVIEWER_DRIFT for a change found in step 6).
  */
 export function aggregateBiasAudit(
   input: readonly BiasObservation[] | BiasColumns | BiasSessionSummaries,
@@ -107,11 +108,12 @@ export function aggregateBiasAudit(
   // get one family's share of alpha, as each flag family does in the weighted Holm of step 8.
   const flagFamilies =
     [...length.families, position.family, ...preference.families].filter((f) => f.hypotheses.length > 0).length + 1;
+  const driftShare = alpha / (flagFamilies + 1);
   const drift = checked
     ? reviewerDriftReport({
         columns: frame.columns,
         fit: context.fit,
-        alpha: alpha / (flagFamilies + 1),
+        alpha: driftShare,
         level,
         seed,
         margin: margins.reviewerOffset,
@@ -138,6 +140,8 @@ export function aggregateBiasAudit(
   const families = [...length.families, position.family, reviewers.family, ...preference.families];
   const { tests, flags, withheld } = biasFlags(families, { alpha, minSessions });
   for (const h of withheld) h.figure.flagWithheld = { code: h.code, minSessions };
+  // A reviewer whose offset changed: REVIEWER_DRIFT, from the drift family's own share of alpha (step 6).
+  flags.push(...driftFlags(reviewers.reviewers, { alpha, share: driftShare, minSessions }));
 
   // ADR-018's insufficient tier (fewer than 10 sessions): no metric, p-value or anomaly anywhere in the report,
   // not only in the figures (which withhold theirs by their own tier).

@@ -111,10 +111,19 @@ export interface ReviewerDriftReport {
   pValue: number;
   /**
    * Holm (step-down) over the reviewers tested. The drift tests are a family of their own with one family's share of
-   * alpha in the report's weighted Holm (alpha / (families + 1)); a change is found when this is within that share.
-   * They raise no flag of their own: the latest period's offset raises HARSH_REVIEWER or GENEROUS_REVIEWER.
+   * alpha beside the report's weighted Holm (alpha / (families + 1)); a change is found when this is within that
+   * share. A change found raises `REVIEWER_DRIFT` (its flag's `adjustedPValue` is this times families + 1, so it
+   * reads against alpha as every flag's does) when `change` meets `minSessions`; the latest period's offset raises
+   * HARSH_REVIEWER or GENEROUS_REVIEWER on its own.
    */
   adjustedPValue: number;
+  /**
+   * The change (`reviewer_drift[…]`): the mean of the reviewer's per-session gaps to the others on the same answers
+   * from `since` less before, with a Welch t interval (`welch_t_between_periods`); its `sessions` are both periods'
+   * and its `pValue` the drift test's. The figure REVIEWER_DRIFT is raised from (and `flagWithheld` on below the
+   * minimum).
+   */
+  change: BiasMetricReport;
   /** The first session of the latest period. */
   since: { sessionId: string; timestamp: string };
   /** Oldest first; each period's offset against the typical reviewer, both fitted together. The last is `offset`. */
@@ -127,6 +136,11 @@ export interface ReviewerPeriodReport {
   end: string;
   /** Sessions of the reviewer in the period (the offset's own `sessions` counts those with a shared answer). */
   sessions: number;
+  /**
+   * The reviewer's `config_version` in the period, where the split is at a config-version change (`cause`
+   * `config_version`) and the period has one version throughout; absent otherwise.
+   */
+  configVersion?: string;
   offset: BiasMetricReport;
 }
 
@@ -198,9 +212,13 @@ export type AggregateBiasFlagCode =
   | 'GENEROUS_REVIEWER'
   | 'SELF_PREFERENCE'
   | 'REVIEWER_AFFINITY'
-  | 'ANCHORING';
+  | 'ANCHORING'
+  | 'REVIEWER_DRIFT';
 
-/** A raised flag: its interval excludes the family's margin and its test survived weighted Holm across families. */
+/**
+ * A raised flag: its interval excludes the family's margin and its test survived weighted Holm across families
+ * (REVIEWER_DRIFT: the drift family's own share of alpha, Holm over the reviewers tested; see `ReviewerDriftReport`).
+ */
 export interface AggregateBiasFlag {
   code: AggregateBiasFlagCode;
   /** The reviewer, or `reviewer→candidate`, the flag is about; null for council-wide flags (length, position, anchoring). */
@@ -211,7 +229,10 @@ export interface AggregateBiasFlag {
   ciUpper: number;
   /** The smallest effect worth flagging in this family (the flag needs the interval beyond ±margin). */
   margin: number;
-  /** p of "the effect lies within ±margin", from the same t as the interval. */
+  /**
+   * p of "the effect lies within ±margin", from the same t as the interval (REVIEWER_DRIFT: the drift test's p of
+   * "no change", the margin being met by its interval).
+   */
   pValue: number;
   adjustedPValue: number;
 }

@@ -1,4 +1,4 @@
-import type { AggregateBiasFlag, FamilyTest } from '../bias-aggregate-report.js';
+import type { AggregateBiasFlag, FamilyTest, ReviewerProfile } from '../bias-aggregate-report.js';
 import type { BiasMetricReport } from '../bias-metric-report.js';
 import { marginPValue } from './margin-test.js';
 import { weightedHolmAdjust } from './weighted-holm.js';
@@ -95,4 +95,45 @@ export function biasFlags(
     rejected: flaggedFamilies.has(i),
   }));
   return { tests, flags, withheld };
+}
+
+/**
+ * REVIEWER_DRIFT, one per reviewer whose offset changed within the window (`ReviewerProfile.drift`). The change was
+ * already found by the drift family's test: Holm over the reviewers tested within the family's share of alpha
+ * (`share`, kept beside the weighted Holm of `biasFlags`), its step's interval at level 1 − share beyond ±margin. The
+ * flag's adjusted p is that Holm p scaled to the whole alpha (times alpha / share, capped at 1), so it reads against
+ * alpha as every flag's does; it also needs the change figure's own interval (at the report's level) beyond its
+ * margin, and the figure's sessions (both periods) to meet `minSessions`, else the figure is marked `flagWithheld`.
+ * Mutates those figures; returns the flags in the reviewers' order.
+ */
+export function driftFlags(
+  reviewers: readonly ReviewerProfile[],
+  rule: { alpha: number; share: number; minSessions: number },
+): AggregateBiasFlag[] {
+  const flags: AggregateBiasFlag[] = [];
+  for (const { reviewer, drift } of reviewers) {
+    if (drift === undefined) continue;
+    const figure = drift.change;
+    const { estimate, ciLower, ciUpper, margin } = figure;
+    if (estimate === null || ciLower === null || ciUpper === null || margin === undefined) continue;
+    if (!(ciLower > margin || ciUpper < -margin)) continue;
+    const adjustedPValue = Math.min(1, (drift.adjustedPValue * rule.alpha) / rule.share);
+    if (adjustedPValue > rule.alpha * (1 + 1e-12)) continue;
+    if (figure.sessions < rule.minSessions) {
+      figure.flagWithheld = { code: 'REVIEWER_DRIFT', minSessions: rule.minSessions };
+      continue;
+    }
+    flags.push({
+      code: 'REVIEWER_DRIFT',
+      subject: reviewer,
+      metric: figure.metric,
+      estimate,
+      ciLower,
+      ciUpper,
+      margin,
+      pValue: drift.pValue,
+      adjustedPValue,
+    });
+  }
+  return flags;
 }

@@ -6,6 +6,8 @@ import type { SessionTimeline } from './indicator-trends.js';
 import type { ReportFigures } from './report-figures.js';
 import { createReportFigures } from './report-figures.js';
 import { reviewerDrifts, reviewerSeries, splitDriftingReviewers } from './reviewer-drift.js';
+import type { ReviewerDriftFinding, ReviewerSeries } from './reviewer-drift.js';
+import { criticalT } from './t-summary.js';
 
 /** What a drifting reviewer's profile shows: its latest period's offset (with that period's window) and the periods. */
 export interface DriftedReviewer {
@@ -16,6 +18,49 @@ export interface DriftedReviewer {
 }
 
 const round = (x: number | null): string => (x === null ? 'not computable' : (Math.round(x * 100) / 100).toFixed(2));
+
+/**
+ * The change figure (`reviewer_drift[…]`): the step the test found, the latest period's mean gap less the earlier's,
+ * with its Welch t interval at the report's level over both periods' sessions; its p is the drift test's.
+ */
+function changeFigure(spec: {
+  name: string;
+  finding: ReviewerDriftFinding;
+  series: ReviewerSeries;
+  level: number;
+  timeline: SessionTimeline;
+  margin: number;
+}): ReviewerDriftReport['change'] {
+  const { finding, series, level, timeline } = spec;
+  const n = series.sessions.length;
+  const { estimate, standardError, df } = finding.change;
+  const half = standardError > 0 ? criticalT(level, df) * standardError : 0;
+  const { figure } = createReportFigures({
+    level,
+    sessions: n,
+    windowStart: timeline.iso(series.sessions[0]!),
+    windowEnd: timeline.iso(series.sessions[n - 1]!),
+  });
+  return figure({
+    metric: `reviewer_drift[${spec.name}]`,
+    sessions: n,
+    sampleSize: n,
+    unit: 'sessions',
+    intervalMethod: 'welch_t_between_periods',
+    estimate,
+    lower: estimate - half,
+    upper: estimate + half,
+    pValue: finding.pValue,
+    margin: spec.margin,
+  });
+}
+
+/** The config version of a period of a reviewer's series, where it has one throughout (1 + index, 0 none). */
+function periodConfig(configs: readonly number[], versions: readonly string[]): string | undefined {
+  const first = configs[0];
+  if (first === undefined || first === 0 || configs.some((c) => c !== first)) return undefined;
+  return versions[first - 1];
+}
 
 /**
  * Part of step 5 of `aggregateBiasAudit`: each reviewer's test of a change in its offset within the window
@@ -65,6 +110,7 @@ export function reviewerDriftReport(spec: {
     const latest = bySubject.get(latestName(j)) ?? null;
     if (latest === null) return;
     const sessions = series[f.model]!.sessions;
+    const configs = series[f.model]!.configs;
     const split = sessions.indexOf(f.fromSession);
     const periodOf = ({
       from,
@@ -80,12 +126,15 @@ export function reviewerDriftReport(spec: {
       const start = timeline.iso(sessions[from]!);
       const end = timeline.iso(sessions[to - 1]!);
       const figures = createReportFigures({ level, sessions: to - from, windowStart: start, windowEnd: end });
+      const configVersion =
+        f.cause === 'config_version' ? periodConfig(configs.slice(from, to), columns.configVersions) : undefined;
       return {
         figures,
         period: {
           start,
           end,
           sessions: to - from,
+          ...(configVersion === undefined ? {} : { configVersion }),
           offset: figures.fromModel({
             metric: `reviewer_offset[${name}]${label}`,
             fit,
@@ -116,6 +165,7 @@ export function reviewerDriftReport(spec: {
         statistic: f.statistic,
         pValue: f.pValue,
         adjustedPValue: f.adjustedPValue,
+        change: changeFigure({ name, finding: f, series: series[f.model]!, level, timeline, margin: spec.margin }),
         since,
         periods: [first.period, last.period],
       },

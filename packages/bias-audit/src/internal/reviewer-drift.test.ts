@@ -123,6 +123,56 @@ describe('aggregateBiasAudit and a reviewer that drifts', () => {
     expect(report.flags.map((f) => [f.code, f.subject])).toContainEqual(['HARSH_REVIEWER', 'a']);
   });
 
+  it('raises REVIEWER_DRIFT from the change: the later mean gap less the earlier, with its Welch interval', () => {
+    const report = aggregateBiasAudit(store(-1), { window: WINDOW });
+    const change = report.reviewers.find((r) => r.reviewer === 'a')!.drift!.change;
+    // a's gaps: ±0.1 (even/odd) before session 20, −1 ± 0.1 from it; each period's mean is exact (10 even, 10 odd),
+    // so the step is −1. Each period's sample variance is 20·0.01/19, its mean's 0.01/19; the step's SE is
+    // √(0.02/19) = 0.032444, Welch df (equal variances and sizes) 2·19 = 38, t(0.975, 38) = 2.024394:
+    // −1 ± 0.065680.
+    expect(change).toMatchObject({
+      metric: 'reviewer_drift[a]',
+      sessions: 40,
+      unit: 'sessions',
+      intervalMethod: 'welch_t_between_periods',
+      margin: 0.25,
+      windowStart: '2026-10-01T00:00:00.000Z',
+      windowEnd: '2026-10-02T15:00:00.000Z',
+      confidence: 'moderate',
+    });
+    expect(change.estimate).toBeCloseTo(-1, 10);
+    expect(change.ciLower).toBeCloseTo(-1.06568, 4);
+    expect(change.ciUpper).toBeCloseTo(-0.93432, 4);
+    expect(change.pValue).toBeCloseTo(1 / 10_000, 12);
+    const flag = report.flags.find((f) => f.code === 'REVIEWER_DRIFT')!;
+    expect(flag).toMatchObject({ subject: 'a', metric: 'reviewer_drift[a]', margin: 0.25 });
+    expect(flag.estimate).toBeCloseTo(-1, 10);
+    expect(flag.adjustedPValue).toBeLessThanOrEqual(report.alpha);
+    expect(report.flags.filter((f) => f.code === 'REVIEWER_DRIFT')).toHaveLength(1);
+    expect(change.flagWithheld).toBeUndefined();
+  });
+
+  it('withholds REVIEWER_DRIFT when the change has fewer sessions than minSessions', () => {
+    const report = aggregateBiasAudit(store(-1), { window: WINDOW, minSessions: 41 });
+    const change = report.reviewers.find((r) => r.reviewer === 'a')!.drift!.change;
+    expect(change.flagWithheld).toEqual({ code: 'REVIEWER_DRIFT', minSessions: 41 });
+    expect(report.flags).toEqual([]);
+  });
+
+  it("names each period's config version where the split is a config-version change", () => {
+    const report = aggregateBiasAudit(store(-1, '1.1.0'), { window: WINDOW });
+    const drift = report.reviewers.find((r) => r.reviewer === 'a')!.drift!;
+    expect(drift.cause).toBe('config_version');
+    expect(drift.periods.map((p) => [p.configVersion, p.sessions])).toEqual([
+      ['1.0.0', 20],
+      ['1.1.0', 20],
+    ]);
+    expect(report.flags.map((f) => [f.code, f.subject])).toContainEqual(['REVIEWER_DRIFT', 'a']);
+    // Without a config change the periods name none.
+    const scan = aggregateBiasAudit(store(-1), { window: WINDOW }).reviewers.find((r) => r.reviewer === 'a')!.drift!;
+    expect(scan.periods.map((p) => p.configVersion)).toEqual([undefined, undefined]);
+  });
+
   it('leaves a store without a change as it was: no drift, offsets from the one fit', () => {
     const data = store(0);
     const report = aggregateBiasAudit(data, { window: WINDOW });
@@ -132,6 +182,7 @@ describe('aggregateBiasAudit and a reviewer that drifts', () => {
       expect(r.offset.estimate).toBe(fit.reviewerOffsets.find((o) => o.subject === r.reviewer)!.estimate);
     }
     expect(report.notes.some((n) => n.includes('offset changed'))).toBe(false);
+    expect(report.flags.map((f) => f.code)).not.toContain('REVIEWER_DRIFT');
   });
 });
 

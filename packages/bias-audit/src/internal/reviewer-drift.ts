@@ -30,6 +30,12 @@ export interface ReviewerDriftFinding {
   /** Sessions of the reviewer's series before and from the break. */
   sessionsBefore: number;
   sessionsAfter: number;
+  /**
+   * The step: the mean of the reviewer's series from the break less its mean before (other reviewers' steps found
+   * earlier taken out), with its Welch standard error and Welch–Satterthwaite df (the df are Infinity and the error
+   * 0 when neither period's values spread).
+   */
+  change: { estimate: number; standardError: number; df: number };
 }
 
 /** Each period keeps at least this many of the reviewer's sessions (below 10, ADR-018 shows no figure), so 20 to test. */
@@ -134,7 +140,7 @@ export function kolmogorovTail(x: number): number {
 export function driftTest(
   series: ReviewerSeries,
   random: SeededRandom,
-): (Omit<ReviewerDriftFinding, 'adjustedPValue' | 'fromSession'> & { split: number }) | null {
+): (Omit<ReviewerDriftFinding, 'adjustedPValue' | 'fromSession' | 'change'> & { split: number }) | null {
   const n = series.deviations.length;
   if (n < 2 * MIN_PERIOD) return null;
   const breaks: number[] = [];
@@ -252,13 +258,16 @@ export function reviewerDrifts(
     const vb = variance(0, split, before);
     const va = variance(split, d.length, after);
     const se = Math.sqrt(vb + va);
+    const df = se > 0 ? (vb + va) ** 2 / (vb ** 2 / (split - 1) + va ** 2 / (d.length - split - 1)) : Infinity;
     // No spread within the periods: the interval is its point.
-    const half =
-      se > 0
-        ? criticalT(1 - alpha, (vb + va) ** 2 / (vb ** 2 / (split - 1) + va ** 2 / (d.length - split - 1))) * se
-        : 0;
+    const half = se > 0 ? criticalT(1 - alpha, df) * se : 0;
     if (!(Math.abs(after - before) - half > margin)) return found;
-    found.push({ ...rest, adjustedPValue: adjusted, fromSession });
+    found.push({
+      ...rest,
+      adjustedPValue: adjusted,
+      fromSession,
+      change: { estimate: after - before, standardError: se, df },
+    });
     steps.push({ model: best.series.model, fromSession, delta: after - before });
   }
 }
