@@ -31,7 +31,8 @@ const modelIndex = (subject: string | null): number | null => {
  *   has it (t noise of the same SD, shared or sorted orders without position effects), else null;
  * - trend slopes are 0, except under drift (null: the drift is a step, not a slope).
  * Flags: length for a slope, position for planted position effects (not under an order fixed by author),
- * harsh/generous for each non-zero offset above, and each planted affinity.
+ * harsh/generous for each non-zero offset above, each planted affinity, and REVIEWER_DRIFT for the drifting
+ * reviewer (the only councils that plant it: a drift of non-zero points).
  */
 export function messyPlants(council: MessyCouncil): ScenarioPlants {
   const models = council.models ?? 5;
@@ -108,6 +109,8 @@ export function messyPlants(council: MessyCouncil): ScenarioPlants {
     if (offset < -EPSILON) flags.push({ code: 'HARSH_REVIEWER', subject: `model-${r}` });
     if (offset > EPSILON) flags.push({ code: 'GENEROUS_REVIEWER', subject: `model-${r}` });
   }
+  if (council.drift !== undefined && council.drift.points !== 0)
+    flags.push({ code: 'REVIEWER_DRIFT', subject: `model-${council.drift.reviewer}` });
   for (const [pair, points] of affinity) {
     const [from, to] = pair.split('→');
     if (points !== 0) flags.push({ code: 'REVIEWER_AFFINITY', subject: `model-${from}→model-${to}` });

@@ -9,7 +9,8 @@ const EPSILON = 1e-12;
  * `AggregateBiasFlag`: length bias when a within-session length effect is planted (a jitter with mean 0
  * is none), position bias when the positions shown differ, a harsh or generous reviewer for every
  * offset away from the median reviewer's, self-preference for a positive planted one (with
- * self-review), and each planted affinity. Nothing else, so a between-session confound plants no flag.
+ * self-review), and each planted affinity. Nothing else, so a between-session confound plants no flag, and
+ * REVIEWER_DRIFT is never planted here (these councils' reviewers do not change; `messyPlants` plants it).
  */
 export function plantedFlags(simulation: StudySimulation): StudyFlag[] {
   const flags: StudyFlag[] = [];

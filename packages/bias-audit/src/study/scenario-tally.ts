@@ -45,7 +45,10 @@ export interface ScenarioTally {
   flagIntervalConflicts: { runs: number; byCode: Record<string, number> };
 }
 
-/** The figures whose intervals a flag must agree with (position flags test a family of effects and have none). */
+/**
+ * The figures whose intervals a flag must agree with (position flags test a family of effects and have none;
+ * REVIEWER_DRIFT's change between periods is no study estimand, so it has none either).
+ */
 const FLAGGED_ESTIMANDS: Partial<Record<string, readonly Estimand[]>> = {
   LENGTH_BIAS_DETECTED: ['length_correlation', 'length_slope'],
   HARSH_REVIEWER: ['reviewer_offset'],

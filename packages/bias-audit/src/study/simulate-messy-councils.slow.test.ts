@@ -241,9 +241,13 @@ describe('messyPlants', () => {
     expect(plants.flags).toEqual([]);
   });
 
-  it('takes a drifting reviewer at its latest period', () => {
+  it('takes a drifting reviewer at its latest period, and plants its drift', () => {
     const plants = messyPlants({ ...council, drift: { reviewer: 0, points: -1, atFraction: 0.5 } });
     expect(plants.truth('reviewer_offset', 'model-0')).toBe(-1);
-    expect(plants.flags).toEqual([{ code: 'HARSH_REVIEWER', subject: 'model-0' }]);
+    expect(plants.flags).toEqual([
+      { code: 'HARSH_REVIEWER', subject: 'model-0' },
+      { code: 'REVIEWER_DRIFT', subject: 'model-0' },
+    ]);
+    expect(plants.kindOf('model-0')).toBe('drifting reviewer');
   });
 });
