@@ -29,6 +29,8 @@ export interface CliCommand<Options = unknown> {
   name: string;
   /** Positional arguments in cac's notation after the name, e.g. `<action> [id]`. */
   args?: string;
+  /** The words the first positional argument takes, when it names an action (`list`, `show`…): for shell completion. */
+  actions?: readonly string[];
   /** One line, shown in the command list and atop the command's help. */
   description: string;
   options: readonly CliOption[];

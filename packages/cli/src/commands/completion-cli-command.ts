@@ -5,8 +5,9 @@ import type { CompletionCommandOptions } from './completion-command.js';
 export const completionCliCommand: CliCommand<CompletionCommandOptions> = {
   name: 'completion',
   args: '<shell>',
+  actions: ['bash', 'zsh', 'fish'],
   description:
-    'Print the tab-completion script for bash, zsh or fish (commands and their flags); e.g. source <(council completion bash) in ~/.bashrc',
+    'Print the tab-completion script for bash, zsh or fish (commands, their actions and flags, and the configured model ids and @pools after --models and --chairman); e.g. source <(council completion bash) in ~/.bashrc',
   options: [],
   examples: [
     'council completion bash > ~/.local/share/bash-completion/completions/council',

@@ -42,12 +42,92 @@ describe('council completion (issue 15 item 12)', () => {
     const fish = await run(['completion', 'fish']);
     expect(fish.code).toBe(0);
     expect(fish.out).toContain("complete -c council -n __fish_use_subcommand -a demo -d 'Offline:");
+    // --models completes the configured ids and pools (issue 30 item 11), not file names.
     expect(fish.out).toContain(
-      "complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -F -d 'Comma-separated member model ids",
+      "complete -c council -n '__fish_seen_subcommand_from ask' -l models -r -a '(string replace -r \\'[^,]*$\\' \\'\\' -- (commandline -ct))(council completion models 2>/dev/null)' -d 'Comma-separated member model ids",
     );
     // A switch takes no value: no -r.
     expect(fish.out).toContain("complete -c council -n '__fish_seen_subcommand_from ask' -l json -d ");
   });
+
+  it('completes the actions of history, store, config, telemetry and personalities (issue 30 item 11)', async () => {
+    const script = (await run(['completion', 'bash'])).out;
+    expect(bashComplete(script, ['council', 'history', ''])).toEqual(['list', 'show', 'consistency', 'mimicry']);
+    expect(bashComplete(script, ['council', 'history', 's'])).toEqual(['show']);
+    expect(bashComplete(script, ['council', 'store', 'st'])).toEqual(['stats']);
+    expect(bashComplete(script, ['council', 'config', 'i'])).toEqual(['init']);
+    expect(bashComplete(script, ['council', 'telemetry', 'r'])).toEqual(['retry-dead']);
+    expect(bashComplete(script, ['council', 'personalities', 'e'])).toEqual(['evolve']);
+    // Only the first argument is an action: after it, files as before.
+    expect(bashComplete(script, ['council', 'history', 'show', 'li'])).not.toContain('list');
+    const zsh = (await run(['completion', 'zsh'])).out;
+    expect(zsh).toContain("actions=('list' 'show' 'consistency' 'mimicry')");
+    const fish = (await run(['completion', 'fish'])).out;
+    expect(fish).toContain(
+      "complete -c council -n '__fish_seen_subcommand_from history; and test (count (commandline -opc)) -eq 2' -a 'list show consistency mimicry'",
+    );
+  }, 60_000);
+
+  it('completes --models and --chairman from the configured ids and pools, after a comma and across the colon of an id (issue 30 item 11)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-completion-home-'));
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'members: [openai/gpt-4o, ollama:llama3.2]\npools:\n  deep: [anthropic/claude-3.5-sonnet, google/gemini-2.5-pro]\n',
+    );
+    const c = captureIo();
+    const env = { LLM_COUNCIL_HOME: home, LLM_COUNCIL_MODELS: 'simulated:ada,simulated:basil' };
+    expect(await runCli(['completion', 'models'], { version: '1.0.0', io: c.io, env, cwd: home })).toBe(0);
+    const ids = c.out().trim().split('\n');
+    // The environment's members win over config.yaml's (the cascade), then the pools as @name with their models.
+    expect(ids).toEqual([
+      'simulated:ada',
+      'simulated:basil',
+      '@deep',
+      'anthropic/claude-3.5-sonnet',
+      'google/gemini-2.5-pro',
+    ]);
+    // An unreadable setting prints nothing and still exits 0: completion never writes errors into the command line.
+    const bad = captureIo();
+    expect(
+      await runCli(['completion', 'models'], {
+        version: '1.0.0',
+        io: bad.io,
+        env: { LLM_COUNCIL_HOME: home, LLM_COUNCIL_BIAS_CONSENT: 'lots' },
+        cwd: home,
+      }),
+    ).toBe(0);
+    expect(bad.err()).toBe('');
+
+    // Bash as a terminal drives it: COMP_LINE as typed, COMP_WORDS split at spaces and at ":" (COMP_WORDBREAKS);
+    // `council completion models` answers what runCli printed above.
+    const script = (await run(['completion', 'bash'])).out;
+    const complete = (line: string): string[] => {
+      const file = join(mkdtempSync(join(tmpdir(), 'council-completion-')), 'council.bash');
+      writeFileSync(file, script);
+      const words = line
+        .split(' ')
+        .flatMap((word) => word.split(/(:)/))
+        .filter((w, i, all) => w !== '' || i === all.length - 1);
+      const program = [
+        `council() { printf '%s\\n' ${ids.map((id) => `'${id}'`).join(' ')}; }`,
+        'source "$1"; shift',
+        `COMP_LINE=${JSON.stringify(line)}; COMP_POINT=\${#COMP_LINE}`,
+        'COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _council',
+        `printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ].join('\n');
+      const cwd = mkdtempSync(join(tmpdir(), 'council-completion-cwd-'));
+      return execFileSync('bash', ['-c', program, 'bash', file, ...words], { encoding: 'utf8', cwd })
+        .split('\n')
+        .filter((l) => l !== '');
+    };
+    expect(complete('council ask "q" --models @')).toEqual(['@deep']);
+    expect(complete('council ask "q" --models simulated:b')).toEqual(['basil']);
+    expect(complete('council ask "q" --models @deep,goo')).toEqual(['@deep,google/gemini-2.5-pro']);
+    expect(complete('council ask "q" --models @deep,simulated:a')).toEqual(['ada']);
+    expect(complete('council ask "q" --chairman anth')).toEqual(['anthropic/claude-3.5-sonnet']);
+    // Any other flag's value is not a model.
+    expect(complete('council ask "q" --strategy sim')).toEqual([]);
+  }, 60_000);
 
   it('names the shells it knows when given another', async () => {
     expect(await run(['completion', 'tcsh'])).toEqual({

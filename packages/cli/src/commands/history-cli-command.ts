@@ -6,6 +6,7 @@ import type { HistoryCommandOptions } from './history-command.js';
 export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   name: 'history',
   args: '[action] [id]',
+  actions: ['list', 'show', 'consistency', 'mimicry'],
   description:
     "List past sessions (list, the default), show one (show <id|last>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored",
   options: [

@@ -5,6 +5,7 @@ import type { PersonalitiesCommandOptions } from './personalities-command.js';
 export const personalitiesCliCommand: CliCommand<PersonalitiesCommandOptions> = {
   name: 'personalities',
   args: '<action> [...ids]',
+  actions: ['list', 'show', 'evolve'],
   description: 'List, show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities',
   options: [
     { flags: '--model <id>', description: "evolve: the model that designs the offspring (default the first parent's)" },

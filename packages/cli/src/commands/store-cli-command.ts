@@ -23,6 +23,7 @@ function refuseOptions(o: Readonly<Record<string, unknown>>, keys: readonly stri
 export const storeCliCommand: CliCommand<StoreCommandOptions> = {
   name: 'store',
   args: '<action>',
+  actions: ['stats', 'compact', 'export', 'clickhouse-init'],
   description:
     'The bias store: what it holds (stats), gzip its closed segments (compact), export it as Parquet or JSONL by day or into ClickHouse (export), or create the ClickHouse table (clickhouse-init); nothing is rewritten in place',
   options: [

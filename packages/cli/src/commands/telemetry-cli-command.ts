@@ -6,6 +6,7 @@ import type { TelemetryCommandOptions } from './telemetry-command.js';
 export const telemetryCliCommand: CliCommand<TelemetryCommandOptions> = {
   name: 'telemetry',
   args: '<action> [...args]',
+  actions: ['status', 'preview', 'upload', 'retry-dead'],
   description:
     'Consent-level telemetry: status, preview (the exact JSON that would be sent), upload, or retry-dead (queue refused events again)',
   allowUnknownOptions: true,
