@@ -8,6 +8,7 @@ import type { RepeatedRecords } from './drop-repeated-records.js';
 import { checkWindowOptions } from './engine-window-options.js';
 import type { EngineWindowOptions } from './engine-window-options.js';
 import { recordsUpperBound } from './records-upper-bound.js';
+import { reportOutOfRangeRanks } from './locate-record-lines.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
 import { resolveBiasInputs } from './resolve-bias-inputs.js';
 import { scanJsonlLines } from './scan-jsonl-lines.js';
@@ -110,6 +111,15 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     await readAll(inputs);
   }
 
-  // 4. The window's records as columns, repeats dropped.
-  return { ...result, ...collector.finish() };
+  // 4. The window's records as columns, repeats and out-of-range ranks dropped; those ranks are invalid records, whose
+  // lines a further scan finds (locate-record-lines.ts: rare, and nothing is kept per record for it).
+  const { outOfRangeRanks, ...settled } = collector.finish();
+  const skips = await reportOutOfRangeRanks({
+    skips: result,
+    outOfRange: outOfRangeRanks,
+    inputs,
+    maxLineBytes,
+    parquet,
+  });
+  return { ...result, ...settled, ...skips };
 }

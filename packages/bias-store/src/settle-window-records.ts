@@ -1,11 +1,18 @@
 import type { BiasRecordColumns } from './bias-record-columns.js';
 import type { RepeatedRecords } from './drop-repeated-records.js';
 import { dropRepeatedRecords } from './drop-repeated-records.js';
+import type { OutOfRangeRanks } from './drop-out-of-range-ranks.js';
+import { dropOutOfRangeRanks } from './drop-out-of-range-ranks.js';
 
 /** The window's records once repeats are dropped, and what the reader says about them. */
 export interface SettledWindowRecords {
   columns: BiasRecordColumns;
   repeated: RepeatedRecords;
+  /**
+   * Records dropped for a rank out of their reviewer's ranking in the session (`dropOutOfRangeRanks`): invalid records,
+   * which the reader adds to its skip report with their file and line (`locateRecordLines`).
+   */
+  outOfRangeRanks: OutOfRangeRanks;
   /** Kept records whose `position` may be a rank (older writers). */
   positionNotDisplayOrder: number;
   /** Kept records with a simulated member (`simulated:…`). */
@@ -17,11 +24,15 @@ export interface SettledWindowRecords {
 /**
  * The last step of every read of a window (the reader's, and an engine's): `columns` holds the window's records, by
  * session in window order, each session's in read order, repeats included. Keeps the first record of each (session,
- * reviewer, reviewed member), counts the rest, and words the warnings — so every reader says the same things alike.
+ * reviewer, reviewed member), counts the rest, drops the records whose rank is out of range of their reviewer's
+ * ranking of the session (`dropOutOfRangeRanks`: only the grouped window can tell), and words the warnings — so every
+ * reader says the same things alike.
  */
 export function settleWindowRecords(columns: BiasRecordColumns, timestampsWithoutZone: number): SettledWindowRecords {
   const settled = dropRepeatedRecords(columns);
-  const kept = settled.columns;
+  // Ranks are judged once each answer counts once. A dropped record is ranked, so display order (it carries
+  // rank_position): positionNotDisplayOrder is not moved by the drop.
+  const { columns: kept, outOfRange: outOfRangeRanks } = dropOutOfRangeRanks(settled.columns);
   let positionNotDisplayOrder = 0;
   let simulatedRecords = 0;
   const simulated = Uint8Array.from(kept.models, (name) => (name.startsWith('simulated:') ? 1 : 0));
@@ -40,5 +51,5 @@ export function settleWindowRecords(columns: BiasRecordColumns, timestampsWithou
       `${repeated.conflicts} record${repeated.conflicts === 1 ? '' : 's'} disagree with an earlier record of the same session, reviewer and reviewed member (sessions ${repeated.conflictSessions.join(', ')}${repeated.conflicts > repeated.conflictSessions.length ? ', …' : ''}): the first read was kept. Two inputs may hold different councils under one session id.`,
     );
   }
-  return { columns: kept, repeated, positionNotDisplayOrder, simulatedRecords, warnings };
+  return { columns: kept, repeated, outOfRangeRanks, positionNotDisplayOrder, simulatedRecords, warnings };
 }

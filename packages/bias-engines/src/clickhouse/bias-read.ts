@@ -1,7 +1,13 @@
 import { BiasStoreError } from '@council/bias-store';
-import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
+import type { BadLine, EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import { orderSessionsByStart } from '@council/bias-audit';
-import { checkWindowOptions, noSkippedLines, noWindowExclusions } from '@council/bias-store/internal';
+import {
+  checkWindowOptions,
+  noSkippedLines,
+  noWindowExclusions,
+  withInvalidRecords,
+} from '@council/bias-store/internal';
+import type { OutOfRangeRanks } from '@council/bias-store/internal';
 import type { ClickhouseConnection } from './client.js';
 import { clickhouseError, openClickhouse } from './client.js';
 import { byCodePoints } from './code-point-order.js';
@@ -10,6 +16,7 @@ import { WindowRecords } from './window-records.js';
 import type { ClickhouseSessionSelection, ClickhouseWindowSpec } from './window-sql.js';
 import {
   clickhouseIdListBytes,
+  clickhouseRecordOrdSql,
   clickhouseSessionRecordsSql,
   clickhouseWindowSessionsSql,
   idListBytes,
@@ -36,7 +43,9 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
  * from. The server reads, windows and orders (window-sql.ts); Council drops repeats with the reader's own code and
  * computes every number of the report from the columns, so the report is the embedded one. The counts:
  * - `records` and `lines`: rows of the table after FINAL (the records loaded, a record loaded twice counted once);
- *   `files` is empty and nothing is skipped (the load skipped and reported unreadable lines);
+ *   `files` is empty and no line is skipped (the load skipped and reported unreadable lines); the window's records with
+ *   a rank out of range of their reviewer's ranking (`settleWindowRecords`) are skipped as `invalid_record`, each placed
+ *   at "ClickHouse table <table>" and its `ord` + 1;
  * - `excluded`: rows left out by the model filter, then the config-version filter, then as after `now` (`future`),
  *   then as before the window's `days` (`beforeWindow`), then the rows of sessions older than its last `sessions`
  *   (`beyondSessions`), each row under the first that applies, as the reader counts them;
@@ -145,7 +154,7 @@ async function readWindow(run: {
     }
   };
   await Promise.all([worker(), worker()]);
-  const settled = window.finish();
+  const { outOfRangeRanks, ...settled } = window.finish();
   return {
     ...settled,
     files: [],
@@ -155,8 +164,40 @@ async function readWindow(run: {
     excluded,
     foreignMajors: [],
     timestampsWithoutZone: 0,
-    ...noSkippedLines(),
+    ...withInvalidRecords(noSkippedLines(), outOfRangeRanks, await placeRecords(connection, spec, outOfRangeRanks)),
   };
+}
+
+/**
+ * The window's out-of-range ranks as the skip report places them: the table has no files, so each is named by the
+ * table and placed at its `ord` + 1 — its 1-based place in the read order of the load that inserted it (the line of
+ * the load's one JSONL input, blank and skipped lines aside). One small query for each (20 at most).
+ */
+async function placeRecords(
+  connection: ClickhouseConnection,
+  spec: ClickhouseWindowSpec,
+  outOfRange: OutOfRangeRanks,
+): Promise<BadLine[]> {
+  const lines: BadLine[] = [];
+  for (const record of outOfRange.first) {
+    let line = 0;
+    await readAnswer({
+      connection,
+      sql: clickhouseRecordOrdSql(spec, record),
+      row: (cursor) => {
+        const rows = cursor.uint32();
+        const ord = cursor.float64();
+        if (rows > 0) line = ord + 1;
+      },
+    });
+    lines.push({
+      file: `ClickHouse table ${spec.table}`,
+      line,
+      reason: 'invalid_record',
+      detail: line === 0 ? `${record.detail} (its row was not found again: was a load running?)` : record.detail,
+    });
+  }
+  return lines;
 }
 
 /**

@@ -200,3 +200,21 @@ ${gathered}
 )))
 FORMAT RowBinary`;
 }
+
+/**
+ * Where one record of the window is in the table, for the skip report of an out-of-range rank: the rows in the window
+ * of its (session, reviewer, member) with its rank (UInt32) and the smallest `ord` among them (Float64: the record the
+ * reader keeps is the first in read order), in RowBinary.
+ */
+export function clickhouseRecordOrdSql(
+  spec: ClickhouseWindowSpec,
+  record: { sessionId: string; reviewerId: string; modelId: string; rank: number },
+): string {
+  return `SELECT toUInt32(count()), toFloat64(min(ord)) FROM ${spec.table}
+WHERE ${keptSql(spec)}
+  AND ${c.sessionId} = ${clickhouseString(record.sessionId)}
+  AND ${c.reviewerId} = ${clickhouseString(record.reviewerId)}
+  AND ${c.modelId} = ${clickhouseString(record.modelId)}
+  AND ${c.rankPosition} = ${integer(record.rank)}
+FORMAT RowBinary`;
+}

@@ -5,9 +5,16 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BiasStoreError } from '@council/bias-store';
-import { biasColumn, settleWindowRecords, checkWindowOptions, resolveBiasInputs } from '@council/bias-store/internal';
+import {
+  biasColumn,
+  settleWindowRecords,
+  checkWindowOptions,
+  reportOutOfRangeRanks,
+  resolveBiasInputs,
+} from '@council/bias-store/internal';
 import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import type { BiasInputFile } from '@council/bias-store/internal';
+import { biasParquet } from '../bias-parquet.js';
 import { biasParquetSchemaProblem, biasParquetTextColumns } from '../scan-bias-parquet.js';
 import { reconcileLines } from './reconcile-lines.js';
 import type { Reconciled, ScannedFile } from './reconcile-lines.js';
@@ -68,7 +75,15 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
   const { reconciled, counts } = read;
   // Finished here, DuckDB closed: what it held while the records streamed in is freed first.
   const settled = settleWindowRecords(read.streamed.complete(), counts.timestampsWithoutZone);
-  const skips = reconciled.skips.report();
+  // Out-of-range ranks are invalid records, placed by the reader's own scan for them (rare), as readBiasRecords does.
+  const { outOfRangeRanks, ...kept } = settled;
+  const skips = await reportOutOfRangeRanks({
+    skips: reconciled.skips.report(),
+    outOfRange: outOfRangeRanks,
+    inputs,
+    maxLineBytes,
+    parquet: biasParquet,
+  });
   return {
     files: reconciled.files,
     lines: reconciled.lines,
@@ -80,7 +95,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
     skipped: skips.skipped,
     reasons: skips.reasons,
     firstBadLines: skips.firstBadLines,
-    ...settled,
+    ...kept,
   };
 }
 
