@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyRepository, releasedPackageNames, runReleaseCheck } from './run-release-check.js';
+
+const copies: string[] = [];
+afterEach(() => {
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the repository with `edits` made: `[file, from, to]`, each `from` found exactly once. */
+function brokenCopy(edits: [file: string, from: string, to: string][]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'council-release-broken-'));
+  copies.push(dir);
+  copyRepository(dir);
+  for (const [file, from, to] of edits) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    expect(text.split(from)).toHaveLength(2);
+    writeFileSync(join(dir, file), text.replace(from, to));
+  }
+  return dir;
+}
+
+describe('pnpm release:check', () => {
+  it('builds the versioned packages, installs every tarball with npm, and runs the examples, DuckDB and the bins', () => {
+    const { status, output } = runReleaseCheck([]);
+    expect(output).not.toContain('FAIL');
+    expect(status).toBe(0);
+    expect(output).toMatch(/^ok {3}changeset version /m);
+    expect(output).toMatch(/^ok {3}pnpm build /m);
+    for (const name of releasedPackageNames()) expect(output).toContain(`${name}: real ranges`);
+    expect(output).toMatch(/^ok {3}DuckDB reads the Parquet export/m);
+    expect(output).toMatch(/^ok {3}npx council --version /m);
+    expect(output).toMatch(/^release check passed in [\d.]+ s$/m);
+  }, 600_000);
+
+  it('fails on a README example that no longer runs, or that shows output it does not print, and runs the rest', () => {
+    const source = brokenCopy([
+      // An export renamed in the example only: the import fails.
+      [
+        'packages/bias-store/README.md',
+        'import { councilPaths, createBiasStore,',
+        'import { councilPaths, createBiasStorage,',
+      ],
+      // The README shows a ranking the code does not print.
+      ['packages/scoring/README.md', '// 1 claude 1 high\n// 2 gpt 0.5 high', '// 1 gpt 1 high\n// 2 claude 0.5 high'],
+    ]);
+    const { status, output } = runReleaseCheck(['--quick', '--source', source]);
+    expect(status).toBe(1);
+    expect(output).toMatch(/^FAIL README example of @council\/bias-store /m);
+    expect(output).toContain('createBiasStorage');
+    expect(output).toMatch(/^FAIL README example of @council\/scoring /m);
+    expect(output).toContain('the README shows:');
+    expect(output).toMatch(/^ok {3}README example of @council\/core /m);
+    expect(output).toMatch(/^ok {3}npx council demo /m);
+    expect(output).toMatch(/^release check FAILED: 2 steps failed/m);
+  }, 600_000);
+
+  it('fails on a files entry that leaves out what package.json names, before installing anything', () => {
+    const source = brokenCopy([
+      ['packages/bias-audit/package.json', '"files": [\n    "dist"\n  ]', '"files": [\n    "dist/*.js"\n  ]'],
+    ]);
+    const { status, output } = runReleaseCheck(['--quick', '--source', source]);
+    expect(status).toBe(1);
+    expect(output).toMatch(/^FAIL check each tarball /m);
+    expect(output).toContain('./dist/index.d.ts (named by package.json) is not in the tarball');
+    expect(output).not.toContain('npm install the tarballs');
+    expect(output).toMatch(/^release check FAILED: 1 step failed/m);
+  }, 600_000);
+});
