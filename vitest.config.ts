@@ -7,6 +7,8 @@ export default defineConfig({
       'packages/*',
       'apps/*',
       'tooling/real-model',
+      // `pnpm release:check --quick`: the tarballs installed into an empty npm project (the full check is slow tier).
+      'tooling/release-check',
       {
         // The slow tier: studies and stress runs, in their own project with their own time budget. `npm test` runs it
         // with the rest; `pnpm test:slow` runs it alone. A slow test of @council/cli would need that package's
