@@ -87,6 +87,61 @@ describe('fitScoreModel on scores built exactly from the model', () => {
   });
 });
 
+describe('fitScoreModel: offsets and affinities, each for what it is (worked by hand)', () => {
+  // Five members m0..m4 each score the other four answers in 9 identical sessions (no noise), every answer shown at
+  // the same place to all (its position is its author's index: within an answer it is constant, so it cancels).
+  // A score is its author's quality (6, 5, 7, 4, 8) plus whatever is planted.
+  const quality = [6, 5, 7, 4, 8];
+  const council = (bonus: (reviewer: number, author: number) => number): BiasObservation[] => {
+    const out: BiasObservation[] = [];
+    for (let s = 1; s <= 9; s++)
+      for (let r = 0; r < 5; r++)
+        for (let a = 0; a < 5; a++) {
+          if (a === r) continue;
+          const score = quality[a]! + bonus(r, a);
+          out.push(observation({ session: `s${s}`, reviewer: `m${r}`, candidate: `m${a}`, position: a, score }));
+        }
+    return out;
+  };
+  const byName = <T extends { subject: string }>(effects: T[]): Record<string, T> =>
+    Object.fromEntries(effects.map((e) => [e.subject, e]));
+
+  it("an affinity on one author of four moves neither its reviewer's offset nor that author's level", () => {
+    // m0 gives m1 1.5 more. m0's pair effects (score less its author's level, which the other three reviewers of each
+    // author agree on) are 0, 0, 0 and 1.5 for m2, m3, m4 and m1: its offset, the location of the four that the
+    // others share, is 0; m1's level is the three other reviewers' 5, so the affinity is 1.5 − 0 − 0 = 1.5. Every
+    // other pair is 0 − 0 − 0 = 0. (Least squares on offsets alone put a share of the 1.5 into m0's offset and so
+    // read m0 as generous, the affinity as less than 1.5: the leak this separation removes.)
+    const fit = fitScoreModel(observationsToColumns(council((r, a) => (r === 0 && a === 1 ? 1.5 : 0))));
+    const offsets = byName(fit.reviewerOffsets);
+    for (let r = 0; r < 5; r++) expect(offsets[`m${r}`]!.estimate).toBeCloseTo(0, 9);
+    const affinity = byName(fit.affinity);
+    expect(fit.affinity).toHaveLength(20);
+    expect(affinity['m0→m1']!.estimate).toBeCloseTo(1.5, 9);
+    for (const pair of fit.affinity) if (pair.subject !== 'm0→m1') expect(pair.estimate).toBeCloseTo(0, 9);
+  });
+
+  it('a harsh reviewer with an affinity: −1 on every answer, +1.5 more for one author', () => {
+    // m2 scores every answer 1 lower and m3's 0.5 higher (−1 + 1.5). Its pair effects −1, −1, −1, +0.5: offset −1
+    // against the others' 0; the affinity m2→m3 = 0.5 − (−1) = 1.5; m3's level is its other three reviewers'.
+    const fit = fitScoreModel(observationsToColumns(council((r, a) => (r === 2 ? -1 + (a === 3 ? 1.5 : 0) : 0))));
+    const offsets = byName(fit.reviewerOffsets);
+    expect(offsets['m2']!.estimate).toBeCloseTo(-1, 9);
+    for (const r of [0, 1, 3, 4]) expect(offsets[`m${r}`]!.estimate).toBeCloseTo(0, 9);
+    const affinity = byName(fit.affinity);
+    expect(affinity['m2→m3']!.estimate).toBeCloseTo(1.5, 9);
+    for (const pair of fit.affinity) if (pair.subject !== 'm2→m3') expect(pair.estimate).toBeCloseTo(0, 9);
+  });
+
+  it("an affinity every reviewer shares towards one author is that author's quality: no affinity, no offset", () => {
+    // All four of m1's reviewers give it 1 more: within its answer they agree, so it is m1's level (5 + 1), which the
+    // answer's level absorbs; every pair effect is then its author's level, and nothing is left.
+    const fit = fitScoreModel(observationsToColumns(council((_, a) => (a === 1 ? 1 : 0))));
+    for (const offset of fit.reviewerOffsets) expect(offset.estimate).toBeCloseTo(0, 9);
+    for (const pair of fit.affinity) expect(pair.estimate).toBeCloseTo(0, 9);
+  });
+});
+
 /** A council of `models` members, each scoring every other answer in its own random order, on a 1–10 scale. */
 function simulate(spec: {
   sessions: number;
@@ -163,13 +218,20 @@ describe('fitScoreModel on simulated councils', () => {
     expect(fit.lengthSlope!.lower).toBeGreaterThan(0); // detected
   });
 
-  it('reads a planted affinity (m1 → m2, +1 point) as that pair, attenuated but clear', () => {
+  it('reads a planted affinity (m1 → m2, +1 point) as that pair at its size, and m1 as fair', () => {
     const fit = fitScoreModel(
       observationsToColumns(simulate({ sessions: 300, seed: 13, offsets: [0, 0, 0, 0, 0], affinity: [1, 2, 1] })),
     );
     const pair = fit.affinity.find((p) => p.subject === 'm1→m2')!;
+    // The planted 1 point, inside its interval, which is clear of 0.
+    expect(pair.lower).toBeLessThan(1);
+    expect(pair.upper).toBeGreaterThan(1);
     expect(pair.lower).toBeGreaterThan(0.3);
     const others = fit.affinity.filter((p) => p.subject !== 'm1→m2');
     for (const p of others) expect(p.estimate).toBeLessThan(pair.estimate / 2);
+    // m1's offset is its planted 0: the affinity does not leak into it.
+    const m1 = fit.reviewerOffsets.find((o) => o.subject === 'm1')!;
+    expect(m1.lower).toBeLessThan(0);
+    expect(m1.upper).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,7 @@ import { assertLevel } from './internal/assert.js';
 import { contrastEstimate } from './internal/contrast-estimate.js';
 import type { FittedScoreModel } from './internal/contrast-estimate.js';
 import { lengthFigures } from './internal/length-figures.js';
+import { decomposePairEffects, pairModel } from './internal/pair-effects.js';
 import { offsetsFromRobustCentre } from './internal/robust-centre.js';
 import { sandwich } from './internal/sandwich-covariance.js';
 import type { ScoreModelSource } from './internal/score-session-stats.js';
@@ -50,14 +51,20 @@ export interface ScoreModelFit {
   /**
    * Each reviewer's offset in score points against the typical reviewer (a robust centre of all reviewers'
    * offsets), with the answer and display position held fixed: how much more (or less) this reviewer gives
-   * the same answer than the typical reviewer does. One harsh reviewer barely moves anyone else.
+   * the same answer than the typical reviewer does. One harsh reviewer barely moves anyone else. It is a robust
+   * location of the reviewer's pair effects over its authors, so an affinity for one author of several (fewer
+   * than half of them) does not move it.
    */
   reviewerOffsets: ScoreModelEffect[];
-  /** Per reviewer that scored its own answer: the points it adds to it beyond its offset (subject: the reviewer). */
+  /**
+   * Per reviewer that scored its own answer: the points it adds to it beyond its offset and the answer's level as
+   * the other reviewers see it (subject: the reviewer).
+   */
   selfPreference: ScoreModelEffect[];
   /**
-   * Each reviewer → author pair's mean residual in points once answer, reviewer offset, position and
-   * self-preference are accounted for: exactly 0 in expectation when only those effects exist.
+   * Each reviewer → author pair's effect beyond its author's level (as the other reviewers see it) and its
+   * reviewer's offset, in points, position and self-preference held fixed: 0 when only those effects exist, the
+   * planted points of a pair's own affinity otherwise (not shared with the reviewer's offset).
    */
   affinity: ScoreModelEffect[];
   /** Points per 1,000 characters between the answers of one session (session held fixed), from the answers' adjusted levels. */
@@ -82,8 +89,11 @@ export interface FitScoreModelOptions {
  * columns (their sums are formed on the fly, kept between its two passes up to a memory budget) or published summaries, e.g. several
  * stores' merged by `mergeBiasSessionSummaries` (their `score` parts): the fit is the same as over their records together. Within an answer a reviewer's score is the answer's own level plus the reviewer's
  * offset, the display position's effect and, on its own answer, the reviewer's self-preference; the answer's
- * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Affinity is
- * the residual reviewer → author interaction, its error including the fitted offsets' own; length is read
+ * level is absorbed (within-answer demeaning), so the answer's quality and length cancel exactly. Each reviewer →
+ * author pair's effect (its mean score less position, self-preference and its answers' levels) is then split by a
+ * robust two-way fit into author level + reviewer offset + affinity (`decomposePairEffects`): a pair far from the
+ * rest weighs nothing in its reviewer's offset or its author's level. Offsets, affinities and self-preference are
+ * contrasts over β̂ and the pairs' mean residuals, their errors from the sessions' influence; length is read
  * between the answers of a session from their adjusted levels. Standard errors are clustered by session (CR1,
  * t on the sessions a figure appears in, less one; the length slope CR2 with Bell–McCaffrey's df).
  */
@@ -110,14 +120,15 @@ export function fitCheckedSummaries(summaries: BiasSessionSummaries, level: numb
 function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const { layout, models: names } = source;
   const { k } = layout;
-  const { xtx, xty, columnRecords, columnSessions, pairDesign, observations, answers } = sumNormalEquations(source);
+  const { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, observations, answers } =
+    sumNormalEquations(source);
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
   for (let a = 0; a < k; a++) for (let b = 0; b < k; b++) beta[a]! += inverse[a * k + b]! * xty[b]!;
 
   const { meat, pairs, length, between, informativeSessions, residualSquares, totalSquares } = sumScoreResiduals(
     source,
-    { beta, pairDesign },
+    { beta, pairDesign, pairRecords },
   );
   const S = informativeSessions;
   const correction = S > 1 ? S / (S - 1) : Number.NaN;
@@ -132,29 +143,50 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
     sampleSize: columnRecords[column]!,
     sessions: columnSessions[column]!,
   });
+  // Each reviewer → author pair's effect, split robustly into author level, reviewer offset and affinity.
+  const pairEffects = pairModel({ base: model, inverse, meat, pairs });
+  const table = decomposePairEffects({ layout, models: names.length, model: pairEffects });
+  const theta = pairEffects.model;
+  const estimateOfContrast = (contrast: Float64Array): number => {
+    let total = 0;
+    for (let a = 0; a < theta.k; a++) total += contrast[a]! * theta.beta[a]!;
+    return total;
+  };
   const reviewerOffsets = offsetsFromRobustCentre({
-    // Only reviewers with within-answer information: one whose answers no one else scored has no offset to compare.
+    // Only reviewers with within-answer information on another member's answer: one whose answers no one else
+    // scored has no offset to compare.
     members: layout.reviewerModels
-      .filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0)
+      .filter((m) => columnRecords[layout.reviewerColumn[m]!]! > 0 && table.offset.has(m))
       .map((m) => {
-        const column = layout.reviewerColumn[m]!;
-        const contrast = new Float64Array(k);
-        contrast[column] = 1;
-        return { column, contrast, estimate: beta[column]!, subject: names[m]! };
+        const contrast = table.offset.get(m)!;
+        return {
+          column: layout.reviewerColumn[m]!,
+          contrast,
+          estimate: estimateOfContrast(contrast),
+          subject: names[m]!,
+        };
       }),
-    covariance,
-    k,
-    estimateOf: (contrast, member) => contrastEstimate(contrast, countsOf(member.column), model),
+    covariance: theta.covariance,
+    k: theta.k,
+    estimateOf: (contrast, member) => contrastEstimate(contrast, countsOf(member.column), theta),
   });
   const selfPreference: ScoreModelEffect[] = [];
   for (const m of layout.selfModels) {
     const column = layout.selfColumn[m]!;
-    const contrast = new Float64Array(k);
+    const contrast = new Float64Array(theta.k);
     contrast[column] = 1;
-    const fit = contrastEstimate(contrast, countsOf(column), model);
+    const offset = table.offset.get(m);
+    const level = table.level.get(m);
+    if (offset !== undefined && level !== undefined) {
+      // Its own answer's pair effect (β̂_r + β̂_self: the self records' residuals sum to 0) less its answer's level
+      // and its offset, both from the table.
+      contrast[layout.reviewerColumn[m]!]! += 1;
+      for (let a = 0; a < theta.k; a++) contrast[a]! -= offset[a]! + level[a]!;
+    }
+    const fit = contrastEstimate(contrast, countsOf(column), theta);
     if (fit !== null) selfPreference.push({ subject: names[m]!, weight: 1, ...fit });
   }
-  const affinity = affinityFigures({ pairs, inverse, meat, k, models: names, level, sessions: S });
+  const affinity = affinityFigures({ pairModel: pairEffects, decomposition: table, models: names });
 
   return {
     sessions: S,

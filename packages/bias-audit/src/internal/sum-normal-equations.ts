@@ -13,6 +13,8 @@ export interface NormalEquations {
    * design rows (its reviewer's and position's columns less its answer's mean row).
    */
   pairDesign: Float64Array;
+  /** Per reviewer → author pair: its records (in answers scored twice or more). */
+  pairRecords: Float64Array;
   /** Scored records in answers scored twice or more, and those answers. */
   observations: number;
   answers: number;
@@ -27,6 +29,7 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
   const columnRecords = new Float64Array(k);
   const columnSessions = new Uint32Array(k);
   const pairDesign = new Float64Array(models * models * k);
+  const pairRecords = new Float64Array(models * models);
   let observations = 0;
   let answers = 0;
 
@@ -53,7 +56,9 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
       }
       // A pair record's demeaned row: its reviewer's and position's columns less its answer's mean row.
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
-        const base = (chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!) * k;
+        const pair = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
+        pairRecords[pair]!++;
+        const base = pair * k;
         pairDesign[base + c[c0 + chunk.pairReviewerColumn[j]!]!]! += 1;
         pairDesign[base + c[c0 + chunk.pairPositionColumn[j]!]!]! += 1;
         const r0 = chunk.answerRowStart[chunk.pairAnswer[j]!]!;
@@ -61,5 +66,5 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
       }
     }
   });
-  return { xtx, xty, columnRecords, columnSessions, pairDesign, observations, answers };
+  return { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, observations, answers };
 }

@@ -1,6 +1,7 @@
 import type { PairSums } from './affinity-figures.js';
 import { addLengthSession } from './length-figures.js';
 import type { BetweenSums, LengthSums } from './length-figures.js';
+import { nameRanks } from './score-model-design.js';
 import type { ScoreModelSource } from './score-session-stats.js';
 
 /** What the fit's second pass adds up over the sessions, given β̂. */
@@ -26,13 +27,25 @@ export interface ResidualSums {
  */
 export function sumScoreResiduals(
   source: ScoreModelSource,
-  fit: { beta: Float64Array; pairDesign: Float64Array },
+  fit: { beta: Float64Array; pairDesign: Float64Array; pairRecords: Float64Array },
 ): ResidualSums {
   const { beta } = fit;
   const { k } = source.layout;
   const models = source.models.length;
   const pairCount = models * models;
   const meat = new Float64Array(k * k);
+  // The pairs with records, numbered densely in the members' name order (reviewer, then author), as the same
+  // records' summaries number them: their sessions' cross-products are P × P (P ≤ m(m − 1)).
+  const rank = nameRanks(source.models);
+  const key = (p: number): number => rank[Math.floor(p / models)]! * models + rank[p % models]!;
+  const usedPairs: number[] = [];
+  fit.pairRecords.forEach((n, p) => {
+    if (n > 0) usedPairs.push(p);
+  });
+  usedPairs.sort((a, b) => key(a) - key(b));
+  const index = new Int32Array(pairCount).fill(-1);
+  usedPairs.forEach((p, i) => (index[p] = i));
+  const P = usedPairs.length;
   const pairs: PairSums = {
     sum: new Float64Array(pairCount),
     n: new Float64Array(pairCount),
@@ -43,7 +56,16 @@ export function sumScoreResiduals(
     design: fit.pairDesign,
     eScore: new Float64Array(pairCount * k),
     nScore: new Float64Array(pairCount * k),
+    index,
+    used: Int32Array.from(usedPairs),
+    crossEE: new Float64Array(P * P),
+    crossEN: new Float64Array(P * P),
+    crossNN: new Float64Array(P * P),
   };
+  const { crossEE, crossEN, crossNN } = pairs;
+  const sessionE = new Float64Array(P);
+  const sessionN = new Float64Array(P);
+  const sessionAt = new Int32Array(P);
   const length: LengthSums = {
     sessions: 0,
     sxx: 0,
@@ -134,6 +156,9 @@ export function sumScoreResiduals(
         const p = sessionPairs[q]!;
         const e = sessionPairSum[p]!;
         const n = sessionPairN[p]!;
+        sessionAt[q] = index[p]!;
+        sessionE[q] = e;
+        sessionN[q] = n;
         pairs.sum[p]! += e;
         pairs.n[p]! += n;
         pairs.sessions[p]!++;
@@ -148,6 +173,18 @@ export function sumScoreResiduals(
         }
         sessionPairSum[p] = 0;
         sessionPairN[p] = 0;
+      }
+      // Σ_s e_s^p e_s^q, e_s^p n_s^q, n_s^p n_s^q over the pairs of this session (the pairs' joint influence).
+      for (let q = 0; q < pairsInSession; q++) {
+        const row = sessionAt[q]! * P;
+        const e = sessionE[q]!;
+        const n = sessionN[q]!;
+        for (let r = 0; r < pairsInSession; r++) {
+          const at = row + sessionAt[r]!;
+          crossEE[at]! += e * sessionE[r]!;
+          crossEN[at]! += e * sessionN[r]!;
+          crossNN[at]! += n * sessionN[r]!;
+        }
       }
       addLengthSession({ x: sessionX, y: sessionY, count: answers }, length, between);
     }
