@@ -1,21 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BiasWindowOptions } from '@council/bias-audit';
 import { summarizeBiasSessions } from '@council/bias-audit';
 import { exportBiasRecords, readBiasRecords } from '@council/bias-store';
 import type { BiasWindowExclusions, ReadBiasRecordsResult } from '@council/bias-store';
-import { syntheticModels } from '@council/bias-store/test';
+import { noSkippedLines } from '@council/bias-store/internal';
+import { syntheticModels, syntheticObservations } from '@council/bias-store/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClickhouseTestServer } from './__fixtures__/clickhouse-test-server.js';
 import { startClickhouseTestServer } from './__fixtures__/clickhouse-test-server.js';
-import { oddName, writeEngineStore } from './__fixtures__/engine-store.js';
+import { engineStoreLine, oddName, writeEngineStore } from './__fixtures__/engine-store.js';
 import { expectSameAsReader } from './__fixtures__/expect-clickhouse-read.js';
 import { expectSameSummaries } from './__fixtures__/expect-same-summaries.js';
 import { resolvedRecords } from './__fixtures__/resolved-records.js';
 import { biasParquet } from './bias-parquet.js';
 import { createClickhouseBiasTable } from './clickhouse/create-table.js';
 import { exportBiasRecordsToClickhouse } from './clickhouse/export-to-clickhouse.js';
+import { clickhouseBiasRead } from './clickhouse/bias-read.js';
 import { duckdbBiasRead } from './duckdb/bias-read.js';
 
 // One suite for every way Council reads a window of bias records: the embedded reader over JSONL (the reference),
@@ -164,4 +166,87 @@ describe('every engine reads the window the embedded reader reads', () => {
       for (const reason of leaves) expect(read.excluded[reason], reason).toBeGreaterThan(0);
     }, 60_000);
   });
+});
+
+describe('a rank out of range of its reviewer ranking: every engine skips that record, with its place and reason', () => {
+  // One file of 6 sessions (5 members, each ranking the 4 others 0–3: 20 lines a session), where line 7 holds the
+  // second reviewer's last-ranked record of the first session with rank_position 4 instead of 3: it ranked 4 answers,
+  // so 4 is no place among them. Every engine drops that record (the rest of the ranking, 0–2, stays) and skips it as
+  // invalid_record, placed where it reads it: the JSONL file's line 7, the Parquet export's row 7 (the file holds the
+  // same records in the same order, all of one day), the ClickHouse table's ord 6 + 1.
+  let lines: string[] = [];
+  let file = '';
+  let without = '';
+  let parquetFile = '';
+  const rankTable = 'conformance_ranks';
+  let detail = '';
+  beforeAll(async () => {
+    const observations = syntheticObservations({ sessions: 6, seed: 29 });
+    const ranking = observations.slice(4, 8);
+    expect(ranking.map((o) => o.rankPosition).sort()).toEqual([0, 1, 2, 3]);
+    const last = ranking.findIndex((o) => o.rankPosition === 3);
+    const moved = [...observations];
+    [moved[4 + last], moved[6]] = [moved[6]!, moved[4 + last]!];
+    lines = moved.map((o, i) => engineStoreLine(o, i === 6 ? { rank_position: 4 } : {}));
+    detail = `rank_position 4 but the reviewer ranked 4 answers in session ${observations[0]!.sessionId}: ranks are 0-based, 0–3`;
+    file = join(dir, 'ranks.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    without = join(dir, 'ranks-without.jsonl');
+    writeFileSync(without, `${lines.filter((_, i) => i !== 6).join('\n')}\n`);
+    const output = join(dir, 'ranks-export');
+    await exportBiasRecords({ inputs: [file], output, format: 'parquet', parquet: biasParquet });
+    const [day] = readdirSync(output).filter((name) => name.startsWith('day='));
+    parquetFile = join(output, day!, 'part-0.parquet');
+    await createClickhouseBiasTable({ url: server.url, table: rankTable });
+    await exportBiasRecordsToClickhouse({ inputs: [file], url: server.url, table: rankTable });
+  }, 120_000);
+
+  const skippedAt = (place: string, line: number): Partial<ReadBiasRecordsResult> => ({
+    skipped: 1,
+    reasons: { ...noSkippedLines().reasons, invalid_record: 1 },
+    firstBadLines: [{ file: place, line, reason: 'invalid_record', detail }],
+  });
+  const skips = ({ skipped, reasons, firstBadLines }: ReadBiasRecordsResult): Partial<ReadBiasRecordsResult> => ({
+    skipped,
+    reasons,
+    firstBadLines,
+  });
+
+  it('the embedded reader over JSONL: line 7 skipped, and the records those of the file without it', async () => {
+    const read = await readBiasRecords({ inputs: [file], window: all });
+    expect(skips(read)).toEqual(skippedAt(file, 7));
+    expect(read.records).toBe(120);
+    const reference = await readBiasRecords({ inputs: [without], window: all });
+    expect(reference.skipped).toBe(0);
+    expectSameRecords(read, reference);
+  }, 60_000);
+
+  it('DuckDB over JSONL: every count of the embedded reader, the skip and its line included', async () => {
+    const expected = await readBiasRecords({ inputs: [file], window: all });
+    const actual = await duckdbBiasRead({ inputs: [file], window: all });
+    expectSameRecords(actual, expected);
+    const { columns: _actual, ...actualCounts } = actual;
+    const { columns: _expected, ...expectedCounts } = expected;
+    expect(actualCounts).toEqual(expectedCounts);
+  }, 60_000);
+
+  it('the embedded reader and DuckDB over the Parquet export: row 7 of the partition skipped', async () => {
+    const reference = await readBiasRecords({ inputs: [file], window: all });
+    const embedded = await readBiasRecords({ inputs: [parquetFile], window: all, parquet: biasParquet });
+    expect(skips(embedded)).toEqual(skippedAt(parquetFile, 7));
+    expectSameRecords(embedded, reference);
+    const duckdb = await duckdbBiasRead({ inputs: [parquetFile], window: all });
+    expectSameRecords(duckdb, reference);
+    const { columns: _duckdb, ...duckdbCounts } = duckdb;
+    const { columns: _embedded, ...embeddedCounts } = embedded;
+    expect(duckdbCounts).toEqual(embeddedCounts);
+  }, 60_000);
+
+  it('ClickHouse over the loaded table: the record skipped at its ord + 1, the same records', async () => {
+    const reference = await readBiasRecords({ inputs: [file], window: all });
+    const actual = await clickhouseBiasRead({ url: server.url, table: rankTable, window: all });
+    expect(skips(actual)).toEqual(skippedAt(`ClickHouse table ${rankTable}`, 7));
+    expect(windowCounts(actual)).toEqual(windowCounts(reference));
+    expect(resolvedRecords(actual.columns)).toEqual(resolvedRecords(reference.columns));
+  }, 60_000);
 });

@@ -16,7 +16,8 @@ export const engineStoreLine = (o: BiasObservation, extra: Record<string, unknow
 /**
  * A store of `sessions` synthetic 5-member sessions (one in ten rank-only) with, beside them: every 13th record
  * unscored but ranked; self-review in the first ten sessions and then one in four; one in seven sessions without one
- * member; one in three with its records out of reviewer order; a second config version in one session; a session of a
+ * member; one in three with its records out of reviewer order; a second config version in one session (for some of
+ * its reviewers: each reviewer's ranking stays whole in a window by config version); a session of a
  * simulated member; two sessions starting at the same instant; an ADR-018 v1 session (integer schema_version, no
  * rank_position, a +01:00 time, members whose name order differs between UTF-16 and code points, met in reverse name
  * order); a repeated record (same fields, another consent level: another key); a conflicting one; lines the loader
@@ -59,8 +60,24 @@ export function writeEngineStore(dir: string, spec: { sessions: number; seed: nu
       });
     }
   }
+  // Ranks are places in each reviewer's ranking of the answers it has in the session (0-based): a member's absence, or
+  // its self-review, renumbers them, as a council ranks the answers it shows (a gap would be an out-of-range rank, an
+  // invalid record, which engine-conformance.test.ts plants on purpose in a store of its own).
+  const rankings = new Map<string, BiasObservation[]>();
+  for (const o of observations) {
+    if (o.rankPosition === null) continue;
+    const key = `${o.sessionId}\n${o.reviewer}`;
+    rankings.set(key, [...(rankings.get(key) ?? []), o]);
+  }
+  for (const ranking of rankings.values())
+    ranking.sort((a, b) => a.rankPosition! - b.rankPosition!).forEach((o, i) => (o.rankPosition = i));
   const lines = observations.map((o) =>
-    engineStoreLine(o, o.sessionId === ids[3] && o.position % 2 === 0 ? { council_config_version: '0.5.0' } : {}),
+    engineStoreLine(
+      o,
+      o.sessionId === ids[3] && syntheticModels.indexOf(o.reviewer) % 2 === 0
+        ? { council_config_version: '0.5.0' }
+        : {},
+    ),
   );
   const simulated = observations
     .filter((o) => o.sessionId === ids[6])
