@@ -19,6 +19,7 @@ import { CliError } from './cli-error.js';
 import { contributionRecordsFromSession } from './contribution-records-from-session.js';
 import type { HistoryEntry } from './history-entry.js';
 import type { CouncilSettings } from './settings/council-settings.js';
+import { biasRecordsOptIn } from './settings/bias-records-opt-in.js';
 import { requireHashSecret } from './settings/require-hash-secret.js';
 
 export interface PersistResult {
@@ -128,7 +129,7 @@ export async function persistSession(options: {
       result.notes.push('no contribution records: no chairman answered, so nobody was credited.');
   } else {
     result.notes.push(
-      'bias records and contribution records are off: set LLM_COUNCIL_BIAS_PERSISTENCE=true to collect them for `council bias-report` and `council contributions`.',
+      `bias records and contribution records are off: to collect them for \`council bias-report\` and \`council contributions\`, ${biasRecordsOptIn(settings)}.`,
     );
   }
 

@@ -52,6 +52,12 @@ export interface CouncilConfig {
   selfReview: SelfReview;
   /** Run the per-session bias audit (ADR-015; `LLM_COUNCIL_BIAS_AUDIT`). */
   biasAudit: boolean;
+  /**
+   * Save each session's bias and contribution records for the cross-session report (ADR-018's opt-in:
+   * `bias_persistence: true` in config.yaml, `LLM_COUNCIL_BIAS_PERSISTENCE`). Default false. Core saves nothing
+   * itself: the front end (the CLI) reads this and writes the records, at consent level 1 and above.
+   */
+  biasPersistence: boolean;
   timeouts: StageTimeouts;
   /**
    * How many times a model call is retried after a retryable failure (HTTP 408, 429, 5xx, network errors),

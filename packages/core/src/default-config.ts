@@ -127,6 +127,7 @@ The follow-up question:
   excludeSelfVotes: true,
   selfReview: 'include',
   biasAudit: false,
+  biasPersistence: false,
   timeouts: { stage1Ms: 120_000, stage2Ms: 120_000, stage3Ms: 180_000 },
   retries: 2,
   maxCostUsd: undefined,

@@ -14,6 +14,7 @@ import { followUpFromHistory } from '../follow-up-from-history.js';
 import { omitUndefined } from '../omit-undefined.js';
 import { isSimulatedSession, persistSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
+import { withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { answersAndReviewsText, renderSessionText } from '../render-session-text.js';
@@ -106,11 +107,13 @@ export async function runAsk(
   if (options.question.trim() === '')
     throw new CliError({ code: 'USAGE', message: 'The question is empty: council ask "your question".' });
   // --org goes into the settings (flags > environment), so a valid flag overrides an invalid LLM_COUNCIL_ORG.
-  const settings = options.org === undefined ? commandSettings(ctx) : commandSettings(ctx, { org: options.org });
-  const env = settings.secrets.providerEnv;
+  const given = options.org === undefined ? commandSettings(ctx) : commandSettings(ctx, { org: options.org });
+  const env = given.secrets.providerEnv;
   // Check the persistence settings before any model is called, not after the session was paid for.
-  if (options.persist !== false) requireHashSecret(settings);
-  const loaded = await loadCouncilConfig(settings);
+  if (options.persist !== false) requireHashSecret(given);
+  const loaded = await loadCouncilConfig(given);
+  // config.yaml's bias_persistence decides whether bias records are saved, unless the environment said.
+  const settings = withConfiguredPersistence(given, loaded.config);
   // A follow-up keeps the council of the session it continues (members, chairman, strategy and its goal): flags
   // override each, the configured defaults (LLM_COUNCIL_MODELS, config.yaml) do not, as `llm -c` keeps the model.
   const continued =

@@ -17,6 +17,7 @@ import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
 import { checkOutputFile } from '../write-output-file.js';
+import { withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { readPromptsFile } from '../read-prompts-file.js';
@@ -98,7 +99,7 @@ function completedIds(path: string): Set<string> {
 export async function runBatchCommand(options: BatchCommandOptions, ctx: CommandContext): Promise<number> {
   const file = resolve(ctx.cwd, options.file);
   const prompts = readPromptsFile(file);
-  const settings = commandSettings(ctx);
+  const given = commandSettings(ctx);
   // Appended to as results come: a regular file (a link is followed), never one of Council's files in the home.
   const output = checkOutputFile({
     path: resolve(ctx.cwd, options.output ?? `${options.file}.results.jsonl`),
@@ -107,7 +108,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       options.output === undefined
         ? 'name another results file with --output'
         : 'leave --output out to write <file>.results.jsonl',
-    settings,
+    settings: given,
   });
   if (existsSync(output) && statSync(output).size > 0 && !options.resume) {
     throw new CliError({
@@ -117,9 +118,11 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   }
   const done = options.resume ? completedIds(output) : new Set<string>();
   const todo = prompts.filter((p) => !done.has(p.id));
-  const env = settings.secrets.providerEnv;
-  if (options.persist !== false) requireHashSecret(settings);
-  const loaded = await loadCouncilConfig(settings);
+  const env = given.secrets.providerEnv;
+  if (options.persist !== false) requireHashSecret(given);
+  const loaded = await loadCouncilConfig(given);
+  // config.yaml's bias_persistence decides whether bias records are saved, unless the environment said (as ask).
+  const settings = withConfiguredPersistence(given, loaded.config);
   // `@name` names a pool of config.yaml, as in `ask`: its models; for the chairman, the first chairs, the rest fall back.
   const pools = loaded.config.pools;
   const members = expandPools(options.models ?? loaded.config.members, {

@@ -6,11 +6,14 @@ import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { CONSENT_NAMES } from '../consent-names.js';
+import { biasRecordsOptIn, withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 
 export interface ConfigCommandOptions {
   action: string | undefined;
   json?: boolean;
+  /** `init --bias-records`: write `bias_persistence: true` uncommented (ADR-018's opt-in, in one step). */
+  biasRecords?: boolean;
 }
 
 /**
@@ -19,21 +22,34 @@ export interface ConfigCommandOptions {
  * directory, or every file under it with `--json`; `init` writes a commented `config.yaml` where there is none.
  */
 export async function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): Promise<number> {
-  const settings = commandSettings(ctx);
+  const given = commandSettings(ctx);
   const action = options.action;
+  if (options.biasRecords === true && action !== 'init')
+    throw new CliError({
+      code: 'USAGE',
+      message: '--bias-records is an option of council config init (it writes config.yaml with bias records on).',
+    });
   if (action === 'path') {
-    if (options.json) ctx.io.stdout(`${JSON.stringify({ home: settings.home, files: settings.files }, null, 2)}\n`);
-    else ctx.io.stdout(`${settings.home}\n`);
+    if (options.json) ctx.io.stdout(`${JSON.stringify({ home: given.home, files: given.files }, null, 2)}\n`);
+    else ctx.io.stdout(`${given.home}\n`);
     return 0;
   }
-  if (action === 'init') return initConfig(settings.files.config, ctx);
+  if (action === 'init')
+    return initConfig({ path: given.files.config, biasRecords: options.biasRecords === true }, ctx);
   if (action !== 'show') {
     throw new CliError({
       code: 'USAGE',
       message: `Unknown config action "${action ?? ''}": use "council config show", "council config path" or "council config init".`,
     });
   }
-  const cascade = await loadCouncilConfig(settings);
+  const cascade = await loadCouncilConfig(given);
+  // Bias persistence as it applies: the variable when set, else the configuration files (config.yaml).
+  const settings = withConfiguredPersistence(given, cascade.config);
+  const persistenceOrigin = settings.variablesSet.includes('LLM_COUNCIL_BIAS_PERSISTENCE')
+    ? 'LLM_COUNCIL_BIAS_PERSISTENCE'
+    : cascade.config.biasPersistence
+      ? 'config.yaml bias_persistence'
+      : 'default';
   const council = {
     layers: cascade.sources,
     strategy: cascade.config.strategy,
@@ -61,6 +77,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       chairman: settings.chairman,
       org: settings.org,
       biasPersistence: settings.biasPersistence,
+      biasPersistenceSource: persistenceOrigin,
       consentLevel: settings.consentLevel,
       // The document's names for the window (its shape is stable).
       windowSessions: settings.biasWindow.sessions,
@@ -96,7 +113,12 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ],
     ['chairman', `${settings.chairman ?? s.dim('(first member)')} ${origin('LLM_COUNCIL_CHAIRMAN')}`],
     ['organization', `${settings.org ?? s.dim('(none)')} ${origin('LLM_COUNCIL_ORG')}`],
-    ['bias persistence', `${settings.biasPersistence ? 'on' : 'off'} ${origin('LLM_COUNCIL_BIAS_PERSISTENCE')}`],
+    [
+      'bias persistence',
+      settings.biasPersistence
+        ? `on ${s.dim(`(${persistenceOrigin})`)}`
+        : `off ${s.dim(`(${persistenceOrigin})`)}${settings.variablesSet.includes('LLM_COUNCIL_BIAS_PERSISTENCE') ? '' : s.dim(`: to collect bias records, ${biasRecordsOptIn(settings)}`)}`,
+    ],
     [
       'consent level',
       `${settings.consentLevel} ${CONSENT_NAMES[settings.consentLevel]} ${origin('LLM_COUNCIL_BIAS_CONSENT')}`,
@@ -146,14 +168,21 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   return 0;
 }
 
-/** `council config init`: the commented template at `path` (0600), never over an existing file. */
-async function initConfig(path: string, ctx: CommandContext): Promise<number> {
-  const { configTemplate } = await import('./config-template.js');
+/**
+ * `council config init`: the commented template at `path` (0600), never over an existing file; with `biasRecords`,
+ * its `bias_persistence: true` line uncommented.
+ */
+async function initConfig(options: { path: string; biasRecords: boolean }, ctx: CommandContext): Promise<number> {
+  const { path } = options;
+  const { configTemplate, BIAS_PERSISTENCE_LINE } = await import('./config-template.js');
+  const text = options.biasRecords
+    ? configTemplate.replace(BIAS_PERSISTENCE_LINE, 'bias_persistence: true             # bias records on (ADR-018)')
+    : configTemplate;
   makeDirectory(dirname(path)); // its error names the directory
   try {
     // Whole or not at all, and never over a file that exists, even one created a moment ago by something else: the
     // template goes to a temporary file, which is linked to its name (a full disk leaves no empty config.yaml behind).
-    createNewFile(path, configTemplate);
+    createNewFile(path, text);
   } catch (error) {
     if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') {
       throw new CliError({
@@ -170,7 +199,10 @@ async function initConfig(path: string, ctx: CommandContext): Promise<number> {
     throw error;
   }
   ctx.io.stdout(
-    `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`,
+    options.biasRecords
+      ? `Wrote ${path}: bias records on (bias_persistence: true), every other key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`
+      : `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n` +
+          `Bias records are off (ADR-018: opt in): to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
   );
   return 0;
 }

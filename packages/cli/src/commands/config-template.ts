@@ -42,8 +42,18 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # Bias indicators (ADR-015) on every session; ask shows them unless LLM_COUNCIL_BIAS_AUDIT is false.
 # bias_audit: false
 
+# Bias records (ADR-018), off until you opt in: true saves each session's bias and contribution records in this
+# home for \`council bias-report\` and \`council contributions\`: ids, positions, lengths and scores, never the
+# question. Nothing is saved at consent level 0 (LLM_COUNCIL_BIAS_CONSENT); LLM_COUNCIL_BIAS_PERSISTENCE, when set,
+# wins over this line. \`council config init --bias-records\` writes this line uncommented.
+# bias_persistence: true             # default false: uncomment to collect bias records
+
 # Prompts can be replaced too: evaluation_prompt (needs {query} and {responses}), ranking_enforced_output_format
 # (must contain FINAL RANKING), consensus_prompt (needs {query}, {responses}, {directive}, {attribution_format}),
 # attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt,
 # follow_up_prompt (ask --continue; needs {previous_answer}, {query} and {boundary}).
 `;
+
+/** The template's bias_persistence line, which `council config init --bias-records` writes uncommented. */
+export const BIAS_PERSISTENCE_LINE =
+  '# bias_persistence: true             # default false: uncomment to collect bias records';

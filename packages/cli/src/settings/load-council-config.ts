@@ -8,6 +8,10 @@ function environmentLayer(settings: CouncilSettings): CouncilConfigLayer {
     ...(settings.models.length > 0 ? { members: settings.models } : {}),
     ...(settings.chairman === null ? {} : { chairman: settings.chairman }),
     ...(settings.biasAudit === null ? {} : { biasAudit: settings.biasAudit }),
+    // Set only when LLM_COUNCIL_BIAS_PERSISTENCE (or a command's own flag) said so: else config.yaml's, else false.
+    ...(settings.variablesSet.includes('LLM_COUNCIL_BIAS_PERSISTENCE')
+      ? { biasPersistence: settings.biasPersistence }
+      : {}),
   };
 }
 
