@@ -79,6 +79,23 @@ describe('bias records: opting in is one line of config.yaml (issue 30 item 2)',
     );
   }, 30_000);
 
+  it('store stats and contributions, finding none, say whether records are on or the step that turns them on', async () => {
+    const off = mkdtempSync(join(tmpdir(), 'council-opt-in-none-'));
+    const step = `add \`bias_persistence: true\` to ${join(off, 'config.yaml')} (\`council config init --bias-records\` writes one) or set LLM_COUNCIL_BIAS_PERSISTENCE=true`;
+    expect((await council(['store', 'stats'], { LLM_COUNCIL_HOME: off })).out).toContain(
+      `Bias records are off until you opt in: ${step}`,
+    );
+    expect((await council(['contributions'], { LLM_COUNCIL_HOME: off })).out).toContain(
+      `Bias records are off until you opt in: ${step}`,
+    );
+    const on = mkdtempSync(join(tmpdir(), 'council-opt-in-none-'));
+    writeFileSync(join(on, 'config.yaml'), 'bias_persistence: true\n');
+    for (const argv of [['store', 'stats'], ['contributions']])
+      expect((await council(argv, { LLM_COUNCIL_HOME: on })).out).toContain(
+        'Bias records are on: each session you run saves them (or try `council demo`).',
+      );
+  });
+
   it('--bias-records belongs to init alone', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-opt-in-usage-'));
     expect(await council(['config', 'show', '--bias-records'], { LLM_COUNCIL_HOME: home })).toEqual({

@@ -146,8 +146,10 @@ export async function runContributionsCommand(
         `No session in ${document.store.path} since ${document.window.since}: try an earlier --since, or none.\n`,
       );
     } else {
+      const { biasRecordsState } = await import('../settings/bias-records-opt-in.js');
+      // Contribution records are written with the bias records, under the same opt-in.
       ctx.io.stdout(
-        `No contribution records in ${document.store.path} yet. They are written after each session with a synthesis when LLM_COUNCIL_BIAS_PERSISTENCE=true (consent ≥ 1); try "council demo".\n`,
+        `No contribution records in ${document.store.path} yet: they are saved with the bias records after each session with a synthesis. ${await biasRecordsState(commandSettings(ctx))}\n`,
       );
     }
     return 0;

@@ -82,7 +82,7 @@ describe('council store stats', () => {
     const text = await council(['store', 'stats', '--home', home]);
     expect(text).toEqual({
       code: 0,
-      out: `No bias records yet at ${join(home, 'bias_metrics.jsonl')}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.\n`,
+      out: `No bias records yet at ${join(home, 'bias_metrics.jsonl')}. Bias records are off until you opt in: add \`bias_persistence: true\` to ${join(home, 'config.yaml')} (\`council config init --bias-records\` writes one) or set LLM_COUNCIL_BIAS_PERSISTENCE=true (or try \`council demo\`).\n`,
       err: '',
     });
     const json = await council(['store', 'stats', '--home', home, '--json']);

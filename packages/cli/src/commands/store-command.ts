@@ -222,8 +222,10 @@ async function openStore(options: StoreCommandOptions, ctx: CommandContext): Pro
   return { path, explicit, store, files };
 }
 
-function noStoreYet(path: string): string {
-  return `No bias records yet at ${path}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.`;
+/** No store at `path` yet: said so, with whether bias records are on or the one step that turns them on. */
+async function noStoreYet(path: string, ctx: CommandContext): Promise<string> {
+  const { biasRecordsState } = await import('../settings/bias-records-opt-in.js');
+  return `No bias records yet at ${path}. ${await biasRecordsState(commandSettings(ctx))}`;
 }
 
 function statsDocument(opened: OpenedStore, stats: JsonlStoreStats | null): StoreStatsDocument {
@@ -256,10 +258,10 @@ async function runStats(options: StoreCommandOptions, ctx: CommandContext): Prom
   const opened = await openStore(options, ctx);
   if (opened.files.length === 0) {
     if (options.json) {
-      ctx.io.stderr(`council: ${noStoreYet(opened.path)}\n`);
+      ctx.io.stderr(`council: ${await noStoreYet(opened.path, ctx)}\n`);
       ctx.io.stdout(`${JSON.stringify(statsDocument(opened, null), null, 2)}\n`);
     } else {
-      ctx.io.stdout(`${noStoreYet(opened.path)}\n`);
+      ctx.io.stdout(`${await noStoreYet(opened.path, ctx)}\n`);
     }
     return 0;
   }
@@ -334,10 +336,10 @@ async function runCompact(options: StoreCommandOptions, ctx: CommandContext): Pr
   };
   if (!doc.exists) {
     if (options.json) {
-      ctx.io.stderr(`council: ${noStoreYet(path)} Nothing to compact.\n`);
+      ctx.io.stderr(`council: ${await noStoreYet(path, ctx)} Nothing to compact.\n`);
       ctx.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      ctx.io.stdout(`${noStoreYet(path)} Nothing to compact.\n`);
+      ctx.io.stdout(`${await noStoreYet(path, ctx)} Nothing to compact.\n`);
     }
     return 0;
   }
@@ -442,7 +444,7 @@ async function runExport(options: StoreCommandOptions, ctx: CommandContext): Pro
     if (BiasStoreError.isInstance(error)) {
       const message =
         given.length === 0 && error.code === 'IO_ERROR' && error.message.startsWith('No bias records at')
-          ? noStoreYet(inputs[0]!)
+          ? await noStoreYet(inputs[0]!, ctx)
           : error.message;
       throw new CliError({ code: error.code === 'INVALID_OPTION' ? 'USAGE' : 'RUNTIME', message, cause: error });
     }
