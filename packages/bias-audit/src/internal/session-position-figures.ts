@@ -1,3 +1,4 @@
+import { BiasAuditError } from '../bias-audit-error.js';
 import type { BiasColumns } from '../bias-columns.js';
 import { noRank } from '../bias-columns.js';
 import type { Scratch } from './session-indicators.js';
@@ -7,6 +8,8 @@ import type { Scratch } from './session-indicators.js';
  * sums, its within-reviewer centred scores and centred rank points by display position (and, with `blocks`,
  * as permutation blocks of its order group `scratch.orderGroupOf`), then per position their means, the spread
  * of the score means, primacy and recency. Reads what the pass over the session's records left in `scratch`.
+ * A reviewer's `k` ranks are places 0 to k − 1: a rank beyond them is an invalid record, which the store's readers
+ * drop and report (bias-store's `dropOutOfRangeRanks`), so one here is the caller's error (INVALID_INPUT), never clamped.
  */
 export function addSessionPositionFigures(columns: BiasColumns, scratch: Scratch, blocks: boolean): void {
   const { start, records: n, reviewers: R, maxPosition } = scratch.scan;
@@ -70,14 +73,16 @@ export function addSessionPositionFigures(columns: BiasColumns, scratch: Scratch
       let pointSum = 0;
       for (let j = first; j < end; j++) {
         const rank = ranks[start + byRev[j]!]!;
-        if (rank !== noRank) pointSum += 1 - Math.min(rank, k - 1) / (k - 1);
+        if (rank === noRank) continue;
+        if (rank >= k) throw rankOutOfRange(columns, { session: out.session, reviewer: revIds[b]!, rank, k });
+        pointSum += 1 - rank / (k - 1);
       }
       const m = pointSum / k;
       for (let j = first; j < end; j++) {
         const i = byRev[j]!;
         const rank = ranks[start + i]!;
         if (rank === noRank) continue;
-        const centred = 1 - Math.min(rank, k - 1) / (k - 1) - m;
+        const centred = 1 - rank / (k - 1) - m;
         const p = shown[start + i]!;
         block?.values.push(centred);
         block?.positions.push(p);
@@ -104,4 +109,16 @@ export function addSessionPositionFigures(columns: BiasColumns, scratch: Scratch
   if (spreadCount >= 2) out.positionSpread = Math.max(0, spreadSq / spreadCount - (spreadSum / spreadCount) ** 2);
   if (primacyCount > 0) out.primacy = primacySum / primacyCount;
   if (recencyCount > 0) out.recency = recencySum / recencyCount;
+}
+
+/** The error for a rank that is no place in its reviewer's ranking of the session (observations or columns not read by the store). */
+function rankOutOfRange(
+  columns: BiasColumns,
+  at: { session: number; reviewer: number; rank: number; k: number },
+): BiasAuditError {
+  const { session, reviewer, rank, k } = at;
+  return new BiasAuditError({
+    code: 'INVALID_INPUT',
+    message: `Session ${columns.sessionIds[session]!}: reviewer ${columns.models[reviewer]!} has rankPosition ${rank} but ranked ${k} answers in the session: ranks are 0-based, 0–${k - 1}. Fix or drop that record before aggregating (@council/bias-store's readers drop it as an invalid record).`,
+  });
 }
