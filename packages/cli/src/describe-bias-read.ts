@@ -49,7 +49,7 @@ export function describeBiasRead(options: {
   if (read.lines === 0) {
     if (defaultStore)
       lines.push(
-        `no bias records yet at ${where}. Set LLM_COUNCIL_BIAS_PERSISTENCE=true before running sessions, or try \`council demo\`.`,
+        `no bias records yet at ${where}. They are saved once you opt in: \`bias_persistence: true\` in your Council home's config.yaml (\`council config init --bias-records\` writes it) or LLM_COUNCIL_BIAS_PERSISTENCE=true; or try \`council demo\`.`,
       );
     else lines.push(`no bias records in ${where}: the input${loaded.paths.length === 1 ? ' is' : 's are'} empty.`);
   } else if (read.records === 0) {
