@@ -79,7 +79,7 @@ describe('bias records: opting in is one line of config.yaml (issue 30 item 2)',
     );
   }, 30_000);
 
-  it('store stats and contributions, finding none, say whether records are on or the step that turns them on', async () => {
+  it('store stats, contributions and bias-report, finding none, say whether records are on or the step that turns them on', async () => {
     const off = mkdtempSync(join(tmpdir(), 'council-opt-in-none-'));
     const step = `add \`bias_persistence: true\` to ${join(off, 'config.yaml')} (\`council config init --bias-records\` writes one) or set LLM_COUNCIL_BIAS_PERSISTENCE=true`;
     expect((await council(['store', 'stats'], { LLM_COUNCIL_HOME: off })).out).toContain(
@@ -87,6 +87,10 @@ describe('bias records: opting in is one line of config.yaml (issue 30 item 2)',
     );
     expect((await council(['contributions'], { LLM_COUNCIL_HOME: off })).out).toContain(
       `Bias records are off until you opt in: ${step}`,
+    );
+    const report = await council(['bias-report'], { LLM_COUNCIL_HOME: off });
+    expect(report.out + report.err).toContain(
+      "They are saved once you opt in: `bias_persistence: true` in your Council home's config.yaml (`council config init --bias-records` writes it) or LLM_COUNCIL_BIAS_PERSISTENCE=true",
     );
     const on = mkdtempSync(join(tmpdir(), 'council-opt-in-none-'));
     writeFileSync(join(on, 'config.yaml'), 'bias_persistence: true\n');
