@@ -70,8 +70,9 @@ describe('readBiasRecords: a rank out of range of its reviewer ranking is an inv
         detail: `rank_position 4 but the reviewer ranked 4 answers in session ${session}: ranks are 0-based, 0–3`,
       },
     ]);
-    // Read as a valid record, then left out of the window's records.
-    expect(read.records).toBe(240);
+    // 240 lines: 239 valid records and 1 skipped, as for any invalid line.
+    expect(read.lines).toBe(240);
+    expect(read.records).toBe(239);
     expect(read.columns.length).toBe(239);
     const reference = await readBiasRecords({ inputs: without, window: all });
     expect(reference.skipped).toBe(0);

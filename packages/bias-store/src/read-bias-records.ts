@@ -121,5 +121,6 @@ export async function readBiasRecords(options: ReadBiasRecordsOptions): Promise<
     maxLineBytes,
     parquet,
   });
-  return { ...result, ...settled, ...skips };
+  // Valid records read: an out-of-range rank was read as one, and is an invalid record now.
+  return { ...result, ...settled, ...skips, records: result.records - outOfRangeRanks.count };
 }

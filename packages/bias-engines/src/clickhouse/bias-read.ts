@@ -42,10 +42,10 @@ export interface ClickhouseBiasReadOptions extends EngineWindowOptions {
  * loaded by `exportBiasRecordsToClickhouse`), as `readBiasRecords` returns them for the records the table was loaded
  * from. The server reads, windows and orders (window-sql.ts); Council drops repeats with the reader's own code and
  * computes every number of the report from the columns, so the report is the embedded one. The counts:
- * - `records` and `lines`: rows of the table after FINAL (the records loaded, a record loaded twice counted once);
- *   `files` is empty and no line is skipped (the load skipped and reported unreadable lines); the window's records with
- *   a rank out of range of their reviewer's ranking (`settleWindowRecords`) are skipped as `invalid_record`, each placed
- *   at "ClickHouse table <table>" and its `ord` + 1;
+ * - `lines`: rows of the table after FINAL (the records loaded, a record loaded twice counted once); `files` is empty
+ *   and no line is skipped (the load skipped and reported unreadable lines), but the window's records with a rank out
+ *   of range of their reviewer's ranking (`settleWindowRecords`) are skipped as `invalid_record`, each placed at
+ *   "ClickHouse table <table>" and its `ord` + 1; `records`: the rows but those;
  * - `excluded`: rows left out by the model filter, then the config-version filter, then as after `now` (`future`),
  *   then as before the window's `days` (`beforeWindow`), then the rows of sessions older than its last `sessions`
  *   (`beyondSessions`), each row under the first that applies, as the reader counts them;
@@ -159,7 +159,7 @@ async function readWindow(run: {
     ...settled,
     files: [],
     lines: tableRecords,
-    records: tableRecords,
+    records: tableRecords - outOfRangeRanks.count,
     sessions: order.length,
     excluded,
     foreignMajors: [],

@@ -87,7 +87,7 @@ export async function duckdbBiasRead(options: DuckdbBiasReadOptions): Promise<Re
   return {
     files: reconciled.files,
     lines: reconciled.lines,
-    records: counts.records,
+    records: counts.records - outOfRangeRanks.count,
     sessions: counts.sessions,
     excluded: counts.excluded,
     foreignMajors: reconciled.foreignMajors,
