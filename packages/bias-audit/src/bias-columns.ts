@@ -3,12 +3,16 @@
  * contiguous (`sessionStart[s]` to `sessionStart[s + 1]`) and sessions oldest first. Ids are interned:
  * `reviewer[i]` indexes `models`, `session[i]` indexes `sessionIds`. `@council/bias-store`'s reader
  * (`readBiasRecords`) produces it; the cross-session statistics read it without an object per record.
+ *
+ * The statistics never read `session`, `time`, `queryCategory` or `positionIsDisplayOrder` per record (`sessionStart`
+ * gives a record's session, `sessionTime` a session's time): a reader may leave them out (an engine's report read,
+ * `columns: 'report'`, does: 15 of a record's 41 bytes). Code that needs them takes `CompleteBiasColumns`.
  */
 export interface BiasColumns {
   /** Records (the length of every per-record array). */
   readonly length: number;
-  /** Per record: index into `sessionIds`. */
-  readonly session: Uint32Array;
+  /** Per record: index into `sessionIds` (absent from a report read's columns). */
+  readonly session?: Uint32Array;
   /** Per record: index into `models` of the reviewing member (`reviewer_id`). */
   readonly reviewer: Uint16Array;
   /** Per record: index into `models` of the reviewed member (`model_id`). */
@@ -20,14 +24,14 @@ export interface BiasColumns {
   readonly score: Float64Array;
   /** Per record: the 0-based rank the reviewer gave, or `noRank` (0xFFFFFFFF). */
   readonly rankPosition: Uint32Array;
-  /** Per record: epoch milliseconds. */
-  readonly time: Float64Array;
+  /** Per record: epoch milliseconds (absent from a report read's columns). */
+  readonly time?: Float64Array;
   /** Per record: 1 + index into `configVersions`, or 0 for none. */
   readonly configVersion: Uint16Array;
-  /** Per record: 1 + index into `queryCategories`, or 0 for none. */
-  readonly queryCategory: Uint16Array;
-  /** Per record: 1 when `position` is known to be display order. */
-  readonly positionIsDisplayOrder: Uint8Array;
+  /** Per record: 1 + index into `queryCategories`, or 0 for none (absent from a report read's columns). */
+  readonly queryCategory?: Uint16Array;
+  /** Per record: 1 when `position` is known to be display order (absent from a report read's columns). */
+  readonly positionIsDisplayOrder?: Uint8Array;
 
   /** Sessions, oldest first by their earliest record (ties by id). */
   readonly sessionIds: readonly string[];
@@ -39,6 +43,9 @@ export interface BiasColumns {
   readonly configVersions: readonly string[];
   readonly queryCategories: readonly string[];
 }
+
+/** `BiasColumns` with every per-record column present, as `readBiasRecords` and `observationsToColumns` give them. */
+export type CompleteBiasColumns = Required<BiasColumns>;
 
 /** The `rankPosition` of a record that was not ranked. */
 export const noRank = 0xffff_ffff;

@@ -1,4 +1,4 @@
-import type { BiasColumns } from './bias-columns.js';
+import type { CompleteBiasColumns } from './bias-columns.js';
 import { noRank } from './bias-columns.js';
 import type { BiasObservation } from './bias-observation.js';
 
@@ -6,7 +6,7 @@ import type { BiasObservation } from './bias-observation.js';
  * Observations as `BiasColumns`: sessions ordered by their earliest observation (ties by id), each session's
  * observations in the given order. For callers that hold observations; a store is read as columns directly.
  */
-export function observationsToColumns(observations: readonly BiasObservation[]): BiasColumns {
+export function observationsToColumns(observations: readonly BiasObservation[]): CompleteBiasColumns {
   const models: string[] = [];
   const modelIndex = new Map<string, number>();
   const intern = (names: string[], index: Map<string, number>, name: string): number => {

@@ -64,6 +64,22 @@ export function allocateRecordArrays(capacity: number): RecordArrays {
   };
 }
 
+/** The per-record arrays a report reads (`BiasColumns` without `session`, `time`, `queryCategory`, `positionIsDisplayOrder`). */
+export type ReportRecordArrays = Omit<RecordArrays, 'session' | 'time' | 'queryCategory' | 'positionIsDisplayOrder'>;
+
+/** Zeroed per-record arrays of a report read for `capacity` records (26 bytes each). */
+export function allocateReportArrays(capacity: number): ReportRecordArrays {
+  return {
+    reviewer: new Uint16Array(capacity),
+    candidate: new Uint16Array(capacity),
+    position: new Uint32Array(capacity),
+    responseLengthChars: new Uint32Array(capacity),
+    score: new Float64Array(capacity),
+    rankPosition: new Uint32Array(capacity),
+    configVersion: new Uint16Array(capacity),
+  };
+}
+
 /**
  * Moves record `i` of every array to `target[i]` (a negative target leaves it out), in place through one scratch
  * buffer viewed as each array's type in turn — a fraction of a second's copy — and returns the arrays cut to `length`.

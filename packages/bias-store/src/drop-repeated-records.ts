@@ -1,3 +1,4 @@
+import type { BiasColumns } from '@council/bias-audit';
 import type { BiasRecordColumns } from './bias-record-columns.js';
 
 /** Records met twice for one (session, reviewer, reviewed member); each is counted once. */
@@ -10,31 +11,83 @@ export interface RepeatedRecords {
   conflictSessions: string[];
 }
 
-function sameRecord(c: BiasRecordColumns, a: number, b: number): boolean {
+/**
+ * What a report read leaves out of its columns (`time`, `queryCategory`, `positionIsDisplayOrder`) but the repeats
+ * still need: those fields of the records of the sessions that hold a repeat (`sessionsWithRepeats`), since two
+ * records are duplicates only when every field agrees, and how many of the window's records are not in display order.
+ */
+export interface OmittedRecordFields {
+  /** Per session of the window: where its records start in the arrays below, or -1 (a session without repeats). */
+  sessionOffset: Int32Array;
+  time: Float64Array;
+  queryCategory: Uint16Array;
+  positionIsDisplayOrder: Uint8Array;
+  /** The window's records, repeats included, whose `positionIsDisplayOrder` is 0. */
+  positionNotDisplayOrder: number;
+}
+
+/** The fields `sameRecord` compares beyond the lean columns, and where record `i` of session `s` has them. */
+interface RecordFields {
+  time: Float64Array;
+  queryCategory: Uint16Array;
+  positionIsDisplayOrder: Uint8Array;
+  at(s: number, i: number): number;
+}
+
+function recordFields(columns: BiasColumns, omitted: OmittedRecordFields | undefined): RecordFields {
+  if (omitted !== undefined) {
+    const { sessionOffset, time, queryCategory, positionIsDisplayOrder } = omitted;
+    const { sessionStart } = columns;
+    return {
+      time,
+      queryCategory,
+      positionIsDisplayOrder,
+      at: (s, i) => {
+        if (sessionOffset[s]! < 0)
+          throw new Error(
+            `drop-repeated-records.ts: session ${columns.sessionIds[s]} has a repeat but its omitted fields were not read (a bug: report it with the inputs).`,
+          );
+        return sessionOffset[s]! + i - sessionStart[s]!;
+      },
+    };
+  }
+  const { time, queryCategory, positionIsDisplayOrder } = columns;
+  if (time === undefined || queryCategory === undefined || positionIsDisplayOrder === undefined)
+    throw new Error(
+      'drop-repeated-records.ts: columns without time, queryCategory or positionIsDisplayOrder need them given apart.',
+    );
+  return { time, queryCategory, positionIsDisplayOrder, at: (_s, i) => i };
+}
+
+/** Whether records `a` and `b` of session `s` agree in every field (`f`: where the fields beyond `c`'s are). */
+function sameRecord(c: BiasColumns, f: RecordFields, [s, a, b]: readonly [number, number, number]): boolean {
+  const fa = f.at(s, a);
+  const fb = f.at(s, b);
   return (
     c.position[a] === c.position[b] &&
     c.responseLengthChars[a] === c.responseLengthChars[b] &&
     Object.is(c.score[a], c.score[b]) &&
     c.rankPosition[a] === c.rankPosition[b] &&
-    c.time[a] === c.time[b] &&
+    f.time[fa] === f.time[fb] &&
     c.configVersion[a] === c.configVersion[b] &&
-    c.queryCategory[a] === c.queryCategory[b] &&
-    c.positionIsDisplayOrder[a] === c.positionIsDisplayOrder[b]
+    f.queryCategory[fa] === f.queryCategory[fb] &&
+    f.positionIsDisplayOrder[fa] === f.positionIsDisplayOrder[fb]
   );
 }
 
+/** What tells a repeat: who reviewed whom, session by session. */
+type RepeatColumns = Pick<BiasColumns, 'reviewer' | 'candidate' | 'sessionStart'>;
+
 /**
- * Keeps the first record of each (session, reviewer, reviewed member) and counts the others: identical
- * ones as duplicates, different ones as conflicts. The columns are compacted in place.
+ * The first record of a repeat in each session: record `i` repeats an earlier record `first` of its session with the
+ * same reviewer and reviewed member. `visit` is called for every repeat, session by session, in read order.
  */
-export function dropRepeatedRecords(columns: BiasRecordColumns): {
-  columns: BiasRecordColumns;
-  repeated: RepeatedRecords;
-} {
-  const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
+function forEachRepeat(
+  columns: RepeatColumns,
+  sessions: number,
+  visit: (s: number, first: number, i: number) => void,
+): void {
   const { reviewer, candidate, sessionStart } = columns;
-  const sessions = columns.sessionIds.length;
-  let drop: Uint8Array | null = null;
   const firstOf = new Map<number, number>();
   for (let s = 0; s < sessions; s++) {
     const from = sessionStart[s]!;
@@ -44,8 +97,9 @@ export function dropRepeatedRecords(columns: BiasRecordColumns): {
     for (let i = from; i < to; i++) {
       let first = -1;
       if (small) {
+        // The first earlier record of the pair; a repeat is never the first (it has an earlier record of its pair).
         for (let j = from; j < i; j++) {
-          if (reviewer[j] === reviewer[i] && candidate[j] === candidate[i] && (drop === null || drop[j] === 0)) {
+          if (reviewer[j] === reviewer[i] && candidate[j] === candidate[i]) {
             first = j;
             break;
           }
@@ -55,50 +109,86 @@ export function dropRepeatedRecords(columns: BiasRecordColumns): {
         first = firstOf.get(key) ?? -1;
         if (first === -1) firstOf.set(key, i);
       }
-      if (first === -1) continue;
-      drop ??= new Uint8Array(columns.length);
-      drop[i] = 1;
-      if (sameRecord(columns, first, i)) {
-        repeated.duplicates++;
-      } else {
-        repeated.conflicts++;
-        const id = columns.sessionIds[s]!;
-        if (repeated.conflictSessions.length < 5 && repeated.conflictSessions.at(-1) !== id)
-          repeated.conflictSessions.push(id);
-      }
+      if (first !== -1) visit(s, first, i);
     }
   }
-  if (drop === null) return { columns, repeated };
+}
+
+/** The sessions (indices below `sessions`, ascending) with two records of one reviewer and reviewed member. */
+export function sessionsWithRepeats(columns: RepeatColumns, sessions: number): number[] {
+  const found: number[] = [];
+  forEachRepeat(columns, sessions, (s) => {
+    if (found.at(-1) !== s) found.push(s);
+  });
+  return found;
+}
+
+/**
+ * Keeps the first record of each (session, reviewer, reviewed member) and counts the others: identical
+ * ones as duplicates, different ones as conflicts. The columns are compacted in place. Columns without `time`,
+ * `queryCategory` or `positionIsDisplayOrder` (a report read's) come with those fields of their sessions with repeats
+ * (`omitted`); `droppedNotDisplayOrder` counts the records dropped whose `positionIsDisplayOrder` is 0.
+ */
+export function dropRepeatedRecords<C extends BiasColumns = BiasRecordColumns>(
+  columns: C,
+  omitted?: OmittedRecordFields,
+): {
+  columns: C;
+  repeated: RepeatedRecords;
+  droppedNotDisplayOrder: number;
+} {
+  const repeated: RepeatedRecords = { duplicates: 0, conflicts: 0, conflictSessions: [] };
+  const { sessionStart } = columns;
+  const sessions = columns.sessionIds.length;
+  let drop: Uint8Array | null = null;
+  let droppedNotDisplayOrder = 0;
+  let fields: RecordFields | undefined;
+  forEachRepeat(columns, sessions, (s, first, i) => {
+    fields ??= recordFields(columns, omitted);
+    drop ??= new Uint8Array(columns.length);
+    drop[i] = 1;
+    if (fields.positionIsDisplayOrder[fields.at(s, i)] === 0) droppedNotDisplayOrder++;
+    if (sameRecord(columns, fields, [s, first, i])) {
+      repeated.duplicates++;
+    } else {
+      repeated.conflicts++;
+      const id = columns.sessionIds[s]!;
+      if (repeated.conflictSessions.length < 5 && repeated.conflictSessions.at(-1) !== id)
+        repeated.conflictSessions.push(id);
+    }
+  });
+  if (drop === null) return { columns, repeated, droppedNotDisplayOrder };
+  const dropped: Uint8Array = drop;
 
   const starts = new Uint32Array(sessions + 1);
   let kept = 0;
   for (let s = 0; s < sessions; s++) {
     starts[s] = kept;
-    for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) if (drop[i] === 0) kept++;
+    for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) if (dropped[i] === 0) kept++;
   }
   starts[sessions] = kept;
   const pack = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(values: A): A => {
     let w = 0;
-    for (let i = 0; i < values.length; i++) if (drop[i] === 0) values[w++] = values[i]!;
+    for (let i = 0; i < values.length; i++) if (dropped[i] === 0) values[w++] = values[i]!;
     return values.subarray(0, w) as A;
   };
-  return {
-    columns: {
-      ...columns,
-      length: kept,
-      session: pack(columns.session),
-      reviewer: pack(columns.reviewer),
-      candidate: pack(columns.candidate),
-      position: pack(columns.position),
-      responseLengthChars: pack(columns.responseLengthChars),
-      score: pack(columns.score),
-      rankPosition: pack(columns.rankPosition),
-      time: pack(columns.time),
-      configVersion: pack(columns.configVersion),
-      queryCategory: pack(columns.queryCategory),
-      positionIsDisplayOrder: pack(columns.positionIsDisplayOrder),
-      sessionStart: starts,
-    },
-    repeated,
+  const packed: BiasColumns = {
+    ...columns,
+    length: kept,
+    reviewer: pack(columns.reviewer),
+    candidate: pack(columns.candidate),
+    position: pack(columns.position),
+    responseLengthChars: pack(columns.responseLengthChars),
+    score: pack(columns.score),
+    rankPosition: pack(columns.rankPosition),
+    configVersion: pack(columns.configVersion),
+    ...(columns.session === undefined ? {} : { session: pack(columns.session) }),
+    ...(columns.time === undefined ? {} : { time: pack(columns.time) }),
+    ...(columns.queryCategory === undefined ? {} : { queryCategory: pack(columns.queryCategory) }),
+    ...(columns.positionIsDisplayOrder === undefined
+      ? {}
+      : { positionIsDisplayOrder: pack(columns.positionIsDisplayOrder) }),
+    sessionStart: starts,
   };
+  return { columns: packed as C, repeated, droppedNotDisplayOrder };
 }

@@ -1,3 +1,4 @@
+import type { BiasColumns } from '@council/bias-audit';
 import { BiasColumnsBuilder } from './bias-columns-builder.js';
 import { jsonlLineVisitor, parquetRowVisitor } from './bias-line-visitors.js';
 import type { BiasParquetSupport } from './bias-parquet-support.js';
@@ -35,9 +36,12 @@ export interface ReadBiasRecordsOptions extends EngineWindowOptions {
   parquet?: BiasParquetSupport;
 }
 
-export interface ReadBiasRecordsResult extends SkipReport {
-  /** The window's records, by session, oldest session first. */
-  columns: BiasRecordColumns;
+export interface ReadBiasRecordsResult<C extends BiasColumns = BiasRecordColumns> extends SkipReport {
+  /**
+   * The window's records, by session, oldest session first: every column, or (an engine's report read,
+   * `columns: 'report'`) the columns the statistics read.
+   */
+  columns: C;
   /** Files read, in order, with their lines. */
   files: { path: string; lines: number }[];
   /** Lines read, blank lines aside. */

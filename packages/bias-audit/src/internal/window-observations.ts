@@ -47,9 +47,12 @@ export function assertColumnPositions(columns: BiasColumns): void {
   const { position } = columns;
   for (let i = 0; i < columns.length; i++) {
     if (position[i]! <= MAX_POSITION) continue;
+    // The record's session: the last whose records start at or before it (columns may come without `session`).
+    let s = 0;
+    while (columns.sessionStart[s + 1]! <= i) s++;
     throw new BiasAuditError({
       code: 'INVALID_INPUT',
-      message: `A record of session ${columns.sessionIds[columns.session[i]!]!} has display position ${columns.position[i]!}, beyond ${MAX_POSITION}: no council shows a reviewer that many answers. Fix or drop that record before aggregating.`,
+      message: `A record of session ${columns.sessionIds[s]!} has display position ${columns.position[i]!}, beyond ${MAX_POSITION}: no council shows a reviewer that many answers. Fix or drop that record before aggregating.`,
     });
   }
 }
