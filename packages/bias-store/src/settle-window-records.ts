@@ -1,12 +1,13 @@
+import type { BiasColumns } from '@council/bias-audit';
 import type { BiasRecordColumns } from './bias-record-columns.js';
-import type { RepeatedRecords } from './drop-repeated-records.js';
+import type { OmittedRecordFields, RepeatedRecords } from './drop-repeated-records.js';
 import { dropRepeatedRecords } from './drop-repeated-records.js';
 import type { OutOfRangeRanks } from './drop-out-of-range-ranks.js';
 import { dropOutOfRangeRanks } from './drop-out-of-range-ranks.js';
 
 /** The window's records once repeats are dropped, and what the reader says about them. */
-export interface SettledWindowRecords {
-  columns: BiasRecordColumns;
+export interface SettledWindowRecords<C extends BiasColumns = BiasRecordColumns> {
+  columns: C;
   repeated: RepeatedRecords;
   /**
    * Records dropped for a rank out of their reviewer's ranking in the session (`dropOutOfRangeRanks`): invalid records,
@@ -27,17 +28,30 @@ export interface SettledWindowRecords {
  * reviewer, reviewed member), counts the rest, drops the records whose rank is out of range of their reviewer's
  * ranking of the session (`dropOutOfRangeRanks`: only the grouped window can tell), and words the warnings — so every
  * reader says the same things alike.
+ * A report read's columns, without `time`, `queryCategory` and `positionIsDisplayOrder`, come with `omitted`.
  */
-export function settleWindowRecords(columns: BiasRecordColumns, timestampsWithoutZone: number): SettledWindowRecords {
-  const settled = dropRepeatedRecords(columns);
+export function settleWindowRecords<C extends BiasColumns = BiasRecordColumns>(
+  columns: C,
+  timestampsWithoutZone: number,
+  omitted?: OmittedRecordFields,
+): SettledWindowRecords<C> {
+  const settled = dropRepeatedRecords(columns, omitted);
   // Ranks are judged once each answer counts once. A dropped record is ranked, so display order (it carries
   // rank_position): positionNotDisplayOrder is not moved by the drop.
   const { columns: kept, outOfRange: outOfRangeRanks } = dropOutOfRangeRanks(settled.columns);
   let positionNotDisplayOrder = 0;
   let simulatedRecords = 0;
   const simulated = Uint8Array.from(kept.models, (name) => (name.startsWith('simulated:') ? 1 : 0));
+  const displayOrder = kept.positionIsDisplayOrder;
+  if (displayOrder === undefined) {
+    if (omitted === undefined)
+      throw new Error(
+        'settle-window-records.ts: columns without positionIsDisplayOrder need the omitted fields given.',
+      );
+    positionNotDisplayOrder = omitted.positionNotDisplayOrder - settled.droppedNotDisplayOrder;
+  }
   for (let i = 0; i < kept.length; i++) {
-    if (kept.positionIsDisplayOrder[i] === 0) positionNotDisplayOrder++;
+    if (displayOrder !== undefined && displayOrder[i] === 0) positionNotDisplayOrder++;
     if (simulated[kept.reviewer[i]!] === 1 || simulated[kept.candidate[i]!] === 1) simulatedRecords++;
   }
   const { repeated } = settled;
