@@ -1,5 +1,5 @@
 import { observationsToColumns } from '@council/bias-audit';
-import type { BiasObservation } from '@council/bias-audit';
+import type { BiasColumns, BiasObservation } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
 import { describeUnreadSessions, leaveOutUnreadSessions } from './leave-out-unread-sessions.js';
 
@@ -74,6 +74,21 @@ describe('leaveOutUnreadSessions', () => {
     expect(columns.models).toEqual(['m/x', 'm/y', 'm/z']);
     expect(columns.configVersions).toEqual(['1.0.0']);
     expect(columns.queryCategories).toEqual(['coding', 'writing']);
+  });
+
+  it("takes an engine's report read (no session, time, query category or display-order column) and gives one back", () => {
+    const lean = (columns: BiasColumns): BiasColumns => {
+      const { session: _s, time: _t, queryCategory: _q, positionIsDisplayOrder: _p, ...rest } = columns;
+      return rest;
+    };
+    const full = observationsToColumns([...readableA, ...unreadB, ...readableC, ...unreadD]);
+    const { columns, unread } = leaveOutUnreadSessions(lean(full));
+    expect(unread).toEqual({ sessions: 2, records: 8, sessionIds: ['b', 'd'] });
+    // The reference's columns without the four; the query categories, which no column indexes now, as the read gave them.
+    expect(columns).toEqual({
+      ...lean(observationsToColumns([...readableA, ...readableC])),
+      queryCategories: full.queryCategories,
+    });
   });
 
   it('keeps a session in which one record has a score or a rank, and returns the same columns when nothing is left out', () => {

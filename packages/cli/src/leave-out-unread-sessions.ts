@@ -60,37 +60,44 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
     }
     return out;
   };
-  const session = new Uint32Array(length);
+  const session = columns.session === undefined ? undefined : new Uint32Array(length);
   let k = 0;
   for (let s = 0; s < sessionCount; s++) {
     if (keep[s] === 0) continue;
     sessionIds.push(columns.sessionIds[s]!);
     sessionTime[k] = columns.sessionTime[s]!;
     starts[k + 1] = starts[k]! + (sessionStart[s + 1]! - sessionStart[s]!);
-    session.fill(k, starts[k], starts[k + 1]);
+    session?.fill(k, starts[k], starts[k + 1]);
     k++;
   }
   const reviewer = copy(columns.reviewer, (n) => new Uint16Array(n));
   const candidate = copy(columns.candidate, (n) => new Uint16Array(n));
   const configVersion = copy(columns.configVersion, (n) => new Uint16Array(n));
-  const queryCategory = copy(columns.queryCategory, (n) => new Uint16Array(n));
   const models = keepUsed(columns.models, [reviewer, candidate], 0);
   const configVersions = keepUsed(columns.configVersions, [configVersion], 1);
-  const queryCategories = keepUsed(columns.queryCategories, [queryCategory], 1);
+  // Columns without the per-record query category (an engine's report read) keep the window's list as it was: nothing
+  // then reads it (the statistics never do).
+  const queryCategory =
+    columns.queryCategory === undefined ? undefined : copy(columns.queryCategory, (n) => new Uint16Array(n));
+  const queryCategories =
+    queryCategory === undefined ? columns.queryCategories : keepUsed(columns.queryCategories, [queryCategory], 1);
+  const { time, positionIsDisplayOrder } = columns;
   return {
     columns: {
       length,
-      session,
       reviewer,
       candidate,
       position: copy(columns.position, (n) => new Uint32Array(n)),
       responseLengthChars: copy(columns.responseLengthChars, (n) => new Uint32Array(n)),
       score: copy(columns.score, (n) => new Float64Array(n)),
       rankPosition: copy(columns.rankPosition, (n) => new Uint32Array(n)),
-      time: copy(columns.time, (n) => new Float64Array(n)),
       configVersion,
-      queryCategory,
-      positionIsDisplayOrder: copy(columns.positionIsDisplayOrder, (n) => new Uint8Array(n)),
+      ...(session === undefined ? {} : { session }),
+      ...(time === undefined ? {} : { time: copy(time, (n) => new Float64Array(n)) }),
+      ...(queryCategory === undefined ? {} : { queryCategory }),
+      ...(positionIsDisplayOrder === undefined
+        ? {}
+        : { positionIsDisplayOrder: copy(positionIsDisplayOrder, (n) => new Uint8Array(n)) }),
       sessionIds,
       sessionTime,
       sessionStart: starts,

@@ -193,6 +193,75 @@ describe('duckdbBiasRead', () => {
     expect(read.positionNotDisplayOrder).toBe(3);
   }, 60_000);
 
+  it("a report read (columns: 'report'): every count and kept record the same, without the columns statistics never read", async () => {
+    const dir = fixture();
+    for (const window of [{ now }, { now, sessions: 7 }, { now, model: 'openai/gpt-5.1' }]) {
+      const options = { inputs: [join(dir, 'store'), join(dir, 'other.jsonl')], window };
+      const { columns: all, ...counts } = await duckdbBiasRead(options);
+      const { columns, ...reportCounts } = await duckdbBiasRead({ ...options, columns: 'report' });
+      expect(reportCounts).toEqual(counts);
+      expect(columns.session).toBeUndefined();
+      expect(columns.time).toBeUndefined();
+      expect(columns.queryCategory).toBeUndefined();
+      expect(columns.positionIsDisplayOrder).toBeUndefined();
+      const { session: _s, time: _t, queryCategory: _q, positionIsDisplayOrder: _p, ...statistics } = all;
+      expect(columns).toEqual(statistics);
+    }
+  }, 60_000);
+
+  it('a report read tells a duplicate from a conflict by the fields it leaves out: time, category, display order', async () => {
+    const dir = tempDir();
+    const at = ([sessionId, hour, reviewer, candidate]: [string, number, string, string]): BiasObservation => ({
+      sessionId,
+      timestamp: `2026-01-02T0${hour}:00:00.000Z`,
+      reviewer,
+      candidate,
+      position: candidate === 'm/1' ? 0 : 1,
+      responseLengthChars: candidate === 'm/1' ? 100 : 200,
+      score: candidate === 'm/1' ? 7 : 5,
+      rankPosition: candidate === 'm/1' ? 0 : 1,
+      configVersion: '1.0.0',
+      queryCategory: 'coding',
+    });
+    const [a, b, c, d, e, f, g] = [
+      at(['s1', 0, 'r/1', 'm/1']),
+      at(['s1', 0, 'r/1', 'm/2']),
+      at(['s2', 1, 'r/2', 'm/1']),
+      at(['s3', 2, 'r/3', 'm/1']),
+      at(['s3', 2, 'r/3', 'm/2']),
+      at(['s4', 3, 'r/4', 'm/1']),
+      at(['s4', 3, 'r/4', 'm/2']),
+    ] as const;
+    // Under schema 1.1.0 a record without rank_position may hold a rank in `position` (not display order); with
+    // rank_position null it is display order.
+    const lines = [
+      line(a),
+      line(b),
+      line(a), // a duplicate
+      line(b, { timestamp: '2026-01-02T00:00:01.000Z' }), // a conflict: the time alone
+      line(c),
+      line(c, { query_metadata: { category: 'math', token_count_bucket: 'short', language: 'en' } }), // the category alone
+      line(d, { rank_position: null }),
+      line(d, { rank_position: undefined }), // a conflict: display order alone
+      line(e, { rank_position: undefined }),
+      line(f, { rank_position: undefined }),
+      line(g),
+    ];
+    writeFileSync(join(dir, 'bias_metrics.jsonl'), `${lines.join('\n')}\n`);
+    const options = { inputs: [join(dir, 'bias_metrics.jsonl')], window: { now } };
+    const { columns, ...report } = await duckdbBiasRead({ ...options, columns: 'report' });
+    expect(report.repeated).toEqual({ duplicates: 1, conflicts: 3, conflictSessions: ['s1', 's2', 's3'] });
+    expect(report.warnings).toEqual([
+      '3 records disagree with an earlier record of the same session, reviewer and reviewed member (sessions s1, s2, s3): the first read was kept. Two inputs may hold different councils under one session id.',
+    ]);
+    // Kept: s1's a and b, s2's c, s3's d (display order) and e (not), s4's f (not) and g; the repeat of d was not.
+    expect(columns.length).toBe(7);
+    expect([...columns.sessionStart]).toEqual([0, 2, 3, 5, 7]);
+    expect(report.positionNotDisplayOrder).toBe(2);
+    const { columns: _c, ...reader } = await readBiasRecords(options);
+    expect(report).toEqual(reader);
+  }, 60_000);
+
   it.each([
     ['the last sessions', { sessions: 7 }],
     ['the last days', { days: 2 }],

@@ -1,3 +1,4 @@
+import type * as Duckdb from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { noRank } from '@council/bias-store';
 import type { BiasRecordColumns } from '@council/bias-store';
@@ -12,6 +13,7 @@ import { streamWindowRecords } from './window-columns.js';
  */
 async function windowTables(): Promise<{
   read: (records: number) => Promise<BiasRecordColumns>;
+  connection: Duckdb.DuckDBConnection;
   close: () => void;
 }> {
   const { DuckDBInstance } = await loadDuckdb();
@@ -32,6 +34,7 @@ async function windowTables(): Promise<{
     (0, 'm/c'), (0, 'm/a'), (0, 'm/b'), (1, '1.2.0'), (1, '1.1.0'), (2, 'math'), (2, 'coding')) AS v(kind, name)`);
   return {
     read: async (records) => (await streamWindowRecords(connection, records)).complete(),
+    connection,
     close: () => {
       connection.closeSync();
       instance.closeSync();
@@ -62,6 +65,59 @@ describe('streamWindowRecords', () => {
       expect([...columns.configVersion]).toEqual([1, 1, 2, 0, 2]);
       expect([...columns.queryCategory]).toEqual([2, 2, 1, 0, 1]);
       expect([...columns.positionIsDisplayOrder]).toEqual([1, 1, 1, 0, 1]);
+    } finally {
+      tables.close();
+    }
+  });
+
+  it('a report read: the columns the statistics read, in the same places, and the display-order count', async () => {
+    const tables = await windowTables();
+    try {
+      const { columns, omitted } = (await streamWindowRecords(tables.connection, 5, 'report')).complete();
+      expect(columns.sessionIds).toEqual(['s-old', 's-new']);
+      expect([...columns.sessionStart]).toEqual([0, 2, 5]);
+      expect(columns.session).toBeUndefined();
+      expect(columns.time).toBeUndefined();
+      expect(columns.queryCategory).toBeUndefined();
+      expect(columns.positionIsDisplayOrder).toBeUndefined();
+      // The first test's values, s-new's records by ord (10, 20, 30) though they arrive 30, 10, 20.
+      expect([...columns.reviewer]).toEqual([2, 2, 0, 0, 1]);
+      expect([...columns.candidate]).toEqual([0, 1, 1, 2, 0]);
+      expect([...columns.position]).toEqual([0, 1, 0, 1, 2]);
+      expect([...columns.responseLengthChars]).toEqual([50, 60, 100, 200, 300]);
+      expect([...columns.score]).toEqual([4, 5, Number.NaN, 6, 7.5]);
+      expect([...columns.rankPosition]).toEqual([0, 1, 0, noRank, 1]);
+      expect([...columns.configVersion]).toEqual([1, 1, 2, 0, 2]);
+      // No session repeats a (reviewer, reviewed member): no fields read again; one record (ord 20) not display order.
+      expect([...omitted.sessionOffset]).toEqual([-1, -1]);
+      expect(omitted.time).toHaveLength(0);
+      expect(omitted.positionNotDisplayOrder).toBe(1);
+    } finally {
+      tables.close();
+    }
+  });
+
+  it("a report read reads a session with a repeat again for the fields it leaves out, in its records' order", async () => {
+    const tables = await windowTables();
+    try {
+      // s-new gains ord 25: m/a on m/b again (as ord 10), another time, category and display-order flag.
+      await tables.connection.run(
+        "INSERT INTO tagged_rows VALUES (25, 's-new', 'm/a', 'm/b', 0, 100, NULL, 0, 1001.5, '1.2.0', 'math', false, 0)",
+      );
+      await tables.connection.run("UPDATE session_places SET n = 4 WHERE session = 's-new'");
+      const { columns, omitted } = (await streamWindowRecords(tables.connection, 6, 'report')).complete();
+      expect([...columns.sessionStart]).toEqual([0, 2, 6]);
+      // s-new by ord: 10 (a on b), 20 (a on c), 25 (a on b), 30 (b on a).
+      expect([...columns.reviewer]).toEqual([2, 2, 0, 0, 0, 1]);
+      expect([...columns.candidate]).toEqual([0, 1, 1, 2, 1, 0]);
+      expect([...columns.responseLengthChars]).toEqual([50, 60, 100, 200, 100, 300]);
+      // s-new's four records from index 0 of the omitted fields, s-old none.
+      expect([...omitted.sessionOffset]).toEqual([-1, 0]);
+      expect([...omitted.time]).toEqual([1001, 1002, 1001.5, 1003]);
+      expect([...omitted.queryCategory]).toEqual([1, 0, 2, 1]);
+      expect([...omitted.positionIsDisplayOrder]).toEqual([1, 0, 0, 1]);
+      // ords 20 and 25, counted once each though s-new was read twice more (out of order, then for its repeat).
+      expect(omitted.positionNotDisplayOrder).toBe(2);
     } finally {
       tables.close();
     }

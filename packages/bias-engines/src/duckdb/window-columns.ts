@@ -1,11 +1,16 @@
 import type * as Duckdb from '@duckdb/node-api';
-import { allocateRecordArrays, byCodeUnits, checkWindowNames } from '@council/bias-store/internal';
-import type { RecordArrays } from '@council/bias-store/internal';
+import type { BiasColumns } from '@council/bias-audit';
+import {
+  allocateRecordArrays,
+  allocateReportArrays,
+  byCodeUnits,
+  checkWindowNames,
+  sessionsWithRepeats,
+} from '@council/bias-store/internal';
+import type { OmittedRecordFields, RecordArrays, ReportRecordArrays } from '@council/bias-store/internal';
 import type { BiasRecordColumns } from '@council/bias-store';
 import { noRank, BiasStoreError } from '@council/bias-store';
 import { nameKinds } from './window-sql.js';
-
-type Columns = RecordArrays;
 
 /**
  * The window's records as `streamWindowRecords` leaves them while DuckDB is open: `complete()`, called once DuckDB is
@@ -19,6 +24,16 @@ export interface StreamedWindowRecords {
 }
 
 /**
+ * A report read's records (`streamWindowRecords(…, 'report')`) as they wait for DuckDB to close: `complete()` gives the
+ * columns the statistics read — without `session`, `time`, `queryCategory` and `positionIsDisplayOrder`, 15 of a
+ * record's 41 bytes — and those fields of the sessions with repeats, which `settleWindowRecords` needs to tell a
+ * duplicate from a conflict, with the window's count of records not in display order.
+ */
+export interface StreamedReportRecords {
+  complete(): { columns: BiasColumns; omitted: OmittedRecordFields };
+}
+
+/**
  * The window's records (`tagged` with `excluded` 0, in the sessions of `session_places`, named in `window_names`, as
  * window-sql.ts leaves them) as the reader's columns: session by session in window order, each session's records in
  * read order, repeats included, names indexed in name order. DuckDB sends them in whatever order its threads finish —
@@ -26,11 +41,34 @@ export interface StreamedWindowRecords {
  * records start where the records of the sessions before it end (`session_places` counts them), and follow in the
  * order they arrive. A session whose records arrived out of read order (`ord`: its records were read by two threads)
  * is read again afterwards, in read order. `records`: how many the window holds (window-sql.ts counted them).
+ * `'report'` reads the columns the statistics read (`StreamedReportRecords`); the sessions with a repeat are then read
+ * again whole, in read order, for the fields left out.
  */
 export async function streamWindowRecords(
   connection: Duckdb.DuckDBConnection,
   records: number,
-): Promise<StreamedWindowRecords> {
+): Promise<StreamedWindowRecords>;
+export async function streamWindowRecords(
+  connection: Duckdb.DuckDBConnection,
+  records: number,
+  read: 'report',
+): Promise<StreamedReportRecords>;
+export async function streamWindowRecords(
+  connection: Duckdb.DuckDBConnection,
+  records: number,
+  read: 'all' | 'report' = 'all',
+): Promise<StreamedWindowRecords | StreamedReportRecords> {
+  const streamed = await streamRecords(connection, records, read === 'report');
+  if (read === 'report')
+    return { complete: () => streamed.complete() as ReturnType<StreamedReportRecords['complete']> };
+  return { complete: () => streamed.complete().columns as BiasRecordColumns };
+}
+
+async function streamRecords(
+  connection: Duckdb.DuckDBConnection,
+  records: number,
+  report: boolean,
+): Promise<{ complete(): { columns: BiasColumns; omitted?: OmittedRecordFields } }> {
   const names = (await connection.runAndReadAll('SELECT kind, name FROM window_names')).getRowsJS();
   const sorted = (kind: number, what: Parameters<typeof checkWindowNames>[1]): string[] => {
     const list = names.filter((row) => Number(row[0]) === kind).map((row) => row[1] as string);
@@ -67,76 +105,142 @@ export async function streamWindowRecords(
       `duckdb/window-columns.ts: the sessions hold ${sessionStart[sessions]} records, the window ${records} (a bug: report it with the inputs).`,
     );
 
-  const columns = allocateColumns(records);
-  // Every column is non-null (unscored is NaN, unranked noRank, no config version 0), in the order of `targets`.
-  const select = (sessionsJoin: string): string => `
+  const columns = allocateColumns(records, report);
+  // Every column is non-null (unscored is NaN, unranked noRank, no config version 0). A report read leaves out the time
+  // and the query category, and reads the display-order flag only to count it; `all` reads every field, as `full` lists.
+  const select = (spec: { all: boolean; sessionsJoin: string }): string => `
     SELECT p.place::UINTEGER, t.ord::DOUBLE, r.id, c.id, t.position::UINTEGER, t.len::UINTEGER, coalesce(t.score, 'NaN'::DOUBLE),
-           coalesce(t.rank, ${noRank})::UINTEGER, t.ms, coalesce(v.id + 1, 0)::USMALLINT, coalesce(q.id + 1, 0)::USMALLINT,
+           coalesce(t.rank, ${noRank})::UINTEGER, ${spec.all ? 't.ms, ' : ''}coalesce(v.id + 1, 0)::USMALLINT, ${spec.all ? 'coalesce(q.id + 1, 0)::USMALLINT, ' : ''}
            t.pido::UTINYINT
-    FROM tagged t JOIN session_places p ON p.session = t.session ${sessionsJoin}
+    FROM tagged t JOIN session_places p ON p.session = t.session ${spec.sessionsJoin}
       JOIN model_ids r ON r.name = t.reviewer JOIN model_ids c ON c.name = t.candidate
-      LEFT JOIN config_ids v ON v.name = t.config LEFT JOIN category_ids q ON q.name = t.category
+      LEFT JOIN config_ids v ON v.name = t.config${spec.all ? ' LEFT JOIN category_ids q ON q.name = t.category' : ''}
     WHERE t.excluded = 0`;
-  const targets = [
-    columns.reviewer,
-    columns.candidate,
-    columns.position,
-    columns.responseLengthChars,
-    columns.score,
-    columns.rankPosition,
-    columns.time,
-    columns.configVersion,
-    columns.queryCategory,
-    columns.positionIsDisplayOrder,
+  // Where each selected column goes: its vector in a chunk of `select({ all: true })` / `select({ all: false })`.
+  const full = { time: 8, configVersion: 9, queryCategory: 10, positionIsDisplayOrder: 11 } as const;
+  const lean = { configVersion: 8, positionIsDisplayOrder: 9 } as const;
+  const common: [number, NumberColumn][] = [
+    [2, columns.reviewer],
+    [3, columns.candidate],
+    [4, columns.position],
+    [5, columns.responseLengthChars],
+    [6, columns.score],
+    [7, columns.rankPosition],
   ];
+  const slotsOf = (all: boolean): [number, NumberColumn][] =>
+    'time' in columns
+      ? [
+          ...common,
+          [full.time, columns.time],
+          [full.configVersion, columns.configVersion],
+          [full.queryCategory, columns.queryCategory],
+          [full.positionIsDisplayOrder, columns.positionIsDisplayOrder],
+        ]
+      : [...common, [all ? full.configVersion : lean.configVersion, columns.configVersion]];
   const next = sessionStart.slice(0, sessions);
   // Per session, the `ord` of its last record to arrive: a smaller one after it puts the session out of read order.
   const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
   const disordered = new Set<number>();
   const to = new Uint32Array(2048);
-  const placeChunk = (chunk: Duckdb.DuckDBDataChunk): void => {
-    const n = chunk.rowCount;
-    const place = numbers(chunk.getColumnVector(0), Uint32Array, n);
-    const ords = numbers(chunk.getColumnVector(1), Float64Array, n);
-    const at = to.length >= n ? to : new Uint32Array(n);
-    for (let k = 0; k < n; k++) {
-      const s = place[k]!;
-      const i = next[s]!++;
-      if (i >= sessionStart[s + 1]!)
-        throw new Error(
-          `duckdb/window-columns.ts: more records of session ${sessionIdsOf()[s]} than the window counted (a bug: report it with the inputs).`,
-        );
-      at[k] = i;
-      if (ords[k]! < lastOrd[s]!) disordered.add(s);
-      lastOrd[s] = ords[k]!;
-    }
-    targets.forEach((target, j) => scatterColumn({ vector: chunk.getColumnVector(j + 2), target, at, n }));
+  // A report read's records not in display order, counted as each record first arrives.
+  let notDisplayOrder = 0;
+  const placeChunk = (spec: { all: boolean; count?: boolean; omitted?: OmittedPlaces }) => {
+    const slots = slotsOf(spec.all);
+    return (chunk: Duckdb.DuckDBDataChunk): void => {
+      const n = chunk.rowCount;
+      const place = numbers(chunk.getColumnVector(0), Uint32Array, n);
+      const ords = numbers(chunk.getColumnVector(1), Float64Array, n);
+      const at = to.length >= n ? to : new Uint32Array(n);
+      for (let k = 0; k < n; k++) {
+        const s = place[k]!;
+        const i = next[s]!++;
+        if (i >= sessionStart[s + 1]!)
+          throw new Error(
+            `duckdb/window-columns.ts: more records of session ${sessionIdsOf()[s]} than the window counted (a bug: report it with the inputs).`,
+          );
+        at[k] = i;
+        if (ords[k]! < lastOrd[s]!) disordered.add(s);
+        lastOrd[s] = ords[k]!;
+      }
+      for (const [j, target] of slots) scatterColumn({ vector: chunk.getColumnVector(j), target, at, n });
+      if (spec.count === true) {
+        const flags = numbers(chunk.getColumnVector(lean.positionIsDisplayOrder), Uint8Array, n);
+        for (let k = 0; k < n; k++) if (flags[k] === 0) notDisplayOrder++;
+      }
+      const { omitted } = spec;
+      if (omitted !== undefined) {
+        for (let k = 0; k < n; k++) {
+          const s = place[k]!;
+          at[k] = omitted.sessionOffset[s]! + at[k]! - sessionStart[s]!;
+        }
+        scatterColumn({ vector: chunk.getColumnVector(full.time), target: omitted.time, at, n });
+        scatterColumn({ vector: chunk.getColumnVector(full.queryCategory), target: omitted.queryCategory, at, n });
+        const flags = omitted.positionIsDisplayOrder;
+        scatterColumn({ vector: chunk.getColumnVector(full.positionIsDisplayOrder), target: flags, at, n });
+      }
+    };
   };
-  await placeAll(await connection.stream(select('')), placeChunk);
-  if (disordered.size > 0) {
-    // The sessions whose records arrived out of read order (read by two of DuckDB's threads: a few dozen of 1,000,000)
-    // are read again in read order, over their own slots. Keeping every record's ord instead would cost 8 bytes a record.
-    const again = [...disordered];
+  /** Reads `again`'s records a second time, in read order, over their own slots (and `omitted`'s). */
+  const readAgain = async (again: readonly number[], omitted?: OmittedPlaces): Promise<void> => {
     await placeTable(connection, again);
     for (const s of again) {
       next[s] = sessionStart[s]!;
       lastOrd[s] = Number.NEGATIVE_INFINITY;
     }
     disordered.clear();
+    const all = !report || omitted !== undefined;
     await placeAll(
-      await connection.stream(`${select('JOIN disordered d ON d.place = p.place')} ORDER BY 1, 2`),
-      placeChunk,
+      await connection.stream(
+        `${select({ all, sessionsJoin: 'JOIN disordered d ON d.place = p.place' })} ORDER BY 1, 2`,
+      ),
+      placeChunk({ all, ...(omitted === undefined ? {} : { omitted }) }),
     );
     if (disordered.size > 0)
       throw new Error(
         'duckdb/window-columns.ts: records read in ord order arrived out of it (a bug: report it with the inputs).',
       );
+  };
+  await placeAll(
+    await connection.stream(select({ all: !report, sessionsJoin: '' })),
+    placeChunk({ all: !report, count: report }),
+  );
+  // The sessions whose records arrived out of read order (read by two of DuckDB's threads: a few dozen of 1,000,000)
+  // are read again in read order, over their own slots. Keeping every record's ord instead would cost 8 bytes a record.
+  if (disordered.size > 0) await readAgain([...disordered]);
+  const checkComplete = (list: Iterable<number>): void => {
+    for (const s of list)
+      if (next[s] !== sessionStart[s + 1])
+        throw new Error(
+          `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIdsOf()[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
+        );
+  };
+  checkComplete(next.keys());
+  // A report read: the sessions with a repeat (same reviewer and reviewed member twice: none in a store read once) are
+  // read again whole, for the fields that tell a duplicate from a conflict.
+  let omitted: OmittedRecordFields | undefined;
+  if (report) {
+    const repeats = sessionsWithRepeats(
+      { reviewer: columns.reviewer, candidate: columns.candidate, sessionStart },
+      sessions,
+    );
+    const sessionOffset = new Int32Array(sessions).fill(-1);
+    let size = 0;
+    for (const s of repeats) {
+      sessionOffset[s] = size;
+      size += sessionStart[s + 1]! - sessionStart[s]!;
+    }
+    omitted = {
+      sessionOffset,
+      time: new Float64Array(size),
+      queryCategory: new Uint16Array(size),
+      positionIsDisplayOrder: new Uint8Array(size),
+      positionNotDisplayOrder: notDisplayOrder,
+    };
+    if (repeats.length > 0) {
+      await readAgain(repeats, omitted);
+      checkComplete(repeats);
+    }
   }
-  for (let s = 0; s < sessions; s++)
-    if (next[s] !== sessionStart[s + 1])
-      throw new Error(
-        `duckdb/window-columns.ts: ${next[s]! - sessionStart[s]!} records read of session ${sessionIdsOf()[s]}'s ${sessionStart[s + 1]! - sessionStart[s]!} (a bug: report it with the inputs).`,
-      );
   return {
     complete: () => {
       const ids = sessionIdsOf();
@@ -144,20 +248,27 @@ export async function streamWindowRecords(
         throw new Error(
           `duckdb/window-columns.ts: ${ids.length} session ids for ${sessions} sessions (a bug: report it with the inputs).`,
         );
-      for (let s = 0; s < sessions; s++) columns.session.fill(s, sessionStart[s], sessionStart[s + 1]);
+      if ('session' in columns)
+        for (let s = 0; s < sessions; s++) columns.session.fill(s, sessionStart[s], sessionStart[s + 1]);
       return {
-        length: records,
-        ...columns,
-        sessionIds: ids,
-        sessionTime,
-        sessionStart,
-        models,
-        configVersions,
-        queryCategories,
+        columns: {
+          length: records,
+          ...columns,
+          sessionIds: ids,
+          sessionTime,
+          sessionStart,
+          models,
+          configVersions,
+          queryCategories,
+        },
+        ...(omitted === undefined ? {} : { omitted }),
       };
     },
   };
 }
+
+/** Where the omitted fields of a report read's sessions with repeats go (`OmittedRecordFields`). */
+type OmittedPlaces = Omit<OmittedRecordFields, 'positionNotDisplayOrder'>;
 
 type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
 type NumberColumnType =
@@ -222,14 +333,14 @@ async function nameTable(connection: Duckdb.DuckDBConnection, table: string, nam
   appender.closeSync();
 }
 
-/** The window's columns; a window beyond this process's memory is refused with what to do. */
-function allocateColumns(length: number): Columns {
+/** The window's columns (`report`: those a report reads); a window beyond this process's memory is refused with what to do. */
+function allocateColumns(length: number, report: boolean): RecordArrays | ReportRecordArrays {
   try {
-    return allocateRecordArrays(length);
+    return report ? allocateReportArrays(length) : allocateRecordArrays(length);
   } catch (error) {
     throw new BiasStoreError({
       code: 'TOO_LARGE',
-      message: `Not enough memory for the window's ${length.toLocaleString('en-US')} records (41 bytes each as columns); narrow the window (--sessions, --days).`,
+      message: `Not enough memory for the window's ${length.toLocaleString('en-US')} records (${report ? 26 : 41} bytes each as columns); narrow the window (--sessions, --days).`,
       cause: error,
     });
   }

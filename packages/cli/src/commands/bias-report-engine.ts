@@ -1,3 +1,4 @@
+import type { BiasColumns } from '@council/bias-audit';
 import type { EngineWindowOptions, ReadBiasRecordsResult } from '@council/bias-store';
 import { CliError } from '../cli-error.js';
 
@@ -47,16 +48,17 @@ export function clickhouseTableOptions(table: string | undefined): { table?: str
 }
 
 /**
- * Reads the window in the engine: the reader's counts and the window's records as its columns. The engine's module
- * loads only here, so the embedded path never loads DuckDB or the ClickHouse client.
+ * Reads the window in the engine: the reader's counts and the window's records as its columns — DuckDB's without the
+ * per-record columns the statistics never read (`columns: 'report'`). The engine's module loads only here, so the
+ * embedded path never loads DuckDB or the ClickHouse client.
  */
 export async function readWithEngine(
   source: EngineSource,
   window: EngineWindowOptions,
-): Promise<ReadBiasRecordsResult> {
+): Promise<ReadBiasRecordsResult<BiasColumns>> {
   const engines = await import('@council/bias-engines');
   if (source.engine === 'duckdb')
-    return await engines.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window });
+    return await engines.duckdbBiasRead({ inputs: source.inputs, cwd: source.cwd, ...window, columns: 'report' });
   return await engines.clickhouseBiasRead({
     url: source.url,
     ...(source.table === undefined ? {} : { table: source.table }),
