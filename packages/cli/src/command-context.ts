@@ -1,5 +1,6 @@
 import type { CliIo } from './cli-io.js';
 import type { Style } from './create-style.js';
+import type { OwnInvocation } from './own-invocation.js';
 import { omitUndefined } from './omit-undefined.js';
 import type { CouncilSettings, CouncilSettingsFlags, Env } from './settings/council-settings.js';
 import { resolveCouncilSettings, safeResolveCouncilSettings } from './settings/resolve-council-settings.js';
@@ -28,6 +29,8 @@ export interface CommandContext {
   version: string;
   /** Runs the telemetry uploader (`council telemetry upload …`), injected by the app that bundles it. */
   telemetryUpload?: (argv: readonly string[]) => Promise<number>;
+  /** How the user can run this executable again (see `ownInvocation`), for hints; absent: `council`. */
+  invocation?: (() => OwnInvocation) | undefined;
 }
 
 const resolved = new WeakMap<object, CouncilSettings>();

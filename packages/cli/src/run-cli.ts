@@ -5,6 +5,7 @@ import { closestName, joinNegativeValues, valueFlagNames } from './cli-argv.js';
 import { cliCommands } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
 import { processIo } from './cli-io.js';
+import type { OwnInvocation } from './own-invocation.js';
 import type { CommandContext } from './command-context.js';
 import { CliError } from './cli-error.js';
 import { isCacUsageError } from './cli-error-kind.js';
@@ -32,6 +33,11 @@ export interface RunCliOptions {
    * Packages never import apps, so the executable injects it; without it the command says it is unavailable.
    */
   telemetryUpload?: (argv: readonly string[]) => Promise<number>;
+  /**
+   * How the user can run this executable again, for the commands hints print (`ownInvocation`): asked only by a
+   * command that prints one. Without it, hints say `council`.
+   */
+  invocation?: () => OwnInvocation;
 }
 
 /**
@@ -140,6 +146,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       home: parseStringOption('home', parsedOptions['home']),
       version: options.version,
       telemetryUpload: options.telemetryUpload,
+      invocation: options.invocation,
     };
     return await matched.command.run(matched.options, ctx);
   } catch (error) {

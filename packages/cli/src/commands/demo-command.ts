@@ -98,6 +98,8 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
   const say = (text: string) => ctx.io.stderr(`${text}\n`);
   // With --json, stdout carries the one document printed at the end and nothing else.
   const print: (text: string) => void = options.json === true ? () => undefined : ctx.io.stdout;
+  // How the hints below name this executable: `council` when it is on the PATH, else a command that works from here.
+  const me = ctx.invocation?.() ?? { command: 'council', onPath: true, packageDir: '' };
 
   say(
     s.dim(
@@ -209,9 +211,13 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
       '  Compare with the flags above.',
       '',
       `HTML report with charts: ${htmlPath}`,
-      `Explore further: council bias-report --home ${home} --verbose`,
-      `                 council history list --home ${home}`,
-      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Run a real council with: council ask "your question" --models a,b,c (needs OPENROUTER_API_KEY).`,
+      `Explore further: ${me.command} bias-report --home ${home} --verbose`,
+      `                 ${me.command} history list --home ${home}`,
+      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Run a real council with: ${me.command} ask "your question" --models a,b,c (needs OPENROUTER_API_KEY).`,
+      // Each command above works as printed; the way to type `council` instead, when it is not on the PATH yet.
+      ...(me.onPath
+        ? []
+        : [`Put council on your PATH (once; it links to this build): npm install --global ${me.packageDir}`]),
       '',
     ].join('\n'),
   );
