@@ -154,7 +154,7 @@ export function reviewerDriftReport(spec: {
       label: ` since ${timeline.iso(f.fromSession)}`,
     });
     const since = { sessionId: columns.sessionIds[f.fromSession]!, timestamp: timeline.iso(f.fromSession) };
-    const note = `The offset changed within the window (${f.cause === 'config_version' ? 'at a config-version change' : 'one change point'}, adjusted p ${f.adjustedPValue.toPrecision(2)}): offset since ${since.timestamp}: ${round(latest.estimate)}; before: ${round(before?.estimate ?? null)}. The headline offset is the latest period's.`;
+    const note = `The offset changed within the window (${f.cause === 'config_version' ? 'at a config-version change' : 'one change point'}, p ${f.pValue.toPrecision(2)}): offset since ${since.timestamp}: ${round(latest.estimate)}; before: ${round(before?.estimate ?? null)}. The headline offset is the latest period's.`;
     notes.push(`${name}: ${note}`);
     drifted.set(name, {
       latestFigures: last.figures,
