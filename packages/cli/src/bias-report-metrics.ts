@@ -1,4 +1,4 @@
-import type { BiasAggregateReport, BiasMetricReport } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasMetricReport, ReviewerDriftReport } from '@council/bias-audit';
 
 /** Every `BiasMetricReport` in a cross-session report, in reading order (the CSV rows). */
 export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport[] {
@@ -10,7 +10,14 @@ export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport
     report.position.primacy,
     report.position.recency,
     ...report.position.rankEffects,
-    ...report.reviewers.flatMap((r) => [r.offset, r.z, r.mean, r.standardDeviation]),
+    ...report.reviewers.flatMap((r) => [
+      r.offset,
+      r.z,
+      r.mean,
+      r.standardDeviation,
+      // A reviewer whose offset changed: the change (REVIEWER_DRIFT's figure), then each period's offset.
+      ...(r.drift === undefined ? [] : [r.drift.change, ...r.drift.periods.map((p) => p.offset)]),
+    ]),
     ...report.selfPreference,
     ...report.affinity,
     report.anchoring,
@@ -49,4 +56,14 @@ export function positionLabel(position: number): string {
 export function metricSubject(metric: string): string {
   const open = metric.indexOf('[');
   return open >= 0 && metric.endsWith(']') ? metric.slice(open + 1, -1) : metric;
+}
+
+/** "2026-11-01 to 2026-11-10": a drifting reviewer's period by its first and last session's dates. */
+export function periodDates(period: { start: string; end: string }): string {
+  return `${period.start.slice(0, 10)} to ${period.end.slice(0, 10)}`;
+}
+
+/** How the change was found: "at a config-version change" or "one change point". */
+export function driftCause(drift: ReviewerDriftReport): string {
+  return drift.cause === 'config_version' ? 'at a config-version change' : 'one change point';
 }

@@ -1,5 +1,5 @@
 import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
-import { metricSubject, positionLabel, withheldFlagLines } from './bias-report-metrics.js';
+import { driftCause, metricSubject, periodDates, positionLabel, withheldFlagLines } from './bias-report-metrics.js';
 import type { Style } from './create-style.js';
 import { describeUnreadSessions } from './leave-out-unread-sessions.js';
 import type { UnreadSessions } from './leave-out-unread-sessions.js';
@@ -150,6 +150,35 @@ export function renderBiasReportText(options: {
       ),
     ),
   );
+  // A reviewer whose offset changed within the window: its periods, oldest first (the offset above is the latest).
+  const drifting = report.reviewers.filter((r) => r.drift !== undefined);
+  if (drifting.length > 0) {
+    out.push(s.bold("Reviewers whose offset changed within the window (the offset above is the latest period's)"));
+    out.push(
+      renderTable({
+        head: ['reviewer', 'period', 'sessions', 'config version', 'offset', `${level}% interval`],
+        align: ['left', 'left', 'right', 'left', 'right', 'right'],
+        style: s,
+        rows: drifting.flatMap((r) =>
+          r.drift!.periods.map((period, i) => [
+            i === 0 ? r.reviewer : '',
+            periodDates(period),
+            String(period.sessions),
+            period.configVersion ?? '',
+            num(period.offset.estimate),
+            ci(period.offset),
+          ]),
+        ),
+      }),
+    );
+    for (const r of drifting) {
+      const { change, since, pValue } = r.drift!;
+      out.push(
+        `  ${r.reviewer}: changed by ${num(change.estimate)} ${ci(change)} from ${since.timestamp.slice(0, 10)} (session ${since.sessionId}; ${driftCause(r.drift!)}, p ${pRelation(pValue)}, ${change.sessions} sessions)`,
+      );
+    }
+    out.push('');
+  }
   if (options.verbose && report.reviewers.length > 0) {
     out.push(
       s.bold('Reviewer profiles (analytics only; never used to weight votes; z: offset in within-answer score SDs)'),

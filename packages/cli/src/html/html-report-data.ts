@@ -19,6 +19,26 @@ export interface ReportMetricRow {
   flagged?: boolean;
 }
 
+/** A drifting reviewer's periods (`ReviewerProfile.drift`), ready to lay out. */
+export interface ReviewerPeriodsRow {
+  reviewer: string;
+  /** "one change point" or "at a config-version change". */
+  cause: string;
+  /** The first session of the latest period: its date and id. */
+  since: { date: string; sessionId: string };
+  /** The drift test's p-value (before Holm). */
+  pValue: number;
+  /** The change (`reviewer_drift[…]`): the latest period's mean gap to the others less the earlier's. */
+  change: ReportMetricRow;
+  periods: readonly {
+    /** "2026-11-01 to 2026-11-10". */
+    dates: string;
+    sessions: number;
+    configVersion: string | null;
+    offset: ReportMetricRow;
+  }[];
+}
+
 /** Everything the HTML report draws, already computed. `renderHtmlReport` only lays it out. */
 export interface HtmlReportData {
   title: string;
@@ -39,6 +59,11 @@ export interface HtmlReportData {
   positionEffects: readonly IntervalRow[];
   /** Per reviewer: points beyond the typical reviewer on the same answer (negative = harsh), with its interval. */
   reviewerOffsets: readonly IntervalRow[];
+  /**
+   * Each reviewer whose offset changed within the window (its offset above is the latest period's): how the change
+   * was found, the change with its interval, and its periods, oldest first. Absent or empty when none changed.
+   */
+  reviewerPeriods?: readonly ReviewerPeriodsRow[];
   lengthVsScore: {
     /** One point per scored answer: length and mean score, each less its session's mean over answers. */
     points: readonly { x: number; y: number }[];

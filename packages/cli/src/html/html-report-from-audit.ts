@@ -1,7 +1,7 @@
 import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
-import { metricSubject, positionLabel, withheldFlagLines } from '../bias-report-metrics.js';
+import { driftCause, metricSubject, periodDates, positionLabel, withheldFlagLines } from '../bias-report-metrics.js';
 import { omitUndefined } from '../omit-undefined.js';
-import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
+import type { HtmlReportData, ReportMetricRow, ReviewerPeriodsRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
 import { formatNumber } from './svg-primitives.js';
 import { describeUnreadSessions } from '../leave-out-unread-sessions.js';
@@ -70,6 +70,8 @@ export function htmlReportFromAudit(options: {
     report.position.primacy,
     report.position.recency,
     ...report.reviewers.map((r) => r.offset),
+    // The change of a reviewer whose offset changed within the window (REVIEWER_DRIFT's figure).
+    ...report.reviewers.flatMap((r) => (r.drift === undefined ? [] : [r.drift.change])),
     ...report.selfPreference,
     report.anchoring,
   ].map((m) => row(m, flagged.has(m.metric)));
@@ -92,6 +94,25 @@ export function htmlReportFromAudit(options: {
     reviewerOffsets: report.reviewers
       .map((r) => intervalRow(r.offset, r.reviewer, flagged.has(r.offset.metric)))
       .filter((r): r is IntervalRow => r !== null),
+    reviewerPeriods: report.reviewers.flatMap((r): ReviewerPeriodsRow[] =>
+      r.drift === undefined
+        ? []
+        : [
+            {
+              reviewer: r.reviewer,
+              cause: driftCause(r.drift),
+              since: { date: r.drift.since.timestamp.slice(0, 10), sessionId: r.drift.since.sessionId },
+              pValue: r.drift.pValue,
+              change: row(r.drift.change, flagged.has(r.drift.change.metric)),
+              periods: r.drift.periods.map((p) => ({
+                dates: periodDates(p),
+                sessions: p.sessions,
+                configVersion: p.configVersion ?? null,
+                offset: row(p.offset, false),
+              })),
+            },
+          ],
+    ),
     lengthVsScore: {
       points,
       total,

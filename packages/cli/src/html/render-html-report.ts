@@ -144,6 +144,34 @@ export function renderHtmlReport(data: HtmlReportData): string {
     ),
   );
 
+  const drifting = data.reviewerPeriods ?? [];
+  if (drifting.length > 0) {
+    sections.push('<h2>Reviewers whose offset changed</h2>');
+    sections.push(
+      '<p class="meta">Each reviewer here scored differently from some session on: its offset above (and its harsh or generous flag) is its latest period’s. The periods’ offsets are fitted together, against the same typical reviewer.</p>',
+    );
+    const body = drifting
+      .flatMap((d) =>
+        d.periods.map(
+          (p, i) =>
+            `<tr>${i === 0 ? `<th scope="rowgroup" rowspan="${d.periods.length}">${escapeXml(d.reviewer)}</th>` : ''}<td>${escapeXml(p.dates)}</td><td class="num">${p.sessions}</td><td>${escapeXml(p.configVersion ?? '–')}</td>` +
+            `<td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : formatNumber(p.offset.estimate, 3)}</td><td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : interval(p.offset)}</td><td>${escapeXml(p.offset.confidence.replace('_', ' '))}</td></tr>`,
+        ),
+      )
+      .join('');
+    sections.push(
+      `<table class="periods"><caption>Periods, oldest first</caption><thead><tr><th>reviewer</th><th>period</th><th>sessions</th><th>config version</th><th>offset</th><th>95% interval</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table>`,
+    );
+    sections.push(
+      `<ul>${drifting
+        .map(
+          (d) =>
+            `<li>${escapeXml(d.reviewer)}: changed by ${formatNumber(d.change.estimate, 3)} ${interval(d.change)} from ${escapeXml(d.since.date)} (session ${escapeXml(d.since.sessionId)}; ${escapeXml(d.cause)}, p ${d.pValue < 0.001 ? '&lt; 0.001' : `= ${formatNumber(d.pValue, 3)}`}, ${d.change.sessions} sessions)</li>`,
+        )
+        .join('')}</ul>`,
+    );
+  }
+
   const { slope, correlation, betweenSessions } = data.lengthVsScore;
   const lengthRows = [
     { label: 'slope within sessions (points per 1,000 characters)', m: slope },
