@@ -38,30 +38,23 @@ describe('robustCentre', () => {
     [0.323251, 0.323251, 0.353497, 0, 0].forEach((x, j) => expect(fit.mix[j]).toBeCloseTo(x, 6));
   });
 
-  it('gives each member its influence on the centre, the weights’ own slope included', () => {
-    // ψ'(r) = (1 − u²)(1 − 5u²) with u² = 0.043737: 0.956263·0.781313 = 0.747141 for the two at ±0.08, 1 at 0,
-    // 0 beyond 4.685. Influence = (0.747141, 0.747141, 1) / 2.494282: less even than the weights themselves.
-    [0.299541, 0.299541, 0.400917, 0, 0].forEach((x, j) => expect(fit.influence[j]).toBeCloseTo(x, 6));
-  });
-
-  it('matches the influence by finite differences, also with a member in the biweight’s descent', () => {
-    // A fourth member at −0.4 pulls the centre to about −0.04 and sits about 0.36/0.11547 = 3.1 scales out:
-    // W ≈ (1 − 0.44)² = 0.31, ψ' ≈ 0.56·(1 − 2.2) < 0 (the biweight's ψ falls from 2.1 scales on).
-    for (const values of [estimates, [0.08, -0.08, 0, -0.4, -1.2]]) {
-      const at = robustCentre({ estimates: values, covariance: diagonal(5, 0.01) });
-      values.forEach((_, j) => {
-        const step = 1e-6;
-        const moved = (delta: number): number =>
-          robustCentre({ estimates: values.map((x, i) => (i === j ? x + delta : x)), covariance: diagonal(5, 0.01) })
-            .centre;
-        expect((moved(step) - moved(-step)) / (2 * step)).toBeCloseTo(at.influence[j]!, 5);
-      });
-    }
-    const descent = robustCentre({ estimates: [0.08, -0.08, 0, -0.4, -1.2], covariance: diagonal(5, 0.01) });
-    // Raising the member in the descent lowers its pull: its influence is negative, and the fair ones' above their mix.
-    expect(descent.influence[3]).toBeLessThan(0);
-    expect(descent.weights[3]).toBeGreaterThan(0.25);
-    expect(descent.influence[2]).toBeGreaterThan(descent.mix[2]!);
+  it('is a fixed point: Σ π_j W_j (β_j − centre) = 0, also with a member in the biweight’s descent', () => {
+    // A fourth member at −0.4 sits 0.4/0.11547 = 3.5 scales from the core's 0: it keeps part of its weight and
+    // pulls the centre below 0, but weight < 0.6 against three members ≥ 0.75 each moves it less than
+    // 0.4·0.6/(0.6 + 2.25) = 0.084 (the ±0.08 pair's unequal weights add under 0.08·0.25/3 ≈ 0.007).
+    const values = [0.08, -0.08, 0, -0.4, -1.2];
+    const descent = robustCentre({ estimates: values, covariance: diagonal(5, 0.01) });
+    expect(descent.core.sort()).toEqual([0, 1, 2]);
+    expect(descent.weights[3]).toBeGreaterThan(0.1);
+    expect(descent.weights[3]).toBeLessThan(0.6);
+    expect(descent.weights[4]).toBe(0);
+    expect(descent.centre).toBeLessThan(0);
+    expect(descent.centre).toBeGreaterThan(-0.1);
+    for (const j of [0, 1, 2]) expect(descent.weights[j]).toBeGreaterThan(0.75);
+    // Equal precisions (τ = 0): the mix is the weights over their sum, and the centre is Σ mix_j β_j.
+    expect(values.reduce((sum, x, j) => sum + descent.mix[j]! * x, 0)).toBeCloseTo(descent.centre, 12);
+    const total = descent.weights.reduce((sum, w) => sum + w, 0);
+    descent.weights.forEach((w, j) => expect(descent.mix[j]).toBeCloseTo(w / total, 12));
   });
 
   it('cannot be moved by ⌊(m − 1)/2⌋ outliers of m, wherever they are', () => {
@@ -111,7 +104,7 @@ describe('offsetsFromRobustCentre', () => {
       return tEstimate({ estimate, variance, crit: 2, df: 19, sampleSize: 80, sessions: 20 });
     };
 
-  it('reports each offset against the centre, its interval from the centre’s influence', () => {
+  it('reports each offset against the centre, its interval counting the centre’s own error', () => {
     // The five members of robustCentre's example, one model column each (k = 5, covariance 0.01·I).
     const beta = Float64Array.from([0.08, -0.08, 0, -1, -1.2]);
     const covariance = diagonal(5, 0.01);
@@ -124,14 +117,14 @@ describe('offsetsFromRobustCentre', () => {
     expect(offsets.map((o) => o.subject)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     // The centre is 0: each offset is its own estimate.
     offsets.forEach((o, j) => expect(o.estimate).toBeCloseTo(beta[j]!, 12));
-    // m0: e₀ − influence = (1 − 0.299541, −0.299541, −0.400917, 0, 0): variance 0.01·(0.490643 + 0.089725 +
-    // 0.160735) = 0.00741103, SE 0.086087 (fixed weights would give 0.01·0.687440, SE 0.082912: narrower).
-    expect(offsets[0]!.standardError).toBeCloseTo(0.086087, 6);
-    expect(offsets[0]!.lower).toBeCloseTo(0.08 - 2 * 0.086087, 5);
-    expect(offsets[0]!.upper).toBeCloseTo(0.08 + 2 * 0.086087, 5);
+    // m0: e₀ − mix = (1 − 0.323251, −0.323251, −0.353497, 0, 0): variance 0.01·(0.457989 + 0.104491 +
+    // 0.124960) = 0.00687440, SE 0.082912 (against a known reference it would be 0.1: the centre shares m0's noise).
+    expect(offsets[0]!.standardError).toBeCloseTo(0.082912, 6);
+    expect(offsets[0]!.lower).toBeCloseTo(0.08 - 2 * 0.082912, 5);
+    expect(offsets[0]!.upper).toBeCloseTo(0.08 + 2 * 0.082912, 5);
     expect(offsets[0]!.df).toBe(19);
-    // m3 (no weight): e₃ − influence, variance 0.01·(1 + 2·0.089725 + 0.160735) = 0.0134018, SE 0.115766.
-    expect(offsets[3]!.standardError).toBeCloseTo(0.115766, 6);
+    // m3 (no weight): e₃ − mix, variance 0.01·(1 + 2·0.104491 + 0.124960) = 0.0133394, SE 0.115496.
+    expect(offsets[3]!.standardError).toBeCloseTo(0.115496, 6);
     expect(offsets[3]!.weight).toBe(0);
     expect(offsets[2]!.weight).toBeCloseTo(1, 12);
   });
@@ -153,7 +146,7 @@ describe('offsetsFromRobustCentre', () => {
     const centre = robustCentre({ estimates: [0.3, -0.1, 0.1], covariance: byHand });
     offsets.forEach((o, j) => {
       expect(o.estimate).toBeCloseTo(members[j]!.estimate - centre.centre, 12);
-      const d = centre.influence.map((x, i) => (i === j ? 1 : 0) - x);
+      const d = centre.mix.map((x, i) => (i === j ? 1 : 0) - x);
       expect(o.standardError ** 2).toBeCloseTo(quadraticForm(byHand, Float64Array.from(d), 3), 12);
     });
   });

@@ -1,7 +1,6 @@
 import type { ScoreModelEffect, ScoreModelEstimate } from '../fit-score-model.js';
 import { median } from './describe.js';
 import { quadraticForm } from './sandwich-covariance.js';
-import { tEstimate } from './t-estimate.js';
 
 /** Tukey's biweight tuning constant (95% efficiency at the normal): no weight beyond 4.685 standard errors. */
 const biweightC = 4.685;
@@ -20,11 +19,6 @@ export interface RobustCentre {
   centre: number;
   /** Each member's share of the centre (sums to 1): centre = Σ mix_j · estimate_j. */
   mix: number[];
-  /**
-   * ∂centre/∂estimate_j (sums to 1): the influence of each member's estimate on the centre, the weights' own
-   * dependence on the estimates included. A reviewer's offset varies as its contrast less this mix.
-   */
-  influence: number[];
   /** Each member's biweight weight (1 at the centre, 0 from 4.685 standard errors out; 0 in the fallback). */
   weights: number[];
   /** The majority core the centre starts from (member indices, ⌊m/2⌋ + 1 of them). */
@@ -49,10 +43,12 @@ export interface RobustCentre {
  *    centre, each member weighted π_j·W((β_j − c)/s_j) with π_j = 1 / (v_j + τ²), iterated to its fixed
  *    point. A member 4.685 scales out has no weight: an outlying minority cannot move the centre beyond
  *    its noise.
- * The influence of β_j on the centre (implicit differentiation of Σ π_j s_j ψ(r_j) = 0) is
- * π_j ψ'(r_j) / Σ π_i ψ'(r_i), ψ(r) = r·W(r): members in the biweight's descent (ψ' < 0) make the centre
- * vary more than fixed weights would, and the intervals built from it widen. The core and τ are treated as
- * fixed (they change only where the majority itself is in doubt).
+ * Offsets' intervals take the weights as they came out (the contrast β_j − Σ mix_i β_i, with the
+ * estimates' full covariance): the centre's own error is in them, the weights' dependence on the data is
+ * not. The influence-function alternative (∂c/∂β_j = π_j ψ'(r_j) / Σ π_i ψ'(r_i), the weights' slope
+ * included) was measured and rejected: with five reviewers the slope of each single member is mostly noise
+ * (ψ' from 1 at the centre to −0.8 in the descent), and the intervals it gave covered 97.5–98.5% where
+ * every reviewer is fair (issue 29's study, study/issue-29-baseline.md).
  *
  * `covariance` is the m × m covariance of the members' estimates (only its contrasts matter: a common
  * shift of every member cancels). Covariance 0 (an exact fit): equal precisions, scale τ alone, and a
@@ -149,31 +145,20 @@ export function robustCentre(spec: { estimates: readonly number[]; covariance: F
     const middle = m % 2 === 1 ? [order[(m - 1) / 2]!] : [order[m / 2 - 1]!, order[m / 2]!];
     const mix = estimates.map((_, j) => (middle.includes(j) ? 1 / middle.length : 0));
     const centre = median(estimates);
-    return { centre, mix, influence: mix, weights: estimates.map(() => 0), core, tau: Math.sqrt(tau2), fallback };
+    return { centre, mix, weights: estimates.map(() => 0), core, tau: Math.sqrt(tau2), fallback };
   }
   const total = weights.reduce((sum, w, j) => sum + precision[j]! * w, 0);
   const mix = weights.map((w, j) => (precision[j]! * w) / total);
-  // ψ'(r) = (1 − u²)(1 − 5u²), u = r / c, inside the biweight's reach; 0 beyond it.
-  const slope = estimates.map((_, j) => {
-    const r = distance(j, centre);
-    if (!Number.isFinite(r)) return 0;
-    const u2 = (r / biweightC) ** 2;
-    return u2 >= 1 ? 0 : (1 - u2) * (1 - 5 * u2);
-  });
-  const slopeTotal = slope.reduce((sum, d, j) => sum + precision[j]! * d, 0);
-  // A centre on the edge of stability (no net pull back to it) has no finite influence: keep the mix.
-  const influence = slopeTotal > 1e-9 * total ? slope.map((d, j) => (precision[j]! * d) / slopeTotal) : mix;
-  return { centre, mix, influence, weights, core, tau: Math.sqrt(tau2), fallback };
+  return { centre, mix, weights, core, tau: Math.sqrt(tau2), fallback };
 }
 
 /**
  * Reviewers' offsets are only relative, so each is measured against `robustCentre` of them all: what the
  * majority of reviewers agree on, which a minority of up to ⌊(m − 1)/2⌋ outlying reviewers of m cannot move
  * beyond their noise. Near the centre a reviewer weighs close to 1, beyond 4.685 standard errors nothing.
- * Each reviewer's offset is its contrast less the centre's mix of contrasts; its interval comes from its
- * contrast less the centre's influence (the weights' dependence on the estimates included), so it accounts
- * for the centre being estimated: `estimateOf` gives that contrast's standard error, degrees of freedom and
- * estimability, and the estimate is the reviewer's distance from the centre. With 20,000 sessions, where
+ * Each reviewer's offset is its contrast less the centre's mix of contrasts (`estimateOf` gives its estimate,
+ * interval and estimability), so the interval counts the centre's own error, with its weights taken as they
+ * came out. With 20,000 sessions, where
  * standard errors are tiny, fair reviewers 0.06 points apart still count each other as typical (τ, their
  * spread beyond noise, keeps them in). No weight left: the median. With two reviewers the centre is their
  * (precision-weighted) mean, so a harsh one still makes the other look generous.
@@ -206,29 +191,16 @@ export function offsetsFromRobustCentre<Member extends RobustCentreMember>(spec:
   const centre = robustCentre({ estimates: members.map((x) => x.estimate), covariance: memberCovariance });
   const out: ScoreModelEffect[] = [];
   members.forEach((member, j) => {
-    // The interval's contrast: the member less the centre's influence over every member.
+    // The member less the centre's mix of every member: its estimate is β_j − centre, its variance the
+    // centre's error included.
     const contrast = Float64Array.from(member.contrast);
     members.forEach((other, i) => {
-      const share = centre.influence[i]!;
+      const share = centre.mix[i]!;
       if (share === 0) return;
       for (let a = 0; a < k; a++) contrast[a]! -= share * other.contrast[a]!;
     });
     const fit = spec.estimateOf(contrast, member);
-    if (fit === null) return;
-    const estimate = member.estimate - centre.centre;
-    const halfWidth = fit.upper - fit.estimate;
-    out.push({
-      subject: member.subject,
-      weight: centre.fallback ? 0 : centre.weights[j]!,
-      ...tEstimate({
-        estimate,
-        variance: fit.standardError ** 2,
-        crit: fit.standardError > 0 ? halfWidth / fit.standardError : 0,
-        df: fit.df,
-        sampleSize: fit.sampleSize,
-        sessions: fit.sessions,
-      }),
-    });
+    if (fit !== null) out.push({ subject: member.subject, weight: centre.fallback ? 0 : centre.weights[j]!, ...fit });
   });
   return out;
 }
