@@ -130,9 +130,25 @@ export interface Figure {
   ciLower: number | null;
   ciUpper: number | null;
   sampleSize: number;
+  /** Sessions behind the figure: its own tier's basis. */
+  sessions: number;
   confidence: string;
   margin?: number;
   pValue?: number | null;
+  note?: string;
+  /** The figure would have raised `code` but has fewer sessions of its own than `minSessions`. */
+  flagWithheld?: { code: string; minSessions: number };
+  /** False where the design cannot identify the figure (`note` says why). */
+  estimable?: false;
+}
+
+/** A reviewer whose offset changed within the window: the change and its periods, oldest first. */
+export interface ReviewerDrift {
+  cause: 'config_version' | 'scan';
+  pValue: number;
+  change: Figure;
+  since: { sessionId: string; timestamp: string };
+  periods: { start: string; end: string; sessions: number; configVersion?: string; offset: Figure }[];
 }
 
 export interface BiasFlag {
@@ -151,8 +167,12 @@ export interface BiasReportDocument {
     meetsMinimum: boolean;
     minSessions: number;
     length: { slope: Figure | null } | null;
-    position: { effects: Figure[] } | null;
-    reviewers: { reviewer: string; offset: Figure | null }[] | null;
+    position: {
+      effects: Figure[];
+      /** Present when the display orders cannot tell position from author or length. */
+      identifiability?: { estimable: false; reason: string };
+    } | null;
+    reviewers: { reviewer: string; offset: Figure | null; drift?: ReviewerDrift }[] | null;
     flags: BiasFlag[];
     notes: string[];
   } | null;
