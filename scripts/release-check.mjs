@@ -4,17 +4,20 @@
 //   1. copy the repository (no node_modules, no .git; the packages' own node_modules links are made again),
 //   2. `changeset version`, as a release does, consuming the pending changesets,
 //   3. `pnpm build` (turbo) in the copy, so each bundle carries its new version,
-//   4. `pnpm pack` every package and app (what `pnpm publish` uploads: it rewrites `workspace:^` to a real range, which
-//      `npm pack` / `npm publish` do not), then check each tarball's manifest and files,
+//   4. `pnpm publish -r --dry-run` (what `pnpm changeset publish` runs, short of the upload: every public package,
+//      no private app), then `pnpm pack` every package and app (the tarball `pnpm publish` uploads: it rewrites
+//      `workspace:^` to a real range, which `npm pack` / `npm publish` do not), and check each tarball's manifest and
+//      files,
 //   5. `npm install` every tarball together into an empty npm project (`npm init -y`; third-party dependencies from
 //      the npm registry, `--prefer-offline`),
 //   6. from that project: import every export of every package, run each README's first usage example (the block
 //      under the heading named in `examples` below, taken from the README inside the installed tarball: what npm
-//      shows), and the bins (`npx council --version`, `council demo`, `council-telemetry upload --dry-run`).
+//      shows), read the Parquet export with DuckDB (the optional native dependency), and run the bins
+//      (`npx council --version`, `council demo`, `council-telemetry upload --dry-run`).
 //
-// `--quick` (the unit tier's version) skips step 3 and packs the work tree's `dist` as built (`npm test` builds
-// first), so the bundles print the version they were built with; and it installs without optional dependencies
-// (DuckDB's native binary: 70 MB). `--keep` leaves the temporary directory for inspection. `--source <dir>` checks
+// `--quick` (the unit tier's version) skips step 3, the publish dry run and DuckDB: it packs the work tree's `dist`
+// as built (`npm test` builds first), so the bundles print the version they were built with, and installs without
+// optional dependencies (DuckDB's native binary: 70 MB). `--keep` leaves the temporary directory for inspection. `--source <dir>` checks
 // another copy of the repository (the tests break one on purpose). Exit code 0 when every step passed, 1 otherwise.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -156,6 +159,18 @@ try {
     });
   }
   const packages = releasedPackages();
+  if (!quick) {
+    // What `pnpm changeset publish` runs, short of uploading: the public packages, none of the private apps.
+    step('pnpm publish -r --dry-run', () => {
+      const output = run('pnpm', ['publish', '-r', '--dry-run', '--no-git-checks'], { cwd: repo });
+      const published = packages.filter((pkg) => !pkg.manifest.private);
+      const missing = published.filter((pkg) => !output.includes(`+ ${pkg.name}@${pkg.version}`));
+      if (missing.length > 0) {
+        throw new Error(`would not publish ${missing.map((pkg) => pkg.name).join(', ')}:\n${output}`);
+      }
+      return published.map((pkg) => `would publish ${pkg.name}@${pkg.version}`);
+    });
+  }
   const packed = step('pnpm pack', () => {
     mkdirSync(tarballs);
     return packages.map((pkg) => {
@@ -277,12 +292,8 @@ function run(command, commandArgs, { cwd, env = process.env }) {
 function copyRepository() {
   cpSync(source, repo, {
     recursive: true,
-    filter: (path) => {
-      const name = basename(path);
-      if (notCopied.has(name)) return false;
-      // The packages' builds: `--quick` packs them as built; the full check builds them in the copy.
-      return quick || name !== 'dist';
-    },
+    // The packages' builds are copied below (`--quick`) or built in the copy.
+    filter: (path) => !notCopied.has(basename(path)) && basename(path) !== 'dist',
   });
   // The tools (changesets, turbo, tsup) are this repository's; each package's own links are made again, the
   // links to its workspace siblings relative (so they name the copies) and the others as this repository has them.
@@ -296,14 +307,49 @@ function copyRepository() {
       symlinkSync(readlinkSync(entry), target);
     }
   }
-  if (quick) {
-    const unbuilt = releasedPackages().filter((pkg) => !existsSync(join(pkg.dir, 'dist')));
-    if (unbuilt.length > 0) {
+  if (quick) copyBuilds();
+}
+
+/**
+ * `--quick` packs the builds as they are. A build running in the work tree meanwhile (tsup empties `dist`, writes the
+ * JavaScript, and the declarations up to a minute later) would be packed half-written, so a build is copied again
+ * until every file its package.json names is in the copy, for up to two minutes; then the check says what is missing.
+ */
+function copyBuilds() {
+  const deadline = performance.now() + 120_000;
+  let pending = releasedPackages();
+  for (;;) {
+    for (const pkg of pending) {
+      const from = join(source, relative(repo, pkg.dir), 'dist');
+      rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
+      if (existsSync(from)) cpSync(from, join(pkg.dir, 'dist'), { recursive: true });
+    }
+    pending = pending.filter((pkg) => namedFiles(pkg.manifest).some((path) => !existsSync(join(pkg.dir, path))));
+    if (pending.length === 0) return;
+    if (performance.now() > deadline) {
+      const missing = pending.map(
+        (pkg) =>
+          `${pkg.name}: ${namedFiles(pkg.manifest)
+            .filter((path) => !existsSync(join(pkg.dir, path)))
+            .join(', ')}`,
+      );
       throw new Error(
-        `--quick packs the builds as they are, and ${unbuilt.map((p) => p.name).join(', ')} has none: run pnpm build`,
+        `--quick packs the builds as they are, and these files are not built: run pnpm build\n${missing.join('\n')}`,
       );
     }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
   }
+}
+
+/** The files a manifest names: main, types, bin and every `exports` target. */
+function namedFiles(manifest) {
+  const named = [
+    manifest.main,
+    manifest.types,
+    ...Object.values(manifest.bin ?? {}),
+    ...exportTargets(manifest.exports),
+  ];
+  return [...new Set(named.filter(Boolean).map((path) => path.replace(/^\.\//, '')))];
 }
 
 /** The symbolic links directly in a node_modules folder and in its @scope folders. */
@@ -351,14 +397,8 @@ function checkTarball(pkg, packages) {
     }
   }
   if (manifest.version !== pkg.version) problems.push(`version ${manifest.version}, not ${pkg.version}`);
-  const named = [
-    manifest.main,
-    manifest.types,
-    ...Object.values(manifest.bin ?? {}),
-    ...exportTargets(manifest.exports),
-  ];
-  for (const path of named.filter(Boolean)) {
-    if (!files.has(path.replace(/^\.\//, ''))) problems.push(`${path} (named by package.json) is not in the tarball`);
+  for (const path of namedFiles(manifest)) {
+    if (!files.has(path)) problems.push(`./${path} (named by package.json) is not in the tarball`);
   }
   for (const path of ['README.md', 'LICENSE']) if (!files.has(path)) problems.push(`${path} is not in the tarball`);
   if (problems.length > 0) throw new Error(`${pkg.name} (${basename(pkg.tarball)}):\n${problems.join('\n')}`);
@@ -392,7 +432,14 @@ function runExample(example, installed, env) {
   const block = fencedBlocks(section, 'ts', 'js')[0];
   if (block === undefined) throw new Error(`its README has no ts or js block under "${example.heading}"`);
   const edited = example.edit ? example.edit(block, { work }) : block;
-  const code = esbuild.transformSync(edited, { loader: 'ts', format: 'esm', target: 'node20' }).code;
+  // verbatimModuleSyntax keeps every import as written (esbuild otherwise drops an unused one as a possible type), so
+  // an example importing a name the package no longer exports fails as it would for a user.
+  const code = esbuild.transformSync(edited, {
+    loader: 'ts',
+    format: 'esm',
+    target: 'node20',
+    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+  }).code;
   const file = join(project, `example-${example.name.replace('@council/', '')}.mjs`);
   writeFileSync(file, code);
   const stdout = run(process.execPath, [file], { cwd: work, env });

@@ -37,19 +37,19 @@ describe('pnpm release:check', () => {
 
   it('fails on a README example that no longer runs, or that shows output it does not print, and runs the rest', () => {
     const source = brokenCopy([
-      // An export renamed in the example only: the import fails.
+      // The example names an export the package does not have: the import fails.
       [
-        'packages/bias-store/README.md',
-        'import { councilPaths, createBiasStore,',
-        'import { councilPaths, createBiasStorage,',
+        'packages/providers/README.md',
+        "import { resolveModel } from '@council/providers';\n\nconst model = resolveModel(",
+        "import { createModel } from '@council/providers';\n\nconst model = createModel(",
       ],
       // The README shows a ranking the code does not print.
       ['packages/scoring/README.md', '// 1 claude 1 high\n// 2 gpt 0.5 high', '// 1 gpt 1 high\n// 2 claude 0.5 high'],
     ]);
     const { status, output } = runReleaseCheck(['--quick', '--source', source]);
     expect(status).toBe(1);
-    expect(output).toMatch(/^FAIL README example of @council\/bias-store /m);
-    expect(output).toContain('createBiasStorage');
+    expect(output).toMatch(/^FAIL README example of @council\/providers /m);
+    expect(output).toContain("does not provide an export named 'createModel'");
     expect(output).toMatch(/^FAIL README example of @council\/scoring /m);
     expect(output).toContain('the README shows:');
     expect(output).toMatch(/^ok {3}README example of @council\/core /m);
@@ -64,7 +64,9 @@ describe('pnpm release:check', () => {
     const { status, output } = runReleaseCheck(['--quick', '--source', source]);
     expect(status).toBe(1);
     expect(output).toMatch(/^FAIL check each tarball /m);
-    expect(output).toContain('./dist/index.d.ts (named by package.json) is not in the tarball');
+    expect(output).toMatch(
+      /@council\/bias-audit \(council-bias-audit-[\d.]+\.tgz\):\n {7}\.\/dist\/index\.d\.ts \(named by package\.json\) is not in the tarball/,
+    );
     expect(output).not.toContain('npm install the tarballs');
     expect(output).toMatch(/^release check FAILED: 1 step failed/m);
   }, 600_000);
