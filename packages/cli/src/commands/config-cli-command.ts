@@ -4,10 +4,10 @@ import type { ConfigCommandOptions } from './config-command.js';
 
 export const configCliCommand: CliCommand<ConfigCommandOptions> = {
   name: 'config',
-  args: '<action>',
+  args: '[action]',
   actions: ['show', 'path', 'init'],
   description:
-    'Show the settings in effect (show), where Council keeps its files (path), or write a commented config.yaml (init)',
+    'Show the settings in effect (show, the default), where Council keeps its files (path), or write a commented config.yaml (init)',
   options: [
     { flags: '--json', description: 'Print one JSON document' },
     {

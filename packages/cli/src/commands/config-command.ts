@@ -23,7 +23,8 @@ export interface ConfigCommandOptions {
  */
 export async function runConfigCommand(options: ConfigCommandOptions, ctx: CommandContext): Promise<number> {
   const given = commandSettings(ctx);
-  const action = options.action;
+  // `council config` alone shows the settings, as `council history` alone lists.
+  const action = options.action ?? 'show';
   if (options.biasRecords === true && action !== 'init')
     throw new CliError({
       code: 'USAGE',
@@ -39,7 +40,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
   if (action !== 'show') {
     throw new CliError({
       code: 'USAGE',
-      message: `Unknown config action "${action ?? ''}": use "council config show", "council config path" or "council config init".`,
+      message: `Unknown config action "${action}": use "council config show", "council config path" or "council config init".`,
     });
   }
   const cascade = await loadCouncilConfig(given);

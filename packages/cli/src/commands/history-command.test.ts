@@ -205,6 +205,17 @@ describe('council history through the CLI (issue 30 items 10 and 11)', () => {
     expect((JSON.parse(json.out) as { sessionId: string }[]).map((s) => s.sessionId)).toEqual(['aaaa2222-0000']);
   });
 
+  it('`council config` alone shows the settings and `council telemetry` alone the status, as their first action does', async () => {
+    const home = homeWith([S1]);
+    const config = await council(['config'], home);
+    expect(config.code).toBe(0);
+    expect(config.out).toBe((await council(['config', 'show'], home)).out);
+    expect(config.out).toContain('bias persistence');
+    const telemetry = await council(['telemetry', '--json'], home);
+    expect(telemetry.code).toBe(0);
+    expect(JSON.parse(telemetry.out)).toEqual(JSON.parse((await council(['telemetry', 'status', '--json'], home)).out));
+  });
+
   it('`council history show last` shows the newest saved session; on an empty history it says how to get one', async () => {
     // OLD is the last line written, though its timestamp is the oldest: "last" is the newest saved.
     const home = homeWith([S1, S2, OLD]);

@@ -5,10 +5,10 @@ import type { TelemetryCommandOptions } from './telemetry-command.js';
 
 export const telemetryCliCommand: CliCommand<TelemetryCommandOptions> = {
   name: 'telemetry',
-  args: '<action> [...args]',
+  args: '[action] [...args]',
   actions: ['status', 'preview', 'upload', 'retry-dead'],
   description:
-    'Consent-level telemetry: status, preview (the exact JSON that would be sent), upload, or retry-dead (queue refused events again)',
+    'Consent-level telemetry: status (the default), preview (the exact JSON that would be sent), upload, or retry-dead (queue refused events again)',
   allowUnknownOptions: true,
   options: [
     { flags: '--json', description: 'status: print JSON' },

@@ -79,7 +79,8 @@ async function retryDead(options: TelemetryCommandOptions, ctx: CommandContext):
  * events council-cloud refused again.
  */
 export async function runTelemetryCommand(options: TelemetryCommandOptions, ctx: CommandContext): Promise<number> {
-  switch (options.action ?? '') {
+  // `council telemetry` alone shows the status, as `council history` alone lists.
+  switch (options.action ?? 'status') {
     case 'status': {
       const settings = commandSettings(ctx);
       const { events, skipped, outbox, consent } = await pendingEvents(ctx);
