@@ -174,20 +174,28 @@ export function sumScoreResiduals(
         sessionPairSum[p] = 0;
         sessionPairN[p] = 0;
       }
-      // Σ_s e_s^p e_s^q, e_s^p n_s^q, n_s^p n_s^q over the pairs of this session (the pairs' joint influence).
+      // Σ_s e_s^p e_s^q, e_s^p n_s^q, n_s^p n_s^q over the pairs of this session (the pairs' joint influence);
+      // e·e and n·n are symmetric: each unordered couple once here, mirrored when pass 2 ends.
       for (let q = 0; q < pairsInSession; q++) {
-        const row = sessionAt[q]! * P;
+        const p = sessionAt[q]!;
         const e = sessionE[q]!;
         const n = sessionN[q]!;
-        for (let r = 0; r < pairsInSession; r++) {
-          const at = row + sessionAt[r]!;
-          crossEE[at]! += e * sessionE[r]!;
-          crossEN[at]! += e * sessionN[r]!;
-          crossNN[at]! += n * sessionN[r]!;
+        for (let r = q; r < pairsInSession; r++) {
+          const o = sessionAt[r]!;
+          const upper = p <= o ? p * P + o : o * P + p;
+          crossEE[upper]! += e * sessionE[r]!;
+          crossNN[upper]! += n * sessionN[r]!;
+          crossEN[p * P + o]! += e * sessionN[r]!;
+          if (r !== q) crossEN[o * P + p]! += sessionE[r]! * n;
         }
       }
       addLengthSession({ x: sessionX, y: sessionY, count: answers }, length, between);
     }
   });
+  for (let p = 0; p < P; p++)
+    for (let o = p + 1; o < P; o++) {
+      crossEE[o * P + p] = crossEE[p * P + o]!;
+      crossNN[o * P + p] = crossNN[p * P + o]!;
+    }
   return { meat, pairs, length, between, informativeSessions, residualSquares, totalSquares };
 }
