@@ -54,7 +54,10 @@ describe("council --help's examples (issue 30 item 3)", () => {
     const examples = [
       ...(await council(['--help'])).out.split('\n'),
       ...cliCommands.flatMap((command) => command.examples),
-    ].filter((line) => line.includes('--models '));
+    ]
+      .map((line) => line.trim())
+      // Example command lines only (the command list's descriptions may name the flag too).
+      .filter((line) => line.startsWith('council ') && line.includes('--models '));
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) {
       const models = shellWords(example)[shellWords(example).indexOf('--models') + 1]!;
