@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,38 @@ describe('council completion (issue 15 item 12)', () => {
     // Any other flag's value is not a model.
     expect(complete('council ask "q" --strategy sim')).toEqual([]);
   }, 60_000);
+
+  // fish answers `complete -C "<line>"` with what it would offer: the script as fish itself runs it.
+  it.skipIf(spawnSync('fish', ['--version']).status !== 0)(
+    'fish offers the actions and, after --models and --chairman, the ids `council completion models` prints (issue 30 item 11)',
+    async () => {
+      const script = join(mkdtempSync(join(tmpdir(), 'council-completion-')), 'council.fish');
+      writeFileSync(script, (await run(['completion', 'fish'])).out);
+      // A stand-in `council` on PATH for the script's `council completion models`.
+      const bin = mkdtempSync(join(tmpdir(), 'council-completion-bin-'));
+      writeFileSync(
+        join(bin, 'council'),
+        "#!/bin/sh\nprintf '%s\\n' simulated:ada simulated:basil @deep openai/gpt-4o\n",
+        {
+          mode: 0o755,
+        },
+      );
+      const complete = (line: string): string[] =>
+        execFileSync('fish', ['-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
+          encoding: 'utf8',
+          env: { PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+          cwd: mkdtempSync(join(tmpdir(), 'council-completion-cwd-')),
+        })
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => l.split('\t')[0]!);
+      expect(complete('council history ').sort()).toEqual(['consistency', 'list', 'mimicry', 'show']);
+      expect(complete('council ask q --models sim')).toEqual(['simulated:ada', 'simulated:basil']);
+      expect(complete('council ask q --models @deep,open')).toEqual(['@deep,openai/gpt-4o']);
+      expect(complete('council ask q --chairman @')).toEqual(['@deep']);
+    },
+    60_000,
+  );
 
   it('names the shells it knows when given another', async () => {
     expect(await run(['completion', 'tcsh'])).toEqual({
