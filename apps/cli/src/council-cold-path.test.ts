@@ -55,7 +55,8 @@ function writeStore(path: string): void {
     score_scale: '1-10',
     council_config_version: '1.0.0',
     query_hash: null,
-    rank_position: position,
+    // Ranks are 0-based places in the reviewer's ranking: a/x ranks its two answers 0 and 1.
+    rank_position: position - 1,
   }));
   writeFileSync(path, records.map((one) => `${JSON.stringify(one)}\n`).join(''));
 }
