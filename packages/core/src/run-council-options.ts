@@ -35,6 +35,11 @@ export interface RunCouncilOptions {
   order?: OrderMode;
   /** Seeds orders, labels, the boundary token and the reviewer sample (`LLM_COUNCIL_RANDOM_SEED`); also passed to the models. The session id is always fresh. */
   seed?: number | string;
+  /**
+   * The session's id, for a caller that names the session before it runs (`council serve` answers its `POST` with the
+   * id the stored session will have). Default: a fresh random UUID. A seed never sets it: two runs are two sessions.
+   */
+  sessionId?: string;
   /** Per-stage deadlines for each call; unspecified stages take the config's. */
   timeouts?: Partial<StageTimeouts>;
   /** Minimum stage-1 answers to go on. Default: `config.quorum` (2). */

@@ -485,6 +485,14 @@ describe('runCouncil', () => {
     expect(c.sessionId).not.toBe(a.sessionId);
   });
 
+  it("takes the caller's session id when given one (council serve names the session before it runs), seed unchanged", async () => {
+    const named = await runCouncil(council(3, { sessionId: 'serve-named-session' }));
+    const fresh = await runCouncil(council(3));
+    expect(named.sessionId).toBe('serve-named-session');
+    // Only the id differs: the seed's draws (boundary token, orders, labels) are the same with or without it.
+    expect(JSON.stringify({ ...named, sessionId: '' })).toBe(JSON.stringify({ ...fresh, sessionId: '' }));
+  });
+
   it('reports progress events that never carry the query', async () => {
     const events: CouncilEvent[] = [];
     await runCouncil(council(3, { onEvent: (e) => events.push(e) }));

@@ -71,11 +71,11 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
 
   throwIfAborted(signal);
   // The rng's draws, in order: one uuid (discarded), boundary token, reviewer sample, presentation orders.
-  // The session id is always fresh: two runs with one seed are still two sessions (history, leaderboard and
+  // The session id is always fresh (or the caller's own): two runs with one seed are still two sessions (history, leaderboard and
   // the bias store tell them apart by it). The discarded draw was the seeded id of earlier versions; it is
   // kept so that a seed still gives the same boundary token, sample, orders and labels as it did then.
   uuidFromRng(rng);
-  const sessionId = randomUUID();
+  const sessionId = options.sessionId ?? randomUUID();
   const timestamp = new Date(now()).toISOString();
   const boundary = createBoundaryToken(rng);
 
