@@ -81,6 +81,8 @@ export interface AskHooks {
    * throw means nothing is saved and `runAsk` rejects with it (`council serve`: a cancel that came after the council).
    */
   beforeSave?: (session: CouncilSession) => void | Promise<void>;
+  /** The session's id, chosen by the caller before the council runs (`council serve`'s run id); default a fresh UUID. */
+  sessionId?: string;
   /** What the caller's input that lists the members is called, for its messages (default the CLI's `--models`); e.g. MCP's `members` input. */
   membersInput?: string;
 }
@@ -231,7 +233,7 @@ export async function runAsk(
       biasAudit: settings.biasAudit === null ? true : loaded.config.biasAudit,
       biasAuditThresholds: settings.biasThresholds,
       ...councilOptionsFromFlags({ ...options, strategy, goal }),
-      ...omitUndefined({ seed, followUp }),
+      ...omitUndefined({ seed, followUp, sessionId: hooks.sessionId }),
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
