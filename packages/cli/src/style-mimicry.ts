@@ -32,12 +32,21 @@ export interface ReviewerStyleMimicry {
   /** Its scores of other members' answers in those sessions. */
   reviews: number;
   /**
-   * Points its score rises per unit of style closeness (one pooled SD of the style statistics closer to its own
-   * answer), within sessions; positive = it favours answers written like its own. Null below two sessions.
+   * Points (on the reviewer's score scale) its score rises when another answer's style is one standard deviation of
+   * style similarity closer to its own, within sessions; positive = it favours answers written like its own. The SD is
+   * that of the similarities it actually met, within sessions (`similaritySd`), so the figure is the within-session
+   * correlation times the SD of its scores: never more than the spread of its scores. Null below two sessions.
    */
-  pointsPerStyleSd: number | null;
+  pointsPerSimilaritySd: number | null;
   /** 95% interval: session-clustered standard error, t on sessions − 1 degrees of freedom. */
   interval: [number, number] | null;
+  /** Within-session correlation of its scores with the similarity (−1 to 1). Null below two sessions. */
+  correlation: number | null;
+  /**
+   * The within-session SD of the similarity (minus the distance between standardised style statistics) over the
+   * answers it scored: Σ(x − x̄ₛ)² / (n − sessions). Null below two sessions.
+   */
+  similaritySd: number | null;
   tier: ConfidenceTier;
 }
 
@@ -64,7 +73,9 @@ function centred(values: readonly number[]): number[] {
  * statistic is put in units of its SD over all answers in the history (a statistic that never varies drops out);
  * an answer's closeness to the reviewer is minus the Euclidean distance between the two. Within each session the
  * reviewer's scores of the other members' answers (its own left out: that is self-preference) are regressed on
- * their closeness, pooled over sessions; the interval clusters by session. An association: an answer written like
+ * their closeness, pooled over sessions; the interval clusters by session. The slope is reported per SD of the
+ * closeness the reviewer met within sessions (points per unit of distance would extrapolate far past what any session
+ * shows). An association: an answer written like
  * the reviewer's may also be better, or longer.
  */
 export function measureStyleMimicry(entries: readonly HistoryEntry[]): ReviewerStyleMimicry[] {
@@ -100,19 +111,36 @@ export function measureStyleMimicry(entries: readonly HistoryEntry[]): ReviewerS
     const sxy = xs.reduce((a, x, i) => a + x.reduce((b, xv, j) => b + xv * ys[i]![j]!, 0), 0);
     const sessions = new Set(list.map((b) => b.session)).size;
     const reviews = list.reduce((n, b) => n + b.scores.length, 0);
-    let slope: number | null = null;
+    let perSd: number | null = null;
     let interval: [number, number] | null = null;
-    if (sxx > 0 && list.length >= 2) {
-      slope = sxy / sxx;
-      const b = slope;
+    let correlation: number | null = null;
+    let similaritySd: number | null = null;
+    const g = list.length;
+    if (sxx > 0 && g >= 2 && reviews > g) {
+      // The pooled within-session slope in points per unit of distance (one SD of each style statistic). A unit of
+      // distance can be far more than the similarities a reviewer meets within a session (the members' styles may
+      // differ by a tenth of that), so the slope alone extrapolates: it is put per SD of the similarities met.
+      const slope = sxy / sxx;
       // Cluster-robust (by session) variance of the pooled slope, with the G/(G − 1) small-sample factor.
-      const scores = xs.map((x, i) => x.reduce((a, xv, j) => a + xv * (ys[i]![j]! - b * xv), 0));
-      const g = list.length;
+      const scores = xs.map((x, i) => x.reduce((a, xv, j) => a + xv * (ys[i]![j]! - slope * xv), 0));
       const se = Math.sqrt((scores.reduce((a, u) => a + u * u, 0) / (sxx * sxx)) * (g / (g - 1)));
       const t = studentTQuantile(0.975, g - 1);
-      interval = [slope - t * se, slope + t * se];
+      similaritySd = Math.sqrt(sxx / (reviews - g));
+      perSd = slope * similaritySd;
+      interval = [(slope - t * se) * similaritySd, (slope + t * se) * similaritySd];
+      const syy = ys.flat().reduce((a, y) => a + y * y, 0);
+      correlation = syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0;
     }
-    result.push({ reviewer, sessions, reviews, pointsPerStyleSd: slope, interval, tier: confidenceTier(sessions) });
+    result.push({
+      reviewer,
+      sessions,
+      reviews,
+      pointsPerSimilaritySd: perSd,
+      interval,
+      correlation,
+      similaritySd,
+      tier: confidenceTier(sessions),
+    });
   }
   return result.sort((a, b) => a.reviewer.localeCompare(b.reviewer));
 }
