@@ -268,9 +268,9 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
   const reviewers = measureStyleMimicry(options.entries);
   const s = ctx.out;
   const effect = (r: (typeof reviewers)[number]) =>
-    r.tier === 'insufficient_data' || r.pointsPerStyleSd === null
+    r.tier === 'insufficient_data' || r.pointsPerSimilaritySd === null
       ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
-      : `${r.pointsPerStyleSd >= 0 ? '+' : ''}${r.pointsPerStyleSd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+      : `${r.pointsPerSimilaritySd >= 0 ? '+' : ''}${r.pointsPerSimilaritySd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
   return writeMeasure(
     options,
     {
@@ -281,7 +281,7 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
         reviewers.length === 0
           ? undefined
           : {
-              head: ['reviewer', 'sessions', 'reviews', 'points per style SD closer [95%]', 'confidence'],
+              head: ['reviewer', 'sessions', 'reviews', 'score change per SD closer in style [95%]', 'confidence'],
               align: ['left', 'right', 'right', 'right', 'left'],
               rows: reviewers.map((r) => [
                 r.reviewer,
@@ -292,7 +292,7 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
               ]),
             },
       none: 'No reviewer has both answered and scored two other answers in a session yet.',
-      note: "Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer's may also be better.",
+      note: "Score change: points on the reviewer's own score scale when another answer is one standard deviation closer to the reviewer's style than the other answers in that session (an SD of the closeness it met: at most the spread of its scores). Style: words per sentence, list and heading lines, code, emphasis (not length: that is the length bias); its own answer left out (that is self-preference). An association, not proof: an answer written like the reviewer's may also be better.",
     },
     ctx,
   );
