@@ -51,7 +51,13 @@ export const sessionRequestSchema = z.strictObject({
     .describe('A previous session id: a follow-up in the same conversation.'),
 });
 
-export const sessionStartedSchema = z.object({ id: z.string(), events: z.string() });
+export const sessionStartedSchema = z.object({
+  id: z.string().describe('The session id: its event stream now, and its id in the history once it is saved.'),
+  events: z.string(),
+});
+
+/** `GET /api/sessions/{id}` while the session runs (202): where to follow it; the same path answers 200 once it is saved. */
+export const sessionRunningSchema = z.object({ id: z.string(), running: z.literal(true), events: z.string() });
 
 export const cancelResponseSchema = z.object({ status: z.literal('cancelling') });
 
@@ -64,7 +70,11 @@ export const sessionListQuerySchema = z.strictObject({
 });
 
 export const sessionSummarySchema = z.object({
-  id: z.string().describe('The session id of the history; a run id while running.'),
+  id: z
+    .string()
+    .describe(
+      'The session id: the one POST /api/sessions returned, for its event stream while it runs and in the history after.',
+    ),
   timestamp: z.string(),
   conversation: z.string().nullable(),
   members: z.array(z.string()),
@@ -75,7 +85,6 @@ export const sessionSummarySchema = z.object({
   contributors: z.array(z.object({ id: z.string(), weight: z.number() })).nullable(),
   category: z.string().nullable(),
   running: z.boolean(),
-  runId: z.string().optional().describe('The run whose event stream is still kept, if any.'),
 });
 
 export const sessionListSchema = z.object({

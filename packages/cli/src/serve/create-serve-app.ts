@@ -204,11 +204,10 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const { entries } = await loadHistory(ctx);
     const entry = entries.find((e) => e.session.sessionId === id);
     if (entry === undefined) {
-      const running = hub.get(id)?.status === 'running';
-      const message = running
-        ? `Session run "${id}" is still running: follow /api/sessions/${id}/events; it is in the history once it ends.`
-        : `No session "${id}" in the history.`;
-      return fail({ status: 404, code: 'NOT_FOUND', message });
+      // One id per session: while it runs, the id POST returned says where to follow it (202), and 200 once saved.
+      if (hub.get(id)?.status === 'running')
+        return c.json({ id, running: true as const, events: `/api/sessions/${id}/events` }, 202);
+      return fail({ status: 404, code: 'NOT_FOUND', message: `No session "${id}": not running, not in the history.` });
     }
     return c.json({ session: sessionDocument(entry.session) });
   });
@@ -219,7 +218,7 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
       return fail({
         status: 404,
         code: 'NOT_FOUND',
-        message: `No session run "${c.req.param('id')}" (the streams of the last 100 finished runs are kept; a past session is at /api/sessions/<session id>).`,
+        message: `No session run "${c.req.param('id')}" (the streams of the last 100 finished runs are kept; a past session is at /api/sessions/<id>).`,
       });
     const lastEventId = c.req.header('last-event-id');
     if (lastEventId !== undefined && !/^\d+$/.test(lastEventId.trim()))

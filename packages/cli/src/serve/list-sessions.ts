@@ -1,7 +1,6 @@
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { HistoryEntry } from '../history-entry.js';
-import { omitUndefined } from '../omit-undefined.js';
 import type { sessionListQuerySchema, sessionListSchema, sessionSummarySchema } from './api-schemas.js';
 import type { HubRun } from './session-hub.js';
 
@@ -11,7 +10,7 @@ type SessionListQuery = z.infer<typeof sessionListQuerySchema>;
 /** How many sessions a page holds when the request names no `limit`. */
 export const DEFAULT_PAGE_SIZE = 50;
 
-function fromHistory(entry: HistoryEntry, runId: string | undefined): SessionSummary {
+function fromHistory(entry: HistoryEntry): SessionSummary {
   const session = entry.session;
   return {
     id: session.sessionId,
@@ -25,7 +24,6 @@ function fromHistory(entry: HistoryEntry, runId: string | undefined): SessionSum
     contributors: session.synthesis?.contributors?.map((c) => ({ id: c.id, weight: c.weight })) ?? null,
     category: entry.query_metadata?.category ?? null,
     running: false,
-    ...omitUndefined({ runId }),
   };
 }
 
@@ -42,7 +40,6 @@ function fromRun(run: HubRun): SessionSummary {
     contributors: null,
     category: run.category,
     running: true,
-    runId: run.id,
   };
 }
 
@@ -80,11 +77,13 @@ export function listSessions(options: {
     const ms = Date.parse(timestamp);
     return (from === null || ms >= from) && (to === null || ms <= to);
   };
-  const runBySession = new Map(options.runs.filter((r) => r.sessionId !== null).map((r) => [r.sessionId!, r.id]));
+  // A run has the id its session is saved under: one being saved may already be in the history, and is listed once.
+  const saved = new Set(options.entries.map((e) => e.session.sessionId));
   const running = options.runs
     .filter(
       (r) =>
         r.status === 'running' &&
+        !saved.has(r.id) &&
         inWindow(r.startedAt) &&
         (query.model === undefined || r.members.includes(query.model) || r.chairman === query.model),
     )
@@ -92,7 +91,7 @@ export function listSessions(options: {
     .map(fromRun);
   const past = options.entries
     .filter((e) => inWindow(e.session.timestamp) && (query.model === undefined || involves(e, query.model)))
-    .map((e) => fromHistory(e, runBySession.get(e.session.sessionId)))
+    .map(fromHistory)
     // Newest first; the history is in the order sessions ended, which concurrent runs can interleave.
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? -1 : 1));
   const all = [...running, ...past];

@@ -12,6 +12,7 @@ import {
   sessionListSchema,
   sessionRequestSchema,
   sessionResponseSchema,
+  sessionRunningSchema,
   sessionStartedSchema,
   streamEventDataSchemas,
   windowQuerySchema,
@@ -28,6 +29,7 @@ function componentSchemas(): Record<string, JsonObject> {
     [cancelResponseSchema, 'CancelResponse'],
     [sessionListSchema, 'SessionList'],
     [sessionResponseSchema, 'SessionResponse'],
+    [sessionRunningSchema, 'SessionRunning'],
     [configResponseSchema, 'Config'],
     [leaderboardResponseSchema, 'Leaderboard'],
     [biasReportResponseSchema, 'BiasReport'],
@@ -120,11 +122,13 @@ export function createServeOpenApiDocument(): JsonObject {
       },
       '/api/sessions/{id}': {
         get: {
-          summary: 'One session of the history, as `council ask --json` prints it.',
-          parameters: [idParameter('A session id.')],
+          summary:
+            'One session, by the id POST /api/sessions returned: as `council ask --json` prints it once saved in the history; while it runs, where to follow it.',
+          parameters: [idParameter('A session id (from POST /api/sessions, or the history).')],
           responses: {
             '200': json('The session.', 'SessionResponse'),
-            '404': error('No such session in the history.'),
+            '202': json('Still running: follow its events; this path answers 200 once it is saved.', 'SessionRunning'),
+            '404': error('No such session: not running, not in the history.'),
             ...refused,
           },
         },
@@ -133,7 +137,7 @@ export function createServeOpenApiDocument(): JsonObject {
         get: {
           summary: 'The run’s events as Server-Sent Events: every past event, then live ones, ending after `done`.',
           parameters: [
-            idParameter('A run id (from POST /api/sessions).'),
+            idParameter('A session id (from POST /api/sessions).'),
             {
               name: 'Last-Event-ID',
               in: 'header',
@@ -156,7 +160,7 @@ export function createServeOpenApiDocument(): JsonObject {
       '/api/sessions/{id}/cancel': {
         post: {
           summary: 'Cancel a running session; it ends with `cancelled` then `done`, and nothing is saved.',
-          parameters: [idParameter('A run id.')],
+          parameters: [idParameter('A session id (from POST /api/sessions).')],
           responses: {
             '202': json('Cancelling.', 'CancelResponse'),
             '404': error('No such run.'),

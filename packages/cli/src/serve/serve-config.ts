@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
+import { withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import type { configResponseSchema } from './api-schemas.js';
 
@@ -12,8 +13,10 @@ export async function serveConfig(
   ctx: CommandContext,
   options: { demo: boolean },
 ): Promise<z.infer<typeof configResponseSchema>> {
-  const settings = commandSettings(ctx);
-  const { config, personalities } = await loadCouncilConfig(settings);
+  const given = commandSettings(ctx);
+  const { config, personalities } = await loadCouncilConfig(given);
+  // What a session will save is what ask saves: config.yaml's bias_persistence counts, not the environment alone.
+  const settings = withConfiguredPersistence(given, config);
   const models = new Set([...config.members, ...Object.values(config.pools).flat(), ...personalities.map((p) => p.id)]);
   if (config.chairman !== undefined) models.add(config.chairman);
   return {

@@ -26,7 +26,10 @@ export interface SessionRequest {
   continueFrom?: string;
 }
 
-/** One session started through the hub: its id (the stream's key), its event log and what is known of it so far. */
+/**
+ * One session started through the hub: its id (the stream's key, and the session's own id in the history once it is
+ * saved), its event log and what is known of it so far.
+ */
 export interface HubRun {
   readonly id: string;
   readonly startedAt: string;
@@ -39,7 +42,7 @@ export interface HubRun {
   readonly mode: SynthesisMode | null;
   /** The query's category (query_metadata.category), never its text. */
   readonly category: string | null;
-  /** The history's session id once the run finished. */
+  /** The session's id (the run's own) once the council produced its session; null before. */
   readonly sessionId: string | null;
   /** The conversation's id of a follow-up, once known. */
   readonly conversation: string | null;
@@ -145,6 +148,8 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
     const begins = new Promise<void>((resolve) => (begun = resolve));
     const hooks: AskHooks = {
       ...options.hooks,
+      // One id per session (issue 30 item 13): the run's id, returned by POST /api/sessions, is the stored session's.
+      sessionId: id,
       abortSignal: controller.signal,
       membersInput: 'members',
       onEvent: (event) => {

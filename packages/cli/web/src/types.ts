@@ -86,7 +86,6 @@ export interface SessionListItem {
   contributors: Contributor[] | null;
   category: string;
   running: boolean;
-  runId?: string;
 }
 
 export interface SessionList {
