@@ -33,6 +33,18 @@ describe('the history log', () => {
     expect(read).toMatchObject({ skipped: 0, firstBadLine: null });
   });
 
+  it('keeps the question when the entry has one, reads a line without one, and skips one whose question is not text', async () => {
+    const path = join(tempDir(), 'history.jsonl');
+    await appendHistory(path, [{ ...entry('asked'), question: 'How do I test a legacy module?' }, entry('older')]);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify({ ...entry('bad'), question: 42 })}\n`);
+    const read = await readHistory(path);
+    expect(read.entries.map((e) => [e.session.sessionId, e.question])).toEqual([
+      ['asked', 'How do I test a legacy module?'],
+      ['older', undefined],
+    ]);
+    expect(read).toMatchObject({ skipped: 1, firstBadLine: 3 });
+  });
+
   it('keeps a torn last line alone: the next append starts on a new line, and the reader skips and counts the torn one', async () => {
     const path = join(tempDir(), 'history.jsonl');
     await appendHistory(path, [entry('s1')]);

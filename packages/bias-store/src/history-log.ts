@@ -7,7 +7,7 @@ import { listSegments } from './segment-files.js';
 /**
  * What the history log checks of a session when it reads a line: its id, its time and the arrays of
  * its three stages. The session itself is the caller's (the CLI keeps `@council/core`'s session without
- * the query text, which never leaves the run).
+ * its query field; the question, when kept, is the entry's own `question`).
  */
 export interface HistorySessionFields {
   sessionId: string;
@@ -26,6 +26,12 @@ export interface HistoryEntry<Session extends HistorySessionFields = HistorySess
   simulated: boolean;
   /** ADR-018 v1.1 query metadata (category, token bucket, language): never the text. */
   query_metadata: { category: string | null; token_count_bucket: string | null; language: string | null } | null;
+  /**
+   * The user's question, kept in this local log by default so the history can show and search it (issue 30); absent
+   * when the user turned it off (`history_questions: false`) and in lines written before. It never enters bias
+   * records, contributions, telemetry or logs: those are built from the session, not from this line.
+   */
+  question?: string;
   session: Session;
 }
 
@@ -116,6 +122,7 @@ function isEntry(value: unknown): value is HistoryEntry {
   return (
     typeof v.schema_version === 'string' &&
     v.schema_version.startsWith('1.') &&
+    (v.question === undefined || typeof v.question === 'string') &&
     typeof s === 'object' &&
     s !== null &&
     typeof s.sessionId === 'string' &&
