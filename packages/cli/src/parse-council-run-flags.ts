@@ -1,9 +1,11 @@
 import type { CliOption } from './cli-command.js';
+import { CliError } from './cli-error.js';
 import {
   parseChoiceOption,
   parseDurationOption,
   parseIntegerOption,
   parseListOption,
+  parseRepeatedStringOption,
   parseStringOption,
 } from './parse-option.js';
 
@@ -31,6 +33,10 @@ export interface CouncilRunFlags {
   json: boolean;
   /** False with `--no-synthesis`: no stage 3, the session ends with the ranking. */
   synthesis: boolean;
+  /** `--system`: a system prompt for every member's answer; default config.yaml's `model_options.<id>.system`. */
+  system: string | undefined;
+  /** `-o temperature=…`: every call's temperature, 0 to 2; default config.yaml's `model_options.<id>.temperature`. */
+  temperature: number | undefined;
 }
 
 /** The first flags of `ask` and `batch`, worded alike in both helps: who sits on the council and how it concludes. */
@@ -51,7 +57,47 @@ export const councilMemberOptions: readonly CliOption[] = [
   },
   { flags: '--goal <text>', description: 'The goal for the goal-seeking strategy' },
   { flags: '--mode <mode>', description: 'consensus or voting' },
+  {
+    flags: '--system <text>',
+    description:
+      "A system prompt for every member's answer (personalities keep their own; default config.yaml model_options.<id>.system)",
+  },
+  {
+    flags: '-o, --option <key=value>',
+    description:
+      'A model option for every call, as llm writes it: temperature=0.2 (0 to 2; default config.yaml model_options.<id>.temperature)',
+  },
 ];
+
+/** The model options `-o` accepts. */
+const MODEL_OPTIONS = ['temperature'] as const;
+
+/** `-o key=value` (repeatable): the temperature, the one model option Council passes on; anything else is a usage error. */
+export function parseModelOptions(value: unknown): { temperature: number | undefined } {
+  let temperature: number | undefined;
+  for (const one of parseRepeatedStringOption('option', value) ?? []) {
+    const match = /^\s*([A-Za-z_]+)\s*=\s*(.*?)\s*$/.exec(one);
+    if (match === null)
+      throw new CliError({
+        code: 'USAGE',
+        message: `-o "${one}" is not key=value; write e.g. -o temperature=0.2 (accepted keys: ${MODEL_OPTIONS.join(', ')}).`,
+      });
+    const [, key, text] = match;
+    if (key !== 'temperature')
+      throw new CliError({
+        code: 'USAGE',
+        message: `-o ${key} is not a model option Council passes on; accepted keys: ${MODEL_OPTIONS.join(', ')}.`,
+      });
+    const number = Number(text);
+    if (text === '' || !Number.isFinite(number) || number < 0 || number > 2)
+      throw new CliError({
+        code: 'USAGE',
+        message: `-o temperature=${text} must be a number from 0 to 2, e.g. -o temperature=0.2.`,
+      });
+    temperature = number;
+  }
+  return { temperature };
+}
 
 /** How each model call of `ask` and `batch` runs, worded alike in both helps: its deadline and its retries. */
 export const councilCallOptions: readonly CliOption[] = [
@@ -110,5 +156,7 @@ export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlag
     persist: o['persist'] !== false,
     json: o['json'] === true,
     synthesis: o['synthesis'] !== false,
+    system: parseStringOption('system', o['system']),
+    ...parseModelOptions(o['option']),
   };
 }

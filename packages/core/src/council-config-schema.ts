@@ -66,6 +66,13 @@ export const councilConfigLayerSchema = z
         .partial()
         .strict(),
     ),
+    modelOptions: z.record(
+      z.string().min(1),
+      z
+        .object({ system: z.string().min(1), temperature: z.number().min(0).max(2) })
+        .partial()
+        .strict(),
+    ),
     pools: z.record(
       z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'),
       z.array(z.string().min(1)).min(1, 'must name at least one model'),

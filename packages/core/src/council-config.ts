@@ -82,6 +82,12 @@ export interface CouncilConfig {
    * queue, and a call's deadline runs only once it is sent. The CLI gives it to the providers.
    */
   providers: Record<string, ProviderConfig>;
+  /**
+   * Per model id (as written in `members`, `--models` or a personality's `model`), what `llm` users set per model:
+   * `system`, a system prompt for its answers, and `temperature` (0 to 2) for every call to it
+   * (`model_options: { "ollama:llama3.2": { temperature: 0.2 } }`). The CLI's `--system` and `-o temperature=…` win.
+   */
+  modelOptions: Record<string, ModelOptions>;
   /** Named lists of members (`pools: { quick: [...], deep: [...] }`), used as `--models @deep` (or `@deep` among other ids, in `members` too). */
   pools: Record<string, string[]>;
   /** Default member model ids (`LLM_COUNCIL_MODELS`), when the caller names none. */
@@ -97,9 +103,20 @@ export interface ProviderConfig {
   maxConcurrency?: number;
 }
 
+/** One model's options in the configuration (`model_options.<model id>`). */
+export interface ModelOptions {
+  /** A system prompt sent before the question when it answers (stage 1). */
+  system?: string;
+  /** Sampling temperature for every call to it, 0 to 2. */
+  temperature?: number;
+}
+
 /** A partial configuration, as one layer of the cascade supplies it. */
-export type CouncilConfigLayer = Partial<Omit<CouncilConfig, 'timeouts' | 'strategies' | 'providers'>> & {
+export type CouncilConfigLayer = Partial<
+  Omit<CouncilConfig, 'timeouts' | 'strategies' | 'providers' | 'modelOptions'>
+> & {
   providers?: Record<string, ProviderConfig>;
+  modelOptions?: Record<string, ModelOptions>;
   timeouts?: Partial<StageTimeouts>;
   strategies?: Record<string, string>;
 };

@@ -134,6 +134,7 @@ The follow-up question:
   maxReplyBytes: 4 * 1024 * 1024,
   structuredReviews: true,
   providers: {},
+  modelOptions: {},
   pools: {},
   members: [],
   chairman: undefined,

@@ -28,6 +28,7 @@ export type { CouncilErrorCode } from './council-error.js';
 export type {
   CouncilConfig,
   CouncilConfigLayer,
+  ModelOptions,
   ProviderConfig,
   SelfReview,
   StageTimeouts,

@@ -62,6 +62,9 @@ const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c:
 const configKeys = Object.keys(councilConfigLayerSchema.shape);
 const timeoutKeys = ['stage1Ms', 'stage2Ms', 'stage3Ms'];
 const providerKeys = ['maxConcurrency'];
+const modelOptionKeys = ['system', 'temperature'];
+/** Top-level keys whose sub-keys are the user's own words (provider names, model ids), never renamed. */
+const namedKeys = new Set(['providers', 'modelOptions']);
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,12 +85,20 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate
   const name = (key: PropertyKey) => (style === 'snake' ? camelToSnake(String(key)) : String(key));
   // A provider's name (providers.<name>) is the user's own word, never renamed.
   const path = issue.path
-    .map((key, i) => (i === 1 && issue.path[0] === 'providers' ? String(key) : name(key)))
+    .map((key, i) => (i === 1 && namedKeys.has(String(issue.path[0])) ? String(key) : name(key)))
     .join('.');
   const located = issue.path.length === 0 ? undefined : locate?.(issue.path);
   const at = located !== undefined ? describeYamlLocation(located) : path === '' ? 'the top level' : `"${path}"`;
   if (issue.code === 'unrecognized_keys') {
-    const accepted = (issue.path.length === 0 ? configKeys : issue.path[0] === 'providers' ? providerKeys : timeoutKeys)
+    const accepted = (
+      issue.path.length === 0
+        ? configKeys
+        : issue.path[0] === 'providers'
+          ? providerKeys
+          : issue.path[0] === 'modelOptions'
+            ? modelOptionKeys
+            : timeoutKeys
+    )
       .map(name)
       .join(', ');
     const unknown = issue.keys.map((k) => {
@@ -130,7 +141,7 @@ function fromFileKeys(data: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(data)) {
     const camel = snakeToCamel(key);
     if (camel === 'timeouts' && isMapping(value)) out[camel] = camelKeys(value);
-    else if (camel === 'providers' && isMapping(value))
+    else if (namedKeys.has(camel) && isMapping(value))
       out[camel] = Object.fromEntries(
         Object.entries(value).map(([name, p]) => [name, isMapping(p) ? camelKeys(p) : p]),
       );

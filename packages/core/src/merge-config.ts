@@ -3,7 +3,7 @@ import { normalizeStrategyKey } from './resolve-strategy.js';
 
 /**
  * Applies cascade layers over a base, later layers winning key by key. `timeouts`, `strategies`, `pools` and
- * `providers` (each provider's settings too) merge one level deep (an organization can add one strategy without restating the others);
+ * `providers` and `modelOptions` (each provider's or model's settings too) merge one level deep (an organization can add one strategy without restating the others);
  * strategy keys are normalised (`risk_averse` → `risk-averse`). Layers must already be validated.
  */
 export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly CouncilConfigLayer[]): CouncilConfig {
@@ -13,6 +13,7 @@ export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly C
     strategies: { ...base.strategies },
     pools: { ...base.pools },
     providers: Object.fromEntries(Object.entries(base.providers).map(([name, p]) => [name, { ...p }])),
+    modelOptions: Object.fromEntries(Object.entries(base.modelOptions ?? {}).map(([id, o]) => [id, { ...o }])),
     members: [...base.members],
     chairmanFallbacks: [...base.chairmanFallbacks],
   };
@@ -31,6 +32,9 @@ export function mergeConfig(base: Readonly<CouncilConfig>, ...layers: readonly C
       else if (key === 'providers') {
         for (const [name, settings] of Object.entries(value as Record<string, object>))
           merged.providers[name] = { ...merged.providers[name], ...settings };
+      } else if (key === 'modelOptions') {
+        for (const [id, options] of Object.entries(value as Record<string, object>))
+          merged.modelOptions[id] = { ...merged.modelOptions[id], ...options };
       } else if (key === 'strategy') merged.strategy = normalizeStrategyKey(value as string);
       else
         (merged as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? [...(value as unknown[])] : value;

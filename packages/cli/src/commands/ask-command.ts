@@ -9,6 +9,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
+import { applyModelOptions } from '../member-model-options.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { followUpFromHistory } from '../follow-up-from-history.js';
 import { omitUndefined } from '../omit-undefined.js';
@@ -178,13 +179,17 @@ export async function runAsk(
       `Continuing conversation ${followUp.conversationId}: the council sees the answer of session ${followUp.previousSessionId} as context.${keptParts.length === 0 ? '' : ` It keeps that session's ${keptParts.join(', ')}.`}\n`,
     );
   }
-  const resolveModel = createModelResolver({
-    env,
-    ...omitUndefined({ simulated: hooks.simulated }),
-    maxRetries: options.retries ?? loaded.config.retries,
-    maxResponseBytes: loaded.config.maxReplyBytes,
-    concurrency: endpointConcurrency(loaded.config, options.concurrency),
-  });
+  // --system and -o temperature=… over config.yaml's model_options, per model id (issue 30 item 15).
+  const modelOptions = applyModelOptions({ flags: options, config: loaded.config.modelOptions });
+  const resolveModel = modelOptions.resolveModel(
+    createModelResolver({
+      env,
+      ...omitUndefined({ simulated: hooks.simulated }),
+      maxRetries: options.retries ?? loaded.config.retries,
+      maxResponseBytes: loaded.config.maxReplyBytes,
+      concurrency: endpointConcurrency(loaded.config, options.concurrency),
+    }),
+  );
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
@@ -222,7 +227,7 @@ export async function runAsk(
         }),
     council: {
       query: options.question,
-      members: seats.members,
+      members: seats.members.map(modelOptions.seat),
       chairman: seats.chairman,
       ...(chairmen.length > 1 ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] } : {}),
       config: loaded.config,

@@ -13,6 +13,7 @@ import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
 import { createModelResolver } from '../create-model-resolver.js';
+import { applyModelOptions } from '../member-model-options.js';
 import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
@@ -146,12 +147,16 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   });
   const chairman = chairmen[0]!;
   checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  const resolveModel = createModelResolver({
-    env,
-    maxRetries: options.retries ?? loaded.config.retries,
-    maxResponseBytes: loaded.config.maxReplyBytes,
-    concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency),
-  });
+  // --system and -o temperature=… over config.yaml's model_options, per model id (issue 30 item 15).
+  const modelOptions = applyModelOptions({ flags: options, config: loaded.config.modelOptions });
+  const resolveModel = modelOptions.resolveModel(
+    createModelResolver({
+      env,
+      maxRetries: options.retries ?? loaded.config.retries,
+      maxResponseBytes: loaded.config.maxReplyBytes,
+      concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency),
+    }),
+  );
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
@@ -188,7 +193,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       try {
         const session = await runCouncil({
           query: item.prompt,
-          members: seats.members,
+          members: seats.members.map(modelOptions.seat),
           chairman: seats.chairman,
           ...(chairmen.length > 1
             ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] }
