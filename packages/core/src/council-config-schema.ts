@@ -45,6 +45,7 @@ export const councilConfigLayerSchema = z
     selfReview: z.enum(['include', 'omit']),
     biasAudit: z.boolean(),
     biasPersistence: z.boolean(),
+    historyQuestions: z.boolean(),
     timeouts: z.object({ stage1Ms: positiveMs, stage2Ms: positiveMs, stage3Ms: positiveMs }).partial().strict(),
     retries: z.number().int().min(0).max(10),
     maxCostUsd: z.number().positive(),

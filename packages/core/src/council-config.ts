@@ -58,6 +58,12 @@ export interface CouncilConfig {
    * itself: the front end (the CLI) reads this and writes the records, at consent level 1 and above.
    */
   biasPersistence: boolean;
+  /**
+   * Keep each session's question in the local history (`history_questions` in config.yaml), so that `council history`
+   * and the web history show titles and search them. Default true; false keeps none. Core saves nothing itself, and
+   * the question never enters bias records, contributions, telemetry or logs either way.
+   */
+  historyQuestions: boolean;
   timeouts: StageTimeouts;
   /**
    * How many times a model call is retried after a retryable failure (HTTP 408, 429, 5xx, network errors),

@@ -128,6 +128,7 @@ The follow-up question:
   selfReview: 'include',
   biasAudit: false,
   biasPersistence: false,
+  historyQuestions: true,
   timeouts: { stage1Ms: 120_000, stage2Ms: 120_000, stage3Ms: 180_000 },
   retries: 2,
   maxCostUsd: undefined,

@@ -96,6 +96,14 @@ describe('loadConfig', () => {
     await expect(loadConfig({ home, org: 'beta' })).rejects.toThrow(/mode_toggle/);
   });
 
+  it('history_questions: on by default (the local history keeps the question), false in config.yaml turns it off', async () => {
+    expect((await loadConfig({ home })).config.historyQuestions).toBe(true);
+    await write('config.yaml', 'history_questions: false\n');
+    expect((await loadConfig({ home })).config.historyQuestions).toBe(false);
+    await write('config.yaml', 'history_questions: "off"\n');
+    await expect(loadConfig({ home })).rejects.toThrow(/history_questions/);
+  });
+
   it('names the file, the key and the accepted values of a bad enum', async () => {
     const path = await write('config.yaml', 'order: random\n');
     await expectConfigError(loadConfig({ home }), path, '"order"', '"shared", "per-reviewer", "latin-square"');
