@@ -120,7 +120,7 @@ export function fitCheckedSummaries(summaries: BiasSessionSummaries, level: numb
 function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
   const { layout, models: names } = source;
   const { k } = layout;
-  const { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, observations, answers } =
+  const { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, pairDeviation, observations, answers } =
     sumNormalEquations(source);
   const { inverse, range, rank } = symmetricPseudoInverse(xtx, k);
   const beta = new Float64Array(k);
@@ -128,7 +128,7 @@ function fitFromSource(source: ScoreModelSource, level: number): ScoreModelFit {
 
   const { meat, pairs, length, between, informativeSessions, residualSquares, totalSquares } = sumScoreResiduals(
     source,
-    { beta, pairDesign, pairRecords },
+    { beta, pairDesign, pairRecords, pairDeviation },
   );
   const S = informativeSessions;
   const correction = S > 1 ? S / (S - 1) : Number.NaN;

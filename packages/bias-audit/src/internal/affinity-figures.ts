@@ -8,10 +8,6 @@ export interface PairSums {
   sum: Float64Array;
   n: Float64Array;
   sessions: Uint32Array;
-  /** Σ_s e_s², Σ_s e_s n_s, Σ_s n_s² over sessions (e_s, n_s: the pair's residual sum and records in session s). */
-  ee: Float64Array;
-  en: Float64Array;
-  nn: Float64Array;
   /** Σ over the pair's records of its demeaned design row (pair × k): how the pair's mean moves with β̂. */
   design: Float64Array;
   /** Σ_s e_s·score_s and Σ_s n_s·score_s (pair × k), score_s the session's X̃'ẽ. */
@@ -20,10 +16,11 @@ export interface PairSums {
   /** Pair (`reviewer · models + author`) → its dense number among the pairs with records, or −1; and back. */
   index: Int32Array;
   used: Int32Array;
-  /** Σ_s e_s^p e_s^q, Σ_s e_s^p n_s^q and Σ_s n_s^p n_s^q over sessions (P × P, dense numbers, row p). */
-  crossEE: Float64Array;
-  crossEN: Float64Array;
-  crossNN: Float64Array;
+  /**
+   * Σ_s a_s^p a_s^q over sessions (P × P by dense number), a_s^p = e_s^p − ē_p·n_s^p: the pair's residual sum in
+   * session s less its records there times its mean residual (ē_p from pass 1's sums, before pass 2).
+   */
+  cross: Float64Array;
 }
 
 /**

@@ -26,8 +26,8 @@ export interface PairModel {
  * θ and its covariance, from the fit's sums. The pair mean's influence per session is
  * IF_p(s) = (e_s^p − ē_p n_s^p − h_p'score_s)/N_p with h_p = A⁺g_p (the fitted β̂'s share of it; g_p the pair's
  * summed demeaned row), β̂'s is A⁺score_s; every block is S/(S − 1)·Σ_s IF IF' written with the sums of pass 2:
- * V_βp = A⁺(Σe·score − ē_p Σn·score − M h_p)/N_p, and
- * V_pq = [EE_pq − ē_q EN_pq − ē_p EN_qp + ē_p ē_q NN_pq − h_p'a_q − h_q'a_p + h_p'M h_q]/(N_p N_q), a_p = Σ(e − ē_p n)·score.
+ * V_βp = A⁺(a_p − M h_p)/N_p and V_pq = [Σ_s a_s^p a_s^q − h_p'a_q − h_q'a_p + h_p'M h_q]/(N_p N_q), with
+ * a_s^p = e_s^p − ē_p n_s^p and a_p = Σ_s a_s^p score_s = Σe·score − ē_p Σn·score.
  */
 export function pairModel(spec: {
   base: FittedScoreModel;
@@ -92,10 +92,7 @@ export function pairModel(spec: {
       const nj = pairs.n[used[j]!]!;
       if (!(nj > 0)) continue;
       const cross =
-        pairs.crossEE[i * P + j]! -
-        ratio[j]! * pairs.crossEN[i * P + j]! -
-        ratio[i]! * pairs.crossEN[j * P + i]! +
-        ratio[i]! * ratio[j]! * pairs.crossNN[i * P + j]! -
+        pairs.cross[i * P + j]! -
         dotH(i, { rows: score, j }) -
         dotH(j, { rows: score, j: i }) +
         dotH(i, { rows: mh, j });

@@ -13,8 +13,9 @@ export interface NormalEquations {
    * design rows (its reviewer's and position's columns less its answer's mean row).
    */
   pairDesign: Float64Array;
-  /** Per reviewer → author pair: its records (in answers scored twice or more). */
+  /** Per reviewer → author pair: its records (in answers scored twice or more), and the sum of their ỹ. */
   pairRecords: Float64Array;
+  pairDeviation: Float64Array;
   /** Scored records in answers scored twice or more, and those answers. */
   observations: number;
   answers: number;
@@ -30,6 +31,7 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
   const columnSessions = new Uint32Array(k);
   const pairDesign = new Float64Array(models * models * k);
   const pairRecords = new Float64Array(models * models);
+  const pairDeviation = new Float64Array(models * models);
   let observations = 0;
   let answers = 0;
 
@@ -58,6 +60,7 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
       for (let j = chunk.pairStart[s]!; j < chunk.pairStart[s + 1]!; j++) {
         const pair = chunk.pairReviewer[j]! * models + chunk.pairAuthor[j]!;
         pairRecords[pair]!++;
+        pairDeviation[pair]! += chunk.pairDeviation[j]!;
         const base = pair * k;
         pairDesign[base + c[c0 + chunk.pairReviewerColumn[j]!]!]! += 1;
         pairDesign[base + c[c0 + chunk.pairPositionColumn[j]!]!]! += 1;
@@ -66,5 +69,5 @@ export function sumNormalEquations(source: ScoreModelSource): NormalEquations {
       }
     }
   });
-  return { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, observations, answers };
+  return { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, pairDeviation, observations, answers };
 }

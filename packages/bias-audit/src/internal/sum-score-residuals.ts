@@ -27,7 +27,7 @@ export interface ResidualSums {
  */
 export function sumScoreResiduals(
   source: ScoreModelSource,
-  fit: { beta: Float64Array; pairDesign: Float64Array; pairRecords: Float64Array },
+  fit: { beta: Float64Array; pairDesign: Float64Array; pairRecords: Float64Array; pairDeviation: Float64Array },
 ): ResidualSums {
   const { beta } = fit;
   const { k } = source.layout;
@@ -46,25 +46,27 @@ export function sumScoreResiduals(
   const index = new Int32Array(pairCount).fill(-1);
   usedPairs.forEach((p, i) => (index[p] = i));
   const P = usedPairs.length;
+  // Each pair's mean residual, known before this pass from pass 1's sums: ē_p = (Σỹ − g_p'β̂)/N_p. The sessions'
+  // pair residual sums are centred on it (a_s^p = e_s^p − ē_p·n_s^p), so their cross-products are one sum, not three.
+  const centre = new Float64Array(P);
+  usedPairs.forEach((p, i) => {
+    let fitted = 0;
+    for (let a = 0; a < k; a++) fitted += fit.pairDesign[p * k + a]! * beta[a]!;
+    centre[i] = (fit.pairDeviation[p]! - fitted) / fit.pairRecords[p]!;
+  });
   const pairs: PairSums = {
     sum: new Float64Array(pairCount),
     n: new Float64Array(pairCount),
     sessions: new Uint32Array(pairCount),
-    ee: new Float64Array(pairCount),
-    en: new Float64Array(pairCount),
-    nn: new Float64Array(pairCount),
     design: fit.pairDesign,
     eScore: new Float64Array(pairCount * k),
     nScore: new Float64Array(pairCount * k),
     index,
     used: Int32Array.from(usedPairs),
-    crossEE: new Float64Array(P * P),
-    crossEN: new Float64Array(P * P),
-    crossNN: new Float64Array(P * P),
+    cross: new Float64Array(P * P),
   };
-  const { crossEE, crossEN, crossNN } = pairs;
-  const sessionE = new Float64Array(P);
-  const sessionN = new Float64Array(P);
+  const { cross } = pairs;
+  const sessionA = new Float64Array(P);
   const sessionAt = new Int32Array(P);
   const length: LengthSums = {
     sessions: 0,
@@ -157,14 +159,10 @@ export function sumScoreResiduals(
         const e = sessionPairSum[p]!;
         const n = sessionPairN[p]!;
         sessionAt[q] = index[p]!;
-        sessionE[q] = e;
-        sessionN[q] = n;
+        sessionA[q] = e - centre[index[p]!]! * n;
         pairs.sum[p]! += e;
         pairs.n[p]! += n;
         pairs.sessions[p]!++;
-        pairs.ee[p]! += e * e;
-        pairs.en[p]! += e * n;
-        pairs.nn[p]! += n * n;
         const base = p * k;
         for (let a = 0; a < m; a++) {
           const at = base + c[c0 + a]!;
@@ -174,28 +172,19 @@ export function sumScoreResiduals(
         sessionPairSum[p] = 0;
         sessionPairN[p] = 0;
       }
-      // Σ_s e_s^p e_s^q, e_s^p n_s^q, n_s^p n_s^q over the pairs of this session (the pairs' joint influence);
-      // e·e and n·n are symmetric: each unordered couple once here, mirrored when pass 2 ends.
+      // Σ_s a_s^p a_s^q over the pairs of this session (their joint influence): each unordered couple once here,
+      // mirrored when the pass ends.
       for (let q = 0; q < pairsInSession; q++) {
         const p = sessionAt[q]!;
-        const e = sessionE[q]!;
-        const n = sessionN[q]!;
+        const a = sessionA[q]!;
         for (let r = q; r < pairsInSession; r++) {
           const o = sessionAt[r]!;
-          const upper = p <= o ? p * P + o : o * P + p;
-          crossEE[upper]! += e * sessionE[r]!;
-          crossNN[upper]! += n * sessionN[r]!;
-          crossEN[p * P + o]! += e * sessionN[r]!;
-          if (r !== q) crossEN[o * P + p]! += sessionE[r]! * n;
+          cross[p <= o ? p * P + o : o * P + p]! += a * sessionA[r]!;
         }
       }
       addLengthSession({ x: sessionX, y: sessionY, count: answers }, length, between);
     }
   });
-  for (let p = 0; p < P; p++)
-    for (let o = p + 1; o < P; o++) {
-      crossEE[o * P + p] = crossEE[p * P + o]!;
-      crossNN[o * P + p] = crossNN[p * P + o]!;
-    }
+  for (let p = 0; p < P; p++) for (let o = p + 1; o < P; o++) cross[o * P + p] = cross[p * P + o]!;
   return { meat, pairs, length, between, informativeSessions, residualSquares, totalSquares };
 }
