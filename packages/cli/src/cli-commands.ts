@@ -9,8 +9,10 @@ import { demoCliCommand } from './commands/demo-cli-command.js';
 import { doctorCliCommand } from './commands/doctor-cli-command.js';
 import { feedbackCliCommand } from './commands/feedback-cli-command.js';
 import { historyCliCommand } from './commands/history-cli-command.js';
+import { keysCliCommand } from './commands/keys-cli-command.js';
 import { leaderboardCliCommand } from './commands/leaderboard-cli-command.js';
 import { mcpCliCommand } from './commands/mcp-cli-command.js';
+import { modelsCliCommand } from './commands/models-cli-command.js';
 import { serveCliCommand } from './commands/serve-cli-command.js';
 import { personalitiesCliCommand } from './commands/personalities-cli-command.js';
 import { storeCliCommand } from './commands/store-cli-command.js';
@@ -20,6 +22,8 @@ import { telemetryCliCommand } from './commands/telemetry-cli-command.js';
 export const cliCommands: readonly CliCommand[] = [
   configCliCommand,
   doctorCliCommand,
+  keysCliCommand,
+  modelsCliCommand,
   askCliCommand,
   biasReportCliCommand,
   demoCliCommand,

@@ -41,7 +41,8 @@ function entries(commands: readonly CliCommand[]): CompletionEntry[] {
     name: command.name,
     description: command.description,
     flags: command.options.map((option) => ({
-      name: option.flags.split(/\s/)[0]!,
+      // The long name of a flag with a short one too (`-o, --option <key=value>` completes as --option).
+      name: /--[\w-]+/.exec(option.flags)?.[0] ?? option.flags.split(/\s/)[0]!,
       takesValue: /\s[<[]/.test(option.flags),
       description: option.description,
     })),

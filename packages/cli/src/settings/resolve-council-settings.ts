@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CouncilSecrets, CouncilSettings, CouncilSettingsFlags, Env } from './council-settings.js';
 import { PROVIDER_BASE_URL_VARIABLES, PROVIDER_KEY_VARIABLES } from './council-settings.js';
+import { readKeysFile } from './keys-file.js';
 
 /*
  * The one module that reads the environment. Everything else in Council takes the values resolved here as
@@ -264,13 +265,20 @@ function followLink(path: string): string {
   }
 }
 
-/** The values never printed: the hash secret exactly as set, the cloud token, and the provider variables that are set. */
-function readSecrets(env: Env, invalid: ReadonlySet<string>): CouncilSecrets {
+/**
+ * The values never printed: the hash secret exactly as set, the cloud token, and the provider variables that are set —
+ * a key from the environment, else from the keys file (`fileKeys`: the environment wins).
+ */
+function readSecrets(
+  env: Env,
+  invalid: ReadonlySet<string>,
+  fileKeys: Readonly<Record<string, string>>,
+): CouncilSecrets {
   const hashSecretRaw = env['LLM_COUNCIL_HASH_SECRET'];
   const providerEnv: Record<string, string> = {};
   for (const name of [...PROVIDER_KEY_VARIABLES, ...PROVIDER_BASE_URL_VARIABLES]) {
     if (invalid.has(name)) continue;
-    const value = nonBlank(env[name]);
+    const value = nonBlank(env[name]) ?? nonBlank(fileKeys[name]);
     if (value !== undefined) providerEnv[name] = value;
   }
   return {
@@ -302,7 +310,10 @@ function resolveOnce(env: Env, flags: CouncilSettingsFlags): Resolution {
     invalid.push(name);
   }
   // An invalid base URL is left out (the fallback resolution of a doctor then uses the provider's default).
-  const secrets = readSecrets(env, new Set(invalid));
+  // Keys set with `council keys set` live in <home>/keys (mode 0600); one open to others is refused, naming the fix.
+  const keysFile = readKeysFile(home);
+  if (keysFile.status === 'refused') problems.push(keysFile.problem);
+  const secrets = readSecrets(env, new Set(invalid), keysFile.keys);
   const org = flags.org !== undefined ? flags.org : (parsed.LLM_COUNCIL_ORG ?? null);
   const biasPersistence = flags.biasPersistence ?? parsed.LLM_COUNCIL_BIAS_PERSISTENCE ?? false;
   const consentLevel = flags.consentLevel ?? parsed.LLM_COUNCIL_BIAS_CONSENT ?? 1;
