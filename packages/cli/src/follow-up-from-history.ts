@@ -17,8 +17,8 @@ export interface ContinuedCouncil {
  * What `ask --continue [SESSION|last]` carries over: the chosen session of the history log (`last`, an id, or a
  * unique prefix of one), its synthesis as the previous answer, its conversation id (its own id when it started the
  * conversation), and its council (members, chairman, strategy and goal), which the follow-up keeps unless flags
- * say otherwise, as `llm -c` keeps the model. The history keeps no question texts, so the previous question is not
- * carried.
+ * say otherwise, as `llm -c` keeps the model. The previous answer is the context; the previous question (kept in the
+ * history unless `history_questions: false`) is not sent again.
  */
 export async function followUpFromHistory(options: {
   ref: string;

@@ -50,7 +50,8 @@ export function isSimulatedSession(session: Pick<CouncilSession, 'stage1'>): boo
 /**
  * After a session, by consent (ADR-018): nothing at 0; at ≥ 1 the history log, and bias records and contribution
  * records (design doc 004 §7) when `LLM_COUNCIL_BIAS_PERSISTENCE=true`; at ≥ 2 a telemetry event in the outbox (sent later by the
- * uploader) unless a member was simulated. The query text is used for metadata (and, at 4, the salted hash) and never written.
+ * uploader) unless a member was simulated. The question is kept in the history entry alone (unless `keepQuestion` is
+ * false); for the rest it is used for metadata (and, at 4, the salted hash) and never written.
  *
  * The session is saved as one unit (`saveSessionWhole`): every line of every file is prepared (and validated) first, the
  * session's journal is written and fsynced, then the bias records, contributions, history entry and outbox event are
@@ -62,6 +63,11 @@ export async function persistSession(options: {
   session: CouncilSession;
   settings: CouncilSettings;
   version: string;
+  /**
+   * Keep the question in the history entry, for `history list`, `show` and `search` (default true); false with
+   * `history_questions: false` in config.yaml. The question goes nowhere else either way.
+   */
+  keepQuestion?: boolean;
 }): Promise<PersistResult> {
   const { session, settings } = options;
   requireHashSecret(settings);
@@ -94,6 +100,8 @@ export async function persistSession(options: {
       token_count_bucket: metadata.tokenCountBucket,
       language: metadata.language,
     },
+    // The local history's own copy of the question (issue 30): the one place it is written, and only here.
+    ...(options.keepQuestion === false ? {} : { question: session.query }),
     session: withoutQuery,
   };
   const parts: SessionPart[] = [];

@@ -98,7 +98,7 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(r.out).not.toContain('CANARY-QUERY');
   }, 20_000);
 
-  it('saves by consent: history, 9 bias records, 3 contribution records and an outbox event at consent 2, never the query text or the key', async () => {
+  it('saves by consent: history, 9 bias records, 3 contribution records and an outbox event at consent 2, the query text in the local history alone, never the key', async () => {
     const r = await ask(['--models', MEMBERS.join(',')], {
       LLM_COUNCIL_BIAS_PERSISTENCE: 'true',
       LLM_COUNCIL_BIAS_CONSENT: '2',
@@ -123,9 +123,11 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
       'session_id',
       'timestamp',
     ]);
+    // The question is kept in the local history (issue 30 item 5: history_questions, default true) and nowhere else.
     for (const file of filesUnder(r.home)) {
       const bytes = readFileSync(file, 'utf8');
-      expect(bytes, file).not.toContain('CANARY-QUERY');
+      if (file === join(r.home, 'history.jsonl')) expect(bytes, file).toContain('CANARY-QUERY');
+      else expect(bytes, file).not.toContain('CANARY-QUERY');
       expect(bytes, file).not.toContain(KEY);
     }
   }, 20_000);

@@ -256,7 +256,12 @@ export async function runAsk(
   let saved: PersistResult | null = null;
   if (options.persist !== false) {
     await hooks.beforeSave?.(session);
-    saved = await persistSession({ session, settings, version: ctx.version });
+    saved = await persistSession({
+      session,
+      settings,
+      version: ctx.version,
+      keepQuestion: loaded.config.historyQuestions,
+    });
     ctx.io.stderr(`${describePersist(saved)}\n`);
     for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);
   }

@@ -103,11 +103,13 @@ describe('ask --continue (issue 15 item 10)', () => {
     const branch = await ask(['--continue', first.doc!.sessionId.slice(0, 8), 'What about C?']);
     expect(branch.doc?.conversation).toEqual({ id: first.doc!.sessionId, previousSessionId: first.doc!.sessionId });
 
-    // Privacy unchanged: no query text in any file (history, bias records, telemetry), follow-ups included.
+    // Privacy: no query text in bias records or telemetry, follow-ups included; the local history alone keeps the
+    // questions (issue 30 item 5: history_questions, default true).
     const files = filesUnder(home);
     expect(files.some((f) => f.endsWith('outbox.jsonl'))).toBe(true);
     expect(files.some((f) => f.includes('bias_metrics'))).toBe(true);
-    for (const file of files) {
+    expect(readFileSync(join(home, 'history.jsonl'), 'utf8')).toContain('CANARY-FOLLOW-UP');
+    for (const file of files.filter((f) => f !== join(home, 'history.jsonl'))) {
       const text = readFileSync(file, 'utf8');
       expect(text).not.toContain('CANARY-FOLLOW-UP');
       expect(text).not.toContain(FIRST);

@@ -206,7 +206,13 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
         });
         sessions.push(session);
-        if (options.persist !== false) await persistSession({ session, settings, version: ctx.version });
+        if (options.persist !== false)
+          await persistSession({
+            session,
+            settings,
+            version: ctx.version,
+            keepQuestion: loaded.config.historyQuestions,
+          });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
         const outcome = sessionOutcome(session);
         if (outcome.complete) {

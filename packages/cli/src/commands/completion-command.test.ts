@@ -38,7 +38,7 @@ describe('council completion (issue 15 item 12)', () => {
     const zsh = await run(['completion', 'zsh']);
     expect(zsh.code).toBe(0);
     expect(zsh.out.startsWith('#compdef council\n')).toBe(true);
-    expect(zsh.out).toContain("history) flags=('--limit:list: the most recent n sessions (default 20)'");
+    expect(zsh.out).toContain("history) flags=('--limit:list, search: the most recent n sessions (default 20)'");
     const fish = await run(['completion', 'fish']);
     expect(fish.code).toBe(0);
     expect(fish.out).toContain("complete -c council -n __fish_use_subcommand -a demo -d 'Offline:");
@@ -52,8 +52,14 @@ describe('council completion (issue 15 item 12)', () => {
 
   it('completes the actions of history, store, config, telemetry and personalities (issue 30 item 11)', async () => {
     const script = (await run(['completion', 'bash'])).out;
-    expect(bashComplete(script, ['council', 'history', ''])).toEqual(['list', 'show', 'consistency', 'mimicry']);
-    expect(bashComplete(script, ['council', 'history', 's'])).toEqual(['show']);
+    expect(bashComplete(script, ['council', 'history', ''])).toEqual([
+      'list',
+      'search',
+      'show',
+      'consistency',
+      'mimicry',
+    ]);
+    expect(bashComplete(script, ['council', 'history', 'sh'])).toEqual(['show']);
     expect(bashComplete(script, ['council', 'store', 'st'])).toEqual(['stats']);
     expect(bashComplete(script, ['council', 'config', 'i'])).toEqual(['init']);
     expect(bashComplete(script, ['council', 'telemetry', 'r'])).toEqual(['retry-dead']);
@@ -61,10 +67,10 @@ describe('council completion (issue 15 item 12)', () => {
     // Only the first argument is an action: after it, files as before.
     expect(bashComplete(script, ['council', 'history', 'show', 'li'])).not.toContain('list');
     const zsh = (await run(['completion', 'zsh'])).out;
-    expect(zsh).toContain("actions=('list' 'show' 'consistency' 'mimicry')");
+    expect(zsh).toContain("actions=('list' 'search' 'show' 'consistency' 'mimicry')");
     const fish = (await run(['completion', 'fish'])).out;
     expect(fish).toContain(
-      "complete -c council -n '__fish_seen_subcommand_from history; and test (count (commandline -opc)) -eq 2' -a 'list show consistency mimicry'",
+      "complete -c council -n '__fish_seen_subcommand_from history; and test (count (commandline -opc)) -eq 2' -a 'list search show consistency mimicry'",
     );
   }, 60_000);
 
@@ -153,7 +159,7 @@ describe('council completion (issue 15 item 12)', () => {
           .split('\n')
           .filter((l) => l !== '')
           .map((l) => l.split('\t')[0]!);
-      expect(complete('council history ').sort()).toEqual(['consistency', 'list', 'mimicry', 'show']);
+      expect(complete('council history ').sort()).toEqual(['consistency', 'list', 'mimicry', 'search', 'show']);
       expect(complete('council ask q --models sim')).toEqual(['simulated:ada', 'simulated:basil']);
       expect(complete('council ask q --models @deep,open')).toEqual(['@deep,openai/gpt-4o']);
       expect(complete('council ask q --chairman @')).toEqual(['@deep']);

@@ -48,6 +48,10 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # wins over this line. \`council config init --bias-records\` writes this line uncommented.
 # bias_persistence: true             # default false: uncomment to collect bias records
 
+# History: each session's question is kept in this home's history.jsonl (local only, never in bias records,
+# contributions, telemetry or logs), so that \`council history\` and \`council serve\` show and search it.
+# history_questions: false           # default true: false keeps no question in the history
+
 # Prompts can be replaced too: evaluation_prompt (needs {query} and {responses}), ranking_enforced_output_format
 # (must contain FINAL RANKING), consensus_prompt (needs {query}, {responses}, {directive}, {attribution_format}),
 # attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt,

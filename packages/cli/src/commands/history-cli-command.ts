@@ -6,11 +6,11 @@ import type { HistoryCommandOptions } from './history-command.js';
 export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   name: 'history',
   args: '[action] [id]',
-  actions: ['list', 'show', 'consistency', 'mimicry'],
+  actions: ['list', 'search', 'show', 'consistency', 'mimicry'],
   description:
-    "List past sessions (list, the default), show one (show <id|last>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry); the query text is never stored",
+    "List past sessions by their questions, follow-ups under their conversation (list, the default), find some (search <text>), show one (show <id|last>), each reviewer's self-consistency on identical answers (consistency) or style mimicry (mimicry). The question is kept in this local history only (history_questions: false in config.yaml keeps none)",
   options: [
-    { flags: '--limit <n>', description: 'list: the most recent n sessions (default 20)' },
+    { flags: '--limit <n>', description: 'list, search: the most recent n sessions (default 20)' },
     {
       flags: '--show <what>',
       description:
@@ -20,6 +20,7 @@ export const historyCliCommand: CliCommand<HistoryCommandOptions> = {
   ],
   examples: [
     'council history',
+    'council history search "legacy module"',
     'council history show last',
     'council history show 3f2a9c1e',
     'council history show 3f2a9c1e --show all',

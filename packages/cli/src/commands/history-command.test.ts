@@ -49,11 +49,13 @@ describe('council history', () => {
     expect(t.err()).toMatch(/skipped 1 unreadable line .*history\.jsonl \(first at line 3\)/);
   });
 
-  it('shows one session by a unique id prefix, says the query is not stored, and rejects an ambiguous prefix', async () => {
+  it('shows one session by a unique id prefix, says a line without a question kept none, and rejects an ambiguous prefix', async () => {
     const t = testContext({ home: homeWith([S1, S2]) });
     await runHistoryCommand({ action: 'show', id: 'aaaa2' }, t.ctx);
     expect(t.out()).toContain('Session aaaa2222-0000');
-    expect(t.out()).toContain('Query: not stored (privacy by default); category writing');
+    expect(t.out()).toContain(
+      'Question: not stored (history_questions: false, or saved before questions were kept); category writing',
+    );
     await expect(
       runHistoryCommand({ action: 'show', id: 'aaaa' }, testContext({ home: homeWith([S1, S2]) }).ctx),
     ).rejects.toThrow('"aaaa" matches 2 sessions; give more characters of the id.');

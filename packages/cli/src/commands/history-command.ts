@@ -11,9 +11,11 @@ import { renderTable } from '../render-table.js';
 import type { TableAlign } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
 import type { SessionShow } from '../session-show.js';
+import { conversationOf, groupConversations, questionMatches, sessionTitle } from './history-conversations.js';
 
 export interface HistoryCommandOptions {
   action: string | undefined;
+  /** `show`: the session (id, prefix or `last`); `search`: the text to find in the questions. */
   id?: string;
   /** `list`: the most recent n sessions (default 20). */
   limit?: number;
@@ -83,14 +85,23 @@ export function findSession(entries: readonly HistoryEntry[], id: string): Histo
   });
 }
 
-/** `council history list|show <id>`: the sessions this machine ran (the query text is never kept). */
+/**
+ * `council history list|search <text>|show <id>`: the sessions this machine ran, titled by their questions (kept in
+ * the local history unless `history_questions: false`), follow-ups under the question that started the conversation.
+ */
 export async function runHistoryCommand(options: HistoryCommandOptions, ctx: CommandContext): Promise<number> {
   // `council history` alone lists, as `git stash` or `llm logs` do: the action a newcomer means.
   const action = options.action ?? 'list';
-  if (action !== 'list' && action !== 'show' && action !== 'consistency' && action !== 'mimicry') {
+  if (
+    action !== 'list' &&
+    action !== 'search' &&
+    action !== 'show' &&
+    action !== 'consistency' &&
+    action !== 'mimicry'
+  ) {
     throw new CliError({
       code: 'USAGE',
-      message: `Unknown history action "${action}": use "council history list", "council history show <id>", "council history consistency" or "council history mimicry".`,
+      message: `Unknown history action "${action}": use "council history list", "council history search <text>", "council history show <id>", "council history consistency" or "council history mimicry".`,
     });
   }
   const { path, entries } = await loadHistory(ctx);
@@ -105,7 +116,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     const entry = findSession(entries, options.id.trim());
     if (options.json) {
       ctx.io.stdout(
-        `${JSON.stringify({ ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated }, null, 2)}\n`,
+        `${JSON.stringify({ ...sessionDocument(entry.session), question: entry.question ?? null, queryMetadata: entry.query_metadata, simulated: entry.simulated }, null, 2)}\n`,
       );
       return 0;
     }
@@ -114,11 +125,17 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     ctx.io.stdout(
       `${s.bold(`Session ${entry.session.sessionId}`)} · ${entry.session.timestamp}${entry.simulated ? ` ${s.magenta('[simulated]')}` : ''}\n`,
     );
-    ctx.io.stdout(
-      s.dim(
-        `Query: not stored (privacy by default); category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}\n`,
-      ),
-    );
+    const conversation = entry.session.conversation;
+    if (conversation !== undefined)
+      ctx.io.stdout(
+        s.dim(`Follow-up of ${conversation.previousSessionId} (conversation ${conversation.id.slice(0, 8)})\n`),
+      );
+    const about = `category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}`;
+    if (entry.question === undefined)
+      ctx.io.stdout(
+        s.dim(`Question: not stored (history_questions: false, or saved before questions were kept); ${about}\n`),
+      );
+    else ctx.io.stdout(`${s.bold('Question:')} ${entry.question}\n${s.dim(about)}\n`);
     ctx.io.stdout(
       renderTable({
         head: ['member', 'model', 'answer', 'latency'],
@@ -143,14 +160,28 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     );
     return 0;
   }
+  let listed = entries;
+  if (action === 'search') {
+    const text = options.id?.trim() ?? '';
+    if (text === '')
+      throw new CliError({
+        code: 'USAGE',
+        message:
+          'council history search needs the text to find in the questions: council history search "legacy module".',
+      });
+    listed = entries.filter((e) => questionMatches(e, text));
+  }
   const limit = options.limit ?? 20;
-  const recent = entries.slice(-limit).reverse();
+  const recent = listed.slice(-limit).reverse();
   if (options.json) {
     ctx.io.stdout(
       `${JSON.stringify(
         recent.map((e) => ({
           sessionId: e.session.sessionId,
           timestamp: e.session.timestamp,
+          title: sessionTitle(e),
+          conversation: conversationOf(e),
+          previousSessionId: e.session.conversation?.previousSessionId ?? null,
           members: e.session.config.members,
           winner: e.session.leaderboard[0]?.candidate ?? null,
           category: e.query_metadata?.category ?? null,
@@ -168,22 +199,41 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     ctx.io.stdout(`No sessions yet in ${path}. Run "council ask" (or "council demo").\n`);
     return 0;
   }
-  ctx.io.stdout(
-    renderTable({
-      head: ['session', 'time (UTC)', 'members', 'top of the leaderboard', 'category', 'tokens'],
-      align: ['left', 'left', 'right', 'left', 'left', 'right'],
-      style: ctx.out,
-      rows: recent.map((e) => [
+  if (action === 'search' && listed.length === 0) {
+    const unkept = entries.filter((e) => e.question === undefined).length;
+    ctx.io.stdout(
+      `No question in the history contains "${options.id!.trim()}"${unkept > 0 ? ` (${unkept} of ${entries.length} sessions kept no question)` : ''}.\n`,
+    );
+    return 0;
+  }
+  // Each conversation once, where its newest session falls; its sessions in the order they were asked, follow-ups
+  // marked ↳ under the question that started it.
+  const rows = groupConversations(recent).flatMap((group) =>
+    group.sessions.map((e) => {
+      const followUp = e.session.conversation !== undefined;
+      const title = sessionTitle(e) ?? ctx.out.dim('(question not stored)');
+      return [
         e.session.sessionId.slice(0, 8) + (e.simulated ? ' (sim)' : ''),
         e.session.timestamp.slice(0, 16).replace('T', ' '),
+        followUp ? `↳ ${title}` : title,
         String(e.session.config.members.length),
         e.session.leaderboard[0]?.candidate ?? 'n/a',
-        e.query_metadata?.category ?? 'n/a',
         e.session.usage.tokens.toLocaleString('en-US'),
-      ]),
+      ];
     }),
   );
-  ctx.io.stdout(`${recent.length} of ${entries.length} sessions. Show one with: council history show <session>\n`);
+  ctx.io.stdout(
+    renderTable({
+      head: ['session', 'time (UTC)', 'question', 'members', 'top of the leaderboard', 'tokens'],
+      align: ['left', 'left', 'left', 'right', 'left', 'right'],
+      style: ctx.out,
+      rows,
+    }),
+  );
+  const found = action === 'search' ? ` whose question contains "${options.id!.trim()}" (of ${entries.length})` : '';
+  ctx.io.stdout(
+    `${recent.length} of ${listed.length} sessions${found}. Show one with: council history show <session>\n`,
+  );
   return 0;
 }
 
