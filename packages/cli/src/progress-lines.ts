@@ -103,8 +103,7 @@ export function createProgressLines(options: {
         }
         case 'model-failed': {
           pending.delete(`${event.stage}:${event.member}`);
-          const first = event.message.split('\n')[0]!;
-          const message = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+          const message = shortMessage(event.message.split('\n')[0]!);
           say(`  ${event.member} ${REASONS[event.reason] ?? event.reason} at stage ${event.stage}: ${message}`);
           return;
         }
@@ -147,4 +146,21 @@ export function createProgressLines(options: {
     },
   };
   return lines;
+}
+
+/**
+ * A failure's message for one progress line: whole when it fits 160 characters; else its whole sentences up to 240
+ * (a message is never cut in the middle of its advice); a first sentence longer than 160 (a provider's long error
+ * body) is cut at 160 with "…".
+ */
+function shortMessage(first: string): string {
+  if (first.length <= 160) return first;
+  const sentences = first.split(/(?<=[.!?])\s+/);
+  if (sentences[0]!.length > 160) return `${first.slice(0, 159)}…`;
+  let kept = sentences[0]!;
+  for (const sentence of sentences.slice(1)) {
+    if (kept.length + 1 + sentence.length > 240) return `${kept} …`;
+    kept = `${kept} ${sentence}`;
+  }
+  return kept;
 }

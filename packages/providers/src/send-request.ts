@@ -43,6 +43,16 @@ function describeCause(error: unknown): string {
   return parts.join(': ') || String(error);
 }
 
+/** Whether a network failure (or one of its causes) is a refused connection. */
+function refused(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if ((current as { code?: unknown }).code === 'ECONNREFUSED') return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 /** A failure below HTTP (refused, reset, cut-off body) as a retryable APICallError. */
 function networkError(options: { error: unknown; provider: string; modelId: string; url: string }): APICallError {
   let where: string;
@@ -57,7 +67,10 @@ function networkError(options: { error: unknown; provider: string; modelId: stri
     url: options.url,
     isRetryable: true,
     cause: options.error,
-    message: `The connection to ${options.provider} at ${where} failed while calling ${options.modelId}: ${describeCause(options.error)}. Check that the server is reachable (a local server must be running), then retry.`,
+    message: refused(options.error)
+      ? // Nothing listens there: no deadline or retry helps, only a running server (or the right address).
+        `The connection to ${options.provider} at ${where} was refused while calling ${options.modelId}: nothing is listening there. Start the server (a local one such as ollama must be running) or correct its address, then retry.`
+      : `The connection to ${options.provider} at ${where} failed while calling ${options.modelId}: ${describeCause(options.error)}. Check that the server is reachable (a local server must be running), then retry.`,
   });
 }
 
