@@ -17,7 +17,10 @@ export interface RepeatedRecords {
  * records are duplicates only when every field agrees, and how many of the window's records are not in display order.
  */
 export interface OmittedRecordFields {
-  /** Per session of the window: where its records start in the arrays below, or -1 (a session without repeats). */
+  /**
+   * Per session of the window: where its records start in the arrays below, or -1 for a session without repeats
+   * (`dropRepeatedRecords` then searches only the others).
+   */
   sessionOffset: Int32Array;
   time: Float64Array;
   queryCategory: Uint16Array;
@@ -80,16 +83,19 @@ type RepeatColumns = Pick<BiasColumns, 'reviewer' | 'candidate' | 'sessionStart'
 
 /**
  * The first record of a repeat in each session: record `i` repeats an earlier record `first` of its session with the
- * same reviewer and reviewed member. `visit` is called for every repeat, session by session, in read order.
+ * same reviewer and reviewed member. `visit` is called for every repeat, session by session, in read order. The sessions
+ * are those below `scope.sessions`, but for those `scope.only` marks -1 (known to hold no repeat).
  */
 function forEachRepeat(
   columns: RepeatColumns,
-  sessions: number,
+  scope: { sessions: number; only?: Int32Array },
   visit: (s: number, first: number, i: number) => void,
 ): void {
   const { reviewer, candidate, sessionStart } = columns;
+  const { sessions, only } = scope;
   const firstOf = new Map<number, number>();
   for (let s = 0; s < sessions; s++) {
+    if (only !== undefined && only[s]! < 0) continue;
     const from = sessionStart[s]!;
     const to = sessionStart[s + 1]!;
     const small = to - from <= 64;
@@ -117,7 +123,7 @@ function forEachRepeat(
 /** The sessions (indices below `sessions`, ascending) with two records of one reviewer and reviewed member. */
 export function sessionsWithRepeats(columns: RepeatColumns, sessions: number): number[] {
   const found: number[] = [];
-  forEachRepeat(columns, sessions, (s) => {
+  forEachRepeat(columns, { sessions }, (s) => {
     if (found.at(-1) !== s) found.push(s);
   });
   return found;
@@ -143,7 +149,10 @@ export function dropRepeatedRecords<C extends BiasColumns = BiasRecordColumns>(
   let drop: Uint8Array | null = null;
   let droppedNotDisplayOrder = 0;
   let fields: RecordFields | undefined;
-  forEachRepeat(columns, sessions, (s, first, i) => {
+  // A report read found its sessions with repeats (sessionsWithRepeats) and read their omitted fields: only those are
+  // searched again.
+  const scope = omitted === undefined ? { sessions } : { sessions, only: omitted.sessionOffset };
+  forEachRepeat(columns, scope, (s, first, i) => {
     fields ??= recordFields(columns, omitted);
     drop ??= new Uint8Array(columns.length);
     drop[i] = 1;
