@@ -67,6 +67,12 @@ export const sessionListQuerySchema = z.strictObject({
   to: isoDate('to').optional(),
   limit: countParam('limit', 500).optional(),
   before: z.string().min(1).max(200).optional(),
+  q: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Only sessions whose question contains every word of this text (case-insensitive).'),
 });
 
 export const sessionSummarySchema = z.object({
@@ -76,7 +82,14 @@ export const sessionSummarySchema = z.object({
       'The session id: the one POST /api/sessions returned, for its event stream while it runs and in the history after.',
     ),
   timestamp: z.string(),
+  title: z
+    .string()
+    .nullable()
+    .describe(
+      "The question's first line (cut at 72 characters); null while running and when the history kept no question.",
+    ),
   conversation: z.string().nullable(),
+  previousSessionId: z.string().nullable().describe('The session a follow-up continues; null for a first question.'),
   members: z.array(z.string()),
   chairman: z.string().nullable(),
   strategy: z.string().nullable(),
@@ -113,7 +126,13 @@ export const sessionDocumentSchema = z.looseObject({
     ),
 });
 
-export const sessionResponseSchema = z.object({ session: sessionDocumentSchema });
+export const sessionResponseSchema = z.object({
+  session: sessionDocumentSchema,
+  question: z
+    .string()
+    .nullable()
+    .describe('The question as the local history kept it; null with history_questions: false or an older line.'),
+});
 
 export const configResponseSchema = z.object({
   demo: z.boolean(),

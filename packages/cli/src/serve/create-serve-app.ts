@@ -209,7 +209,7 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
         return c.json({ id, running: true as const, events: `/api/sessions/${id}/events` }, 202);
       return fail({ status: 404, code: 'NOT_FOUND', message: `No session "${id}": not running, not in the history.` });
     }
-    return c.json({ session: sessionDocument(entry.session) });
+    return c.json({ session: sessionDocument(entry.session), question: entry.question ?? null });
   });
 
   app.get('/api/sessions/:id/events', (c) => {

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
+import { questionMatches, sessionTitle } from '../commands/history-conversations.js';
 import type { HistoryEntry } from '../history-entry.js';
 import type { sessionListQuerySchema, sessionListSchema, sessionSummarySchema } from './api-schemas.js';
 import type { HubRun } from './session-hub.js';
@@ -15,7 +16,9 @@ function fromHistory(entry: HistoryEntry): SessionSummary {
   return {
     id: session.sessionId,
     timestamp: session.timestamp,
+    title: sessionTitle(entry),
     conversation: session.conversation?.id ?? null,
+    previousSessionId: session.conversation?.previousSessionId ?? null,
     members: session.config.members,
     chairman: session.synthesis?.model ?? session.config.chairman,
     strategy: session.config.strategy,
@@ -31,7 +34,9 @@ function fromRun(run: HubRun): SessionSummary {
   return {
     id: run.id,
     timestamp: run.startedAt,
+    title: null,
     conversation: run.conversation,
+    previousSessionId: null,
     members: [...run.members],
     chairman: run.chairman,
     strategy: run.strategy,
@@ -62,8 +67,9 @@ function bound(text: string | undefined, end: boolean): number | null {
 }
 
 /**
- * `GET /api/sessions`: the runs in progress, then the history newest first, filtered by model and date,
- * one page after the session `before`. The query text is in neither source, so it cannot be here.
+ * `GET /api/sessions`: the runs in progress, then the history newest first, filtered by model, date and words of the
+ * question (`q`), one page after the session `before`. Each finished session is titled by its question's first line,
+ * when the local history kept it.
  */
 export function listSessions(options: {
   entries: readonly HistoryEntry[];
@@ -79,9 +85,11 @@ export function listSessions(options: {
   };
   // A run has the id its session is saved under: one being saved may already be in the history, and is listed once.
   const saved = new Set(options.entries.map((e) => e.session.sessionId));
+  // A search is over the kept questions: a running session has none yet.
   const running = options.runs
     .filter(
       (r) =>
+        query.q === undefined &&
         r.status === 'running' &&
         !saved.has(r.id) &&
         inWindow(r.startedAt) &&
@@ -90,7 +98,12 @@ export function listSessions(options: {
     .reverse()
     .map(fromRun);
   const past = options.entries
-    .filter((e) => inWindow(e.session.timestamp) && (query.model === undefined || involves(e, query.model)))
+    .filter(
+      (e) =>
+        inWindow(e.session.timestamp) &&
+        (query.model === undefined || involves(e, query.model)) &&
+        (query.q === undefined || questionMatches(e, query.q)),
+    )
     .map(fromHistory)
     // Newest first; the history is in the order sessions ended, which concurrent runs can interleave.
     .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? -1 : 1));

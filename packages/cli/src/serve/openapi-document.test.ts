@@ -59,6 +59,7 @@ describe('the OpenAPI document of council serve (issue 16)', () => {
       'to',
       'limit',
       'before',
+      'q',
     ]);
   });
 

@@ -115,7 +115,8 @@ export function createServeOpenApiDocument(): JsonObject {
           },
         },
         get: {
-          summary: 'Sessions newest first: runs in progress, then the history log (which keeps no query text).',
+          summary:
+            'Sessions newest first: runs in progress, then the history log, each titled by its question (kept locally unless history_questions: false); q searches the questions.',
           parameters: queryParameters(sessionListQuerySchema),
           responses: { '200': json('One page.', 'SessionList'), '400': error('A parameter out of range.'), ...refused },
         },

@@ -247,7 +247,7 @@ describe('council serve is safe on localhost (issue 16)', () => {
     expect(((await small.json()) as { error: { message: string } }).error.message).toMatch(/^query/);
   });
 
-  it('never puts the query or the key in a response other than the run’s answers, nor in the log', async () => {
+  it('never puts the query or the key in a response other than the run’s answers and the history’s own view, nor in the log', async () => {
     const id = await client.start({ query: `${CANARY_QUERY}: how do I test a legacy module?`, members: MEMBERS });
     const events = await client.events(id);
     expect(events.at(-1)!.data).toEqual({ status: 'finished' });
@@ -256,9 +256,13 @@ describe('council serve is safe on localhost (issue 16)', () => {
     const failed = await client.events(failedId);
     expect(failed.map((e) => e.type).slice(-2)).toEqual(['error', 'done']);
     const sessionId = (events.at(-2)!.data as { session: { sessionId: string } }).session.sessionId;
+    // The history is the user's own (issue 30 item 5): its list titles the session by the question, and the session
+    // itself carries it. Nothing else does.
+    const history = ['/api/sessions', `/api/sessions/${sessionId}`];
+    for (const path of history) expect((await client.get(path)).text, path).toContain(CANARY_QUERY);
     const bodies = [
       ...(await Promise.all(
-        [...API, `/api/sessions/${sessionId}`, '/api/bias-report?last=5', '/api/contributions?last=5'].map(
+        [...API.filter((p) => !history.includes(p)), '/api/bias-report?last=5', '/api/contributions?last=5'].map(
           async (path) => `${path}: ${(await client.get(path)).text}`,
         ),
       )),

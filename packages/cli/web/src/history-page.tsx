@@ -6,9 +6,36 @@ import { percent } from './session-view-model.js';
 import type { ServeConfig, SessionDocument, SessionList, SessionListItem } from './types.js';
 
 interface Filters {
+  /** Words of the question (the server's `q`). */
+  text: string;
   model: string;
   from: string;
   to: string;
+}
+
+/**
+ * The loaded sessions grouped into their conversations: the conversation with the newest session first, its
+ * sessions in the order they were asked (the first question, then its follow-ups). Running sessions stay on top.
+ */
+export function groupByConversation(list: readonly SessionListItem[]): SessionListItem[][] {
+  const groups = new Map<string, { items: SessionListItem[]; newest: number }>();
+  for (const item of list) {
+    const key = item.running ? `running:${item.id}` : (item.conversation ?? item.id);
+    const time = Date.parse(item.timestamp);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { items: [item], newest: item.running ? Infinity : time });
+    else {
+      group.items.push(item);
+      group.newest = Math.max(group.newest, time);
+    }
+  }
+  return [...groups.values()]
+    .sort((a, b) => b.newest - a.newest)
+    .map((g) => [...g.items].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp)));
+}
+
+function council(item: SessionListItem): string {
+  return `${item.members.join(', ')} · chairman ${item.chairman ?? 'n/a'} · ${item.strategy ?? ''} ${item.mode ?? ''}`.trim();
 }
 
 function outcome(item: SessionListItem): string {
@@ -19,19 +46,24 @@ function outcome(item: SessionListItem): string {
   return `led by ${top!.id} (${percent(top!.weight)})${rest.length ? ` and ${rest.length} more` : ''}`;
 }
 
-/** Past sessions from the history log, filtered by model and date; one opens with the same view as the chat. */
+/**
+ * Past sessions from the history log, titled by their questions, follow-ups under the question that started their
+ * conversation, searched by words of the question and filtered by model and date; one opens with the same view as
+ * the chat, its question above it.
+ */
 export function HistoryPage({ config }: { config: ServeConfig }) {
-  const [filters, setFilters] = useState<Filters>({ model: '', from: '', to: '' });
+  const [filters, setFilters] = useState<Filters>({ text: '', model: '', from: '', to: '' });
   const [applied, setApplied] = useState<Filters>(filters);
   const [list, setList] = useState<SessionListItem[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [open, setOpen] = useState<SessionDocument | null>(null);
+  const [open, setOpen] = useState<{ session: SessionDocument; question: string | null } | null>(null);
 
   const load = async (before: string | null) => {
     setError(null);
     try {
       const params = {
+        q: applied.text.trim(),
         model: applied.model,
         from: dayBound(applied.from, false),
         to: dayBound(applied.to, true),
@@ -53,8 +85,10 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
   const openSession = async (id: string) => {
     setError(null);
     try {
-      const { session } = await api<{ session: SessionDocument }>(`/api/sessions/${encodeURIComponent(id)}`);
-      setOpen(session);
+      const found = await api<{ session: SessionDocument; question?: string | null }>(
+        `/api/sessions/${encodeURIComponent(id)}`,
+      );
+      setOpen({ session: found.session, question: found.question ?? null });
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     }
@@ -66,9 +100,23 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
         <button type="button" class="secondary" onClick={() => setOpen(null)}>
           ← Back to the list
         </button>
-        <h2>Session of {formatTime(open.timestamp)}</h2>
-        <p class="muted small">The history keeps no question texts, only what the council answered.</p>
-        <SessionDetail session={open} modeToggle={config.modeToggle} idPrefix={`history-${open.sessionId}`} />
+        <h2>Session of {formatTime(open.session.timestamp)}</h2>
+        {open.session.conversation && (
+          <p class="muted small">Follow-up in a conversation: the council saw the previous answer as context.</p>
+        )}
+        {open.question === null ? (
+          <p class="muted small">
+            The history kept no question for this session (history_questions: false, or saved before questions were
+            kept).
+          </p>
+        ) : (
+          <p class="question history-question">{open.question}</p>
+        )}
+        <SessionDetail
+          session={open.session}
+          modeToggle={config.modeToggle}
+          idPrefix={`history-${open.session.sessionId}`}
+        />
       </div>
     );
   }
@@ -83,6 +131,15 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
           setApplied(filters);
         }}
       >
+        <label>
+          Question
+          <input
+            type="text"
+            placeholder="Words of the question"
+            value={filters.text}
+            onInput={(e) => setFilters({ ...filters, text: e.currentTarget.value })}
+          />
+        </label>
         <label>
           Model
           <input
@@ -131,40 +188,49 @@ export function HistoryPage({ config }: { config: ServeConfig }) {
             <thead>
               <tr>
                 <th scope="col">When</th>
-                <th scope="col">Members</th>
-                <th scope="col">Chairman</th>
-                <th scope="col">Strategy · mode</th>
+                <th scope="col">Question</th>
+                <th scope="col">Council</th>
                 <th scope="col">Outcome</th>
                 <th scope="col">
                   <span class="visually-hidden">Open</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {list.map((s) => (
-                <tr key={s.id} class="session-row">
-                  <td>{formatTime(s.timestamp)}</td>
-                  <td>{s.members.join(', ')}</td>
-                  <td>{s.chairman}</td>
-                  <td>
-                    {s.strategy} · {s.mode}
-                  </td>
-                  <td>{outcome(s)}</td>
-                  <td>
-                    {!s.running && (
-                      <button
-                        type="button"
-                        class="secondary small"
-                        aria-label={`Open the session of ${formatTime(s.timestamp)}`}
-                        onClick={() => void openSession(s.id)}
-                      >
-                        Open
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
+            {groupByConversation(list).map((group) => (
+              <tbody key={group[0]!.id} class="conversation">
+                {group.map((s) => {
+                  const followUp = s.previousSessionId !== null;
+                  const title = s.title ?? (s.running ? 'running…' : null);
+                  return (
+                    <tr key={s.id} class={followUp ? 'session-row follow-up' : 'session-row'}>
+                      <td>{formatTime(s.timestamp)}</td>
+                      <td class="session-title">
+                        {followUp && (
+                          <span aria-label="follow-up" title="A follow-up in this conversation">
+                            ↳{' '}
+                          </span>
+                        )}
+                        {title ?? <span class="muted">(question not stored)</span>}
+                      </td>
+                      <td>{council(s)}</td>
+                      <td>{outcome(s)}</td>
+                      <td>
+                        {!s.running && (
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-label={`Open the session of ${formatTime(s.timestamp)}${s.title ? `: ${s.title}` : ''}`}
+                            onClick={() => void openSession(s.id)}
+                          >
+                            Open
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            ))}
           </table>
         </div>
       )}

@@ -77,7 +77,11 @@ export interface SessionDocument {
 export interface SessionListItem {
   id: string;
   timestamp: string;
+  /** The question's first line; null while running and when the history kept no question. */
+  title: string | null;
   conversation: string | null;
+  /** The session a follow-up continues; null for a first question. */
+  previousSessionId: string | null;
   members: string[];
   chairman: string;
   strategy: string;
