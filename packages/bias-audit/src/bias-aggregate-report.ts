@@ -103,7 +103,9 @@ export interface ReviewerDriftReport {
    * standardised CUSUM of its per-session deviations there. `scan`: no config change, so the single best split over
    * its sessions, by the largest CUSUM. Each period keeps 10 sessions or more. The p-value permutes the reviewer's
    * session order (`*_permutation`, up to 9,999 permutations, stopped early by Besag and Clifford's rule); beyond 500 sessions it is asymptotic: N(0, 1) with Bonferroni
-   * over the breaks (`config_break_z`), or the supremum of a Brownian bridge (`cusum_kolmogorov`).
+   * over the breaks (`config_break_z`), or the supremum of a Brownian bridge (`cusum_kolmogorov`). These fields
+   * describe the reviewer's own test (its first change found); a period with 20 sessions or more is then tested the
+   * same way for a further change (binary segmentation), so a reviewer may have more than two `periods`.
    */
   cause: 'config_version' | 'scan';
   method: 'config_break_permutation' | 'cusum_permutation' | 'config_break_z' | 'cusum_kolmogorov';
@@ -119,14 +121,14 @@ export interface ReviewerDriftReport {
   adjustedPValue: number;
   /**
    * The change (`reviewer_drift[…]`): the mean of the reviewer's per-session gaps to the others on the same answers
-   * from `since` less before, with a Welch t interval (`welch_t_between_periods`); its `sessions` are both periods'
-   * and its `pValue` the drift test's. The figure REVIEWER_DRIFT is raised from (and `flagWithheld` on below the
+   * in the latest period (from `since`) less in the period before, with a Welch t interval
+   * (`welch_t_between_periods`); its `sessions` are those two periods' and its `pValue` the drift test's. The figure REVIEWER_DRIFT is raised from (and `flagWithheld` on below the
    * minimum).
    */
   change: BiasMetricReport;
   /** The first session of the latest period. */
   since: { sessionId: string; timestamp: string };
-  /** Oldest first; each period's offset against the typical reviewer, both fitted together. The last is `offset`. */
+  /** Oldest first; each period's offset against the typical reviewer, all fitted together. The last is `offset`. */
   periods: ReviewerPeriodReport[];
 }
 

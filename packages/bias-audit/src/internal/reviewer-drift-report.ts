@@ -5,8 +5,8 @@ import { fitScoreModel } from '../fit-score-model.js';
 import type { SessionTimeline } from './indicator-trends.js';
 import type { ReportFigures } from './report-figures.js';
 import { createReportFigures } from './report-figures.js';
-import { reviewerDrifts, reviewerSeries, splitDriftingReviewers } from './reviewer-drift.js';
-import type { ReviewerDriftFinding, ReviewerSeries } from './reviewer-drift.js';
+import { reviewerDrifts, reviewerSeries, splitDriftingReviewers, stepAt } from './reviewer-drift.js';
+import type { ReviewerDriftFinding } from './reviewer-drift.js';
 import { criticalT } from './t-summary.js';
 
 /** What a drifting reviewer's profile shows: its latest period's offset (with that period's window) and the periods. */
@@ -20,26 +20,28 @@ export interface DriftedReviewer {
 const round = (x: number | null): string => (x === null ? 'not computable' : (Math.round(x * 100) / 100).toFixed(2));
 
 /**
- * The change figure (`reviewer_drift[…]`): the step the test found, the latest period's mean gap less the earlier's,
- * with its Welch t interval at the report's level over both periods' sessions; its p is the drift test's.
+ * The change figure (`reviewer_drift[…]`): the step of the reviewer's latest change, its latest period's mean gap
+ * less the period's before, with its Welch t interval at the report's level over those two periods' sessions
+ * (`sessions`, window indices, oldest first); its p is the drift test's.
  */
 function changeFigure(spec: {
   name: string;
-  finding: ReviewerDriftFinding;
-  series: ReviewerSeries;
+  change: ReviewerDriftFinding['change'];
+  pValue: number;
+  sessions: readonly number[];
   level: number;
   timeline: SessionTimeline;
   margin: number;
 }): ReviewerDriftReport['change'] {
-  const { finding, series, level, timeline } = spec;
-  const n = series.sessions.length;
-  const { estimate, standardError, df } = finding.change;
+  const { sessions, level, timeline } = spec;
+  const n = sessions.length;
+  const { estimate, standardError, df } = spec.change;
   const half = standardError > 0 ? criticalT(level, df) * standardError : 0;
   const { figure } = createReportFigures({
     level,
     sessions: n,
-    windowStart: timeline.iso(series.sessions[0]!),
-    windowEnd: timeline.iso(series.sessions[n - 1]!),
+    windowStart: timeline.iso(sessions[0]!),
+    windowEnd: timeline.iso(sessions[n - 1]!),
   });
   return figure({
     metric: `reviewer_drift[${spec.name}]`,
@@ -50,7 +52,7 @@ function changeFigure(spec: {
     estimate,
     lower: estimate - half,
     upper: estimate + half,
-    pValue: finding.pValue,
+    pValue: spec.pValue,
     margin: spec.margin,
   });
 }
@@ -94,40 +96,55 @@ export function reviewerDriftReport(spec: {
   const notes: string[] = [];
   const offsets: ScoreModelEffect[] = [];
   const latestName = (j: number): string => `${columns.models[found[j]!.model]!}\u0000latest${j}`;
+  // Per drifting reviewer, its changes oldest first (with their index in `found`, which names the member fitted
+  // for the period each begins); its first in `found` is the reviewer's own test.
+  const byModel = new Map<number, { finding: ReviewerDriftFinding; j: number }[]>();
+  found.forEach((finding, j) => {
+    const list = byModel.get(finding.model);
+    if (list === undefined) byModel.set(finding.model, [{ finding, j }]);
+    else list.push({ finding, j });
+  });
+  const own = new Map([...byModel].map(([model, list]) => [model, list[0]!.finding]));
+  for (const list of byModel.values()) list.sort((a, b) => a.finding.fromSession - b.finding.fromSession);
   for (const offset of refit.reviewerOffsets) {
     if (offset.subject.includes('\u0000')) continue;
-    const j = found.findIndex((f) => columns.models[f.model] === offset.subject);
-    if (j < 0) {
+    const list = byModel.get(columns.models.indexOf(offset.subject));
+    if (list === undefined) {
       offsets.push(offset);
       continue;
     }
-    const latest = bySubject.get(latestName(j));
+    const latest = bySubject.get(latestName(list.at(-1)!.j));
     if (latest !== undefined) offsets.push({ ...latest, subject: offset.subject });
   }
-  found.forEach((f, j) => {
-    const name = columns.models[f.model]!;
-    const before = bySubject.get(name) ?? null;
-    const latest = bySubject.get(latestName(j)) ?? null;
-    if (latest === null) return;
-    const sessions = series[f.model]!.sessions;
-    const configs = series[f.model]!.configs;
-    const split = sessions.indexOf(f.fromSession);
-    const periodOf = ({
-      from,
-      to,
-      fit,
-      label,
-    }: {
-      from: number;
-      to: number;
-      fit: ScoreModelEffect | null;
-      label: string;
-    }) => {
+  // The series against each reviewer's offset over the window, as the test read them (for a step between periods
+  // that a later split changed).
+  const levelled = byModel.size < found.length ? reviewerSeries(columns, [], pooled) : null;
+  for (const [model, changes] of byModel) {
+    const name = columns.models[model]!;
+    const f = own.get(model)!;
+    const sessions = series[model]!.sessions;
+    const configs = series[model]!.configs;
+    const splits = changes.map((c) => sessions.indexOf(c.finding.fromSession));
+    const fits = [bySubject.get(name) ?? null, ...changes.map((c) => bySubject.get(latestName(c.j)) ?? null)];
+    const latest = fits.at(-1)!;
+    if (latest === null) continue;
+    const bounds = [0, ...splits, sessions.length];
+    const at = (k: number): string => timeline.iso(sessions[bounds[k]!]!);
+    const periods = fits.map((fit, k) => {
+      const from = bounds[k]!;
+      const to = bounds[k + 1]!;
       const start = timeline.iso(sessions[from]!);
       const end = timeline.iso(sessions[to - 1]!);
       const figures = createReportFigures({ level, sessions: to - from, windowStart: start, windowEnd: end });
+      const cause = k === 0 ? changes[0]!.finding.cause : changes[k - 1]!.finding.cause;
       const configVersion =
-        f.cause === 'config_version' ? periodConfig(configs.slice(from, to), columns.configVersions) : undefined;
+        cause === 'config_version' ? periodConfig(configs.slice(from, to), columns.configVersions) : undefined;
+      const label =
+        k === 0
+          ? ` before ${at(1)}`
+          : k === fits.length - 1
+            ? ` since ${at(k)}`
+            : ` since ${at(k)} before ${at(k + 1)}`;
       return {
         figures,
         period: {
@@ -145,19 +162,21 @@ export function reviewerDriftReport(spec: {
           }),
         },
       };
-    };
-    const first = periodOf({ from: 0, to: split, fit: before, label: ` before ${timeline.iso(f.fromSession)}` });
-    const last = periodOf({
-      from: split,
-      to: sessions.length,
-      fit: latest,
-      label: ` since ${timeline.iso(f.fromSession)}`,
     });
-    const since = { sessionId: columns.sessionIds[f.fromSession]!, timestamp: timeline.iso(f.fromSession) };
-    const note = `The offset changed within the window (${f.cause === 'config_version' ? 'at a config-version change' : 'one change point'}, p ${f.pValue.toPrecision(2)}): offset since ${since.timestamp}: ${round(latest.estimate)}; before: ${round(before?.estimate ?? null)}. The headline offset is the latest period's.`;
+    const last = changes.at(-1)!.finding;
+    const q = splits.length;
+    const change =
+      q === 1
+        ? last.change
+        : stepAt(levelled![model]!.deviations, { from: bounds[q - 1]!, split: bounds[q]!, to: bounds[q + 1]! });
+    const before = fits.at(-2) ?? null;
+    const since = { sessionId: columns.sessionIds[last.fromSession]!, timestamp: timeline.iso(last.fromSession) };
+    const how =
+      q > 1 ? `${q} changes` : f.cause === 'config_version' ? 'at a config-version change' : 'one change point';
+    const note = `The offset changed within the window (${how}, p ${f.pValue.toPrecision(2)}): offset since ${since.timestamp}: ${round(latest.estimate)}; before: ${round(before?.estimate ?? null)}. The headline offset is the latest period's.`;
     notes.push(`${name}: ${note}`);
     drifted.set(name, {
-      latestFigures: last.figures,
+      latestFigures: periods.at(-1)!.figures,
       note,
       drift: {
         cause: f.cause,
@@ -165,14 +184,22 @@ export function reviewerDriftReport(spec: {
         statistic: f.statistic,
         pValue: f.pValue,
         adjustedPValue: f.adjustedPValue,
-        change: changeFigure({ name, finding: f, series: series[f.model]!, level, timeline, margin: spec.margin }),
+        change: changeFigure({
+          name,
+          change,
+          pValue: f.pValue,
+          sessions: sessions.slice(bounds[q - 1], bounds[q + 1]),
+          level,
+          timeline,
+          margin: spec.margin,
+        }),
         since,
-        periods: [first.period, last.period],
+        periods: periods.map((p) => p.period),
       },
     });
-  });
+  }
   // Where the split leaves the periods unconnected (every reviewer present at the change split there, so no one
   // links the two periods' scales), the refit cannot place them: the report stays as it was without the test.
-  if (drifted.size < found.length || offsets.length < spec.fit.reviewerOffsets.length) return null;
+  if (drifted.size < byModel.size || offsets.length < spec.fit.reviewerOffsets.length) return null;
   return { fit: { ...spec.fit, reviewerOffsets: offsets }, drifted, notes };
 }

@@ -186,6 +186,76 @@ describe('aggregateBiasAudit and a reviewer that drifts', () => {
   });
 });
 
+describe('aggregateBiasAudit and a reviewer that changes twice', () => {
+  /**
+   * 60 sessions as `store` (four members, each scoring the other three answers at their worth), config version
+   * 1.0.0 in sessions 0–19, 1.1.0 in 20–39 and 1.2.0 in 40–59; `a` is 0.1 above the answer's worth in even sessions
+   * and 0.1 below in odd ones, and 2 points lower under 1.1.0 only (a change and a change back).
+   */
+  function threeVersions(): BiasObservation[] {
+    const out: BiasObservation[] = [];
+    for (let s = 0; s < 60; s++) {
+      const timestamp = new Date(START + s * HOUR).toISOString();
+      MEMBERS.forEach((reviewer, r) => {
+        const shown = MEMBERS.map((_, c) => c).filter((c) => c !== r);
+        shown.forEach((_, p) => {
+          const c = shown[(p + s) % shown.length]!;
+          const own = reviewer === 'a' ? (s % 2 === 0 ? 0.1 : -0.1) + (s >= 20 && s < 40 ? -2 : 0) : 0;
+          out.push({
+            sessionId: `s${String(s).padStart(2, '0')}`,
+            timestamp,
+            reviewer,
+            candidate: MEMBERS[c]!,
+            position: p,
+            responseLengthChars: 1000 * (c + 1),
+            score: 5 + c / 2 + own,
+            rankPosition: null,
+            configVersion: s < 20 ? '1.0.0' : s < 40 ? '1.1.0' : '1.2.0',
+            queryCategory: null,
+          });
+        });
+      });
+    }
+    return out;
+  }
+
+  it('tests at each config-version change: three periods, the headline the latest, the change its step', () => {
+    const report = aggregateBiasAudit(threeVersions(), { window: WINDOW });
+    const a = report.reviewers.find((r) => r.reviewer === 'a')!;
+    // Against three members who agree exactly: 0 under 1.0.0, −2 under 1.1.0, 0 again under 1.2.0.
+    expect(a.drift!.periods.map((p) => [p.configVersion, p.sessions])).toEqual([
+      ['1.0.0', 20],
+      ['1.1.0', 20],
+      ['1.2.0', 20],
+    ]);
+    expect(a.drift!.periods.map((p) => Math.round(p.offset.estimate! * 1000) / 1000 + 0)).toEqual([0, -2, 0]);
+    expect(a.offset.estimate).toBeCloseTo(0, 3);
+    expect(a.drift!.since).toEqual({ sessionId: 's40', timestamp: '2026-10-02T16:00:00.000Z' });
+    // The latest change, from −2 ± 0.1 to 0 ± 0.1 over 20 + 20 sessions: +2 ± t(0.975, 38)·√(0.02/19) = 2 ± 0.065680.
+    expect(a.drift!.change.estimate).toBeCloseTo(2, 10);
+    expect(a.drift!.change.ciLower).toBeCloseTo(1.93432, 4);
+    expect(a.drift!.change.sessions).toBe(40);
+    expect(report.flags.map((f) => [f.code, f.subject])).toContainEqual(['REVIEWER_DRIFT', 'a']);
+    // The latest period is fair: no harsh flag for a, and no one else drifted.
+    expect(report.flags.map((f) => f.code)).not.toContain('HARSH_REVIEWER');
+    for (const r of report.reviewers.filter((x) => x.reviewer !== 'a')) expect(r.drift).toBeUndefined();
+    expect(a.offset.note).toContain('(2 changes, p ');
+  });
+
+  it('keeps one change where the reviewer changed once among several config versions', () => {
+    // The same store with a 2 points lower from 1.1.0 on (no change back): the 1.2.0 break is tested and not kept.
+    const once = threeVersions().map((o) =>
+      o.reviewer === 'a' && Number(o.sessionId.slice(1)) >= 40 ? { ...o, score: o.score! - 2 } : o,
+    );
+    const a = aggregateBiasAudit(once, { window: WINDOW }).reviewers.find((r) => r.reviewer === 'a')!;
+    expect(a.drift!.periods.map((p) => [p.configVersion, p.sessions])).toEqual([
+      ['1.0.0', 20],
+      [undefined, 40],
+    ]);
+    expect(a.offset.estimate).toBeCloseTo(-2, 3);
+  });
+});
+
 describe('aggregateBiasAudit and a member that leaves', () => {
   it('does not read a harsh member leaving as the others drifting', () => {
     // The 40-session store without a change, and a fifth member h, 2 points harsh, scoring every answer in the first

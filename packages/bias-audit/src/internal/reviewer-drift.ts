@@ -15,6 +15,14 @@ export interface ReviewerSeries {
   configs: number[];
 }
 
+/** A change taken out of a reviewer's scores: `delta` from `fromSession` (window index) to `toSession` (exclusive; none: the end). */
+export interface DriftStep {
+  model: number;
+  fromSession: number;
+  toSession?: number;
+  delta: number;
+}
+
 /** A reviewer whose offset changed within the window, and where. */
 export interface ReviewerDriftFinding {
   model: number;
@@ -57,7 +65,7 @@ const EXCEEDANCES = 20;
  */
 export function reviewerSeries(
   columns: BiasColumns,
-  steps: readonly { model: number; fromSession: number; delta: number }[] = [],
+  steps: readonly DriftStep[] = [],
   offsets: ArrayLike<number> = new Float64Array(columns.models.length),
 ): ReviewerSeries[] {
   const M = columns.models.length;
@@ -74,7 +82,9 @@ export function reviewerSeries(
   const shift = new Float64Array(M);
   for (let s = 0; s < S; s++) {
     for (let r = 0; r < M; r++) shift[r] = offsets[r]!;
-    for (const step of steps) if (s >= step.fromSession) shift[step.model]! += step.delta;
+    for (const step of steps)
+      if (s >= step.fromSession && (step.toSession === undefined || s < step.toSession))
+        shift[step.model]! += step.delta;
     const start = columns.sessionStart[s]!;
     const end = columns.sessionStart[s + 1]!;
     sum.fill(0);
@@ -209,13 +219,54 @@ export function driftTest(
   return { ...common, method, statistic, pValue };
 }
 
+/** The change at `split` of `d[from, to)`: later mean less earlier, its Welch SE and df. */
+export function stepAt(
+  d: readonly number[],
+  { from, split, to }: { from: number; split: number; to: number },
+): ReviewerDriftFinding['change'] {
+  const mean = (a: number, b: number): number => {
+    let total = 0;
+    for (let t = a; t < b; t++) total += d[t]!;
+    return total / (b - a);
+  };
+  const variance = (a: number, b: number, m: number): number => {
+    let total = 0;
+    for (let t = a; t < b; t++) total += (d[t]! - m) ** 2;
+    return total / (b - a - 1) / (b - a);
+  };
+  const before = mean(from, split);
+  const after = mean(split, to);
+  const vb = variance(from, split, before);
+  const va = variance(split, to, after);
+  const se = Math.sqrt(vb + va);
+  const df = se > 0 ? (vb + va) ** 2 / (vb ** 2 / (split - from - 1) + va ** 2 / (to - split - 1)) : Infinity;
+  return { estimate: after - before, standardError: se, df };
+}
+
+/** Whether a step's interval at level 1 − alpha lies beyond ±margin (no spread within the periods: its point). */
+function beyondMargin(change: ReviewerDriftFinding['change'], alpha: number, margin: number): boolean {
+  const half = change.standardError > 0 ? criticalT(1 - alpha, change.df) * change.standardError : 0;
+  return Math.abs(change.estimate) - half > margin;
+}
+
 /**
  * Every reviewer's drift test, step-down (Holm) over the reviewers tested: the reviewer with the smallest p is a
  * change found when p·(m − i) ≤ `alpha` (m reviewers tested, i found before it); its step (the mean of its series
  * from the break less before) is then taken out of its scores and the others are tested again, since one reviewer's
- * step moves every other reviewer's series by 1/(m − 1) of it. Stops at the first reviewer not found, or whose step
- * (the difference of its series' means, a Welch interval at level 1 − `alpha`) does not lie beyond ±`margin`, the
- * reviewer-offset margin: a change too small to flag an offset is not one to split a reviewer for.
+ * step moves every other reviewer's series by 1/(m − 1) of it. Stops at the first reviewer whose adjusted p exceeds
+ * `alpha`. A reviewer whose step (the difference of its series' means, a Welch interval at level 1 − `alpha`) does
+ * not lie beyond ±`margin`, the reviewer-offset margin, is passed over (a change too small to flag an offset is not
+ * one to split a reviewer for) and counted as rejected in the step-down, which keeps its thresholds valid.
+ *
+ * Each reviewer found is segmented further at once (binary segmentation): each of its periods with 20 sessions or more
+ * is tested the same way on its own (at its config-version changes where it has any, else the best split), the
+ * smallest p first, a change kept when p·m (m as above; the adjusted p never falls) ≤ `alpha` and its step beyond
+ * ±`margin`, that period split in two and its parts tested in turn, until none is kept; then the other reviewers
+ * are tested again (its steps taken out of their series). A reviewer that did not change is never segmented, so the
+ * reviewers' family-wise error is the step-down's; the segments only give a reviewer already found its further
+ * changes (several config-version changes, or a change and a change back). The segments draw their permutations
+ * from a stream of their own, so where no further change is found the findings are the step-down's alone. Findings
+ * are in the order found; a reviewer's first is its own test.
  */
 export function reviewerDrifts(
   columns: BiasColumns,
@@ -224,57 +275,91 @@ export function reviewerDrifts(
 ): ReviewerDriftFinding[] {
   const { alpha, seed, margin } = rule;
   const random = createSeededSfc32(seed);
-  const steps: { model: number; fromSession: number; delta: number }[] = [];
+  const steps: DriftStep[] = [];
   const found: ReviewerDriftFinding[] = [];
+  // Reviewers whose p passed their Holm threshold but whose step is within the margin: passed over, not found.
+  const passed = new Set<number>();
+  let lastAdjusted = 0;
   let m = -1;
+  const segmentRandom = createSeededSfc32(seed ^ 0x5e9e47);
+  /** Binary segmentation of a reviewer just found at `split` of its `n` sessions: its periods, as index ranges. */
+  const segmentFurther = (model: number, split: number, n: number): void => {
+    const segments = [
+      { from: 0, to: split },
+      { from: split, to: n },
+    ];
+    for (;;) {
+      const x = reviewerSeries(columns, steps, offsets)[model]!;
+      const tested = segments
+        .map((segment) => {
+          const part: ReviewerSeries = {
+            model,
+            sessions: x.sessions.slice(segment.from, segment.to),
+            deviations: x.deviations.slice(segment.from, segment.to),
+            configs: x.configs.slice(segment.from, segment.to),
+          };
+          return { segment, test: driftTest(part, segmentRandom) };
+        })
+        .filter(
+          (t): t is { segment: (typeof segments)[number]; test: NonNullable<ReturnType<typeof driftTest>> } =>
+            t.test !== null,
+        );
+      if (tested.length === 0) return;
+      const best = tested.reduce((a, b) => (b.test.pValue < a.test.pValue ? b : a));
+      const { split: at, ...rest } = best.test;
+      const adjusted = Math.min(1, Math.max(lastAdjusted, rest.pValue * m));
+      if (adjusted > alpha) return;
+      const { from, to } = best.segment;
+      const cut = from + at;
+      const change = stepAt(x.deviations, { from, split: cut, to });
+      if (!beyondMargin(change, alpha, margin)) return;
+      const fromSession = x.sessions[cut]!;
+      lastAdjusted = adjusted;
+      found.push({ ...rest, adjustedPValue: adjusted, fromSession, change });
+      // Each part of the split period is levelled on its own (the period was levelled as a whole).
+      const end = to < x.sessions.length ? x.sessions[to]! : undefined;
+      const whole = (change.estimate * (to - cut)) / (to - from);
+      steps.push(
+        { model, fromSession: x.sessions[from]!, toSession: fromSession, delta: -whole },
+        { model, fromSession, ...(end === undefined ? {} : { toSession: end }), delta: change.estimate - whole },
+      );
+      segments.splice(segments.indexOf(best.segment), 1, { from, to: cut }, { from: cut, to });
+    }
+  };
   for (;;) {
     const series = reviewerSeries(columns, steps, offsets);
     const tested = series
-      .filter((x) => !found.some((f) => f.model === x.model))
+      .filter((x) => !passed.has(x.model) && !found.some((f) => f.model === x.model))
       .map((x) => ({ series: x, test: driftTest(x, random) }))
       .filter((t): t is { series: ReviewerSeries; test: NonNullable<ReturnType<typeof driftTest>> } => t.test !== null);
     if (m < 0) m = tested.length;
     if (tested.length === 0) return found;
     const best = tested.reduce((a, b) => (b.test.pValue < a.test.pValue ? b : a));
-    const adjusted = Math.min(1, Math.max(found.at(-1)?.adjustedPValue ?? 0, best.test.pValue * (m - found.length)));
+    const adjusted = Math.min(1, Math.max(lastAdjusted, best.test.pValue * (m - found.length - passed.size)));
     if (adjusted > alpha) return found;
+    lastAdjusted = adjusted;
     const { split, ...rest } = best.test;
     const d = best.series.deviations;
-    const mean = (from: number, to: number): number => {
-      let total = 0;
-      for (let t = from; t < to; t++) total += d[t]!;
-      return total / (to - from);
-    };
     const fromSession = best.series.sessions[split]!;
-    const before = mean(0, split);
-    const after = mean(split, d.length);
     // A change worth reporting, as a flag must be: its step's interval (Welch, at level 1 − alpha, the drift
-    // family's own share) beyond ±margin.
-    const variance = (from: number, to: number, m: number): number => {
-      let total = 0;
-      for (let t = from; t < to; t++) total += (d[t]! - m) ** 2;
-      return total / (to - from - 1) / (to - from);
-    };
-    const vb = variance(0, split, before);
-    const va = variance(split, d.length, after);
-    const se = Math.sqrt(vb + va);
-    const df = se > 0 ? (vb + va) ** 2 / (vb ** 2 / (split - 1) + va ** 2 / (d.length - split - 1)) : Infinity;
-    // No spread within the periods: the interval is its point.
-    const half = se > 0 ? criticalT(1 - alpha, df) * se : 0;
-    if (!(Math.abs(after - before) - half > margin)) return found;
-    found.push({
-      ...rest,
-      adjustedPValue: adjusted,
-      fromSession,
-      change: { estimate: after - before, standardError: se, df },
-    });
-    steps.push({ model: best.series.model, fromSession, delta: after - before });
+    // family's own share) beyond ±margin. A step within it (often another reviewer's step, seen at 1/(m − 1) of its
+    // size) is passed over and the search goes on: counting it as rejected keeps Holm's thresholds valid.
+    const change = stepAt(d, { from: 0, split, to: d.length });
+    if (!beyondMargin(change, alpha, margin)) {
+      passed.add(best.series.model);
+      continue;
+    }
+    found.push({ ...rest, adjustedPValue: adjusted, fromSession, change });
+    steps.push({ model: best.series.model, fromSession, delta: change.estimate });
+    // Its further changes before anyone else is tested again: their steps move the others' series too.
+    segmentFurther(best.series.model, split, d.length);
   }
 }
 
 /**
- * The columns with each drifting reviewer's latest period as a member of its own (index `models.length + j`),
- * as reviewer and as author, so the score model fits its two periods' offsets against one typical reviewer.
+ * The columns with each period of a drifting reviewer after its first as a member of its own (index
+ * `models.length + j` for the change `drifts[j]`, from its `fromSession` to the reviewer's next change), as reviewer
+ * and as author, so the score model fits its periods' offsets against one typical reviewer.
  */
 export function splitDriftingReviewers(
   columns: BiasColumns,
@@ -283,12 +368,15 @@ export function splitDriftingReviewers(
   const M = columns.models.length;
   const reviewer = Uint16Array.from(columns.reviewer);
   const candidate = Uint16Array.from(columns.candidate);
-  drifts.forEach(({ model, fromSession }, j) => {
+  // Oldest change first, so each record ends with the member of the latest period it falls in.
+  const inTime = drifts.map(({ model, fromSession }, j) => ({ model, fromSession, j }));
+  inTime.sort((a, b) => a.fromSession - b.fromSession);
+  for (const { model, fromSession, j } of inTime) {
     for (let i = columns.sessionStart[fromSession]!; i < columns.length; i++) {
-      if (reviewer[i] === model) reviewer[i] = M + j;
-      if (candidate[i] === model) candidate[i] = M + j;
+      if (columns.reviewer[i] === model) reviewer[i] = M + j;
+      if (columns.candidate[i] === model) candidate[i] = M + j;
     }
-  });
+  }
   return {
     ...columns,
     reviewer,
