@@ -63,7 +63,8 @@ export function periodDates(period: { start: string; end: string }): string {
   return `${period.start.slice(0, 10)} to ${period.end.slice(0, 10)}`;
 }
 
-/** How the change was found: "at a config-version change" or "one change point". */
+/** How the change was found: "at a config-version change", "one change point", or "2 changes" (3 periods). */
 export function driftCause(drift: ReviewerDriftReport): string {
+  if (drift.periods.length > 2) return `${drift.periods.length - 1} changes`;
   return drift.cause === 'config_version' ? 'at a config-version change' : 'one change point';
 }

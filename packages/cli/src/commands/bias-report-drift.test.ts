@@ -123,6 +123,44 @@ describe('council bias-report and a reviewer whose offset changed', () => {
     expect(html).toContain('<td class="num">20</td><td>1.1.0</td>');
   }, 60_000);
 
+  it('shows every period of a reviewer that changed and changed back, at each config-version change', async () => {
+    // 60 sessions every 10 hours from 2026-10-10 (to 2026-11-03, inside the 30-day window): config 1.0.0, then 1.1.0
+    // from session 20 (2026-10-18T08:00) and 1.2.0 from session 40 (2026-10-26T16:00); r/one is 2 points harsher
+    // under 1.1.0 only (±0.1 alternating throughout).
+    const dir = mkdtempSync(join(tmpdir(), 'council-drift-'));
+    const path = join(dir, 'bias_metrics.jsonl');
+    const observations = plantedObservations({ sessions: 60 }).map((o): BiasObservation => {
+      const s = Number(o.sessionId.slice(2));
+      const own = o.reviewer === 'r/one' ? (s % 2 === 0 ? 0.1 : -0.1) + (s >= 20 && s < 40 ? -2 : 0) : 0;
+      return {
+        ...o,
+        timestamp: new Date(START + s * 10 * 3_600_000).toISOString(),
+        score: o.score! + own,
+        configVersion: s < 20 ? '1.0.0' : s < 40 ? '1.1.0' : '1.2.0',
+      };
+    });
+    await createBiasStore({ path }).append(
+      recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
+    );
+    const json = JSON.parse(await report(['--input', path, '--format', 'json'], dir)) as BiasReportDocument;
+    const drift = json.report.reviewers.find((r) => r.reviewer === 'r/one')!.drift!;
+    expect(
+      drift.periods.map((p) => [p.configVersion, p.sessions, Math.round(p.offset.estimate! * 100) / 100 + 0]),
+    ).toEqual([
+      ['1.0.0', 20, 0],
+      ['1.1.0', 20, -2],
+      ['1.2.0', 20, 0],
+    ]);
+    // The latest change: from −2 ± 0.1 to 0 ± 0.1, 20 sessions each: +2 ± 0.065680 (as above).
+    expect(drift.change.estimate).toBeCloseTo(2, 10);
+    expect(drift.since.timestamp).toBe('2026-10-26T16:00:00.000Z');
+    const text = await report(['--input', path], dir);
+    const rows = text.split('\n').filter((line) => line.includes('│ 2026-1'));
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toMatch(/│ 2026-10-18 to 2026-10-26 │\s+20 │ 1\.1\.0\s+│\s+-2\.000 │/);
+    expect(text).toContain('  r/one: changed by +2.000 [+1.934, +2.066] from 2026-10-26 (session s-000040; 2 changes,');
+  }, 60_000);
+
   it('shows no period table and raises no REVIEWER_DRIFT where no reviewer changed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-drift-'));
     const path = join(dir, 'bias_metrics.jsonl');

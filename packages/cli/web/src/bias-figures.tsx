@@ -100,8 +100,12 @@ function ReviewerPeriods({ drifting }: { drifting: { reviewer: string; drift: Re
           <li key={reviewer}>
             {reviewer}: changed by {withInterval(drift.change.estimate, drift.change.ciLower, drift.change.ciUpper)}{' '}
             from {drift.since.timestamp.slice(0, 10)} (
-            {drift.cause === 'config_version' ? 'at a config-version change' : 'one change point'},{' '}
-            {drift.change.sessions} sessions)
+            {drift.periods.length > 2
+              ? `${drift.periods.length - 1} changes`
+              : drift.cause === 'config_version'
+                ? 'at a config-version change'
+                : 'one change point'}
+            , {drift.change.sessions} sessions)
           </li>
         ))}
       </ul>
