@@ -18,6 +18,7 @@ import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
 import { safeCommandSettings } from '../command-context.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { renderTable } from '../render-table.js';
+import { countNoun } from '../count-noun.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -129,7 +130,7 @@ async function checkBiasStore(path: string): Promise<DoctorCheck> {
   } catch (error) {
     return { check, status: 'fail', detail: BiasStoreError.isInstance(error) ? error.message : String(error) };
   }
-  const summary = `${read.records} records in ${read.sessions} sessions, ${read.files.length} file${read.files.length === 1 ? '' : 's'}`;
+  const summary = `${countNoun(read.records, 'record')} in ${countNoun(read.sessions, 'session')}, ${countNoun(read.files.length, 'file')}`;
   if (read.skipped === 0) return { check, status: 'ok', detail: `${summary}, all readable` };
   const reasons = Object.entries(read.reasons)
     .filter(([, n]) => n > 0)

@@ -7,6 +7,7 @@ import { commandSettings } from '../command-context.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
+import { countNoun } from '../count-noun.js';
 
 export interface FeedbackCommandOptions {
   /** A member or personality id as it appears in sessions. */
@@ -52,7 +53,7 @@ export async function runFeedbackCommand(options: FeedbackCommandOptions, ctx: C
   }
   const s = ctx.out;
   ctx.io.stdout(
-    `${s.bold(`Peer feedback on ${id}`)}: ${summary.reviews} critiques by other members in ${summary.sessions} sessions\n`,
+    `${s.bold(`Peer feedback on ${id}`)}: ${countNoun(summary.reviews, 'critique')} by other members in ${countNoun(summary.sessions, 'session')}\n`,
   );
   for (const [title, list] of [
     ['Strengths', summary.strengths],

@@ -3,6 +3,7 @@ import type { AggregateLeaderboardEntry, Ballot, BradleyTerryEntry } from '@coun
 import type { CommandContext } from '../command-context.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
+import { countNoun } from '../count-noun.js';
 
 export interface LeaderboardCommandOptions {
   /** Only sessions of the last n days. */
@@ -91,7 +92,7 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
     return 0;
   }
   ctx.io.stdout(
-    `${s.bold('Cross-query leaderboard')} · ${document.sessions} sessions${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`,
+    `${s.bold('Cross-query leaderboard')} · ${countNoun(document.sessions, 'session')}${since ? ` since ${since.toISOString().slice(0, 10)}` : ''}${options.category ? ` · category ${options.category}` : ''}\n`,
   );
   const groups = options.byCategory ? [...new Set(borda.map((b) => b.category))] : [null];
   for (const group of groups) {

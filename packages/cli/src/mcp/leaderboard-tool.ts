@@ -6,6 +6,7 @@ import type { LeaderboardDocument } from '../commands/leaderboard-command.js';
 import type { McpLog } from './tool-context.js';
 import { runForJson } from './tool-context.js';
 import { toolError } from './tool-error.js';
+import { countNoun } from '../count-noun.js';
 
 export const leaderboardInput = {
   days: z.number().int().min(1).optional().describe('Only sessions of the last n days.'),
@@ -35,11 +36,11 @@ export function leaderboardText(d: LeaderboardDocument): string {
   if (d.sessions === 0)
     return `No sessions in the history${d.category === null ? '' : ` in category ${d.category}`}${d.window.since === null ? '' : ` since ${d.window.since}`}.`;
   const lines = [
-    `Cross-query leaderboard over ${d.sessions} sessions${d.category === null ? '' : ` (category ${d.category})`}:`,
+    `Cross-query leaderboard over ${countNoun(d.sessions, 'session')}${d.category === null ? '' : ` (category ${d.category})`}:`,
   ];
   for (const b of d.borda)
     lines.push(
-      `${b.rank}. ${b.candidate}: mean Borda ${b.aggregateBorda.toFixed(3)}, ${interval(b.interval, 3)}, ${b.appearances} sessions, ${b.totalWins} wins${b.category ? ` [${b.category}]` : ''}`,
+      `${b.rank}. ${b.candidate}: mean Borda ${b.aggregateBorda.toFixed(3)}, ${interval(b.interval, 3)}, ${countNoun(b.appearances, 'session')}, ${countNoun(b.totalWins, 'win')}${b.category ? ` [${b.category}]` : ''}`,
     );
   if (d.bradleyTerry.length > 0) {
     lines.push('Bradley–Terry ratings (Elo scale):');
