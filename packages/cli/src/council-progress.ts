@@ -13,7 +13,9 @@ export type CellState =
   | { status: 'running'; startedAt: number; attempt: number }
   | { status: 'done'; ms: number }
   | { status: 'failed'; reason: string }
-  | { status: 'skipped' };
+  | { status: 'skipped' }
+  /** The chairman's synthesis streams to stdout below the display, which stops drawing: no spinner is left frozen. */
+  | { status: 'streaming' };
 
 export type ProgressEvent =
   | { type: 'stage-started'; stage: ProgressStage; at: number }
@@ -35,7 +37,9 @@ export type ProgressEvent =
   /** `succeeded` calls answered; at stage 2, `unread` of them gave no ranking that could be read (when reported). */
   | { type: 'stage-finished'; stage: ProgressStage; at: number; succeeded?: number; unread?: number }
   /** Running totals over the session so far. */
-  | { type: 'usage'; tokens: number; costUsd: number | null; at: number };
+  | { type: 'usage'; tokens: number; costUsd: number | null; at: number }
+  /** The synthesis has begun to stream below: the last frame drawn shows the chairman writing there. */
+  | { type: 'synthesis-streaming'; at: number };
 
 export interface CouncilProgress {
   startedAt: number;
@@ -143,5 +147,7 @@ export function applyProgressEvent(state: CouncilProgress, event: ProgressEvent)
       return withCell(state, event, { status: 'failed', reason: event.reason });
     case 'usage':
       return { ...state, tokens: event.tokens, costUsd: event.costUsd };
+    case 'synthesis-streaming':
+      return state.synthesis.status === 'running' ? { ...state, synthesis: { status: 'streaming' } } : state;
   }
 }

@@ -34,6 +34,8 @@ function cell(state: CellState, now: number, style: Style): string {
       return style.green(`✓ ${formatSeconds(state.ms)}`);
     case 'failed':
       return style.red(`✗ ${state.reason}`);
+    case 'streaming':
+      return style.cyan('↓ writing the answer below');
   }
 }
 

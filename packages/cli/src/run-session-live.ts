@@ -78,6 +78,8 @@ export async function runSessionLive(options: {
   // The display redraws in place on the terminal that now shows the answer: its last frame stays above it.
   const streamTo = (printer: SynthesisStreamPrinter) => (part: Parameters<SynthesisStreamPrinter['write']>[0]) => {
     if (display.active) {
+      // The last frame stays on screen: the chairman's cell says where its answer goes, not a spinner stopped mid-turn.
+      state = applyProgressEvent(state, { type: 'synthesis-streaming', at: Date.now() });
       display.stop();
       ctx.io.stderr('\n');
     }
