@@ -18,6 +18,7 @@ import { sessionDocument } from '../session-document.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
 import { liveDisplayEnabled, runSessionLive } from '../run-session-live.js';
 import { computeBiasReport } from './bias-report-command.js';
+import { countNoun } from '../count-noun.js';
 
 export interface DemoCommandOptions {
   /** Where to keep the demo's files; default a new temporary directory. */
@@ -123,8 +124,14 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     biasAudit: true,
     biasAuditThresholds: settings.biasThresholds,
   };
+  // Progress goes to stderr and results to stdout. When only stderr is a terminal (`council demo | tee demo.txt`),
+  // stdout reaches the screen later, through the pipe, so per-call progress lines would land in the middle of the
+  // results: then one line says what runs, and the results alone follow.
+  const split = ctx.io.stderrIsTTY === true && ctx.io.stdoutIsTTY !== true;
+  if (split)
+    say(s.dim('Running session 1 (simulated; its progress lines are left out while stdout is not a terminal)…'));
   const { session: first } = await runSessionLive({
-    ctx,
+    ctx: split ? { ...ctx, io: { ...ctx.io, stderr: () => undefined } } : ctx,
     members: DEMO_MEMBERS,
     chairman: DEMO_MEMBERS[0],
     label: 'simulated',
@@ -171,7 +178,10 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     progress.stop();
   }
   print(
-    `Ran ${count} sessions (${sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0)} reviews) and saved their bias records to ${paths.biasMetrics}\n\n`,
+    `Ran ${countNoun(count, 'session')} (${countNoun(
+      sessions.slice(1).reduce((n, x) => n + x.stage2.length, 0),
+      'review',
+    )}) and saved their bias records to ${paths.biasMetrics}\n\n`,
   );
 
   const { document, loaded } = await computeBiasReport({ input: paths.biasMetrics }, demoCtx);
@@ -213,7 +223,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
       `HTML report with charts: ${htmlPath}`,
       `Explore further: ${me.command} bias-report --home ${home} --verbose`,
       `                 ${me.command} history list --home ${home}`,
-      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Run a real council with: ${me.command} ask "your question" --models a,b,c (needs OPENROUTER_API_KEY).`,
+      `The demo ran in ${((Date.now() - started) / 1000).toFixed(1)} s (building Council, when npm start did, is not counted). Run a real council with: ${me.command} ask "your question" --models a,b,c (needs OPENROUTER_API_KEY).`,
       // Each command above works as printed; the way to type `council` instead, when it is not on the PATH yet.
       ...(me.onPath
         ? []
