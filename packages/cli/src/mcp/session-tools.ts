@@ -23,7 +23,7 @@ export const getSessionInput = {
 };
 
 /**
- * The document `council history show <id> --json` prints (the query text is never stored). Loose, and keys that
+ * The document `council history show <id> --json` prints (with the question the local history kept, or null). Loose, and keys that
  * older history lines may lack are optional, so that a key added to the session document refuses no session.
  */
 export const getSessionOutput = {
@@ -40,6 +40,7 @@ export const getSessionOutput = {
   excluded: z.array(z.unknown()),
   usage: z.unknown(),
   warnings: z.array(z.string()).optional(),
+  question: z.string().nullable().optional(),
   queryMetadata: z.unknown(),
   simulated: z.boolean(),
 };
@@ -53,6 +54,7 @@ export const listSessionsOutput = {
     z.looseObject({
       sessionId: z.string(),
       timestamp: z.string(),
+      title: z.string().nullable().optional(),
       members: z.array(z.string()),
       winner: z.string().nullable(),
       category: z.string().nullable(),
@@ -68,7 +70,12 @@ type ListSessionsInput = z.infer<z.ZodObject<typeof listSessionsInput>>;
 type SessionSummary = z.infer<typeof listSessionsOutput.sessions>[number];
 
 function sessionJson(entry: HistoryEntry) {
-  return { ...sessionDocument(entry.session), queryMetadata: entry.query_metadata, simulated: entry.simulated };
+  return {
+    ...sessionDocument(entry.session),
+    question: entry.question ?? null,
+    queryMetadata: entry.query_metadata,
+    simulated: entry.simulated,
+  };
 }
 
 async function findEntry(ctx: CommandContext, options: { id: string; log: McpLog }): Promise<HistoryEntry> {
@@ -85,7 +92,7 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     {
       title: 'Get a saved session',
       description:
-        'One saved council session by id (a unique prefix, or "last"): the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost. The question itself is never stored.',
+        'One saved council session by id (a unique prefix, or "last"): its question (when the local history kept it), the answers, reviews, leaderboard, synthesis, bias indicators, exclusions and cost.',
       inputSchema: getSessionInput,
       outputSchema: z.looseObject(getSessionOutput),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -93,7 +100,8 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     async (input: GetSessionInput): Promise<CallToolResult> => {
       try {
         const entry = await findEntry(ctx, { id: input.id, log });
-        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n\n${renderSessionText({ session: entry.session, style: createStyle(false), simulated: entry.simulated })}`;
+        const question = entry.question === undefined ? '' : `Question: ${entry.question}\n`;
+        const text = `Session ${entry.session.sessionId} · ${entry.session.timestamp}\n${question}\n${renderSessionText({ session: entry.session, style: createStyle(false), simulated: entry.simulated })}`;
         return { content: [{ type: 'text', text }], structuredContent: sessionJson(entry) };
       } catch (error) {
         return toolError(error, log);
@@ -106,7 +114,7 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
     {
       title: 'List saved sessions',
       description:
-        'The most recent saved council sessions, newest first: id, time, members, leader, category, tokens and cost.',
+        "The most recent saved council sessions, follow-ups under their conversation: id, time, the question's first line, members, leader, category, tokens and cost.",
       inputSchema: listSessionsInput,
       outputSchema: listSessionsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -124,7 +132,7 @@ export function registerSessionTools(server: McpServer, options: { ctx: CommandC
             : sessions
                 .map(
                   (s) =>
-                    `${s.sessionId} · ${s.timestamp} · ${s.members.length} members · leader ${s.winner ?? 'n/a'}${s.simulated ? ' · simulated' : ''}`,
+                    `${s.sessionId} · ${s.timestamp}${s.title ? ` · ${s.title}` : ''} · ${s.members.length} members · leader ${s.winner ?? 'n/a'}${s.simulated ? ' · simulated' : ''}`,
                 )
                 .join('\n');
         return { content: [{ type: 'text', text }], structuredContent: { sessions } };
