@@ -80,6 +80,28 @@ describe('council serve: one id per session (issue 30 item 13)', () => {
     }
   }, 30_000);
 
+  it('the list titles sessions by their questions and searches them (q); GET gives the question (issue 30 item 5)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-one-id-questions-'));
+    const { server, client } = await start(home);
+    try {
+      const first = await client.start({ query: 'How do I test a legacy module?\nIt is old.', members: MEMBERS });
+      await client.events(first);
+      const second = await client.start({ query: 'Which module first?', members: MEMBERS, continueFrom: first });
+      await client.events(second);
+      const list = sessionListSchema.parse((await client.get('/api/sessions')).json()).sessions;
+      expect(list.map((s) => [s.id, s.title, s.conversation, s.previousSessionId])).toEqual([
+        [second, 'Which module first?', first, first],
+        [first, 'How do I test a legacy module?', null, null],
+      ]);
+      const found = sessionListSchema.parse((await client.get('/api/sessions?q=LEGACY%20test')).json()).sessions;
+      expect(found.map((s) => s.id)).toEqual([first]);
+      const got = sessionResponseSchema.parse((await client.get(`/api/sessions/${first}`)).json());
+      expect(got.question).toBe('How do I test a legacy module?\nIt is old.');
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
   it("GET /api/config's persist.biasRecords honours config.yaml's bias_persistence: true (no variable set)", async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-one-id-config-'));
     writeFileSync(join(home, 'config.yaml'), 'bias_persistence: true\n');
