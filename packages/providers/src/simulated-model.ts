@@ -12,6 +12,7 @@ import { normalDraw } from './normal-draw.js';
 import type { SimulatedPersona } from './simulated-persona.js';
 import { parseSimulatedProviderOptions } from './simulated-provider-options.js';
 import {
+  askedQuestion,
   classifySentences,
   composeAnswer,
   detectStyle,
@@ -102,7 +103,9 @@ export class SimulatedModel implements LanguageModelV1 {
       case 'review':
         return { role, text: this.#review(council.responses, seed) };
       case 'answer': {
-        const question = [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt;
+        const question = askedQuestion(
+          [...options.messages].reverse().find((m) => m.role === 'user')?.content ?? prompt,
+        );
         const random = createMulberry32FromParts([seed, this.modelId, hashString(prompt), 'answer']);
         const sentences = Math.max(1, Math.round(this.persona.answerSentences * (0.6 + 0.8 * random())));
         return {

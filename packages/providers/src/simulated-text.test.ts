@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMulberry32FromParts } from './create-mulberry32-from-parts.js';
 import {
+  askedQuestion,
   classifySentences,
   composeAnswer,
   fillerTemplates,
@@ -62,5 +63,26 @@ describe('simulated text', () => {
       // Standard error of the mean is at most √(0.21 / 3 / 400) ≈ 0.013.
       expect(Math.abs(mean - 0.7), `sentences ${sentences}`).toBeLessThan(0.05);
     }
+  });
+});
+
+describe('askedQuestion (issue 30 item 14: the simulated follow-up answer named the random boundary token)', () => {
+  it("takes a follow-up's question out of the context around it", () => {
+    const prompt = [
+      'This question follows up an earlier one in the same conversation. Use it as context.',
+      '',
+      '<<<k3x9q2m8v7b4n1z0 PREVIOUS ANSWER>>>',
+      'Start with characterisation tests.',
+      '<<<k3x9q2m8v7b4n1z0 END>>>',
+      '',
+      'The follow-up question:',
+      'How do rollbacks work?',
+    ].join('\n');
+    expect(askedQuestion(prompt)).toBe('How do rollbacks work?');
+    expect(topicWords(askedQuestion(prompt))).toEqual(['rollbacks', 'work']);
+  });
+
+  it('leaves a plain question as it is', () => {
+    expect(askedQuestion('What is a sensible backup strategy?')).toBe('What is a sensible backup strategy?');
   });
 });

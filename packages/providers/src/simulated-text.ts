@@ -76,6 +76,21 @@ const stopWords = new Set(
   ),
 );
 
+/**
+ * The question a member is asked, without the context a follow-up wraps around it: the council's previous answer
+ * between `<<<token …>>>` markers (the token is random, and would otherwise be picked as a topic word) and the line
+ * that introduces the question. A prompt without markers is the question itself.
+ */
+export function askedQuestion(prompt: string): string {
+  const ends = [...prompt.matchAll(/<<<[^\s>]+ END>>>/g)];
+  const last = ends.at(-1);
+  if (last === undefined) return prompt;
+  const after = prompt.slice(last.index + last[0].length).trim();
+  // "The follow-up question:" (or a configured template's own introduction) on a line of its own before the question.
+  const lines = after.split('\n');
+  return (lines.length > 1 && /:\s*$/.test(lines[0]!) ? lines.slice(1).join('\n') : after).trim() || prompt;
+}
+
 /** Up to three topic words from a question: its longest words of four or more letters, common words left out. */
 export function topicWords(question: string): string[] {
   const words = question
