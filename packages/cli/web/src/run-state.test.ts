@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRunEvent, initialRunState } from './run-state.js';
+import { applyRunEvent, initialRunState, stageProgressText } from './run-state.js';
 import type { RunState } from './run-state.js';
 import { deanonymiseRanking, displayedAnswer, sessionReviews, votingWinner } from './session-view-model.js';
 import type { SessionDocument } from './types.js';
@@ -115,6 +115,30 @@ describe('applyRunEvent', () => {
     const before = initialRunState();
     expect(applyRunEvent(before, { id: '1', event: 'something-new', data: '{}' })).toBe(before);
     expect(applyRunEvent(before, { id: '1', event: 'answer', data: 'not json' })).toBe(before);
+  });
+});
+
+describe('stage progress (issue 30 item 14: "Answers 4 running" after three answered)', () => {
+  it('counts the calls done while a stage runs, then shows the stage totals', () => {
+    const events: [string, Record<string, unknown>][] = [
+      ['stage-started', { stage: 1, calls: 4 }],
+      ...['a', 'b', 'c', 'd'].map((m): [string, Record<string, unknown>] => [
+        'model-started',
+        { stage: 1, member: m, model: m },
+      ]),
+    ];
+    expect(stageProgressText(fold(events).stages[1])).toBe('4 running');
+    const finished = (m: string): [string, Record<string, unknown>] => [
+      'model-finished',
+      { stage: 1, member: m, model: m, latencyMs: 900 },
+    ];
+    events.push(finished('a'), finished('b'), finished('c'));
+    expect(stageProgressText(fold(events).stages[1])).toBe('3 of 4 done, 1 running');
+    events.push(['model-failed', { stage: 1, member: 'd', model: 'd', reason: 'timeout', message: 'no answer' }]);
+    expect(stageProgressText(fold(events).stages[1])).toBe('3 of 4 done, 1 failed');
+    events.push(['stage-finished', { stage: 1, succeeded: 3, failed: 1 }]);
+    expect(stageProgressText(fold(events).stages[1])).toBe('3 ok, 1 failed');
+    expect(stageProgressText(fold(events).stages[2])).toBe('waiting');
   });
 });
 

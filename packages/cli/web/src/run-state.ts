@@ -6,8 +6,23 @@ export type Stage = 1 | 2 | 3;
 export interface StageState {
   status: 'waiting' | 'running' | 'finished';
   calls: number;
+  /** Calls that finished (while running: counted from model-finished; at the end: the stage's own total). */
   succeeded: number;
+  /** Calls that failed (likewise). */
   failed: number;
+}
+
+/**
+ * A stage's progress in words: "waiting"; while it runs, how many of its calls are done and how many still run
+ * ("3 of 4 done, 1 running" — never "4 running" after three answered); once finished, "3 ok, 1 failed".
+ */
+export function stageProgressText(s: StageState): string {
+  if (s.status === 'finished') return `${s.succeeded} ok${s.failed ? `, ${s.failed} failed` : ''}`;
+  if (s.status === 'waiting') return 'waiting';
+  const settled = s.succeeded + s.failed;
+  const running = Math.max(0, s.calls - settled);
+  if (settled === 0) return `${s.calls} running`;
+  return `${Math.min(s.succeeded, s.calls)} of ${s.calls} done${s.failed ? `, ${s.failed} failed` : ''}${running > 0 ? `, ${running} running` : ''}`;
 }
 
 /** A member's stage-1 slot while the run goes on. */
@@ -107,12 +122,22 @@ export function applyRunEvent(state: RunState, event: SseEvent): RunState {
           [stage]: { ...state.stages[stage], status: 'finished', succeeded: num('succeeded'), failed: num('failed') },
         };
       return next;
+    case 'model-finished':
+      // Counted while the stage runs; its stage-finished event then gives the totals.
+      if (stage && state.stages[stage].status === 'running')
+        next.stages = {
+          ...state.stages,
+          [stage]: { ...state.stages[stage], succeeded: state.stages[stage].succeeded + 1 },
+        };
+      return next;
     case 'model-started':
       if (stage === 1)
         next.answers = upsertAnswer(state.answers, str('member'), { model: str('model'), status: 'running' });
       if (stage === 3) next.chairman = str('member') || str('model');
       return next;
     case 'model-failed':
+      if (stage && state.stages[stage].status === 'running')
+        next.stages = { ...state.stages, [stage]: { ...state.stages[stage], failed: state.stages[stage].failed + 1 } };
       if (stage === 1)
         next.answers = upsertAnswer(state.answers, str('member'), {
           model: str('model'),

@@ -1,6 +1,7 @@
 import { AnswerTabs } from './answer-tabs.js';
 import { ReviewList } from './review-list.js';
 import type { RunState, Stage } from './run-state.js';
+import { stageProgressText } from './run-state.js';
 import { deanonymiseRanking } from './session-view-model.js';
 import { SessionDetail } from './session-detail.js';
 
@@ -29,13 +30,7 @@ function StageProgress({ state }: { state: RunState }) {
             <span class="stage-name">
               {stage}. {stageNames[stage]}
             </span>{' '}
-            <span class="muted small">
-              {s.status === 'finished'
-                ? `${s.succeeded} ok${s.failed ? `, ${s.failed} failed` : ''}`
-                : s.status === 'running'
-                  ? `${s.calls} running`
-                  : 'waiting'}
-            </span>
+            <span class="muted small">{stageProgressText(s)}</span>
           </li>
         );
       })}
