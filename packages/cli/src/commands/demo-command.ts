@@ -147,7 +147,12 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     },
   });
   print(renderSessionText({ session: first, style: s, simulated: true }));
-  await persistSession({ session: first, settings, version: ctx.version });
+  await persistSession({
+    session: first,
+    settings,
+    version: ctx.version,
+    keepQuestion: config.historyQuestions,
+  });
 
   print(
     `\n${s.bold(`── Sessions 2 to ${count + 1}: ${count} more simulated councils for the cross-session statistics ──`)}\n`,
@@ -169,7 +174,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
         clock: clockFor(i),
         resolveModel,
       });
-      await persistSession({ session, settings, version: ctx.version });
+      await persistSession({ session, settings, version: ctx.version, keepQuestion: config.historyQuestions });
       sessions.push(session);
       done = i;
       progress.refresh();
