@@ -63,6 +63,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     pools: cascade.config.pools,
     maxCostUsd: cascade.config.maxCostUsd ?? null,
     maxReplyBytes: cascade.config.maxReplyBytes,
+    historyQuestions: cascade.config.historyQuestions,
   };
   const keys = Object.fromEntries(
     Object.entries(settings.apiKeys).map(([v, present]) => [v, present ? 'present' : 'absent']),
@@ -107,6 +108,12 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     ['personalities', file(settings.files.personalities)],
     ['bias store', `${file(settings.files.biasStore)} ${origin('LLM_COUNCIL_BIAS_STORE')}`],
     ['history', file(settings.files.history)],
+    [
+      'history questions',
+      cascade.config.historyQuestions
+        ? `kept ${s.dim('(the default: history_questions: false in config.yaml keeps none)')}`
+        : `not kept ${s.dim('(history_questions: false)')}`,
+    ],
     ['telemetry outbox', file(settings.files.outbox)],
     [
       'models',

@@ -133,5 +133,11 @@ describe('the history keeps the questions (issue 30 item 5)', () => {
     expect((await run(['history', 'search', 'legacy'])).out).toBe(
       'No question in the history contains "legacy" (3 of 3 sessions kept no question).\n',
     );
+    // config show names the switch as it applies.
+    expect((await run(['config', 'show'])).out).toMatch(/history questions\s+not kept \(history_questions: false\)/);
+    const shown = JSON.parse((await run(['config', 'show', '--json'])).out) as {
+      council: { historyQuestions: boolean };
+    };
+    expect(shown.council.historyQuestions).toBe(false);
   }, 60_000);
 });
