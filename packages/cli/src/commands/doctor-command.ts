@@ -19,6 +19,7 @@ import { safeCommandSettings } from '../command-context.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { renderTable } from '../render-table.js';
 import { countNoun } from '../count-noun.js';
+import { keysFilePath, readKeysFile } from '../settings/keys-file.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -106,6 +107,21 @@ function describeNetworkError(error: unknown): string {
   if (cause?.code) return cause.code;
   if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The keys file `council keys set` writes: absent, read (which keys, never their values), or refused (open to others). */
+function checkKeysFile(home: string): DoctorCheck {
+  const check = 'keys file';
+  const file = readKeysFile(home);
+  if (file.status === 'absent')
+    return { check, status: 'skip', detail: `none (${keysFilePath(home)}; council keys set <provider> creates it)` };
+  if (file.status === 'refused') return { check, status: 'fail', detail: file.problem };
+  const names = Object.keys(file.keys);
+  return {
+    check,
+    status: 'ok',
+    detail: `${keysFilePath(home)}, mode 0600: ${names.length === 0 ? 'no keys' : names.join(', ')} (values never shown; the environment wins)`,
+  };
 }
 
 /** The bias store, read by the one reader of bias records: what a report would find unreadable. */
@@ -356,6 +372,7 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
     }
   }
   checks.push(providersVerdict(found));
+  checks.push(checkKeysFile(settings.home));
   checks.push(await checkHome(settings));
   checks.push(await checkBiasStore(settings.files.biasStore));
   checks.push(await checkJsonl(settings.files.history, 'history'));
@@ -391,12 +408,15 @@ export async function runDoctorCommand(options: DoctorCommandOptions, ctx: Comma
     // The last line agrees with the rows: nothing failed is not "in place" while no provider can run a council.
     const providers = checks.find((c) => c.check === 'providers');
     const noProvider = providers !== undefined && providers.status !== 'ok';
+    const warned = checks.filter((c) => c.status === 'warn').map((c) => c.check);
     ctx.io.stdout(
       failed > 0
         ? `${failed} check${failed === 1 ? '' : 's'} failed; see the detail column.\n`
         : noProvider
           ? 'Nothing failed, but no model provider can run a council yet: see "providers".\n'
-          : 'Everything needed is in place.\n',
+          : warned.length > 0
+            ? `A council can run; ${countNoun(warned.length, 'warning')} to read: ${warned.map((c) => `"${c}"`).join(', ')}.\n`
+            : 'Everything needed is in place.\n',
     );
   }
   return failed === 0 ? 0 : 1;
