@@ -16,6 +16,7 @@ export function checkModels(options: {
   resolveModel: (id: string) => LanguageModelV1;
 }): void {
   const missing = new Map<string, string[]>();
+  const providers = new Set<string>();
   for (const id of new Set(options.ids)) {
     let provider: string;
     try {
@@ -36,11 +37,13 @@ export function checkModels(options: {
     if (variables === undefined || variables.some((name) => (options.env[name] ?? '').trim() !== '')) continue;
     const key = variables.join(' or ');
     missing.set(key, [...(missing.get(key) ?? []), id]);
+    providers.add(provider);
   }
   if (missing.size === 0) return;
   const needs = [...missing].map(([key, ids]) => `${key} (for ${ids.join(', ')})`).join('; ');
+  const save = providers.size === 1 ? `council keys set ${[...providers][0]!}` : 'council keys set <provider>';
   throw new CliError({
     code: 'RUNTIME',
-    message: `No API key set: ${needs}. Export the key in your environment, or try \`council demo\` or simulated:<name> models, which need none.`,
+    message: `No API key set: ${needs}. Save it with \`${save}\` (it reads the key from stdin and keeps it in the home, mode 0600) or export it in your environment; or try \`council demo\` or simulated:<name> models, which need none.`,
   });
 }

@@ -183,7 +183,8 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(code).toBe(1);
     expect(c.err()).toBe(
       'council: No API key set: OPENROUTER_API_KEY (for test/alpha, test/beta); ANTHROPIC_API_KEY (for anthropic:claude-x). ' +
-        'Export the key in your environment, or try `council demo` or simulated:<name> models, which need none.\n',
+        'Save it with `council keys set <provider>` (it reads the key from stdin and keeps it in the home, mode 0600) ' +
+        'or export it in your environment; or try `council demo` or simulated:<name> models, which need none.\n',
     );
     expect(c.out()).toBe('');
     expect(server.requests.length).toBe(before);

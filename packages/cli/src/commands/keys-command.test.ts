@@ -57,6 +57,14 @@ describe('council keys (issue 30 item 15)', () => {
     }
   }, 30_000);
 
+  it('ask without a key names the keys command for its provider', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-keys-none-'));
+    const asked = await run(['ask', 'Which sort is stable?', '--models', MEMBERS.join(','), '--no-persist'], { home });
+    expect(asked.code).toBe(1);
+    expect(asked.err).toContain('No API key set: OPENROUTER_API_KEY (for test/alpha, test/beta, test/gamma).');
+    expect(asked.err).toContain('Save it with `council keys set openrouter`');
+  });
+
   it('a variable in the environment wins over the file', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-keys-env-'));
     await run(['keys', 'set', 'openrouter'], { home, stdin: 'sk-or-v1-WRONG-KEY' });
