@@ -499,12 +499,16 @@ describe('council mcp over stdio (the bundled executable)', () => {
     expect(text(result)).toContain('[simulated]');
   }, 30_000);
 
-  it('never lets the query or the key reach stderr, a file, or stdout outside protocol messages', () => {
+  it('never lets the query or the key reach stderr, a file (but the local history, for the query), or stdout outside protocol messages', () => {
     const log = stderr.join('');
     expect(log).toContain('council mcp: serving on stdio');
+    // The local history keeps the user's question (issue 30 item 5: history_questions, default true); no other file.
+    expect(readFileSync(join(home, 'history.jsonl'), 'utf8')).toContain('MCP-QUERY-CANARY');
     for (const canary of ['MCP-QUERY-CANARY', 'MCP-KEY-CANARY']) {
       expect(log).not.toContain(canary);
-      for (const file of filesUnder(home)) expect(readFileSync(join(home, file), 'utf8'), file).not.toContain(canary);
+      for (const file of filesUnder(home))
+        if (canary === 'MCP-KEY-CANARY' || file !== 'history.jsonl')
+          expect(readFileSync(join(home, file), 'utf8'), file).not.toContain(canary);
     }
     expect(clientErrors).toEqual([]);
   });
