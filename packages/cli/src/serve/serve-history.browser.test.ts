@@ -112,6 +112,15 @@ describe.runIf(existsSync(executablePath))('council serve: the history page in a
     expect(await history.getByText(`Session ${ids[1]}`).count()).toBe(1);
   }, 60_000);
 
+  it('at a phone’s width (390 px) the titled, grouped list does not overflow', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Back from the session the previous test opened.
+    await page.getByRole('button', { name: '← Back to the list' }).click();
+    await page.locator('tr.session-row').nth(2).waitFor();
+    expect(await titles()).toEqual([OTHER, FIRST, `↳ ${FOLLOW_UP}`]);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  }, 30_000);
+
   it("the question never reaches the server's log", () => {
     expect(logLines.length).toBeGreaterThan(0);
     for (const line of logLines) {
