@@ -190,7 +190,7 @@ describe('council mcp over stdio (the bundled executable)', () => {
     const doc = board.structuredContent as { sessions: number; borda: { candidate: string; appearances: number }[] };
     expect(doc.sessions).toBe(1);
     expect(doc.borda.map((b) => b.candidate).sort()).toEqual([...MEMBERS].sort());
-    expect(text(board)).toContain('Cross-query leaderboard over 1 sessions');
+    expect(text(board)).toContain('Cross-query leaderboard over 1 session:');
 
     const report = (await client.callTool({ name: 'bias_report', arguments: { sessions: 50 } })) as CallToolResult;
     expect(report.isError).toBeFalsy();
