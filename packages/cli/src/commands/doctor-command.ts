@@ -355,7 +355,11 @@ export async function runDoctorChecks(options: DoctorCommandOptions, ctx: Comman
       checks.push({
         check,
         status: 'fail',
-        detail: `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network`,
+        // A refused connection is no network trouble: nothing listens at that address (a local server not started).
+        detail:
+          result.detail === 'ECONNREFUSED'
+            ? `${url}: ECONNREFUSED; check ${endpoint.baseUrlVariable}: nothing is listening there${endpoint.keyRequired ? '' : ` (start the ${endpoint.provider} server)`}`
+            : `${url}: ${result.detail}; check ${endpoint.baseUrlVariable} and your network`,
       });
       found.unusable.push(endpoint.provider);
     } else if (!endpoint.keyRequired && !keySet && (result.status === 401 || result.status === 403)) {

@@ -1,4 +1,5 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,5 +42,25 @@ describe("doctor's verdict and its keys file row", () => {
     const refused = await doctor(home);
     expect(refused.code).toBe(1);
     expect(refused.out).toMatch(/keys file +│ FAIL +│ The keys file .* is open to other users \(mode 0640\)/);
+  });
+
+  it('a local server that refuses the connection: nothing is listening, start it (not "your network")', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const home = mkdtempSync(join(tmpdir(), 'council-doctor-refused-'));
+    const c = captureIo({ columns: 400 });
+    const code = await runCli(['doctor', '--json'], {
+      version: '1.0.0',
+      io: c.io,
+      env: { LLM_COUNCIL_HOME: home, OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1` },
+      cwd: home,
+    });
+    expect(code).toBe(1);
+    const { checks } = JSON.parse(c.out()) as { checks: { check: string; detail: string }[] };
+    expect(checks.find((x) => x.check === 'ollama reachable')!.detail).toBe(
+      `http://127.0.0.1:${port}/v1/models: ECONNREFUSED; check OLLAMA_BASE_URL: nothing is listening there (start the ollama server)`,
+    );
   });
 });
