@@ -5,6 +5,7 @@ import type { CommandContext } from '../command-context.js';
 import type { HistoryEntry, HistorySession } from '../history-entry.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
 import { commandSettings } from '../command-context.js';
+import { countNoun } from '../count-noun.js';
 import { describeUnsaved } from '../describe-unsaved.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderTable } from '../render-table.js';
@@ -232,7 +233,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
   );
   const found = action === 'search' ? ` whose question contains "${options.id!.trim()}" (of ${entries.length})` : '';
   ctx.io.stdout(
-    `${recent.length} of ${listed.length} sessions${found}. Show one with: council history show <session>\n`,
+    `${recent.length} of ${countNoun(listed.length, 'session')}${found}. Show one with: council history show <session>\n`,
   );
   return 0;
 }

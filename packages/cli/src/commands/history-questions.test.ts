@@ -89,9 +89,15 @@ describe('the history keeps the questions (issue 30 item 5)', () => {
     const found = await run(['history', 'search', 'LEGACY billing']);
     expect(found.out).toContain(first!.slice(0, 8));
     expect(found.out).not.toContain(third!.slice(0, 8));
-    expect(found.out).toContain('1 of 1 sessions whose question contains "LEGACY billing" (of 3).');
+    expect(found.out).toContain('1 of 1 session whose question contains "LEGACY billing" (of 3).');
+    // Unquoted, the words after `search` are its text all the same.
+    expect((await run(['history', 'search', 'LEGACY', 'billing'])).out).toBe(found.out);
     const none = await run(['history', 'search', 'dog']);
     expect(none.out).toBe('No question in the history contains "dog".\n');
+
+    const two = await run(['history', 'show', first!.slice(0, 8), 'extra']);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain(`history show takes one session id, not 2 words ("${first!.slice(0, 8)} extra")`);
 
     const shown = await run(['history', 'show', first!.slice(0, 8)]);
     expect(shown.out).toContain(`Question: ${FIRST}\n`);
