@@ -18,7 +18,7 @@ import { positionReport } from './internal/position-report.js';
 import { preferenceReport } from './internal/preference-report.js';
 import type { ReportContext } from './internal/report-context.js';
 import { createReportFigures } from './internal/report-figures.js';
-import { reviewerDriftReport } from './internal/reviewer-drift-report.js';
+import { reviewerDriftPower, reviewerDriftReport } from './internal/reviewer-drift-report.js';
 import { reviewerProfiles } from './internal/reviewer-profiles.js';
 import { timelineReport } from './internal/timeline-report.js';
 
@@ -126,6 +126,21 @@ export function aggregateBiasAudit(
     frame.models,
     drift?.drifted,
   );
+  // A reviewer the drift test found no change in, where the window is too short to see one of a size that matters:
+  // the change it would likely have missed (issue 29: at 20 sessions a 1-point change is found in about 2 stores of 3).
+  if (checked) {
+    const power = reviewerDriftPower({
+      columns: frame.columns,
+      fit: context.fit,
+      alpha: driftShare,
+      margin: margins.reviewerOffset,
+      drifted: new Set(drift?.drifted.keys() ?? []),
+    });
+    for (const r of reviewers.reviewers) {
+      const p = power.get(r.reviewer);
+      if (p !== undefined) r.driftPower = p;
+    }
+  }
   // 7. Trends, anomalies, change points.
   const timed = timelineReport(context, {
     models: frame.models,

@@ -94,6 +94,36 @@ export interface ReviewerProfile {
    * here. `mean` and `standardDeviation` stay over the whole window.
    */
   drift?: ReviewerDriftReport;
+  /**
+   * Present only when the drift test ran on the reviewer and found no change while the window is short for it: the
+   * reviewer's series has 20–39 sessions (each half a preliminary figure, 10–19 sessions) and the change the test
+   * would likely miss exceeds twice the offset margin (see `ReviewerDriftPowerReport`). Absent from 40 sessions a
+   * reviewer on.
+   */
+  driftPower?: ReviewerDriftPowerReport;
+}
+
+/**
+ * What a drift test that found nothing could not have seen (issue 29: a 20-session window finds a 1-point change in
+ * only about two stores of three). `undetectableBelow` is the change in the reviewer's offset that the test finds
+ * with 80% power: at the even split of its series (the split where a step is measured best), with the Welch standard
+ * error of the step from the series' own spread within the two halves, D = max((z(1 − α/2m) + z(0.8))·SE,
+ * margin + (t(1 − α/2, df) + z(0.8))·SE), α the drift family's share of alpha and m the reviewers tested: a change
+ * is found only when its Holm-adjusted p is within α and its step's interval at level 1 − α lies beyond ±margin.
+ */
+export interface ReviewerDriftPowerReport {
+  /** Sessions of the reviewer's series (those with an answer another reviewer scored too). */
+  sessions: number;
+  /** Sessions each side of the even split (the earlier half, the shorter when odd). */
+  sessionsPerSide: number;
+  /** The Welch standard error of the step at the even split, from the spread within the halves. */
+  standardError: number;
+  /** The power D is stated at (0.8). */
+  power: number;
+  /** D: a change of the offset smaller than ±D points would likely go unseen (found with less than `power`). */
+  undetectableBelow: number;
+  /** 'No change found; with N sessions a change smaller than ±D points would likely go unseen.' */
+  note: string;
 }
 
 /** Where and how a reviewer's offset changed within the window (issue 29 item 4; ADR-018's "model drift"). */

@@ -80,6 +80,7 @@ export type {
   PositionTestReport,
   ReviewerProfile,
   ReviewerDriftReport,
+  ReviewerDriftPowerReport,
   ReviewerPeriodReport,
   SessionAnomaly,
   TrendReport,

@@ -1,7 +1,9 @@
-import type { ReviewerDriftReport } from '../bias-aggregate-report.js';
+import type { ReviewerDriftPowerReport, ReviewerDriftReport } from '../bias-aggregate-report.js';
 import type { BiasColumns } from '../bias-columns.js';
+import { confidenceTier } from '../confidence-tier.js';
 import type { ScoreModelEffect, ScoreModelFit } from '../fit-score-model.js';
 import { fitScoreModel } from '../fit-score-model.js';
+import { normalQuantile } from '../normal-distribution.js';
 import type { SessionTimeline } from './indicator-trends.js';
 import type { ReportFigures } from './report-figures.js';
 import { createReportFigures } from './report-figures.js';
@@ -202,4 +204,83 @@ export function reviewerDriftReport(spec: {
   // links the two periods' scales), the refit cannot place them: the report stays as it was without the test.
   if (drifted.size < byModel.size || offsets.length < spec.fit.reviewerOffsets.length) return null;
   return { fit: { ...spec.fit, reviewerOffsets: offsets }, drifted, notes };
+}
+
+/** The drift test needs this many sessions in a reviewer's series (10 each side of a split). */
+const TESTED_FROM = 20;
+/** The power at which the drift test's blind spot is stated. */
+const POWER = 0.8;
+
+/**
+ * Per reviewer whose series the drift test reads (20 sessions or more; `offsets` by model, each reviewer's offset
+ * over the window, as the test levels the series), the change of its offset that the test would find with 80% power
+ * (`ReviewerDriftPowerReport`): at the even split k = ⌊n/2⌋ of its n sessions, the step's Welch standard error SE from
+ * the spread within the two halves (a change at the split does not inflate it), then D = max((z(1 − α/2m) + z(0.8))·SE,
+ * margin + (t(1 − α/2, df) + z(0.8))·SE): the Holm step a lone change must pass first (α/m, m the reviewers tested),
+ * and the step's interval at level 1 − α beyond ±margin that a change found must also meet (normal power
+ * approximation; the scan's search over splits makes the test a little weaker still, so D is if anything small).
+ * Keyed by model index; a series without spread within its halves has no entry (any change beyond the margin shows).
+ */
+export function driftBlindSpots(
+  columns: BiasColumns,
+  rule: { alpha: number; margin: number },
+  offsets?: ArrayLike<number>,
+): Map<number, { sessions: number; sessionsPerSide: number; standardError: number; undetectableBelow: number }> {
+  const { alpha, margin } = rule;
+  const tested = reviewerSeries(columns, [], offsets).filter((x) => x.deviations.length >= TESTED_FROM);
+  const out = new Map<
+    number,
+    { sessions: number; sessionsPerSide: number; standardError: number; undetectableBelow: number }
+  >();
+  const m = tested.length;
+  const zPower = normalQuantile(POWER);
+  for (const x of tested) {
+    const n = x.deviations.length;
+    const split = Math.floor(n / 2);
+    const { standardError, df } = stepAt(Array.from(x.deviations), { from: 0, split, to: n });
+    if (!(standardError > 0)) continue;
+    const holm = (normalQuantile(1 - alpha / (2 * m)) + zPower) * standardError;
+    const beyond = margin + (criticalT(1 - alpha, df) + zPower) * standardError;
+    out.set(x.model, { sessions: n, sessionsPerSide: split, standardError, undetectableBelow: Math.max(holm, beyond) });
+  }
+  return out;
+}
+
+/**
+ * Part of step 6 of `aggregateBiasAudit`: for each reviewer the drift test read and found no change in (not in
+ * `drifted`), its blind spot (`driftBlindSpots`), reported where the window is short for the test and the blind spot
+ * matters: each half of the reviewer's series is a preliminary figure by ADR-018's tiers (10–19 sessions, so a series
+ * of 20–39), and D exceeds twice the offset margin (a change of D half-way moves the latest period's offset by D/2,
+ * beyond the margin, while the headline offset stays the window's pooled one). Windows of 40 sessions or more a
+ * reviewer get no entry, so their reports are what they were (issue 29's study: D about 1.1 points at 20 sessions,
+ * 0.7 at 50, 0.45 at 300).
+ */
+export function reviewerDriftPower(spec: {
+  columns: BiasColumns | null;
+  fit: ScoreModelFit;
+  alpha: number;
+  margin: number;
+  drifted: ReadonlySet<string>;
+}): Map<string, ReviewerDriftPowerReport> {
+  const { columns, margin } = spec;
+  const out = new Map<string, ReviewerDriftPowerReport>();
+  if (columns === null) return out;
+  const pooled = new Float64Array(columns.models.length);
+  const index = new Map(columns.models.map((name, m) => [name, m]));
+  for (const o of spec.fit.reviewerOffsets) {
+    const m = index.get(o.subject);
+    if (m !== undefined) pooled[m] = o.estimate;
+  }
+  for (const [model, spot] of driftBlindSpots(columns, { alpha: spec.alpha, margin }, pooled)) {
+    const name = columns.models[model]!;
+    if (spec.drifted.has(name) || confidenceTier(spot.sessionsPerSide) !== 'preliminary') continue;
+    if (!(spot.undetectableBelow > 2 * margin)) continue;
+    const d = (Math.round(spot.undetectableBelow * 100) / 100).toFixed(2);
+    out.set(name, {
+      ...spot,
+      power: POWER,
+      note: `No change found; with ${spot.sessions} sessions a change smaller than \u00b1${d} points would likely go unseen.`,
+    });
+  }
+  return out;
 }
