@@ -81,21 +81,23 @@ export function aggregateBiasAudit(
 
   const figures = createReportFigures({ level, sessions: S, windowStart, windowEnd });
 
-  // 2. The score model, and the per-session indicators.
-  const context: ReportContext = {
-    fit: frame.fit(level),
-    indicators: frame.indicators({ blocks: resamples > 0 }),
-    figures,
-    margins,
-    level,
-  };
   // Whether the display orders identify position at all (not when fixed by author or sorted by length). Below
   // 10 sessions nothing is estimated anyway (ADR-018's insufficient tier), and the check's shares are figures too.
   const design = frame.positionDesign();
   const checked = confidenceTier(S) !== 'insufficient_data';
   const identifiability: PositionIdentifiability = checked ? positionIdentifiability(design) : { estimable: true };
+  const tiedToLength = checked ? lengthTiedToPosition(design) : null;
+  // 2. The score model (its length figures not adjusted for position where the orders were sorted by length:
+  // `FitScoreModelOptions.lengthWithoutPosition`), and the per-session indicators.
+  const context: ReportContext = {
+    fit: frame.fit(level, tiedToLength !== null),
+    indicators: frame.indicators({ blocks: resamples > 0 }),
+    figures,
+    margins,
+    level,
+  };
   // 3. Length (said to follow position where the orders were sorted by length).
-  const length = lengthReport(context, { tiedToLength: checked ? lengthTiedToPosition(design) : null });
+  const length = lengthReport(context, { tiedToLength });
   // 4. Position.
   const position = positionReport(context, { resamples, seed, design, identifiability });
   if (!identifiability.estimable)

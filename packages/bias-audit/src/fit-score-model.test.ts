@@ -142,6 +142,45 @@ describe('fitScoreModel: offsets and affinities, each for what it is (worked by 
   });
 });
 
+describe('fitScoreModel: the length figures without position (orders sorted by length; worked by hand)', () => {
+  // Members x, y, z wrote 3,000, 2,000 and 1,000 characters; levels 7, 6, 5 (1 point per 1,000 characters); shown
+  // longest first, each reviewer skipping its own answer, and +0.5 at position 0:
+  //   x sees y (0), z (1); y sees x (0), z (1); z sees x (0), y (1)
+  //   answer x: 7.5 by y, 7.5 by z; answer y: 6.5 by x, 6 by z; answer z: 5 by x, 5 by y.
+  // Within answers only answer y's two records differ: (b_x − b_z)/2 + (p0 − p1)/2 = 0.25; answers x and z give
+  // b_y = b_z and b_x = b_y. So b_x = b_y = b_z = b and p0 − p1 = 0.5; the least-norm solution (the
+  // pseudo-inverse's) minimises 3b² + p0² + p1²: b = 0, p0 = 0.25, p1 = −0.25. Two identical sessions.
+  const scores: [string, string, number, number][] = [
+    ['y', 'x', 0, 7.5],
+    ['z', 'x', 0, 7.5],
+    ['x', 'y', 0, 6.5],
+    ['z', 'y', 1, 6],
+    ['x', 'z', 1, 5],
+    ['y', 'z', 1, 5],
+  ];
+  const lengths: Record<string, number> = { x: 3000, y: 2000, z: 1000 };
+  const records = ['s1', 's2'].flatMap((session) =>
+    scores.map(([reviewer, candidate, position, score]) =>
+      observation({ session, reviewer, candidate, position, score, length: lengths[candidate] }),
+    ),
+  );
+
+  it('adjusted for position (the default): levels 7.5 − 0.25, 6.25 − 0, 5 + 0.25 → 1 point per 1,000 characters', () => {
+    const fit = fitScoreModel(observationsToColumns(records));
+    expect(fit.lengthSlope!.estimate).toBeCloseTo(1, 9);
+  });
+
+  it('without position: the answers’ mean scores 7.5, 6.25, 5 → 1.25 (the position effect reads as length)', () => {
+    const fit = fitScoreModel(observationsToColumns(records), { lengthWithoutPosition: true });
+    // Sxx = 1 + 0 + 1 = 2 per session, Sxy = 1·1.25 + 0 + (−1)(−1.25) = 2.5: 2.5/2 = 1.25.
+    expect(fit.lengthSlope!.estimate).toBeCloseTo(1.25, 9);
+    expect(fit.lengthCorrelation!.estimate).toBeCloseTo(1, 9);
+    // Nothing else moves: the offsets are the same fit's.
+    const adjusted = fitScoreModel(observationsToColumns(records));
+    fit.reviewerOffsets.forEach((o, i) => expect(o.estimate).toBe(adjusted.reviewerOffsets[i]!.estimate));
+  });
+});
+
 /** A council of `models` members, each scoring every other answer in its own random order, on a 1–10 scale. */
 function simulate(spec: {
   sessions: number;

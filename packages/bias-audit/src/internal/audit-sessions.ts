@@ -18,7 +18,8 @@ export interface AuditSessions {
   models: readonly string[];
   /** Records, scored or not. */
   observations: number;
-  fit: (level: number) => ScoreModelFit;
+  /** The score model; `lengthWithoutPosition` as `FitScoreModelOptions` has it (orders sorted by length). */
+  fit: (level: number, lengthWithoutPosition?: boolean) => ScoreModelFit;
   indicators: (options: { blocks: boolean }) => SessionIndicators;
   /** How the display positions of the scored records were assigned (`positionIdentifiability` judges it). */
   positionDesign: () => PositionDesign;
@@ -32,7 +33,7 @@ export function sessionsFromColumns(columns: BiasColumns): AuditSessions {
     sessionTime: columns.sessionTime,
     models: columns.models,
     observations: columns.length,
-    fit: (level) => fitScoreModel(columns, { level }),
+    fit: (level, lengthWithoutPosition) => fitScoreModel(columns, { level, lengthWithoutPosition }),
     indicators: (options) => collectSessionIndicators(columns, options),
     positionDesign: () => positionDesignFromColumns(columns),
     columns,
@@ -49,7 +50,7 @@ export function sessionsFromSummaries(summaries: BiasSessionSummaries): AuditSes
     sessionTime: Float64Array.from(sessions, (s) => Date.parse(s.time)),
     models,
     observations: sessions.reduce((n, s) => n + s.records, 0),
-    fit: (level) => fitCheckedSummaries(summaries, level),
+    fit: (level, lengthWithoutPosition) => fitCheckedSummaries(summaries, level, lengthWithoutPosition),
     positionDesign: () => positionDesignFromSummaries(summaries, models),
     columns: null,
     indicators: (options) => {

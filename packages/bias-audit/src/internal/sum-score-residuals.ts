@@ -28,9 +28,15 @@ export interface ResidualSums {
 export function sumScoreResiduals(
   source: ScoreModelSource,
   fit: { beta: Float64Array; pairDesign: Float64Array; pairRecords: Float64Array; pairDeviation: Float64Array },
+  options: { lengthWithoutPosition?: boolean } = {},
 ): ResidualSums {
   const { beta } = fit;
   const { k } = source.layout;
+  // The answers' levels for length are adjusted for position unless position is not estimable (`lengthWithoutPosition`):
+  // there β̂'s position effects rest on the few reviewers whose own answer moved the others by a place, and their
+  // error, shared by every session and tied to length order, is not in the slope's session-clustered error.
+  const lengthBeta = new Float64Array(beta);
+  if (options.lengthWithoutPosition === true) for (const c of source.layout.positionColumn.values()) lengthBeta[c] = 0;
   const models = source.models.length;
   const pairCount = models * models;
   const meat = new Float64Array(k * k);
@@ -84,6 +90,7 @@ export function sumScoreResiduals(
   let residualSquares = 0;
   let totalSquares = 0;
   let localBeta = new Float64Array(0);
+  let localLengthBeta = new Float64Array(0);
   let score = new Float64Array(0);
   const sessionPairSum = new Float64Array(pairCount);
   const sessionPairN = new Float64Array(pairCount);
@@ -100,9 +107,13 @@ export function sumScoreResiduals(
       const x0 = chunk.xtxStart[s]!;
       if (localBeta.length < m) {
         localBeta = new Float64Array(m);
+        localLengthBeta = new Float64Array(m);
         score = new Float64Array(m);
       }
-      for (let a = 0; a < m; a++) localBeta[a] = beta[c[c0 + a]!]!;
+      for (let a = 0; a < m; a++) {
+        localBeta[a] = beta[c[c0 + a]!]!;
+        localLengthBeta[a] = lengthBeta[c[c0 + a]!]!;
+      }
       const answers = chunk.answerStart[s + 1]! - chunk.answerStart[s]!;
       if (answerFitted.length < answers) {
         answerFitted = new Float64Array(answers);
@@ -137,10 +148,14 @@ export function sumScoreResiduals(
       for (let j = firstAnswer; j < chunk.answerStart[s + 1]!; j++) {
         const r0 = chunk.answerRowStart[j]!;
         let fitted = 0;
-        for (let a = 0; a < m; a++) fitted += answerRow[r0 + a]! * localBeta[a]!;
+        let lengthFitted = 0;
+        for (let a = 0; a < m; a++) {
+          fitted += answerRow[r0 + a]! * localBeta[a]!;
+          lengthFitted += answerRow[r0 + a]! * localLengthBeta[a]!;
+        }
         answerFitted[j - firstAnswer] = fitted;
         sessionX[j - firstAnswer] = chunk.answerLength[j]! / 1000;
-        sessionY[j - firstAnswer] = chunk.answerMean[j]! - fitted;
+        sessionY[j - firstAnswer] = chunk.answerMean[j]! - lengthFitted;
       }
       // Each pair's residual sum and records in this session, from its records' residuals.
       let pairsInSession = 0;
