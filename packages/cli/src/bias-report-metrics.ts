@@ -1,4 +1,9 @@
-import type { BiasAggregateReport, BiasMetricReport, ReviewerDriftReport } from '@council/bias-audit';
+import type {
+  BiasAggregateReport,
+  BiasMetricReport,
+  ReviewerDriftPowerReport,
+  ReviewerDriftReport,
+} from '@council/bias-audit';
 
 /** Every `BiasMetricReport` in a cross-session report, in reading order (the CSV rows). */
 export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport[] {
@@ -61,6 +66,15 @@ export function metricSubject(metric: string): string {
 /** "2026-11-01 to 2026-11-10": a drifting reviewer's period by its first and last session's dates. */
 export function periodDates(period: { start: string; end: string }): string {
   return `${period.start.slice(0, 10)} to ${period.end.slice(0, 10)}`;
+}
+
+/**
+ * A reviewer the drift test found no change in on a short window (`ReviewerProfile.driftPower`): "no change found;
+ * with 20 sessions a change smaller than ±1.08 points would likely go unseen".
+ */
+export function driftPowerLine(power: ReviewerDriftPowerReport): string {
+  const d = (Math.round(power.undetectableBelow * 100) / 100).toFixed(2);
+  return `no change found; with ${power.sessions} sessions a change smaller than \u00b1${d} points would likely go unseen`;
 }
 
 /** How the change was found: "at a config-version change", "one change point", or "2 changes" (3 periods). */

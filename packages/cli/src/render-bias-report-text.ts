@@ -1,5 +1,12 @@
 import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
-import { driftCause, metricSubject, periodDates, positionLabel, withheldFlagLines } from './bias-report-metrics.js';
+import {
+  driftCause,
+  driftPowerLine,
+  metricSubject,
+  periodDates,
+  positionLabel,
+  withheldFlagLines,
+} from './bias-report-metrics.js';
 import type { Style } from './create-style.js';
 import { describeUnreadSessions } from './leave-out-unread-sessions.js';
 import type { UnreadSessions } from './leave-out-unread-sessions.js';
@@ -177,6 +184,13 @@ export function renderBiasReportText(options: {
         `  ${r.reviewer}: changed by ${num(change.estimate)} ${ci(change)} from ${since.timestamp.slice(0, 10)} (session ${since.sessionId}; ${driftCause(r.drift!)}, p ${pRelation(pValue)}, ${change.sessions} sessions)`,
       );
     }
+    out.push('');
+  }
+  // A short window where the drift test found nothing: the change it could have missed (only from 20 to 39 sessions).
+  const unseen = report.reviewers.filter((r) => r.driftPower !== undefined);
+  if (unseen.length > 0) {
+    out.push(s.bold("Drift test power (a short window: a change in a reviewer's offset may have gone unseen)"));
+    for (const r of unseen) out.push(`  ${r.reviewer}: ${driftPowerLine(r.driftPower!)}`);
     out.push('');
   }
   if (options.verbose && report.reviewers.length > 0) {

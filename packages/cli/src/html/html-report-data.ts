@@ -60,6 +60,11 @@ export interface HtmlReportData {
   /** Per reviewer: points beyond the typical reviewer on the same answer (negative = harsh), with its interval. */
   reviewerOffsets: readonly IntervalRow[];
   /**
+   * Reviewers the drift test found no change in on a short window (`ReviewerProfile.driftPower`): "no change found;
+   * with 20 sessions a change smaller than ±1.08 points would likely go unseen". Absent when there is none.
+   */
+  driftUnseen?: readonly { reviewer: string; line: string }[];
+  /**
    * Each reviewer whose offset changed within the window (its offset above is the latest period's): how the change
    * was found, the change with its interval, and its periods, oldest first. Absent or empty when none changed.
    */

@@ -1,5 +1,12 @@
 import type { AggregateBiasFlag, BiasAggregateReport, BiasColumns, BiasMetricReport } from '@council/bias-audit';
-import { driftCause, metricSubject, periodDates, positionLabel, withheldFlagLines } from '../bias-report-metrics.js';
+import {
+  driftCause,
+  driftPowerLine,
+  metricSubject,
+  periodDates,
+  positionLabel,
+  withheldFlagLines,
+} from '../bias-report-metrics.js';
 import { omitUndefined } from '../omit-undefined.js';
 import type { HtmlReportData, ReportMetricRow, ReviewerPeriodsRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
@@ -76,6 +83,11 @@ export function htmlReportFromAudit(options: {
     report.anchoring,
   ].map((m) => row(m, flagged.has(m.metric)));
 
+  // Reviewers the drift test found no change in on a short window: the change it could have missed.
+  const unseen = report.reviewers.flatMap((r) =>
+    r.driftPower === undefined ? [] : [{ reviewer: r.reviewer, line: driftPowerLine(r.driftPower) }],
+  );
+
   return {
     title: options.simulated ? 'Council bias report (simulated data)' : 'Council bias report',
     generatedAt: options.generatedAt,
@@ -113,6 +125,7 @@ export function htmlReportFromAudit(options: {
             },
           ],
     ),
+    ...(unseen.length === 0 ? {} : { driftUnseen: unseen }),
     lengthVsScore: {
       points,
       total,

@@ -172,6 +172,15 @@ export function renderHtmlReport(data: HtmlReportData): string {
     );
   }
 
+  const unseen = data.driftUnseen ?? [];
+  if (unseen.length > 0) {
+    sections.push('<h2>Drift test power</h2>');
+    sections.push(
+      '<p class="meta">A short window: the drift test found no change in these reviewers, but it would likely miss one smaller than this (80% power), and their offsets above are the whole window’s.</p>',
+    );
+    sections.push(`<ul>${unseen.map((u) => `<li>${escapeXml(u.reviewer)}: ${escapeXml(u.line)}</li>`).join('')}</ul>`);
+  }
+
   const { slope, correlation, betweenSessions } = data.lengthVsScore;
   const lengthRows = [
     { label: 'slope within sessions (points per 1,000 characters)', m: slope },

@@ -138,6 +138,10 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
   if (!report || report.window.sessions === 0) return <p class="muted">No bias records in this window yet.</p>;
   const withheld = withheldLines(report);
   const drifting = (report.reviewers ?? []).flatMap((r) => (r.drift ? [{ reviewer: r.reviewer, drift: r.drift }] : []));
+  // A short window where the drift test found nothing: the change it could have missed.
+  const unseen = (report.reviewers ?? []).flatMap((r) =>
+    r.driftPower ? [{ reviewer: r.reviewer, power: r.driftPower }] : [],
+  );
   const unidentified = report.position?.identifiability;
   return (
     <div class="bias">
@@ -169,6 +173,16 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
         rows={(report.reviewers ?? []).map((r) => ({ name: r.reviewer, figure: r.offset }))}
       />
       {drifting.length > 0 && <ReviewerPeriods drifting={drifting} />}
+      {unseen.length > 0 && (
+        <ul class="small drift-power" aria-label="Drift test power">
+          {unseen.map(({ reviewer, power }) => (
+            <li key={reviewer}>
+              {reviewer}: no change found; with {power.sessions} sessions a change smaller than ±
+              {power.undetectableBelow.toFixed(2)} points would likely go unseen
+            </li>
+          ))}
+        </ul>
+      )}
       <FigureTable
         caption="Position effects (score points by display position)"
         rows={(report.position?.effects ?? []).map((f, i) => ({ name: `Position ${i + 1}`, figure: f }))}

@@ -154,6 +154,13 @@ export interface ReviewerDrift {
   periods: { start: string; end: string; sessions: number; configVersion?: string; offset: Figure }[];
 }
 
+/** A reviewer the drift test found no change in on a short window: the change it would likely have missed. */
+export interface ReviewerDriftPower {
+  sessions: number;
+  undetectableBelow: number;
+  note: string;
+}
+
 export interface BiasFlag {
   code: string;
   subject: string | null;
@@ -175,7 +182,8 @@ export interface BiasReportDocument {
       /** Present when the display orders cannot tell position from author or length. */
       identifiability?: { estimable: false; reason: string };
     } | null;
-    reviewers: { reviewer: string; offset: Figure | null; drift?: ReviewerDrift }[] | null;
+    reviewers:
+      { reviewer: string; offset: Figure | null; drift?: ReviewerDrift; driftPower?: ReviewerDriftPower }[] | null;
     flags: BiasFlag[];
     notes: string[];
   } | null;
