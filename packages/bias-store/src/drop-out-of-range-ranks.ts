@@ -1,5 +1,6 @@
 import type { BiasColumns } from '@council/bias-audit';
 import { noRank } from './bias-record-columns.js';
+import { packKeptRecords } from './pack-kept-records.js';
 
 /** A record of the window whose `rank_position` is not a place in its reviewer's ranking of that session. */
 export interface OutOfRangeRank {
@@ -113,41 +114,15 @@ function keepRecords<C extends BiasColumns>(columns: C, drop: Uint8Array): C {
     kept += n;
     starts.push(kept);
   }
-  const pack = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(values: A): A => {
-    let w = 0;
-    for (let i = 0; i < values.length; i++) if (drop[i] === 0) values[w++] = values[i]!;
-    return values.subarray(0, w) as A;
-  };
-  const packed: { -readonly [K in keyof BiasColumns]: BiasColumns[K] } = {
-    ...columns,
-    length: kept,
-    reviewer: pack(columns.reviewer),
-    candidate: pack(columns.candidate),
-    position: pack(columns.position),
-    responseLengthChars: pack(columns.responseLengthChars),
-    score: pack(columns.score),
-    rankPosition: pack(columns.rankPosition),
-    configVersion: pack(columns.configVersion),
-    sessionStart: Uint32Array.from(starts),
-  };
-  // The columns a report read may leave out (`BiasColumns`), packed where present.
-  if (columns.time !== undefined) packed.time = pack(columns.time);
-  if (columns.queryCategory !== undefined) packed.queryCategory = pack(columns.queryCategory);
-  if (columns.positionIsDisplayOrder !== undefined)
-    packed.positionIsDisplayOrder = pack(columns.positionIsDisplayOrder);
-  if (keptSessions.length === sessions) {
-    if (columns.session !== undefined) packed.session = pack(columns.session);
-    return packed as C;
-  }
+  const packed = packKeptRecords(columns, drop, kept);
+  packed.sessionStart = Uint32Array.from(starts);
+  if (keptSessions.length === sessions) return packed as C;
   // A session left empty: the others are numbered again, in the same order.
   const newIndex = new Int32Array(sessions).fill(-1);
   keptSessions.forEach((s, n) => (newIndex[s] = n));
   packed.sessionIds = keptSessions.map((s) => columns.sessionIds[s]!);
   packed.sessionTime = Float64Array.from(keptSessions, (s) => columns.sessionTime[s]!);
-  if (columns.session !== undefined) {
-    const session = pack(columns.session);
-    for (let i = 0; i < session.length; i++) session[i] = newIndex[session[i]!]!;
-    packed.session = session;
-  }
+  const session = packed.session;
+  if (session !== undefined) for (let i = 0; i < session.length; i++) session[i] = newIndex[session[i]!]!;
   return packed as C;
 }

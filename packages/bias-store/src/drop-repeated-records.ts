@@ -1,5 +1,6 @@
 import type { BiasColumns } from '@council/bias-audit';
 import type { BiasRecordColumns } from './bias-record-columns.js';
+import { packKeptRecords } from './pack-kept-records.js';
 
 /** Records met twice for one (session, reviewer, reviewed member); each is counted once. */
 export interface RepeatedRecords {
@@ -176,28 +177,7 @@ export function dropRepeatedRecords<C extends BiasColumns = BiasRecordColumns>(
     for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) if (dropped[i] === 0) kept++;
   }
   starts[sessions] = kept;
-  const pack = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(values: A): A => {
-    let w = 0;
-    for (let i = 0; i < values.length; i++) if (dropped[i] === 0) values[w++] = values[i]!;
-    return values.subarray(0, w) as A;
-  };
-  const packed: BiasColumns = {
-    ...columns,
-    length: kept,
-    reviewer: pack(columns.reviewer),
-    candidate: pack(columns.candidate),
-    position: pack(columns.position),
-    responseLengthChars: pack(columns.responseLengthChars),
-    score: pack(columns.score),
-    rankPosition: pack(columns.rankPosition),
-    configVersion: pack(columns.configVersion),
-    ...(columns.session === undefined ? {} : { session: pack(columns.session) }),
-    ...(columns.time === undefined ? {} : { time: pack(columns.time) }),
-    ...(columns.queryCategory === undefined ? {} : { queryCategory: pack(columns.queryCategory) }),
-    ...(columns.positionIsDisplayOrder === undefined
-      ? {}
-      : { positionIsDisplayOrder: pack(columns.positionIsDisplayOrder) }),
-    sessionStart: starts,
-  };
+  const packed = packKeptRecords(columns, dropped, kept);
+  packed.sessionStart = starts;
   return { columns: packed as C, repeated, droppedNotDisplayOrder };
 }
