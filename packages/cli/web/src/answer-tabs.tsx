@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { Markdown } from './markdown.js';
 
 export interface TabAnswer {
   member: string;
@@ -64,7 +65,7 @@ export function AnswerTabs({ answers, idPrefix }: { answers: TabAnswer[]; idPref
             {answer.note ? ` · ${answer.note}` : ''}
           </p>
           {answer.status === 'running' && <p class="muted">Answering…</p>}
-          {answer.text !== null && <div class="model-text">{answer.text}</div>}
+          {answer.text !== null && <Markdown text={answer.text} class="model-text" />}
         </div>
       )}
     </div>

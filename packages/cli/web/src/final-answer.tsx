@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { renderMarkdown } from './markdown.js';
 import { displayedAnswer, percent } from './session-view-model.js';
 import type { Mode, SessionDocument } from './types.js';
 
@@ -25,8 +26,8 @@ export function FinalAnswer({ session, modeToggle }: { session: SessionDocument;
           </div>
         )}
       </div>
-      <div class={`answer-text model-text mode-${mode}`} data-mode={mode}>
-        {shown.text ?? <span class="muted">{shown.missing}</span>}
+      <div class={`answer-text model-text markdown mode-${mode}`} data-mode={mode}>
+        {shown.text !== null ? renderMarkdown(shown.text) : <span class="muted">{shown.missing}</span>}
       </div>
       {shown.mode === 'voting' && shown.winner && (
         <p class="attribution">

@@ -1,28 +1,97 @@
+import { Markdown } from './markdown.js';
+import type { AnswerEvaluation } from './session-view-model.js';
+
 export interface ReviewItem {
   reviewer: string;
   model: string;
   ranking: string[];
+  /** Its score and critique of each answer it saw (while the session runs: scores by label, no critiques). */
+  evaluations: AnswerEvaluation[];
   failure?: string | null;
 }
 
-/** Stage-2 reviews: each reviewer's ranking, best first. */
+/** A streamed review's scores, by the labels it saw (the members behind them are shown with the finished session). */
+export function liveEvaluations(scores: Record<string, number> | null): AnswerEvaluation[] {
+  return Object.entries(scores ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, score]) => ({ member: null, label, own: false, score, strengths: null, weaknesses: null }));
+}
+
+function AnswerEvaluationBlock({ e }: { e: AnswerEvaluation }) {
+  const about =
+    e.member === null ? null : e.label === null ? (e.own ? 'its own' : null) : `${e.label}${e.own ? ', its own' : ''}`;
+  return (
+    <li class="evaluation">
+      <p class="evaluation-head">
+        <strong class="evaluation-of">{e.member ?? e.label}</strong>
+        {about && <span class="muted"> ({about})</span>}
+        {': '}
+        <span class="score">{e.score === null ? 'no score' : `${e.score}/10`}</span>
+      </p>
+      {(e.strengths !== null || e.weaknesses !== null) && (
+        <dl class="critique">
+          {e.strengths !== null && (
+            <>
+              <dt>Strengths</dt>
+              <dd>
+                <Markdown text={e.strengths} />
+              </dd>
+            </>
+          )}
+          {e.weaknesses !== null && (
+            <>
+              <dt>Weaknesses</dt>
+              <dd>
+                <Markdown text={e.weaknesses} />
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Stage-2 reviews, each reviewer's evaluation as its own block: its ranking (best first), then its score and
+ * critique of each answer it saw, named after the session as `history show --show reviews` does.
+ */
 export function ReviewList({ reviews, anonymous }: { reviews: ReviewItem[]; anonymous: boolean }) {
   if (reviews.length === 0) return <p class="muted">No reviews yet.</p>;
   return (
     <>
-      {anonymous && <p class="muted small">Labels stay anonymous until the session ends.</p>}
+      {anonymous ? (
+        <p class="muted small">Labels stay anonymous until the session ends.</p>
+      ) : (
+        <p class="muted small">
+          The reviewers saw the answers anonymised, as Response A, B, …; each is named here after the session.
+        </p>
+      )}
       <ul class="reviews">
         {reviews.map((r, i) => (
-          <li key={`${r.reviewer}-${i}`} class="review">
-            <span class="review-by">{r.reviewer}</span>{' '}
+          <li key={`${r.reviewer}-${i}`} class="review" aria-label={`Review by ${r.reviewer}`}>
+            <h4 class="review-by">
+              Review by {r.reviewer}
+              {r.model !== r.reviewer && <span class="muted"> ({r.model})</span>}
+            </h4>
             {r.failure ? (
-              <span class="muted">{r.failure}</span>
+              <p class="muted">{r.failure}</p>
             ) : (
-              <ol class="ranking">
-                {r.ranking.map((label) => (
-                  <li key={label}>{label}</li>
+              <div class="review-ranking">
+                <span class="muted small">Ranking, best first:</span>
+                <ol class="ranking">
+                  {r.ranking.map((label) => (
+                    <li key={label}>{label}</li>
+                  ))}
+                </ol>
+              </div>
+            )}
+            {r.evaluations.length > 0 && (
+              <ul class="evaluations" aria-label={`${r.reviewer}'s scores`}>
+                {r.evaluations.map((e) => (
+                  <AnswerEvaluationBlock key={e.member ?? e.label} e={e} />
                 ))}
-              </ol>
+              </ul>
             )}
           </li>
         ))}

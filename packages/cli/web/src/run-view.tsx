@@ -1,5 +1,6 @@
 import { AnswerTabs } from './answer-tabs.js';
-import { ReviewList } from './review-list.js';
+import { renderMarkdown } from './markdown.js';
+import { liveEvaluations, ReviewList } from './review-list.js';
 import type { RunState, Stage } from './run-state.js';
 import { stageProgressText } from './run-state.js';
 import { deanonymiseRanking } from './session-view-model.js';
@@ -56,7 +57,11 @@ export function RunView({
     ...a,
     note: a.failure ?? (a.latencyMs !== null ? `${(a.latencyMs / 1000).toFixed(1)} s` : null),
   }));
-  const reviews = state.reviews.map((r) => ({ ...r, ranking: deanonymiseRanking(state.session, r) }));
+  const reviews = state.reviews.map((r) => ({
+    ...r,
+    ranking: deanonymiseRanking(state.session, r),
+    evaluations: liveEvaluations(r.scores),
+  }));
   return (
     <div class="session live">
       <div class="run-head">
@@ -82,8 +87,8 @@ export function RunView({
       {(state.stages[3].status !== 'waiting' || state.synthesis) && (
         <section class="final" aria-label="Synthesis in progress">
           <h3>Synthesis{state.chairman ? ` by ${state.chairman}` : ''}</h3>
-          <div class="answer-text model-text synthesis-stream" aria-busy={state.status === 'running'}>
-            {state.synthesis || <span class="muted">Waiting for the chairman…</span>}
+          <div class="answer-text model-text markdown synthesis-stream" aria-busy={state.status === 'running'}>
+            {state.synthesis ? renderMarkdown(state.synthesis) : <span class="muted">Waiting for the chairman…</span>}
           </div>
         </section>
       )}

@@ -1,10 +1,14 @@
 import { AnswerTabs } from './answer-tabs.js';
 import { FinalAnswer } from './final-answer.js';
 import { ReviewList } from './review-list.js';
+import { SessionLeaderboard } from './session-leaderboard.js';
 import { sessionReviews } from './session-view-model.js';
 import type { SessionDocument } from './types.js';
 
-/** A finished session: stage-1 answers in tabs, the de-anonymised reviews, and the final answer with its toggle. */
+/**
+ * A finished session: the final answer with its toggle, stage-1 answers in tabs, each reviewer's evaluation
+ * (de-anonymised) and the session's leaderboard.
+ */
 export function SessionDetail({
   session,
   modeToggle,
@@ -31,6 +35,10 @@ export function SessionDetail({
       <details class="stage">
         <summary>Stage 2 · reviews ({session.stage2.length})</summary>
         <ReviewList reviews={sessionReviews(session)} anonymous={false} />
+      </details>
+      <details class="stage" open>
+        <summary>Leaderboard</summary>
+        <SessionLeaderboard session={session} />
       </details>
       {session.warnings.length > 0 && (
         <ul class="warnings">

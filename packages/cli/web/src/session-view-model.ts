@@ -1,4 +1,4 @@
-import type { Mode, SessionDocument } from './types.js';
+import type { Mode, SessionDocument, Stage2Result } from './types.js';
 
 /** The member whose answer Voting mode shows: the chairman's named winner, else the session's Borda leader. */
 export function votingWinner(session: SessionDocument): string | null {
@@ -54,12 +54,56 @@ export function deanonymiseRanking(
   });
 }
 
+/** What a reviewer said of one answer: its score and critique, under the label it saw the answer by. */
+export interface AnswerEvaluation {
+  /** The member after the session; the label alone while it runs. */
+  member: string | null;
+  label: string | null;
+  /** The reviewer's own answer. */
+  own: boolean;
+  score: number | null;
+  strengths: string | null;
+  weaknesses: string | null;
+}
+
+/**
+ * A finished review's evaluation of each answer, in the order the reviewer saw them (else the stage-1 order), as
+ * `history show --show reviews` prints it: the member, the label it was shown under, its score and critique.
+ */
+export function reviewEvaluations(session: SessionDocument, review: Stage2Result): AnswerEvaluation[] {
+  const evaluation = review.evaluation;
+  if (evaluation === null) return [];
+  const critiques = evaluation.critiques ?? {};
+  const labelOf = new Map(Object.entries(review.labelToModel).map(([label, entry]) => [entry.model, label]));
+  const seen =
+    review.order && review.order.length > 0
+      ? review.order
+      : session.stage1.map((a) => a.member).filter((m) => m in evaluation.scores || m in critiques);
+  return seen.flatMap((member) => {
+    const score = evaluation.scores[member];
+    const critique = critiques[member];
+    if (score === undefined && critique === undefined) return [];
+    const text = (t: string | undefined) => (t === undefined || t.trim() === '' ? null : t.trim());
+    return [
+      {
+        member,
+        label: labelOf.get(member) ?? null,
+        own: member === review.reviewer,
+        score: score ?? null,
+        strengths: text(critique?.strengths),
+        weaknesses: text(critique?.weaknesses),
+      },
+    ];
+  });
+}
+
 /** The reviews of a finished session, labels de-anonymised, in the order of its stage 2. */
 export function sessionReviews(session: SessionDocument): {
   reviewer: string;
   model: string;
   ranking: string[];
   scores: Record<string, number> | null;
+  evaluations: AnswerEvaluation[];
   failure: string | null;
 }[] {
   return session.stage2.map((r) => {
@@ -73,6 +117,7 @@ export function sessionReviews(session: SessionDocument): {
       model: r.model,
       ranking,
       scores: r.evaluation?.scores ?? null,
+      evaluations: reviewEvaluations(session, r),
       failure: r.error ? `${r.error.reason}: ${r.error.message}` : r.evaluation?.abstained ? 'abstained' : null,
     };
   });

@@ -43,7 +43,15 @@ export interface Stage2Result {
   reviewer: string;
   model: string;
   labelToModel: Record<string, { model: string; displayIndex: number }>;
-  evaluation: { ranking: string[]; scores: Record<string, number>; abstained: boolean } | null;
+  /** Member ids in the order the reviewer saw them (absent in sessions saved before it was recorded). */
+  order?: string[];
+  evaluation: {
+    ranking: string[];
+    scores: Record<string, number>;
+    /** What it said of each answer, by member id. */
+    critiques?: Record<string, { strengths: string; weaknesses: string }>;
+    abstained: boolean;
+  } | null;
   error: CallError | null;
 }
 
@@ -55,6 +63,10 @@ export type SessionSynthesis = Omit<CoreSessionSynthesis, 'usage' | 'latencyMs' 
 export interface LeaderboardEntry {
   candidate: string;
   bordaScore: number;
+  /** Mean Borda points over the votes received (m − 1 for first, 0 for last). */
+  bordaPoints?: number;
+  /** Ballots that ranked the member. */
+  voteCount?: number;
   finalRank: number;
   winCount: number;
 }
