@@ -209,5 +209,20 @@ describe.runIf(existsSync(executablePath))(
       expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
       expect(problems).toEqual([]);
     });
+
+    it('fits a phone: at 390 px the review blocks, the leaderboard and the Markdown table do not widen the page', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const widths = await page.evaluate<{ page: number; reviews: number; board: number; answer: number }>(`({
+        page: document.documentElement.scrollWidth,
+        reviews: Math.max(...[...document.querySelectorAll('li.review')].map((e) => e.getBoundingClientRect().right)),
+        board: document.querySelector('table.session-leaderboard').parentElement.getBoundingClientRect().right,
+        answer: document.querySelector('.answer-text').getBoundingClientRect().right,
+      })`);
+      expect(widths.page).toBeLessThanOrEqual(390);
+      expect(widths.reviews).toBeLessThanOrEqual(390);
+      expect(widths.board).toBeLessThanOrEqual(390);
+      expect(widths.answer).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: join(artifacts, 'serve-reviews-phone.png'), fullPage: true });
+    });
   },
 );
