@@ -219,6 +219,10 @@ export const streamEventDataSchemas = {
     model: z.string(),
     ranking: z.array(z.string()),
     scores: z.record(z.string(), z.number()).nullable(),
+    critiques: z
+      .record(z.string(), z.object({ strengths: z.string(), weaknesses: z.string() }))
+      .nullable()
+      .describe('What the reviewer said of each answer, by the label it saw; null when it gave no critique.'),
   }),
   'synthesis-text': z.object({ chairman: z.string(), text: z.string() }),
   session: z.object({

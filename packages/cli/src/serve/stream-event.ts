@@ -34,7 +34,8 @@ export function answerEvent(result: Stage1Result): StreamEventBody | null {
 
 /**
  * A review as it arrives, under the anonymous labels the reviewer saw ("Response B" best first): which member
- * a label stands for is shown only with the finished session. A failed or abstaining review ranks nothing.
+ * a label stands for is shown only with the finished session. A failed or abstaining review ranks nothing. Its
+ * scores and critiques (strengths, weaknesses) come by label too, null when it gave none.
  */
 export function reviewEvent(result: Stage2Result): StreamEventBody {
   const labelOf = new Map(Object.entries(result.labelToModel).map(([label, entry]) => [entry.model, label]));
@@ -51,7 +52,15 @@ export function reviewEvent(result: Stage2Result): StreamEventBody {
             labelOf.has(member) ? [[labelOf.get(member)!, score]] : [],
           ),
         );
-  return { type: 'review', data: { reviewer: result.reviewer, model: result.model, ranking, scores } };
+  const critiques =
+    evaluation === null || Object.keys(evaluation.critiques).length === 0
+      ? null
+      : Object.fromEntries(
+          Object.entries(evaluation.critiques).flatMap(([member, critique]) =>
+            labelOf.has(member) ? [[labelOf.get(member)!, critique]] : [],
+          ),
+        );
+  return { type: 'review', data: { reviewer: result.reviewer, model: result.model, ranking, scores, critiques } };
 }
 
 export function synthesisTextEvent(part: SynthesisTextPart): StreamEventBody {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { applyRunEvent, initialRunState } from './run-state.js';
 import { liveEvaluations } from './review-list.js';
 import { reviewEvaluations, sessionReviews } from './session-view-model.js';
 import type { SessionDocument, Stage2Result } from './types.js';
@@ -61,5 +62,26 @@ describe('reviewEvaluations: what a reviewer said of each answer, as history sho
       { member: null, label: 'Response B', own: false, score: 7, strengths: null, weaknesses: null },
     ]);
     expect(liveEvaluations(null)).toEqual([]);
+  });
+});
+
+describe('a streamed review in the run state', () => {
+  it('keeps its critiques by label, and the live block shows them beside the scores', () => {
+    const state = applyRunEvent(initialRunState(), {
+      id: '1',
+      event: 'review',
+      data: JSON.stringify({
+        reviewer: 'b',
+        model: 'test/b',
+        ranking: ['Response A', 'Response B'],
+        scores: { 'Response A': 9, 'Response B': 7 },
+        critiques: { 'Response A': { strengths: '**tested**', weaknesses: '' } },
+      }),
+    });
+    const live = state.reviews[0]!;
+    expect(liveEvaluations(live.scores, live.critiques)).toEqual([
+      { member: null, label: 'Response A', own: false, score: 9, strengths: '**tested**', weaknesses: null },
+      { member: null, label: 'Response B', own: false, score: 7, strengths: null, weaknesses: null },
+    ]);
   });
 });

@@ -10,11 +10,25 @@ export interface ReviewItem {
   failure?: string | null;
 }
 
-/** A streamed review's scores, by the labels it saw (the members behind them are shown with the finished session). */
-export function liveEvaluations(scores: Record<string, number> | null): AnswerEvaluation[] {
-  return Object.entries(scores ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([label, score]) => ({ member: null, label, own: false, score, strengths: null, weaknesses: null }));
+/**
+ * A streamed review's scores and critiques, by the labels it saw (the members behind them are shown with the
+ * finished session), in label order.
+ */
+export function liveEvaluations(
+  scores: Record<string, number> | null,
+  critiques: Record<string, { strengths: string; weaknesses: string }> | null = null,
+): AnswerEvaluation[] {
+  const text = (t: string | undefined) => (t === undefined || t.trim() === '' ? null : t.trim());
+  return [...new Set([...Object.keys(scores ?? {}), ...Object.keys(critiques ?? {})])]
+    .sort((a, b) => a.localeCompare(b))
+    .map((label) => ({
+      member: null,
+      label,
+      own: false,
+      score: scores?.[label] ?? null,
+      strengths: text(critiques?.[label]?.strengths),
+      weaknesses: text(critiques?.[label]?.weaknesses),
+    }));
 }
 
 function AnswerEvaluationBlock({ e }: { e: AnswerEvaluation }) {

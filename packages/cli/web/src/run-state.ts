@@ -42,6 +42,8 @@ export interface LiveReview {
   model: string;
   ranking: string[];
   scores: Record<string, number> | null;
+  /** Its critiques by label (absent from servers that did not stream them). */
+  critiques?: Record<string, { strengths: string; weaknesses: string }> | null;
 }
 
 export type RunStatus = 'running' | 'finished' | 'failed' | 'cancelled';
@@ -166,7 +168,14 @@ export function applyRunEvent(state: RunState, event: SseEvent): RunState {
         : [];
       const scores =
         data['scores'] && typeof data['scores'] === 'object' ? (data['scores'] as Record<string, number>) : null;
-      next.reviews = [...state.reviews, { reviewer: str('reviewer'), model: str('model'), ranking, scores }];
+      const critiques =
+        data['critiques'] && typeof data['critiques'] === 'object'
+          ? (data['critiques'] as Record<string, { strengths: string; weaknesses: string }>)
+          : null;
+      next.reviews = [
+        ...state.reviews,
+        { reviewer: str('reviewer'), model: str('model'), ranking, scores, ...(critiques ? { critiques } : {}) },
+      ];
       return next;
     }
     case 'synthesis-text':

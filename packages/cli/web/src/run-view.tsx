@@ -60,7 +60,7 @@ export function RunView({
   const reviews = state.reviews.map((r) => ({
     ...r,
     ranking: deanonymiseRanking(state.session, r),
-    evaluations: liveEvaluations(r.scores),
+    evaluations: liveEvaluations(r.scores, r.critiques ?? null),
   }));
   return (
     <div class="session live">
