@@ -122,6 +122,6 @@ describe('the first hour through the bundled council (issue 30)', () => {
       'openai/gpt-4o',
       'anthropic/claude-3.5-sonnet',
     ]);
-    expect(council(['completion', 'bash'], env).out).toContain("actions='list show consistency mimicry'");
+    expect(council(['completion', 'bash'], env).out).toContain("actions='list search show consistency mimicry'");
   });
 });
