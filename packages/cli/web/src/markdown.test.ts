@@ -1,6 +1,6 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown, renderMarkdown, safeHref } from './markdown.js';
+import { parseMarkdown, renderInline, renderMarkdown, safeHref } from './markdown.js';
 
 const escape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -126,5 +126,15 @@ describe('renderMarkdown: a model’s Markdown as elements, never as HTML', () =
       { kind: 'paragraph', text: 'FINAL RANKING:' },
       { kind: 'list', ordered: true, start: 1, items: [[{ kind: 'paragraph', text: 'Response A' }]] },
     ]);
+  });
+});
+
+describe('renderMarkdown on long replies', () => {
+  it('emphasis stays on its line; unmatched markers and backticks in a long reply are left as text', () => {
+    expect(md('**not\nbold**')).toBe('<p>**not<br>bold**</p>');
+    // 20 000 openers of each kind with no closer (each is followed by a space before the next): every one is text
+    // (a search to the end of the text for each would be quadratic; the bounded one is not, with the same result).
+    const text = ' *a _b ~~d'.repeat(20_000) + ' `e';
+    expect(html(renderInline(text))).toBe(escape(text));
   });
 });

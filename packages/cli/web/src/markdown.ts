@@ -203,11 +203,12 @@ function parseList(lines: string[], start: number, blocks: MarkdownBlock[]): num
 }
 
 // Inline rules, tried where the text is (sticky). Emphasis: an opener is followed by a non-space, a closer preceded
-// by one, and neither touches a letter or digit on its outer side (checked before the match for the opener).
-const STRONG = /(\*\*|__)(?!\s)(.+?)(?<!\s)\1(?![\p{L}\p{N}])/suy;
-const EM_STAR = /\*(?![\s*])(.+?)(?<![\s*])\*(?![\p{L}\p{N}*])/suy;
-const EM_UNDERSCORE = /_(?![\s_])(.+?)(?<![\s_])_(?![\p{L}\p{N}_])/suy;
-const STRIKE = /~~(?!\s)(.+?)(?<!\s)~~/suy;
+// by one, and neither touches a letter or digit on its outer side (checked before the match for the opener); it
+// stays on one line and within 1000 characters, so a long reply full of unmatched `*` renders in linear time.
+const STRONG = /(\*\*|__)(?!\s)([^\n]{1,1000}?)(?<!\s)\1(?![\p{L}\p{N}])/uy;
+const EM_STAR = /\*(?![\s*])([^\n]{1,1000}?)(?<![\s*])\*(?![\p{L}\p{N}*])/uy;
+const EM_UNDERSCORE = /_(?![\s_])([^\n]{1,1000}?)(?<![\s_])_(?![\p{L}\p{N}_])/uy;
+const STRIKE = /~~(?!\s)([^\n]{1,1000}?)(?<!\s)~~/uy;
 const LINK = /(!?)\[([^\]\n]*)\]\(\s*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?(?:\s+"[^"\n]*")?\s*\)/y;
 const AUTOLINK = /<(https?:\/\/[^\s<>]+)>/iy;
 const BARE_URL = /https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"*_]/iy;
@@ -239,6 +240,8 @@ export function renderInline(text: string): ComponentChildren[] {
     plain = '';
   };
   let i = 0;
+  // Backtick run lengths with no run of that length after some point: none after any later point either.
+  const unclosed = new Set<number>();
   const at = (re: RegExp) => {
     re.lastIndex = i;
     return re.exec(text);
@@ -255,7 +258,7 @@ export function renderInline(text: string): ComponentChildren[] {
       const run = /`+/y;
       run.lastIndex = i;
       const ticks = run.exec(text)![0];
-      const close = text.indexOf(ticks, i + ticks.length);
+      const close = unclosed.has(ticks.length) ? -1 : text.indexOf(ticks, i + ticks.length);
       // A run of the same length closes the span (a longer or shorter run does not).
       let end = close;
       while (end !== -1 && (text[end + ticks.length] === '`' || text[end - 1] === '`'))
@@ -269,6 +272,7 @@ export function renderInline(text: string): ComponentChildren[] {
         i = end + ticks.length;
         continue;
       }
+      unclosed.add(ticks.length);
       plain += ticks;
       i += ticks.length;
       continue;
