@@ -7,6 +7,7 @@ import {
   positionLabel,
   withheldFlagLines,
 } from './bias-report-metrics.js';
+import { countNoun } from './count-noun.js';
 import type { Style } from './create-style.js';
 import { describeUnreadSessions } from './leave-out-unread-sessions.js';
 import type { UnreadSessions } from './leave-out-unread-sessions.js';
@@ -83,7 +84,7 @@ export function renderBiasReportText(options: {
   const span = w.start && w.end ? `${w.start.slice(0, 10)} to ${w.end.slice(0, 10)}` : 'no sessions in the window';
   out.push(s.bold(`Council bias report${options.simulated ? ' [simulated data]' : ''}`));
   out.push(
-    `${w.sessions} sessions · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`,
+    `${countNoun(w.sessions, 'session')} · ${w.observations.toLocaleString('en-US')} observations · ${span} · window: last ${Number.isFinite(w.maxSessions) ? w.maxSessions : 'all'} sessions, ${Number.isFinite(w.maxDays) ? `${w.maxDays} days` : 'any age'}`,
   );
   out.push(s.dim(`source: ${options.source}`));
   if (options.unreadSessions !== undefined && options.unreadSessions.sessions > 0)
@@ -98,7 +99,7 @@ export function renderBiasReportText(options: {
   if (report.confidence === 'insufficient_data') {
     out.push(s.bold('Collecting data…'));
     out.push(
-      `${w.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Sessions are recorded when LLM_COUNCIL_BIAS_PERSISTENCE=true; \`council batch\` runs many at once.`,
+      `${w.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Sessions are recorded while bias records are on (\`bias_persistence: true\` in config.yaml, or LLM_COUNCIL_BIAS_PERSISTENCE=true); \`council batch\` runs many at once.`,
     );
     return out.join('\n') + '\n';
   }

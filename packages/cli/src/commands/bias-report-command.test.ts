@@ -33,6 +33,15 @@ describe('council bias-report', () => {
     expect(r.out).not.toContain('A (1st)');
   });
 
+  it('says "1 session" of a window of one, and names the config key that turns records on', async () => {
+    const { dir, path } = await store(1);
+    const r = await report(['--input', path], dir);
+    expect(r.out).toMatch(/\n1 session · /);
+    expect(r.out).toContain('`bias_persistence: true` in config.yaml');
+    const html = (await report(['--input', path, '--format', 'html'], dir)).out;
+    expect(html).toMatch(/>1 session · /);
+  });
+
   it('carries no metric, p-value, test or anomaly below 10 sessions, in JSON, CSV or HTML (ADR-018)', async () => {
     // 9 sessions of the planted store: at 10 its first position's effect, the position test and the weights show.
     const { dir, path } = await store(9);

@@ -1,3 +1,4 @@
+import { countNoun } from '../count-noun.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import { renderIntervalChart } from './interval-chart.js';
 import { renderMatrixChart } from './matrix-chart.js';
@@ -82,7 +83,7 @@ export function renderHtmlReport(data: HtmlReportData): string {
   sections.push(
     `<header><h1>${escapeXml(data.title)}</h1>` +
       `<p class="meta">${data.simulated ? '<span class="badge sim">SIMULATED DATA</span>' : ''}<span class="badge tier-${data.confidence}">${escapeXml(TIER_TEXT[data.confidence])}</span>` +
-      `${data.sessions} sessions · ${data.observations.toLocaleString('en-US')} observations · window ${escapeXml(window)} · source ${escapeXml(data.source)} · generated ${escapeXml(data.generatedAt)}</p></header>`,
+      `${countNoun(data.sessions, 'session')} · ${data.observations.toLocaleString('en-US')} observations · window ${escapeXml(window)} · source ${escapeXml(data.source)} · generated ${escapeXml(data.generatedAt)}</p></header>`,
   );
   if (data.simulated) {
     sections.push(
