@@ -146,6 +146,13 @@ describe.runIf(existsSync(executablePath))(
         const ranking = await review.locator('.ranking li').allTextContents();
         expect(ranking.map((r) => r.split(': ')[0])).toEqual(['Response A', 'Response B', 'Response C']);
         expect(ranking.map((r) => r.split(': ')[1])).toEqual(heads.map((h) => h.split(' ')[0]));
+        // Its reply as written, folded away, rendered as Markdown: no raw ** or ``` left.
+        const reply = review.locator('details.review-text');
+        expect(await reply.count()).toBe(1);
+        const replyText = (await reply.locator('.markdown').textContent()) ?? '';
+        expect(replyText).toContain('Response A');
+        expect(replyText).not.toContain('**');
+        expect(replyText).not.toContain('```');
       }
       await page.screenshot({ path: join(artifacts, 'serve-reviews.png'), fullPage: true });
     });

@@ -54,6 +54,11 @@ describe('reviewEvaluations: what a reviewer said of each answer, as history sho
     const [first] = sessionReviews(session);
     expect(first?.ranking).toEqual(['Response A: c', 'Response C: b']);
     expect(first?.evaluations).toHaveLength(3);
+    // Its reply as written comes along when the session kept it; a document without it gives null.
+    expect(first?.text).toBeNull();
+    expect(sessionReviews({ ...session, stage2: [{ ...review, text: '### Response A' }] })[0]?.text).toBe(
+      '### Response A',
+    );
   });
 
   it('a streamed review shows its scores by label, in label order', () => {

@@ -7,6 +7,8 @@ export interface ReviewItem {
   ranking: string[];
   /** Its score and critique of each answer it saw (while the session runs: scores by label, no critiques). */
   evaluations: AnswerEvaluation[];
+  /** Its reply as written (a finished session's), under the labels it saw. */
+  text?: string | null;
   failure?: string | null;
 }
 
@@ -106,6 +108,12 @@ export function ReviewList({ reviews, anonymous }: { reviews: ReviewItem[]; anon
                   <AnswerEvaluationBlock key={e.member ?? e.label} e={e} />
                 ))}
               </ul>
+            )}
+            {r.text && (
+              <details class="review-text">
+                <summary>Its reply as written (under the labels it saw)</summary>
+                <Markdown text={r.text} />
+              </details>
             )}
           </li>
         ))}

@@ -104,6 +104,8 @@ export function sessionReviews(session: SessionDocument): {
   ranking: string[];
   scores: Record<string, number> | null;
   evaluations: AnswerEvaluation[];
+  /** Its reply as written, under the labels it saw. */
+  text: string | null;
   failure: string | null;
 }[] {
   return session.stage2.map((r) => {
@@ -118,6 +120,7 @@ export function sessionReviews(session: SessionDocument): {
       ranking,
       scores: r.evaluation?.scores ?? null,
       evaluations: reviewEvaluations(session, r),
+      text: r.text ?? null,
       failure: r.error ? `${r.error.reason}: ${r.error.message}` : r.evaluation?.abstained ? 'abstained' : null,
     };
   });

@@ -43,6 +43,8 @@ export interface Stage2Result {
   reviewer: string;
   model: string;
   labelToModel: Record<string, { model: string; displayIndex: number }>;
+  /** The reviewer's reply as written (anonymous labels), null when the call failed. */
+  text?: string | null;
   /** Member ids in the order the reviewer saw them (absent in sessions saved before it was recorded). */
   order?: string[];
   evaluation: {
