@@ -15,7 +15,7 @@
 //      shows), read the Parquet export with DuckDB (the optional native dependency), and run the bins
 //      (`npx council --version`, `council demo`, `council-telemetry upload --dry-run`).
 //
-// `--quick` (the unit tier's version) skips step 3, the publish dry run and DuckDB: it packs the work tree's `dist`
+// `--quick` (the unit tier's version) skips step 3 (the build) and DuckDB: it packs the work tree's `dist`
 // as built (`npm test` builds first), so the bundles print the version they were built with, and installs without
 // optional dependencies (DuckDB's native binary: 70 MB). `--keep` leaves the temporary directory for inspection. `--source <dir>` checks
 // another copy of the repository (the tests break one on purpose). Exit code 0 when every step passed, 1 otherwise.
@@ -159,18 +159,16 @@ try {
     });
   }
   const packages = releasedPackages();
-  if (!quick) {
-    // What `pnpm changeset publish` runs, short of uploading: the public packages, none of the private apps.
-    step('pnpm publish -r --dry-run', () => {
-      const output = run('pnpm', ['publish', '-r', '--dry-run', '--no-git-checks'], { cwd: repo });
-      const published = packages.filter((pkg) => !pkg.manifest.private);
-      const missing = published.filter((pkg) => !output.includes(`+ ${pkg.name}@${pkg.version}`));
-      if (missing.length > 0) {
-        throw new Error(`would not publish ${missing.map((pkg) => pkg.name).join(', ')}:\n${output}`);
-      }
-      return published.map((pkg) => `would publish ${pkg.name}@${pkg.version}`);
-    });
-  }
+  // What `pnpm changeset publish` runs, short of uploading: the public packages, none of the private apps.
+  step('pnpm publish -r --dry-run', () => {
+    const output = run('pnpm', ['publish', '-r', '--dry-run', '--no-git-checks'], { cwd: repo });
+    const published = packages.filter((pkg) => !pkg.manifest.private);
+    const missing = published.filter((pkg) => !output.includes(`+ ${pkg.name}@${pkg.version}`));
+    if (missing.length > 0) {
+      throw new Error(`would not publish ${missing.map((pkg) => pkg.name).join(', ')}:\n${output}`);
+    }
+    return published.map((pkg) => `would publish ${pkg.name}@${pkg.version}`);
+  });
   const packed = step('pnpm pack', () => {
     mkdirSync(tarballs);
     return packages.map((pkg) => {

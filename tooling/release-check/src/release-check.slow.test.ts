@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copyRepository, releasedPackageNames, runReleaseCheck } from './run-release-check.js';
+import { copyRepository, runReleaseCheck } from './run-release-check.js';
 
 const copies: string[] = [];
 afterEach(() => {
@@ -23,18 +23,6 @@ function brokenCopy(edits: [file: string, from: string, to: string][]): string {
 }
 
 describe('pnpm release:check', () => {
-  it('builds the versioned packages, installs every tarball with npm, and runs the examples, DuckDB and the bins', () => {
-    const { status, output } = runReleaseCheck([]);
-    expect(output).not.toContain('FAIL');
-    expect(status).toBe(0);
-    expect(output).toMatch(/^ok {3}changeset version /m);
-    expect(output).toMatch(/^ok {3}pnpm build /m);
-    for (const name of releasedPackageNames()) expect(output).toContain(`${name}: real ranges`);
-    expect(output).toMatch(/^ok {3}DuckDB reads the Parquet export/m);
-    expect(output).toMatch(/^ok {3}npx council --version /m);
-    expect(output).toMatch(/^release check passed in [\d.]+ s$/m);
-  }, 600_000);
-
   it('fails on a README example that no longer runs, or that shows output it does not print, and runs the rest', () => {
     const source = brokenCopy([
       // The example names an export the package does not have: the import fails.

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { releasedPackageNames, runReleaseCheck } from './run-release-check.js';
 
-// The unit tier's version of `pnpm release:check` (the full one, which builds every package again, is in
-// release-check.slow.test.ts): the work tree's builds, after `changeset version`, packed with `pnpm pack`, installed
-// into an empty npm project, and run from there. It needs the builds: `npm test` builds first.
+// The tests' version of `pnpm release:check` (the full one builds every package again and installs DuckDB's binary: run
+// it before a release, as the README's Releasing section says): the work tree's builds, after `changeset version`,
+// through `pnpm publish --dry-run`, packed with `pnpm pack`, installed into an empty npm project, and run from there.
+// It needs the builds: `npm test` builds first.
 describe('pnpm release:check --quick', () => {
   it('packs every package and app with real ranges, installs them with npm, and runs each README example and bin', () => {
     const { status, output } = runReleaseCheck(['--quick']);
@@ -12,6 +13,9 @@ describe('pnpm release:check --quick', () => {
 
     const names = releasedPackageNames();
     expect(names).toContain('@council/scoring');
+    expect(output).toMatch(/^ok {3}pnpm publish -r --dry-run /m);
+    expect(output).toContain('would publish @council/scoring@');
+    expect(output).not.toContain('would publish @council/cli-app@');
     for (const name of names)
       expect(output).toContain(`${name}: real ranges; every file its package.json names is packed`);
     expect(output).toMatch(/^ok {3}npm install the tarballs into an empty project/m);
