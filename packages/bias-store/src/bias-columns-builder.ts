@@ -47,18 +47,12 @@ const columnNames: readonly ColumnName[] = [
   'positionIsDisplayOrder',
 ];
 
-/** Zeroed per-record arrays for `capacity` records (41 bytes each). */
+/** Zeroed per-record arrays for `capacity` records (41 bytes each): a report read's, and the four only other readers use. */
 export function allocateRecordArrays(capacity: number): RecordArrays {
   return {
+    ...allocateReportArrays(capacity),
     session: new Uint32Array(capacity),
-    reviewer: new Uint16Array(capacity),
-    candidate: new Uint16Array(capacity),
-    position: new Uint32Array(capacity),
-    responseLengthChars: new Uint32Array(capacity),
-    score: new Float64Array(capacity),
-    rankPosition: new Uint32Array(capacity),
     time: new Float64Array(capacity),
-    configVersion: new Uint16Array(capacity),
     queryCategory: new Uint16Array(capacity),
     positionIsDisplayOrder: new Uint8Array(capacity),
   };
