@@ -30,7 +30,7 @@ function changeFigure(spec: {
   name: string;
   change: ReviewerDriftFinding['change'];
   pValue: number;
-  sessions: readonly number[];
+  sessions: ArrayLike<number>;
   level: number;
   timeline: SessionTimeline;
   margin: number;
@@ -60,7 +60,7 @@ function changeFigure(spec: {
 }
 
 /** The config version of a period of a reviewer's series, where it has one throughout (1 + index, 0 none). */
-function periodConfig(configs: readonly number[], versions: readonly string[]): string | undefined {
+function periodConfig(configs: Int32Array, versions: readonly string[]): string | undefined {
   const first = configs[0];
   if (first === undefined || first === 0 || configs.some((c) => c !== first)) return undefined;
   return versions[first - 1];

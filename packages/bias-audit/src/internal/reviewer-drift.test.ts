@@ -49,7 +49,7 @@ describe('reviewerSeries', () => {
     const series = reviewerSeries(columns);
     const a = series[columns.models.indexOf('a')]!;
     // a scores every answer it reviews ±0.1 (even/odd session) off the others, and −1 more from session 20.
-    expect(a.sessions).toEqual(Array.from({ length: 40 }, (_, s) => s));
+    expect(Array.from(a.sessions)).toEqual(Array.from({ length: 40 }, (_, s) => s));
     a.deviations.forEach((d, s) => expect(d).toBeCloseTo((s % 2 === 0 ? 0.1 : -0.1) + (s >= 20 ? -1 : 0), 12));
     // b: two of its three answers (c's, d's) were also scored by a, whose gap g moves their others' mean by g/2;
     // the third (a's own answer) has no a in it: b's mean gap is −g/3 (a's step shows in the others by 1/(m − 1)).

@@ -8,11 +8,11 @@ import { criticalT } from './t-summary.js';
 export interface ReviewerSeries {
   model: number;
   /** Session indices (into the window's sessions) where the reviewer scored an answer someone else scored too. */
-  sessions: number[];
+  sessions: Int32Array;
   /** Per such session: the mean over those answers of its score less the mean of the other reviewers' scores. */
-  deviations: number[];
+  deviations: Float64Array;
   /** Per such session: the reviewer's config version there (1 + index into `configVersions`, 0 none). */
-  configs: number[];
+  configs: Int32Array;
 }
 
 /** A change taken out of a reviewer's scores: `delta` from `fromSession` (window index) to `toSession` (exclusive; none: the end). */
@@ -69,53 +69,84 @@ export function reviewerSeries(
   offsets: ArrayLike<number> = new Float64Array(columns.models.length),
 ): ReviewerSeries[] {
   const M = columns.models.length;
-  const out: ReviewerSeries[] = Array.from({ length: M }, (_, model) => ({
-    model,
-    sessions: [],
-    deviations: [],
-    configs: [],
-  }));
+  const S = columns.sessionIds.length;
+  const { score, reviewer, candidate, configVersion, sessionStart } = columns;
+  // Typed arrays of the exact length (a first pass counts each reviewer's sessions): at 1,000,000 sessions the series
+  // are millions of values, and arrays grown by push held about twice their size.
   const sum = new Float64Array(M);
   const count = new Int32Array(M);
   const config = new Int32Array(M);
-  const S = columns.sessionIds.length;
   const shift = new Float64Array(M);
+  /** Per answer (author) of the session: its scored records by other reviewers; the answers in order of first record. */
+  const perAnswer = new Int32Array(M);
+  const answerOrder = new Int32Array(M);
+  const eligible = (i: number): boolean => !Number.isNaN(score[i]!) && reviewer[i] !== candidate[i];
+  // Self-reviews are left out: self-preference is a figure of its own, not the reviewer's offset.
+  const groupAnswers = (start: number, end: number): number => {
+    perAnswer.fill(0);
+    let answers = 0;
+    for (let i = start; i < end; i++) {
+      if (!eligible(i)) continue;
+      const answer = candidate[i]!;
+      const seen = perAnswer[answer]!;
+      perAnswer[answer] = seen + 1;
+      if (seen === 0) answerOrder[answers++] = answer;
+    }
+    return answers;
+  };
+  const length = new Int32Array(M);
+  for (let s = 0; s < S; s++) {
+    const start = sessionStart[s]!;
+    const end = sessionStart[s + 1]!;
+    const answers = groupAnswers(start, end);
+    count.fill(0);
+    for (let a = 0; a < answers; a++) {
+      if (perAnswer[answerOrder[a]!]! < 2) continue;
+      for (let i = start; i < end; i++) if (eligible(i) && candidate[i] === answerOrder[a]) count[reviewer[i]!]!++;
+    }
+    for (let r = 0; r < M; r++) if (count[r]! > 0) length[r]!++;
+  }
+  const out: ReviewerSeries[] = Array.from({ length: M }, (_, model) => ({
+    model,
+    sessions: new Int32Array(length[model]!),
+    deviations: new Float64Array(length[model]!),
+    configs: new Int32Array(length[model]!),
+  }));
+  const filled = new Int32Array(M);
   for (let s = 0; s < S; s++) {
     for (let r = 0; r < M; r++) shift[r] = offsets[r]!;
     for (const step of steps)
       if (s >= step.fromSession && (step.toSession === undefined || s < step.toSession))
         shift[step.model]! += step.delta;
-    const start = columns.sessionStart[s]!;
-    const end = columns.sessionStart[s + 1]!;
+    const start = sessionStart[s]!;
+    const end = sessionStart[s + 1]!;
     sum.fill(0);
     count.fill(0);
-    // Group the session's scored records by answer (its author).
-    const byAnswer = new Map<number, number[]>();
-    for (let i = start; i < end; i++) {
-      // Self-reviews are left out: self-preference is a figure of its own, not the reviewer's offset.
-      if (Number.isNaN(columns.score[i]!) || columns.reviewer[i] === columns.candidate[i]) continue;
-      const answer = columns.candidate[i]!;
-      const list = byAnswer.get(answer);
-      if (list === undefined) byAnswer.set(answer, [i]);
-      else list.push(i);
-    }
-    for (const records of byAnswer.values()) {
-      if (records.length < 2) continue;
+    const answers = groupAnswers(start, end);
+    // Answer by answer in the order of their first record, each answer's records in record order.
+    for (let a = 0; a < answers; a++) {
+      const answer = answerOrder[a]!;
+      const n = perAnswer[answer]!;
+      if (n < 2) continue;
       let total = 0;
-      for (const i of records) total += columns.score[i]! - shift[columns.reviewer[i]!]!;
-      for (const i of records) {
-        const r = columns.reviewer[i]!;
-        const x = columns.score[i]! - shift[r]!;
-        sum[r]! += x - (total - x) / (records.length - 1);
+      for (let i = start; i < end; i++)
+        if (eligible(i) && candidate[i] === answer) total += score[i]! - shift[reviewer[i]!]!;
+      for (let i = start; i < end; i++) {
+        if (!eligible(i) || candidate[i] !== answer) continue;
+        const r = reviewer[i]!;
+        const x = score[i]! - shift[r]!;
+        sum[r]! += x - (total - x) / (n - 1);
         count[r]!++;
-        config[r] = columns.configVersion[i]!;
+        config[r] = configVersion[i]!;
       }
     }
     for (let r = 0; r < M; r++) {
       if (count[r] === 0) continue;
-      out[r]!.sessions.push(s);
-      out[r]!.deviations.push(sum[r]! / count[r]!);
-      out[r]!.configs.push(config[r]!);
+      const series = out[r]!;
+      const t = filled[r]!++;
+      series.sessions[t] = s;
+      series.deviations[t] = sum[r]! / count[r]!;
+      series.configs[t] = config[r]!;
     }
   }
   return out;
@@ -221,7 +252,7 @@ export function driftTest(
 
 /** The change at `split` of `d[from, to)`: later mean less earlier, its Welch SE and df. */
 export function stepAt(
-  d: readonly number[],
+  d: ArrayLike<number>,
   { from, split, to }: { from: number; split: number; to: number },
 ): ReviewerDriftFinding['change'] {
   const mean = (a: number, b: number): number => {
