@@ -80,8 +80,12 @@ export function reviewerSeries(
   /** Per answer (author) of the session: its scored records by other reviewers; the answers in order of first record. */
   const perAnswer = new Int32Array(M);
   const answerOrder = new Int32Array(M);
-  const eligible = (i: number): boolean => !Number.isNaN(score[i]!) && reviewer[i] !== candidate[i];
+  const slot = new Int32Array(M);
+  /** The session's eligible records grouped by answer (answers in `answerOrder`, each in record order): `from[a]`… */
+  let order = new Int32Array(64);
+  const from = new Int32Array(M + 1);
   // Self-reviews are left out: self-preference is a figure of its own, not the reviewer's offset.
+  const eligible = (i: number): boolean => !Number.isNaN(score[i]!) && reviewer[i] !== candidate[i];
   const groupAnswers = (start: number, end: number): number => {
     perAnswer.fill(0);
     let answers = 0;
@@ -92,17 +96,22 @@ export function reviewerSeries(
       perAnswer[answer] = seen + 1;
       if (seen === 0) answerOrder[answers++] = answer;
     }
+    from[0] = 0;
+    for (let a = 0; a < answers; a++) {
+      from[a + 1] = from[a]! + perAnswer[answerOrder[a]!]!;
+      slot[answerOrder[a]!] = from[a]!;
+    }
+    if (order.length < from[answers]!) order = new Int32Array(2 * from[answers]!);
+    for (let i = start; i < end; i++) if (eligible(i)) order[slot[candidate[i]!]!++] = i;
     return answers;
   };
   const length = new Int32Array(M);
   for (let s = 0; s < S; s++) {
-    const start = sessionStart[s]!;
-    const end = sessionStart[s + 1]!;
-    const answers = groupAnswers(start, end);
+    const answers = groupAnswers(sessionStart[s]!, sessionStart[s + 1]!);
     count.fill(0);
     for (let a = 0; a < answers; a++) {
-      if (perAnswer[answerOrder[a]!]! < 2) continue;
-      for (let i = start; i < end; i++) if (eligible(i) && candidate[i] === answerOrder[a]) count[reviewer[i]!]!++;
+      if (from[a + 1]! - from[a]! < 2) continue;
+      for (let j = from[a]!; j < from[a + 1]!; j++) count[reviewer[order[j]!]!]!++;
     }
     for (let r = 0; r < M; r++) if (count[r]! > 0) length[r]!++;
   }
@@ -118,21 +127,18 @@ export function reviewerSeries(
     for (const step of steps)
       if (s >= step.fromSession && (step.toSession === undefined || s < step.toSession))
         shift[step.model]! += step.delta;
-    const start = sessionStart[s]!;
-    const end = sessionStart[s + 1]!;
     sum.fill(0);
     count.fill(0);
-    const answers = groupAnswers(start, end);
+    const answers = groupAnswers(sessionStart[s]!, sessionStart[s + 1]!);
     // Answer by answer in the order of their first record, each answer's records in record order.
     for (let a = 0; a < answers; a++) {
-      const answer = answerOrder[a]!;
-      const n = perAnswer[answer]!;
+      const first = from[a]!;
+      const n = from[a + 1]! - first;
       if (n < 2) continue;
       let total = 0;
-      for (let i = start; i < end; i++)
-        if (eligible(i) && candidate[i] === answer) total += score[i]! - shift[reviewer[i]!]!;
-      for (let i = start; i < end; i++) {
-        if (!eligible(i) || candidate[i] !== answer) continue;
+      for (let j = first; j < first + n; j++) total += score[order[j]!]! - shift[reviewer[order[j]!]!]!;
+      for (let j = first; j < first + n; j++) {
+        const i = order[j]!;
         const r = reviewer[i]!;
         const x = score[i]! - shift[r]!;
         sum[r]! += x - (total - x) / (n - 1);
