@@ -1,20 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BiasObservation } from '@council/bias-audit';
-import { createBiasStore, recordsFromObservations } from '@council/bias-store';
-import type { CommandContext } from '../command-context.js';
-import { createStyle } from '../create-style.js';
-import { captureIo } from '../testing/capture-io.js';
-import { serveCouncil } from './serve-council.js';
-import type { CouncilServer } from './serve-council.js';
-import { webAssets } from './web-assets.js';
+import { chromiumPath, openDashboard } from '../testing/open-dashboard.js';
+import type { OpenDashboard } from '../testing/open-dashboard.js';
 
-const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const TOKEN = 'dashboard-bias-token-0123456789abcdef0123456789';
 const NOW = '2026-11-05T00:00:00Z';
@@ -55,68 +46,22 @@ function observations(): BiasObservation[] {
   return out;
 }
 
-describe.runIf(existsSync(executablePath))(
+describe.runIf(existsSync(chromiumPath))(
   'the dashboard shows the bias report’s drift periods, held-back flags and not-estimable figures (chromium)',
   () => {
-    let server: CouncilServer;
-    let browser: Browser;
-    let page: Page;
-    let home = '';
-    const problems: string[] = [];
-
-    function context(): CommandContext {
-      return {
-        io: captureIo().io,
-        env: {
-          // No model is asked anything here: the dashboard reads the bias store under the home.
-          OPENROUTER_BASE_URL: 'http://127.0.0.1:9',
-          OPENROUTER_API_KEY: 'sk-or-v1-DASHBOARD-TEST',
-          LLM_COUNCIL_HOME: home,
-          LLM_COUNCIL_MODELS: 'test/alpha,test/beta',
-          LLM_COUNCIL_CHAIRMAN: 'test/alpha',
-        },
-        cwd: home,
-        now: () => new Date(NOW),
-        out: createStyle(false),
-        err: createStyle(false),
-        verbose: false,
-        version: '1.2.3',
-      };
-    }
+    let dashboard: OpenDashboard;
 
     beforeAll(async () => {
-      home = mkdtempSync(join(tmpdir(), 'council-dashboard-bias-'));
-      await createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).append(
-        recordsFromObservations(observations(), { consent: 1, hashSecret: null, query: null }),
-      );
-      server = await serveCouncil({
-        ctx: context(),
-        host: '127.0.0.1',
-        port: 0,
-        token: TOKEN,
-        demo: false,
-        assets: webAssets(),
-        log: () => undefined,
-      });
-      browser = await chromium.launch({
-        executablePath,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-      });
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      // Script errors only: with no sessions in the history, the contributions request answers 404 (a console line).
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(`${server.url}/#token=${TOKEN}`);
+      dashboard = await openDashboard({ observations: observations(), token: TOKEN, now: NOW });
     }, 30_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      if (home) rmSync(home, { recursive: true, force: true });
+      await dashboard?.close();
     });
 
     it('shows r/one’s two periods, its REVIEWER_DRIFT flag, r/harsh’s held-back flag and position not estimable', async () => {
-      await page.goto(`${server.url}/#/dashboard`);
+      const { page, problems } = dashboard;
+      await page.goto(`${dashboard.url}/#/dashboard`);
       const bias = page.locator('section[aria-labelledby="dash-bias"]');
       const periods = bias.locator('table.periods');
       await periods.waitFor({ timeout: 20_000 });

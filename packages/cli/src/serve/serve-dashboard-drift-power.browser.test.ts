@@ -1,19 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BiasObservation } from '@council/bias-audit';
-import { createBiasStore, recordsFromObservations } from '@council/bias-store';
-import type { CommandContext } from '../command-context.js';
-import { createStyle } from '../create-style.js';
-import { captureIo } from '../testing/capture-io.js';
-import { serveCouncil } from './serve-council.js';
-import type { CouncilServer } from './serve-council.js';
-import { webAssets } from './web-assets.js';
+import { chromiumPath, openDashboard } from '../testing/open-dashboard.js';
+import type { OpenDashboard } from '../testing/open-dashboard.js';
 
-const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const TOKEN = 'dashboard-drift-power-token-0123456789abcdef01234';
 const NOW = '2026-11-05T00:00:00Z';
 const START = Date.parse('2026-10-10T00:00:00Z');
@@ -49,67 +39,22 @@ function observations(sessions: number): BiasObservation[] {
   return out;
 }
 
-describe.runIf(existsSync(executablePath))(
+describe.runIf(existsSync(chromiumPath))(
   "the dashboard says what change a short window's drift test would likely have missed (chromium)",
   () => {
-    let server: CouncilServer;
-    let browser: Browser;
-    let page: Page;
-    let home = '';
-    const problems: string[] = [];
-
-    function context(): CommandContext {
-      return {
-        io: captureIo().io,
-        env: {
-          // No model is asked anything here: the dashboard reads the bias store under the home.
-          OPENROUTER_BASE_URL: 'http://127.0.0.1:9',
-          OPENROUTER_API_KEY: 'sk-or-v1-DASHBOARD-TEST',
-          LLM_COUNCIL_HOME: home,
-          LLM_COUNCIL_MODELS: 'test/alpha,test/beta',
-          LLM_COUNCIL_CHAIRMAN: 'test/alpha',
-        },
-        cwd: home,
-        now: () => new Date(NOW),
-        out: createStyle(false),
-        err: createStyle(false),
-        verbose: false,
-        version: '1.2.3',
-      };
-    }
+    let dashboard: OpenDashboard;
 
     beforeAll(async () => {
-      home = mkdtempSync(join(tmpdir(), 'council-dashboard-drift-power-'));
-      await createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).append(
-        recordsFromObservations(observations(20), { consent: 1, hashSecret: null, query: null }),
-      );
-      server = await serveCouncil({
-        ctx: context(),
-        host: '127.0.0.1',
-        port: 0,
-        token: TOKEN,
-        demo: false,
-        assets: webAssets(),
-        log: () => undefined,
-      });
-      browser = await chromium.launch({
-        executablePath,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-      });
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(`${server.url}/#token=${TOKEN}`);
+      dashboard = await openDashboard({ observations: observations(20), token: TOKEN, now: NOW });
     }, 30_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-      if (home) rmSync(home, { recursive: true, force: true });
+      await dashboard?.close();
     });
 
     it("shows r/one's line under the reviewers' offsets, and no one else's", async () => {
-      await page.goto(`${server.url}/#/dashboard`);
+      const { page, problems } = dashboard;
+      await page.goto(`${dashboard.url}/#/dashboard`);
       const bias = page.locator('section[aria-labelledby="dash-bias"]');
       const power = bias.getByRole('list', { name: 'Drift test power' });
       await power.waitFor({ timeout: 20_000 });
