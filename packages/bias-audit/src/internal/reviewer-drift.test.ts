@@ -44,6 +44,35 @@ function store(step: number, configFrom20?: string): BiasObservation[] {
 }
 
 describe('reviewerSeries', () => {
+  it('leaves out an answer only one reviewer scored, and self-reviews, and sessions with nothing left', () => {
+    // One session: a scores x 7 and y 9 (y scored by a alone), b scores x 5, c scores its own answer z (a self-review).
+    // a's gap on x: 7 − 5 = 2 (y has no other score to compare with); b's: 5 − 7 = −2; c has no series value.
+    const row = ([reviewer, candidate, position, score]: [string, string, number, number]): BiasObservation => ({
+      sessionId: 's0',
+      timestamp: new Date(START).toISOString(),
+      reviewer,
+      candidate,
+      position,
+      responseLengthChars: 1000,
+      score,
+      rankPosition: null,
+      configVersion: '1.0.0',
+      queryCategory: null,
+    });
+    const columns = observationsToColumns([
+      row(['a', 'x', 0, 7]),
+      row(['a', 'y', 1, 9]),
+      row(['b', 'x', 0, 5]),
+      row(['c', 'z', 0, 6]),
+      row(['c', 'x', 1, Number.NaN]),
+    ]);
+    const series = reviewerSeries(columns);
+    const of = (name: string) => series[columns.models.indexOf(name)]!;
+    expect(Array.from(of('a').deviations)).toEqual([2]);
+    expect(Array.from(of('b').deviations)).toEqual([-2]);
+    expect(of('c').sessions).toHaveLength(0);
+  });
+
   it("is each reviewer's mean gap to the others' scores of the same answers, a value a session", () => {
     const columns = observationsToColumns(store(-1));
     const series = reviewerSeries(columns);
