@@ -1,19 +1,13 @@
 import { messyPlants } from './messy-plants.js';
 import type { MessyCouncil } from './simulate-messy-councils.js';
 import type { StudyScenario } from './study-scenario.js';
+import { issue13Council } from './study-scenarios.js';
 
 /**
  * The council of issue 13's study, as a messy council: 5 members who each review the other 4 answers,
  * noise SD 0.8, a 1–10 scale, answers of 3,000 ± 1,000 characters. Each shape below changes it in one way.
  */
-const council: MessyCouncil = {
-  models: 5,
-  reviewers: 5,
-  reviewerNoise: 0.8,
-  selfReview: false,
-  lengthChars: { mean: 3000, sd: 1000 },
-  scale: { min: 1, max: 10 },
-};
+const council: MessyCouncil = { ...issue13Council };
 
 /** Issue 13's three planted effects: length 0.4 points per 1,000 characters, primacy 0.25 per position, `model-0` 1.2 harsh. */
 const trio: MessyCouncil = { lengthSlopePer1000Chars: 0.4, primacyPerPosition: 0.25, reviewerOffsets: [-1.2] };

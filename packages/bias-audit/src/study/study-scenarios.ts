@@ -7,7 +7,7 @@ import type { StudySimulation } from './study-simulation.js';
  * answers' quality SD ≈ 0.92, so an answer's mean score over its 4 reviewers has SD 1 within a session),
  * continuous scores clamped to the scale, answers of 3,000 ± 1,000 characters.
  */
-const council: StudySimulation = {
+export const issue13Council: StudySimulation = {
   models: 5,
   reviewers: 5,
   reviewerNoise: 0.8,
@@ -18,7 +18,7 @@ const council: StudySimulation = {
 
 /** Length 0.4 points per 1,000 characters, primacy 0.25 points per display position, `model-0` 1.2 points harsh. */
 const planted: StudySimulation = {
-  ...council,
+  ...issue13Council,
   lengthSlopePer1000Chars: 0.4,
   primacyPerPosition: 0.25,
   reviewerOffsets: [-1.2],
@@ -34,7 +34,11 @@ const nulls = ([20, 50] as const).flatMap((sessions) =>
       sessions,
       runs: 2000,
       seed: 3_000_000 + sessions * 10_000 + (selfReview ? 2000 : 0) + (rounded ? 1000 : 0),
-      simulation: { ...council, selfReview, scale: rounded ? { min: 1, max: 10, step: 1 } : { min: 1, max: 10 } },
+      simulation: {
+        ...issue13Council,
+        selfReview,
+        scale: rounded ? { min: 1, max: 10, step: 1 } : { min: 1, max: 10 },
+      },
       targets: { anyFlag: atMost5 },
     })),
   ),
@@ -71,7 +75,7 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     sessions: 50,
     runs: 1000,
     seed: 2_000_000,
-    simulation: { ...council, reviewerOffsets: [-1.2] },
+    simulation: { ...issue13Council, reviewerOffsets: [-1.2] },
     targets: { anyOtherFlag: atMost5 },
   },
   {
@@ -83,7 +87,7 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     sessions: 300,
     runs: 200,
     seed: 2_100_000,
-    simulation: { ...council, selfReview: true, selfPreference: [0.8] },
+    simulation: { ...issue13Council, selfReview: true, selfPreference: [0.8] },
     targets: { anyOtherFlag: atMost5, coverage: null },
   },
   ...nulls,
@@ -93,7 +97,7 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     sessions,
     runs: 2000,
     seed: 4_000_000 + sessions * 10_000,
-    simulation: { ...council, lengthCorrelationJitter: 0.5 },
+    simulation: { ...issue13Council, lengthCorrelationJitter: 0.5 },
     targets: { anyFlag: atMost5 },
   })),
   {
@@ -104,7 +108,7 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     runs: 1000,
     seed: 5_000_000,
     simulation: {
-      ...council,
+      ...issue13Council,
       lengthChars: { mean: 4000, sd: 1000, betweenSessionSd: 1000 },
       betweenSessionSlopePer1000Chars: 1,
     },
@@ -117,7 +121,7 @@ export const ISSUE_13_SCENARIOS: readonly StudyScenario[] = [
     sessions: 50,
     runs: 2000,
     seed: 6_000_000,
-    simulation: { ...council, lengthCorrelation: 0.3 },
+    simulation: { ...issue13Council, lengthCorrelation: 0.3 },
     targets: { detected: { LENGTH_BIAS_DETECTED: { min: 0.8 } } },
   },
 ];
