@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
@@ -113,5 +113,18 @@ describe('council keys (issue 30 item 15)', () => {
     expect(removed.err).toContain(`Removed the anthropic key from ${join(home, 'keys')}.`);
     expect(readFileSync(join(home, 'keys'), 'utf8')).not.toContain('ANTHROPIC');
     expect(readFileSync(join(home, 'keys'), 'utf8')).toContain('OPENAI_API_KEY=sk-OPENAI');
+  });
+
+  it('a write that fails leaves the keys file as it was, and says so', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-keys-'));
+    await run(['keys', 'set', 'openai'], { home, stdin: 'sk-OPENAI' });
+    const before = readFileSync(join(home, 'keys'), 'utf8');
+    // The new file's place is taken (as a full disk or a read-only home would stop it): the write cannot start.
+    mkdirSync(join(home, `keys.${process.pid}.tmp`));
+    const failed = await run(['keys', 'set', 'anthropic'], { home, stdin: 'sk-ant-KEY' });
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain(`Could not write ${join(home, 'keys')} (EEXIST): nothing was changed`);
+    expect(failed.err).not.toContain('sk-ant-KEY');
+    expect(readFileSync(join(home, 'keys'), 'utf8')).toBe(before);
   });
 });

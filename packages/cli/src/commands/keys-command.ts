@@ -87,7 +87,7 @@ export async function runKeysCommand(options: KeysCommandOptions, ctx: CommandCo
       if (key === '') throw usage(`No key was given on stdin; nothing was saved for ${row.provider}.`);
       if (/\s/.test(key)) throw usage(`The key holds white space; give the key alone. Nothing was saved.`);
       const name = row.keyVariables[0];
-      writeKeysFile(home, { ...file.keys, [name]: key });
+      saveKeys(home, path, { ...file.keys, [name]: key });
       const shadowed = row.keyVariables.some((v) => (ctx.env[v] ?? '').trim() !== '');
       ctx.io.stderr(
         `Saved the ${row.provider} key as ${name} in ${path} (mode 0600).${shadowed ? ` Note: ${row.keyVariables.find((v) => (ctx.env[v] ?? '').trim() !== '')} is set in the environment, and it wins over the file.` : ''}\n`,
@@ -101,7 +101,7 @@ export async function runKeysCommand(options: KeysCommandOptions, ctx: CommandCo
         Object.entries(file.keys).filter(([name]) => !(row.keyVariables as readonly string[]).includes(name)),
       );
       const removed = Object.keys(kept).length !== Object.keys(file.keys).length;
-      writeKeysFile(home, kept);
+      saveKeys(home, path, kept);
       ctx.io.stderr(
         removed ? `Removed the ${row.provider} key from ${path}.\n` : `${path} holds no ${row.provider} key.\n`,
       );
@@ -154,5 +154,19 @@ export async function runKeysCommand(options: KeysCommandOptions, ctx: CommandCo
       throw usage(
         `Unknown keys action "${options.action}": use "council keys list", "council keys set <provider>", "council keys remove <provider>" or "council keys path".`,
       );
+  }
+}
+
+/** `writeKeysFile`, its failure said as what happened to the file: nothing changed (the old file stays whole). */
+function saveKeys(home: string, path: string, keys: Readonly<Record<string, string>>): void {
+  try {
+    writeKeysFile(home, keys);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `Could not write ${path} (${code}): nothing was changed, the keys file is as it was. Free some space or check the home's permissions, then run the command again.`,
+      cause: error,
+    });
   }
 }

@@ -1,6 +1,7 @@
 import {
   closeSync,
   fstatSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -97,6 +98,20 @@ export function writeKeysFile(home: string, keys: Readonly<Record<string, string
     '',
   ].join('\n');
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
-  renameSync(temporary, path);
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temporary, path);
+  } catch (error) {
+    // A full disk mid-write would leave part of a key beside the file: the new file goes, the old one stays.
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    unlinkSync(temporary);
+    throw error;
+  }
 }
