@@ -28,6 +28,8 @@ export function App() {
   useEffect(() => {
     const onHash = () => setRoute(currentRoute());
     addEventListener('hashchange', onHash);
+    // Effects run after the first paint: an address changed before then fired its hashchange to no one.
+    onHash();
     return () => removeEventListener('hashchange', onHash);
   }, []);
 
