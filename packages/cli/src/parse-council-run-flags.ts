@@ -30,6 +30,11 @@ export interface CouncilRunFlags {
   retries: number | undefined;
   /** False with `--no-persist`: nothing is written. */
   persist: boolean;
+  /**
+   * False with `--no-keep-question`: the history entry of this run keeps no question (config.yaml's
+   * `history_questions: false` does so for every run; a run never keeps a question the configuration says not to).
+   */
+  keepQuestion: boolean;
   json: boolean;
   /** False with `--no-synthesis`: no stage 3, the session ends with the ranking. */
   synthesis: boolean;
@@ -141,6 +146,16 @@ export const councilStageOptions: readonly CliOption[] = [
   },
 ];
 
+/** What `ask` and `batch` save, worded alike in both helps: nothing at all, or no question in the history. */
+export const councilSaveOptions: readonly CliOption[] = [
+  { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
+  {
+    flags: '--no-keep-question',
+    description:
+      'Keep no question in the local history for this run: the session is saved without its text (config.yaml history_questions: false does so for every run)',
+  },
+];
+
 /** Validates the shared flags from cac's parsed options; a bad value is a usage error naming the flag. */
 export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlags {
   return {
@@ -154,6 +169,7 @@ export function parseCouncilRunFlags(o: Record<string, unknown>): CouncilRunFlag
     timeoutMs: parseDurationOption('timeout', o['timeout']),
     retries: parseIntegerOption('retries', o['retries'], { min: 0, max: 10 }),
     persist: o['persist'] !== false,
+    keepQuestion: o['keepQuestion'] !== false,
     json: o['json'] === true,
     synthesis: o['synthesis'] !== false,
     system: parseStringOption('system', o['system']),

@@ -3,6 +3,7 @@ import {
   askConcurrencyOption,
   councilCallOptions,
   councilMemberOptions,
+  councilSaveOptions,
   councilStageOptions,
   parseCouncilRunFlags,
   parseEndpointConcurrency,
@@ -65,7 +66,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
         'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)',
     },
     { flags: '--org <id>', description: "Apply this organization's configuration (default LLM_COUNCIL_ORG)" },
-    { flags: '--no-persist', description: 'Save nothing: no history, bias records or telemetry' },
+    ...councilSaveOptions,
     {
       flags: '--show <what>',
       description:

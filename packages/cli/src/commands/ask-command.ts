@@ -260,7 +260,7 @@ export async function runAsk(
       session,
       settings,
       version: ctx.version,
-      keepQuestion: loaded.config.historyQuestions,
+      keepQuestion: loaded.config.historyQuestions && options.keepQuestion !== false,
     });
     ctx.io.stderr(`${describePersist(saved)}\n`);
     for (const note of saved.notes) ctx.io.stderr(`note: ${note}\n`);

@@ -3,6 +3,7 @@ import {
   batchEndpointConcurrencyOption,
   councilCallOptions,
   councilMemberOptions,
+  councilSaveOptions,
   councilStageOptions,
   parseCouncilRunFlags,
   parseEndpointConcurrency,
@@ -29,7 +30,7 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     batchEndpointConcurrencyOption,
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
     { flags: '--resume', description: 'Skip prompts already completed in the results file' },
-    { flags: '--no-persist', description: 'Save no history, bias records or telemetry' },
+    ...councilSaveOptions,
     { flags: '--json', description: 'Print the summary and leaderboard as one JSON document' },
   ],
   examples: [

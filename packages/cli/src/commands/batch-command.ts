@@ -211,7 +211,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
             session,
             settings,
             version: ctx.version,
-            keepQuestion: loaded.config.historyQuestions,
+            keepQuestion: loaded.config.historyQuestions && options.keepQuestion !== false,
           });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
         const outcome = sessionOutcome(session);

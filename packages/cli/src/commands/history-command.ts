@@ -134,7 +134,9 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
     const about = `category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}`;
     if (entry.question === undefined)
       ctx.io.stdout(
-        s.dim(`Question: not stored (history_questions: false, or saved before questions were kept); ${about}\n`),
+        s.dim(
+          `Question: not stored (history_questions: false or --no-keep-question, or saved before questions were kept); ${about}\n`,
+        ),
       );
     else ctx.io.stdout(`${s.bold('Question:')} ${entry.question}\n${s.dim(about)}\n`);
     ctx.io.stdout(

@@ -134,7 +134,7 @@ describe('the history keeps the questions (issue 30 item 5)', () => {
     expect(list.out).toContain('(question not stored)');
     expect(list.out).toContain('↳ (question not stored)');
     expect((await run(['history', 'show', first!])).out).toContain(
-      'Question: not stored (history_questions: false, or saved before questions were kept)',
+      'Question: not stored (history_questions: false or --no-keep-question, or saved before questions were kept)',
     );
     expect((await run(['history', 'search', 'legacy'])).out).toBe(
       'No question in the history contains "legacy" (3 of 3 sessions kept no question).\n',
