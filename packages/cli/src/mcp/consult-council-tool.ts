@@ -20,7 +20,7 @@ export const consultCouncilInput = {
     .string()
     .min(1, 'query is empty')
     .describe(
-      'The question for the council (`council ask "<question>"`). Sent to the models only; never logged or saved.',
+      'The question for the council (`council ask "<question>"`). Sent to the models, kept in the local history only (not with keepQuestion: false or history_questions: false), never logged.',
     ),
   members: z
     .array(z.string().min(1))
@@ -55,6 +55,22 @@ export const consultCouncilInput = {
       "balanced, risk-averse, goal-seeking, novelty, or a key from the configuration (the CLI's --strategy). Default: with continueFrom, the strategy of that session.",
     ),
   goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
+  system: z
+    .string()
+    .min(1, 'system is empty: leave it out for no system prompt')
+    .max(100_000, 'system must be at most 100,000 characters')
+    .optional()
+    .describe(
+      "A system prompt for every member's answer (personalities keep their own): the CLI's --system. Default config.yaml's model_options.<id>.system.",
+    ),
+  temperature: z
+    .number({ error: 'temperature must be a number from 0 to 2, e.g. 0.2' })
+    .min(0, 'temperature must be from 0 to 2, e.g. 0.2')
+    .max(2, 'temperature must be from 0 to 2, e.g. 0.2')
+    .optional()
+    .describe(
+      "Every call's temperature, 0 to 2: the CLI's -o temperature=…. Default config.yaml's model_options.<id>.temperature, else the model's own.",
+    ),
   mode: z
     .enum(['consensus', 'voting'])
     .optional()
@@ -90,6 +106,12 @@ export const consultCouncilInput = {
     .optional()
     .describe(
       "false: save nothing (no history, bias records or telemetry): the CLI's --no-persist. Default true, as `council ask`.",
+    ),
+  keepQuestion: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: save the session in the local history without its question (the CLI's --no-keep-question). Default true; a session never keeps a question that history_questions: false in config.yaml says not to.",
     ),
 };
 
@@ -236,7 +258,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
     {
       title: 'Consult the council',
       description:
-        "Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped, whether the council was complete and what it lacked (complete, shortfalls: a partial council is a result, not an error), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token. The inputs are `council ask`'s options named as data: query is its question, members its --models, continueFrom its --continue, timeoutSeconds its --timeout, maxCostUsd its --max-cost, save: false its --no-persist; the others keep their flag's name.",
+        "Ask several LLMs one question: they answer, review each other blind, and a chairman synthesises. Returns the synthesis, the winner, the leaderboard, members dropped, whether the council was complete and what it lacked (complete, shortfalls: a partial council is a result, not an error), per-session bias indicators, cost and the session id. Takes from seconds to minutes; sends progress notifications when given a progress token. The inputs are `council ask`'s options named as data: query is its question, members its --models, continueFrom its --continue, timeoutSeconds its --timeout, maxCostUsd its --max-cost, temperature its -o temperature=…, save: false its --no-persist, keepQuestion: false its --no-keep-question; the others keep their flag's name.",
       inputSchema: consultCouncilInput,
       outputSchema: consultCouncilOutput,
       annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: false },
@@ -274,6 +296,9 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
               org: input.org,
               continueFrom: input.continueFrom,
               maxCostUsd: input.maxCostUsd,
+              system: input.system,
+              temperature: input.temperature,
+              keepQuestion: input.keepQuestion,
             }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
             persist: input.save !== false,

@@ -49,6 +49,28 @@ export const sessionRequestSchema = z.strictObject({
     .max(200)
     .optional()
     .describe('A previous session id: a follow-up in the same conversation.'),
+  system: z
+    .string()
+    .min(1, 'system is empty: leave it out for no system prompt')
+    .max(100_000, 'system must be at most 100,000 characters')
+    .optional()
+    .describe(
+      "A system prompt for every member's answer (personalities keep their own): `council ask --system`. Default: config.yaml's model_options.<id>.system.",
+    ),
+  temperature: z
+    .number({ error: 'temperature must be a number from 0 to 2, e.g. 0.2' })
+    .min(0, 'temperature must be from 0 to 2, e.g. 0.2')
+    .max(2, 'temperature must be from 0 to 2, e.g. 0.2')
+    .optional()
+    .describe(
+      "Every call's temperature, 0 to 2: `council ask -o temperature=…`. Default: config.yaml's model_options.<id>.temperature, else the model's own.",
+    ),
+  keepQuestion: z
+    .boolean({ error: 'keepQuestion must be true or false' })
+    .optional()
+    .describe(
+      'false: the local history keeps this session without its question (`council ask --no-keep-question`). Default true; a session never keeps a question that history_questions: false in config.yaml says not to.',
+    ),
 });
 
 export const sessionStartedSchema = z.object({
@@ -131,7 +153,9 @@ export const sessionResponseSchema = z.object({
   question: z
     .string()
     .nullable()
-    .describe('The question as the local history kept it; null with history_questions: false or an older line.'),
+    .describe(
+      'The question as the local history kept it; null with history_questions: false, keepQuestion: false or an older line.',
+    ),
 });
 
 export const configResponseSchema = z.object({

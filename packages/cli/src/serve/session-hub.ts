@@ -24,6 +24,12 @@ export interface SessionRequest {
   mode?: SynthesisMode;
   seed?: number | string;
   continueFrom?: string;
+  /** A system prompt for every member's answer (`ask --system`). */
+  system?: string;
+  /** Every call's temperature, 0 to 2 (`ask -o temperature=…`). */
+  temperature?: number;
+  /** false: the history keeps the session without its question (`ask --no-keep-question`). */
+  keepQuestion?: boolean;
 }
 
 /**
@@ -185,6 +191,9 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
         mode: request.mode,
         seed: request.seed,
         continueFrom: request.continueFrom,
+        system: request.system,
+        temperature: request.temperature,
+        keepQuestion: request.keepQuestion,
       }),
     };
     const finish = (status: Exclude<RunStatus, 'running'>, detail: string): void => {
