@@ -1,9 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCouncil } from '@council/core';
 import type { CouncilSession } from '@council/core';
-import type { SimulatedSettings } from '@council/providers';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { createModelResolver } from '../create-model-resolver.js';
@@ -11,6 +9,15 @@ import { createLiveDisplay } from '../live-display.js';
 import { htmlReportFromAudit } from '../html/html-report-from-audit.js';
 import { renderHtmlReport } from '../html/render-html-report.js';
 import { persistSession } from '../persist-session.js';
+import {
+  DEMO_BIASES,
+  DEMO_MEMBERS,
+  DEMO_SESSIONS,
+  demoCouncilBase,
+  demoSession,
+  runDemoSessions,
+} from './demo-sessions.js';
+import type { DemoPlan } from './demo-sessions.js';
 import { checkOutputFile, writeOutputFile } from '../write-output-file.js';
 import { renderBiasReportText } from '../render-bias-report-text.js';
 import { renderSessionText } from '../render-session-text.js';
@@ -31,38 +38,7 @@ export interface DemoCommandOptions {
   json?: boolean;
 }
 
-export const DEMO_MEMBERS = [
-  'simulated:ada',
-  'simulated:basil',
-  'simulated:cleo',
-  'simulated:dmitri',
-  'simulated:edda',
-] as const;
-
-/**
- * The biases built into the demo's personas, so the report has something true to find: every reviewer
- * favours the first answers it is shown; ada prefers its own answer; dmitri is a harsh grader.
- */
-export const DEMO_BIASES: SimulatedSettings = {
-  biases: { position: 1 },
-  personas: {
-    ada: { biases: { selfPreference: 1.2 } },
-    dmitri: { biases: { harshness: 1.5 } },
-  },
-};
-
-const QUESTIONS = [
-  'How should a small team start writing automated tests for a legacy codebase?',
-  'What is a sensible backup strategy for a small company file server?',
-  'How do I choose between PostgreSQL and SQLite for a new web app?',
-  'What are good first steps to reduce cloud costs?',
-  'How should we structure on-call for a team of five engineers?',
-  'What makes a code review useful rather than a formality?',
-  'How can a data team document its pipelines so others can use them?',
-  'When is it worth rewriting a service instead of refactoring it?',
-];
-
-const HOUR = 3_600_000;
+export { DEMO_BIASES, DEMO_MEMBERS } from './demo-sessions.js';
 
 /**
  * `council demo`: one visible council session on the simulated provider, then `sessions` more in the
@@ -70,7 +46,7 @@ const HOUR = 3_600_000;
  */
 export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandContext): Promise<number> {
   const started = Date.now();
-  const count = options.sessions ?? 40;
+  const count = options.sessions ?? DEMO_SESSIONS;
   const seed = options.seed ?? 1;
   // The demo's own settings, as flags over the environment: its home, bias records on, consent 1 (nothing
   // queued for upload), no organization, and never the user's LLM_COUNCIL_BIAS_STORE, so it cannot write into real data.
@@ -108,22 +84,9 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     ),
   );
   print(`${s.bold('── Session 1: a full council on the simulated provider ──')}\n`);
-  print(`Question: ${QUESTIONS[0]}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
-  const now = ctx.now().getTime();
-  const clockFor = (i: number) => {
-    // Sessions spread over the last days, oldest first, so the report has a window and trends.
-    // The newest is a minute old, so no session can fall after the report's "now".
-    const offset = (count - i) * 6 * HOUR + 60_000;
-    return { now: () => Date.now() - started + now - offset };
-  };
-  const base = {
-    members: [...DEMO_MEMBERS],
-    chairman: DEMO_MEMBERS[0],
-    config,
-    order: 'per-reviewer' as const,
-    biasAudit: true,
-    biasAuditThresholds: settings.biasThresholds,
-  };
+  const plan: DemoPlan = { count, seed, now: ctx.now().getTime(), started };
+  print(`Question: ${demoSession(plan, 0).query}\nMembers: ${DEMO_MEMBERS.join(', ')} (chairman simulated:ada)\n\n`);
+  const base = demoCouncilBase(settings, config);
   // Progress goes to stderr and results to stdout. When only stderr is a terminal (`council demo | tee demo.txt`),
   // stdout reaches the screen later, through the pipe, so per-call progress lines would land in the middle of the
   // results: then one line says what runs, and the results alone follow.
@@ -137,9 +100,7 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     label: 'simulated',
     council: {
       ...base,
-      query: QUESTIONS[0]!,
-      seed,
-      clock: clockFor(0),
+      ...demoSession(plan, 0),
       resolveModel: createModelResolver({
         env,
         simulated: { ...DEMO_BIASES, seed, latencyScale: liveDisplayEnabled(ctx) ? 6 : 1 },
@@ -163,22 +124,22 @@ export async function runDemoCommand(options: DemoCommandOptions, ctx: CommandCo
     enabled: liveDisplayEnabled(ctx),
     render: () => `${bar(done, count)} ${done}/${count} simulated sessions\n`,
   });
-  const resolveModel = createModelResolver({ env, simulated: { ...DEMO_BIASES, seed, latencyScale: 0 } });
   const sessions: CouncilSession[] = [first];
   try {
-    for (let i = 1; i <= count; i++) {
-      const session = await runCouncil({
-        ...base,
-        query: QUESTIONS[i % QUESTIONS.length]!,
-        seed: seed * 1000 + i,
-        clock: clockFor(i),
-        resolveModel,
-      });
-      await persistSession({ session, settings, version: ctx.version, keepQuestion: config.historyQuestions });
-      sessions.push(session);
-      done = i;
-      progress.refresh();
-    }
+    sessions.push(
+      ...(await runDemoSessions({
+        plan,
+        from: 1,
+        to: count,
+        settings,
+        config,
+        version: ctx.version,
+        onSession: (i) => {
+          done = i;
+          progress.refresh();
+        },
+      })),
+    );
   } finally {
     progress.stop();
   }

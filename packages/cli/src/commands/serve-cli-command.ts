@@ -26,7 +26,7 @@ export const serveCliCommand: CliCommand<ServeCommandOptions> = {
     {
       flags: '--demo',
       description:
-        'Offline: sessions on the simulated personas of council demo, saved under a temporary home (or --home)',
+        'Offline: sessions on the simulated personas of council demo, saved under a temporary home (or --home); a home without sessions starts with the 41 of council demo',
     },
   ],
   examples: [

@@ -165,7 +165,7 @@ describe('council serve: a launch (issue 16)', () => {
     }
   }, 30_000);
 
-  it('--demo runs the simulated personas offline and saves their sessions, which the history and leaderboard then show', async () => {
+  it('--demo starts an empty home with council demo’s 41 sessions, runs the simulated personas offline and saves their sessions, which the history and leaderboard then show', async () => {
     const home = mkdtempSync(join(tmpdir(), 'council-serve-demo-test-'));
     const t = testContext({ env: {}, home });
     const { server, stop, exit } = await launch({ demo: true, token: token32 }, t.ctx);
@@ -183,12 +183,14 @@ describe('council serve: a launch (issue 16)', () => {
         expect(events.at(-1)!.data).toEqual({ status: 'finished' });
         expect(events.filter((e) => e.type === 'answer')).toHaveLength(DEMO_MEMBERS.length);
       }
-      const list = sessionListSchema.parse((await client.get('/api/sessions')).json());
-      expect(list.sessions).toHaveLength(2);
+      // council demo's first session and its 40 more (DEMO_SESSIONS), then the two run here.
+      const list = sessionListSchema.parse((await client.get('/api/sessions?limit=100')).json());
+      expect(list.sessions).toHaveLength(41 + 2);
       expect(list.sessions[0]!.members).toEqual([...DEMO_MEMBERS]);
-      expect(((await client.get('/api/leaderboard')).json() as { sessions: number }).sessions).toBe(2);
+      expect(((await client.get('/api/leaderboard')).json() as { sessions: number }).sessions).toBe(41 + 2);
       expect(readFileSync(join(home, 'bias_metrics.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThan(0);
       expect(t.err()).toContain(`sessions are saved in ${home}`);
+      expect(t.err()).toContain('demo: 41 simulated sessions of council demo saved there first');
       // A given token is not printed.
       expect(t.out()).not.toContain(token32);
     } finally {
@@ -196,6 +198,23 @@ describe('council serve: a launch (issue 16)', () => {
       await exit;
     }
   }, 60_000);
+
+  it('--demo adds nothing to a home that already holds sessions (a bias store with a line in it)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-serve-demo-kept-'));
+    writeFileSync(join(home, 'bias_metrics.jsonl'), 'not a record\n');
+    const t = testContext({ env: {}, home });
+    const { server, stop, exit } = await launch({ demo: true, token: token32 }, t.ctx);
+    try {
+      const client = createServeClient({ url: server.url, token: token32 });
+      expect(sessionListSchema.parse((await client.get('/api/sessions')).json()).sessions).toHaveLength(0);
+      expect(existsSync(join(home, 'history.jsonl'))).toBe(false);
+      expect(readFileSync(join(home, 'bias_metrics.jsonl'), 'utf8')).toBe('not a record\n');
+      expect(t.err()).toContain('demo: the home already holds sessions, so none were added');
+    } finally {
+      stop('test over');
+      await exit;
+    }
+  }, 30_000);
 
   it.skipIf(process.platform !== 'linux')(
     '--open runs xdg-open with the URL; a missing opener is a note, not an error',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError } from '../cli-error.js';
@@ -9,7 +9,9 @@ import { checkedServerToken, refuseWildcardHost } from '../local-server-token.js
 import type { CouncilServer } from '../serve/serve-council.js';
 import { readTokenFile } from '../token-file.js';
 import { waitForSignal } from '../wait-for-signal.js';
-import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
+import type { CouncilSettings } from '../settings/council-settings.js';
+import { loadCouncilConfig } from '../settings/load-council-config.js';
+import { DEMO_BIASES, DEMO_MEMBERS, DEMO_SESSIONS, runDemoSessions } from './demo-sessions.js';
 
 export interface ServeCommandOptions {
   /** Default 0: a free port. */
@@ -71,7 +73,8 @@ function givenToken(options: ServeCommandOptions, ctx: CommandContext): { token:
 /**
  * The demo's context: the demo's simulated members and chairman, bias records on at consent 1 (nothing queued
  * for upload), no organization and never the user's LLM_COUNCIL_BIAS_STORE, under `--home` or a new temporary
- * home, as `council demo` does, so sessions run here show in the history, leaderboard and dashboard.
+ * home, as `council demo` does, so sessions run here show in the history, leaderboard and dashboard (beside the
+ * demo's own, which `seedDemoHome` saves there first). Never the user's home unless `--home` names it.
  */
 function demoContext(ctx: CommandContext): CommandContext {
   const home = ctx.home ?? mkdtempSync(join(tmpdir(), 'council-serve-demo-'));
@@ -87,6 +90,30 @@ function demoContext(ctx: CommandContext): CommandContext {
       LLM_COUNCIL_BIAS_CONSENT: '1',
     },
   };
+}
+
+/** True when the file exists with something in it (a missing or empty file holds no session). */
+function holdsData(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A demo home that holds no session yet (a new temporary home, or an empty `--home`) gets the sessions of
+ * `council demo` (its personas, seed 1: 41 sessions over the last ten days), so the history, leaderboard, heatmap
+ * and bias figures are full on first open. A home with a history or bias records is left as it is. Returns how
+ * many sessions were saved.
+ */
+async function seedDemoHome(settings: CouncilSettings, ctx: CommandContext): Promise<number> {
+  const { files } = settings;
+  if ([files.history, files.biasStore, files.contributions].some(holdsData)) return 0;
+  const { config } = await loadCouncilConfig(settings);
+  const plan = { count: DEMO_SESSIONS, seed: 1, now: ctx.now().getTime(), started: Date.now() };
+  const sessions = await runDemoSessions({ plan, from: 0, to: plan.count, settings, config, version: ctx.version });
+  return sessions.length;
 }
 
 /**
@@ -108,6 +135,7 @@ export async function runServeCommand(
   // Resolved now, so an invalid variable is a usage error before anything listens.
   const settings = commandSettings(serverCtx);
   const log = (line: string) => ctx.io.stderr(`council serve: ${line}\n`);
+  const seeded = demo ? await seedDemoHome(settings, serverCtx) : 0;
   // Loaded only here: the server and the UI's files are no part of any other command.
   const [{ serveCouncil }, { webAssets }] = await Promise.all([
     import('../serve/serve-council.js'),
@@ -126,7 +154,14 @@ export async function runServeCommand(
   // The token goes in the fragment, which a browser never sends: not in a request line, a log or a Referer.
   const url = `${server.url}/#token=${given === undefined ? token : given.source === '--token' ? '<the --token you gave>' : `<the token in ${given.source.slice('--token-file '.length)}>`}`;
   ctx.io.stdout(`Council is serving at ${given === undefined ? url : `${server.url}/ (open ${url})`}\n`);
-  if (demo) log(`demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline; sessions are saved in ${settings.home}`);
+  if (demo) {
+    log(`demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline; sessions are saved in ${settings.home}`);
+    log(
+      seeded > 0
+        ? `demo: ${seeded} simulated sessions of council demo saved there first, so the history and dashboard start full`
+        : 'demo: the home already holds sessions, so none were added',
+    );
+  }
   log('press Ctrl-C to stop');
   if (options.open === true && given === undefined) openBrowser(url, ctx);
   else if (options.open === true && given !== undefined)

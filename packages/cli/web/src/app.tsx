@@ -67,7 +67,11 @@ export function App() {
             </a>
           ))}
         </nav>
-        {config?.demo && <span class="badge badge-demo">demo</span>}
+        {config?.demo && (
+          <span class="badge badge-demo" title="Offline demo: the personas of council demo, no API key, no network">
+            demo: simulated sessions
+          </span>
+        )}
       </header>
       <main id="main" tabIndex={-1}>
         {!token ? (
