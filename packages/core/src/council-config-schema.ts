@@ -31,6 +31,8 @@ export const councilConfigLayerSchema = z
     votingInstruction: z.string(),
     evolutionPrompt: template(['parents', 'feedback']),
     feedbackSummaryPrompt: template(['personality', 'themes']),
+    juryPrompt: template(['query']),
+    juryChairmanPrompt: template(['votes', 'verdict']),
     followUpPrompt: template(['previous_answer', 'query', 'boundary']),
     strategies: z.record(
       z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be letters, digits, "-" or "_"'),
@@ -39,6 +41,8 @@ export const councilConfigLayerSchema = z
     strategy: z.string().min(1),
     mode: z.enum(['consensus', 'voting']),
     modeToggle: z.boolean(),
+    verdict: z.enum(['binary', 'tie-breaker']),
+    verdictMinMargin: z.number().min(0).max(1),
     order: z.enum(orderModes as [string, ...string[]]),
     quorum: z.number().int().min(1),
     excludeSelfVotes: z.boolean(),

@@ -1,3 +1,4 @@
+import type { VerdictMode } from './jury-decision.js';
 import type { OrderMode } from './order-mode.js';
 
 /** How the chairman synthesises: `consensus` (a synthesis of the strengths) or `voting` (also reports the winner). */
@@ -33,6 +34,13 @@ export interface CouncilConfig {
   evolutionPrompt: string;
   /** How a follow-up (`ask --continue`) shows its question. Placeholders: `{previous_answer}`, `{query}`, `{boundary}` (required). */
   followUpPrompt: string;
+  /** Jury mode's stage-1 prompt: the question (with its evidence) and the decision block asked for. Placeholder: `{query}` (required). */
+  juryPrompt: string;
+  /**
+   * Jury mode's addition to the chairman's directive: the members' decisions and the rule's verdict, and the rationale
+   * with its `## Dissent` section asked for. Placeholders: `{votes}`, `{verdict}` (required).
+   */
+  juryChairmanPrompt: string;
   /** Asks a model to summarise peer feedback. Placeholders: `{personality}`, `{themes}` (required). */
   feedbackSummaryPrompt: string;
   /** Strategic directives by key (`balanced`, `risk-averse`, `goal-seeking`, `novelty`, or custom). `{goal}` is filled in. */
@@ -46,6 +54,10 @@ export interface CouncilConfig {
    */
   modeToggle: boolean;
   order: OrderMode;
+  /** Jury mode for every session (`verdict: binary` in config.yaml); undefined (the default): no jury, the council answers. */
+  verdict: VerdictMode | undefined;
+  /** Jury mode: the smallest |weighted margin| that decides (`verdict_min_margin`, 0 to 1); below it the verdict is unclear. Default 0.1. */
+  verdictMinMargin: number;
   /** Minimum stage-1 answers to go on. */
   quorum: number;
   excludeSelfVotes: boolean;

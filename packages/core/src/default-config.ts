@@ -101,6 +101,25 @@ traits:
 
 Summarise this feedback in at most five sentences: what it should keep doing, and what it should improve. Be specific.`,
 
+  juryPrompt: `You are one member of a jury. Decide the question below: approve or reject. Read the question and any evidence with care, weigh what speaks for and against, and give your reasons before your decision.
+
+{query}
+
+End your reply with a fenced json block giving your decision ("approve", "reject", or "unclear" when the material does not let you decide), your confidence from 0 to 1, and your main reasons:
+
+\`\`\`json
+{"decision": "approve", "confidence": 0.8, "reasons": ["<reason>", "<reason>"]}
+\`\`\``,
+
+  juryChairmanPrompt: `# JURY
+This council is a jury. Each member decided approve, reject or unclear (their answers above give their reasons); the verdict follows a fixed rule: each vote weighs 1 + its Borda score from the peer reviews.
+
+{votes}
+
+{verdict}
+
+Write the verdict's rationale: why the jury decided as it did, drawing on the members' reasons and the peer reviews. Begin your answer with one line giving your own decision: "Decision: approve", "Decision: reject" or "Decision: unclear". End the rationale with a section headed "## Dissent" that states the strongest argument of the minority (the members who decided otherwise or were unclear) as its best advocate would; when the jury was unanimous, state the strongest objection any member raised, or write "None".`,
+
   strategies: {
     balanced:
       'Find the middle ground where most personalities agree. Weigh every proposal by the strength of its reasoning and by how much the peer reviews support it, and produce a balanced synthesis of all views.',
@@ -123,6 +142,8 @@ The follow-up question:
   mode: 'consensus',
   modeToggle: true,
   order: 'latin-square',
+  verdict: undefined,
+  verdictMinMargin: 0.1,
   quorum: 2,
   excludeSelfVotes: true,
   selfReview: 'include',

@@ -37,7 +37,7 @@ export function evidenceInjections(text: string, boundary: string): EvidenceInje
   const lines = text.split(/\r\n|\r|\n/);
   const found: EvidenceInjection[] = [];
   lines.forEach((line, i) => {
-    const signals = detectInjection(line, boundary).filter((s) => s !== 'final-ranking-section');
+    const signals: InjectionSignal[] = detectInjection(line, boundary).filter((s) => s !== 'final-ranking-section');
     if (/^[\s#*_>+-]*final\s+ranking/i.test(line)) {
       const next = lines.slice(i, i + 4).join('\n');
       if (detectInjection(next, boundary).includes('final-ranking-section')) signals.push('final-ranking-section');
