@@ -25,17 +25,20 @@ export interface OpenDashboard {
 
 /**
  * Serves a temporary home whose bias store holds `observations` (no model is asked anything: the dashboard reads the
- * store) on 127.0.0.1, and opens its page in headless chromium at 1280 × 900, signed in with `token`.
+ * store) on 127.0.0.1, and opens its page in headless chromium at 1280 × 900, signed in with `token`. `prepare` may
+ * write more of the home first (its history and contribution records, for the leaderboard and the heatmap).
  */
 export async function openDashboard(spec: {
   observations: BiasObservation[];
   token: string;
   now: string;
+  prepare?: (home: string) => void;
 }): Promise<OpenDashboard> {
   const home = mkdtempSync(join(tmpdir(), 'council-dashboard-'));
   await createBiasStore({ path: join(home, 'bias_metrics.jsonl') }).append(
     recordsFromObservations(spec.observations, { consent: 1, hashSecret: null, query: null }),
   );
+  spec.prepare?.(home);
   const ctx: CommandContext = {
     io: captureIo().io,
     env: {
