@@ -103,3 +103,12 @@ export type { ConfidenceTier } from './confidence-tier.js';
 export { holmAdjust } from './holm-adjust.js';
 export { calibrateScores } from './calibrate-scores.js';
 export type { CalibratedObservation } from './calibrate-scores.js';
+export { CALIBRATED_VIEW_NOTE, calibratedView } from './calibrated-view.js';
+export type {
+  CalibratedDifference,
+  CalibratedFigure,
+  CalibratedLeaderboardEntry,
+  CalibratedSessionScore,
+  CalibratedView,
+  CalibratedViewOptions,
+} from './calibrated-view.js';
