@@ -26,8 +26,13 @@ export interface BiasReportCommandOptions {
   input?: string | readonly string[];
   /** Most recent sessions kept; default `LLM_COUNCIL_BIAS_WINDOW_SESSIONS` (100). */
   sessions?: number;
-  /** Days kept; default `LLM_COUNCIL_BIAS_WINDOW_DAYS` (30). */
+  /** Days kept; default `LLM_COUNCIL_BIAS_WINDOW_DAYS` (30), none when `since` is given. */
   days?: number;
+  /**
+   * Keep records at or after this time (ISO 8601), a date bound in place of the default days (`council serve`'s
+   * `/api/bias-report?since=`); with `days` too, the later bound applies.
+   */
+  since?: string;
   format?: BiasReportFormat;
   /** Write here instead of stdout. */
   output?: string;
@@ -101,6 +106,8 @@ export interface BiasReportDocument {
   options: {
     maxSessions: number | null;
     maxDays: number | null;
+    /** The date bound (`since`), or null when the window is bounded by days alone. */
+    since: string | null;
     minSessions: number;
     configVersion: string | null;
     model: string | null;
@@ -136,7 +143,8 @@ export async function computeBiasReport(
   // The window, checked once: the reader (or the engine) applies it, and the report is labelled with it.
   const parsedWindow = safeParseBiasWindow({
     sessions: options.sessions ?? settings.biasWindow.sessions,
-    days: options.days ?? settings.biasWindow.days,
+    days: options.days ?? (options.since === undefined ? settings.biasWindow.days : Number.POSITIVE_INFINITY),
+    ...(options.since === undefined ? {} : { since: options.since }),
     now,
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.configVersion === undefined ? {} : { configVersion: options.configVersion }),
@@ -213,6 +221,7 @@ export async function computeBiasReport(
     options: {
       maxSessions: window.sessions,
       maxDays: window.days,
+      since: window.since?.toISOString() ?? null,
       minSessions: settings.minSessions,
       configVersion: options.configVersion ?? null,
       model: options.model ?? null,

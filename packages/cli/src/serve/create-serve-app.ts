@@ -86,11 +86,6 @@ function parseQuery<S extends z.ZodType>(
     : { ok: false, response: invalid(describeInvalidInput(parsed.error)) };
 }
 
-/** The days from `since` to now, for the bias report's window (fractional: the report filters by time). */
-function daysSince(since: string, now: Date): number {
-  return Math.max((now.getTime() - Date.parse(since)) / 86_400_000, Number.MIN_VALUE);
-}
-
 /**
  * The Hono application of `council serve`: the JSON API under `/api` (token, Host and Origin checked on
  * every request), the events streams, and the web UI's static files (Host and Origin checked, no token:
@@ -258,7 +253,8 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
     const { document } = await computeBiasReport(
       {
         ...(last === undefined ? {} : { sessions: last }),
-        ...(since === undefined ? {} : { days: daysSince(since, ctx.now()) }),
+        // A date bound, as given (not turned into a number of days before now).
+        ...(since === undefined ? {} : { since }),
       },
       ctx,
     );
