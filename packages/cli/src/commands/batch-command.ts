@@ -1,33 +1,23 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendJsonLines } from '@council/bias-store';
-import { expandPools, runCouncil, sessionOutcome } from '@council/core';
+import { runCouncil, sessionOutcome } from '@council/core';
 import type { CouncilSession, SessionShortfall } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
-import { checkModels } from '../check-models.js';
-import { seatCouncil } from '../council-seats.js';
-import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
+import { prepareBatchCouncil } from '../batch-council.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { describeShortfalls, PARTIAL_EXIT_CODE } from '../council-outcome.js';
-import { createModelResolver } from '../create-model-resolver.js';
-import { applyModelOptions } from '../member-model-options.js';
-import { endpointConcurrency } from '../endpoint-concurrency.js';
 import { createLiveDisplay } from '../live-display.js';
 import { persistSession } from '../persist-session.js';
 import { checkOutputFile } from '../write-output-file.js';
-import { withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
-import { loadCouncilConfig } from '../settings/load-council-config.js';
-import { requireHashSecret } from '../settings/require-hash-secret.js';
 import { readPromptsFile } from '../read-prompts-file.js';
 import { renderTable } from '../render-table.js';
-import { checkMemberCap } from '../check-member-cap.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
-import { councilOptionsFromFlags } from '../council-options-from-flags.js';
 
 /** `batch`'s options: the shared council flags (each optional), and its own. */
 export interface BatchCommandOptions extends Partial<CouncilRunFlags> {
@@ -119,49 +109,9 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   }
   const done = options.resume ? completedIds(output) : new Set<string>();
   const todo = prompts.filter((p) => !done.has(p.id));
-  const env = given.secrets.providerEnv;
-  if (options.persist !== false) requireHashSecret(given);
-  const loaded = await loadCouncilConfig(given);
-  // config.yaml's bias_persistence decides whether bias records are saved, unless the environment said (as ask).
-  const settings = withConfiguredPersistence(given, loaded.config);
-  // `@name` names a pool of config.yaml, as in `ask`: its models; for the chairman, the first chairs, the rest fall back.
-  const pools = loaded.config.pools;
-  const members = expandPools(options.models ?? loaded.config.members, {
-    pools,
-    source:
-      options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models',
-  });
-  if (members.length < 2)
-    throw new CliError({
-      code: 'USAGE',
-      message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.',
-    });
-  checkMemberCap({
-    count: members.length,
-    source:
-      options.models === undefined ? 'the configured members (LLM_COUNCIL_MODELS or config.yaml members)' : '--models',
-  });
-  const chairmen = expandPools([options.chairman ?? loaded.config.chairman ?? members[0]!], {
-    pools,
-    source: options.chairman === undefined ? 'the configured chairman' : '--chairman',
-  });
-  const chairman = chairmen[0]!;
-  checkStrategy({ config: loaded.config, strategy: options.strategy, goal: options.goal });
-  // --system and -o temperature=… over config.yaml's model_options, per model id (issue 30 item 15).
-  const modelOptions = applyModelOptions({ flags: options, config: loaded.config.modelOptions });
-  const resolveModel = modelOptions.resolveModel(
-    createModelResolver({
-      env,
-      maxRetries: options.retries ?? loaded.config.retries,
-      maxResponseBytes: loaded.config.maxReplyBytes,
-      concurrency: endpointConcurrency(loaded.config, options.endpointConcurrency),
-    }),
-  );
-  // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
-  const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
-  checkModels({ ids: seats.modelIds, env, resolveModel });
+  const council = await prepareBatchCouncil({ flags: options, given });
+  const { settings, config } = council;
   const concurrency = options.concurrency ?? 2;
-  const biasAudit = settings.biasAudit === null ? true : loaded.config.biasAudit;
 
   ctx.io.stderr(
     `Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`,
@@ -191,27 +141,14 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       let line: BatchResultLine;
       let status = 'complete';
       try {
-        const session = await runCouncil({
-          query: item.prompt,
-          members: seats.members.map(modelOptions.seat),
-          chairman: seats.chairman,
-          ...(chairmen.length > 1
-            ? { chairmanFallbacks: [...chairmen.slice(1), ...loaded.config.chairmanFallbacks] }
-            : {}),
-          config: loaded.config,
-          resolveModel,
-          biasAudit,
-          biasAuditThresholds: settings.biasThresholds,
-          ...councilOptionsFromFlags(options),
-          ...(options.seed === undefined ? {} : { seed: `${options.seed}:${item.id}` }),
-        });
+        const session = await runCouncil(council.sessionOptions({ query: item.prompt, key: item.id }));
         sessions.push(session);
         if (options.persist !== false)
           await persistSession({
             session,
             settings,
             version: ctx.version,
-            keepQuestion: loaded.config.historyQuestions && options.keepQuestion !== false,
+            keepQuestion: config.historyQuestions && options.keepQuestion !== false,
           });
         line = { prompt_id: item.id, line: item.line, session: sessionDocument(session), error: null };
         const outcome = sessionOutcome(session);
