@@ -44,6 +44,7 @@ function sessionConfig(plan: CouncilPlan): SessionConfig {
     timeouts: plan.timeouts,
     biasAudit: plan.biasAudit,
     ...(plan.synthesis ? {} : { synthesis: false as const }),
+    ...(plan.verdict === undefined ? {} : { verdict: plan.verdict, verdictMinMargin: plan.verdictMinMargin }),
   };
 }
 

@@ -7,6 +7,10 @@ import type { InjectionSignal } from './detect-injection.js';
 import type { LabelToModel } from './label-to-model.js';
 import type { Contributor } from './parse-contributors.js';
 import type { Critique, EvaluationFormat } from './parse-evaluation.js';
+import type { EvidenceReport } from './frame-evidence.js';
+import type { VerdictMode } from './jury-decision.js';
+import type { JurorDecisionRead } from './read-jury-decision.js';
+import type { SessionVerdict } from './session-verdict.js';
 
 /** Why a model call produced nothing usable. */
 /** Why a model call produced nothing usable; `too-large`: its reply passed the size limit and was cut off unread. */
@@ -38,6 +42,9 @@ export interface SessionConfig {
   biasAudit: boolean;
   /** Present (false) only when the session was run without stage 3 (`synthesis: false`). */
   synthesis?: false;
+  /** Present in jury mode: the verdict mode and the margin threshold it ran with. */
+  verdict?: VerdictMode;
+  verdictMinMargin?: number;
 }
 
 /** One member's stage-1 answer (or failure). */
@@ -53,6 +60,8 @@ export interface Stage1Result {
   /** The answer looks like it tries to steer its reviewers (see `injectionSignals`). */
   suspectedInjection: boolean;
   injectionSignals: InjectionSignal[];
+  /** Jury mode: the decision read from the answer (absent outside jury mode and when the call failed). */
+  decision?: JurorDecisionRead;
 }
 
 /** A parsed evaluation with labels mapped back to member ids. */
@@ -193,4 +202,11 @@ export interface CouncilSession {
   conversation?: { id: string; previousSessionId: string };
   /** Present when the session ran under a cost cap (`maxCostUsd`). */
   costCap?: SessionCostCap;
+  /** Present in jury mode (`verdict`): each member's decision, the weighted margin, the verdict and its dissent. */
+  verdict?: SessionVerdict;
+  /**
+   * Present when evidence was given: per item, how much each prompt carried and which lines looked like injections.
+   * Never the evidence text (that went to the models only).
+   */
+  evidence?: EvidenceReport[];
 }

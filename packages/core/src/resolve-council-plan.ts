@@ -5,6 +5,10 @@ import { CouncilError } from './council-error.js';
 import type { ResolvedMember } from './council-member.js';
 import { defaultConfig } from './default-config.js';
 import { orderModes } from './order-mode.js';
+import type { EvidenceItem } from './frame-evidence.js';
+import { DEFAULT_EVIDENCE_MAX_CHARS } from './frame-evidence.js';
+import { verdictModes } from './jury-decision.js';
+import type { VerdictMode } from './jury-decision.js';
 import type { OrderMode } from './order-mode.js';
 import { resolveCouncilMembers } from './resolve-council-members.js';
 import { normalizeStrategyKey, resolveStrategy } from './resolve-strategy.js';
@@ -36,6 +40,12 @@ export interface CouncilPlan {
   /** False: no stage 3. */
   synthesis: boolean;
   structuredReviews: boolean;
+  /** Jury mode, or undefined for none. */
+  verdict: VerdictMode | undefined;
+  verdictMinMargin: number;
+  evidence: readonly EvidenceItem[];
+  maxEvidenceChars: number;
+  reviewerFlags: Readonly<Record<string, readonly string[]>>;
 }
 
 function invalid(message: string): CouncilError {
@@ -109,6 +119,19 @@ export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
   const maxCostUsd = options.maxCostUsd ?? config.maxCostUsd;
   if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0))
     throw invalid(`maxCostUsd must be a positive number of US dollars (got ${String(maxCostUsd)}).`);
+  const verdict = options.verdict ?? config.verdict;
+  if (verdict !== undefined && !verdictModes.includes(verdict))
+    throw invalid(`verdict must be one of ${verdictModes.join(', ')} (got ${JSON.stringify(verdict)}).`);
+  const verdictMinMargin = options.verdictMinMargin ?? config.verdictMinMargin;
+  if (!(Number.isFinite(verdictMinMargin) && verdictMinMargin >= 0 && verdictMinMargin <= 1))
+    throw invalid(`verdictMinMargin must be a number from 0 to 1 (got ${String(verdictMinMargin)}).`);
+  const evidence = options.evidence ?? [];
+  for (const item of evidence) {
+    if (typeof item?.name !== 'string' || typeof item.text !== 'string')
+      throw invalid('evidence must be a list of { name, text } with string values.');
+  }
+  const maxEvidenceChars = options.maxEvidenceChars ?? DEFAULT_EVIDENCE_MAX_CHARS;
+  positiveInt(maxEvidenceChars, 'maxEvidenceChars');
   return {
     query: options.query,
     config,
@@ -130,5 +153,10 @@ export function resolveCouncilPlan(options: RunCouncilOptions): CouncilPlan {
     maxCostUsd,
     synthesis: options.synthesis ?? true,
     structuredReviews: options.structuredReviews ?? config.structuredReviews,
+    verdict,
+    verdictMinMargin,
+    evidence,
+    maxEvidenceChars,
+    reviewerFlags: options.reviewerFlags ?? {},
   };
 }

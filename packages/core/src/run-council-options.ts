@@ -7,6 +7,8 @@ import type { Stage1Result, Stage2Result } from './council-session.js';
 import type { OrderMode } from './order-mode.js';
 import type { FollowUp } from './build-follow-up-query.js';
 import type { RandomSource } from './random-source.js';
+import type { EvidenceItem } from './frame-evidence.js';
+import type { VerdictMode } from './jury-decision.js';
 
 /** A piece of the synthesis as the chairman writes it (`onSynthesisText`). */
 export interface SynthesisTextPart {
@@ -89,6 +91,28 @@ export interface RunCouncilOptions {
    * previous session's synthesis as context; the session records `conversation`. `query` stays the follow-up's own text.
    */
   followUp?: FollowUp;
+  /**
+   * Jury mode: each member decides approve, reject or unclear (with reasons and a confidence), the peers review the
+   * reasoning as usual, and the verdict comes from the decisions weighted by the peer review (`decideVerdict`); the
+   * chairman writes the rationale and the dissent. `tie-breaker`: the chairman's decision breaks an exact tie.
+   * Default: `config.verdict` (none: the council answers).
+   */
+  verdict?: VerdictMode;
+  /** Jury mode: the smallest |weighted margin| that decides, 0 to 1. Default: `config.verdictMinMargin` (0.1). */
+  verdictMinMargin?: number;
+  /**
+   * Material every member, reviewer and chairman reads (a diff, logs, a design document), placed after the question
+   * between the session's boundary markers, with the injection checks applied line by line (`session.evidence`).
+   * Scan it for secrets before it gets here: core sends what it is given (see `scanSecrets`).
+   */
+  evidence?: readonly EvidenceItem[];
+  /** The most evidence characters one prompt carries (cut at a line end, reported). Default 64,000. */
+  maxEvidenceChars?: number;
+  /**
+   * Jury mode: what the bias store knows about each member as a reviewer, by member id or model id (e.g.
+   * `{ "openai/gpt-4o": ["position bias"] }`), recorded beside its vote. Core reads no store: the caller computes it.
+   */
+  reviewerFlags?: Readonly<Record<string, readonly string[]>>;
   /** Milliseconds since the epoch; default `Date.now`. Drives the timestamp and the recorded latencies. */
   clock?: { now(): number };
   /** Overrides the rng that `seed` would create. */

@@ -23,6 +23,10 @@ import { scoreReviews } from './score-reviews.js';
 import type { ReviewScores } from './score-reviews.js';
 import { sumUsage } from './sum-usage.js';
 import { uuidFromRng } from './uuid-from-rng.js';
+import { finalVerdict, juryChairmanDirective, provisionalVerdict } from './assemble-verdict.js';
+import type { JuryRuleInputs } from './assemble-verdict.js';
+import { fillTemplate } from './fill-template.js';
+import { frameEvidence } from './frame-evidence.js';
 
 export type { RunCouncilOptions } from './run-council-options.js';
 
@@ -81,20 +85,49 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
 
   // A follow-up shows every stage its question framed with the previous answer; the session keeps the question alone.
   const followUp = options.followUp;
-  const plan =
+  const framedQuery =
     followUp === undefined
-      ? resolved
-      : {
-          ...resolved,
-          query: buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary }),
-        };
+      ? resolved.query
+      : buildFollowUpQuery({ config: resolved.config, query: resolved.query, followUp, boundary });
+  // Evidence follows the question, between the session's boundary markers, in every stage's prompt.
+  const evidence = frameEvidence({
+    query: framedQuery,
+    items: resolved.evidence,
+    boundary,
+    maxChars: resolved.maxEvidenceChars,
+  });
+  const plan = evidence.query === resolved.query ? resolved : { ...resolved, query: evidence.query };
+  const jury = resolved.verdict;
+  // A juror is asked the question (with its evidence) framed by the jury prompt; reviewers and the chairman see the
+  // question itself, so a review reads the reasoning rather than a request for a decision.
+  const stage1Plan =
+    jury === undefined ? plan : { ...plan, query: fillTemplate(plan.config.juryPrompt, { query: plan.query }) };
 
   const onAnswer = options.onAnswer === undefined ? undefined : ignoreListenerErrors(options.onAnswer);
   const onReview = options.onReview === undefined ? undefined : ignoreListenerErrors(options.onReview);
-  const stage1 = await runGenerationStage({ plan, call, emit, boundary, onAnswer });
+  const stage1 = await runGenerationStage({
+    plan: stage1Plan,
+    call,
+    emit,
+    boundary,
+    onAnswer,
+    ...(jury === undefined ? {} : { jury: true }),
+  });
   throwIfAborted(signal);
   assertQuorum(stage1, plan);
   const answers = answeredTexts(stage1);
+  const juryInputs = (scores: ReviewScores): JuryRuleInputs => ({
+    stage1,
+    leaderboard: scores.leaderboard,
+    mode: jury!,
+    minMargin: plan.verdictMinMargin,
+    quorum: plan.quorum,
+    reviewerFlags: plan.reviewerFlags,
+  });
+  const juryDirective = (scores: ReviewScores): string => {
+    const inputs = juryInputs(scores);
+    return juryChairmanDirective({ config: plan.config, inputs, ...provisionalVerdict(inputs) });
+  };
 
   // The cost cap: before stages 2 and 3, stop (keeping what finished) when the stage would take the cost past it.
   const cap = costCapGate(plan.maxCostUsd);
@@ -120,7 +153,7 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     ) {
       const inputs = chairmanInputs({ answers, leaderboard: scores.leaderboard, stage2 });
       stage3 = await runSynthesisStage({
-        plan,
+        plan: jury === undefined ? plan : { ...plan, directive: `${plan.directive}\n\n${juryDirective(scores)}` },
         call,
         emit,
         inputs,
@@ -131,6 +164,16 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
     }
   }
 
+  const verdict =
+    jury === undefined
+      ? {}
+      : {
+          verdict: finalVerdict({
+            inputs: juryInputs(scores),
+            votes: provisionalVerdict(juryInputs(scores)).votes,
+            chairmanText: stage3.synthesis?.text ?? null,
+          }),
+        };
   // An unranked session (fewer than three answers) gets no bias flags either: one ballot per answer proves nothing.
   const bias =
     plan.biasAudit && scores.ranked
@@ -139,6 +182,8 @@ export async function runCouncil(options: RunCouncilOptions): Promise<CouncilSes
   return {
     ...assembleSession({ plan: resolved, sessionId, timestamp, stage1, stage2, scores, stage3, bias, ...cap.record() }),
     ...conversation,
+    ...verdict,
+    ...(resolved.evidence.length === 0 ? {} : { evidence: evidence.report }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Message, Usage } from '@council/providers';
 import type { CallOutcome } from './call-model.js';
 import type { ResolvedMember } from './council-member.js';
 import type { Stage1Result } from './council-session.js';
@@ -5,6 +6,7 @@ import type { EmitCouncilEvent } from './create-event-emitter.js';
 import type { ModelCaller } from './create-model-caller.js';
 import { detectInjection } from './detect-injection.js';
 import { memberMessages } from './member-messages.js';
+import { readJuryDecision } from './read-jury-decision.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 
 export interface RunGenerationStageOptions {
@@ -15,6 +17,33 @@ export interface RunGenerationStageOptions {
   boundary: string;
   /** Receives each member's result as its call ends (`RunCouncilOptions.onAnswer`); must not throw. */
   onAnswer?: ((result: Stage1Result) => void) | undefined;
+  /** Jury mode: read each answer's decision (with one repair request when it cannot be read) into `decision`. */
+  jury?: boolean;
+}
+
+/** A stage-1 result with its decision read, the repair's usage and latency added to the answer's. */
+async function withDecision(
+  result: Stage1Result,
+  options: { messages: Message[]; ask: (messages: Message[]) => Promise<CallOutcome> },
+): Promise<Stage1Result> {
+  if (result.text === null) return result;
+  const { read, repairs } = await readJuryDecision({ text: result.text, ...options });
+  let usage = result.usage;
+  let latencyMs = result.latencyMs;
+  for (const repair of repairs) {
+    latencyMs += repair.latencyMs;
+    if (repair.ok) usage = addUsage(usage, repair.usage);
+  }
+  return { ...result, usage, latencyMs, decision: read };
+}
+
+function addUsage(a: Usage | null, b: Usage): Usage {
+  if (a === null) return b;
+  const total: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  for (const key of ['reasoningTokens', 'cachedTokens', 'costUsd'] as const) {
+    if (a[key] !== undefined || b[key] !== undefined) total[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  }
+  return total;
 }
 
 function stage1Result(member: ResolvedMember, outcome: CallOutcome, boundary: string): Stage1Result {
@@ -49,14 +78,12 @@ export async function runGenerationStage(options: RunGenerationStageOptions): Pr
   emit({ type: 'stage-started', stage: 1, calls: plan.members.length });
   const stage1 = await Promise.all(
     plan.members.map(async (member) => {
-      const outcome = await call({
-        stage: 1,
-        member,
-        messages: memberMessages(member, plan.query),
-        council: { stage: 'answer' },
-        timeoutMs: plan.timeouts.stage1Ms,
-      });
-      const result = stage1Result(member, outcome, boundary);
+      const messages = memberMessages(member, plan.query);
+      const ask = (messages: Message[]) =>
+        call({ stage: 1, member, messages, council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms });
+      const outcome = await ask(messages);
+      const answered = stage1Result(member, outcome, boundary);
+      const result = options.jury === true ? await withDecision(answered, { messages, ask }) : answered;
       onAnswer?.(result);
       return result;
     }),
