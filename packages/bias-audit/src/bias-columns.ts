@@ -1,4 +1,19 @@
 /**
+ * A per-record column of indices (into `models`, or 1 + into `configVersions`): 8-bit where every index fits (up to 256
+ * members, 255 config versions), as a reader may give it. An entry reads as the same number whatever the width.
+ */
+export type BiasIdColumn = Uint8Array | Uint16Array;
+
+/** A per-record column of counts (`position`, `responseLengthChars`): as narrow as the window's values allow. */
+export type BiasCountColumn = Uint8Array | Uint16Array | Uint32Array;
+
+/**
+ * The per-record scores: 32-bit where every score of the window is a 32-bit float exactly (whole, half and quarter
+ * points do; 7.3 does not), so each reads back as the same double; 64-bit otherwise.
+ */
+export type BiasScoreColumn = Float32Array | Float64Array;
+
+/**
  * Bias records as columns: one typed array per field, one entry per record, the records of each session
  * contiguous (`sessionStart[s]` to `sessionStart[s + 1]`) and sessions oldest first. Ids are interned:
  * `reviewer[i]` indexes `models`, `session[i]` indexes `sessionIds`. `@council/bias-store`'s reader
