@@ -12,12 +12,18 @@ export const leaderboardCliCommand: CliCommand<LeaderboardCommandOptions> = {
       description: 'Only sessions of this query category (coding, math, writing, analysis, general)',
     },
     { flags: '--by-category', description: 'One table per category' },
+    {
+      flags: '--calibrated',
+      description:
+        "Also the scores' leaderboard with each reviewer's offset and the position effects taken out, beside the raw one (analytics only)",
+    },
     { flags: '--json', description: 'Print one JSON document' },
   ],
   examples: [
     'council leaderboard',
     'council leaderboard --days 7 --by-category',
     'council leaderboard --category coding --json',
+    'council leaderboard --calibrated',
   ],
   parse: ({ options: o }) => ({
     days: parseIntegerOption('days', o['days'], { min: 1 }),
@@ -30,6 +36,7 @@ export const leaderboardCliCommand: CliCommand<LeaderboardCommandOptions> = {
       'general',
     ] as const),
     byCategory: o['byCategory'] === true,
+    calibrated: o['calibrated'] === true,
     json: o['json'] === true,
   }),
   run: async (options, ctx) => (await import('./leaderboard-command.js')).runLeaderboardCommand(options, ctx),

@@ -1,9 +1,13 @@
 import { aggregateLeaderboards, bradleyTerry } from '@council/scoring';
+import { calibratedView } from '@council/bias-audit';
+import type { BiasObservation, CalibratedView } from '@council/bias-audit';
+import { observationsFromSession } from '@council/core';
 import type { AggregateLeaderboardEntry, Ballot, BradleyTerryEntry } from '@council/scoring';
 import type { CommandContext } from '../command-context.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
 import { countNoun } from '../count-noun.js';
+import { renderCalibratedLeaderboard } from './leaderboard-calibrated-text.js';
 
 export interface LeaderboardCommandOptions {
   /** Only sessions of the last n days. */
@@ -14,6 +18,8 @@ export interface LeaderboardCommandOptions {
   byCategory?: boolean;
   /** Bootstrap replicates for the intervals. Default 1000. */
   bootstrap?: number;
+  /** Also the calibrated view: each reviewer's offset and the position effects taken out of the scores. */
+  calibrated?: boolean;
   json?: boolean;
 }
 
@@ -23,6 +29,8 @@ export interface LeaderboardDocument {
   category: string | null;
   borda: AggregateLeaderboardEntry[];
   bradleyTerry: BradleyTerryEntry[];
+  /** With `--calibrated`: the scores' leaderboard raw and calibrated (analytics only: live votes are unchanged). */
+  calibrated?: CalibratedView;
 }
 
 /** The standings without printing them: what `council leaderboard --json` prints and `council serve` returns. */
@@ -68,6 +76,13 @@ export async function computeLeaderboard(
     borda,
     bradleyTerry: bt,
   };
+  if (options.calibrated === true) {
+    // The history keeps no question (or keeps it apart); observationsFromSession never reads one.
+    const observations: BiasObservation[] = selected.flatMap((e) =>
+      observationsFromSession({ ...e.session, query: '' }),
+    );
+    document.calibrated = calibratedView(observations, { resamples: bootstrap, seed: 1 });
+  }
   return { document, ballots: ballots.length };
 }
 
@@ -134,5 +149,6 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
       }),
     );
   }
+  if (document.calibrated !== undefined) ctx.io.stdout(renderCalibratedLeaderboard(document.calibrated, s));
   return 0;
 }
