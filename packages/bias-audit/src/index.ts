@@ -1,7 +1,13 @@
 export { BiasAuditError } from './bias-audit-error.js';
 export type { BiasAuditErrorCode } from './bias-audit-error.js';
 export type { BiasObservation } from './bias-observation.js';
-export type { BiasColumns, CompleteBiasColumns } from './bias-columns.js';
+export type {
+  BiasColumns,
+  BiasCountColumn,
+  BiasIdColumn,
+  BiasScoreColumn,
+  CompleteBiasColumns,
+} from './bias-columns.js';
 export { noRank } from './bias-columns.js';
 export { observationsToColumns } from './observations-to-columns.js';
 export { fitScoreModel } from './fit-score-model.js';
