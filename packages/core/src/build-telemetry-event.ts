@@ -23,7 +23,7 @@ export interface TelemetryEventExtras {
 
 /**
  * ADR-018's council-cloud event for a session, containing only what `consentLevel` allows:
- * 0–1 → null (nothing leaves the machine), and null for an unranked session; 2 → rankings; 3 → + `bias_indicators` and `query_metadata`;
+ * 0–1 → null (nothing leaves the machine), and null for an unranked session; 2 → rankings (and a jury's verdict summary); 3 → + `bias_indicators` and `query_metadata`;
  * 4 → + `query_hash`. Rankings name the model that played each member, never texts or the query.
  * The result is validated against `telemetryEventSchema`.
  */
@@ -58,6 +58,22 @@ export function buildTelemetryEvent(
       confidence: entry.confidence,
     })),
   };
+  const verdict = session.verdict;
+  if (verdict !== undefined) {
+    const count = (decision: string | null) => verdict.votes.filter((v) => v.decision === decision).length;
+    event.verdict = {
+      mode: verdict.mode,
+      decision: verdict.decision,
+      reason: verdict.reason,
+      margin: verdict.margin,
+      min_margin: verdict.minMargin,
+      flip_sensitive: verdict.flipSensitive,
+      approve: count('approve'),
+      reject: count('reject'),
+      unclear: count('unclear'),
+      failed: count(null),
+    };
+  }
   if (consentLevel >= 3) {
     const indicators = session.biasIndicators;
     event.bias_indicators =

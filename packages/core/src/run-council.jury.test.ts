@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chairmanReply, fixedClock, reviewByPreference, testModel } from './__fixtures__/scripted-council.js';
 import type { ScriptedCall, ScriptedReply } from './__fixtures__/scripted-council.js';
+import { buildTelemetryEvent } from './build-telemetry-event.js';
 import { runCouncil } from './run-council.js';
 
 /** Every reviewer prefers a over b over c (read from the answer's text), so with self-votes excluded Borda gives a 1, b 0.5, c 0. */
@@ -186,5 +187,39 @@ describe('runCouncil with evidence', () => {
       },
     ]);
     expect(session.query).toBe('Merge this change?');
+  });
+});
+
+describe('a jury session’s telemetry event', () => {
+  it('carries the verdict summary at consent 2, and no reasons, rationale, dissent or evidence', async () => {
+    const session = await runCouncil({
+      query: 'Merge this change?',
+      members: [
+        { id: 'a', model: juror('a', { decision: 'approve' }) },
+        { id: 'b', model: juror('b', { decision: 'reject' }) },
+        { id: 'c', model: juror('c', { decision: 'reject' }) },
+      ],
+      verdict: 'binary',
+      evidence: [{ name: 'notes.txt', text: 'EVIDENCE-TEXT-MARKER' }],
+      seed: 1,
+      clock: fixedClock,
+    });
+    expect(buildTelemetryEvent(session, 1)).toBeNull();
+    const event = buildTelemetryEvent(session, 2)!;
+    expect(event.verdict).toEqual({
+      mode: 'binary',
+      decision: 'reject',
+      reason: 'majority',
+      margin: session.verdict!.margin,
+      min_margin: 0.1,
+      flip_sensitive: true,
+      approve: 1,
+      reject: 2,
+      unclear: 0,
+      failed: 0,
+    });
+    const sent = JSON.stringify(event);
+    for (const text of ['checked the diff', 'Rationale', 'approver', 'EVIDENCE-TEXT-MARKER', 'Merge this change'])
+      expect(sent).not.toContain(text);
   });
 });

@@ -34,6 +34,25 @@ const queryMetadataSchema = z
   .strict();
 
 /**
+ * A jury session's verdict (issue 32), at consent level 2 like the rankings: the mode, the decision, the weighted
+ * margin, flip sensitivity and the vote counts. Never a juror's reasons, the rationale, the dissent or evidence.
+ */
+const verdictSchema = z
+  .object({
+    mode: z.enum(['binary', 'tie-breaker']),
+    decision: z.enum(['approve', 'reject', 'unclear']),
+    reason: z.enum(['majority', 'tie', 'tie-breaker', 'below-margin', 'no-quorum']),
+    margin: z.number().min(-1).max(1),
+    min_margin: z.number().min(0).max(1),
+    flip_sensitive: z.boolean(),
+    approve: z.number().int().min(0),
+    reject: z.number().int().min(0),
+    unclear: z.number().int().min(0),
+    failed: z.number().int().min(0),
+  })
+  .strict();
+
+/**
  * ADR-018's council-cloud telemetry event (schema 1.1.0), snake_case as sent. Fields beyond the
  * consent level are absent, and the schema enforces it: level 2 carries `rankings` only; level 3 adds
  * `bias_indicators` and `query_metadata`; level 4 adds `query_hash`. Levels 0–1 send nothing.
@@ -46,6 +65,7 @@ export const telemetryEventSchema = z
     timestamp: z.iso.datetime({ offset: true }),
     consent_level: z.union([z.literal(2), z.literal(3), z.literal(4)]),
     rankings: z.array(rankingSchema),
+    verdict: verdictSchema.optional(),
     bias_indicators: biasIndicatorsSchema.nullable().optional(),
     query_metadata: queryMetadataSchema.nullable().optional(),
     query_hash: z

@@ -13,6 +13,7 @@ export const telemetryFieldConsentLevel: Readonly<Record<keyof TelemetryEvent, n
   timestamp: 0,
   consent_level: 0,
   rankings: 2,
+  verdict: 2,
   bias_indicators: 3,
   query_metadata: 3,
   query_hash: 4,
