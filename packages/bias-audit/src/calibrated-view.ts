@@ -7,6 +7,9 @@ import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { observationsToColumns } from './observations-to-columns.js';
 
+/** Most resampling units: beyond this many sessions, contiguous groups of sessions are resampled. */
+const MAX_UNITS = 4000;
+
 /** The sentence every calibrated output carries (ADR-018: reviewer profiles never feed back into live votes). */
 export const CALIBRATED_VIEW_NOTE = 'analytics only: live votes are unchanged';
 
@@ -81,7 +84,7 @@ export interface CalibratedView {
   sessionScores?: CalibratedSessionScore[];
 }
 
-/** Per session, the sums a fit and the levels need: linear in the session, so a replicate adds them up. */
+/** Per resampling unit (a session, or a group of them), the sums a fit and the levels need: a replicate adds them up. */
 interface SessionSums {
   xtx: Float64Array; // k × k
   xty: Float64Array; // k
@@ -101,8 +104,8 @@ interface SessionSums {
  * review only the best models pulls their raw level down; the calibrated level is what the median reviewer would
  * have given, so only a common constant remains and the differences between models are read without it.
  *
- * Intervals: percentile bootstrap over sessions (each replicate refits the offsets and position effects), widened
- * for few sessions as the report's other bootstrap intervals are (Hesterberg's expanded percentile). Analytics only
+ * Intervals: percentile bootstrap over sessions (each replicate refits the offsets and position effects; beyond 4,000
+ * sessions, over 4,000 contiguous groups of them, as independent as the sessions), widened for few sessions as the report's other bootstrap intervals are (Hesterberg's expanded percentile). Analytics only
  * (`note`): nothing here feeds back into a live vote.
  */
 export function calibratedView(
@@ -146,10 +149,28 @@ export function calibratedView(
   const k = reviewerModels.length + positions.length;
   const positionWeights = positions.map((p) => positionCounts.get(p)! / Math.max(1, observations));
 
-  // The map: each session's sums.
-  const sums: SessionSums[] = [];
-  const sessionOf: number[] = [];
+  // The map: each session's sums, added into resampling units. Sessions are independent, so contiguous groups of
+  // them are too: beyond MAX_UNITS sessions, MAX_UNITS groups are resampled instead (memory k² a unit, not a session).
+  let sessions = 0;
+  for (let s = 0; s < S; s++) {
+    for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) {
+      if (used(i)) {
+        sessions++;
+        break;
+      }
+    }
+  }
+  const units = Math.min(sessions, MAX_UNITS);
+  const sums: SessionSums[] = Array.from({ length: units }, () => ({
+    xtx: new Float64Array(k * k),
+    xty: new Float64Array(k),
+    answers: new Float64Array(M),
+    rawSum: new Float64Array(M),
+    designSum: new Float64Array(M * k),
+  }));
+  const answerRows: { session: number; model: number; meanY: number; meanRow: Float64Array }[] = [];
   const row = new Float64Array(k);
+  let informative = 0;
   for (let s = 0; s < S; s++) {
     const start = sessionStart[s]!;
     const end = sessionStart[s + 1]!;
@@ -161,13 +182,7 @@ export function calibratedView(
       else list.push(i);
     }
     if (byModel.size === 0) continue;
-    const session: SessionSums = {
-      xtx: new Float64Array(k * k),
-      xty: new Float64Array(k),
-      answers: new Float64Array(M),
-      rawSum: new Float64Array(M),
-      designSum: new Float64Array(M * k),
-    };
+    const session = sums[Math.floor((informative++ * units) / sessions)]!;
     for (const [model, records] of byModel) {
       const n = records.length;
       const meanRow = new Float64Array(k);
@@ -194,11 +209,9 @@ export function calibratedView(
       session.answers[model]! += 1;
       session.rawSum[model]! += meanY;
       for (let a = 0; a < k; a++) session.designSum[model * k + a]! += meanRow[a]!;
+      if (options.sessionScores === true) answerRows.push({ session: s, model, meanY, meanRow });
     }
-    sums.push(session);
-    sessionOf.push(s);
   }
-  const sessions = sums.length;
   const R = reviewerModels.length;
   // Answer fixed effects make the reviewer block and the position block each free to shift by a constant.
   const expectedRank = k - (R > 0 ? 1 : 0) - (positions.length > 0 ? 1 : 0);
@@ -256,14 +269,14 @@ export function calibratedView(
   const scored = Array.from({ length: M }, (_, m) => m).filter((m) => !Number.isNaN(full[2 * m]!));
 
   // The bootstrap: every figure's replicates, from one resample of sessions each.
-  const B = sessions >= 2 ? resamples : 0;
+  const B = units >= 2 ? resamples : 0;
   const betaReplicates = Array.from({ length: k }, () => new Float64Array(B));
   const levelReplicates = Array.from({ length: 2 * M }, () => new Float64Array(B));
   const random = createSeededSfc32(options.seed ?? 1);
-  const weights = new Float64Array(sessions);
+  const weights = new Float64Array(units);
   for (let b = 0; b < B; b++) {
     weights.fill(0);
-    for (let j = 0; j < sessions; j++) weights[random.integer(sessions)]! += 1;
+    for (let j = 0; j < units; j++) weights[random.integer(units)]! += 1;
     const replicate = identified ? fit(weights) : null;
     const replicateLevels = levels(replicate, weights);
     for (let a = 0; a < k; a++) betaReplicates[a]![b] = replicate === null ? Number.NaN : replicate[a]!;
@@ -277,7 +290,7 @@ export function calibratedView(
       replicates,
       level,
       method: 'percentile',
-      expansionSampleSize: sessions,
+      expansionSampleSize: units,
     });
     return interval.computable
       ? { estimate, lower: interval.lower, upper: interval.upper }
@@ -360,19 +373,15 @@ export function calibratedView(
     differences,
   };
   if (options.sessionScores === true) {
-    view.sessionScores = [];
-    sums.forEach((session, j) => {
-      for (let m = 0; m < M; m++) {
-        if (session.answers[m] === 0) continue;
-        let adjustment = 0;
-        if (beta !== null) for (let a = 0; a < k; a++) adjustment += session.designSum[m * k + a]! * beta[a]!;
-        view.sessionScores!.push({
-          sessionId: columns.sessionIds[sessionOf[j]!]!,
-          model: models[m]!,
-          raw: session.rawSum[m]! / session.answers[m]!,
-          calibrated: (session.rawSum[m]! - adjustment) / session.answers[m]!,
-        });
-      }
+    view.sessionScores = answerRows.map(({ session, model, meanY, meanRow }) => {
+      let adjustment = 0;
+      if (beta !== null) for (let a = 0; a < k; a++) adjustment += meanRow[a]! * beta[a]!;
+      return {
+        sessionId: columns.sessionIds[session]!,
+        model: models[model]!,
+        raw: meanY,
+        calibrated: meanY - adjustment,
+      };
     });
   }
   return view;
