@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { aggregateBiasAudit, safeParseBiasWindow } from '@council/bias-audit';
-import type { BiasAggregateReport, BiasColumns } from '@council/bias-audit';
+import { aggregateBiasAudit, calibratedView, safeParseBiasWindow } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasColumns, CalibratedView } from '@council/bias-audit';
 import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import { biasParquetOnRead } from '../bias-parquet-on-read.js';
@@ -115,6 +115,12 @@ export interface BiasReportDocument {
     seed: number;
   };
   report: BiasAggregateReport;
+  /**
+   * In the JSON document only: the calibrated view (issue 31) of the same records, each model's answers' mean score
+   * raw and with each reviewer's offset and the position effects taken out, with bootstrap intervals. Analytics
+   * only: live votes are unchanged.
+   */
+  calibrated?: CalibratedView;
 }
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
@@ -285,6 +291,10 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   let text: string;
   switch (format) {
     case 'json':
+      document.calibrated = calibratedView(loaded.columns, {
+        seed: document.options.seed,
+        ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+      });
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
     case 'csv': {
