@@ -78,6 +78,13 @@ function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
 type Locate = (path: readonly PropertyKey[]) => ReturnType<YamlSource['locate']>;
 
 /**
+ * A model id as a `model_options` key: `provider/model` (`openai/gpt-4o`, `ollama/llama3.2:3b`) or `provider:name`
+ * (`simulated:ada`), at most 100 characters. Shown in messages where a key of any other form is `…`: the user's own
+ * word, which a line of a file that is not Council's (`root:x:0:0:…:/root:/bin/bash`) does not match.
+ */
+const MODEL_ID_KEY = /^(?=.{1,100}$)[a-z][a-z0-9-]*(\/[A-Za-z0-9_.:/-]+|:[A-Za-z0-9_.-]+)$/;
+
+/**
  * One validation problem in words. For a file (`locate` given), keys are named as the file writes them, with their
  * line; a key that is not a plain name is shown as `…` (the file may not be Council's: nothing of it beyond key names is shown).
  */
@@ -88,7 +95,10 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate
     .map((key, i) => (i === 1 && namedKeys.has(String(issue.path[0])) ? String(key) : name(key)))
     .join('.');
   const located = issue.path.length === 0 ? undefined : locate?.(issue.path);
-  const at = located !== undefined ? describeYamlLocation(located) : path === '' ? 'the top level' : `"${path}"`;
+  // Under model_options and providers the second key is the user's own model id or provider name.
+  const ownName = (key: string, i: number) => i === 1 && namedKeys.has(String(issue.path[0])) && MODEL_ID_KEY.test(key);
+  const at =
+    located !== undefined ? describeYamlLocation(located, ownName) : path === '' ? 'the top level' : `"${path}"`;
   if (issue.code === 'unrecognized_keys') {
     const accepted = (
       issue.path.length === 0
@@ -103,7 +113,7 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate
       .join(', ');
     const unknown = issue.keys.map((k) => {
       const where = locate?.([...issue.path, k]);
-      if (where !== undefined) return describeYamlLocation(where);
+      if (where !== undefined) return describeYamlLocation(where, ownName);
       return `"${path === '' ? '' : `${path}.`}${name(k)}"`;
     });
     return `unknown key ${unknown.join(', ')}; accepted keys: ${accepted}`;
@@ -118,10 +128,45 @@ function describeIssue(issue: z.core.$ZodIssue, style: 'snake' | 'camel', locate
         ? 'a mapping'
         : issue.expected === 'array'
           ? 'a list'
-          : `a ${issue.expected}`;
+          : issue.expected === 'int'
+            ? 'a whole number'
+            : `a ${issue.expected}`;
     return `${at} must be ${expected}`;
   }
+  // zod's own wording only (a schema's message, such as pools' "must name at least one model", is kept).
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && /^Too (big|small)\b/.test(issue.message))
+    return `${at} ${describeBound(issue)}`;
   return `${at} ${issue.message}`;
+}
+
+/**
+ * A value out of its schema's range in words (`must be at most 2`, `must not be empty`), not zod's "Too big: expected
+ * number to be <=2". The value itself is not repeated: a file that is not Council's shows nothing beyond key names.
+ */
+function describeBound(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): string {
+  const big = issue.code === 'too_big';
+  const limit = Number(big ? issue.maximum : issue.minimum);
+  const exact = issue.inclusive !== false;
+  const shown = limit.toLocaleString('en-US', { maximumFractionDigits: 20 });
+  switch (issue.origin) {
+    case 'number':
+    case 'int':
+    case 'bigint':
+      if (!big && limit === 0 && !exact) return 'must be a positive number';
+      return `must be ${big ? (exact ? 'at most' : 'less than') : exact ? 'at least' : 'more than'} ${shown}`;
+    case 'string':
+      if (!big && limit === 1) return 'must not be empty';
+      return `must be at ${big ? 'most' : 'least'} ${shown} character${limit === 1 ? '' : 's'} long`;
+    case 'array':
+    case 'set':
+      if (!big && limit === 1) return 'must list at least one entry';
+      return `must list at ${big ? 'most' : 'least'} ${shown} entr${limit === 1 ? 'y' : 'ies'}`;
+    case 'date':
+    case 'file':
+    case undefined:
+      break;
+  }
+  return issue.message;
 }
 
 /** Validates one layer; throws `INVALID_CONFIG` naming the source, each bad key (with its line, for a file) and what it accepts. */

@@ -55,10 +55,15 @@ export interface YamlLocation {
 /**
  * A located key path as a message names it: `"timeouts.stage1_ms" (line 4)`. Keys are part of the file's text, so only
  * plain names (letters, digits, `_`, `-`, `.`; at most 64 characters) are shown, any other key as `…`: a file that is
- * not Council's (a symlink to a system file) shows nothing of itself beyond such names.
+ * not Council's (a symlink to a system file) shows nothing of itself beyond such names. `alsoShown` lets the caller
+ * show a key it knows the form of at that place (a model id under `model_options`).
  */
-export function describeYamlLocation(location: YamlLocation): string {
-  return `"${location.keys.map((key) => (/^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : '…')).join('.')}" (line ${location.line})`;
+export function describeYamlLocation(
+  location: YamlLocation,
+  alsoShown?: (key: string, index: number) => boolean,
+): string {
+  const shown = (key: string, i: number) => /^[A-Za-z0-9_.-]{1,64}$/.test(key) || alsoShown?.(key, i) === true;
+  return `"${location.keys.map((key, i) => (shown(key, i) ? key : '…')).join('.')}" (line ${location.line})`;
 }
 
 /** A YAML text that could not be read: where, and what kind of mistake (never the text). */
