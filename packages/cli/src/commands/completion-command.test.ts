@@ -64,6 +64,9 @@ describe('council completion (issue 15 item 12)', () => {
     expect(bashComplete(script, ['council', 'config', 'i'])).toEqual(['init']);
     expect(bashComplete(script, ['council', 'telemetry', 'r'])).toEqual(['retry-dead']);
     expect(bashComplete(script, ['council', 'personalities', 'e'])).toEqual(['evolve']);
+    // store and personalities run alone too (stats, list), and offer every action.
+    expect(bashComplete(script, ['council', 'store', ''])).toEqual(['stats', 'compact', 'export', 'clickhouse-init']);
+    expect(bashComplete(script, ['council', 'personalities', ''])).toEqual(['list', 'show', 'evolve']);
     // Only the first argument is an action: after it, files as before.
     expect(bashComplete(script, ['council', 'history', 'show', 'li'])).not.toContain('list');
     const zsh = (await run(['completion', 'zsh'])).out;

@@ -4,9 +4,9 @@ import type { PersonalitiesCommandOptions } from './personalities-command.js';
 
 export const personalitiesCliCommand: CliCommand<PersonalitiesCommandOptions> = {
   name: 'personalities',
-  args: '<action> [...ids]',
+  args: '[action] [...ids]',
   actions: ['list', 'show', 'evolve'],
-  description: 'List, show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities',
+  description: 'List (the default), show or evolve the YAML personalities in $LLM_COUNCIL_HOME/personalities',
   options: [
     { flags: '--model <id>', description: "evolve: the model that designs the offspring (default the first parent's)" },
     { flags: '--save', description: 'evolve: save the offspring as personalities/<id>.yaml (never overwrites)' },
@@ -20,7 +20,8 @@ export const personalitiesCliCommand: CliCommand<PersonalitiesCommandOptions> = 
   parse: ({ args, options: o }) => {
     const ids = args[1];
     return {
-      action: argText(args[0]),
+      // `council personalities` alone lists them, as `council history` alone does.
+      action: argText(args[0]) ?? 'list',
       ids: Array.isArray(ids) ? ids.map((x) => argText(x) ?? '') : [],
       model: parseStringOption('model', o['model']),
       save: o['save'] === true,

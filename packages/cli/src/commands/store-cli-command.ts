@@ -22,10 +22,10 @@ function refuseOptions(o: Readonly<Record<string, unknown>>, keys: readonly stri
 
 export const storeCliCommand: CliCommand<StoreCommandOptions> = {
   name: 'store',
-  args: '<action>',
+  args: '[action]',
   actions: ['stats', 'compact', 'export', 'clickhouse-init'],
   description:
-    'The bias store: what it holds (stats), gzip its closed segments (compact), export it as Parquet or JSONL by day or into ClickHouse (export), or create the ClickHouse table (clickhouse-init); nothing is rewritten in place',
+    'The bias store: what it holds (stats, the default), gzip its closed segments (compact), export it as Parquet or JSONL by day or into ClickHouse (export), or create the ClickHouse table (clickhouse-init); nothing is rewritten in place',
   options: [
     {
       flags: '--input <file>',
@@ -73,7 +73,8 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
     const minAge = o['minAge'];
     const zero =
       (typeof minAge === 'string' || typeof minAge === 'number') && /^0+(\.0+)?(ms|s|m)?$/.test(String(minAge).trim());
-    const action = argText(args[0]);
+    // `council store` alone says what the store holds, as `council history` alone lists.
+    const action = argText(args[0]) ?? 'stats';
     const clickhouse = { url: parseStringOption('url', o['url']), table: parseStringOption('table', o['table']) };
     const to = parseChoiceOption('to', o['to'], ['clickhouse'] as const);
     if (action === 'clickhouse-init') {
@@ -96,7 +97,7 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
     refuseOptions(
       o,
       ['url', 'table', 'batchRows'],
-      `store ${action ?? '(no action)'}${action === 'export' ? ' without --to clickhouse' : ''}`,
+      `store ${action}${action === 'export' ? ' without --to clickhouse' : ''}`,
     );
     if (action === 'export') {
       return {
@@ -112,7 +113,7 @@ export const storeCliCommand: CliCommand<StoreCommandOptions> = {
       if (o[flag] !== undefined)
         throw new CliError({
           code: 'USAGE',
-          message: `--${flagName(flag)} is an option of council store export, not of store ${action ?? '(no action)'}.`,
+          message: `--${flagName(flag)} is an option of council store export, not of store ${action}.`,
         });
     }
     return {

@@ -219,7 +219,7 @@ describe('council store (arguments)', () => {
   it('has help with examples, and rejects an unknown action or a bad --min-age as usage errors (exit 2)', async () => {
     const help = await council(['store', '--help']);
     expect(help.code).toBe(0);
-    expect(help.out).toContain('$ council store <action>');
+    expect(help.out).toContain('$ council store [action]');
     expect(help.out).toMatch(/Examples:\n {2}council store stats/);
     expect(help.out).toContain('--min-age <duration>');
     expect(await council(['store', 'shrink'])).toEqual({
