@@ -1,12 +1,15 @@
 // Some tests drive programs Debian packages: the HTML report and the web UI run in Debian's chromium (driven by
 // playwright-core), the ClickHouse engine is tested against Debian's clickhouse-server started on 127.0.0.1, and the
-// real-model tier installs its model with Python's pip.
+// real-model tier installs its model with Python's pip, and the fish completion test runs the script `council completion
+// fish` prints in Debian's fish (bash, which runs the bash script's test, is on every Debian machine).
 // On a fresh Debian machine running as root, install what is missing in one apt-get run; elsewhere, say what to do.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const clickhouseServerPath = process.env.CLICKHOUSE_SERVER_PATH ?? '/usr/sbin/clickhouse-server';
+/** The completion test's fish: `fish` on the PATH unless FISH_PATH names another. */
+export const fishPath = process.env.FISH_PATH ?? 'fish';
 
 /** True when `python3` (or $PYTHON) runs and has pip or can make a venv: the real-model tier installs its model with pip. */
 function hasPythonWithPip() {
@@ -33,6 +36,13 @@ const needs = [
     pkg: ['clickhouse-server'],
     env: 'CLICKHOUSE_SERVER_PATH',
     why: 'the ClickHouse engine tests',
+  },
+  {
+    found: () => spawnSync(fishPath, ['--version'], { stdio: 'ignore' }).status === 0,
+    path: fishPath,
+    pkg: ['fish'],
+    env: 'FISH_PATH',
+    why: 'the fish completion test (it runs `council completion fish` in fish itself)',
   },
   {
     found: hasPythonWithPip,

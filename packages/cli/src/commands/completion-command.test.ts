@@ -138,8 +138,10 @@ describe('council completion (issue 15 item 12)', () => {
     expect(complete('council ask "q" --strategy sim')).toEqual([]);
   }, 60_000);
 
-  // fish answers `complete -C "<line>"` with what it would offer: the script as fish itself runs it.
-  it.skipIf(spawnSync('fish', ['--version']).status !== 0)(
+  // fish answers `complete -C "<line>"` with what it would offer: the script as fish itself runs it. `npm test` installs
+  // Debian's fish (scripts/ensure-debian-packages.mjs) and CI runs it, so only a local run without fish skips this.
+  const fish = process.env['FISH_PATH'] ?? 'fish';
+  it.skipIf(process.env['CI'] === undefined && spawnSync(fish, ['--version']).status !== 0)(
     'fish offers the actions and, after --models and --chairman, the ids `council completion models` prints (issue 30 item 11)',
     async () => {
       const script = join(mkdtempSync(join(tmpdir(), 'council-completion-')), 'council.fish');
@@ -154,7 +156,7 @@ describe('council completion (issue 15 item 12)', () => {
         },
       );
       const complete = (line: string): string[] =>
-        execFileSync('fish', ['-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
+        execFileSync(fish, ['-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
           encoding: 'utf8',
           env: { PATH: `${bin}:${process.env['PATH'] ?? ''}` },
           cwd: mkdtempSync(join(tmpdir(), 'council-completion-cwd-')),
