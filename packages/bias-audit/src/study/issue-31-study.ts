@@ -1,4 +1,8 @@
 import { calibratedView } from '../calibrated-view.js';
+import { fitScoreModel } from '../fit-score-model.js';
+import { simulateCouncils } from '../internal/simulate-councils.js';
+import { observationsToColumns } from '../observations-to-columns.js';
+import { partialPool } from '../partial-pooling.js';
 import { wilsonBounds } from '../wilson-interval.js';
 import type { Issue31Council } from './simulate-issue-31-councils.js';
 import { simulateIssue31Councils } from './simulate-issue-31-councils.js';
@@ -68,16 +72,152 @@ const calibratedTargets = {
   'calibrated difference intervals cover the planted quality gap': DEFAULT_COVERAGE_TARGET,
 };
 
+/** The margin a reviewer offset is flagged beyond (the report's default `reviewerOffset`). */
+const OFFSET_MARGIN = 0.25;
+
+/** Whether an interval lies wholly beyond ±margin: how the report flags a harsh or generous reviewer. */
+const beyondMargin = (lower: number, upper: number): boolean => lower > OFFSET_MARGIN || upper < -OFFSET_MARGIN;
+
+/**
+ * Pooled offsets' coverage where reviewers differ: five members with the planted offsets (symmetric about 0, so the
+ * typical reviewer is at 0), through `simulateCouncils` (self-review on, as its validity study). The truth of each
+ * offset is its planted value; the raw intervals (the report's t) are counted beside the pooled ones.
+ */
+const measurePoolingSpread =
+  (planted: readonly number[]) =>
+  (council: Issue31Council): Record<string, { successes: number; trials: number }> => {
+    const fit = fitScoreModel(
+      observationsToColumns(
+        simulateCouncils({
+          sessions: council.sessions,
+          seed: council.seed,
+          models: 5,
+          reviewers: 5,
+          reviewerOffsets: planted,
+        }),
+      ),
+    );
+    const pooled = partialPool(
+      fit.reviewerOffsets.map((o) => ({
+        subject: o.subject,
+        estimate: o.estimate,
+        standardError: o.standardError,
+        df: o.df,
+      })),
+    );
+    let raw = 0;
+    let shrunk = 0;
+    let extremes = 0;
+    fit.reviewerOffsets.forEach((o, i) => {
+      const truth = planted[Number(o.subject.slice(6))]!;
+      const p = pooled.effects[i]!;
+      if (o.lower <= truth && truth <= o.upper) raw++;
+      if (p.lower <= truth && truth <= p.upper) {
+        shrunk++;
+        if (truth !== 0) extremes++;
+      }
+    });
+    return {
+      'pooled offset intervals cover the planted offsets': { successes: shrunk, trials: fit.reviewerOffsets.length },
+      "the ±0.4 reviewers' pooled intervals cover theirs": { successes: extremes, trials: 2 },
+      'raw offset intervals cover the planted offsets (for comparison)': {
+        successes: raw,
+        trials: fit.reviewerOffsets.length,
+      },
+    };
+  };
+
+/**
+ * A fair council of five (equal quality, no offsets) over 50 sessions, where model-4 reviews only in the first 12:
+ * its raw offset is noisy. How often is it flagged (interval wholly beyond ±0.25) raw and pooled, and how often does
+ * its raw estimate alone look extreme (|offset| > 0.25)?
+ */
+function measureTwelveSessionReviewer(council: Issue31Council): Record<string, { successes: number; trials: number }> {
+  const fit = fitScoreModel(observationsToColumns(simulateIssue31Councils(council)));
+  const pooled = partialPool(
+    fit.reviewerOffsets.map((o) => ({
+      subject: o.subject,
+      estimate: o.estimate,
+      standardError: o.standardError,
+      df: o.df,
+    })),
+  );
+  const i = fit.reviewerOffsets.findIndex((o) => o.subject === 'model-4');
+  const raw = fit.reviewerOffsets[i]!;
+  const p = pooled.effects[i]!;
+  return {
+    'model-4 (12 sessions) flagged from its pooled offset': {
+      successes: beyondMargin(p.lower, p.upper) ? 1 : 0,
+      trials: 1,
+    },
+    'model-4 flagged from its raw offset (for comparison)': {
+      successes: beyondMargin(raw.lower, raw.upper) ? 1 : 0,
+      trials: 1,
+    },
+    'model-4 raw offset beyond ±0.25 (looks extreme)': {
+      successes: Math.abs(raw.estimate) > OFFSET_MARGIN ? 1 : 0,
+      trials: 1,
+    },
+    'model-4 pooled offset beyond ±0.25': { successes: Math.abs(p.estimate) > OFFSET_MARGIN ? 1 : 0, trials: 1 },
+    'pooled offset intervals cover 0 (every reviewer)': {
+      successes: pooled.effects.filter((e) => e.lower <= 0 && 0 <= e.upper).length,
+      trials: pooled.effects.length,
+    },
+  };
+}
+
 /** Issue 31's scenarios (the full study; `--quick` takes a fifth of the runs). */
-export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [20, 50, 300].map((sessions) => ({
-  name: `calibrated-harsh-on-best-${sessions}`,
-  sessions,
-  runs: 200,
-  council: harshOnBestCouncil(sessions),
-  measure: measureCalibrated,
-  targets: calibratedTargets,
-  pooled: ['calibrated difference intervals cover the planted quality gap'],
-}));
+export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
+  ...[20, 50, 300].map((sessions) => ({
+    name: `calibrated-harsh-on-best-${sessions}`,
+    sessions,
+    runs: 200,
+    council: harshOnBestCouncil(sessions),
+    measure: measureCalibrated,
+    targets: calibratedTargets,
+    pooled: ['calibrated difference intervals cover the planted quality gap'],
+  })),
+  ...[20, 50, 300].map((sessions) => ({
+    name: `pooling-outliers-${sessions}`,
+    sessions,
+    runs: 200,
+    council: (seed: number): Issue31Council => ({ sessions, seed, quality: [] }),
+    measure: measurePoolingSpread([0, 0, 0, -1, 1]),
+    targets: { 'pooled offset intervals cover the planted offsets': DEFAULT_COVERAGE_TARGET },
+    pooled: [
+      'pooled offset intervals cover the planted offsets',
+      "the outlying reviewers' pooled intervals cover theirs",
+      'raw offset intervals cover the planted offsets (for comparison)',
+    ],
+  })),
+  ...[20, 50].map((sessions) => ({
+    name: `pooling-graded-${sessions}`,
+    sessions,
+    runs: 200,
+    council: (seed: number): Issue31Council => ({ sessions, seed, quality: [] }),
+    measure: measurePoolingSpread([-0.2, -0.1, 0, 0.1, 0.2]),
+    targets: { 'pooled offset intervals cover the planted offsets': DEFAULT_COVERAGE_TARGET },
+    pooled: [
+      'pooled offset intervals cover the planted offsets',
+      "the outlying reviewers' pooled intervals cover theirs",
+      'raw offset intervals cover the planted offsets (for comparison)',
+    ],
+  })),
+  {
+    name: 'pooling-12-session-reviewer',
+    sessions: 50,
+    runs: 400,
+    council: (seed: number): Issue31Council => ({
+      sessions: 50,
+      seed,
+      quality: [0, 0, 0, 0, 0],
+      reviewerSessions: [null, null, null, null, 12],
+    }),
+    measure: measureTwelveSessionReviewer,
+    targets: { 'model-4 (12 sessions) flagged from its pooled offset': { max: 0.05 } },
+    pooled: ['pooled offset intervals cover 0 (every reviewer)'],
+  },
+];
 
 function verdictOf(spec: {
   rate: number;
