@@ -61,6 +61,7 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     quorum: cascade.config.quorum,
     personalities: cascade.personalities.map((p) => p.id),
     pools: cascade.config.pools,
+    modelOptions: cascade.config.modelOptions,
     maxCostUsd: cascade.config.maxCostUsd ?? null,
     maxReplyBytes: cascade.config.maxReplyBytes,
     historyQuestions: cascade.config.historyQuestions,
@@ -162,6 +163,21 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
       Object.keys(council.pools).length
         ? Object.entries(council.pools)
             .map(([name, ids]) => `@${name} (${ids.join(', ')})`)
+            .join('; ')
+        : s.dim('(none)'),
+    ],
+    [
+      'model options',
+      Object.keys(council.modelOptions).length
+        ? Object.entries(council.modelOptions)
+            .map(([id, o]) => {
+              // The prompt's text is the user's own and may be long: config show says it is set.
+              const set = [
+                o.system === undefined ? null : 'a system prompt',
+                o.temperature === undefined ? null : `temperature ${o.temperature}`,
+              ].filter((x) => x !== null);
+              return `${id} (${set.join(', ')})`;
+            })
             .join('; ')
         : s.dim('(none)'),
     ],

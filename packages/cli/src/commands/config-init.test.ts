@@ -41,6 +41,8 @@ describe('council config init (issue 15 item 12)', () => {
       'bias_persistence',
       'exclude_self_votes',
       'self_review',
+      'model_options',
+      'providers',
     ]) {
       expect(text).toContain(`# ${key}:`);
     }
@@ -55,7 +57,8 @@ describe('council config init (issue 15 item 12)', () => {
     const home = mkdtempSync(join(tmpdir(), 'council-init-'));
     expect((await run(['config', 'init'], home)).code).toBe(0);
     const path = join(home, 'config.yaml');
-    const uncommented = readFileSync(path, 'utf8').replace(/^# ( *[a-z0-9_-]+:(?: |$))/gm, '$1');
+    // A key is a name, or a model id under model_options (openai/gpt-4o:).
+    const uncommented = readFileSync(path, 'utf8').replace(/^# ( *[a-z0-9_-]+(?:\/[a-z0-9._-]+)?:(?: |$))/gm, '$1');
     writeFileSync(path, uncommented);
     const shown = await run(['config', 'show', '--json'], home);
     expect(shown.err).toBe('');
@@ -66,8 +69,18 @@ describe('council config init (issue 15 item 12)', () => {
         order: 'latin-square',
         quorum: 2,
         strategies: ['balanced', 'compliance-first', 'goal-seeking', 'novelty', 'risk-averse'],
+        modelOptions: {
+          'openai/gpt-4o': {
+            system: 'Answer in at most three paragraphs, and say what you are unsure of.',
+            temperature: 0.2,
+          },
+          'anthropic/claude-3.5-sonnet': { temperature: 0.7 },
+        },
       },
     });
+    expect((await run(['config', 'show'], home)).out).toMatch(
+      /model options +openai\/gpt-4o \(a system prompt, temperature 0\.2\); anthropic\/claude-3\.5-sonnet \(temperature 0\.7\)\n/,
+    );
   });
 
   it('never overwrites an existing config.yaml', async () => {

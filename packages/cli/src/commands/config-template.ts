@@ -17,6 +17,15 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 #   quick: [openai/gpt-4o-mini, google/gemini-2.0-flash-001]
 #   deep: [openai/gpt-4o, anthropic/claude-3.5-sonnet, google/gemini-2.5-pro]
 
+# Per model id: a system prompt for its answers and a temperature for its calls (a personality keeps its own
+# prompt). ask and batch --system and -o temperature=…, and serve's and MCP's system and temperature, win for a run.
+# model_options:
+#   openai/gpt-4o:
+#     system: Answer in at most three paragraphs, and say what you are unsure of.
+#     temperature: 0.2               # 0 to 2; default the model's own
+#   anthropic/claude-3.5-sonnet:
+#     temperature: 0.7
+
 # How the council concludes.
 # strategy: balanced                 # balanced, risk-averse, goal-seeking, novelty, or a key under strategies
 # mode: consensus                    # consensus or voting (voting also names a winner)
@@ -38,6 +47,9 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 #   stage1_ms: 120000                # answering
 #   stage2_ms: 120000                # reviewing
 #   stage3_ms: 180000                # synthesising
+# providers:                         # per provider, the first part of a model id
+#   ollama:
+#     max_concurrency: 1             # calls sent at once, 1 to 256 (default 1 for ollama, llamacpp, lmstudio; else 16)
 
 # Bias indicators (ADR-015) on every session; ask shows them unless LLM_COUNCIL_BIAS_AUDIT is false.
 # bias_audit: false
