@@ -31,16 +31,14 @@ export function biasReportMetrics(report: BiasAggregateReport): BiasMetricReport
 }
 
 /**
- * Where a figure's test and interval would have raised a flag but its own sessions fall short of `minSessions`
- * (`flagWithheld`), one short line: `GENEROUS_REVIEWER: reviewer_offset[x], preliminary: 13 sessions (minSessions 20), no flag`.
+ * The figures whose test and interval would have raised a flag but whose own sessions fall short of `minSessions`
+ * (`flagWithheld`): shown, not flagged; `withheldSentence` says each.
  */
-export function withheldFlagLines(report: BiasAggregateReport): string[] {
+export function withheldFigures(
+  report: BiasAggregateReport,
+): (BiasMetricReport & { flagWithheld: NonNullable<BiasMetricReport['flagWithheld']> })[] {
   return biasReportMetrics(report).flatMap((m) =>
-    m.flagWithheld === undefined
-      ? []
-      : [
-          `${m.flagWithheld.code}: ${m.metric}, ${m.confidence}: ${m.sessions} sessions (minSessions ${m.flagWithheld.minSessions}), no flag`,
-        ],
+    m.flagWithheld === undefined ? [] : [{ ...m, flagWithheld: m.flagWithheld }],
   );
 }
 

@@ -1,11 +1,19 @@
-import type { BiasAggregateReport, BiasMargins, BiasMetricReport } from '@council/bias-audit';
+import type { BiasAggregateReport, BiasMargins, BiasMetricReport, PositionTestReport } from '@council/bias-audit';
+import {
+  evidenceTierRange,
+  findingSentence,
+  flagName,
+  indicatorName,
+  userNote,
+  withheldSentence,
+} from './bias-findings.js';
 import {
   driftCause,
   driftPowerLine,
   metricSubject,
   periodDates,
   positionLabel,
-  withheldFlagLines,
+  withheldFigures,
 } from './bias-report-metrics.js';
 import { countNoun } from './count-noun.js';
 import type { Style } from './create-style.js';
@@ -58,12 +66,31 @@ function marginsText(m: BiasMargins): [string, string] {
   ];
 }
 
+/**
+ * How the no-position-effect test reached its p: "Wald F = 3.21", or its permutations — which stop early, by Besag and
+ * Clifford's rule, once 10 of them are at least as extreme as the observed order (then p = 10 / permutations drawn),
+ * so a clear "no effect" can rest on as few as 10 of the `budget` allowed.
+ */
+function positionTestMethod(t: PositionTestReport, budget: number): string {
+  if (t.method === 'wald_f') return `Wald F = ${t.statistic.toFixed(2)}`;
+  const drawn = `${t.permutations.toLocaleString('en-US')} within-session permutations`;
+  return t.permutations < budget
+    ? `${drawn} (stopped early, of up to ${budget.toLocaleString('en-US')}: 10 were at least as extreme as the observed order)`
+    : drawn;
+}
+
+/** A change point in words: "config version 1.0.0 → 1.1.0", "members a,b,c → a,b,d". */
+function changePointText(c: BiasAggregateReport['changePoints'][number]): string {
+  return `${c.kind === 'config_version' ? 'config version' : 'members'} ${c.from} → ${c.to}`;
+}
+
 const HEAD = ['', 'estimate', '95% interval', 'N', 'sessions', 'p'];
 const ALIGN = ['left', 'right', 'right', 'right', 'right', 'right'] as const;
 
 /**
  * ADR-018's tiered text display: below 10 sessions only "Collecting data…"; 10–19 every figure with a
- * high-volatility warning; from 20 figures with intervals. Every figure has N, an interval and the window.
+ * high-volatility warning; from 20 figures with intervals. Every figure has N, an interval and the window. Flags
+ * and held-back flags are said as sentences (`bias-findings.ts`); the machine names stay in JSON and CSV.
  */
 export function renderBiasReportText(options: {
   report: BiasAggregateReport;
@@ -99,7 +126,7 @@ export function renderBiasReportText(options: {
   if (report.confidence === 'insufficient_data') {
     out.push(s.bold('Collecting data…'));
     out.push(
-      `${w.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Sessions are recorded while bias records are on (\`bias_persistence: true\` in config.yaml, or LLM_COUNCIL_BIAS_PERSISTENCE=true); \`council batch\` runs many at once.`,
+      `${w.sessions} of the 10 sessions needed before any figure is shown. Sessions are recorded while bias records are on (\`bias_persistence: true\` in config.yaml, or LLM_COUNCIL_BIAS_PERSISTENCE=true); \`council batch\` runs many at once.`,
     );
     return out.join('\n') + '\n';
   }
@@ -109,11 +136,15 @@ export function renderBiasReportText(options: {
           `⚠ High volatility: only ${w.sessions} sessions (fewer than 20). Read the intervals, not the point estimates.`,
         )
       : report.confidence === 'moderate'
-        ? `Confidence: moderate (20–49 sessions). Every figure shows its ${level}% interval.`
-        : `Confidence: high (50 or more sessions).`;
+        ? `Evidence: ${evidenceTierRange(report.confidence)}. Every figure shows its ${level}% interval.`
+        : `Evidence: ${evidenceTierRange(report.confidence)}.`;
   out.push(tierText);
   if (!report.meetsMinimum)
-    out.push(s.dim(`No flag is raised below ${report.minSessions} sessions (LLM_COUNCIL_MIN_BIAS_SESSIONS).`));
+    out.push(
+      s.dim(
+        `Too little data for flags: ${w.sessions} sessions, ${report.minSessions} needed (LLM_COUNCIL_MIN_BIAS_SESSIONS); the figures are shown, no flag is raised.`,
+      ),
+    );
   out.push('');
 
   const length = report.length;
@@ -128,7 +159,7 @@ export function renderBiasReportText(options: {
     ]),
   );
 
-  out.push(s.bold('Position (score relative to the same reviewer in the same session)'));
+  out.push(s.bold("Position (points above or below the same reviewer's average in the same session)"));
   out.push(
     figureTable([
       ...rows(report.position.effects, (m) => positionLabel(Number(metricSubject(m.metric)))),
@@ -141,10 +172,7 @@ export function renderBiasReportText(options: {
   if (unidentified !== undefined)
     out.push(s.yellow(`  not estimable: ${unidentified.reason}; no position test or flag.`));
   for (const t of report.position.tests) {
-    const method =
-      t.method === 'wald_f'
-        ? `Wald F = ${t.statistic.toFixed(2)}`
-        : `${t.permutations.toLocaleString('en-US')} within-session permutations`;
+    const method = positionTestMethod(t, report.resamples);
     out.push(`  no-position-effect test on ${t.basis}: ${method}, p ${pRelation(t.pValue)} (${t.sessions} sessions)`);
   }
   out.push('');
@@ -218,6 +246,11 @@ export function renderBiasReportText(options: {
   out.push(s.bold('Self-preference (points a reviewer adds to its own answer, beyond its offset)'));
   if (report.selfPreference.length === 0) out.push(s.dim('  none: no reviewer scored its own answer in the window.\n'));
   else out.push(figureTable(rows(report.selfPreference, (m) => metricSubject(m.metric))));
+  out.push(
+    s.bold(
+      "Anchoring (correlation r of display position with a score's distance from the session's mean; positive = later answers scored further from it)",
+    ),
+  );
   out.push(figureTable(rows([report.anchoring], () => 'anchoring')));
 
   if (options.verbose) {
@@ -226,7 +259,7 @@ export function renderBiasReportText(options: {
       out.push(figureTable(rows(report.affinity, (m) => metricSubject(m.metric))));
     }
     for (const t of report.trends) {
-      out.push(s.bold(`Trend: ${t.indicator}`));
+      out.push(s.bold(`Trend: ${indicatorName(t.indicator)}`));
       out.push(
         figureTable(
           rows([t.slopePerDay, ...t.windows], (m) =>
@@ -237,10 +270,10 @@ export function renderBiasReportText(options: {
     }
     for (const a of report.anomalies)
       out.push(
-        `  anomaly: session ${a.sessionId} ${a.indicator} = ${a.value.toFixed(3)} (robust z ${a.robustZ.toFixed(1)})`,
+        `  anomaly: session ${a.sessionId}: ${indicatorName(a.indicator)} ${a.value.toFixed(3)} (robust z ${a.robustZ.toFixed(1)})`,
       );
     for (const c of report.changePoints)
-      out.push(`  change point at ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`);
+      out.push(`  change point at ${c.timestamp.slice(0, 10)}: ${changePointText(c)}`);
   }
 
   if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
@@ -255,17 +288,13 @@ export function renderBiasReportText(options: {
     const key = `${f.code}|${f.subject ?? ''}|${f.metric}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const subject =
-      f.subject === null
-        ? ''
-        : ` ${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject}`;
     out.push(
-      `  ${s.yellow('⚑')} ${f.code}${subject}: ${f.metric} = ${num(f.estimate)} [${num(f.ciLower)}, ${num(f.ciUpper)}], beyond ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)}`,
+      `  ${s.yellow('⚑')} ${flagName(f.code)}: ${findingSentence(f)} (flag margin ±${marginText(f.margin)}, adjusted p ${pRelation(f.adjustedPValue)})`,
     );
   }
   // A figure that would have flagged but has fewer sessions of its own than the minimum: shown, not flagged.
-  for (const line of withheldFlagLines(report)) out.push(s.dim(`  ${line}`));
-  const notes = [...report.notes];
+  for (const m of withheldFigures(report)) out.push(s.dim(`  not flagged, ${withheldSentence(m, m.flagWithheld)}`));
+  const notes = report.notes.map(userNote).filter((n) => n !== null);
   if (notes.length > 0) {
     out.push('');
     for (const n of notes) out.push(s.dim(`note: ${n}`));

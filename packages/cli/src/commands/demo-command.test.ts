@@ -57,14 +57,16 @@ describe('council demo', () => {
     expect(r.out).toContain('Synthesised from: simulated:');
     expect(r.out).toContain('── Sessions 2 to 41: 40 more simulated councils');
     expect(r.out).toContain('Council bias report [simulated data]\n41 sessions · ');
-    expect(r.out).toContain('Confidence: moderate (20–49 sessions)');
+    expect(r.out).toContain('Evidence: moderate (20–49 sessions)');
     // The personas' built-in biases are what the report flags.
-    expect(r.out).toMatch(/⚑ POSITION_BIAS_DETECTED/);
-    expect(r.out).toMatch(/⚑ SELF_PREFERENCE simulated:ada/);
-    expect(r.out).toMatch(/⚑ HARSH_REVIEWER simulated:dmitri/);
-    expect(r.out).not.toMatch(/SELF_PREFERENCE simulated:(basil|cleo|dmitri|edda)/);
+    expect(r.out).toMatch(/⚑ Position bias: answers shown first score \d\.\d\d points higher than average/);
+    expect(r.out).toMatch(/⚑ Self-preference: simulated:ada scores its own answers \d\.\d\d points higher/);
+    expect(r.out).toMatch(/⚑ Harsh reviewer: simulated:dmitri scores \d\.\d\d points below the typical reviewer/);
+    expect(r.out).not.toMatch(/Self-preference: simulated:(basil|cleo|dmitri|edda)/);
     // Offsets are measured against the typical reviewer, so dmitri's harshness makes no one else look generous.
-    expect(r.out).not.toMatch(/GENEROUS_REVIEWER|HARSH_REVIEWER simulated:(ada|basil|cleo|edda)/);
+    expect(r.out).not.toMatch(/Generous reviewer|Harsh reviewer: simulated:(ada|basil|cleo|edda)/);
+    // No machine name, raw tier or ADR number in what a newcomer reads (they stay in --format json).
+    expect(r.out).not.toMatch(/\b[a-z]+_[a-z_]+\[[^\]]*\]|insufficient_data|minSessions|ADR-\d+/);
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(existsSync(join(home, 'telemetry'))).toBe(false); // consent 1 inside the demo: nothing queued
     expect(existsSync(join(home, 'bias-report.html'))).toBe(true);

@@ -5,8 +5,9 @@ import {
   metricSubject,
   periodDates,
   positionLabel,
-  withheldFlagLines,
+  withheldFigures,
 } from '../bias-report-metrics.js';
+import { findingSentence, flagName, userNote, withheldSentence } from '../bias-findings.js';
 import { omitUndefined } from '../omit-undefined.js';
 import type { HtmlReportData, ReportMetricRow, ReviewerPeriodsRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
@@ -149,22 +150,21 @@ export function htmlReportFromAudit(options: {
       : {}),
     notes: [
       ...[...new Set(report.flags.map(flagNote))],
-      ...withheldFlagLines(report),
+      ...withheldFigures(report).map((m) => `Not flagged, ${withheldSentence(m, m.flagWithheld)}`),
       ...(report.flags.length === 0 && report.meetsMinimum
         ? ['No bias flag raised (Holm-corrected across families).']
         : []),
-      ...report.changePoints.map((c) => `Change point ${c.timestamp.slice(0, 10)}: ${c.kind} ${c.from} → ${c.to}`),
-      ...report.notes,
+      ...report.changePoints.map(
+        (c) =>
+          `Change point ${c.timestamp.slice(0, 10)}: ${c.kind === 'config_version' ? 'config version' : 'members'} ${c.from} → ${c.to}`,
+      ),
+      ...report.notes.map(userNote).filter((n) => n !== null),
     ],
   };
 }
 
-/** `HARSH_REVIEWER (x): reviewer_offset[x] = −1.210 [−1.350, −1.070], beyond ±0.25, Holm-adjusted p < 0.001`. */
+/** "⚑ Harsh reviewer: x scores 1.21 points below the typical reviewer [1.07–1.35] (flag margin ±0.25, Holm-adjusted p < 0.001)". */
 function flagNote(f: AggregateBiasFlag): string {
-  const subject =
-    f.subject === null
-      ? ''
-      : ` (${f.code === 'POSITION_BIAS_DETECTED' ? positionLabel(Number(f.subject)) : f.subject})`;
   const p = f.adjustedPValue < 0.001 ? '< 0.001' : `= ${formatNumber(f.adjustedPValue, 3)}`;
-  return `${f.code}${subject}: ${f.metric} = ${formatNumber(f.estimate, 3)} [${formatNumber(f.ciLower, 3)}, ${formatNumber(f.ciUpper, 3)}], beyond ±${Number(f.margin.toPrecision(6))}, Holm-adjusted p ${p}`;
+  return `⚑ ${flagName(f.code)}: ${findingSentence(f)} (flag margin ±${Number(f.margin.toPrecision(6))}, Holm-adjusted p ${p})`;
 }

@@ -1,3 +1,12 @@
+import {
+  evidenceTier,
+  evidenceTierRange,
+  findingSentence,
+  flagName,
+  metricLabel,
+  userNote,
+  withheldSentence,
+} from '../../src/bias-findings.js';
 import { withInterval } from './format.js';
 import { IntervalBar, extentOf } from './interval-bar.js';
 import type { BiasReportDocument, Figure, ReviewerDrift } from './types.js';
@@ -21,7 +30,7 @@ function FigureRow({ name, figure, extent }: { name: string; figure: Figure | nu
           extent={extent}
         />
       </td>
-      <td class="small">{figure?.confidence ?? ''}</td>
+      <td class="small">{figure ? evidenceTier(figure.confidence) : ''}</td>
     </tr>
   );
 }
@@ -39,7 +48,7 @@ function FigureTable({ caption, rows }: { caption: string; rows: { name: string;
             <th scope="col">
               <span class="visually-hidden">Interval drawn around zero</span>
             </th>
-            <th scope="col">Confidence</th>
+            <th scope="col">Evidence</th>
           </tr>
         </thead>
         <tbody>
@@ -73,7 +82,7 @@ function ReviewerPeriods({ drifting }: { drifting: { reviewer: string; drift: Re
             <th scope="col">Sessions</th>
             <th scope="col">Config version</th>
             <th scope="col">Offset [95% interval]</th>
-            <th scope="col">Confidence</th>
+            <th scope="col">Evidence</th>
           </tr>
         </thead>
         <tbody>
@@ -89,7 +98,7 @@ function ReviewerPeriods({ drifting }: { drifting: { reviewer: string; drift: Re
                 <td class="num">{p.sessions}</td>
                 <td>{p.configVersion ?? '–'}</td>
                 <td class="num">{withInterval(p.offset.estimate, p.offset.ciLower, p.offset.ciUpper)}</td>
-                <td class="small">{p.offset.confidence}</td>
+                <td class="small">{evidenceTier(p.offset.confidence)}</td>
               </tr>
             )),
           )}
@@ -123,13 +132,7 @@ function withheldLines(report: Report): string[] {
       ...(r.drift ? [r.drift.change, ...r.drift.periods.map((p) => p.offset)] : []),
     ]),
   ];
-  return figures.flatMap((f) =>
-    f?.flagWithheld
-      ? [
-          `${f.flagWithheld.code}: ${f.metric}, ${f.confidence}: ${f.sessions} sessions (minSessions ${f.flagWithheld.minSessions}), no flag`,
-        ]
-      : [],
-  );
+  return figures.flatMap((f) => (f?.flagWithheld ? [`Not flagged, ${withheldSentence(f, f.flagWithheld)}`] : []));
 }
 
 /** The bias report's headline figures with their intervals, and its flags. */
@@ -143,18 +146,21 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
     r.driftPower ? [{ reviewer: r.reviewer, power: r.driftPower }] : [],
   );
   const unidentified = report.position?.identifiability;
+  const notes = report.notes.flatMap((n) => userNote(n) ?? []);
   return (
     <div class="bias">
       <p class="small">
-        {report.window.sessions} sessions, {report.window.observations} scores · confidence {report.confidence}
-        {report.meetsMinimum ? '' : ` (below the ${report.minSessions} sessions the report needs for firm figures)`}
+        {report.window.sessions} sessions, {report.window.observations} scores · evidence:{' '}
+        {evidenceTierRange(report.confidence)}
+        {report.meetsMinimum
+          ? ''
+          : ` · too little data for flags: ${report.window.sessions} sessions, ${report.minSessions} needed`}
       </p>
       {report.flags.length > 0 ? (
         <ul class="flags" aria-label="Flags">
           {report.flags.map((f) => (
             <li key={`${f.code}-${f.metric}`} class="flag">
-              <strong>{f.code}</strong>
-              {f.subject ? ` ${f.subject}` : ''}: {f.metric} = {withInterval(f.estimate, f.ciLower, f.ciUpper)}
+              <strong>{flagName(f.code)}</strong>: {findingSentence(f)}
             </li>
           ))}
         </ul>
@@ -185,7 +191,7 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
       )}
       <FigureTable
         caption="Position effects (score points by display position)"
-        rows={(report.position?.effects ?? []).map((f, i) => ({ name: `Position ${i + 1}`, figure: f }))}
+        rows={(report.position?.effects ?? []).map((f) => ({ name: metricLabel(f.metric), figure: f }))}
       />
       {unidentified && (
         <p class="small not-estimable">Position not estimable: {unidentified.reason}; no position test or flag.</p>
@@ -194,9 +200,9 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
         caption="Length slope (score points per 1,000 characters)"
         rows={[{ name: 'Length slope', figure: report.length?.slope ?? null }]}
       />
-      {report.notes.length > 0 && (
+      {notes.length > 0 && (
         <ul class="notes small">
-          {report.notes.map((n) => (
+          {notes.map((n) => (
             <li key={n}>{n}</li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { evidenceTier } from '../../src/bias-findings.js';
 import { fixed } from './format.js';
 import type { ContributionsReport, Interval } from './types.js';
 
@@ -9,7 +10,7 @@ export function heatClass(share: number): string {
 
 function describe(figure: Interval, what: string): string {
   if (figure.estimate === null) return `${what}: no data`;
-  return `${what} ${fixed(figure.estimate)}, 95% interval ${fixed(figure.lower)} to ${fixed(figure.upper)}, ${figure.n} sessions${figure.tier ? `, ${figure.tier}` : ''}`;
+  return `${what} ${fixed(figure.estimate)}, 95% interval ${fixed(figure.lower)} to ${fixed(figure.upper)}, ${figure.n} sessions${figure.tier ? `, evidence: ${evidenceTier(figure.tier)}` : ''}`;
 }
 
 function Cell({ member, figure, what }: { member: string; figure: Interval | undefined; what: string }) {
