@@ -56,7 +56,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     {
       flags: '--resamples <n>',
       description:
-        'Permutations per position test: 0 for the asymptotic Wald F test, else at least 20 (default 1000 below 100 sessions, else 0)',
+        'Most permutations per position test: 0 for the asymptotic Wald F test, else at least 20; the test stops early once 10 are as extreme as the observed order (default 1000 below 100 sessions, else 0)',
     },
     { flags: '--seed <n>', description: 'Seed of the permutations (default 1): the same records give the same report' },
     {
