@@ -293,7 +293,7 @@ function rankingLines(options: { session: Omit<CouncilSession, 'query'>; style: 
   const modelOf = new Map(session.stage1.map((r) => [r.member, r.model]));
   out.push(
     renderTable({
-      head: ['rank', 'member', 'Borda score', 'points', 'votes', 'wins', 'confidence'],
+      head: ['rank', 'member', 'Borda score', 'points', 'votes', 'wins', 'coverage'],
       align: ['right', 'left', 'right', 'right', 'right', 'right', 'left'],
       style: s,
       rows: session.leaderboard.map((e) => [

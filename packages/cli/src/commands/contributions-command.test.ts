@@ -243,7 +243,7 @@ describe('council contributions over sessions persisted by persistSession', () =
     expect(await runCli(['contributions'], { version: '1.2.3', io: c.io, env, cwd: home })).toBe(0);
     expect(c.out()).toMatch(/4 sessions \(3 with a contributors block\)/);
     expect(c.out()).toMatch(
-      /test\/b[\s│]+0\.500[\s│]+\[0\.125, 0\.875\][\s│]+insufficient data[\s│]+3[\s│]+3[\s│]+1 of 4/,
+      /test\/b[\s│]+0\.500[\s│]+\[0\.125, 0\.875\][\s│]+too little data[\s│]+3[\s│]+3[\s│]+1 of 4/,
     );
     expect(c.out()).toMatch(/skeptic[\s│]+0\.000 \(1\)[\s│]+0\.500 \(1\)/);
     expect(c.out()).toMatch(/Influence by strategy/);

@@ -1,3 +1,4 @@
+import { evidenceTier } from '../bias-findings.js';
 import { aggregateContributions, BiasAuditError } from '@council/bias-audit';
 import type { ContributionsReport, MeanWeight } from '@council/bias-audit';
 import {
@@ -160,14 +161,14 @@ export async function runContributionsCommand(
   );
   ctx.io.stdout(
     renderTable({
-      head: ['member', 'influence', '95% interval', 'confidence', 'sessions', 'credited', 'vote wins'],
+      head: ['member', 'influence', '95% interval', 'evidence', 'sessions', 'credited', 'vote wins'],
       align: ['left', 'right', 'right', 'left', 'right', 'right', 'right'],
       style: s,
       rows: document.members.map((m) => [
         m.member,
         share(m.meanWeight.estimate),
         interval(m.meanWeight),
-        m.meanWeight.tier.replace('_', ' '),
+        evidenceTier(m.meanWeight.tier),
         String(m.sessions),
         String(m.credited),
         `${m.wins} of ${m.satIn}`,

@@ -1,3 +1,4 @@
+import { evidenceTier } from '../bias-findings.js';
 import { councilPaths, readHistory, unsavedSessionIds } from '@council/bias-store';
 import { scrubSessionMessages } from '@council/core';
 import { CliError } from '../cli-error.js';
@@ -296,7 +297,7 @@ async function showSelfConsistency(options: MeasureOptions, ctx: CommandContext)
         const measured = reviewers.filter((r) => r.df > 0);
         if (measured.length === 0) return undefined;
         return {
-          head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'confidence'],
+          head: ['reviewer', 'repeated answers', 'reviews', 'sessions', 'score SD [95%]', 'evidence'],
           align: ['left', 'right', 'right', 'right', 'right', 'left'],
           rows: measured.map((r) => [
             r.reviewer,
@@ -304,7 +305,7 @@ async function showSelfConsistency(options: MeasureOptions, ctx: CommandContext)
             String(r.reviews),
             String(r.sessions),
             sd(r),
-            r.tier.replace('_', ' '),
+            evidenceTier(r.tier),
           ]),
         };
       },
@@ -334,14 +335,14 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
         reviewers.length === 0
           ? undefined
           : {
-              head: ['reviewer', 'sessions', 'reviews', 'score change per SD closer in style [95%]', 'confidence'],
+              head: ['reviewer', 'sessions', 'reviews', 'score change per SD closer in style [95%]', 'evidence'],
               align: ['left', 'right', 'right', 'right', 'left'],
               rows: reviewers.map((r) => [
                 r.reviewer,
                 String(r.sessions),
                 String(r.reviews),
                 effect(r),
-                r.tier.replace('_', ' '),
+                evidenceTier(r.tier),
               ]),
             },
       none: 'No reviewer has both answered and scored two other answers in a session yet.',
