@@ -1,0 +1,74 @@
+import type { CliCommand } from '../cli-command.js';
+import {
+  batchEndpointConcurrencyOption,
+  councilCallOptions,
+  councilMemberOptions,
+  councilStageOptions,
+  parseCouncilRunFlags,
+  parseEndpointConcurrency,
+} from '../parse-council-run-flags.js';
+import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
+import type { EvalCommandOptions } from './eval-command.js';
+
+export const evalCliCommand: CliCommand<EvalCommandOptions> = {
+  name: 'eval',
+  args: '<dataset>',
+  description:
+    "Are your judges right? Run a council on a golden dataset (.jsonl or .csv) and report accuracy, agreement with people's preferences and scores, and measured bias side by side, with 95% intervals; resumable",
+  options: [
+    ...councilMemberOptions,
+    { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
+    {
+      flags: '--seed <n>',
+      description: 'Seed the orders and labels of every session, and the report’s resampling (default 1)',
+    },
+    ...councilCallOptions,
+    ...councilStageOptions,
+    {
+      flags: '--max-cost <usd>',
+      description:
+        'A cost cap for each item’s session in US dollars: stop it before a stage whose estimated cost would pass this (default: config.yaml max_cost_usd, none)',
+    },
+    { flags: '--concurrency <n>', description: 'Items in flight at once (default 2)' },
+    batchEndpointConcurrencyOption,
+    {
+      flags: '--grader <model>',
+      description: 'The model that judges answers of items with only a reference answer (default: the chairman)',
+    },
+    {
+      flags: '--output <file>',
+      description:
+        'The run’s journal, one JSON line per item (default <dataset>.eval.jsonl; with --demo, in the demo’s home)',
+    },
+    {
+      flags: '--resume',
+      description: 'Continue the journal: run only the items not done (or just report a finished run)',
+    },
+    {
+      flags: '--demo',
+      description:
+        'Offline, no key: the demo’s simulated members in a temporary home (or --home); shows how the report reads',
+    },
+    { flags: '--bootstrap <n>', description: 'Resamples of the report’s intervals (default 2000)' },
+    { flags: '--no-persist', description: 'Save no history, bias records or telemetry' },
+    { flags: '--json', description: 'Print the report as one JSON document' },
+  ],
+  examples: [
+    'council eval examples/eval/questions.jsonl --demo',
+    'council eval golden.jsonl --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 --concurrency 4',
+    'council eval golden.csv --resume --json > eval.json',
+  ],
+  parse: ({ args, options: o }) => ({
+    file: argText(args[0]) ?? '',
+    ...parseCouncilRunFlags(o),
+    concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
+    endpointConcurrency: parseEndpointConcurrency('endpoint-concurrency', o['endpointConcurrency']),
+    output: parseStringOption('output', o['output']),
+    grader: parseStringOption('grader', o['grader']),
+    resume: o['resume'] === true,
+    demo: o['demo'] === true,
+    bootstrap: parseIntegerOption('bootstrap', o['bootstrap'], { min: 0, max: 100_000 }),
+    maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
+  }),
+  run: async (options, ctx) => (await import('./eval-command.js')).runEvalCommand(options, ctx),
+};

@@ -1,0 +1,229 @@
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { appendJsonLines } from '@council/bias-store';
+import { runCouncil } from '@council/core';
+import type { CouncilMember } from '@council/core';
+import type { LanguageModelV1 } from '@council/providers';
+import { prepareBatchCouncil } from '../batch-council.js';
+import { CliError } from '../cli-error.js';
+import type { CommandContext } from '../command-context.js';
+import { commandSettings } from '../command-context.js';
+import { createLiveDisplay } from '../live-display.js';
+import type { CouncilRunFlags } from '../parse-council-run-flags.js';
+import { persistSession } from '../persist-session.js';
+import { liveDisplayEnabled } from '../run-session-live.js';
+import { sessionDocument } from '../session-document.js';
+import { checkOutputFile } from '../write-output-file.js';
+import { computeEvalReport } from '../eval/compute-eval-report.js';
+import type { EvalReport } from '../eval/compute-eval-report.js';
+import { demoGrade, withDemoKnowledge } from '../eval/eval-demo-models.js';
+import { hasJudging, runsCouncil } from '../eval/eval-item.js';
+import type { EvalItem } from '../eval/eval-item.js';
+import { readEvalJournal } from '../eval/eval-journal.js';
+import type { EvalGrade, EvalJournalLine } from '../eval/eval-journal.js';
+import { gradeAnswer } from '../eval/grade-answer.js';
+import { judgeItem, oneLine } from '../eval/judge-item.js';
+import { readEvalDataset } from '../eval/read-eval-dataset.js';
+import { renderEvalReportText } from '../eval/render-eval-report-text.js';
+import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
+
+/** `eval`'s options: the shared council flags (each optional), and its own. */
+export interface EvalCommandOptions extends Partial<CouncilRunFlags> {
+  file: string;
+  endpointConcurrency?: number;
+  /** `--max-cost`: each session's cost cap in US dollars; default config.yaml's `max_cost_usd`. */
+  maxCostUsd?: number;
+  /** Items in flight at once. Default 2. */
+  concurrency?: number;
+  /** The run's journal (JSONL, one line per item); default `<dataset>.eval.jsonl` (with `--demo`, in the demo's home). */
+  output?: string;
+  /** Continue a run: skip the items the journal has done. */
+  resume?: boolean;
+  /** The model that grades answers of items with only a reference answer; default the chairman. */
+  grader?: string;
+  /** Run on the demo's simulated members, offline, in a temporary home (or `--home`). */
+  demo?: boolean;
+  /** Bootstrap replicates of the report's intervals. Default 2000. */
+  bootstrap?: number;
+}
+
+const memberId = (member: CouncilMember): string =>
+  typeof member === 'string' ? member : 'id' in member ? member.id : member.modelId;
+const memberModel = (member: CouncilMember): string | LanguageModelV1 =>
+  typeof member === 'string' ? member : 'model' in member ? member.model : member;
+
+/**
+ * `council eval DATASET`: a council per item of a golden dataset (resumable from its journal, concurrency-limited,
+ * cost-capped per session, a progress bar on a terminal), each reviewer's judgement of the dataset's own answers
+ * where it has human preferences or scores, and the report: accuracy, agreement with people and measured bias side by
+ * side, with 95% intervals over items. Exit 1 when an item failed (run again with --resume), else 0.
+ */
+export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandContext): Promise<number> {
+  const file = resolve(ctx.cwd, options.file);
+  const items = readEvalDataset(file);
+  const demo = options.demo === true;
+  // --demo: the demo's simulated members in a home of their own (bias records on, consent 1, no organization, never
+  // the user's bias store), as `council demo` and `serve --demo` do.
+  const home = demo ? (ctx.home ?? mkdtempSync(join(tmpdir(), 'council-eval-demo-'))) : undefined;
+  const given = demo
+    ? commandSettings(ctx, { home: home!, biasPersistence: true, consentLevel: 1, org: null, biasStore: null })
+    : commandSettings(ctx);
+  const defaultOutput = demo ? join(given.home, `${basename(options.file)}.eval.jsonl`) : `${options.file}.eval.jsonl`;
+  const output = checkOutputFile({
+    path: resolve(ctx.cwd, options.output ?? defaultOutput),
+    flag: options.output === undefined ? 'The eval journal' : '--output',
+    orElse:
+      options.output === undefined
+        ? 'name another journal with --output'
+        : 'leave --output out to write <dataset>.eval.jsonl',
+    settings: given,
+  });
+  if (existsSync(output) && statSync(output).size > 0 && !options.resume)
+    throw new CliError({
+      code: 'USAGE',
+      message: `${output} already holds an eval run: pass --resume to continue it (or just report it), or --output to start another.`,
+    });
+  const done = options.resume ? readEvalJournal(output) : new Map<string, EvalJournalLine>();
+  const todo = items.filter((i) => !done.has(i.id));
+  const seed = options.seed ?? 1;
+  const flags = demo
+    ? {
+        ...options,
+        models: options.models ?? [...DEMO_MEMBERS],
+        chairman: options.chairman ?? DEMO_MEMBERS[0],
+        order: options.order ?? ('per-reviewer' as const),
+        seed,
+      }
+    : options;
+  const council = await prepareBatchCouncil({
+    flags,
+    given,
+    ...(demo ? { simulated: { ...DEMO_BIASES, seed, latencyScale: 0 } } : {}),
+  });
+  const { settings, config } = council;
+  const reviewers = council.seats.members.map((m) => ({ id: memberId(m), model: memberModel(m) }));
+  const chairman = memberModel(council.seats.chairman);
+  const graderId = options.grader ?? (demo ? 'simulated' : typeof chairman === 'string' ? chairman : chairman.modelId);
+  const grader = demo
+    ? null
+    : council.resolveModel(options.grader ?? (typeof chairman === 'string' ? chairman : chairman.modelId));
+  const concurrency = options.concurrency ?? 2;
+
+  ctx.io.stderr(
+    `Eval: ${items.length} items, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}${demo ? `\n(--demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline, saved under ${given.home})` : ''}\n`,
+  );
+  const started = Date.now();
+  let finished = 0;
+  let failed = 0;
+  let running = 0;
+  const display = createLiveDisplay({
+    write: ctx.io.stderr,
+    enabled: liveDisplayEnabled(ctx),
+    render: () => {
+      const width = 30;
+      const filled = todo.length === 0 ? width : Math.round((finished / todo.length) * width);
+      return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished}/${todo.length} items${failed ? `, ${failed} failed` : ''}, ${running} running · ${((Date.now() - started) / 1000).toFixed(0)}s\n`;
+    },
+  });
+
+  const runItem = async (item: EvalItem): Promise<EvalJournalLine> => {
+    const resolveModel = demo
+      ? withDemoKnowledge({ resolveModel: council.resolveModel, item, seed })
+      : council.resolveModel;
+    let session: EvalJournalLine['session'] = null;
+    const grades: EvalGrade[] = [];
+    if (runsCouncil(item)) {
+      const ran = await runCouncil(council.sessionOptions({ query: item.question, key: item.id, resolveModel }));
+      if (options.persist !== false)
+        await persistSession({
+          session: ran,
+          settings,
+          version: ctx.version,
+          keepQuestion: config.historyQuestions && options.keepQuestion !== false,
+        });
+      session = sessionDocument(ran);
+      if (item.accept === undefined && item.reference !== undefined) {
+        const reference = item.reference;
+        const targets = [
+          ...ran.stage1.flatMap((s) => (s.text === null ? [] : [{ target: s.member, text: s.text }])),
+          ...(ran.synthesis ? [{ target: 'council', text: ran.synthesis.text }] : []),
+        ];
+        for (const { target, text } of targets) {
+          if (grader === null) {
+            grades.push({ target, correct: demoGrade(text, reference), grader: graderId, error: null });
+            continue;
+          }
+          try {
+            const correct = await gradeAnswer({
+              model: grader,
+              question: item.question,
+              reference,
+              answer: text,
+              seed: `${seed}:${item.id}:${target}:grade`,
+              timeoutMs: config.timeouts.stage2Ms,
+            });
+            grades.push({ target, correct, grader: graderId, error: null });
+          } catch (error) {
+            grades.push({ target, correct: null, grader: graderId, error: oneLine(error) });
+          }
+        }
+      }
+    }
+    const judgements = hasJudging(item)
+      ? await judgeItem({
+          item,
+          reviewers: reviewers.map((r) => ({
+            id: r.id,
+            model: typeof r.model === 'string' ? resolveModel(r.model) : r.model,
+          })),
+          config,
+          seed,
+        })
+      : [];
+    return { item_id: item.id, session, grades, judgements, error: null };
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const item = todo[next++]!;
+      running++;
+      const t0 = Date.now();
+      let line: EvalJournalLine;
+      try {
+        line = await runItem(item);
+      } catch (error) {
+        failed++;
+        line = { item_id: item.id, session: null, grades: [], judgements: [], error: oneLine(error) };
+      }
+      // One whole line per item, appended when the item is done: a crash loses only the items in flight.
+      appendJsonLines(output, [line]);
+      running--;
+      finished++;
+      if (display.active) display.refresh();
+      else
+        ctx.io.stderr(
+          `[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : 'done'} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`,
+        );
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, worker));
+  } finally {
+    display.stop();
+  }
+
+  const report: EvalReport = computeEvalReport({
+    items,
+    journal: readEvalJournal(output),
+    config: { grader: graderId, demo, bootstrap: options.bootstrap ?? 2000, seed },
+    journalPath: output,
+    now: ctx.now(),
+  });
+  if (options.json) ctx.io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  else ctx.io.stdout(renderEvalReportText(report, ctx.out));
+  if (failed > 0)
+    ctx.io.stderr(`council: ${failed} item${failed === 1 ? '' : 's'} failed; run again with --resume to retry them.\n`);
+  return failed > 0 ? 1 : 0;
+}

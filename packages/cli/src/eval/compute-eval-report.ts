@@ -1,0 +1,510 @@
+import { aggregateBiasAudit } from '@council/bias-audit';
+import type { BiasMetricReport } from '@council/bias-audit';
+import { observationsFromSession } from '@council/core';
+import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
+import { checkKeyContent } from './check-key-content.js';
+import type { EvalItem } from './eval-item.js';
+import type { EvalJournalLine } from './eval-journal.js';
+
+/** Fewer items than this give an estimate but no interval: a bootstrap over a handful of items says nothing. */
+export const MIN_ITEMS_FOR_INTERVAL = 5;
+
+export interface Interval {
+  lower: number;
+  upper: number;
+}
+
+/** A figure over items: its estimate (null when undefined or there are no items), its 95% interval and its items. */
+export interface EvalFigure {
+  estimate: number | null;
+  /** 95% percentile bootstrap interval over items; null below `MIN_ITEMS_FOR_INTERVAL` items or where undefined. */
+  interval: Interval | null;
+  n: number;
+}
+
+/** A share of items: `count` of `n`. */
+export interface EvalShare extends EvalFigure {
+  count: number;
+}
+
+export interface EvalMemberRow {
+  member: string;
+  /** Answers that pass the dataset's deterministic key-content checks. */
+  keyContent: EvalShare;
+  /** Answers the grader judged to agree with a reference answer (items with only a reference): a judgement, not a check. */
+  graded: EvalShare;
+  /** Sessions in which the council's peer review ranked this member's answer first (shared firsts count). */
+  winRate: EvalShare;
+  /** What its answers of the checked items cost, in US dollars; null when a provider did not report a cost. */
+  costUsd: number | null;
+  /** Correct answers (key content and graded) per US dollar; null when the cost is unknown or zero. */
+  correctPerDollar: number | null;
+}
+
+export interface EvalCouncilVsBest {
+  /** Items where the synthesis and every member's answer were checked. */
+  items: number;
+  council: number | null;
+  /** The member with the highest share correct on those items (chosen again in every bootstrap replicate). */
+  best: { member: string; rate: number } | null;
+  /** Council's share correct minus the best member's, paired over items. */
+  difference: EvalFigure;
+}
+
+export interface EvalReviewerRow {
+  reviewer: string;
+  preferences: {
+    /** Pairs this reviewer judged readably. */
+    n: number;
+    /** Reviews that failed or could not be read. */
+    unread: number;
+    /** Share of pairs where it chose as people did (a tie as a tie). */
+    agreement: EvalShare;
+    /** Cohen's κ (categories first, second, tie) between it and people. */
+    kappa: EvalFigure;
+    /** Share of pairs with a clear human preference (not a tie) where it preferred the same answer. */
+    clearPairs: EvalShare;
+  };
+  scores: {
+    n: number;
+    unread: number;
+    /** Spearman's ρ between its scores and people's. */
+    rho: EvalFigure;
+    /** Krippendorff's ordinal α between its scores and people's (same 1–10 scale). */
+    alpha: EvalFigure;
+  };
+  /** Its measured bias over the eval's sessions (bias-audit's report on their records). */
+  bias: {
+    /** Points above (+) or below (−) the typical reviewer for the same answer. */
+    offset: BiasFigure | null;
+    /** Points it adds to its own answer beyond its offset. */
+    selfPreference: BiasFigure | null;
+  };
+}
+
+export interface BiasFigure {
+  estimate: number | null;
+  interval: Interval | null;
+  sessions: number;
+  confidence: string;
+  note?: string;
+}
+
+export interface EvalReport {
+  kind: 'council-eval';
+  generatedAt: string;
+  journal: string;
+  /** True for `--demo`: simulated members that are handed the answers, a walk through the report, not a measurement. */
+  demo: boolean;
+  /** Who graded reference-only items: a model id, or `simulated`. */
+  grader: string;
+  items: {
+    total: number;
+    done: number;
+    notDone: number;
+    withCouncil: number;
+    withPreference: number;
+    withScore: number;
+  };
+  members: EvalMemberRow[];
+  /** The chairman's synthesis, checked as a member's answer is (key content and graded together). */
+  council: EvalShare;
+  councilVsBest: EvalCouncilVsBest;
+  reviewers: EvalReviewerRow[];
+  /** The bias report's window over the eval's sessions. */
+  bias: { sessions: number; confidence: string };
+  /** Each figure said in a sentence. */
+  sentences: string[];
+  notes: string[];
+}
+
+type Target = string;
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function share(values: readonly number[], options: { bootstrap: number; seed: string }): EvalShare {
+  const n = values.length;
+  const count = values.filter((v) => v === 1).length;
+  if (n === 0) return { estimate: null, interval: null, n, count };
+  return {
+    estimate: count / n,
+    interval:
+      n < MIN_ITEMS_FOR_INTERVAL ? null : itemBootstrap(n, (ix) => mean(ix.map((i) => values[i]!)), options).interval,
+    n,
+    count,
+  };
+}
+
+function figure(
+  n: number,
+  statistic: (indices: readonly number[]) => number | null,
+  options: { bootstrap: number; seed: string },
+): EvalFigure {
+  if (n === 0) return { estimate: null, interval: null, n };
+  const result = itemBootstrap(n, statistic, n < MIN_ITEMS_FOR_INTERVAL ? { ...options, bootstrap: 0 } : options);
+  return { estimate: result.estimate, interval: result.interval, n };
+}
+
+const safe =
+  <T>(f: (ix: readonly number[]) => T | null) =>
+  (ix: readonly number[]): T | null => {
+    try {
+      return f(ix);
+    } catch {
+      return null;
+    }
+  };
+
+function biasFigure(metric: BiasMetricReport | undefined): BiasFigure | null {
+  if (metric === undefined) return null;
+  return {
+    estimate: metric.estimate,
+    interval:
+      metric.ciLower === null || metric.ciUpper === null ? null : { lower: metric.ciLower, upper: metric.ciUpper },
+    sessions: metric.sessions,
+    confidence: metric.confidence,
+    ...(metric.note === undefined ? {} : { note: metric.note }),
+  };
+}
+
+/**
+ * The eval report from the dataset and the run's journal: per member, accuracy against the key-content checks and
+ * (apart, labelled) the grader's judgement against reference answers, win rate in peer review and correct answers per
+ * dollar; the synthesis against the best single member, paired over items; per reviewer, agreement with human
+ * preferences (κ, raw agreement, accuracy on clear pairs) and human scores (Spearman's ρ, Krippendorff's ordinal α),
+ * beside its offset and self-preference from bias-audit's report over the eval's sessions. Every interval is a 95%
+ * percentile bootstrap over items (seeded); below `MIN_ITEMS_FOR_INTERVAL` items a figure has no interval, and a figure
+ * with no items is null — never NaN.
+ */
+export function computeEvalReport(options: {
+  items: readonly EvalItem[];
+  journal: ReadonlyMap<string, EvalJournalLine>;
+  config: { grader: string; demo: boolean; bootstrap: number; seed: number | string };
+  journalPath: string;
+  now: Date;
+}): EvalReport {
+  const { items, journal } = options;
+  const boot = (what: string) => ({ bootstrap: options.config.bootstrap, seed: `${options.config.seed}:${what}` });
+  const done = items.filter((i) => journal.has(i.id));
+  const notes: string[] = [];
+
+  // Per council item: each target's correctness, and whether it came from a check or a grader.
+  const checked: { item: EvalItem; line: EvalJournalLine; key: boolean; correct: Map<Target, boolean> }[] = [];
+  const members: string[] = [];
+  const see = (m: string) => {
+    if (!members.includes(m)) members.push(m);
+  };
+  for (const item of done) {
+    const line = journal.get(item.id)!;
+    const session = line.session;
+    if (session === null) continue;
+    for (const s of session.stage1) see(s.member);
+    const correct = new Map<Target, boolean>();
+    if (item.accept) {
+      for (const s of session.stage1) if (s.text !== null) correct.set(s.member, checkKeyContent(s.text, item.accept));
+      if (session.synthesis) correct.set('council', checkKeyContent(session.synthesis.text, item.accept));
+    } else {
+      for (const g of line.grades) if (g.correct !== null) correct.set(g.target, g.correct);
+    }
+    checked.push({ item, line, key: item.accept !== undefined, correct });
+  }
+  for (const item of done) for (const j of journal.get(item.id)!.judgements) see(j.reviewer);
+
+  const valuesOf = (target: Target, key: boolean | null): number[] =>
+    checked
+      .filter((c) => key === null || c.key === key)
+      .flatMap((c) => (c.correct.has(target) ? [c.correct.get(target) ? 1 : 0] : []));
+
+  const memberRows: EvalMemberRow[] = members.map((member) => {
+    const wins = checked.flatMap(({ line }) => {
+      const entry = line.session!.leaderboard.find((e) => e.candidate === member);
+      return entry === undefined ? [] : [entry.finalRank === 1 ? 1 : 0];
+    });
+    let cost: number | null = 0;
+    for (const { line } of checked) {
+      const answer = line.session!.stage1.find((s) => s.member === member);
+      if (answer === undefined) continue;
+      const c = answer.usage?.costUsd;
+      cost = cost === null || c === undefined ? null : cost + c;
+    }
+    const correctCount = valuesOf(member, null).filter((v) => v === 1).length;
+    return {
+      member,
+      keyContent: share(valuesOf(member, true), boot(`key:${member}`)),
+      graded: share(valuesOf(member, false), boot(`graded:${member}`)),
+      winRate: share(wins, boot(`wins:${member}`)),
+      costUsd: checked.length === 0 ? null : cost,
+      correctPerDollar: cost === null || cost <= 0 ? null : correctCount / cost,
+    };
+  });
+  const council = share(valuesOf('council', null), boot('council'));
+
+  // The synthesis against the best single member, over items where every one of them was checked.
+  const answering = memberRows.filter((r) => r.keyContent.n + r.graded.n > 0).map((r) => r.member);
+  const complete = checked.filter((c) => c.correct.has('council') && answering.every((m) => c.correct.has(m)));
+  if (checked.length > complete.length && complete.length > 0)
+    notes.push(
+      `The council-versus-best-member comparison uses the ${complete.length} of ${checked.length} checked items where the synthesis and every member's answer could be checked.`,
+    );
+  const rateOf = (m: Target, ix: readonly number[]) => mean(ix.map((i) => (complete[i]!.correct.get(m) ? 1 : 0)));
+  const bestOf = (ix: readonly number[]) =>
+    answering.reduce<{ member: string; rate: number } | null>((best, m) => {
+      const rate = rateOf(m, ix);
+      return best === null || rate > best.rate ? { member: m, rate } : best;
+    }, null);
+  const everything = complete.map((_, i) => i);
+  const best = complete.length === 0 ? null : bestOf(everything);
+  const councilVsBest: EvalCouncilVsBest = {
+    items: complete.length,
+    council: complete.length === 0 ? null : rateOf('council', everything),
+    best,
+    difference: figure(
+      complete.length,
+      (ix) => {
+        const b = bestOf(ix);
+        return b === null ? null : rateOf('council', ix) - b.rate;
+      },
+      boot('council-vs-best'),
+    ),
+  };
+
+  // Bias over the eval's sessions: bias-audit's report on their observations, read from the journal (so also with --no-persist).
+  const sessions = checked.map(({ line }) => ({ ...line.session!, query: '' }));
+  const observations = sessions.flatMap((s) => observationsFromSession(s));
+  const biasReport =
+    observations.length === 0
+      ? null
+      : aggregateBiasAudit(observations, {
+          window: { sessions: Number.POSITIVE_INFINITY, days: Number.POSITIVE_INFINITY, now: options.now },
+        });
+
+  const reviewers: EvalReviewerRow[] = members
+    .filter(
+      (m) =>
+        done.some((i) => journal.get(i.id)!.judgements.some((j) => j.reviewer === m)) ||
+        biasReport?.reviewers.some((r) => r.reviewer === m),
+    )
+    .map((reviewer) => {
+      const prefs: { human: 0 | 1 | 'tie'; judge: 0 | 1 | 'tie' }[] = [];
+      const scores: { human: number; judge: number }[] = [];
+      let unreadPrefs = 0;
+      let unreadScores = 0;
+      for (const item of done) {
+        for (const j of journal.get(item.id)!.judgements) {
+          if (j.reviewer !== reviewer) continue;
+          if (j.kind === 'preference' && item.preference) {
+            if (j.preferred === null || j.preferred === undefined) unreadPrefs++;
+            else prefs.push({ human: item.preference.preferred, judge: j.preferred });
+          } else if (j.kind === 'score' && item.humanScore) {
+            if (j.score === null || j.score === undefined) unreadScores++;
+            else scores.push({ human: item.humanScore.score, judge: j.score });
+          }
+        }
+      }
+      const clear = prefs.filter((p) => p.human !== 'tie').map((p) => (p.judge === p.human ? 1 : 0));
+      const categories = [0, 1, 'tie'] as const;
+      return {
+        reviewer,
+        preferences: {
+          n: prefs.length,
+          unread: unreadPrefs,
+          agreement: share(
+            prefs.map((p) => (p.judge === p.human ? 1 : 0)),
+            boot(`agree:${reviewer}`),
+          ),
+          kappa: figure(
+            prefs.length,
+            safe(
+              (ix) =>
+                cohenKappa(
+                  ix.map((i) => prefs[i]!.human),
+                  ix.map((i) => prefs[i]!.judge),
+                  { categories },
+                ).kappa,
+            ),
+            boot(`kappa:${reviewer}`),
+          ),
+          clearPairs: share(clear, boot(`clear:${reviewer}`)),
+        },
+        scores: {
+          n: scores.length,
+          unread: unreadScores,
+          rho: figure(
+            scores.length,
+            safe(
+              (ix) =>
+                spearmanRho(
+                  ix.map((i) => scores[i]!.human),
+                  ix.map((i) => scores[i]!.judge),
+                ).rho,
+            ),
+            boot(`rho:${reviewer}`),
+          ),
+          alpha: figure(
+            scores.length,
+            (ix) => ordinalAlpha(ix.map((i) => [scores[i]!.human, scores[i]!.judge])).alpha,
+            boot(`alpha:${reviewer}`),
+          ),
+        },
+        bias: {
+          offset: biasFigure(biasReport?.reviewers.find((r) => r.reviewer === reviewer)?.offset),
+          selfPreference: biasFigure(
+            biasReport?.selfPreference.find((m) => m.metric === `self_preference[${reviewer}]`),
+          ),
+        },
+      };
+    });
+
+  if (options.config.demo)
+    notes.unshift(
+      'Demo: the simulated members are handed each item’s answer with a chance equal to their built-in quality, and review by their simulated personas; the figures show how the report reads, not how good any model is.',
+    );
+  if (items.length > done.length)
+    notes.push(
+      `${items.length - done.length} of ${items.length} items are not done (failed or not run yet): run again with --resume; the figures cover the ${done.length} done.`,
+    );
+  const report: EvalReport = {
+    kind: 'council-eval',
+    generatedAt: options.now.toISOString(),
+    journal: options.journalPath,
+    demo: options.config.demo,
+    grader: options.config.grader,
+    items: {
+      total: items.length,
+      done: done.length,
+      notDone: items.length - done.length,
+      withCouncil: checked.length,
+      withPreference: done.filter((i) => i.preference).length,
+      withScore: done.filter((i) => i.humanScore).length,
+    },
+    members: memberRows,
+    council,
+    councilVsBest,
+    reviewers,
+    bias: { sessions: biasReport?.window.sessions ?? 0, confidence: biasReport?.confidence ?? 'insufficient' },
+    sentences: [],
+    notes,
+  };
+  report.sentences = describeEvalReport(report);
+  return report;
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const num = (x: number, digits = 2): string =>
+  `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : ''}${Math.abs(x).toFixed(digits)}`;
+const signed = (x: number, digits = 2): string =>
+  `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
+
+/** "16 of 19 (84%, 95% interval 68%–100%)", or why there is no interval. */
+export function describeShare(s: EvalShare): string {
+  if (s.estimate === null) return 'none';
+  const tail =
+    s.interval === null
+      ? s.n < MIN_ITEMS_FOR_INTERVAL
+        ? `; ${s.n} ${s.n === 1 ? 'is' : 'are'} too few for an interval`
+        : ''
+      : `, 95% interval ${pct(s.interval.lower)}–${pct(s.interval.upper)}`;
+  return `${s.count} of ${s.n} (${pct(s.estimate)}${tail})`;
+}
+
+function describeFigure(f: EvalFigure, name: string): string {
+  if (f.n === 0) return `no ${name}: no items`;
+  if (f.estimate === null) return `${name} undefined on these ${f.n} items (no variation to compare)`;
+  const interval =
+    f.interval === null
+      ? f.n < MIN_ITEMS_FOR_INTERVAL
+        ? ` (${f.n} items are too few for an interval)`
+        : ' (no interval: undefined in most resamples)'
+      : ` (95% interval ${num(f.interval.lower)} to ${num(f.interval.upper)})`;
+  return `${name} ${num(f.estimate)}${interval}`;
+}
+
+/** Landis and Koch's words for a κ (or α): how far past chance the agreement is. */
+export function agreementWord(x: number): string {
+  if (x < 0) return 'worse than chance';
+  if (x < 0.2) return 'slight';
+  if (x < 0.4) return 'fair';
+  if (x < 0.6) return 'moderate';
+  if (x < 0.8) return 'substantial';
+  return 'almost perfect';
+}
+
+const excludesZero = (i: Interval | null): boolean => i !== null && (i.lower > 0 || i.upper < 0);
+
+/** Every figure of the report as a sentence a team lead can read. */
+export function describeEvalReport(report: EvalReport): string[] {
+  const out: string[] = [];
+  for (const m of report.members) {
+    if (m.keyContent.n > 0)
+      out.push(`${m.member}'s answer passed the key-content check on ${describeShare(m.keyContent)} items.`);
+    if (m.graded.n > 0)
+      out.push(
+        `On items with only a reference answer, ${report.grader === 'simulated' ? 'the demo’s simulated grader' : `the grader ${report.grader}`} judged ${m.member}'s answer right on ${describeShare(m.graded)} items — a model's judgement, not a check.`,
+      );
+    if (m.winRate.n > 0)
+      out.push(`The council's peer review ranked its answer first in ${describeShare(m.winRate)} sessions.`);
+    if (m.correctPerDollar !== null)
+      out.push(
+        `It gave ${m.correctPerDollar.toFixed(1)} correct answers per US dollar ($${m.costUsd!.toFixed(4)} for its answers).`,
+      );
+    else if (m.keyContent.n + m.graded.n > 0)
+      out.push(
+        m.costUsd === 0
+          ? 'Its answers cost nothing, so quality per dollar is not defined.'
+          : 'Its cost was not reported, so there is no quality per dollar.',
+      );
+  }
+  if (report.council.n > 0)
+    out.push(`The council's synthesis (the chairman's answer) was right on ${describeShare(report.council)} items.`);
+  const vs = report.councilVsBest;
+  const diff = vs.difference;
+  if (vs.best !== null && vs.council !== null && diff.estimate !== null) {
+    const verdict =
+      diff.interval === null
+        ? 'too few items to tell whether the council beats its best member'
+        : excludesZero(diff.interval)
+          ? diff.interval.lower > 0
+            ? 'the council is better than its best member on items like these'
+            : 'the best member alone is better than the council on items like these'
+          : 'the interval includes zero, so these items cannot tell whether the council beats its best member';
+    out.push(
+      `Is the council better than its best member? On ${vs.items} items the synthesis was right ${pct(vs.council)} of the time and the best single member (${vs.best.member}) ${pct(vs.best.rate)}: ${signed(diff.estimate * 100, 0)} points${diff.interval ? ` (95% interval ${signed(diff.interval.lower * 100, 0)} to ${signed(diff.interval.upper * 100, 0)}, the best member chosen again in each resample)` : ''} — ${verdict}.`,
+    );
+  }
+  for (const r of report.reviewers) {
+    const p = r.preferences;
+    if (p.n > 0) {
+      const k = p.kappa;
+      const reading =
+        k.estimate === null
+          ? ''
+          : k.interval === null
+            ? `: ${agreementWord(k.estimate)}, on too few pairs to say more`
+            : k.interval.lower > 0
+              ? `: ${agreementWord(k.estimate)} agreement beyond chance`
+              : k.interval.upper < 0
+                ? ': it disagrees with people more often than chance would'
+                : `: ${agreementWord(k.estimate)}, and chance alone could give this`;
+      out.push(
+        `As a judge, ${r.reviewer} chose as people did on ${describeShare(p.agreement)} answer pairs; ${describeFigure(k, 'Cohen’s κ')}${reading}.${p.clearPairs.n > 0 ? ` Where people clearly preferred one answer, it picked that one in ${describeShare(p.clearPairs)} pairs.` : ''}${p.unread > 0 ? ` ${p.unread} of its reviews could not be read.` : ''}`,
+      );
+    }
+    const s = r.scores;
+    if (s.n > 0)
+      out.push(
+        `Its scores of ${s.n} answers follow people's: ${describeFigure(s.rho, 'Spearman’s ρ')} (1: same order, 0: unrelated); ${describeFigure(s.alpha, 'Krippendorff’s α')} (1: the same scores, 0: chance).${s.unread > 0 ? ` ${s.unread} of its reviews could not be read.` : ''}`,
+      );
+    const o = r.bias.offset;
+    if (o !== null && o.estimate !== null)
+      out.push(
+        `Over the eval's ${o.sessions} sessions it scores ${Math.abs(o.estimate).toFixed(2)} points ${o.estimate >= 0 ? 'above' : 'below'} the typical reviewer for the same answer${o.interval ? ` (95% interval ${signed(o.interval.lower)} to ${signed(o.interval.upper)})` : ''}, ${o.confidence} confidence.`,
+      );
+    const sp = r.bias.selfPreference;
+    if (sp !== null && sp.estimate !== null)
+      out.push(
+        `It gives its own answers ${signed(sp.estimate)} points beyond its offset${sp.interval ? ` (95% interval ${signed(sp.interval.lower)} to ${signed(sp.interval.upper)})` : ''}.`,
+      );
+  }
+  if (report.items.done === 0) out.push('No item is done yet, so there is nothing to report.');
+  return out;
+}

@@ -1,0 +1,145 @@
+import {
+  buildEvaluationPrompt,
+  createBoundaryToken,
+  createSeededMulberry32,
+  parseEvaluation,
+  responseLabel,
+} from '@council/core';
+import type { CouncilConfig } from '@council/core';
+import type { LanguageModelV1 } from '@council/providers';
+import { fnv1a } from '@council/scoring';
+import type { EvalJudgement } from './eval-journal.js';
+import type { EvalItem } from './eval-item.js';
+
+/** A reviewer of the council: its member id and the model that plays it. */
+export interface EvalReviewer {
+  id: string;
+  model: LanguageModelV1;
+}
+
+const oneLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' ');
+
+async function review(options: {
+  reviewer: EvalReviewer;
+  config: CouncilConfig;
+  question: string;
+  texts: readonly string[];
+  seed: string;
+  abortSignal?: AbortSignal | undefined;
+}): Promise<{ scores: (number | null)[]; first: number | null; costUsd: number | null }> {
+  const labels = options.texts.map((_, i) => responseLabel(i));
+  const entries = options.texts.map((text, i) => ({ label: labels[i]!, text }));
+  const prompt = buildEvaluationPrompt({
+    config: options.config,
+    query: options.question,
+    entries,
+    boundary: createBoundaryToken(createSeededMulberry32(options.seed)),
+  });
+  const result = await options.reviewer.model.doGenerate({
+    messages: [{ role: 'user', content: prompt }],
+    // The simulated provider plays a reviewer from these; every other provider ignores the namespace.
+    providerOptions: { simulated: { council: { stage: 'review', responses: entries } } },
+    timeoutMs: options.config.timeouts.stage2Ms,
+    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  });
+  const parsed = parseEvaluation(result.text, labels);
+  const scores = labels.map((l) => {
+    const s = parsed.scores[l];
+    return typeof s === 'number' && Number.isFinite(s) ? s : null;
+  });
+  const first = parsed.ranking.length > 0 ? labels.indexOf(parsed.ranking[0]!) : null;
+  return { scores, first: first === -1 ? null : first, costUsd: result.usage.costUsd ?? null };
+}
+
+/**
+ * Each reviewer's judgement of an item's own answers, as the council reviews (the configured evaluation prompt, the
+ * answers anonymised as Response A and B, read by `parseEvaluation`): for a human preference, which answer it
+ * prefers — the higher score, a tie for equal scores, else its ranking's first — with the two answers shown in an
+ * order drawn per reviewer and item (so position cannot favour the dataset's first answer); for a human score, the
+ * score it gives the one answer. A failed or unreadable review is recorded with a null judgement, never dropped.
+ */
+export async function judgeItem(options: {
+  item: EvalItem;
+  reviewers: readonly EvalReviewer[];
+  config: CouncilConfig;
+  seed: number | string;
+  abortSignal?: AbortSignal | undefined;
+}): Promise<EvalJudgement[]> {
+  const { item } = options;
+  const calls: Promise<EvalJudgement>[] = [];
+  for (const reviewer of options.reviewers) {
+    const seed = `${options.seed}:${item.id}:${reviewer.id}`;
+    if (item.preference) {
+      const { answers } = item.preference;
+      const shownFirst: 0 | 1 = (fnv1a(seed) & 1) as 0 | 1;
+      const texts = shownFirst === 0 ? [answers[0], answers[1]] : [answers[1], answers[0]];
+      calls.push(
+        review({ ...options, reviewer, question: item.question, texts, seed }).then(
+          ({ scores, first, costUsd }): EvalJudgement => {
+            const [a, b] = scores;
+            // Display position → the dataset's numbering.
+            const asItem = (shown: number): 0 | 1 => (shown === 0 ? shownFirst : ((1 - shownFirst) as 0 | 1));
+            const preferred =
+              a != null && b != null
+                ? a === b
+                  ? 'tie'
+                  : asItem(a > b ? 0 : 1)
+                : first === null
+                  ? null
+                  : asItem(first);
+            return {
+              reviewer: reviewer.id,
+              kind: 'preference',
+              preferred,
+              shown_first: shownFirst,
+              cost_usd: costUsd,
+              error: null,
+            };
+          },
+          (error: unknown): EvalJudgement => ({
+            reviewer: reviewer.id,
+            kind: 'preference',
+            preferred: null,
+            shown_first: shownFirst,
+            cost_usd: null,
+            error: oneLine(error),
+          }),
+        ),
+      );
+    }
+    if (item.humanScore) {
+      calls.push(
+        review({
+          ...options,
+          reviewer,
+          question: item.question,
+          texts: [item.humanScore.answer],
+          seed: `${seed}:score`,
+        }).then(
+          ({ scores, costUsd }): EvalJudgement => ({
+            reviewer: reviewer.id,
+            kind: 'score',
+            score: scores[0] ?? null,
+            cost_usd: costUsd,
+            error: null,
+          }),
+          (error: unknown): EvalJudgement => ({
+            reviewer: reviewer.id,
+            kind: 'score',
+            score: null,
+            cost_usd: null,
+            error: oneLine(error),
+          }),
+        ),
+      );
+    }
+  }
+  return Promise.all(calls);
+}
+
+export { oneLine };
