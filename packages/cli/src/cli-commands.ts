@@ -7,6 +7,7 @@ import { configCliCommand } from './commands/config-cli-command.js';
 import { contributionsCliCommand } from './commands/contributions-cli-command.js';
 import { demoCliCommand } from './commands/demo-cli-command.js';
 import { doctorCliCommand } from './commands/doctor-cli-command.js';
+import { evalCliCommand } from './commands/eval-cli-command.js';
 import { feedbackCliCommand } from './commands/feedback-cli-command.js';
 import { historyCliCommand } from './commands/history-cli-command.js';
 import { keysCliCommand } from './commands/keys-cli-command.js';
@@ -28,6 +29,7 @@ export const cliCommands: readonly CliCommand[] = [
   biasReportCliCommand,
   demoCliCommand,
   batchCliCommand,
+  evalCliCommand,
   leaderboardCliCommand,
   contributionsCliCommand,
   historyCliCommand,
