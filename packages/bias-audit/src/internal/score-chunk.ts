@@ -68,6 +68,9 @@ export class Growing<A extends Float64Array | Int32Array> {
   }
 }
 
+/** A session's room when its bounds are not known: a 4-member council's columns, with spare answers and pairs. */
+const defaultMost = { columns: 12, answers: 6, pairs: 24 };
+
 const f64 = (capacity: number): Growing<Float64Array> => new Growing(new Float64Array(capacity));
 const i32 = (capacity: number): Growing<Int32Array> => new Growing(new Int32Array(capacity));
 
@@ -96,13 +99,18 @@ export class ScoreChunkBuilder {
   readonly pairAnswer: Growing<Int32Array>;
   readonly pairDeviation: Growing<Float64Array>;
 
-  /** `sessions`: how many sessions to make room for at first (the arrays grow past it). */
-  constructor(sessions = 64) {
+  /**
+   * `sessions`: how many sessions to make room for at first (the arrays grow past it); `most`, when known, the most
+   * columns, answers and pair records one session can have, so that the room made suffices and no array grows while
+   * the chunk is built (a buffer growing halfway through the first chunk sent the optimised `append` back to the
+   * interpreter: its growth path had never run when it was compiled).
+   */
+  constructor(sessions = 64, most: { columns: number; answers: number; pairs: number } = defaultMost) {
     const perSession = sessions + 1;
-    const perColumn = sessions * 12;
-    const perSquare = sessions * 144;
-    const perAnswer = sessions * 6;
-    const perPair = sessions * 24;
+    const perColumn = sessions * most.columns;
+    const perSquare = sessions * most.columns * most.columns;
+    const perAnswer = sessions * most.answers;
+    const perPair = sessions * most.pairs;
     this.colStart = i32(perSession);
     this.columns = i32(perColumn);
     this.records = f64(perColumn);
@@ -116,7 +124,7 @@ export class ScoreChunkBuilder {
     this.answerCount = f64(perAnswer);
     this.answerMean = f64(perAnswer);
     this.answerRowStart = i32(perAnswer);
-    this.answerRow = f64(perAnswer * 8);
+    this.answerRow = f64(perAnswer * (most === defaultMost ? 8 : most.columns));
     this.pairStart = i32(perSession);
     this.pairReviewer = i32(perPair);
     this.pairAuthor = i32(perPair);

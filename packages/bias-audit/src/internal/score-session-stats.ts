@@ -50,6 +50,8 @@ export interface ScoreModelSource {
  */
 const RETAIN_BYTES = 32 * 1024 * 1024;
 const CHUNK_SESSIONS = 1000;
+/** The most room a chunk's builder makes at once for its sessions' bounds (see `ScoreChunkBuilder`). */
+const BOUNDS_BYTES = 16 * 1024 * 1024;
 
 /** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
 export function sourceFromColumns(
@@ -62,9 +64,20 @@ export function sourceFromColumns(
   // only to drop them; the running count below still stops a store whose sessions are bigger than estimated.
   const { k } = layout;
   let retain = columns.sessionIds.length * (k * k + 8 * k) * 8 <= RETAIN_BYTES;
+  // What one session can hold, so a chunk's buffers are made big enough at once: each record uses at most three
+  // columns (its reviewer's, its position's, its reviewer's self column) and makes at most one answer and one pair.
+  let records = 0;
+  for (let s = 0; s < columns.sessionIds.length; s++)
+    records = Math.max(records, columns.sessionStart[s + 1]! - columns.sessionStart[s]!);
+  const most = { columns: Math.min(k, 3 * records), answers: Math.min(columns.models.length, records), pairs: records };
+  // Unless that room is large (a session of thousands of records): the arrays then grow as they fill.
+  const perSession =
+    (most.columns + most.answers) * most.columns * 8 + most.columns * 20 + most.answers * 28 + most.pairs * 28;
+  const sessionBounds =
+    Math.min(CHUNK_SESSIONS, columns.sessionIds.length) * perSession <= BOUNDS_BYTES ? most : undefined;
   /** Builds the chunks afresh; `visit` gets each with its sessions' indices in `columns`. */
   const buildChunks = (visit: (chunk: ScoreChunk, sessions: Int32Array) => void, compact: () => boolean): void => {
-    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length));
+    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length), sessionBounds);
     const sessions = new Int32Array(CHUNK_SESSIONS);
     const flush = (): void => {
       visit(builder.build({ compact: compact() }), sessions.subarray(0, builder.sessions));
