@@ -28,7 +28,7 @@ interface CompletionEntry {
  * The flags whose value is one model id (or `@pool`), or a comma list of them: completed from the configured ids
  * and pools, which the script asks `council completion models` for when Tab is pressed (so it is never stale).
  */
-const MODEL_FLAGS = ['--models', '--chairman', '--model'];
+const MODEL_FLAGS = ['--models', '--chairman', '--model', '--grader'];
 
 const globalFlags: CompletionFlag[] = [
   { name: '--home', takesValue: true, description: 'Use this directory instead of LLM_COUNCIL_HOME' },
