@@ -31,7 +31,7 @@ const flag = z.looseObject({
   adjustedPValue: z.number(),
 });
 
-/** The report's summary: the window and its confidence tier, each metric family with its interval, the flags and notes. */
+/** The report's summary: the window and its evidence tier, each metric family with its interval, the flags and notes. */
 export const biasReportOutput = {
   simulated: z.boolean(),
   window: z.looseObject({
@@ -40,7 +40,11 @@ export const biasReportOutput = {
     start: z.string().nullable(),
     end: z.string().nullable(),
   }),
-  confidence: z.string(),
+  confidence: z
+    .string()
+    .describe(
+      'The evidence tier, from how many sessions the window holds: insufficient_data (below 10: no figure), preliminary (10–19), moderate (20–49), high (50 or more). Not a confidence level: every interval is a 95% interval.',
+    ),
   meetsMinimum: z.boolean(),
   level: z.number(),
   length: z.unknown(),
@@ -70,7 +74,7 @@ export function registerBiasReportTool(server: McpServer, options: { ctx: Comman
     {
       title: 'Bias report',
       description:
-        "How fair the council's reviewing has been across saved sessions: position, length, reviewer offsets, self-preference and anchoring, each with N, a 95% interval and a confidence tier, and the flags raised.",
+        "How fair the council's reviewing has been across saved sessions: position, length, reviewer offsets, self-preference and anchoring, each with N, a 95% interval and an evidence tier (how many sessions it rests on), and the flags raised.",
       inputSchema: biasReportInput,
       outputSchema: biasReportOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },

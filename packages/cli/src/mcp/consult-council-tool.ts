@@ -121,7 +121,11 @@ const leaderboardEntry = z.object({
   bordaScore: z.number(),
   voteCount: z.number(),
   winCount: z.number(),
-  confidence: z.string(),
+  confidence: z
+    .string()
+    .describe(
+      'Vote coverage: the share of the ballots that could rank this member that did (high from 80%, medium from 50%, else low). Not a confidence interval.',
+    ),
 });
 
 export const consultCouncilOutput = {
