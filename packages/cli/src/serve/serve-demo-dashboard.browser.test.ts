@@ -48,7 +48,7 @@ describe.runIf(existsSync(chromiumPath))(
       rmSync(home, { recursive: true, force: true });
     });
 
-    it('shows the leaderboard with a row per persona, the heatmap and the bias flags, and says the sessions are simulated', async () => {
+    it('shows the leaderboard with a row per persona, the heatmap and the bias flags in words, and says the sessions are simulated', async () => {
       await page.goto(`${server.url}/#/dashboard`);
       const leaderboard = page.locator('table.leaderboard');
       await leaderboard.locator('tbody tr').first().waitFor({ timeout: 20_000 });
@@ -63,6 +63,19 @@ describe.runIf(existsSync(chromiumPath))(
       await flags.waitFor({ timeout: 20_000 });
       expect(await flags.locator('li').count()).toBeGreaterThan(0);
       expect(await page.locator('header .badge-demo').textContent()).toBe('demo: simulated sessions');
+      // The findings in words: the demo's harsh persona and position bias as sentences, no machine name, raw tier or
+      // ADR number anywhere on the dashboard, and "confidence" only where it means an interval.
+      const said = await flags.locator('li').allTextContents();
+      expect(
+        said.some((f) =>
+          /^Harsh reviewer: simulated:dmitri scores \d\.\d\d points below the typical reviewer \[/.test(f),
+        ),
+      ).toBe(true);
+      expect(
+        said.some((f) => /^Position bias: answers shown first score \d\.\d\d points higher than average \[/.test(f)),
+      ).toBe(true);
+      const text = (await page.locator('main').textContent()) ?? '';
+      expect(text).not.toMatch(/\b[a-z]+_[a-z_]+\[[^\]]*\]|insufficient_data|minSessions|ADR-\d+|[Cc]onfidence/);
       expect(problems).toEqual([]);
     }, 60_000);
   },
