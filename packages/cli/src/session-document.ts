@@ -35,6 +35,10 @@ export function sessionDocument(session: Omit<CouncilSession, 'query'>) {
       costCap: session.costCap,
       /** Only on a follow-up (`ask --continue`): the conversation's id and the session it continues. */
       conversation: session.conversation,
+      /** Only in jury mode (`--verdict`): each member's decision, the weighted margin, the verdict, flip sensitivity and the dissent. */
+      verdict: session.verdict,
+      /** Only with `--evidence`: per item, what each prompt carried and which lines looked like injections (never the text). */
+      evidence: session.evidence,
     }),
   };
 }

@@ -11,6 +11,8 @@ import {
 import { argText, parseDollarOption, parseStringOption } from '../parse-option.js';
 import { parseShowOption } from '../session-show.js';
 import type { AskCommandOptions } from './ask-command.js';
+import { evidenceOptions, parseVerdictFlags, verdictOptions } from '../verdict-flags.js';
+import { CliError } from '../cli-error.js';
 
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
 export type AskCliOptions = Omit<AskCommandOptions, 'question'> & {
@@ -65,6 +67,8 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
       description:
         'Stop before a stage (review, synthesis) whose estimated cost would take the session past this many US dollars, keeping what finished (default: config.yaml max_cost_usd, none)',
     },
+    ...verdictOptions,
+    ...evidenceOptions,
     { flags: '--org <id>', description: "Apply this organization's configuration (default LLM_COUNCIL_ORG)" },
     ...councilSaveOptions,
     {
@@ -83,6 +87,7 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask "Plan the migration" --models @deep --max-cost 0.50',
     'council ask --continue "And for a Python module?"',
     'council ask "Which index for this query?" --show all',
+    'council ask "Is this change safe to merge?" --verdict binary --evidence change.diff',
   ],
   parse: ({ args, options: o }) => ({
     ...parseContinue(argText(args[0]), o['continue']),
@@ -92,8 +97,15 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     org: parseStringOption('org', o['org']),
     maxCostUsd: parseDollarOption('max-cost', o['maxCost']),
     show: parseShowOption(o['show']),
+    ...parseVerdictFlags(o),
   }),
   run: async ({ question, file, ...options }, ctx) => {
+    if (options.evidence?.includes('-') && file === undefined && (question === undefined || question === '-'))
+      throw new CliError({
+        code: 'USAGE',
+        message:
+          '--evidence - reads stdin, so the question cannot come from stdin too: give it as an argument or with --file.',
+      });
     const { readQuestion } = await import('../read-question.js');
     const text = await readQuestion({ question, file, io: ctx.io, cwd: ctx.cwd });
     return (await import('./ask-command.js')).runAskCommand({ ...options, question: text }, ctx);

@@ -1,5 +1,5 @@
 import type { CouncilEvent, CouncilSession, Stage1Result, Stage2Result, SynthesisTextPart } from '@council/core';
-import type { SimulatedSettings } from '@council/providers';
+import type { LanguageModelV1, SimulatedSettings } from '@council/providers';
 import { expandPools, sessionOutcome } from '@council/core';
 import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
@@ -27,9 +27,13 @@ import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 import { checkMemberCap } from '../check-member-cap.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 import { councilOptionsFromFlags } from '../council-options-from-flags.js';
+import { describeEvidenceRead, readEvidence, scanEvidenceText } from '../evidence/read-evidence.js';
+import { renderJuryText } from '../render-verdict-text.js';
+import { reviewerFlagsFromStore } from '../reviewer-flags-from-store.js';
+import type { VerdictFlags } from '../verdict-flags.js';
 
 /** `ask`'s options: the shared council flags (each optional; the seed a number or its text), and its own. */
-export interface AskCommandOptions extends Partial<Omit<CouncilRunFlags, 'seed'>> {
+export interface AskCommandOptions extends Partial<Omit<CouncilRunFlags, 'seed'>>, VerdictFlags {
   question: string;
   /** Default `LLM_COUNCIL_RANDOM_SEED`. */
   seed?: number | string;
@@ -86,6 +90,10 @@ export interface AskHooks {
   sessionId?: string;
   /** What the caller's input that lists the members is called, for its messages (default the CLI's `--models`); e.g. MCP's `members` input. */
   membersInput?: string;
+  /** Wraps the model resolver (`council gate --demo`: simulated members that decide as jurors). */
+  wrapResolver?: (resolve: (id: string) => LanguageModelV1) => (id: string) => LanguageModelV1;
+  /** Evidence already read (and scanned) by the caller, e.g. text given to `council serve` or MCP; `options.evidence` paths are read after it. */
+  evidenceItems?: ReadonlyArray<{ name: string; text: string }>;
 }
 
 /**
@@ -181,7 +189,7 @@ export async function runAsk(
   }
   // --system and -o temperature=… over config.yaml's model_options, per model id (issue 30 item 15).
   const modelOptions = applyModelOptions({ flags: options, config: loaded.config.modelOptions });
-  const resolveModel = modelOptions.resolveModel(
+  const resolveFromSettings = modelOptions.resolveModel(
     createModelResolver({
       env,
       ...omitUndefined({ simulated: hooks.simulated }),
@@ -190,11 +198,31 @@ export async function runAsk(
       concurrency: endpointConcurrency(loaded.config, options.concurrency),
     }),
   );
+  const resolveModel = hooks.wrapResolver === undefined ? resolveFromSettings : hooks.wrapResolver(resolveFromSettings);
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });
   checkModels({ ids: seats.modelIds, env, resolveModel });
   const simulated = seats.simulated;
+  // Evidence is read and scanned for secrets before any model is called: a secret refuses the run here.
+  const textEvidence = scanEvidenceText(hooks.evidenceItems ?? [], options.redactSecrets === true);
+  for (const line of describeEvidenceRead({ excluded: [], redacted: textEvidence.redacted }))
+    ctx.io.stderr(`${line}\n`);
+  const evidence = [...textEvidence.items];
+  if (options.evidence !== undefined && options.evidence.length > 0) {
+    const read = await readEvidence({
+      sources: options.evidence,
+      cwd: ctx.cwd,
+      io: ctx.io,
+      redact: options.redactSecrets === true,
+    });
+    for (const line of describeEvidenceRead(read)) ctx.io.stderr(`${line}\n`);
+    evidence.push(...read.items);
+  }
+  const verdict = options.verdict ?? loaded.config.verdict;
+  // A jury names a reviewer the bias store has flagged beside its vote (when the store has enough sessions).
+  const known = verdict === undefined ? { flags: {}, note: null } : await reviewerFlagsFromStore(ctx, settings);
+  if (known.note !== null) ctx.io.stderr(`note: ${known.note}\n`);
   // Text mode streams the answer as the chairman writes it; --json prints one document at the end.
   const terminal = options.json
     ? null
@@ -239,6 +267,9 @@ export async function runAsk(
       biasAuditThresholds: settings.biasThresholds,
       ...councilOptionsFromFlags({ ...options, strategy, goal }),
       ...omitUndefined({ seed, followUp, sessionId: hooks.sessionId }),
+      ...omitUndefined({ verdict, verdictMinMargin: options.minMargin, maxEvidenceChars: options.evidenceMaxChars }),
+      ...(evidence.length > 0 ? { evidence } : {}),
+      ...(verdict === undefined ? {} : { reviewerFlags: known.flags }),
     },
   });
   if (options.json) ctx.io.stdout(`${JSON.stringify(sessionDocument(session), null, 2)}\n`);
@@ -251,7 +282,7 @@ export async function runAsk(
         answerStreamed,
         show,
         shownBefore: shownBeforeSynthesis,
-      }),
+      }) + renderJuryText(session, ctx.out),
     );
   let saved: PersistResult | null = null;
   if (options.persist !== false) {

@@ -227,3 +227,32 @@ export function describeEvidenceRead(result: Pick<ReadEvidenceResult, 'excluded'
     ...result.redacted.map((r) => `evidence redacted: ${r.name}:${r.line}: ${r.description}.`),
   ];
 }
+
+/**
+ * The secret scan for evidence given as text (by `council serve` or MCP, not read from files): a secret refuses, with
+ * each item and line named, never the secret; with `redact`, each is replaced and listed.
+ */
+export function scanEvidenceText(
+  items: ReadonlyArray<{ name: string; text: string }>,
+  redact: boolean,
+): { items: EvidenceItem[]; redacted: EvidenceRedaction[] } {
+  const refusals: string[] = [];
+  const redacted: EvidenceRedaction[] = [];
+  const out: EvidenceItem[] = [];
+  for (const item of items) {
+    if (redact) {
+      const result = redactSecrets(item.text);
+      for (const f of result.findings)
+        redacted.push({ name: item.name, line: f.line, kind: f.kind, description: f.description });
+      out.push({ name: item.name, text: result.text });
+    } else {
+      for (const f of scanSecrets(item.text)) refusals.push(`${item.name}:${f.line}:${f.column}: ${f.description}`);
+      out.push({ name: item.name, text: item.text });
+    }
+  }
+  if (refusals.length > 0)
+    throw usage(
+      `The evidence contains secrets; nothing was sent to any model:\n${refusals.map((r) => `  ${r}`).join('\n')}\nRemove them, or ask for redaction (redact_secrets) to replace each secret.`,
+    );
+  return { items: out, redacted };
+}

@@ -14,12 +14,17 @@ import { councilRequestStage } from './council-request-stage.js';
  * A review asked for as structured output (`response_format` with core's `council_review` schema) is answered with
  * that JSON — an evaluation per label, then the ranking, in the order shown — and a structured repair request
  * (`council_ranking`) with the ranking alone.
+ * In jury mode (core's `jury_prompt`), a member decides by its id: one containing `reject` rejects, `unclear` is unclear,
+ * `garbled` never gives a decision (not even to the repair request), any other approves; each ends its answer with
+ * the decision's JSON block, and answers a repair request with the JSON alone. The chairman (shown `# JURY`) starts
+ * with `Decision: <chairman.decision>` (default: reject when its id contains `reject`, else approve) and ends with a
+ * `## Dissent` section.
  */
 export async function startCouncilTestServer(options: {
   contributors: readonly string[];
   apiKey?: string;
   /** The chairman's text before its contributors block, and how it streams (when asked to): pieces and the wait between them. */
-  chairman?: { text?: string; chunkSize?: number; chunkDelayMs?: number };
+  chairman?: { text?: string; chunkSize?: number; chunkDelayMs?: number; decision?: 'approve' | 'reject' | 'unclear' };
   /** What a review reports using (default, as every call: 100 input and 50 output tokens, $0.001). */
   reviewUsage?: { inputTokens: number; outputTokens: number; costUsd: number };
   hugeReplyBytes?: number;
@@ -72,6 +77,8 @@ function councilReply(
           return { kind: 'error', status: 400, message: 'This prompt is refused by the test server.' };
         if (model === 'test/huge') return { kind: 'huge', bytes: options.hugeReplyBytes ?? 50 * 1024 * 1024, usage };
         if (model.startsWith('test/long')) return { kind: 'huge', bytes: options.longReplyBytes ?? 400 * 1024, usage };
+        if (prompt.includes('You are one member of a jury'))
+          return { kind: 'text', text: jurorReply(model, prompt), usage };
         return {
           kind: 'text',
           text: `Answer from ${model}: ${'write characterisation tests first. '.repeat((model.length % 5) + 1)}`,
@@ -116,7 +123,12 @@ function councilReply(
       case 'chairman': {
         const weight = 1 / options.contributors.length;
         const contributors = options.contributors.map((id) => ({ id, weight, reason: 'useful steps' }));
-        const text = options.chairman?.text ?? 'Start with characterisation tests around the riskiest module.';
+        const jury = prompt.includes('# JURY');
+        const decision = options.chairman?.decision ?? (model.includes('reject') ? 'reject' : 'approve');
+        const base = options.chairman?.text ?? 'Start with characterisation tests around the riskiest module.';
+        const text = jury
+          ? `Decision: ${decision}\n\n${base}\n\n## Dissent\n\nThe minority held that the change needs more tests.`
+          : base;
         const pacing = {
           ...(options.chairman?.chunkSize ? { chunkSize: options.chairman.chunkSize } : {}),
           ...(options.chairman?.chunkDelayMs ? { chunkDelayMs: options.chairman.chunkDelayMs } : {}),
@@ -130,4 +142,13 @@ function councilReply(
       }
     }
   };
+}
+
+/** A juror's reply from the test server: the decision its model id names (see `startCouncilTestServer`). */
+function jurorReply(model: string, prompt: string): string {
+  if (model.includes('garbled')) return `Answer from ${model}: it depends on many things.`;
+  const decision = model.includes('reject') ? 'reject' : model.includes('unclear') ? 'unclear' : 'approve';
+  const json = JSON.stringify({ decision, confidence: 0.8, reasons: [`${model} read the evidence`] });
+  if (prompt.includes('no decision in the required form')) return json;
+  return `Answer from ${model}: the change ${decision === 'reject' ? 'breaks' : 'keeps'} the contract.\n\n\`\`\`json\n${json}\n\`\`\`\n`;
 }
