@@ -1,10 +1,11 @@
 import { calibratedView } from '../calibrated-view.js';
+import { effectiveJudges } from '../effective-judges.js';
 import { fitScoreModel } from '../fit-score-model.js';
 import { simulateCouncils } from '../internal/simulate-councils.js';
 import { observationsToColumns } from '../observations-to-columns.js';
 import { partialPool } from '../partial-pooling.js';
 import { wilsonBounds } from '../wilson-interval.js';
-import type { Issue31Council } from './simulate-issue-31-councils.js';
+import type { Issue31Council, NoiseBlock } from './simulate-issue-31-councils.js';
 import { simulateIssue31Councils } from './simulate-issue-31-councils.js';
 import type { StudyRow, StudyVerdict } from './summarize-tally.js';
 import { DEFAULT_COVERAGE_TARGET } from './summarize-tally.js';
@@ -169,6 +170,44 @@ function measureTwelveSessionReviewer(council: Issue31Council): Record<string, {
   };
 }
 
+/** A score's rounding to halves adds an independent error of variance 0.5²/12 to every reviewer's. */
+const ROUNDING_VARIANCE = 0.25 / 12;
+
+/**
+ * The planted n_eff of a council whose reviewers (noise SD 1) share noise within blocks: each in-block pair's error
+ * correlation is ρ/(1 + rounding variance), other pairs' 0, and n_eff = R/(1 + (R − 1)·ρ̄).
+ */
+export function plantedEffectiveJudges(reviewers: number, blocks: readonly NoiseBlock[]): number {
+  let total = 0;
+  for (const block of blocks) {
+    const m = block.members.length;
+    total += ((m * (m - 1)) / 2) * (block.correlation / (1 + ROUNDING_VARIANCE));
+  }
+  const meanRho = total / ((reviewers * (reviewers - 1)) / 2);
+  return reviewers / (1 + (reviewers - 1) * meanRho);
+}
+
+const measureEffectiveJudges =
+  (blocks: readonly NoiseBlock[]) =>
+  (council: Issue31Council, resamples: number): Record<string, { successes: number; trials: number }> => {
+    const judges = effectiveJudges(simulateIssue31Councils({ ...council, noiseBlocks: blocks }), {
+      resamples,
+      seed: council.seed,
+    });
+    const truth = plantedEffectiveJudges(council.quality.length, blocks);
+    const { lower, upper } = judges.effective;
+    return {
+      [`n_eff interval covers the planted ${truth.toFixed(2)}`]: {
+        successes: lower !== null && lower <= truth && truth <= upper! ? 1 : 0,
+        trials: 1,
+      },
+      'n_eff interval below the 5 judges (redundancy found)': {
+        successes: upper !== null && upper < 5 ? 1 : 0,
+        trials: 1,
+      },
+    };
+  };
+
 /** Issue 31's scenarios (the full study; `--quick` takes a fifth of the runs). */
 export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
   ...[20, 50, 300].map((sessions) => ({
@@ -206,6 +245,29 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
       'raw offset intervals cover the planted offsets (for comparison)',
     ],
   })),
+  ...[20, 50, 300].flatMap((sessions) =>
+    (
+      [
+        [
+          'two-blocks',
+          [
+            { members: [0, 1, 2], correlation: 0.6 },
+            { members: [3, 4], correlation: 0.6 },
+          ],
+        ],
+        ['one-pair', [{ members: [0, 1], correlation: 0.8 }]],
+      ] as const
+    ).map(([shape, blocks]) => ({
+      name: `n-eff-${shape}-${sessions}`,
+      sessions,
+      runs: 200,
+      council: (seed: number): Issue31Council => ({ sessions, seed, quality: [0.6, 0.3, 0, -0.3, -0.6] }),
+      measure: measureEffectiveJudges(blocks),
+      targets: {
+        [`n_eff interval covers the planted ${plantedEffectiveJudges(5, blocks).toFixed(2)}`]: DEFAULT_COVERAGE_TARGET,
+      },
+    })),
+  ),
   {
     name: 'pooling-12-session-reviewer',
     sessions: 50,
