@@ -155,8 +155,8 @@ export function withheldSentence(
   return `too little data: ${figure.sessions} session${figure.sessions === 1 ? '' : 's'}, ${withheld.minSessions} needed for a flag (${flagName(withheld.code).toLowerCase()}): ${sentence}`;
 }
 
-/** A per-session indicator's name in words. */
-function indicatorLabel(indicator: string): string {
+/** A trend's or anomaly's indicator in words: `position_spread` → "spread of the position effects". */
+export function indicatorName(indicator: string): string {
   switch (indicator) {
     case 'length_score_correlation':
       return 'length–score correlation within sessions';
@@ -167,11 +167,6 @@ function indicatorLabel(indicator: string): string {
     default:
       return indicator.replaceAll('_', ' ');
   }
-}
-
-/** A trend's or anomaly's indicator in words: `position_spread` → "spread of the position effects". */
-export function indicatorName(indicator: string): string {
-  return indicatorLabel(indicator);
 }
 
 /**
@@ -217,8 +212,8 @@ export function metricLabel(metric: string): string {
       return 'anchoring: r of position and distance from the mean';
     default:
       if (family.endsWith('_slope_per_day'))
-        return `${indicatorLabel(family.slice(0, -'_slope_per_day'.length))}: change per day`;
-      if (subject === 'window') return `${indicatorLabel(family)} over a window`;
+        return `${indicatorName(family.slice(0, -'_slope_per_day'.length))}: change per day`;
+      if (subject === 'window') return `${indicatorName(family)} over a window`;
       return metric.replaceAll('_', ' ');
   }
 }

@@ -358,6 +358,38 @@ describe('renderSessionText without a synthesis: the answers are never lost', ()
   });
 });
 
+describe('renderSessionText: the session’s bias flags in words (issue 30 item 8)', () => {
+  it('names each flag as a reader says it, not by its code, and heads the vote coverage as coverage', () => {
+    const leaderboard = [
+      {
+        candidate: 'alpha',
+        bordaScore: 1,
+        bordaPoints: 2,
+        voteCount: 2,
+        winCount: 2,
+        finalRank: 1,
+        confidence: 'high',
+      },
+    ] as HistorySession['leaderboard'];
+    const text = renderSessionText({
+      session: session({
+        leaderboard,
+        biasIndicators: {
+          position_variance: 1.43,
+          length_correlation: -0.9,
+          reviewer_agreement: 0.6,
+          flags: ['POSITION_BIAS_DETECTED', 'LENGTH_BIAS_DETECTED', 'HARSH_REVIEWER'],
+        } as unknown as HistorySession['biasIndicators'],
+      }),
+      style: plain,
+      simulated: false,
+    });
+    expect(text).toContain('; flags: position bias, length bias, harsh reviewer\n');
+    expect(text).toMatch(/│ rank │ member │ Borda score │ points │ votes │ wins │ coverage │/);
+    expect(text).not.toMatch(/[A-Z]+_[A-Z_]+|confidence/);
+  });
+});
+
 describe('renderSessionText on a colour terminal', () => {
   it("renders the answers' Markdown and removes control sequences from every model text", () => {
     const s = session({

@@ -1,3 +1,4 @@
+import { flagName } from './bias-findings.js';
 import { responseLabel } from '@council/core';
 import type { CallError, CouncilSession, Exclusion, Stage1Result, Stage2Result } from '@council/core';
 import type { Style } from './create-style.js';
@@ -315,7 +316,8 @@ function rankingLines(options: { session: Omit<CouncilSession, 'query'>; style: 
   );
   const b = session.biasIndicators;
   if (b) {
-    const flags = b.flags.length ? b.flags.join(', ') : 'none';
+    // In words ("position bias, harsh reviewer"); the codes stay in --json.
+    const flags = b.flags.length ? b.flags.map((f) => flagName(f).toLowerCase()).join(', ') : 'none';
     out.push(
       `Bias indicators (one session: indicators, not proof): position variance ${n(b.position_variance, 3)}, length correlation ${n(b.length_correlation, 3)}, reviewer agreement (α on scores) ${n(b.reviewer_agreement, 3)}; flags: ${b.flags.length ? s.yellow(flags) : flags}`,
     );
