@@ -13,7 +13,10 @@
 //   6. from that project: import every export of every package, run each README's first usage example (the block
 //      under the heading named in `examples` below, taken from the README inside the installed tarball: what npm
 //      shows), read the Parquet export with DuckDB (the optional native dependency), and run the bins
-//      (`npx council --version`, `council demo`, `council-telemetry upload --dry-run`).
+//      (`npx council --version`, `council demo`, `council-telemetry upload --dry-run`),
+//   7. each app's tarball alone into its own empty npm project, and its bin run from there (`council --version`,
+//      `council demo`, `council-telemetry upload --dry-run`): an app is one bundle of everything it runs, so a user
+//      who installs only the `council` tarball gets a working `council` (its sole dependency is the optional DuckDB).
 //
 // `--quick` (the unit tier's version) skips step 3 (the build) and DuckDB: it packs the work tree's `dist`
 // as built (`npm test` builds first), so the bundles print the version they were built with, and installs without
@@ -239,6 +242,37 @@ try {
     const stdout = run('npx', ['--no', '--', 'council-telemetry', 'upload', '--dry-run'], { cwd: project, env });
     expectIncludes(stdout, 'nothing was sent');
   });
+  // Step 7: each app alone, as a user who downloads only its tarball installs it.
+  for (const app of packed.filter(isBundledApp)) {
+    const alone = join(temp, `alone-${basename(app.dir)}`);
+    const bin = Object.keys(app.manifest.bin)[0];
+    step(`npm install ${app.name} alone into an empty project${quick ? ' (no optional dependencies)' : ''}`, () => {
+      mkdirSync(alone);
+      run('npm', ['init', '-y'], { cwd: alone });
+      const omit = quick ? ['--omit=optional'] : [];
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...omit, app.tarball], { cwd: alone });
+      // What npm put beside it: with --quick nothing (the optional DuckDB left out), else DuckDB alone.
+      const modules = join(alone, 'node_modules');
+      const names = readdirSync(modules)
+        .filter((name) => !name.startsWith('.'))
+        .flatMap((name) =>
+          name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => `${name}/${n}`) : [name],
+        );
+      return [`node_modules: ${names.join(', ')}`];
+    });
+    step(`npx ${bin} alone`, () => {
+      if (bin === 'council') {
+        const home = join(temp, 'demo-home-alone');
+        const stdout = run('npx', ['--no', '--', 'council', 'demo', '--home', home], { cwd: alone, env });
+        expectIncludes(stdout, 'simulated:dmitri');
+        if (!existsSync(join(home, 'bias-report.html'))) throw new Error(`no bias-report.html in ${home}`);
+        return [`council demo: ${run('npx', ['--no', '--', 'council', '--version'], { cwd: alone, env }).trim()}`];
+      }
+      const stdout = run('npx', ['--no', '--', bin, 'upload', '--dry-run'], { cwd: alone, env });
+      expectIncludes(stdout, 'nothing was sent');
+      return [`${bin} upload --dry-run`];
+    });
+  }
 } catch (error) {
   // A step that others depend on failed (it is reported already): the steps after it cannot run.
   if (!(error instanceof StepFailed)) throw error;
@@ -394,12 +428,25 @@ function checkTarball(pkg, packages) {
       }
     }
   }
+  // An app's bundle carries the packages it calls: listed as dependencies, npm would fetch them beside it (from the
+  // registry, where the private build's versions may not be), and its tarball would not install alone.
+  if (isBundledApp(pkg)) {
+    for (const dep of Object.keys(manifest.dependencies ?? {})) {
+      if (packages.some((other) => other.name === dep))
+        problems.push(`dependencies.${dep}: the app bundles it (dist); list it under devDependencies`);
+    }
+  }
   if (manifest.version !== pkg.version) problems.push(`version ${manifest.version}, not ${pkg.version}`);
   for (const path of namedFiles(manifest)) {
     if (!files.has(path)) problems.push(`./${path} (named by package.json) is not in the tarball`);
   }
   for (const path of ['README.md', 'LICENSE']) if (!files.has(path)) problems.push(`${path} is not in the tarball`);
   if (problems.length > 0) throw new Error(`${pkg.name} (${basename(pkg.tarball)}):\n${problems.join('\n')}`);
+}
+
+/** A private package with a bin: an app, built by tsup into one self-contained bundle (tsup.base.config.ts). */
+function isBundledApp(pkg) {
+  return pkg.manifest.private === true && pkg.manifest.bin !== undefined;
 }
 
 function exportTargets(exports) {

@@ -58,4 +58,17 @@ describe('pnpm release:check', () => {
     expect(output).not.toContain('npm install the tarballs');
     expect(output).toMatch(/^release check FAILED: 1 step failed/m);
   }, 600_000);
+
+  it('fails on an app that lists a package it bundles as a dependency: its tarball would not install alone', () => {
+    const source = brokenCopy([
+      ['apps/cli/package.json', '"devDependencies": {\n    "@council/cli"', '"dependencies": {\n    "@council/cli"'],
+    ]);
+    const { status, output } = runReleaseCheck(['--quick', '--source', source]);
+    expect(status).toBe(1);
+    expect(output).toMatch(/^FAIL check each tarball /m);
+    expect(output).toMatch(
+      /@council\/cli-app \(council-cli-app-[\d.]+\.tgz\):\n {7}dependencies\.@council\/cli: the app bundles it \(dist\); list it under devDependencies/,
+    );
+    expect(output).toMatch(/^release check FAILED: 1 step failed/m);
+  }, 600_000);
 });

@@ -27,6 +27,16 @@ describe('pnpm release:check --quick', () => {
     expect(output).toMatch(/^ok {3}npx council --version .*\n {7}council\/\d+\.\d+\.\d+ /m);
     expect(output).toMatch(/^ok {3}npx council demo /m);
     expect(output).toMatch(/^ok {3}npx council-telemetry upload --dry-run /m);
+    // Each app's tarball installs alone (it bundles the packages it calls; --quick leaves out the optional DuckDB) and
+    // its bin runs from there.
+    expect(output).toMatch(
+      /^ok {3}npm install @council\/cli-app alone into an empty project .*\n {7}node_modules: @council\/cli-app\n/m,
+    );
+    expect(output).toMatch(/^ok {3}npx council alone .*\n {7}council demo: council\/\d+\.\d+\.\d+ /m);
+    expect(output).toMatch(
+      /^ok {3}npm install @council\/telemetry-uploader alone into an empty project .*\n {7}node_modules: @council\/telemetry-uploader\n/m,
+    );
+    expect(output).toMatch(/^ok {3}npx council-telemetry alone /m);
     expect(output).toMatch(/^release check passed in [\d.]+ s \(quick\)$/m);
   }, 600_000);
 });
