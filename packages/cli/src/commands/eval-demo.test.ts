@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EvalReport } from '../eval/compute-eval-report.js';
+import { runCli } from '../run-cli.js';
+import { captureIo } from '../testing/capture-io.js';
+
+const example = resolve(import.meta.dirname, '../../../../examples/eval/questions.jsonl');
+
+describe('council eval --demo on the shipped example', () => {
+  it('runs offline with no key and prints accuracy, agreement and bias side by side, labelled as a demo', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-eval-demo-'));
+    const c = captureIo();
+    // No provider key and no base URL: everything runs on the simulated provider.
+    const code = await runCli(['eval', example, '--demo', '--home', home, '--bootstrap', '200'], {
+      version: '1.2.3',
+      io: c.io,
+      env: {},
+      cwd: home,
+    });
+    expect(code, c.err()).toBe(0);
+    const out = c.out();
+    expect(out).toContain(
+      'council eval: 32 of 32 items done (22 answered by the council, 5 human preferences, 5 human scores)',
+    );
+    expect(out).toContain('Demo run on simulated members: a walk through the report, not a measurement.');
+    expect(out).toMatch(
+      /member\s+│\s+key content\s+│\s+graded\*\s+│\s+win rate\s+│\s+correct\/\$\s+│\s+κ vs people\s+│\s+ρ vs people\s+│\s+offset \(pts\)/,
+    );
+    for (const m of ['simulated:ada', 'simulated:basil', 'simulated:cleo', 'simulated:dmitri', 'simulated:edda'])
+      expect(out).toContain(`│ ${m}`);
+    expect(out).toContain('Is the council better than its best member?');
+    expect(out).not.toContain('NaN');
+    // The demo's harsh grader (dmitri, built in with harshness 1.5) is measured below the typical reviewer.
+    expect(out).toMatch(/simulated:dmitri.*│ −1\.\d\d \[−/);
+  }, 60_000);
+
+  it('gives the same report as JSON, with an interval for every figure of 5 items or more', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-eval-demo-'));
+    const c = captureIo();
+    const code = await runCli(['eval', example, '--demo', '--home', home, '--json', '--bootstrap', '200'], {
+      version: '1.2.3',
+      io: c.io,
+      env: {},
+      cwd: home,
+    });
+    expect(code, c.err()).toBe(0);
+    const report = JSON.parse(c.out()) as EvalReport;
+    expect(report.demo).toBe(true);
+    expect(report.grader).toBe('simulated');
+    for (const m of report.members) {
+      expect(m.keyContent.n).toBe(19);
+      expect(m.keyContent.interval).not.toBeNull();
+    }
+    for (const r of report.reviewers) {
+      expect(r.preferences.n + r.preferences.unread).toBe(5);
+      expect(r.bias.offset?.sessions).toBe(22);
+    }
+  }, 60_000);
+});
