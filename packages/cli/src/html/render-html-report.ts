@@ -30,7 +30,11 @@ svg .interval.highlight .dot{fill:var(--warn)}svg .margin{fill:#8a93a3;fill-opac
 svg .band{fill:var(--accent);fill-opacity:.15}svg .line{fill:none;stroke:var(--accent);stroke-width:2}svg .dot{fill:var(--accent)}
 svg .cell .value{fill:var(--fg);font-size:11px}svg .cell.self rect{stroke:var(--fg);stroke-width:2}
 details{margin:4px 0 0}summary{cursor:pointer;color:var(--muted);font-size:13px}footer{margin-top:40px;color:var(--muted);font-size:13px}
-@media print{summary{display:none}details{display:block}}
+main{overflow-wrap:anywhere}table{overflow-wrap:normal}
+.scroll{overflow-x:auto;container-type:inline-size;background:linear-gradient(to right,var(--bg) 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,var(--bg) 30%,#fff0) right/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0004,#0000) left/.75rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0004,#0000) right/.75rem 100% no-repeat scroll}
+.scroll caption{position:sticky;left:0;max-width:100cqi;text-align:left}
+@media (max-width:640px){main{padding:16px 12px 40px}th,td{padding:4px 6px}td:first-child,th[scope=rowgroup]{min-width:7.5rem;overflow-wrap:anywhere}h2{margin-top:28px}}
+@media print{summary{display:none}details{display:block}.scroll{overflow:visible;background:none}}
 `;
 
 function interval(row: { ciLower: number | null; ciUpper: number | null }, digits = 3): string {
@@ -53,16 +57,16 @@ function metricsTable(rows: readonly ReportMetricRow[]): string {
         `<td class="num">${formatPValue(m.pValue)}</td><td class="num">${m.margin === undefined ? '–' : `±${formatNumber(m.margin, 2)}`}</td><td>${escapeXml(m.confidence.replace('_', ' '))}</td></tr>`,
     )
     .join('');
-  return `<table><thead><tr><th>metric</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th title="a flag needs the interval beyond ±margin">flag beyond</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<div class="scroll"><table><thead><tr><th>metric</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th title="a flag needs the interval beyond ±margin">flag beyond</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function dataTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   return (
-    `<details><summary>Data table</summary><table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead><tbody>` +
+    `<details><summary>Data table</summary><div class="scroll"><table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead><tbody>` +
     rows
       .map((r) => `<tr>${r.map((c, i) => `<td${i > 0 ? ' class="num"' : ''}>${escapeXml(c)}</td>`).join('')}</tr>`)
       .join('') +
-    '</tbody></table></details>'
+    '</tbody></table></div></details>'
   );
 }
 
@@ -161,7 +165,7 @@ export function renderHtmlReport(data: HtmlReportData): string {
       )
       .join('');
     sections.push(
-      `<table class="periods"><caption>Periods, oldest first</caption><thead><tr><th>reviewer</th><th>period</th><th>sessions</th><th>config version</th><th>offset</th><th>95% interval</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table>`,
+      `<div class="scroll"><table class="periods"><caption>Periods, oldest first</caption><thead><tr><th>reviewer</th><th>period</th><th>sessions</th><th>config version</th><th>offset</th><th>95% interval</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table></div>`,
     );
     sections.push(
       `<ul>${drifting
