@@ -35,7 +35,7 @@ function parseFormatOption(o: Readonly<Record<string, unknown>>): BiasReportForm
 
 export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
   name: 'bias-report',
-  description: "ADR-018's cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page",
+  description: 'The cross-session bias report: tiered text, JSON, CSV or a self-contained HTML page',
   options: [
     {
       flags: '--input <path>',

@@ -226,7 +226,7 @@ async function initConfig(options: { path: string; biasRecords: boolean }, ctx: 
     options.biasRecords
       ? `Wrote ${path}: bias records on (bias_persistence: true), every other key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`
       : `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n` +
-          `Bias records are off (ADR-018: opt in): to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
+          `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
   );
   return 0;
 }

@@ -19,7 +19,7 @@ describe('council config init (issue 15 item 12)', () => {
     const path = join(home, 'config.yaml');
     expect(r.out).toBe(
       `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n` +
-        `Bias records are off (ADR-018: opt in): to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
+        `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
     );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const text = readFileSync(path, 'utf8');

@@ -291,7 +291,7 @@ async function showSelfConsistency(options: MeasureOptions, ctx: CommandContext)
     options,
     {
       reviewers,
-      title: 'Self-consistency (ADR-015)',
+      title: 'Self-consistency',
       headline: `each reviewer's scores for identical answers, over ${options.entries.length} sessions in ${options.path}`,
       table: () => {
         const measured = reviewers.filter((r) => r.df > 0);
@@ -329,7 +329,7 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
     options,
     {
       reviewers,
-      title: 'Style mimicry (ADR-015)',
+      title: 'Style mimicry',
       headline: `do reviewers score answers written like their own higher? Over ${options.entries.length} sessions in ${options.path}`,
       table: () =>
         reviewers.length === 0
