@@ -7,8 +7,8 @@ import type { StyledSession } from './style-controlled-bradley-terry.js';
 /** β (centred log-strength) from an Elo-scale rating with the defaults (base 1000, scale 400). */
 const beta = (rating: number): number => ((rating - 1000) * Math.LN10) / 400;
 
-/** A session of two answers (one feature each) and `wins` ballots for `winner`, `losses` for the other. */
-function duel(id: string, features: [number, number], wins: number, losses: number): StyledSession {
+/** A session of two answers (one feature each): `wins` ballots rank A first, `losses` rank B first. */
+function duel(id: string, features: [number, number], [wins, losses]: [number, number]): StyledSession {
   return {
     id,
     answers: { A: [features[0]], B: [features[1]] },
@@ -54,7 +54,7 @@ describe('styleControlledBradleyTerry', () => {
   it('credits length, not the model, when the longer answer wins whichever model wrote it (hand-worked)', () => {
     // A longer by 1: A wins 3 of 4; B longer by 1: A wins 1 of 4. Saturated: σ(b + g) = 3/4 and σ(b − g) = 1/4, so
     // b = 0 and g = ln 3 = 1.098612. The plain fit sees A win 4 of 8: b = 0 too.
-    const sessions = [duel('s1', [1, 0], 3, 1), duel('s2', [0, 1], 1, 3)];
+    const sessions = [duel('s1', [1, 0], [3, 1]), duel('s2', [0, 1], [1, 3])];
     const fit = styleControlledBradleyTerry(sessions, {
       featureNames: ['length'],
       prior: 0,
@@ -65,7 +65,7 @@ describe('styleControlledBradleyTerry', () => {
     expect(fit.styleControlled[0]!.rating).toBeCloseTo(1000, 8);
     // Now A wins 3 of 4 when longer and 2 of 4 when shorter: b + g = ln 3, b − g = 0, so b = g = ln 3 / 2; β_A =
     // b/2 after centring, the plain fit sees 5 of 8: β_A − β_B = ln(5/3).
-    const second = styleControlledBradleyTerry([duel('s1', [1, 0], 3, 1), duel('s2', [0, 1], 2, 2)], {
+    const second = styleControlledBradleyTerry([duel('s1', [1, 0], [3, 1]), duel('s2', [0, 1], [2, 2])], {
       featureNames: ['length'],
       prior: 0,
       bootstrap: 0,
@@ -128,7 +128,7 @@ describe('styleControlledBradleyTerry', () => {
 
   it('refuses an answer without its features', () => {
     expect(() =>
-      styleControlledBradleyTerry([duel('s1', [1, 0], 1, 1)], { featureNames: ['length', 'lists'] }),
+      styleControlledBradleyTerry([duel('s1', [1, 0], [1, 1])], { featureNames: ['length', 'lists'] }),
     ).toThrow(/2 finite features/);
   });
 });
