@@ -42,3 +42,11 @@ export { regularizedGamma } from './regularized-gamma.js';
 export type { GammaTails } from './regularized-gamma.js';
 export { regularizedBeta } from './regularized-beta.js';
 export type { BetaTails } from './regularized-beta.js';
+export { styleControlledBradleyTerry } from './style-controlled-bradley-terry.js';
+export type {
+  RatedCandidate,
+  StyleCoefficient,
+  StyleControlledOptions,
+  StyleControlledRatings,
+  StyledSession,
+} from './style-controlled-bradley-terry.js';
