@@ -61,7 +61,7 @@ describe('renderHtmlReport', () => {
     );
     // The summary table gives each figure's margin: the slope flags beyond ±0.05.
     expect(html).toMatch(
-      /<td>length_slope_per_1000_chars<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">&lt; 0\.001<\/td><td class="num">±0\.05<\/td>/,
+      /<td>length: points per 1,000 characters, within sessions<\/td>(<td class="num">[^<]*<\/td>){4}<td class="num">&lt; 0\.001<\/td><td class="num">±0\.05<\/td>/,
     );
   });
 

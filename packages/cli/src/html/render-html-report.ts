@@ -1,3 +1,4 @@
+import { evidenceTier, indicatorName, metricLabel } from '../bias-findings.js';
 import { countNoun } from '../count-noun.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import { renderIntervalChart } from './interval-chart.js';
@@ -8,9 +9,9 @@ import { renderTrendChart } from './trend-chart.js';
 
 const TIER_TEXT: Record<HtmlReportData['confidence'], string> = {
   insufficient_data: 'Collecting data…',
-  preliminary: 'Preliminary: high volatility',
-  moderate: 'Moderate confidence',
-  high: 'High confidence',
+  preliminary: 'Evidence: preliminary (high volatility)',
+  moderate: 'Evidence: moderate',
+  high: 'Evidence: high',
 };
 
 const CSS = `
@@ -52,12 +53,12 @@ function metricsTable(rows: readonly ReportMetricRow[]): string {
   const body = rows
     .map(
       (m) =>
-        `<tr class="${m.flagged ? 'flagged' : ''}"><td>${escapeXml(m.metric)}</td><td class="num">${m.confidence === 'insufficient_data' ? '–' : formatNumber(m.estimate, 3)}</td>` +
+        `<tr class="${m.flagged ? 'flagged' : ''}"><td>${escapeXml(metricLabel(m.metric))}</td><td class="num">${m.confidence === 'insufficient_data' ? '–' : formatNumber(m.estimate, 3)}</td>` +
         `<td class="num">${m.confidence === 'insufficient_data' ? '–' : interval(m)}</td><td class="num">${m.sampleSize}</td><td class="num">${m.sessions}</td>` +
-        `<td class="num">${formatPValue(m.pValue)}</td><td class="num">${m.margin === undefined ? '–' : `±${formatNumber(m.margin, 2)}`}</td><td>${escapeXml(m.confidence.replace('_', ' '))}</td></tr>`,
+        `<td class="num">${formatPValue(m.pValue)}</td><td class="num">${m.margin === undefined ? '–' : `±${formatNumber(m.margin, 2)}`}</td><td>${escapeXml(evidenceTier(m.confidence))}</td></tr>`,
     )
     .join('');
-  return `<div class="scroll"><table><thead><tr><th>metric</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th title="a flag needs the interval beyond ±margin">flag beyond</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="scroll"><table><thead><tr><th>figure</th><th>estimate</th><th>95% interval</th><th>N</th><th>sessions</th><th>p</th><th title="a flag needs the interval beyond ±margin">flag beyond</th><th title="the tier the figure's sessions earn: too little data below 10, preliminary 10–19, moderate 20–49, high from 50">evidence</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function dataTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -97,7 +98,7 @@ export function renderHtmlReport(data: HtmlReportData): string {
   if (data.leftOut !== undefined) sections.push(`<p class="notice">${escapeXml(data.leftOut)}</p>`);
   if (data.confidence === 'insufficient_data') {
     sections.push(
-      `<p class="notice"><strong>Collecting data…</strong> ${data.sessions} of the 10 sessions needed before any metric is shown (ADR-018). Run more sessions, e.g. with <code>council batch</code>.</p>`,
+      `<p class="notice"><strong>Collecting data…</strong> ${data.sessions} of the 10 sessions needed before any figure is shown. Run more sessions, e.g. with <code>council batch</code>.</p>`,
     );
     return page(data.title, sections);
   }
@@ -141,7 +142,7 @@ export function renderHtmlReport(data: HtmlReportData): string {
         axisLabel: 'points vs the typical reviewer, same answer (negative = harsh)',
         margin: data.margins.reviewerOffset,
       }),
-      `Left of the line: harsher than the typical reviewer on the same answers; right: more generous. The typical reviewer is a robust centre of all reviewers, so one harsh reviewer makes no one else look generous. The grey band, ±${formatNumber(data.margins.reviewerOffset, 2)} points, is too small to flag; orange dots are flagged. For analytics only: Council never reweights live votes by these profiles (ADR-018).`,
+      `Left of the line: harsher than the typical reviewer on the same answers; right: more generous. The typical reviewer is a robust centre of all reviewers, so one harsh reviewer makes no one else look generous. The grey band, ±${formatNumber(data.margins.reviewerOffset, 2)} points, is too small to flag; orange dots are flagged. For analytics only: Council never reweights live votes by these profiles.`,
       dataTable(
         ['reviewer', 'offset', '95% interval', 'N'],
         data.reviewerOffsets.map((r) => [r.label, formatNumber(r.estimate, 3), interval(r), String(r.n)]),
@@ -160,12 +161,12 @@ export function renderHtmlReport(data: HtmlReportData): string {
         d.periods.map(
           (p, i) =>
             `<tr>${i === 0 ? `<th scope="rowgroup" rowspan="${d.periods.length}">${escapeXml(d.reviewer)}</th>` : ''}<td>${escapeXml(p.dates)}</td><td class="num">${p.sessions}</td><td>${escapeXml(p.configVersion ?? '–')}</td>` +
-            `<td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : formatNumber(p.offset.estimate, 3)}</td><td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : interval(p.offset)}</td><td>${escapeXml(p.offset.confidence.replace('_', ' '))}</td></tr>`,
+            `<td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : formatNumber(p.offset.estimate, 3)}</td><td class="num">${p.offset.confidence === 'insufficient_data' ? '–' : interval(p.offset)}</td><td>${escapeXml(evidenceTier(p.offset.confidence))}</td></tr>`,
         ),
       )
       .join('');
     sections.push(
-      `<div class="scroll"><table class="periods"><caption>Periods, oldest first</caption><thead><tr><th>reviewer</th><th>period</th><th>sessions</th><th>config version</th><th>offset</th><th>95% interval</th><th>confidence</th></tr></thead><tbody>${body}</tbody></table></div>`,
+      `<div class="scroll"><table class="periods"><caption>Periods, oldest first</caption><thead><tr><th>reviewer</th><th>period</th><th>sessions</th><th>config version</th><th>offset</th><th>95% interval</th><th>evidence</th></tr></thead><tbody>${body}</tbody></table></div>`,
     );
     sections.push(
       `<ul>${drifting
@@ -225,12 +226,12 @@ export function renderHtmlReport(data: HtmlReportData): string {
       figure(
         renderTrendChart({
           id: `chart-trend-${i}`,
-          title: `${trend.metric} over time`,
-          description: `${trend.metric} per rolling window with its 95% interval.`,
+          title: `${indicatorName(trend.metric)} over time`,
+          description: `${indicatorName(trend.metric)} per rolling window with its 95% interval.`,
           points: trend.points,
-          yLabel: trend.metric,
+          yLabel: indicatorName(trend.metric),
         }),
-        `<strong>${escapeXml(trend.metric)}</strong> per rolling window; the band is the 95% interval.`,
+        `<strong>${escapeXml(indicatorName(trend.metric))}</strong> per rolling window; the band is the 95% interval.`,
         dataTable(
           ['window end', 'estimate', '95% interval'],
           trend.points.map((p) => [p.at.slice(0, 10), formatNumber(p.estimate, 3), interval(p)]),
@@ -272,6 +273,6 @@ function page(title: string, sections: readonly string[]): string {
     // No script, no external resource: the policy makes the browser refuse any request the page might try.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` +
     `<title>${escapeXml(title)}</title><style>${CSS}</style></head><body><main>${sections.join('\n')}` +
-    '<footer>Generated by <code>council bias-report</code>. Every metric carries N, a 95% interval, its data window and a confidence tier (ADR-018). Self-contained: no scripts, no network.</footer></main></body></html>\n'
+    '<footer>Generated by <code>council bias-report</code>. Every figure carries N, a 95% interval, its data window and an evidence tier (how many sessions it rests on: too little data below 10, preliminary 10–19, moderate 20–49, high from 50). Self-contained: no scripts, no network.</footer></main></body></html>\n'
   );
 }
