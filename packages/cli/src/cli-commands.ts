@@ -9,6 +9,7 @@ import { demoCliCommand } from './commands/demo-cli-command.js';
 import { doctorCliCommand } from './commands/doctor-cli-command.js';
 import { evalCliCommand } from './commands/eval-cli-command.js';
 import { feedbackCliCommand } from './commands/feedback-cli-command.js';
+import { gateCliCommand } from './commands/gate-cli-command.js';
 import { historyCliCommand } from './commands/history-cli-command.js';
 import { keysCliCommand } from './commands/keys-cli-command.js';
 import { leaderboardCliCommand } from './commands/leaderboard-cli-command.js';
@@ -30,6 +31,7 @@ export const cliCommands: readonly CliCommand[] = [
   demoCliCommand,
   batchCliCommand,
   evalCliCommand,
+  gateCliCommand,
   leaderboardCliCommand,
   contributionsCliCommand,
   historyCliCommand,
