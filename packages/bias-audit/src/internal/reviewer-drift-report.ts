@@ -8,7 +8,7 @@ import type { SessionTimeline } from './indicator-trends.js';
 import type { ReportFigures } from './report-figures.js';
 import { createReportFigures } from './report-figures.js';
 import { reviewerDrifts, reviewerSeries, splitDriftingReviewers, stepAt } from './reviewer-drift.js';
-import type { ReviewerDriftFinding } from './reviewer-drift.js';
+import type { ReviewerDriftFinding, ReviewerSeries } from './reviewer-drift.js';
 import { criticalT } from './t-summary.js';
 
 /** What a drifting reviewer's profile shows: its latest period's offset (with that period's window) and the periods. */
@@ -86,14 +86,14 @@ export function reviewerDriftReport(spec: {
   const { columns, level, timeline } = spec;
   if (columns === null) return null;
   // Each reviewer's offset over the window, so the series do not step where members come and go.
-  const pooled = new Float64Array(columns.models.length);
-  const index = new Map(columns.models.map((name, m) => [name, m]));
-  for (const o of spec.fit.reviewerOffsets) pooled[index.get(o.subject)!] = o.estimate;
-  const found = reviewerDrifts(columns, { alpha: spec.alpha, seed: spec.seed, margin: spec.margin }, pooled);
+  const pooled = pooledOffsets(columns, spec.fit);
+  const levelled = levelledSeries(columns, spec.fit, pooled);
+  const found = reviewerDrifts(columns, { alpha: spec.alpha, seed: spec.seed, margin: spec.margin, levelled }, pooled);
   if (found.length === 0) return null;
   const refit = fitScoreModel(splitDriftingReviewers(columns, found), { level });
   const bySubject = new Map(refit.reviewerOffsets.map((o) => [o.subject, o]));
-  const series = reviewerSeries(columns);
+  // The sessions and config versions of each reviewer's series (the same levelled or not).
+  const series = levelled;
   const drifted = new Map<string, DriftedReviewer>();
   const notes: string[] = [];
   const offsets: ScoreModelEffect[] = [];
@@ -118,9 +118,6 @@ export function reviewerDriftReport(spec: {
     const latest = bySubject.get(latestName(list.at(-1)!.j));
     if (latest !== undefined) offsets.push({ ...latest, subject: offset.subject });
   }
-  // The series against each reviewer's offset over the window, as the test read them (for a step between periods
-  // that a later split changed).
-  const levelled = byModel.size < found.length ? reviewerSeries(columns, [], pooled) : null;
   for (const [model, changes] of byModel) {
     const name = columns.models[model]!;
     const f = own.get(model)!;
@@ -170,7 +167,9 @@ export function reviewerDriftReport(spec: {
     const change =
       q === 1
         ? last.change
-        : stepAt(levelled![model]!.deviations, { from: bounds[q - 1]!, split: bounds[q]!, to: bounds[q + 1]! });
+        : // The series against each reviewer's offset over the window, as the test read them (for a step between
+          // periods that a later split changed).
+          stepAt(levelled[model]!.deviations, { from: bounds[q - 1]!, split: bounds[q]!, to: bounds[q + 1]! });
     const before = fits.at(-2) ?? null;
     const since = { sessionId: columns.sessionIds[last.fromSession]!, timestamp: timeline.iso(last.fromSession) };
     const how =
@@ -206,6 +205,38 @@ export function reviewerDriftReport(spec: {
   return { fit: { ...spec.fit, reviewerOffsets: offsets }, drifted, notes };
 }
 
+/** Each reviewer's offset over the window (the fit's), by model; 0 for a member the fit has no offset for. */
+function pooledOffsets(columns: BiasColumns, fit: ScoreModelFit): Float64Array {
+  const pooled = new Float64Array(columns.models.length);
+  const index = new Map(columns.models.map((name, m) => [name, m]));
+  for (const o of fit.reviewerOffsets) {
+    const m = index.get(o.subject);
+    if (m !== undefined) pooled[m] = o.estimate;
+  }
+  return pooled;
+}
+
+/**
+ * The reviewers' series levelled by their offsets over the window (`reviewerSeries(columns, [], pooled)`), which the
+ * drift test reads first and the blind spots read again: `reviewerDriftReport` forms them and `reviewerDriftPower`,
+ * asked next of the same columns and fit, takes them (a second grouping of every record by answer was a tenth of the
+ * statistics' cold time). Kept by columns, and dropped once taken, so they live no longer than before.
+ */
+const formedSeries = new WeakMap<BiasColumns, { fit: ScoreModelFit; series: ReviewerSeries[] }>();
+
+function levelledSeries(columns: BiasColumns, fit: ScoreModelFit, pooled: Float64Array): ReviewerSeries[] {
+  const series = reviewerSeries(columns, [], pooled);
+  formedSeries.set(columns, { fit, series });
+  return series;
+}
+
+/** The series `levelledSeries` formed for these columns and this fit, once; undefined when there are none. */
+function takeLevelledSeries(columns: BiasColumns, fit: ScoreModelFit): ReviewerSeries[] | undefined {
+  const formed = formedSeries.get(columns);
+  formedSeries.delete(columns);
+  return formed !== undefined && formed.fit === fit ? formed.series : undefined;
+}
+
 /** The drift test needs this many sessions in a reviewer's series (10 each side of a split). */
 const TESTED_FROM = 20;
 /** The power at which the drift test's blind spot is stated. */
@@ -223,11 +254,17 @@ const POWER = 0.8;
  */
 export function driftBlindSpots(
   columns: BiasColumns,
-  rule: { alpha: number; margin: number },
+  rule: {
+    alpha: number;
+    margin: number;
+    /** `reviewerSeries(columns, [], offsets)`, where the caller has them already. */
+    levelled?: readonly ReviewerSeries[] | undefined;
+  },
   offsets?: ArrayLike<number>,
 ): Map<number, { sessions: number; sessionsPerSide: number; standardError: number; undetectableBelow: number }> {
   const { alpha, margin } = rule;
-  const tested = reviewerSeries(columns, [], offsets).filter((x) => x.deviations.length >= TESTED_FROM);
+  const series = rule.levelled ?? reviewerSeries(columns, [], offsets);
+  const tested = series.filter((x) => x.deviations.length >= TESTED_FROM);
   const out = new Map<
     number,
     { sessions: number; sessionsPerSide: number; standardError: number; undetectableBelow: number }
@@ -265,13 +302,9 @@ export function reviewerDriftPower(spec: {
   const { columns, margin } = spec;
   const out = new Map<string, ReviewerDriftPowerReport>();
   if (columns === null) return out;
-  const pooled = new Float64Array(columns.models.length);
-  const index = new Map(columns.models.map((name, m) => [name, m]));
-  for (const o of spec.fit.reviewerOffsets) {
-    const m = index.get(o.subject);
-    if (m !== undefined) pooled[m] = o.estimate;
-  }
-  for (const [model, spot] of driftBlindSpots(columns, { alpha: spec.alpha, margin }, pooled)) {
+  const pooled = pooledOffsets(columns, spec.fit);
+  const levelled = takeLevelledSeries(columns, spec.fit);
+  for (const [model, spot] of driftBlindSpots(columns, { alpha: spec.alpha, margin, levelled }, pooled)) {
     const name = columns.models[model]!;
     if (spec.drifted.has(name) || confidenceTier(spot.sessionsPerSide) !== 'preliminary') continue;
     if (!(spot.undetectableBelow > 2 * margin)) continue;

@@ -307,10 +307,16 @@ function beyondMargin(change: ReviewerDriftFinding['change'], alpha: number, mar
  */
 export function reviewerDrifts(
   columns: BiasColumns,
-  rule: { alpha: number; seed: number; margin: number },
+  rule: {
+    alpha: number;
+    seed: number;
+    margin: number;
+    /** `reviewerSeries(columns, [], offsets)`, where the caller has them already (the first reviewers tested read them). */
+    levelled?: readonly ReviewerSeries[];
+  },
   offsets?: ArrayLike<number>,
 ): ReviewerDriftFinding[] {
-  const { alpha, seed, margin } = rule;
+  const { alpha, seed, margin, levelled } = rule;
   const random = createSeededSfc32(seed);
   const steps: DriftStep[] = [];
   const found: ReviewerDriftFinding[] = [];
@@ -364,7 +370,7 @@ export function reviewerDrifts(
     }
   };
   for (;;) {
-    const series = reviewerSeries(columns, steps, offsets);
+    const series = steps.length === 0 && levelled !== undefined ? levelled : reviewerSeries(columns, steps, offsets);
     const tested = series
       .filter((x) => !passed.has(x.model) && !found.some((f) => f.model === x.model))
       .map((x) => ({ series: x, test: driftTest(x, random) }))
