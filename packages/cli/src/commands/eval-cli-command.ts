@@ -7,7 +7,7 @@ import {
   parseCouncilRunFlags,
   parseEndpointConcurrency,
 } from '../parse-council-run-flags.js';
-import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
+import { argText, parseDollarOption, parseIntegerOption, parseListOption, parseStringOption } from '../parse-option.js';
 import type { EvalCommandOptions } from './eval-command.js';
 
 export const evalCliCommand: CliCommand<EvalCommandOptions> = {
@@ -41,6 +41,11 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
         'The run’s journal, one JSON line per item (default <dataset>.eval.jsonl; with --demo, in the demo’s home)',
     },
     {
+      flags: '--sessions <ids>',
+      description:
+        'Take these sessions from the history (comma-separated ids) for the items whose questions they answered, instead of running a council for them',
+    },
+    {
       flags: '--resume',
       description: 'Continue the journal: run only the items not done (or just report a finished run)',
     },
@@ -57,6 +62,7 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     'council eval examples/eval/questions.jsonl --demo',
     'council eval golden.jsonl --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001 --concurrency 4',
     'council eval golden.csv --resume --json > eval.json',
+    'council eval golden.jsonl --sessions 3f2a9c1e,9b7d0e42',
   ],
   parse: ({ args, options: o }) => ({
     file: argText(args[0]) ?? '',
@@ -65,6 +71,7 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     endpointConcurrency: parseEndpointConcurrency('endpoint-concurrency', o['endpointConcurrency']),
     output: parseStringOption('output', o['output']),
     grader: parseStringOption('grader', o['grader']),
+    sessions: parseListOption('sessions', o['sessions']),
     resume: o['resume'] === true,
     demo: o['demo'] === true,
     bootstrap: parseIntegerOption('bootstrap', o['bootstrap'], { min: 0, max: 100_000 }),

@@ -126,6 +126,47 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     expect(resumed.out).toBe(first.out);
   }, 60_000);
 
+  it('takes sessions already run (--sessions) for the items whose questions they answered, asking no member again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-eval-'));
+    const councilItems = DATASET.filter((d) => d.id.startsWith('q'));
+    writeFileSync(join(dir, 'golden.jsonl'), councilItems.map((d) => JSON.stringify(d)).join('\n') + '\n');
+    const first = await run(dir, ['golden.jsonl', '--models', MEMBERS.join(','), '--json', '--bootstrap', '100']);
+    expect(first.code, first.err).toBe(0);
+    const ids = journal(join(dir, 'golden.jsonl.eval.jsonl')).map((l) => l.session!.sessionId);
+    // Three of the four sessions: the fourth item is left out and said so.
+    const before = server.requests.length;
+    const taken = await run(dir, [
+      'golden.jsonl',
+      '--sessions',
+      ids.slice(0, 3).join(','),
+      '--output',
+      'taken.jsonl',
+      '--json',
+      '--bootstrap',
+      '100',
+    ]);
+    expect(taken.code, taken.err).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(taken.err).toContain(
+      '--sessions: 3 sessions answer their items; 1 item with key content or a reference answer no given session answers is left out.',
+    );
+    const report = JSON.parse(taken.out) as EvalReport;
+    // The same answers, checked the same way (by hand, as above): alpha passes q1 q2 q3, beta q2 q3, gamma q2.
+    const takenItems = journal(join(dir, 'taken.jsonl')).map((l) => l.item_id);
+    const passes: Record<string, string[]> = {
+      'test/alpha': ['q1', 'q2', 'q3'],
+      'test/beta': ['q2', 'q3'],
+      'test/gamma': ['q2'],
+    };
+    for (const m of report.members) {
+      expect(m.keyContent.n).toBe(3);
+      expect(m.keyContent.count).toBe(takenItems.filter((id) => passes[m.member]!.includes(id)).length);
+    }
+    const unknown = await run(dir, ['golden.jsonl', '--sessions', 'no-such-session', '--output', 'x.jsonl']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/--sessions: no session no-such-session in the history/);
+  }, 60_000);
+
   it('refuses bad datasets before any model is called, naming the line and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-eval-'));
     const before = server.requests.length;

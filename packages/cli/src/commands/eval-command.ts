@@ -15,6 +15,8 @@ import { persistSession } from '../persist-session.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
 import { checkOutputFile } from '../write-output-file.js';
+import { loadHistory } from './history-command.js';
+import { takeSessions } from '../eval/take-sessions.js';
 import { computeEvalReport } from '../eval/compute-eval-report.js';
 import type { EvalReport } from '../eval/compute-eval-report.js';
 import { demoGrade, withDemoKnowledge } from '../eval/eval-demo-models.js';
@@ -46,6 +48,8 @@ export interface EvalCommandOptions extends Partial<CouncilRunFlags> {
   demo?: boolean;
   /** Bootstrap replicates of the report's intervals. Default 2000. */
   bootstrap?: number;
+  /** Take these sessions from the history instead of running a council for the items they answer. */
+  sessions?: string[];
 }
 
 const memberId = (member: CouncilMember): string =>
@@ -85,8 +89,15 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
       message: `${output} already holds an eval run: pass --resume to continue it (or just report it), or --output to start another.`,
     });
   const done = options.resume ? readEvalJournal(output) : new Map<string, EvalJournalLine>();
-  const todo = items.filter((i) => !done.has(i.id));
+  // --sessions: the sessions answer their items, and no council runs; items no given session answers are left out.
+  const taken =
+    options.sessions === undefined
+      ? null
+      : takeSessions({ ids: options.sessions, items, entries: (await loadHistory(ctx, given)).entries });
+  const todo = items.filter((i) => !done.has(i.id) && (taken === null || !runsCouncil(i) || taken.has(i.id)));
   const seed = options.seed ?? 1;
+  // With --sessions and no --models, the judges and grader are the first taken session's own council.
+  const first = taken === null ? undefined : [...taken.values()][0];
   const flags = demo
     ? {
         ...options,
@@ -95,7 +106,9 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
         order: options.order ?? ('per-reviewer' as const),
         seed,
       }
-    : options;
+    : first !== undefined && options.models === undefined
+      ? { ...options, models: first.config.members, chairman: options.chairman ?? first.config.chairman }
+      : options;
   const council = await prepareBatchCouncil({
     flags,
     given,
@@ -110,6 +123,12 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     : council.resolveModel(options.grader ?? (typeof chairman === 'string' ? chairman : chairman.modelId));
   const concurrency = options.concurrency ?? 2;
 
+  if (taken !== null) {
+    const left = items.filter((i) => runsCouncil(i) && !taken.has(i.id) && !done.has(i.id)).length;
+    ctx.io.stderr(
+      `--sessions: ${taken.size} session${taken.size === 1 ? '' : 's'} answer their items; ${left} item${left === 1 ? '' : 's'} with key content or a reference answer no given session answers ${left === 1 ? 'is' : 'are'} left out.\n`,
+    );
+  }
   ctx.io.stderr(
     `Eval: ${items.length} items, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}${demo ? `\n(--demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline, saved under ${given.home})` : ''}\n`,
   );
@@ -127,6 +146,18 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     },
   });
 
+  const runNewSession = async (item: EvalItem, resolveModel: (id: string) => LanguageModelV1) => {
+    const ran = await runCouncil(council.sessionOptions({ query: item.question, key: item.id, resolveModel }));
+    if (options.persist !== false)
+      await persistSession({
+        session: ran,
+        settings,
+        version: ctx.version,
+        keepQuestion: config.historyQuestions && options.keepQuestion !== false,
+      });
+    return sessionDocument(ran);
+  };
+
   const runItem = async (item: EvalItem): Promise<EvalJournalLine> => {
     const resolveModel = demo
       ? withDemoKnowledge({ resolveModel: council.resolveModel, item, seed })
@@ -134,15 +165,8 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     let session: EvalJournalLine['session'] = null;
     const grades: EvalGrade[] = [];
     if (runsCouncil(item)) {
-      const ran = await runCouncil(council.sessionOptions({ query: item.question, key: item.id, resolveModel }));
-      if (options.persist !== false)
-        await persistSession({
-          session: ran,
-          settings,
-          version: ctx.version,
-          keepQuestion: config.historyQuestions && options.keepQuestion !== false,
-        });
-      session = sessionDocument(ran);
+      const ran = taken?.get(item.id) ?? (await runNewSession(item, resolveModel));
+      session = ran;
       if (item.accept === undefined && item.reference !== undefined) {
         const reference = item.reference;
         const targets = [
