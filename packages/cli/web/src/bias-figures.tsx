@@ -190,7 +190,7 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
         </ul>
       )}
       <FigureTable
-        caption="Position effects (score points by display position)"
+        caption="Position effects (points above or below the same reviewer’s average in the same session, by the order shown)"
         rows={(report.position?.effects ?? []).map((f) => ({ name: metricLabel(f.metric), figure: f }))}
       />
       {unidentified && (
