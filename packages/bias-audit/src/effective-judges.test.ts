@@ -7,7 +7,7 @@ function sessions(scores: [number, number, number][]): BiasObservation[] {
   return scores.flatMap((given, s) =>
     (['X', 'Y', 'Z'] as const).map((reviewer, r) => ({
       sessionId: `s${s}`,
-      timestamp: `2026-11-0${s + 1}T10:00:00Z`,
+      timestamp: new Date(Date.UTC(2026, 10, 1) + s * 3_600_000).toISOString(),
       reviewer,
       candidate: 'A',
       position: 0,
@@ -22,26 +22,26 @@ function sessions(scores: [number, number, number][]): BiasObservation[] {
 
 describe('effectiveJudges', () => {
   it('reads two reviewers that always agree as one judge (hand-worked)', () => {
-    // X and Y give the same score every time; Z differs. d(X,Y) = 0, 0, 0, 0: Var 0. d(X,Z) = d(Y,Z) = −2, 2, 0, 2:
-    // mean 0.5, Var = (6.25 + 2.25 + 0.25 + 2.25)/3 = 11/3. Median pair variance 11/3, so σ̂² = 11/6 and
-    // ρ(X,Y) = 1 − 0 = 1, ρ(X,Z) = ρ(Y,Z) = 1 − (11/3)/(11/3) = 0. ρ̄ = 1/3; n_eff = 3/(1 + 2/3) = 1.8; the pair X, Y
-    // is worth 2/(1 + 1) = 1 judge, X, Z 2.
-    const judges = effectiveJudges(
-      sessions([
-        [5, 5, 7],
-        [7, 7, 5],
-        [6, 6, 6],
-        [6, 6, 4],
-      ]),
-      { minAnswers: 2, resamples: 0 },
-    );
+    // X and Y give the same score every time; Z differs. Twelve times over: (5, 5, 7), (7, 7, 5), (6, 6, 6), (6, 6, 4).
+    // d(X,Y) = 0 always: Var 0. d(X,Z) = d(Y,Z) = −2, 2, 0, 2 (×12): mean 0.5, Σ(d − 0.5)² = 12·11 = 132, Var = 132/47.
+    // The typical pairs' variance: the core of 2 of 3 is the two equal ones (132/47); X,Y's distance from it in its own
+    // standard error, (0 − c)/(4.685·c·√(2/47)) = −1.035, is beyond the biweight's reach: weight 0. So 2σ̂² = 132/47,
+    // ρ(X,Y) = 1 − 0 = 1, ρ(X,Z) = ρ(Y,Z) = 0; ρ̄ = 1/3; n_eff = 3/(1 + 2/3) = 1.8; the pair X, Y is worth 2/(1 + 1)
+    // = 1 judge, X, Z 2.
+    const pattern: [number, number, number][] = [
+      [5, 5, 7],
+      [7, 7, 5],
+      [6, 6, 6],
+      [6, 6, 4],
+    ];
+    const judges = effectiveJudges(sessions(Array.from({ length: 12 }, () => pattern).flat()), { resamples: 0 });
     expect(judges.reviewers).toBe(3);
-    expect(judges.errorVariance).toBeCloseTo(11 / 6, 12);
+    expect(judges.errorVariance).toBeCloseTo(66 / 47, 12);
     expect(judges.meanCorrelation.estimate).toBeCloseTo(1 / 3, 12);
     expect(judges.effective.estimate).toBeCloseTo(1.8, 12);
     expect(judges.standardErrorFactor).toBeCloseTo(Math.sqrt(3 / 1.8), 12);
     const xy = judges.pairs.find((p) => p.reviewer === 'X' && p.other === 'Y')!;
-    expect(xy.answers).toBe(4);
+    expect(xy.answers).toBe(48);
     expect(xy.correlation.estimate).toBeCloseTo(1, 12);
     expect(xy.effective.estimate).toBeCloseTo(1, 12);
     const xz = judges.pairs.find((p) => p.reviewer === 'X' && p.other === 'Z')!;

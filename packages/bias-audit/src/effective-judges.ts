@@ -56,8 +56,8 @@ export interface EffectiveJudges {
  * quality cancels, and Var(d) = σ_r² + σ_s² − 2·Cov(e_r, e_s). Errors shared by every reviewer cannot be told from
  * the answer's quality, so the correlation is read under two stated assumptions: reviewers err equally (σ_r = σ),
  * and the typical pair of reviewers errs independently, as the report reads offsets from the typical reviewer: 2σ̂²
- * is the mean Var(d) of the majority core of pairs (the ⌊P/2⌋ + 1 of the P pairs' variances, consecutive when
- * sorted, that agree best relative to their size), so a minority of pairs that err alike cannot move it. Then
+ * is a robust location of the pairs' Var(d) (`typicalVariance`: Tukey's biweight from their majority core), so a
+ * minority of pairs that err alike cannot move it. Then
  * ρ_rs = 1 − Var(d_rs)/(2σ̂²), each pair over the answers both scored. Where most pairs err alike the assumption
  * fails, the shared part reads as quality, and n_eff is overstated.
  *
@@ -149,10 +149,9 @@ export function effectiveJudges(
   const judges = new Set(keys.flatMap((key) => [Math.floor(key / M), key % M]));
   const R = judges.size;
 
-  /** [σ̂², ρ̄, n_eff, ρ per pair…] for one set of unit weights. */
-  const statistic = (weights: Float64Array | null): Float64Array => {
-    const out = new Float64Array(3 + keys.length).fill(Number.NaN);
-    const variances = keys.map((key) => {
+  /** Each counted pair's Var(d) for one set of unit weights (NaN below 2 answers). */
+  const pairVariances = (weights: Float64Array | null): number[] =>
+    keys.map((key) => {
       const pair = sums.get(key)!;
       let n = 0;
       let sum = 0;
@@ -165,25 +164,73 @@ export function effectiveJudges(
       }
       return n >= 2 ? (squares - (sum * sum) / n) / (n - 1) : Number.NaN;
     });
-    const finite = variances.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-    if (finite.length === 0) return out;
-    // The typical pairs: the ⌊P/2⌋ + 1 consecutive variances (sorted) that agree best relative to their size (least
-    // squared coefficient of variation), as the report's typical reviewer is its majority core; their mean is 2σ̂².
-    const h = Math.floor(finite.length / 2) + 1;
+  const answersOf = (weights: Float64Array | null): number[] =>
+    keys.map((key) => {
+      const pair = sums.get(key)!;
+      let n = 0;
+      for (let u = 0; u < units; u++) n += (weights === null ? 1 : weights[u]!) * pair[u * 3]!;
+      return n;
+    });
+  /**
+   * 2σ̂², the typical pairs' Var(d): Tukey's biweight location of the pairs' variances, each weighted by its
+   * answers less one (a pooled variance) and its distance from the centre counted in its own standard error
+   * (centre·√(2/(n − 1)), a variance's under normality), iterated from `start`. Pairs that err alike sit far below
+   * the independent ones and get no weight, so a minority of them cannot move it; the weights change smoothly with
+   * the data, so a bootstrap replicate recomputes them.
+   */
+  const typicalVariance = (variances: readonly number[], answers: readonly number[], start: number): number => {
+    let centre = start;
+    for (let iteration = 0; iteration < 100; iteration++) {
+      let weighted = 0;
+      let total = 0;
+      variances.forEach((v, p) => {
+        const n = answers[p]!;
+        if (!Number.isFinite(v) || n < 2) return;
+        const u = (v - centre) / (4.685 * centre * Math.sqrt(2 / (n - 1)));
+        if (Math.abs(u) >= 1) return;
+        const w = (n - 1) * (1 - u * u) ** 2;
+        weighted += w * v;
+        total += w;
+      });
+      const next = total > 0 ? weighted / total : centre;
+      const done = Math.abs(next - centre) <= 1e-12 * centre;
+      centre = next;
+      if (done) break;
+    }
+    return centre;
+  };
+  // The start: the majority core of pairs, the ⌊P/2⌋ + 1 variances, consecutive when sorted, that agree best
+  // relative to their size (least squared coefficient of variation), as the report's typical reviewer starts from
+  // its majority core; its mean starts the biweight on the full data, whose result starts every replicate's.
+  const fullVariances = pairVariances(null);
+  const fullAnswers = answersOf(null);
+  const start = ((): number => {
+    const sorted = fullVariances.filter((v) => Number.isFinite(v)).sort((x, y) => x - y);
+    const h = Math.floor(sorted.length / 2) + 1;
     let best = Number.POSITIVE_INFINITY;
-    let core = Number.NaN;
-    for (let start = 0; start + h <= finite.length; start++) {
-      let mean = 0;
-      for (let i = start; i < start + h; i++) mean += finite[i]! / h;
-      let spread = 0;
-      for (let i = start; i < start + h; i++) spread += (finite[i]! - mean) ** 2;
+    let chosen = Number.NaN;
+    for (let first = 0; first + h <= sorted.length; first++) {
+      const window = sorted.slice(first, first + h);
+      const mean = window.reduce((total, v) => total + v, 0) / h;
+      const spread = window.reduce((total, v) => total + (v - mean) ** 2, 0);
       const cv2 = mean > 0 ? spread / (h * mean * mean) : Number.POSITIVE_INFINITY;
-      if (cv2 < best || Number.isNaN(core)) {
+      if (cv2 < best || Number.isNaN(chosen)) {
         best = cv2;
-        core = mean;
+        chosen = mean;
       }
     }
-    const sigma2 = core / 2;
+    return chosen;
+  })();
+  const fullTypical = start > 0 ? typicalVariance(fullVariances, fullAnswers, start) : Number.NaN;
+
+  /** [σ̂², ρ̄, n_eff, ρ per pair…] for one set of unit weights. */
+  const statistic = (weights: Float64Array | null): Float64Array => {
+    const out = new Float64Array(3 + keys.length).fill(Number.NaN);
+    const variances = weights === null ? fullVariances : pairVariances(weights);
+    const sigma2 =
+      (weights === null || !(fullTypical > 0)
+        ? fullTypical
+        : typicalVariance(variances, answersOf(weights), fullTypical)) / 2;
     if (!(sigma2 > 0)) return out;
     let total = 0;
     let counted = 0;
