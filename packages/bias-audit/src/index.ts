@@ -118,3 +118,9 @@ export type {
   CalibratedView,
   CalibratedViewOptions,
 } from './calibrated-view.js';
+export { partialPool } from './partial-pooling.js';
+export type { PartialPooling, PooledEffect, PoolingInput } from './partial-pooling.js';
+export { poolReviewerEffects } from './pool-reviewer-effects.js';
+export type { PooledReviewerEffects, PoolingCheckpoint } from './pool-reviewer-effects.js';
+export { effectiveJudges } from './effective-judges.js';
+export type { EffectiveJudges, EffectiveJudgesOptions, JudgePair } from './effective-judges.js';
