@@ -3,6 +3,7 @@ import {
   batchEndpointConcurrencyOption,
   councilCallOptions,
   councilMemberOptions,
+  councilSaveOptions,
   councilStageOptions,
   parseCouncilRunFlags,
   parseEndpointConcurrency,
@@ -55,7 +56,7 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
         'Offline, no key: the demo’s simulated members in a temporary home (or --home); shows how the report reads',
     },
     { flags: '--bootstrap <n>', description: 'Resamples of the report’s intervals (default 2000)' },
-    { flags: '--no-persist', description: 'Save no history, bias records or telemetry' },
+    ...councilSaveOptions,
     { flags: '--json', description: 'Print the report as one JSON document' },
   ],
   examples: [

@@ -167,6 +167,24 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     expect(unknown.err).toMatch(/--sessions: no session no-such-session in the history/);
   }, 60_000);
 
+  it('keeps no question in the history with --no-keep-question, as ask and batch', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-eval-'));
+    writeFileSync(join(dir, 'one.jsonl'), JSON.stringify(DATASET[1]) + '\n');
+    const result = await run(dir, [
+      'one.jsonl',
+      '--models',
+      MEMBERS.join(','),
+      '--no-keep-question',
+      '--bootstrap',
+      '0',
+    ]);
+    expect(result.code, result.err).toBe(0);
+    const [entry] = readFileSync(join(dir, 'home', 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(JSON.parse(entry!)).not.toHaveProperty('question');
+  }, 60_000);
+
   it('refuses bad datasets before any model is called, naming the line and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'council-eval-'));
     const before = server.requests.length;
