@@ -30,6 +30,7 @@ import { councilOptionsFromFlags } from '../council-options-from-flags.js';
 import { describeEvidenceRead, readEvidence, scanEvidenceText } from '../evidence/read-evidence.js';
 import { renderJuryText } from '../render-verdict-text.js';
 import { reviewerFlagsFromStore } from '../reviewer-flags-from-store.js';
+import { simulatedJuror } from './gate-demo-jurors.js';
 import type { VerdictFlags } from '../verdict-flags.js';
 
 /** `ask`'s options: the shared council flags (each optional; the seed a number or its text), and its own. */
@@ -198,7 +199,12 @@ export async function runAsk(
       concurrency: endpointConcurrency(loaded.config, options.concurrency),
     }),
   );
-  const resolveModel = hooks.wrapResolver === undefined ? resolveFromSettings : hooks.wrapResolver(resolveFromSettings);
+  // In jury mode the simulated provider's personas decide too (it reads no prompts, so it cannot follow the jury's).
+  const juryResolver =
+    (options.verdict ?? loaded.config.verdict) === undefined
+      ? resolveFromSettings
+      : (id: string) => simulatedJuror(resolveFromSettings(id));
+  const resolveModel = hooks.wrapResolver === undefined ? juryResolver : hooks.wrapResolver(juryResolver);
   // Without a key the council would start, lose every member to it and report a quorum failure.
   // Personality ids sit as their personality (model and system prompt); checked by the models behind them.
   const seats = seatCouncil({ members, chairman, personalities: loaded.personalities });

@@ -16,7 +16,7 @@ import { sessionDocument } from '../session-document.js';
 import type { VerdictFlags } from '../verdict-flags.js';
 import { writeOutputFile } from '../write-output-file.js';
 import { runAsk } from './ask-command.js';
-import { GATE_DEMO_MEMBERS, simulatedJuror } from './gate-demo-jurors.js';
+import { GATE_DEMO_MEMBERS } from './gate-demo-jurors.js';
 import { gateDecision, renderGateSummary } from './gate-summary.js';
 import type { GateDecision } from './gate-summary.js';
 
@@ -147,10 +147,8 @@ export async function runGateCommand(options: GateCommandOptions, ctx: CommandCo
         persist: demo ? false : options.persist !== false,
       },
       quiet,
-      {
-        ...(items.length > 0 ? { evidenceItems: items } : {}),
-        ...(demo ? { wrapResolver: (resolveModel) => (id) => simulatedJuror(resolveModel(id)) } : {}),
-      },
+      // In jury mode ask lets simulated members decide (simulatedJuror): --demo needs nothing more.
+      items.length > 0 ? { evidenceItems: items } : {},
     );
     const gate = gateDecision(session, sessionOutcome(session), {
       requireUnanimous: options.requireUnanimous === true,

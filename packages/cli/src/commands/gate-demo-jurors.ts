@@ -42,7 +42,7 @@ function chairmanParts(prompt: string): { decision: string; dissent: string } {
 }
 
 /**
- * Wraps a simulated model so it plays a juror (`council gate --demo`): its stage-1 answer ends with a decision block
+ * Wraps a simulated model so it plays a juror (`ask --verdict`, `council gate --demo`): its stage-1 answer ends with a decision block
  * derived from its persona and the question, and as chairman it states a `Decision:` line and a `## Dissent` section
  * built from the votes it is shown. Other models pass through untouched; the wrapper never streams.
  */
