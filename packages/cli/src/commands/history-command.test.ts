@@ -54,7 +54,7 @@ describe('council history', () => {
     await runHistoryCommand({ action: 'show', id: 'aaaa2' }, t.ctx);
     expect(t.out()).toContain('Session aaaa2222-0000');
     expect(t.out()).toContain(
-      'Question: not stored (history_questions: false, or saved before questions were kept); category writing',
+      'Question: not stored (history_questions: false or --no-keep-question, or saved before questions were kept); category writing',
     );
     await expect(
       runHistoryCommand({ action: 'show', id: 'aaaa' }, testContext({ home: homeWith([S1, S2]) }).ctx),
