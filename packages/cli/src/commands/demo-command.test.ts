@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -70,6 +70,12 @@ describe('council demo', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
     expect(existsSync(join(home, 'telemetry'))).toBe(false); // consent 1 inside the demo: nothing queued
     expect(existsSync(join(home, 'bias-report.html'))).toBe(true);
+    // The HTML report says the same in words: its visible text has no machine name, raw tier or ADR number.
+    const page = readFileSync(join(home, 'bias-report.html'), 'utf8')
+      .replace(/<style>[\s\S]*?<\/style>/, '')
+      .replace(/<[^>]+>/g, ' ');
+    expect(page).toContain('⚑ Harsh reviewer: simulated:dmitri scores');
+    expect(page).not.toMatch(/\b[a-z]+_[a-z_]+\[[^\]]*\]|insufficient_data|minSessions|ADR-\d+/);
     expect(r.out).not.toContain('\u001b[');
   }, 30_000);
 
