@@ -1,6 +1,18 @@
 import { resolve } from 'node:path';
-import { aggregateBiasAudit, calibratedView, safeParseBiasWindow } from '@council/bias-audit';
-import type { BiasAggregateReport, BiasColumns, CalibratedView } from '@council/bias-audit';
+import {
+  aggregateBiasAudit,
+  calibratedView,
+  effectiveJudges,
+  poolReviewerEffects,
+  safeParseBiasWindow,
+} from '@council/bias-audit';
+import type {
+  BiasAggregateReport,
+  BiasColumns,
+  CalibratedView,
+  EffectiveJudges,
+  PooledReviewerEffects,
+} from '@council/bias-audit';
 import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
 import { biasParquetOnRead } from '../bias-parquet-on-read.js';
@@ -117,10 +129,11 @@ export interface BiasReportDocument {
   report: BiasAggregateReport;
   /**
    * In the JSON document only: the calibrated view (issue 31) of the same records, each model's answers' mean score
-   * raw and with each reviewer's offset and the position effects taken out, with bootstrap intervals. Analytics
-   * only: live votes are unchanged.
+   * raw and with each reviewer's offset and the position effects taken out, with bootstrap intervals; the reviewer
+   * offsets and affinities pooled toward the typical reviewer (and the offsets after the first 10, 20, 50 sessions);
+   * and how many independent judges the council's reviewers are worth. Analytics only: live votes are unchanged.
    */
-  calibrated?: CalibratedView;
+  calibrated?: CalibratedView & { partialPooling: PooledReviewerEffects; effectiveJudges: EffectiveJudges };
 }
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
@@ -291,10 +304,17 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   let text: string;
   switch (format) {
     case 'json':
-      document.calibrated = calibratedView(loaded.columns, {
-        seed: document.options.seed,
-        ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
-      });
+      {
+        const resampling = {
+          seed: document.options.seed,
+          ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+        };
+        document.calibrated = {
+          ...calibratedView(loaded.columns, resampling),
+          partialPooling: poolReviewerEffects(loaded.columns),
+          effectiveJudges: effectiveJudges(loaded.columns, resampling),
+        };
+      }
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
     case 'csv': {
