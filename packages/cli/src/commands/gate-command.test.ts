@@ -189,4 +189,15 @@ describe('council gate --demo', () => {
     expect(r.out).toContain('### Dissent');
     expect(existsSync(join(r.home, 'history.jsonl'))).toBe(false);
   }, 30_000);
+
+  it('gives the same decisions for the same question and evidence whatever the seed', async () => {
+    const decisions = async (seed: string) => {
+      const r = await gate([Q, '--demo', '--evidence', 'change.diff', '--seed', seed, '--json'], {
+        'change.diff': diff,
+      });
+      const doc = JSON.parse(r.out) as { verdict: { votes: { member: string; decision: string }[] } };
+      return doc.verdict.votes.map((v) => [v.member, v.decision]);
+    };
+    expect(await decisions('2')).toEqual(await decisions('9'));
+  }, 30_000);
 });

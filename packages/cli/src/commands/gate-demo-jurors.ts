@@ -17,8 +17,12 @@ function unitHash(text: string): number {
 
 const promptOf = (options: GenerateOptions) => options.messages.map((m) => m.content).join('\n');
 
-/** A simulated juror's decision: mostly approve, sometimes reject, rarely unclear, by persona and question. */
-function decide(modelId: string, prompt: string): { decision: string; confidence: number } {
+/**
+ * A simulated juror's decision: mostly approve, sometimes reject, rarely unclear, by persona and question (with its
+ * evidence). The session's random boundary token is left out, so the same question and evidence get the same decisions.
+ */
+function decide(modelId: string, rawPrompt: string): { decision: string; confidence: number } {
+  const prompt = rawPrompt.replace(/<<<\S+ /g, '<<<');
   const u = unitHash(`${modelId}\n${prompt}`);
   const decision = u < 0.6 ? 'approve' : u < 0.9 ? 'reject' : 'unclear';
   return { decision, confidence: Math.round((0.55 + unitHash(`${prompt}\n${modelId}`) * 0.4) * 100) / 100 };
