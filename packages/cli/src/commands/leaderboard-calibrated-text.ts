@@ -1,4 +1,5 @@
-import type { CalibratedFigure, CalibratedView } from '@council/bias-audit';
+import type { CalibratedFigure, CalibratedView, EffectiveJudges } from '@council/bias-audit';
+import type { StyleControlledRatings } from '@council/scoring';
 import type { Style } from '../create-style.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
@@ -9,12 +10,22 @@ const interval = (f: CalibratedFigure, signed = false): string =>
     ? 'n/a'
     : `[${signed ? points(f.lower) : f.lower.toFixed(2)}, ${signed ? points(f.upper) : f.upper.toFixed(2)}]`;
 
+const elo = (x: number): string => x.toFixed(0);
+
 /**
  * `council leaderboard --calibrated` in text: the scores' leaderboard raw beside calibrated (each reviewer's offset
- * and the display positions' effects taken out), the offsets and position effects that were taken out, and the line
- * that says nothing of it reached a live vote.
+ * and the display positions' effects taken out), the offsets and position effects that were taken out, how many
+ * independent judges the reviewers are worth, the style-controlled Bradley–Terry ratings beside the plain ones, and
+ * the line that says nothing of it reached a live vote.
  */
-export function renderCalibratedLeaderboard(view: CalibratedView, s: Style): string {
+export function renderCalibratedLeaderboard(
+  report: {
+    view: CalibratedView & { effectiveJudges?: EffectiveJudges };
+    styleControlled?: StyleControlledRatings | { computable: false; reason: string } | undefined;
+  },
+  s: Style,
+): string {
+  const { view, styleControlled } = report;
   const lines: string[] = [];
   lines.push(
     `${s.bold('Calibrated leaderboard')} (mean score of each member's answers, from ${countNoun(view.observations, 'score')} in ${countNoun(view.sessions, 'session')}; self-reviews left out)`,
@@ -51,6 +62,53 @@ export function renderCalibratedLeaderboard(view: CalibratedView, s: Style): str
           .map((p) => `${p.position + 1}: ${points(p.estimate)}`)
           .join(', ')}.`,
       );
+  }
+  const judges = view.effectiveJudges;
+  if (judges !== undefined) {
+    const { lower, upper } = judges.effective;
+    lines.push(
+      `Judges: ${judges.statement}${lower === null || upper === null ? '' : ` (95% interval ${lower.toFixed(1)}–${upper.toFixed(1)} effective)`}`,
+    );
+  }
+  if (styleControlled !== undefined) {
+    if (!('plain' in styleControlled))
+      lines.push(`Style-controlled ratings: not computable (${styleControlled.reason})`);
+    else {
+      const plain = new Map(styleControlled.plain.map((e) => [e.candidate, e]));
+      lines.push(
+        `${s.bold('Style-controlled Bradley–Terry')} (Elo scale, ${countNoun(styleControlled.comparisons, 'pairwise preference')}; length and style as covariates, beside the plain fit)`,
+      );
+      const span = (i: { lower: number; upper: number } | null): string =>
+        i === null ? 'n/a' : `[${elo(i.lower)}, ${elo(i.upper)}]`;
+      lines.push(
+        renderTable({
+          head: ['rank', 'member', 'style-controlled', '95% interval', 'plain', '95% interval', 'plain rank'],
+          align: ['right', 'left', 'right', 'right', 'right', 'right', 'right'],
+          style: s,
+          rows: styleControlled.styleControlled.map((e) => {
+            const p = plain.get(e.candidate)!;
+            return [
+              String(e.rank),
+              e.candidate,
+              elo(e.rating),
+              span(e.interval),
+              elo(p.rating),
+              span(p.interval),
+              String(p.rank),
+            ];
+          }),
+        }).trimEnd(),
+      );
+      if (styleControlled.coefficients.length > 0)
+        lines.push(
+          `Style's own pull (log-odds of winning per SD more than the other answer): ${styleControlled.coefficients
+            .map(
+              (c) =>
+                `${c.feature} ${points(c.coefficient)}${c.interval === null ? '' : ` ${interval({ estimate: c.coefficient, ...c.interval }, true)}`}`,
+            )
+            .join(', ')}.`,
+        );
+    }
   }
   lines.push(`${view.note[0]!.toUpperCase()}${view.note.slice(1)}.`);
   return `${lines.join('\n')}\n`;

@@ -70,6 +70,9 @@ describe('council leaderboard --calibrated', () => {
     expect(out).toMatch(/2 +│? *m\/b +│? *7\.00 .*6\.00/);
     expect(out).toMatch(/3 +│? *m\/c +│? *6\.00 .*6\.00/);
     expect(out).toContain('m/c −2.00');
+    // Three sessions give each pair of reviewers 3 answers in common, below the 10 n_eff needs: said, not guessed.
+    expect(out).toContain('Judges: Not computable');
+    expect(out).toContain('Style-controlled Bradley–Terry');
     expect(out).toContain('Analytics only: live votes are unchanged.');
   });
 
@@ -89,6 +92,13 @@ describe('council leaderboard --calibrated', () => {
     expect(view.leaderboard[1]!.calibrated.estimate).toBeCloseTo(7, 10);
     expect(view.leaderboard[1]!.raw.estimate).toBeCloseTo(6, 10);
     expect(view.reviewerOffsets.find((o) => o.reviewer === 'm/c')!.estimate).toBeCloseTo(-2, 10);
+    expect(view.effectiveJudges.pairs).toEqual([]);
+    // Every reviewer ranks m/a over m/b over m/c where it sees them (m/c ranks m/a over m/b): the same order by
+    // Bradley–Terry, and the answers' style does not vary, so style control has no covariate and changes nothing.
+    const styled = doc.styleControlled as Extract<LeaderboardDocument['styleControlled'], { plain: unknown }>;
+    expect(styled.coefficients).toEqual([]);
+    expect(styled.styleControlled.map((e) => e.candidate)).toEqual(['m/a', 'm/b', 'm/c']);
+    expect(styled.styleControlled.map((e) => e.rating)).toEqual(styled.plain.map((e) => e.rating));
   });
 
   it('leaves the document as it was without the flag', async () => {

@@ -15,7 +15,7 @@ export const leaderboardCliCommand: CliCommand<LeaderboardCommandOptions> = {
     {
       flags: '--calibrated',
       description:
-        "Also the scores' leaderboard with each reviewer's offset and the position effects taken out, beside the raw one (analytics only)",
+        "Also the scores' leaderboard with each reviewer's offset and the position effects taken out beside the raw one, how many independent judges the reviewers are worth, and Bradley–Terry with length and style as covariates (analytics only)",
     },
     { flags: '--json', description: 'Print one JSON document' },
   ],

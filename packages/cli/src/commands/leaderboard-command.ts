@@ -1,12 +1,15 @@
-import { aggregateLeaderboards, bradleyTerry } from '@council/scoring';
-import { calibratedView } from '@council/bias-audit';
-import type { BiasObservation, CalibratedView } from '@council/bias-audit';
+import { aggregateLeaderboards, bradleyTerry, ScoringError, styleControlledBradleyTerry } from '@council/scoring';
+import type { StyleControlledRatings, StyledSession } from '@council/scoring';
+import { calibratedView, effectiveJudges } from '@council/bias-audit';
+import type { BiasObservation, CalibratedView, EffectiveJudges } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import type { AggregateLeaderboardEntry, Ballot, BradleyTerryEntry } from '@council/scoring';
 import type { CommandContext } from '../command-context.js';
 import { renderTable } from '../render-table.js';
 import { loadHistory } from './history-command.js';
 import { countNoun } from '../count-noun.js';
+import type { HistoryEntry } from '../history-entry.js';
+import { styleStatistics } from '../style-mimicry.js';
 import { renderCalibratedLeaderboard } from './leaderboard-calibrated-text.js';
 
 export interface LeaderboardCommandOptions {
@@ -29,8 +32,13 @@ export interface LeaderboardDocument {
   category: string | null;
   borda: AggregateLeaderboardEntry[];
   bradleyTerry: BradleyTerryEntry[];
-  /** With `--calibrated`: the scores' leaderboard raw and calibrated (analytics only: live votes are unchanged). */
-  calibrated?: CalibratedView;
+  /**
+   * With `--calibrated`: the scores' leaderboard raw and calibrated, with how many independent judges the reviewers
+   * are worth (analytics only: live votes are unchanged).
+   */
+  calibrated?: CalibratedView & { effectiveJudges: EffectiveJudges };
+  /** With `--calibrated`: Bradley–Terry from the same ballots with the answers' length and style as covariates, beside the plain fit. */
+  styleControlled?: StyleControlledRatings | { computable: false; reason: string };
 }
 
 /** The standings without printing them: what `council leaderboard --json` prints and `council serve` returns. */
@@ -81,9 +89,57 @@ export async function computeLeaderboard(
     const observations: BiasObservation[] = selected.flatMap((e) =>
       observationsFromSession({ ...e.session, query: '' }),
     );
-    document.calibrated = calibratedView(observations, { resamples: bootstrap, seed: 1 });
+    document.calibrated = {
+      ...calibratedView(observations, { resamples: bootstrap, seed: 1 }),
+      effectiveJudges: effectiveJudges(observations, { resamples: bootstrap, seed: 1 }),
+    };
+    document.styleControlled = styleControlledLeaderboard(selected, Math.min(bootstrap, 1000));
   }
   return { document, ballots: ballots.length };
+}
+
+const STYLE_FEATURES = [
+  'log_length',
+  'words_per_sentence',
+  'list_share',
+  'heading_share',
+  'code_share',
+  'emphasis_per_100_words',
+] as const;
+
+/**
+ * Style-controlled Bradley–Terry over the history's sessions: each answer's log length and style statistics (those of
+ * the style-mimicry figure) as covariates; a feature that never varies is left out (it cannot be estimated).
+ */
+function styleControlledLeaderboard(
+  entries: readonly HistoryEntry[],
+  bootstrap: number,
+): StyleControlledRatings | { computable: false; reason: string } {
+  const sessions: StyledSession[] = entries.map((e) => ({
+    id: e.session.sessionId,
+    answers: Object.fromEntries(
+      e.session.stage1
+        .filter((r) => r.text !== null)
+        .map((r) => [r.member, [Math.log(Math.max(1, [...r.text!].length)), ...styleStatistics(r.text!)]]),
+    ),
+    ballots: e.session.stage2
+      .filter((review) => review.evaluation && !review.evaluation.abstained)
+      .map((review) => ({ reviewer: review.reviewer, ranking: review.evaluation!.ranking })),
+  }));
+  const all = sessions.flatMap((s) => Object.values(s.answers));
+  const varying = STYLE_FEATURES.map((_, f) => f).filter((f) => all.some((x) => x[f] !== all[0]?.[f]));
+  try {
+    return styleControlledBradleyTerry(
+      sessions.map((s) => ({
+        ...s,
+        answers: Object.fromEntries(Object.entries(s.answers).map(([c, x]) => [c, varying.map((f) => x[f]!)])),
+      })),
+      { featureNames: varying.map((f) => STYLE_FEATURES[f]!), bootstrap, seed: 0 },
+    );
+  } catch (error) {
+    if (ScoringError.isInstance(error)) return { computable: false, reason: error.message };
+    throw error;
+  }
 }
 
 /**
@@ -149,6 +205,9 @@ export async function runLeaderboardCommand(options: LeaderboardCommandOptions, 
       }),
     );
   }
-  if (document.calibrated !== undefined) ctx.io.stdout(renderCalibratedLeaderboard(document.calibrated, s));
+  if (document.calibrated !== undefined)
+    ctx.io.stdout(
+      renderCalibratedLeaderboard({ view: document.calibrated, styleControlled: document.styleControlled }, s),
+    );
   return 0;
 }
