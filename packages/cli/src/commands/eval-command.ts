@@ -14,7 +14,8 @@ import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 import { persistSession } from '../persist-session.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
-import { checkOutputFile } from '../write-output-file.js';
+import { checkOutputFile, writeOutputFile } from '../write-output-file.js';
+import { renderEvalReportHtml } from '../eval/render-eval-report-html.js';
 import { loadHistory } from './history-command.js';
 import { takeSessions } from '../eval/take-sessions.js';
 import { computeEvalReport } from '../eval/compute-eval-report.js';
@@ -50,6 +51,8 @@ export interface EvalCommandOptions extends Partial<CouncilRunFlags> {
   bootstrap?: number;
   /** Take these sessions from the history instead of running a council for the items they answer. */
   sessions?: string[];
+  /** Also write the report as a self-contained HTML page to this file. */
+  html?: string;
 }
 
 const memberId = (member: CouncilMember): string =>
@@ -83,6 +86,17 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
         : 'leave --output out to write <dataset>.eval.jsonl',
     settings: given,
   });
+  // Checked before any item runs: the page may replace an earlier page, never a directory, FIFO or device.
+  const htmlOutput =
+    options.html === undefined
+      ? null
+      : {
+          path: resolve(ctx.cwd, options.html),
+          flag: '--html',
+          orElse: 'name another file with --html',
+          settings: given,
+        };
+  if (htmlOutput !== null) checkOutputFile(htmlOutput);
   if (existsSync(output) && statSync(output).size > 0 && !options.resume)
     throw new CliError({
       code: 'USAGE',
@@ -245,6 +259,10 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     journalPath: output,
     now: ctx.now(),
   });
+  if (htmlOutput !== null) {
+    writeOutputFile({ ...htmlOutput, data: renderEvalReportHtml(report) });
+    ctx.io.stderr(`HTML report: ${htmlOutput.path}\n`);
+  }
   if (options.json) ctx.io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   else ctx.io.stdout(renderEvalReportText(report, ctx.out));
   if (failed > 0)

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,5 +57,29 @@ describe('council eval --demo on the shipped example', () => {
       expect(r.preferences.n + r.preferences.unread).toBe(5);
       expect(r.bias.offset?.sessions).toBe(22);
     }
+  }, 60_000);
+
+  it('writes the same report as a self-contained HTML page with --html: the table, three charts, the sentences', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-eval-demo-'));
+    const c = captureIo();
+    const code = await runCli(
+      ['eval', example, '--demo', '--home', home, '--html', 'eval.html', '--bootstrap', '200'],
+      {
+        version: '1.2.3',
+        io: c.io,
+        env: {},
+        cwd: home,
+      },
+    );
+    expect(code, c.err()).toBe(0);
+    expect(c.err()).toContain(`HTML report: ${join(home, 'eval.html')}`);
+    const html = readFileSync(join(home, 'eval.html'), 'utf8');
+    expect(html).toContain('<h2>Accuracy · agreement · bias</h2>');
+    expect(html).toContain('Demo run on <strong>simulated</strong> members');
+    for (const id of ['eval-accuracy', 'eval-kappa', 'eval-offset']) expect(html).toContain(`id="${id}"`);
+    expect(html).toContain('<th scope="row">simulated:dmitri</th>');
+    expect(html).toContain('Is the council better than its best member?');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('NaN');
   }, 60_000);
 });
