@@ -61,7 +61,7 @@ export function renderIntervalChart(
     const tip = `${row.label}: ${formatNumber(row.estimate, 3)} [${formatNumber(row.ciLower, 3)}, ${formatNumber(row.ciUpper, 3)}], n = ${row.n}`;
     parts.push(
       `<g class="${cls}"><title>${escapeXml(tip)}</title>` +
-        `<text class="label" x="${labelWidth - 8}" y="${px(y + 4)}" text-anchor="end">${escapeXml(row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label)}</text>` +
+        `<text class="label" x="${labelWidth - 8}" y="${px(y + 4)}" text-anchor="end">${escapeXml(fitLabel(row.label))}</text>` +
         `<line class="whisker" x1="${px(x(row.ciLower))}" x2="${px(x(row.ciUpper))}" y1="${px(y)}" y2="${px(y)}"/>` +
         `<line class="cap" x1="${px(x(row.ciLower))}" x2="${px(x(row.ciLower))}" y1="${px(y - 5)}" y2="${px(y + 5)}"/>` +
         `<line class="cap" x1="${px(x(row.ciUpper))}" x2="${px(x(row.ciUpper))}" y1="${px(y - 5)}" y2="${px(y + 5)}"/>` +
@@ -70,4 +70,13 @@ export function renderIntervalChart(
   });
   parts.push(xAxisLabel(options.axisLabel, { from: labelWidth, to: width - 20, height }));
   return svgFrame(options, { width, height, parts });
+}
+
+/**
+ * A row label that fits the 182 units left of the plot at 12 px (26 characters): a longer one keeps its start and its
+ * end around an ellipsis, since model ids differ at both (`openrouter/…` and `…-sonnet:thinking`). The row's
+ * tooltip and the data table below the chart carry the whole label.
+ */
+export function fitLabel(label: string): string {
+  return label.length > 26 ? `${label.slice(0, 11)}…${label.slice(-14)}` : label;
 }
