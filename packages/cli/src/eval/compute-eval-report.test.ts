@@ -85,6 +85,8 @@ describe('computeEvalReport: agreement with people', () => {
     expect(few.reviewers[0]!.preferences.kappa).toEqual({ estimate: 1, interval: null, n: 2 });
     expect(few.sentences.join(' ')).toContain('2 items are too few for an interval');
     expect(JSON.stringify(few)).not.toContain('NaN');
+    // Preference items only: no session, so no bias figure and no sentence claiming one.
+    expect(few.bias).toEqual({ sessions: 0, confidence: 'insufficient_data' });
   });
 });
 

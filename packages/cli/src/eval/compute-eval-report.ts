@@ -381,7 +381,7 @@ export function computeEvalReport(options: {
     council,
     councilVsBest,
     reviewers,
-    bias: { sessions: biasReport?.window.sessions ?? 0, confidence: biasReport?.confidence ?? 'insufficient' },
+    bias: { sessions: biasReport?.window.sessions ?? 0, confidence: biasReport?.confidence ?? 'insufficient_data' },
     sentences: [],
     notes,
   };
@@ -505,6 +505,12 @@ export function describeEvalReport(report: EvalReport): string[] {
         `It gives its own answers ${signed(sp.estimate)} points beyond its offset${sp.interval ? ` (95% interval ${signed(sp.interval.lower)} to ${signed(sp.interval.upper)})` : ''}.`,
       );
   }
+  if (report.items.done > 0 && report.items.withPreference + report.items.withScore === 0)
+    out.push('No item has a human preference or score, so agreement with people is not measured.');
+  if (report.bias.sessions > 0 && report.bias.confidence === 'insufficient_data')
+    out.push(
+      `The bias figures need at least 10 sessions; this eval has ${report.bias.sessions}, so none is shown (run more items, or read \`council bias-report\` over more sessions).`,
+    );
   if (report.items.done === 0) out.push('No item is done yet, so there is nothing to report.');
   return out;
 }
