@@ -101,7 +101,7 @@ export function describeReason(
     case 'below-margin':
       return `margin ${signed(tally.margin)} is below the threshold ${rule.minMargin.toFixed(2)}`;
     case 'no-quorum':
-      return `only ${tally.decided} member${tally.decided === 1 ? '' : 's'} decided approve or reject; the quorum is ${rule.quorum}`;
+      return `${tally.decided === 0 ? 'no member' : `only ${tally.decided} member${tally.decided === 1 ? '' : 's'}`} decided approve or reject; the quorum is ${rule.quorum}`;
   }
 }
 
