@@ -30,9 +30,9 @@ async function openAtPhoneWidth(browser: Browser, file: string, screenshot: stri
     const chartWidths = await page.evaluate<number[]>(
       `[...document.querySelectorAll('svg.chart')].map((svg) => svg.getBoundingClientRect().width)`,
     );
-    // Text drawn outside its chart's box is cut off by the SVG (a long id left of the plot).
+    // Text drawn outside its chart's box is cut off by the SVG (a long id left of the plot, a long upright y label).
     const cutLabels = await page.evaluate<string[]>(
-      `[...document.querySelectorAll('svg.chart')].flatMap((svg) => { const box = svg.getBoundingClientRect(); return [...svg.querySelectorAll('text')].filter((t) => { const r = t.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; }).map((t) => svg.id + ': ' + t.textContent); })`,
+      `[...document.querySelectorAll('svg.chart')].flatMap((svg) => { const box = svg.getBoundingClientRect(); return [...svg.querySelectorAll('text')].filter((t) => { const r = t.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5; }).map((t) => svg.id + ': ' + t.textContent); })`,
     );
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: join(artifacts, screenshot), fullPage: true });

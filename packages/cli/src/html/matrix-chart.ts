@@ -18,9 +18,11 @@ export function renderMatrixChart(
 ): string {
   const cell = 54;
   const labelWidth = 170;
-  const headerHeight = 110;
-  // Room on the right for the last column's slanted label.
-  const width = labelWidth + options.candidates.length * cell + 110;
+  // A column's label slants up and right at 45°: about 6.5 units a character at 12 px, so each of its two extents is
+  // its length × 6.5 × cos 45°. The header (above the cells) and the room right of the last column take the longest.
+  const slant = Math.ceil(Math.max(0, ...options.candidates.map((c) => short(c).length)) * 6.5 * Math.SQRT1_2);
+  const headerHeight = Math.max(110, slant + 24);
+  const width = labelWidth + options.candidates.length * cell + Math.max(110, slant + 16);
   const height = headerHeight + options.reviewers.length * cell + 16;
   const all = options.values.flat().filter((v): v is number => v !== null && Number.isFinite(v));
   const maxAbs = Math.max(1e-9, ...all.map(Math.abs));

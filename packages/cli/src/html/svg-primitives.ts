@@ -113,7 +113,7 @@ export function xAxisLabel(text: string, frame: { from: number; to: number; heig
   return `<text class="axis-label" x="${px((frame.from + frame.to) / 2)}" y="${frame.height - 6}" text-anchor="middle">${escapeXml(text)}</text>`;
 }
 
-/** The y axis's label, turned upright and centred beside the plot (`top`–`bottom`). */
-export function yAxisLabel(text: string, frame: { top: number; bottom: number }): string {
-  return `<text class="axis-label" transform="translate(14 ${px((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(text)}</text>`;
+/** The y axis's label, turned upright and centred beside the plot (`top`–`bottom`), its baseline at `x` (default 14). */
+export function yAxisLabel(text: string, frame: { top: number; bottom: number; x?: number }): string {
+  return `<text class="axis-label" transform="translate(${frame.x ?? 14} ${px((frame.top + frame.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(text)}</text>`;
 }

@@ -18,10 +18,12 @@ export function renderTrendChart(
 ): string {
   const width = 640;
   const height = 220;
-  const left = 56;
-  const right = 16;
   const top = 12;
   const bottom = 40;
+  const yLines = axisLines(options.yLabel, height - top - bottom);
+  // A second line of the y label takes 14 more units left of the tick labels.
+  const left = 56 + 14 * (yLines.length - 1);
+  const right = 16;
   const times = options.points.map((p) => Date.parse(p.at));
   const x = linearScale(extent(times), [left, width - right]);
   const y = linearScale(
@@ -55,6 +57,23 @@ export function renderTrendChart(
       );
     });
   }
-  parts.push(yAxisLabel(options.yLabel, { top, bottom: height - bottom }));
+  yLines.forEach((line, i) => parts.push(yAxisLabel(line, { top, bottom: height - bottom, x: 14 + 14 * i })));
   return svgFrame(options, { width, height, parts });
+}
+
+/**
+ * The y label in the lines it needs to fit `room` units upright at 12 px (about 6.5 units a character): one line when
+ * it fits, else two split at the space nearest the middle (the chart makes room for the second); a line still too long
+ * keeps its start and end around an ellipsis. The caption under the chart names the metric whole.
+ */
+export function axisLines(label: string, room: number): string[] {
+  const max = Math.floor(room / 6.5);
+  if (label.length <= max) return [label];
+  const middle = label.length / 2;
+  const spaces = [...label].flatMap((c, i) => (c === ' ' ? [i] : []));
+  const at = spaces.sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle))[0];
+  const lines = at === undefined ? [label] : [label.slice(0, at), label.slice(at + 1)];
+  const keep = max - 1;
+  const head = Math.ceil(keep / 2);
+  return lines.map((l) => (l.length <= max ? l : `${l.slice(0, head)}…${l.slice(l.length - (keep - head))}`));
 }
