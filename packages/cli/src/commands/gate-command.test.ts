@@ -67,6 +67,14 @@ describe('council gate against the OpenRouter test server', () => {
     // Persisted like any session: the history has it, with its verdict.
     const history = readFileSync(join(r.home, 'history.jsonl'), 'utf8');
     expect(history).toContain('"verdict"');
+    const shown = captureIo();
+    await runCli(['history', 'show', 'last'], {
+      version: '1.2.3',
+      io: shown.io,
+      env: { LLM_COUNCIL_HOME: r.home },
+      cwd: r.home,
+    });
+    expect(shown.out()).toContain('Verdict: APPROVE (weighted majority, margin +1.00; binary, threshold 0.10)');
   }, 30_000);
 
   it('a majority to reject exits 1', async () => {

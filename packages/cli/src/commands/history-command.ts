@@ -9,6 +9,7 @@ import { commandSettings } from '../command-context.js';
 import { countNoun } from '../count-noun.js';
 import { describeUnsaved } from '../describe-unsaved.js';
 import { renderSessionText } from '../render-session-text.js';
+import { renderJuryText } from '../render-verdict-text.js';
 import { renderTable } from '../render-table.js';
 import type { TableAlign } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
@@ -160,7 +161,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
         style: s,
         simulated: entry.simulated,
         show: options.show ?? { answers: true, reviews: false },
-      }),
+      }) + renderJuryText(entry.session, s),
     );
     return 0;
   }
