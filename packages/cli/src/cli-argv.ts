@@ -1,7 +1,8 @@
 /**
  * Joins a negative number to the flag before it (`--timeout -5s` → `--timeout=-5s`) when that flag takes a value,
  * so the flag's own check can say what is wrong with it; the parser would otherwise read `-5s` as short flags and
- * answer "Unknown option `-5`". `valueFlags` holds the long names (without `--`) that take a value.
+ * answer "Unknown option `-5`". A lone `-` (stdin, as in `--evidence -`) is joined the same way: the parser would
+ * otherwise drop it and say the value is missing. `valueFlags` holds the long names (without `--`) that take a value.
  */
 export function joinNegativeValues(argv: readonly string[], valueFlags: ReadonlySet<string>): string[] {
   const joined: string[] = [];
@@ -9,7 +10,7 @@ export function joinNegativeValues(argv: readonly string[], valueFlags: Readonly
     const token = argv[i]!;
     const next = argv[i + 1];
     const name = /^--([^=]+)$/.exec(token)?.[1];
-    if (name !== undefined && valueFlags.has(name) && next !== undefined && /^-\d/.test(next)) {
+    if (name !== undefined && valueFlags.has(name) && next !== undefined && (/^-\d/.test(next) || next === '-')) {
       joined.push(`${token}=${next}`);
       i++;
     } else {

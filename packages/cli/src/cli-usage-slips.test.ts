@@ -42,6 +42,15 @@ describe('usage slips (issue 15 item 12)', () => {
     ]);
   });
 
+  it('joins a lone - (stdin) to a flag that takes a value, and leaves it alone after a switch', () => {
+    expect(joinNegativeValues(['gate', '--evidence', '-', '--json', '-'], new Set(['evidence']))).toEqual([
+      'gate',
+      '--evidence=-',
+      '--json',
+      '-',
+    ]);
+  });
+
   it('suggests the flag a near miss meant', async () => {
     expect(await run(['ask', 'q', '--model', 'a,b,c'])).toEqual({
       code: 2,

@@ -208,4 +208,19 @@ describe('council gate --demo', () => {
     };
     expect(await decisions('2')).toEqual(await decisions('9'));
   }, 30_000);
+
+  it('reads --evidence - from stdin', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-gate-stdin-'));
+    const c = captureIo();
+    const io = { ...c.io, stdinIsTTY: false, readStdin: () => Promise.resolve(Buffer.from(diff)) };
+    const code = await runCli(['gate', Q, '--demo', '--evidence', '-', '--json'], {
+      version: '1.2.3',
+      io,
+      env: { LLM_COUNCIL_HOME: home },
+      cwd: home,
+    });
+    expect([0, 1, 2]).toContain(code);
+    const doc = JSON.parse(c.out()) as { evidence: { items: { name: string; chars: number }[] } };
+    expect(doc.evidence.items).toMatchObject([{ name: 'stdin', chars: 80 }]);
+  }, 30_000);
 });
