@@ -72,8 +72,10 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     expect([member('test/beta').keyContent.count, member('test/beta').keyContent.n]).toEqual([2, 4]);
     expect([member('test/gamma').keyContent.count, member('test/gamma').keyContent.n]).toEqual([1, 4]);
     expect(member('test/alpha').keyContent.estimate).toBe(0.75);
-    // Four items are too few for an interval (5 needed): none, never NaN.
-    expect(member('test/alpha').keyContent.interval).toBeNull();
+    // Wilson's interval for 3 of 4, by hand: z²/n = 3.8416/4 = 0.9604; centre (0.75 + 0.4802)/1.9604 = 0.62752;
+    // half-width (1.96/1.9604)·√(0.75·0.25/4 + 0.9604/16) = 0.32689 → [0.3006, 0.9544].
+    expect(member('test/alpha').keyContent.interval!.lower).toBeCloseTo(0.3006, 3);
+    expect(member('test/alpha').keyContent.interval!.upper).toBeCloseTo(0.9544, 3);
     expect([report.council.count, report.council.n]).toEqual([2, 4]);
     // The chairman's reply to the grading prompt says neither word: r1 is ungraded, not counted wrong.
     expect(member('test/alpha').graded.n).toBe(0);
@@ -111,7 +113,7 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     expect(first.code, first.err).toBe(0);
     expect(first.out).toContain('Accuracy · agreement · bias');
     expect(first.out).toContain(
-      "test/alpha's answer passed the key-content check on 3 of 4 (75%; 4 are too few for an interval) items.",
+      "test/alpha's answer passed the key-content check on 3 of 4 (75%, 95% interval 30%–95%) items.",
     );
     expect(first.out).toContain('Is the council better than its best member?');
     expect(first.out).toContain('Spearman’s ρ undefined on these 2 items');

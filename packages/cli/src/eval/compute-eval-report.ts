@@ -1,4 +1,5 @@
 import { aggregateBiasAudit } from '@council/bias-audit';
+import { wilsonShareInterval } from './wilson-share-interval.js';
 import type { BiasMetricReport } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
@@ -6,7 +7,7 @@ import { checkKeyContent } from './check-key-content.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
 
-/** Fewer items than this give an estimate but no interval: a bootstrap over a handful of items says nothing. */
+/** Fewer items than this give a bootstrap figure (κ, ρ, α, a paired difference) no interval: resampling a handful says nothing. */
 export const MIN_ITEMS_FOR_INTERVAL = 5;
 
 export interface Interval {
@@ -17,7 +18,10 @@ export interface Interval {
 /** A figure over items: its estimate (null when undefined or there are no items), its 95% interval and its items. */
 export interface EvalFigure {
   estimate: number | null;
-  /** 95% percentile bootstrap interval over items; null below `MIN_ITEMS_FOR_INTERVAL` items or where undefined. */
+  /**
+   * 95% interval: for a share, Wilson's score interval; otherwise the percentile bootstrap over items, null below
+   * `MIN_ITEMS_FOR_INTERVAL` items or where undefined.
+   */
   interval: Interval | null;
   n: number;
 }
@@ -122,17 +126,16 @@ type Target = string;
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function share(values: readonly number[], options: { bootstrap: number; seed: string }): EvalShare {
+/**
+ * A share of items with Wilson's score interval. Not the percentile bootstrap: resampling items of a share is the
+ * binomial, whose percentile interval collapses to a point at 0 or 100% (0 of 5 → [0%, 0%]) and covers 61% at 19
+ * items with 95% correct (2,000 simulated datasets; Wilson 93.5%).
+ */
+function share(values: readonly number[]): EvalShare {
   const n = values.length;
   const count = values.filter((v) => v === 1).length;
   if (n === 0) return { estimate: null, interval: null, n, count };
-  return {
-    estimate: count / n,
-    interval:
-      n < MIN_ITEMS_FOR_INTERVAL ? null : itemBootstrap(n, (ix) => mean(ix.map((i) => values[i]!)), options).interval,
-    n,
-    count,
-  };
+  return { estimate: count / n, interval: wilsonShareInterval(count, n), n, count };
 }
 
 function figure(
@@ -172,9 +175,9 @@ function biasFigure(metric: BiasMetricReport | undefined): BiasFigure | null {
  * (apart, labelled) the grader's judgement against reference answers, win rate in peer review and correct answers per
  * dollar; the synthesis against the best single member, paired over items; per reviewer, agreement with human
  * preferences (κ, raw agreement, accuracy on clear pairs) and human scores (Spearman's ρ, Krippendorff's ordinal α),
- * beside its offset and self-preference from bias-audit's report over the eval's sessions. Every interval is a 95%
- * percentile bootstrap over items (seeded); below `MIN_ITEMS_FOR_INTERVAL` items a figure has no interval, and a figure
- * with no items is null — never NaN.
+ * beside its offset and self-preference from bias-audit's report over the eval's sessions. A share's 95% interval is
+ * Wilson's; κ, ρ, α and the paired difference take a percentile bootstrap over items (seeded), none below
+ * `MIN_ITEMS_FOR_INTERVAL` items; a figure with no items is null — never NaN.
  */
 export function computeEvalReport(options: {
   items: readonly EvalItem[];
@@ -230,14 +233,14 @@ export function computeEvalReport(options: {
     const correctCount = valuesOf(member, null).filter((v) => v === 1).length;
     return {
       member,
-      keyContent: share(valuesOf(member, true), boot(`key:${member}`)),
-      graded: share(valuesOf(member, false), boot(`graded:${member}`)),
-      winRate: share(wins, boot(`wins:${member}`)),
+      keyContent: share(valuesOf(member, true)),
+      graded: share(valuesOf(member, false)),
+      winRate: share(wins),
       costUsd: checked.length === 0 ? null : cost,
       correctPerDollar: cost === null || cost <= 0 ? null : correctCount / cost,
     };
   });
-  const council = share(valuesOf('council', null), boot('council'));
+  const council = share(valuesOf('council', null));
 
   // The synthesis against the best single member, over items where every one of them was checked.
   const answering = memberRows.filter((r) => r.keyContent.n + r.graded.n > 0).map((r) => r.member);
@@ -308,10 +311,7 @@ export function computeEvalReport(options: {
         preferences: {
           n: prefs.length,
           unread: unreadPrefs,
-          agreement: share(
-            prefs.map((p) => (p.judge === p.human ? 1 : 0)),
-            boot(`agree:${reviewer}`),
-          ),
+          agreement: share(prefs.map((p) => (p.judge === p.human ? 1 : 0))),
           kappa: figure(
             prefs.length,
             safe(
@@ -324,7 +324,7 @@ export function computeEvalReport(options: {
             ),
             boot(`kappa:${reviewer}`),
           ),
-          clearPairs: share(clear, boot(`clear:${reviewer}`)),
+          clearPairs: share(clear),
         },
         scores: {
           n: scores.length,
@@ -395,16 +395,10 @@ const num = (x: number, digits = 2): string =>
 const signed = (x: number, digits = 2): string =>
   `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
 
-/** "16 of 19 (84%, 95% interval 68%–100%)", or why there is no interval. */
+/** "16 of 19 (84%, 95% interval 62%–94%)". */
 export function describeShare(s: EvalShare): string {
-  if (s.estimate === null) return 'none';
-  const tail =
-    s.interval === null
-      ? s.n < MIN_ITEMS_FOR_INTERVAL
-        ? `; ${s.n} ${s.n === 1 ? 'is' : 'are'} too few for an interval`
-        : ''
-      : `, 95% interval ${pct(s.interval.lower)}–${pct(s.interval.upper)}`;
-  return `${s.count} of ${s.n} (${pct(s.estimate)}${tail})`;
+  if (s.estimate === null || s.interval === null) return 'none';
+  return `${s.count} of ${s.n} (${pct(s.estimate)}, 95% interval ${pct(s.interval.lower)}–${pct(s.interval.upper)})`;
 }
 
 function describeFigure(f: EvalFigure, name: string): string {

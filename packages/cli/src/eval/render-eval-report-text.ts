@@ -24,7 +24,7 @@ function biasCell(b: BiasFigure | null): string {
 }
 
 /**
- * The eval report as text: what was run, one table "accuracy · agreement · bias" with a row per member (`(few)`:
+ * The eval report as text: what was run, one table "accuracy · agreement · bias" with a row per member (`(few)`: κ or ρ on
  * fewer items than an interval needs; `—`: no items of that kind), the council against its best member, then every
  * figure in a sentence, then the notes.
  */
