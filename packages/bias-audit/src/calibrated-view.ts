@@ -84,16 +84,6 @@ export interface CalibratedView {
   sessionScores?: CalibratedSessionScore[];
 }
 
-/** Per resampling unit (a session, or a group of them), the sums a fit and the levels need: a replicate adds them up. */
-interface SessionSums {
-  xtx: Float64Array; // k × k
-  xty: Float64Array; // k
-  /** Per model: answers (0 or 1 in a council), Σ answer mean, Σ answer mean design row (k). */
-  answers: Float64Array;
-  rawSum: Float64Array;
-  designSum: Float64Array; // models × k
-}
-
 /**
  * The calibrated view of ADR-018 Phase 3: a leaderboard of the models by the scores they received, beside the raw
  * one, with each score's reviewer offset and display-position effect taken out. The offsets and position effects are
@@ -161,13 +151,14 @@ export function calibratedView(
     }
   }
   const units = Math.min(sessions, MAX_UNITS);
-  const sums: SessionSums[] = Array.from({ length: units }, () => ({
-    xtx: new Float64Array(k * k),
-    xty: new Float64Array(k),
-    answers: new Float64Array(M),
-    rawSum: new Float64Array(M),
-    designSum: new Float64Array(M * k),
-  }));
+  // Per resampling unit (a session, or a group of them), the sums a fit and the levels need, one flat array each
+  // (unit-major): X̃'X̃ (k × k), X̃'ỹ (k), and per model its answers, Σ answer mean and Σ answer mean design row (k).
+  const k2 = k * k;
+  const xtxOf = new Float64Array(units * k2);
+  const xtyOf = new Float64Array(units * k);
+  const answersOf = new Float64Array(units * M);
+  const rawOf = new Float64Array(units * M);
+  const designOf = new Float64Array(units * M * k);
   const answerRows: { session: number; model: number; meanY: number; meanRow: Float64Array }[] = [];
   const row = new Float64Array(k);
   let informative = 0;
@@ -182,7 +173,7 @@ export function calibratedView(
       else list.push(i);
     }
     if (byModel.size === 0) continue;
-    const session = sums[Math.floor((informative++ * units) / sessions)]!;
+    const unit = Math.floor((informative++ * units) / sessions);
     for (const [model, records] of byModel) {
       const n = records.length;
       const meanRow = new Float64Array(k);
@@ -202,13 +193,13 @@ export function calibratedView(
         for (let a = 0; a < k; a++) {
           const ra = row[a]!;
           if (ra === 0) continue;
-          session.xty[a]! += ra * y;
-          for (let b = 0; b < k; b++) session.xtx[a * k + b]! += ra * row[b]!;
+          xtyOf[unit * k + a]! += ra * y;
+          for (let b = 0; b < k; b++) xtxOf[unit * k2 + a * k + b]! += ra * row[b]!;
         }
       }
-      session.answers[model]! += 1;
-      session.rawSum[model]! += meanY;
-      for (let a = 0; a < k; a++) session.designSum[model * k + a]! += meanRow[a]!;
+      answersOf[unit * M + model]! += 1;
+      rawOf[unit * M + model]! += meanY;
+      for (let a = 0; a < k; a++) designOf[(unit * M + model) * k + a]! += meanRow[a]!;
       if (options.sessionScores === true) answerRows.push({ session: s, model, meanY, meanRow });
     }
   }
@@ -220,12 +211,13 @@ export function calibratedView(
   const fit = (weights: Float64Array | null): Float64Array | null => {
     const xtx = new Float64Array(k * k);
     const xty = new Float64Array(k);
-    sums.forEach((session, j) => {
-      const w = weights === null ? 1 : weights[j]!;
-      if (w === 0) return;
-      for (let a = 0; a < k * k; a++) xtx[a]! += w * session.xtx[a]!;
-      for (let a = 0; a < k; a++) xty[a]! += w * session.xty[a]!;
-    });
+    for (let u = 0; u < units; u++) {
+      const w = weights === null ? 1 : weights[u]!;
+      if (w === 0) continue;
+      const base = u * k2;
+      for (let a = 0; a < k2; a++) xtx[a]! += w * xtxOf[base + a]!;
+      for (let a = 0; a < k; a++) xty[a]! += w * xtyOf[u * k + a]!;
+    }
     const { inverse, rank } = symmetricPseudoInverse(xtx, k);
     if (rank < expectedRank) return null;
     const beta = new Float64Array(k);
@@ -242,23 +234,27 @@ export function calibratedView(
 
   /** Per model: [raw level, calibrated level], NaN where the model has no answer in the sample. */
   const levels = (beta: Float64Array | null, weights: Float64Array | null): Float64Array => {
-    const out = new Float64Array(2 * M);
+    // Σ_u w_u (raw − design·β) = Σ_u w_u raw − (Σ_u w_u design)·β: the design rows are added up first.
     const n = new Float64Array(M);
-    sums.forEach((session, j) => {
-      const w = weights === null ? 1 : weights[j]!;
-      if (w === 0) return;
+    const raw = new Float64Array(M);
+    const design = new Float64Array(M * k);
+    for (let u = 0; u < units; u++) {
+      const w = weights === null ? 1 : weights[u]!;
+      if (w === 0) continue;
       for (let m = 0; m < M; m++) {
-        if (session.answers[m] === 0) continue;
-        n[m]! += w * session.answers[m]!;
-        out[2 * m]! += w * session.rawSum[m]!;
-        let adjustment = 0;
-        if (beta !== null) for (let a = 0; a < k; a++) adjustment += session.designSum[m * k + a]! * beta[a]!;
-        out[2 * m + 1]! += w * (session.rawSum[m]! - adjustment);
+        const cell = u * M + m;
+        if (answersOf[cell] === 0) continue;
+        n[m]! += w * answersOf[cell]!;
+        raw[m]! += w * rawOf[cell]!;
+        for (let a = 0; a < k; a++) design[m * k + a]! += w * designOf[cell * k + a]!;
       }
-    });
+    }
+    const out = new Float64Array(2 * M);
     for (let m = 0; m < M; m++) {
-      out[2 * m] = n[m]! > 0 ? out[2 * m]! / n[m]! : Number.NaN;
-      out[2 * m + 1] = n[m]! > 0 ? out[2 * m + 1]! / n[m]! : Number.NaN;
+      let adjustment = 0;
+      if (beta !== null) for (let a = 0; a < k; a++) adjustment += design[m * k + a]! * beta[a]!;
+      out[2 * m] = n[m]! > 0 ? raw[m]! / n[m]! : Number.NaN;
+      out[2 * m + 1] = n[m]! > 0 ? (raw[m]! - adjustment) / n[m]! : Number.NaN;
     }
     return out;
   };
@@ -326,7 +322,7 @@ export function calibratedView(
   );
   const leaderboard: CalibratedLeaderboardEntry[] = order.map((m) => {
     let answers = 0;
-    for (const session of sums) answers += session.answers[m]!;
+    for (let u = 0; u < units; u++) answers += answersOf[u * M + m]!;
     return {
       model: models[m]!,
       answers,
