@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chairmanReply, fixedClock, reviewByPreference, testModel } from './__fixtures__/scripted-council.js';
 import type { ScriptedCall, ScriptedReply } from './__fixtures__/scripted-council.js';
+import { createScriptedModel } from '@council/providers/test';
 import { buildTelemetryEvent } from './build-telemetry-event.js';
 import { runCouncil } from './run-council.js';
 
@@ -221,5 +222,57 @@ describe('a jury session’s telemetry event', () => {
     const sent = JSON.stringify(event);
     for (const text of ['checked the diff', 'Rationale', 'approver', 'EVIDENCE-TEXT-MARKER', 'Merge this change'])
       expect(sent).not.toContain(text);
+  });
+});
+
+/** A provider's refusal of structured output, as the review stage's tests play it. */
+function unsupported(): Error & { code: string } {
+  return Object.assign(new Error('test does not accept response_format json_schema'), {
+    code: 'STRUCTURED_OUTPUT_UNSUPPORTED',
+  });
+}
+
+describe('a decision repair asked for as JSON where the model can constrain its output', () => {
+  const structuredJuror = (id: string, refuse: boolean) =>
+    createScriptedModel({
+      modelId: id,
+      supportsStructuredOutput: true,
+      respond: (call) => {
+        const prompt = call.messages.map((m) => m.content).join('\n');
+        if (prompt.includes('FINAL RANKING') || call.responseFormat?.name === 'council_review')
+          return call.responseFormat === undefined ? reviewByPreference(prompt, rank) : { error: unsupported() };
+        if (/\bcontributors\b/.test(prompt))
+          return chairmanReply('Decision: approve\n\nFine.\n\n## Dissent\n\nNone.', { a: 1 });
+        if (prompt.includes('no decision in the required form')) {
+          if (call.responseFormat?.name === 'council_decision')
+            return refuse
+              ? { error: unsupported() }
+              : '{"decision": "reject", "confidence": 0.4, "reasons": ["no tests"]}';
+          return 'DECISION: approve';
+        }
+        return `answer from ${id}: no decision here`;
+      },
+    });
+
+  it('reads the schema-constrained repair, and asks again in text when the provider refuses the schema', async () => {
+    const a = structuredJuror('a', false);
+    const b = structuredJuror('b', true);
+    const session = await runCouncil({
+      query: 'Merge this change?',
+      members: [
+        { id: 'a', model: a },
+        { id: 'b', model: b },
+        { id: 'c', model: juror('c', { decision: 'approve' }) },
+      ],
+      verdict: 'binary',
+      seed: 1,
+      clock: fixedClock,
+    });
+    const votes = Object.fromEntries(session.verdict!.votes.map((v) => [v.member, [v.decision, v.read]]));
+    expect(votes).toEqual({ a: ['reject', 'json-repaired'], b: ['approve', 'line-repaired'], c: ['approve', 'json'] });
+    const repairsOf = (model: typeof a) =>
+      model.calls.filter((c) => c.messages.some((m) => m.content.includes('no decision in the required form')));
+    expect(repairsOf(a).map((c) => c.responseFormat?.name ?? null)).toEqual(['council_decision']);
+    expect(repairsOf(b).map((c) => c.responseFormat?.name ?? null)).toEqual(['council_decision', null]);
   });
 });

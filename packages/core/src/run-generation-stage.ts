@@ -1,4 +1,4 @@
-import type { Message, Usage } from '@council/providers';
+import type { Message, ResponseFormat, Usage } from '@council/providers';
 import type { CallOutcome } from './call-model.js';
 import type { ResolvedMember } from './council-member.js';
 import type { Stage1Result } from './council-session.js';
@@ -10,7 +10,7 @@ import { readJuryDecision } from './read-jury-decision.js';
 import type { CouncilPlan } from './resolve-council-plan.js';
 
 export interface RunGenerationStageOptions {
-  plan: Pick<CouncilPlan, 'members' | 'query' | 'timeouts'>;
+  plan: Pick<CouncilPlan, 'members' | 'query' | 'timeouts'> & Partial<Pick<CouncilPlan, 'structuredReviews'>>;
   call: ModelCaller;
   emit: EmitCouncilEvent;
   /** The session's boundary token: an answer that contains it is flagged as a suspected injection. */
@@ -24,7 +24,11 @@ export interface RunGenerationStageOptions {
 /** A stage-1 result with its decision read, the repair's usage and latency added to the answer's. */
 async function withDecision(
   result: Stage1Result,
-  options: { messages: Message[]; ask: (messages: Message[]) => Promise<CallOutcome> },
+  options: {
+    messages: Message[];
+    ask: (messages: Message[], responseFormat?: ResponseFormat) => Promise<CallOutcome>;
+    structured: boolean;
+  },
 ): Promise<Stage1Result> {
   if (result.text === null) return result;
   const { read, repairs } = await readJuryDecision({ text: result.text, ...options });
@@ -79,11 +83,20 @@ export async function runGenerationStage(options: RunGenerationStageOptions): Pr
   const stage1 = await Promise.all(
     plan.members.map(async (member) => {
       const messages = memberMessages(member, plan.query);
-      const ask = (messages: Message[]) =>
-        call({ stage: 1, member, messages, council: { stage: 'answer' }, timeoutMs: plan.timeouts.stage1Ms });
+      const ask = (messages: Message[], responseFormat?: ResponseFormat) =>
+        call({
+          stage: 1,
+          member,
+          messages,
+          council: { stage: 'answer' },
+          timeoutMs: plan.timeouts.stage1Ms,
+          ...(responseFormat === undefined ? {} : { responseFormat }),
+        });
       const outcome = await ask(messages);
       const answered = stage1Result(member, outcome, boundary);
-      const result = options.jury === true ? await withDecision(answered, { messages, ask }) : answered;
+      // A decision repair is asked for as JSON where the member's model can constrain its output (as reviews are).
+      const structured = plan.structuredReviews !== false && member.model.supportsStructuredOutput === true;
+      const result = options.jury === true ? await withDecision(answered, { messages, ask, structured }) : answered;
       onAnswer?.(result);
       return result;
     }),
