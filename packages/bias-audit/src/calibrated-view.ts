@@ -207,10 +207,14 @@ export function calibratedView(
   // Answer fixed effects make the reviewer block and the position block each free to shift by a constant.
   const expectedRank = k - (R > 0 ? 1 : 0) - (positions.length > 0 ? 1 : 0);
 
+  // Scratch arrays reused by every replicate (a replicate's garbage was a fifth of the time at 1,000 sessions).
+  const fitBuffers = { xtx: new Float64Array(k * k), xty: new Float64Array(k) };
+  const levelBuffers = { n: new Float64Array(M), raw: new Float64Array(M), design: new Float64Array(M * k) };
+
   /** The reduce for one set of session weights: the centred coefficients, or null where not identified. */
   const fit = (weights: Float64Array | null): Float64Array | null => {
-    const xtx = new Float64Array(k * k);
-    const xty = new Float64Array(k);
+    const xtx = fitBuffers.xtx.fill(0);
+    const xty = fitBuffers.xty.fill(0);
     for (let u = 0; u < units; u++) {
       const w = weights === null ? 1 : weights[u]!;
       if (w === 0) continue;
@@ -235,9 +239,9 @@ export function calibratedView(
   /** Per model: [raw level, calibrated level], NaN where the model has no answer in the sample. */
   const levels = (beta: Float64Array | null, weights: Float64Array | null): Float64Array => {
     // Σ_u w_u (raw − design·β) = Σ_u w_u raw − (Σ_u w_u design)·β: the design rows are added up first.
-    const n = new Float64Array(M);
-    const raw = new Float64Array(M);
-    const design = new Float64Array(M * k);
+    const n = levelBuffers.n.fill(0);
+    const raw = levelBuffers.raw.fill(0);
+    const design = levelBuffers.design.fill(0);
     for (let u = 0; u < units; u++) {
       const w = weights === null ? 1 : weights[u]!;
       if (w === 0) continue;
