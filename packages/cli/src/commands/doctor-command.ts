@@ -17,7 +17,7 @@ import type { CommandContext } from '../command-context.js';
 import { PROVIDER_VARIABLES } from '../settings/provider-variables.js';
 import { safeCommandSettings } from '../command-context.js';
 import type { CouncilSettings } from '../settings/council-settings.js';
-import { renderTable } from '../render-table.js';
+import { renderTable, terminalFit } from '../render-table.js';
 import { countNoun } from '../count-noun.js';
 import { keysFilePath, readKeysFile } from '../settings/keys-file.js';
 
@@ -407,6 +407,9 @@ export async function runDoctorCommand(options: DoctorCommandOptions, ctx: Comma
         head: ['check', 'status', 'detail'],
         rows: checks.map((c) => [c.check, mark(c.status), c.detail]),
         style: s,
+        // On a terminal the details wrap to its width (the providers row's advice is a paragraph): a row wider than
+        // the window would break every line of the box.
+        ...terminalFit(ctx, 2),
       }),
     );
     // The last line agrees with the rows: nothing failed is not "in place" while no provider can run a council.

@@ -10,7 +10,7 @@ import { countNoun } from '../count-noun.js';
 import { describeUnsaved } from '../describe-unsaved.js';
 import { renderSessionText } from '../render-session-text.js';
 import { renderJuryText } from '../render-verdict-text.js';
-import { renderTable } from '../render-table.js';
+import { renderTable, terminalFit } from '../render-table.js';
 import type { TableAlign } from '../render-table.js';
 import { sessionDocument } from '../session-document.js';
 import type { SessionShow } from '../session-show.js';
@@ -229,10 +229,12 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
   );
   ctx.io.stdout(
     renderTable({
-      head: ['session', 'time (UTC)', 'question', 'members', 'top of the leaderboard', 'tokens'],
+      head: ['session', 'time (UTC)', 'question', 'members', 'leader', 'tokens'],
       align: ['left', 'left', 'left', 'right', 'left', 'right'],
       style: ctx.out,
       rows,
+      // On a terminal narrower than the table the questions wrap, rather than every row breaking the box.
+      ...terminalFit(ctx, 2),
     }),
   );
   const found = action === 'search' ? ` whose question contains "${options.id!.trim()}" (of ${entries.length})` : '';
