@@ -1,3 +1,6 @@
+import { styleControlledBradleyTerry } from '@council/scoring';
+import type { StyledSession } from '@council/scoring';
+import type { BiasObservation } from '../bias-observation.js';
 import { calibratedView } from '../calibrated-view.js';
 import { effectiveJudges } from '../effective-judges.js';
 import { fitScoreModel } from '../fit-score-model.js';
@@ -208,6 +211,53 @@ const measureEffectiveJudges =
     };
   };
 
+/** The councils' rankings as style-controlled Bradley–Terry's sessions, each answer's one feature its length in 1,000s of characters. */
+function styledSessions(observations: readonly BiasObservation[]): StyledSession[] {
+  const sessions = new Map<string, { answers: Record<string, number[]>; ranked: Map<string, [number, string][]> }>();
+  for (const o of observations) {
+    let session = sessions.get(o.sessionId);
+    if (session === undefined) sessions.set(o.sessionId, (session = { answers: {}, ranked: new Map() }));
+    session.answers[o.candidate] = [o.responseLengthChars / 1000];
+    if (o.rankPosition === null) continue;
+    const list = session.ranked.get(o.reviewer) ?? [];
+    list.push([o.rankPosition, o.candidate]);
+    session.ranked.set(o.reviewer, list);
+  }
+  return [...sessions].map(([id, { answers, ranked }]) => ({
+    id,
+    answers,
+    ballots: [...ranked].map(([reviewer, list]) => ({
+      reviewer,
+      ranking: list.sort((a, b) => a[0] - b[0]).map(([, candidate]) => candidate),
+    })),
+  }));
+}
+
+/**
+ * Reviewers that like long answers (0.8 points per 1,000 characters) and the weakest member writing twice as long
+ * (3,000 characters against 1,500, SD 400 each): plain Bradley–Terry lifts it to the top group; with log length as a
+ * covariate (identified from each member's own spread of lengths) the planted order should come back.
+ */
+function measureStyleControl(council: Issue31Council): Record<string, { successes: number; trials: number }> {
+  const fit = styleControlledBradleyTerry(styledSessions(simulateIssue31Councils(council)), {
+    featureNames: ['length_per_1000_chars'],
+    bootstrap: 0,
+  });
+  const planted = council.quality.map((_, m) => `model-${m}`);
+  const inOrder = (list: readonly { candidate: string }[]): boolean => list.every((e, i) => e.candidate === planted[i]);
+  const rankOf = (list: readonly { candidate: string; rank: number }[]): number =>
+    list.find((e) => e.candidate === 'model-4')!.rank;
+  return {
+    'style-controlled ratings in the planted order': { successes: inOrder(fit.styleControlled) ? 1 : 0, trials: 1 },
+    'plain ratings in the planted order': { successes: inOrder(fit.plain) ? 1 : 0, trials: 1 },
+    'the long-writing weakest member last, style-controlled': {
+      successes: rankOf(fit.styleControlled) === 5 ? 1 : 0,
+      trials: 1,
+    },
+    'the long-writing weakest member last, plain': { successes: rankOf(fit.plain) === 5 ? 1 : 0, trials: 1 },
+  };
+}
+
 /** Issue 31's scenarios (the full study; `--quick` takes a fifth of the runs). */
 export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
   ...[20, 50, 300].map((sessions) => ({
@@ -268,6 +318,20 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
       },
     })),
   ),
+  ...[50, 300].map((sessions) => ({
+    name: `style-control-long-weakest-${sessions}`,
+    sessions,
+    runs: 200,
+    council: (seed: number): Issue31Council => ({
+      sessions,
+      seed,
+      quality: [0.6, 0.3, 0, -0.3, -0.6],
+      lengthSlopePer1000Chars: 0.8,
+      meanChars: [1500, 1500, 1500, 1500, 3000],
+    }),
+    measure: measureStyleControl,
+    targets: {},
+  })),
   {
     name: 'pooling-12-session-reviewer',
     sessions: 50,
