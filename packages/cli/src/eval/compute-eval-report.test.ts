@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeEvalReport, describeEvalReport } from './compute-eval-report.js';
+import { majorityVote } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
 import { demoGrade, demoKnowledge } from './eval-demo-models.js';
@@ -10,7 +11,7 @@ const pref = (id: string, preferred: 0 | 1 | 'tie'): EvalItem => ({
   id,
   line: 1,
   question: 'Q?',
-  preference: { answers: ['a', 'b'], preferred },
+  preference: { answers: ['a', 'b'], preferred, votes: [preferred] },
 });
 const scored = (id: string, score: number): EvalItem => ({
   id,
@@ -53,6 +54,28 @@ describe('computeEvalReport: agreement with people', () => {
     expect(r.preferences.kappa.interval).not.toBeNull();
     expect([r.preferences.agreement.count, r.preferences.agreement.n]).toEqual([4, 6]);
     expect([r.preferences.clearPairs.count, r.preferences.clearPairs.n]).toEqual([4, 6]);
+  });
+
+  it('takes several people’s votes: κ against their majority, accuracy only on pairs where they all agree', () => {
+    // Votes [0,0,1] → majority 0, people disagree; [1,1] → 1, agree; [0,1] → tie, disagree; [0] → 0, agree.
+    // The judge says 0, 1, 'tie', 1: against the majorities 0, 1, tie, 0 it agrees 3 times of 4.
+    // Pairs where people agree: [1,1] (judge 1: right) and [0] (judge 1: wrong) → 1 of 2.
+    const votes: (0 | 1 | 'tie')[][] = [[0, 0, 1], [1, 1], [0, 1], [0]];
+    const judge = [0, 1, 'tie', 1] as const;
+    const items: EvalItem[] = votes.map((v, i) => ({
+      id: `v${i}`,
+      line: 1,
+      question: 'Q?',
+      preference: { answers: ['a', 'b'], preferred: majorityVote(v), votes: v },
+    }));
+    const lines = items.map((item, i) =>
+      judged(item.id, [
+        { reviewer: 'r', kind: 'preference', preferred: judge[i]!, shown_first: 0, cost_usd: null, error: null },
+      ]),
+    );
+    const r = report(items, lines).reviewers[0]!;
+    expect([r.preferences.agreement.count, r.preferences.agreement.n]).toEqual([3, 4]);
+    expect([r.preferences.clearPairs.count, r.preferences.clearPairs.n]).toEqual([1, 2]);
   });
 
   it('works out Spearman’s ρ by hand, and counts an unreadable review apart', () => {

@@ -4,6 +4,7 @@ import type { BiasMetricReport } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
 import { checkKeyContent } from './check-key-content.js';
+import { peopleAgree } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
 
@@ -64,9 +65,9 @@ export interface EvalReviewerRow {
     unread: number;
     /** Share of pairs where it chose as people did (a tie as a tie). */
     agreement: EvalShare;
-    /** Cohen's κ (categories first, second, tie) between it and people. */
+    /** Cohen's κ (categories first, second, tie) between it and people's majority. */
     kappa: EvalFigure;
-    /** Share of pairs with a clear human preference (not a tie) where it preferred the same answer. */
+    /** Share of the pairs where people agree (every vote names the same answer, not a tie) on which it chose as they did. */
     clearPairs: EvalShare;
   };
   scores: {
@@ -288,7 +289,7 @@ export function computeEvalReport(options: {
         biasReport?.reviewers.some((r) => r.reviewer === m),
     )
     .map((reviewer) => {
-      const prefs: { human: 0 | 1 | 'tie'; judge: 0 | 1 | 'tie' }[] = [];
+      const prefs: { human: 0 | 1 | 'tie'; agree: boolean; judge: 0 | 1 | 'tie' }[] = [];
       const scores: { human: number; judge: number }[] = [];
       let unreadPrefs = 0;
       let unreadScores = 0;
@@ -297,14 +298,19 @@ export function computeEvalReport(options: {
           if (j.reviewer !== reviewer) continue;
           if (j.kind === 'preference' && item.preference) {
             if (j.preferred === null || j.preferred === undefined) unreadPrefs++;
-            else prefs.push({ human: item.preference.preferred, judge: j.preferred });
+            else
+              prefs.push({
+                human: item.preference.preferred,
+                agree: peopleAgree(item.preference.votes),
+                judge: j.preferred,
+              });
           } else if (j.kind === 'score' && item.humanScore) {
             if (j.score === null || j.score === undefined) unreadScores++;
             else scores.push({ human: item.humanScore.score, judge: j.score });
           }
         }
       }
-      const clear = prefs.filter((p) => p.human !== 'tie').map((p) => (p.judge === p.human ? 1 : 0));
+      const clear = prefs.filter((p) => p.agree).map((p) => (p.judge === p.human ? 1 : 0));
       const categories = [0, 1, 'tie'] as const;
       return {
         reviewer,
@@ -480,7 +486,7 @@ export function describeEvalReport(report: EvalReport): string[] {
                 ? ': it disagrees with people more often than chance would'
                 : `: ${agreementWord(k.estimate)}, and chance alone could give this`;
       out.push(
-        `As a judge, ${r.reviewer} chose as people did on ${describeShare(p.agreement)} answer pairs; ${describeFigure(k, 'Cohen’s κ')}${reading}.${p.clearPairs.n > 0 ? ` Where people clearly preferred one answer, it picked that one in ${describeShare(p.clearPairs)} pairs.` : ''}${p.unread > 0 ? ` ${p.unread} of its reviews could not be read.` : ''}`,
+        `As a judge, ${r.reviewer} chose as people did on ${describeShare(p.agreement)} answer pairs; ${describeFigure(k, 'Cohen’s κ')}${reading}.${p.clearPairs.n > 0 ? ` On the pairs where people agree on a winner, it picked that one in ${describeShare(p.clearPairs)} pairs.` : ''}${p.unread > 0 ? ` ${p.unread} of its reviews could not be read.` : ''}`,
       );
     }
     const s = r.scores;

@@ -10,6 +10,10 @@ const pattern = z
     error: 'is not a valid regular expression (write /pattern/flags with flags among d, g, i, m, s, u, v, y)',
   });
 
+const vote = z.union([z.literal(0), z.literal(1), z.literal('tie')], {
+  error: 'must be 0 (the first answer), 1 (the second) or "tie"',
+});
+
 /** `/…/flags`: a pattern written as a regular expression. */
 export function isRegexLiteral(s: string): boolean {
   return /^\/.+\/[a-z]*$/s.test(s);
@@ -52,9 +56,15 @@ export const evalItemSchema = z
         })
         .optional(),
       preferred: z
-        .union([z.literal(0), z.literal(1), z.literal('tie')], {
-          error: 'must be 0 (the first answer), 1 (the second) or "tie"',
-        })
+        .union(
+          [
+            vote,
+            z.array(vote, { error: 'must be a list of votes, each 0, 1 or "tie"' }).min(1, {
+              error: 'is an empty list: give at least one vote (0, 1 or "tie")',
+            }),
+          ],
+          { error: 'must be 0 (the first answer), 1 (the second) or "tie", or a list of such votes (one per person)' },
+        )
         .optional(),
       answer: text('the answer people scored').optional(),
       human_score: z

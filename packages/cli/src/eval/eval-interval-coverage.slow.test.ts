@@ -35,7 +35,7 @@ describe('council eval interval coverage (seeded simulations)', () => {
     let wilsonHits = 0;
     for (let r = 0; r < 2000; r++) {
       const values = Array.from({ length: 19 }, () => (rng.next() < 0.95 ? 1 : 0));
-      const count = values.reduce((a, b) => a + b, 0);
+      const count = values.reduce<number>((a, b) => a + b, 0);
       const boot = itemBootstrap(19, (ix) => ix.reduce((s, i) => s + values[i]!, 0) / 19, { bootstrap: 400, seed: r });
       if (boot.interval!.lower <= 0.95 && 0.95 <= boot.interval!.upper) bootHits++;
       const w = wilsonShareInterval(count, 19);

@@ -17,8 +17,11 @@ export interface EvalItem {
   reference?: string;
   /** Deterministic key-content check. */
   accept?: AcceptRule;
-  /** Two answers and which one people preferred (index 0 or 1, or a tie). */
-  preference?: { answers: readonly [string, string]; preferred: 0 | 1 | 'tie' };
+  /**
+   * Two answers and which one people preferred (index 0 or 1, or a tie): the majority of `votes` (a tie when they
+   * split evenly). `votes` holds each person's vote, or the one preference the dataset gave.
+   */
+  preference?: { answers: readonly [string, string]; preferred: 0 | 1 | 'tie'; votes: readonly (0 | 1 | 'tie')[] };
   /** One answer and the score people gave it, on the reviewers' 1–10 scale. */
   humanScore?: { answer: string; score: number };
 }
@@ -28,3 +31,14 @@ export const runsCouncil = (item: EvalItem): boolean => item.accept !== undefine
 
 /** Whether the reviewers judge the item's own answers (a human preference or a human score). */
 export const hasJudging = (item: EvalItem): boolean => item.preference !== undefined || item.humanScore !== undefined;
+
+/** The majority of people's votes on a pair: the answer more of them preferred, `tie` when the votes for each are equal. */
+export function majorityVote(votes: readonly (0 | 1 | 'tie')[]): 0 | 1 | 'tie' {
+  const first = votes.filter((v) => v === 0).length;
+  const second = votes.filter((v) => v === 1).length;
+  return first > second ? 0 : second > first ? 1 : 'tie';
+}
+
+/** Whether people agree on a clear winner: every vote names the same answer (not a tie). */
+export const peopleAgree = (votes: readonly (0 | 1 | 'tie')[]): boolean =>
+  votes.length > 0 && votes[0] !== 'tie' && votes.every((v) => v === votes[0]);

@@ -49,7 +49,7 @@ describe('readEvalDataset', () => {
         ],
         allOf: [{ kind: 'phrase', text: 'France' }],
       },
-      preference: { answers: ['a', 'b'], preferred: 'tie' },
+      preference: { answers: ['a', 'b'], preferred: 'tie', votes: ['tie'] },
       humanScore: { answer: 'c', score: 7.5 },
     });
   });
@@ -70,11 +70,27 @@ describe('readEvalDataset', () => {
       ['c', 5],
     ]);
     expect(items[0]!.question).toBe('Capital of France, please?');
-    expect(items[1]!.preference).toEqual({ answers: ['x "quoted"', 'y'], preferred: 1 });
+    expect(items[1]!.preference).toEqual({ answers: ['x "quoted"', 'y'], preferred: 1, votes: [1] });
     expect(items[2]!.accept!.anyOf).toEqual([
       { kind: 'phrase', text: 'Ottawa' },
       { kind: 'regex', source: 'otta', flags: 'i' },
     ]);
+  });
+
+  it('reads several people’s votes as a list (JSONL and CSV): the majority, ties when they split evenly', () => {
+    const [a, b] = readEvalDataset(
+      file(
+        'votes.jsonl',
+        '{"id": "a", "question": "Q", "answers": ["x", "y"], "preferred": [1, 1, 0]}\n{"id": "b", "question": "Q", "answers": ["x", "y"], "preferred": [0, 1, "tie"]}\n',
+      ),
+    );
+    expect(a!.preference).toEqual({ answers: ['x', 'y'], preferred: 1, votes: [1, 1, 0] });
+    expect(b!.preference!.preferred).toBe('tie');
+    const [c] = readEvalDataset(file('votes.csv', 'id,question,answer_a,answer_b,preferred\nc,Q,x,y,"[0, 0]"\n'));
+    expect(c!.preference).toEqual({ answers: ['x', 'y'], preferred: 0, votes: [0, 0] });
+    expect(
+      problem(file('novotes.jsonl', '{"id": "a", "question": "Q", "answers": ["x", "y"], "preferred": []}\n')),
+    ).toMatch(/novotes\.jsonl:1: field "preferred"/);
   });
 
   it('names the line and field of a bad item and says what to write', () => {

@@ -3,6 +3,7 @@ import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import { evalItemSchema, isRegexLiteral } from './eval-dataset-schema.js';
 import type { EvalItemLine } from './eval-dataset-schema.js';
+import { majorityVote } from './eval-item.js';
 import type { EvalItem, KeyPattern } from './eval-item.js';
 import { parseCsv } from './parse-csv.js';
 
@@ -45,7 +46,12 @@ function toItem(line: EvalItemLine, at: number): EvalItem {
         }),
     ...(line.answers === undefined || line.preferred === undefined
       ? {}
-      : { preference: { answers: line.answers, preferred: line.preferred } }),
+      : {
+          preference: (() => {
+            const votes = Array.isArray(line.preferred) ? line.preferred : [line.preferred];
+            return { answers: line.answers, preferred: majorityVote(votes), votes };
+          })(),
+        }),
     ...(line.answer === undefined || line.human_score === undefined
       ? {}
       : { humanScore: { answer: line.answer, score: line.human_score } }),
@@ -90,8 +96,15 @@ function csvCell(name: string, value: string, at: string): unknown {
         });
       }
     }
-    case 'preferred':
+    case 'preferred': {
+      if (value.trimStart().startsWith('['))
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          return value;
+        }
       return value === 'tie' ? 'tie' : value === '0' ? 0 : value === '1' ? 1 : value;
+    }
     case 'human_score':
     case 'id':
       return name === 'id' || Number.isNaN(Number(value)) ? value : Number(value);
