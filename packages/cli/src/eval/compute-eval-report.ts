@@ -175,7 +175,7 @@ function biasFigure(metric: BiasMetricReport | undefined): BiasFigure | null {
  * The eval report from the dataset and the run's journal: per member, accuracy against the key-content checks and
  * (apart, labelled) the grader's judgement against reference answers, win rate in peer review and correct answers per
  * dollar; the synthesis against the best single member, paired over items; per reviewer, agreement with human
- * preferences (κ, raw agreement, accuracy on clear pairs) and human scores (Spearman's ρ, Krippendorff's ordinal α),
+ * preferences (κ, raw agreement, accuracy where people agree) and human scores (Spearman's ρ, Krippendorff's ordinal α),
  * beside its offset and self-preference from bias-audit's report over the eval's sessions. A share's 95% interval is
  * Wilson's; κ, ρ, α and the paired difference take a percentile bootstrap over items (seeded), none below
  * `MIN_ITEMS_FOR_INTERVAL` items; a figure with no items is null — never NaN.

@@ -93,7 +93,7 @@ export function renderEvalReportHtml(report: EvalReport): string {
     'win rate',
     'correct / $',
     'κ vs people',
-    'clear pairs',
+    'where people agree',
     'ρ vs people',
     'α vs people',
     'offset (points)',
