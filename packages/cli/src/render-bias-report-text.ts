@@ -19,6 +19,7 @@ import { countNoun } from './count-noun.js';
 import type { Style } from './create-style.js';
 import { describeUnreadSessions } from './leave-out-unread-sessions.js';
 import type { UnreadSessions } from './leave-out-unread-sessions.js';
+import { renderCalibratedText } from './render-calibrated-text.js';
 import { renderTable } from './render-table.js';
 
 function num(value: number | null | undefined, digits = 3): string {
@@ -100,6 +101,9 @@ export function renderBiasReportText(options: {
   simulated: boolean;
   /** Sessions of the window left out because no review of theirs could be read: said under the window line. */
   unreadSessions?: UnreadSessions;
+  /** Issue 31's figures of the same records (`calibratedFigures`): their sections come before the flags. */
+  calibrated?: Parameters<typeof renderCalibratedText>[0]['calibrated'];
+  styleControlled?: Parameters<typeof renderCalibratedText>[0]['styleControlled'];
 }): string {
   const { report, style: s } = options;
   /** A table of figures: every figure section's columns (HEAD), so only its rows differ. */
@@ -277,6 +281,15 @@ export function renderBiasReportText(options: {
   }
 
   if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
+  if (options.calibrated !== undefined && options.styleControlled !== undefined)
+    out.push(
+      renderCalibratedText({
+        calibrated: options.calibrated,
+        styleControlled: options.styleControlled,
+        style: s,
+        verbose: options.verbose,
+      }),
+    );
   out.push(s.bold(`Flags (Holm-corrected across ${report.tests.length} families, α = ${report.alpha})`));
   const [margins1, margins2] = marginsText(report.margins);
   out.push(s.dim(`  a flag needs its ${level}% interval beyond: ${margins1}`));
