@@ -1,5 +1,6 @@
 import { evidenceTier, indicatorName, metricLabel } from '../bias-findings.js';
 import { countNoun } from '../count-noun.js';
+import { renderCalibratedSection } from './calibrated-section.js';
 import type { HtmlReportData, ReportMetricRow } from './html-report-data.js';
 import { renderIntervalChart } from './interval-chart.js';
 import { renderMatrixChart } from './matrix-chart.js';
@@ -149,6 +150,8 @@ export function renderHtmlReport(data: HtmlReportData): string {
       ),
     ),
   );
+
+  if (data.calibrated !== undefined) sections.push(renderCalibratedSection(data.calibrated));
 
   const drifting = data.reviewerPeriods ?? [];
   if (drifting.length > 0) {
