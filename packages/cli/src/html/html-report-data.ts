@@ -1,3 +1,4 @@
+import type { CalibratedSectionData } from './calibrated-section.js';
 import type { IntervalRow } from './interval-chart.js';
 import type { TrendPoint } from './trend-chart.js';
 
@@ -91,4 +92,9 @@ export interface HtmlReportData {
   notes: readonly string[];
   /** Sessions the statistics left out, and why (e.g. no review could be read), shown under the header whatever the tier. */
   leftOut?: string;
+  /**
+   * Issue 31's figures of the same records (`calibratedFigures`): the calibrated leaderboard, how many judges the
+   * council really has, the pooled reviewer offsets and the style-controlled ratings. Absent: no such sections.
+   */
+  calibrated?: CalibratedSectionData;
 }

@@ -9,6 +9,7 @@ import {
 } from '../bias-report-metrics.js';
 import { findingSentence, flagName, userNote, withheldSentence } from '../bias-findings.js';
 import { omitUndefined } from '../omit-undefined.js';
+import type { CalibratedSectionData } from './calibrated-section.js';
 import type { HtmlReportData, ReportMetricRow, ReviewerPeriodsRow } from './html-report-data.js';
 import type { IntervalRow } from './interval-chart.js';
 import { formatNumber } from './svg-primitives.js';
@@ -50,6 +51,8 @@ export function htmlReportFromAudit(options: {
   generatedAt: string;
   /** Sessions of the window left out because no review of theirs could be read: the page says so under its header. */
   unreadSessions?: UnreadSessions;
+  /** Issue 31's figures of the same records (`calibratedFigures`), drawn after the reviewer offsets. */
+  calibrated?: CalibratedSectionData;
 }): HtmlReportData {
   const { report } = options;
   const flagged = new Set(report.flags.map((f) => f.metric));
@@ -145,6 +148,7 @@ export function htmlReportFromAudit(options: {
       candidates,
       values: reviewers.map((r) => candidates.map((c) => value.get(`${r}→${c}`) ?? null)),
     },
+    ...(options.calibrated === undefined ? {} : { calibrated: options.calibrated }),
     ...(options.unreadSessions !== undefined && options.unreadSessions.sessions > 0
       ? { leftOut: describeUnreadSessions(options.unreadSessions) }
       : {}),
