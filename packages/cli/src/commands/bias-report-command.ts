@@ -15,6 +15,7 @@ import type {
 } from '@council/bias-audit';
 import { BiasStoreError, councilPaths, createBiasStore, readBiasRecords, unsavedSessionIds } from '@council/bias-store';
 import type { ReadBiasRecordsResult } from '@council/bias-store';
+import type { BiasStyleControlled } from '../bias-style-controlled.js';
 import { biasParquetOnRead } from '../bias-parquet-on-read.js';
 import type { BiasReportEngine, EngineSource } from './bias-report-engine.js';
 import { checkClickhouseUrl, clickhouseTableOptions, displayUrl, readWithEngine } from './bias-report-engine.js';
@@ -134,6 +135,39 @@ export interface BiasReportDocument {
    * and how many independent judges the council's reviewers are worth. Analytics only: live votes are unchanged.
    */
   calibrated?: CalibratedView & { partialPooling: PooledReviewerEffects; effectiveJudges: EffectiveJudges };
+  /**
+   * Beside `calibrated`: Bradley–Terry ratings from the same records' rankings with each answer's log length as a
+   * covariate, beside the plain fit, with bootstrap intervals; or why they could not be computed (too few rankings).
+   */
+  styleControlled?: BiasStyleControlled;
+}
+
+/**
+ * The calibrated view, the pooled reviewer effects, how many independent judges the reviewers are worth and the
+ * style-controlled ratings of one window's records (issue 31): what the JSON document carries beside the report, and
+ * what the text and HTML reports and `council serve`'s dashboard show. Seeded like the report, so the same records
+ * give the same figures in every format. Analytics only: live votes are unchanged.
+ */
+export async function calibratedFigures(
+  columns: BiasColumns,
+  options: { seed: number; resamples?: number },
+): Promise<Required<Pick<BiasReportDocument, 'calibrated' | 'styleControlled'>>> {
+  const resampling = {
+    seed: options.seed,
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  };
+  const { biasStyleControlled } = await import('../bias-style-controlled.js');
+  return {
+    calibrated: {
+      ...calibratedView(columns, resampling),
+      partialPooling: poolReviewerEffects(columns),
+      effectiveJudges: effectiveJudges(columns, resampling),
+    },
+    styleControlled: biasStyleControlled(columns, {
+      bootstrap: Math.min(options.resamples ?? 1000, 1000),
+      seed: options.seed,
+    }),
+  };
 }
 
 /** Computes the report without printing it: what `bias-report` and `demo` share. */
@@ -302,19 +336,13 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   // Each renderer loads only when its format is asked for: the text tables (cli-table3) and the HTML page are
   // ~100 KB that a JSON report would otherwise parse at every start.
   let text: string;
+  const calibratedOptions = {
+    seed: document.options.seed,
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  };
   switch (format) {
     case 'json':
-      {
-        const resampling = {
-          seed: document.options.seed,
-          ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
-        };
-        document.calibrated = {
-          ...calibratedView(loaded.columns, resampling),
-          partialPooling: poolReviewerEffects(loaded.columns),
-          effectiveJudges: effectiveJudges(loaded.columns, resampling),
-        };
-      }
+      Object.assign(document, await calibratedFigures(loaded.columns, calibratedOptions));
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
     case 'csv': {
@@ -337,6 +365,7 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
           simulated: document.simulated,
           generatedAt: document.generatedAt,
           unreadSessions: loaded.unread,
+          calibrated: await calibratedFigures(loaded.columns, calibratedOptions),
         }),
       );
       break;
@@ -350,6 +379,7 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
         source: document.input.path,
         simulated: document.simulated,
         unreadSessions: loaded.unread,
+        ...(await calibratedFigures(loaded.columns, calibratedOptions)),
       });
       break;
     }
