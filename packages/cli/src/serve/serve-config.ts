@@ -1,9 +1,14 @@
 import type * as z from 'zod';
+import { readHistory } from '@council/bias-store';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { withConfiguredPersistence } from '../settings/bias-records-opt-in.js';
 import { loadCouncilConfig } from '../settings/load-council-config.js';
+import type { HistorySession } from '../history-entry.js';
 import type { configResponseSchema } from './api-schemas.js';
+
+/** How many of the newest sessions lend their members to the page's suggestions. */
+const RECENT_SESSIONS = 20;
 
 /**
  * `GET /api/config`: what the chat page offers (the configured council, pools, strategies, modes, model
@@ -19,6 +24,9 @@ export async function serveConfig(
   const settings = withConfiguredPersistence(given, config);
   const models = new Set([...config.members, ...Object.values(config.pools).flat(), ...personalities.map((p) => p.id)]);
   if (config.chairman !== undefined) models.add(config.chairman);
+  // The models of the newest sessions too: a council asked with `ask --models a,b,c` and no config.yaml is the one
+  // the page offers to tick (it has no box to type model ids in).
+  for (const model of await recentModels(settings.files.history)) models.add(model);
   return {
     demo: options.demo,
     members: config.members,
@@ -33,4 +41,14 @@ export async function serveConfig(
     models: [...models].sort(),
     persist: { consent: settings.consentLevel, biasRecords: settings.writesBiasRecords },
   };
+}
+
+/** The members and chairmen of the newest sessions in the history (none when it is missing or unreadable). */
+async function recentModels(path: string): Promise<string[]> {
+  try {
+    const { entries } = await readHistory<HistorySession>(path);
+    return entries.slice(-RECENT_SESSIONS).flatMap((e) => [...e.session.config.members, e.session.config.chairman]);
+  } catch {
+    return [];
+  }
 }

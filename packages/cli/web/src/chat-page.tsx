@@ -94,8 +94,9 @@ function CouncilOptions({
   choices: Choices;
   onChange: (choices: Choices) => void;
 }) {
+  // No configured council: the members are chosen here, so the options start open.
   return (
-    <details class="options">
+    <details class="options" open={config.members.length === 0}>
       <summary>Council options</summary>
       <MemberPicker
         config={config}
@@ -254,6 +255,13 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
           onInput={(e) => setQuestion(e.currentTarget.value)}
           onKeyDown={onKeyDown}
         />
+        {config && config.members.length === 0 && choices.members === null && (
+          <p class="muted small" id="no-council">
+            {config.models.length > 0
+              ? 'No council is configured: tick two or more members under Council options (the models of your recent sessions are listed), or add members: [a, b, c] to config.yaml.'
+              : 'No council is configured: add members: [a, b, c] to config.yaml in your Council home (council config init writes a commented one), then reload this page.'}
+          </p>
+        )}
         {config && <CouncilOptions config={config} choices={choices} onChange={setChoices} />}
         {error && (
           <p class="error" role="alert">
