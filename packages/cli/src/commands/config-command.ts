@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BiasStoreError, createNewFile, makeDirectory } from '@council/bias-store';
 import { scrubSecrets } from '@council/providers';
@@ -209,6 +209,7 @@ async function initConfig(options: { path: string; biasRecords: boolean }, ctx: 
     createNewFile(path, text);
   } catch (error) {
     if (BiasStoreError.isInstance(error) && error.problem?.code === 'EEXIST') {
+      if (options.biasRecords) return biasRecordsInExisting(path, ctx);
       throw new CliError({
         code: 'RUNTIME',
         message: `${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.`,
@@ -226,7 +227,29 @@ async function initConfig(options: { path: string; biasRecords: boolean }, ctx: 
     options.biasRecords
       ? `Wrote ${path}: bias records on (bias_persistence: true), every other key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n`
       : `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n` +
-          `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
+          `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it.\n`,
   );
   return 0;
+}
+
+/**
+ * `config init --bias-records` over a config.yaml that exists (one `config init` wrote, say): nothing is rewritten, but
+ * the answer says whether bias records are on in it already (exit 0) or which line to change (exit 1).
+ */
+function biasRecordsInExisting(path: string, ctx: CommandContext): number {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.some((line) => /^bias_persistence:\s*true\s*(#.*)?$/.test(line))) {
+    ctx.io.stdout(`${path} already turns bias records on (bias_persistence: true): nothing was changed.\n`);
+    return 0;
+  }
+  const at = lines.findIndex((line) => /^\s*#?\s*bias_persistence:/.test(line));
+  throw new CliError({
+    code: 'RUNTIME',
+    message:
+      `${path} already exists; nothing was overwritten. To turn bias records on, ` +
+      (at >= 0
+        ? `make its line ${at + 1} read bias_persistence: true (not commented out)`
+        : 'add the line bias_persistence: true to it') +
+      ', then check with council config show.',
+  });
 }

@@ -19,7 +19,7 @@ describe('council config init (issue 15 item 12)', () => {
     const path = join(home, 'config.yaml');
     expect(r.out).toBe(
       `Wrote ${path}: every key commented out, with its default. Uncomment what you want to change, then check it with council config show.\n` +
-        `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it (or run council config init --bias-records instead).\n`,
+        `Bias records are off until you opt in: to collect them for council bias-report, uncomment bias_persistence: true in it.\n`,
     );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const text = readFileSync(path, 'utf8');
@@ -93,6 +93,37 @@ describe('council config init (issue 15 item 12)', () => {
       err: `council: ${path} already exists; nothing was overwritten. Edit it, or move it away and run council config init again.\n`,
     });
     expect(readFileSync(path, 'utf8')).toBe('strategy: novelty\n');
+  });
+
+  // The first hour: config init (as the bias-report note suggests), then config init --bias-records (as config init's
+  // own note suggested) answered only "already exists; … Edit it", without saying what to change.
+  it('--bias-records over an existing config.yaml: names the line to change, or says bias records are on already', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-init-'));
+    const path = join(home, 'config.yaml');
+    expect((await run(['config', 'init'], home)).code).toBe(0);
+    const written = readFileSync(path, 'utf8');
+    // The template's commented bias_persistence line, counted from 1.
+    const line = written.split('\n').findIndex((l) => l.startsWith('# bias_persistence: true')) + 1;
+    expect(line).toBeGreaterThan(1);
+    expect(await run(['config', 'init', '--bias-records'], home)).toEqual({
+      code: 1,
+      out: '',
+      err: `council: ${path} already exists; nothing was overwritten. To turn bias records on, make its line ${line} read bias_persistence: true (not commented out), then check with council config show.\n`,
+    });
+    expect(readFileSync(path, 'utf8')).toBe(written);
+
+    writeFileSync(path, 'strategy: novelty\n');
+    expect((await run(['config', 'init', '--bias-records'], home)).err).toBe(
+      `council: ${path} already exists; nothing was overwritten. To turn bias records on, add the line bias_persistence: true to it, then check with council config show.\n`,
+    );
+
+    writeFileSync(path, 'strategy: novelty\nbias_persistence: true   # on\n');
+    expect(await run(['config', 'init', '--bias-records'], home)).toEqual({
+      code: 0,
+      out: `${path} already turns bias records on (bias_persistence: true): nothing was changed.\n`,
+      err: '',
+    });
+    expect(readFileSync(path, 'utf8')).toBe('strategy: novelty\nbias_persistence: true   # on\n');
   });
 });
 
