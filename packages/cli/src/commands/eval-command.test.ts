@@ -199,6 +199,11 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     expect(bad.err).toMatch(
       /bad\.jsonl:1: field "preferred" must be 0 \(the first answer\), 1 \(the second\) or "tie"/,
     );
+    // A --grader whose provider has no key is refused before any call, as a member's is (exit 1, naming the key).
+    writeFileSync(join(dir, 'ref.jsonl'), JSON.stringify(DATASET[4]) + '\n');
+    const grader = await run(dir, ['ref.jsonl', '--models', MEMBERS.join(','), '--grader', 'anthropic:claude-x']);
+    expect(grader.code).toBe(1);
+    expect(grader.err).toMatch(/No API key set: ANTHROPIC_API_KEY \(for anthropic:claude-x\)/);
     writeFileSync(join(dir, 'prompts.txt'), 'How do I write tests?\nWhat is a backup?\n');
     const notDataset = await run(dir, ['prompts.txt', '--models', MEMBERS.join(',')]);
     expect(notDataset.code).toBe(2);

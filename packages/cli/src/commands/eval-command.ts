@@ -6,6 +6,7 @@ import { runCouncil } from '@council/core';
 import type { CouncilMember } from '@council/core';
 import type { LanguageModelV1 } from '@council/providers';
 import { prepareBatchCouncil } from '../batch-council.js';
+import { checkModels } from '../check-models.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -131,10 +132,13 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
   const { settings, config } = council;
   const reviewers = council.seats.members.map((m) => ({ id: memberId(m), model: memberModel(m) }));
   const chairman = memberModel(council.seats.chairman);
-  const graderId = options.grader ?? (demo ? 'simulated' : typeof chairman === 'string' ? chairman : chairman.modelId);
-  const grader = demo
-    ? null
-    : council.resolveModel(options.grader ?? (typeof chairman === 'string' ? chairman : chairman.modelId));
+  // The grader of reference-only items: --grader, else the chairman's model; --demo's is the simulated grader.
+  const graderId = demo
+    ? 'simulated'
+    : (options.grader ?? (typeof chairman === 'string' ? chairman : chairman.modelId));
+  if (!demo && options.grader !== undefined)
+    checkModels({ ids: [options.grader], env: given.secrets.providerEnv, resolveModel: council.resolveModel });
+  const grader = demo ? null : council.resolveModel(graderId);
   const concurrency = options.concurrency ?? 2;
 
   if (taken !== null) {
