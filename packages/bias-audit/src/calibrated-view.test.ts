@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BiasObservation } from './bias-observation.js';
 import { CALIBRATED_VIEW_NOTE, calibratedView } from './calibrated-view.js';
+import { simulateIssue31Councils } from './study/simulate-issue-31-councils.js';
 
 /** [session, reviewer, candidate, position, score] → an observation. */
 function obs(rows: [string, string, string, number, number][]): BiasObservation[] {
@@ -145,5 +147,45 @@ describe('calibratedView', () => {
   it('refuses a bad option', () => {
     expect(() => calibratedView(obs(rows), { resamples: -1 })).toThrow(/resamples/);
     expect(() => calibratedView(obs(rows), { level: 2 })).toThrow(/level/);
+  });
+
+  it('leaves the calibrated leaderboard unchanged when one reviewer (not the median one) is made harsher or kinder by any amount', () => {
+    // The point of the view: a constant added to every score of a reviewer is its offset, and is taken out exactly.
+    const base = simulateIssue31Councils({ sessions: 12, seed: 5, quality: [0.6, 0.3, 0, -0.3, -0.6] });
+    const before = calibratedView(base, { resamples: 0 });
+    const median = [...before.reviewerOffsets].sort((a, b) => a.estimate - b.estimate)[2]!.reviewer;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...before.reviewerOffsets.map((o) => o.reviewer).filter((r) => r !== median)),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        (reviewer, shift) => {
+          const shifted = base.map((o) => (o.reviewer === reviewer ? { ...o, score: o.score! + shift } : o));
+          const after = calibratedView(shifted, { resamples: 0 });
+          // Unless the shift moves the reviewer past the median one (then the centre changes by a common constant).
+          if (after.reviewerOffsets.find((o) => o.reviewer === median)!.estimate !== 0) return;
+          for (const entry of before.leaderboard) {
+            const moved = after.leaderboard.find((e) => e.model === entry.model)!;
+            expect(moved.calibrated.estimate).toBeCloseTo(entry.calibrated.estimate, 9);
+          }
+        },
+      ),
+      { numRuns: 40, seed: 31 },
+    );
+  });
+
+  it('resamples contiguous groups of sessions beyond 4,000 sessions, with the same estimates', () => {
+    const observations = simulateIssue31Councils({ sessions: 4100, seed: 2, quality: [0.4, 0, -0.4] });
+    const view = calibratedView(observations, { resamples: 20 });
+    expect(view.sessions).toBe(4100);
+    expect(view.resamples).toBe(20);
+    expect(view.leaderboard.map((e) => e.model)).toEqual(['model-0', 'model-1', 'model-2']);
+    for (const e of view.leaderboard) {
+      expect(e.calibrated.lower).not.toBeNull();
+      expect(e.calibrated.estimate).toBeCloseTo(
+        calibratedView(observations, { resamples: 0 }).leaderboard.find((x) => x.model === e.model)!.calibrated
+          .estimate,
+        12,
+      );
+    }
   });
 });
