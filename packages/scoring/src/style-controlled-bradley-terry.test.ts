@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import reference from './__fixtures__/style-controlled-bt-reference.json';
 import { bradleyTerry } from './bradley-terry.js';
@@ -130,5 +131,37 @@ describe('styleControlledBradleyTerry', () => {
     expect(() =>
       styleControlledBradleyTerry([duel('s1', [1, 0], [1, 1])], { featureNames: ['length', 'lists'] }),
     ).toThrow(/2 finite features/);
+  });
+
+  it('renaming the candidates renames the ratings, and a candidate every ballot ranks first rates highest (fast-check)', () => {
+    const sessions = (reference.sessions as StyledSession[]).slice(0, 12);
+    const fit = styleControlledBradleyTerry(sessions, { featureNames: reference.featureNames, bootstrap: 0 });
+    fc.assert(
+      fc.property(fc.shuffledSubarray(['w', 'x', 'y', 'z'], { minLength: 4, maxLength: 4 }), (names) => {
+        const rename = new Map(reference.candidates.map((c, i) => [c, names[i]!]));
+        const renamed = sessions.map((s) => ({
+          id: s.id,
+          answers: Object.fromEntries(Object.entries(s.answers).map(([c, x]) => [rename.get(c)!, x])),
+          ballots: s.ballots.map((b) => ({
+            reviewer: rename.get(b.reviewer)!,
+            ranking: b.ranking.map((c) => rename.get(c)!),
+          })),
+        }));
+        const again = styleControlledBradleyTerry(renamed, { featureNames: reference.featureNames, bootstrap: 0 });
+        for (const entry of fit.styleControlled)
+          expect(again.styleControlled.find((e) => e.candidate === rename.get(entry.candidate))!.rating).toBeCloseTo(
+            entry.rating,
+            8,
+          );
+      }),
+      { numRuns: 12, seed: 5 },
+    );
+    const unanimous = sessions.map((s) => ({
+      ...s,
+      ballots: s.ballots.map((b) => ({ ...b, ranking: ['m/d', ...b.ranking.filter((c) => c !== 'm/d')] })),
+    }));
+    const top = styleControlledBradleyTerry(unanimous, { featureNames: reference.featureNames, bootstrap: 0 });
+    expect(top.styleControlled[0]!.candidate).toBe('m/d');
+    expect(top.plain[0]!.candidate).toBe('m/d');
   });
 });
