@@ -133,7 +133,9 @@ export async function runHistoryCommand(options: HistoryCommandOptions, ctx: Com
       ctx.io.stdout(
         s.dim(`Follow-up of ${conversation.previousSessionId} (conversation ${conversation.id.slice(0, 8)})\n`),
       );
-    const about = `category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${md?.language ?? 'n/a'}`;
+    // `und` is BCP 47's "undetermined": the heuristic found no language it knows (query-language.ts).
+    const language = md?.language === undefined ? 'n/a' : md.language === 'und' ? 'not detected' : md.language;
+    const about = `category ${md?.category ?? 'n/a'}, ${md?.token_count_bucket ?? '?'} tokens, language ${language}`;
     if (entry.question === undefined)
       ctx.io.stdout(
         s.dim(
