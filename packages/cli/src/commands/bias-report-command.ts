@@ -73,6 +73,12 @@ export interface BiasReportCommandOptions {
   url?: string;
   /** `clickhouse`: the table (default council_bias_records), optionally `database.table`. */
   table?: string;
+  /**
+   * Also issue 31's analytics in the text and HTML reports, and the style-controlled ratings in the JSON: the
+   * calibrated leaderboard, how many independent judges the reviewers are worth, the reviewer offsets pooled toward
+   * the typical reviewer, and Bradley–Terry with answer length as a covariate. Bootstraps: seconds over many sessions.
+   */
+  calibrated?: boolean;
 }
 
 /** What was read for a report: the inputs, the reader's (or the engine's) counts, and the window's records as columns. */
@@ -136,8 +142,8 @@ export interface BiasReportDocument {
    */
   calibrated?: CalibratedView & { partialPooling: PooledReviewerEffects; effectiveJudges: EffectiveJudges };
   /**
-   * Beside `calibrated`: Bradley–Terry ratings from the same records' rankings with each answer's log length as a
-   * covariate, beside the plain fit, with bootstrap intervals; or why they could not be computed (too few rankings).
+   * With `--calibrated`, beside `calibrated`: Bradley–Terry ratings from the same records' rankings with each answer's
+   * log length as a covariate, beside the plain fit, with bootstrap intervals; or why they could not be computed.
    */
   styleControlled?: BiasStyleControlled;
 }
@@ -150,19 +156,22 @@ export interface BiasReportDocument {
  */
 export async function calibratedFigures(
   columns: BiasColumns,
-  options: { seed: number; resamples?: number },
-): Promise<Required<Pick<BiasReportDocument, 'calibrated' | 'styleControlled'>>> {
+  /** `styleControlled: false` leaves the style fit out (its bootstrap is the slow part); default true. */
+  options: { seed: number; resamples?: number; styleControlled?: boolean },
+): Promise<Required<Pick<BiasReportDocument, 'calibrated'>> & Pick<BiasReportDocument, 'styleControlled'>> {
   const resampling = {
     seed: options.seed,
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
   };
+  const calibrated = {
+    ...calibratedView(columns, resampling),
+    partialPooling: poolReviewerEffects(columns),
+    effectiveJudges: effectiveJudges(columns, resampling),
+  };
+  if (options.styleControlled === false) return { calibrated };
   const { biasStyleControlled } = await import('../bias-style-controlled.js');
   return {
-    calibrated: {
-      ...calibratedView(columns, resampling),
-      partialPooling: poolReviewerEffects(columns),
-      effectiveJudges: effectiveJudges(columns, resampling),
-    },
+    calibrated,
     styleControlled: biasStyleControlled(columns, {
       bootstrap: Math.min(options.resamples ?? 1000, 1000),
       seed: options.seed,
@@ -342,7 +351,10 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   };
   switch (format) {
     case 'json':
-      Object.assign(document, await calibratedFigures(loaded.columns, calibratedOptions));
+      Object.assign(
+        document,
+        await calibratedFigures(loaded.columns, { ...calibratedOptions, styleControlled: options.calibrated === true }),
+      );
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
     case 'csv': {
@@ -365,7 +377,9 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
           simulated: document.simulated,
           generatedAt: document.generatedAt,
           unreadSessions: loaded.unread,
-          calibrated: await calibratedFigures(loaded.columns, calibratedOptions),
+          ...(options.calibrated === true
+            ? { calibrated: await calibratedFigures(loaded.columns, calibratedOptions) }
+            : {}),
         }),
       );
       break;
@@ -379,8 +393,13 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
         source: document.input.path,
         simulated: document.simulated,
         unreadSessions: loaded.unread,
-        ...(await calibratedFigures(loaded.columns, calibratedOptions)),
+        ...(options.calibrated === true ? await calibratedFigures(loaded.columns, calibratedOptions) : {}),
       });
+      // Above 10 sessions, where there are figures: where issue 31's are.
+      if (options.calibrated !== true && document.report.confidence !== 'insufficient_data')
+        text += `${style.dim(
+          'Run with --calibrated for the calibrated leaderboard, how many judges you really have, the pooled reviewer offsets and style-controlled ratings.',
+        )}\n`;
       break;
     }
   }
