@@ -72,11 +72,17 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
       flags: '--table <name>',
       description: '--engine clickhouse: the records table, [database.]name (default council_bias_records)',
     },
+    {
+      flags: '--calibrated',
+      description:
+        'Also the calibrated leaderboard (reviewer offsets and position effects taken out), how many independent judges the reviewers are worth, offsets pooled toward the typical reviewer and length-controlled Bradley–Terry ratings; analytics only (bootstraps: slower)',
+    },
   ],
   examples: [
     'council bias-report',
     'council bias-report --sessions 50 --verbose',
     'council bias-report --format html --output bias-report.html',
+    'council bias-report --calibrated',
     'council bias-report --input ./logs.jsonl --json > report.json',
     "council bias-report --input alice/bias_metrics.jsonl --input 'team/*.jsonl.gz'",
     'council bias-report --engine duckdb --input ./bias-export --sessions 1000000 --days 365',
@@ -97,6 +103,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     engine: parseChoiceOption('engine', o['engine'], biasReportEngines),
     url: parseStringOption('url', o['url']),
     table: parseStringOption('table', o['table']),
+    calibrated: o['calibrated'] === true,
   }),
   run: async (options, ctx) => (await import('./bias-report-command.js')).runBiasReportCommand(options, ctx),
 };
