@@ -281,7 +281,7 @@ export function renderBiasReportText(options: {
   }
 
   if (!(out.at(-1) ?? '').endsWith('\n')) out.push('');
-  if (options.calibrated !== undefined && options.styleControlled !== undefined)
+  if (options.calibrated !== undefined)
     out.push(
       renderCalibratedText({
         calibrated: options.calibrated,

@@ -28,7 +28,8 @@ const span = (i: { lower: number; upper: number } | null): string =>
  */
 export function renderCalibratedText(options: {
   calibrated: NonNullable<BiasReportDocument['calibrated']>;
-  styleControlled: BiasStyleControlled;
+  /** Absent: no style-controlled section. */
+  styleControlled?: BiasStyleControlled | undefined;
   style: Style;
   verbose: boolean;
 }): string {
@@ -115,6 +116,10 @@ export function renderCalibratedText(options: {
     out.push('');
   }
 
+  if (styleControlled === undefined) {
+    out.push(s.dim(`  ${ANALYTICS_ONLY}`), '');
+    return out.join('\n');
+  }
   out.push(s.bold("Style-controlled ratings (Bradley–Terry from the reviewers' rankings, Elo scale)"));
   if (!styleControlled.computable) {
     out.push(`  Not computable: ${styleControlled.reason}.`);

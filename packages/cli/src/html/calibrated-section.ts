@@ -17,7 +17,8 @@ import { escapeXml } from './svg-primitives.js';
 /** Issue 31's figures of the report's records, as `calibratedFigures` computes them. */
 export interface CalibratedSectionData {
   calibrated: NonNullable<BiasReportDocument['calibrated']>;
-  styleControlled: BiasStyleControlled;
+  /** Absent: no style-controlled section. */
+  styleControlled?: BiasStyleControlled;
 }
 
 /** Numbers only (no member name can reach here): the page's minus sign, as `formatNumber` writes it. */
@@ -108,6 +109,7 @@ export function renderCalibratedSection(data: CalibratedSectionData): string {
     );
   }
 
+  if (styleControlled === undefined) return out.join('\n');
   out.push('<h2 id="style">Style-controlled ratings</h2>');
   if (!styleControlled.computable) {
     out.push(`<p class="meta">Not computable: ${escapeXml(styleControlled.reason)}.</p>`);
