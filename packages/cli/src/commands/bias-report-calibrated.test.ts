@@ -50,7 +50,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
   // the plain Bradley–Terry fit m/a beats everyone it meets and m/c no one: m/a, m/b, m/c.
   it('a harsh reviewer of the best member: the raw order is wrong, the calibrated one right, in JSON, text and HTML', async () => {
     const { dir, path } = await storeOf(harshReviewerObservations());
-    const json = await report(['--input', path, '--format', 'json'], dir);
+    const json = await report(['--input', path, '--format', 'json', '--calibrated'], dir);
     expect(json.code).toBe(0);
     expect(json.out).not.toMatch(/NaN|Infinity/);
     const document = JSON.parse(json.out) as BiasReportDocument;
@@ -80,7 +80,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
       expect(style.note).toContain("the bias records keep each answer's length, not its text");
     }
 
-    const text = await report(['--input', path], dir);
+    const text = await report(['--input', path, '--calibrated'], dir);
     expect(text.code).toBe(0);
     expect(text.out).toContain('Calibrated leaderboard (analytics only: live votes are unchanged)');
     expect(text.out).toContain(
@@ -100,7 +100,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
     // The sections come before the flags, which stay the report's last word.
     expect(text.out.indexOf('Calibrated leaderboard')).toBeLessThan(text.out.indexOf('Flags (Holm'));
 
-    const html = visibleText((await report(['--input', path, '--format', 'html'], dir)).out);
+    const html = visibleText((await report(['--input', path, '--format', 'html', '--calibrated'], dir)).out);
     expect(html).toContain('Calibrated leaderboard Analytics only: live votes are unchanged.');
     expect(html).toContain('changes the order: m/a rises from 2nd to 1st; m/b falls from 1st to 2nd.');
     expect(html).toContain('m/a 1 8.00 [8.00, 8.00] 6.50 [6.50, 6.50] 2 24');
@@ -126,17 +126,19 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
 
     const sentence =
       "3 judges, 1.8 effective [1.8–1.8]: the leaderboard's intervals are as wide as 1.8 independent judges would give (the reviewers' part of each is 1.29 times as wide as 3 independent judges would make it).";
-    const text = await report(['--input', path], dir);
+    const text = await report(['--input', path, '--calibrated'], dir);
     expect(text.out).toContain(`How many judges you really have\n  ${sentence}\n`);
     expect(text.out).toContain(
       'j/one and j/two err alike (error correlation +1.00 [+1.00, +1.00], over 150 answers both scored): together worth 1.0 judges [1.0–1.0].',
     );
-    expect(visibleText((await report(['--input', path, '--format', 'html'], dir)).out)).toContain(sentence);
+    expect(visibleText((await report(['--input', path, '--format', 'html', '--calibrated'], dir)).out)).toContain(
+      sentence,
+    );
   }, 60_000);
 
   it('too few sessions: the figures say why they are missing, and the JSON never holds NaN', async () => {
     const { dir, path } = await storeOf(harshReviewerObservations(1));
-    const json = await report(['--input', path, '--format', 'json'], dir);
+    const json = await report(['--input', path, '--format', 'json', '--calibrated'], dir);
     expect(json.code).toBe(0);
     expect(json.out).not.toMatch(/NaN|Infinity/);
     const document = JSON.parse(json.out) as BiasReportDocument;
@@ -145,4 +147,19 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
     const style = document.styleControlled!;
     if (style.computable) expect(style.styleControlled.every((e) => e.interval === null)).toBe(true);
   }, 30_000);
+
+  // The bootstraps take seconds over many sessions (the style fit most): without --calibrated the text and HTML
+  // reports say where the figures are, and the JSON keeps its calibrated block but fits no style.
+  it('without --calibrated: a pointer in the text, no sections, no style fit in the JSON', async () => {
+    const { dir, path } = await storeOf(harshReviewerObservations());
+    const text = await report(['--input', path], dir);
+    expect(text.out).not.toContain('Calibrated leaderboard');
+    expect(text.out).toContain(
+      'Run with --calibrated for the calibrated leaderboard, how many judges you really have, the pooled reviewer offsets and style-controlled ratings.',
+    );
+    expect((await report(['--input', path, '--format', 'html'], dir)).out).not.toContain('Calibrated leaderboard');
+    const document = JSON.parse((await report(['--input', path, '--json'], dir)).out) as BiasReportDocument;
+    expect(document.calibrated!.leaderboard[0]!.model).toBe('m/a');
+    expect(document.styleControlled).toBeUndefined();
+  }, 60_000);
 });
