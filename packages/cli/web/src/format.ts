@@ -6,9 +6,11 @@ export function formatTime(iso: string): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** A number to `digits` decimals, or "–" when there is none. */
+/** A number to `digits` decimals, or "–" when there is none; one that rounds to zero has no minus sign ("-0.00"). */
 export function fixed(value: number | null | undefined, digits = 2): string {
-  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '–';
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
+  const text = value.toFixed(digits);
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
 type Maybe = number | null | undefined;
