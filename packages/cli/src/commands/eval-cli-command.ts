@@ -21,7 +21,8 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     { flags: '--order <mode>', description: 'shared, per-reviewer or latin-square' },
     {
       flags: '--seed <n>',
-      description: 'Seed the orders and labels of every session, and the report’s resampling (default 1)',
+      description:
+        'Seed the orders and labels of every session (default: LLM_COUNCIL_RANDOM_SEED, as batch), the judges’ answer orders and the report’s resampling (default 1)',
     },
     ...councilCallOptions,
     ...councilStageOptions,
@@ -55,7 +56,10 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
       description:
         'Offline, no key: the demo’s simulated members in a temporary home (or --home); shows how the report reads',
     },
-    { flags: '--bootstrap <n>', description: 'Resamples of the report’s intervals (default 2000)' },
+    {
+      flags: '--bootstrap <n>',
+      description: 'Resamples of the bootstrap intervals (κ, ρ, α, the council against its best member; default 2000)',
+    },
     ...councilSaveOptions,
     { flags: '--json', description: 'Print the report as one JSON document' },
     { flags: '--html <file>', description: 'Also write the report as a self-contained HTML page (charts, no script)' },
