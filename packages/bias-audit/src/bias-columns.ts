@@ -22,6 +22,11 @@ export type BiasScoreColumn = Float32Array | Float64Array;
  * The statistics never read `session`, `time`, `queryCategory` or `positionIsDisplayOrder` per record (`sessionStart`
  * gives a record's session, `sessionTime` a session's time): a reader may leave them out (an engine's report read,
  * `columns: 'report'`, does: 15 of a record's 41 bytes). Code that needs them takes `CompleteBiasColumns`.
+ *
+ * The ids, counts and scores come as wide as the reader made them (`BiasIdColumn`, `BiasCountColumn`,
+ * `BiasScoreColumn`): DuckDB's report read gives the narrowest its window's values fit, 13–14 bytes a record where a
+ * council's positions, lengths and scores are small; `readBiasRecords` and `observationsToColumns` the widest. A
+ * reader of the values needs nothing more; code that makes a column like one it was given makes it of the same type.
  */
 export interface BiasColumns {
   /** Records (the length of every per-record array). */
@@ -29,20 +34,20 @@ export interface BiasColumns {
   /** Per record: index into `sessionIds` (absent from a report read's columns). */
   readonly session?: Uint32Array;
   /** Per record: index into `models` of the reviewing member (`reviewer_id`). */
-  readonly reviewer: Uint16Array;
+  readonly reviewer: BiasIdColumn;
   /** Per record: index into `models` of the reviewed member (`model_id`). */
-  readonly candidate: Uint16Array;
+  readonly candidate: BiasIdColumn;
   /** Per record: the 0-based position the answer was shown in to this reviewer. */
-  readonly position: Uint32Array;
-  readonly responseLengthChars: Uint32Array;
+  readonly position: BiasCountColumn;
+  readonly responseLengthChars: BiasCountColumn;
   /** Per record: the score, or NaN when the reviewer ranked without scoring. */
-  readonly score: Float64Array;
+  readonly score: BiasScoreColumn;
   /** Per record: the 0-based rank the reviewer gave, or `noRank` (0xFFFFFFFF). */
   readonly rankPosition: Uint32Array;
   /** Per record: epoch milliseconds (absent from a report read's columns). */
   readonly time?: Float64Array;
   /** Per record: 1 + index into `configVersions`, or 0 for none. */
-  readonly configVersion: Uint16Array;
+  readonly configVersion: BiasIdColumn;
   /** Per record: 1 + index into `queryCategories`, or 0 for none (absent from a report read's columns). */
   readonly queryCategory?: Uint16Array;
   /** Per record: 1 when `position` is known to be display order (absent from a report read's columns). */

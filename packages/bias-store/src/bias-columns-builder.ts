@@ -1,3 +1,4 @@
+import type { BiasCountColumn, BiasIdColumn, BiasScoreColumn } from '@council/bias-audit';
 import type { BiasRecordColumns } from './bias-record-columns.js';
 import { BiasStoreError } from './bias-store-error.js';
 
@@ -19,14 +20,14 @@ export interface BiasRow {
 /** The per-record arrays of `BiasRecordColumns`. */
 export interface RecordArrays {
   session: Uint32Array;
-  reviewer: Uint16Array;
-  candidate: Uint16Array;
-  position: Uint32Array;
-  responseLengthChars: Uint32Array;
-  score: Float64Array;
+  reviewer: BiasIdColumn;
+  candidate: BiasIdColumn;
+  position: BiasCountColumn;
+  responseLengthChars: BiasCountColumn;
+  score: BiasScoreColumn;
   rankPosition: Uint32Array;
   time: Float64Array;
-  configVersion: Uint16Array;
+  configVersion: BiasIdColumn;
   queryCategory: Uint16Array;
   positionIsDisplayOrder: Uint8Array;
 }
@@ -47,10 +48,21 @@ const columnNames: readonly ColumnName[] = [
   'positionIsDisplayOrder',
 ];
 
-/** Zeroed per-record arrays for `capacity` records (41 bytes each): a report read's, and the four only other readers use. */
-export function allocateRecordArrays(capacity: number): RecordArrays {
+/**
+ * How wide the columns whose width a reader may choose are allocated: `ids` for `reviewer`, `candidate` and
+ * `configVersion` (8 bits where the window has fewer than 256 names: `idWidth`), `counts` for `position` and
+ * `responseLengthChars`, `score` 32 where every score is a 32-bit float exactly. Left out: the widest.
+ */
+export interface RecordWidths {
+  ids?: 8 | 16;
+  counts?: 8 | 16 | 32;
+  score?: 32 | 64;
+}
+
+/** Zeroed per-record arrays for `capacity` records (41 bytes each at the widest): a report read's, and the four only other readers use. */
+export function allocateRecordArrays(capacity: number, widths: RecordWidths = {}): RecordArrays {
   return {
-    ...allocateReportArrays(capacity),
+    ...allocateReportArrays(capacity, widths),
     session: new Uint32Array(capacity),
     time: new Float64Array(capacity),
     queryCategory: new Uint16Array(capacity),
@@ -61,17 +73,54 @@ export function allocateRecordArrays(capacity: number): RecordArrays {
 /** The per-record arrays a report reads (`BiasColumns` without `session`, `time`, `queryCategory`, `positionIsDisplayOrder`). */
 export type ReportRecordArrays = Omit<RecordArrays, 'session' | 'time' | 'queryCategory' | 'positionIsDisplayOrder'>;
 
-/** Zeroed per-record arrays of a report read for `capacity` records (26 bytes each). */
-export function allocateReportArrays(capacity: number): ReportRecordArrays {
+/** Zeroed per-record arrays of a report read for `capacity` records (26 bytes each at the widest, 13 at the narrowest). */
+export function allocateReportArrays(capacity: number, widths: RecordWidths = {}): ReportRecordArrays {
+  const ids = widths.ids === 8 ? Uint8Array : Uint16Array;
   return {
-    reviewer: new Uint16Array(capacity),
-    candidate: new Uint16Array(capacity),
-    position: new Uint32Array(capacity),
-    responseLengthChars: new Uint32Array(capacity),
-    score: new Float64Array(capacity),
+    reviewer: new ids(capacity),
+    candidate: new ids(capacity),
+    position: countArray(widths.counts ?? 32, capacity),
+    responseLengthChars: countArray(widths.counts ?? 32, capacity),
+    score: widths.score === 32 ? new Float32Array(capacity) : new Float64Array(capacity),
     rankPosition: new Uint32Array(capacity),
-    configVersion: new Uint16Array(capacity),
+    configVersion: new ids(capacity),
   };
+}
+
+/** The width of an id column whose entries are below `count` (`configVersion`'s: the config versions plus one). */
+export function idWidth(count: number): 8 | 16 {
+  return count <= 0x100 ? 8 : 16;
+}
+
+/** Bytes a record takes in the arrays `allocateReportArrays` (`report`) or `allocateRecordArrays` gives for `widths`. */
+export function recordBytes(widths: RecordWidths, report: boolean): number {
+  const { ids = 16, counts = 32, score = 64 } = widths;
+  return (3 * ids + 2 * counts + score + 32) / 8 + (report ? 0 : 4 + 8 + 2 + 1);
+}
+
+function countArray(width: 8 | 16 | 32, length: number): BiasCountColumn {
+  return width === 8 ? new Uint8Array(length) : width === 16 ? new Uint16Array(length) : new Uint32Array(length);
+}
+
+/**
+ * `column` if it holds `max`, else a copy of it wide enough to (the input is then spent: the copy replaces it). A
+ * reader that does not know its window's largest count starts narrow and widens as it meets one, once or twice.
+ */
+export function countColumnHolding(column: BiasCountColumn, max: number): BiasCountColumn {
+  const width = max <= 0xff ? 8 : max <= 0xffff ? 16 : 32;
+  if (width <= column.BYTES_PER_ELEMENT * 8) return column;
+  const wider = countArray(width, column.length);
+  wider.set(column);
+  return wider;
+}
+
+/** Whether a 32-bit score column holds `score` exactly (NaN, "not scored", included). */
+export const exactInFloat32 = (score: number): boolean => Math.fround(score) === score || Number.isNaN(score);
+
+/** `column` as it is, or as a 64-bit copy where it is 32-bit and a score to come is not exact in 32 bits. */
+export function scoreColumnHolding(column: BiasScoreColumn, exact: boolean): BiasScoreColumn {
+  if (exact || column instanceof Float64Array) return column;
+  return Float64Array.from(column);
 }
 
 /**
@@ -86,23 +135,14 @@ export function permuteRecordArrays(spec: {
 }): RecordArrays {
   const { arrays, target, length, records: n } = spec;
   const scratchBuffer = new ArrayBuffer(length * 8); // one buffer, viewed as each column's type in turn
-  const scratch = {
-    u8: new Uint8Array(scratchBuffer, 0, length),
-    u16: new Uint16Array(scratchBuffer, 0, length),
-    u32: new Uint32Array(scratchBuffer, 0, length),
-    f64: new Float64Array(scratchBuffer, 0, length),
-  };
   const out = { ...arrays };
   for (const name of columnNames) {
     const column = arrays[name];
-    const temp =
-      column instanceof Float64Array
-        ? scratch.f64
-        : column instanceof Uint32Array
-          ? scratch.u32
-          : column instanceof Uint16Array
-            ? scratch.u16
-            : scratch.u8;
+    const temp = new (column.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => typeof column)(
+      scratchBuffer,
+      0,
+      length,
+    );
     for (let i = 0; i < n; i++) if (target[i]! >= 0) temp[target[i]!] = column[i]!;
     column.set(temp);
     (out as Record<ColumnName, Columns[ColumnName]>)[name] = column.subarray(0, length);

@@ -9,7 +9,7 @@ export type WritableBiasColumns = { -readonly [K in keyof BiasColumns]: BiasColu
  * columns (`sessionIds`, `sessionStart`, `sessionTime`) are the input's: the caller sets them for the records kept.
  */
 export function packKeptRecords(columns: BiasColumns, drop: Uint8Array, kept: number): WritableBiasColumns {
-  const pack = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(values: A): A => {
+  const pack = <A extends Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array>(values: A): A => {
     let w = 0;
     for (let i = 0; i < values.length; i++) if (drop[i] === 0) values[w++] = values[i]!;
     return values.subarray(0, w) as A;

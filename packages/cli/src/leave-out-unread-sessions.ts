@@ -1,5 +1,5 @@
 import { noRank } from '@council/bias-audit';
-import type { BiasColumns } from '@council/bias-audit';
+import type { BiasColumns, BiasIdColumn } from '@council/bias-audit';
 
 /** Sessions of a window that hold no judgement: every record has neither a score nor a rank. */
 export interface UnreadSessions {
@@ -46,11 +46,9 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
   const sessionIds: string[] = [];
   const sessionTime = new Float64Array(keptSessions);
   const starts = new Uint32Array(keptSessions + 1);
-  const copy = <A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
-    values: A,
-    make: (n: number) => A,
-  ): A => {
-    const out = make(length);
+  // Each kept column as wide as the reader made it.
+  const copy = <A extends Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array>(values: A): A => {
+    const out = new (values.constructor as new (n: number) => A)(length);
     let w = 0;
     for (let s = 0; s < sessionCount; s++) {
       if (keep[s] === 0) continue;
@@ -70,15 +68,14 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
     session?.fill(k, starts[k], starts[k + 1]);
     k++;
   }
-  const reviewer = copy(columns.reviewer, (n) => new Uint16Array(n));
-  const candidate = copy(columns.candidate, (n) => new Uint16Array(n));
-  const configVersion = copy(columns.configVersion, (n) => new Uint16Array(n));
+  const reviewer = copy(columns.reviewer);
+  const candidate = copy(columns.candidate);
+  const configVersion = copy(columns.configVersion);
   const models = keepUsed(columns.models, [reviewer, candidate], 0);
   const configVersions = keepUsed(columns.configVersions, [configVersion], 1);
   // Columns without the per-record query category (an engine's report read) keep the window's list as it was: nothing
   // then reads it (the statistics never do).
-  const queryCategory =
-    columns.queryCategory === undefined ? undefined : copy(columns.queryCategory, (n) => new Uint16Array(n));
+  const queryCategory = columns.queryCategory === undefined ? undefined : copy(columns.queryCategory);
   const queryCategories =
     queryCategory === undefined ? columns.queryCategories : keepUsed(columns.queryCategories, [queryCategory], 1);
   const { time, positionIsDisplayOrder } = columns;
@@ -87,17 +84,15 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
       length,
       reviewer,
       candidate,
-      position: copy(columns.position, (n) => new Uint32Array(n)),
-      responseLengthChars: copy(columns.responseLengthChars, (n) => new Uint32Array(n)),
-      score: copy(columns.score, (n) => new Float64Array(n)),
-      rankPosition: copy(columns.rankPosition, (n) => new Uint32Array(n)),
+      position: copy(columns.position),
+      responseLengthChars: copy(columns.responseLengthChars),
+      score: copy(columns.score),
+      rankPosition: copy(columns.rankPosition),
       configVersion,
       ...(session === undefined ? {} : { session }),
-      ...(time === undefined ? {} : { time: copy(time, (n) => new Float64Array(n)) }),
+      ...(time === undefined ? {} : { time: copy(time) }),
       ...(queryCategory === undefined ? {} : { queryCategory }),
-      ...(positionIsDisplayOrder === undefined
-        ? {}
-        : { positionIsDisplayOrder: copy(positionIsDisplayOrder, (n) => new Uint8Array(n)) }),
+      ...(positionIsDisplayOrder === undefined ? {} : { positionIsDisplayOrder: copy(positionIsDisplayOrder) }),
       sessionIds,
       sessionTime,
       sessionStart: starts,
@@ -113,7 +108,7 @@ export function leaveOutUnreadSessions(columns: BiasColumns): { columns: BiasCol
  * The entries of `names` that `indices` still use, in their order; rewrites `indices` in place to the new positions.
  * `offset` is 1 for columns where 0 means none and `n` means `names[n - 1]`.
  */
-function keepUsed(names: readonly string[], indices: readonly Uint16Array[], offset: 0 | 1): string[] {
+function keepUsed(names: readonly string[], indices: readonly BiasIdColumn[], offset: 0 | 1): string[] {
   const used = new Uint8Array(names.length);
   for (const column of indices) for (const index of column) if (index >= offset) used[index - offset] = 1;
   const to = new Uint16Array(names.length);

@@ -6,7 +6,7 @@ import { expectSameSummaries } from './expect-same-summaries.js';
 import { resolvedRecords } from './resolved-records.js';
 
 /** The names `ids` index, in JS's string order (UTF-16 code units): what the engine's name lists must be. */
-function usedNames(names: readonly string[], ...ids: Uint16Array[]): string[] {
+function usedNames(names: readonly string[], ...ids: Iterable<number>[]): string[] {
   const used = new Set<string>();
   for (const column of ids) for (const id of column) used.add(names[id]!);
   return [...used].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -123,6 +123,56 @@ describe('streamWindowRecords', () => {
     }
   });
 
+  it('gives each column as narrow as its values: 8-bit ids, positions and config versions, 16-bit lengths, 32-bit scores', async () => {
+    const tables = await windowTables();
+    try {
+      const all = await tables.read(5);
+      const { columns } = (await streamWindowRecords(tables.connection, 5, 'report')).complete();
+      for (const read of [all, columns]) {
+        // Three members and two config versions; positions up to 2; lengths up to 300; scores 4, 5, 6 and 7.5.
+        expect(read.reviewer).toBeInstanceOf(Uint8Array);
+        expect(read.candidate).toBeInstanceOf(Uint8Array);
+        expect(read.configVersion).toBeInstanceOf(Uint8Array);
+        expect(read.position).toBeInstanceOf(Uint8Array);
+        expect(read.responseLengthChars).toBeInstanceOf(Uint16Array);
+        expect(read.score).toBeInstanceOf(Float32Array);
+        expect(read.rankPosition).toBeInstanceOf(Uint32Array);
+      }
+    } finally {
+      tables.close();
+    }
+  });
+
+  it('widens a column when a later chunk brings a value it cannot hold, keeping the values already written', async () => {
+    const tables = await windowTables();
+    try {
+      // A third session, newest (place 2), of 3,000 records (two chunks of DuckDB's 2,048 rows): record k, read k-th
+      // (ord 1,000 + k), shows position k % 200 and length k % 250 to reviewer m/a about m/b with score k % 10 — all
+      // fitting 8 bits and 32-bit floats — but for its last record: position 70,000, length 300 and score 7.3 (not a
+      // 32-bit float), which must widen the columns to 32 bits, 16 bits and 64 bits.
+      await tables.connection.run(`INSERT INTO tagged_rows
+        SELECT 1000 + k, 's-big', 'm/a', 'm/b', CASE WHEN k = 2999 THEN 70000 ELSE k % 200 END,
+               CASE WHEN k = 2999 THEN 300 ELSE k % 250 END, CASE WHEN k = 2999 THEN 7.3 ELSE k % 10 END,
+               NULL, 2000.0 + k, '1.2.0', 'math', true, 0
+        FROM range(3000) AS r(k)`);
+      await tables.connection.run("INSERT INTO session_places VALUES ('s-big', 2000.0, 3000, 2)");
+      const { columns } = (await streamWindowRecords(tables.connection, 3005, 'report')).complete();
+      expect(columns.position).toBeInstanceOf(Uint32Array);
+      expect(columns.responseLengthChars).toBeInstanceOf(Uint16Array);
+      expect(columns.score).toBeInstanceOf(Float64Array);
+      const big = (column: ArrayLike<number>): number[] => Array.from(column).slice(5);
+      const k = Array.from({ length: 3000 }, (_, i) => i);
+      expect(big(columns.position)).toEqual(k.map((i) => (i === 2999 ? 70000 : i % 200)));
+      expect(big(columns.responseLengthChars)).toEqual(k.map((i) => (i === 2999 ? 300 : i % 250)));
+      expect(big(columns.score)).toEqual(k.map((i) => (i === 2999 ? 7.3 : i % 10)));
+      // The first two sessions' records as before (the first test's values).
+      expect([...columns.position.subarray(0, 5)]).toEqual([0, 1, 0, 1, 2]);
+      expect([...columns.score.subarray(0, 5)]).toEqual([4, 5, Number.NaN, 6, 7.5]);
+    } finally {
+      tables.close();
+    }
+  });
+
   it('refuses a window whose sessions hold another number of records than it was told', async () => {
     const tables = await windowTables();
     try {

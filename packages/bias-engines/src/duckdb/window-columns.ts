@@ -5,9 +5,14 @@ import {
   allocateReportArrays,
   byCodeUnits,
   checkWindowNames,
+  countColumnHolding,
+  exactInFloat32,
+  idWidth,
+  recordBytes,
+  scoreColumnHolding,
   sessionsWithRepeats,
 } from '@council/bias-store/internal';
-import type { OmittedRecordFields, RecordArrays, ReportRecordArrays } from '@council/bias-store/internal';
+import type { OmittedRecordFields, RecordArrays, RecordWidths, ReportRecordArrays } from '@council/bias-store/internal';
 import type { BiasRecordColumns } from '@council/bias-store';
 import { noRank, BiasStoreError } from '@council/bias-store';
 import { nameKinds } from './window-sql.js';
@@ -26,7 +31,7 @@ export interface StreamedWindowRecords {
 /**
  * A report read's records (`streamWindowRecords(…, 'report')`) as they wait for DuckDB to close: `complete()` gives the
  * columns the statistics read — without `session`, `time`, `queryCategory` and `positionIsDisplayOrder`, 15 of a
- * record's 41 bytes — and those fields of the sessions with repeats, which `settleWindowRecords` needs to tell a
+ * record's 41 bytes at the widest — and those fields of the sessions with repeats, which `settleWindowRecords` needs to tell a
  * duplicate from a conflict, with the window's count of records not in display order.
  */
 export interface StreamedReportRecords {
@@ -105,7 +110,13 @@ async function streamRecords(
       `duckdb/window-columns.ts: the sessions hold ${sessionStart[sessions]} records, the window ${records} (a bug: report it with the inputs).`,
     );
 
-  const columns = allocateColumns(records, report);
+  // As narrow as the window allows: ids 8-bit under 256 names; positions and lengths start 8-bit and scores 32-bit, each
+  // widened (a copy, once or twice) when a chunk brings a value that does not fit (`placeColumn`).
+  const columns = allocateColumns(records, report, {
+    ids: idWidth(Math.max(models.length, configVersions.length + 1)),
+    counts: 8,
+    score: 32,
+  });
   // Every column is non-null (unscored is NaN, unranked noRank, no config version 0). A report read leaves out the time
   // and the query category, and reads the display-order flag only to count it; `all` reads every field, as `full` lists.
   const select = (spec: { all: boolean; sessionsJoin: string }): string => `
@@ -119,24 +130,24 @@ async function streamRecords(
   // Where each selected column goes: its vector in a chunk of `select({ all: true })` / `select({ all: false })`.
   const full = { time: 8, configVersion: 9, queryCategory: 10, positionIsDisplayOrder: 11 } as const;
   const lean = { configVersion: 8, positionIsDisplayOrder: 9 } as const;
-  const common: [number, NumberColumn][] = [
-    [2, columns.reviewer],
-    [3, columns.candidate],
-    [4, columns.position],
-    [5, columns.responseLengthChars],
-    [6, columns.score],
-    [7, columns.rankPosition],
+  const common: [number, keyof RecordArrays][] = [
+    [2, 'reviewer'],
+    [3, 'candidate'],
+    [4, 'position'],
+    [5, 'responseLengthChars'],
+    [6, 'score'],
+    [7, 'rankPosition'],
   ];
-  const slotsOf = (all: boolean): [number, NumberColumn][] =>
+  const slotsOf = (all: boolean): [number, keyof RecordArrays][] =>
     'time' in columns
       ? [
           ...common,
-          [full.time, columns.time],
-          [full.configVersion, columns.configVersion],
-          [full.queryCategory, columns.queryCategory],
-          [full.positionIsDisplayOrder, columns.positionIsDisplayOrder],
+          [full.time, 'time'],
+          [full.configVersion, 'configVersion'],
+          [full.queryCategory, 'queryCategory'],
+          [full.positionIsDisplayOrder, 'positionIsDisplayOrder'],
         ]
-      : [...common, [all ? full.configVersion : lean.configVersion, columns.configVersion]];
+      : [...common, [all ? full.configVersion : lean.configVersion, 'configVersion']];
   const next = sessionStart.slice(0, sessions);
   // Per session, the `ord` of its last record to arrive: a smaller one after it puts the session out of read order.
   const lastOrd = new Float64Array(sessions).fill(Number.NEGATIVE_INFINITY);
@@ -162,7 +173,8 @@ async function streamRecords(
         if (ords[k]! < lastOrd[s]!) disordered.add(s);
         lastOrd[s] = ords[k]!;
       }
-      for (const [j, target] of slots) scatterColumn({ vector: chunk.getColumnVector(j), target, at, n });
+      for (const [j, name] of slots)
+        placeColumn(columns, { name, values: vectorValues(chunk.getColumnVector(j), n), at, n });
       if (spec.count === true) {
         const flags = numbers(chunk.getColumnVector(lean.positionIsDisplayOrder), Uint8Array, n);
         for (let k = 0; k < n; k++) if (flags[k] === 0) notDisplayOrder++;
@@ -270,7 +282,7 @@ async function streamRecords(
 /** Where the omitted fields of a report read's sessions with repeats go (`OmittedRecordFields`). */
 type OmittedPlaces = Omit<OmittedRecordFields, 'positionNotDisplayOrder'>;
 
-type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
 type NumberColumnType =
   Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor | Float64ArrayConstructor;
 
@@ -285,6 +297,47 @@ function numbers<T extends NumberColumnType>(vector: Duckdb.DuckDBVector, type: 
   const copy = new type(n) as InstanceType<T>;
   for (let i = 0; i < n; i++) copy[i] = Number(vector.getItem(i));
   return copy;
+}
+
+/**
+ * A chunk's non-null numeric column: the typed array node-api holds (see `numbers`) whatever its type, or a copy value
+ * by value.
+ */
+function vectorValues(vector: Duckdb.DuckDBVector, n: number): ArrayLike<number> {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (
+    ArrayBuffer.isView(items) &&
+    !(items instanceof DataView) &&
+    !(items instanceof BigInt64Array) &&
+    !(items instanceof BigUint64Array) &&
+    (items as NumberColumn).length >= n
+  )
+    return items as NumberColumn;
+  const copy = new Float64Array(n);
+  for (let i = 0; i < n; i++) copy[i] = Number(vector.getItem(i));
+  return copy;
+}
+
+/**
+ * Writes a chunk's `values` into the column `name` of `columns`, row `k` at `at[k]`; a position or length too large for
+ * its column, or a score not exact in its 32-bit column, first widens the column (`columns` then holds the copy).
+ */
+function placeColumn(
+  columns: RecordArrays | ReportRecordArrays,
+  spec: { name: keyof RecordArrays; values: ArrayLike<number>; at: Uint32Array; n: number },
+): void {
+  const { name, values, at, n } = spec;
+  if (name === 'position' || name === 'responseLengthChars') {
+    let max = 0;
+    for (let k = 0; k < n; k++) if (values[k]! > max) max = values[k]!;
+    columns[name] = countColumnHolding(columns[name], max);
+  } else if (name === 'score' && columns.score instanceof Float32Array) {
+    let exact = true;
+    for (let k = 0; k < n && exact; k++) exact = exactInFloat32(values[k]!);
+    columns.score = scoreColumnHolding(columns.score, exact);
+  }
+  const target = (columns as RecordArrays)[name];
+  for (let k = 0; k < n; k++) target[at[k]!] = values[k]!;
 }
 
 /** Writes a chunk's non-null column into `target`: its row `k` at `at[k]`. */
@@ -334,13 +387,13 @@ async function nameTable(connection: Duckdb.DuckDBConnection, table: string, nam
 }
 
 /** The window's columns (`report`: those a report reads); a window beyond this process's memory is refused with what to do. */
-function allocateColumns(length: number, report: boolean): RecordArrays | ReportRecordArrays {
+function allocateColumns(length: number, report: boolean, widths: RecordWidths): RecordArrays | ReportRecordArrays {
   try {
-    return report ? allocateReportArrays(length) : allocateRecordArrays(length);
+    return report ? allocateReportArrays(length, widths) : allocateRecordArrays(length, widths);
   } catch (error) {
     throw new BiasStoreError({
       code: 'TOO_LARGE',
-      message: `Not enough memory for the window's ${length.toLocaleString('en-US')} records (${report ? 26 : 41} bytes each as columns); narrow the window (--sessions, --days).`,
+      message: `Not enough memory for the window's ${length.toLocaleString('en-US')} records (${recordBytes(widths, report)} bytes each as columns); narrow the window (--sessions, --days).`,
       cause: error,
     });
   }

@@ -1,8 +1,17 @@
 // The store's internals that @council/bias-engines builds its readers on (`@council/bias-store/internal`): the line
 // parser, the file scanner, the window's checks and columns. Not part of the public API: it changes with the store,
 // and only a bias-engines released with this store may import it.
-export { allocateRecordArrays, allocateReportArrays, permuteRecordArrays } from '../bias-columns-builder.js';
-export type { RecordArrays, ReportRecordArrays } from '../bias-columns-builder.js';
+export {
+  allocateRecordArrays,
+  allocateReportArrays,
+  countColumnHolding,
+  exactInFloat32,
+  idWidth,
+  permuteRecordArrays,
+  recordBytes,
+  scoreColumnHolding,
+} from '../bias-columns-builder.js';
+export type { RecordArrays, RecordWidths, ReportRecordArrays } from '../bias-columns-builder.js';
 export { sessionsWithRepeats } from '../drop-repeated-records.js';
 export type { OmittedRecordFields } from '../drop-repeated-records.js';
 export { decodeBiasMetricRecordFast, foreignBiasRecordVersion } from '../bias-metric-record.js';
