@@ -100,6 +100,9 @@ describe.runIf(existsSync(executablePath))(
       await article.getByText('Synthesized from inputs by:').waitFor({ timeout: 30_000 });
       expect(await page.locator('p.error').count()).toBe(0);
       for (const id of SIM) expect(await article.textContent()).toContain(id);
+      // The session's line counts its tokens as the terminal does, with a thousands separator (three simulated members
+      // use several thousand).
+      expect(await article.textContent()).toMatch(/Session [0-9a-f-]{36} · balanced · \d{1,3}(,\d{3})+ tokens/);
       const fit = await measurePhoneOverflow(page);
       expect(fit.scrollWidth).toBeLessThanOrEqual(fit.viewport);
       expect(problems).toEqual([]);

@@ -48,7 +48,7 @@ export function SessionDetail({
         </ul>
       )}
       <p class="muted small">
-        Session {session.sessionId} · {session.config.strategy} · {session.usage.tokens} tokens
+        Session {session.sessionId} · {session.config.strategy} · {session.usage.tokens.toLocaleString('en-US')} tokens
         {session.usage.costUsd !== null ? ` · $${session.usage.costUsd.toFixed(4)}` : ''}
       </p>
     </div>
