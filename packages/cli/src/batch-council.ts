@@ -68,7 +68,8 @@ export async function prepareBatchCouncil(options: {
   if (members.length < 2)
     throw new CliError({
       code: 'USAGE',
-      message: 'A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.',
+      message:
+        'A council needs at least two models: pass --models a,b,c, list them under members: in config.yaml, or set LLM_COUNCIL_MODELS.',
     });
   checkMemberCap({
     count: members.length,

@@ -195,7 +195,7 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     const one = await ask(['--models', 'test/alpha']);
     expect(one.code).toBe(2);
     expect(one.err).toBe(
-      'council: A council needs at least two models: pass --models a,b,c or set LLM_COUNCIL_MODELS.\n',
+      'council: A council needs at least two models: pass --models a,b,c, list them under members: in config.yaml, or set LLM_COUNCIL_MODELS.\n',
     );
     const mode = await ask(['--models', MEMBERS.join(','), '--mode', 'democracy']);
     expect(mode.code).toBe(2);

@@ -160,7 +160,7 @@ export async function runAsk(
         : `give two or more model ids (or a pool "@name") in ${hooks.membersInput}`;
     throw new CliError({
       code: 'USAGE',
-      message: `A council needs at least two models: ${give} or set LLM_COUNCIL_MODELS.`,
+      message: `A council needs at least two models: ${give}, list them under members: in config.yaml, or set LLM_COUNCIL_MODELS.`,
     });
   }
   checkMemberCap({ count: members.length, source: membersSource });

@@ -127,7 +127,7 @@ describe('the council MCP server on a saved history', () => {
     expect(result.content).toEqual([
       {
         type: 'text',
-        text: 'A council needs at least two models: give two or more model ids (or a pool "@name") in the members input or set LLM_COUNCIL_MODELS.',
+        text: 'A council needs at least two models: give two or more model ids (or a pool "@name") in the members input, list them under members: in config.yaml, or set LLM_COUNCIL_MODELS.',
       },
     ]);
   });
