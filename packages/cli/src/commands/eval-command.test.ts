@@ -116,7 +116,7 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
       "test/alpha's answer passed the key-content check on 3 of 4 (75%, 95% interval 30%–95%) items.",
     );
     expect(first.out).toContain('Is the council better than its best member?');
-    expect(first.out).toContain('Spearman’s ρ undefined on these 2 items');
+    expect(first.out).toContain('Spearman’s ρ is undefined on these 2 items (one side does not vary)');
     const before = server.requests.length;
     const again = await run(dir, ['golden.jsonl', '--models', MEMBERS.join(','), '--bootstrap', '100']);
     expect(again.code).toBe(2);

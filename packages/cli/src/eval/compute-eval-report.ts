@@ -3,6 +3,7 @@ import { wilsonShareInterval } from './wilson-share-interval.js';
 import type { BiasMetricReport } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
+import { countNoun } from '../count-noun.js';
 import { checkKeyContent } from './check-key-content.js';
 import { peopleAgree } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
@@ -248,7 +249,7 @@ export function computeEvalReport(options: {
   const complete = checked.filter((c) => c.correct.has('council') && answering.every((m) => c.correct.has(m)));
   if (checked.length > complete.length && complete.length > 0)
     notes.push(
-      `The council-versus-best-member comparison uses the ${complete.length} of ${checked.length} checked items where the synthesis and every member's answer could be checked.`,
+      `The council-versus-best-member comparison uses ${complete.length} of the ${checked.length} checked items where the synthesis and every member's answer could be checked.`,
     );
   const rateOf = (m: Target, ix: readonly number[]) => mean(ix.map((i) => (complete[i]!.correct.get(m) ? 1 : 0)));
   const bestOf = (ix: readonly number[]) =>
@@ -407,16 +408,17 @@ export function describeShare(s: EvalShare): string {
   return `${s.count} of ${s.n} (${pct(s.estimate)}, 95% interval ${pct(s.interval.lower)}–${pct(s.interval.upper)})`;
 }
 
-function describeFigure(f: EvalFigure, name: string): string {
+function describeFigure(f: EvalFigure, name: string, legend = ''): string {
   if (f.n === 0) return `no ${name}: no items`;
-  if (f.estimate === null) return `${name} undefined on these ${f.n} items (no variation to compare)`;
+  if (f.estimate === null)
+    return `${name} is undefined on ${f.n === 1 ? 'this one item' : `these ${f.n} items`} (one side does not vary)`;
   const interval =
     f.interval === null
       ? f.n < MIN_ITEMS_FOR_INTERVAL
-        ? ` (${f.n} items are too few for an interval)`
-        : ' (no interval: undefined in most resamples)'
-      : ` (95% interval ${num(f.interval.lower)} to ${num(f.interval.upper)})`;
-  return `${name} ${num(f.estimate)}${interval}`;
+        ? `${countNoun(f.n, 'item')} ${f.n === 1 ? 'is' : 'are'} too few for an interval`
+        : 'no interval, as it is undefined in most resamples'
+      : `95% interval ${num(f.interval.lower)} to ${num(f.interval.upper)}`;
+  return `${name} ${num(f.estimate)} (${[legend, interval].filter((x) => x !== '').join('; ')})`;
 }
 
 /** Landis and Koch's words for a κ (or α): how far past chance the agreement is. */
@@ -492,7 +494,7 @@ export function describeEvalReport(report: EvalReport): string[] {
     const s = r.scores;
     if (s.n > 0)
       out.push(
-        `Its scores of ${s.n} answers follow people's: ${describeFigure(s.rho, 'Spearman’s ρ')} (1: same order, 0: unrelated); ${describeFigure(s.alpha, 'Krippendorff’s α')} (1: the same scores, 0: chance).${s.unread > 0 ? ` ${s.unread} of its reviews could not be read.` : ''}`,
+        `Its scores of ${countNoun(s.n, 'answer')} against people's: ${describeFigure(s.rho, 'Spearman’s ρ', '1: the same order, 0: unrelated')}; ${describeFigure(s.alpha, 'Krippendorff’s α', '1: the same scores, 0: chance')}.${s.unread > 0 ? ` ${s.unread} of its reviews could not be read.` : ''}`,
       );
     const o = r.bias.offset;
     if (o !== null && o.estimate !== null)

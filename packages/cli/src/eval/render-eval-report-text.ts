@@ -1,3 +1,4 @@
+import { countNoun } from '../count-noun.js';
 import type { Style } from '../create-style.js';
 import { renderTable } from '../render-table.js';
 import type { BiasFigure, EvalFigure, EvalReport, EvalShare } from './compute-eval-report.js';
@@ -32,14 +33,14 @@ export function renderEvalReportText(report: EvalReport, s: Style): string {
   const lines: string[] = [];
   const { items } = report;
   lines.push(
-    `${s.bold('council eval')}: ${items.done} of ${items.total} items done (${items.withCouncil} answered by the council, ${items.withPreference} human preferences, ${items.withScore} human scores). Journal: ${report.journal}`,
+    `${s.bold('council eval')}: ${items.done} of ${items.total} items done (${items.withCouncil} answered by the council, ${countNoun(items.withPreference, 'human preference')}, ${countNoun(items.withScore, 'human score')}). Journal: ${report.journal}`,
   );
   if (report.demo) lines.push(s.yellow('Demo run on simulated members: a walk through the report, not a measurement.'));
   const byMember = new Map(report.reviewers.map((r) => [r.reviewer, r]));
   const names = [...new Set([...report.members.map((m) => m.member), ...report.reviewers.map((r) => r.reviewer)])];
   lines.push(
     '',
-    s.bold('Accuracy · agreement · bias (95% bootstrap intervals over items)'),
+    s.bold('Accuracy · agreement · bias (95% intervals over items)'),
     renderTable({
       head: ['member', 'key content', 'graded*', 'win rate', 'correct/$', 'κ vs people', 'ρ vs people', 'offset (pts)'],
       align: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
