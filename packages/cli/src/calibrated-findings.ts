@@ -79,8 +79,8 @@ export function effectiveJudgesSentence(judges: JudgesFigures): string {
   const n = judges.effective.estimate;
   if (n === null || !Number.isFinite(n)) {
     return judges.pairs.length === 0
-      ? `How many independent judges the reviewers are worth cannot be told yet: it needs two reviewers who both scored at least ${MIN_SHARED_ANSWERS} of the same answers.`
-      : 'How many independent judges the reviewers are worth cannot be told: the reviewers never disagreed about an answer, so there is no error to compare.';
+      ? `Not known yet: it needs two reviewers who both scored at least ${MIN_SHARED_ANSWERS} of the same answers.`
+      : 'Not known: the reviewers never disagreed about an answer, so there is no error to compare.';
   }
   const interval = sizeInterval(judges.effective.lower, judges.effective.upper, 1);
   const factor = judges.standardErrorFactor;

@@ -89,7 +89,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
     expect(text.out).toMatch(/│ +1 │ m\/a +│ +8\.00 \[8\.00, 8\.00\] │ +6\.50 \[6\.50, 6\.50\] │ +2 │ +24 │/);
     expect(text.out).toMatch(/│ +2 │ m\/b +│ +7\.00 \[7\.00, 7\.00\] │ +7\.00 \[7\.00, 7\.00\] │ +1 │ +24 │/);
     expect(text.out).toContain(
-      'How many independent judges the reviewers are worth cannot be told: the reviewers never disagreed about an answer, so there is no error to compare.',
+      'How many judges you really have\n  Not known: the reviewers never disagreed about an answer, so there is no error to compare.',
     );
     expect(text.out).toContain(
       "Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of τ = 2.25 points, estimated from the 4 reviewers' offsets (empirical Bayes).",
