@@ -186,6 +186,11 @@ export const windowQuerySchema = z.strictObject({
   since: isoDate('since').optional(),
 });
 
+/** `/api/bias-report`'s query: the window, and `calibrated=true` for issue 31's figures (`bias-report --calibrated`). */
+export const biasReportQuerySchema = windowQuerySchema.extend({
+  calibrated: z.enum(['true', 'false']).optional(),
+});
+
 /** The document of `council bias-report --format json`. */
 export const biasReportResponseSchema = z.looseObject({
   kind: z.literal('council-bias-report'),
