@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { computeBiasReport } from '../commands/bias-report-command.js';
+import { calibratedFigures, computeBiasReport } from '../commands/bias-report-command.js';
 import { computeContributionsReport } from '../commands/contributions-command.js';
 import { loadHistory } from '../commands/history-command.js';
 import { computeLeaderboard } from '../commands/leaderboard-command.js';
@@ -16,6 +16,7 @@ import {
   sessionListQuerySchema,
   sessionRequestSchema,
   windowQuerySchema,
+  biasReportQuerySchema,
 } from './api-schemas.js';
 import { eventStreamBody } from './event-stream-body.js';
 import { listSessions } from './list-sessions.js';
@@ -247,10 +248,10 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
   app.get('/api/leaderboard', async (c) => c.json((await computeLeaderboard({}, ctx)).document));
 
   app.get('/api/bias-report', async (c) => {
-    const query = parseQuery(c.req.query(), windowQuerySchema);
+    const query = parseQuery(c.req.query(), biasReportQuerySchema);
     if (!query.ok) return query.response;
-    const { last, since } = query.value;
-    const { document } = await computeBiasReport(
+    const { last, since, calibrated } = query.value;
+    const { document, loaded } = await computeBiasReport(
       {
         ...(last === undefined ? {} : { sessions: last }),
         // A date bound, as given (not turned into a number of days before now).
@@ -258,6 +259,9 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
       },
       ctx,
     );
+    // `--calibrated`'s figures too (the dashboard's Raw / Calibrated toggle and n_eff): seconds over many sessions.
+    if (calibrated === 'true')
+      Object.assign(document, await calibratedFigures(loaded.columns, { seed: document.options.seed }));
     return c.json(document);
   });
 
