@@ -2,6 +2,7 @@ import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { openApiComponentSchemas } from '../openapi-component-schemas.js';
 import {
+  biasReportQuerySchema,
   biasReportResponseSchema,
   cancelResponseSchema,
   configResponseSchema,
@@ -178,8 +179,9 @@ export function createServeOpenApiDocument(): JsonObject {
       },
       '/api/bias-report': {
         get: {
-          summary: 'The document of `council bias-report --format json`, over the last sessions and/or since a date.',
-          parameters: queryParameters(windowQuerySchema),
+          summary:
+            'The document of `council bias-report --format json`, over the last sessions and/or since a date; with calibrated=true also its calibrated figures and style-controlled ratings (`--calibrated`).',
+          parameters: queryParameters(biasReportQuerySchema),
           responses: {
             '200': json('The report.', 'BiasReport'),
             '400': error('A parameter out of range.'),
