@@ -201,7 +201,67 @@ export interface BiasReportDocument {
     flags: BiasFlag[];
     notes: string[];
   } | null;
+  /** With `calibrated=true` (`bias-report --calibrated`): issue 31's figures of the same window. */
+  calibrated?: CalibratedFigures;
+  styleControlled?: StyleControlled;
 }
+
+/** An estimate with its interval; null where not computable. */
+export interface IntervalFigure {
+  estimate: number | null;
+  lower: number | null;
+  upper: number | null;
+}
+
+/** The calibrated view (`calibratedView`), the pooled offsets and how many judges the reviewers are worth. */
+export interface CalibratedFigures {
+  note: string;
+  level: number;
+  sessions: number;
+  observations: number;
+  identified: boolean;
+  leaderboard: {
+    model: string;
+    answers: number;
+    raw: IntervalFigure;
+    calibrated: IntervalFigure;
+    rawRank: number;
+    calibratedRank: number;
+  }[];
+  effectiveJudges: {
+    reviewers: number;
+    effective: IntervalFigure;
+    standardErrorFactor: number | null;
+    pairs: {
+      reviewer: string;
+      other: string;
+      answers: number;
+      correlation: IntervalFigure;
+      effective: IntervalFigure;
+    }[];
+  };
+}
+
+/** A Bradley–Terry rating (Elo scale) with its bootstrap interval. */
+export interface RatedCandidate {
+  candidate: string;
+  rating: number;
+  interval: { lower: number; upper: number } | null;
+  rank: number;
+}
+
+/** Bradley–Terry with answer length as a covariate beside the plain fit, or why not. */
+export type StyleControlled =
+  | {
+      computable: true;
+      plain: RatedCandidate[];
+      styleControlled: RatedCandidate[];
+      coefficients: { feature: string; coefficient: number; interval: { lower: number; upper: number } | null }[];
+      comparisons: number;
+      sessions: number;
+      note: string;
+    }
+  | { computable: false; reason: string };
 
 export interface ApiErrorBody {
   error: { code: string; message: string };
