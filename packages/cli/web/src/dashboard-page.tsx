@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, query } from './api.js';
 import { BiasFigures } from './bias-figures.js';
+import { CalibratedLeaderboard, EffectiveJudges } from './calibrated-toggle.js';
 import { dayBound, withInterval } from './format.js';
 import { ContributionHeatmap } from './heatmap.js';
 import type { BiasReportDocument, ContributionsReport, LeaderboardDocument } from './types.js';
@@ -89,15 +90,30 @@ export function DashboardPage() {
   const [leaderboard, setLeaderboard] = useState<Loaded<LeaderboardDocument>>({ kind: 'loading' });
   const [contributions, setContributions] = useState<Loaded<ContributionsReport>>({ kind: 'loading' });
   const [bias, setBias] = useState<Loaded<BiasReportDocument>>({ kind: 'loading' });
+  // The same window's calibrated figures (bias-report --calibrated): their bootstraps take longer, so apart.
+  const [calibrated, setCalibrated] = useState<Loaded<BiasReportDocument>>({ kind: 'loading' });
 
   useEffect(() => {
     const window = query({ last: applied.last, since: dayBound(applied.since, false) });
     setContributions({ kind: 'loading' });
     setBias({ kind: 'loading' });
+    setCalibrated({ kind: 'loading' });
     void load<LeaderboardDocument>('/api/leaderboard').then(setLeaderboard);
     void load<ContributionsReport>(`/api/contributions${window}`).then(setContributions);
     void load<BiasReportDocument>(`/api/bias-report${window}`).then(setBias);
+    void load<BiasReportDocument>(
+      `/api/bias-report${query({ last: applied.last, since: dayBound(applied.since, false), calibrated: 'true' })}`,
+    ).then(setCalibrated);
   }, [applied]);
+  const figures = calibrated.kind === 'ok' ? calibrated.value.calibrated : undefined;
+  const calibratedView =
+    calibrated.kind === 'loading' ? (
+      <p class="muted">Loading the calibrated view…</p>
+    ) : calibrated.kind === 'error' ? (
+      <p class="muted">No calibrated view: {calibrated.message}</p>
+    ) : figures ? (
+      <CalibratedLeaderboard figures={figures} styleControlled={calibrated.value.styleControlled} />
+    ) : null;
 
   return (
     <div class="dashboard">
@@ -132,7 +148,12 @@ export function DashboardPage() {
           title="Leaderboard"
           id="dash-leaderboard"
           state={leaderboard}
-          render={(d) => <Leaderboard document={d} />}
+          render={(d) => (
+            <>
+              <Leaderboard document={d} />
+              {calibratedView}
+            </>
+          )}
         />
         <Section
           title="Contribution heatmap"
@@ -143,7 +164,18 @@ export function DashboardPage() {
             ? { missing: 'No contribution data yet.' }
             : {})}
         />
-        <Section title="Bias report" id="dash-bias" wide state={bias} render={(d) => <BiasFigures document={d} />} />
+        <Section
+          title="Bias report"
+          id="dash-bias"
+          wide
+          state={bias}
+          render={(d) => (
+            <>
+              <BiasFigures document={d} />
+              {figures && (d.report?.window.sessions ?? 0) > 0 && <EffectiveJudges figures={figures} />}
+            </>
+          )}
+        />
       </div>
     </div>
   );
