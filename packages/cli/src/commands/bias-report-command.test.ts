@@ -300,12 +300,8 @@ describe('council bias-report', () => {
       'input',
       'options',
       'report',
-      'calibrated',
     ]);
     expect(doc.kind).toBe('council-bias-report');
-    // The calibrated view of the same window (issue 31): one figure a model, raw beside calibrated.
-    expect(doc.calibrated).toMatchObject({ note: 'analytics only: live votes are unchanged', sessions: 20 });
-    expect(doc.calibrated!.leaderboard.length).toBeGreaterThan(0);
     expect(doc.input).toMatchObject({ path, records: 20 * 16, skipped: 0 });
     expect(doc.options).toMatchObject({ now: '2026-11-05T00:00:00.000Z', seed: 1 });
     expect(doc.report.window.sessions).toBe(20);

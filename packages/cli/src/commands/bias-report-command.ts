@@ -135,7 +135,7 @@ export interface BiasReportDocument {
   };
   report: BiasAggregateReport;
   /**
-   * In the JSON document only: the calibrated view (issue 31) of the same records, each model's answers' mean score
+   * With `--calibrated`: the calibrated view (issue 31) of the same records, each model's answers' mean score
    * raw and with each reviewer's offset and the position effects taken out, with bootstrap intervals; the reviewer
    * offsets and affinities pooled toward the typical reviewer (and the offsets after the first 10, 20, 50 sessions);
    * and how many independent judges the council's reviewers are worth. Analytics only: live votes are unchanged.
@@ -351,10 +351,9 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
   };
   switch (format) {
     case 'json':
-      Object.assign(
-        document,
-        await calibratedFigures(loaded.columns, { ...calibratedOptions, styleControlled: options.calibrated === true }),
-      );
+      // The calibrated figures refit the model 1,000 times or more: only when asked for, as in text and HTML.
+      if (options.calibrated === true)
+        Object.assign(document, await calibratedFigures(loaded.columns, calibratedOptions));
       text = `${JSON.stringify(document, null, 2)}\n`;
       break;
     case 'csv': {
