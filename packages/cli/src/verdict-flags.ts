@@ -1,8 +1,11 @@
-import { verdictModes } from '@council/core';
 import type { VerdictMode } from '@council/core';
 import type { CliOption } from './cli-command.js';
 import { CliError } from './cli-error.js';
 import { parseChoiceOption, parseIntegerOption, parseRepeatedStringOption } from './parse-option.js';
+
+// core's `verdictModes`, written out: this file loads at every start (ask's flags), and importing core's index
+// would load all of core, ky and Node's fetch with it. `verdict-flags.test.ts` keeps the two lists equal.
+export const VERDICT_MODES: readonly VerdictMode[] = ['binary', 'tie-breaker'];
 
 /** The jury and evidence flags `ask` and `gate` share. */
 export interface VerdictFlags {
@@ -64,7 +67,7 @@ export function parseMargin(name: string, value: unknown): number | undefined {
 
 export function parseVerdictFlags(o: Record<string, unknown>): VerdictFlags {
   const flags: VerdictFlags = {};
-  const verdict = parseChoiceOption('verdict', o['verdict'], verdictModes);
+  const verdict = parseChoiceOption('verdict', o['verdict'], VERDICT_MODES);
   if (verdict !== undefined) flags.verdict = verdict;
   const minMargin = parseMargin('min-margin', o['minMargin']);
   if (minMargin !== undefined) flags.minMargin = minMargin;
