@@ -106,7 +106,7 @@ describe('council ask against an OpenRouter-compatible server on 127.0.0.1', () 
     expect(r.code).toBe(0);
     // One contribution record per member that answered a session with a synthesis (§7): the three members.
     expect(r.err).toContain(
-      'Saved history, 9 bias records, 3 contribution records, a telemetry event (sent by `council telemetry upload`) at consent level 2.',
+      'Saved history, 9 bias records, 3 contribution records, a telemetry event (sent by `council telemetry upload`) at consent level 2 (anonymous).',
     );
     const lines = (f: string) => readFileSync(join(r.home, f), 'utf8').trim().split('\n');
     expect(lines('contributions.jsonl')).toHaveLength(3);
@@ -212,12 +212,12 @@ describe('describePersist: the stderr line of what a session saved', () => {
   const saved = { consent: 1, biasRecords: 0, contributions: 0, history: true, telemetryEvent: false, notes: [] };
   it('names each kind of record written, with its count, and leaves out those with none', () => {
     expect(describePersist({ ...saved, biasRecords: 6, contributions: 2 })).toBe(
-      'Saved history, 6 bias records, 2 contribution records at consent level 1.',
+      'Saved history, 6 bias records, 2 contribution records at consent level 1 (local only).',
     );
     expect(describePersist({ ...saved, biasRecords: 1, contributions: 1 })).toBe(
-      'Saved history, 1 bias record, 1 contribution record at consent level 1.',
+      'Saved history, 1 bias record, 1 contribution record at consent level 1 (local only).',
     );
-    expect(describePersist(saved)).toBe('Saved history at consent level 1.');
+    expect(describePersist(saved)).toBe('Saved history at consent level 1 (local only).');
     expect(describePersist({ ...saved, consent: 0, history: false })).toBe('Nothing saved (consent level 0).');
   });
 });

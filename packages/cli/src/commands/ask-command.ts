@@ -5,6 +5,7 @@ import { checkModels } from '../check-models.js';
 import { seatCouncil } from '../council-seats.js';
 import { checkStrategy } from '../check-strategy.js';
 import { CliError } from '../cli-error.js';
+import { CONSENT_NAMES } from '../consent-names.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
 import { PARTIAL_EXIT_CODE, partialSessionLine } from '../council-outcome.js';
@@ -60,7 +61,8 @@ export function describePersist(result: PersistResult): string {
     records(result.contributions, 'contribution'),
     result.telemetryEvent ? 'a telemetry event (sent by `council telemetry upload`)' : null,
   ].filter(Boolean);
-  return `Saved ${parts.join(', ')} at consent level ${result.consent}.`;
+  // The level's name too: 'consent level 1' alone means nothing to someone who has not read the docs yet.
+  return `Saved ${parts.join(', ')} at consent level ${result.consent} (${CONSENT_NAMES[result.consent] ?? 'unknown'}).`;
 }
 
 /** What `runAsk` returns: the session, and what was saved (null with `--no-persist`). */

@@ -57,7 +57,7 @@ describe('ask exit codes tell the truth (issue 26)', () => {
     const lines = r.err.trimEnd().split('\n');
     expect(lines.at(-1)).toBe('Partial session (exit 3): no synthesis.');
     expect(lines.filter((l) => l.startsWith('Partial session'))).toHaveLength(1);
-    expect(r.err).toContain('Saved history at consent level 1.');
+    expect(r.err).toContain('Saved history at consent level 1 (local only).');
   }, 20_000);
 
   it('--json: stdout is the one document, with complete false and the shortfalls; the line goes to stderr', async () => {

@@ -38,7 +38,7 @@ describe('bias records: opting in is one line of config.yaml (issue 30 item 2)',
     const ask = await council(['ask', 'Which queue?', '--models', SIM], env);
     expect(ask.code).toBe(0);
     // Three members each review the three answers: 3 × 3 = 9 records (self-review included by default).
-    expect(ask.err).toContain('Saved history, 9 bias records, 3 contribution records at consent level 1.');
+    expect(ask.err).toContain('Saved history, 9 bias records, 3 contribution records at consent level 1 (local only).');
     expect(lines(join(home, 'bias_metrics.jsonl'))).toHaveLength(9);
     // The question never enters them.
     expect(readFileSync(join(home, 'bias_metrics.jsonl'), 'utf8')).not.toContain('Which queue?');
