@@ -49,14 +49,28 @@ function moves(entries: readonly { name: string; from: number; to: number }[]): 
 /**
  * The calibrated leaderboard against the raw one in a sentence: "Taking each reviewer's offset and the display
  * positions' effects out of the scores changes the order: m/a rises from 2nd to 1st; m/b falls from 1st to 2nd."
+ * Where every pair that swapped places has a calibrated difference whose interval includes 0 (`differences`, model
+ * above other), it says the data cannot yet tell them apart, so a reader does not take a coin toss for a finding.
  */
-export function calibratedOrderSentence(
-  leaderboard: readonly { model: string; rawRank: number; calibratedRank: number }[],
-): string {
+export function calibratedOrderSentence(view: {
+  leaderboard: readonly { model: string; rawRank: number; calibratedRank: number }[];
+  differences?: readonly { model: string; other: string; calibrated: IntervalFigure }[];
+}): string {
+  const { leaderboard } = view;
   const changed = moves(leaderboard.map((e) => ({ name: e.model, from: e.rawRank, to: e.calibratedRank })));
-  return changed === ''
-    ? "Taking each reviewer's offset and the display positions' effects out of the scores leaves the order as it is."
-    : `Taking each reviewer's offset and the display positions' effects out of the scores changes the order: ${changed}.`;
+  if (changed === '')
+    return "Taking each reviewer's offset and the display positions' effects out of the scores leaves the order as it is.";
+  const sentence = `Taking each reviewer's offset and the display positions' effects out of the scores changes the order: ${changed}.`;
+  const swapped = leaderboard.flatMap((x) =>
+    leaderboard
+      .filter((y) => x.calibratedRank < y.calibratedRank && x.rawRank > y.rawRank)
+      .map((y) => view.differences?.find((d) => d.model === x.model && d.other === y.model)),
+  );
+  const unsettled = (d: (typeof swapped)[number]): boolean =>
+    d !== undefined && (d.calibrated.lower === null || d.calibrated.lower <= 0);
+  return swapped.length > 0 && swapped.every(unsettled)
+    ? `${sentence} Their intervals overlap, though: these data cannot yet tell them apart.`
+    : sentence;
 }
 
 /** What `effectiveJudges` reports, as the JSON document carries it. */
@@ -180,7 +194,7 @@ export function styleOrderSentence(ratings: {
 }
 
 /**
- * A style coefficient in words: "an answer one standard deviation longer (in log characters) wins more often: +0.42
+ * A style coefficient in words: "An answer one standard deviation longer (in log characters) wins more often: +0.42
  * log-odds [+0.20, +0.63]".
  */
 export function styleCoefficientSentence(c: {
@@ -194,7 +208,7 @@ export function styleCoefficientSentence(c: {
   );
   const subject =
     c.feature === 'log_length'
-      ? 'an answer one standard deviation longer (in log characters)'
-      : `an answer one standard deviation higher in ${styleFeatureName(c.feature)}`;
+      ? 'An answer one standard deviation longer (in log characters)'
+      : `An answer one standard deviation higher in ${styleFeatureName(c.feature)}`;
   return `${subject} wins ${c.coefficient >= 0 ? 'more' : 'less'} often: ${figure} log-odds`;
 }

@@ -59,7 +59,7 @@ export function renderCalibratedSection(data: CalibratedSectionData): string {
     out.push(
       `<p>${escapeXml(
         view.identified
-          ? calibratedOrderSentence(view.leaderboard)
+          ? calibratedOrderSentence(view)
           : "These records cannot put every reviewer's offset and display position on one scale (reviewers who never scored a common answer, or answers always shown in the same place to all): the calibrated column repeats the raw one.",
       )}</p>`,
     );

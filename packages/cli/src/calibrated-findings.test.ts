@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calibratedOrderSentence,
+  effectiveJudgesSentence,
+  figureText,
+  poolingPriorSentence,
+  styleCoefficientSentence,
+  styleOrderSentence,
+} from './calibrated-findings.js';
+
+// Hand-written examples: what a team lead reads for each of issue 31's figures.
+const point = (estimate: number, lower: number | null = null, upper: number | null = null) => ({
+  estimate,
+  lower,
+  upper,
+});
+
+describe("issue 31's figures as sentences", () => {
+  const leaderboard = [
+    { model: 'm/a', rawRank: 2, calibratedRank: 1 },
+    { model: 'm/b', rawRank: 1, calibratedRank: 2 },
+    { model: 'm/c', rawRank: 3, calibratedRank: 3 },
+  ];
+
+  it('says how the calibrated order differs from the raw one, and when the data cannot tell the swapped apart', () => {
+    const changed =
+      "Taking each reviewer's offset and the display positions' effects out of the scores changes the order: m/a rises from 2nd to 1st; m/b falls from 1st to 2nd.";
+    expect(calibratedOrderSentence({ leaderboard })).toBe(changed);
+    // m/a − m/b calibrated: 1 point [0.4, 1.6] is settled; [−0.2, 0.9] is not.
+    const differences = (lower: number) => [
+      { model: 'm/a', other: 'm/b', calibrated: point(1, lower, 1.6) },
+      { model: 'm/a', other: 'm/c', calibrated: point(2, 1.4, 2.6) },
+      { model: 'm/b', other: 'm/c', calibrated: point(1, 0.4, 1.6) },
+    ];
+    expect(calibratedOrderSentence({ leaderboard, differences: differences(0.4) })).toBe(changed);
+    expect(calibratedOrderSentence({ leaderboard, differences: differences(-0.2) })).toBe(
+      `${changed} Their intervals overlap, though: these data cannot yet tell them apart.`,
+    );
+    expect(
+      calibratedOrderSentence({ leaderboard: leaderboard.map((e) => ({ ...e, rawRank: e.calibratedRank })) }),
+    ).toBe(
+      "Taking each reviewer's offset and the display positions' effects out of the scores leaves the order as it is.",
+    );
+  });
+
+  it('says n_eff with its interval and what it does to the leaderboard, or why it is not known', () => {
+    // √(5/2.3) = 1.474
+    expect(
+      effectiveJudgesSentence({
+        reviewers: 5,
+        effective: point(2.3, 1.8, 3.1),
+        standardErrorFactor: Math.sqrt(5 / 2.3),
+        pairs: [{}],
+      }),
+    ).toBe(
+      "5 judges, 2.3 effective [1.8–3.1]: the leaderboard's intervals are as wide as 2.3 independent judges would give (the reviewers' part of each is 1.47 times as wide as 5 independent judges would make it).",
+    );
+    expect(
+      effectiveJudgesSentence({ reviewers: 4, effective: point(4, 3.6, 4), standardErrorFactor: 1, pairs: [{}] }),
+    ).toBe(
+      "4 judges, 4.0 effective [3.6–4.0]: the leaderboard's intervals are as wide as 4.0 independent judges would give.",
+    );
+    expect(
+      effectiveJudgesSentence({
+        reviewers: 0,
+        effective: { estimate: null, lower: null, upper: null },
+        standardErrorFactor: null,
+        pairs: [],
+      }),
+    ).toBe('Not known yet: it needs two reviewers who both scored at least 10 of the same answers.');
+  });
+
+  it('states the pooling prior, and what τ = 0 means', () => {
+    expect(poolingPriorSentence({ tau: 2.25, subjects: 4 })).toMatch(
+      /^Prior: a reviewer's true offset lies around the typical reviewer's \(0\) with a spread of τ = 2\.25 points, estimated from the 4 reviewers' offsets \(empirical Bayes\)\./,
+    );
+    expect(poolingPriorSentence({ tau: 0, subjects: 3 })).toContain(
+      '(spread τ = 0), so every offset is pulled all the way',
+    );
+  });
+
+  it('says the style-controlled order against the plain one, and what length does to the odds', () => {
+    const rated = (order: string[]) => order.map((candidate, i) => ({ candidate, rank: i + 1 }));
+    expect(
+      styleOrderSentence({
+        plain: rated(['m/a', 'm/b']),
+        styleControlled: rated(['m/b', 'm/a']),
+        coefficients: [{ feature: 'log_length' }],
+      }),
+    ).toBe(
+      "Holding length fixed changes the order of the reviewers' rankings: m/b rises from 2nd to 1st; m/a falls from 1st to 2nd.",
+    );
+    expect(
+      styleCoefficientSentence({ feature: 'log_length', coefficient: 0.42, interval: { lower: 0.2, upper: 0.63 } }),
+    ).toBe(
+      'An answer one standard deviation longer (in log characters) wins more often: +0.42 [+0.20, +0.63] log-odds',
+    );
+    expect(figureText(point(-4.5, -4.6, -4.4), { signed: true })).toBe('-4.50 [-4.60, -4.40]');
+    expect(figureText(point(-1e-16), { signed: true })).toBe('0.00');
+  });
+});
