@@ -228,6 +228,8 @@ export interface CalibratedFigures {
     rawRank: number;
     calibratedRank: number;
   }[];
+  /** Every pair of models in leaderboard order (`model` above `other`): how far apart, raw and calibrated. */
+  differences: { model: string; other: string; raw: IntervalFigure; calibrated: IntervalFigure }[];
   effectiveJudges: {
     reviewers: number;
     effective: IntervalFigure;
