@@ -61,6 +61,11 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
       description: 'Resamples of the bootstrap intervals (κ, ρ, α, the council against its best member; default 2000)',
     },
     ...councilSaveOptions,
+    {
+      flags: '--both-orders',
+      description:
+        'Show each human-preference pair both ways round (two reviews): a choice that changes with the order counts as a tie, and each judge’s position consistency is reported',
+    },
     { flags: '--json', description: 'Print the report as one JSON document' },
     { flags: '--html <file>', description: 'Also write the report as a self-contained HTML page (charts, no script)' },
   ],
@@ -79,6 +84,7 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     grader: parseStringOption('grader', o['grader']),
     sessions: parseListOption('sessions', o['sessions']),
     html: parseStringOption('html', o['html']),
+    bothOrders: o['bothOrders'] === true,
     resume: o['resume'] === true,
     demo: o['demo'] === true,
     bootstrap: parseIntegerOption('bootstrap', o['bootstrap'], { min: 0, max: 100_000 }),

@@ -52,7 +52,12 @@ const DATASET = [
   { id: 'q4', question: 'Where should we start?', accept: { all_of: ['riskiest module'] } },
   // only a reference answer: graded by the chairman, whose reply here says neither CORRECT nor INCORRECT.
   { id: 'r1', question: 'Explain the plan.', reference: 'Characterisation tests first.' },
-  { id: 'p1', question: 'Which answer is better?', answers: ['the first answer', 'the second answer'], preferred: 0 },
+  {
+    id: 'p1',
+    question: 'Which answer is better?',
+    answers: ['the first answer', 'the second answer'],
+    preferred: [0, 0, 1],
+  },
   { id: 's1', question: 'Rate this answer.', answer: 'A short answer.', human_score: 3 },
   { id: 's2', question: 'Rate that answer.', answer: 'A longer answer.', human_score: 8 },
 ];
@@ -167,6 +172,32 @@ describe('council eval against an OpenRouter-compatible server on 127.0.0.1', ()
     const unknown = await run(dir, ['golden.jsonl', '--sessions', 'no-such-session', '--output', 'x.jsonl']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/--sessions: no session no-such-session in the history/);
+  }, 60_000);
+
+  it("with --both-orders, shows each pair both ways round: the server's judges, who always prefer what is shown first, are never position-consistent and their preferences count as ties", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'council-eval-'));
+    writeFileSync(join(dir, 'pairs.jsonl'), JSON.stringify(DATASET[5]) + '\n');
+    const before = server.requests.length;
+    const result = await run(dir, [
+      'pairs.jsonl',
+      '--models',
+      MEMBERS.join(','),
+      '--both-orders',
+      '--json',
+      '--bootstrap',
+      '0',
+    ]);
+    expect(result.code, result.err).toBe(0);
+    // Two reviews per judge: 3 judges × 2 orders.
+    expect(server.requests.length - before).toBe(6);
+    const report = JSON.parse(result.out) as EvalReport;
+    for (const r of report.reviewers) {
+      expect([r.preferences.consistency.count, r.preferences.consistency.n]).toEqual([0, 1]);
+      // People's votes [0, 0, 1] make 0 the majority; the judge's tie disagrees.
+      expect([r.preferences.agreement.count, r.preferences.agreement.n]).toEqual([0, 1]);
+    }
+    const [line] = journal(join(dir, 'pairs.jsonl.eval.jsonl'));
+    for (const j of line!.judgements) expect([j.preferred, j.consistent]).toEqual(['tie', false]);
   }, 60_000);
 
   it('keeps no question in the history with --no-keep-question, as ask and batch', async () => {

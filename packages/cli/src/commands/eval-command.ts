@@ -54,6 +54,8 @@ export interface EvalCommandOptions extends Partial<CouncilRunFlags> {
   sessions?: string[];
   /** Also write the report as a self-contained HTML page to this file. */
   html?: string;
+  /** Show each human-preference pair both ways round (two reviews per reviewer). */
+  bothOrders?: boolean;
 }
 
 const memberId = (member: CouncilMember): string =>
@@ -221,6 +223,7 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
           })),
           config,
           seed,
+          bothOrders: options.bothOrders === true,
         })
       : [];
     return { item_id: item.id, session, grades, judgements, error: null };

@@ -70,6 +70,8 @@ export interface EvalReviewerRow {
     kappa: EvalFigure;
     /** Share of the pairs where people agree (every vote names the same answer, not a tie) on which it chose as they did. */
     clearPairs: EvalShare;
+    /** With --both-orders: share of pairs (both reviews read) where it chose the same answer both ways round. */
+    consistency: EvalShare;
   };
   scores: {
     n: number;
@@ -293,11 +295,13 @@ export function computeEvalReport(options: {
       const prefs: { human: 0 | 1 | 'tie'; agree: boolean; judge: 0 | 1 | 'tie' }[] = [];
       const scores: { human: number; judge: number }[] = [];
       let unreadPrefs = 0;
+      const consistency: number[] = [];
       let unreadScores = 0;
       for (const item of done) {
         for (const j of journal.get(item.id)!.judgements) {
           if (j.reviewer !== reviewer) continue;
           if (j.kind === 'preference' && item.preference) {
+            if (j.consistent !== undefined) consistency.push(j.consistent ? 1 : 0);
             if (j.preferred === null || j.preferred === undefined) unreadPrefs++;
             else
               prefs.push({
@@ -332,6 +336,7 @@ export function computeEvalReport(options: {
             boot(`kappa:${reviewer}`),
           ),
           clearPairs: share(clear),
+          consistency: share(consistency),
         },
         scores: {
           n: scores.length,
@@ -488,7 +493,7 @@ export function describeEvalReport(report: EvalReport): string[] {
                 ? ': it disagrees with people more often than chance would'
                 : `: ${agreementWord(k.estimate)}, and chance alone could give this`;
       out.push(
-        `As a judge, ${r.reviewer} chose as people did on ${describeShare(p.agreement)} answer pairs; ${describeFigure(k, 'Cohen’s κ')}${reading}.${p.clearPairs.n > 0 ? ` On the pairs where people agree on a winner, it picked that one in ${describeShare(p.clearPairs)} pairs.` : ''}${p.unread > 0 ? ` ${p.unread} of its reviews could not be read.` : ''}`,
+        `As a judge, ${r.reviewer} chose as people did on ${describeShare(p.agreement)} answer pairs; ${describeFigure(k, 'Cohen’s κ')}${reading}.${p.clearPairs.n > 0 ? ` On the pairs where people agree on a winner, it picked that one in ${describeShare(p.clearPairs)} pairs.` : ''}${p.unread > 0 ? ` ${p.unread} of its reviews could not be read.` : ''}${p.consistency.n > 0 ? ` Shown each pair both ways round, it chose the same answer on ${describeShare(p.consistency)} pairs; where the order changed its choice, the pair counts as a tie.` : ''}`,
       );
     }
     const s = r.scores;

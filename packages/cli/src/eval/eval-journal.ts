@@ -7,8 +7,10 @@ export interface EvalJudgement {
   kind: 'preference' | 'score';
   /** Preference: the answer the reviewer put first (0 or 1 as the dataset numbers them), `tie` for equal scores; null when its review could not be read. */
   preferred?: 0 | 1 | 'tie' | null;
-  /** Preference: which answer (as the dataset numbers them) was shown first. */
+  /** Preference: which answer (as the dataset numbers them) was shown first (with --both-orders, in the first review). */
   shown_first?: 0 | 1;
+  /** Preference with --both-orders, both reviews read: whether it chose the same answer both ways round. */
+  consistent?: boolean;
   /** Score: the 1–10 score the reviewer gave the answer; null when its review could not be read. */
   score?: number | null;
   cost_usd: number | null;

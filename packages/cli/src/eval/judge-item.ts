@@ -60,7 +60,8 @@ async function review(options: {
  * Each reviewer's judgement of an item's own answers, as the council reviews (the configured evaluation prompt, the
  * answers anonymised as Response A and B, read by `parseEvaluation`): for a human preference, which answer it
  * prefers — the higher score, a tie for equal scores, else its ranking's first — with the two answers shown in an
- * order drawn per reviewer and item (so position cannot favour the dataset's first answer); for a human score, the
+ * order drawn per reviewer and item (so position cannot favour the dataset's first answer), or with `bothOrders` in
+ * that order and the other, a preference that changes with the order counting as a tie; for a human score, the
  * score it gives the one answer. A failed or unreadable review is recorded with a null judgement, never dropped.
  */
 export async function judgeItem(options: {
@@ -68,6 +69,8 @@ export async function judgeItem(options: {
   reviewers: readonly EvalReviewer[];
   config: CouncilConfig;
   seed: number | string;
+  /** Show each pair both ways round (two reviews): a preference that changes with the order counts as a tie. */
+  bothOrders?: boolean;
   abortSignal?: AbortSignal | undefined;
 }): Promise<EvalJudgement[]> {
   const { item } = options;
@@ -76,28 +79,41 @@ export async function judgeItem(options: {
     const seed = `${options.seed}:${item.id}:${reviewer.id}`;
     if (item.preference) {
       const { answers } = item.preference;
-      const shownFirst: 0 | 1 = (fnv1a(seed) & 1) as 0 | 1;
-      const texts = shownFirst === 0 ? [answers[0], answers[1]] : [answers[1], answers[0]];
+      const drawn: 0 | 1 = (fnv1a(seed) & 1) as 0 | 1;
+      // One order drawn per reviewer and item, or (bothOrders) the drawn one and then the other.
+      const orders: (0 | 1)[] = options.bothOrders ? [drawn, (1 - drawn) as 0 | 1] : [drawn];
+      const one = async (shownFirst: 0 | 1, k: number) => {
+        const texts = shownFirst === 0 ? [answers[0], answers[1]] : [answers[1], answers[0]];
+        const { scores, first, costUsd } = await review({
+          ...options,
+          reviewer,
+          question: item.question,
+          texts,
+          seed: k === 0 ? seed : `${seed}:swapped`,
+        });
+        const [a, b] = scores;
+        // Display position → the dataset's numbering.
+        const asItem = (shown: number): 0 | 1 => (shown === 0 ? shownFirst : ((1 - shownFirst) as 0 | 1));
+        const preferred: 0 | 1 | 'tie' | null =
+          a != null && b != null ? (a === b ? 'tie' : asItem(a > b ? 0 : 1)) : first === null ? null : asItem(first);
+        return { preferred, costUsd };
+      };
       calls.push(
-        review({ ...options, reviewer, question: item.question, texts, seed }).then(
-          ({ scores, first, costUsd }): EvalJudgement => {
-            const [a, b] = scores;
-            // Display position → the dataset's numbering.
-            const asItem = (shown: number): 0 | 1 => (shown === 0 ? shownFirst : ((1 - shownFirst) as 0 | 1));
-            const preferred =
-              a != null && b != null
-                ? a === b
-                  ? 'tie'
-                  : asItem(a > b ? 0 : 1)
-                : first === null
-                  ? null
-                  : asItem(first);
+        Promise.all(orders.map((o, k) => one(o, k))).then(
+          (results): EvalJudgement => {
+            const read = results.map((r) => r.preferred).filter((p) => p !== null);
+            // Both orders read: the same answer both ways round stands; a change with the order is a tie (as
+            // MT-Bench counts it). One read: that one.
+            const consistent = options.bothOrders && read.length === 2 ? read[0] === read[1] : undefined;
+            const preferred = read.length === 0 ? null : consistent === false ? 'tie' : read[0]!;
+            const costs = results.map((r) => r.costUsd);
             return {
               reviewer: reviewer.id,
               kind: 'preference',
               preferred,
-              shown_first: shownFirst,
-              cost_usd: costUsd,
+              shown_first: drawn,
+              ...(consistent === undefined ? {} : { consistent }),
+              cost_usd: costs.every((c) => c !== null) ? costs.reduce<number>((x, y) => x + (y ?? 0), 0) : null,
               error: null,
             };
           },
@@ -105,7 +121,7 @@ export async function judgeItem(options: {
             reviewer: reviewer.id,
             kind: 'preference',
             preferred: null,
-            shown_first: shownFirst,
+            shown_first: drawn,
             cost_usd: null,
             error: oneLine(error),
           }),
