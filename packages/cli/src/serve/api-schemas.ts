@@ -186,9 +186,13 @@ export const windowQuerySchema = z.strictObject({
   since: isoDate('since').optional(),
 });
 
-/** `/api/bias-report`'s query: the window, and `calibrated=true` for issue 31's figures (`bias-report --calibrated`). */
+/**
+ * `/api/bias-report`'s query: the window; `calibrated=true` for issue 31's figures (`bias-report --calibrated`), and
+ * with it `style=false` to leave out the style-controlled fit, whose bootstrap is the slow part.
+ */
 export const biasReportQuerySchema = windowQuerySchema.extend({
   calibrated: z.enum(['true', 'false']).optional(),
+  style: z.enum(['true', 'false']).optional(),
 });
 
 /** The document of `council bias-report --format json`. */
