@@ -250,7 +250,7 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
   app.get('/api/bias-report', async (c) => {
     const query = parseQuery(c.req.query(), biasReportQuerySchema);
     if (!query.ok) return query.response;
-    const { last, since, calibrated } = query.value;
+    const { last, since, calibrated, style } = query.value;
     const { document, loaded } = await computeBiasReport(
       {
         ...(last === undefined ? {} : { sessions: last }),
@@ -259,9 +259,13 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
       },
       ctx,
     );
-    // `--calibrated`'s figures too (the dashboard's Raw / Calibrated toggle and n_eff): seconds over many sessions.
+    // `--calibrated`'s figures too (the dashboard's Raw / Calibrated toggle and n_eff): seconds over many sessions, the
+    // style fit most (3 s over 100 sessions, 28 s over 1,000), so the dashboard asks for it only when it is opened.
     if (calibrated === 'true')
-      Object.assign(document, await calibratedFigures(loaded.columns, { seed: document.options.seed }));
+      Object.assign(
+        document,
+        await calibratedFigures(loaded.columns, { seed: document.options.seed, styleControlled: style !== 'false' }),
+      );
     return c.json(document);
   });
 
