@@ -180,7 +180,7 @@ export function createServeOpenApiDocument(): JsonObject {
       '/api/bias-report': {
         get: {
           summary:
-            'The document of `council bias-report --format json`, over the last sessions and/or since a date; with calibrated=true also its calibrated figures and style-controlled ratings (`--calibrated`).',
+            'The document of `council bias-report --format json`, over the last sessions and/or since a date; with calibrated=true also its calibrated figures and style-controlled ratings (`--calibrated`; style=false leaves the style fit out).',
           parameters: queryParameters(biasReportQuerySchema),
           responses: {
             '200': json('The report.', 'BiasReport'),
