@@ -16,13 +16,18 @@ const elo = (e: RatedCandidate | undefined): string =>
     ? '–'
     : `${e.rating.toFixed(0)}${e.interval ? ` [${e.interval.lower.toFixed(0)}, ${e.interval.upper.toFixed(0)}]` : ''}`;
 
-/** Bradley–Terry with answer length held fixed beside the plain fit, folded away under the scores. */
-function StyleControlledRatings({ ratings }: { ratings: StyleControlled }) {
-  if (!ratings.computable) return <p class="small">Style-controlled ratings: not computable ({ratings.reason}).</p>;
+/** Where the style-controlled ratings are: not asked for yet (their fit takes seconds), on their way, or here. */
+export type StyleState =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'ok'; ratings: StyleControlled | undefined }
+  | { kind: 'error'; message: string };
+
+function StyleRatingsBody({ ratings }: { ratings: StyleControlled }) {
+  if (!ratings.computable) return <p class="small">Not computable: {ratings.reason}.</p>;
   const plain = new Map(ratings.plain.map((e) => [e.candidate, e]));
   return (
-    <details class="style-controlled">
-      <summary>Style-controlled ratings</summary>
+    <>
       <p class="small">{styleOrderSentence(ratings)}</p>
       {ratings.coefficients.map((c) => (
         <p class="small" key={c.feature}>
@@ -57,6 +62,29 @@ function StyleControlledRatings({ ratings }: { ratings: StyleControlled }) {
           </tbody>
         </table>
       </div>
+    </>
+  );
+}
+
+/**
+ * Bradley–Terry with answer length held fixed beside the plain fit, folded away under the scores: its bootstrap takes
+ * seconds, so it is asked for (`onOpen`) the first time a reader opens it.
+ */
+function StyleControlledRatings({ state, onOpen }: { state: StyleState; onOpen: () => void }) {
+  return (
+    <details
+      class="style-controlled"
+      onToggle={(e) => {
+        if (e.currentTarget.open && state.kind === 'idle') onOpen();
+      }}
+    >
+      <summary>Style-controlled ratings</summary>
+      {(state.kind === 'idle' || state.kind === 'loading') && (
+        <p class="muted">Fitting Bradley–Terry with answer length held fixed…</p>
+      )}
+      {state.kind === 'error' && <p class="error">{state.message}</p>}
+      {state.kind === 'ok' &&
+        (state.ratings ? <StyleRatingsBody ratings={state.ratings} /> : <p class="muted">None in this window.</p>)}
     </details>
   );
 }
@@ -68,10 +96,13 @@ function StyleControlledRatings({ ratings }: { ratings: StyleControlled }) {
  */
 export function CalibratedLeaderboard({
   figures,
-  styleControlled,
+  style,
+  onOpenStyle,
 }: {
   figures: CalibratedFigures;
-  styleControlled?: StyleControlled | undefined;
+  /** The style-controlled ratings, fetched when their section is first opened. */
+  style: StyleState;
+  onOpenStyle: () => void;
 }) {
   const [view, setView] = useState<View>('raw');
   if (figures.leaderboard.length === 0)
@@ -126,7 +157,7 @@ export function CalibratedLeaderboard({
           </tbody>
         </table>
       </div>
-      {styleControlled && <StyleControlledRatings ratings={styleControlled} />}
+      <StyleControlledRatings state={style} onOpen={onOpenStyle} />
       <p class="small analytics-only">{ANALYTICS_ONLY}</p>
     </div>
   );
