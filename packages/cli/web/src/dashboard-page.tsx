@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, query } from './api.js';
 import { BiasFigures } from './bias-figures.js';
 import { CalibratedLeaderboard, EffectiveJudges } from './calibrated-toggle.js';
+import type { StyleState } from './calibrated-toggle.js';
 import { dayBound, withInterval } from './format.js';
 import { ContributionHeatmap } from './heatmap.js';
 import type { BiasReportDocument, ContributionsReport, LeaderboardDocument } from './types.js';
@@ -92,19 +93,36 @@ export function DashboardPage() {
   const [bias, setBias] = useState<Loaded<BiasReportDocument>>({ kind: 'loading' });
   // The same window's calibrated figures (bias-report --calibrated): their bootstraps take longer, so apart.
   const [calibrated, setCalibrated] = useState<Loaded<BiasReportDocument>>({ kind: 'loading' });
+  // Its style-controlled fit (seconds more) only once a reader opens it.
+  const [style, setStyle] = useState<StyleState>({ kind: 'idle' });
 
   useEffect(() => {
     const window = query({ last: applied.last, since: dayBound(applied.since, false) });
     setContributions({ kind: 'loading' });
     setBias({ kind: 'loading' });
     setCalibrated({ kind: 'loading' });
+    setStyle({ kind: 'idle' });
     void load<LeaderboardDocument>('/api/leaderboard').then(setLeaderboard);
     void load<ContributionsReport>(`/api/contributions${window}`).then(setContributions);
     void load<BiasReportDocument>(`/api/bias-report${window}`).then(setBias);
     void load<BiasReportDocument>(
-      `/api/bias-report${query({ last: applied.last, since: dayBound(applied.since, false), calibrated: 'true' })}`,
+      `/api/bias-report${query({ last: applied.last, since: dayBound(applied.since, false), calibrated: 'true', style: 'false' })}`,
     ).then(setCalibrated);
   }, [applied]);
+  const openStyle = () => {
+    setStyle({ kind: 'loading' });
+    void load<BiasReportDocument>(
+      `/api/bias-report${query({ last: applied.last, since: dayBound(applied.since, false), calibrated: 'true' })}`,
+    ).then((r) =>
+      setStyle(
+        r.kind === 'ok'
+          ? { kind: 'ok', ratings: r.value.styleControlled }
+          : r.kind === 'error'
+            ? { kind: 'error', message: r.message }
+            : { kind: 'loading' },
+      ),
+    );
+  };
   const figures = calibrated.kind === 'ok' ? calibrated.value.calibrated : undefined;
   const calibratedView =
     calibrated.kind === 'loading' ? (
@@ -112,7 +130,7 @@ export function DashboardPage() {
     ) : calibrated.kind === 'error' ? (
       <p class="muted">No calibrated view: {calibrated.message}</p>
     ) : figures ? (
-      <CalibratedLeaderboard figures={figures} styleControlled={calibrated.value.styleControlled} />
+      <CalibratedLeaderboard figures={figures} style={style} onOpenStyle={openStyle} />
     ) : null;
 
   return (
