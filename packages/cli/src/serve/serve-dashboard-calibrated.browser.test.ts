@@ -27,7 +27,7 @@ describe.runIf(existsSync(chromiumPath))('the dashboard’s Raw / Calibrated tog
     await dashboard?.close();
   });
 
-  it('re-orders the leaderboard by calibrated score, says it is analytics only, and shows n_eff under the bias figures', async () => {
+  it('re-orders the leaderboard by calibrated score, says it is analytics only, fits style on opening, and shows n_eff under the bias figures', async () => {
     const { page, problems } = dashboard;
     await page.goto(`${dashboard.url}/#/dashboard`);
     const board = page.locator('section[aria-labelledby="dash-leaderboard"]');
@@ -60,6 +60,17 @@ describe.runIf(existsSync(chromiumPath))('the dashboard’s Raw / Calibrated tog
 
     await raw.click();
     expect(await members()).toEqual(['m/b', 'm/a', 'm/c']);
+
+    // The style-controlled ratings are fitted when first opened. The rankings follow quality, so in the plain fit m/a
+    // beats everyone it meets and m/c no one: plain ranks m/a 1, m/b 2, m/c 3.
+    await board.locator('details.style-controlled summary').click();
+    const style = board.locator('table.style-ratings tbody tr');
+    await style.first().waitFor({ timeout: 30_000 });
+    const plainRanks: Record<string, string | null> = {};
+    for (const row of await style.all())
+      plainRanks[(await row.locator('th').textContent()) ?? ''] = await row.locator('td.num').nth(3).textContent();
+    expect(plainRanks).toEqual({ 'm/a': '1', 'm/b': '2', 'm/c': '3' });
+    expect(await board.locator('details.style-controlled').textContent()).toMatch(/Holding length fixed/);
 
     // At a phone's width the toggle and its table stay inside the page.
     await page.setViewportSize(PHONE);
