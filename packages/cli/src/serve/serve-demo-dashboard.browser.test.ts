@@ -63,6 +63,8 @@ describe.runIf(existsSync(chromiumPath))(
       await flags.waitFor({ timeout: 20_000 });
       expect(await flags.locator('li').count()).toBeGreaterThan(0);
       expect(await page.locator('header .badge-demo').textContent()).toBe('demo: simulated sessions');
+      // 41 sessions of five reviewers scoring five answers: 1,025 scores, counted as the terminal counts them.
+      expect(await page.locator('main').textContent()).toContain('41 sessions, 1,025 scores · evidence: moderate');
       // The findings in words: the demo's harsh persona and position bias as sentences, no machine name, raw tier or
       // ADR number anywhere on the dashboard, and "confidence" only where it means an interval.
       const said = await flags.locator('li').allTextContents();

@@ -150,8 +150,8 @@ export function BiasFigures({ document }: { document: BiasReportDocument }) {
   return (
     <div class="bias">
       <p class="small">
-        {report.window.sessions} sessions, {report.window.observations} scores · evidence:{' '}
-        {evidenceTierRange(report.confidence)}
+        {report.window.sessions.toLocaleString('en-US')} sessions, {report.window.observations.toLocaleString('en-US')}{' '}
+        scores · evidence: {evidenceTierRange(report.confidence)}
         {report.meetsMinimum
           ? ''
           : ` · too little data for flags: ${report.window.sessions} sessions, ${report.minSessions} needed`}
