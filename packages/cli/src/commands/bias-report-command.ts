@@ -361,6 +361,8 @@ export async function runBiasReportCommand(options: BiasReportCommandOptions, ct
       text = renderBiasReportCsv(document.report);
       // A CSV has rows of metrics only: the sessions it leaves out are said on stderr.
       if (loaded.unread.sessions > 0) ctx.io.stderr(`council: ${describeUnreadSessions(loaded.unread)}\n`);
+      if (options.calibrated === true)
+        ctx.io.stderr('council: --calibrated has no CSV rows: its figures are in the text, JSON and HTML reports.\n');
       break;
     }
     case 'html': {
