@@ -163,5 +163,9 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
     const document = JSON.parse((await report(['--input', path, '--json'], dir)).out) as BiasReportDocument;
     expect(document.calibrated).toBeUndefined();
     expect(document.styleControlled).toBeUndefined();
+    // CSV has rows of the report's metrics only: it says where the calibrated figures are instead.
+    const csv = await report(['--input', path, '--format', 'csv', '--calibrated'], dir);
+    expect(csv.code).toBe(0);
+    expect(csv.err).toContain('--calibrated has no CSV rows: its figures are in the text, JSON and HTML reports.');
   }, 60_000);
 });
