@@ -71,6 +71,34 @@ export const sessionRequestSchema = z.strictObject({
     .describe(
       'false: the local history keeps this session without its question (`council ask --no-keep-question`). Default true; a session never keeps a question that history_questions: false in config.yaml says not to.',
     ),
+  verdict: z
+    .enum(['binary', 'tie-breaker'], { error: 'verdict must be "binary" or "tie-breaker"' })
+    .optional()
+    .describe(
+      "Jury mode (`council ask --verdict`): each member decides approve, reject or unclear; the session's verdict is their Borda-weighted majority, with the chairman's dissent. tie-breaker: the chairman breaks an exact tie.",
+    ),
+  minMargin: z
+    .number({ error: 'minMargin must be a number from 0 to 1, e.g. 0.2' })
+    .min(0, 'minMargin must be from 0 to 1, e.g. 0.2')
+    .max(1, 'minMargin must be from 0 to 1, e.g. 0.2')
+    .optional()
+    .describe('Jury mode: the smallest weighted margin that decides (`--min-margin`). Default 0.1.'),
+  evidence: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(500),
+        text: z.string().max(1_000_000, 'an evidence text must be at most 1,000,000 characters'),
+      }),
+    )
+    .max(50, 'evidence has at most 50 items')
+    .optional()
+    .describe(
+      'Material every member reads (`--evidence`), after the question between boundary markers, capped per prompt. Scanned for secrets first: a secret refuses the run (400) unless redactSecrets.',
+    ),
+  redactSecrets: z
+    .boolean({ error: 'redactSecrets must be true or false' })
+    .optional()
+    .describe('Replace secrets found in the evidence instead of refusing the run (`--redact-secrets`).'),
 });
 
 export const sessionStartedSchema = z.object({
