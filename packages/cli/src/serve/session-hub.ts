@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { deriveQueryMetadata } from '@council/bias-store';
 import { CouncilError } from '@council/core';
-import type { SynthesisMode } from '@council/core';
+import type { SynthesisMode, VerdictMode } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
@@ -30,6 +30,12 @@ export interface SessionRequest {
   temperature?: number;
   /** false: the history keeps the session without its question (`ask --no-keep-question`). */
   keepQuestion?: boolean;
+  /** Jury mode (`ask --verdict`) and its margin threshold (`--min-margin`). */
+  verdict?: VerdictMode;
+  minMargin?: number;
+  /** Evidence text every member reads (`ask --evidence`), scanned for secrets first; `redactSecrets` replaces them. */
+  evidence?: Array<{ name: string; text: string }>;
+  redactSecrets?: boolean;
 }
 
 /**
@@ -154,6 +160,8 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
     const begins = new Promise<void>((resolve) => (begun = resolve));
     const hooks: AskHooks = {
       ...options.hooks,
+      // Evidence text (issue 32): runAsk scans it for secrets before any model is called.
+      ...(request.evidence === undefined ? {} : { evidenceItems: request.evidence }),
       // One id per session (issue 30 item 13): the run's id, returned by POST /api/sessions, is the stored session's.
       sessionId: id,
       abortSignal: controller.signal,
@@ -194,6 +202,9 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
         system: request.system,
         temperature: request.temperature,
         keepQuestion: request.keepQuestion,
+        verdict: request.verdict,
+        minMargin: request.minMargin,
+        redactSecrets: request.redactSecrets,
       }),
     };
     const finish = (status: Exclude<RunStatus, 'running'>, detail: string): void => {
