@@ -10,6 +10,7 @@ import { omitUndefined } from '../omit-undefined.js';
 import { isSimulatedSession } from '../persist-session.js';
 import type { PersistResult } from '../persist-session.js';
 import { renderSessionText } from '../render-session-text.js';
+import { renderJuryText } from '../render-verdict-text.js';
 import { createCouncilProgressNotifier } from './council-progress-notifier.js';
 import type { McpLog } from './tool-context.js';
 import { toolContext } from './tool-context.js';
@@ -113,6 +114,31 @@ export const consultCouncilInput = {
     .describe(
       "false: save the session in the local history without its question (the CLI's --no-keep-question). Default true; a session never keeps a question that history_questions: false in config.yaml says not to.",
     ),
+  verdict: z
+    .enum(['binary', 'tie-breaker'])
+    .optional()
+    .describe(
+      "Jury mode (the CLI's --verdict): each member decides approve, reject or unclear; the result's verdict is their Borda-weighted majority with the margin, who could flip it, and the chairman's dissent. tie-breaker: the chairman breaks an exact tie.",
+    ),
+  minMargin: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      'Jury mode: the smallest weighted margin (0 to 1) that decides; below it the verdict is unclear. Default 0.1.',
+    ),
+  evidence: z
+    .array(z.object({ name: z.string().min(1).max(500), text: z.string().max(1_000_000) }))
+    .max(50)
+    .optional()
+    .describe(
+      "Material every member reads (the CLI's --evidence): a diff, logs, a document, as { name, text }. Scanned for secrets before anything is sent: a secret is a tool error naming item and line, unless redactSecrets.",
+    ),
+  redactSecrets: z
+    .boolean()
+    .optional()
+    .describe("Replace secrets found in the evidence instead of refusing (the CLI's --redact-secrets)."),
 };
 
 const leaderboardEntry = z.object({
@@ -165,6 +191,29 @@ export const consultCouncilOutput = {
   /** The conversation a follow-up belongs to (pass this session's id as continueFrom to ask the next question in it). */
   conversation: z.object({ id: z.string(), previousSessionId: z.string() }).nullable(),
   warnings: z.array(z.string()),
+  verdict: z
+    .object({
+      decision: z.enum(['approve', 'reject', 'unclear']),
+      reason: z.string(),
+      margin: z.number(),
+      flipSensitive: z.boolean(),
+      pivotal: z.array(z.string()),
+      votes: z.array(
+        z.object({
+          member: z.string(),
+          decision: z.enum(['approve', 'reject', 'unclear']).nullable(),
+          weight: z.number(),
+          confidence: z.number().nullable(),
+          reviewerFlags: z.array(z.string()),
+        }),
+      ),
+      rationale: z.string().nullable(),
+      dissent: z.string().nullable(),
+    })
+    .optional()
+    .describe(
+      'Jury mode only: the verdict, its reason and weighted margin (−1 to +1), the members whose single change of vote would flip it, each vote (null: the member failed) and the dissent.',
+    ),
 };
 
 type ConsultCouncilInput = z.infer<z.ZodObject<typeof consultCouncilInput>>;
@@ -211,6 +260,26 @@ export function consultCouncilResult(session: CouncilSession, saved: PersistResu
     simulated: isSimulatedSession(session),
     conversation: session.conversation ?? null,
     warnings: session.warnings,
+    ...(session.verdict === undefined
+      ? {}
+      : {
+          verdict: {
+            decision: session.verdict.decision,
+            reason: session.verdict.reason,
+            margin: session.verdict.margin,
+            flipSensitive: session.verdict.flipSensitive,
+            pivotal: session.verdict.pivotal,
+            votes: session.verdict.votes.map((v) => ({
+              member: v.member,
+              decision: v.decision,
+              weight: v.weight,
+              confidence: v.confidence,
+              reviewerFlags: v.reviewerFlags,
+            })),
+            rationale: session.verdict.rationale,
+            dissent: session.verdict.dissent,
+          },
+        }),
   };
 }
 
@@ -229,7 +298,12 @@ export function consultCouncilText(session: CouncilSession, result: ConsultCounc
   } else if (dropped !== '') {
     lines.push(`Dropped ${dropped}; the council went on with the members that answered.`, '');
   }
-  lines.push(renderSessionText({ session, style: createStyle(false), simulated: result.simulated }).trimEnd());
+  lines.push(
+    (
+      renderSessionText({ session, style: createStyle(false), simulated: result.simulated }) +
+      renderJuryText(session, createStyle(false))
+    ).trimEnd(),
+  );
   lines.push(
     '',
     `Session ${session.sessionId}${result.saved === null ? ' (not saved)' : result.saved.history ? ' (saved to the history)' : ' (nothing saved at consent level 0)'}.`,
@@ -303,6 +377,9 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
               system: input.system,
               temperature: input.temperature,
               keepQuestion: input.keepQuestion,
+              verdict: input.verdict,
+              minMargin: input.minMargin,
+              redactSecrets: input.redactSecrets,
             }),
             ...(input.timeoutSeconds === undefined ? {} : { timeoutMs: Math.round(input.timeoutSeconds * 1000) }),
             persist: input.save !== false,
@@ -312,6 +389,7 @@ export function registerConsultCouncilTool(server: McpServer, options: { ctx: Co
           {
             abortSignal: extra.signal,
             membersInput: 'the members input',
+            ...(input.evidence === undefined ? {} : { evidenceItems: input.evidence }),
             ...(notifier === undefined ? {} : { onEvent: notifier.onEvent }),
           },
         );
