@@ -23,6 +23,7 @@ export type { ScoreAnswerSummary, ScorePairSummary, ScoreSessionSummary } from '
 export type { IndicatorSessionSummary, PositionBlockSummary } from './indicator-session-summary.js';
 
 export { normalCdf, normalQuantile } from './normal-distribution.js';
+export { wilsonInterval } from './wilson-interval.js';
 export { studentTCdf, studentTQuantile, studentTTwoSided } from './student-t-distribution.js';
 export { fCdf, fSf } from './f-distribution.js';
 
