@@ -22,6 +22,16 @@ describe('wilsonInterval', () => {
     expect(() => wilsonInterval(-1, 4)).toThrow(RangeError);
   });
 
+  it('matches the interval worked by hand, and never collapses at 0 or 100% (council eval’s share of items)', () => {
+    // 0 of 5: centre (0 + 0.38415)/1.76829 = 0.21724, half (1.96/1.76829)·√(0.76829/20) = 0.21724 → [0, 0.4345].
+    const none = wilsonInterval(0, 5);
+    expect(none.lower).toBe(0);
+    expect(none.upper).toBeCloseTo(0.4345, 3);
+    const all = wilsonInterval(19, 19);
+    expect(all.upper).toBe(1);
+    expect(all.lower).toBeLessThan(0.9);
+  });
+
   it('widens with the level', () => {
     const at95 = wilsonInterval(50, 100);
     const at99 = wilsonInterval(50, 100, 0.99);

@@ -5,7 +5,6 @@ import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
 import { demoGrade, demoKnowledge } from './eval-demo-models.js';
 import { readGrade } from './grade-answer.js';
-import { wilsonShareInterval } from './wilson-share-interval.js';
 
 const pref = (id: string, preferred: 0 | 1 | 'tie'): EvalItem => ({
   id,
@@ -140,17 +139,5 @@ describe('grading and the demo’s knowledge', () => {
     ).toBe('391');
     expect(demoKnowledge({ id: 'a', line: 1, question: 'q', accept: { anyOf: [regex], allOf: [] } })).toBeNull();
     expect(demoGrade('Answer: The  MOON pulls.', 'the moon pulls.')).toBe(true);
-  });
-});
-
-describe('wilsonShareInterval', () => {
-  it('matches Wilson’s score interval worked by hand, and never collapses at 0 or 100%', () => {
-    // 0 of 5: centre (0 + 0.38415)/1.76829 = 0.21724, half (1.96/1.76829)·√(0.76829/20) = 0.21724 → [0, 0.4345].
-    const none = wilsonShareInterval(0, 5);
-    expect(none.lower).toBe(0);
-    expect(none.upper).toBeCloseTo(0.4345, 3);
-    const all = wilsonShareInterval(19, 19);
-    expect(all.upper).toBe(1);
-    expect(all.lower).toBeLessThan(0.9);
   });
 });

@@ -1,5 +1,4 @@
-import { aggregateBiasAudit } from '@council/bias-audit';
-import { wilsonShareInterval } from './wilson-share-interval.js';
+import { aggregateBiasAudit, wilsonInterval } from '@council/bias-audit';
 import type { BiasMetricReport } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
@@ -139,7 +138,7 @@ function share(values: readonly number[]): EvalShare {
   const n = values.length;
   const count = values.filter((v) => v === 1).length;
   if (n === 0) return { estimate: null, interval: null, n, count };
-  return { estimate: count / n, interval: wilsonShareInterval(count, n), n, count };
+  return { estimate: count / n, interval: wilsonInterval(count, n), n, count };
 }
 
 function figure(

@@ -2,12 +2,12 @@
 // (Wilson's interval), Cohen's κ and the council-versus-best-member difference (percentile bootstraps over items, the
 // best member chosen again in each resample). The figures the CLI README states come from this file.
 import { cohenKappa, createRng, itemBootstrap } from '@council/scoring';
+import { wilsonInterval } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
-import { wilsonShareInterval } from './wilson-share-interval.js';
 
 /** Coverage in percent, with its own Wilson interval (the house rule for every rate). */
 function coverage(hits: number, runs: number) {
-  const w = wilsonShareInterval(hits, runs);
+  const w = wilsonInterval(hits, runs);
   return { rate: (100 * hits) / runs, lower: 100 * w.lower, upper: 100 * w.upper };
 }
 
@@ -25,7 +25,7 @@ describe('council eval interval coverage (seeded simulations)', () => {
       for (let r = 0; r < runs; r++) {
         let count = 0;
         for (let i = 0; i < n; i++) if (rng.next() < p) count++;
-        const w = wilsonShareInterval(count, n);
+        const w = wilsonInterval(count, n);
         if (w.lower <= p && p <= w.upper) hits++;
       }
       rows[`${n}@${p}`] = coverage(hits, runs);
@@ -38,7 +38,7 @@ describe('council eval interval coverage (seeded simulations)', () => {
       const count = values.reduce<number>((a, b) => a + b, 0);
       const boot = itemBootstrap(19, (ix) => ix.reduce((s, i) => s + values[i]!, 0) / 19, { bootstrap: 400, seed: r });
       if (boot.interval!.lower <= 0.95 && 0.95 <= boot.interval!.upper) bootHits++;
-      const w = wilsonShareInterval(count, 19);
+      const w = wilsonInterval(count, 19);
       if (w.lower <= 0.95 && 0.95 <= w.upper) wilsonHits++;
     }
     const nearAll = { bootstrap: coverage(bootHits, 2000), wilson: coverage(wilsonHits, 2000) };
