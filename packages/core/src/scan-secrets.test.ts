@@ -60,6 +60,26 @@ describe('scanSecrets', () => {
     ]);
   });
 
+  it('takes an unquoted value for a secret only where config files write one, never code that names a variable', () => {
+    const code = [
+      'const token = createToken;',
+      '  password: passwordInput.value,',
+      'this.apiKey = config.apiKey2;',
+      'const auth = authenticate(user);',
+      'secret: process.env.SECRET',
+      '+    accessKey: keyFor(user),',
+    ].join('\n');
+    expect(scanSecrets(code)).toEqual([]);
+    const config = [
+      'DB_PASSWORD=hunter2XYZ9',
+      'export API_KEY=ab12cd34ef56',
+      '+  client_secret: 9f8e7d6c5b4a3921',
+      'const x = 1; password=Zz9yY8xX7w',
+    ].join('\n');
+    // The last line's key is not at the start of its line and its value is unquoted: code, not a config file.
+    expect(scanSecrets(config).map((f) => f.line)).toEqual([1, 2, 3]);
+  });
+
   it('finds nothing in ordinary code and prose', () => {
     expect(scanSecrets('const skip = tokens.filter((t) => t.kind !== "sk");\nThe task-runner is fine.')).toEqual([]);
   });

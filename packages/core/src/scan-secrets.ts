@@ -26,8 +26,8 @@ interface SecretPattern {
   description: string;
   /** Global; group `secret`, when present, is the part to redact (else the whole match). */
   pattern: RegExp;
-  /** A further check on the secret (the generic assignment's entropy). */
-  accept?: (secret: string) => boolean;
+  /** A further check on the secret (the generic assignment's): the secret, its match, and the text it is in. */
+  accept?: (secret: string, match: RegExpExecArray, text: string) => boolean;
 }
 
 /** Shannon entropy in bits per character. */
@@ -52,6 +52,21 @@ function highEntropyValue(value: string): boolean {
   if (/[(){}<>$]|^process\.env|^os\.environ|^env\./.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(value)).length;
   return classes >= 2 && shannonEntropy(value) >= 3;
+}
+
+/**
+ * The generic assignment's check. A quoted value (a string literal) needs only to look like a secret. An unquoted one
+ * is code far more often than a secret (`token = createToken`, `password: input.value`), so it counts only where
+ * config files write secrets — the key at the start of its line (`DB_PASSWORD=…`, `export API_KEY=…`, YAML's
+ * `client_secret: …`; a diff's `+` allowed) — and only with both letters and digits and no dotted name.
+ */
+function secretAssignment(value: string, match: RegExpExecArray, text: string): boolean {
+  if (!highEntropyValue(value)) return false;
+  if (match.groups?.quote !== undefined) return true;
+  const lineStart = text.lastIndexOf('\n', match.index) + 1;
+  const before = text.slice(lineStart, match.index);
+  if (!/^[+\s]*(?:export\s+)?$/.test(before)) return false;
+  return /[A-Za-z]/.test(value) && /[0-9]/.test(value) && !/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(value);
 }
 
 // Order matters where formats nest: sk-ant- and sk-or- before the OpenAI sk- pattern.
@@ -81,8 +96,8 @@ const patterns: readonly SecretPattern[] = [
     kind: 'password-assignment',
     description: 'a password or secret assignment with a high-entropy value',
     pattern:
-      /\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Za-z0-9_.-]*["']?\s*(?:=|:=|:)\s*["']?(?<secret>[^\s"'`,;]+)/gi,
-    accept: highEntropyValue,
+      /\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Za-z0-9_.-]*["']?\s*(?:=|:=|:)\s*(?<quote>["'])?(?<secret>[^\s"'`,;]+)/gi,
+    accept: secretAssignment,
   },
 ];
 
@@ -106,7 +121,7 @@ function findMatches(text: string): Match[] {
       const secret = m.groups?.secret ?? m[0];
       const start = m.index + m[0].lastIndexOf(secret);
       const end = start + secret.length;
-      if (accept !== undefined && !accept(secret)) continue;
+      if (accept !== undefined && !accept(secret, m, text)) continue;
       // A span already claimed by an earlier (more specific) pattern is not found twice.
       if (matches.some((other) => start < other.end && end > other.start)) continue;
       matches.push({ kind, description, start, end });
