@@ -82,6 +82,8 @@ describe('scanSecrets', () => {
 
   it('finds nothing in ordinary code and prose', () => {
     expect(scanSecrets('const skip = tokens.filter((t) => t.kind !== "sk");\nThe task-runner is fine.')).toEqual([]);
+    // A name in the key's shape, but words and hyphens: no digit, so not key material.
+    expect(scanSecrets('pip install sk-learn-compatible-estimators')).toEqual([]);
   });
 });
 

@@ -69,6 +69,9 @@ function secretAssignment(value: string, match: RegExpExecArray, text: string): 
   return /[A-Za-z]/.test(value) && /[0-9]/.test(value) && !/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(value);
 }
 
+/** Random key material has letters and digits; `sk-learn-compatible-estimators` (words and hyphens) is a name. */
+const randomLooking = (secret: string): boolean => /[0-9]/.test(secret) && /[A-Za-z]/.test(secret);
+
 // Order matters where formats nest: sk-ant- and sk-or- before the OpenAI sk- pattern.
 const patterns: readonly SecretPattern[] = [
   {
@@ -77,12 +80,23 @@ const patterns: readonly SecretPattern[] = [
     pattern:
       /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
-  { kind: 'anthropic-key', description: 'an Anthropic API key (sk-ant-…)', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openrouter-key', description: 'an OpenRouter API key (sk-or-…)', pattern: /\bsk-or-[A-Za-z0-9_-]{20,}/g },
+  {
+    kind: 'anthropic-key',
+    description: 'an Anthropic API key (sk-ant-…)',
+    pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g,
+    accept: randomLooking,
+  },
+  {
+    kind: 'openrouter-key',
+    description: 'an OpenRouter API key (sk-or-…)',
+    pattern: /\bsk-or-[A-Za-z0-9_-]{20,}/g,
+    accept: randomLooking,
+  },
   {
     kind: 'openai-key',
     description: 'an OpenAI API key (sk-…)',
     pattern: /\bsk-(?!ant-|or-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    accept: randomLooking,
   },
   { kind: 'aws-access-key', description: 'an AWS access key id (AKIA…)', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
   {
