@@ -1,5 +1,6 @@
 import type { CalibratedFigure, CalibratedView, EffectiveJudges } from '@council/bias-audit';
 import type { StyleControlledRatings } from '@council/scoring';
+import { effectiveJudgesSentence } from '../calibrated-findings.js';
 import type { Style } from '../create-style.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
@@ -63,13 +64,9 @@ export function renderCalibratedLeaderboard(
           .join(', ')}.`,
       );
   }
-  const judges = view.effectiveJudges;
-  if (judges !== undefined) {
-    const { lower, upper } = judges.effective;
-    lines.push(
-      `Judges: ${judges.statement}${lower === null || upper === null ? '' : ` (95% interval ${lower.toFixed(1)}–${upper.toFixed(1)} effective)`}`,
-    );
-  }
+  // n_eff in the bias report's words (calibrated-findings.ts), so the two commands say it one way.
+  if (view.effectiveJudges !== undefined)
+    lines.push(s.bold('How many judges you really have'), effectiveJudgesSentence(view.effectiveJudges));
   if (styleControlled !== undefined) {
     if (!('plain' in styleControlled))
       lines.push(`Style-controlled ratings: not computable (${styleControlled.reason})`);

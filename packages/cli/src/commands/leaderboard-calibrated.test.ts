@@ -71,7 +71,8 @@ describe('council leaderboard --calibrated', () => {
     expect(out).toMatch(/3 +│? *m\/c +│? *6\.00 .*6\.00/);
     expect(out).toContain('m/c −2.00');
     // Three sessions give each pair of reviewers 3 answers in common, below the 10 n_eff needs: said, not guessed.
-    expect(out).toContain('Judges: Not computable');
+    expect(out).toContain('How many judges you really have');
+    expect(out).toContain('Not known yet: it needs two reviewers who both scored at least 10 of the same answers.');
     expect(out).toContain('Style-controlled Bradley–Terry');
     expect(out).toContain('Analytics only: live votes are unchanged.');
   });
