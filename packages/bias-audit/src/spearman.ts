@@ -1,6 +1,5 @@
+import { spearmanRho } from '@council/scoring';
 import type { CorrelationResult } from './correlation-result.js';
-import { averageRanks } from './internal/average-ranks.js';
-import { pearsonR } from './internal/pearson-r.js';
 import { validatePairs } from './internal/validate-pairs.js';
 import { normalQuantile } from './normal-distribution.js';
 import { correlationPValue } from './pearson.js';
@@ -16,10 +15,11 @@ export function spearman(x: readonly number[], y: readonly number[]): Correlatio
   validatePairs(x, y);
   const n = x.length;
   if (n < 3) return { computable: false, n, reason: `needs at least 3 pairs to test a correlation, got ${n}` };
-  // The ranks' mean, (n + 1)/2, comes out exact from the sum: ranks are halves and wholes.
-  const { r, sxx } = pearsonR(averageRanks(x), averageRanks(y), n);
+  // ρ itself is scoring's (Pearson's r of the average ranks); this adds the test and the interval.
+  const r = spearmanRho(x, y).rho;
   if (r === null) {
-    return { computable: false, n, reason: `${sxx === 0 ? 'x' : 'y'} has no variance (all ${n} values are tied)` };
+    const tied = x.every((v) => v === x[0]) ? 'x' : 'y';
+    return { computable: false, n, reason: `${tied} has no variance (all ${n} values are tied)` };
   }
   let ci95 = null;
   if (n >= 4) {
