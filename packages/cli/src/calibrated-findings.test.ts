@@ -95,6 +95,24 @@ describe("issue 31's figures as sentences", () => {
     ).toBe(
       'An answer one standard deviation longer (in log characters) wins more often: +0.42 [+0.20, +0.63] log-odds',
     );
+    // leaderboard --calibrated's features: length in characters (not its log) and the history's style statistics.
+    expect(
+      styleCoefficientSentence({
+        feature: 'length_per_1000_chars',
+        coefficient: 0.41,
+        interval: { lower: 0.15, upper: 0.74 },
+      }),
+    ).toBe('An answer one standard deviation longer (in characters) wins more often: +0.41 [+0.15, +0.74] log-odds');
+    expect(styleCoefficientSentence({ feature: 'words_per_sentence', coefficient: -0.6, interval: null })).toBe(
+      'An answer one standard deviation higher in words per sentence wins less often: -0.60 log-odds',
+    );
+    expect(
+      styleOrderSentence({
+        plain: rated(['m/a']),
+        styleControlled: rated(['m/a']),
+        coefficients: [{ feature: 'length_per_1000_chars' }, { feature: 'list_share' }],
+      }),
+    ).toBe("Holding length and share of list lines fixed leaves the order of the reviewers' rankings as it is.");
     expect(figureText(point(-4.5, -4.6, -4.4), { signed: true })).toBe('-4.50 [-4.60, -4.40]');
     expect(figureText(point(-1e-16), { signed: true })).toBe('0.00');
   });

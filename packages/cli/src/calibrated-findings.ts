@@ -159,6 +159,7 @@ export function pooledOffsetSentence(effect: {
 export function styleFeatureName(feature: string): string {
   switch (feature) {
     case 'log_length':
+    case 'length_per_1000_chars':
       return 'length';
     case 'words_per_sentence':
       return 'words per sentence';
@@ -209,6 +210,8 @@ export function styleCoefficientSentence(c: {
   const subject =
     c.feature === 'log_length'
       ? 'An answer one standard deviation longer (in log characters)'
-      : `An answer one standard deviation higher in ${styleFeatureName(c.feature)}`;
+      : c.feature === 'length_per_1000_chars'
+        ? 'An answer one standard deviation longer (in characters)'
+        : `An answer one standard deviation higher in ${styleFeatureName(c.feature)}`;
   return `${subject} wins ${c.coefficient >= 0 ? 'more' : 'less'} often: ${figure} log-odds`;
 }

@@ -1,6 +1,6 @@
 import type { CalibratedFigure, CalibratedView, EffectiveJudges } from '@council/bias-audit';
 import type { StyleControlledRatings } from '@council/scoring';
-import { effectiveJudgesSentence } from '../calibrated-findings.js';
+import { effectiveJudgesSentence, styleCoefficientSentence, styleOrderSentence } from '../calibrated-findings.js';
 import type { Style } from '../create-style.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
@@ -96,15 +96,9 @@ export function renderCalibratedLeaderboard(
           }),
         }).trimEnd(),
       );
-      if (styleControlled.coefficients.length > 0)
-        lines.push(
-          `Style's own pull (log-odds of winning per SD more than the other answer): ${styleControlled.coefficients
-            .map(
-              (c) =>
-                `${c.feature} ${points(c.coefficient)}${c.interval === null ? '' : ` ${interval({ estimate: c.coefficient, ...c.interval }, true)}`}`,
-            )
-            .join(', ')}.`,
-        );
+      // Each feature's pull in the bias report's words (calibrated-findings.ts), not its machine name.
+      lines.push(styleOrderSentence(styleControlled));
+      for (const c of styleControlled.coefficients) lines.push(`${styleCoefficientSentence(c)}.`);
     }
   }
   lines.push(`${view.note[0]!.toUpperCase()}${view.note.slice(1)}.`);
