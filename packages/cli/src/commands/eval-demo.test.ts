@@ -34,6 +34,11 @@ describe('council eval --demo on the shipped example', () => {
     expect(out).not.toContain('NaN');
     // The demo's harsh grader (dmitri, built in with harshness 1.5) is measured below the typical reviewer.
     expect(out).toMatch(/simulated:dmitri.*│ −1\.\d\d \[−/);
+    // In words, its tier named as the bias report names it (22 sessions: 'moderate', 20–49), not as a 'confidence'.
+    expect(out).toMatch(
+      /Over the eval's 22 sessions it scores 1\.\d\d points below the typical reviewer .*; evidence: moderate\./,
+    );
+    expect(out).not.toContain('moderate confidence');
   }, 60_000);
 
   it('gives the same report as JSON, with an interval for every figure of 5 items or more', async () => {

@@ -2,6 +2,7 @@ import { aggregateBiasAudit, wilsonInterval } from '@council/bias-audit';
 import type { BiasMetricReport } from '@council/bias-audit';
 import { observationsFromSession } from '@council/core';
 import { cohenKappa, itemBootstrap, ordinalAlpha, spearmanRho } from '@council/scoring';
+import { evidenceTier } from '../bias-findings.js';
 import { countNoun } from '../count-noun.js';
 import { checkKeyContent } from './check-key-content.js';
 import { peopleAgree } from './eval-item.js';
@@ -503,7 +504,7 @@ export function describeEvalReport(report: EvalReport): string[] {
     const o = r.bias.offset;
     if (o !== null && o.estimate !== null)
       out.push(
-        `Over the eval's ${o.sessions} sessions it scores ${Math.abs(o.estimate).toFixed(2)} points ${o.estimate >= 0 ? 'above' : 'below'} the typical reviewer for the same answer${o.interval ? ` (95% interval ${signed(o.interval.lower)} to ${signed(o.interval.upper)})` : ''}, ${o.confidence} confidence.`,
+        `Over the eval's ${o.sessions} sessions it scores ${Math.abs(o.estimate).toFixed(2)} points ${o.estimate >= 0 ? 'above' : 'below'} the typical reviewer for the same answer${o.interval ? ` (95% interval ${signed(o.interval.lower)} to ${signed(o.interval.upper)})` : ''}; evidence: ${evidenceTier(o.confidence)}.`,
       );
     const sp = r.bias.selfPreference;
     if (sp !== null && sp.estimate !== null)
