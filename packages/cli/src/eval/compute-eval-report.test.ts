@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeEvalReport, describeEvalReport } from './compute-eval-report.js';
+import { computeEvalReport, describeEvalReport, signed } from './compute-eval-report.js';
 import { majorityVote } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
@@ -139,5 +139,17 @@ describe('grading and the demo’s knowledge', () => {
     ).toBe('391');
     expect(demoKnowledge({ id: 'a', line: 1, question: 'q', accept: { anyOf: [regex], allOf: [] } })).toBeNull();
     expect(demoGrade('Answer: The  MOON pulls.', 'the moon pulls.')).toBe(true);
+  });
+});
+
+describe('signed', () => {
+  it('signs a figure with a plus or the typographic minus, and a figure that rounds to zero not at all', () => {
+    expect(signed(0.67)).toBe('+0.67');
+    expect(signed(-0.67)).toBe('−0.67');
+    expect(signed(0.004)).toBe('0.00');
+    expect(signed(-0.004)).toBe('0.00');
+    // The council-versus-best difference in points: a lower end of exactly 0 reads '0', not '+0'.
+    expect(signed(0, 0)).toBe('0');
+    expect(signed(27.3, 0)).toBe('+27');
   });
 });

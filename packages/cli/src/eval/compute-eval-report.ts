@@ -401,11 +401,16 @@ export function computeEvalReport(options: {
   return report;
 }
 
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const num = (x: number, digits = 2): string =>
+/** A share as a whole percentage: "84%". */
+export const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+/** "0.67", "−0.67" (the typographic minus), and "0.00" for a figure that rounds to zero, never "−0.00". */
+export const num = (x: number, digits = 2): string =>
   `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : ''}${Math.abs(x).toFixed(digits)}`;
-const signed = (x: number, digits = 2): string =>
-  `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
+
+/** `num` with a plus sign on a positive figure: "+0.67", "−0.67"; a figure that rounds to zero has no sign. */
+export const signed = (x: number, digits = 2): string =>
+  `${x > 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '+' : ''}${num(x, digits)}`;
 
 /** "16 of 19 (84%, 95% interval 62%–94%)". */
 export function describeShare(s: EvalShare): string {

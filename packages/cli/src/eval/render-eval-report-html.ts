@@ -1,6 +1,7 @@
 import { renderIntervalChart } from '../html/interval-chart.js';
 import type { IntervalRow } from '../html/interval-chart.js';
 import { escapeXml } from '../html/svg-primitives.js';
+import { pct, signed } from './compute-eval-report.js';
 import type { BiasFigure, EvalFigure, EvalReport, EvalShare } from './compute-eval-report.js';
 
 const CSS = `
@@ -16,10 +17,6 @@ svg .interval.excludes .whisker,svg .interval.excludes .cap{stroke:var(--accent)
 @media (max-width:640px){main{padding:16px 12px 40px}th,td{padding:4px 6px}}
 `;
 
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const sign = (x: number): string =>
-  `${x < 0 && x.toFixed(2) !== '-0.00' ? '−' : x > 0 && x.toFixed(2) !== '0.00' ? '+' : ''}${Math.abs(x).toFixed(2)}`;
-
 function shareCell(s: EvalShare | undefined): string {
   if (s === undefined || s.estimate === null) return '–';
   return `${pct(s.estimate)} ${s.interval ? `[${pct(s.interval.lower)}, ${pct(s.interval.upper)}]` : '(too few for an interval)'} · n ${s.n}`;
@@ -28,12 +25,12 @@ function shareCell(s: EvalShare | undefined): string {
 function figureCell(f: EvalFigure | undefined): string {
   if (f === undefined || f.n === 0) return '–';
   if (f.estimate === null) return `undefined · n ${f.n}`;
-  return `${sign(f.estimate)} ${f.interval ? `[${sign(f.interval.lower)}, ${sign(f.interval.upper)}]` : '(too few for an interval)'} · n ${f.n}`;
+  return `${signed(f.estimate)} ${f.interval ? `[${signed(f.interval.lower)}, ${signed(f.interval.upper)}]` : '(too few for an interval)'} · n ${f.n}`;
 }
 
 function biasCell(b: BiasFigure | null | undefined): string {
   if (b == null || b.estimate === null) return '–';
-  return `${sign(b.estimate)}${b.interval ? ` [${sign(b.interval.lower)}, ${sign(b.interval.upper)}]` : ''}`;
+  return `${signed(b.estimate)}${b.interval ? ` [${signed(b.interval.lower)}, ${signed(b.interval.upper)}]` : ''}`;
 }
 
 function chart(options: {

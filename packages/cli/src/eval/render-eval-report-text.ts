@@ -1,27 +1,23 @@
 import { countNoun } from '../count-noun.js';
 import type { Style } from '../create-style.js';
 import { renderTable } from '../render-table.js';
+import { pct, signed } from './compute-eval-report.js';
 import type { BiasFigure, EvalFigure, EvalReport, EvalShare } from './compute-eval-report.js';
-
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
 function shareCell(s: EvalShare): string {
   if (s.estimate === null) return '—';
   return `${pct(s.estimate)} ${s.interval ? `[${pct(s.interval.lower)}, ${pct(s.interval.upper)}]` : '(few)'} n=${s.n}`;
 }
 
-const sign = (x: number): string =>
-  `${x < 0 && x.toFixed(2) !== '-0.00' && x.toFixed(2) !== '0.00' ? '−' : '+'}${Math.abs(x).toFixed(2)}`;
-
 function figureCell(f: EvalFigure): string {
   if (f.n === 0) return '—';
   if (f.estimate === null) return `undefined n=${f.n}`;
-  return `${sign(f.estimate)} ${f.interval ? `[${sign(f.interval.lower)}, ${sign(f.interval.upper)}]` : '(few)'} n=${f.n}`;
+  return `${signed(f.estimate)} ${f.interval ? `[${signed(f.interval.lower)}, ${signed(f.interval.upper)}]` : '(few)'} n=${f.n}`;
 }
 
 function biasCell(b: BiasFigure | null): string {
   if (b === null || b.estimate === null) return '—';
-  return `${sign(b.estimate)}${b.interval ? ` [${sign(b.interval.lower)}, ${sign(b.interval.upper)}]` : ''}`;
+  return `${signed(b.estimate)}${b.interval ? ` [${signed(b.interval.lower)}, ${signed(b.interval.upper)}]` : ''}`;
 }
 
 /**
