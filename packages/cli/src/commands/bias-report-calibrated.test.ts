@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BiasObservation } from '@council/bias-audit';
-import { createBiasStore, recordsFromObservations } from '@council/bias-store';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
+import { visibleText, writeObservationStore } from '../testing/write-bias-records.js';
 import { correlatedJudgesObservations, harshReviewerObservations } from '../testing/calibrated-observations.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
@@ -14,31 +10,10 @@ import type { BiasReportDocument } from './bias-report-command.js';
 // by hand (see testing/calibrated-observations.ts). Each test runs the report three times: slow by design.
 const NOW = '2026-11-05T00:00:00Z';
 
-async function storeOf(observations: BiasObservation[]): Promise<{ dir: string; path: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'council-calibrated-'));
-  const path = join(dir, 'bias_metrics.jsonl');
-  await createBiasStore({ path }).append(
-    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
-  );
-  return { dir, path };
-}
-
 async function report(args: string[], cwd: string) {
   const c = captureIo();
   const code = await runCli(['bias-report', '--now', NOW, ...args], { version: '1.0.0', io: c.io, env: {}, cwd });
   return { code, out: c.out(), err: c.err() };
-}
-
-/** The HTML report's text as a reader sees it: no style sheet, no tags, entities decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&')
-    .replace(/\s+/g, ' ');
 }
 
 describe('council bias-report: the calibrated view, n_eff, pooled offsets and style control (issue 31)', () => {
@@ -49,7 +24,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
   // of its value. The reviewers never disagree on an answer: n_eff cannot be measured. Rankings follow quality, so in
   // the plain Bradley–Terry fit m/a beats everyone it meets and m/c no one: m/a, m/b, m/c.
   it('a harsh reviewer of the best member: the raw order is wrong, the calibrated one right, in JSON, text and HTML', async () => {
-    const { dir, path } = await storeOf(harshReviewerObservations());
+    const { dir, path } = await writeObservationStore(harshReviewerObservations());
     const json = await report(['--input', path, '--format', 'json', '--calibrated'], dir);
     expect(json.code).toBe(0);
     expect(json.out).not.toMatch(/NaN|Infinity/);
@@ -112,7 +87,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
   // j/one and j/two always make the same error, j/three its own: ρ = 1 for (j/one, j/two), 0 for the other pairs,
   // ρ̄ = 1/3, n_eff = 3/(1 + 2/3) = 1.8, and the reviewers' part of an interval √(3/1.8) = 1.29 times as wide.
   it("says how many judges the council really has: '3 judges, 1.8 effective [1.8–1.8]'", async () => {
-    const { dir, path } = await storeOf(correlatedJudgesObservations());
+    const { dir, path } = await writeObservationStore(correlatedJudgesObservations());
     const document = JSON.parse(
       (await report(['--input', path, '--format', 'json', '--calibrated'], dir)).out,
     ) as BiasReportDocument;
@@ -139,7 +114,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
   }, 60_000);
 
   it('too few sessions: the figures say why they are missing, and the JSON never holds NaN', async () => {
-    const { dir, path } = await storeOf(harshReviewerObservations(1));
+    const { dir, path } = await writeObservationStore(harshReviewerObservations(1));
     const json = await report(['--input', path, '--format', 'json', '--calibrated'], dir);
     expect(json.code).toBe(0);
     expect(json.out).not.toMatch(/NaN|Infinity/);
@@ -153,7 +128,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
   // The bootstraps take seconds over many sessions (the style fit most): without --calibrated the text and HTML
   // reports say where the figures are, and the JSON has neither block.
   it('without --calibrated: a pointer in the text, no sections, no calibrated figures in the JSON', async () => {
-    const { dir, path } = await storeOf(harshReviewerObservations());
+    const { dir, path } = await writeObservationStore(harshReviewerObservations());
     const text = await report(['--input', path], dir);
     expect(text.out).not.toContain('Calibrated leaderboard');
     expect(text.out).toContain(

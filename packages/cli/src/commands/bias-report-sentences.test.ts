@@ -1,44 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BiasObservation } from '@council/bias-audit';
-import { createBiasStore, recordsFromObservations } from '@council/bias-store';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
-import { plantedObservations } from '../testing/write-bias-records.js';
+import { plantedObservations, visibleText, writeObservationStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
 // Issue 30 item 8: each finding said as a sentence in text and HTML, positions 1-based, no machine name, no ADR; the
 // machine names stay in JSON. Each test runs the report several times: slow by design on a loaded machine.
 const NOW = '2026-11-05T00:00:00Z';
 
-async function storeOf(observations: BiasObservation[]): Promise<{ dir: string; path: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'council-sentences-'));
-  const path = join(dir, 'bias_metrics.jsonl');
-  await createBiasStore({ path }).append(
-    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
-  );
-  return { dir, path };
-}
-
 async function report(args: string[], cwd: string) {
   const c = captureIo();
   const code = await runCli(['bias-report', '--now', NOW, ...args], { version: '1.0.0', io: c.io, env: {}, cwd });
   return { code, out: c.out(), err: c.err() };
-}
-
-/** The HTML report's text as a reader sees it: no style sheet, no tags, entities decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&')
-    .replace(/\s+/g, ' ');
 }
 
 /** Machine names a reader should not meet: `name[subject]`, the raw tier and option names, ADR numbers. */
@@ -52,7 +25,7 @@ describe('council bias-report says each finding as a sentence (issue 30 item 8)'
   // half-width 0.174716: [0.932427, 1.281859]. The other positions get −b/4: mean −7.75/21 = −0.369048, SD
   // √(0.327381/20) = 0.127941, SE 0.027919, half-width 0.058238: [−0.427286, −0.310810].
   it('says the position flags 1-based with their sizes and intervals, in text and HTML; JSON keeps the machine names', async () => {
-    const { dir, path } = await storeOf(plantedObservations({ sessions: 21 }));
+    const { dir, path } = await writeObservationStore(plantedObservations({ sessions: 21 }));
     const text = await report(['--input', path], dir);
     expect(text.code).toBe(0);
     expect(text.out).toContain('Evidence: moderate (20–49 sessions). Every figure shows its 95% interval.');
@@ -82,7 +55,7 @@ describe('council bias-report says each finding as a sentence (issue 30 item 8)'
       ...o,
       score: o.score! - 2,
     }));
-    const { dir, path } = await storeOf([...plantedObservations({ sessions: 24 }), ...harsh]);
+    const { dir, path } = await writeObservationStore([...plantedObservations({ sessions: 24 }), ...harsh]);
     const line =
       'not flagged, too little data: 12 sessions, 20 needed for a flag (harsh reviewer): r/harsh scores 2.00 points below the typical reviewer [2.00–2.00]';
     const text = await report(['--input', path], dir);
@@ -98,12 +71,12 @@ describe('council bias-report says each finding as a sentence (issue 30 item 8)'
   }, 30_000);
 
   it('says a window below the flags’ minimum and below the first figures in words, without ADR numbers', async () => {
-    const few = await storeOf(plantedObservations({ sessions: 6 }));
+    const few = await writeObservationStore(plantedObservations({ sessions: 6 }));
     const six = await report(['--input', few.path], few.dir);
     expect(six.out).toContain('Collecting data…\n6 of the 10 sessions needed before any figure is shown.');
     expect(six.out).not.toMatch(MACHINE);
     expect(visibleText((await report(['--input', few.path, '--format', 'html'], few.dir)).out)).not.toMatch(MACHINE);
-    const some = await storeOf(plantedObservations({ sessions: 14 }));
+    const some = await writeObservationStore(plantedObservations({ sessions: 14 }));
     const fourteen = await report(['--input', some.path], some.dir);
     expect(fourteen.out).toContain(
       'Too little data for flags: 14 sessions, 20 needed (LLM_COUNCIL_MIN_BIAS_SESSIONS); the figures are shown, no flag is raised.',
@@ -118,7 +91,7 @@ describe('council bias-report says each finding as a sentence (issue 30 item 8)'
 
 describe('council bias-report: the position test’s permutations and --resamples agree (issue 30 item 14)', () => {
   it('refuses 19 permutations and takes 20, all drawn when no permuted order is as extreme: p = 1/21', async () => {
-    const { dir, path } = await storeOf(plantedObservations({ sessions: 21 }));
+    const { dir, path } = await writeObservationStore(plantedObservations({ sessions: 21 }));
     expect(await report(['--input', path, '--resamples', '19'], dir)).toMatchObject({
       code: 2,
       err: 'council: --resamples must be 0 (the asymptotic Wald F test) or at least 20 permutations, got 19.\n',
@@ -142,7 +115,9 @@ describe('council bias-report: the position test’s permutations and --resample
   it('says when the test stopped early: 10 permutations as extreme as the observed order, of up to 1,000', async () => {
     // Every score is 5: every relabelling gives the observed statistic (0), so the 10th permutation is the 10th as
     // extreme and the test stops there (Besag and Clifford's rule): p = 10/10.
-    const { dir, path } = await storeOf(plantedObservations({ sessions: 12 }).map((o) => ({ ...o, score: 5 })));
+    const { dir, path } = await writeObservationStore(
+      plantedObservations({ sessions: 12 }).map((o) => ({ ...o, score: 5 })),
+    );
     const r = await report(['--input', path], dir);
     expect(r.out).toContain(
       '  no-position-effect test on scores: 10 within-session permutations (stopped early, of up to 1,000: 10 were at least as extreme as the observed order), p = 1.000 (12 sessions)\n',

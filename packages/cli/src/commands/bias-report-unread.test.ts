@@ -1,13 +1,11 @@
 // bias-report over sessions whose reviews could not be read (issue 26): left out, counted and named, never "No bias flag raised".
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
-import { createBiasStore, recordsFromObservations } from '@council/bias-store';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
-import { plantedObservations } from '../testing/write-bias-records.js';
+import { plantedObservations, writeObservationStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
 const NOW = '2026-11-05T00:00:00Z';
@@ -33,15 +31,6 @@ function unreadSession(id: string, at: string, reviewers = ['r/one', 'r/two', 'r
   );
 }
 
-async function storeOf(observations: BiasObservation[]): Promise<{ dir: string; path: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'council-report-unread-'));
-  const path = join(dir, 'bias_metrics.jsonl');
-  await createBiasStore({ path }).append(
-    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
-  );
-  return { dir, path };
-}
-
 async function report(args: string[], cwd: string) {
   const c = captureIo();
   const code = await runCli(['bias-report', '--now', NOW, ...args], { version: '1.0.0', io: c.io, env: {}, cwd });
@@ -53,7 +42,7 @@ const ids = Array.from({ length: 10 }, (_, i) => `u-${i}`).join(', ');
 
 describe('bias-report leaves out the sessions whose reviews could not be read', () => {
   it('ten such sessions: the text says they were left out and why, reports 0 sessions, and raises no "No bias flag"', async () => {
-    const { dir, path } = await storeOf(tenUnread);
+    const { dir, path } = await writeObservationStore(tenUnread);
     const r = await report(['--input', path], dir);
     expect(r.code).toBe(0);
     expect(r.out).toContain(`10 sessions left out: no review could be read (ids ${ids}).`);
@@ -65,7 +54,7 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
   });
 
   it('JSON: input.unreadSessions counts and names them; kept counts only what the statistics used', async () => {
-    const { dir, path } = await storeOf(tenUnread);
+    const { dir, path } = await writeObservationStore(tenUnread);
     const r = await report(['--input', path, '--format', 'json'], dir);
     const doc = JSON.parse(r.out) as BiasReportDocument;
     expect(doc.input).toMatchObject({
@@ -79,7 +68,7 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
   });
 
   it('HTML: the page says so under its header, and never "No bias flag raised"', async () => {
-    const { dir, path } = await storeOf(tenUnread);
+    const { dir, path } = await writeObservationStore(tenUnread);
     const out = join(dir, 'report.html');
     expect((await report(['--input', path, '--format', 'html', '--output', out], dir)).code).toBe(0);
     const html = readFileSync(out, 'utf8');
@@ -90,12 +79,12 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
   it('beside readable sessions: the report is the one over the readable sessions alone, with the two named', async () => {
     // 20 sessions with the planted position effect, and two unread ones in between, one with a reviewer seen nowhere else.
     const planted = plantedObservations({ sessions: 20 });
-    const mixed = await storeOf([
+    const mixed = await writeObservationStore([
       ...planted,
       ...unreadSession('u-early', '2026-11-01T03:30:00Z', ['r/ghost', 'r/one']),
       ...unreadSession('u-late', '2026-11-01T09:30:00Z'),
     ]);
-    const alone = await storeOf(planted);
+    const alone = await writeObservationStore(planted);
     const a = JSON.parse(
       (await report(['--input', mixed.path, '--format', 'json'], mixed.dir)).out,
     ) as BiasReportDocument;
@@ -112,7 +101,7 @@ describe('bias-report leaves out the sessions whose reviews could not be read', 
   });
 
   it('CSV has only metric rows: the left-out sessions are said on stderr', async () => {
-    const { dir, path } = await storeOf(tenUnread);
+    const { dir, path } = await writeObservationStore(tenUnread);
     const r = await report(['--input', path, '--format', 'csv'], dir);
     expect(r.err).toBe(`council: 10 sessions left out: no review could be read (ids ${ids}).\n`);
   });

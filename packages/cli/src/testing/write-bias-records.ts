@@ -1,5 +1,37 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BiasObservation } from '@council/bias-audit';
 import { createBiasStore, recordsFromObservations } from '@council/bias-store';
+
+/**
+ * Writes `observations` as a bias store (consent 1, no query) in a new temporary folder named after `prefix`: the
+ * folder (a report's working directory) and the store's path (its `--store`).
+ */
+export async function writeObservationStore(
+  observations: readonly BiasObservation[],
+  prefix = 'council-bias-store-',
+): Promise<{ dir: string; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const path = join(dir, 'bias_metrics.jsonl');
+  await createBiasStore({ path }).append(
+    recordsFromObservations(observations, { consent: 1, hashSecret: null, query: null }),
+  );
+  return { dir, path };
+}
+
+/** The text of an HTML report as a reader sees it: no style sheet, no tags, entities decoded, white space folded. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .replace(/\s+/g, ' ');
+}
 
 /**
  * Writes a bias store with a planted, hand-computable position effect: 4 reviewers score 4 candidates
