@@ -1,6 +1,11 @@
 import type { CalibratedFigure, CalibratedView, EffectiveJudges } from '@council/bias-audit';
 import type { StyleControlledRatings } from '@council/scoring';
-import { effectiveJudgesSentence, styleCoefficientSentence, styleOrderSentence } from '../calibrated-findings.js';
+import {
+  ANALYTICS_ONLY,
+  effectiveJudgesSentence,
+  styleCoefficientSentence,
+  styleOrderSentence,
+} from '../calibrated-findings.js';
 import type { Style } from '../create-style.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
@@ -101,6 +106,6 @@ export function renderCalibratedLeaderboard(
       for (const c of styleControlled.coefficients) lines.push(`${styleCoefficientSentence(c)}.`);
     }
   }
-  lines.push(`${view.note[0]!.toUpperCase()}${view.note.slice(1)}.`);
+  lines.push(ANALYTICS_ONLY);
   return `${lines.join('\n')}\n`;
 }
