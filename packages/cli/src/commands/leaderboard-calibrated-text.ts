@@ -7,6 +7,7 @@ import {
   styleOrderSentence,
 } from '../calibrated-findings.js';
 import type { Style } from '../create-style.js';
+import type { StyleNotComputable } from './leaderboard-command.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
 
@@ -27,7 +28,7 @@ const elo = (x: number): string => x.toFixed(0);
 export function renderCalibratedLeaderboard(
   report: {
     view: CalibratedView & { effectiveJudges?: EffectiveJudges };
-    styleControlled?: StyleControlledRatings | { computable: false; reason: string } | undefined;
+    styleControlled?: StyleControlledRatings | StyleNotComputable | undefined;
   },
   s: Style,
 ): string {

@@ -102,6 +102,36 @@ describe('council leaderboard --calibrated', () => {
     expect(styled.styleControlled.map((e) => e.rating)).toEqual(styled.plain.map((e) => e.rating));
   });
 
+  it('says in words why the style-controlled ratings cannot be fitted, the fit’s own message kept in JSON', async () => {
+    // Each member's answer is as long in every session (100, 200, 300 characters): length moves with the member, so
+    // no ranking can tell one from the other.
+    const dir = mkdtempSync(join(tmpdir(), 'council-calibrated-'));
+    const length = { 'm/a': 100, 'm/b': 200, 'm/c': 300 };
+    writeHistory(
+      join(dir, 'history.jsonl'),
+      ['s1', 's2', 's3'].map((id) => {
+        const entry = scoredSession(id, ORDERS, SCORES);
+        for (const answer of entry.session.stage1)
+          answer.text = 'x'.repeat(length[answer.member as keyof typeof length]);
+        return entry;
+      }),
+    );
+    const text = testContext({ home: dir });
+    expect(await runLeaderboardCommand({ calibrated: true, bootstrap: 50 }, text.ctx)).toBe(0);
+    expect(text.out()).toContain(
+      "Style-controlled ratings: not computable (the rankings cannot tell the members' quality from their answers' length and style",
+    );
+    expect(text.out()).not.toContain('options.prior');
+    const json = testContext({ home: dir });
+    await runLeaderboardCommand({ calibrated: true, json: true, bootstrap: 50 }, json.ctx);
+    const styled = (JSON.parse(json.out()) as LeaderboardDocument).styleControlled as {
+      computable: false;
+      detail: string;
+    };
+    expect(styled.computable).toBe(false);
+    expect(styled.detail).toMatch(/^styleControlledBradleyTerry: /);
+  });
+
   it('leaves the document as it was without the flag', async () => {
     const t = testContext({ home: home() });
     await runLeaderboardCommand({ json: true, bootstrap: 50 }, t.ctx);

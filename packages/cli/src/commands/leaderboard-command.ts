@@ -38,7 +38,7 @@ export interface LeaderboardDocument {
    */
   calibrated?: CalibratedView & { effectiveJudges: EffectiveJudges };
   /** With `--calibrated`: Bradley–Terry from the same ballots with the answers' length and style as covariates, beside the plain fit. */
-  styleControlled?: StyleControlledRatings | { computable: false; reason: string };
+  styleControlled?: StyleControlledRatings | StyleNotComputable;
 }
 
 /** The standings without printing them: what `council leaderboard --json` prints and `council serve` returns. */
@@ -98,6 +98,13 @@ export async function computeLeaderboard(
   return { document, ballots: ballots.length };
 }
 
+/** Style-controlled ratings that could not be fitted: why in words, and (where the fit refused) its own message. */
+export interface StyleNotComputable {
+  computable: false;
+  reason: string;
+  detail?: string;
+}
+
 const STYLE_FEATURES = [
   'length_per_1000_chars',
   'words_per_sentence',
@@ -117,7 +124,7 @@ const STYLE_FEATURES = [
 function styleControlledLeaderboard(
   entries: readonly HistoryEntry[],
   bootstrap: number,
-): StyleControlledRatings | { computable: false; reason: string } {
+): StyleControlledRatings | StyleNotComputable {
   const sessions: StyledSession[] = entries.map((e) => ({
     id: e.session.sessionId,
     answers: Object.fromEntries(
@@ -140,7 +147,17 @@ function styleControlledLeaderboard(
       { featureNames: varying.map((f) => STYLE_FEATURES[f]!), bootstrap, seed: 0 },
     );
   } catch (error) {
-    if (ScoringError.isInstance(error)) return { computable: false, reason: error.message };
+    // The fit's own message names its options (prior, features), which a reader of the leaderboard cannot set: say
+    // what it means in words, and keep the message in JSON's detail.
+    if (ScoringError.isInstance(error))
+      return {
+        computable: false,
+        reason:
+          error.code === 'EMPTY_CANDIDATES'
+            ? 'fewer than two members have answers in these sessions'
+            : "the rankings cannot tell the members' quality from their answers' length and style (for example, each member's answers always as long as before, or the longer answer always winning)",
+        detail: error.message,
+      };
     throw error;
   }
 }
