@@ -14,10 +14,13 @@ export type BiasStyleControlled =
   | { computable: false; reason: string; detail?: string };
 
 /**
- * Bradley–Terry ratings from the window's rankings with each answer's log length as a covariate, beside the plain
- * fit (issue 31 item 5), from the bias records alone: a session's ballots are each reviewer's records ordered by the
- * rank it gave (records without a rank left out), an answer's feature the log of its length in characters. A window
- * whose answers all have one length, or whose ballots rank fewer than two members, is said as not computable.
+ * Bradley–Terry ratings from the window's rankings with each answer's length as a covariate, beside the plain fit
+ * (issue 31 item 5), from the bias records alone: a session's ballots are each reviewer's records ordered by the rank
+ * it gave (records without a rank left out), an answer's feature its length in 1,000s of characters, as
+ * `council leaderboard --calibrated` and the report's length slope read it. Length, not its log: where reviewers'
+ * taste is linear in characters the log under-corrects (issue 31's study, bias-audit's README: the planted order
+ * came back in 4 of 30 stores at 300 sessions with log length). A window whose answers all have one length, or whose
+ * ballots rank fewer than two members, is said as not computable.
  */
 export function biasStyleControlled(
   columns: BiasColumns,
@@ -33,7 +36,7 @@ export function biasStyleControlled(
     for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) {
       if (rankPosition[i] === noRank) continue;
       const name = models[candidate[i]!]!;
-      const length = Math.log(Math.max(1, responseLengthChars[i]!));
+      const length = responseLengthChars[i]! / 1000;
       answers[name] = [length];
       shortest = Math.min(shortest, length);
       longest = Math.max(longest, length);
@@ -59,7 +62,7 @@ export function biasStyleControlled(
     };
   try {
     const ratings = styleControlledBradleyTerry(sessions, {
-      featureNames: ['log_length'],
+      featureNames: ['length_per_1000_chars'],
       bootstrap: options.bootstrap,
       seed: options.seed,
     });

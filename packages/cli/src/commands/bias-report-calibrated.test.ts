@@ -51,7 +51,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
     expect(style.computable).toBe(true);
     if (style.computable) {
       expect(style.plain.map((e) => e.candidate)).toEqual(['m/a', 'm/b', 'm/c']);
-      expect(style.coefficients.map((c) => c.feature)).toEqual(['log_length']);
+      expect(style.coefficients.map((c) => c.feature)).toEqual(['length_per_1000_chars']);
       expect(style.note).toContain("the bias records keep each answer's length, not its text");
     }
 

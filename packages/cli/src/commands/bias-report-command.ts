@@ -143,7 +143,8 @@ export interface BiasReportDocument {
   calibrated?: CalibratedView & { partialPooling: PooledReviewerEffects; effectiveJudges: EffectiveJudges };
   /**
    * With `--calibrated`, beside `calibrated`: Bradley–Terry ratings from the same records' rankings with each answer's
-   * log length as a covariate, beside the plain fit, with bootstrap intervals; or why they could not be computed.
+   * length (in 1,000s of characters) as a covariate, beside the plain fit, with bootstrap intervals; or why they could
+   * not be computed.
    */
   styleControlled?: BiasStyleControlled;
 }
