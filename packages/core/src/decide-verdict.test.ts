@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decideVerdict, juryWeight, pivotalJurors } from './decide-verdict.js';
 import type { DecideVerdictOptions, JurorVote } from './decide-verdict.js';
 
@@ -103,5 +104,73 @@ describe('decideVerdict (hand-worked)', () => {
   it('the votes’ order does not change the tally', () => {
     const votes = [vote('a', 'approve', 2), vote('b', 'reject', 1.5), vote('c', 'reject', 1)];
     expect(decideVerdict(rule([...votes].reverse()))).toEqual(decideVerdict(rule(votes)));
+  });
+});
+
+describe('decideVerdict (properties)', () => {
+  const decisionArb = fc.constantFrom<JurorVote['decision']>('approve', 'reject', 'unclear', null);
+  const votesArb = fc.array(fc.record({ decision: decisionArb, weight: fc.double({ min: 1, max: 2, noNaN: true }) }), {
+    minLength: 1,
+    maxLength: 9,
+  });
+  const mirror = (d: JurorVote['decision']) => (d === 'approve' ? 'reject' : d === 'reject' ? 'approve' : d);
+  const options = fc.record({
+    minMargin: fc.double({ min: 0, max: 1, noNaN: true }),
+    quorum: fc.integer({ min: 1, max: 5 }),
+    mode: fc.constantFrom<'binary' | 'tie-breaker'>('binary', 'tie-breaker'),
+  });
+
+  it('keeps the margin in [−1, 1], and a mirrored jury (approve ↔ reject) mirrors the verdict', () => {
+    fc.assert(
+      fc.property(votesArb, options, (raw, more) => {
+        const votes = raw.map((v, i) => vote(`m${i}`, v.decision, v.weight));
+        const tally = decideVerdict({ votes, ...more });
+        expect(tally.margin).toBeGreaterThanOrEqual(-1);
+        expect(tally.margin).toBeLessThanOrEqual(1);
+        const mirrored = decideVerdict({ votes: votes.map((v) => ({ ...v, decision: mirror(v.decision) })), ...more });
+        expect(mirrored.decision).toBe(mirror(tally.decision));
+        expect(mirrored.margin).toBeCloseTo(-tally.margin, 12);
+      }),
+    );
+  });
+
+  // Weights lie in [1, 2], so one juror weighs at most two others together: in a jury of three or more, one flip of a
+  // unanimous approve leaves approve ≥ reject. (With two jurors it can reach reject: weights 1.4 and 1.)
+  it('a unanimous approve of three or more approves, and no single flip of it can reach reject', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 1, max: 2, noNaN: true }), { minLength: 3, maxLength: 9 }), (weights) => {
+        const votes = weights.map((w, i) => vote(`m${i}`, 'approve', w));
+        const rule = { votes, mode: 'binary' as const, minMargin: 0.1, quorum: 2 };
+        expect(decideVerdict(rule)).toMatchObject({ decision: 'approve', margin: 1 });
+        for (const j of votes.keys()) {
+          const flipped = votes.map((v, i) => (i === j ? { ...v, decision: 'reject' as const } : v));
+          expect(decideVerdict({ ...rule, votes: flipped }).decision).not.toBe('reject');
+        }
+      }),
+    );
+  });
+
+  it('a juror is pivotal exactly when changing its vote alone changes the verdict', () => {
+    fc.assert(
+      fc.property(votesArb, options, (raw, more) => {
+        const votes = raw.map((v, i) => vote(`m${i}`, v.decision, v.weight));
+        const base = decideVerdict({ votes, ...more }).decision;
+        const pivotal = pivotalJurors({ votes, ...more });
+        for (const [i, v] of votes.entries()) {
+          if (v.decision === null) {
+            expect(pivotal).not.toContain(v.member);
+            continue;
+          }
+          const changes = (['approve', 'reject', 'unclear'] as const)
+            .filter((d) => d !== v.decision && !(v.decision !== 'unclear' && d === 'unclear'))
+            .some(
+              (d) =>
+                decideVerdict({ votes: votes.map((w, k) => (k === i ? { ...w, decision: d } : w)), ...more })
+                  .decision !== base,
+            );
+          expect(pivotal.includes(v.member)).toBe(changes);
+        }
+      }),
+    );
   });
 });
