@@ -405,12 +405,14 @@ export function computeEvalReport(options: {
 export const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
 /** "0.67", "−0.67" (the typographic minus), and "0.00" for a figure that rounds to zero, never "−0.00". */
-export const num = (x: number, digits = 2): string =>
-  `${x < 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '−' : ''}${Math.abs(x).toFixed(digits)}`;
+export const num = (x: number, digits = 2): string => {
+  const magnitude = Math.abs(x).toFixed(digits);
+  return `${x < 0 && Number(magnitude) !== 0 ? '−' : ''}${magnitude}`;
+};
 
 /** `num` with a plus sign on a positive figure: "+0.67", "−0.67"; a figure that rounds to zero has no sign. */
 export const signed = (x: number, digits = 2): string =>
-  `${x > 0 && x.toFixed(digits) !== (0).toFixed(digits) ? '+' : ''}${num(x, digits)}`;
+  `${x > 0 && Number(x.toFixed(digits)) !== 0 ? '+' : ''}${num(x, digits)}`;
 
 /** "16 of 19 (84%, 95% interval 62%–94%)". */
 export function describeShare(s: EvalShare): string {
