@@ -83,6 +83,9 @@ describe('council eval --demo on the shipped example', () => {
     expect(html).toContain('Demo run on <strong>simulated</strong> members');
     for (const id of ['eval-accuracy', 'eval-kappa', 'eval-offset']) expect(html).toContain(`id="${id}"`);
     expect(html).toContain('<th scope="row">simulated:dmitri</th>');
+    // Shares have Wilson's interval, not a bootstrap's (as --help and the text report say).
+    expect(html).toContain('Wilson’s score interval for a share');
+    expect(html).not.toContain('95% bootstrap intervals over items');
     expect(html).toContain('Is the council better than its best member?');
     expect(html).not.toContain('<script');
     expect(html).not.toContain('NaN');
