@@ -10,6 +10,7 @@ import { checkModels } from '../check-models.js';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
+import { countNoun } from '../count-noun.js';
 import { createLiveDisplay } from '../live-display.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 import { persistSession } from '../persist-session.js';
@@ -146,11 +147,11 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
   if (taken !== null) {
     const left = items.filter((i) => runsCouncil(i) && !taken.has(i.id) && !done.has(i.id)).length;
     ctx.io.stderr(
-      `--sessions: ${taken.size} session${taken.size === 1 ? '' : 's'} answer their items; ${left} item${left === 1 ? '' : 's'} with key content or a reference answer no given session answers ${left === 1 ? 'is' : 'are'} left out.\n`,
+      `--sessions: ${countNoun(taken.size, 'session')} answer their items; ${countNoun(left, 'item')} with key content or a reference answer no given session answers ${left === 1 ? 'is' : 'are'} left out.\n`,
     );
   }
   ctx.io.stderr(
-    `Eval: ${items.length} items, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}${demo ? `\n(--demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline, saved under ${given.home})` : ''}\n`,
+    `Eval: ${countNoun(items.length, 'item')}, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}${demo ? `\n(--demo: simulated members ${DEMO_MEMBERS.join(', ')}, offline, saved under ${given.home})` : ''}\n`,
   );
   const started = Date.now();
   let finished = 0;
