@@ -3,6 +3,8 @@ import type { StyleControlledRatings } from '@council/scoring';
 import {
   ANALYTICS_ONLY,
   effectiveJudgesSentence,
+  figureText,
+  signed,
   styleCoefficientSentence,
   styleOrderSentence,
 } from '../calibrated-findings.js';
@@ -11,11 +13,8 @@ import type { StyleNotComputable } from './leaderboard-command.js';
 import { countNoun } from '../count-noun.js';
 import { renderTable } from '../render-table.js';
 
-const points = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
-const interval = (f: CalibratedFigure, signed = false): string =>
-  f.lower === null || f.upper === null
-    ? 'n/a'
-    : `[${signed ? points(f.lower) : f.lower.toFixed(2)}, ${signed ? points(f.upper) : f.upper.toFixed(2)}]`;
+const interval = (f: CalibratedFigure): string =>
+  f.lower === null || f.upper === null ? 'n/a' : `[${f.lower.toFixed(2)}, ${f.upper.toFixed(2)}]`;
 
 const elo = (x: number): string => x.toFixed(0);
 
@@ -64,9 +63,9 @@ export function renderCalibratedLeaderboard(
     if (view.reviewerOffsets.length > 0)
       lines.push(
         `Taken out: reviewer offsets from the median reviewer ${view.reviewerOffsets
-          .map((o) => `${o.reviewer} ${points(o.estimate)} ${interval(o, true)}`)
+          .map((o) => `${o.reviewer} ${figureText(o, { signed: true })}`)
           .join(', ')}; display positions ${view.positionEffects
-          .map((p) => `${p.position + 1}: ${points(p.estimate)}`)
+          .map((p) => `${p.position + 1}: ${signed(p.estimate)}`)
           .join(', ')}.`,
       );
   }

@@ -69,7 +69,8 @@ describe('council leaderboard --calibrated', () => {
     expect(out).toMatch(/1 +│? *m\/a +│? *8\.00 .*7\.00/);
     expect(out).toMatch(/2 +│? *m\/b +│? *7\.00 .*6\.00/);
     expect(out).toMatch(/3 +│? *m\/c +│? *6\.00 .*6\.00/);
-    expect(out).toContain('m/c −2.00');
+    // m/c's offset, signed as the bias report signs its figures (calibrated-findings.ts).
+    expect(out).toContain('m/c -2.00');
     // Three sessions give each pair of reviewers 3 answers in common, below the 10 n_eff needs: said, not guessed.
     expect(out).toContain('How many judges you really have');
     expect(out).toContain('Not known yet: it needs two reviewers who both scored at least 10 of the same answers.');
