@@ -326,10 +326,14 @@ async function showStyleMimicry(options: MeasureOptions, ctx: CommandContext): P
   const { measureStyleMimicry } = await import('../style-mimicry.js');
   const reviewers = measureStyleMimicry(options.entries);
   const s = ctx.out;
+  // With enough sessions the only way to have no estimate is no spread to regress on: within every session, the
+  // answers the reviewer scored were all equally close to its style (identical answers, say).
   const effect = (r: (typeof reviewers)[number]) =>
-    r.tier === 'insufficient_data' || r.pointsPerSimilaritySd === null
+    r.tier === 'insufficient_data'
       ? s.dim(`collecting data (${r.sessions} of 10 sessions)`)
-      : `${r.pointsPerSimilaritySd >= 0 ? '+' : ''}${r.pointsPerSimilaritySd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
+      : r.pointsPerSimilaritySd === null
+        ? s.dim('n/a: every answer it scored was equally close to its style')
+        : `${r.pointsPerSimilaritySd >= 0 ? '+' : ''}${r.pointsPerSimilaritySd.toFixed(2)} [${r.interval![0].toFixed(2)}, ${r.interval![1].toFixed(2)}]`;
   return writeMeasure(
     options,
     {
