@@ -15,6 +15,7 @@ import { createCouncilProgressNotifier } from './council-progress-notifier.js';
 import type { McpLog } from './tool-context.js';
 import { toolContext } from './tool-context.js';
 import { toolError } from './tool-error.js';
+import { systemPromptSchema, temperatureSchema } from '../member-call-schemas.js';
 
 export const consultCouncilInput = {
   query: z
@@ -56,18 +57,12 @@ export const consultCouncilInput = {
       "balanced, risk-averse, goal-seeking, novelty, or a key from the configuration (the CLI's --strategy). Default: with continueFrom, the strategy of that session.",
     ),
   goal: z.string().min(1).optional().describe('The goal for the goal-seeking strategy.'),
-  system: z
-    .string()
-    .min(1, 'system is empty: leave it out for no system prompt')
-    .max(100_000, 'system must be at most 100,000 characters')
+  system: systemPromptSchema
     .optional()
     .describe(
       "A system prompt for every member's answer (personalities keep their own): the CLI's --system. Default config.yaml's model_options.<id>.system.",
     ),
-  temperature: z
-    .number({ error: 'temperature must be a number from 0 to 2, e.g. 0.2' })
-    .min(0, 'temperature must be from 0 to 2, e.g. 0.2')
-    .max(2, 'temperature must be from 0 to 2, e.g. 0.2')
+  temperature: temperatureSchema
     .optional()
     .describe(
       "Every call's temperature, 0 to 2: the CLI's -o temperature=…. Default config.yaml's model_options.<id>.temperature, else the model's own.",

@@ -1,5 +1,6 @@
 import { MAX_COUNCIL_MEMBERS } from '@council/core';
 import * as z from 'zod';
+import { systemPromptSchema, temperatureSchema } from '../member-call-schemas.js';
 
 // The zod schemas of `council serve`'s API: requests are validated with them, responses are tested against
 // them, and `GET /api/openapi.json` is generated from them (openapi-document.ts).
@@ -49,18 +50,12 @@ export const sessionRequestSchema = z.strictObject({
     .max(200)
     .optional()
     .describe('A previous session id: a follow-up in the same conversation.'),
-  system: z
-    .string()
-    .min(1, 'system is empty: leave it out for no system prompt')
-    .max(100_000, 'system must be at most 100,000 characters')
+  system: systemPromptSchema
     .optional()
     .describe(
       "A system prompt for every member's answer (personalities keep their own): `council ask --system`. Default: config.yaml's model_options.<id>.system.",
     ),
-  temperature: z
-    .number({ error: 'temperature must be a number from 0 to 2, e.g. 0.2' })
-    .min(0, 'temperature must be from 0 to 2, e.g. 0.2')
-    .max(2, 'temperature must be from 0 to 2, e.g. 0.2')
+  temperature: temperatureSchema
     .optional()
     .describe(
       "Every call's temperature, 0 to 2: `council ask -o temperature=…`. Default: config.yaml's model_options.<id>.temperature, else the model's own.",
