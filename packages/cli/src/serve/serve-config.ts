@@ -24,9 +24,10 @@ export async function serveConfig(
   const settings = withConfiguredPersistence(given, config);
   const models = new Set([...config.members, ...Object.values(config.pools).flat(), ...personalities.map((p) => p.id)]);
   if (config.chairman !== undefined) models.add(config.chairman);
-  // The models of the newest sessions too: a council asked with `ask --models a,b,c` and no config.yaml is the one
-  // the page offers to tick (it has no box to type model ids in).
-  for (const model of await recentModels(settings.files.history)) models.add(model);
+  // With no configured council, the models of the newest sessions too: a council asked with `ask --models a,b,c` and
+  // no config.yaml is the one the page offers to tick (it has no box to type model ids in). Only then is the history
+  // read: a configured page's first request stays as cheap as before, however long the history.
+  if (config.members.length === 0) for (const model of await recentModels(settings.files.history)) models.add(model);
   return {
     demo: options.demo,
     members: config.members,
