@@ -28,7 +28,7 @@ import { createSynthesisStreamPrinter } from '../synthesis-stream-printer.js';
 import { checkMemberCap } from '../check-member-cap.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
 import { councilOptionsFromFlags } from '../council-options-from-flags.js';
-import { describeEvidenceRead, readEvidence, scanEvidenceText } from '../evidence/read-evidence.js';
+import { describeEvidenceRead, readEvidenceFlags, scanEvidenceText } from '../evidence/read-evidence.js';
 import { renderJuryText } from '../render-verdict-text.js';
 import { reviewerFlagsFromStore } from '../reviewer-flags-from-store.js';
 import { simulatedJuror } from './gate-demo-jurors.js';
@@ -216,17 +216,13 @@ export async function runAsk(
   const textEvidence = scanEvidenceText(hooks.evidenceItems ?? [], options.redactSecrets === true);
   for (const line of describeEvidenceRead({ excluded: [], redacted: textEvidence.redacted }))
     ctx.io.stderr(`${line}\n`);
-  const evidence = [...textEvidence.items];
-  if (options.evidence !== undefined && options.evidence.length > 0) {
-    const read = await readEvidence({
-      sources: options.evidence,
-      cwd: ctx.cwd,
-      io: ctx.io,
-      redact: options.redactSecrets === true,
-    });
-    for (const line of describeEvidenceRead(read)) ctx.io.stderr(`${line}\n`);
-    evidence.push(...read.items);
-  }
+  const read = await readEvidenceFlags({
+    sources: options.evidence,
+    redact: options.redactSecrets === true,
+    cwd: ctx.cwd,
+    io: ctx.io,
+  });
+  const evidence = [...textEvidence.items, ...read.items];
   const verdict = options.verdict ?? loaded.config.verdict;
   // A jury names a reviewer the bias store has flagged beside its vote (when the store has enough sessions).
   const known = verdict === undefined ? { flags: {}, note: null } : await reviewerFlagsFromStore(ctx, settings);

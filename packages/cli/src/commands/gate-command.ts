@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sessionOutcome } from '@council/core';
-import type { CouncilSession, EvidenceItem } from '@council/core';
+import type { CouncilSession } from '@council/core';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
 import { commandSettings } from '../command-context.js';
-import { describeEvidenceRead, readEvidence } from '../evidence/read-evidence.js';
+import { readEvidenceFlags } from '../evidence/read-evidence.js';
 import type { EvidenceExclusion, EvidenceRedaction } from '../evidence/read-evidence.js';
 import { omitUndefined } from '../omit-undefined.js';
 import { isSimulatedSession } from '../persist-session.js';
@@ -115,19 +115,12 @@ export async function runGateCommand(options: GateCommandOptions, ctx: CommandCo
     if (demo && options.models !== undefined)
       throw usage('--demo runs its own simulated members; leave out --models (or leave out --demo).');
     // Evidence is read and scanned before anything else runs: a secret stops the gate here (exit 2), nothing sent.
-    let items: EvidenceItem[] = [];
-    let excluded: EvidenceExclusion[] = [];
-    let redacted: EvidenceRedaction[] = [];
-    if (options.evidence !== undefined && options.evidence.length > 0) {
-      const read = await readEvidence({
-        sources: options.evidence,
-        cwd: ctx.cwd,
-        io: ctx.io,
-        redact: options.redactSecrets === true,
-      });
-      ({ items, excluded, redacted } = read);
-      for (const line of describeEvidenceRead(read)) ctx.io.stderr(`${line}\n`);
-    }
+    const { items, excluded, redacted } = await readEvidenceFlags({
+      sources: options.evidence,
+      redact: options.redactSecrets === true,
+      cwd: ctx.cwd,
+      io: ctx.io,
+    });
     // runAsk prints the session to stdout; the gate prints its summary instead.
     const quiet: CommandContext = { ...ctx, io: { ...ctx.io, stdout: () => undefined } };
     const { session } = await runAsk(

@@ -229,6 +229,24 @@ export function describeEvidenceRead(result: Pick<ReadEvidenceResult, 'excluded'
 }
 
 /**
+ * `--evidence` as a command reads it: the sources (none given: nothing read) read and scanned by `readEvidence`, and
+ * each file left out or secret redacted told on stderr, one line each. What `ask`, `gate` and `batch` do before any
+ * model is called; a secret throws here, so nothing is sent.
+ */
+export async function readEvidenceFlags(options: {
+  sources: readonly string[] | undefined;
+  redact: boolean;
+  cwd: string;
+  io: Pick<CliIo, 'readStdin' | 'stdinIsTTY' | 'stderr'>;
+}): Promise<ReadEvidenceResult> {
+  const { sources, io } = options;
+  if (sources === undefined || sources.length === 0) return { items: [], excluded: [], redacted: [] };
+  const read = await readEvidence({ sources, cwd: options.cwd, io, redact: options.redact });
+  for (const line of describeEvidenceRead(read)) io.stderr(`${line}\n`);
+  return read;
+}
+
+/**
  * The secret scan for evidence given as text (by `council serve` or MCP, not read from files): a secret refuses, with
  * each item and line named, never the secret; with `redact`, each is replaced and listed.
  */
