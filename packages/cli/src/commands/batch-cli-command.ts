@@ -9,6 +9,7 @@ import {
   parseEndpointConcurrency,
 } from '../parse-council-run-flags.js';
 import { argText, parseDollarOption, parseIntegerOption, parseStringOption } from '../parse-option.js';
+import { evidenceOptions, parseVerdictFlags, verdictOptions } from '../verdict-flags.js';
 import type { BatchCommandOptions } from './batch-command.js';
 
 export const batchCliCommand: CliCommand<BatchCommandOptions> = {
@@ -30,16 +31,20 @@ export const batchCliCommand: CliCommand<BatchCommandOptions> = {
     batchEndpointConcurrencyOption,
     { flags: '--output <file>', description: 'Results file, one JSON line per prompt (default <file>.results.jsonl)' },
     { flags: '--resume', description: 'Skip prompts already completed in the results file' },
+    ...verdictOptions,
+    ...evidenceOptions,
     ...councilSaveOptions,
     { flags: '--json', description: 'Print the summary and leaderboard as one JSON document' },
   ],
   examples: [
     'council batch prompts.txt --models openai/gpt-4o,anthropic/claude-3.5-sonnet,google/gemini-2.0-flash-001',
     'council batch prompts.jsonl --concurrency 4 --resume',
+    'council batch checks.txt --verdict binary --evidence design.md',
   ],
   parse: ({ args, options: o }) => ({
     file: argText(args[0]) ?? '',
     ...parseCouncilRunFlags(o),
+    ...parseVerdictFlags(o),
     concurrency: parseIntegerOption('concurrency', o['concurrency'], { min: 1, max: 64 }),
     endpointConcurrency: parseEndpointConcurrency('endpoint-concurrency', o['endpointConcurrency']),
     output: parseStringOption('output', o['output']),

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendJsonLines } from '@council/bias-store';
 import { runCouncil, sessionOutcome } from '@council/core';
-import type { CouncilSession, SessionShortfall } from '@council/core';
+import type { CouncilSession, JuryDecision, SessionShortfall } from '@council/core';
 import { aggregateLeaderboards } from '@council/scoring';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 import { CliError } from '../cli-error.js';
@@ -18,9 +18,14 @@ import { renderTable } from '../render-table.js';
 import { liveDisplayEnabled } from '../run-session-live.js';
 import { sessionDocument } from '../session-document.js';
 import type { CouncilRunFlags } from '../parse-council-run-flags.js';
+import { readEvidenceFlags } from '../evidence/read-evidence.js';
+import { omitUndefined } from '../omit-undefined.js';
+import { reviewerFlagsFromStore } from '../reviewer-flags-from-store.js';
+import type { VerdictFlags } from '../verdict-flags.js';
+import { simulatedJuror } from './gate-demo-jurors.js';
 
 /** `batch`'s options: the shared council flags (each optional), and its own. */
-export interface BatchCommandOptions extends Partial<CouncilRunFlags> {
+export interface BatchCommandOptions extends Partial<CouncilRunFlags>, VerdictFlags {
   file: string;
   /** `--endpoint-concurrency`: calls sent at once to each endpoint; default config.yaml's `providers.<name>.max_concurrency`, else the provider's. */
   endpointConcurrency?: number;
@@ -63,6 +68,8 @@ export interface BatchSummary {
   failed: number;
   skipped: number;
   output: string;
+  /** In jury mode (`--verdict`, or config.yaml's `verdict`): this run's sessions by their verdict; null otherwise. */
+  verdicts: Record<JuryDecision, number> | null;
   leaderboard: AggregateLeaderboardEntry[];
 }
 
@@ -112,6 +119,27 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
   const council = await prepareBatchCouncil({ flags: options, given });
   const { settings, config } = council;
   const concurrency = options.concurrency ?? 2;
+  // Jury mode as ask has it: the evidence read and scanned once, before any model is called (a secret stops the
+  // batch here), and given to every session; simulated members decide; a flagged reviewer is named beside its vote.
+  const verdict = options.verdict ?? config.verdict;
+  const evidence = await readEvidenceFlags({
+    sources: options.evidence,
+    redact: options.redactSecrets === true,
+    cwd: ctx.cwd,
+    io: ctx.io,
+  });
+  const known = verdict === undefined ? { flags: {}, note: null } : await reviewerFlagsFromStore(ctx, settings);
+  if (known.note !== null) ctx.io.stderr(`note: ${known.note}\n`);
+  const jury =
+    verdict === undefined
+      ? {}
+      : {
+          verdict,
+          resolveModel: (id: string) => simulatedJuror(council.resolveModel(id)),
+          reviewerFlags: known.flags,
+          ...omitUndefined({ verdictMinMargin: options.minMargin, maxEvidenceChars: options.evidenceMaxChars }),
+          ...(evidence.items.length > 0 ? { evidence: evidence.items } : {}),
+        };
 
   ctx.io.stderr(
     `Batch: ${prompts.length} prompts, ${done.size} already done, ${todo.length} to run, ${concurrency} at a time → ${output}\n`,
@@ -141,7 +169,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       let line: BatchResultLine;
       let status = 'complete';
       try {
-        const session = await runCouncil(council.sessionOptions({ query: item.prompt, key: item.id }));
+        const session = await runCouncil({ ...council.sessionOptions({ query: item.prompt, key: item.id }), ...jury });
         sessions.push(session);
         if (options.persist !== false)
           await persistSession({
@@ -158,6 +186,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
           partial.push({ prompt_id: item.id, sessionId: session.sessionId, shortfalls: outcome.shortfalls });
           status = `partial: ${describeShortfalls(outcome)}`;
         }
+        if (session.verdict !== undefined) status += `, verdict ${session.verdict.decision}`;
       } catch (error) {
         failed++;
         const message = (error instanceof Error ? error.message : String(error))
@@ -205,6 +234,7 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
     failed,
     skipped: done.size,
     output,
+    verdicts: verdict === undefined ? null : countVerdicts(sessions),
     leaderboard,
   };
   if (options.json) ctx.io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
@@ -213,6 +243,13 @@ export async function runBatchCommand(options: BatchCommandOptions, ctx: Command
       renderBatchSummary(summary, ctx, { biasRecords: options.persist !== false && settings.writesBiasRecords }),
     );
   return failed > 0 ? 1 : partial.length > 0 ? PARTIAL_EXIT_CODE : 0;
+}
+
+/** This run's sessions by their verdict (a session without one, e.g. a jury that lost every member, is not counted). */
+function countVerdicts(sessions: readonly CouncilSession[]): Record<JuryDecision, number> {
+  const counts: Record<JuryDecision, number> = { approve: 0, reject: 0, unclear: 0 };
+  for (const session of sessions) if (session.verdict !== undefined) counts[session.verdict.decision]++;
+  return counts;
 }
 
 function readResults(path: string): BatchResultLine[] {
@@ -236,6 +273,12 @@ function renderBatchSummary(summary: BatchSummary, ctx: CommandContext, options:
   const lines = [
     `${s.bold('Batch finished')}: ${sessionCount(summary.complete)} complete${partial.length ? `, ${s.yellow(`${partial.length} partial`)}` : ''}${summary.failed ? `, ${s.red(`${summary.failed} failed`)} (run again with --resume to retry them)` : ''}${summary.skipped ? `, ${summary.skipped} skipped as already done` : ''}. Results: ${summary.output}`,
   ];
+  if (summary.verdicts !== null) {
+    const v = summary.verdicts;
+    lines.push(
+      `Verdicts: ${s.green(`${v.approve} approve`)}, ${s.red(`${v.reject} reject`)}, ${s.yellow(`${v.unclear} unclear`)}${summary.ran > 0 ? ` (of ${sessionCount(summary.ran)} run)` : ''}.`,
+    );
+  }
   if (partial.length > 0)
     lines.push(`Partial: ${partial.map((p) => `${p.prompt_id} (${describeShortfalls(p)})`).join(', ')}.`);
   if (unreadReviews.length > 0) {
