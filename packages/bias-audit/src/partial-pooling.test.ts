@@ -1,39 +1,68 @@
 import { describe, expect, it } from 'vitest';
+import { normalCdf } from './normal-distribution.js';
 import { partialPool } from './partial-pooling.js';
 import { poolReviewerEffects } from './pool-reviewer-effects.js';
 import { simulateCouncils } from './internal/simulate-councils.js';
 
 describe('partialPool', () => {
-  it('pools four estimates with τ² = mean(y²) − se² when the errors are equal (hand-worked)', () => {
-    // y = 2, −2, 0, 0, se = 1: the likelihood equation with equal se² gives τ² = mean(y²) − 1 = 2 − 1 = 1, so
-    // B = 1/(1 + 1) = 0.5 and the pooled estimates are 1, −1, 0, 0. Var(τ̂²) = 2/Σ(τ² + se²)⁻² = 2/(4/4) = 2;
-    // ∂B/∂τ² = se²/(τ² + se²)² = 1/4. For y = 2: variance 0.5·1 + 4·(1/4)²·2 = 1, half-width 1.959964;
-    // for y = 0: 0.5, half-width 1.959964·√0.5 = 1.385903.
+  // With equal standard errors (se = 1) τ²'s posterior under the flat prior is easiest read through u = 1/(τ² + 1), the
+  // share pulled away: p(τ²) ∝ (τ² + 1)^(−k/2)·exp(−Σy²/(2(τ² + 1))) and dτ² = du/u² give p(u) ∝ u^(k/2 − 2)·e^(−λu)
+  // on (0, 1], λ = Σy²/2. The pooled estimate keeps 1 − E[u] of y.
+  it('pools four estimates by the share τ²/(τ² + se²) averaged over τ²’s posterior (hand-worked)', () => {
+    // y = 2, −2, 0, 0, se = 1: the likelihood equation with equal se² gives τ̂² = mean(y²) − 1 = 1 (the stated τ).
+    // k = 4, λ = 4: p(u) ∝ e^(−4u), E[u] = 1/4 − e^(−4)/(1 − e^(−4)) = 0.25 − 0.0186573 = 0.2313427, so each keeps
+    // 0.7686573: 2 → 1.5373146. (Plugging in τ̂² = 1 would keep 0.5: that is what undercovered.)
     const pooled = partialPool([2, -2, 0, 0].map((estimate, i) => ({ subject: `r${i}`, estimate, standardError: 1 })));
     expect(pooled.prior.tauSquared).toBeCloseTo(1, 12);
     expect(pooled.prior.mean).toBe(0);
-    expect(pooled.prior.statement).toContain('N(0, 1.000²)');
+    expect(pooled.prior.integration).toBe('flat_prior_on_tau_squared');
+    expect(pooled.prior.statement).toContain('τ = 1.000');
     const [a, b, c] = pooled.effects;
-    expect(a!.shrinkage).toBeCloseTo(0.5, 12);
-    expect(a!.estimate).toBeCloseTo(1, 12);
-    expect(b!.estimate).toBeCloseTo(-1, 12);
-    expect(a!.upper - a!.estimate).toBeCloseTo(1.959964, 5);
+    expect(a!.shrinkage).toBeCloseTo(0.7686573, 5);
+    expect(a!.estimate).toBeCloseTo(1.5373146, 5);
+    expect(b!.estimate).toBeCloseTo(-1.5373146, 5);
     expect(c!.estimate).toBe(0);
-    expect(c!.upper).toBeCloseTo(1.385903, 5);
+    // For y = 0 every component is centred on 0 with variance 1 − u: the 97.5% point x solves
+    // ∫₀¹ 4e^(−4u)/(1 − e^(−4))·Φ(x/√(1 − u)) du = 0.975, here by Simpson's rule over u (another route than the
+    // function's grid over log τ²) and bisection on x.
+    const mass = (x: number): number => {
+      const n = 4000;
+      let total = 0;
+      for (let j = 0; j <= n; j++) {
+        const u = Math.min(j / n, 1 - 1e-12);
+        const f = (4 * Math.exp(-4 * u) * normalCdf(x / Math.sqrt(1 - u))) / (1 - Math.exp(-4));
+        total += (j === 0 || j === n ? 1 : j % 2 === 1 ? 4 : 2) * f;
+      }
+      return total / (3 * n);
+    };
+    let lo = 0;
+    let hi = 3;
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2;
+      if (mass(mid) < 0.975) lo = mid;
+      else hi = mid;
+    }
+    expect(c!.upper).toBeCloseTo(lo, 3);
+    expect(c!.lower).toBeCloseTo(-lo, 3);
+    // Narrower than the raw ±1.96 (the prior helps), wider than the plug-in √0.5·1.96 = 1.386.
+    expect(c!.upper).toBeLessThan(1.959964);
+    expect(c!.upper).toBeGreaterThan(1.385903);
   });
 
-  it('pools everything to 0 when the spread is no more than the noise (τ² = 0), the correction giving the width', () => {
-    // y = 1, −1 with se 1: mean(y²) − se² = 0. Var(τ̂²) = 2/(1 + 1) = 1, ∂B/∂τ² = 1: variance 1·1·1 = 1.
-    const pooled = partialPool([
-      { subject: 'a', estimate: 1, standardError: 1 },
-      { subject: 'b', estimate: -1, standardError: 1 },
-    ]);
+  it('does not pull everything to 0 when the most likely spread is 0: τ² = 0 is only the posterior’s mode', () => {
+    // y = 1, −1, 0 with se 1: mean(y²) − se² < 0, so τ̂ = 0. k = 3, λ = 1: p(u) ∝ u^(−1/2)·e^(−u), E[u] =
+    // γ(3/2, 1)/γ(1/2, 1); γ(1/2, 1) = √π·erf(1) = 1.4936483, γ(3/2, 1) = γ(1/2, 1)/2 − e^(−1) = 0.3789447, E[u] =
+    // 0.2537044: each keeps 0.7462956 of its raw value.
+    const pooled = partialPool([1, -1, 0].map((estimate, i) => ({ subject: `r${i}`, estimate, standardError: 1 })));
     expect(pooled.prior.tau).toBe(0);
-    expect(pooled.effects.map((e) => e.estimate)).toEqual([0, -0]);
-    expect(pooled.effects[0]!.upper).toBeCloseTo(1.959964, 5);
+    expect(pooled.effects[0]!.shrinkage).toBeCloseTo(0.7462956, 4);
+    expect(pooled.effects[0]!.estimate).toBeCloseTo(0.7462956, 4);
+    expect(pooled.effects[1]!.estimate).toBeCloseTo(-0.7462956, 4);
+    expect(pooled.effects[0]!.lower).toBeLessThan(0);
+    expect(pooled.effects[0]!.upper).toBeGreaterThan(1);
   });
 
-  it('solves the likelihood equation with unequal errors (root bracketed by hand in (4.3, 4.5))', () => {
+  it('solves the likelihood equation with unequal errors (root bracketed by hand in (4.3, 4.5)); two estimates are not pooled', () => {
     // y = 3 (se 1) and 0 (se 2): f(t) = (9 − t − 1)/(t + 1)² − (t + 4)/(t + 4)² is +0.011 at 4.3 and −0.002 at 4.5.
     const pooled = partialPool([
       { subject: 'a', estimate: 3, standardError: 1 },
@@ -43,8 +72,33 @@ describe('partialPool', () => {
     expect(t).toBeGreaterThan(4.3);
     expect(t).toBeLessThan(4.5);
     expect((8 - t) / (t + 1) ** 2 - 1 / (t + 4)).toBeCloseTo(0, 10);
-    // The less precise estimate is pulled harder.
+    // Two values cannot show a spread (τ²'s posterior under a flat prior is improper below 3): each is kept as
+    // measured, with its raw interval 3 ± 1.959964.
+    expect(pooled.prior.integration).toBe('none_too_few_subjects');
+    expect(pooled.effects.map((e) => e.shrinkage)).toEqual([1, 1]);
+    expect(pooled.effects[0]!.estimate).toBe(3);
+    expect(pooled.effects[0]!.upper).toBeCloseTo(3 + 1.959964, 5);
+  });
+
+  it('pulls the less precise of three estimates harder', () => {
+    const pooled = partialPool([
+      { subject: 'a', estimate: 1, standardError: 0.5 },
+      { subject: 'b', estimate: 1, standardError: 1 },
+      { subject: 'c', estimate: -1, standardError: 0.5 },
+    ]);
     expect(pooled.effects[1]!.shrinkage).toBeLessThan(pooled.effects[0]!.shrinkage);
+    expect(pooled.effects[0]!.shrinkage).toBeCloseTo(pooled.effects[2]!.shrinkage, 12);
+  });
+
+  it('keeps an estimate measured far more precisely than the spread, with its raw t interval', () => {
+    // Offsets 0, 5, −5 with se 0.01 on 9 df: τ² ≈ 16.7 ≫ se², so each keeps all but ~1e−5 of its value and its
+    // interval is the raw one, y ± t(0.975, 9)·se = ± 2.262157·0.01.
+    const pooled = partialPool(
+      [0, 5, -5].map((estimate, i) => ({ subject: `r${i}`, estimate, standardError: 0.01, df: 9 })),
+    );
+    const e = pooled.effects[1]!;
+    expect(e.shrinkage).toBeGreaterThan(0.9999);
+    expect(e.upper - e.lower).toBeCloseTo(2 * 2.262157 * 0.01, 5);
   });
 
   it('widens with the t quantile on an estimate’s df', () => {
