@@ -4,10 +4,11 @@ import { ISSUE_31_SCENARIOS, runIssue31Scenario } from './issue-31-study.js';
 // The short version of issue 31's study (`pnpm --filter @council/bias-audit study:issue-31` runs the full one; its
 // table is in the README): every scenario with a fifth of its runs (at least 20) and 200 bootstrap replicates. A row
 // fails here only when its Wilson 95% interval lies wholly outside the target ('FAIL'), except the two limits the
-// README states: pooled intervals where five reviewers are graded −0.2…+0.2 (pooling-graded: 83–87% in the full
-// study) and n_eff intervals that cover more often than 96.5% (conservative, never less than 93.5%).
+// README states: pooled intervals where five reviewers are graded −0.2…+0.2 at 50 sessions (pooling-graded-50: 89%
+// in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit) and n_eff
+// intervals that cover more often than 96.5% (conservative, never less than 93.5%).
 const knownLimit = (scenario: string, metric: string, rate: number | null): boolean =>
-  scenario.startsWith('pooling-graded') || (metric.startsWith('n_eff interval covers') && (rate ?? 0) > 0.965);
+  scenario === 'pooling-graded-50' || (metric.startsWith('n_eff interval covers') && (rate ?? 0) > 0.965);
 
 describe("issue 31's study, short (a fifth of the runs)", () => {
   for (const scenario of ISSUE_31_SCENARIOS) {

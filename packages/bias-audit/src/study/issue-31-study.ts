@@ -2,6 +2,7 @@ import { styleControlledBradleyTerry } from '@council/scoring';
 import type { StyledSession } from '@council/scoring';
 import type { BiasObservation } from '../bias-observation.js';
 import { calibratedView } from '../calibrated-view.js';
+import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 import { effectiveJudges } from '../effective-judges.js';
 import { fitScoreModel } from '../fit-score-model.js';
 import { simulateCouncils } from '../internal/simulate-councils.js';
@@ -131,6 +132,31 @@ const measurePoolingSpread =
         successes: raw,
         trials: fit.reviewerOffsets.length,
       },
+    };
+  };
+
+/**
+ * Partial pooling alone, without the score model: five raw estimates drawn y_i ~ N(θ_i, se²) around the planted
+ * offsets, reported with that se, then pooled. This is the question partial pooling answers when the raw estimates
+ * are as their intervals say; `pooling-graded` adds the score model's robust centre, whose own error at 50 sessions
+ * (known from issue 29) the raw intervals do not carry.
+ */
+const measurePoolingDirect =
+  (planted: readonly number[], standardError: number) =>
+  (council: Issue31Council): Record<string, { successes: number; trials: number }> => {
+    const random = createSeededSfc32(council.seed);
+    const raw = planted.map((theta) => theta + standardError * random.normal());
+    const pooled = partialPool(raw.map((estimate, i) => ({ subject: `model-${i}`, estimate, standardError })));
+    let shrunk = 0;
+    let direct = 0;
+    pooled.effects.forEach((p, i) => {
+      const truth = planted[i]!;
+      if (p.lower <= truth && truth <= p.upper) shrunk++;
+      if (Math.abs(raw[i]! - truth) <= 1.959964 * standardError) direct++;
+    });
+    return {
+      'pooled offset intervals cover the planted offsets': { successes: shrunk, trials: planted.length },
+      'raw offset intervals cover the planted offsets (for comparison)': { successes: direct, trials: planted.length },
     };
   };
 
@@ -331,6 +357,24 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
     }),
     measure: measureStyleControl,
     targets: {},
+  })),
+  // The standard errors the score model gives five reviewers at 20 and 50 sessions (0.103, 0.066 on average).
+  ...(
+    [
+      [20, 0.103],
+      [50, 0.066],
+    ] as const
+  ).map(([sessions, standardError]) => ({
+    name: `pooling-graded-direct-${sessions}`,
+    sessions,
+    runs: 200,
+    council: (seed: number): Issue31Council => ({ sessions, seed, quality: [] }),
+    measure: measurePoolingDirect([-0.2, -0.1, 0, 0.1, 0.2], standardError),
+    targets: { 'pooled offset intervals cover the planted offsets': DEFAULT_COVERAGE_TARGET },
+    pooled: [
+      'pooled offset intervals cover the planted offsets',
+      'raw offset intervals cover the planted offsets (for comparison)',
+    ],
   })),
   {
     name: 'pooling-12-session-reviewer',
