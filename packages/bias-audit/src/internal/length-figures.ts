@@ -27,6 +27,15 @@ export interface BetweenSums {
   points: Float64Array;
 }
 
+/**
+ * A level's deviation from a mean, or 0 where it is rounding: adjusted levels are scores less fitted effects, so a
+ * session whose answers all scored alike leaves deviations of ~1e-15 points, and a slope, correlation or p read from
+ * them is noise. A billionth of a point (relative to the level's size) is no variation on any score scale.
+ */
+function settled(deviation: number, level: number): number {
+  return Math.abs(deviation) <= 1e-9 * Math.max(1, Math.abs(level)) ? 0 : deviation;
+}
+
 /** Adds one session's answers (length in thousands of characters, adjusted level) to the within and between sums. */
 export function addLengthSession(
   answers: { x: ArrayLike<number>; y: ArrayLike<number>; count: number },
@@ -53,7 +62,7 @@ export function addLengthSession(
   let syy = 0;
   for (let j = 0; j < count; j++) {
     const dx = answers.x[j]! - mx;
-    const dy = answers.y[j]! - my;
+    const dy = settled(answers.y[j]! - my, my);
     sxx += dx * dx;
     sxy += dx * dy;
     syy += dy * dy;
@@ -151,7 +160,7 @@ export function lengthFigures(spec: {
     let sxy = 0;
     for (let j = 0; j < 2 * b.n; j += 2) {
       sxx += (b.points[j]! - mx) ** 2;
-      sxy += (b.points[j]! - mx) * (b.points[j + 1]! - my);
+      sxy += (b.points[j]! - mx) * settled(b.points[j + 1]! - my, my);
     }
     if (sxx > 1e-12 * Math.max(1, b.sxx)) {
       // Least squares over sessions (one point each, independent) with HC2 errors (MacKinnon & White 1985):
@@ -168,7 +177,7 @@ export function lengthFigures(spec: {
       let spread = 0;
       for (let j = 0; j < n; j++) {
         const dx = points[2 * j]! - mx;
-        const e = points[2 * j + 1]! - my - slope * dx;
+        const e = settled(points[2 * j + 1]! - my - slope * dx, my);
         c2[j] = (dx * dx) / Math.max(1e-12, 1 - 1 / n - (dx * dx) / sxx);
         spread += c2[j]! * e * e;
       }
@@ -208,7 +217,7 @@ export function lengthFigures(spec: {
         const residuals = new Float64Array(n);
         for (let j = 0; j < n; j++) {
           d[j] = points[2 * j]! - mx;
-          residuals[j] = points[2 * j + 1]! - my - slope * d[j]!;
+          residuals[j] = settled(points[2 * j + 1]! - my - slope * d[j]!, my);
         }
         const standardError = Math.sqrt(variance);
         const wild = restrictedWildBootstrap({ d, residuals, slope, sxx, hc2Weights: c2, standardError, level });

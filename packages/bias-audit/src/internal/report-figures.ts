@@ -23,6 +23,9 @@ export interface ModelFigureSpec {
   sessions?: number;
 }
 
+/** The note of a figure whose data have no spread: its estimate is 0 exactly and there is nothing to test. */
+export const NO_VARIATION = 'No variation: the scores it rests on leave no spread at all, so there is nothing to test.';
+
 /** The figure builders of one report: every figure and every margin hypothesis of `aggregateBiasAudit` comes from these. */
 export interface ReportFigures {
   /** A figure under ADR-018's tiers (`createFigureFactory`). */
@@ -102,7 +105,10 @@ export function createReportFigures(context: {
           estimate: fit.estimate,
           lower: fit.lower,
           upper: fit.upper,
-          pValue: fit.pValue,
+          // No spread at all (every residual zero): t is 0/0, so "no effect" has no test, not p = 1.
+          ...(fit.standardError === 0 && fit.estimate === 0
+            ? { pValue: null, note: NO_VARIATION }
+            : { pValue: fit.pValue }),
           ...margin,
         });
   };
