@@ -57,6 +57,8 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     strategies: Object.keys(cascade.config.strategies).sort(),
     mode: cascade.config.mode,
     modeToggle: cascade.config.modeToggle,
+    verdict: cascade.config.verdict ?? null,
+    verdictMinMargin: cascade.config.verdictMinMargin,
     order: cascade.config.order,
     quorum: cascade.config.quorum,
     personalities: cascade.personalities.map((p) => p.id),
@@ -155,6 +157,12 @@ export async function runConfigCommand(options: ConfigCommandOptions, ctx: Comma
     [
       'defaults',
       `strategy ${council.strategy}, mode ${council.mode} (${council.modeToggle ? 'the web UI may switch it' : 'fixed: mode_toggle false'}), order ${council.order}, quorum ${council.quorum}`,
+    ],
+    [
+      'jury',
+      council.verdict === null
+        ? `${s.dim('(off)')}: --verdict binary|tie-breaker for a run, verdict: in config.yaml for every run`
+        : `verdict ${council.verdict}, min margin ${council.verdictMinMargin}`,
     ],
     ['strategies', council.strategies.join(', ')],
     ['personalities', council.personalities.length ? council.personalities.join(', ') : s.dim('(none)')],

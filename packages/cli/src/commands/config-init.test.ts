@@ -43,6 +43,8 @@ describe('council config init (issue 15 item 12)', () => {
       'self_review',
       'model_options',
       'providers',
+      'verdict',
+      'verdict_min_margin',
     ]) {
       expect(text).toContain(`# ${key}:`);
     }
@@ -68,6 +70,8 @@ describe('council config init (issue 15 item 12)', () => {
         mode: 'consensus',
         order: 'latin-square',
         quorum: 2,
+        verdict: 'binary',
+        verdictMinMargin: 0.1,
         strategies: ['balanced', 'compliance-first', 'goal-seeking', 'novelty', 'risk-averse'],
         modelOptions: {
           'openai/gpt-4o': {
@@ -81,6 +85,28 @@ describe('council config init (issue 15 item 12)', () => {
     expect((await run(['config', 'show'], home)).out).toMatch(
       /model options +openai\/gpt-4o \(a system prompt, temperature 0\.2\); anthropic\/claude-3\.5-sonnet \(temperature 0\.7\)\n/,
     );
+  });
+
+  it('names the jury prompts by the keys config.yaml takes, with the placeholders each needs', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'council-init-'));
+    expect((await run(['config', 'init'], home)).code).toBe(0);
+    const path = join(home, 'config.yaml');
+    const text = readFileSync(path, 'utf8').replace(/\n# /g, ' ');
+    expect(text).toContain("jury_prompt (each member's question; needs {query}");
+    expect(text).toContain("jury_chairman_prompt (the chairman's rationale and dissent; needs {votes} and {verdict})");
+    // Those keys, with those placeholders, load; without them config show names what is missing.
+    writeFileSync(
+      path,
+      'verdict: tie-breaker\njury_prompt: "Decide {query}"\njury_chairman_prompt: "{votes} then {verdict}"\n',
+    );
+    const shown = await run(['config', 'show', '--json'], home);
+    expect(shown.err).toBe('');
+    expect(JSON.parse(shown.out)).toMatchObject({ council: { verdict: 'tie-breaker', verdictMinMargin: 0.1 } });
+    expect((await run(['config', 'show'], home)).out).toMatch(/jury +verdict tie-breaker, min margin 0\.1\n/);
+    writeFileSync(path, 'jury_chairman_prompt: "{votes} only"\n');
+    const bad = await run(['config', 'show'], home);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('must contain the placeholder {verdict}');
   });
 
   it('never overwrites an existing config.yaml', async () => {

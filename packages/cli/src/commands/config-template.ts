@@ -33,6 +33,11 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # strategies:                        # your own directives for the chairman, by key ({goal} is filled in)
 #   compliance-first: Discard any proposal that a regulator could object to; explain each discard.
 
+# Jury mode: each member decides approve, reject or unclear, and the verdict is their Borda-weighted majority
+# (ask, batch and gate --verdict, serve's Verdict choice, MCP's verdict win for a run; gate is always a jury).
+# verdict: binary                    # binary, or tie-breaker (the chairman breaks an exact tie); default none: answer
+# verdict_min_margin: 0.1            # 0 to 1: the smallest weighted margin that decides; below it the verdict is unclear
+
 # Stage 2: how answers are ordered for each reviewer, and who reviews whom.
 # order: latin-square                # shared, per-reviewer or latin-square
 # exclude_self_votes: true           # a reviewer's vote for its own answer does not count in the ranking
@@ -67,7 +72,9 @@ export const configTemplate = `# Council configuration: $LLM_COUNCIL_HOME/config
 # Prompts can be replaced too: evaluation_prompt (needs {query} and {responses}), ranking_enforced_output_format
 # (must contain FINAL RANKING), consensus_prompt (needs {query}, {responses}, {directive}, {attribution_format}),
 # attribution_format (must contain contributors), voting_instruction, evolution_prompt, feedback_summary_prompt,
-# follow_up_prompt (ask --continue; needs {previous_answer}, {query} and {boundary}).
+# follow_up_prompt (ask --continue; needs {previous_answer}, {query} and {boundary}), and in jury mode
+# jury_prompt (each member's question; needs {query}, and asks for the decision's JSON block) and
+# jury_chairman_prompt (the chairman's rationale and dissent; needs {votes} and {verdict}).
 `;
 
 /** The template's bias_persistence line, which `council config init --bias-records` writes uncommented. */
