@@ -21,21 +21,17 @@ export type {
 } from './council-session.js';
 export { describeShortfall, sessionOutcome } from './session-outcome.js';
 
-// Jury mode (verdict) and evidence: the rule, what a session records, the secret scan callers run first.
+// Jury mode (verdict) and evidence: the rule (to re-tally a session's votes), what a session records, the secret
+// scan callers run first. Reading replies and framing evidence stay inside runCouncil (their tests import the files).
 export type { JuryDecision, VerdictMode } from './jury-decision.js';
-export { juryDecisions, verdictModes } from './jury-decision.js';
-export { decideVerdict, juryWeight, pivotalJurors } from './decide-verdict.js';
+export { verdictModes } from './jury-decision.js';
+export { decideVerdict, pivotalJurors } from './decide-verdict.js';
 export type { DecideVerdictOptions, JurorVote, VerdictReason, VerdictTally } from './decide-verdict.js';
 export { describeReason } from './assemble-verdict.js';
 export type { JurorReadPath, JurorRecord, SessionVerdict } from './session-verdict.js';
 export type { JurorDecisionRead } from './read-jury-decision.js';
-export { parseJuryDecision } from './parse-jury-decision.js';
-export type { ParsedJuryDecision } from './parse-jury-decision.js';
-export { parseVerdictText } from './parse-verdict-text.js';
-export type { ParsedVerdictText } from './parse-verdict-text.js';
-export { DEFAULT_EVIDENCE_MAX_CHARS, evidenceInjections, frameEvidence } from './frame-evidence.js';
 export type { EvidenceInjection, EvidenceItem, EvidenceReport } from './frame-evidence.js';
-export { redactSecrets, scanSecrets, shannonEntropy } from './scan-secrets.js';
+export { redactSecrets, scanSecrets } from './scan-secrets.js';
 export type { SecretFinding, SecretKind } from './scan-secrets.js';
 export type { SessionOutcome, SessionShortfall } from './session-outcome.js';
 export { CouncilError } from './council-error.js';
