@@ -73,6 +73,31 @@ export function calibratedOrderSentence(view: {
     : sentence;
 }
 
+/**
+ * Where every member's raw mean is the same and no interval has width — every score in the window alike — says so:
+ * "Every score in the window is 7.30: with no spread there is nothing to calibrate, and the intervals have no width
+ * because the scores never varied, not because the order is certain." Null where the scores vary.
+ */
+export function noSpreadSentence(view: {
+  leaderboard: readonly { raw: IntervalFigure; calibrated: IntervalFigure }[];
+}): string | null {
+  const first = view.leaderboard[0]?.raw.estimate;
+  if (first === undefined || first === null) return null;
+  const same = (v: number | null): boolean => v !== null && Math.abs(v - first) <= 1e-9 * Math.max(1, Math.abs(first));
+  const flat = view.leaderboard.every(
+    (e) =>
+      same(e.raw.estimate) &&
+      same(e.raw.lower) &&
+      same(e.raw.upper) &&
+      same(e.calibrated.estimate) &&
+      same(e.calibrated.lower) &&
+      same(e.calibrated.upper),
+  );
+  return flat
+    ? `Every score in the window is ${fixed(first, 2)}: with no spread there is nothing to calibrate, and the intervals have no width because the scores never varied, not because the order is certain.`
+    : null;
+}
+
 /** What `effectiveJudges` reports, as the JSON document carries it. */
 export interface JudgesFigures {
   reviewers: number;
@@ -213,5 +238,6 @@ export function styleCoefficientSentence(c: {
       : c.feature === 'length_per_1000_chars'
         ? 'An answer one standard deviation longer (in characters)'
         : `An answer one standard deviation higher in ${styleFeatureName(c.feature)}`;
-  return `${subject} wins ${c.coefficient >= 0 ? 'more' : 'less'} often: ${figure} log-odds`;
+  const how = Number(c.coefficient.toFixed(2)) === 0 ? 'no more or less' : c.coefficient > 0 ? 'more' : 'less';
+  return `${subject} wins ${how} often: ${figure} log-odds`;
 }

@@ -22,15 +22,22 @@ import type { UnreadSessions } from './leave-out-unread-sessions.js';
 import { renderCalibratedText } from './render-calibrated-text.js';
 import { renderTable } from './render-table.js';
 
+/** "+0.125", "-0.125"; a figure that rounds to zero prints "0.000", without a sign. */
 function num(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const text = value.toFixed(digits);
+  if (Number(text) === 0) return (0).toFixed(digits);
   return value > 0 ? `+${text}` : text;
 }
 
 function p(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   return value < 0.001 ? '< 0.001' : value.toFixed(3);
+}
+
+/** A figure's p cell: its p, or "n/a: no variation" where its scores have no spread to test (bias-audit's note). */
+function pCell(m: BiasMetricReport): string {
+  return m.pValue == null && m.note?.startsWith('No variation') === true ? 'n/a: no variation' : p(m.pValue);
 }
 
 function pRelation(value: number): string {
@@ -43,7 +50,7 @@ function ci(m: BiasMetricReport): string {
 }
 
 function rows(metrics: readonly BiasMetricReport[], label: (m: BiasMetricReport) => string): string[][] {
-  return metrics.map((m) => [label(m), num(m.estimate), ci(m), String(m.sampleSize), String(m.sessions), p(m.pValue)]);
+  return metrics.map((m) => [label(m), num(m.estimate), ci(m), String(m.sampleSize), String(m.sessions), pCell(m)]);
 }
 
 /** "6.12 [5.98, 6.26]": a profile figure with its interval in one cell. */

@@ -5,6 +5,7 @@ import {
   effectiveJudgesSentence,
   figureText,
   judgePairSentence,
+  noSpreadSentence,
   poolingPriorSentence,
   pooledOffsetSentence,
   signed,
@@ -49,7 +50,7 @@ export function renderCalibratedText(options: {
           "  These records cannot put every reviewer's offset and display position on one scale (reviewers who never scored a common answer, or answers always shown in the same place to all): the calibrated column repeats the raw one.",
         ),
       );
-    else out.push(`  ${calibratedOrderSentence(view)}`);
+    else out.push(`  ${noSpreadSentence(view) ?? calibratedOrderSentence(view)}`);
     out.push(
       renderTable({
         head: [

@@ -4,6 +4,7 @@ import {
   ANALYTICS_ONLY,
   effectiveJudgesSentence,
   figureText,
+  noSpreadSentence,
   signed,
   styleCoefficientSentence,
   styleOrderSentence,
@@ -60,6 +61,8 @@ export function renderCalibratedLeaderboard(
         ]),
       }).trimEnd(),
     );
+    const flat = noSpreadSentence(view);
+    if (flat !== null) lines.push(flat);
     if (view.reviewerOffsets.length > 0)
       lines.push(
         `Taken out: reviewer offsets from the median reviewer ${view.reviewerOffsets

@@ -2,6 +2,7 @@ import type { BiasStyleControlled } from '../bias-style-controlled.js';
 import {
   ANALYTICS_ONLY,
   calibratedOrderSentence,
+  noSpreadSentence,
   effectiveJudgesSentence,
   figureText,
   judgePairSentence,
@@ -59,7 +60,7 @@ export function renderCalibratedSection(data: CalibratedSectionData): string {
     out.push(
       `<p>${escapeXml(
         view.identified
-          ? calibratedOrderSentence(view)
+          ? (noSpreadSentence(view) ?? calibratedOrderSentence(view))
           : "These records cannot put every reviewer's offset and display position on one scale (reviewers who never scored a common answer, or answers always shown in the same place to all): the calibrated column repeats the raw one.",
       )}</p>`,
     );

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import {
   ANALYTICS_ONLY,
   calibratedOrderSentence,
+  noSpreadSentence,
   effectiveJudgesSentence,
   styleCoefficientSentence,
   styleOrderSentence,
@@ -125,7 +126,7 @@ export function CalibratedLeaderboard({
         {view === 'raw'
           ? "Each member's mean score as the reviewers gave it (self-reviews left out)."
           : figures.identified
-            ? calibratedOrderSentence(figures)
+            ? (noSpreadSentence(figures) ?? calibratedOrderSentence(figures))
             : "These records cannot put every reviewer's offset and display position on one scale: the calibrated scores repeat the raw ones."}
       </p>
       <div class="table-wrap">
