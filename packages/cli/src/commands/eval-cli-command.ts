@@ -29,7 +29,7 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     {
       flags: '--max-cost <usd>',
       description:
-        'A cost cap for each item’s session in US dollars: stop it before a stage whose estimated cost would pass this (default: config.yaml max_cost_usd, none)',
+        'A cost cap for each item in US dollars, covering every call it makes: its session stops before a stage, and the grader’s and judges’ calls are not made, once the estimated cost would pass this (default: config.yaml max_cost_usd, none)',
     },
     { flags: '--concurrency <n>', description: 'Items in flight at once (default 2)' },
     batchEndpointConcurrencyOption,

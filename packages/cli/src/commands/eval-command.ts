@@ -27,6 +27,8 @@ import { hasJudging, runsCouncil } from '../eval/eval-item.js';
 import type { EvalItem } from '../eval/eval-item.js';
 import { readEvalJournal } from '../eval/eval-journal.js';
 import type { EvalGrade, EvalJournalLine } from '../eval/eval-journal.js';
+import { EvalCallPrices } from '../eval/eval-call-prices.js';
+import { COST_CAP_SKIPPED, EvalItemBudget } from '../eval/eval-item-budget.js';
 import { gradeAnswer } from '../eval/grade-answer.js';
 import { judgeItem, oneLine } from '../eval/judge-item.js';
 import { readEvalDataset } from '../eval/read-eval-dataset.js';
@@ -37,7 +39,10 @@ import { DEMO_BIASES, DEMO_MEMBERS } from './demo-command.js';
 export interface EvalCommandOptions extends Partial<CouncilRunFlags> {
   file: string;
   endpointConcurrency?: number;
-  /** `--max-cost`: each session's cost cap in US dollars; default config.yaml's `max_cost_usd`. */
+  /**
+   * `--max-cost`: each item's cost cap in US dollars — its session (stopped before a stage, as `ask`), then the
+   * grader's and the judges' calls, each checked before it is made; default config.yaml's `max_cost_usd`.
+   */
   maxCostUsd?: number;
   /** Items in flight at once. Default 2. */
   concurrency?: number;
@@ -143,6 +148,12 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     checkModels({ ids: [options.grader], env: given.secrets.providerEnv, resolveModel: council.resolveModel });
   const grader = demo ? null : council.resolveModel(graderId);
   const concurrency = options.concurrency ?? 2;
+  // The cap covers every call an item makes; the prices of the run's calls estimate the next one (as core's stages).
+  const maxCostUsd = options.maxCostUsd ?? config.maxCostUsd ?? null;
+  const prices = new EvalCallPrices();
+  let unestimated = false;
+  let capped = 0;
+  const capMessages: string[] = [];
 
   if (taken !== null) {
     const left = items.filter((i) => runsCouncil(i) && !taken.has(i.id) && !done.has(i.id)).length;
@@ -185,9 +196,15 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
       : council.resolveModel;
     let session: EvalJournalLine['session'] = null;
     const grades: EvalGrade[] = [];
+    const budget = new EvalItemBudget({ maxCostUsd, prices });
+    const costs = { budget, prices };
     if (runsCouncil(item)) {
+      const fresh = taken?.has(item.id) !== true;
       const ran = taken?.get(item.id) ?? (await runNewSession(item, resolveModel));
       session = ran;
+      prices.seeSession(ran);
+      // A session taken from the history was paid for before this run: only the calls made for the item count.
+      if (fresh) budget.spend(ran.usage.costUsd);
       if (item.accept === undefined && item.reference !== undefined) {
         const reference = item.reference;
         const targets = [
@@ -200,17 +217,25 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
             continue;
           }
           try {
-            const correct = await gradeAnswer({
+            const graded = await gradeAnswer({
               model: grader,
               question: item.question,
               reference,
               answer: text,
               seed: `${seed}:${item.id}:${target}:grade`,
               timeoutMs: config.timeouts.stage2Ms,
+              costs: {
+                ...costs,
+                what: `the grader's call on ${target === 'council' ? 'the synthesis' : `${target}'s answer`} of ${item.id}`,
+              },
             });
-            grades.push({ target, correct, grader: graderId, error: null });
+            grades.push(
+              graded === null
+                ? { target, correct: null, grader: graderId, cost_usd: 0, error: COST_CAP_SKIPPED }
+                : { target, correct: graded.correct, grader: graderId, cost_usd: graded.costUsd, error: null },
+            );
           } catch (error) {
-            grades.push({ target, correct: null, grader: graderId, error: oneLine(error) });
+            grades.push({ target, correct: null, grader: graderId, cost_usd: null, error: oneLine(error) });
           }
         }
       }
@@ -225,9 +250,19 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
           config,
           seed,
           bothOrders: options.bothOrders === true,
+          costs,
         })
       : [];
-    return { item_id: item.id, session, grades, judgements, error: null };
+    if (budget.unestimated) unestimated = true;
+    const cost_cap = budget.line();
+    return {
+      item_id: item.id,
+      session,
+      grades,
+      judgements,
+      ...(cost_cap === undefined ? {} : { cost_cap }),
+      error: null,
+    };
   };
 
   let next = 0;
@@ -247,10 +282,15 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
       appendJsonLines(output, [line]);
       running--;
       finished++;
-      if (display.active) display.refresh();
-      else
+      const stopped = line.cost_cap?.message ?? null;
+      if (stopped !== null) capped++;
+      if (display.active) {
+        display.refresh();
+        // Said once the bar is gone, not under it.
+        if (stopped !== null) capMessages.push(`${item.id}: ${stopped}\n`);
+      } else
         ctx.io.stderr(
-          `[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : 'done'} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`,
+          `[${finished}/${todo.length}] ${item.id} ${line.error ? `failed: ${line.error}` : 'done'} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n${stopped === null ? '' : `  ${stopped}\n`}`,
         );
     }
   };
@@ -259,6 +299,7 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
   } finally {
     display.stop();
   }
+  for (const m of capMessages) ctx.io.stderr(m);
 
   const report: EvalReport = computeEvalReport({
     items,
@@ -273,6 +314,14 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
   }
   if (options.json) ctx.io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   else ctx.io.stdout(renderEvalReportText(report, ctx.out));
+  if (capped > 0)
+    ctx.io.stderr(
+      `council: the cost cap of $${maxCostUsd} stopped ${countNoun(capped, 'item')} before all ${capped === 1 ? 'its' : 'their'} calls were made; ${capped === 1 ? 'it counts' : 'they count'} with what was made (a call not made is neither right nor wrong). --resume does not run ${capped === 1 ? 'it' : 'them'} again.\n`,
+    );
+  if (unestimated && maxCostUsd !== null)
+    ctx.io.stderr(
+      'council: the cost cap could not be applied to every grading and judging call: some were made before any provider had reported a cost, so their cost could not be estimated.\n',
+    );
   if (failed > 0)
     ctx.io.stderr(`council: ${failed} item${failed === 1 ? '' : 's'} failed; run again with --resume to retry them.\n`);
   return failed > 0 ? 1 : 0;

@@ -8,6 +8,8 @@ import { checkKeyContent } from './check-key-content.js';
 import { peopleAgree } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
+import { evalCost, evalCostSentence } from './eval-report-cost.js';
+import type { EvalCost } from './eval-report-cost.js';
 
 /** Fewer items than this give a bootstrap figure (κ, ρ, α, a paired difference) no interval: resampling a handful says nothing. */
 export const MIN_ITEMS_FOR_INTERVAL = 5;
@@ -121,6 +123,8 @@ export interface EvalReport {
   reviewers: EvalReviewerRow[];
   /** The bias report's window over the eval's sessions. */
   bias: { sessions: number; confidence: string };
+  /** What the done items cost — sessions, grading and judging — and what the cost cap stopped. */
+  cost: EvalCost;
   /** Each figure said in a sentence. */
   sentences: string[];
   notes: string[];
@@ -394,10 +398,11 @@ export function computeEvalReport(options: {
     councilVsBest,
     reviewers,
     bias: { sessions: biasReport?.window.sessions ?? 0, confidence: biasReport?.confidence ?? 'insufficient_data' },
+    cost: evalCost(done.map((i) => journal.get(i.id)!)),
     sentences: [],
     notes,
   };
-  report.sentences = describeEvalReport(report);
+  report.sentences = [...describeEvalReport(report), evalCostSentence(report.cost)];
   return report;
 }
 

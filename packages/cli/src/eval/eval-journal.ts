@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { sessionDocument } from '../session-document.js';
+import type { EvalCostCapLine } from './eval-item-budget.js';
 
 /** One reviewer's judgement of an item's own answers: which of two it prefers, or the score it gives one. */
 export interface EvalJudgement {
@@ -24,6 +25,8 @@ export interface EvalGrade {
   correct: boolean | null;
   /** Who graded: a model id (the chairman's or `--grader`'s), or `simulated` (the demo's grader). */
   grader: string;
+  /** What the grader's call cost; null when not reported (absent in journals written before it was recorded). */
+  cost_usd?: number | null;
   error: string | null;
 }
 
@@ -34,6 +37,8 @@ export interface EvalJournalLine {
   session: ReturnType<typeof sessionDocument> | null;
   grades: EvalGrade[];
   judgements: EvalJudgement[];
+  /** Only under a cost cap (`--max-cost`, `max_cost_usd`): what the item's calls cost and the call it stopped before. */
+  cost_cap?: EvalCostCapLine;
   /** Why the item failed (it runs again on --resume); null when done. */
   error: string | null;
 }

@@ -1,5 +1,7 @@
 import { createBoundaryToken, createSeededMulberry32 } from '@council/core';
 import type { LanguageModelV1 } from '@council/providers';
+import { approxTokens } from './eval-call-prices.js';
+import type { EvalCallBudget } from './eval-item-budget.js';
 
 /** The grading prompt: the question, the reference answer, the answer between markers, one word back. */
 export function gradingPrompt(options: {
@@ -31,7 +33,10 @@ export function readGrade(text: string): boolean | null {
   return last === undefined ? null : last[1] === undefined;
 }
 
-/** Asks the grader model whether `answer` agrees with the item's reference answer. */
+/**
+ * Asks the grader model whether `answer` agrees with the item's reference answer: the grade (null when the reply says
+ * neither word) and what the call cost; null when the item's cost cap (`costs`) stopped it before it was made.
+ */
 export async function gradeAnswer(options: {
   model: LanguageModelV1;
   question: string;
@@ -39,16 +44,32 @@ export async function gradeAnswer(options: {
   answer: string;
   seed: string;
   timeoutMs: number;
-}): Promise<boolean | null> {
-  const result = await options.model.doGenerate({
-    messages: [
-      {
-        role: 'user',
-        content: gradingPrompt({ ...options, boundary: createBoundaryToken(createSeededMulberry32(options.seed)) }),
-      },
-    ],
-    providerOptions: { simulated: { council: { stage: 'answer' } } },
-    timeoutMs: options.timeoutMs,
+  /** `--max-cost`: checked before the call; names it in the cap's message. */
+  costs?: (EvalCallBudget & { what: string }) | undefined;
+}): Promise<{ correct: boolean | null; costUsd: number | null } | null> {
+  const content = gradingPrompt({ ...options, boundary: createBoundaryToken(createSeededMulberry32(options.seed)) });
+  const { modelId } = options.model;
+  // A reply is guessed as long as the answer it grades (a grader may explain itself) until this grader's are seen.
+  const settle = options.costs?.budget.admit({
+    model: modelId,
+    kind: 'grade',
+    prompt: content,
+    replyTokens: approxTokens(options.answer),
+    what: options.costs.what,
   });
-  return readGrade(result.text);
+  if (settle === null) return null;
+  let result;
+  try {
+    result = await options.model.doGenerate({
+      messages: [{ role: 'user', content }],
+      providerOptions: { simulated: { council: { stage: 'answer' } } },
+      timeoutMs: options.timeoutMs,
+    });
+  } catch (error) {
+    settle?.(null);
+    throw error;
+  }
+  settle?.(result.usage.costUsd);
+  options.costs?.prices.see({ model: modelId, kind: 'grade', usage: result.usage });
+  return { correct: readGrade(result.text), costUsd: result.usage.costUsd ?? null };
 }

@@ -8,6 +8,9 @@ import {
 import type { CouncilConfig } from '@council/core';
 import type { LanguageModelV1 } from '@council/providers';
 import { fnv1a } from '@council/scoring';
+import { approxTokens } from './eval-call-prices.js';
+import { COST_CAP_SKIPPED } from './eval-item-budget.js';
+import type { EvalCallBudget } from './eval-item-budget.js';
 import type { EvalJudgement } from './eval-journal.js';
 import type { EvalItem } from './eval-item.js';
 
@@ -24,12 +27,22 @@ const oneLine = (error: unknown): string =>
     .filter(Boolean)
     .join(' ');
 
+/** A review the item's cost cap stopped before it was asked for. */
+class NotMade extends Error {
+  constructor() {
+    super(COST_CAP_SKIPPED);
+  }
+}
+
 async function review(options: {
   reviewer: EvalReviewer;
   config: CouncilConfig;
   question: string;
   texts: readonly string[];
   seed: string;
+  /** Names the review in the cost cap's message. */
+  what: string;
+  costs?: EvalCallBudget | undefined;
   abortSignal?: AbortSignal | undefined;
 }): Promise<{ scores: (number | null)[]; first: number | null; costUsd: number | null }> {
   const labels = options.texts.map((_, i) => responseLabel(i));
@@ -40,13 +53,32 @@ async function review(options: {
     entries,
     boundary: createBoundaryToken(createSeededMulberry32(options.seed)),
   });
-  const result = await options.reviewer.model.doGenerate({
-    messages: [{ role: 'user', content: prompt }],
-    // The simulated provider plays a reviewer from these; every other provider ignores the namespace.
-    providerOptions: { simulated: { council: { stage: 'review', responses: entries } } },
-    timeoutMs: options.config.timeouts.stage2Ms,
-    ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+  const { modelId } = options.reviewer.model;
+  // Checked before the call is made (synchronously, so the item's calls are admitted in the order they are listed).
+  // A reply is guessed as long as the answers it reads until this model's reviews have been seen.
+  const settle = options.costs?.budget.admit({
+    model: modelId,
+    kind: 'review',
+    prompt,
+    replyTokens: options.texts.reduce((sum, t) => sum + approxTokens(t), 0),
+    what: options.what,
   });
+  if (settle === null) throw new NotMade();
+  let result;
+  try {
+    result = await options.reviewer.model.doGenerate({
+      messages: [{ role: 'user', content: prompt }],
+      // The simulated provider plays a reviewer from these; every other provider ignores the namespace.
+      providerOptions: { simulated: { council: { stage: 'review', responses: entries } } },
+      timeoutMs: options.config.timeouts.stage2Ms,
+      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+    });
+  } catch (error) {
+    settle?.(null);
+    throw error;
+  }
+  settle?.(result.usage.costUsd);
+  options.costs?.prices.see({ model: modelId, kind: 'review', usage: result.usage });
   const parsed = parseEvaluation(result.text, labels);
   const scores = labels.map((l) => {
     const s = parsed.scores[l];
@@ -71,6 +103,8 @@ export async function judgeItem(options: {
   seed: number | string;
   /** Show each pair both ways round (two reviews): a preference that changes with the order counts as a tie. */
   bothOrders?: boolean;
+  /** `--max-cost`: each review is checked against the item's cap before it is asked for; one it would pass is not made. */
+  costs?: EvalCallBudget | undefined;
   abortSignal?: AbortSignal | undefined;
 }): Promise<EvalJudgement[]> {
   const { item } = options;
@@ -84,19 +118,27 @@ export async function judgeItem(options: {
       const orders: (0 | 1)[] = options.bothOrders ? [drawn, (1 - drawn) as 0 | 1] : [drawn];
       const one = async (shownFirst: 0 | 1, k: number) => {
         const texts = shownFirst === 0 ? [answers[0], answers[1]] : [answers[1], answers[0]];
-        const { scores, first, costUsd } = await review({
+        const reviewed = review({
           ...options,
           reviewer,
           question: item.question,
           texts,
           seed: k === 0 ? seed : `${seed}:swapped`,
+          what: `${reviewer.id}'s review of ${item.id}'s two answers${k === 0 ? '' : ' the other way round'}`,
         });
+        // A review the cap stopped leaves the judgement unmade (and its other order's cost counted).
+        const made = await reviewed.catch((error: unknown) => {
+          if (error instanceof NotMade) return null;
+          throw error;
+        });
+        if (made === null) return { preferred: null, costUsd: 0, notMade: true };
+        const { scores, first, costUsd } = made;
         const [a, b] = scores;
         // Display position → the dataset's numbering.
         const asItem = (shown: number): 0 | 1 => (shown === 0 ? shownFirst : ((1 - shownFirst) as 0 | 1));
         const preferred: 0 | 1 | 'tie' | null =
           a != null && b != null ? (a === b ? 'tie' : asItem(a > b ? 0 : 1)) : first === null ? null : asItem(first);
-        return { preferred, costUsd };
+        return { preferred, costUsd, notMade: false };
       };
       calls.push(
         Promise.all(orders.map((o, k) => one(o, k))).then(
@@ -107,13 +149,23 @@ export async function judgeItem(options: {
             const consistent = options.bothOrders && read.length === 2 ? read[0] === read[1] : undefined;
             const preferred = read.length === 0 ? null : consistent === false ? 'tie' : read[0]!;
             const costs = results.map((r) => r.costUsd);
+            const cost_usd = costs.every((c) => c !== null) ? costs.reduce<number>((x, y) => x + (y ?? 0), 0) : null;
+            if (results.some((r) => r.notMade))
+              return {
+                reviewer: reviewer.id,
+                kind: 'preference',
+                preferred: null,
+                shown_first: drawn,
+                cost_usd,
+                error: COST_CAP_SKIPPED,
+              };
             return {
               reviewer: reviewer.id,
               kind: 'preference',
               preferred,
               shown_first: drawn,
               ...(consistent === undefined ? {} : { consistent }),
-              cost_usd: costs.every((c) => c !== null) ? costs.reduce<number>((x, y) => x + (y ?? 0), 0) : null,
+              cost_usd,
               error: null,
             };
           },
@@ -136,6 +188,7 @@ export async function judgeItem(options: {
           question: item.question,
           texts: [item.humanScore.answer],
           seed: `${seed}:score`,
+          what: `${reviewer.id}'s score of ${item.id}'s answer`,
         }).then(
           ({ scores, costUsd }): EvalJudgement => ({
             reviewer: reviewer.id,
@@ -148,7 +201,7 @@ export async function judgeItem(options: {
             reviewer: reviewer.id,
             kind: 'score',
             score: null,
-            cost_usd: null,
+            cost_usd: error instanceof NotMade ? 0 : null,
             error: oneLine(error),
           }),
         ),
