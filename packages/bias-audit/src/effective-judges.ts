@@ -67,6 +67,14 @@ export interface EffectiveJudges {
  * figure its uncertainty follows: the reviewers' part of a model's standard error is √(R/n_eff) times what R
  * independent judges would give. Per pair, 2/(1 + ρ). Bounded to [1, R]. Intervals: percentile bootstrap over
  * sessions (Hesterberg-expanded), each replicate recomputing σ̂² and every ρ.
+ *
+ * The council's interval is conservative, and knowingly so. With σ̂² the weighted mean of the pairs' Var(d) under the
+ * biweight's weights w_p, ρ̄ = (1/P)·Σ(1 − w_p)·ρ_p exactly (equal answers per pair): a soft classification of pairs
+ * by their distance in their own standard errors, whose spread a bootstrap overstates (a replicate's distances
+ * scatter around the observed ones, not around 0): 2–3 times n̂'s SD across stores at 50 sessions. Freezing the
+ * weights leaves the classification's variability out (too narrow); re-centring the replicates on the assumption
+ * fails at 20 sessions, where the classification itself is unsure (the bias-audit README's issue-31 study has the
+ * numbers). Where every pair errs independently the interval's top is R: read its lower bound.
  */
 export function effectiveJudges(
   input: BiasColumns | readonly BiasObservation[],
