@@ -1,6 +1,7 @@
 import { describeReason } from '@council/core';
-import type { CouncilSession, EvidenceReport, SessionVerdict } from '@council/core';
+import type { CouncilSession, SessionVerdict } from '@council/core';
 import type { Style } from './create-style.js';
+import { evidenceNotes, flipSentence } from './jury-sentences.js';
 import { stripTerminalControls } from './strip-terminal-controls.js';
 
 const signed = (margin: number) => `${margin >= 0 ? '+' : '−'}${Math.abs(margin).toFixed(2)}`;
@@ -17,13 +18,6 @@ function voteLine(vote: SessionVerdict['votes'][number], width: number): string 
   else if (vote.read.endsWith('-repaired')) parts.push('read after a repair request');
   if (vote.reviewerFlags.length > 0) parts.push(`flagged as a reviewer: ${vote.reviewerFlags.join(', ')}`);
   return `  ${parts.join('  ')}`;
-}
-
-/** Who could flip the verdict alone, in one sentence. */
-export function flipSentence(verdict: SessionVerdict): string {
-  if (!verdict.flipSensitive) return 'No single member changing its vote would change the verdict.';
-  const who = verdict.pivotal.join(', ');
-  return `Fragile: ${verdict.pivotal.length === 1 ? `${who} changing its vote` : `any one of ${who} changing its vote`} would change the verdict.`;
 }
 
 /** The verdict block of `ask`'s text output: the verdict, each member's decision, the margin, flip sensitivity, the dissent. */
@@ -45,24 +39,6 @@ export function renderVerdictText(verdict: SessionVerdict, style: Style): string
   );
   for (const warning of verdict.warnings) lines.push(style.dim(`note: ${warning}`));
   return `\n${lines.join('\n')}\n`;
-}
-
-/** Per evidence item: what was cut, and which lines looked like injections; empty when nothing is to say. */
-export function evidenceNotes(evidence: readonly EvidenceReport[] | undefined): string[] {
-  const notes: string[] = [];
-  for (const item of evidence ?? []) {
-    if (item.cut)
-      notes.push(
-        item.keptChars === 0
-          ? `evidence ${item.name}: left out by the evidence cap (${item.chars} characters).`
-          : `evidence ${item.name}: cut to ${item.keptChars} of ${item.chars} characters by the evidence cap.`,
-      );
-    for (const injection of item.injections)
-      notes.push(
-        `evidence ${item.name}:${injection.line}: looks like a prompt injection (${injection.signals.join(', ')}); the members were told to treat it as data.`,
-      );
-  }
-  return notes;
 }
 
 /** The session's verdict and evidence notes for the text output; empty outside jury mode without evidence. */

@@ -2,7 +2,7 @@ import { describeReason } from '@council/core';
 import type { CouncilSession, JuryDecision, SessionOutcome } from '@council/core';
 import { describeShortfalls } from '../council-outcome.js';
 import type { EvidenceExclusion, EvidenceRedaction } from '../evidence/read-evidence.js';
-import { flipSentence } from '../render-verdict-text.js';
+import { flipSentence } from '../jury-sentences.js';
 
 /** `council gate`'s exit codes: 0 approve, 1 reject, 2 unclear or the council incomplete (or the gate could not run). */
 export const GATE_EXIT_CODES = { approve: 0, reject: 1, unclear: 2 } as const satisfies Record<JuryDecision, number>;
