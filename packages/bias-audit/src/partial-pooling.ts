@@ -52,8 +52,8 @@ export interface PartialPooling {
 const MAX_ITERATIONS = 200;
 /** Points of the grid over log(τ² + c) on which τ²'s posterior is integrated (after a coarse pass finds its mass). */
 const GRID = 240;
-/** Log-density below the maximum beyond which grid points are dropped (e^−30 ≈ 1e−13 of the peak). */
-const NEGLIGIBLE = 30;
+/** Log-density below the maximum beyond which grid points are dropped (e^−25 ≈ 1e−11 of the peak). */
+const NEGLIGIBLE = 25;
 
 /** τ²'s maximum likelihood estimate from the marginal y_i ~ N(0, τ² + v_i), by Fisher scoring (0 when the spread is all noise). */
 function maximumLikelihoodTauSquared(y2: readonly number[], v: readonly number[]): number {
@@ -119,31 +119,49 @@ function tauSquaredPosterior(y2: readonly number[], v: readonly number[]): { A: 
   return { A, weight: weight.map((w) => w / total) };
 }
 
-/** The p-quantile of a mixture of normals (weights, means, SDs; an SD of 0 is a point), by bisection between the components' own quantiles. */
+/**
+ * The p-quantile of a mixture of normals (weights, means, SDs; an SD of 0 is a point): Newton steps on the mixture's
+ * distribution function, kept inside a bracket between the components' own quantiles (bisection when a step leaves
+ * it).
+ */
 function mixtureQuantile(
   p: number,
   { weight, mean, sd }: { weight: readonly number[]; mean: readonly number[]; sd: readonly number[] },
-) {
+): number {
   const z = normalQuantile(p);
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
+  let x = 0;
+  let spread = 0;
   for (let g = 0; g < weight.length; g++) {
     const q = mean[g]! + z * sd[g]!;
     lo = Math.min(lo, q);
     hi = Math.max(hi, q);
+    x += weight[g]! * q;
+    spread = Math.max(spread, sd[g]!);
   }
-  const cdf = (x: number): number => {
-    let total = 0;
-    for (let g = 0; g < weight.length; g++)
-      total += weight[g]! * (sd[g]! > 0 ? normalCdf((x - mean[g]!) / sd[g]!) : x >= mean[g]! ? 1 : 0);
-    return total;
-  };
-  for (let iteration = 0; iteration < 60 && hi - lo > 1e-12 * Math.max(1, Math.abs(hi)); iteration++) {
-    const mid = (lo + hi) / 2;
-    if (cdf(mid) < p) lo = mid;
-    else hi = mid;
+  const tolerance = 1e-10 * Math.max(spread, Math.abs(x), Number.MIN_VALUE);
+  for (let iteration = 0; iteration < 100 && hi - lo > tolerance; iteration++) {
+    let cdf = 0;
+    let pdf = 0;
+    for (let g = 0; g < weight.length; g++) {
+      const s = sd[g]!;
+      if (s > 0) {
+        const u = (x - mean[g]!) / s;
+        cdf += weight[g]! * normalCdf(u);
+        pdf += (weight[g]! * Math.exp(-0.5 * u * u)) / (s * Math.sqrt(2 * Math.PI));
+      } else if (x >= mean[g]!) cdf += weight[g]!;
+    }
+    if (cdf < p) lo = x;
+    else hi = x;
+    const step = pdf > 0 ? (p - cdf) / pdf : Number.NaN;
+    const next = x + step;
+    if (Number.isFinite(next) && next > lo && next < hi) {
+      if (Math.abs(step) <= tolerance) return next;
+      x = next;
+    } else x = (lo + hi) / 2;
   }
-  return (lo + hi) / 2;
+  return x;
 }
 
 /**
