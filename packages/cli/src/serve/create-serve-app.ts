@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../command-context.js';
-import { calibratedFigures, computeBiasReport } from '../commands/bias-report-command.js';
+import { computeBiasReport } from '../commands/bias-report-command.js';
 import { computeContributionsReport } from '../commands/contributions-command.js';
 import { loadHistory } from '../commands/history-command.js';
 import { computeLeaderboard } from '../commands/leaderboard-command.js';
@@ -18,6 +18,7 @@ import {
   windowQuerySchema,
   biasReportQuerySchema,
 } from './api-schemas.js';
+import { calibratedFiguresOffThread } from './calibrated-figures-worker.js';
 import { eventStreamBody } from './event-stream-body.js';
 import { listSessions } from './list-sessions.js';
 import { createServeOpenApiDocument } from './openapi-document.js';
@@ -259,12 +260,17 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
       },
       ctx,
     );
-    // `--calibrated`'s figures too (the dashboard's Raw / Calibrated toggle and n_eff): seconds over many sessions, the
-    // style fit most (3 s over 100 sessions, 28 s over 1,000), so the dashboard asks for it only when it is opened.
+    // `--calibrated`'s figures too (the dashboard's Raw / Calibrated toggle and n_eff): seconds of CPU over many
+    // sessions, the style fit most, so they run on a worker thread and every other request (a running session's
+    // event stream too) is answered meanwhile; the dashboard still asks for the style fit only when it is opened.
     if (calibrated === 'true')
       Object.assign(
         document,
-        await calibratedFigures(loaded.columns, { seed: document.options.seed, styleControlled: style !== 'false' }),
+        await calibratedFiguresOffThread(loaded.columns, {
+          seed: document.options.seed,
+          styleControlled: style !== 'false',
+          signal: c.req.raw.signal,
+        }),
       );
     return c.json(document);
   });
