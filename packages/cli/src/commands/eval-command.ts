@@ -26,6 +26,7 @@ import { demoGrade, withDemoKnowledge } from '../eval/eval-demo-models.js';
 import { hasJudging, runsCouncil } from '../eval/eval-item.js';
 import type { EvalItem } from '../eval/eval-item.js';
 import { readEvalJournal } from '../eval/eval-journal.js';
+import { saveEvalReport } from '../eval/eval-report-store.js';
 import type { EvalGrade, EvalJournalLine } from '../eval/eval-journal.js';
 import { EvalCallPrices } from '../eval/eval-call-prices.js';
 import { COST_CAP_SKIPPED, EvalItemBudget } from '../eval/eval-item-budget.js';
@@ -308,6 +309,15 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
     journalPath: output,
     now: ctx.now(),
   });
+  // Kept in the home for `council serve`'s dashboard (GET /api/evals), unless nothing of the run is to be kept.
+  if (options.persist !== false) {
+    try {
+      const saved = saveEvalReport({ home: given.home, report });
+      ctx.io.stderr(`Report saved for the dashboard (council serve): ${saved.path}\n`);
+    } catch (error) {
+      ctx.io.stderr(`council: the report could not be saved for the dashboard: ${oneLine(error)}\n`);
+    }
+  }
   if (htmlOutput !== null) {
     writeOutputFile({ ...htmlOutput, data: renderEvalReportHtml(report) });
     ctx.io.stderr(`HTML report: ${htmlOutput.path}\n`);
