@@ -19,6 +19,7 @@ import {
   biasReportQuerySchema,
 } from './api-schemas.js';
 import { calibratedFiguresOffThread } from './calibrated-figures-worker.js';
+import { evalRoutes } from './eval-routes.js';
 import { eventStreamBody } from './event-stream-body.js';
 import { listSessions } from './list-sessions.js';
 import { createServeOpenApiDocument } from './openapi-document.js';
@@ -286,6 +287,9 @@ export function createServeApp(options: ServeAppOptions): Hono<{ Bindings: HttpB
       ),
     );
   });
+
+  // The eval runs saved in the home, and one run's report (`council eval --json`'s document), read as saved.
+  app.route('/api/evals', evalRoutes(ctx));
 
   for (const asset of options.assets ?? []) {
     app.get(asset.path, (c) =>
