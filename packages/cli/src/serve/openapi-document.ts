@@ -18,6 +18,7 @@ import {
   streamEventDataSchemas,
   windowQuerySchema,
 } from './api-schemas.js';
+import { evalListResponseSchema, evalReportResponseSchema } from './eval-api-schemas.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -35,6 +36,8 @@ function componentSchemas(): Record<string, JsonObject> {
     [leaderboardResponseSchema, 'Leaderboard'],
     [biasReportResponseSchema, 'BiasReport'],
     [contributionsResponseSchema, 'Contributions'],
+    [evalListResponseSchema, 'EvalList'],
+    [evalReportResponseSchema, 'EvalReport'],
     ...Object.entries(streamEventDataSchemas).map(([type, schema]): [z.ZodType, string] => [
       schema,
       `StreamEvent_${type}`,
@@ -197,6 +200,25 @@ export function createServeOpenApiDocument(): JsonObject {
           responses: {
             '200': json('The report.', 'Contributions'),
             '400': error('A parameter out of range.'),
+            ...refused,
+          },
+        },
+      },
+      '/api/evals': {
+        get: {
+          summary:
+            'The eval runs saved in the home (each `council eval` run saves its report; a resumed run replaces its own), newest first.',
+          responses: { '200': json('The runs.', 'EvalList'), ...refused },
+        },
+      },
+      '/api/evals/{id}': {
+        get: {
+          summary:
+            "One eval run's report: the document of `council eval --json` (accuracy, agreement with people, bias, cost), as the run saved it.",
+          parameters: [idParameter('An eval run id (from GET /api/evals).')],
+          responses: {
+            '200': json('The report.', 'EvalReport'),
+            '404': error('No such eval run in this home.'),
             ...refused,
           },
         },
