@@ -66,6 +66,8 @@ interface Pair {
   loser: number;
   /** Winner's features less the loser's. */
   difference: Float64Array;
+  /** How many of the session's ballots gave this outcome: identical rows, fitted as one row of this weight. */
+  count: number;
 }
 
 const MAX_ITERATIONS = 100;
@@ -74,7 +76,8 @@ const TOLERANCE = 1e-10;
 /**
  * Fits logit P(w beats l) = β_w − β_l + γ·(x_w − x_l) by Newton's method on the log-likelihood (concave, so it
  * converges from any start; a step that lowers the likelihood is halved), β of the last candidate fixed at 0 and
- * the rest centred after. `weights` per session (bootstrap multiplicities). Returns [β…, γ…] and the iterations.
+ * the rest centred after. Each row counts `count` times, times its session's entry of `weights` (bootstrap
+ * multiplicities) where given. Returns [β…, γ…] and the iterations.
  */
 function fitLogit(spec: {
   pairs: readonly Pair[];
@@ -95,7 +98,7 @@ function fitLogit(spec: {
       total -= w * (eta > 0 ? Math.log1p(Math.exp(-eta)) : -eta + Math.log1p(Math.exp(eta)));
     };
     for (const pair of pairs) {
-      const w = weights === null ? 1 : weights[pair.session]!;
+      const w = pair.count * (weights === null ? 1 : weights[pair.session]!);
       if (w === 0) continue;
       let eta = t[pair.winner]! - t[pair.loser]!;
       for (let f = 0; f < p; f++) eta += t[n + f]! * pair.difference[f]!;
@@ -129,7 +132,7 @@ function fitLogit(spec: {
     // Parameter i of β is column i (−1 for the last candidate, fixed at 0); γ_f is column n − 1 + f.
     const column = (candidate: number): number => (candidate === n - 1 ? -1 : candidate);
     for (const pair of pairs) {
-      const w = weights === null ? 1 : weights[pair.session]!;
+      const w = pair.count * (weights === null ? 1 : weights[pair.session]!);
       if (w === 0) continue;
       let eta = theta[pair.winner]! - theta[pair.loser]!;
       index[0] = column(pair.winner);
@@ -260,22 +263,49 @@ export function styleControlledBradleyTerry(
       sd[f] = Math.sqrt(ss / (all.length - 1)) || 1;
     }
   }
+  // A session's ballots often agree: the same winner over the same loser, with the same feature difference (the
+  // features are the answers'). Such rows are kept once with their count, which gives the same likelihood — so the
+  // same estimates — with a fraction of the rows (the bootstrap refits all of them 1,000 times).
   const pairs: Pair[] = [];
+  let comparisons = 0;
   sessions.forEach((session, s) => {
+    const rowOf = new Map<number, Pair>();
     for (const ballot of session.ballots) {
       const ranked = ballot.ranking.filter((c) => c !== ballot.reviewer && session.answers[c] !== undefined);
       for (let a = 0; a < ranked.length; a++)
         for (let b = a + 1; b < ranked.length; b++) {
+          comparisons++;
+          const winner = indexOf.get(ranked[a]!)!;
+          const loser = indexOf.get(ranked[b]!)!;
+          const seen = rowOf.get(winner * n + loser);
+          if (seen !== undefined) {
+            seen.count++;
+            continue;
+          }
           const x = session.answers[ranked[a]!]!;
           const y = session.answers[ranked[b]!]!;
           const difference = new Float64Array(p);
           for (let f = 0; f < p; f++) difference[f] = (x[f]! - y[f]!) / sd[f]!;
-          pairs.push({ session: s, winner: indexOf.get(ranked[a]!)!, loser: indexOf.get(ranked[b]!)!, difference });
+          const pair = { session: s, winner, loser, difference, count: 1 };
+          rowOf.set(winner * n + loser, pair);
+          pairs.push(pair);
         }
     }
   });
-  const plainPairs = pairs.map((pair) => ({ ...pair, difference: new Float64Array(0) }));
-  const plainFit = fitLogit({ pairs: plainPairs, n, p: 0, prior, weights: null, start: null });
+  // Without features a row is only (winner, loser): the plain fit takes one row per ordered pair of candidates, its
+  // count the (bootstrap-weighted) number of such wins over all sessions — n(n − 1) rows at most, however many sessions.
+  const noDifference = new Float64Array(0);
+  const plainPairsOf = (weights: Float64Array | null): Pair[] => {
+    const wins = new Float64Array(n * n);
+    for (const pair of pairs)
+      wins[pair.winner * n + pair.loser]! += pair.count * (weights === null ? 1 : weights[pair.session]!);
+    const rows: Pair[] = [];
+    for (let i = 0; i < n * n; i++)
+      if (wins[i]! > 0)
+        rows.push({ session: 0, winner: Math.floor(i / n), loser: i % n, difference: noDifference, count: wins[i]! });
+    return rows;
+  };
+  const plainFit = fitLogit({ pairs: plainPairsOf(null), n, p: 0, prior, weights: null, start: null });
   const styleFit = fitLogit({ pairs, n, p, prior, weights: null, start: null });
 
   const ratingsOf = (theta: Float64Array): Float64Array => {
@@ -294,7 +324,9 @@ export function styleControlledBradleyTerry(
   for (let b = 0; b < B; b++) {
     weights.fill(0);
     for (let j = 0; j < S; j++) weights[rng.nextInt(S)]! += 1;
-    const plain = ratingsOf(fitLogit({ pairs: plainPairs, n, p: 0, prior, weights, start: plainFit.theta }).theta);
+    const plain = ratingsOf(
+      fitLogit({ pairs: plainPairsOf(weights), n, p: 0, prior, weights: null, start: plainFit.theta }).theta,
+    );
     const styled = fitLogit({ pairs, n, p, prior, weights, start: styleFit.theta }).theta;
     const styledRatings = ratingsOf(styled);
     for (let i = 0; i < n; i++) {
@@ -328,7 +360,7 @@ export function styleControlledBradleyTerry(
       coefficient: styleFit.theta[n + f]!,
       interval: intervalOf(styleReplicates[n + f]!),
     })),
-    comparisons: pairs.length,
+    comparisons,
     sessions: S,
     bootstrap: B,
     iterations: styleFit.iterations,
