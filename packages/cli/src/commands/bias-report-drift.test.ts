@@ -80,7 +80,7 @@ describe('council bias-report and a reviewer whose offset changed', () => {
       "Reviewers whose offset changed within the window (the offset above is the latest period's)",
     );
     const rows = text.split('\n').filter((line) => line.includes('│ 2026-10-'));
-    expect(rows[0]).toMatch(/│ r\/one\s+│ 2026-10-10 to 2026-10-19 │\s+20 │\s+│\s+[+-]0\.000 │/);
+    expect(rows[0]).toMatch(/│ r\/one\s+│ 2026-10-10 to 2026-10-19 │\s+20 │\s+│\s+0\.000 │/);
     expect(rows[1]).toMatch(/│\s+│ 2026-10-20 to 2026-10-29 │\s+20 │\s+│\s+-1\.000 │/);
     expect(text).toContain(
       '  r/one: changed by -1.000 [-1.066, -0.934] from 2026-10-20 (session s-000020; one change point, p < 0.001, 40 sessions)',
