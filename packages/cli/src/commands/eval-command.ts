@@ -214,7 +214,8 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
         ];
         for (const { target, text } of targets) {
           if (grader === null) {
-            grades.push({ target, correct: demoGrade(text, reference), grader: graderId, error: null });
+            // The demo's grader is no model call: it costs nothing.
+            grades.push({ target, correct: demoGrade(text, reference), grader: graderId, cost_usd: 0, error: null });
             continue;
           }
           try {

@@ -76,13 +76,14 @@ describe('council eval --max-cost covers the grader and the judges (issue 31)', 
     const report = JSON.parse(first.out) as EvalReport;
     expect(report.cost.sessionsUsd).toBeCloseTo(0.007, 12);
     expect(report.cost.gradingUsd).toBeCloseTo(0.001, 12);
-    expect(report.cost.judgingUsd).toBeNull();
+    // No judging calls: nothing spent on them.
+    expect(report.cost.judgingUsd).toBe(0);
     expect(report.cost.totalUsd).toBeCloseTo(0.008, 12);
     expect([report.cost.itemsCapped, report.cost.notMade]).toEqual([1, 3]);
     // The grader's one reply says neither word: graded by nobody, and the three not made count neither way.
     expect(report.members.find((m) => m.member === 'test/alpha')!.graded.n).toBe(0);
     expect(report.sentences).toContain(
-      "The run cost $0.0080: $0.0070 for the sessions, $0.0010 for grading and not reported for the judges' reviews. The cost cap of $0.0091 an item stopped 1 item before all its calls were made: 3 grades or judgements not made, counted neither right nor wrong.",
+      "The run cost $0.0080: $0.0070 for the sessions, $0.0010 for grading and $0.0000 for the judges' reviews. The cost cap of $0.0091 an item stopped 1 item before all its calls were made: 3 grades or judgements not made, counted neither right nor wrong.",
     );
 
     // --resume: the item is done (stopped by the cap, as a session stopped by its cap is done); nothing is asked,

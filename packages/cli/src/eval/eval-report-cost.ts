@@ -26,8 +26,9 @@ export interface EvalCost {
 export function evalCost(lines: readonly EvalJournalLine[]): EvalCost {
   let unreported = 0;
   let notMade = 0;
+  // No calls of a kind cost nothing; calls of which none reported a cost, an unknown amount (null).
   const sum = (values: readonly (number | null | undefined)[]): number | null => {
-    let total: number | null = null;
+    let total: number | null = values.length === 0 ? 0 : null;
     for (const v of values) {
       if (v === null || v === undefined) unreported++;
       else total = (total ?? 0) + v;
