@@ -3,6 +3,7 @@ import { ApiError, api, query } from './api.js';
 import { BiasFigures } from './bias-figures.js';
 import { CalibratedLeaderboard, EffectiveJudges } from './calibrated-toggle.js';
 import type { StyleState } from './calibrated-toggle.js';
+import { EvalsSection } from './eval-section.js';
 import { dayBound, withInterval } from './format.js';
 import { ContributionHeatmap } from './heatmap.js';
 import type { BiasReportDocument, ContributionsReport, LeaderboardDocument } from './types.js';
@@ -194,6 +195,7 @@ export function DashboardPage() {
             </>
           )}
         />
+        <EvalsSection />
       </div>
     </div>
   );
