@@ -103,6 +103,9 @@ export type { Contributor, ParsedSynthesis } from './parse-contributors.js';
 export { detectInjection } from './detect-injection.js';
 export type { InjectionSignal } from './detect-injection.js';
 export { parseEvaluation } from './parse-evaluation.js';
+// A review asked for as structured output: the schema the call carries, and the reader of its JSON reply.
+export { reviewResponseFormat } from './review-response-format.js';
+export { parseStructuredEvaluation } from './parse-structured-evaluation.js';
 export type { Critique, EvaluationFormat, ParsedEvaluation } from './parse-evaluation.js';
 
 // Randomisation: the seeded generator, orders and labels.
