@@ -106,33 +106,39 @@ describe('council eval --max-cost covers the grader and the judges (issue 31)', 
       },
     ];
     const dir = dataset(items);
-    // q1's session (cap $0.0095: its checks, $0.009, pass) costs $0.007 and teaches the prices: $0.001/150 a token,
+    // q1's session (cap $0.01: its checks, $0.009, pass) costs $0.007 and teaches the prices: $0.001/150 a token,
     // each member's reviews 50 tokens long. p1 (--both-orders): six reviews, listed alpha, alpha swapped, beta, beta
     // swapped, gamma, gamma swapped, all sent at once, so each is checked against what the ones before it are
-    // estimated at. Each: the evaluation prompt with two short answers (~1,600 characters, ~400 tokens) + 50 ≈ 450
-    // tokens ≈ $0.0030; three make ≈ $0.0090 ≤ $0.0095, a fourth ≈ $0.0120 does not — beta's swapped review.
-    const capped = await run(dir, ['--max-cost', '0.0095', '--both-orders', '--json', '--bootstrap', '50']);
+    // estimated at. Each is asked for as structured output, as stage 2 asks: the evaluation prompt with two short
+    // answers (~1,200 characters, ~300 tokens) + a 50-token reply ≈ 350 tokens ≈ $0.0023; four make ≈ $0.0093 ≤
+    // $0.01, a fifth ≈ $0.0117 does not — gamma's first review, and so its second.
+    const capped = await run(dir, ['--max-cost', '0.01', '--both-orders', '--json', '--bootstrap', '50']);
     expect(capped.code, capped.err).toBe(0);
-    expect(server.requests).toHaveLength(7 + 3);
+    expect(server.requests).toHaveLength(7 + 4);
     const p1 = journal(dir).find((l) => l.item_id === 'p1')!;
     expect(p1.session).toBeNull();
     expect(p1.judgements.map((j) => [j.reviewer, j.error === null, j.cost_usd])).toEqual([
       ['test/alpha', true, 0.002],
-      ['test/beta', false, 0.001],
+      ['test/beta', true, 0.002],
       ['test/gamma', false, 0],
     ]);
-    expect(p1.judgements[1]!.preferred).toBeNull();
-    expect(p1.cost_cap?.stopped_before).toBe("test/beta's review of p1's two answers the other way round");
-    expect(p1.cost_cap?.spent_usd).toBeCloseTo(0.003, 12);
-    expect(p1.cost_cap?.message).toMatch(/: \$0\.0090 spent or committed and about \$0\.0030 more estimated for it/);
+    expect(p1.judgements[2]!.preferred).toBeNull();
+    expect(p1.cost_cap?.stopped_before).toBe("test/gamma's review of p1's two answers");
+    expect(p1.cost_cap?.spent_usd).toBeCloseTo(0.004, 12);
+    expect(p1.cost_cap?.message).toMatch(/: \$0\.0093 spent or committed and about \$0\.0023 more estimated for it/);
     const report = JSON.parse(capped.out) as EvalReport;
-    expect(report.cost.totalUsd).toBeCloseTo(0.01, 12);
-    expect(report.cost.judgingUsd).toBeCloseTo(0.003, 12);
-    // Beta's judgement (half made) and gamma's are not made.
-    expect([report.cost.itemsCapped, report.cost.notMade]).toEqual([1, 2]);
-    // The reviewer stopped half-way has no judgement: alpha's alone is read.
-    expect(report.reviewers.find((r) => r.reviewer === 'test/alpha')!.preferences.n).toBe(1);
-    expect(report.reviewers.find((r) => r.reviewer === 'test/beta')!.preferences.n).toBe(0);
+    expect(report.cost.totalUsd).toBeCloseTo(0.011, 12);
+    expect(report.cost.judgingUsd).toBeCloseTo(0.004, 12);
+    // Gamma's judgement is not made.
+    expect([report.cost.itemsCapped, report.cost.notMade]).toEqual([1, 1]);
+    expect(report.reviewers.find((r) => r.reviewer === 'test/beta')!.preferences.n).toBe(1);
+    expect(report.reviewers.find((r) => r.reviewer === 'test/gamma')!.preferences.n).toBe(0);
+    // The reviews were asked for as structured output (core's council_review schema), as the sessions' are.
+    const judged = server.requests.slice(7);
+    for (const r of judged)
+      expect(
+        (r.body as { response_format?: { json_schema?: { name?: string } } }).response_format?.json_schema?.name,
+      ).toBe('council_review');
 
     // No cap: the six reviews are made, and the run costs $0.007 + $0.006.
     server.reset();

@@ -3,9 +3,12 @@ import {
   createBoundaryToken,
   createSeededMulberry32,
   parseEvaluation,
+  parseStructuredEvaluation,
   responseLabel,
+  reviewResponseFormat,
 } from '@council/core';
 import type { CouncilConfig } from '@council/core';
+import { ProviderError } from '@council/providers';
 import type { LanguageModelV1 } from '@council/providers';
 import { fnv1a } from '@council/scoring';
 import { approxTokens } from './eval-call-prices.js';
@@ -47,39 +50,58 @@ async function review(options: {
 }): Promise<{ scores: (number | null)[]; first: number | null; costUsd: number | null }> {
   const labels = options.texts.map((_, i) => responseLabel(i));
   const entries = options.texts.map((text, i) => ({ label: labels[i]!, text }));
-  const prompt = buildEvaluationPrompt({
-    config: options.config,
-    query: options.question,
-    entries,
-    boundary: createBoundaryToken(createSeededMulberry32(options.seed)),
-  });
-  const { modelId } = options.reviewer.model;
-  // Checked before the call is made (synchronously, so the item's calls are admitted in the order they are listed).
-  // A reply is guessed as long as the answers it reads until this model's reviews have been seen.
-  const settle = options.costs?.budget.admit({
-    model: modelId,
-    kind: 'review',
-    prompt,
-    replyTokens: options.texts.reduce((sum, t) => sum + approxTokens(t), 0),
-    what: options.what,
-  });
-  if (settle === null) throw new NotMade();
+  const boundary = createBoundaryToken(createSeededMulberry32(options.seed));
+  const { model } = options.reviewer;
+  // One call, in the structured or the text format: checked against the item's cost cap before it is made (the
+  // first synchronously, so the item's calls are admitted in the order they are listed); a reply is guessed as long
+  // as the answers it reads until this model's reviews have been seen.
+  const ask = async (structured: boolean) => {
+    const prompt = buildEvaluationPrompt({
+      config: options.config,
+      query: options.question,
+      entries,
+      boundary,
+      structured,
+    });
+    const settle = options.costs?.budget.admit({
+      model: model.modelId,
+      kind: 'review',
+      prompt,
+      replyTokens: options.texts.reduce((sum, t) => sum + approxTokens(t), 0),
+      what: options.what,
+    });
+    if (settle === null) throw new NotMade();
+    let result;
+    try {
+      result = await model.doGenerate({
+        messages: [{ role: 'user', content: prompt }],
+        // The simulated provider plays a reviewer from these; every other provider ignores the namespace.
+        providerOptions: { simulated: { council: { stage: 'review', responses: entries } } },
+        timeoutMs: options.config.timeouts.stage2Ms,
+        ...(structured ? { responseFormat: reviewResponseFormat(labels) } : {}),
+        ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
+      });
+    } catch (error) {
+      settle?.(null);
+      throw error;
+    }
+    settle?.(result.usage.costUsd);
+    options.costs?.prices.see({ model: model.modelId, kind: 'review', usage: result.usage });
+    return result;
+  };
+  // As stage 2 asks: structured output where the model can constrain its reply (and structured_reviews is on), the
+  // text format for a model that refuses it; a structured reply that is not the schema's JSON is read as text.
+  let structured = options.config.structuredReviews && model.supportsStructuredOutput === true;
   let result;
   try {
-    result = await options.reviewer.model.doGenerate({
-      messages: [{ role: 'user', content: prompt }],
-      // The simulated provider plays a reviewer from these; every other provider ignores the namespace.
-      providerOptions: { simulated: { council: { stage: 'review', responses: entries } } },
-      timeoutMs: options.config.timeouts.stage2Ms,
-      ...(options.abortSignal === undefined ? {} : { abortSignal: options.abortSignal }),
-    });
+    result = await ask(structured);
   } catch (error) {
-    settle?.(null);
-    throw error;
+    if (!structured || !ProviderError.isInstance(error) || error.code !== 'STRUCTURED_OUTPUT_UNSUPPORTED') throw error;
+    structured = false;
+    result = await ask(false);
   }
-  settle?.(result.usage.costUsd);
-  options.costs?.prices.see({ model: modelId, kind: 'review', usage: result.usage });
-  const parsed = parseEvaluation(result.text, labels);
+  const parsed =
+    (structured ? parseStructuredEvaluation(result.text, labels) : undefined) ?? parseEvaluation(result.text, labels);
   const scores = labels.map((l) => {
     const s = parsed.scores[l];
     return typeof s === 'number' && Number.isFinite(s) ? s : null;
@@ -90,7 +112,7 @@ async function review(options: {
 
 /**
  * Each reviewer's judgement of an item's own answers, as the council reviews (the configured evaluation prompt, the
- * answers anonymised as Response A and B, read by `parseEvaluation`): for a human preference, which answer it
+ * answers anonymised as Response A and B, asked for as structured output where the model takes it, as stage 2 does): for a human preference, which answer it
  * prefers — the higher score, a tie for equal scores, else its ranking's first — with the two answers shown in an
  * order drawn per reviewer and item (so position cannot favour the dataset's first answer), or with `bothOrders` in
  * that order and the other, a preference that changes with the order counting as a tie; for a human score, the
