@@ -72,11 +72,13 @@ describe("issue 31's figures as sentences", () => {
 
   it('states the pooling prior, and what τ = 0 means', () => {
     expect(poolingPriorSentence({ tau: 2.25, subjects: 4 })).toMatch(
-      /^Prior: a reviewer's true offset lies around the typical reviewer's \(0\) with a spread of τ = 2\.25 points, estimated from the 4 reviewers' offsets \(empirical Bayes\)\./,
+      /^Prior: a reviewer's true offset lies around the typical reviewer's \(0\) with a spread of about τ = 2\.25 points \(its most likely value\), learnt from the 4 reviewers' offsets \(empirical Bayes, averaged over every spread the data allow\)\./,
     );
+    // τ = 0 is only the most likely spread: partialPool averages over larger ones too, so no offset is pulled to 0.
     expect(poolingPriorSentence({ tau: 0, subjects: 3 })).toContain(
-      '(spread τ = 0), so every offset is pulled all the way',
+      '(most likely spread τ = 0), so each offset is pulled strongly toward the typical reviewer',
     );
+    expect(poolingPriorSentence({ tau: 0, subjects: 3 })).not.toContain('all the way to');
   });
 
   it('says the style-controlled order against the plain one, and what length does to the odds', () => {

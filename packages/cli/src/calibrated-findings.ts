@@ -164,8 +164,8 @@ export function judgePairSentence(pair: {
  */
 export function poolingPriorSentence(prior: { tau: number; subjects: number }): string {
   if (!(prior.tau > 0))
-    return `Prior: the ${prior.subjects} reviewers' measured offsets vary no more than their own noise (spread τ = 0), so every offset is pulled all the way to the typical reviewer's 0 until more sessions show otherwise.`;
-  return `Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of τ = ${prior.tau.toFixed(2)} points, estimated from the ${prior.subjects} reviewers' offsets (empirical Bayes). Each offset keeps the share of its measured value that its precision earns, so a reviewer seen in few sessions is pulled toward 0 rather than reported as extreme on noise.`;
+    return `Prior: the ${prior.subjects} reviewers' measured offsets vary no more than their own noise (most likely spread τ = 0), so each offset is pulled strongly toward the typical reviewer's 0 — not all the way, since the data also allow a larger spread — until more sessions show otherwise.`;
+  return `Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of about τ = ${prior.tau.toFixed(2)} points (its most likely value), learnt from the ${prior.subjects} reviewers' offsets (empirical Bayes, averaged over every spread the data allow). Each offset keeps the share of its measured value that its precision earns, so a reviewer seen in few sessions is pulled toward 0 rather than reported as extreme on noise.`;
 }
 
 /** One pooled offset: "r/harsh: measured -4.50, pooled -4.50 [-4.50, -4.50] (keeps 100% of its measured offset)". */

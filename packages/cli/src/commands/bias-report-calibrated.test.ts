@@ -67,7 +67,7 @@ describe('council bias-report: the calibrated view, n_eff, pooled offsets and st
       'How many judges you really have\n  Not known: the reviewers never disagreed about an answer, so there is no error to compare.',
     );
     expect(text.out).toContain(
-      "Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of τ = 2.25 points, estimated from the 4 reviewers' offsets (empirical Bayes).",
+      "Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of about τ = 2.25 points (its most likely value), learnt from the 4 reviewers' offsets (empirical Bayes, averaged over every spread the data allow).",
     );
     expect(text.out).toMatch(/│ r\/harsh +│ +-4\.50 │ +-4\.50 \[-4\.50, -4\.50\] │ 100% │/);
     expect(text.out).toMatch(/Style-controlled ratings[^\n]*\n {2}Holding length fixed/);
