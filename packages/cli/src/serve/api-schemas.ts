@@ -191,6 +191,12 @@ export const configResponseSchema = z.object({
   modes: z.tuple([z.literal('consensus'), z.literal('voting')]),
   defaultMode: z.enum(['consensus', 'voting']),
   modeToggle: z.boolean(),
+  defaultVerdict: z
+    .enum(['binary', 'tie-breaker'])
+    .nullable()
+    .describe(
+      "config.yaml's verdict: the jury mode a session runs in when POST /api/sessions names none; null: the council answers.",
+    ),
   models: z.array(z.string()),
   persist: z.object({ consent: z.number().int(), biasRecords: z.boolean() }),
 });

@@ -39,6 +39,8 @@ export async function serveConfig(
     defaultMode: config.mode,
     // mode_toggle (config.yaml or the organization's file): false fixes the mode to defaultMode.
     modeToggle: config.modeToggle,
+    // config.yaml's verdict: without one the page's Verdict choice offers Off (a request cannot turn a configured jury off).
+    defaultVerdict: config.verdict ?? null,
     models: [...models].sort(),
     persist: { consent: settings.consentLevel, biasRecords: settings.writesBiasRecords },
   };

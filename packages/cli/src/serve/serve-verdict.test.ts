@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestServer } from '@council/providers/test';
@@ -22,8 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-async function withServer<T>(run: (client: ReturnType<typeof createServeClient>) => Promise<T>) {
+async function withServer<T>(run: (client: ReturnType<typeof createServeClient>) => Promise<T>, configYaml?: string) {
   const home = mkdtempSync(join(tmpdir(), 'council-serve-verdict-'));
+  if (configYaml !== undefined) writeFileSync(join(home, 'config.yaml'), configYaml);
   const ctx = testContext({ env: { OPENROUTER_BASE_URL: provider.url, OPENROUTER_API_KEY: KEY }, home }).ctx;
   const server = await serveCouncil({
     ctx: { ...ctx, now: () => new Date() },
@@ -43,6 +44,15 @@ async function withServer<T>(run: (client: ReturnType<typeof createServeClient>)
 
 // Built from pieces, so no scanner mistakes this file for a leak.
 const planted = ['sk', 'proj', 'PLANTEDserve7Lp2Xv9Rt4W'].join('-');
+
+describe("GET /api/config: the configured verdict, for the page's Verdict choice", () => {
+  it("is null without config.yaml's verdict, and that verdict with one", async () => {
+    const config = (client: ReturnType<typeof createServeClient>) =>
+      client.get('/api/config').then((r) => (r.json() as { defaultVerdict: unknown }).defaultVerdict);
+    expect(await withServer(config)).toBeNull();
+    expect(await withServer(config, 'verdict: tie-breaker\n')).toBe('tie-breaker');
+  }, 30_000);
+});
 
 describe('POST /api/sessions: verdict and evidence (issue 32)', () => {
   it('runs a jury over the evidence and stores its verdict with the session', async () => {
