@@ -5,6 +5,8 @@ import { applyRunEvent, initialRunState } from './run-state.js';
 import type { RunState } from './run-state.js';
 import { RunView, runStatusText } from './run-view.js';
 import type { Mode, ServeConfig } from './types.js';
+import { EVIDENCE_NAME, JuryOptions } from './jury-options.js';
+import type { JuryChoices } from './jury-options.js';
 
 interface Turn {
   key: number;
@@ -15,7 +17,7 @@ interface Turn {
 }
 
 /** The council options; null or '' is the server's default (the configured council, chairman, strategy, mode). */
-interface Choices {
+interface Choices extends JuryChoices {
   members: string[] | null;
   chairman: string;
   strategy: string;
@@ -129,6 +131,11 @@ function CouncilOptions({
           />
         )}
       </div>
+      <JuryOptions
+        defaultVerdict={config.defaultVerdict ?? null}
+        choices={choices}
+        onChange={(jury) => onChange({ ...choices, ...jury })}
+      />
     </details>
   );
 }
@@ -136,7 +143,15 @@ function CouncilOptions({
 /** The chat: a question box with the council's options, and the conversation's turns as they stream. */
 export function ChatPage({ config }: { config: ServeConfig | null }) {
   const [question, setQuestion] = useState('');
-  const [choices, setChoices] = useState<Choices>({ members: null, chairman: '', strategy: '', mode: '' });
+  const [choices, setChoices] = useState<Choices>({
+    members: null,
+    chairman: '',
+    strategy: '',
+    mode: '',
+    verdict: '',
+    evidence: '',
+    redactSecrets: false,
+  });
   const [turns, setTurns] = useState<Turn[]>([]);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -165,6 +180,10 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
         ...(choices.chairman ? { chairman: choices.chairman } : {}),
         ...(choices.strategy ? { strategy: choices.strategy } : {}),
         ...(choices.mode ? { mode: choices.mode } : {}),
+        ...(choices.verdict ? { verdict: choices.verdict } : {}),
+        // Pasted evidence goes as one item; the server scans it for secrets before any model is called.
+        ...(choices.evidence.trim() ? { evidence: [{ name: EVIDENCE_NAME, text: choices.evidence }] } : {}),
+        ...(choices.evidence.trim() && choices.redactSecrets ? { redactSecrets: true } : {}),
         ...(continueFrom ? { continueFrom } : {}),
       };
       const started = await api<{ id: string; events: string }>('/api/sessions', { method: 'POST', body });

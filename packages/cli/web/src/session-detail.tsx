@@ -4,9 +4,10 @@ import { ReviewList } from './review-list.js';
 import { SessionLeaderboard } from './session-leaderboard.js';
 import { sessionReviews } from './session-view-model.js';
 import type { SessionDocument } from './types.js';
+import { VerdictView } from './verdict-view.js';
 
 /**
- * A finished session: the final answer with its toggle, stage-1 answers in tabs, each reviewer's evaluation
+ * A finished session: a jury's verdict (with what became of the evidence), the final answer with its toggle, stage-1 answers in tabs, each reviewer's evaluation
  * (de-anonymised) and the session's leaderboard.
  */
 export function SessionDetail({
@@ -27,6 +28,7 @@ export function SessionDetail({
   }));
   return (
     <div class="session">
+      <VerdictView verdict={session.verdict} evidence={session.evidence} />
       <FinalAnswer session={session} modeToggle={modeToggle} />
       <details class="stage" open>
         <summary>Stage 1 · answers ({answers.length})</summary>

@@ -1,6 +1,11 @@
 // The parts of `council serve`'s API documents the page reads (see /api/openapi.json for the whole). Where a part
 // is a type of core or scoring as it is, it is imported (types only: nothing of those packages enters the bundle).
-import type { SessionSynthesis as CoreSessionSynthesis } from '@council/core';
+import type {
+  SessionSynthesis as CoreSessionSynthesis,
+  EvidenceReport,
+  SessionVerdict,
+  VerdictMode,
+} from '@council/core';
 import type { AggregateLeaderboardEntry } from '@council/scoring';
 
 export interface ServeConfig {
@@ -13,6 +18,8 @@ export interface ServeConfig {
   modes: Mode[];
   defaultMode: Mode;
   modeToggle: boolean;
+  /** config.yaml's verdict: the jury mode a session runs in unless the request names one; null: off. */
+  defaultVerdict?: VerdictMode | null;
   models: string[];
   persist: { consent: number; biasRecords: boolean };
 }
@@ -86,6 +93,10 @@ export interface SessionDocument {
   usage: { tokens: number; costUsd: number | null };
   warnings: string[];
   conversation?: { id: string; previousSessionId: string };
+  /** Jury mode only: each member's decision and weight, the margin, who could flip it, the dissent. */
+  verdict?: SessionVerdict;
+  /** With evidence only: per item, how much each prompt carried and which lines looked like injections (never the text). */
+  evidence?: EvidenceReport[];
 }
 
 export interface SessionListItem {
