@@ -152,6 +152,8 @@ export async function runEvalCommand(options: EvalCommandOptions, ctx: CommandCo
   // The cap covers every call an item makes; the prices of the run's calls estimate the next one (as core's stages).
   const maxCostUsd = options.maxCostUsd ?? config.maxCostUsd ?? null;
   const prices = new EvalCallPrices();
+  // On --resume, the done items' sessions price the models before any new call reports a cost.
+  for (const line of done.values()) if (line.session !== null) prices.seeSession(line.session);
   let unestimated = false;
   let capped = 0;
   const capMessages: string[] = [];

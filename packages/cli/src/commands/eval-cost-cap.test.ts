@@ -150,6 +150,33 @@ describe('council eval --max-cost covers the grader and the judges (issue 31)', 
     expect([all.cost.maxCostUsd, all.cost.itemsCapped, all.cost.notMade]).toEqual([null, 0, 0]);
   }, 60_000);
 
+  it("on --resume the journal's sessions price the models: a judged item added since is capped from its first call", async () => {
+    const q1 = {
+      id: 'q1',
+      question: 'How do we start testing legacy code?',
+      accept: { any_of: ['characterisation tests'] },
+    };
+    const p1 = {
+      id: 'p1',
+      question: 'Which answer is better?',
+      answers: ['the first answer', 'the second answer'],
+      preferred: 0,
+    };
+    const dir = dataset([q1]);
+    expect((await run(dir, ['--max-cost', '0.01', '--json', '--bootstrap', '50'])).code).toBe(0);
+    // p1 added, and the run resumed: no call of this process has reported a cost when p1's six reviews are checked,
+    // but q1's session in the journal has ($0.001/150 a token, 50-token reviews): as worked out above, four of them.
+    writeFileSync(join(dir, 'golden.jsonl'), [q1, p1].map((d) => JSON.stringify(d)).join('\n') + '\n');
+    server.reset();
+    const resumed = await run(dir, ['--max-cost', '0.01', '--both-orders', '--resume', '--json', '--bootstrap', '50']);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(server.requests).toHaveLength(4);
+    expect(resumed.err).not.toContain('could not be applied');
+    expect(journal(dir).find((l) => l.item_id === 'p1')!.cost_cap?.stopped_before).toBe(
+      "test/gamma's review of p1's two answers",
+    );
+  }, 60_000);
+
   it('a judged item before any provider reported a cost is not capped, and says so', async () => {
     const dir = dataset([
       {
