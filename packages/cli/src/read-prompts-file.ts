@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
+import { readInputFile } from './read-input-file.js';
 
 export interface BatchPrompt {
   /** The `id` field of a JSONL line, else `line-<n>`: what `--resume` matches on. */
@@ -14,17 +14,7 @@ export interface BatchPrompt {
  * comments). A bad line is an error naming the file and line (never quoting it), never silently skipped.
  */
 export function readPromptsFile(path: string): BatchPrompt[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError({
-      code: 'USAGE',
-      message: `Cannot read the prompts file ${path} (${code ?? 'error'}). Check the path.`,
-      cause: error,
-    });
-  }
+  const text = readInputFile(path, 'prompts file');
   const jsonl = path.endsWith('.jsonl') || path.endsWith('.ndjson');
   const prompts: BatchPrompt[] = [];
   // Each id and the line it was first given on.

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type * as z from 'zod';
 import { CliError } from '../cli-error.js';
+import { readInputFile } from '../read-input-file.js';
 import { evalItemSchema, isRegexLiteral } from './eval-dataset-schema.js';
 import type { EvalItemLine } from './eval-dataset-schema.js';
 import { majorityVote } from './eval-item.js';
@@ -182,17 +182,7 @@ function fromJsonl(text: string, path: string): { value: unknown; line: number }
  * skipped line. Ids must be unique (a run's journal is keyed on them).
  */
 export function readEvalDataset(path: string): EvalItem[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError({
-      code: 'USAGE',
-      message: `Cannot read the dataset ${path} (${code ?? 'error'}). Check the path.`,
-      cause: error,
-    });
-  }
+  const text = readInputFile(path, 'dataset');
   if (text.includes('\u0000'))
     throw new CliError({
       code: 'USAGE',
