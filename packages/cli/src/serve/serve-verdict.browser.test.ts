@@ -112,6 +112,8 @@ describe.runIf(existsSync(executablePath))('council serve: a jury from the chat,
 
   /** Opens the chat's Council options (a string: this package compiles without the DOM library). */
   async function openOptions() {
+    // The form shows them once /api/config has answered (the question box does not wait for it).
+    await page.locator('details.options').waitFor({ state: 'attached' });
     await page.evaluate(`document.querySelector('details.options').open = true`);
   }
 
@@ -240,5 +242,27 @@ describe.runIf(existsSync(executablePath))('council serve: a jury from the chat,
     expect(sent.length).toBeGreaterThan(0);
     for (const body of sent) expect(body).not.toContain('PLANTED');
     expect(sent.some((body) => body.includes('[REDACTED openai-key]'))).toBe(true);
+  }, 60_000);
+  it('says what the evidence cap cut: whole lines up to 64,000 characters, and the count of the rest', async () => {
+    // 5,000 lines of 17 characters ("log line 0000 ok" and its line break) = 85,000. The cap keeps whole lines:
+    // 3,764 of them (3,764 × 17 = 63,988 ≤ 64,000 < 3,765 × 17), without the last line break: 63,987 characters.
+    const log = Array.from({ length: 5000 }, (_, i) => `log line ${String(i).padStart(4, '0')} ok\n`).join('');
+    expect(log.length).toBe(85_000);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await openOptions();
+    // Typed into the box as one input event (playwright's fill of 85,000 characters outlasts its timeout).
+    await page.evaluate(
+      `(() => { const box = document.querySelector('#evidence'); box.value = ${JSON.stringify(log)}; box.dispatchEvent(new Event('input', { bubbles: true })); })()`,
+    );
+    await page.locator('#question').fill('Is this log healthy?');
+    await page.locator('#question').press('Enter');
+    const section = page.getByRole('article').first().locator('section.verdict');
+    await section.waitFor({ timeout: 30_000 });
+    expect(await section.locator('.evidence-notes > ul').first().textContent()).toBe(
+      'pasted-text: 63,987 of 85,000 characters read',
+    );
+    expect(await section.getByLabel('Evidence notes').textContent()).toBe(
+      'evidence pasted-text: cut to 63987 of 85000 characters by the evidence cap.',
+    );
   }, 60_000);
 });
