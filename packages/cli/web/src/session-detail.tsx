@@ -28,7 +28,7 @@ export function SessionDetail({
   }));
   return (
     <div class="session">
-      <VerdictView verdict={session.verdict} evidence={session.evidence} />
+      <VerdictView verdict={session.verdict} evidence={session.evidence} idPrefix={idPrefix} />
       <FinalAnswer session={session} modeToggle={modeToggle} />
       <details class="stage" open>
         <summary>Stage 1 · answers ({answers.length})</summary>

@@ -50,9 +50,12 @@ function EvidenceSection({ evidence }: { evidence: readonly EvidenceReport[] }) 
 export function VerdictView({
   verdict,
   evidence,
+  idPrefix,
 }: {
   verdict: SessionVerdict | undefined;
   evidence: readonly EvidenceReport[] | undefined;
+  /** Makes the ids in it unique on a page that shows several sessions (the chat's turns). */
+  idPrefix: string;
 }) {
   if (verdict === undefined && (evidence === undefined || evidence.length === 0)) return null;
   return (
@@ -66,11 +69,11 @@ export function VerdictView({
           <p class="verdict-reason">
             {verdictReasonText(verdict)} ({verdict.mode}, threshold {verdict.minMargin.toFixed(2)})
           </p>
+          <p class="muted small verdict-votes-note" id={`${idPrefix}-votes-note`}>
+            Each member's decision, weighed by its answer's Borda score in the peer review (1 + score)
+          </p>
           <div class="table-scroll">
-            <table class="verdict-votes">
-              <caption>
-                Each member's decision, weighed by its answer's Borda score in the peer review (1 + score)
-              </caption>
+            <table class="verdict-votes" aria-labelledby={`${idPrefix}-votes-note`}>
               <thead>
                 <tr>
                   <th scope="col">Member</th>
