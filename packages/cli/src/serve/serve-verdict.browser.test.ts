@@ -50,7 +50,12 @@ describe.runIf(existsSync(executablePath))('council serve: a jury from the chat,
   const posted: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    models = await startCouncilTestServer({ contributors: [], apiKey: KEY });
+    // The chairman writes 8 characters every 40 ms, so the run is seen running before its verdict.
+    models = await startCouncilTestServer({
+      contributors: [],
+      apiKey: KEY,
+      chairman: { chunkSize: 8, chunkDelayMs: 40 },
+    });
     home = mkdtempSync(join(tmpdir(), 'council-serve-verdict-browser-'));
     const ctx: CommandContext = {
       io: captureIo().io,
@@ -173,7 +178,12 @@ describe.runIf(existsSync(executablePath))('council serve: a jury from the chat,
     await page.locator('#question').fill('Merge this change?');
     await page.locator('#question').press('Enter');
     const article = page.getByRole('article').first();
+    // While it runs: a verdict is coming; once it is there, that line is gone.
+    const pending = article.locator('.jury-pending');
+    await pending.waitFor({ timeout: 30_000 });
+    expect(await pending.textContent()).toMatch(/^Jury \(binary\): each member decides approve, reject or unclear;/);
     await article.locator('section.verdict').waitFor({ timeout: 30_000 });
+    expect(await pending.count()).toBe(0);
     expect(posted[0]).toEqual({
       query: 'Merge this change?',
       verdict: 'binary',

@@ -4,6 +4,7 @@ import { readEventStream } from './event-stream.js';
 import { applyRunEvent, initialRunState } from './run-state.js';
 import type { RunState } from './run-state.js';
 import { RunView, runStatusText } from './run-view.js';
+import type { VerdictMode } from '@council/core';
 import type { Mode, ServeConfig } from './types.js';
 import { EVIDENCE_NAME, JuryOptions } from './jury-options.js';
 import type { JuryChoices } from './jury-options.js';
@@ -14,6 +15,8 @@ interface Turn {
   runId: string;
   state: RunState;
   controller: AbortController;
+  /** The jury mode it was asked in (the choice, else config.yaml's); null: the council answers. */
+  jury: VerdictMode | null;
 }
 
 /** The council options; null or '' is the server's default (the configured council, chairman, strategy, mode). */
@@ -189,7 +192,11 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
       const started = await api<{ id: string; events: string }>('/api/sessions', { method: 'POST', body });
       const key = ++keyRef.current;
       const controller = new AbortController();
-      setTurns((list) => [...list, { key, query: text, runId: started.id, state: initialRunState(), controller }]);
+      const jury = choices.verdict || config?.defaultVerdict || null;
+      setTurns((list) => [
+        ...list,
+        { key, query: text, runId: started.id, state: initialRunState(), controller, jury },
+      ]);
       setQuestion('');
       void readEventStream({
         url: started.events,
@@ -249,6 +256,7 @@ export function ChatPage({ config }: { config: ServeConfig | null }) {
               state={t.state}
               modeToggle={config?.modeToggle ?? false}
               idPrefix={`turn-${t.key}`}
+              jury={t.jury}
               onCancel={() => void cancel(t)}
             />
           </article>

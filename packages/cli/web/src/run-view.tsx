@@ -1,6 +1,7 @@
 import { AnswerTabs } from './answer-tabs.js';
 import { renderMarkdown } from './markdown.js';
 import { liveEvaluations, ReviewList } from './review-list.js';
+import type { VerdictMode } from '@council/core';
 import type { RunState, Stage } from './run-state.js';
 import { stageProgressText } from './run-state.js';
 import { deanonymiseRanking } from './session-view-model.js';
@@ -44,11 +45,14 @@ export function RunView({
   state,
   modeToggle,
   idPrefix,
+  jury = null,
   onCancel,
 }: {
   state: RunState;
   modeToggle: boolean;
   idPrefix: string;
+  /** A jury's mode: while it runs, the view says a verdict is coming. */
+  jury?: VerdictMode | null;
   onCancel: () => void;
 }) {
   if (state.session && state.status !== 'running')
@@ -72,6 +76,12 @@ export function RunView({
           </button>
         )}
       </div>
+      {jury !== null && state.status === 'running' && (
+        <p class="muted small jury-pending">
+          Jury ({jury}): each member decides approve, reject or unclear; the verdict shows here once the chairman has
+          written its rationale.
+        </p>
+      )}
       {state.error && (
         <p class="error" role="alert">
           {state.error.message}
