@@ -11,8 +11,8 @@ import { partialPool } from '../partial-pooling.js';
 import { wilsonBounds } from '../wilson-interval.js';
 import type { Issue31Council, NoiseBlock } from './simulate-issue-31-councils.js';
 import { simulateIssue31Councils } from './simulate-issue-31-councils.js';
-import type { StudyRow, StudyVerdict } from './summarize-tally.js';
-import { DEFAULT_COVERAGE_TARGET } from './summarize-tally.js';
+import type { StudyRow } from './summarize-tally.js';
+import { DEFAULT_COVERAGE_TARGET, verdictOf } from './summarize-tally.js';
 import type { StudyTarget } from './study-scenario.js';
 
 /** One row family of issue 31's study: a council shape at one store size, and what is measured on each store. */
@@ -391,21 +391,6 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
     pooled: ['pooled offset intervals cover 0 (every reviewer)'],
   },
 ];
-
-function verdictOf(spec: {
-  rate: number;
-  lower: number;
-  upper: number;
-  target: StudyTarget | undefined;
-}): StudyVerdict | null {
-  const { rate, lower, upper, target } = spec;
-  if (target === undefined) return null;
-  const min = target.min ?? Number.NEGATIVE_INFINITY;
-  const max = target.max ?? Number.POSITIVE_INFINITY;
-  const pass = rate >= min && rate <= max;
-  const certain = pass ? lower >= min && upper <= max : upper < min || lower > max;
-  return `${pass ? 'pass' : 'FAIL'}${certain ? '' : '?'}`;
-}
 
 const targetLabel = (target: StudyTarget | undefined): string =>
   target === undefined

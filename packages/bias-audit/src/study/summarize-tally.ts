@@ -41,7 +41,8 @@ function targetLabel(target: StudyTarget | undefined): string {
   return '';
 }
 
-function verdictOf(spec: {
+/** A rate against its target: `pass`/`FAIL`, with `?` where its interval reaches across the target's edge. */
+export function verdictOf(spec: {
   rate: number;
   lower: number;
   upper: number;
