@@ -74,6 +74,23 @@ describe('robustCentre', () => {
     }
   });
 
+  it('keeps every reviewer of a graded council (no majority) and centres on the middle one', () => {
+    // Five reviewers graded −0.2, −0.1, 0, 0.1, 0.2 (issue 31's pooling-graded shape without noise), SE 0.03
+    // (variance s = 0.0009), independent. Each against the plain mean has 0.8·s: equal precisions. Every run of 3
+    // has Q = 0.02/(0.8·s): a tie, broken toward the median of all, so the core is the middle three. E Q =
+    // π·s·tr(I − J/3) = 2π·s and tr(Π P P') = 2π, so τ² = (0.02 − 2s)/2 = 0.01 − s = 0.0091: the core's own
+    // spread, not noise. Scales: a core member against the core's mean has s·6/9 = 0.0006 of noise, √(0.0097) =
+    // 0.0984886; an end one s·4/3 = 0.0012, √(0.0103) = 0.1014889. From the core's mean 0, ±0.1 are r = 1.015346
+    // out, W = (1 − r²/4.685²)² = 0.908269; ±0.2 are r = 1.970659, W = 0.677443; symmetric, so the centre stays at 0.
+    const graded = robustCentre({ estimates: [-0.2, -0.1, 0, 0.1, 0.2], covariance: diagonal(5, 0.0009) });
+    expect(graded.core.sort()).toEqual([1, 2, 3]);
+    expect(graded.tau).toBeCloseTo(Math.sqrt(0.0091), 12);
+    expect(graded.centre).toBeCloseTo(0, 12);
+    [0.677443, 0.908269, 1, 0.908269, 0.677443].forEach((w, j) => expect(graded.weights[j]).toBeCloseTo(w, 6));
+    // Equal precisions: mix = W / (1 + 2·0.908269 + 2·0.677443) = W / 4.171423.
+    [0.162401, 0.217736, 0.239726, 0.217736, 0.162401].forEach((x, j) => expect(graded.mix[j]).toBeCloseTo(x, 6));
+  });
+
   it('takes two reviewers’ mean (their disagreement is all spread)', () => {
     // Estimates 0 and 1, variances 0.01 and 0.04: each against their plain mean has 0.25·0.05 = 0.0125, equal
     // precisions 80. The core is both; Q = 80·(0.5² + 0.5²) = 40, E Q = 80·tr(PΣP') = 80·0.5·0.05 = 2, tr(ΠPP') =
