@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeEvalReport, describeEvalReport, signed } from './compute-eval-report.js';
+import { councilVsBestInterval } from './compute-eval-report-vs-best.js';
 import { majorityVote } from './eval-item.js';
 import type { EvalItem } from './eval-item.js';
 import type { EvalJournalLine } from './eval-journal.js';
@@ -50,9 +51,28 @@ describe('computeEvalReport: agreement with people', () => {
     );
     const r = report(items, lines).reviewers.find((x) => x.reviewer === 'r')!;
     expect(r.preferences.kappa.estimate).toBeCloseTo(1 / 3, 12);
-    expect(r.preferences.kappa.interval).not.toBeNull();
+    // The interval: Wilson's for 4 agreeing of 6, [0.29999, 0.90323] (centre (⅔ + z²/12)/(1 + z²/6), z = 1.95996),
+    // mapped through κ = (p_o − ½)/(1 − ½) = 2·p_o − 1.
+    expect(r.preferences.kappa.interval!.lower).toBeCloseTo(-0.400013, 5);
+    expect(r.preferences.kappa.interval!.upper).toBeCloseTo(0.806457, 5);
     expect([r.preferences.agreement.count, r.preferences.agreement.n]).toEqual([4, 6]);
     expect([r.preferences.clearPairs.count, r.preferences.clearPairs.n]).toEqual([4, 6]);
+  });
+
+  it('gives perfect agreement on few pairs a lower end, where a bootstrap would say [1, 1]', () => {
+    // 5 pairs, all agreeing: κ = 1. Shares 2/5, 2/5, 1/5 on both sides → p_e = 0.16 + 0.16 + 0.04 = 0.36. Wilson's
+    // lower end for 5 of 5 is n/(n + z²) = 5/8.84146 = 0.565518, so κ's is (0.565518 − 0.36)/0.64 = 0.321121.
+    const choices = [0, 1, 0, 1, 'tie'] as const;
+    const items = choices.map((p, i) => pref(`q${i}`, p));
+    const lines = items.map((item, i) =>
+      judged(item.id, [
+        { reviewer: 'r', kind: 'preference', preferred: choices[i]!, shown_first: 0, cost_usd: null, error: null },
+      ]),
+    );
+    const { kappa } = report(items, lines).reviewers[0]!.preferences;
+    expect(kappa.estimate).toBe(1);
+    expect(kappa.interval!.lower).toBeCloseTo(0.321121, 5);
+    expect(kappa.interval!.upper).toBe(1);
   });
 
   it('takes several people’s votes: κ against their majority, accuracy only on pairs where they all agree', () => {
@@ -110,6 +130,47 @@ describe('computeEvalReport: agreement with people', () => {
     expect(JSON.stringify(few)).not.toContain('NaN');
     // Preference items only: no session, so no bias figure and no sentence claiming one.
     expect(few.bias).toEqual({ sessions: 0, confidence: 'insufficient_data' });
+  });
+});
+
+describe('councilVsBestInterval', () => {
+  // Council right on 8 of 10 items; member A on 6: wrong on 3 where the council is right (p₁₀ = 0.3), right on 1 where
+  // the council is wrong (p₀₁ = 0.1). Paired Wald: d = 0.2, se = √((0.3 + 0.1 − 0.04)/10) = 0.189737;
+  // d ± 1.95996·se = [−0.171877, 0.571877].
+  const council = [1, 1, 1, 1, 1, 1, 1, 1, 0, 0];
+  const memberA = [0, 0, 0, 1, 1, 1, 1, 1, 1, 0];
+  const options = { draws: 4000, seed: 7 };
+
+  it('gives one member the paired Wald interval', () => {
+    const i = councilVsBestInterval(council, [memberA], options);
+    expect(i.lower).toBeCloseTo(-0.171877, 5);
+    expect(i.upper).toBeCloseTo(0.571877, 5);
+  });
+
+  it('leaves a member far behind out of the critical value: the same interval as the best alone', () => {
+    // Member C is right on no item: d = 0.8, se = √((0.8 − 0.64)/10) = 0.126491, 0.6/0.126491 = 4.74 standard errors
+    // behind A, beyond √(ln 10) = 1.517; its own ends (lower 0.8 − 1.96·0.126491 = 0.552) lie above A's.
+    const alone = councilVsBestInterval(council, [memberA], options);
+    const withC = councilVsBestInterval(council, [memberA, new Array<number>(10).fill(0)], options);
+    expect(withC).toEqual(alone);
+  });
+
+  it('widens only the upper end for a tied member, by no more than Bonferroni over the two', () => {
+    // Member B has A's counts (3 and 1), one of its 4 differing items another, so the same d and se. θ's lower end
+    // is the least of the two equal lower ends; the upper end's critical value lies between z = 1.95996 (one member)
+    // and Bonferroni's z at 1 − 0.025/2, 2.24140: 0.2 + 2.24140·0.189737 = 0.625276.
+    const memberB = [0, 0, 1, 0, 1, 1, 1, 1, 1, 0];
+    const i = councilVsBestInterval(council, [memberA, memberB], options);
+    expect(i.lower).toBeCloseTo(-0.171877, 5);
+    expect(i.upper).toBeGreaterThan(0.571877);
+    expect(i.upper).toBeLessThanOrEqual(0.625276);
+  });
+
+  it('gives a member that never differs from the synthesis an interval, not [0, 0]', () => {
+    // No item differs: Agresti and Min's half an item in each cell, d = 0, se = 1/(10 + 2); ±1.95996/12 = ±0.163330.
+    const i = councilVsBestInterval(council, [council], options);
+    expect(i.lower).toBeCloseTo(-0.16333, 5);
+    expect(i.upper).toBeCloseTo(0.16333, 5);
   });
 });
 

@@ -1,9 +1,12 @@
 // Coverage of council eval's 95% intervals on simulated datasets with known truth (seeded): a share of items
-// (Wilson's interval), Cohen's κ and the council-versus-best-member difference (percentile bootstraps over items, the
-// best member chosen again in each resample). The figures the CLI README states come from this file.
+// (Wilson's interval), Cohen's κ (Wilson's interval for the agreement, mapped to κ) and the council-versus-best-member
+// difference (the least of the paired intervals, the upper end's critical value raised over the members that could be
+// best), each beside the percentile bootstrap it replaced. The figures the CLI README states come from this file.
 import { cohenKappa, createRng, itemBootstrap } from '@council/scoring';
 import { wilsonInterval } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
+import { kappaFigure } from './compute-eval-report.js';
+import { councilVsBestInterval } from './compute-eval-report-vs-best.js';
 
 /** Coverage in percent, with its own Wilson interval (the house rule for every rate). */
 function coverage(hits: number, runs: number) {
@@ -51,74 +54,134 @@ describe('council eval interval coverage (seeded simulations)', () => {
     }
   });
 
-  it("Cohen's κ: the bootstrap over pairs covers 93.5–96.5% from 50 pairs (two raters, true κ 0.5)", () => {
-    const rng = createRng(11);
-    // Rater b copies rater a with probability q, else draws from the same shares: population κ = q exactly.
-    const shares = [0.45, 0.45, 0.1];
-    const draw = () => {
-      const u = rng.next();
-      return u < shares[0]! ? 0 : u < shares[0]! + shares[1]! ? 1 : 2;
-    };
-    const q = 0.5;
-    const rows: Record<number, ReturnType<typeof coverage>> = {};
-    for (const n of [20, 50, 100]) {
-      let hits = 0;
-      let runs = 0;
-      for (let r = 0; r < 1000; r++) {
-        const a = Array.from({ length: n }, draw);
-        const b = a.map((x) => (rng.next() < q ? x : draw()));
-        const result = itemBootstrap(
-          n,
-          (ix) =>
-            cohenKappa(
-              ix.map((i) => a[i]!),
-              ix.map((i) => b[i]!),
-              { categories: [0, 1, 2] },
-            ).kappa,
-          { bootstrap: 400, seed: r },
-        );
-        if (result.interval === null) continue;
-        runs++;
-        if (result.interval.lower <= q && q <= result.interval.upper) hits++;
+  it("Cohen's κ: Wilson's interval for the agreement, mapped to κ, covers 93.5–96.5% from 20 pairs where the percentile bootstrap does not (more at low κ with unequal shares)", () => {
+    // Rater b copies rater a with probability q, else draws from its own shares. With both raters' shares 45/45/10
+    // (first, second, tie) population κ = q exactly; the second shape gives b other shares (30/30/40), and the third a
+    // dominant category (70/20/10), where the mapped interval, holding the shares fixed, runs wide.
+    const shapes = [
+      { name: '45/45/10', a: [0.45, 0.45, 0.1], b: [0.45, 0.45, 0.1] },
+      { name: '45/45/10 against 30/30/40', a: [0.45, 0.45, 0.1], b: [0.3, 0.3, 0.4] },
+      { name: '70/20/10', a: [0.7, 0.2, 0.1], b: [0.7, 0.2, 0.1] },
+    ];
+    const rows: Record<string, ReturnType<typeof coverage>> = {};
+    const bootRows: Record<string, ReturnType<typeof coverage>> = {};
+    for (const shape of shapes) {
+      const rng = createRng(`kappa:${shape.name}`);
+      const drawFrom = (shares: readonly number[]) => () => {
+        const u = rng.next();
+        return u < shares[0]! ? 0 : u < shares[0]! + shares[1]! ? 1 : ('tie' as const);
+      };
+      const drawA = drawFrom(shape.a);
+      const drawB = drawFrom(shape.b);
+      for (const q of [0.2, 0.5, 0.8]) {
+        // Population κ: p_o = q + (1 − q)·Σ a_k b_k; b's shares are q·a + (1 − q)·b.
+        const chance = shape.a.reduce((s, x, k) => s + x * shape.b[k]!, 0);
+        const po = q + (1 - q) * chance;
+        const pe = shape.a.reduce((s, x, k) => s + x * (q * x + (1 - q) * shape.b[k]!), 0);
+        const truth = (po - pe) / (1 - pe);
+        for (const n of [20, 50, 100]) {
+          let hits = 0;
+          let runs = 0;
+          let bootHits = 0;
+          let bootRuns = 0;
+          const withBootstrap = shape.name === '45/45/10' && n === 20;
+          for (let r = 0; r < 2000; r++) {
+            const a = Array.from({ length: n }, drawA);
+            const b = a.map((x) => (rng.next() < q ? x : drawB()));
+            const { interval } = kappaFigure(a, b, [0, 1, 'tie']);
+            if (interval !== null) {
+              runs++;
+              if (interval.lower <= truth && truth <= interval.upper) hits++;
+            }
+            if (!withBootstrap) continue;
+            // What it replaced: the percentile bootstrap over pairs.
+            const boot = itemBootstrap(
+              n,
+              (ix) =>
+                cohenKappa(
+                  ix.map((i) => a[i]!),
+                  ix.map((i) => b[i]!),
+                  { categories: [0, 1, 'tie'] },
+                ).kappa,
+              { bootstrap: 400, seed: r },
+            );
+            if (boot.interval === null) continue;
+            bootRuns++;
+            if (boot.interval.lower <= truth && truth <= boot.interval.upper) bootHits++;
+          }
+          rows[`${shape.name}, κ ${truth.toFixed(2)}, ${n} pairs`] = coverage(hits, runs);
+          if (withBootstrap) bootRows[`κ ${truth.toFixed(2)}, ${n} pairs`] = coverage(bootHits, bootRuns);
+        }
       }
-      rows[n] = coverage(hits, runs);
     }
-    console.log('kappa coverage (percentile bootstrap)', rows);
-    for (const n of [50, 100]) {
-      expect(rows[n]!.rate).toBeGreaterThanOrEqual(93.5);
-      expect(rows[n]!.rate).toBeLessThanOrEqual(96.5);
+    console.log("Cohen's κ coverage (Wilson's agreement interval, mapped)", rows);
+    console.log("Cohen's κ coverage, percentile bootstrap (replaced)", bootRows);
+    for (const [name, row] of Object.entries(rows)) {
+      expect(row.rate, name).toBeGreaterThanOrEqual(93.5);
+      // Where the raters' shares differ or one category dominates, low κ over-covers (Cohen's 1960 standard error,
+      // holding the shares fixed, is too wide there): stated in the README.
+      expect(row.rate, name).toBeLessThanOrEqual(name.startsWith('45/45/10,') ? 96.5 : 99.5);
     }
-    // Stated in the README as a limit: at 20 pairs the interval runs narrow.
-    expect(rows[20]!.rate).toBeLessThan(95);
+    // At 20 pairs the bootstrap ran narrow: below the target at some true κ.
+    expect(Math.min(...Object.values(bootRows).map((r) => r.rate))).toBeLessThan(93.5);
   });
 
-  it('the council against its best member: 93.5–96.5% at 50 items when the best leads clearly, narrower between near-equals', () => {
-    const rng = createRng(5);
+  it('the council against its best member: 93.5–97.5% from 20 items, over-covering a little between near-equals, where the percentile bootstrap ran narrow', () => {
     const council = 0.75;
+    const shapes = [
+      { name: 'a leader by 10 points', members: [0.7, 0.6, 0.5] },
+      { name: 'two within 2 points', members: [0.7, 0.68, 0.5] },
+      { name: 'two tied', members: [0.7, 0.7, 0.5] },
+      { name: 'three within 2 points', members: [0.7, 0.69, 0.68] },
+    ];
     const rows: Record<string, ReturnType<typeof coverage>> = {};
-    for (const [n, members] of [
-      [50, [0.7, 0.6, 0.5]],
-      [50, [0.7, 0.68, 0.5]],
-    ] as const) {
-      const truth = council - Math.max(...members);
-      let hits = 0;
-      for (let r = 0; r < 1000; r++) {
-        const answers = members.map((p) => Array.from({ length: n }, () => (rng.next() < p ? 1 : 0)));
-        const synthesis = Array.from({ length: n }, () => (rng.next() < council ? 1 : 0));
-        const rate = (v: number[], ix: readonly number[]) => ix.reduce((s, i) => s + v[i]!, 0) / ix.length;
-        const result = itemBootstrap(n, (ix) => rate(synthesis, ix) - Math.max(...answers.map((v) => rate(v, ix))), {
-          bootstrap: 400,
-          seed: r,
-        });
-        if (result.interval!.lower <= truth && truth <= result.interval!.upper) hits++;
-      }
-      rows[`${n}: ${members.join('/')}`] = coverage(hits, 1000);
+    let percentile: ReturnType<typeof coverage> | null = null;
+    // `shared`: the share of items whose difficulty everyone shares (one draw decides every answer, each against its
+    // own rate), so the synthesis and the members are right and wrong together, as on real councils; else independent.
+    for (const shared of [0, 0.5])
+      for (const n of shared === 0 ? [20, 50, 100] : [50])
+        for (const shape of shapes) {
+          const rng = createRng(`vs-best:${shape.name}:${n}:${shared}`);
+          const truth = council - Math.max(...shape.members);
+          const runs = 1000;
+          let hits = 0;
+          let bootHits = 0;
+          const withBootstrap = shared === 0 && n === 50 && shape.name === 'two within 2 points';
+          for (let r = 0; r < runs; r++) {
+            const synthesis: number[] = [];
+            const answers: number[][] = shape.members.map(() => []);
+            for (let i = 0; i < n; i++) {
+              const common = rng.next() < shared ? rng.next() : null;
+              synthesis.push((common ?? rng.next()) < council ? 1 : 0);
+              shape.members.forEach((p, m) => answers[m]!.push((common ?? rng.next()) < p ? 1 : 0));
+            }
+            const interval = councilVsBestInterval(synthesis, answers, { draws: 1000, seed: r });
+            if (interval.lower <= truth && truth <= interval.upper) hits++;
+            if (!withBootstrap) continue;
+            // What it replaced: the percentile bootstrap of the difference, the best chosen again in each resample.
+            const rate = (v: number[], ix: readonly number[]) => ix.reduce((s, i) => s + v[i]!, 0) / ix.length;
+            const boot = itemBootstrap(n, (ix) => rate(synthesis, ix) - Math.max(...answers.map((v) => rate(v, ix))), {
+              bootstrap: 400,
+              seed: r,
+            });
+            if (boot.interval!.lower <= truth && truth <= boot.interval!.upper) bootHits++;
+          }
+          rows[`${n} items${shared > 0 ? ', shared difficulty' : ''}: ${shape.name} (${shape.members.join('/')})`] =
+            coverage(hits, runs);
+          if (withBootstrap) percentile = coverage(bootHits, runs);
+        }
+    console.log('council-vs-best coverage (moment selection over the members that could be best)', rows);
+    console.log(
+      'council-vs-best coverage, percentile bootstrap with the best re-chosen (replaced), 50 items, two within 2 points',
+      percentile,
+    );
+    // Between near-equals the lower end must hold whichever of them is best, so the interval over-covers a little
+    // (and at 50 items a 10-point lead is about one standard error, so the second member still counts): stated in
+    // the README.
+    for (const [name, row] of Object.entries(rows)) {
+      expect(row.rate, name).toBeGreaterThanOrEqual(93.5);
+      expect(row.rate, name).toBeLessThanOrEqual(97.5);
     }
-    console.log('council-vs-best coverage (percentile bootstrap, best re-chosen)', rows);
-    const clear = rows['50: 0.7/0.6/0.5']!;
-    expect(clear.rate).toBeGreaterThanOrEqual(93.5);
-    expect(clear.rate).toBeLessThanOrEqual(96.5);
-    // Stated in the README as a limit: between near-equal members the interval runs narrow.
-    expect(rows['50: 0.7/0.68/0.5']!.rate).toBeLessThan(95);
+    expect(percentile!.rate).toBeLessThan(93.5);
   });
 });
