@@ -118,7 +118,7 @@ export function renderEvalReportHtml(report: EvalReport): string {
   sections.push(
     '<h2>Accuracy · agreement · bias</h2>',
     `<div class="scroll"><table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`,
-    `<p class="meta">95% intervals over items: Wilson’s score interval for a share, a percentile bootstrap for κ and ρ; offsets come from the bias report over the eval’s sessions. Graded: items with only a reference answer, judged by ${escapeXml(report.grader === 'simulated' ? 'the demo’s simulated grader' : report.grader)} — a judgement, not a check. The council’s synthesis: ${escapeXml(shareCell(report.council))}.</p>`,
+    `<p class="meta">95% intervals over items: Wilson’s score interval for a share, Wilson’s for the agreement mapped to κ, a percentile bootstrap for ρ; offsets come from the bias report over the eval’s sessions. Graded: items with only a reference answer, judged by ${escapeXml(report.grader === 'simulated' ? 'the demo’s simulated grader' : report.grader)} — a judgement, not a check. The council’s synthesis: ${escapeXml(shareCell(report.council))}.</p>`,
   );
   sections.push(
     '<h2>Accuracy</h2>',
