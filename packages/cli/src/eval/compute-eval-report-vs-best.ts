@@ -17,14 +17,15 @@ function gaussian(rng: Rng): number {
  *   member's d_m, and that member's own lower end misses it 2.5% of the time, whichever member it is;
  * - the upper end is the least of their upper ends, and holds only if every member's upper end stays above θ at
  *   once. Members far behind the best cannot fall below θ, so the critical value is raised only for the members that
- *   could be best — generalized moment selection (Andrews & Soares 2010, Econometrica 78(1), with their recommended
- *   threshold, √(ln n) standard errors from the observed best; Hansen's 2005 test for superior predictive ability
+ *   could be best, those with (d_m − min_k d_k)/se_m ≤ √(ln n) — generalized moment selection (Andrews & Soares
+ *   2010, Econometrica 78(1), with their recommended threshold; Hansen's 2005 test for superior predictive ability
  *   selects the same way): it is the 97.5% point of the largest of their standardized differences, drawn with the
  *   Gaussian multiplier bootstrap over items (Chernozhukov, Chetverikov & Kato 2013), which keeps the members'
  *   correlation through the shared synthesis. A clear leader gets the ordinary paired interval; near-equals a
- *   slightly wider upper end. It replaced the percentile bootstrap of the difference with the best member chosen
- *   again in each resample, which ran narrow between near-equals (91.8% at 50 items with two members 2 points apart):
- *   the replicates' maximum sits above the true one.
+ *   slightly wider upper end. Between near-equals the whole interval over-covers a little (up to 97% in the study):
+ *   its lower end has to hold whichever of them is truly best. It replaced the percentile bootstrap of the
+ *   difference with the best member chosen again in each resample, which ran narrow between near-equals (91.8% at 50
+ *   items with two members 2 points apart): the replicates' maximum sits above the true one.
  *
  * se_m is the paired Wald standard error, √((p₁₀ + p₀₁ − d_m²)/n) with p₁₀ and p₀₁ the shares of items only the
  * synthesis, or only the member, got right. A member that never differs from the synthesis would get se 0, a

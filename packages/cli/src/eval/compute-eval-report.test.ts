@@ -1,3 +1,4 @@
+import { createRng } from '@council/scoring';
 import { describe, expect, it } from 'vitest';
 import { computeEvalReport, describeEvalReport, signed } from './compute-eval-report.js';
 import { councilVsBestInterval } from './compute-eval-report-vs-best.js';
@@ -164,6 +165,24 @@ describe('councilVsBestInterval', () => {
     expect(i.lower).toBeCloseTo(-0.171877, 5);
     expect(i.upper).toBeGreaterThan(0.571877);
     expect(i.upper).toBeLessThanOrEqual(0.625276);
+  });
+
+  it('holds the estimate, lies in [−1, 1] and does not depend on the members’ order (200 seeded datasets)', () => {
+    const rng = createRng('council-vs-best-properties');
+    const bits = (length: number, p: number) => Array.from({ length }, () => (rng.next() < p ? 1 : 0));
+    for (let r = 0; r < 200; r++) {
+      const n = 5 + rng.nextInt(40);
+      const synthesis = bits(n, rng.next());
+      const members = Array.from({ length: 1 + rng.nextInt(4) }, () => bits(n, rng.next()));
+      const rate = (v: number[]) => v.reduce((a, b) => a + b, 0) / n;
+      const estimate = rate(synthesis) - Math.max(...members.map(rate));
+      const i = councilVsBestInterval(synthesis, members, { draws: 200, seed: r });
+      expect(i.lower).toBeGreaterThanOrEqual(-1);
+      expect(i.upper).toBeLessThanOrEqual(1);
+      expect(i.lower).toBeLessThanOrEqual(estimate + 1e-12);
+      expect(i.upper).toBeGreaterThanOrEqual(estimate - 1e-12);
+      expect(councilVsBestInterval(synthesis, [...members].reverse(), { draws: 200, seed: r })).toEqual(i);
+    }
   });
 
   it('gives a member that never differs from the synthesis an interval, not [0, 0]', () => {
