@@ -58,7 +58,8 @@ export const evalCliCommand: CliCommand<EvalCommandOptions> = {
     },
     {
       flags: '--bootstrap <n>',
-      description: 'Resamples of the bootstrap intervals (κ, ρ, α, the council against its best member; default 2000)',
+      description:
+        'Resamples of the bootstrap intervals (ρ, α) and draws for the council-against-best-member interval (default 2000)',
     },
     ...councilSaveOptions,
     {
