@@ -47,6 +47,30 @@ describe('effectiveJudges', () => {
     const xz = judges.pairs.find((p) => p.reviewer === 'X' && p.other === 'Z')!;
     expect(xz.effective.estimate).toBeCloseTo(2, 12);
     expect(judges.statement).toMatch(/^3 judges, 1\.8 effective/);
+    expect(judges.statement).not.toMatch(/less sure/); // no interval, nothing to qualify
+  });
+
+  it('gives the estimate itself as the interval where every resample gives the same figures (hand-worked)', () => {
+    // The council above: X and Y agree on every answer, so every session, jackknife sample and bootstrap replicate has
+    // Var(d) = 0 for X, Y and the same Var(d) for X, Z as for Y, Z: ρ = 1, 0, 0, ρ̄ = 1/3 and n_eff = 1.8 in each (a
+    // replicate keeps 48 answers, so X, Y stays beyond the biweight's reach). Nothing varies: the intervals are points.
+    const pattern: [number, number, number][] = [
+      [5, 5, 7],
+      [7, 7, 5],
+      [6, 6, 6],
+      [6, 6, 4],
+    ];
+    const judges = effectiveJudges(sessions(Array.from({ length: 12 }, () => pattern).flat()), { resamples: 200 });
+    expect(judges.effective.lower!).toBeCloseTo(1.8, 12);
+    expect(judges.effective.upper!).toBeCloseTo(1.8, 12);
+    expect(judges.meanCorrelation.lower!).toBeCloseTo(1 / 3, 12);
+    expect(judges.meanCorrelation.upper!).toBeCloseTo(1 / 3, 12);
+    const xy = judges.pairs.find((p) => p.reviewer === 'X' && p.other === 'Y')!;
+    expect([xy.correlation.lower, xy.correlation.upper]).toEqual([1, 1]);
+    expect([xy.effective.lower, xy.effective.upper]).toEqual([1, 1]);
+    const yz = judges.pairs.find((p) => p.reviewer === 'Y' && p.other === 'Z')!;
+    expect(yz.correlation.lower!).toBeCloseTo(0, 12);
+    expect(yz.correlation.upper!).toBeCloseTo(0, 12);
   });
 
   it('counts only pairs with minAnswers answers in common, and says when none has', () => {
@@ -55,12 +79,14 @@ describe('effectiveJudges', () => {
     expect(judges.statement).toMatch(/Not computable/);
   });
 
-  it('gives an interval around the estimate from a bootstrap over sessions', () => {
+  it('gives a bootstrap-t interval around the estimate, and says below 50 sessions that it is less sure', () => {
     const rows: [number, number, number][] = [];
     for (let s = 0; s < 30; s++) rows.push([5 + (s % 3), 5 + (s % 3) + (s % 2), 6 + ((s * 7) % 5) - 2]);
     const judges = effectiveJudges(sessions(rows), { resamples: 300, seed: 2 });
     expect(judges.effective.lower!).toBeLessThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeGreaterThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeLessThanOrEqual(3);
+    // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 58% at 20).
+    expect(judges.statement).toMatch(/With 30 sessions \(under 50\) the interval is less sure than it says/);
   });
 });
