@@ -49,6 +49,13 @@ export interface RobustCentre {
  * included) was measured and rejected: with five reviewers the slope of each single member is mostly noise
  * (ψ' from 1 at the centre to −0.8 in the descent), and the intervals it gave covered 97.5–98.5% where
  * every reviewer is fair (issue 29's study, study/issue-29-baseline.md).
+ * Where reviewers are graded with no majority (−0.2…+0.2), τ² from the tightest run is biased low and the biweight
+ * can settle on one side, so the intervals miss the centre's error (issue 31's pooling-graded, 87.4% at 50
+ * sessions). Four fixes were measured and not kept (bias-audit README, issue 31's "Limit, at 50 sessions"): τ²
+ * re-read from every member within 4.685 of its noise of the centre, or from every member by its biweight weight,
+ * a parametric bootstrap of the centre, τ² from the biweight's rising part only. Each either cost issue 29's rows
+ * (flags lost, coverage below target, two half-point-harsh members of five at 77.9% instead of 89.8%) or did not
+ * reach the target.
  *
  * `covariance` is the m × m covariance of the members' estimates (only its contrasts matter: a common
  * shift of every member cancels). Covariance 0 (an exact fit): equal precisions, scale τ alone, and a
