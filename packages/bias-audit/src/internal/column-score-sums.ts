@@ -1,258 +1,196 @@
 import type { BiasColumns } from '../bias-columns.js';
-import type { ScoreChunkBuilder } from './score-chunk.js';
+import type { ChunkCapacity, PlacedChunk } from './score-chunk.js';
+import { chunkBytes, placeChunk, writeDescriptor } from './score-chunk.js';
+import type { MemoryLayout, ScoreKernels } from './score-kernels.js';
 import type { Layout } from './score-model-design.js';
 import { nameRanks } from './score-model-design.js';
 
+/** The most sessions in a chunk. */
+const CHUNK_SESSIONS = 1000;
+/** The most room a chunk takes for its sessions' bounds, unless one session needs more. */
+const CHUNK_BYTES = 16 * 1024 * 1024;
+
+/** A run of sessions whose sums form one chunk: the most room they can take, and their records. */
+interface ChunkPlan {
+  from: number;
+  to: number;
+  capacity: ChunkCapacity;
+  records: number;
+}
+
+const noRoom = (): ChunkCapacity => ({ sessions: 0, columns: 0, squares: 0, answers: 0, answerRows: 0, pairs: 0 });
+
 /**
- * Forms one session's score-model sums (`SessionStats`) from its records and writes them straight into a
- * `ScoreChunkBuilder`: no object per answer or pair, no copy between them, and no index of the whole window
- * (the scored records are grouped by answer session by session, in buffers reused across sessions — the
- * window-wide index cost 8 bytes a record, 160 MB at 20 M records). The fit visits every session twice.
+ * Forms sessions' score-model sums (`SessionStats`) from their records, a chunk of sessions at a time, in the score
+ * kernels' memory (`buildChunk` of assembly/score-kernels.ts): each chunk's records are copied in (never the whole
+ * window's: 20 M records would be 480 MB more), grouped by answer session by session and summed into the chunk's
+ * arrays, laid out as `ScoreChunk` describes. The chunks are planned up front from each session's records, so their
+ * room is known before any is built and the memory grows once: a session of r records uses at most min(k, 3r)
+ * columns (each record its reviewer's, its position's and its reviewer's self column), min(members, r) answers and
+ * r pair records.
  */
 export class ColumnScoreSums {
-  private readonly nameRank: Int32Array;
-  /** The session's scored records, by answer (author in name order), each answer in record order. */
-  private order = new Int32Array(64);
-  /** The name rank of each entry's author, in step with `order`. */
-  private orderKey = new Int32Array(64);
-  private answerFrom = new Int32Array(65);
-  /** Global column → local (−1 when the session has not used it), and local → global. */
-  private readonly local: Int32Array;
-  private readonly touched: Int32Array;
-  /** An answer's mean design row over its support (the columns its records use), by global column. */
-  private readonly mean: Float64Array;
-  private readonly support: Int32Array;
-  private readonly supportLocal: Int32Array;
-  /** The answer's mean row over its support, densely (`supportMean[j]` of column `supportLocal[j]`). */
-  private readonly supportMean: Float64Array;
-  private readonly inSupport: Uint8Array;
+  readonly chunks: ChunkPlan[] = [];
+  /** The room the chunks' sums take together (what keeping them between visits costs). */
+  readonly bytes: number;
+  /** The most records of a session and of a chunk, and the most room of a chunk, array by array. */
+  private readonly mostRecords: number;
+  private readonly mostChunkRecords: number;
+  private readonly mostChunk: ChunkCapacity = noRoom();
+  private at: {
+    rooms: PlacedChunk[];
+    score: number;
+    reviewer: number;
+    candidate: number;
+    position: number;
+    lengthChars: number;
+    sessionStart: number;
+    sessionsOut: number;
+  } | null = null;
 
   constructor(
     private readonly columns: BiasColumns,
     private readonly layout: Layout,
   ) {
     const { k } = layout;
-    this.nameRank = nameRanks(columns.models);
-    this.local = new Int32Array(k).fill(-1);
-    this.touched = new Int32Array(k);
-    this.mean = new Float64Array(k);
-    this.support = new Int32Array(k);
-    this.supportLocal = new Int32Array(k);
-    this.supportMean = new Float64Array(k);
-    this.inSupport = new Uint8Array(k);
-  }
-
-  /** Appends session `s`'s sums to `into`; false (nothing appended) when it has no scored record. */
-  append(s: number, into: ScoreChunkBuilder): boolean {
-    const { columns, layout, local, touched, mean, support, supportLocal, supportMean, inSupport } = this;
-    const { score, reviewer, candidate, position } = columns;
-    const { reviewerColumn, positionIndex, selfColumn } = layout;
-    const answers = this.groupAnswers(s);
-    if (answers === 0) return false;
-    const { order, answerFrom } = this;
-    const scored = answerFrom[answers]!;
-    // The session's columns, in the order its records (by answer) first use them: reviewer, position, self.
-    let m = 0;
-    for (let r = 0; r < scored; r++) {
-      const i = order[r]!;
-      const who = reviewer[i]!;
-      const a = reviewerColumn[who]!;
-      if (local[a] === -1) {
-        local[a] = m;
-        touched[m++] = a;
-      }
-      const b = positionIndex[position[i]!]!;
-      if (local[b] === -1) {
-        local[b] = m;
-        touched[m++] = b;
-      }
-      if (who === candidate[i] && selfColumn[who]! >= 0) {
-        const c = selfColumn[who]!;
-        if (local[c] === -1) {
-          local[c] = m;
-          touched[m++] = c;
-        }
-      }
+    const members = columns.models.length;
+    const { sessionStart } = columns;
+    const sessions = columns.sessionIds.length;
+    const { chunks, mostChunk } = this;
+    let bytes = 0;
+    let mostRecords = 0;
+    let mostChunkRecords = 0;
+    let room = noRoom();
+    let from = 0;
+    const close = (to: number): void => {
+      const records = sessionStart[to]! - sessionStart[from]!;
+      chunks.push({ from, to, capacity: room, records });
+      bytes += chunkBytes(room);
+      mostChunkRecords = Math.max(mostChunkRecords, records);
+      for (const key of Object.keys(room) as (keyof ChunkCapacity)[])
+        mostChunk[key] = Math.max(mostChunk[key], room[key]);
+      from = to;
+    };
+    for (let s = 0; s < sessions; s++) {
+      const r = sessionStart[s + 1]! - sessionStart[s]!;
+      const m = Math.min(k, 3 * r);
+      const answers = Math.min(members, r);
+      const session: ChunkCapacity = {
+        sessions: 1,
+        columns: m,
+        squares: m * m,
+        answers,
+        answerRows: answers * m,
+        pairs: r,
+      };
+      const next = noRoom();
+      for (const key of Object.keys(next) as (keyof ChunkCapacity)[]) next[key] = room[key] + session[key];
+      if (s > from && (s - from === CHUNK_SESSIONS || chunkBytes(next) > CHUNK_BYTES)) {
+        close(s);
+        room = session;
+      } else room = next;
+      mostRecords = Math.max(mostRecords, r);
     }
-    into.beginSession();
-    const columnsOut = into.columns.reserve(m);
-    const recordsOut = into.records.reserve(m);
-    const xtyOut = into.xty.reserve(m);
-    const xtxOut = into.xtx.reserve(m * m);
-    const c0 = into.columns.length;
-    const x0 = into.xtx.length;
-    for (let a = 0; a < m; a++) {
-      columnsOut[c0 + a] = touched[a]!;
-      recordsOut[c0 + a] = 0;
-      xtyOut[c0 + a] = 0;
-    }
-    xtxOut.fill(0, x0, x0 + m * m);
-    const authorOut = into.answerAuthor.reserve(answers);
-    const lengthOut = into.answerLength.reserve(answers);
-    const countOut = into.answerCount.reserve(answers);
-    const meanOut = into.answerMean.reserve(answers);
-    const rowStartOut = into.answerRowStart.reserve(answers);
-    const rowOut = into.answerRow.reserve(answers * m);
-    const firstAnswer = into.answerAuthor.length;
-    const r0 = into.answerRow.length;
-    rowOut.fill(0, r0, r0 + answers * m);
-    const pairReviewerOut = into.pairReviewer.reserve(scored);
-    const pairAuthorOut = into.pairAuthor.reserve(scored);
-    const pairReviewerColumnOut = into.pairReviewerColumn.reserve(scored);
-    const pairPositionColumnOut = into.pairPositionColumn.reserve(scored);
-    const pairAnswerOut = into.pairAnswer.reserve(scored);
-    const pairDeviationOut = into.pairDeviation.reserve(scored);
-    let pairs = into.pairReviewer.length;
-    let size = 0;
-    let yty = 0;
-    for (let answer = 0; answer < answers; answer++) {
-      const from = answerFrom[answer]!;
-      const count = answerFrom[answer + 1]! - from;
-      // The answer's mean row and mean score, its columns in the order its records use them.
-      for (let j = 0; j < size; j++) {
-        mean[support[j]!] = 0;
-        inSupport[support[j]!] = 0;
-      }
-      size = 0;
-      let y = 0;
-      const share = 1 / count;
-      for (let r = from; r < from + count; r++) {
-        const i = order[r]!;
-        const who = reviewer[i]!;
-        const a = reviewerColumn[who]!;
-        if (inSupport[a] === 0) {
-          inSupport[a] = 1;
-          support[size++] = a;
-        }
-        mean[a]! += share;
-        const b = positionIndex[position[i]!]!;
-        if (inSupport[b] === 0) {
-          inSupport[b] = 1;
-          support[size++] = b;
-        }
-        mean[b]! += share;
-        if (who === candidate[i] && selfColumn[who]! >= 0) {
-          const c = selfColumn[who]!;
-          if (inSupport[c] === 0) {
-            inSupport[c] = 1;
-            support[size++] = c;
-          }
-          mean[c]! += share;
-        }
-        y += score[i]!;
-      }
-      const yBar = y * share;
-      const row = r0 + answer * m;
-      for (let j = 0; j < size; j++) {
-        supportLocal[j] = local[support[j]!]!;
-        supportMean[j] = mean[support[j]!]!;
-        rowOut[row + supportLocal[j]!] = supportMean[j]!;
-      }
-      const author = candidate[order[from]!]!;
-      authorOut[firstAnswer + answer] = author;
-      lengthOut[firstAnswer + answer] = columns.responseLengthChars[order[from]!]!;
-      countOut[firstAnswer + answer] = count;
-      meanOut[firstAnswer + answer] = yBar;
-      rowStartOut[firstAnswer + answer] = row;
-      if (count < 2) continue;
-      // Σ(x − x̄)(x − x̄)' = Σxx' − m·x̄x̄', over the answer's own columns.
-      for (let ja = 0; ja < size; ja++) {
-        const ma = count * supportMean[ja]!;
-        const at = x0 + supportLocal[ja]! * m;
-        for (let jb = 0; jb < size; jb++) xtxOut[at + supportLocal[jb]!]! -= ma * supportMean[jb]!;
-      }
-      for (let r = from; r < from + count; r++) {
-        const i = order[r]!;
-        const who = reviewer[i]!;
-        const yi = score[i]! - yBar;
-        yty += yi * yi;
-        const la = local[reviewerColumn[who]!]!;
-        const lb = local[positionIndex[position[i]!]!]!;
-        const self = who === candidate[i] && selfColumn[who]! >= 0;
-        const lc = self ? local[selfColumn[who]!]! : -1;
-        recordsOut[c0 + la]!++;
-        xtyOut[c0 + la]! += yi;
-        xtxOut[x0 + la * m + la]! += 1;
-        xtxOut[x0 + la * m + lb]! += 1;
-        if (self) xtxOut[x0 + la * m + lc]! += 1;
-        recordsOut[c0 + lb]!++;
-        xtyOut[c0 + lb]! += yi;
-        xtxOut[x0 + lb * m + la]! += 1;
-        xtxOut[x0 + lb * m + lb]! += 1;
-        if (self) {
-          xtxOut[x0 + lb * m + lc]! += 1;
-          recordsOut[c0 + lc]!++;
-          xtyOut[c0 + lc]! += yi;
-          xtxOut[x0 + lc * m + la]! += 1;
-          xtxOut[x0 + lc * m + lb]! += 1;
-          xtxOut[x0 + lc * m + lc]! += 1;
-        }
-        if (who === author) continue;
-        pairReviewerOut[pairs] = who;
-        pairAuthorOut[pairs] = author;
-        pairReviewerColumnOut[pairs] = la;
-        pairPositionColumnOut[pairs] = lb;
-        pairAnswerOut[pairs] = firstAnswer + answer;
-        pairDeviationOut[pairs++] = yi;
-      }
-    }
-    for (let j = 0; j < size; j++) {
-      mean[support[j]!] = 0;
-      inSupport[support[j]!] = 0;
-    }
-    for (let j = 0; j < m; j++) local[touched[j]!] = -1;
-    into.columns.length += m;
-    into.records.length += m;
-    into.xty.length += m;
-    into.xtx.length += m * m;
-    into.yty.push(yty);
-    into.answerAuthor.length += answers;
-    into.answerLength.length += answers;
-    into.answerCount.length += answers;
-    into.answerMean.length += answers;
-    into.answerRowStart.length += answers;
-    into.answerRow.length += answers * m;
-    const added = pairs - into.pairReviewer.length;
-    into.pairReviewer.length += added;
-    into.pairAuthor.length += added;
-    into.pairReviewerColumn.length += added;
-    into.pairPositionColumn.length += added;
-    into.pairAnswer.length += added;
-    into.pairDeviation.length += added;
-    return true;
+    if (sessions > from) close(sessions);
+    this.bytes = bytes;
+    this.mostRecords = mostRecords;
+    this.mostChunkRecords = mostChunkRecords;
   }
 
   /**
-   * Groups session `s`'s scored records by answer into `order` (insertion by the author's name rank, stable:
-   * sessions have tens of records), answer j from `answerFrom[j]`; returns the answers.
+   * Lays out the layout's tables, the builder's scratch, one chunk's records and room for the chunks' sums: one
+   * chunk's, reused, or (`keep`) each chunk's own. Returns what fills the tables once the memory holds them.
    */
-  private groupAnswers(s: number): number {
-    const { columns, nameRank } = this;
-    const from = columns.sessionStart[s]!;
-    const to = columns.sessionStart[s + 1]!;
-    if (this.order.length < to - from) {
-      this.order = new Int32Array(2 * (to - from));
-      this.orderKey = new Int32Array(2 * (to - from));
-      this.answerFrom = new Int32Array(2 * (to - from) + 1);
-    }
-    const { order, orderKey, answerFrom } = this;
-    const { score, candidate } = columns;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      if (Number.isNaN(score[i]!)) continue;
-      const c = nameRank[candidate[i]!]!;
-      let j = n++;
-      while (j > 0 && orderKey[j - 1]! > c) {
-        order[j] = order[j - 1]!;
-        orderKey[j] = orderKey[j - 1]!;
-        j--;
-      }
-      order[j] = i;
-      orderKey[j] = c;
-    }
-    let answers = 0;
-    for (let j = 0; j < n; j++) if (j === 0 || orderKey[j] !== orderKey[j - 1]) answerFrom[answers++] = j;
-    answerFrom[answers] = n;
-    return answers;
+  place(memory: MemoryLayout, keep: boolean): (kernels: ScoreKernels) => void {
+    const { columns, layout } = this;
+    const { k, positionIndex, reviewerColumn, selfColumn } = layout;
+    const members = columns.models.length;
+    const n = this.mostChunkRecords;
+    const mostSessions = this.mostChunk.sessions;
+    const tables = {
+      nameRank: memory.i32(members),
+      reviewerColumn: memory.i32(members),
+      positionIndex: memory.i32(positionIndex.length),
+      selfColumn: memory.i32(members),
+    };
+    const scratch = {
+      local: memory.i32(k),
+      touched: memory.i32(k),
+      mean: memory.f64(k),
+      support: memory.i32(k),
+      supportLocal: memory.i32(k),
+      supportMean: memory.f64(k),
+      inSupport: memory.take(k, 1),
+      order: memory.i32(this.mostRecords),
+      orderKey: memory.i32(this.mostRecords),
+      answerFrom: memory.i32(this.mostRecords + 1),
+    };
+    const scratchEnd = memory.end;
+    const at = {
+      score: memory.f64(n),
+      reviewer: memory.i32(n),
+      candidate: memory.i32(n),
+      position: memory.i32(n),
+      lengthChars: memory.i32(n),
+      sessionStart: memory.i32(mostSessions + 1),
+      sessionsOut: memory.i32(mostSessions),
+      rooms: keep
+        ? this.chunks.map((chunk) => placeChunk(memory, chunk.capacity))
+        : [placeChunk(memory, this.mostChunk)],
+    };
+    this.at = at;
+    return (kernels) => {
+      kernels.i32(tables.nameRank, members).set(nameRanks(columns.models));
+      kernels.i32(tables.reviewerColumn, members).set(reviewerColumn);
+      kernels.i32(tables.positionIndex, positionIndex.length).set(positionIndex);
+      kernels.i32(tables.selfColumn, members).set(selfColumn);
+      kernels.zero(scratch.local, scratchEnd);
+      kernels.i32(scratch.local, k).fill(-1);
+      for (const room of at.rooms) writeDescriptor(kernels, room);
+      const { exports } = kernels;
+      exports.setLayout(tables.nameRank, tables.reviewerColumn, tables.positionIndex, tables.selfColumn);
+      exports.setScratch(
+        scratch.local,
+        scratch.touched,
+        scratch.mean,
+        scratch.support,
+        scratch.supportLocal,
+        scratch.supportMean,
+        scratch.inSupport,
+        scratch.order,
+        scratch.orderKey,
+        scratch.answerFrom,
+      );
+      exports.setRecords(at.score, at.reviewer, at.candidate, at.position, at.lengthChars, at.sessionStart);
+    };
+  }
+
+  /** Chunk `c`'s room (its own if kept, else the one shared). */
+  descriptor(c: number): number {
+    const rooms = this.at!.rooms;
+    return rooms[rooms.length === 1 ? 0 : c]!.descriptor;
+  }
+
+  /**
+   * Sums chunk `c`'s sessions into its room (after `place` and its filling): copies their records in and builds the
+   * chunk, skipping sessions without a scored record. Returns the chunk's descriptor and its sessions' indices (a
+   * view on the memory).
+   */
+  build(kernels: ScoreKernels, c: number): { descriptor: number; sessions: Int32Array } {
+    const { columns } = this;
+    const { from, to } = this.chunks[c]!;
+    const at = this.at!;
+    const first = columns.sessionStart[from]!;
+    const last = columns.sessionStart[to]!;
+    const n = last - first;
+    kernels.f64(at.score, n).set(columns.score.subarray(first, last));
+    kernels.i32(at.reviewer, n).set(columns.reviewer.subarray(first, last));
+    kernels.i32(at.candidate, n).set(columns.candidate.subarray(first, last));
+    kernels.u32(at.position, n).set(columns.position.subarray(first, last));
+    kernels.u32(at.lengthChars, n).set(columns.responseLengthChars.subarray(first, last));
+    kernels.u32(at.sessionStart, to - from + 1).set(columns.sessionStart.subarray(from, to + 1));
+    const descriptor = this.descriptor(c);
+    const size = kernels.exports.buildChunk(descriptor, to - from, from, at.sessionsOut);
+    return { descriptor, sessions: kernels.i32(at.sessionsOut, size) };
   }
 }

@@ -4,6 +4,7 @@ import { criticalT } from './t-summary.js';
 import { restrictedWildBootstrap, WILD_BOOTSTRAP_POINTS } from './restricted-wild-bootstrap.js';
 import { tEstimate } from './t-estimate.js';
 
+/** The within-session sums of the answers' lengths and adjusted levels (the fit's pass 2 adds each session's). */
 export interface LengthSums {
   sessions: number;
   sxx: number;
@@ -11,9 +12,8 @@ export interface LengthSums {
   syy: number;
   answers: number;
   /**
-   * Each session's within sums (sxx, sxy, syy), in turn, the first `3 · sessions` entries (sized up front, 3 per
-   * session of the source: a growing array left its old copies as garbage): the small-sample (CR2) correction
-   * needs each session's share.
+   * Each session's within sums (sxx, sxy, syy), in turn, the first `3 · sessions` entries: the small-sample (CR2)
+   * correction needs each session's share.
    */
   perSession: Float64Array;
 }
@@ -32,50 +32,9 @@ export interface BetweenSums {
  * session whose answers all scored alike leaves deviations of ~1e-15 points, and a slope, correlation or p read from
  * them is noise. A billionth of a point (relative to the level's size) is no variation on any score scale.
  */
+// assembly/score-kernels.ts has the same rule for the within-session sums (pass 2 runs there).
 function settled(deviation: number, level: number): number {
   return Math.abs(deviation) <= 1e-9 * Math.max(1, Math.abs(level)) ? 0 : deviation;
-}
-
-/** Adds one session's answers (length in thousands of characters, adjusted level) to the within and between sums. */
-export function addLengthSession(
-  answers: { x: ArrayLike<number>; y: ArrayLike<number>; count: number },
-  within: LengthSums,
-  between: BetweenSums,
-): void {
-  const { count } = answers;
-  if (count === 0) return;
-  let mx = 0;
-  let my = 0;
-  for (let j = 0; j < count; j++) {
-    mx += answers.x[j]! / count;
-    my += answers.y[j]! / count;
-  }
-  between.points[2 * between.n] = mx;
-  between.points[2 * between.n + 1] = my;
-  between.n++;
-  between.sx += mx;
-  between.sy += my;
-  between.sxx += mx * mx;
-  if (count < 2) return;
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  for (let j = 0; j < count; j++) {
-    const dx = answers.x[j]! - mx;
-    const dy = settled(answers.y[j]! - my, my);
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  if (sxx === 0) return;
-  within.perSession[3 * within.sessions] = sxx;
-  within.perSession[3 * within.sessions + 1] = sxy;
-  within.perSession[3 * within.sessions + 2] = syy;
-  within.sessions++;
-  within.answers += count;
-  within.sxx += sxx;
-  within.sxy += sxy;
-  within.syy += syy;
 }
 
 /**

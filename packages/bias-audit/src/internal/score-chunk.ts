@@ -1,4 +1,5 @@
 import type { SessionStats } from './score-session-stats.js';
+import type { MemoryLayout, ScoreKernels } from './score-kernels.js';
 
 /**
  * Many sessions' score sums (`SessionStats`) laid out in flat arrays, for the fit to loop over with plain
@@ -8,6 +9,9 @@ import type { SessionStats } from './score-session-stats.js';
  * `xtxStart[s]`; its answers are `answerStart[s] … answerStart[s + 1]`, answer j's mean row the m entries from
  * `answerRowStart[j]`; its pair records `pairStart[s] … pairStart[s + 1]`, each naming its reviewer's and
  * position's column (local to the session) and its answer (an index into the chunk's answers).
+ *
+ * The kernels (assembly/score-kernels.ts) read and write a chunk in their memory through its descriptor: the address
+ * of each array in the order of `chunkArrays`, then its size and the length of `answerRow` (u32 words each).
  */
 export interface ScoreChunk {
   size: number;
@@ -34,16 +38,132 @@ export interface ScoreChunk {
   pairDeviation: Float64Array;
 }
 
+/**
+ * How many values each array of a chunk holds, by what it has one per: session (or one more), column, X̃'X̃ entry,
+ * answer, answer-row entry, pair record.
+ */
+export interface ChunkCapacity {
+  sessions: number;
+  columns: number;
+  squares: number;
+  answers: number;
+  answerRows: number;
+  pairs: number;
+}
+
+type ChunkArray = Exclude<keyof ScoreChunk, 'size'>;
+
+/** The chunk's arrays in the descriptor's order (assembly/score-kernels.ts's word constants), each's type and count. */
+const chunkArrays: readonly (readonly [ChunkArray, 'i32' | 'f64', keyof ChunkCapacity | 'sessionsPlusOne'])[] = [
+  ['colStart', 'i32', 'sessionsPlusOne'],
+  ['columns', 'i32', 'columns'],
+  ['records', 'f64', 'columns'],
+  ['xty', 'f64', 'columns'],
+  ['xtxStart', 'i32', 'sessionsPlusOne'],
+  ['xtx', 'f64', 'squares'],
+  ['yty', 'f64', 'sessions'],
+  ['answerStart', 'i32', 'sessionsPlusOne'],
+  ['answerAuthor', 'i32', 'answers'],
+  ['answerLength', 'f64', 'answers'],
+  ['answerCount', 'f64', 'answers'],
+  ['answerMean', 'f64', 'answers'],
+  ['answerRowStart', 'i32', 'answers'],
+  ['answerRow', 'f64', 'answerRows'],
+  ['pairStart', 'i32', 'sessionsPlusOne'],
+  ['pairReviewer', 'i32', 'pairs'],
+  ['pairAuthor', 'i32', 'pairs'],
+  ['pairReviewerColumn', 'i32', 'pairs'],
+  ['pairPositionColumn', 'i32', 'pairs'],
+  ['pairAnswer', 'i32', 'pairs'],
+  ['pairDeviation', 'f64', 'pairs'],
+];
+const SIZE_WORD = chunkArrays.length;
+const ANSWER_ROW_WORD = chunkArrays.length + 1;
+const DESCRIPTOR_WORDS = chunkArrays.length + 2;
+
+const countOf = (capacity: ChunkCapacity, of: keyof ChunkCapacity | 'sessionsPlusOne'): number =>
+  of === 'sessionsPlusOne' ? capacity.sessions + 1 : capacity[of];
+
+/** A chunk's room in the kernels' memory: its descriptor's address and its arrays'. */
+export interface PlacedChunk {
+  descriptor: number;
+  arrays: number[];
+}
+
+/** Lays out room for a chunk of `capacity` (write its descriptor once the memory holds it: `writeDescriptor`). */
+export function placeChunk(layout: MemoryLayout, capacity: ChunkCapacity): PlacedChunk {
+  const descriptor = layout.i32(DESCRIPTOR_WORDS);
+  const arrays = chunkArrays.map(([, type, of]) => layout.take(countOf(capacity, of), type === 'i32' ? 4 : 8));
+  return { descriptor, arrays };
+}
+
+/** Writes the descriptor of a placed chunk (its size and answer rows 0 until it is built or copied in). */
+export function writeDescriptor(kernels: ScoreKernels, placed: PlacedChunk): void {
+  const words = kernels.u32(placed.descriptor, DESCRIPTOR_WORDS);
+  words.set(placed.arrays);
+  words[SIZE_WORD] = 0;
+  words[ANSWER_ROW_WORD] = 0;
+}
+
+/** The chunk at `descriptor` as views on the kernels' memory (valid until the memory next grows). */
+export function chunkViews(kernels: ScoreKernels, descriptor: number): ScoreChunk {
+  const words = kernels.u32(descriptor, DESCRIPTOR_WORDS);
+  const size = words[SIZE_WORD]!;
+  // Each per-session start array ends with the chunk's total.
+  const totalOf = (name: ChunkArray): number =>
+    kernels.i32(words[chunkArrays.findIndex(([array]) => array === name)]!, size + 1)[size]!;
+  const capacity: ChunkCapacity = {
+    sessions: size,
+    columns: totalOf('colStart'),
+    squares: totalOf('xtxStart'),
+    answers: totalOf('answerStart'),
+    answerRows: words[ANSWER_ROW_WORD]!,
+    pairs: totalOf('pairStart'),
+  };
+  const chunk: Partial<Record<ChunkArray, Int32Array | Float64Array>> = {};
+  chunkArrays.forEach(([name, type, of], word) => {
+    const count = countOf(capacity, of);
+    chunk[name] = type === 'i32' ? kernels.i32(words[word]!, count) : kernels.f64(words[word]!, count);
+  });
+  return { size, ...chunk } as ScoreChunk;
+}
+
+/** The bytes a chunk of `capacity` takes in the kernels' memory, with its descriptor. */
+export function chunkBytes(capacity: ChunkCapacity): number {
+  let bytes = DESCRIPTOR_WORDS * 4;
+  for (const [, type, of] of chunkArrays) bytes += countOf(capacity, of) * (type === 'i32' ? 4 : 8);
+  return bytes;
+}
+
+/** What a chunk built in JavaScript holds, to place it. */
+export function capacityOf(chunk: ScoreChunk): ChunkCapacity {
+  return {
+    sessions: chunk.size,
+    columns: chunk.columns.length,
+    squares: chunk.xtx.length,
+    answers: chunk.answerAuthor.length,
+    answerRows: chunk.answerRow.length,
+    pairs: chunk.pairReviewer.length,
+  };
+}
+
+/** Copies a chunk built in JavaScript into its room (placed with `capacityOf` it, descriptor written). */
+export function copyChunkIn(kernels: ScoreKernels, chunk: ScoreChunk, placed: PlacedChunk): void {
+  chunkArrays.forEach(([name, type], word) => {
+    const values = chunk[name];
+    const at = placed.arrays[word]!;
+    if (type === 'i32') kernels.i32(at, values.length).set(values);
+    else kernels.f64(at, values.length).set(values);
+  });
+  const words = kernels.u32(placed.descriptor, DESCRIPTOR_WORDS);
+  words[SIZE_WORD] = chunk.size;
+  words[ANSWER_ROW_WORD] = chunk.answerRow.length;
+}
+
 /** A typed array that grows by doubling. */
 export class Growing<A extends Float64Array | Int32Array> {
   length = 0;
   constructor(private data: A) {}
-
-  /** The buffer, with room for `count` more values from `length` on: write them there, then add `count` to `length`. */
-  reserve(count: number): A {
-    if (this.length + count > this.data.length) this.grow(this.length + count);
-    return this.data;
-  }
 
   push(value: number): void {
     if (this.length === this.data.length) this.grow(this.length + 1);
@@ -56,9 +176,9 @@ export class Growing<A extends Float64Array | Int32Array> {
     this.length += count;
   }
 
-  /** The values so far: a view on the buffer, or (`copy`) an array of their own, without the spare room. */
-  view(copy: boolean): A {
-    return (copy ? this.data.slice(0, this.length) : this.data.subarray(0, this.length)) as A;
+  /** The values so far: a view on the buffer, without the spare room. */
+  view(): A {
+    return this.data.subarray(0, this.length) as A;
   }
 
   private grow(needed: number): void {
@@ -68,13 +188,16 @@ export class Growing<A extends Float64Array | Int32Array> {
   }
 }
 
-/** A session's room when its bounds are not known: a 4-member council's columns, with spare answers and pairs. */
-const defaultMost = { columns: 12, answers: 6, pairs: 24 };
+/** A session's room at first: a 4-member council's columns, with spare answers and pairs. */
+const most = { columns: 12, answers: 6, pairs: 24 };
 
 const f64 = (capacity: number): Growing<Float64Array> => new Growing(new Float64Array(capacity));
 const i32 = (capacity: number): Growing<Int32Array> => new Growing(new Int32Array(capacity));
 
-/** Appends sessions' sums (copying them: `SessionStats` buffers are reused) and lays them out as a `ScoreChunk`. */
+/**
+ * Appends sessions' sums (copying them) and lays them out as a `ScoreChunk` in JavaScript's memory: published
+ * summaries' sums, which the fit copies into the kernels' memory (a store's records are summed there, by `buildChunk`).
+ */
 export class ScoreChunkBuilder {
   private size = 0;
   readonly colStart: Growing<Int32Array>;
@@ -99,13 +222,8 @@ export class ScoreChunkBuilder {
   readonly pairAnswer: Growing<Int32Array>;
   readonly pairDeviation: Growing<Float64Array>;
 
-  /**
-   * `sessions`: how many sessions to make room for at first (the arrays grow past it); `most`, when known, the most
-   * columns, answers and pair records one session can have, so that the room made suffices and no array grows while
-   * the chunk is built (a buffer growing halfway through the first chunk sent the optimised `append` back to the
-   * interpreter: its growth path had never run when it was compiled).
-   */
-  constructor(sessions = 64, most: { columns: number; answers: number; pairs: number } = defaultMost) {
+  /** `sessions`: how many sessions to make room for at first (the arrays grow past it). */
+  constructor(sessions = 64) {
     const perSession = sessions + 1;
     const perColumn = sessions * most.columns;
     const perSquare = sessions * most.columns * most.columns;
@@ -124,7 +242,7 @@ export class ScoreChunkBuilder {
     this.answerCount = f64(perAnswer);
     this.answerMean = f64(perAnswer);
     this.answerRowStart = i32(perAnswer);
-    this.answerRow = f64(perAnswer * (most === defaultMost ? 8 : most.columns));
+    this.answerRow = f64(perAnswer * 8);
     this.pairStart = i32(perSession);
     this.pairReviewer = i32(perPair);
     this.pairAuthor = i32(perPair);
@@ -132,28 +250,6 @@ export class ScoreChunkBuilder {
     this.pairPositionColumn = i32(perPair);
     this.pairAnswer = i32(perPair);
     this.pairDeviation = f64(perPair);
-  }
-
-  /** Empties the builder, keeping its buffers for the next chunk. */
-  reset(): void {
-    this.size = 0;
-    for (const value of Object.values(this)) if (value instanceof Growing) value.length = 0;
-  }
-
-  get sessions(): number {
-    return this.size;
-  }
-
-  /**
-   * Starts a session whose sums the caller writes straight into the arrays (`reserve`, then add to `length`),
-   * columns, X'X, y'y, answers and pairs as `append` lays them out.
-   */
-  beginSession(): void {
-    this.size++;
-    this.colStart.push(this.columns.length);
-    this.xtxStart.push(this.xtx.length);
-    this.answerStart.push(this.answerAuthor.length);
-    this.pairStart.push(this.pairReviewer.length);
   }
 
   append(stats: SessionStats): void {
@@ -188,38 +284,36 @@ export class ScoreChunkBuilder {
   }
 
   /**
-   * The chunk of everything appended. Its arrays are views on the builder's buffers unless `compact` (copies
-   * without spare room, to keep): a view is valid until `reset`.
+   * The chunk of everything appended, its arrays views on the builder's buffers (append nothing more).
    */
-  build(options: { compact: boolean }): ScoreChunk {
-    const copy = options.compact;
+  build(): ScoreChunk {
     this.colStart.push(this.columns.length);
     this.xtxStart.push(this.xtx.length);
     this.answerStart.push(this.answerAuthor.length);
     this.pairStart.push(this.pairReviewer.length);
     return {
       size: this.size,
-      colStart: this.colStart.view(copy),
-      columns: this.columns.view(copy),
-      records: this.records.view(copy),
-      xty: this.xty.view(copy),
-      xtxStart: this.xtxStart.view(copy),
-      xtx: this.xtx.view(copy),
-      yty: this.yty.view(copy),
-      answerStart: this.answerStart.view(copy),
-      answerAuthor: this.answerAuthor.view(copy),
-      answerLength: this.answerLength.view(copy),
-      answerCount: this.answerCount.view(copy),
-      answerMean: this.answerMean.view(copy),
-      answerRowStart: this.answerRowStart.view(copy),
-      answerRow: this.answerRow.view(copy),
-      pairStart: this.pairStart.view(copy),
-      pairReviewer: this.pairReviewer.view(copy),
-      pairAuthor: this.pairAuthor.view(copy),
-      pairReviewerColumn: this.pairReviewerColumn.view(copy),
-      pairPositionColumn: this.pairPositionColumn.view(copy),
-      pairAnswer: this.pairAnswer.view(copy),
-      pairDeviation: this.pairDeviation.view(copy),
+      colStart: this.colStart.view(),
+      columns: this.columns.view(),
+      records: this.records.view(),
+      xty: this.xty.view(),
+      xtxStart: this.xtxStart.view(),
+      xtx: this.xtx.view(),
+      yty: this.yty.view(),
+      answerStart: this.answerStart.view(),
+      answerAuthor: this.answerAuthor.view(),
+      answerLength: this.answerLength.view(),
+      answerCount: this.answerCount.view(),
+      answerMean: this.answerMean.view(),
+      answerRowStart: this.answerRowStart.view(),
+      answerRow: this.answerRow.view(),
+      pairStart: this.pairStart.view(),
+      pairReviewer: this.pairReviewer.view(),
+      pairAuthor: this.pairAuthor.view(),
+      pairReviewerColumn: this.pairReviewerColumn.view(),
+      pairPositionColumn: this.pairPositionColumn.view(),
+      pairAnswer: this.pairAnswer.view(),
+      pairDeviation: this.pairDeviation.view(),
     };
   }
 }

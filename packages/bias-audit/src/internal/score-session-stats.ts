@@ -2,7 +2,8 @@ import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import type { ScoreSessionSummary } from '../score-session-summary.js';
 import type { ScoreChunk } from './score-chunk.js';
-import { ScoreChunkBuilder } from './score-chunk.js';
+import { capacityOf, chunkViews, copyChunkIn, placeChunk, ScoreChunkBuilder, writeDescriptor } from './score-chunk.js';
+import { scoreKernels } from './score-kernels.js';
 import type { Layout } from './score-model-design.js';
 import { layoutOf, withPositionIndex } from './score-model-design.js';
 import { ColumnScoreSums } from './column-score-sums.js';
@@ -32,26 +33,29 @@ export interface SessionStats {
   }[];
 }
 
-/** What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order). */
+/**
+ * What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order) in the score
+ * kernels' memory (`ScoreKernels`), which holds one source's sums at a time: a pass claims it for its source, lays its
+ * own sums out after the source's, then visits the chunks.
+ */
 export interface ScoreModelSource {
   models: readonly string[];
   layout: Layout;
   /** At least the sessions `forEachChunk` visits (it sizes the per-session arrays of the fit). */
   sessions: number;
-  /** Calls `visit` with the sessions' sums in order, many sessions at a time (see `ScoreChunk`). */
-  forEachChunk: (visit: (chunk: ScoreChunk) => void) => void;
+  /** Places the source's sums in the kernels' memory, unless they are there; returns the first byte after them. */
+  claim: () => number;
+  /** Calls `visit` with each chunk's descriptor (see `ScoreChunk`), the sessions in order (claiming the memory). */
+  forEachChunk: (visit: (chunk: number) => void) => void;
 }
 
 /**
  * The first visit keeps the sessions' sums for the next while they take at most this many bytes (about 7.5 KB
  * a session for a 5-member council with self-review, growing with the cube of the council's size): the fit's
  * second pass then costs no second pass over the records. Past it the sums are formed afresh on each visit,
- * `CHUNK_SESSIONS` at a time in one reused set of buffers, keeping memory flat.
+ * a chunk at a time in one reused room, keeping memory flat.
  */
 const RETAIN_BYTES = 32 * 1024 * 1024;
-const CHUNK_SESSIONS = 1000;
-/** The most room a chunk's builder makes at once for its sessions' bounds (see `ScoreChunkBuilder`). */
-const BOUNDS_BYTES = 16 * 1024 * 1024;
 
 /** The sums of every session of `columns` (see `RETAIN_BYTES` for when they are kept between visits). */
 export function sourceFromColumns(
@@ -59,73 +63,44 @@ export function sourceFromColumns(
 ): ScoreModelSource & { forEachSession: (visit: (stats: SessionStats) => void) => void } {
   const layout = layoutOf(columns);
   const sums = new ColumnScoreSums(columns, layout);
-  let kept: ScoreChunk[] | null = null;
-  // Decided up front from the layout (X̃'X̃ alone is k² numbers a session), so a large store never builds copies
-  // only to drop them; the running count below still stops a store whose sessions are bigger than estimated.
-  const { k } = layout;
-  let retain = columns.sessionIds.length * (k * k + 8 * k) * 8 <= RETAIN_BYTES;
-  // What one session can hold, so a chunk's buffers are made big enough at once: each record uses at most three
-  // columns (its reviewer's, its position's, its reviewer's self column) and makes at most one answer and one pair.
-  let records = 0;
-  for (let s = 0; s < columns.sessionIds.length; s++)
-    records = Math.max(records, columns.sessionStart[s + 1]! - columns.sessionStart[s]!);
-  const most = { columns: Math.min(k, 3 * records), answers: Math.min(columns.models.length, records), pairs: records };
-  // Unless that room is large (a session of thousands of records): the arrays then grow as they fill.
-  const perSession =
-    (most.columns + most.answers) * most.columns * 8 + most.columns * 20 + most.answers * 28 + most.pairs * 28;
-  const sessionBounds =
-    Math.min(CHUNK_SESSIONS, columns.sessionIds.length) * perSession <= BOUNDS_BYTES ? most : undefined;
-  /** Builds the chunks afresh; `visit` gets each with its sessions' indices in `columns`. */
-  const buildChunks = (visit: (chunk: ScoreChunk, sessions: Int32Array) => void, compact: () => boolean): void => {
-    const builder = new ScoreChunkBuilder(Math.min(CHUNK_SESSIONS, columns.sessionIds.length), sessionBounds);
-    const sessions = new Int32Array(CHUNK_SESSIONS);
-    const flush = (): void => {
-      visit(builder.build({ compact: compact() }), sessions.subarray(0, builder.sessions));
-      builder.reset();
-    };
-    for (let s = 0; s < columns.sessionIds.length; s++) {
-      const at = builder.sessions;
-      if (!sums.append(s, builder)) continue;
-      sessions[at] = s;
-      if (builder.sessions === CHUNK_SESSIONS) flush();
-    }
-    if (builder.sessions > 0) flush();
-  };
-  const forEachChunk = (visit: (chunk: ScoreChunk) => void): void => {
-    if (kept !== null) {
-      for (const chunk of kept) visit(chunk);
+  // Decided up front from the chunks' planned room (an upper bound of their sums), so a large store never builds
+  // copies only to drop them.
+  const retain = sums.bytes <= RETAIN_BYTES;
+  let kept = false;
+  const claim = (): number =>
+    scoreKernels().claim(source, (memory) => {
+      kept = false;
+      return sums.place(memory, retain);
+    });
+  const forEachChunk = (visit: (chunk: number) => void): void => {
+    claim();
+    if (kept) {
+      for (let c = 0; c < sums.chunks.length; c++) visit(sums.descriptor(c));
       return;
     }
-    const chunks: ScoreChunk[] = [];
-    let bytes = 0;
-    buildChunks(
-      (chunk) => {
-        visit(chunk);
-        if (!retain) return;
-        chunks.push(chunk);
-        bytes += chunkBytes(chunk);
-        if (bytes > RETAIN_BYTES) {
-          retain = false;
-          chunks.length = 0;
-        }
-      },
-      () => retain,
-    );
-    if (retain) kept = chunks;
+    const kernels = scoreKernels();
+    for (let c = 0; c < sums.chunks.length; c++) visit(sums.build(kernels, c).descriptor);
+    kept = retain;
   };
   // Each session's sums as views on the chunk being built: valid during the call only (copy what you keep).
-  const forEachSession = (visit: (stats: SessionStats) => void): void =>
-    buildChunks(
-      (chunk, sessions) => sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session }))),
-      () => false,
-    );
-  return { models: columns.models, layout, sessions: columns.sessionIds.length, forEachChunk, forEachSession };
-}
-
-function chunkBytes(chunk: ScoreChunk): number {
-  let bytes = 0;
-  for (const value of Object.values(chunk)) if (ArrayBuffer.isView(value)) bytes += value.byteLength;
-  return bytes;
+  const forEachSession = (visit: (stats: SessionStats) => void): void => {
+    claim();
+    const kernels = scoreKernels();
+    for (let c = 0; c < sums.chunks.length; c++) {
+      const { descriptor, sessions } = sums.build(kernels, c);
+      const chunk = chunkViews(kernels, descriptor);
+      sessions.forEach((session, at) => visit(sessionStatsOf(chunk, { at, session })));
+    }
+  };
+  const source = {
+    models: columns.models,
+    layout,
+    sessions: columns.sessionIds.length,
+    claim,
+    forEachChunk,
+    forEachSession,
+  };
+  return source;
 }
 
 /** Session `at` of `chunk` as `SessionStats` (views on the chunk's arrays), `session` its index in its source. */
@@ -260,7 +235,7 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
     columnOf.set(`self:${name}`, k++);
   });
   const layout = withPositionIndex({ reviewerColumn, positionColumn, selfColumn, k, reviewerModels, selfModels });
-  const builder = new ScoreChunkBuilder(Math.min(summaries.sessions.length, CHUNK_SESSIONS));
+  const builder = new ScoreChunkBuilder(summaries.sessions.length);
   for (const [at, { score: s }] of summaries.sessions.entries()) {
     if (s.answers.length === 0) continue;
     // Every name was checked against the session's members and columns (assertBiasSessionSummaries).
@@ -282,6 +257,27 @@ export function sourceFromSummaries(summaries: BiasSessionSummaries): ScoreModel
       })),
     });
   }
-  const chunk = builder.build({ compact: true });
-  return { models, layout, sessions: summaries.sessions.length, forEachChunk: (visit) => visit(chunk) };
+  const chunk = builder.build();
+  // One chunk, copied into the kernels' memory whenever the source claims it.
+  let descriptor = 0;
+  const claim = (): number =>
+    scoreKernels().claim(source, (memory) => {
+      const placed = placeChunk(memory, capacityOf(chunk));
+      descriptor = placed.descriptor;
+      return (kernels) => {
+        writeDescriptor(kernels, placed);
+        copyChunkIn(kernels, chunk, placed);
+      };
+    });
+  const source: ScoreModelSource = {
+    models,
+    layout,
+    sessions: summaries.sessions.length,
+    claim,
+    forEachChunk: (visit) => {
+      claim();
+      visit(descriptor);
+    },
+  };
+  return source;
 }

@@ -1,0 +1,182 @@
+import { scoreKernelsWasm } from './score-kernels-wasm.js';
+
+// What the kernels need of the runtime, which Node (20+) and browsers provide: the package's lib is ES2023 alone.
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+};
+declare function atob(data: string): string;
+
+/** A WebAssembly memory: its bytes (a new buffer after each growth), grown by whole 64 KiB pages. */
+interface Memory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The functions of assembly/score-kernels.ts (addresses are byte offsets in `memory`; see that file). */
+export interface ScoreKernelExports {
+  memory: Memory;
+  heapBase(): number;
+  setRecords(
+    score: number,
+    reviewer: number,
+    candidate: number,
+    position: number,
+    lengthChars: number,
+    sessionStart: number,
+  ): void;
+  setLayout(nameRank: number, reviewerColumn: number, positionIndex: number, selfColumn: number): void;
+  setScratch(
+    local: number,
+    touched: number,
+    mean: number,
+    support: number,
+    supportLocal: number,
+    supportMean: number,
+    inSupport: number,
+    order: number,
+    orderKey: number,
+    answerFrom: number,
+  ): void;
+  buildChunk(chunk: number, sessions: number, firstSession: number, sessionsOut: number): number;
+  setNormalEquations(
+    k: number,
+    models: number,
+    xtx: number,
+    xty: number,
+    columnRecords: number,
+    columnSessions: number,
+    pairDesign: number,
+    pairRecords: number,
+    pairDeviation: number,
+    counts: number,
+  ): void;
+  sumNormalEquations(chunk: number): void;
+  setResidualFit(
+    k: number,
+    models: number,
+    beta: number,
+    lengthBeta: number,
+    pairIndex: number,
+    centre: number,
+    usedPairs: number,
+  ): void;
+  setResidualSums(
+    meat: number,
+    pairSum: number,
+    pairN: number,
+    pairSessions: number,
+    eScore: number,
+    nScore: number,
+    cross: number,
+    perSession: number,
+    points: number,
+    counts: number,
+  ): void;
+  setResidualScratch(
+    localBeta: number,
+    localLengthBeta: number,
+    sessionScore: number,
+    answerFitted: number,
+    sessionX: number,
+    sessionY: number,
+    sessionPairSum: number,
+    sessionPairN: number,
+    sessionPairs: number,
+    sessionA: number,
+    sessionAt: number,
+  ): void;
+  sumScoreResiduals(chunk: number): void;
+}
+
+const PAGE = 65536;
+
+/**
+ * The score model's per-session loops as one WebAssembly instance (assembly/score-kernels.ts): compiled by Liftoff in
+ * a millisecond or two and fast from its first call, where the same loops in JavaScript ran a cold report in V8's
+ * interpreter. Its memory holds one source's sums at a time (`owner`, see `ScoreModelSource.claim`) and, above them,
+ * the sums of the pass running; arrays are laid out by `MemoryLayout`. The memory only grows (to the largest fit
+ * run so far): views on it are made afresh after each `reserve`, which replaces the buffer.
+ */
+export class ScoreKernels {
+  readonly exports: ScoreKernelExports;
+  /** The first byte free for arrays. */
+  readonly base: number;
+  /** The source whose sums the memory holds, and the first byte after them. */
+  private owner: object | null = null;
+  private ownerEnd = 0;
+
+  constructor() {
+    const bytes = Uint8Array.from(atob(scoreKernelsWasm), (c) => c.charCodeAt(0));
+    this.exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as ScoreKernelExports;
+    this.base = this.exports.heapBase();
+  }
+
+  /**
+   * Makes `owner`'s sums the memory's, unless they are: `place` lays out its arrays and returns what fills them once
+   * the memory holds them (it is called again if another owner took the memory since). Returns the first byte
+   * after them, where a pass lays out its own sums.
+   */
+  claim(owner: object, place: (layout: MemoryLayout) => (kernels: ScoreKernels) => void): number {
+    if (this.owner !== owner) {
+      const layout = new MemoryLayout(this.base);
+      const fill = place(layout);
+      this.reserve(layout.end);
+      fill(this);
+      this.owner = owner;
+      this.ownerEnd = layout.end;
+    }
+    return this.ownerEnd;
+  }
+
+  /** Grows the memory to at least `bytes`. */
+  reserve(bytes: number): void {
+    const { memory } = this.exports;
+    const have = memory.buffer.byteLength;
+    if (bytes > have) memory.grow(Math.ceil((bytes - have) / PAGE));
+  }
+
+  f64(at: number, length: number): Float64Array {
+    return new Float64Array(this.exports.memory.buffer, at, length);
+  }
+
+  i32(at: number, length: number): Int32Array {
+    return new Int32Array(this.exports.memory.buffer, at, length);
+  }
+
+  u32(at: number, length: number): Uint32Array {
+    return new Uint32Array(this.exports.memory.buffer, at, length);
+  }
+
+  /** Sets bytes `from … to` to 0. */
+  zero(from: number, to: number): void {
+    new Uint8Array(this.exports.memory.buffer, from, to - from).fill(0);
+  }
+}
+
+let instance: ScoreKernels | undefined;
+
+/** The kernels, instantiated on first use (synchronously: the module is a few kilobytes). */
+export function scoreKernels(): ScoreKernels {
+  return (instance ??= new ScoreKernels());
+}
+
+/** Lays arrays out one after another from a byte address, each at a multiple of 8 bytes. */
+export class MemoryLayout {
+  constructor(public end: number) {}
+
+  /** The address of `count` values of `bytes` bytes each. */
+  take(count: number, bytes: 1 | 4 | 8): number {
+    const at = this.end;
+    this.end += Math.ceil((count * bytes) / 8) * 8;
+    return at;
+  }
+
+  f64(count: number): number {
+    return this.take(count, 8);
+  }
+
+  i32(count: number): number {
+    return this.take(count, 4);
+  }
+}
