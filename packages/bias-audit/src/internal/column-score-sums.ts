@@ -1,6 +1,6 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { ChunkCapacity, PlacedChunk } from './score-chunk.js';
-import { chunkBytes, placeChunk, writeDescriptor } from './score-chunk.js';
+import { chunkByteWeights, placeChunk, writeDescriptor } from './score-chunk.js';
 import type { MemoryLayout, ScoreKernels } from './score-kernels.js';
 import type { Layout } from './score-model-design.js';
 import { nameRanks } from './score-model-design.js';
@@ -18,8 +18,6 @@ interface ChunkPlan {
   records: number;
 }
 
-const noRoom = (): ChunkCapacity => ({ sessions: 0, columns: 0, squares: 0, answers: 0, answerRows: 0, pairs: 0 });
-
 /**
  * Forms sessions' score-model sums (`SessionStats`) from their records, a chunk of sessions at a time, in the score
  * kernels' memory (`buildChunk` of assembly/score-kernels.ts): each chunk's records are copied in (never the whole
@@ -36,7 +34,14 @@ export class ColumnScoreSums {
   /** The most records of a session and of a chunk, and the most room of a chunk, array by array. */
   private readonly mostRecords: number;
   private readonly mostChunkRecords: number;
-  private readonly mostChunk: ChunkCapacity = noRoom();
+  private readonly mostChunk: ChunkCapacity = {
+    sessions: 0,
+    columns: 0,
+    squares: 0,
+    answers: 0,
+    answerRows: 0,
+    pairs: 0,
+  };
   private at: {
     rooms: PlacedChunk[];
     score: number;
@@ -57,38 +62,50 @@ export class ColumnScoreSums {
     const { sessionStart } = columns;
     const sessions = columns.sessionIds.length;
     const { chunks, mostChunk } = this;
+    const w = chunkByteWeights;
     let bytes = 0;
     let mostRecords = 0;
     let mostChunkRecords = 0;
-    let room = noRoom();
+    // The chunk being planned: its first session, and its sessions', columns', … counts and bytes so far.
     let from = 0;
+    let columnsIn = 0;
+    let squaresIn = 0;
+    let answersIn = 0;
+    let answerRowsIn = 0;
+    let pairsIn = 0;
+    let bytesIn = w.fixed;
     const close = (to: number): void => {
       const records = sessionStart[to]! - sessionStart[from]!;
-      chunks.push({ from, to, capacity: room, records });
-      bytes += chunkBytes(room);
+      const capacity: ChunkCapacity = {
+        sessions: to - from,
+        columns: columnsIn,
+        squares: squaresIn,
+        answers: answersIn,
+        answerRows: answerRowsIn,
+        pairs: pairsIn,
+      };
+      chunks.push({ from, to, capacity, records });
+      bytes += bytesIn;
       mostChunkRecords = Math.max(mostChunkRecords, records);
-      for (const key of Object.keys(room) as (keyof ChunkCapacity)[])
-        mostChunk[key] = Math.max(mostChunk[key], room[key]);
+      for (const key of Object.keys(capacity) as (keyof ChunkCapacity)[])
+        mostChunk[key] = Math.max(mostChunk[key], capacity[key]);
       from = to;
+      columnsIn = squaresIn = answersIn = answerRowsIn = pairsIn = 0;
+      bytesIn = w.fixed;
     };
     for (let s = 0; s < sessions; s++) {
       const r = sessionStart[s + 1]! - sessionStart[s]!;
       const m = Math.min(k, 3 * r);
       const answers = Math.min(members, r);
-      const session: ChunkCapacity = {
-        sessions: 1,
-        columns: m,
-        squares: m * m,
-        answers,
-        answerRows: answers * m,
-        pairs: r,
-      };
-      const next = noRoom();
-      for (const key of Object.keys(next) as (keyof ChunkCapacity)[]) next[key] = room[key] + session[key];
-      if (s > from && (s - from === CHUNK_SESSIONS || chunkBytes(next) > CHUNK_BYTES)) {
-        close(s);
-        room = session;
-      } else room = next;
+      const sessionBytes =
+        w.sessions + w.columns * m + w.squares * m * m + w.answers * answers + w.answerRows * answers * m + w.pairs * r;
+      if (s > from && (s - from === CHUNK_SESSIONS || bytesIn + sessionBytes > CHUNK_BYTES)) close(s);
+      columnsIn += m;
+      squaresIn += m * m;
+      answersIn += answers;
+      answerRowsIn += answers * m;
+      pairsIn += r;
+      bytesIn += sessionBytes;
       mostRecords = Math.max(mostRecords, r);
     }
     if (sessions > from) close(sessions);

@@ -128,12 +128,29 @@ export function chunkViews(kernels: ScoreKernels, descriptor: number): ScoreChun
   return { size, ...chunk } as ScoreChunk;
 }
 
-/** The bytes a chunk of `capacity` takes in the kernels' memory, with its descriptor. */
-export function chunkBytes(capacity: ChunkCapacity): number {
-  let bytes = DESCRIPTOR_WORDS * 4;
-  for (const [, type, of] of chunkArrays) bytes += countOf(capacity, of) * (type === 'i32' ? 4 : 8);
-  return bytes;
-}
+/**
+ * The bytes a chunk takes in the kernels' memory, with its descriptor: `fixed` plus, for each count of its
+ * `ChunkCapacity`, so many bytes per unit.
+ */
+export const chunkByteWeights: ChunkCapacity & { fixed: number } = (() => {
+  const weights = {
+    fixed: DESCRIPTOR_WORDS * 4,
+    sessions: 0,
+    columns: 0,
+    squares: 0,
+    answers: 0,
+    answerRows: 0,
+    pairs: 0,
+  };
+  for (const [, type, of] of chunkArrays) {
+    const bytes = type === 'i32' ? 4 : 8;
+    if (of === 'sessionsPlusOne') {
+      weights.fixed += bytes;
+      weights.sessions += bytes;
+    } else weights[of] += bytes;
+  }
+  return weights;
+})();
 
 /** What a chunk built in JavaScript holds, to place it. */
 export function capacityOf(chunk: ScoreChunk): ChunkCapacity {

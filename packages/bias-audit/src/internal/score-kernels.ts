@@ -107,7 +107,9 @@ export class ScoreKernels {
   private ownerEnd = 0;
 
   constructor() {
-    const bytes = Uint8Array.from(atob(scoreKernelsWasm), (c) => c.charCodeAt(0));
+    const text = atob(scoreKernelsWasm);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
     this.exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as ScoreKernelExports;
     this.base = this.exports.heapBase();
   }
