@@ -739,3 +739,244 @@ export function sumScoreResiduals(chunk: usize): void {
   setF(residualCounts, RESIDUAL_SQUARES, residualSquares);
   setF(residualCounts, TOTAL_SQUARES, totalSquares);
 }
+
+// ---- The position design (was positionDesignFromColumns' loop and PositionDesignSums.addSession, position-design.ts):
+// how display positions were assigned, from each session's answers (author name rank, length, and their scored
+// records' positions: count, Σp, Σp²).
+
+let designModels: i32 = 0;
+/** The within-session Gram matrix of (author indicators…, length rank, position), (m + 2)². */
+let gram: usize = 0;
+/** before[a·m + b]: sessions that showed author a before author b. */
+let before: usize = 0;
+/** Each session's authors and their mean positions (`answersKept` of them), and where each session's end. */
+let sessionAuthors: usize = 0;
+let sessionMeans: usize = 0;
+let sessionEnds: usize = 0;
+/** The design's counts (f64 each), in `DESIGN_…` order. */
+let designCounts: usize = 0;
+// Per member (by name rank): a session's scored records' count, Σp, Σp², its answer's length; the authors met.
+let rankOf: usize = 0;
+let byCount: usize = 0;
+let bySum: usize = 0;
+let bySquares: usize = 0;
+let byLength: usize = 0;
+let seen: usize = 0;
+// A session's answers in author-name order (the caller's, for `addDesignSession`), and their length ranks.
+let designAuthor: usize = 0;
+let designLength: usize = 0;
+let designCount: usize = 0;
+let designSum: usize = 0;
+let designSquares: usize = 0;
+let designRank: usize = 0;
+
+const DESIGN_SESSIONS = 0;
+const DESIGN_VARYING = 1;
+const DESIGN_LENGTH_SESSIONS = 2;
+const DESIGN_LONGEST_FIRST = 3;
+const DESIGN_SHORTEST_FIRST = 4;
+const DESIGN_ANSWERS_KEPT = 5;
+const DESIGN_SESSIONS_KEPT = 6;
+const DESIGN_ORDERED = 7;
+const DESIGN_AUTHOR_ORDER = 8;
+
+export function setDesign(
+  modelsM: i32,
+  gramAt: usize,
+  beforeAt: usize,
+  sessionAuthorsAt: usize,
+  sessionMeansAt: usize,
+  sessionEndsAt: usize,
+  countsAt: usize,
+): void {
+  designModels = modelsM;
+  gram = gramAt;
+  before = beforeAt;
+  sessionAuthors = sessionAuthorsAt;
+  sessionMeans = sessionMeansAt;
+  sessionEnds = sessionEndsAt;
+  designCounts = countsAt;
+}
+
+export function setDesignScratch(
+  rankOfAt: usize,
+  byCountAt: usize,
+  bySumAt: usize,
+  bySquaresAt: usize,
+  byLengthAt: usize,
+  seenAt: usize,
+  answersAt: usize,
+): void {
+  rankOf = rankOfAt;
+  byCount = byCountAt;
+  bySum = bySumAt;
+  bySquares = bySquaresAt;
+  byLength = byLengthAt;
+  seen = seenAt;
+  // The answers' six arrays, one after another, `designModels` entries each (8 bytes an entry).
+  const stride = (<usize>designModels) << 3;
+  designAuthor = answersAt;
+  designLength = answersAt + stride;
+  designCount = answersAt + 2 * stride;
+  designSum = answersAt + 3 * stride;
+  designSquares = answersAt + 4 * stride;
+  designRank = answersAt + 5 * stride;
+}
+
+/**
+ * Adds the sessions of the record arrays (`setRecords`; reviewer unused) to the design: each session's scored records
+ * by author (in name order), then `addDesignSession`.
+ */
+export function addDesignSessions(sessions: i32): void {
+  const first = <i32>load<u32>(sessionStart);
+  for (let s = 0; s < sessions; s++) {
+    const from = <i32>load<u32>(sessionStart + ((<usize>s) << 2)) - first;
+    const to = <i32>load<u32>(sessionStart + ((<usize>(s + 1)) << 2)) - first;
+    let authors = 0;
+    for (let i = from; i < to; i++) {
+      if (isNaN<f64>(getF(score, i))) continue;
+      const a = getI(rankOf, getI(candidate, i));
+      if (getF(byCount, a) == 0) {
+        setI(seen, authors++, a);
+        setF(byLength, a, <f64>load<u32>(lengthChars + ((<usize>i) << 2)));
+      }
+      const p = <f64>load<u32>(position + ((<usize>i) << 2));
+      addF(byCount, a, 1);
+      addF(bySum, a, p);
+      addF(bySquares, a, p * p);
+    }
+    // The authors in name order (insertion: a handful).
+    for (let j = 1; j < authors; j++) {
+      const a = getI(seen, j);
+      let k = j;
+      while (k > 0 && getI(seen, k - 1) > a) {
+        setI(seen, k, getI(seen, k - 1));
+        k--;
+      }
+      setI(seen, k, a);
+    }
+    for (let j = 0; j < authors; j++) {
+      const a = getI(seen, j);
+      setI(designAuthor, j, a);
+      setF(designLength, j, getF(byLength, a));
+      setF(designCount, j, getF(byCount, a));
+      setF(designSum, j, getF(bySum, a));
+      setF(designSquares, j, getF(bySquares, a));
+      setF(byCount, a, 0);
+      setF(bySum, a, 0);
+      setF(bySquares, a, 0);
+    }
+    addDesignSession(authors);
+  }
+}
+
+/** Adds one session's `q` answers (in the design's answer arrays, in author-name order) to the design's sums. */
+export function addDesignSession(q: i32): void {
+  if (q == 0) return;
+  addF(designCounts, DESIGN_SESSIONS, 1);
+  const m = designModels;
+  const d = m + 2;
+  const L = m;
+  const X = m + 1;
+  let n: f64 = 0;
+  let sumX: f64 = 0;
+  let sumXX: f64 = 0;
+  let sumL: f64 = 0;
+  let sumLL: f64 = 0;
+  let sumLX: f64 = 0;
+  for (let j = 0; j < q; j++) {
+    // Length rank within the session (0 = shortest, ties averaged).
+    let below = 0;
+    let same = 0;
+    for (let k = 0; k < q; k++) {
+      if (getF(designLength, k) < getF(designLength, j)) below++;
+      else if (getF(designLength, k) == getF(designLength, j)) same++;
+    }
+    const r = <f64>below + <f64>(same - 1) / 2;
+    setF(designRank, j, r);
+    n += getF(designCount, j);
+    sumX += getF(designSum, j);
+    sumXX += getF(designSquares, j);
+    sumL += getF(designCount, j) * r;
+    sumLL += getF(designCount, j) * r * r;
+    sumLX += r * getF(designSum, j);
+  }
+  if (n == 0) return;
+  if (sumXX - (sumX * sumX) / n > 1e-9 * max<f64>(1, sumXX)) addF(designCounts, DESIGN_VARYING, 1);
+  for (let j = 0; j < q; j++) {
+    const a = getI(designAuthor, j);
+    const c = getF(designCount, j);
+    for (let k = 0; k < q; k++)
+      addF(gram, a * d + getI(designAuthor, k), (j == k ? c : 0) - (c * getF(designCount, k)) / n);
+    const al = c * getF(designRank, j) - (c * sumL) / n;
+    const ax = getF(designSum, j) - (c * sumX) / n;
+    addF(gram, a * d + L, al);
+    addF(gram, L * d + a, al);
+    addF(gram, a * d + X, ax);
+    addF(gram, X * d + a, ax);
+  }
+  const lx = sumLX - (sumL * sumX) / n;
+  addF(gram, L * d + L, sumLL - (sumL * sumL) / n);
+  addF(gram, L * d + X, lx);
+  addF(gram, X * d + L, lx);
+  addF(gram, X * d + X, sumXX - (sumX * sumX) / n);
+  // The order the session showed its authors and its lengths in, by their records' mean positions (NaN: none).
+  let longest = true;
+  let shortest = true;
+  let lengths = false;
+  let kept = <i32>getF(designCounts, DESIGN_ANSWERS_KEPT);
+  for (let j = 0; j < q; j++) {
+    const mj = getF(designSum, j) / getF(designCount, j);
+    setI(sessionAuthors, kept, getI(designAuthor, j));
+    setF(sessionMeans, kept++, mj);
+    for (let k = 0; k < q; k++) {
+      const mk = getF(designSum, k) / getF(designCount, k);
+      if (mj < mk) addF(before, getI(designAuthor, j) * m + getI(designAuthor, k), 1);
+      if (getF(designLength, j) <= getF(designLength, k)) continue;
+      lengths = true;
+      if (!(mj < mk)) longest = false;
+      if (!(mj > mk)) shortest = false;
+    }
+  }
+  setF(designCounts, DESIGN_ANSWERS_KEPT, <f64>kept);
+  const sessionsKept = <i32>getF(designCounts, DESIGN_SESSIONS_KEPT);
+  setI(sessionEnds, sessionsKept, kept);
+  setF(designCounts, DESIGN_SESSIONS_KEPT, <f64>(sessionsKept + 1));
+  if (lengths) {
+    addF(designCounts, DESIGN_LENGTH_SESSIONS, 1);
+    if (longest) addF(designCounts, DESIGN_LONGEST_FIRST, 1);
+    else if (shortest) addF(designCounts, DESIGN_SHORTEST_FIRST, 1);
+  }
+}
+
+/**
+ * The second look at the authors' order, once every session is in: the window's usual order (a before b where more
+ * sessions showed a first), the sessions with two authors or more, and those among them that agree with it.
+ */
+export function designAuthorOrder(): void {
+  const m = designModels;
+  const sessions = <i32>getF(designCounts, DESIGN_SESSIONS_KEPT);
+  let ordered = 0;
+  let agreeing = 0;
+  let start = 0;
+  for (let s = 0; s < sessions; s++) {
+    const end = getI(sessionEnds, s);
+    if (end - start >= 2) {
+      ordered++;
+      let agrees = true;
+      for (let j = start; j < end && agrees; j++)
+        for (let k = start; k < end; k++) {
+          const a = getI(sessionAuthors, j);
+          const b = getI(sessionAuthors, k);
+          if (getF(before, a * m + b) > getF(before, b * m + a) && !(getF(sessionMeans, j) < getF(sessionMeans, k))) {
+            agrees = false;
+            break;
+          }
+        }
+      if (agrees) agreeing++;
+    }
+    start = end;
+  }
+  setF(designCounts, DESIGN_ORDERED, <f64>ordered);
+  setF(designCounts, DESIGN_AUTHOR_ORDER, <f64>agreeing);
+}

@@ -1,6 +1,7 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import { nameRanks } from './score-model-design.js';
+import { scoreKernels } from './score-kernels.js';
 import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
 
 /**
@@ -44,154 +45,164 @@ export interface PositionDesign {
 export type PositionIdentifiability =
   { estimable: true } | { estimable: false; cause: 'author' | 'length'; reason: string; share: number };
 
-/**
- * One session's answers, in author-name order, in reused buffers: `author[j]` its author's name rank, `length[j]`
- * its length, and its scored records' positions as `count[j]`, Σp `sum[j]` and Σp² `squares[j]`; `rank` is work space.
- */
-class DesignAnswers {
-  q = 0;
-  author = new Int32Array(16);
-  length = new Float64Array(16);
-  count = new Float64Array(16);
-  sum = new Float64Array(16);
-  squares = new Float64Array(16);
-  rank = new Float64Array(16);
-
-  /** Empties the buffers for a session of up to `answers` answers. */
-  reset(answers: number): void {
-    this.q = 0;
-    if (answers <= this.author.length) return;
-    const size = Math.max(answers, 2 * this.author.length);
-    this.author = new Int32Array(size);
-    this.length = new Float64Array(size);
-    this.count = new Float64Array(size);
-    this.sum = new Float64Array(size);
-    this.squares = new Float64Array(size);
-    this.rank = new Float64Array(size);
-  }
-
-  add(answer: { author: number; length: number; count: number; sum: number; squares: number }): void {
-    const j = this.q++;
-    this.author[j] = answer.author;
-    this.length[j] = answer.length;
-    this.count[j] = answer.count;
-    this.sum[j] = answer.sum;
-    this.squares[j] = answer.squares;
-  }
+/** One answer of a session to the design: its author's name rank, its length, its scored records' positions. */
+interface DesignAnswer {
+  author: number;
+  length: number;
+  count: number;
+  sum: number;
+  squares: number;
 }
 
-/** Sums over sessions (see `PositionDesign`); sessions arrive one at a time, their answers in author-name order. */
-class PositionDesignSums {
-  private readonly m: number;
-  /** The within-session Gram matrix of (author indicators…, length rank, position), (m + 2)². */
-  private readonly gram: Float64Array;
-  /** before[a·m + b]: sessions that showed author a before author b (by their records' mean positions). */
-  private readonly before: Float64Array;
-  /**
-   * Each session's authors and their mean positions, kept for the second look at the authors' order (the first
-   * `answersKept`; where each session's end, the first `sessionsKept`). Typed arrays grown by doubling: plain arrays
-   * grown by push held about 250 MB more at their peak for 1,000,000 sessions of five authors.
-   */
-  private sessionAuthors = new Int32Array(64);
-  private sessionMeans = new Float64Array(64);
-  private sessionEnds = new Int32Array(64);
-  private answersKept = 0;
-  private sessionsKept = 0;
-  private sessions = 0;
-  private varyingSessions = 0;
-  /** Sessions with two lengths or more, and those shown longest first and shortest first. */
-  private lengthSessions = 0;
-  private longestFirstSessions = 0;
-  private shortestFirstSessions = 0;
+/** Records copied into the kernels' memory at a time, at most (a session's records go in whole). */
+const COPY_RECORDS = 1 << 18;
 
-  constructor(models: number) {
-    this.m = models;
-    this.gram = new Float64Array((models + 2) ** 2);
-    this.before = new Float64Array(models * models);
+/**
+ * Sums over sessions (see `PositionDesign`), in the score kernels' memory (the design kernels of
+ * assembly/score-kernels.ts): the within-session Gram matrix of (author indicators…, length rank, position), how often
+ * each author was shown before each other, and each session's authors and their mean positions for the second look
+ * at the authors' order. Sessions arrive one at a time, their answers in author-name order; the sums hold the
+ * kernels' memory from construction to `design` (do nothing with the kernels in between).
+ */
+class PositionDesignSums {
+  private readonly kernels = scoreKernels();
+  private readonly m: number;
+  private readonly at: {
+    gram: number;
+    before: number;
+    counts: number;
+    answers: number;
+    score: number;
+    candidate: number;
+    position: number;
+    lengthChars: number;
+    sessionStart: number;
+  };
+
+  /** Room for `bounds.sessions` sessions of `bounds.answers` answers in all, their records copied `bounds.records` at most at a time. */
+  constructor(
+    models: readonly string[],
+    bounds: { sessions: number; answers: number; records: number; chunkSessions: number },
+  ) {
+    const m = models.length;
+    this.m = m;
+    const d = m + 2;
+    let at: PositionDesignSums['at'] | undefined;
+    this.kernels.claim(this, (memory) => {
+      const from = memory.end;
+      const sums = {
+        gram: memory.f64(d * d),
+        before: memory.f64(m * m),
+        sessionAuthors: memory.i32(bounds.answers),
+        sessionMeans: memory.f64(bounds.answers),
+        sessionEnds: memory.i32(bounds.sessions),
+        counts: memory.f64(9),
+      };
+      const scratch = {
+        rankOf: memory.i32(m),
+        byCount: memory.f64(m),
+        bySum: memory.f64(m),
+        bySquares: memory.f64(m),
+        byLength: memory.f64(m),
+        seen: memory.i32(m),
+        answers: memory.f64(6 * m),
+      };
+      const records = {
+        score: memory.f64(bounds.records),
+        candidate: memory.i32(bounds.records),
+        position: memory.i32(bounds.records),
+        lengthChars: memory.i32(bounds.records),
+        sessionStart: memory.i32(bounds.chunkSessions + 1),
+      };
+      const to = memory.end;
+      at = { ...sums, answers: scratch.answers, ...records };
+      return (kernels) => {
+        kernels.zero(from, to);
+        kernels.i32(scratch.rankOf, m).set(nameRanks(models));
+        const { exports } = kernels;
+        exports.setDesign(
+          m,
+          sums.gram,
+          sums.before,
+          sums.sessionAuthors,
+          sums.sessionMeans,
+          sums.sessionEnds,
+          sums.counts,
+        );
+        exports.setDesignScratch(
+          scratch.rankOf,
+          scratch.byCount,
+          scratch.bySum,
+          scratch.bySquares,
+          scratch.byLength,
+          scratch.seen,
+          scratch.answers,
+        );
+        exports.setRecords(
+          records.score,
+          0,
+          records.candidate,
+          records.position,
+          records.lengthChars,
+          records.sessionStart,
+        );
+      };
+    });
+    this.at = at!;
   }
 
-  addSession(answers: DesignAnswers): void {
-    const { q, author, length, count, sum, squares, rank } = answers;
-    if (q === 0) return;
-    this.sessions++;
-    const { m, gram, before } = this;
-    const d = m + 2;
-    const L = m;
-    const X = m + 1;
-    let n = 0;
-    let sumX = 0;
-    let sumXX = 0;
-    let sumL = 0;
-    let sumLL = 0;
-    let sumLX = 0;
-    for (let j = 0; j < q; j++) {
-      // Length rank within the session (0 = shortest, ties averaged).
-      let below = 0;
-      let same = 0;
-      for (let k = 0; k < q; k++) {
-        if (length[k]! < length[j]!) below++;
-        else if (length[k] === length[j]) same++;
-      }
-      const r = below + (same - 1) / 2;
-      rank[j] = r;
-      n += count[j]!;
-      sumX += sum[j]!;
-      sumXX += squares[j]!;
-      sumL += count[j]! * r;
-      sumLL += count[j]! * r * r;
-      sumLX += r * sum[j]!;
-    }
-    if (n === 0) return;
-    if (sumXX - (sumX * sumX) / n > 1e-9 * Math.max(1, sumXX)) this.varyingSessions++;
-    for (let j = 0; j < q; j++) {
-      const a = author[j]!;
-      const c = count[j]!;
-      for (let k = 0; k < q; k++) gram[a * d + author[k]!]! += (j === k ? c : 0) - (c * count[k]!) / n;
-      const al = c * rank[j]! - (c * sumL) / n;
-      const ax = sum[j]! - (c * sumX) / n;
-      gram[a * d + L]! += al;
-      gram[L * d + a]! += al;
-      gram[a * d + X]! += ax;
-      gram[X * d + a]! += ax;
-    }
-    const lx = sumLX - (sumL * sumX) / n;
-    gram[L * d + L]! += sumLL - (sumL * sumL) / n;
-    gram[L * d + X]! += lx;
-    gram[X * d + L]! += lx;
-    gram[X * d + X]! += sumXX - (sumX * sumX) / n;
-    // The order the session showed its authors and its lengths in, by their records' mean positions (NaN: none).
-    let longest = true;
-    let shortest = true;
-    let lengths = false;
-    for (let j = 0; j < q; j++) {
-      const mj = sum[j]! / count[j]!;
-      if (this.answersKept === this.sessionAuthors.length) {
-        this.sessionAuthors = doubled(this.sessionAuthors);
-        this.sessionMeans = doubled(this.sessionMeans);
-      }
-      this.sessionAuthors[this.answersKept] = author[j]!;
-      this.sessionMeans[this.answersKept++] = mj;
-      for (let k = 0; k < q; k++) {
-        const mk = sum[k]! / count[k]!;
-        if (mj < mk) before[author[j]! * m + author[k]!]!++;
-        if (length[j]! <= length[k]!) continue;
-        lengths = true;
-        if (!(mj < mk)) longest = false;
-        if (!(mj > mk)) shortest = false;
-      }
-    }
-    if (this.sessionsKept === this.sessionEnds.length) this.sessionEnds = doubled(this.sessionEnds);
-    this.sessionEnds[this.sessionsKept++] = this.answersKept;
-    if (lengths) {
-      this.lengthSessions++;
-      if (longest) this.longestFirstSessions++;
-      else if (shortest) this.shortestFirstSessions++;
-    }
+  /** Adds sessions `from … to` of `columns` (their records in the memory's room). */
+  addColumns(columns: BiasColumns, sessions: { from: number; to: number }): void {
+    const { kernels, at } = this;
+    const { from, to } = sessions;
+    const first = columns.sessionStart[from]!;
+    const last = columns.sessionStart[to]!;
+    const n = last - first;
+    kernels.f64(at.score, n).set(columns.score.subarray(first, last));
+    kernels.i32(at.candidate, n).set(columns.candidate.subarray(first, last));
+    kernels.u32(at.position, n).set(columns.position.subarray(first, last));
+    kernels.u32(at.lengthChars, n).set(columns.responseLengthChars.subarray(first, last));
+    kernels.u32(at.sessionStart, to - from + 1).set(columns.sessionStart.subarray(from, to + 1));
+    kernels.exports.addDesignSessions(to - from);
+  }
+
+  /** Adds one session's answers, in author-name order (at most one per member). */
+  addSession(answers: readonly DesignAnswer[]): void {
+    const { kernels, at, m } = this;
+    const q = answers.length;
+    // The kernels' six answer arrays, `m` entries of 8 bytes apart: author, length, count, Σp, Σp² (and the ranks).
+    const author = kernels.i32(at.answers, q);
+    const length = kernels.f64(at.answers + 8 * m, q);
+    const count = kernels.f64(at.answers + 16 * m, q);
+    const sum = kernels.f64(at.answers + 24 * m, q);
+    const squares = kernels.f64(at.answers + 32 * m, q);
+    answers.forEach((answer, j) => {
+      author[j] = answer.author;
+      length[j] = answer.length;
+      count[j] = answer.count;
+      sum[j] = answer.sum;
+      squares[j] = answer.squares;
+    });
+    kernels.exports.addDesignSession(q);
   }
 
   design(): PositionDesign {
-    const { m, gram, before } = this;
+    const { m, kernels, at } = this;
     const d = m + 2;
+    kernels.exports.designAuthorOrder();
+    const gram = kernels.f64(at.gram, d * d);
+    // The kernels' counts, in assembly/score-kernels.ts's order (DESIGN_SESSIONS …).
+    const [
+      sessions,
+      varyingSessions,
+      lengthSessions,
+      longestFirstSessions,
+      shortestFirstSessions,
+      ,
+      ,
+      ordered,
+      agreeing,
+    ] = Array.from(kernels.f64(at.counts, 9));
     const L = m;
     const X = m + 1;
     const total = gram[X * d + X]!;
@@ -209,48 +220,22 @@ class PositionDesignSums {
       const ll = gram[L * d + L]!;
       withinLengthShare = ll > 0 ? clampShare(1 - gram[L * d + X]! ** 2 / (ll * total)) : 1;
     }
-    // The window's usual order of authors: a before b where more sessions showed a first.
-    let orderedSessions = 0;
-    let authorOrderSessions = 0;
-    let start = 0;
-    for (const end of this.sessionEnds.subarray(0, this.sessionsKept)) {
-      if (end - start >= 2) {
-        orderedSessions++;
-        let agrees = true;
-        for (let j = start; j < end && agrees; j++)
-          for (let k = start; k < end; k++) {
-            const a = this.sessionAuthors[j]!;
-            const b = this.sessionAuthors[k]!;
-            if (before[a * m + b]! > before[b * m + a]! && !(this.sessionMeans[j]! < this.sessionMeans[k]!)) {
-              agrees = false;
-              break;
-            }
-          }
-        if (agrees) authorOrderSessions++;
-      }
-      start = end;
-    }
     const longestFirst = gram[L * d + X]! <= 0;
-    const lengthOrderSessions = longestFirst ? this.longestFirstSessions : this.shortestFirstSessions;
+    const lengthOrderSessions = longestFirst ? longestFirstSessions! : shortestFirstSessions!;
     return {
-      sessions: this.sessions,
-      varyingSessions: this.varyingSessions,
+      sessions: sessions!,
+      varyingSessions: varyingSessions!,
       withinAuthorShare,
       withinLengthShare,
-      orderedSessions,
-      authorOrderSessions,
-      lengthSessions: this.lengthSessions,
+      // The window's usual order of authors (a before b where more sessions showed a first), and the sessions with
+      // two authors or more that showed theirs in it.
+      orderedSessions: ordered!,
+      authorOrderSessions: agreeing!,
+      lengthSessions: lengthSessions!,
       lengthOrderSessions,
       longestFirst,
     };
   }
-}
-
-/** `values` copied into an array of twice its length. */
-function doubled<A extends Int32Array | Float64Array>(values: A): A {
-  const bigger = new (values.constructor as new (length: number) => A)(values.length * 2);
-  bigger.set(values);
-  return bigger;
 }
 
 function clampShare(share: number): number {
@@ -259,39 +244,30 @@ function clampShare(share: number): number {
 
 /** The design of the display orders of `columns`' scored records (one pass; answers in author-name order). */
 export function positionDesignFromColumns(columns: BiasColumns): PositionDesign {
-  const models = columns.models.length;
-  const rankOf = nameRanks(columns.models);
-  const sums = new PositionDesignSums(models);
-  const answers = new DesignAnswers();
-  answers.reset(models);
-  const count = new Float64Array(models);
-  const sum = new Float64Array(models);
-  const squares = new Float64Array(models);
-  const length = new Float64Array(models);
-  const seen = new Int32Array(models);
-  const { score, candidate, position, responseLengthChars, sessionStart } = columns;
-  for (let s = 0; s < columns.sessionIds.length; s++) {
-    let authors = 0;
-    for (let i = sessionStart[s]!; i < sessionStart[s + 1]!; i++) {
-      if (Number.isNaN(score[i]!)) continue;
-      const a = rankOf[candidate[i]!]!;
-      if (count[a] === 0) {
-        seen[authors++] = a;
-        length[a] = responseLengthChars[i]!;
-      }
-      const p = position[i]!;
-      count[a]!++;
-      sum[a]! += p;
-      squares[a]! += p * p;
+  const { sessionStart } = columns;
+  const sessions = columns.sessionIds.length;
+  const members = columns.models.length;
+  // Sessions in runs of at most `COPY_RECORDS` records (or one session, if more), and their answers' bound.
+  const runs: { from: number; to: number }[] = [];
+  let answers = 0;
+  let records = 0;
+  let chunkSessions = 0;
+  let from = 0;
+  for (let s = 0; s < sessions; s++) {
+    const r = sessionStart[s + 1]! - sessionStart[s]!;
+    answers += Math.min(members, r);
+    if (s > from && sessionStart[s + 1]! - sessionStart[from]! > COPY_RECORDS) {
+      runs.push({ from, to: s });
+      from = s;
     }
-    const order = seen.subarray(0, authors).sort();
-    answers.reset(authors);
-    for (const a of order) {
-      answers.add({ author: a, length: length[a]!, count: count[a]!, sum: sum[a]!, squares: squares[a]! });
-      count[a] = sum[a] = squares[a] = 0;
-    }
-    sums.addSession(answers);
   }
+  if (sessions > from) runs.push({ from, to: sessions });
+  for (const run of runs) {
+    records = Math.max(records, sessionStart[run.to]! - sessionStart[run.from]!);
+    chunkSessions = Math.max(chunkSessions, run.to - run.from);
+  }
+  const sums = new PositionDesignSums(columns.models, { sessions, answers, records, chunkSessions });
+  for (const run of runs) sums.addColumns(columns, run);
   return sums.design();
 }
 
@@ -305,8 +281,14 @@ export function positionDesignFromSummaries(
 ): PositionDesign {
   const modelIndex = new Map(models.map((name, m) => [name, m]));
   const rankOf = nameRanks(models);
-  const sums = new PositionDesignSums(models.length);
-  const design = new DesignAnswers();
+  let answers = 0;
+  for (const s of summaries.sessions) answers += s.score.answers.length;
+  const sums = new PositionDesignSums(models, {
+    sessions: summaries.sessions.length,
+    answers,
+    records: 0,
+    chunkSessions: 0,
+  });
   for (const s of summaries.sessions) {
     const { columns, answers } = s.score;
     const positions = columns.map((c) => (c.startsWith('position:') ? Number(c.slice('position:'.length)) : -1));
@@ -325,9 +307,7 @@ export function positionDesignFromSummaries(
         return { author: rankOf[modelIndex.get(a.author)!]!, length: a.lengthChars, count, sum, squares };
       })
       .sort((a, b) => a.author - b.author);
-    design.reset(byAuthor.length);
-    for (const answer of byAuthor) design.add(answer);
-    sums.addSession(design);
+    sums.addSession(byAuthor);
   }
   return sums.design();
 }

@@ -87,12 +87,33 @@ export interface ScoreKernelExports {
     sessionAt: number,
   ): void;
   sumScoreResiduals(chunk: number): void;
+  setDesign(
+    models: number,
+    gram: number,
+    before: number,
+    sessionAuthors: number,
+    sessionMeans: number,
+    sessionEnds: number,
+    counts: number,
+  ): void;
+  setDesignScratch(
+    rankOf: number,
+    byCount: number,
+    bySum: number,
+    bySquares: number,
+    byLength: number,
+    seen: number,
+    answers: number,
+  ): void;
+  addDesignSessions(sessions: number): void;
+  addDesignSession(answers: number): void;
+  designAuthorOrder(): void;
 }
 
 const PAGE = 65536;
 
 /**
- * The score model's per-session loops as one WebAssembly instance (assembly/score-kernels.ts): compiled by Liftoff in
+ * The score model's and the position design's per-session loops as one WebAssembly instance (assembly/score-kernels.ts): compiled by Liftoff in
  * a millisecond or two and fast from its first call, where the same loops in JavaScript ran a cold report in V8's
  * interpreter. Its memory holds one source's sums at a time (`owner`, see `ScoreModelSource.claim`) and, above them,
  * the sums of the pass running; arrays are laid out by `MemoryLayout`. The memory only grows (to the largest fit
