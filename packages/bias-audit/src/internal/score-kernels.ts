@@ -113,17 +113,19 @@ export interface ScoreKernelExports {
 const PAGE = 65536;
 
 /**
- * The score model's and the position design's per-session loops as one WebAssembly instance (assembly/score-kernels.ts): compiled by Liftoff in
- * a millisecond or two and fast from its first call, where the same loops in JavaScript ran a cold report in V8's
- * interpreter. Its memory holds one source's sums at a time (`owner`, see `ScoreModelSource.claim`) and, above them,
- * the sums of the pass running; arrays are laid out by `MemoryLayout`. The memory only grows (to the largest fit
- * run so far): views on it are made afresh after each `reserve`, which replaces the buffer.
+ * The score model's and the position design's per-session loops as one WebAssembly instance
+ * (assembly/score-kernels.ts): compiled by Liftoff in a millisecond or two and fast from its first call, where the
+ * same loops in JavaScript ran a cold report in V8's interpreter. Its memory holds one owner's arrays at a time
+ * (`claim`: a fit's source, see `ScoreModelSource.claim`, with the sums of the pass running above them; or a position
+ * design's sums), laid out by `MemoryLayout`; an owner displaced re-places its arrays when it next claims the memory.
+ * The memory only grows (to the largest run so far): views on it are made afresh after each `reserve`, which
+ * replaces the buffer.
  */
 export class ScoreKernels {
   readonly exports: ScoreKernelExports;
   /** The first byte free for arrays. */
   readonly base: number;
-  /** The source whose sums the memory holds, and the first byte after them. */
+  /** The owner whose arrays the memory holds, and the first byte after them. */
   private owner: object | null = null;
   private ownerEnd = 0;
 
