@@ -1,7 +1,8 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { ChunkCapacity, PlacedChunk } from './score-chunk.js';
-import { chunkByteWeights, placeChunk, writeDescriptor } from './score-chunk.js';
-import type { MemoryLayout, ScoreKernels } from './score-kernels.js';
+import { chunkByteWeights, noRoom, placeChunk, writeDescriptor } from './score-chunk.js';
+import type { MemoryLayout, RecordRoom, ScoreKernels } from './score-kernels.js';
+import { placeRecords } from './score-kernels.js';
 import type { Layout } from './score-model-design.js';
 import { nameRanks } from './score-model-design.js';
 
@@ -34,24 +35,8 @@ export class ColumnScoreSums {
   /** The most records of a session and of a chunk, and the most room of a chunk, array by array. */
   private readonly mostRecords: number;
   private readonly mostChunkRecords: number;
-  private readonly mostChunk: ChunkCapacity = {
-    sessions: 0,
-    columns: 0,
-    squares: 0,
-    answers: 0,
-    answerRows: 0,
-    pairs: 0,
-  };
-  private at: {
-    rooms: PlacedChunk[];
-    score: number;
-    reviewer: number;
-    candidate: number;
-    position: number;
-    lengthChars: number;
-    sessionStart: number;
-    sessionsOut: number;
-  } | null = null;
+  private readonly mostChunk: ChunkCapacity = noRoom();
+  private at: (RecordRoom & { rooms: PlacedChunk[]; sessionsOut: number }) | null = null;
 
   constructor(
     private readonly columns: BiasColumns,
@@ -144,12 +129,7 @@ export class ColumnScoreSums {
     };
     const scratchEnd = memory.end;
     const at = {
-      score: memory.f64(n),
-      reviewer: memory.i32(n),
-      candidate: memory.i32(n),
-      position: memory.i32(n),
-      lengthChars: memory.i32(n),
-      sessionStart: memory.i32(mostSessions + 1),
+      ...placeRecords(memory, { records: n, sessions: mostSessions }),
       sessionsOut: memory.i32(mostSessions),
       rooms: keep
         ? this.chunks.map((chunk) => placeChunk(memory, chunk.capacity))
@@ -178,7 +158,7 @@ export class ColumnScoreSums {
         scratch.orderKey,
         scratch.answerFrom,
       );
-      exports.setRecords(at.score, at.reviewer, at.candidate, at.position, at.lengthChars, at.sessionStart);
+      kernels.useRecords(at);
     };
   }
 
@@ -194,18 +174,9 @@ export class ColumnScoreSums {
    * view on the memory).
    */
   build(kernels: ScoreKernels, c: number): { descriptor: number; sessions: Int32Array } {
-    const { columns } = this;
     const { from, to } = this.chunks[c]!;
     const at = this.at!;
-    const first = columns.sessionStart[from]!;
-    const last = columns.sessionStart[to]!;
-    const n = last - first;
-    kernels.f64(at.score, n).set(columns.score.subarray(first, last));
-    kernels.i32(at.reviewer, n).set(columns.reviewer.subarray(first, last));
-    kernels.i32(at.candidate, n).set(columns.candidate.subarray(first, last));
-    kernels.u32(at.position, n).set(columns.position.subarray(first, last));
-    kernels.u32(at.lengthChars, n).set(columns.responseLengthChars.subarray(first, last));
-    kernels.u32(at.sessionStart, to - from + 1).set(columns.sessionStart.subarray(from, to + 1));
+    kernels.copyRecords(at, this.columns, { from, to });
     const descriptor = this.descriptor(c);
     const size = kernels.exports.buildChunk(descriptor, to - from, from, at.sessionsOut);
     return { descriptor, sessions: kernels.i32(at.sessionsOut, size) };

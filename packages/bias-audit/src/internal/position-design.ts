@@ -1,7 +1,8 @@
 import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import { nameRanks } from './score-model-design.js';
-import { scoreKernels } from './score-kernels.js';
+import type { RecordRoom } from './score-kernels.js';
+import { placeRecords, scoreKernels } from './score-kernels.js';
 import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
 
 /**
@@ -67,17 +68,7 @@ const COPY_RECORDS = 1 << 18;
 class PositionDesignSums {
   private readonly kernels = scoreKernels();
   private readonly m: number;
-  private readonly at: {
-    gram: number;
-    before: number;
-    counts: number;
-    answers: number;
-    score: number;
-    candidate: number;
-    position: number;
-    lengthChars: number;
-    sessionStart: number;
-  };
+  private readonly at: RecordRoom & { gram: number; before: number; counts: number; answers: number };
 
   /** Room for `bounds.sessions` sessions of `bounds.answers` answers in all, their records copied `bounds.records` at most at a time. */
   constructor(
@@ -107,13 +98,7 @@ class PositionDesignSums {
         seen: memory.i32(m),
         answers: memory.f64(6 * m),
       };
-      const records = {
-        score: memory.f64(bounds.records),
-        candidate: memory.i32(bounds.records),
-        position: memory.i32(bounds.records),
-        lengthChars: memory.i32(bounds.records),
-        sessionStart: memory.i32(bounds.chunkSessions + 1),
-      };
+      const records = placeRecords(memory, { records: bounds.records, sessions: bounds.chunkSessions });
       const to = memory.end;
       at = { ...sums, answers: scratch.answers, ...records };
       return (kernels) => {
@@ -138,14 +123,7 @@ class PositionDesignSums {
           scratch.seen,
           scratch.answers,
         );
-        exports.setRecords(
-          records.score,
-          0,
-          records.candidate,
-          records.position,
-          records.lengthChars,
-          records.sessionStart,
-        );
+        kernels.useRecords(records);
       };
     });
     this.at = at!;
@@ -154,16 +132,8 @@ class PositionDesignSums {
   /** Adds sessions `from … to` of `columns` (their records in the memory's room). */
   addColumns(columns: BiasColumns, sessions: { from: number; to: number }): void {
     const { kernels, at } = this;
-    const { from, to } = sessions;
-    const first = columns.sessionStart[from]!;
-    const last = columns.sessionStart[to]!;
-    const n = last - first;
-    kernels.f64(at.score, n).set(columns.score.subarray(first, last));
-    kernels.i32(at.candidate, n).set(columns.candidate.subarray(first, last));
-    kernels.u32(at.position, n).set(columns.position.subarray(first, last));
-    kernels.u32(at.lengthChars, n).set(columns.responseLengthChars.subarray(first, last));
-    kernels.u32(at.sessionStart, to - from + 1).set(columns.sessionStart.subarray(from, to + 1));
-    kernels.exports.addDesignSessions(to - from);
+    kernels.copyRecords(at, columns, sessions);
+    kernels.exports.addDesignSessions(sessions.to - sessions.from);
   }
 
   /** Adds one session's answers, in author-name order (at most one per member). */

@@ -51,6 +51,11 @@ export interface ChunkCapacity {
   pairs: number;
 }
 
+/** A capacity of nothing. */
+export function noRoom(): ChunkCapacity {
+  return { sessions: 0, columns: 0, squares: 0, answers: 0, answerRows: 0, pairs: 0 };
+}
+
 type ChunkArray = Exclude<keyof ScoreChunk, 'size'>;
 
 /** The chunk's arrays in the descriptor's order (assembly/score-kernels.ts's word constants), each's type and count. */

@@ -1,3 +1,4 @@
+import type { BiasColumns } from '../bias-columns.js';
 import { scoreKernelsWasm } from './score-kernels-wasm.js';
 
 // What the kernels need of the runtime, which Node (20+) and browsers provide: the package's lib is ES2023 alone.
@@ -173,6 +174,32 @@ export class ScoreKernels {
     return new Uint32Array(this.exports.memory.buffer, at, length);
   }
 
+  /** Points the kernels' record arrays (`setRecords`) at `room`. */
+  useRecords(room: RecordRoom): void {
+    this.exports.setRecords(
+      room.score,
+      room.reviewer,
+      room.candidate,
+      room.position,
+      room.lengthChars,
+      room.sessionStart,
+    );
+  }
+
+  /** Copies the records of sessions `run.from … run.to` of `columns` into `room` (made for that many). */
+  copyRecords(room: RecordRoom, columns: BiasColumns, run: { from: number; to: number }): void {
+    const { from, to } = run;
+    const first = columns.sessionStart[from]!;
+    const last = columns.sessionStart[to]!;
+    const n = last - first;
+    this.f64(room.score, n).set(columns.score.subarray(first, last));
+    this.i32(room.reviewer, n).set(columns.reviewer.subarray(first, last));
+    this.i32(room.candidate, n).set(columns.candidate.subarray(first, last));
+    this.u32(room.position, n).set(columns.position.subarray(first, last));
+    this.u32(room.lengthChars, n).set(columns.responseLengthChars.subarray(first, last));
+    this.u32(room.sessionStart, to - from + 1).set(columns.sessionStart.subarray(from, to + 1));
+  }
+
   /** Sets bytes `from … to` to 0. */
   zero(from: number, to: number): void {
     new Uint8Array(this.exports.memory.buffer, from, to - from).fill(0);
@@ -204,4 +231,29 @@ export class MemoryLayout {
   i32(count: number): number {
     return this.take(count, 4);
   }
+}
+
+/**
+ * Room in the kernels' memory for a run of sessions' records, as the kernels read them (`setRecords`): score (f64,
+ * NaN unscored), reviewer and candidate (i32), position and length (u32), and the sessions' starts (u32, one more).
+ */
+export interface RecordRoom {
+  score: number;
+  reviewer: number;
+  candidate: number;
+  position: number;
+  lengthChars: number;
+  sessionStart: number;
+}
+
+/** Lays out room for runs of at most `most.records` records and `most.sessions` sessions. */
+export function placeRecords(memory: MemoryLayout, most: { records: number; sessions: number }): RecordRoom {
+  return {
+    score: memory.f64(most.records),
+    reviewer: memory.i32(most.records),
+    candidate: memory.i32(most.records),
+    position: memory.i32(most.records),
+    lengthChars: memory.i32(most.records),
+    sessionStart: memory.i32(most.sessions + 1),
+  };
 }
