@@ -35,8 +35,8 @@ export interface SessionStats {
 
 /**
  * What the fit reads: the members, the design's layout, and the sessions' sums (visited twice, in order) in the score
- * kernels' memory (`ScoreKernels`), which holds one source's sums at a time: a pass claims it for its source, lays its
- * own sums out after the source's, then visits the chunks.
+ * kernels' memory (`ScoreKernels`), which holds one owner's arrays at a time: a pass claims it for its source, lays
+ * its own sums out after the source's, then visits the chunks.
  */
 export interface ScoreModelSource {
   models: readonly string[];
