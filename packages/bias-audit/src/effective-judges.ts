@@ -6,13 +6,14 @@ import type { CalibratedFigure } from './calibrated-view.js';
 import { createSeededSfc32 } from './create-seeded-sfc32.js';
 import { bootstrapTInterval, jackknifeStandardError } from './effective-judges-interval.js';
 import { assertLevel } from './internal/assert.js';
+import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { observationsToColumns } from './observations-to-columns.js';
 
 /** Most resampling units: beyond this many sessions, contiguous groups of sessions are resampled. */
 const MAX_UNITS = 4000;
 /** Most groups the jackknife inside each bootstrap replicate deletes one at a time (beyond this many units, groups of them). */
 const MAX_JACKKNIFE_GROUPS = 100;
-/** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 58% at 20). */
+/** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 59.5% at 20). */
 const SHORT_WINDOW = 50;
 
 export interface EffectiveJudgesOptions {
@@ -71,14 +72,15 @@ export interface EffectiveJudges {
  * figure its uncertainty follows: the reviewers' part of a model's standard error is √(R/n_eff) times what R
  * independent judges would give. Per pair, 2/(1 + ρ). Bounded to [1, R].
  *
- * Intervals: bootstrap-t over sessions (Efron and Tibshirani 1993, ch. 12) on ρ̄'s scale and each ρ's, n_eff's and
- * 2/(1 + ρ)'s mapped from them. Each replicate recomputes σ̂² and every ρ, and its own standard error SE* by the
- * delete-one jackknife (over at most 100 groups: of contiguous sessions in the data, of draws in a replicate); the
- * interval is θ̂ − t*₍₁₋α/₂₎·SE … θ̂ − t*₍α/₂₎·SE, t* = (θ* − θ̂)/SE* and SE the data's jackknife standard error.
+ * Intervals, over sessions: ρ̄'s is a bootstrap-t interval (Efron and Tibshirani 1993, ch. 12), n_eff's its map.
+ * Each replicate recomputes σ̂² and every ρ, and ρ̄'s own standard error SE* by the delete-one jackknife (over at
+ * most 100 groups: of contiguous sessions in the data, of draws in a replicate); the interval is ρ̄ − t*₍₁₋α/₂₎·SE …
+ * ρ̄ − t*₍α/₂₎·SE, t* = (ρ̄* − ρ̄)/SE* and SE the data's jackknife standard error. Each pair's ρ (and 2/(1 + ρ)) keeps
+ * the percentile interval (Hesterberg-expanded) from the same replicates.
  *
- * Why studentised: with σ̂² the weighted mean of the pairs' Var(d) under the biweight's weights w_p, ρ̄ = (1/P)·Σ(1 −
- * w_p)·ρ_p exactly (equal answers per pair). The discounted pairs' part is smooth; the typical pairs' part is a
- * biweight less a mean of nearly equal variances, of third order in their noise, with no first-order part at the
+ * Why ρ̄ is studentised: with σ̂² the weighted mean of the pairs' Var(d) under the biweight's weights w_p, ρ̄ = (1/P)·
+ * Σ(1 − w_p)·ρ_p exactly (equal answers per pair). The discounted pairs' part is smooth; the typical pairs' part is
+ * a biweight less a mean of nearly equal variances, of third order in their noise, with no first-order part at the
  * truth. Such a part's spread follows no standard rule: a percentile bootstrap's replicates scatter each distance
  * around the observed one, √2 as wide, and overstated n̂'s spread 2–3 times (covering 97.5–100%); the jackknife's SE
  * follows the store's own error (their correlation across stores was 0.8 with one correlated pair), so a t interval
@@ -87,10 +89,12 @@ export interface EffectiveJudges {
  * 94–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
  * of the spread is smooth (two blocks at 300 sessions) the replicates' inflated third-order part still narrows t*
  * a little (91.5%). At 20 sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical
- * ones (n̂ 3.5 on average for 2.58, SD 1.0) and the interval covers 58%: 65 of 200 intervals lie below the truth (too
- * narrow where the pairs happened to separate), 19 above; the statement says so below `SHORT_WINDOW` sessions.
+ * ones (n̂ 3.5 on average for 2.58, SD 1.0) and the interval covers 59.5%: 63 of 200 intervals lie below the truth
+ * (too narrow where the pairs happened to separate), 18 above; the statement says so below `SHORT_WINDOW` sessions.
  * Where every pair errs independently the truth is R, n_eff's bound: the interval claims fewer than R in 4.5% of
- * such councils at 20 sessions, none at 50 or 300.
+ * such councils at 20 sessions, none at 50 or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small
+ * beside its own Var(d)'s noise), so the percentile suits it: studentised as ρ̄ is, the typical pairs' intervals
+ * covered 90–93% at 50 and 300 sessions against the percentile's 93–97%.
  */
 export function effectiveJudges(
   input: BiasColumns | readonly BiasObservation[],
@@ -276,26 +280,19 @@ export function effectiveJudges(
   const neffOf = (meanRho: number): number => Math.min(R, Math.max(1, R / (1 + (R - 1) * meanRho)));
 
   /**
-   * Delete-a-group jackknife standard errors of ρ̄ and each ρ (entries 1 and 3… of `statistic`; the others NaN)
-   * from per-group totals (G × P × 3), each θ₍g₎ refitted without group g (its biweight started from `start`).
+   * The delete-a-group jackknife standard error of ρ̄ from per-group totals (G × P × 3), each value refitted without
+   * group g (its biweight started from `start`).
    */
-  const jackknifeErrors = (groups: Float64Array, G: number, start: number): Float64Array => {
+  const jackknifeError = (groups: Float64Array, G: number, start: number): number => {
     const total = new Float64Array(P * 3);
     for (let g = 0; g < G; g++) for (let i = 0; i < P * 3; i++) total[i]! += groups[g * P * 3 + i]!;
     const left = new Float64Array(P * 3);
-    const values: Float64Array[] = [];
+    const values = new Float64Array(G);
     for (let g = 0; g < G; g++) {
       for (let i = 0; i < P * 3; i++) left[i] = total[i]! - groups[g * P * 3 + i]!;
-      values.push(statistic(left, start));
+      values[g] = statistic(left, start)[1]!;
     }
-    const errors = new Float64Array(3 + P).fill(Number.NaN);
-    const column = new Float64Array(G);
-    for (let a = 1; a < 3 + P; a++) {
-      if (a === 2) continue;
-      for (let g = 0; g < G; g++) column[g] = values[g]![a]!;
-      errors[a] = jackknifeStandardError(column);
-    }
-    return errors;
+    return jackknifeStandardError(values);
   };
 
   // Groups of units the jackknife deletes one at a time: unit (or, in a replicate, draw) j is in group ⌊j·G/units⌋.
@@ -304,10 +301,11 @@ export function effectiveJudges(
   for (let u = 0; u < units; u++) addUnit(groups, Math.floor((u * G) / units) * P * 3, u);
   const full = statistic(fullTotals, null);
   const B = units >= 2 && keys.length > 0 ? resamples : 0;
-  const errors = B > 0 ? jackknifeErrors(groups, G, fullTypical) : new Float64Array(3 + P).fill(Number.NaN);
-  // Bootstrap-t: each replicate's studentised distance from the estimate, (θ* − θ̂)/SE*, SE* the replicate's own
-  // jackknife standard error (0 where the replicate equals the estimate exactly, as a pair that always agrees does).
-  const pivots = Array.from({ length: 3 + P }, () => new Float64Array(B));
+  const standardError = B > 0 ? jackknifeError(groups, G, fullTypical) : Number.NaN;
+  // ρ̄'s bootstrap-t pivots, (ρ̄* − ρ̄)/SE*, SE* the replicate's own jackknife standard error (0 where the replicate
+  // equals the estimate exactly, as where two reviewers always agree), and every pair's ρ*.
+  const pivots = new Float64Array(B);
+  const pairReplicates = keys.map(() => new Float64Array(B));
   const random = createSeededSfc32(options.seed ?? 1);
   const replicateTotals = new Float64Array(P * 3);
   for (let b = 0; b < B; b++) {
@@ -316,36 +314,47 @@ export function effectiveJudges(
     replicateTotals.fill(0);
     for (let g = 0; g < G; g++) for (let i = 0; i < P * 3; i++) replicateTotals[i]! += groups[g * P * 3 + i]!;
     const value = statistic(replicateTotals, fullTypical);
-    const replicateErrors = jackknifeErrors(groups, G, 2 * value[0]!);
-    for (let a = 1; a < 3 + P; a++) {
-      const distance = value[a]! - full[a]!;
-      pivots[a]![b] = distance === 0 ? 0 : distance / replicateErrors[a]!;
-    }
+    const distance = value[1]! - full[1]!;
+    pivots[b] = distance === 0 ? 0 : distance / jackknifeError(groups, G, 2 * value[0]!);
+    for (let p = 0; p < P; p++) pairReplicates[p]![b] = value[3 + p]!;
   }
-  /** Entry a's bootstrap-t interval, clamped to a correlation's [−1, 1]. */
-  const intervalOf = (a: number): [number, number] | null => {
-    if (B === 0) return null;
-    const interval = bootstrapTInterval({ estimate: full[a]!, standardError: errors[a]!, pivots: pivots[a]!, level });
-    return interval === null
-      ? null
-      : [Math.min(1, Math.max(-1, interval.lower)), Math.min(1, Math.max(-1, interval.upper))];
-  };
   const figureOf = (estimate: number, interval: [number, number] | null): CalibratedFigure =>
     interval === null || !Number.isFinite(estimate)
       ? { estimate, lower: null, upper: null }
       : { estimate, lower: interval[0], upper: interval[1] };
+  const percentileOf = (estimate: number, values: Float64Array): [number, number] | null => {
+    if (B === 0) return null;
+    const interval = bootstrapInterval({
+      estimate,
+      replicates: values,
+      level,
+      method: 'percentile',
+      expansionSampleSize: units,
+    });
+    return interval.computable ? [interval.lower, interval.upper] : null;
+  };
   const pairs: JudgePair[] = keys.map((key, p) => {
     const rho = full[3 + p]!;
-    const interval = intervalOf(3 + p);
     return {
       reviewer: models[Math.floor(key / M)]!,
       other: models[key % M]!,
       answers: fullTotals[p * 3]!,
-      correlation: figureOf(rho, interval),
-      effective: figureOf(2 / (1 + rho), interval === null ? null : [2 / (1 + interval[1]), 2 / (1 + interval[0])]),
+      correlation: figureOf(rho, percentileOf(rho, pairReplicates[p]!)),
+      effective: figureOf(
+        2 / (1 + rho),
+        percentileOf(
+          2 / (1 + rho),
+          pairReplicates[p]!.map((r) => 2 / (1 + r)),
+        ),
+      ),
     };
   });
-  const meanInterval = intervalOf(1);
+  const meanBootstrapT = B === 0 ? null : bootstrapTInterval({ estimate: full[1]!, standardError, pivots, level });
+  // Clamped to a correlation's [−1, 1].
+  const meanInterval: [number, number] | null =
+    meanBootstrapT === null
+      ? null
+      : [Math.min(1, Math.max(-1, meanBootstrapT.lower)), Math.min(1, Math.max(-1, meanBootstrapT.upper))];
   const effective = figureOf(
     full[2]!,
     meanInterval === null ? null : [neffOf(meanInterval[1]), neffOf(meanInterval[0])],
@@ -364,7 +373,7 @@ export function effectiveJudges(
     statement: Number.isFinite(full[2]!)
       ? `${R} judges, ${full[2]!.toFixed(1)} effective: their errors on the same answer correlate ${full[1]!.toFixed(2)} on average, so the reviewers' part of a leaderboard interval is ${factor.toFixed(2)} times as wide as ${R} independent judges would make it.${
           S < SHORT_WINDOW && effective.lower !== null
-            ? ` With ${S} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 58% of them, most misses below it.`
+            ? ` With ${S} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 59.5% of them, most misses below it.`
             : ''
         }`
       : `Not computable: needs pairs of reviewers that scored ${minAnswers} or more of the same answers.`,
