@@ -5,12 +5,13 @@ import { ISSUE_31_SCENARIOS, runIssue31Scenario } from './issue-31-study.js';
 // table is in the README): every scenario with a fifth of its runs (at least 20) and 200 bootstrap replicates. A row
 // fails here only when its Wilson 95% interval lies wholly outside the target ('FAIL'), except the two limits the
 // README states: pooled intervals where five reviewers are graded −0.2…+0.2 at 50 sessions (pooling-graded-50: 89%
-// in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit) and n_eff
-// intervals where two blocks of reviewers err alike at 20 sessions (58% in the full study, most misses below the truth:
-// the estimate cannot yet tell the blocks' pairs from the others).
+// in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit) and the n_eff and
+// pair-correlation intervals where two blocks of reviewers err alike at 20 sessions (59.5% and 74.2% in the full study,
+// most n_eff misses below the truth: the estimate cannot yet tell the blocks' pairs from the others).
 const knownLimit = (scenario: string, metric: string): boolean =>
   scenario === 'pooling-graded-50' ||
-  (scenario === 'n-eff-two-blocks-20' && metric.startsWith('n_eff interval covers'));
+  (scenario === 'n-eff-two-blocks-20' &&
+    (metric.startsWith('n_eff interval covers') || metric.startsWith('pair correlation intervals cover')));
 
 describe("issue 31's study, short (a fifth of the runs)", () => {
   for (const scenario of ISSUE_31_SCENARIOS) {

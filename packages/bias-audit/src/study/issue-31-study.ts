@@ -225,7 +225,17 @@ const measureEffectiveJudges =
     });
     const truth = plantedEffectiveJudges(council.quality.length, blocks);
     const { lower, upper } = judges.effective;
+    // Each pair's planted correlation: ρ/(1 + rounding variance) within a block, 0 across.
+    const plantedPair = (a: number, b: number): number => {
+      const block = blocks.find((x) => x.members.includes(a) && x.members.includes(b));
+      return block === undefined ? 0 : block.correlation / (1 + ROUNDING_VARIANCE);
+    };
+    const pairsCovered = judges.pairs.filter((p) => {
+      const rho = plantedPair(Number(p.reviewer.slice(6)), Number(p.other.slice(6)));
+      return p.correlation.lower !== null && p.correlation.lower <= rho && rho <= p.correlation.upper!;
+    }).length;
     return {
+      'pair correlation intervals cover the planted ρ': { successes: pairsCovered, trials: judges.pairs.length },
       [`n_eff interval covers the planted ${truth.toFixed(2)}`]: {
         successes: lower !== null && lower <= truth && truth <= upper! ? 1 : 0,
         trials: 1,
@@ -353,11 +363,16 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
       // claims redundancy, the false alarm a team lead would act on, so that is the target there.
       targets:
         blocks.length === 0
-          ? { 'n_eff interval below the 5 judges (redundancy found)': { max: 0.05 } }
+          ? {
+              'n_eff interval below the 5 judges (redundancy found)': { max: 0.05 },
+              'pair correlation intervals cover the planted ρ': DEFAULT_COVERAGE_TARGET,
+            }
           : {
               [`n_eff interval covers the planted ${plantedEffectiveJudges(5, blocks).toFixed(2)}`]:
                 DEFAULT_COVERAGE_TARGET,
+              'pair correlation intervals cover the planted ρ': DEFAULT_COVERAGE_TARGET,
             },
+      pooled: ['pair correlation intervals cover the planted ρ'],
     })),
   ),
   ...[50, 300].map((sessions) => ({
