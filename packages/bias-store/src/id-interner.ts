@@ -47,11 +47,18 @@ export class IdInterner {
   }
 
   ofBytes(buf: Buffer, start: number, end: number): number {
-    // The same id as the previous record's (a session over its lines, a reviewer over its four): one compare.
+    // The same id as one of the last two records' (a session over its lines; a reviewer over its four, whose author
+    // took the other place — one interner serves both columns): one or two compares.
     const n = end - start;
     const last = this.last < 0 ? null : (this.known[this.last] ?? this.lastBytes);
     if (last !== null && n === last.length && equalBytes(buf, start, last)) return this.last;
+    const previous = this.previous < 0 ? null : (this.known[this.previous] ?? this.previousBytes);
+    if (previous !== null && n === previous.length && equalBytes(buf, start, previous)) {
+      this.swap();
+      return this.last;
+    }
     const i = this.find(buf, start, end);
+    this.swap();
     this.last = i;
     if (this.known[i] === undefined || this.known[i] === null) {
       const copy = this.lastBytes;
@@ -65,8 +72,20 @@ export class IdInterner {
     return i;
   }
 
+  /** The last id becomes the previous one and the previous the last, each with its copy of the bytes. */
+  private swap(): void {
+    const id = this.last;
+    this.last = this.previous;
+    this.previous = id;
+    const bytes = this.lastBytes;
+    this.lastBytes = this.previousBytes;
+    this.previousBytes = bytes;
+  }
+
   private last = -1;
-  private readonly lastBytes = knownBytes(new Uint8Array(256), 0);
+  private previous = -1;
+  private lastBytes = knownBytes(new Uint8Array(256), 0);
+  private previousBytes = knownBytes(new Uint8Array(256), 0);
   /** The bytes of each ASCII name, for the few-names case. */
   private readonly known: (KnownBytes | null)[] = [];
 
