@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BiasObservation } from './bias-observation.js';
 import { effectiveJudges } from './effective-judges.js';
+import { simulateIssue31Councils } from './study/simulate-issue-31-councils.js';
 
 /** One answer of `A` a session, scored by X, Y and Z at position 0. */
 function sessions(scores: [number, number, number][]): BiasObservation[] {
@@ -88,5 +89,21 @@ describe('effectiveJudges', () => {
     expect(judges.effective.upper!).toBeLessThanOrEqual(3);
     // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 58% at 20).
     expect(judges.statement).toMatch(/With 30 sessions \(under 50\) the interval is less sure than it says/);
+  });
+
+  it('keeps n_eff and its interval within [1, R] around the estimate, even where ρ̄ reads far below 0 (four sessions)', () => {
+    // With four sessions a replicate's ρ̄ can fall below −1/(R − 1), where R/(1 + (R − 1)·ρ̄) turns negative: that is
+    // "at least R judges", not 1.
+    for (let seed = 1; seed <= 5; seed++) {
+      const judges = effectiveJudges(simulateIssue31Councils({ sessions: 4, seed, quality: [0, 0, 0, 0, 0] }), {
+        resamples: 200,
+        seed,
+      });
+      const { estimate, lower, upper } = judges.effective;
+      expect(lower!).toBeGreaterThanOrEqual(1);
+      expect(lower!).toBeLessThanOrEqual(estimate);
+      expect(upper!).toBeGreaterThanOrEqual(estimate);
+      expect(upper!).toBeLessThanOrEqual(judges.reviewers);
+    }
   });
 });

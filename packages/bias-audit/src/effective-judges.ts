@@ -13,7 +13,7 @@ import { observationsToColumns } from './observations-to-columns.js';
 const MAX_UNITS = 4000;
 /** Most groups the jackknife inside each bootstrap replicate deletes one at a time (beyond this many units, groups of them). */
 const MAX_JACKKNIFE_GROUPS = 100;
-/** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 59.5% at 20). */
+/** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 89.5% at 20). */
 const SHORT_WINDOW = 50;
 
 export interface EffectiveJudgesOptions {
@@ -89,10 +89,10 @@ export interface EffectiveJudges {
  * 94–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
  * of the spread is smooth (two blocks at 300 sessions) the replicates' inflated third-order part still narrows t*
  * a little (91.5%). At 20 sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical
- * ones (n̂ 3.5 on average for 2.58, SD 1.0) and the interval covers 59.5%: 63 of 200 intervals lie below the truth
- * (too narrow where the pairs happened to separate), 18 above; the statement says so below `SHORT_WINDOW` sessions.
- * Where every pair errs independently the truth is R, n_eff's bound: the interval claims fewer than R in 4.5% of
- * such councils at 20 sessions, none at 50 or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small
+ * ones (n̂ 3.5 on average for 2.58, SD 1.0) and the interval covers 89.5%, every miss above the truth (how alike the
+ * judges err understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently
+ * the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50
+ * or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small
  * beside its own Var(d)'s noise), so the percentile suits it: studentised as ρ̄ is, the typical pairs' intervals
  * covered 90–93% at 50 and 300 sessions against the percentile's 93–97%.
  */
@@ -277,7 +277,10 @@ export function effectiveJudges(
     out[2] = neffOf(meanRho);
     return out;
   };
-  const neffOf = (meanRho: number): number => Math.min(R, Math.max(1, R / (1 + (R - 1) * meanRho)));
+  // R/(1 + (R − 1)·ρ̄) bounded to [1, R]; at ρ̄ ≤ 0 it is R (the formula passes through infinity to negative values
+  // below −1/(R − 1), which must not read as 1).
+  const neffOf = (meanRho: number): number =>
+    meanRho <= 0 ? R : Math.min(R, Math.max(1, R / (1 + (R - 1) * meanRho)));
 
   /**
    * The delete-a-group jackknife standard error of ρ̄ from per-group totals (G × P × 3), each value refitted without
@@ -373,7 +376,7 @@ export function effectiveJudges(
     statement: Number.isFinite(full[2]!)
       ? `${R} judges, ${full[2]!.toFixed(1)} effective: their errors on the same answer correlate ${full[1]!.toFixed(2)} on average, so the reviewers' part of a leaderboard interval is ${factor.toFixed(2)} times as wide as ${R} independent judges would make it.${
           S < SHORT_WINDOW && effective.lower !== null
-            ? ` With ${S} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 59.5% of them, most misses below it.`
+            ? ` With ${S} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 89.5% of them, and lay above it when it missed.`
             : ''
         }`
       : `Not computable: needs pairs of reviewers that scored ${minAnswers} or more of the same answers.`,
