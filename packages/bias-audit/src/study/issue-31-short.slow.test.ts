@@ -6,8 +6,8 @@ import { ISSUE_31_SCENARIOS, runIssue31Scenario } from './issue-31-study.js';
 // fails here only when its Wilson 95% interval lies wholly outside the target ('FAIL'), except the two limits the
 // README states: pooled intervals where five reviewers are graded −0.2…+0.2 at 50 sessions (pooling-graded-50: 89%
 // in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit) and the n_eff and
-// pair-correlation intervals where two blocks of reviewers err alike at 20 sessions (59.5% and 74.2% in the full study,
-// most n_eff misses below the truth: the estimate cannot yet tell the blocks' pairs from the others).
+// pair-correlation intervals where two blocks of reviewers err alike at 20 sessions (89.5% and 74.2% in the full study,
+// every n_eff miss above the truth: the estimate cannot yet tell the blocks' pairs from the others).
 const knownLimit = (scenario: string, metric: string): boolean =>
   scenario === 'pooling-graded-50' ||
   (scenario === 'n-eff-two-blocks-20' &&
