@@ -89,7 +89,7 @@ export interface EffectiveJudges {
  * 94–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
  * of the spread is smooth (two blocks at 300 sessions) the replicates' inflated third-order part still narrows t*
  * a little (91.5%). At 20 sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical
- * ones (n̂ 3.5 on average for 2.58, SD 1.0) and the interval covers 89.5%, every miss above the truth (how alike the
+ * ones (n̂ 3.9 on average for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the
  * judges err understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently
  * the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50
  * or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small
