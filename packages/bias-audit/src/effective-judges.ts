@@ -86,15 +86,15 @@ export interface EffectiveJudges {
  * follows the store's own error (their correlation across stores was 0.8 with one correlated pair), so a t interval
  * on it covered 100% (Efron and Stein 1981: a delete-one jackknife counts an order-k part k times). Studentised by
  * that same SE, the error's ratio to it is what the bootstrap has to reproduce, and it does closely enough:
- * 94–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
+ * 95–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
  * of the spread is smooth (two blocks at 300 sessions) the replicates' inflated third-order part still narrows t*
  * a little (91.5%). At 20 sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical
  * ones (n̂ 3.9 on average for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the
  * judges err understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently
  * the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50
- * or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small
- * beside its own Var(d)'s noise), so the percentile suits it: studentised as ρ̄ is, the typical pairs' intervals
- * covered 90–93% at 50 and 300 sessions against the percentile's 93–97%.
+ * or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small beside its own Var(d)'s noise), so the
+ * percentile suits it: studentised as ρ̄ is, the typical pairs' intervals covered 90–93% at 50 and 300 sessions
+ * against the percentile's 93–97%.
  */
 export function effectiveJudges(
   input: BiasColumns | readonly BiasObservation[],
