@@ -2,7 +2,7 @@ import type { BiasColumns } from '../bias-columns.js';
 import type { BiasSessionSummaries } from '../bias-session-summary.js';
 import { nameRanks } from './score-model-design.js';
 import type { RecordRoom } from './score-kernels.js';
-import { placeRecords, scoreKernels } from './score-kernels.js';
+import { placeRecords, releaseScoreKernels, scoreKernels } from './score-kernels.js';
 import { symmetricPseudoInverse } from './symmetric-pseudo-inverse.js';
 
 /**
@@ -238,7 +238,9 @@ export function positionDesignFromColumns(columns: BiasColumns): PositionDesign 
   }
   const sums = new PositionDesignSums(columns.models, { sessions, answers, records, chunkSessions });
   for (const run of runs) sums.addColumns(columns, run);
-  return sums.design();
+  const design = sums.design();
+  releaseScoreKernels();
+  return design;
 }
 
 /**

@@ -131,10 +131,7 @@ export class ScoreKernels {
   private ownerEnd = 0;
 
   constructor() {
-    const text = atob(scoreKernelsWasm);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    this.exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as ScoreKernelExports;
+    this.exports = new WebAssembly.Instance(compiledKernels(), {}).exports as ScoreKernelExports;
     this.base = this.exports.heapBase();
   }
 
@@ -206,11 +203,37 @@ export class ScoreKernels {
   }
 }
 
+let compiled: object | undefined;
 let instance: ScoreKernels | undefined;
 
-/** The kernels, instantiated on first use (synchronously: the module is a few kilobytes). */
+/** The module, compiled once (synchronously: it is a few kilobytes). */
+function compiledKernels(): object {
+  if (compiled === undefined) {
+    const text = atob(scoreKernelsWasm);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    compiled = new WebAssembly.Module(bytes);
+  }
+  return compiled;
+}
+
+/** The kernels, instantiated on first use. */
 export function scoreKernels(): ScoreKernels {
   return (instance ??= new ScoreKernels());
+}
+
+/** Memory the kernels keep once its owner is done; beyond it the instance is let go (see `releaseScoreKernels`). */
+const KEEP_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Called when an owner is done with the kernels: a memory grown past `KEEP_BYTES` (a position design over a million
+ * sessions holds 90 MB) is let go with its instance, and the next user gets a fresh one that starts small. A
+ * WebAssembly memory cannot shrink, so without this the largest owner's room stayed in the process to its end, on
+ * top of what later steps allocate (the 1M-session report's peak RSS rose by that much). An owner displaced this way
+ * re-places its arrays when it next claims the kernels, as after any other owner.
+ */
+export function releaseScoreKernels(): void {
+  if (instance !== undefined && instance.exports.memory.buffer.byteLength > KEEP_BYTES) instance = undefined;
 }
 
 /** Lays arrays out one after another from a byte address, each at a multiple of 8 bytes. */
