@@ -60,6 +60,17 @@ describe("issue 31's figures as sentences", () => {
     ).toBe(
       "4 judges, 4.0 effective [3.6–4.0]: the leaderboard's intervals are as wide as 4.0 independent judges would give.",
     );
+    // Under 50 sessions the study's caveat follows an interval (none without one); at 50 it is gone.
+    const judges = { reviewers: 4, effective: point(4, 3.6, 4), standardErrorFactor: 1, pairs: [{}] };
+    expect(effectiveJudgesSentence({ ...judges, sessions: 20 })).toBe(
+      "4 judges, 4.0 effective [3.6–4.0]: the leaderboard's intervals are as wide as 4.0 independent judges would give. With 20 sessions (under 50) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure 89.5% of the time, and lay above it when it missed.",
+    );
+    expect(effectiveJudgesSentence({ ...judges, sessions: 50 })).toBe(
+      "4 judges, 4.0 effective [3.6–4.0]: the leaderboard's intervals are as wide as 4.0 independent judges would give.",
+    );
+    expect(
+      effectiveJudgesSentence({ ...judges, effective: { estimate: 4, lower: null, upper: null }, sessions: 20 }),
+    ).toBe("4 judges, 4.0 effective: the leaderboard's intervals are as wide as 4.0 independent judges would give.");
     expect(
       effectiveJudgesSentence({
         reviewers: 0,

@@ -104,10 +104,17 @@ export interface JudgesFigures {
   effective: IntervalFigure;
   standardErrorFactor: number | null;
   pairs: readonly unknown[];
+  /** Sessions the figure was read from (absent in documents written before it was shown). */
+  sessions?: number;
 }
 
 /** The answers two reviewers must both have scored for their pair to count (`effectiveJudges`' default). */
 const MIN_SHARED_ANSWERS = 10;
+/**
+ * Below this many sessions n_eff's interval is less sure than its level says (`effectiveJudges`' SHORT_WINDOW; the
+ * bias-audit README's issue-31 study: 89.5% at 20 sessions where two groups of judges each err alike).
+ */
+const SHORT_WINDOW = 50;
 
 /**
  * "5 judges, 2.3 effective [1.8–3.1]: the leaderboard's intervals are as wide as 2.3 independent judges would give
@@ -127,7 +134,11 @@ export function effectiveJudgesSentence(judges: JudgesFigures): string {
     factor !== null && Number.isFinite(factor) && Number(factor.toFixed(2)) > 1
       ? ` (the reviewers' part of each is ${factor.toFixed(2)} times as wide as ${judges.reviewers} independent judges would make it)`
       : '';
-  return `${judges.reviewers} judges, ${n.toFixed(1)} effective${interval === '' ? '' : ` ${interval}`}: the leaderboard's intervals are as wide as ${n.toFixed(1)} independent judges would give${wider}.`;
+  const short =
+    interval !== '' && judges.sessions !== undefined && judges.sessions < SHORT_WINDOW
+      ? ` With ${judges.sessions} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure 89.5% of the time, and lay above it when it missed.`
+      : '';
+  return `${judges.reviewers} judges, ${n.toFixed(1)} effective${interval === '' ? '' : ` ${interval}`}: the leaderboard's intervals are as wide as ${n.toFixed(1)} independent judges would give${wider}.${short}`;
 }
 
 /** One pair of reviewers: "j/one and j/two err alike (correlation 1.00 [1.00, 1.00]): together worth 1.0 judges [1.0–1.0]". */
