@@ -13,6 +13,7 @@ export default tseslint.config(
       '**/.turbo/**',
       '**/test-artifacts/**',
       'packages/bias-audit/assembly/**',
+      'packages/bias-store/assembly/**',
     ],
   },
   js.configs.recommended,

@@ -5,7 +5,7 @@ import { noRank } from './bias-record-columns.js';
 import { biasRecordCountProblem } from './bias-record-fields.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import { isBlankLine, skipByteOrderMark } from './jsonl-line-start.js';
-import { parseBiasLineFast } from './parse-bias-line.js';
+import { parseBiasLine } from './parse-bias-line.js';
 import type { JsonlLine, JsonlLinePlace } from './scan-jsonl-lines.js';
 import type { SkipReason } from './skip-report.js';
 import type { WindowCollector } from './window-collector.js';
@@ -105,7 +105,7 @@ export function jsonlLineVisitor(
         }
         return;
       }
-      if (!parseBiasLineFast(buf, start, end, fields)) {
+      if (!parseBiasLine(line, fields)) {
         slowLine(line);
         return;
       }

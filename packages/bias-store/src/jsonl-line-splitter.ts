@@ -19,6 +19,12 @@ export interface JsonlLine extends JsonlLinePlace {
   end: number;
   /** True when the bytes are known to be valid UTF-8; otherwise check before decoding. */
   utf8: boolean;
+  /**
+   * Which bytes `buf` holds: the same number for the lines of one chunk, a new one (never used before, in any scan)
+   * whenever the bytes behind `buf` may have changed. A reader may keep a copy of `buf` made for one line and read
+   * the next lines of the same `chunk` from that copy (the fast parser copies a chunk into its memory once).
+   */
+  chunk: number;
 }
 
 export interface JsonlLineVisitor {
@@ -30,6 +36,8 @@ export interface JsonlLineVisitor {
 }
 
 const newline = 0x0a;
+// The last chunk number handed out, by every splitter (see `JsonlLine.chunk`).
+let chunks = 0;
 const carriageReturn = 0x0d;
 
 /**
@@ -58,6 +66,7 @@ export class JsonlLineSplitter {
       nextOffset: from.offset,
       terminated: true,
       utf8: false,
+      chunk: 0,
     };
   }
 
@@ -74,6 +83,7 @@ export class JsonlLineSplitter {
   /** Visits the lines that end in `chunk`, and keeps (a copy of) the start of the line it leaves open. */
   push(chunk: Buffer): void {
     this.chunkUtf8 = this.wholeLinesAreUtf8(chunk);
+    this.current.chunk = ++chunks;
     let position = 0;
     for (let nl = chunk.indexOf(newline); nl !== -1; nl = chunk.indexOf(newline, position)) {
       this.endLine(chunk, position, nl);
@@ -88,7 +98,7 @@ export class JsonlLineSplitter {
     this.place(this.pendingBytes, false);
     this.current.utf8 = false;
     if (this.discarding) this.visitor.tooLong(this.current, this.pendingBytes);
-    else this.emit(Buffer.concat(this.pending, this.pendingBytes), 0, this.pendingBytes);
+    else this.emitCopy(Buffer.concat(this.pending, this.pendingBytes), this.pendingBytes);
     this.current.terminated = true;
   }
 
@@ -113,7 +123,7 @@ export class JsonlLineSplitter {
     } else {
       this.pending.push(chunk.subarray(position, nl));
       this.current.utf8 = false;
-      this.emit(Buffer.concat(this.pending, lineBytes), 0, lineBytes);
+      this.emitCopy(Buffer.concat(this.pending, lineBytes), lineBytes);
     }
     this.pending = [];
     this.pendingBytes = 0;
@@ -136,6 +146,13 @@ export class JsonlLineSplitter {
     current.offset = current.nextOffset;
     current.nextOffset = current.offset + lineBytes + (terminated ? 1 : 0);
     current.terminated = terminated;
+  }
+
+  /** A line copied out of its chunks: a buffer of its own, a number of its own, and a new one for the lines after it. */
+  private emitCopy(buf: Buffer, end: number): void {
+    this.current.chunk = ++chunks;
+    this.emit(buf, 0, end);
+    this.current.chunk = ++chunks;
   }
 
   private emit(buf: Buffer, start: number, end: number): void {

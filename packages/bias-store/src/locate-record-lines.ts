@@ -6,7 +6,7 @@ import { biasField, biasRecordCountProblem } from './bias-record-fields.js';
 import { blankLine, LineProblem, lineDecoder } from './decode-jsonl-line.js';
 import type { OutOfRangeRanks, OutOfRangeRank } from './drop-out-of-range-ranks.js';
 import { isBlankLine, skipByteOrderMark } from './jsonl-line-start.js';
-import { BiasLineFields, parseBiasLineFast } from './parse-bias-line.js';
+import { BiasLineFields, parseBiasLine } from './parse-bias-line.js';
 import type { BiasInputFile } from './resolve-bias-inputs.js';
 import type { JsonlLine } from './scan-jsonl-lines.js';
 import { scanJsonlChunks } from './scan-jsonl-lines.js';
@@ -69,8 +69,8 @@ export async function locateRecordLines(options: {
   const line = (l: JsonlLine): void => {
     skipByteOrderMark(l);
     if (isBlankLine(l)) return;
-    const { buf, start, end } = l;
-    if (parseBiasLineFast(buf, start, end, fields)) {
+    const { buf } = l;
+    if (parseBiasLine(l, fields)) {
       for (const w of wanted) {
         if (w.found !== null || fields.rankPosition !== w.record.rank) continue;
         if (!sameBytes(buf, [fields.sessionStart, fields.sessionEnd], w.session)) continue;
