@@ -107,10 +107,24 @@ function ws(p: usize, end: usize): usize {
   return p;
 }
 
+// Eight bytes at a time (SWAR): the high bit of a byte of `(x - ONES) & ~x & HIGHS` is set for the lowest zero byte
+// of x, if any (higher ones may be flagged wrongly, never missed: a borrow only comes from a byte below that is zero).
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+/** Whether any of the 8 bytes of `v` is a quote, a backslash or below 0x20 (a control byte); may say yes wrongly. */
+function anySpecial(v: u64): bool {
+  const q = v ^ 0x2222222222222222;
+  const b = v ^ 0x5c5c5c5c5c5c5c5c;
+  return ((((q - ONES) & ~q) | ((b - ONES) & ~b) | ((v - 0x2020202020202020) & ~v)) & HIGHS) != 0;
+}
+
 /** A string with no escape or control byte; its content is [strStart, strEnd). Returns 0 otherwise (never a line's address). */
 function str(p: usize, end: usize): usize {
   if (at(p) != QUOTE) return 0;
   let j = p + 1;
+  // Past the bytes that cannot end the string, eight at a time; the loop below finds which one stopped this.
+  while (j + 8 <= end && !anySpecial(load<u64>(j))) j += 8;
   for (; j < end; j++) {
     const c = at(j);
     if (c == QUOTE) break;
@@ -122,18 +136,26 @@ function str(p: usize, end: usize): usize {
   return j + 1;
 }
 
+/** Whether the `n` bytes at `a` and at `b` are the same: eight at a time, then one at a time. */
+function sameBytes(a: usize, b: usize, n: usize): bool {
+  let k: usize = 0;
+  for (; k + 8 <= n; k += 8) if (load<u64>(a + k) != load<u64>(b + k)) return false;
+  for (; k < n; k++) if (load<u8>(a + k) != load<u8>(b + k)) return false;
+  return true;
+}
+
 /** Whether the literal `k` of `table` stands at `p`, wholly before `end`. */
 function literalAt(table: usize, k: i32, p: usize, end: usize): bool {
   const n = literalLength(table, k);
   if (p + n > end) return false;
-  return memory.compare(p, literalAddress(table, k), n) == 0;
+  return sameBytes(p, literalAddress(table, k), n);
 }
 
 /** The key of `table` whose name (its literal without quotes and colon) is [from, to), or -1. */
 function keyIndex(table: usize, count: i32, from: usize, to: usize): i32 {
   for (let k = 0; k < count; k++) {
     const n = literalLength(table, k) - 3;
-    if (to - from == n && memory.compare(from, literalAddress(table, k) + 1, n) == 0) return k;
+    if (to - from == n && sameBytes(from, literalAddress(table, k) + 1, n)) return k;
   }
   return -1;
 }
