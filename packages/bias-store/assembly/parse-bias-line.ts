@@ -25,8 +25,8 @@ const FIELD_MODEL_START = 6;
 const FIELD_MODEL_END = 7;
 const FIELD_CONFIG_START = 8;
 const FIELD_CONFIG_END = 9;
-const FIELD_CATEGORY_START = 10;
-const FIELD_CATEGORY_END = 11;
+const FIELD_LABEL_START = 10;
+const FIELD_LABEL_END = 11;
 const FIELD_DISPLAY_ORDER = 12;
 const FIELD_SCORE_TEXT_START = 13; // -1 unless the score is left to the caller's Number() (see `num`)
 const FIELD_SCORE_TEXT_END = 14;
@@ -45,7 +45,7 @@ let metaCount: i32 = 0;
 let metaOrder: usize = 0;
 let metaOrderCount: i32 = 0;
 let displayOrderKey: i32 = -1;
-let categoryKey: i32 = -1;
+let labelKey: i32 = -1;
 let requiredKeys: i32 = 0;
 let noRank: f64 = 0;
 let fields: usize = 0;
@@ -56,8 +56,8 @@ let strEnd: usize = 0;
 let intValue: f64 = 0;
 let numberValue: f64 = 0;
 let numberIsText = false;
-let categoryStart: usize = 0; // 0: none (a line's copy never starts at address 0)
-let categoryEnd: usize = 0;
+let labelStart: usize = 0; // 0: none (a line's copy never starts at address 0)
+let labelEnd: usize = 0;
 
 export function heapBase(): usize {
   return (__heap_base + 15) & ~15;
@@ -71,7 +71,7 @@ export function setTables(
   order: usize,
   orderN: i32,
   displayOrder: i32,
-  category: i32,
+  label: i32,
   required: i32,
   none: f64,
   fieldsArea: usize,
@@ -83,7 +83,7 @@ export function setTables(
   metaOrder = order;
   metaOrderCount = orderN;
   displayOrderKey = displayOrder;
-  categoryKey = category;
+  labelKey = label;
   requiredKeys = required;
   noRank = none;
   fields = fieldsArea;
@@ -271,9 +271,9 @@ function metadata(p: usize, end: usize): usize {
     } else {
       j = str(j, end);
       if (j == 0) return 0;
-      if (k == categoryKey) {
-        categoryStart = strStart;
-        categoryEnd = strEnd;
+      if (k == labelKey) {
+        labelStart = strStart;
+        labelEnd = strEnd;
       }
     }
     j = ws(j, end);
@@ -295,7 +295,7 @@ function setValue(value: i32, x: f64): void {
 /**
  * Reads the line [start, end) (its copy in memory, at a non-zero address) as src/parse-bias-line.ts describes
  * `parseBiasLineFast`: 1 with the fields area filled (offsets relative to `start`), or 0 for anything else. The
- * cases 0–13 are the first fourteen keys of bias-record-fields.ts's table, by index. The timestamp's text is left
+ * cases 0–13 are the first fourteen keys of bias-record-fields.ts's table, by index. The time's text is left
  * to the caller.
  */
 export function parse(start: usize, end: usize): i32 {
@@ -310,7 +310,7 @@ export function parse(start: usize, end: usize): i32 {
   let score: f64 = NaN;
   let scoreText: usize = 0;
   let scoreTextEnd: usize = 0;
-  categoryStart = categoryEnd = 0;
+  labelStart = labelEnd = 0;
 
   i = ws(i, end);
   if (at(i) != 0x7b) return 0;
@@ -381,7 +381,7 @@ export function parse(start: usize, end: usize): i32 {
         setField(k == 5 ? FIELD_REVIEWER_START : FIELD_MODEL_START, <i32>(strStart - start));
         setField(k == 5 ? FIELD_REVIEWER_END : FIELD_MODEL_END, <i32>(strEnd - start));
         break;
-      case 7: // the position and the response's length: integers below noRank
+      case 7: // the place the answer was shown at and its length: integers below noRank
       case 8:
         i = int(i, end);
         if (i == 0 || intValue >= noRank) return 0;
@@ -457,8 +457,8 @@ export function parse(start: usize, end: usize): i32 {
 
   setField(FIELD_CONFIG_START, configStart);
   setField(FIELD_CONFIG_END, configEnd);
-  setField(FIELD_CATEGORY_START, categoryStart == 0 ? -1 : <i32>(categoryStart - start));
-  setField(FIELD_CATEGORY_END, categoryStart == 0 ? -1 : <i32>(categoryEnd - start));
+  setField(FIELD_LABEL_START, labelStart == 0 ? -1 : <i32>(labelStart - start));
+  setField(FIELD_LABEL_END, labelStart == 0 ? -1 : <i32>(labelEnd - start));
   setField(FIELD_DISPLAY_ORDER, rankSeen || minor >= 2 ? 1 : 0);
   setField(FIELD_SCORE_TEXT_START, scoreText == 0 ? -1 : <i32>(scoreText - start));
   setField(FIELD_SCORE_TEXT_END, scoreText == 0 ? -1 : <i32>(scoreTextEnd - start));
