@@ -1,8 +1,12 @@
 import type { BiasColumns } from '@council/bias-audit';
 import { noRank } from './bias-record-columns.js';
+import { biasField } from './bias-record-fields.js';
 import { packKeptRecords } from './pack-kept-records.js';
 
-/** A record of the window whose `rank_position` is not a place in its reviewer's ranking of that session. */
+/** The rank's key as a line spells it, for the skip report. */
+const rankKey = biasField('rankPosition').key;
+
+/** A record of the window whose rank (`rankPosition`) is not a place in its reviewer's ranking of that session. */
 export interface OutOfRangeRank {
   sessionId: string;
   reviewerId: string;
@@ -89,7 +93,7 @@ function judgeSession(
           reviewerId: models[reviewer[i]!]!,
           modelId: models[candidate[i]!]!,
           rank: ranks[i]!,
-          detail: `rank_position ${ranks[i]!} but the reviewer ranked ${k} answers in session ${sessionId}${setAside}: ranks are 0-based, 0–${k - 1}`,
+          detail: `${rankKey} ${ranks[i]!} but the reviewer ranked ${k} answers in session ${sessionId}${setAside}: ranks are 0-based, 0–${k - 1}`,
         });
       }
     }

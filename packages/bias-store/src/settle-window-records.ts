@@ -37,7 +37,7 @@ export function settleWindowRecords<C extends BiasColumns = BiasRecordColumns>(
 ): SettledWindowRecords<C> {
   const settled = dropRepeatedRecords(columns, omitted);
   // Ranks are judged once each answer counts once. A dropped record is ranked, so display order (it carries
-  // rank_position): positionNotDisplayOrder is not moved by the drop.
+  // rankPosition): positionNotDisplayOrder is not moved by the drop.
   const { columns: kept, outOfRange: outOfRangeRanks } = dropOutOfRangeRanks(settled.columns);
   let positionNotDisplayOrder = 0;
   let simulatedRecords = 0;
