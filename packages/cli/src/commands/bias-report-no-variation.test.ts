@@ -1,39 +1,15 @@
-import type { BiasObservation } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { captureIo } from '../testing/capture-io.js';
-import { visibleText, writeObservationStore } from '../testing/write-bias-records.js';
+import { flatCouncilObservations, visibleText, writeObservationStore } from '../testing/write-bias-records.js';
 import type { BiasReportDocument } from './bias-report-command.js';
 
 const NOW = '2026-11-05T00:00:00Z';
 
-/**
- * 13 sessions in which three members score each other's answers 7.3, every one, at lengths that vary. 7.3 is not exact
- * in binary, so what the score model leaves of each score differs from the next by rounding (~1e-15 points).
- */
-function sameScoreObservations(): BiasObservation[] {
-  const members = ['m/a', 'm/b', 'm/c'];
-  const out: BiasObservation[] = [];
-  for (let i = 0; i < 13; i++)
-    for (const reviewer of members)
-      members
-        .filter((m) => m !== reviewer)
-        .forEach((candidate, k) =>
-          out.push({
-            sessionId: `d-${i}`,
-            timestamp: new Date(Date.parse('2026-11-01T00:00:00Z') + i * 3_600_000).toISOString(),
-            reviewer,
-            candidate,
-            position: (k + i) % 2,
-            responseLengthChars: 800 + 100 * members.indexOf(candidate) + (i % 3) * 50,
-            score: 7.3,
-            rankPosition: k,
-            configVersion: '1.0.0',
-            queryCategory: 'coding',
-          }),
-        );
-  return out;
-}
+// Every score 7.3, at lengths that vary. 7.3 is not exact in binary, so what the score model leaves of each score
+// differs from the next by rounding (~1e-15 points).
+const sameScoreObservations = () =>
+  flatCouncilObservations({ score: 7.3, length: (i, c) => 800 + 100 * c + (i % 3) * 50, rank: (_, k) => k });
 
 async function report(args: string[], cwd: string) {
   const c = captureIo();

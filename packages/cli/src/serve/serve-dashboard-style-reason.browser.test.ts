@@ -1,39 +1,14 @@
 import { existsSync } from 'node:fs';
-import type { BiasObservation } from '@council/bias-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, openDashboard } from '../testing/open-dashboard.js';
 import type { OpenDashboard } from '../testing/open-dashboard.js';
+import { flatCouncilObservations } from '../testing/write-bias-records.js';
 
 const TOKEN = 'dashboard-style-reason-token-0123456789abcdef01';
 const NOW = '2026-11-05T00:00:00Z';
 
-/**
- * 13 sessions in which three members score each other's answers 7 and rank them in the order shown, which alternates,
- * every answer of a session as long as the others (800 characters): there is no length to hold fixed.
- */
-function flatObservations(): BiasObservation[] {
-  const members = ['m/a', 'm/b', 'm/c'];
-  const out: BiasObservation[] = [];
-  for (let i = 0; i < 13; i++)
-    for (const reviewer of members)
-      members
-        .filter((m) => m !== reviewer)
-        .forEach((candidate, k) =>
-          out.push({
-            sessionId: `d-${i}`,
-            timestamp: new Date(Date.parse('2026-11-01T00:00:00Z') + i * 3_600_000).toISOString(),
-            reviewer,
-            candidate,
-            position: (k + i) % 2,
-            responseLengthChars: 800,
-            score: 7,
-            rankPosition: (k + i) % 2,
-            configVersion: '1.0.0',
-            queryCategory: 'coding',
-          }),
-        );
-  return out;
-}
+// Every score 7, ranked in the order shown (which alternates), every answer 800 characters: no length to hold fixed.
+const flatObservations = () => flatCouncilObservations({ score: 7, length: () => 800, rank: (i, k) => (k + i) % 2 });
 
 describe.runIf(existsSync(chromiumPath))(
   'the dashboard’s style-controlled ratings on degenerate data (chromium)',

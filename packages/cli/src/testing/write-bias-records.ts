@@ -79,3 +79,36 @@ export async function writePlantedStore(
   const records = recordsFromObservations(plantedObservations(options), { consent: 1, hashSecret: null, query: null });
   await createBiasStore({ path }).append(records);
 }
+
+/**
+ * 13 hourly sessions from 2026-11-01 in which three members (m/a, m/b, m/c) score each other's answers `score`, every
+ * one, shown in an order that alternates between sessions: the degenerate council of the "no variation" tests. Each
+ * answer's length and the reviewer's rank of it are the caller's (`k` is the answer's place among the reviewer's two).
+ */
+export function flatCouncilObservations(options: {
+  score: number;
+  length: (session: number, candidate: number) => number;
+  rank: (session: number, k: number) => number;
+}): BiasObservation[] {
+  const members = ['m/a', 'm/b', 'm/c'];
+  const out: BiasObservation[] = [];
+  for (let i = 0; i < 13; i++)
+    for (const reviewer of members)
+      members
+        .filter((m) => m !== reviewer)
+        .forEach((candidate, k) =>
+          out.push({
+            sessionId: `d-${i}`,
+            timestamp: new Date(Date.parse('2026-11-01T00:00:00Z') + i * 3_600_000).toISOString(),
+            reviewer,
+            candidate,
+            position: (k + i) % 2,
+            responseLengthChars: options.length(i, members.indexOf(candidate)),
+            score: options.score,
+            rankPosition: options.rank(i, k),
+            configVersion: '1.0.0',
+            queryCategory: 'coding',
+          }),
+        );
+  return out;
+}
