@@ -15,6 +15,7 @@ import { reportCliError } from './report-cli-error.js';
 import type { Env } from './settings/council-settings.js';
 import { defaultEnvironment } from './settings/default-environment.js';
 import { shouldUseColor } from './should-use-color.js';
+import { typedOptionValues } from './typed-option-values.js';
 
 export type { CliIo } from './cli-io.js';
 
@@ -81,7 +82,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   });
   cli.version(options.version);
   cli.option('--verbose', 'Show stack traces on errors (and more detail where a command has it)');
-  cli.option('--home <dir>', 'Use this directory instead of LLM_COUNCIL_HOME (~/.llm-council)');
+  cli.option(globalValueFlags[0]!, 'Use this directory instead of LLM_COUNCIL_HOME (~/.llm-council)');
 
   // The command that matched, with its options validated: set by its cac action, run once the context exists.
   let matched: { command: CliCommand; options: unknown } | undefined;
@@ -95,7 +96,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     for (const example of command.examples) registered.example(`  ${example}`);
     // cac calls the action with the positional arguments in declared order, then the options.
     registered.action((...values: unknown[]) => {
-      const parsed = values.pop() as Record<string, unknown>;
+      const parsed = typedOptionValues(values.pop() as Record<string, unknown>, argv, [
+        ...globalValueFlags,
+        ...command.options.map((option) => option.flags),
+      ]);
       matched = { command, options: command.parse({ args: values, options: parsed, argv }) };
     });
   }
@@ -108,11 +112,11 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   try {
     try {
       const valueFlags = valueFlagNames([
-        '--home <dir>',
+        ...globalValueFlags,
         ...cliCommands.flatMap((command) => command.options.map((option) => option.flags)),
       ]);
       const parsed = cli.parse(['node', 'council', ...joinNegativeValues(argv, valueFlags)], { run: false });
-      parsedOptions = parsed.options;
+      parsedOptions = typedOptionValues(parsed.options, argv, globalValueFlags);
       if (parsed.options['help'] || parsed.options['version']) return 0;
       if (cli.matchedCommand === undefined) {
         if (parsed.args.length > 0) {
@@ -159,6 +163,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
 }
 
 const globalFlags = ['--verbose', '--home', '--help', '--version'];
+/** The global options that take a value. */
+const globalValueFlags = ['--home <dir>'];
 
 /** cac's "Unknown option `--model`" with the nearest flag of the command, if one is a likely slip: "did you mean `--models`?". */
 function withFlagSuggestion(error: unknown, commandName: string | undefined): unknown {

@@ -13,7 +13,6 @@ import { parseShowOption } from '../session-show.js';
 import type { AskCommandOptions } from './ask-command.js';
 import { evidenceOptions, parseVerdictFlags, verdictOptions } from '../verdict-flags.js';
 import { CliError } from '../cli-error.js';
-import { typedOptionValue } from '../typed-option-value.js';
 
 /** `ask`'s options as parsed: the question may still be `-`, absent (stdin), or in `--file`. */
 export type AskCliOptions = Omit<AskCommandOptions, 'question'> & {
@@ -90,9 +89,8 @@ export const askCliCommand: CliCommand<AskCliOptions> = {
     'council ask "Which index for this query?" --show all',
     'council ask "Is this change safe to merge?" --verdict binary --evidence change.diff',
   ],
-  parse: ({ args, options: o, argv }) => ({
-    // A session id's prefix can look like a number (6038e167): take it as typed, not as cac's number.
-    ...parseContinue(argText(args[0]), typedOptionValue(argv, 'continue', o['continue'])),
+  parse: ({ args, options: o }) => ({
+    ...parseContinue(argText(args[0]), o['continue']),
     file: parseStringOption('file', o['file']),
     ...parseCouncilRunFlags(o),
     concurrency: parseEndpointConcurrency('concurrency', o['concurrency']),

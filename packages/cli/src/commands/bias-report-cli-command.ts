@@ -8,7 +8,6 @@ import {
 } from '../parse-option.js';
 import type { BiasReportCommandOptions, BiasReportFormat } from './bias-report-command.js';
 import { biasReportEngines } from './bias-report-engine.js';
-import { typedOptionValue } from '../typed-option-value.js';
 
 /** `--resamples n`: 0 (the asymptotic Wald F test) or at least 20 permutations, as `aggregateBiasAudit` takes them. */
 function parseResamplesOption(value: unknown): number | undefined {
@@ -89,7 +88,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     'council bias-report --engine duckdb --input ./bias-export --sessions 1000000 --days 365',
     'council bias-report --engine clickhouse --url http://127.0.0.1:8123 --json',
   ],
-  parse: ({ options: o, argv }) => ({
+  parse: ({ options: o }) => ({
     input: parseRepeatedStringOption('input', o['input']),
     sessions: parseIntegerOption('sessions', o['sessions'], { min: 1 }),
     days: parseIntegerOption('days', o['days'], { min: 1 }),
@@ -97,7 +96,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     output: parseStringOption('output', o['output']),
     verbose: o['verbose'] === true,
     // A version such as 1.10 or 1.0 is text: cac would read it as the number 1.1 or 1.
-    configVersion: parseStringOption('config-version', typedOptionValue(argv, 'config-version', o['configVersion'])),
+    configVersion: parseStringOption('config-version', o['configVersion']),
     model: parseStringOption('model', o['model']),
     now: parseStringOption('now', o['now']),
     resamples: parseResamplesOption(o['resamples']),

@@ -1,7 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { parseIntegerOption, parseStringOption } from '../parse-option.js';
-import { typedOptionValue } from '../typed-option-value.js';
 import type { McpCommandOptions } from './mcp-command.js';
 
 const httpOnly = [
@@ -38,7 +37,7 @@ export const mcpCliCommand: CliCommand<McpCommandOptions> = {
     },
   ],
   examples: ['council mcp', 'council mcp --http --port 8765'],
-  parse: ({ options: o, argv }) => {
+  parse: ({ options: o }) => {
     const http = o['http'] === true;
     const stray = httpOnly.find(([, key]) => o[key] !== undefined);
     if (!http && stray !== undefined)
@@ -49,9 +48,9 @@ export const mcpCliCommand: CliCommand<McpCommandOptions> = {
     return {
       http,
       port: parseIntegerOption('port', o['port'], { min: 0, max: 65535 }),
-      host: parseStringOption('host', typedOptionValue(argv, 'host', o['host'])),
-      token: parseStringOption('token', typedOptionValue(argv, 'token', o['token'])),
-      tokenFile: parseStringOption('token-file', typedOptionValue(argv, 'token-file', o['tokenFile'])),
+      host: parseStringOption('host', o['host']),
+      token: parseStringOption('token', o['token']),
+      tokenFile: parseStringOption('token-file', o['tokenFile']),
     };
   },
   run: async (options, ctx) => (await import('./mcp-command.js')).runMcpCommand(options, ctx),

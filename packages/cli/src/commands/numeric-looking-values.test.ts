@@ -1,49 +1,70 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { CliCommand } from '../cli-command.js';
 import { runCli } from '../run-cli.js';
+import { typedOptionValues } from '../typed-option-values.js';
 import { askCliCommand } from './ask-cli-command.js';
 import { biasReportCliCommand } from './bias-report-cli-command.js';
+import { evalCliCommand } from './eval-cli-command.js';
+import { mcpCliCommand } from './mcp-cli-command.js';
+import { serveCliCommand } from './serve-cli-command.js';
 
 // cac reads any value that looks like a number as one: `--continue 6038e167` (a session id's prefix) arrived as
-// 6.038e170 and `--config-version 1.10` as 1.1. These options take the text as typed.
+// 6.038e170, `--config-version 1.10` as 1.1 and `--sessions 6038e167` matched no session. Every option that takes a
+// value gets the text as typed.
 describe('values that look like numbers are taken as typed', () => {
-  it('ask --continue with a session prefix such as 6038e167', () => {
-    const argv = ['ask', '--continue', '6038e167', 'What about C?'];
-    const parsed = askCliCommand.parse({ args: ['What about C?'], options: { continue: 6038e167 }, argv });
-    expect(parsed).toMatchObject({ question: 'What about C?', continueFrom: '6038e167' });
+  it('replaces a number the parser made with the text typed, in either form, and leaves other values alone', () => {
+    const flags = ['--continue [session]', '--config-version <v>', '--sessions <ids>', '--json'];
+    expect(
+      typedOptionValues(
+        { continue: 6.038e170, configVersion: 1, sessions: 'a,b', json: true },
+        ['ask', '--continue', '6038e167', '--config-version=1.0', '--sessions', 'a,b', '--json'],
+        flags,
+      ),
+    ).toEqual({ continue: '6038e167', configVersion: '1.0', sessions: 'a,b', json: true });
+    // A repeated option: each occurrence as typed, in order.
+    expect(typedOptionValues({ sessions: [7, 'x'] }, ['--sessions', '007', '--sessions=x'], flags)).toEqual({
+      sessions: ['007', 'x'],
+    });
   });
 
-  it('bias-report --config-version 1.10 and --config-version=1.0', () => {
-    for (const [typed, parsedByCac] of [
-      ['1.10', 1.1],
-      ['1.0', 1],
-    ] as const) {
-      for (const argv of [
-        ['bias-report', '--config-version', typed],
-        ['bias-report', `--config-version=${typed}`],
-      ]) {
-        const parsed = biasReportCliCommand.parse({ args: [], options: { configVersion: parsedByCac }, argv });
-        expect(parsed).toMatchObject({ configVersion: typed });
-      }
-    }
-  });
-
-  it('through the whole parser: --config-version 1.0 reaches the command as "1.0"', async () => {
-    let seen: unknown;
-    const parse = biasReportCliCommand.parse.bind(biasReportCliCommand);
-    const spy = vi.spyOn(biasReportCliCommand, 'parse').mockImplementation((input) => {
-      seen = (parse(input) as { configVersion?: unknown }).configVersion;
+  /** The options `command` receives from the whole parser for `argv`. */
+  async function parsedBy(command: CliCommand, argv: string[]): Promise<Record<string, unknown>> {
+    let seen: Record<string, unknown> = {};
+    const spy = vi.spyOn(command, 'parse').mockImplementation((input) => {
+      seen = input.options;
       throw new Error('stop after parsing');
     });
     try {
-      await runCli(['bias-report', '--config-version', '1.0', '--input', '/nonexistent.jsonl'], {
-        version: '0.0.0',
-        io: { stdout: () => {}, stderr: () => {} },
-        env: {},
-        cwd: '/',
-      }).catch(() => undefined);
+      await runCli(argv, { version: '0.0.0', io: { stdout: () => {}, stderr: () => {} }, env: {}, cwd: '/' });
     } finally {
       spy.mockRestore();
     }
-    expect(seen).toBe('1.0');
+    return seen;
+  }
+
+  it('ask --continue 6038e167, bias-report --config-version 1.0 / =1.10, eval --sessions 6038e167, serve and mcp --token 0123…', async () => {
+    expect((await parsedBy(askCliCommand, ['ask', '--continue', '6038e167', 'What about C?']))['continue']).toBe(
+      '6038e167',
+    );
+    expect((await parsedBy(biasReportCliCommand, ['bias-report', '--config-version', '1.0']))['configVersion']).toBe(
+      '1.0',
+    );
+    expect((await parsedBy(biasReportCliCommand, ['bias-report', '--config-version=1.10']))['configVersion']).toBe(
+      '1.10',
+    );
+    expect((await parsedBy(evalCliCommand, ['eval', 'd.jsonl', '--sessions', '6038e167']))['sessions']).toBe(
+      '6038e167',
+    );
+    expect((await parsedBy(serveCliCommand, ['serve', '--token', '0123456789']))['token']).toBe('0123456789');
+    expect(
+      await parsedBy(mcpCliCommand, ['mcp', '--http', '--token', '0123456789', '--host', '0x7f000001']),
+    ).toMatchObject({ token: '0123456789', host: '0x7f000001' });
+    expect((await parsedBy(mcpCliCommand, ['mcp', '--http', '--token=007']))['token']).toBe('007');
+  });
+
+  it('a number a command wants still reads as one: ask --seed 42 --max-cost 0.50', async () => {
+    const options = await parsedBy(askCliCommand, ['ask', '--seed', '42', '--max-cost', '0.50', 'Q?']);
+    expect(options).toMatchObject({ seed: '42', maxCost: '0.50' });
+    expect(askCliCommand.parse({ args: ['Q?'], options, argv: [] })).toMatchObject({ seed: 42, maxCostUsd: 0.5 });
   });
 });

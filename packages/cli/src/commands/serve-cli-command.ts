@@ -1,6 +1,5 @@
 import type { CliCommand } from '../cli-command.js';
 import { parseIntegerOption, parseStringOption } from '../parse-option.js';
-import { typedOptionValue } from '../typed-option-value.js';
 import type { ServeCommandOptions } from './serve-command.js';
 
 export const serveCliCommand: CliCommand<ServeCommandOptions> = {
@@ -34,11 +33,11 @@ export const serveCliCommand: CliCommand<ServeCommandOptions> = {
     'council serve --port 8787',
     'council serve --host 192.168.1.20 --token-file ~/.council-serve-token',
   ],
-  parse: ({ options: o, argv }) => ({
+  parse: ({ options: o }) => ({
     port: parseIntegerOption('port', o['port'], { min: 0, max: 65535 }),
-    host: parseStringOption('host', typedOptionValue(argv, 'host', o['host'])),
-    token: parseStringOption('token', typedOptionValue(argv, 'token', o['token'])),
-    tokenFile: parseStringOption('token-file', typedOptionValue(argv, 'token-file', o['tokenFile'])),
+    host: parseStringOption('host', o['host']),
+    token: parseStringOption('token', o['token']),
+    tokenFile: parseStringOption('token-file', o['tokenFile']),
     open: o['open'] === true,
     demo: o['demo'] === true,
   }),
