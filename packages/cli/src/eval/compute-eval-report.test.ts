@@ -53,16 +53,23 @@ describe('computeEvalReport: agreement with people', () => {
     const r = report(items, lines).reviewers.find((x) => x.reviewer === 'r')!;
     expect(r.preferences.kappa.estimate).toBeCloseTo(1 / 3, 12);
     // The interval: Wilson's for 4 agreeing of 6, [0.29999, 0.90323] (centre (⅔ + z²/12)/(1 + z²/6), z = 1.95996),
-    // mapped through κ = (p_o − ½)/(1 − ½) = 2·p_o − 1.
-    expect(r.preferences.kappa.interval!.lower).toBeCloseTo(-0.400013, 5);
-    expect(r.preferences.kappa.interval!.upper).toBeCloseTo(0.806457, 5);
+    // mapped through κ = (p_o − ½)/(1 − ½) = 2·p_o − 1 → [−0.400013, 0.806457]; its half-widths around ⅓ then scaled
+    // by t₅/z · √(V_FCE/V_Cohen) on the table plus ½ a cell. That table (people × judge; 0, 1, tie) is
+    // [[2.5, 1.5, .5], [1.5, 2.5, .5], [.5, .5, .5]] of 10.5: shares 3/7, 3/7, 1/7 on both sides, p_o = 11/21,
+    // p_e = 19/49, κ = 2/9. Fleiss, Cohen & Everitt's A = 2·(5/21)(1/3)² + (1/21)(7/9)² = 139/1701,
+    // B = (7/9)²·[2·(1/7)(6/7)² + 4·(1/21)(4/7)²] = 40/243, C = (2/9 − 19/63)² = 25/3969: A + B − C = 2858/11907, over
+    // p_o(1 − p_o) = 110/441 → 2858/2970; √ = 0.980964. t₅ = 2.570582: scale 1.286578, so
+    // [⅓ − 1.286578·(⅓ + 0.400013), ⅓ + 1.286578·(0.806457 − ⅓)].
+    expect(r.preferences.kappa.interval!.lower).toBeCloseTo(-0.610175, 5);
+    expect(r.preferences.kappa.interval!.upper).toBeCloseTo(0.942044, 5);
     expect([r.preferences.agreement.count, r.preferences.agreement.n]).toEqual([4, 6]);
     expect([r.preferences.clearPairs.count, r.preferences.clearPairs.n]).toEqual([4, 6]);
   });
 
   it('gives perfect agreement on few pairs a lower end, where a bootstrap would say [1, 1]', () => {
-    // 5 pairs, all agreeing: κ = 1. Shares 2/5, 2/5, 1/5 on both sides → p_e = 0.16 + 0.16 + 0.04 = 0.36. Wilson's
-    // lower end for 5 of 5 is n/(n + z²) = 5/8.84146 = 0.565518, so κ's is (0.565518 − 0.36)/0.64 = 0.321121.
+    // 5 pairs, all agreeing: κ = 1, and the mapped Wilson interval stands (no disagreement to scale by). Shares 2/5,
+    // 2/5, 1/5 on both sides → p_e = 0.16 + 0.16 + 0.04 = 0.36. Wilson's lower end for 5 of 5 is n/(n + z²) =
+    // 5/8.84146 = 0.565518, so κ's is (0.565518 − 0.36)/0.64 = 0.321121.
     const choices = [0, 1, 0, 1, 'tie'] as const;
     const items = choices.map((p, i) => pref(`q${i}`, p));
     const lines = items.map((item, i) =>

@@ -14,8 +14,8 @@ export interface KappaVariance {
 /**
  * Fleiss, Cohen & Everitt's (1969, Psychological Bulletin 72(5), 323–327) large-sample non-null variance of Cohen's κ̂
  * from a k×k table (`table[i][j]`: pairs the first rater put in category i and the second in j; counts, which may be
- * fractional). Unlike Cohen's (1960) √(p_o(1 − p_o)/n)/(1 − p_e), it allows for the chance agreement p_e being estimated
- * from the same pairs, and moving with p_o:
+ * fractional). Unlike Cohen's (1960) √(p_o(1 − p_o)/n)/(1 − p_e), it allows for the chance agreement p_e being
+ * estimated from the same pairs, and moving with p_o:
  * A = Σ_i p_ii·[1 − (p_i. + p_.i)(1 − κ)]², B = (1 − κ)²·Σ_{i≠j} p_ij·(p_.i + p_j.)², C = [κ − p_e(1 − κ)]².
  * It is the variance statsmodels' `cohens_kappa` reports (`std_kappa`), as SAS's and R vcd's `Kappa` do.
  */
@@ -52,7 +52,10 @@ export function kappaVariance(table: readonly (readonly number[])[]): KappaVaria
   return { kappa, expected, perPair: Math.max(0, a + (1 - kappa) ** 2 * b - c) };
 }
 
-/** Fleiss, Cohen & Everitt's (1969) standard error of κ̂ for a table of counts ({@link kappaVariance}); null where κ is undefined. */
+/**
+ * Fleiss, Cohen & Everitt's (1969) standard error of κ̂ for a table of counts ({@link kappaVariance}); null where κ is
+ * undefined.
+ */
 export function kappaStandardError(table: readonly (readonly number[])[]): number | null {
   const { expected, perPair } = kappaVariance(table);
   if (perPair === null) return null;
