@@ -56,6 +56,18 @@ describe('every command through the bundled executable', () => {
     expect((JSON.parse(fb.out) as { reviews: number }).reviews).toBeGreaterThan(0);
   }, 60_000);
 
+  it('under node --jitless (no WebAssembly) bias-report says what is missing and what to do, without a stack trace', () => {
+    const result = spawnSync(process.execPath, ['--jitless', bundle, 'bias-report', '--format', 'json'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', LLM_COUNCIL_HOME: home },
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('runs without WebAssembly');
+    expect(result.stderr).toContain('start node without --jitless');
+    expect(result.stderr).not.toMatch(/Cannot read properties|\n\s+at /);
+  }, 60_000);
+
   it('ask runs a simulated council and --json never mixes in anything else', () => {
     const r = council(['ask', 'Which queue should we use?', '--models', SIM, '--json', '--no-persist']);
     expect(r.code).toBe(0);

@@ -114,6 +114,11 @@ class LineParser {
   f64!: Float64Array;
 
   constructor() {
+    // Node started with --jitless has no WebAssembly at all: say so rather than fail on `WebAssembly.Instance`.
+    if (typeof WebAssembly === 'undefined')
+      throw new Error(
+        "This Node.js runs without WebAssembly (started with --jitless, or with WebAssembly turned off), and Council's bias-record reader runs in it: start node without --jitless.",
+      );
     this.exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(parseBiasLineWasm, 'base64')), {})
       .exports as ParserExports;
     const base = this.exports.heapBase();

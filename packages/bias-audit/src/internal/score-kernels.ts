@@ -131,6 +131,11 @@ export class ScoreKernels {
   private ownerEnd = 0;
 
   constructor() {
+    // Node started with --jitless has no WebAssembly at all: say so rather than fail on `WebAssembly.Instance`.
+    if (typeof WebAssembly === 'undefined')
+      throw new Error(
+        "This Node.js runs without WebAssembly (started with --jitless, or with WebAssembly turned off), and Council's bias statistics run in it: start node without --jitless.",
+      );
     this.exports = new WebAssembly.Instance(compiledKernels(), {}).exports as ScoreKernelExports;
     this.base = this.exports.heapBase();
   }
