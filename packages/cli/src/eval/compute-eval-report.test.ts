@@ -142,36 +142,61 @@ describe('computeEvalReport: agreement with people', () => {
 });
 
 describe('councilVsBestInterval', () => {
-  // Council right on 8 of 10 items; member A on 6: wrong on 3 where the council is right (p₁₀ = 0.3), right on 1 where
-  // the council is wrong (p₀₁ = 0.1). Paired Wald: d = 0.2, se = √((0.3 + 0.1 − 0.04)/10) = 0.189737;
-  // d ± 1.95996·se = [−0.171877, 0.571877].
+  // Council right on 8 of 10 items; member A on 6: wrong on 3 where the council is right (n₁₀ = 3), right on 1 where
+  // the council is wrong (n₀₁ = 1). Agresti and Min's Wald+2, half an item in each cell: d = (3 − 1)/12 = 0.166667,
+  // se = √(3 + 1 + 1 − 2²/12)/12 = 0.180021; d ± 1.95996·se = [−0.186167, 0.519501].
   const council = [1, 1, 1, 1, 1, 1, 1, 1, 0, 0];
   const memberA = [0, 0, 0, 1, 1, 1, 1, 1, 1, 0];
   const options = { draws: 4000, seed: 7 };
 
-  it('gives one member the paired Wald interval', () => {
+  it('gives one member Agresti and Min’s paired interval', () => {
     const i = councilVsBestInterval(council, [memberA], options);
-    expect(i.lower).toBeCloseTo(-0.171877, 5);
-    expect(i.upper).toBeCloseTo(0.571877, 5);
+    expect(i.lower).toBeCloseTo(-0.186167, 5);
+    expect(i.upper).toBeCloseTo(0.519501, 5);
   });
 
   it('leaves a member far behind out of the critical value: the same interval as the best alone', () => {
-    // Member C is right on no item: d = 0.8, se = √((0.8 − 0.64)/10) = 0.126491, 0.6/0.126491 = 4.74 standard errors
-    // behind A, beyond √(ln 10) = 1.517; its own ends (lower 0.8 − 1.96·0.126491 = 0.552) lie above A's.
+    // Member C is right on no item: d = 8/12 = 0.666667, se = √(8 + 1 − 8²/12)/12 = 0.159571, (0.666667 − 0.166667)/
+    // 0.159571 = 3.13 standard errors behind A, beyond √(ln 10) = 1.517; its own ends (lower 0.666667 − 1.96·0.159571
+    // = 0.354) lie above A's.
     const alone = councilVsBestInterval(council, [memberA], options);
     const withC = councilVsBestInterval(council, [memberA, new Array<number>(10).fill(0)], options);
     expect(withC).toEqual(alone);
   });
 
-  it('widens only the upper end for a tied member, by no more than Bonferroni over the two', () => {
-    // Member B has A's counts (3 and 1), one of its 4 differing items another, so the same d and se. θ's lower end
-    // is the least of the two equal lower ends; the upper end's critical value lies between z = 1.95996 (one member)
-    // and Bonferroni's z at 1 − 0.025/2, 2.24140: 0.2 + 2.24140·0.189737 = 0.625276.
-    const memberB = [0, 0, 1, 0, 1, 1, 1, 1, 1, 0];
-    const i = councilVsBestInterval(council, [memberA, memberB], options);
-    expect(i.lower).toBeCloseTo(-0.171877, 5);
-    expect(i.upper).toBeGreaterThan(0.571877);
-    expect(i.upper).toBeLessThanOrEqual(0.625276);
+  // The upper end's critical value c for the members that could be best makes the interval miss 5% in all where they
+  // are tied: P(every lower end misses) + P(some upper end misses) = 0.05. With k uncorrelated standardized
+  // differences (each member wrong on items of its own, and the half-items' shared ±1 cancelling the shared means)
+  // that is 0.025^k + 1 − Φ(c)^k = 0.05: c = 1.95996 for two, Φ⁻¹((0.95 + 0.025³)^⅓) = 2.12133 for three. 20,000
+  // draws estimate it to about ±0.013 (one standard error); the tolerance is three.
+  const tolerance = 0.04;
+
+  it('does not widen for two uncorrelated members that could be best: the critical value is 1.96', () => {
+    // Six items, the council right on all; A wrong on items 1–2, B on items 3–6. A: d = 2/8 = 0.25,
+    // se = √(2 + 1 − 2²/8)/8 = 0.197642; B: d = 4/8 = 0.5,
+    // se = √(4 + 1 − 4²/8)/8 = 0.216506, 1.155 standard errors behind A, within √(ln 6) = 1.339: both could be best.
+    // Their residuals' cross-product, 0 over the items + ½·1·1 + ½·(−1)(−1) − 8·0.25·0.5 = 0: uncorrelated.
+    // Lower: min(0.25 − 1.95996·0.197642, 0.5 − 1.95996·0.216506) = −0.137372; upper: 0.25 + 1.95996·0.197642 =
+    // 0.637372 (B's, 0.924345, lies above).
+    const c = [1, 1, 1, 1, 1, 1];
+    const a = [0, 0, 1, 1, 1, 1];
+    const b = [1, 1, 0, 0, 0, 0];
+    const i = councilVsBestInterval(c, [a, b], { draws: 20_000, seed: 3 });
+    expect(i.lower).toBeCloseTo(-0.137372, 5);
+    expect(i.upper).toBeGreaterThanOrEqual(0.637372 - 1e-9);
+    expect(i.upper).toBeLessThanOrEqual(0.25 + (1.95996 + tolerance) * 0.197642);
+  });
+
+  it('raises the upper end for three uncorrelated tied members to Φ⁻¹((0.95 + 0.025³)^⅓) = 2.12133', () => {
+    // Fourteen items, the council right on all; each member wrong on four items of its own: d = 4/16 = 0.25,
+    // se = √(4 + 1 − 4²/16)/16 = 0.125 each; cross-products 0 + 1 − 16·0.25·0.25 = 0. Lower 0.25 − 1.95996·0.125 =
+    // 0.005005; upper 0.25 + 2.12133·0.125 = 0.515166.
+    const c = new Array<number>(14).fill(1);
+    const wrongOn = (from: number) => c.map((_, i) => (i >= from && i < from + 4 ? 0 : 1));
+    const i = councilVsBestInterval(c, [wrongOn(0), wrongOn(4), wrongOn(8)], { draws: 20_000, seed: 5 });
+    expect(i.lower).toBeCloseTo(0.005005, 5);
+    expect(i.upper).toBeGreaterThan(0.515166 - tolerance * 0.125);
+    expect(i.upper).toBeLessThan(0.515166 + tolerance * 0.125);
   });
 
   it('holds the estimate, lies in [−1, 1] and does not depend on the members’ order (200 seeded datasets)', () => {
@@ -193,7 +218,7 @@ describe('councilVsBestInterval', () => {
   });
 
   it('gives a member that never differs from the synthesis an interval, not [0, 0]', () => {
-    // No item differs: Agresti and Min's half an item in each cell, d = 0, se = 1/(10 + 2); ±1.95996/12 = ±0.163330.
+    // No item differs: only the half-items do, d = 0, se = √(0 + 0 + 1 − 0)/12 = 1/12; ±1.95996/12 = ±0.163330.
     const i = councilVsBestInterval(council, [council], options);
     expect(i.lower).toBeCloseTo(-0.16333, 5);
     expect(i.upper).toBeCloseTo(0.16333, 5);

@@ -1,8 +1,9 @@
 // Coverage of council eval's 95% intervals on simulated datasets with known truth (seeded): a share of items
 // (Wilson's interval), Cohen's κ (Wilson's interval for the agreement, mapped to κ and rescaled to Fleiss, Cohen &
 // Everitt's standard error) and the council-versus-best-member
-// difference (the least of the paired intervals, the upper end's critical value raised over the members that could be
-// best), each beside the percentile bootstrap it replaced. The figures the CLI README states come from this file.
+// difference (the least of the members' Agresti–Min paired intervals, the upper end's critical value raised over the
+// members that could be best), each beside the percentile bootstrap it replaced. The figures the CLI README states
+// come from this file.
 import { cohenKappa, createRng, itemBootstrap } from '@council/scoring';
 import { wilsonInterval } from '@council/bias-audit';
 import { describe, expect, it } from 'vitest';
@@ -142,12 +143,18 @@ describe('council eval interval coverage (seeded simulations)', () => {
     expect(Math.min(...Object.values(bootRows).map((r) => r.rate))).toBeLessThan(93.5);
   });
 
-  it('the council against its best member: 93.5–97.5% from 20 items, over-covering a little between near-equals, where the percentile bootstrap ran narrow', () => {
+  it('the council against its best member: 93.5–96.5% at 20, 50 and 100 items, independent or right and wrong together, beside the percentile bootstrap that ran narrow', () => {
     const council = 0.75;
+    // A clear leader (20 points: the other members are left out of the critical value), leads of 10 and 5 points
+    // (the second member about 0.35–1.5 standard errors behind, usually counted among those that could be best: where
+    // an end tuned to near-equals can run narrow), near-equals, and one member far worse than the rest.
     const shapes = [
+      { name: 'a leader by 20 points', members: [0.7, 0.5, 0.5] },
       { name: 'a leader by 10 points', members: [0.7, 0.6, 0.5] },
+      { name: 'a leader by 5 points', members: [0.7, 0.65, 0.5] },
       { name: 'two within 2 points', members: [0.7, 0.68, 0.5] },
       { name: 'two tied', members: [0.7, 0.7, 0.5] },
+      { name: 'two tied, one far worse', members: [0.7, 0.7, 0.2] },
       { name: 'three within 2 points', members: [0.7, 0.69, 0.68] },
     ];
     const rows: Record<string, ReturnType<typeof coverage>> = {};
@@ -155,11 +162,11 @@ describe('council eval interval coverage (seeded simulations)', () => {
     // `shared`: the share of items whose difficulty everyone shares (one draw decides every answer, each against its
     // own rate), so the synthesis and the members are right and wrong together, as on real councils; else independent.
     for (const shared of [0, 0.5])
-      for (const n of shared === 0 ? [20, 50, 100] : [50])
+      for (const n of [20, 50, 100])
         for (const shape of shapes) {
           const rng = createRng(`vs-best:${shape.name}:${n}:${shared}`);
           const truth = council - Math.max(...shape.members);
-          const runs = 1000;
+          const runs = n === 20 ? 2000 : 1000; // the cheap rows run twice as many: the smallest samples vary most
           let hits = 0;
           let bootHits = 0;
           const withBootstrap = shared === 0 && n === 50 && shape.name === 'two within 2 points';
@@ -186,18 +193,23 @@ describe('council eval interval coverage (seeded simulations)', () => {
             coverage(hits, runs);
           if (withBootstrap) percentile = coverage(bootHits, runs);
         }
-    console.log('council-vs-best coverage (moment selection over the members that could be best)', rows);
+    console.log(
+      'council-vs-best coverage (Agresti–Min per member, upper end raised over those that could be best)',
+      rows,
+    );
     console.log(
       'council-vs-best coverage, percentile bootstrap with the best re-chosen (replaced), 50 items, two within 2 points',
       percentile,
     );
-    // Between near-equals the lower end must hold whichever of them is best, so the interval over-covers a little
-    // (and at 50 items a 10-point lead is about one standard error, so the second member still counts): stated in
-    // the README.
+    // Every row at least 93.5%; at most 96.5%, but for two kinds of row that over-cover by design (stated in the
+    // README): a leader at 20 items, where one member's Agresti–Min interval is itself a little wide (few items
+    // differ), and a 10-point lead, where the second member, 1–1.5 standard errors behind, is usually counted among
+    // those that could be best while its lower end seldom misses.
+    const wideByDesign = (name: string) => /^20 items.*a leader|a leader by 10 points/.test(name);
     for (const [name, row] of Object.entries(rows)) {
       expect(row.rate, name).toBeGreaterThanOrEqual(93.5);
-      expect(row.rate, name).toBeLessThanOrEqual(97.5);
+      expect(row.rate, name).toBeLessThanOrEqual(wideByDesign(name) ? 97.5 : 96.5);
     }
     expect(percentile!.rate).toBeLessThan(93.5);
-  });
+  }, 1_800_000); // 42 rows of 1,000–2,000 datasets, 1,000 multiplier draws each: about 4–5 minutes on one core
 });
