@@ -61,8 +61,8 @@ export interface EvalCouncilVsBest {
   best: { member: string; rate: number } | null;
   /**
    * Council's share correct minus the best member's, paired over items; its interval is the least of the paired
-   * intervals against each member, the upper end widened for the members within reach of the best
-   * ({@link councilVsBestInterval}).
+   * intervals against each member (Agresti and Min's), the upper end widened for the members within reach of the best
+   * so that the whole interval misses 5% where they are tied ({@link councilVsBestInterval}).
    */
   difference: EvalFigure;
 }
