@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BiasObservation } from './bias-observation.js';
+import { createSeededSfc32 } from './create-seeded-sfc32.js';
 import { effectiveJudges } from './effective-judges.js';
 import { simulateIssue31Councils } from './study/simulate-issue-31-councils.js';
 
@@ -87,8 +88,37 @@ describe('effectiveJudges', () => {
     expect(judges.effective.lower!).toBeLessThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeGreaterThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeLessThanOrEqual(3);
-    // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 58% at 20).
+    // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 89.5% at 20 with two blocks).
     expect(judges.statement).toMatch(/With 30 sessions \(under 50\) the interval is less sure than it says/);
+  });
+
+  it('gives the jackknife t interval where ρ̄ is smooth: one pair far beyond the biweight, two typical ones (by definition)', () => {
+    // 120 sessions: X and Y share most of their error (their own parts SD 0.3), Z errs alone; scores to quarters.
+    // Var(d_XY) ≈ 0.18 against 2σ̂² ≈ 2.2: X, Y sits about 7 of its standard errors (2σ̂²·√(2/119)) below the typical
+    // variance, beyond the biweight's reach 4.685 by more than 2, and the two typical pairs sit symmetrically about
+    // their centre, well inside it, so ρ̄ is a smooth function of the pairs' variances and its interval is the
+    // jackknife's: ρ̄ ± t₀.₉₇₅,₁₁₉·SE, SE = √((S − 1)/S · Σ(ρ̄₍s₎ − ρ̄₍·₎)²) over the 120 delete-one-session values, here
+    // each computed from scratch by the whole estimator (no resamples) on the data without session s.
+    const random = createSeededSfc32(7);
+    const rows: [number, number, number][] = [];
+    for (let s = 0; s < 120; s++) {
+      const shared = random.normal();
+      const own = [0.3 * random.normal(), 0.3 * random.normal(), 1.04 * random.normal()];
+      rows.push([6 + shared + own[0]!, 6 + shared + own[1]!, 6 + own[2]!].map((x) => Math.round(4 * x) / 4) as never);
+    }
+    const judges = effectiveJudges(sessions(rows), { resamples: 200, seed: 3 });
+    const values = rows.map(
+      (_, s) => effectiveJudges(sessions(rows.filter((_, k) => k !== s)), { resamples: 0 }).meanCorrelation.estimate,
+    );
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const se = Math.sqrt((119 / 120) * values.reduce((a, b) => a + (b - mean) ** 2, 0));
+    const t = 1.980099; // Student's t, 0.975 quantile, 119 degrees of freedom (tables)
+    const { estimate, lower, upper } = judges.meanCorrelation;
+    expect(lower!).toBeCloseTo(estimate - t * se, 6);
+    expect(upper!).toBeCloseTo(estimate + t * se, 6);
+    // n_eff's interval is the map of ρ̄'s: R/(1 + (R − 1)·ρ̄) at each end, the upper from ρ̄'s lower bound.
+    expect(judges.effective.lower!).toBeCloseTo(3 / (1 + 2 * upper!), 10);
+    expect(judges.effective.upper!).toBeCloseTo(3 / (1 + 2 * lower!), 10);
   });
 
   it('keeps n_eff and its interval within [1, R] around the estimate, even where ρ̄ reads far below 0 (four sessions)', () => {

@@ -8,11 +8,18 @@ import { bootstrapTInterval, jackknifeStandardError } from './effective-judges-i
 import { assertLevel } from './internal/assert.js';
 import { bootstrapInterval } from './internal/bootstrap-interval.js';
 import { observationsToColumns } from './observations-to-columns.js';
+import { studentTQuantile } from './student-t-distribution.js';
 
 /** Most resampling units: beyond this many sessions, contiguous groups of sessions are resampled. */
 const MAX_UNITS = 4000;
 /** Most groups the jackknife inside each bootstrap replicate deletes one at a time (beyond this many units, groups of them). */
 const MAX_JACKKNIFE_GROUPS = 100;
+/** Tukey's biweight constant: a pair this many of its own standard errors from the typical variance gets no weight. */
+const BIWEIGHT_REACH = 4.685;
+/** How many of its own standard errors every pair must sit from the biweight's reach for ρ̄ to count as smooth. */
+const SETTLED_MARGIN = 2;
+/** The least share of ρ̄'s jackknife variance the weights-held part must make up for ρ̄ to count as smooth. */
+const SMOOTH_SHARE = 0.75;
 /** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 89.5% at 20). */
 const SHORT_WINDOW = 50;
 
@@ -72,11 +79,12 @@ export interface EffectiveJudges {
  * figure its uncertainty follows: the reviewers' part of a model's standard error is √(R/n_eff) times what R
  * independent judges would give. Per pair, 2/(1 + ρ). Bounded to [1, R].
  *
- * Intervals, over sessions: ρ̄'s is a bootstrap-t interval (Efron and Tibshirani 1993, ch. 12), n_eff's its map.
- * Each replicate recomputes σ̂² and every ρ, and ρ̄'s own standard error SE* by the delete-one jackknife (over at
- * most 100 groups: of contiguous sessions in the data, of draws in a replicate); the interval is ρ̄ − t*₍₁₋α/₂₎·SE …
- * ρ̄ − t*₍α/₂₎·SE, t* = (ρ̄* − ρ̄)/SE* and SE the data's jackknife standard error. Each pair's ρ (and 2/(1 + ρ)) keeps
- * the percentile interval (Hesterberg-expanded) from the same replicates.
+ * Intervals, over sessions: ρ̄'s is a bootstrap-t interval (Efron and Tibshirani 1993, ch. 12), n_eff's its map,
+ * except where ρ̄ is a smooth function of the pairs' variances (below). Each replicate recomputes σ̂² and every ρ, and
+ * ρ̄'s own standard error SE* by the delete-one jackknife (over at most 100 groups: of contiguous sessions in the data,
+ * of draws in a replicate); the interval is ρ̄ − t*₍₁₋α/₂₎·SE … ρ̄ − t*₍α/₂₎·SE, t* = (ρ̄* − ρ̄)/SE* and SE the data's
+ * jackknife standard error. Each pair's ρ (and 2/(1 + ρ)) keeps the percentile interval (Hesterberg-expanded) from the
+ * same replicates.
  *
  * Why ρ̄ is studentised: with σ̂² the weighted mean of the pairs' Var(d) under the biweight's weights w_p, ρ̄ = (1/P)·
  * Σ(1 − w_p)·ρ_p exactly (equal answers per pair). The discounted pairs' part is smooth; the typical pairs' part is
@@ -86,15 +94,32 @@ export interface EffectiveJudges {
  * follows the store's own error (their correlation across stores was 0.8 with one correlated pair), so a t interval
  * on it covered 100% (Efron and Stein 1981: a delete-one jackknife counts an order-k part k times). Studentised by
  * that same SE, the error's ratio to it is what the bootstrap has to reproduce, and it does closely enough:
- * 95–95.5% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). Where most
- * of the spread is smooth (two blocks at 300 sessions) the replicates' inflated third-order part still narrows t*
- * a little (91.5%). At 20 sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical
- * ones (n̂ 3.9 on average for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the
- * judges err understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently
- * the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50
- * or 300. A pair's ρ is smooth in the data (σ̂²'s third-order part is small beside its own Var(d)'s noise), so the
- * percentile suits it: studentised as ρ̄ is, the typical pairs' intervals covered 90–93% at 50 and 300 sessions
- * against the percentile's 93–97%.
+ * 95.5–96% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). At 20
+ * sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical ones (n̂ 3.9 on average
+ * for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the judges err
+ * understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently the truth
+ * is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50 or 300.
+ * A pair's ρ is smooth in the data (σ̂²'s third-order part is small beside its own Var(d)'s noise), so the percentile
+ * suits it: studentised as ρ̄ is, the typical pairs' intervals covered 90–93% at 50 and 300 sessions against the
+ * percentile's 93–97%.
+ *
+ * Where ρ̄ is smooth the interval is the jackknife's t interval instead, ρ̄ ± t₍₁₋α/₂; S−1₎·SE₁, SE₁ the delete-one
+ * jackknife's standard error over the S units themselves (Efron and Tibshirani 1993, ch. 11; Miller 1974). ρ̄ counts
+ * as smooth when (1) every pair sits at least `SETTLED_MARGIN` (2) of its own standard errors from the biweight's reach
+ * (its distance z from 2σ̂², counted as the biweight counts it, has |z| ≤ 2.685 or ≥ 6.685), so a resample is
+ * unlikely to carry a pair across it, and (2) the same jackknife with every pair's weight held at the full data's (the
+ * smooth part alone) has at least `SMOOTH_SHARE` (3/4) of its variance. As the jackknife counts the third-order part
+ * three times, (2) keeps that part's variance below a ninth of the smooth part's, so SE₁ overstates the error's spread
+ * by at most √((1 + 3/9)/(1 + 1/9)) = 1.095. There it is the bootstrap-t that errs: its replicates scatter the typical
+ * pairs' variances √2 as widely as the data do, so their third-order part has several times its real variance, and
+ * SE*, which counts it three times, follows each replicate's own distance. With two blocks at 300 sessions (400
+ * stores) the replicates' spread was 0.0082 and SE* 0.0087 against a real spread of ρ̂ of 0.0069 and an SE of 0.0069;
+ * t*'s 2.5% and 97.5% points came out at −1.76 and +1.80 on average where the real error's, in the data's SE, were
+ * −2.0 and +2.1, and the interval covered 91.5% (over 800 stores 92.9%; this rule 95.4%, 94.6% with the 100 groups'
+ * SE in place of SE₁). Two blocks at 300 sessions are smooth by this rule in about 85% of stores; one correlated
+ * pair, whose third-order part is most of its error (the smooth part a fifth of the jackknife's variance at the
+ * median), in about 3%; the stores at 20 and 50 sessions with two blocks, where the blocks' pairs sit near the reach,
+ * and councils whose every pair is typical (third order only), in none of 400.
  */
 export function effectiveJudges(
   input: BiasColumns | readonly BiasObservation[],
@@ -213,7 +238,7 @@ export function effectiveJudges(
         const v = variances[p]!;
         const n = totals[p * 3]!;
         if (!Number.isFinite(v) || n < 2) continue;
-        const u = (v - centre) / (4.685 * centre * Math.sqrt(2 / (n - 1)));
+        const u = (v - centre) / (BIWEIGHT_REACH * centre * Math.sqrt(2 / (n - 1)));
         if (Math.abs(u) >= 1) continue;
         const w = (n - 1) * (1 - u * u) ** 2;
         weighted += w * v;
@@ -250,16 +275,43 @@ export function effectiveJudges(
     return chosen;
   })();
   const fullTypical = start > 0 ? typicalVariance(fullVariances, fullTotals, start) : Number.NaN;
+  // Each pair's distance from 2σ̂² in its own standard errors (as the biweight counts it), and its weight there.
+  const distances = Float64Array.from({ length: P }, (_, p) =>
+    fullTotals[p * 3]! >= 2
+      ? (fullVariances[p]! - fullTypical) / (fullTypical * Math.sqrt(2 / (fullTotals[p * 3]! - 1)))
+      : Number.NaN,
+  );
+  const fullWeights = distances.map((z, p) =>
+    Number.isFinite(z) && Math.abs(z) < BIWEIGHT_REACH
+      ? (fullTotals[p * 3]! - 1) * (1 - (z / BIWEIGHT_REACH) ** 2) ** 2
+      : 0,
+  );
+  /** The pairs' variances averaged with the weights held at the full data's (the biweight's last step, weights fixed). */
+  const heldMean = (variances: Float64Array, weights: Float64Array): number => {
+    let weighted = 0;
+    let total = 0;
+    for (let p = 0; p < P; p++) {
+      if (!Number.isFinite(variances[p]!) || weights[p] === 0) continue;
+      weighted += weights[p]! * variances[p]!;
+      total += weights[p]!;
+    }
+    return total > 0 ? weighted / total : Number.NaN;
+  };
 
   /**
    * [σ̂², ρ̄, n_eff, ρ per pair…] from the pairs' totals: the full data's (`start` null) or a resample's, whose σ̂² the
    * biweight recomputes from `start` (2σ̂² of the full data for a replicate, of the replicate for its jackknife).
    */
   const scratch = new Float64Array(P);
-  const statistic = (totals: Float64Array, start: number | null): Float64Array => {
+  const statistic = (totals: Float64Array, start: number | null, held?: Float64Array): Float64Array => {
     const out = new Float64Array(3 + P).fill(Number.NaN);
     const variances = start === null ? fullVariances : variancesOf(totals, scratch);
-    const sigma2 = (start === null || !(fullTypical > 0) ? fullTypical : typicalVariance(variances, totals, start)) / 2;
+    const sigma2 =
+      (start === null || !(fullTypical > 0)
+        ? fullTypical
+        : held === undefined
+          ? typicalVariance(variances, totals, start)
+          : heldMean(variances, held)) / 2;
     if (!(sigma2 > 0)) return out;
     let total = 0;
     let counted = 0;
@@ -298,6 +350,18 @@ export function effectiveJudges(
     return jackknifeStandardError(values);
   };
 
+  /** The delete-one jackknife standard error of ρ̄ over the units themselves (weights held at `held`'s, if given). */
+  const unitJackknifeError = (held?: Float64Array): number => {
+    const left = new Float64Array(P * 3);
+    const values = new Float64Array(units);
+    for (let u = 0; u < units; u++) {
+      for (let p = 0; p < P; p++)
+        for (let k = 0; k < 3; k++) left[p * 3 + k] = fullTotals[p * 3 + k]! - pairSums[p]![u * 3 + k]!;
+      values[u] = statistic(left, fullTypical, held)[1]!;
+    }
+    return jackknifeStandardError(values);
+  };
+
   // Groups of units the jackknife deletes one at a time: unit (or, in a replicate, draw) j is in group ⌊j·G/units⌋.
   const G = Math.min(units, MAX_JACKKNIFE_GROUPS);
   const groups = new Float64Array(G * P * 3);
@@ -305,6 +369,14 @@ export function effectiveJudges(
   const full = statistic(fullTotals, null);
   const B = units >= 2 && keys.length > 0 ? resamples : 0;
   const standardError = B > 0 ? jackknifeError(groups, G, fullTypical) : Number.NaN;
+  // Is ρ̄ a smooth function of the pairs' variances here? Every pair settled (no resample is likely to carry one across
+  // the biweight's reach) and the weights-held jackknife's variance (the smooth part) most of the full one's.
+  const settled = distances.every(
+    (z) => Math.abs(z) <= BIWEIGHT_REACH - SETTLED_MARGIN || Math.abs(z) >= BIWEIGHT_REACH + SETTLED_MARGIN,
+  );
+  const unitError = B > 0 && settled ? unitJackknifeError() : Number.NaN;
+  const smoothError = unitError > 0 ? unitJackknifeError(fullWeights) : Number.NaN;
+  const smooth = unitError > 0 && smoothError ** 2 >= SMOOTH_SHARE * unitError ** 2;
   // ρ̄'s bootstrap-t pivots, (ρ̄* − ρ̄)/SE*, SE* the replicate's own jackknife standard error (0 where the replicate
   // equals the estimate exactly, as where two reviewers always agree), and every pair's ρ*.
   const pivots = new Float64Array(B);
@@ -318,7 +390,7 @@ export function effectiveJudges(
     for (let g = 0; g < G; g++) for (let i = 0; i < P * 3; i++) replicateTotals[i]! += groups[g * P * 3 + i]!;
     const value = statistic(replicateTotals, fullTypical);
     const distance = value[1]! - full[1]!;
-    pivots[b] = distance === 0 ? 0 : distance / jackknifeError(groups, G, 2 * value[0]!);
+    if (!smooth) pivots[b] = distance === 0 ? 0 : distance / jackknifeError(groups, G, 2 * value[0]!);
     for (let p = 0; p < P; p++) pairReplicates[p]![b] = value[3 + p]!;
   }
   const figureOf = (estimate: number, interval: [number, number] | null): CalibratedFigure =>
@@ -352,7 +424,15 @@ export function effectiveJudges(
       ),
     };
   });
-  const meanBootstrapT = B === 0 ? null : bootstrapTInterval({ estimate: full[1]!, standardError, pivots, level });
+  const meanBootstrapT =
+    B === 0
+      ? null
+      : smooth
+        ? {
+            lower: full[1]! - studentTQuantile(1 - (1 - level) / 2, units - 1) * unitError,
+            upper: full[1]! + studentTQuantile(1 - (1 - level) / 2, units - 1) * unitError,
+          }
+        : bootstrapTInterval({ estimate: full[1]!, standardError, pivots, level });
   // Clamped to a correlation's [−1, 1].
   const meanInterval: [number, number] | null =
     meanBootstrapT === null
