@@ -20,8 +20,11 @@ const BIWEIGHT_REACH = 4.685;
 const SETTLED_MARGIN = 2;
 /** The least share of ρ̄'s jackknife variance the weights-held part must make up for ρ̄ to count as smooth. */
 const SMOOTH_SHARE = 0.75;
-/** Below this many sessions the statement says the interval is less sure than its level (issue 31's study: 89.5% at 20). */
-const SHORT_WINDOW = 50;
+/**
+ * The fewest sessions at which n_eff's and the pairs' intervals are claimed to hold their level (issue 31's study); below,
+ * the statement says the interval is less sure than its level (89.5% at 20 sessions with two blocks of alike judges).
+ */
+export const EFFECTIVE_JUDGES_CLAIMED_FROM = 50;
 
 export interface EffectiveJudgesOptions {
   level?: number;
@@ -97,8 +100,8 @@ export interface EffectiveJudges {
  * 95.5–96% with one correlated pair at 20, 50 and 300 sessions (the bias-audit README's issue-31 study). At 20
  * sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical ones (n̂ 3.9 on average
  * for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the judges err
- * understated); the statement says so below `SHORT_WINDOW` sessions. Where every pair errs independently the truth
- * is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50 or 300.
+ * understated): the intervals are claimed from `EFFECTIVE_JUDGES_CLAIMED_FROM` sessions, and below it the statement
+ * says the interval is less sure than its level. Where every pair errs independently the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50 or 300.
  * A pair's ρ is smooth in the data (σ̂²'s third-order part is small beside its own Var(d)'s noise), so the percentile
  * suits it: studentised as ρ̄ is, the typical pairs' intervals covered 90–93% at 50 and 300 sessions against the
  * percentile's 93–97%.
@@ -455,8 +458,8 @@ export function effectiveJudges(
     resamples: B,
     statement: Number.isFinite(full[2]!)
       ? `${R} judges, ${full[2]!.toFixed(1)} effective: their errors on the same answer correlate ${full[1]!.toFixed(2)} on average, so the reviewers' part of a leaderboard interval is ${factor.toFixed(2)} times as wide as ${R} independent judges would make it.${
-          S < SHORT_WINDOW && effective.lower !== null
-            ? ` With ${S} sessions (under ${SHORT_WINDOW}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 89.5% of them, and lay above it when it missed.`
+          S < EFFECTIVE_JUDGES_CLAIMED_FROM && effective.lower !== null
+            ? ` With ${S} sessions (under ${EFFECTIVE_JUDGES_CLAIMED_FROM}) the interval is less sure than it says: in simulated 20-session councils where two groups of judges each err alike it held the true figure in 89.5% of them, and lay above it when it missed.`
             : ''
         }`
       : `Not computable: needs pairs of reviewers that scored ${minAnswers} or more of the same answers.`,

@@ -5,20 +5,16 @@ import { ISSUE_31_SCENARIOS, runIssue31Scenario } from './issue-31-study.js';
 // table is in the README): every scenario with a fifth of its runs (at least 20) and 200 bootstrap replicates. A row
 // fails here only when its Wilson 95% interval lies wholly outside the target ('FAIL'), except the two limits the
 // README states: pooled intervals where five reviewers are graded −0.2…+0.2 at 50 sessions (pooling-graded-50: 89%
-// in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit) and the n_eff and
-// pair-correlation intervals where two blocks of reviewers err alike at 20 sessions (89.5% and 74.2% in the full study,
-// every n_eff miss above the truth: the estimate cannot yet tell the blocks' pairs from the others).
-const knownLimit = (scenario: string, metric: string): boolean =>
-  scenario === 'pooling-graded-50' ||
-  (scenario === 'n-eff-two-blocks-20' &&
-    (metric.startsWith('n_eff interval covers') || metric.startsWith('pair correlation intervals cover')));
+// in the full study, the raw intervals 87%: the score model's robust centre, issue 29's known limit). n_eff's and the
+// pairs' coverage at 20 sessions is measured, not a target (claimed from 50 sessions; the report says so below).
+const knownLimit = (scenario: string): boolean => scenario === 'pooling-graded-50';
 
 describe("issue 31's study, short (a fifth of the runs)", () => {
   for (const scenario of ISSUE_31_SCENARIOS) {
     it(`${scenario.name}: no target clearly missed`, () => {
       const rows = runIssue31Scenario(scenario, { runs: Math.max(20, Math.round(scenario.runs / 5)), resamples: 200 });
       const missed = rows
-        .filter((row) => row.verdict === 'FAIL' && !knownLimit(row.scenario, row.metric))
+        .filter((row) => row.verdict === 'FAIL' && !knownLimit(row.scenario))
         .map(
           (row) => `${row.metric}: ${row.rate === null ? 'n/a' : (100 * row.rate).toFixed(1)}% (target ${row.target})`,
         );

@@ -3,7 +3,7 @@ import type { StyledSession } from '@council/scoring';
 import type { BiasObservation } from '../bias-observation.js';
 import { calibratedView } from '../calibrated-view.js';
 import { createSeededSfc32 } from '../create-seeded-sfc32.js';
-import { effectiveJudges } from '../effective-judges.js';
+import { EFFECTIVE_JUDGES_CLAIMED_FROM, effectiveJudges } from '../effective-judges.js';
 import { fitScoreModel } from '../fit-score-model.js';
 import { simulateCouncils } from '../internal/simulate-councils.js';
 import { observationsToColumns } from '../observations-to-columns.js';
@@ -360,18 +360,23 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
       council: (seed: number): Issue31Council => ({ sessions, seed, quality: [0.6, 0.3, 0, -0.3, -0.6] }),
       measure: measureEffectiveJudges(blocks),
       // Where every reviewer errs independently the truth, 5, is n_eff's bound: the interval covers it unless it
-      // claims redundancy, the false alarm a team lead would act on, so that is the target there.
-      targets:
-        blocks.length === 0
-          ? {
-              'n_eff interval below the 5 judges (redundancy found)': { max: 0.05 },
-              'pair correlation intervals cover the planted ρ': DEFAULT_COVERAGE_TARGET,
-            }
+      // claims redundancy, the false alarm a team lead would act on, so that is the target there, at every size.
+      // Coverage is claimed from `EFFECTIVE_JUDGES_CLAIMED_FROM` sessions: below, the report says the interval is less
+      // sure than its level, and the 20-session rows are measured, not targets.
+      targets: {
+        ...(blocks.length === 0 ? { 'n_eff interval below the 5 judges (redundancy found)': { max: 0.05 } } : {}),
+        ...(sessions < EFFECTIVE_JUDGES_CLAIMED_FROM
+          ? {}
           : {
-              [`n_eff interval covers the planted ${plantedEffectiveJudges(5, blocks).toFixed(2)}`]:
-                DEFAULT_COVERAGE_TARGET,
+              ...(blocks.length === 0
+                ? {}
+                : {
+                    [`n_eff interval covers the planted ${plantedEffectiveJudges(5, blocks).toFixed(2)}`]:
+                      DEFAULT_COVERAGE_TARGET,
+                  }),
               'pair correlation intervals cover the planted ρ': DEFAULT_COVERAGE_TARGET,
-            },
+            }),
+      },
       pooled: ['pair correlation intervals cover the planted ρ'],
     })),
   ),
