@@ -41,7 +41,7 @@ function gaussian(rng: Rng): number {
  * the replicates' maximum sits above the true one.
  *
  * The ends are clamped to [−1, 1]. `draws` multiplier draws, seeded by `seed`; with one member that could be best, or
- * `draws` 0, none are made and every critical value is 1.96. Coverage: eval-interval-coverage.slow.test.ts and the
+ * `draws` 0, none are made and every critical value is 1.96. Coverage: eval-interval-coverage-study.ts and the
  * CLI README.
  */
 export function councilVsBestInterval(

@@ -145,7 +145,7 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
 /**
  * A share of items with Wilson's score interval. Not the percentile bootstrap: resampling items of a share is the
  * binomial, whose percentile interval collapses to a point at 0 or 100% (0 of 5 → [0%, 0%]) and covers 59% at 19
- * items with 95% correct, Wilson 93% (eval-interval-coverage.slow.test.ts).
+ * items with 95% correct, Wilson 93% (eval-interval-coverage-study.ts).
  */
 function share(values: readonly number[]): EvalShare {
   const n = values.length;
@@ -176,7 +176,7 @@ function figure(
  * (20 pairs, one category at 70%: coverage 87% without it). And as the ratio is estimated, the scale is t(n − 1)/z, as
  * for a studentized mean. When every pair agrees the mapped interval stands as it is (no disagreement to scale by).
  *
- * Coverage (eval-interval-coverage.slow.test.ts, 2,000 seeded datasets a row, each rate ±1 point): 93.4–96.9% at 20, 50
+ * Coverage (eval-interval-coverage-study.ts, 2,000 seeded datasets a row, each rate ±1 point): 93.4–96.9% at 20, 50
  * and 100 pairs and true κ 0.2, 0.5 and 0.8, whether both raters share 45/45/10 (first, second, tie), one has 30/30/40,
  * or both 70/20/10 — except 97.6% at κ 0.17 and 20 pairs with the unequal shares, over-covering as the mapped interval
  * alone did (97.7%); 8,000 a row put every other row in 93.6–96.5%. The mapped interval alone covered 98.1–99.0% at
