@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BiasObservation } from './bias-observation.js';
-import { fitScoreModel } from './fit-score-model.js';
+import { fitScoreModel, fitScoreModelWithCentre } from './fit-score-model.js';
 import { symmetricPseudoInverse } from './internal/symmetric-pseudo-inverse.js';
 import { observationsToColumns } from './observations-to-columns.js';
 import { createSeededSfc32 } from './create-seeded-sfc32.js';
@@ -272,5 +272,22 @@ describe('fitScoreModel on simulated councils', () => {
     const m1 = fit.reviewerOffsets.find((o) => o.subject === 'm1')!;
     expect(m1.lower).toBeLessThan(0);
     expect(m1.upper).toBeGreaterThan(0);
+  });
+});
+
+describe('fitScoreModelWithCentre', () => {
+  it('returns the same fit as fitScoreModel, and the centre its offsets were read from', () => {
+    const columns = observationsToColumns(simulate({ sessions: 40, seed: 5, offsets: [0, 0, 0, 0.5, -0.3] }));
+    const { fit, centre } = fitScoreModelWithCentre(columns);
+    expect(fit).toEqual(fitScoreModel(columns));
+    expect(centre!.subjects).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(centre!.covariance).toHaveLength(25);
+    // Each offset is its member's estimate less the centre, the centre the mix of the members' estimates.
+    const mixed = centre!.centre.mix.reduce((total, share, i) => total + share * centre!.estimates[i]!, 0);
+    expect(mixed).toBeCloseTo(centre!.centre.centre, 12);
+    for (const offset of fit.reviewerOffsets) {
+      const i = centre!.subjects.indexOf(offset.subject);
+      expect(offset.estimate).toBeCloseTo(centre!.estimates[i]! - centre!.centre.centre, 12);
+    }
   });
 });

@@ -7,7 +7,8 @@ import { contrastEstimate } from './internal/contrast-estimate.js';
 import type { FittedScoreModel } from './internal/contrast-estimate.js';
 import { lengthFigures } from './internal/length-figures.js';
 import { decomposePairEffects, pairModel } from './internal/pair-effects.js';
-import { offsetsFromRobustCentre } from './internal/robust-centre.js';
+import { offsetsWithRobustCentre } from './internal/robust-centre.js';
+import type { OffsetCentreDetails } from './internal/robust-centre.js';
 import { sandwich } from './internal/sandwich-covariance.js';
 import type { ScoreModelSource } from './internal/score-session-stats.js';
 import { sourceFromColumns, sourceFromSummaries } from './internal/score-session-stats.js';
@@ -113,9 +114,23 @@ export function fitScoreModel(
   assertLevel(level, 'level');
   const lengthWithoutPosition = options.lengthWithoutPosition ?? false;
   if (!looksLikeSessionSummaries(input))
-    return fitFromSource(sourceFromColumns(input as BiasColumns), level, lengthWithoutPosition);
+    return fitFromSource(sourceFromColumns(input as BiasColumns), level, lengthWithoutPosition).fit;
   assertBiasSessionSummaries(input);
   return fitCheckedSummaries(input, level, lengthWithoutPosition);
+}
+
+/**
+ * Internal (not in the package's API): `fitScoreModel` over a store's columns, and what the reviewers' robust centre
+ * was computed from (`OffsetCentreDetails`; null with fewer than two reviewers), for `poolReviewerEffects` to redraw
+ * the centre. The fit is the same object `fitScoreModel` returns, number for number.
+ */
+export function fitScoreModelWithCentre(
+  input: BiasColumns,
+  options: FitScoreModelOptions = {},
+): { fit: ScoreModelFit; centre: OffsetCentreDetails | null } {
+  const level = options.level ?? 0.95;
+  assertLevel(level, 'level');
+  return fitFromSource(sourceFromColumns(input), level, options.lengthWithoutPosition ?? false);
 }
 
 /** `fitScoreModel` over summaries already checked by `assertBiasSessionSummaries` (the report checks them once). */
@@ -124,14 +139,18 @@ export function fitCheckedSummaries(
   level: number,
   lengthWithoutPosition = false,
 ): ScoreModelFit {
-  return fitFromSource(sourceFromSummaries(summaries), level, lengthWithoutPosition);
+  return fitFromSource(sourceFromSummaries(summaries), level, lengthWithoutPosition).fit;
 }
 
 /**
  * The reduce: pass 1 sums X̃'X̃ and X̃'ỹ over sessions (`sumNormalEquations`), β̂ solves them; pass 2 forms each
  * session's score X̃_s'ẽ_s = X̃_s'ỹ_s − X̃_s'X̃_s β̂ (`sumScoreResiduals`); the figures are read from both.
  */
-function fitFromSource(source: ScoreModelSource, level: number, lengthWithoutPosition: boolean): ScoreModelFit {
+function fitFromSource(
+  source: ScoreModelSource,
+  level: number,
+  lengthWithoutPosition: boolean,
+): { fit: ScoreModelFit; centre: OffsetCentreDetails | null } {
   const { layout, models: names } = source;
   const { k } = layout;
   const { xtx, xty, columnRecords, columnSessions, pairDesign, pairRecords, pairDeviation, observations, answers } =
@@ -167,7 +186,7 @@ function fitFromSource(source: ScoreModelSource, level: number, lengthWithoutPos
     for (let a = 0; a < theta.k; a++) total += contrast[a]! * theta.beta[a]!;
     return total;
   };
-  const reviewerOffsets = offsetsFromRobustCentre({
+  const { offsets: reviewerOffsets, centre } = offsetsWithRobustCentre({
     // Only reviewers with within-answer information on another member's answer: one whose answers no one else
     // scored has no offset to compare.
     members: layout.reviewerModels
@@ -203,7 +222,7 @@ function fitFromSource(source: ScoreModelSource, level: number, lengthWithoutPos
   }
   const affinity = affinityFigures({ pairModel: pairEffects, decomposition: table, models: names });
 
-  return {
+  const fit: ScoreModelFit = {
     sessions: S,
     observations,
     level,
@@ -213,4 +232,5 @@ function fitFromSource(source: ScoreModelSource, level: number, lengthWithoutPos
     affinity,
     ...lengthFigures({ length, between, level }),
   };
+  return { fit, centre };
 }

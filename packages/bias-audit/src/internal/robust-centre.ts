@@ -176,9 +176,36 @@ export function offsetsFromRobustCentre<Member extends RobustCentreMember>(spec:
   k: number;
   estimateOf: (contrast: Float64Array, member: Member) => ScoreModelEstimate | null;
 }): ScoreModelEffect[] {
+  return offsetsWithRobustCentre(spec).offsets;
+}
+
+/**
+ * What the reviewers' centre was computed from, beside the offsets read from it: the members (in the order they
+ * were given), their estimates β̂_j (contrast'β̂), the m × m covariance of those estimates, and the centre itself
+ * (its mix and weights). Enough to redraw the estimates and refit the centre (`centreWeightsVariance`) without
+ * refitting the score model.
+ */
+export interface OffsetCentreDetails {
+  subjects: string[];
+  estimates: number[];
+  /** m × m, row-major: a_i' V a_j. */
+  covariance: Float64Array;
+  centre: RobustCentre;
+}
+
+/**
+ * `offsetsFromRobustCentre`, and the centre's details (null with fewer than two members): the same offsets, the
+ * same numbers; the details are what it computed on the way, kept rather than dropped.
+ */
+export function offsetsWithRobustCentre<Member extends RobustCentreMember>(spec: {
+  members: readonly Member[];
+  covariance: Float64Array;
+  k: number;
+  estimateOf: (contrast: Float64Array, member: Member) => ScoreModelEstimate | null;
+}): { offsets: ScoreModelEffect[]; centre: OffsetCentreDetails | null } {
   const { members, covariance, k } = spec;
   const m = members.length;
-  if (m < 2) return [];
+  if (m < 2) return { offsets: [], centre: null };
   // The m × m covariance of the members' estimates: a_i' V a_j.
   const memberCovariance = new Float64Array(m * m);
   const scratch = new Float64Array(k);
@@ -209,5 +236,13 @@ export function offsetsFromRobustCentre<Member extends RobustCentreMember>(spec:
     const fit = spec.estimateOf(contrast, member);
     if (fit !== null) out.push({ subject: member.subject, weight: centre.fallback ? 0 : centre.weights[j]!, ...fit });
   });
-  return out;
+  return {
+    offsets: out,
+    centre: {
+      subjects: members.map((x) => x.subject),
+      estimates: members.map((x) => x.estimate),
+      covariance: memberCovariance,
+      centre,
+    },
+  };
 }
