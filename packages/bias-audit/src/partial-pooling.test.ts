@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normalCdf } from './normal-distribution.js';
 import { partialPool } from './partial-pooling.js';
+import { fitScoreModel } from './fit-score-model.js';
+import { observationsToColumns } from './observations-to-columns.js';
 import { poolReviewerEffects } from './pool-reviewer-effects.js';
 import { simulateCouncils } from './internal/simulate-councils.js';
 
@@ -112,6 +114,57 @@ describe('partialPool', () => {
   });
 });
 
+describe('partialPool with an error every estimate shares (sharedVariance)', () => {
+  const inputs = [2, -2, 0, 0].map((estimate, i) => ({ subject: `r${i}`, estimate, standardError: 1 }));
+
+  it('widens each interval to ±z·√(se² + excess) where the estimate keeps all of its value', () => {
+    // Offsets 0, 100, −100 with se 0.1: every share B = τ²/(τ² + 0.01) is 1 to within 1e−6, so the posterior is
+    // N(y, se² + 1²·excess): 100 ± 1.959964·√(0.01 + 0.04) = 100 ± 0.438261.
+    const pooled = partialPool(
+      [0, 100, -100].map((estimate, i) => ({ subject: `r${i}`, estimate, standardError: 0.1 })),
+      { sharedVariance: 0.04 },
+    );
+    const e = pooled.effects[1]!;
+    expect(e.estimate).toBeCloseTo(100, 3);
+    expect(e.upper - e.estimate).toBeCloseTo(1.959964 * Math.sqrt(0.05), 4);
+    expect(e.estimate - e.lower).toBeCloseTo(1.959964 * Math.sqrt(0.05), 4);
+  });
+
+  it('moves no estimate, shrinkage or τ: a shared error shifts every estimate alike and does not widen their spread', () => {
+    const plain = partialPool(inputs);
+    const shared = partialPool(inputs, { sharedVariance: 0.3 });
+    expect({ ...shared.prior, statement: '' }).toEqual({ ...plain.prior, statement: '' });
+    expect(shared.prior.statement).toContain('error all the estimates share (SD 0.548 points');
+    shared.effects.forEach((e, i) => {
+      const p = plain.effects[i]!;
+      expect(e.estimate).toBe(p.estimate);
+      expect(e.shrinkage).toBe(p.shrinkage);
+      expect(e.lower).toBeLessThan(p.lower);
+      expect(e.upper).toBeGreaterThan(p.upper);
+    });
+    expect(partialPool(inputs, { sharedVariance: 0 })).toEqual(plain);
+  });
+
+  it('carries the shared error scaled by the share kept: an estimate pulled to 0 hardly gains from it', () => {
+    // For y = 0 each component is N(0, (1 − u) + (1 − u)²·excess), u the share pulled away (see the first test);
+    // at the 97.5% point with excess 1 the half-width is at most 1.96·√2 (u = 0) and more than the plain one.
+    const plain = partialPool(inputs).effects[2]!;
+    const shared = partialPool(inputs, { sharedVariance: 1 }).effects[2]!;
+    expect(shared.upper).toBeGreaterThan(plain.upper);
+    expect(shared.upper).toBeLessThan(1.959964 * Math.SQRT2);
+  });
+
+  it('leaves estimates that are not pooled (fewer than three) as measured', () => {
+    const two = inputs.slice(0, 2);
+    expect(partialPool(two, { sharedVariance: 0.5 })).toEqual(partialPool(two));
+  });
+
+  it('refuses a negative or non-finite shared variance', () => {
+    expect(() => partialPool(inputs, { sharedVariance: -0.1 })).toThrow(/sharedVariance/);
+    expect(() => partialPool(inputs, { sharedVariance: Number.NaN })).toThrow(/sharedVariance/);
+  });
+});
+
 describe('poolReviewerEffects', () => {
   it('pools the report’s offsets: one reviewer 1.2 harsh keeps nearly all of it, the fair ones stay near 0', () => {
     const observations = simulateCouncils({ sessions: 60, seed: 7, models: 5, reviewers: 5, reviewerOffsets: [-1.2] });
@@ -125,5 +178,44 @@ describe('poolReviewerEffects', () => {
     expect(pooled.asDataArrives.map((c) => c.sessions)).toEqual([10, 20, 50]);
     expect(pooled.asDataArrives[0]!.offsets).toHaveLength(5);
     expect(pooled.affinity.effects.length).toBe(20);
+  });
+
+  it('widens the pooled offsets’ intervals by the centre’s error, leaving the estimates and affinities as plain pooling’s', () => {
+    // Graded reviewers (−0.2…+0.2, no majority) at 50 sessions: the robust centre's weights are uncertain there.
+    const columns = observationsToColumns(
+      simulateCouncils({ sessions: 50, seed: 3, models: 5, reviewers: 5, reviewerOffsets: [-0.2, -0.1, 0, 0.1, 0.2] }),
+    );
+    const pooled = poolReviewerEffects(columns, { checkpoints: [] });
+    const fit = fitScoreModel(columns);
+    const inputs = (effects: typeof fit.reviewerOffsets) =>
+      effects.map((e) => ({ subject: e.subject, estimate: e.estimate, standardError: e.standardError, df: e.df }));
+    const plain = partialPool(inputs(fit.reviewerOffsets));
+    expect(pooled.reviewerOffsets.prior.tauSquared).toBe(plain.prior.tauSquared);
+    pooled.reviewerOffsets.effects.forEach((e, i) => {
+      const p = plain.effects[i]!;
+      expect(e.estimate).toBe(p.estimate);
+      expect(e.lower).toBeLessThan(p.lower);
+      expect(e.upper).toBeGreaterThan(p.upper);
+    });
+    expect(pooled.affinity).toEqual(partialPool(inputs(fit.affinity)));
+  });
+
+  it('hardly widens them where every reviewer is fair: the pooled offsets, the truth redrawn, sit near the centre', () => {
+    const columns = observationsToColumns(simulateCouncils({ sessions: 50, seed: 3, models: 5, reviewers: 5 }));
+    const pooled = poolReviewerEffects(columns, { checkpoints: [] }).reviewerOffsets;
+    const fit = fitScoreModel(columns);
+    const plain = partialPool(
+      fit.reviewerOffsets.map((e) => ({
+        subject: e.subject,
+        estimate: e.estimate,
+        standardError: e.standardError,
+        df: e.df,
+      })),
+    );
+    pooled.effects.forEach((e, i) => {
+      const p = plain.effects[i]!;
+      expect(e.upper - e.lower).toBeGreaterThanOrEqual(p.upper - p.lower);
+      expect(e.upper - e.lower).toBeLessThan(1.05 * (p.upper - p.lower));
+    });
   });
 });

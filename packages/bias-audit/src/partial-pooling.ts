@@ -182,10 +182,27 @@ function mixtureQuantile(
  * scaled by t/z quantiles on the estimate's df where it has one (so with nothing to pool the interval is exactly the
  * raw t interval). The prior's stated τ is the maximum likelihood one (τ²'s posterior mode). With fewer than three
  * subjects that posterior is improper (nothing can be learnt about a spread from two values), and nothing is pooled.
+ *
+ * `sharedVariance` (default 0) is the variance of an error every raw estimate shares beyond its own standard error:
+ * for reviewer offsets, the part of the typical reviewer's (the robust centre's) error the raw intervals leave out
+ * (`poolReviewerEffects` measures it). A shared error e shifts every y_i alike, so it moves no one's place in the
+ * spread and τ² and the shrinkage stay as they are; it enters θ_i's posterior mean as B_i·e, so each component's
+ * variance becomes B_i·se_i² + B_i²·sharedVariance and the interval widens by that much (the estimate does not move).
+ * Adding a hyperparameter's uncertainty to empirical-Bayes intervals in this way is Kass and Steffey (1989)'s point;
+ * here it is the centre's, not τ²'s (integrated out above). Estimates that are not pooled are left as measured.
  */
-export function partialPool(inputs: readonly PoolingInput[], options: { level?: number } = {}): PartialPooling {
+export function partialPool(
+  inputs: readonly PoolingInput[],
+  options: { level?: number; sharedVariance?: number } = {},
+): PartialPooling {
   const level = options.level ?? 0.95;
   assertLevel(level, 'level');
+  const shared = options.sharedVariance ?? 0;
+  if (!(shared >= 0) || !Number.isFinite(shared))
+    throw new BiasAuditError({
+      code: 'INVALID_OPTION',
+      message: `sharedVariance must be a finite number ≥ 0 (a variance in squared points), got ${shared}.`,
+    });
   for (const input of inputs) {
     if (!Number.isFinite(input.estimate) || !(input.standardError > 0) || !Number.isFinite(input.standardError))
       throw new BiasAuditError({
@@ -220,7 +237,7 @@ export function partialPool(inputs: readonly PoolingInput[], options: { level?: 
     const scale = q / zLevel;
     const share = posterior.A.map((A) => A / (A + v[i]!));
     const means = share.map((b) => b * input.estimate);
-    const sds = share.map((b) => scale * Math.sqrt(b * v[i]!));
+    const sds = share.map((b) => scale * Math.sqrt(b * v[i]! + b * b * shared));
     const shrinkage = share.reduce((total, b, g) => total + posterior.weight[g]! * b, 0);
     return {
       subject: input.subject,
@@ -242,7 +259,7 @@ export function partialPool(inputs: readonly PoolingInput[], options: { level?: 
       method: 'maximum_likelihood',
       integration: pooled ? 'flat_prior_on_tau_squared' : 'none_too_few_subjects',
       statement: pooled
-        ? `Each true effect is drawn from N(0, τ²) around 0 (the typical reviewer), its spread most likely τ = ${tau.toFixed(3)} points from these ${k} estimates (maximum likelihood); the pooled estimates and intervals average over every spread the estimates allow, weighted by its likelihood (empirical Bayes with τ² integrated out under a flat prior), and an estimate keeps the share τ²/(τ² + se²) of its raw value.`
+        ? `Each true effect is drawn from N(0, τ²) around 0 (the typical reviewer), its spread most likely τ = ${tau.toFixed(3)} points from these ${k} estimates (maximum likelihood); the pooled estimates and intervals average over every spread the estimates allow, weighted by its likelihood (empirical Bayes with τ² integrated out under a flat prior), and an estimate keeps the share τ²/(τ² + se²) of its raw value.${shared > 0 ? ` Each interval also carries an error all the estimates share (SD ${Math.sqrt(shared).toFixed(3)} points: for reviewer offsets, the typical reviewer's own beyond what the raw intervals count), times the share it keeps.` : ''}`
         : `Not pooled: ${k} estimate${k === 1 ? '' : 's'} cannot show how much the true effects spread (it takes 3), so each is reported as measured.`,
     },
     level,

@@ -1,7 +1,9 @@
 import type { BiasColumns } from './bias-columns.js';
 import type { BiasObservation } from './bias-observation.js';
-import { fitScoreModel } from './fit-score-model.js';
-import type { ScoreModelEffect } from './fit-score-model.js';
+import { fitScoreModelWithCentre } from './fit-score-model.js';
+import type { ScoreModelEffect, ScoreModelFit } from './fit-score-model.js';
+import { centreWeightsVariance } from './internal/centre-weights-variance.js';
+import type { OffsetCentreDetails } from './internal/robust-centre.js';
 import { observationsToColumns } from './observations-to-columns.js';
 import { partialPool } from './partial-pooling.js';
 import type { PartialPooling } from './partial-pooling.js';
@@ -26,6 +28,30 @@ const usable = (effects: readonly ScoreModelEffect[]) =>
   effects
     .filter((e) => e.standardError > 0 && Number.isFinite(e.standardError) && Number.isFinite(e.estimate))
     .map((e) => ({ subject: e.subject, estimate: e.estimate, standardError: e.standardError, df: e.df }));
+
+/**
+ * Internal (the study measures it as `poolReviewerEffects` computes it): the fit's reviewer offsets pooled by
+ * `partialPool`, each pooled interval also carrying the robust centre's error that the raw ones leave out
+ * (`centreWeightsVariance`, redrawn around the pooled offsets). The estimates, τ² and the shrinkage are those of
+ * plain pooling; only the intervals widen.
+ */
+export function poolReviewerOffsets(
+  fit: ScoreModelFit,
+  centre: OffsetCentreDetails | null,
+  options: { level?: number } = {},
+): PartialPooling {
+  const level = options.level ?? 0.95;
+  const inputs = usable(fit.reviewerOffsets);
+  const plain = partialPool(inputs, { level });
+  if (centre === null || plain.prior.integration !== 'flat_prior_on_tau_squared') return plain;
+  // The world redrawn: each member's offset its pooled estimate where it has one, as measured otherwise.
+  const pooled = new Map(plain.effects.map((e) => [e.subject, e.estimate]));
+  const offsets = centre.subjects.map(
+    (subject, i) => pooled.get(subject) ?? centre.estimates[i]! - centre.centre.centre,
+  );
+  const sharedVariance = centreWeightsVariance({ offsets, covariance: centre.covariance });
+  return sharedVariance > 0 ? partialPool(inputs, { level, sharedVariance }) : plain;
+}
 
 /** The columns of the first `n` sessions (sessions are contiguous and oldest first). */
 function firstSessions(columns: BiasColumns, n: number): BiasColumns {
@@ -67,14 +93,13 @@ export function poolReviewerEffects(
     ? observationsToColumns(input as readonly BiasObservation[])
     : (input as BiasColumns);
   const level = options.level ?? 0.95;
-  const fit = fitScoreModel(columns, { level });
+  const { fit, centre } = fitScoreModelWithCentre(columns, { level });
   const sessions = columns.sessionIds.length;
   const asDataArrives = (options.checkpoints ?? [10, 20, 50])
     .filter((n) => Number.isInteger(n) && n >= 2 && n < sessions)
     .map((n) => {
-      const pooled = partialPool(usable(fitScoreModel(firstSessions(columns, n), { level }).reviewerOffsets), {
-        level,
-      });
+      const early = fitScoreModelWithCentre(firstSessions(columns, n), { level });
+      const pooled = poolReviewerOffsets(early.fit, early.centre, { level });
       return {
         sessions: n,
         offsets: pooled.effects.map((e) => ({
@@ -88,7 +113,7 @@ export function poolReviewerEffects(
       };
     });
   return {
-    reviewerOffsets: partialPool(usable(fit.reviewerOffsets), { level }),
+    reviewerOffsets: poolReviewerOffsets(fit, centre, { level }),
     affinity: partialPool(usable(fit.affinity), { level }),
     asDataArrives,
   };
