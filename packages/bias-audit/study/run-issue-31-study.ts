@@ -1,8 +1,10 @@
 // Issue 31's study in one command: the calibrated leaderboard, partial pooling, the effective number of judges and
 // style-controlled ratings on seeded simulated councils, each rate with its Wilson 95% interval.
 //
-//   pnpm --filter @council/bias-audit study:issue-31 [--quick] [--runs N] [--resamples N] [--scenario NAME]…
-//                                                  [--format text|markdown] [--list]
+//   pnpm --filter @council/bias-audit study:issue-31 [--quick] [--runs N] [--resamples N] [--first-seed N]
+//                                                  [--scenario NAME]… [--format text|markdown] [--list]
+//
+// --first-seed N runs seeds N, N + 1, … instead of 1, 2, … (another sample of stores, to see a row is not its seeds' luck).
 //
 // One process (the study is small); the same arguments print the same table.
 import { parseArgs } from 'node:util';
@@ -14,6 +16,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     runs: { type: 'string' },
     resamples: { type: 'string' },
+    'first-seed': { type: 'string' },
     scenario: { type: 'string', multiple: true },
     format: { type: 'string', default: 'text' },
     list: { type: 'boolean', default: false },
@@ -22,7 +25,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'Usage: study:issue-31 [--quick] [--runs N] [--resamples N] [--scenario NAME]… [--format text|markdown] [--list]',
+    'Usage: study:issue-31 [--quick] [--runs N] [--resamples N] [--first-seed N] [--scenario NAME]… [--format text|markdown] [--list]',
   );
   process.exit(0);
 }
@@ -51,6 +54,7 @@ for (const scenario of chosen) {
     ...runIssue31Scenario(scenario, {
       runs,
       ...(values.resamples === undefined ? {} : { resamples: Number(values.resamples) }),
+      ...(values['first-seed'] === undefined ? {} : { firstSeed: Number(values['first-seed']) }),
     }),
   );
   console.error(`${scenario.name}: ${runs} stores in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -4,10 +4,11 @@ import type { BiasObservation } from '../bias-observation.js';
 import { calibratedView } from '../calibrated-view.js';
 import { createSeededSfc32 } from '../create-seeded-sfc32.js';
 import { EFFECTIVE_JUDGES_CLAIMED_FROM, effectiveJudges } from '../effective-judges.js';
-import { fitScoreModel } from '../fit-score-model.js';
+import { fitScoreModelWithCentre } from '../fit-score-model.js';
 import { simulateCouncils } from '../internal/simulate-councils.js';
 import { observationsToColumns } from '../observations-to-columns.js';
 import { partialPool } from '../partial-pooling.js';
+import { poolReviewerOffsets } from '../pool-reviewer-effects.js';
 import { wilsonBounds } from '../wilson-interval.js';
 import type { Issue31Council, NoiseBlock } from './simulate-issue-31-councils.js';
 import { simulateIssue31Councils } from './simulate-issue-31-councils.js';
@@ -86,12 +87,13 @@ const beyondMargin = (lower: number, upper: number): boolean => lower > OFFSET_M
 /**
  * Pooled offsets' coverage where reviewers differ: five members with the planted offsets (symmetric about 0, so the
  * typical reviewer is at 0), through `simulateCouncils` (self-review on, as its validity study). The truth of each
- * offset is its planted value; the raw intervals (the report's t) are counted beside the pooled ones.
+ * offset is its planted value; the raw intervals (the report's t) are counted beside the pooled ones. The offsets are
+ * pooled as `poolReviewerEffects` pools them (the robust centre's error beyond the raw intervals' included).
  */
 const measurePoolingSpread =
   (planted: readonly number[]) =>
   (council: Issue31Council): Record<string, { successes: number; trials: number }> => {
-    const fit = fitScoreModel(
+    const { fit, centre } = fitScoreModelWithCentre(
       observationsToColumns(
         simulateCouncils({
           sessions: council.sessions,
@@ -102,20 +104,13 @@ const measurePoolingSpread =
         }),
       ),
     );
-    const pooled = partialPool(
-      fit.reviewerOffsets.map((o) => ({
-        subject: o.subject,
-        estimate: o.estimate,
-        standardError: o.standardError,
-        df: o.df,
-      })),
-    );
+    const pooled = poolReviewerOffsets(fit, centre);
     let raw = 0;
     let shrunk = 0;
     let extremes = 0;
-    fit.reviewerOffsets.forEach((o, i) => {
+    fit.reviewerOffsets.forEach((o) => {
       const truth = planted[Number(o.subject.slice(6))]!;
-      const p = pooled.effects[i]!;
+      const p = pooled.effects.find((e) => e.subject === o.subject)!;
       if (o.lower <= truth && truth <= o.upper) raw++;
       if (p.lower <= truth && truth <= p.upper) {
         shrunk++;
@@ -166,18 +161,10 @@ const measurePoolingDirect =
  * its raw estimate alone look extreme (|offset| > 0.25)?
  */
 function measureTwelveSessionReviewer(council: Issue31Council): Record<string, { successes: number; trials: number }> {
-  const fit = fitScoreModel(observationsToColumns(simulateIssue31Councils(council)));
-  const pooled = partialPool(
-    fit.reviewerOffsets.map((o) => ({
-      subject: o.subject,
-      estimate: o.estimate,
-      standardError: o.standardError,
-      df: o.df,
-    })),
-  );
-  const i = fit.reviewerOffsets.findIndex((o) => o.subject === 'model-4');
-  const raw = fit.reviewerOffsets[i]!;
-  const p = pooled.effects[i]!;
+  const { fit, centre } = fitScoreModelWithCentre(observationsToColumns(simulateIssue31Councils(council)));
+  const pooled = poolReviewerOffsets(fit, centre);
+  const raw = fit.reviewerOffsets.find((o) => o.subject === 'model-4')!;
+  const p = pooled.effects.find((e) => e.subject === 'model-4')!;
   return {
     'model-4 (12 sessions) flagged from its pooled offset': {
       successes: beyondMargin(p.lower, p.upper) ? 1 : 0,
@@ -327,7 +314,7 @@ export const ISSUE_31_SCENARIOS: readonly Issue31Scenario[] = [
       'raw offset intervals cover the planted offsets (for comparison)',
     ],
   })),
-  ...[20, 50].map((sessions) => ({
+  ...[20, 50, 300].map((sessions) => ({
     name: `pooling-graded-${sessions}`,
     sessions,
     runs: 200,
