@@ -51,11 +51,12 @@ export interface RobustCentre {
  * every reviewer is fair (issue 29's study, study/issue-29-baseline.md).
  * Where reviewers are graded with no majority (−0.2…+0.2), τ² from the tightest run is biased low and the biweight
  * can settle on one side, so the intervals miss the centre's error (issue 31's pooling-graded, 87.4% at 50
- * sessions). Four fixes were measured and not kept (bias-audit README, issue 31's "Limit, at 50 sessions"): τ²
+ * sessions). Four fixes were measured and not kept (bias-audit README, issue 31's "The centre's error"): τ²
  * re-read from every member within 4.685 of its noise of the centre, or from every member by its biweight weight,
  * a parametric bootstrap of the centre, τ² from the biweight's rising part only. Each either cost issue 29's rows
  * (flags lost, coverage below target, two half-point-harsh members of five at 77.9% instead of 89.8%) or did not
- * reach the target.
+ * reach the target. The pooled offsets' intervals carry that error instead (`centreWeightsVariance`, added by
+ * `poolReviewerEffects`); the raw ones, here, do not.
  *
  * `covariance` is the m × m covariance of the members' estimates (only its contrasts matter: a common
  * shift of every member cancels). Covariance 0 (an exact fit): equal precisions, scale τ alone, and a
