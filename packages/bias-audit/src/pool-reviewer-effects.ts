@@ -84,6 +84,15 @@ function firstSessions(columns: BiasColumns, n: number): BiasColumns {
  * (`fitScoreModel`, as the report measures them) pooled toward the typical reviewer by `partialPool`, and the offsets
  * as they stood after the window's first `checkpoints` sessions (default 10, 20, 50), so a reader sees an early
  * extreme settle. Analytics only: the report's own figures and flags are unchanged.
+ *
+ * An offset is read against the robust centre of all reviewers' (`fitScoreModel`'s typical reviewer), whose weights
+ * the data choose; the raw interval takes them as known. Each pooled offset's interval (at every checkpoint too) also
+ * carries the error those weights add, shared by every reviewer: its variance from a parametric bootstrap of the
+ * centre around the pooled offsets (Efron and Tibshirani 1993, ch. 6; `centreWeightsVariance`), entering as
+ * B_i²·variance (`partialPool`'s `sharedVariance`; Kass and Steffey 1989 for carrying such an error into
+ * empirical-Bayes intervals). Where five reviewers are graded −0.2…+0.2 that takes the pooled intervals' coverage from
+ * 89.1% to 94.7% at 50 sessions (issue 31's study); with outliers 0, 0, 0, ±1 at 20 sessions' noise it over-reaches
+ * (97.7%, the bias-audit README's limit). Affinities are pooled as they are measured.
  */
 export function poolReviewerEffects(
   input: BiasColumns | readonly BiasObservation[],
