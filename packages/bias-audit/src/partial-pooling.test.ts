@@ -133,7 +133,9 @@ describe('partialPool with an error every estimate shares (sharedVariance)', () 
   it('moves no estimate, shrinkage or τ: a shared error shifts every estimate alike and does not widen their spread', () => {
     const plain = partialPool(inputs);
     const shared = partialPool(inputs, { sharedVariance: 0.3 });
-    expect({ ...shared.prior, statement: '' }).toEqual({ ...plain.prior, statement: '' });
+    expect({ ...shared.prior, statement: '', sharedVariance: 0 }).toEqual({ ...plain.prior, statement: '' });
+    expect(shared.prior.sharedVariance).toBe(0.3);
+    expect(plain.prior.sharedVariance).toBe(0);
     expect(shared.prior.statement).toContain('error all the estimates share (SD 0.548 points');
     shared.effects.forEach((e, i) => {
       const p = plain.effects[i]!;

@@ -90,6 +90,11 @@ describe("issue 31's figures as sentences", () => {
       '(most likely spread τ = 0), so each offset is pulled strongly toward the typical reviewer',
     );
     expect(poolingPriorSentence({ tau: 0, subjects: 3 })).not.toContain('all the way to');
+    // A shared variance of 0.0025 points² is an SD of 0.05 points; none (0 or absent) adds nothing.
+    expect(poolingPriorSentence({ tau: 0.1, subjects: 5, sharedVariance: 0.0025 })).toMatch(
+      /The pooled intervals also allow for how uncertain the typical reviewer's own place is \(an SD of 0\.05 points shared by every offset\)\.$/,
+    );
+    expect(poolingPriorSentence({ tau: 0.1, subjects: 5, sharedVariance: 0 })).not.toContain('also allow');
   });
 
   it('says the style-controlled order against the plain one, and what length does to the odds', () => {

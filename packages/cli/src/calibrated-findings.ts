@@ -173,10 +173,16 @@ export function judgePairSentence(pair: {
  * The prior the reviewer offsets are pooled with, in words: "Prior: a reviewer's true offset lies around the typical
  * reviewer's (0) with a spread of τ = 2.25 points, estimated from the 4 reviewers' offsets (empirical Bayes)…".
  */
-export function poolingPriorSentence(prior: { tau: number; subjects: number }): string {
+export function poolingPriorSentence(prior: { tau: number; subjects: number; sharedVariance?: number }): string {
+  // Where the typical reviewer's own place is uncertain beyond what the measured intervals count (reviewers graded
+  // with no clear majority), the pooled intervals carry that too.
+  const shared =
+    prior.sharedVariance !== undefined && prior.sharedVariance > 0
+      ? ` The pooled intervals also allow for how uncertain the typical reviewer's own place is (an SD of ${Math.sqrt(prior.sharedVariance).toFixed(2)} points shared by every offset).`
+      : '';
   if (!(prior.tau > 0))
-    return `Prior: the ${prior.subjects} reviewers' measured offsets vary no more than their own noise (most likely spread τ = 0), so each offset is pulled strongly toward the typical reviewer's 0 — not all the way, since the data also allow a larger spread — until more sessions show otherwise.`;
-  return `Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of about τ = ${prior.tau.toFixed(2)} points (its most likely value), learnt from the ${prior.subjects} reviewers' offsets (empirical Bayes, averaged over every spread the data allow). Each offset keeps the share of its measured value that its precision earns, so a reviewer seen in few sessions is pulled toward 0 rather than reported as extreme on noise.`;
+    return `Prior: the ${prior.subjects} reviewers' measured offsets vary no more than their own noise (most likely spread τ = 0), so each offset is pulled strongly toward the typical reviewer's 0 — not all the way, since the data also allow a larger spread — until more sessions show otherwise.${shared}`;
+  return `Prior: a reviewer's true offset lies around the typical reviewer's (0) with a spread of about τ = ${prior.tau.toFixed(2)} points (its most likely value), learnt from the ${prior.subjects} reviewers' offsets (empirical Bayes, averaged over every spread the data allow). Each offset keeps the share of its measured value that its precision earns, so a reviewer seen in few sessions is pulled toward 0 rather than reported as extreme on noise.${shared}`;
 }
 
 /** One pooled offset: "r/harsh: measured -4.50, pooled -4.50 [-4.50, -4.50] (keeps 100% of its measured offset)". */
