@@ -10,7 +10,10 @@ export interface CliOption {
 export interface CliCommandInput {
   /** Positional values as cac passes them (strings, numbers for numeric-looking ones, arrays for `[...rest]`). */
   args: readonly unknown[];
-  /** Parsed options, camelCased by cac (`--config-version` is `configVersion`), global ones included. */
+  /**
+   * Parsed options, camelCased by cac (`--config-version` is `configVersion`), global ones included; a value option's
+   * number-like value arrives as the text typed (`typedOptionValues`), each command reading numbers from it.
+   */
   options: Readonly<Record<string, unknown>>;
   /** The whole argument vector, for a command that hands part of it on untouched. */
   argv: readonly string[];

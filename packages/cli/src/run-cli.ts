@@ -82,8 +82,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   });
   cli.version(options.version);
   cli.option('--verbose', 'Show stack traces on errors (and more detail where a command has it)');
-  cli.option(globalValueFlags[0]!, 'Use this directory instead of LLM_COUNCIL_HOME (~/.llm-council)');
+  for (const option of globalValueOptions) cli.option(option.flags, option.description);
 
+  // argv as the parser reads it (a negative value joined to its flag), for the options' values as typed.
+  let joinedArgv: string[] = [...argv];
   // The command that matched, with its options validated: set by its cac action, run once the context exists.
   let matched: { command: CliCommand; options: unknown } | undefined;
   for (const command of cliCommands) {
@@ -96,7 +98,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     for (const example of command.examples) registered.example(`  ${example}`);
     // cac calls the action with the positional arguments in declared order, then the options.
     registered.action((...values: unknown[]) => {
-      const parsed = typedOptionValues(values.pop() as Record<string, unknown>, argv, [
+      const parsed = typedOptionValues(values.pop() as Record<string, unknown>, joinedArgv, [
         ...globalValueFlags,
         ...command.options.map((option) => option.flags),
       ]);
@@ -115,8 +117,9 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
         ...globalValueFlags,
         ...cliCommands.flatMap((command) => command.options.map((option) => option.flags)),
       ]);
-      const parsed = cli.parse(['node', 'council', ...joinNegativeValues(argv, valueFlags)], { run: false });
-      parsedOptions = typedOptionValues(parsed.options, argv, globalValueFlags);
+      joinedArgv = joinNegativeValues(argv, valueFlags);
+      const parsed = cli.parse(['node', 'council', ...joinedArgv], { run: false });
+      parsedOptions = typedOptionValues(parsed.options, joinedArgv, globalValueFlags);
       if (parsed.options['help'] || parsed.options['version']) return 0;
       if (cli.matchedCommand === undefined) {
         if (parsed.args.length > 0) {
@@ -164,7 +167,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
 
 const globalFlags = ['--verbose', '--home', '--help', '--version'];
 /** The global options that take a value. */
-const globalValueFlags = ['--home <dir>'];
+const globalValueOptions = [
+  { flags: '--home <dir>', description: 'Use this directory instead of LLM_COUNCIL_HOME (~/.llm-council)' },
+];
+const globalValueFlags = globalValueOptions.map((option) => option.flags);
 
 /** cac's "Unknown option `--model`" with the nearest flag of the command, if one is a likely slip: "did you mean `--models`?". */
 function withFlagSuggestion(error: unknown, commandName: string | undefined): unknown {

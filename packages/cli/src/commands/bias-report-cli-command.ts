@@ -95,7 +95,7 @@ export const biasReportCliCommand: CliCommand<BiasReportCommandOptions> = {
     format: parseFormatOption(o),
     output: parseStringOption('output', o['output']),
     verbose: o['verbose'] === true,
-    // A version such as 1.10 or 1.0 is text: cac would read it as the number 1.1 or 1.
+    // A version such as 1.10 or 1.0 stays text: run-cli hands every value option over as typed.
     configVersion: parseStringOption('config-version', o['configVersion']),
     model: parseStringOption('model', o['model']),
     now: parseStringOption('now', o['now']),

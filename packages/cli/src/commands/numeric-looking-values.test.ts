@@ -25,6 +25,15 @@ describe('values that look like numbers are taken as typed', () => {
     expect(typedOptionValues({ sessions: [7, 'x'] }, ['--sessions', '007', '--sessions=x'], flags)).toEqual({
       sessions: ['007', 'x'],
     });
+    // An occurrence the parser read with no value (the next token is a flag) keeps the list aligned: 5 as typed, the
+    // second left as the parser's true, never "--json".
+    expect(typedOptionValues({ sessions: [5, true] }, ['--sessions', '5', '--sessions', '--json'], flags)).toEqual({
+      sessions: ['5', true],
+    });
+    // mri reads `--config-version= 42` as 42 (an empty value takes the next token): the empty text is not 42, so the
+    // number stays; a negative value comes joined to its flag (joinNegativeValues) and is taken as typed.
+    expect(typedOptionValues({ configVersion: 42 }, ['--config-version=', '42'], flags)).toEqual({ configVersion: 42 });
+    expect(typedOptionValues({ configVersion: -5 }, ['--config-version=-5'], flags)).toEqual({ configVersion: '-5' });
   });
 
   /** The options `command` receives from the whole parser for `argv`. */
@@ -60,6 +69,11 @@ describe('values that look like numbers are taken as typed', () => {
       await parsedBy(mcpCliCommand, ['mcp', '--http', '--token', '0123456789', '--host', '0x7f000001']),
     ).toMatchObject({ token: '0123456789', host: '0x7f000001' });
     expect((await parsedBy(mcpCliCommand, ['mcp', '--http', '--token=007']))['token']).toBe('007');
+  });
+
+  it('bias-report --input 5 --input --json: the second --input has no value, and --json is not taken as a path', async () => {
+    const options = await parsedBy(biasReportCliCommand, ['bias-report', '--input', '5', '--input', '--json']);
+    expect(options['input']).toEqual(['5', true]);
   });
 
   it('a number a command wants still reads as one: ask --seed 42 --max-cost 0.50', async () => {
