@@ -137,6 +137,8 @@ describe('partialPool with an error every estimate shares (sharedVariance)', () 
     expect(shared.prior.sharedVariance).toBe(0.3);
     expect(plain.prior.sharedVariance).toBe(0);
     expect(shared.prior.statement).toContain('error all the estimates share (SD 0.548 points');
+    // An SD that would print as 0.000 (4e−4 points) is not stated, though the interval still carries it.
+    expect(partialPool(inputs, { sharedVariance: 0.0004 ** 2 }).prior.statement).not.toContain('also carries');
     shared.effects.forEach((e, i) => {
       const p = plain.effects[i]!;
       expect(e.estimate).toBe(p.estimate);

@@ -262,7 +262,7 @@ export function partialPool(
       integration: pooled ? 'flat_prior_on_tau_squared' : 'none_too_few_subjects',
       sharedVariance: pooled ? shared : 0,
       statement: pooled
-        ? `Each true effect is drawn from N(0, τ²) around 0 (the typical reviewer), its spread most likely τ = ${tau.toFixed(3)} points from these ${k} estimates (maximum likelihood); the pooled estimates and intervals average over every spread the estimates allow, weighted by its likelihood (empirical Bayes with τ² integrated out under a flat prior), and an estimate keeps the share τ²/(τ² + se²) of its raw value.${shared > 0 ? ` Each interval also carries an error all the estimates share (SD ${Math.sqrt(shared).toFixed(3)} points: for reviewer offsets, the typical reviewer's own beyond what the raw intervals count), times the share it keeps.` : ''}`
+        ? `Each true effect is drawn from N(0, τ²) around 0 (the typical reviewer), its spread most likely τ = ${tau.toFixed(3)} points from these ${k} estimates (maximum likelihood); the pooled estimates and intervals average over every spread the estimates allow, weighted by its likelihood (empirical Bayes with τ² integrated out under a flat prior), and an estimate keeps the share τ²/(τ² + se²) of its raw value.${Math.sqrt(shared) >= 0.0005 ? ` Each interval also carries an error all the estimates share (SD ${Math.sqrt(shared).toFixed(3)} points: for reviewer offsets, the typical reviewer's own beyond what the raw intervals count), times the share it keeps.` : ''}`
         : `Not pooled: ${k} estimate${k === 1 ? '' : 's'} cannot show how much the true effects spread (it takes 3), so each is reported as measured.`,
     },
     level,

@@ -95,6 +95,8 @@ describe("issue 31's figures as sentences", () => {
       /The pooled intervals also allow for how uncertain the typical reviewer's own place is \(an SD of 0\.05 points shared by every offset\)\.$/,
     );
     expect(poolingPriorSentence({ tau: 0.1, subjects: 5, sharedVariance: 0 })).not.toContain('also allow');
+    // An SD of 0.004 points (a fair council's bootstrap is seldom exactly 0) would read "0.00": not said.
+    expect(poolingPriorSentence({ tau: 0.1, subjects: 5, sharedVariance: 0.004 ** 2 })).not.toContain('also allow');
   });
 
   it('says the style-controlled order against the plain one, and what length does to the odds', () => {

@@ -176,8 +176,9 @@ export function judgePairSentence(pair: {
 export function poolingPriorSentence(prior: { tau: number; subjects: number; sharedVariance?: number }): string {
   // Where the typical reviewer's own place is uncertain beyond what the measured intervals count (reviewers graded
   // with no clear majority), the pooled intervals carry that too.
+  // Said only where it reads as at least 0.01 points: the bootstrap behind it is seldom exactly 0 in a fair council.
   const shared =
-    prior.sharedVariance !== undefined && prior.sharedVariance > 0
+    prior.sharedVariance !== undefined && Math.sqrt(prior.sharedVariance) >= 0.005
       ? ` The pooled intervals also allow for how uncertain the typical reviewer's own place is (an SD of ${Math.sqrt(prior.sharedVariance).toFixed(2)} points shared by every offset).`
       : '';
   if (!(prior.tau > 0))
