@@ -88,7 +88,8 @@ describe('effectiveJudges', () => {
     expect(judges.effective.lower!).toBeLessThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeGreaterThanOrEqual(judges.effective.estimate);
     expect(judges.effective.upper!).toBeLessThanOrEqual(3);
-    // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 89.5% at 20 with two blocks).
+    // Under 50 sessions the statement says the interval is less sure than its 95% (issue 31's study: 89.5% at 20 with
+    // two blocks).
     expect(judges.statement).toMatch(/With 30 sessions \(under 50\) the interval is less sure than it says/);
   });
 
@@ -97,8 +98,8 @@ describe('effectiveJudges', () => {
     // Var(d_XY) ≈ 0.18 against 2σ̂² ≈ 2.2: X, Y sits about 7 of its standard errors (2σ̂²·√(2/119)) below the typical
     // variance, beyond the biweight's reach 4.685 by more than 2, and the two typical pairs sit symmetrically about
     // their centre, well inside it, so ρ̄ is a smooth function of the pairs' variances and its interval is the
-    // jackknife's: ρ̄ ± t₀.₉₇₅,₁₁₉·SE, SE = √((S − 1)/S · Σ(ρ̄₍s₎ − ρ̄₍·₎)²) over the 120 delete-one-session values, here
-    // each computed from scratch by the whole estimator (no resamples) on the data without session s.
+    // jackknife's: ρ̄ ± t₀.₉₇₅,₁₁₉·SE, SE = √((S − 1)/S · Σ(ρ̄₍s₎ − ρ̄₍·₎)²) over the 120 delete-one-session values,
+    // here each computed from scratch by the whole estimator (no resamples) on the data without session s.
     const random = createSeededSfc32(7);
     const rows: [number, number, number][] = [];
     for (let s = 0; s < 120; s++) {

@@ -21,8 +21,8 @@ const SETTLED_MARGIN = 2;
 /** The least share of ρ̄'s jackknife variance the weights-held part must make up for ρ̄ to count as smooth. */
 const SMOOTH_SHARE = 0.75;
 /**
- * The fewest sessions at which n_eff's and the pairs' intervals are claimed to hold their level (issue 31's study); below,
- * the statement says the interval is less sure than its level (89.5% at 20 sessions with two blocks of alike judges).
+ * The fewest sessions at which n_eff's and the pairs' intervals are claimed to hold their level (issue 31's study);
+ * below, the statement says the interval is less sure than its level (89.5% at 20 sessions with two blocks of alike judges).
  */
 export const EFFECTIVE_JUDGES_CLAIMED_FROM = 50;
 
@@ -101,13 +101,15 @@ export interface EffectiveJudges {
  * sessions with two blocks the biweight cannot yet tell the blocks' pairs from the typical ones (n̂ 3.9 on average
  * for 2.58, SD 0.7) and the interval covers 89.5%, every miss above the truth (how alike the judges err
  * understated): the intervals are claimed from `EFFECTIVE_JUDGES_CLAIMED_FROM` sessions, and below it the statement
- * says the interval is less sure than its level. Where every pair errs independently the truth is R, n_eff's bound: the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50 or 300.
+ * says the interval is less sure than its level. Where every pair errs independently the truth is R, n_eff's bound:
+ * the interval claims fewer than R in 2.5% of such councils at 20 sessions, none at 50 or 300.
  * A pair's ρ is smooth in the data (σ̂²'s third-order part is small beside its own Var(d)'s noise), so the percentile
  * suits it: studentised as ρ̄ is, the typical pairs' intervals covered 90–93% at 50 and 300 sessions against the
  * percentile's 93–97%.
  *
- * Where ρ̄ is smooth the interval is the jackknife's t interval instead, ρ̄ ± t₍₁₋α/₂; S−1₎·SE₁, SE₁ the delete-one
- * jackknife's standard error over the S units themselves (Efron and Tibshirani 1993, ch. 11; Miller 1974). ρ̄ counts
+ * Where ρ̄ is smooth the interval is the jackknife's t interval instead, ρ̄ ± t₍₁₋α/₂; U−1₎·SE₁, SE₁ the delete-one
+ * jackknife's standard error over the U resampling units themselves (the sessions, or beyond `MAX_UNITS` that many
+ * contiguous groups of them) (Efron and Tibshirani 1993, ch. 11; Miller 1974). ρ̄ counts
  * as smooth when (1) every pair sits at least `SETTLED_MARGIN` (2) of its own standard errors from the biweight's reach
  * (its distance z from 2σ̂², counted as the biweight counts it, has |z| ≤ 2.685 or ≥ 6.685), so a resample is
  * unlikely to carry a pair across it, and (2) the same jackknife with every pair's weight held at the full data's (the

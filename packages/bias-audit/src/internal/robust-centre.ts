@@ -53,7 +53,7 @@ export interface RobustCentre {
  * can settle on one side, so the intervals miss the centre's error (issue 31's pooling-graded, 87.4% at 50
  * sessions). Four fixes were measured and not kept (bias-audit README, issue 31's "The centre's error"): τ²
  * re-read from every member within 4.685 of its noise of the centre, or from every member by its biweight weight,
- * a parametric bootstrap of the centre, τ² from the biweight's rising part only. Each either cost issue 29's rows
+ * a parametric bootstrap of the centre added to these raw intervals, τ² from the biweight's rising part only. Each either cost issue 29's rows
  * (flags lost, coverage below target, two half-point-harsh members of five at 77.9% instead of 89.8%) or did not
  * reach the target. The pooled offsets' intervals carry that error instead (`centreWeightsVariance`, added by
  * `poolReviewerEffects`); the raw ones, here, do not.
