@@ -4,7 +4,8 @@
 //   pnpm --filter @council/bias-audit study:issue-31 [--quick] [--runs N] [--resamples N] [--first-seed N]
 //                                                  [--scenario NAME]… [--format text|markdown] [--list]
 //
-// --first-seed N runs seeds N, N + 1, … instead of 1, 2, … (another sample of stores, to see a row is not its seeds' luck).
+// --first-seed N runs seeds N, N + 1, … instead of 1, 2, … (another sample of stores, to see a row is not its
+// seeds' luck).
 //
 // One process (the study is small); the same arguments print the same table.
 import { parseArgs } from 'node:util';
@@ -32,6 +33,17 @@ if (values.help) {
 if (values.list) {
   for (const s of ISSUE_31_SCENARIOS) console.log(`${s.name}\t${s.sessions} sessions\t${s.runs} runs`);
   process.exit(0);
+}
+for (const name of ['runs', 'resamples', 'first-seed'] as const) {
+  const text = values[name];
+  if (text !== undefined && !/^[1-9]\d*$/.test(text)) {
+    console.error(`--${name} expects a whole number of at least 1, got "${text}".`);
+    process.exit(2);
+  }
+}
+if (values.format !== 'text' && values.format !== 'markdown') {
+  console.error(`--format is text or markdown, got "${values.format}".`);
+  process.exit(2);
 }
 const chosen =
   values.scenario === undefined

@@ -30,6 +30,14 @@ if (values.help) {
   );
   process.exit(0);
 }
+if (values.quick && values.scale !== undefined) {
+  console.error('--quick is --scale 0.2: give one of them, not both.');
+  process.exit(2);
+}
+if (values.format !== 'text' && values.format !== 'markdown') {
+  console.error(`--format is text or markdown, got "${values.format}".`);
+  process.exit(2);
+}
 const scale = values.scale === undefined ? (values.quick ? 0.2 : 1) : Number(values.scale);
 if (!(scale > 0)) {
   console.error(
